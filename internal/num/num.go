@@ -1,0 +1,74 @@
+// Package num holds the small numerical kernels shared by the noise models
+// and the latent assumptions: stable log-sum-exp, softmax and softplus.
+package num
+
+import "math"
+
+// LogSumExp returns log Σ_i exp(x_i), computed stably. It returns -Inf for an
+// empty slice or when every element is -Inf.
+func LogSumExp(x []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range x {
+		if v > m {
+			m = v
+		}
+	}
+	if math.IsInf(m, 0) {
+		return m
+	}
+	var s float64
+	for _, v := range x {
+		s += math.Exp(v - m)
+	}
+	return m + math.Log(s)
+}
+
+// SoftmaxFrom writes the softmax of x into dst, given lse = LogSumExp(x):
+// dst_i = exp(x_i - lse). dst and x may be the same slice.
+func SoftmaxFrom(dst, x []float64, lse float64) {
+	for i, v := range x {
+		dst[i] = math.Exp(v - lse)
+	}
+}
+
+// LogSoftmax writes log softmax(x) into dst and returns LogSumExp(x).
+// dst and x may be the same slice.
+func LogSoftmax(dst, x []float64) float64 {
+	lse := LogSumExp(x)
+	for i, v := range x {
+		dst[i] = v - lse
+	}
+	return lse
+}
+
+// Softplus returns log(1 + exp(x)) without overflow or loss of precision.
+func Softplus(x float64) float64 {
+	if x > 0 {
+		return x + math.Log1p(math.Exp(-x))
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+// LogSigmoid returns log σ(x) = -Softplus(-x), where σ(x) = 1/(1 + exp(-x)).
+func LogSigmoid(x float64) float64 { return -Softplus(-x) }
+
+// Sigmoid returns σ(x) = 1/(1 + exp(-x)).
+func Sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// Buf is a stack buffer for Scratch.
+type Buf [32]float64
+
+// Scratch returns a buffer of length k that lives in buf when k is small
+// enough, so that hot loops need not allocate.
+func Scratch(buf *Buf, k int) []float64 {
+	if k <= len(buf) {
+		return buf[:k]
+	}
+	return make([]float64, k)
+}

@@ -1,0 +1,52 @@
+package model
+
+import (
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// Estimator produces a consensus distribution for every object of a data
+// set. Model (a noise model under a latent assumption) and RFE implement it.
+type Estimator interface {
+	// Name returns the command-line name of the estimator, such as "da-glad".
+	Name() string
+	// Fit estimates the consensus of d.
+	Fit(d *data.Dataset, s *Settings) (*Result, error)
+}
+
+// Model is a consensus model of the paper: a noise model combined with a
+// latent assumption. Any noise model can be used under either assumption:
+//
+//	Model{Noise: noise.GLAD{}, Latent: latent.DA{}}            // DA-GLAD
+//	Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}} // LA-DS
+//
+// Its parameters are the noise model's worker and object blocks followed by
+// the assumption's global and per-object blocks; Fit maximises the exact
+// log-likelihood over all of them.
+type Model struct {
+	Noise  noise.Model
+	Latent latent.Assumption
+}
+
+// Name returns the assumption's name and the noise model's name joined by a
+// hyphen, such as "la-ds".
+func (m Model) Name() string { return m.Latent.Name() + "-" + m.Noise.Name() }
+
+// Init returns the initial parameter vector of the paper's section 5 for d.
+func (m Model) Init(d *data.Dataset) []float64 {
+	lay := newLayout(m, d)
+	x := make([]float64, lay.dim())
+	w, o, g, t := lay.split(x)
+	freq := d.Frequencies()
+	m.Noise.Init(d, freq, w, o)
+	m.Latent.Init(d, freq, g, t)
+	return x
+}
+
+// LogLikelihood returns the log-likelihood of d under m at the parameters x
+// and writes its gradient into grad, which must have len(x) elements.
+// It is the function Fit maximises, exposed for checks and experiments.
+func (m Model) LogLikelihood(d *data.Dataset, x, grad []float64, threads int) float64 {
+	return newObjective(m, d, threads).eval(x, grad)
+}

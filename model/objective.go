@@ -1,0 +1,209 @@
+package model
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// layout locates the four parameter blocks of a Model in one vector:
+// noise worker block, noise object block, latent global block, latent task
+// block, in that order.
+type layout struct {
+	w, o, g, t [2]int // [start, end)
+}
+
+func newLayout(m Model, d *data.Dataset) layout {
+	k := d.NumClasses()
+	var l layout
+	n := 0
+	next := func(size int) [2]int {
+		r := [2]int{n, n + size}
+		n += size
+		return r
+	}
+	l.w = next(d.NumWorkers() * m.Noise.WorkerDim(k))
+	l.o = next(d.NumTasks() * m.Noise.ObjectDim(k))
+	l.g = next(m.Latent.GlobalDim(k))
+	l.t = next(d.NumTasks() * m.Latent.TaskDim(k))
+	return l
+}
+
+func (l layout) dim() int { return l.t[1] }
+
+func (l layout) split(x []float64) (w, o, g, t []float64) {
+	return x[l.w[0]:l.w[1]], x[l.o[0]:l.o[1]], x[l.g[0]:l.g[1]], x[l.t[0]:l.t[1]]
+}
+
+// chunk is a contiguous range of objects evaluated by one goroutine at a
+// time, with its own accumulators for the parameters that several objects
+// share (worker and global blocks).
+type chunk struct {
+	lo, hi int // objects [lo, hi)
+	value  float64
+	gw, gg []float64
+	l, g   []float64 // scratch: log probabilities and weights, maxLabels·K
+}
+
+// objective evaluates the log-likelihood of a Model on a data set and its
+// gradient in one pass over the labels.
+//
+// The objects are cut into chunks whose number and bounds depend only on the
+// data, never on the number of goroutines. Each chunk sums its objects in
+// order and the chunks' partial sums are reduced in chunk order, so the
+// value and the gradient are bit-for-bit the same for any Threads.
+type objective struct {
+	d       *data.Dataset
+	lay     layout
+	noise   noise.Evaluator
+	latent  latent.Evaluator
+	chunks  []chunk
+	threads int
+}
+
+// maxChunks bounds the number of chunks; it is also the largest number of
+// goroutines one evaluation can use.
+const maxChunks = 32
+
+// minChunkLabels is the smallest number of labels worth a chunk of its own.
+const minChunkLabels = 8192
+
+func newObjective(m Model, d *data.Dataset, threads int) *objective {
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	k := d.NumClasses()
+	o := &objective{
+		d:       d,
+		lay:     newLayout(m, d),
+		noise:   m.Noise.NewEvaluator(d),
+		latent:  m.Latent.NewEvaluator(d),
+		threads: threads,
+	}
+	n := d.NumLabels()
+	wdim := d.NumWorkers() * m.Noise.WorkerDim(k)
+	c := min(maxChunks, max(1, n/minChunkLabels))
+	// Keep the per-chunk worker accumulators within a few times the data.
+	for c > 1 && c*wdim > 4*n+1024 {
+		c--
+	}
+	bounds := chunkBounds(d, c)
+	for i := 0; i+1 < len(bounds); i++ {
+		lo, hi := bounds[i], bounds[i+1]
+		most := 0
+		for j := lo; j < hi; j++ {
+			most = max(most, d.Offsets[j+1]-d.Offsets[j])
+		}
+		o.chunks = append(o.chunks, chunk{
+			lo: lo, hi: hi,
+			gw: make([]float64, wdim),
+			gg: make([]float64, m.Latent.GlobalDim(k)),
+			l:  make([]float64, most*k),
+			g:  make([]float64, most*k),
+		})
+	}
+	return o
+}
+
+// chunkBounds cuts the objects into at most c ranges of about equal numbers
+// of labels.
+func chunkBounds(d *data.Dataset, c int) []int {
+	bounds := []int{0}
+	n := d.NumLabels()
+	for i := 1; i < c; i++ {
+		target := n * i / c
+		j := bounds[len(bounds)-1]
+		for j < d.NumTasks() && d.Offsets[j] < target {
+			j++
+		}
+		if j > bounds[len(bounds)-1] && j < d.NumTasks() {
+			bounds = append(bounds, j)
+		}
+	}
+	return append(bounds, d.NumTasks())
+}
+
+// forChunks runs f on every chunk, on up to o.threads goroutines.
+func (o *objective) forChunks(f func(c *chunk)) {
+	t := min(o.threads, len(o.chunks))
+	if t <= 1 {
+		for i := range o.chunks {
+			f(&o.chunks[i])
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, len(o.chunks))
+	for i := range o.chunks {
+		next <- i
+	}
+	close(next)
+	for range t {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(&o.chunks[i])
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// setParams hands the parameters in x to both evaluators.
+func (o *objective) setParams(x []float64) {
+	w, ob, g, t := o.lay.split(x)
+	o.noise.SetParams(w, ob)
+	o.latent.SetParams(g, t)
+}
+
+// eval returns the log-likelihood L at x and writes ∂L/∂x into grad.
+func (o *objective) eval(x, grad []float64) float64 {
+	o.setParams(x)
+	clear(grad)
+	gw, gob, gg, gt := o.lay.split(grad)
+	k := o.d.NumClasses()
+	o.forChunks(func(c *chunk) {
+		clear(c.gw)
+		clear(c.gg)
+		c.value = 0
+		for j := c.lo; j < c.hi; j++ {
+			n := (o.d.Offsets[j+1] - o.d.Offsets[j]) * k
+			l, g := c.l[:n], c.g[:n]
+			o.noise.LogProb(j, l)
+			c.value += o.latent.Task(j, l, g, c.gg, gt)
+			o.noise.Backprop(j, g, c.gw, gob)
+		}
+	})
+	var v float64
+	for i := range o.chunks {
+		c := &o.chunks[i]
+		v += c.value
+		for p, x := range c.gw {
+			gw[p] += x
+		}
+		for p, x := range c.gg {
+			gg[p] += x
+		}
+	}
+	o.noise.FinishGrad(gw, gob)
+	o.latent.FinishGrad(gg, gt)
+	return v
+}
+
+// outputs writes the consensus distribution of every object at the
+// parameters x into probs (J×K).
+func (o *objective) outputs(x, probs []float64) {
+	o.setParams(x)
+	k := o.d.NumClasses()
+	o.forChunks(func(c *chunk) {
+		for j := c.lo; j < c.hi; j++ {
+			l := c.l[:(o.d.Offsets[j+1]-o.d.Offsets[j])*k]
+			o.noise.LogProb(j, l)
+			o.latent.Output(j, l, probs[j*k:(j+1)*k])
+		}
+	})
+}

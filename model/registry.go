@@ -1,0 +1,65 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// Entry describes one estimator known by name.
+type Entry struct {
+	// Name is the command-line name.
+	Name string
+	// Summary is a one-line description.
+	Summary string
+	// New returns the estimator.
+	New func() Estimator
+}
+
+func pair(n noise.Model, summary string) []Entry {
+	return []Entry{
+		{"la-" + n.Name(), "LA " + summary + ", output the posterior of the true class", func() Estimator {
+			// DS learns the class prior; GLAD and MME keep it uniform
+			// as in their original papers.
+			_, learn := n.(noise.DS)
+			return Model{Noise: n, Latent: latent.LA{LearnPrior: learn}}
+		}},
+		{"da-" + n.Name(), "DA " + summary + ", output the label distribution q_j", func() Estimator {
+			return Model{Noise: n, Latent: latent.DA{}}
+		}},
+	}
+}
+
+// Registry lists the estimators of the paper by name: rfe (and its alias
+// mv), then the LA and DA forms of Dawid-Skene, GLAD and minimax entropy.
+func Registry() []Entry {
+	r := []Entry{
+		{"rfe", "relative frequencies of the labels of each object (the baseline)", func() Estimator { return RFE{} }},
+		{"mv", "majority vote: rfe read through its argmax", func() Estimator { return RFE{Alias: "mv"} }},
+	}
+	r = append(r, pair(noise.DS{}, "Dawid-Skene (confusion matrix per worker, learned class prior)")...)
+	r = append(r, pair(noise.GLAD{}, "GLAD (worker ability x object difficulty, uniform prior for LA)")...)
+	r = append(r, pair(noise.MME{}, "minimax entropy (K x K matrices per worker and per object, uniform prior for LA)")...)
+	return r
+}
+
+// Names returns the names of all registered estimators.
+func Names() []string {
+	var names []string
+	for _, e := range Registry() {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+// ByName returns the estimator registered under name.
+func ByName(name string) (Estimator, error) {
+	for _, e := range Registry() {
+		if e.Name == name {
+			return e.New(), nil
+		}
+	}
+	return nil, fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(Names(), ", "))
+}

@@ -1,0 +1,114 @@
+package model
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/consensuslab/consensus/data"
+)
+
+// Result is a fitted consensus.
+type Result struct {
+	// Model is the name of the estimator, such as "da-glad".
+	Model string
+	// Data is the data set the result was fitted on.
+	Data *data.Dataset
+	// Probs holds the consensus distribution of every object, row-major
+	// J×K: Probs[j·K+z] is the probability of class z for object j. For
+	// an LA model it is the posterior of the true class, for a DA model
+	// the estimated label distribution q_j, for RFE the label frequencies.
+	Probs []float64
+	// LogLikelihood is the log-likelihood of the data at the fitted
+	// parameters (eq. 1 or eq. 3 of the paper); zero for RFE.
+	LogLikelihood float64
+	// Params is the fitted parameter vector (nil for RFE).
+	Params []float64
+	// Method is the name of the solver used.
+	Method string
+	// Iterations and Evaluations count major iterations and evaluations
+	// of the log-likelihood with its gradient.
+	Iterations, Evaluations int
+	// Status says why the fit stopped, such as "GradientThreshold".
+	Status string
+	// Converged is false when the fit stopped at a limit (iterations) or
+	// failed rather than at an optimum.
+	Converged bool
+	// Runtime is the wall time of the fit.
+	Runtime time.Duration
+
+	model Model
+	obj   *objective
+}
+
+// K returns the number of classes.
+func (r *Result) K() int { return r.Data.NumClasses() }
+
+// Dist returns the consensus distribution of object j. The slice aliases
+// Probs.
+func (r *Result) Dist(j int) []float64 {
+	k := r.K()
+	return r.Probs[j*k : (j+1)*k]
+}
+
+// Labels returns the consensus class of every object, the argmax of its
+// distribution. Ties are broken uniformly at random by a generator seeded
+// with (seed, j) for object j, so a tie's outcome depends on the seed and
+// the object only, not on the order of evaluation.
+func (r *Result) Labels(seed uint64) []int {
+	return Argmax(r.Probs, r.K(), seed)
+}
+
+// Argmax returns the index of the largest entry of every K-long row of p.
+// Exactly equal maxima are ties, broken as described at Result.Labels.
+func Argmax(p []float64, k int, seed uint64) []int {
+	out := make([]int, len(p)/k)
+	var ties []int
+	for j := range out {
+		row := p[j*k : (j+1)*k]
+		ties = ties[:0]
+		best := row[0]
+		for z, v := range row {
+			switch {
+			case v > best:
+				best = v
+				ties = append(ties[:0], z)
+			case v == best:
+				ties = append(ties, z)
+			}
+		}
+		if len(ties) == 1 {
+			out[j] = ties[0]
+			continue
+		}
+		rng := rand.New(rand.NewPCG(seed, uint64(j)))
+		out[j] = ties[rng.IntN(len(ties))]
+	}
+	return out
+}
+
+// WorkerColumns names the per-worker numbers WorkerValues reports (nil for
+// RFE).
+func (r *Result) WorkerColumns() []string {
+	if r.obj == nil {
+		return nil
+	}
+	r.obj.setParams(r.Params)
+	return r.obj.noise.WorkerColumns()
+}
+
+// WorkerValues appends the fitted parameters of worker w, one per
+// WorkerColumns entry, to dst.
+func (r *Result) WorkerValues(w int32, dst []float64) []float64 {
+	if r.obj == nil {
+		return dst
+	}
+	r.obj.setParams(r.Params)
+	return r.obj.noise.WorkerValues(w, dst)
+}
+
+// Conditional writes P(y | z) for worker w labelling object j into p, at
+// the fitted parameters.
+func (r *Result) Conditional(w int32, j, z int, p []float64) {
+	r.obj.setParams(r.Params)
+	r.obj.noise.Conditional(w, j, z, p)
+}

@@ -1,0 +1,105 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Method selects the algorithm that maximises the log-likelihood.
+type Method int
+
+const (
+	// LBFGS is limited-memory BFGS (gonum optimize.LBFGS). It is the
+	// default: it needs far fewer evaluations than conjugate gradient on
+	// these problems.
+	LBFGS Method = iota
+	// CG is nonlinear conjugate gradient (gonum optimize.CG), the method
+	// used in the paper.
+	CG
+)
+
+// String returns "lbfgs" or "cg".
+func (m Method) String() string {
+	switch m {
+	case LBFGS:
+		return "lbfgs"
+	case CG:
+		return "cg"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
+// ParseMethod returns the Method named s ("lbfgs" or "cg").
+func ParseMethod(s string) (Method, error) {
+	switch s {
+	case "lbfgs", "":
+		return LBFGS, nil
+	case "cg":
+		return CG, nil
+	}
+	return 0, fmt.Errorf("unknown solver %q (valid: lbfgs, cg)", s)
+}
+
+// Settings controls a fit. The zero value (or a nil *Settings) selects every
+// default.
+type Settings struct {
+	// Method is the optimisation algorithm; the zero value is LBFGS.
+	Method Method
+
+	// MaxIterations bounds the number of major iterations. Zero means 1000.
+	MaxIterations int
+
+	// GradientTol stops the fit when the largest absolute component of the
+	// gradient of the mean log-likelihood per label falls below it. Zero
+	// means 1e-7.
+	GradientTol float64
+
+	// FunctionTol stops the fit when the mean log-likelihood per label
+	// has improved by less than FunctionTol·|value| for 10 iterations in a
+	// row. Zero means 1e-10.
+	FunctionTol float64
+
+	// Threads is the number of goroutines an evaluation uses. Zero means
+	// runtime.GOMAXPROCS(0). Results do not depend on it.
+	Threads int
+
+	// Progress, if not nil, is called after every major iteration.
+	Progress func(Progress)
+
+	// Context, if not nil, stops the fit when it is done; Fit then returns
+	// the context's error.
+	Context context.Context
+}
+
+// Progress describes a fit in progress.
+type Progress struct {
+	// Iteration is the number of major iterations done.
+	Iteration int
+	// MaxIterations is the iteration limit in force.
+	MaxIterations int
+	// LogLikelihood is the current log-likelihood (a sum over labels).
+	LogLikelihood float64
+	// Elapsed is the time since the fit started.
+	Elapsed time.Duration
+}
+
+func (s *Settings) withDefaults() Settings {
+	var r Settings
+	if s != nil {
+		r = *s
+	}
+	if r.MaxIterations == 0 {
+		r.MaxIterations = 1000
+	}
+	if r.GradientTol == 0 {
+		r.GradientTol = 1e-7
+	}
+	if r.FunctionTol == 0 {
+		r.FunctionTol = 1e-10
+	}
+	if r.Context == nil {
+		r.Context = context.Background()
+	}
+	return r
+}

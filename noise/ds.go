@@ -1,0 +1,163 @@
+package noise
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// DS is the Dawid and Skene (1979) noise model of the paper's section 3.1:
+// every worker w has a K×K row-stochastic confusion matrix π_w and
+//
+//	P(y | z) = π_w(z, y).
+//
+// The parameters are K×K logits E_w per worker, row z at [z·K, (z+1)·K),
+// with π_w(z, ·) = softmax(E_w(z, ·)); there are no object parameters. The
+// log probability and its derivative are
+//
+//	l_i(z) = log π_w(z, y_i),  ∂l_i(z)/∂E_w(z, k) = 1[k = y_i] - π_w(z, k).
+type DS struct {
+	// Smoothing is the pseudo-count added to every cell of a worker's
+	// count matrix before it is normalised into the initial confusion
+	// matrix, so that no initial probability is 0. Zero means 0.01.
+	Smoothing float64
+}
+
+// Name returns "ds".
+func (DS) Name() string { return "ds" }
+
+// WorkerDim returns k², the confusion logits.
+func (DS) WorkerDim(k int) int { return k * k }
+
+// ObjectDim returns 0: DS has no object parameters.
+func (DS) ObjectDim(int) int { return 0 }
+
+// Init sets every worker's confusion matrix as in the paper's section 5: for
+// each label y given by the worker to object j, the object's frequency vector
+// q_j is added to column y of a count matrix C_w, so C_w(z, y) sums q_j(z);
+// each row is then normalised, π_w(z, y) = (C_w(z, y) + s)/Σ_k (C_w(z, k) + s)
+// with s the Smoothing pseudo-count, and the logits are log π_w(z, y).
+func (m DS) Init(d *data.Dataset, freq []float64, w, _ []float64) {
+	k := d.NumClasses()
+	clear(w)
+	RFECounts(d, freq, w)
+	s := m.Smoothing
+	if s == 0 {
+		s = 0.01
+	}
+	for r := 0; r < len(w); r += k {
+		row := w[r : r+k]
+		var sum float64
+		for _, v := range row {
+			sum += v + s
+		}
+		for y, v := range row {
+			row[y] = math.Log((v + s) / sum)
+		}
+	}
+}
+
+// RFECounts adds, for every label y_i given by worker w to object j, the
+// frequency vector freq_j to column y_i of worker w's K×K count matrix in
+// c (W·K² values, row-major per worker): c_w(z, y_i) += freq_j(z).
+func RFECounts(d *data.Dataset, freq []float64, c []float64) {
+	k := d.NumClasses()
+	for j := range d.Tasks {
+		q := freq[j*k : (j+1)*k]
+		workers, labels := d.TaskLabels(j)
+		for i, w := range workers {
+			base := int(w)*k*k + int(labels[i])
+			for z, v := range q {
+				c[base+z*k] += v
+			}
+		}
+	}
+}
+
+// NewEvaluator returns an evaluator of DS on d.
+func (DS) NewEvaluator(d *data.Dataset) Evaluator {
+	k := d.NumClasses()
+	return &dsEval{d: d, k: k, logPi: make([]float64, d.NumWorkers()*k*k)}
+}
+
+type dsEval struct {
+	d     *data.Dataset
+	k     int
+	logPi []float64 // log π_w(z, y), W·K² values
+}
+
+func (e *dsEval) SetParams(w, _ []float64) {
+	k := e.k
+	for r := 0; r < len(w); r += k {
+		num.LogSoftmax(e.logPi[r:r+k], w[r:r+k])
+	}
+}
+
+func (e *dsEval) LogProb(j int, l []float64) {
+	k := e.k
+	workers, labels := e.d.TaskLabels(j)
+	for i, w := range workers {
+		base := int(w)*k*k + int(labels[i])
+		li := l[i*k : (i+1)*k]
+		for z := range li {
+			li[z] = e.logPi[base+z*k]
+		}
+	}
+}
+
+// Backprop accumulates only the weighted counts C_w(z, y) += g_i(z); the
+// term -π_w(z, k) Σ_k' C_w(z, k') is added by FinishGrad, which costs W·K²
+// instead of K² per label.
+func (e *dsEval) Backprop(j int, g []float64, gw, _ []float64) {
+	k := e.k
+	workers, labels := e.d.TaskLabels(j)
+	for i, w := range workers {
+		base := int(w)*k*k + int(labels[i])
+		gi := g[i*k : (i+1)*k]
+		for z, v := range gi {
+			gw[base+z*k] += v
+		}
+	}
+}
+
+func (e *dsEval) FinishGrad(gw, _ []float64) {
+	k := e.k
+	for r := 0; r < len(gw); r += k {
+		row := gw[r : r+k]
+		var sum float64
+		for _, v := range row {
+			sum += v
+		}
+		for y := range row {
+			row[y] -= math.Exp(e.logPi[r+y]) * sum
+		}
+	}
+}
+
+func (e *dsEval) Conditional(w int32, _ int, z int, p []float64) {
+	k := e.k
+	base := int(w)*k*k + z*k
+	for y := range p[:k] {
+		p[y] = math.Exp(e.logPi[base+y])
+	}
+}
+
+func (e *dsEval) WorkerColumns() []string {
+	var cols []string
+	for _, z := range e.d.Classes {
+		for _, y := range e.d.Classes {
+			cols = append(cols, fmt.Sprintf("p[%s,%s]", z, y))
+		}
+	}
+	return cols
+}
+
+func (e *dsEval) WorkerValues(w int32, dst []float64) []float64 {
+	k := e.k
+	for _, v := range e.logPi[int(w)*k*k : int(w+1)*k*k] {
+		dst = append(dst, math.Exp(v))
+	}
+	return dst
+}

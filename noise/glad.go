@@ -1,0 +1,117 @@
+package noise
+
+import (
+	"math"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// GLAD is the noise model of Whitehill et al. (2009), the paper's section 3.2:
+// a worker ability e_w ∈ ℝ and an object difficulty d_j > 0 give the
+// probability of a correct label
+//
+//	a(w, j) = σ(e_w d_j) = 1/(1 + exp(-e_w d_j)),
+//
+// and P(y | z) = a(w, j) if y = z and (1 - a(w, j))/(K - 1) otherwise. A
+// negative ability describes an adversarial worker.
+//
+// The parameters are e_w (one per worker) and δ_j = log d_j (one per object).
+// With s = e_w d_j, computed in log-sigmoid form,
+//
+//	l_i(z) = log σ(s) if z = y_i, log σ(-s) - log(K - 1) otherwise,
+//	∂l_i(z)/∂s = 1 - a if z = y_i, -a otherwise,
+//	∂s/∂e_w = d_j,  ∂s/∂δ_j = e_w d_j.
+type GLAD struct{}
+
+// Name returns "glad".
+func (GLAD) Name() string { return "glad" }
+
+// WorkerDim returns 1, the ability e_w.
+func (GLAD) WorkerDim(int) int { return 1 }
+
+// ObjectDim returns 1, the log difficulty δ_j = log d_j.
+func (GLAD) ObjectDim(int) int { return 1 }
+
+// Init sets e_w = 1 and d_j = e (δ_j = 1), as the paper's section 5 and the
+// original GLAD paper suggest.
+func (GLAD) Init(_ *data.Dataset, _ []float64, w, o []float64) {
+	for i := range w {
+		w[i] = 1
+	}
+	for i := range o {
+		o[i] = 1
+	}
+}
+
+// NewEvaluator returns an evaluator of GLAD on d.
+func (GLAD) NewEvaluator(d *data.Dataset) Evaluator {
+	k := d.NumClasses()
+	return &gladEval{d: d, k: k, logKm1: math.Log(float64(k - 1)), diff: make([]float64, d.NumTasks())}
+}
+
+type gladEval struct {
+	d      *data.Dataset
+	k      int
+	logKm1 float64
+	e      []float64 // abilities, aliasing the worker block
+	diff   []float64 // d_j = exp(δ_j)
+}
+
+func (e *gladEval) SetParams(w, o []float64) {
+	e.e = w
+	for j, v := range o {
+		e.diff[j] = math.Exp(v)
+	}
+}
+
+func (e *gladEval) LogProb(j int, l []float64) {
+	k := e.k
+	dj := e.diff[j]
+	workers, labels := e.d.TaskLabels(j)
+	for i, w := range workers {
+		s := e.e[w] * dj
+		wrong := num.LogSigmoid(-s) - e.logKm1
+		li := l[i*k : (i+1)*k]
+		for z := range li {
+			li[z] = wrong
+		}
+		li[labels[i]] = num.LogSigmoid(s)
+	}
+}
+
+func (e *gladEval) Backprop(j int, g []float64, gw, gobj []float64) {
+	k := e.k
+	dj := e.diff[j]
+	workers, labels := e.d.TaskLabels(j)
+	var gd float64
+	for i, w := range workers {
+		ew := e.e[w]
+		a := num.Sigmoid(ew * dj)
+		gi := g[i*k : (i+1)*k]
+		var sum float64
+		for _, v := range gi {
+			sum += v
+		}
+		ds := gi[labels[i]] - a*sum // ∂L/∂s
+		gw[w] += ds * dj
+		gd += ds * ew * dj
+	}
+	gobj[j] += gd
+}
+
+func (e *gladEval) FinishGrad(_, _ []float64) {}
+
+func (e *gladEval) Conditional(w int32, j int, z int, p []float64) {
+	a := num.Sigmoid(e.e[w] * e.diff[j])
+	for y := range p[:e.k] {
+		p[y] = (1 - a) / float64(e.k-1)
+	}
+	p[z] = a
+}
+
+func (e *gladEval) WorkerColumns() []string { return []string{"ability"} }
+
+func (e *gladEval) WorkerValues(w int32, dst []float64) []float64 {
+	return append(dst, e.e[w])
+}

@@ -1,0 +1,162 @@
+package noise
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// MME is the minimax entropy noise model of Zhou et al. (2015, section 2),
+// the paper's section 3.3: every worker has a K×K matrix e_w and every object
+// a K×K matrix d_j, and
+//
+//	P(y | z) = exp(e_w(z, y) + d_j(z, y)) / Σ_k exp(e_w(z, k) + d_j(z, k)).
+//
+// The parameters are the matrices themselves, row-major, K² per worker and
+// K² per object. With P_i(k | z) the probabilities above for label i,
+//
+//	∂l_i(z)/∂e_w(z, k) = ∂l_i(z)/∂d_j(z, k) = 1[k = y_i] - P_i(k | z).
+//
+// The model is unregularised, as in the paper; adding a constant to a row
+// of e_w and subtracting it from the same row of d_j changes nothing, so the
+// parameters themselves are not identified, only the probabilities.
+type MME struct{}
+
+// Name returns "mme".
+func (MME) Name() string { return "mme" }
+
+// WorkerDim returns k², the worker matrix.
+func (MME) WorkerDim(k int) int { return k * k }
+
+// ObjectDim returns k², the object matrix.
+func (MME) ObjectDim(k int) int { return k * k }
+
+// Init follows the paper's section 5 with its add-one smoothing. The worker
+// matrix is e_w(z, y) = log(1 + C_w(z, y)), with C_w the count matrix of DS's
+// initialisation (object frequency vectors added to the column of the
+// worker's label). The object matrix is d_j(y, k) = log(1 + D_j(y, k)), where
+// for every label y given to object j by worker w the worker's own label
+// frequency vector r_w is added to row y of D_j, as the paper describes.
+func (MME) Init(d *data.Dataset, freq []float64, w, o []float64) {
+	k := d.NumClasses()
+	clear(w)
+	clear(o)
+	RFECounts(d, freq, w)
+	// r_w: relative label frequencies of each worker.
+	r := make([]float64, d.NumWorkers()*k)
+	n := make([]float64, d.NumWorkers())
+	for i, wk := range d.Worker {
+		r[int(wk)*k+int(d.Label[i])]++
+		n[wk]++
+	}
+	for wk, c := range n {
+		for z := 0; z < k; z++ {
+			r[wk*k+z] /= c
+		}
+	}
+	for j := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		for i, wk := range workers {
+			row := o[j*k*k+int(labels[i])*k:]
+			for z, v := range r[int(wk)*k : int(wk+1)*k] {
+				row[z] += v
+			}
+		}
+	}
+	for i, v := range w {
+		w[i] = math.Log1p(v)
+	}
+	for i, v := range o {
+		o[i] = math.Log1p(v)
+	}
+}
+
+// NewEvaluator returns an evaluator of MME on d.
+func (MME) NewEvaluator(d *data.Dataset) Evaluator {
+	return &mmeEval{d: d, k: d.NumClasses()}
+}
+
+type mmeEval struct {
+	d    *data.Dataset
+	k    int
+	w, o []float64
+}
+
+func (e *mmeEval) SetParams(w, o []float64) { e.w, e.o = w, o }
+
+// row writes e_w(z, ·) + d_j(z, ·) into dst and returns its log-sum-exp.
+func (e *mmeEval) row(w int32, j, z int, dst []float64) float64 {
+	k := e.k
+	ew := e.w[int(w)*k*k+z*k:]
+	dj := e.o[j*k*k+z*k:]
+	for y := range dst {
+		dst[y] = ew[y] + dj[y]
+	}
+	return num.LogSumExp(dst)
+}
+
+func (e *mmeEval) LogProb(j int, l []float64) {
+	k := e.k
+	var buf num.Buf
+	tmp := num.Scratch(&buf, k)
+	workers, labels := e.d.TaskLabels(j)
+	for i, w := range workers {
+		y := labels[i]
+		for z := 0; z < k; z++ {
+			lse := e.row(w, j, z, tmp)
+			l[i*k+z] = tmp[y] - lse
+		}
+	}
+}
+
+func (e *mmeEval) Backprop(j int, g []float64, gw, gobj []float64) {
+	k := e.k
+	var buf num.Buf
+	tmp := num.Scratch(&buf, k)
+	workers, labels := e.d.TaskLabels(j)
+	gd := gobj[j*k*k : (j+1)*k*k]
+	for i, w := range workers {
+		y := int(labels[i])
+		for z := 0; z < k; z++ {
+			gz := g[i*k+z]
+			if gz == 0 {
+				continue
+			}
+			lse := e.row(w, j, z, tmp)
+			gwr := gw[int(w)*k*k+z*k : int(w)*k*k+(z+1)*k]
+			gdr := gd[z*k : (z+1)*k]
+			for c, v := range tmp {
+				t := -gz * math.Exp(v-lse)
+				if c == y {
+					t += gz
+				}
+				gwr[c] += t
+				gdr[c] += t
+			}
+		}
+	}
+}
+
+func (e *mmeEval) FinishGrad(_, _ []float64) {}
+
+func (e *mmeEval) Conditional(w int32, j int, z int, p []float64) {
+	lse := e.row(w, j, z, p[:e.k])
+	num.SoftmaxFrom(p[:e.k], p[:e.k], lse)
+}
+
+func (e *mmeEval) WorkerColumns() []string {
+	var cols []string
+	for _, z := range e.d.Classes {
+		for _, y := range e.d.Classes {
+			cols = append(cols, fmt.Sprintf("e[%s,%s]", z, y))
+		}
+	}
+	return cols
+}
+
+func (e *mmeEval) WorkerValues(w int32, dst []float64) []float64 {
+	k := e.k
+	return append(dst, e.w[int(w)*k*k:int(w+1)*k*k]...)
+}

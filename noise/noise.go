@@ -1,0 +1,71 @@
+package noise
+
+import "github.com/consensuslab/consensus/data"
+
+// Model is a noise model: a family of conditional distributions P(y | z) of
+// the observed class y given the latent class z, with parameters per worker
+// and per object.
+//
+// The parameters of a data set with W workers and J objects are two slices:
+// the worker block, W·WorkerDim(K) values with worker w's at
+// [w·WorkerDim(K), (w+1)·WorkerDim(K)), and the object block, J·ObjectDim(K)
+// values laid out the same way.
+type Model interface {
+	// Name returns the short name of the model, such as "ds".
+	Name() string
+
+	// WorkerDim returns the number of parameters per worker for k classes.
+	WorkerDim(k int) int
+	// ObjectDim returns the number of parameters per object for k classes.
+	ObjectDim(k int) int
+
+	// Init writes the initial values of the paper's section 5 into the
+	// worker block w and the object block o. freq is the J×K matrix of
+	// relative label frequencies of d (data.Dataset.Frequencies).
+	Init(d *data.Dataset, freq []float64, w, o []float64)
+
+	// NewEvaluator returns an Evaluator of the model on d.
+	NewEvaluator(d *data.Dataset) Evaluator
+}
+
+// Evaluator computes the log probabilities of a data set's labels and
+// back-propagates gradients into the noise parameters.
+//
+// SetParams must be called before the other methods and must not run
+// concurrently with them. LogProb, Backprop and Conditional may be called
+// concurrently for different objects once SetParams has returned: they only
+// read the evaluator's state and write to the slices they are given.
+type Evaluator interface {
+	// SetParams transforms the parameters once per evaluation (for example
+	// confusion logits into log probabilities). The evaluator may keep
+	// references to w and o until the next SetParams call.
+	SetParams(w, o []float64)
+
+	// LogProb writes, for every label i of object j in data set order,
+	// l[i·K + z] = log P(y_i | z) for each class z. The label index i runs
+	// from 0 to the object's number of labels.
+	LogProb(j int, l []float64)
+
+	// Backprop adds Σ_i Σ_z g[i·K+z] ∂l_i(z)/∂θ for the labels of object j:
+	// the worker part into gw (laid out like the worker block) and the
+	// object part into go (laid out like the object block). Some models
+	// leave a part of the gradient to FinishGrad.
+	Backprop(j int, g []float64, gw, gobj []float64)
+
+	// FinishGrad completes gw and gobj once Backprop has been called, and
+	// its results summed, for every object.
+	FinishGrad(gw, gobj []float64)
+
+	// Conditional writes p[y] = P(y | z) for all classes y, for worker w
+	// labelling object j.
+	Conditional(w int32, j int, z int, p []float64)
+
+	// WorkerColumns names the numbers WorkerValues reports for each worker,
+	// such as "p[a,b]" for the probability that a worker reports class b
+	// when the latent class is a.
+	WorkerColumns() []string
+
+	// WorkerValues appends the interpretable parameters of worker w, one per
+	// WorkerColumns entry, to dst and returns the result.
+	WorkerValues(w int32, dst []float64) []float64
+}
