@@ -27,7 +27,15 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 	set := s.withDefaults()
 	start := time.Now()
 	obj := newObjective(m, d, set.Threads)
-	x0 := m.Init(d)
+	x0 := set.Start
+	if x0 == nil {
+		x0 = m.Init(d)
+	} else if len(x0) != obj.lay.Dim() {
+		return nil, fmt.Errorf("model %s: start vector has %d values, want %d", m.Name(), len(x0), obj.lay.Dim())
+	}
+	if set.Fixed != nil && len(set.Fixed) != len(x0) {
+		return nil, fmt.Errorf("model %s: fixed mask has %d values, want %d", m.Name(), len(set.Fixed), len(x0))
+	}
 	n := float64(d.NumLabels())
 
 	// gonum calls Func and Grad separately, often at the same x: cache
@@ -45,6 +53,11 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		cacheF = -obj.eval(x, cacheG) / n
 		for i := range cacheG {
 			cacheG[i] = -cacheG[i] / n
+		}
+		for i, f := range set.Fixed {
+			if f {
+				cacheG[i] = 0
+			}
 		}
 		cached = true
 		evals++

@@ -36,13 +36,17 @@ func (m Model) Name() string { return m.Latent.Name() + "-" + m.Noise.Name() }
 // Init returns the initial parameter vector of the paper's section 5 for d.
 func (m Model) Init(d *data.Dataset) []float64 {
 	lay := newLayout(m, d)
-	x := make([]float64, lay.dim())
-	w, o, g, t := lay.split(x)
+	x := make([]float64, lay.Dim())
+	w, o, g, t := lay.Split(x)
 	freq := d.Frequencies()
 	m.Noise.Init(d, freq, w, o)
 	m.Latent.Init(d, freq, g, t)
 	return x
 }
+
+// Layout returns where the blocks of m's parameters lie in a parameter
+// vector for d.
+func (m Model) Layout(d *data.Dataset) Layout { return newLayout(m, d) }
 
 // LogLikelihood returns the log-likelihood of d under m at the parameters x
 // and writes its gradient into grad, which must have len(x) elements.

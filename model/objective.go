@@ -9,12 +9,15 @@ import (
 	"github.com/consensuslab/consensus/noise"
 )
 
-// layout locates the four parameter blocks of a Model in one vector:
-// noise worker block, noise object block, latent global block, latent task
-// block, in that order.
-type layout struct {
-	w, o, g, t [2]int // [start, end)
+// Layout locates the four parameter blocks of a Model in one vector: the
+// noise model's worker block W and object block O, then the assumption's
+// global block G and per-object block T, in that order. Each is a half-open
+// range [start, end) of indices.
+type Layout struct {
+	W, O, G, T [2]int
 }
+
+type layout = Layout
 
 func newLayout(m Model, d *data.Dataset) layout {
 	k := d.NumClasses()
@@ -25,17 +28,19 @@ func newLayout(m Model, d *data.Dataset) layout {
 		n += size
 		return r
 	}
-	l.w = next(d.NumWorkers() * m.Noise.WorkerDim(k))
-	l.o = next(d.NumTasks() * m.Noise.ObjectDim(k))
-	l.g = next(m.Latent.GlobalDim(k))
-	l.t = next(d.NumTasks() * m.Latent.TaskDim(k))
+	l.W = next(d.NumWorkers() * m.Noise.WorkerDim(k))
+	l.O = next(d.NumTasks() * m.Noise.ObjectDim(k))
+	l.G = next(m.Latent.GlobalDim(k))
+	l.T = next(d.NumTasks() * m.Latent.TaskDim(k))
 	return l
 }
 
-func (l layout) dim() int { return l.t[1] }
+// Dim returns the total number of parameters.
+func (l Layout) Dim() int { return l.T[1] }
 
-func (l layout) split(x []float64) (w, o, g, t []float64) {
-	return x[l.w[0]:l.w[1]], x[l.o[0]:l.o[1]], x[l.g[0]:l.g[1]], x[l.t[0]:l.t[1]]
+// Split returns the four blocks of x as subslices.
+func (l Layout) Split(x []float64) (w, o, g, t []float64) {
+	return x[l.W[0]:l.W[1]], x[l.O[0]:l.O[1]], x[l.G[0]:l.G[1]], x[l.T[0]:l.T[1]]
 }
 
 // chunk is a contiguous range of objects evaluated by one goroutine at a
@@ -155,7 +160,7 @@ func (o *objective) forChunks(f func(c *chunk)) {
 
 // setParams hands the parameters in x to both evaluators.
 func (o *objective) setParams(x []float64) {
-	w, ob, g, t := o.lay.split(x)
+	w, ob, g, t := o.lay.Split(x)
 	o.noise.SetParams(w, ob)
 	o.latent.SetParams(g, t)
 }
@@ -164,7 +169,7 @@ func (o *objective) setParams(x []float64) {
 func (o *objective) eval(x, grad []float64) float64 {
 	o.setParams(x)
 	clear(grad)
-	gw, gob, gg, gt := o.lay.split(grad)
+	gw, gob, gg, gt := o.lay.Split(grad)
 	k := o.d.NumClasses()
 	o.forChunks(func(c *chunk) {
 		clear(c.gw)

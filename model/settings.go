@@ -67,6 +67,15 @@ type Settings struct {
 	// Progress, if not nil, is called after every major iteration.
 	Progress func(Progress)
 
+	// Start, if not nil, is the initial parameter vector, laid out as
+	// Model.Layout describes; nil means the paper's initialisation
+	// (Model.Init).
+	Start []float64
+
+	// Fixed, if not nil, marks parameters (same layout as Start) that keep
+	// their initial values: their gradient is held at zero.
+	Fixed []bool
+
 	// Context, if not nil, stops the fit when it is done; Fit then returns
 	// the context's error.
 	Context context.Context

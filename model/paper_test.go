@@ -1,0 +1,88 @@
+package model
+
+import (
+	"math"
+	"testing"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// oneObject returns one object labelled once by each of n workers, the
+// first ones of them saying class 1 and the rest class 0.
+func oneObject(t *testing.T, n, ones int) *data.Dataset {
+	t.Helper()
+	task := make([]int32, n)
+	worker := make([]int32, n)
+	label := make([]uint16, n)
+	for i := range n {
+		worker[i] = int32(i)
+		if i < ones {
+			label[i] = 1
+		}
+	}
+	d, err := data.FromIndices([]string{"x"}, names("w", n), []string{"0", "1"}, task, worker, label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// fitFixedDS fits m with every worker's DS confusion matrix fixed to the
+// given one (row-major K×K probabilities).
+func fitFixedDS(t *testing.T, m Model, d *data.Dataset, pi []float64) *Result {
+	t.Helper()
+	x := m.Init(d)
+	lay := m.Layout(d)
+	fixed := make([]bool, len(x))
+	k2 := len(pi)
+	for w := 0; w < d.NumWorkers(); w++ {
+		for c, p := range pi {
+			x[lay.W[0]+w*k2+c] = math.Log(p)
+			fixed[lay.W[0]+w*k2+c] = true
+		}
+	}
+	r, err := m.Fit(d, &Settings{Start: x, Fixed: fixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestPaperExample is the paper's worked example (section 2): 210 workers
+// of accuracy 0.8, 110 say 1 and 100 say 0. The LA posterior of class 1
+// exceeds 1 - 2^-20; the DA estimate maximises
+// 110 log(0.8 q + 0.2 (1 - q)) + 100 log(0.2 q + 0.8 (1 - q)), q ≈ 0.54.
+func TestPaperExample(t *testing.T) {
+	d := oneObject(t, 210, 110)
+	pi := []float64{0.8, 0.2, 0.2, 0.8}
+	la := fitFixedDS(t, Model{Noise: noise.DS{}, Latent: latent.LA{}}, d, pi)
+	if p := la.Probs[1]; !(p > 1-math.Pow(2, -20)) {
+		t.Errorf("LA posterior of class 1 = %v, want > 1 - 2^-20", p)
+	}
+	da := fitFixedDS(t, Model{Noise: noise.DS{}, Latent: latent.DA{}}, d, pi)
+	// The closed form: q = (n1/n - (1 - a)) / (2a - 1).
+	want := (110.0/210 - 0.2) / 0.6
+	if q := da.Probs[1]; math.Abs(q-want) > 1e-5 {
+		t.Errorf("DA estimate of class 1 = %.6f, want %.6f", q, want)
+	}
+	if math.Abs(want-0.5397) > 5e-5 {
+		t.Fatalf("closed form %v is not the paper's 0.54", want)
+	}
+}
+
+// TestDAIdentityIsRFE checks that DA-DS with every worker's confusion
+// matrix fixed to (nearly) the identity returns the label frequencies.
+func TestDAIdentityIsRFE(t *testing.T) {
+	d := randomData(t, 11, 40, 6, 3)
+	const eps = 1e-12
+	pi := []float64{1 - 2*eps, eps, eps, eps, 1 - 2*eps, eps, eps, eps, 1 - 2*eps}
+	r := fitFixedDS(t, Model{Noise: noise.DS{}, Latent: latent.DA{}}, d, pi)
+	freq := d.Frequencies()
+	for i, f := range freq {
+		if math.Abs(r.Probs[i]-f) > 1e-4 {
+			t.Fatalf("q[%d] = %v, want frequency %v", i, r.Probs[i], f)
+		}
+	}
+}
