@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
@@ -84,5 +85,62 @@ func TestDAIdentityIsRFE(t *testing.T) {
 		if math.Abs(r.Probs[i]-f) > 1e-4 {
 			t.Fatalf("q[%d] = %v, want frequency %v", i, r.Probs[i], f)
 		}
+	}
+}
+
+// TestPropositions checks the paper's propositions 1 and 2 by simulation:
+// objects with label distributions q_j ~ U[0.05, 0.95] receive n labels each
+// from workers of known accuracy 0.8 (DA process). As n grows, the LA
+// posterior sharpens toward 0 or 1 (its mean distance to the nearest of 0
+// and 1 shrinks toward 0), so its error against q_j stays large, while the
+// DA estimate converges to q_j.
+func TestPropositions(t *testing.T) {
+	const a, tasks = 0.8, 200
+	rng := rand.New(rand.NewPCG(5, 5))
+	q := make([]float64, tasks)
+	for j := range q {
+		q[j] = 0.05 + 0.9*rng.Float64()
+	}
+	pi := []float64{a, 1 - a, 1 - a, a}
+	var prevSharp, prevDA float64
+	for step, n := range []int{5, 50, 500} {
+		var task, worker []int32
+		var label []uint16
+		for j := range tasks {
+			for w := range n {
+				z := 0
+				if rng.Float64() < q[j] {
+					z = 1
+				}
+				y := z
+				if rng.Float64() > a {
+					y = 1 - z
+				}
+				task = append(task, int32(j))
+				worker = append(worker, int32(w))
+				label = append(label, uint16(y))
+			}
+		}
+		d, err := data.FromIndices(names("t", tasks), names("w", n), []string{"0", "1"}, task, worker, label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		la := fitFixedDS(t, Model{Noise: noise.DS{}, Latent: latent.LA{}}, d, pi)
+		da := fitFixedDS(t, Model{Noise: noise.DS{}, Latent: latent.DA{}}, d, pi)
+		var sharp, errLA, errDA float64
+		for j := range tasks {
+			g := la.Probs[2*j+1]
+			sharp += math.Min(g, 1-g) / tasks
+			errLA += (g - q[j]) * (g - q[j]) / tasks
+			errDA += (da.Probs[2*j+1] - q[j]) * (da.Probs[2*j+1] - q[j]) / tasks
+		}
+		t.Logf("n=%d: LA mean distance to {0,1} %.4f, LA MSE %.4f, DA MSE %.4f", n, sharp, errLA, errDA)
+		if step > 0 && (sharp >= prevSharp || errDA >= prevDA) {
+			t.Errorf("n=%d: LA sharpness %.4f (before %.4f), DA MSE %.4f (before %.4f): expected both to fall", n, sharp, prevSharp, errDA, prevDA)
+		}
+		if n == 500 && (sharp > 5e-3 || errDA > 0.005 || errLA < 0.05) {
+			t.Errorf("n=500: LA distance to {0,1} %.4f (want < 5e-3), LA MSE %.4f (want > 0.05), DA MSE %.4f (want < 0.005)", sharp, errLA, errDA)
+		}
+		prevSharp, prevDA = sharp, errDA
 	}
 }
