@@ -1,0 +1,107 @@
+package data_test
+
+import (
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/consensuslab/consensus/data"
+)
+
+func ExampleReadLabels() {
+	const labels = `task,worker,label
+img1,alice,cat
+img1,bob,dog
+img2,alice,dog
+img2,carol,dog
+`
+	d, err := data.ReadLabels(strings.NewReader(labels), "pets.csv", data.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(d.Name, d.Classes)
+	fmt.Println(d.NumTasks(), "tasks,", d.NumWorkers(), "workers,", d.NumLabels(), "labels")
+	// Output:
+	// pets [cat dog]
+	// 2 tasks, 3 workers, 4 labels
+}
+
+func ExampleReadLabels_options() {
+	// A semicolon-separated file with its own column names, extra columns
+	// and numeric classes, one of which no worker chose.
+	const labels = `item;annotator;time;grade
+q1;w1;12;10
+q1;w2;7;2
+q2;w1;9;1
+`
+	d, err := data.ReadLabels(strings.NewReader(labels), "grades.txt", data.ReadOptions{
+		Sep:          ';',
+		TaskColumn:   "item",
+		WorkerColumn: "annotator",
+		LabelColumn:  "grade",
+		Classes:      []string{"1", "2", "5", "10"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(d.Classes)
+	// Output:
+	// [1 2 5 10]
+}
+
+func ExampleReadLabels_error() {
+	const labels = "task;worker;label\nimg1;alice;cat\n"
+	_, err := data.ReadLabels(strings.NewReader(labels), "pets.csv", data.ReadOptions{})
+	fmt.Println(err)
+	// Output:
+	// pets.csv:1: header has 1 column 'task;worker;label' but no 'task', 'worker' or 'label' column; is the separator ';'? (use --sep)
+}
+
+func ExampleReadGold() {
+	d, err := data.ReadLabels(strings.NewReader(`task,worker,label
+img1,alice,cat
+img1,bob,dog
+img2,alice,dog
+`), "pets.csv", data.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	g, err := data.ReadGold(strings.NewReader(`task,label
+img1,cat
+img9,dog
+`), "gold.csv", d, data.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i, j := range g.Task {
+		fmt.Println(d.Tasks[j], d.Classes[g.Label[i]])
+	}
+	fmt.Println("without noisy labels:", g.Unmatched, g.UnmatchedTasks)
+	// Output:
+	// img1 cat
+	// without noisy labels: 1 [img9]
+}
+
+func ExampleDataset_Stats() {
+	d, err := data.ReadLabels(strings.NewReader(`task,worker,label
+1,a,0
+1,a,1
+1,b,0
+2,b,1
+`), "votes.csv", data.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := d.Stats()
+	fmt.Printf("K=%d tasks=%d workers=%d labels=%d labels/task=%.2f duplicate pairs=%d\n",
+		s.Classes, s.Tasks, s.Workers, s.Labels, s.LabelsPerTask, s.DuplicatePairs)
+	// Output:
+	// K=2 tasks=2 workers=2 labels=4 labels/task=2.00 duplicate pairs=1
+}
+
+func ExampleInputError() {
+	err := &data.InputError{File: "labels.csv", Line: 7, Msg: "empty worker cell (column 2, 'worker')"}
+	fmt.Println(err)
+	// Output:
+	// labels.csv:7: empty worker cell (column 2, 'worker')
+}

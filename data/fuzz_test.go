@@ -1,0 +1,97 @@
+package data
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzReadLabels checks that ReadLabels never panics, reports every failure
+// as a one-line *InputError, and, when it succeeds, returns a valid Dataset
+// with one label per data row that survives writing and reading back.
+func FuzzReadLabels(f *testing.F) {
+	for _, s := range []string{
+		"task,worker,label\n1,a,x\n1,b,y\n",
+		"\xef\xbb\xbftask,worker,label\r\n1,a,x\r\n2,b,y\r\n",
+		"label,task,worker,extra\n\"x\",\" 1\",a,\n\"y\"\"\",\"2\n3\",b,e\n",
+		"task,worker,label\n1,a,x\n\"2,b,y\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		d, err := ReadLabels(bytes.NewReader(in), "fuzz.csv", ReadOptions{})
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is %T, not *InputError", err, err)
+			}
+			if msg := err.Error(); strings.ContainsAny(msg, "\r\n") || !strings.HasPrefix(msg, "fuzz.csv:") {
+				t.Fatalf("bad message %q", msg)
+			}
+			return
+		}
+		if err := d.Validate(); err != nil {
+			t.Fatalf("invalid Dataset: %v", err)
+		}
+		if d.NumClasses() < 2 {
+			t.Fatalf("%d classes", d.NumClasses())
+		}
+		if len(in) < 2 || in[0] != 0x1f || in[1] != 0x8b { // not gzip
+			if rows := countRows(t, in); d.NumLabels() != rows {
+				t.Fatalf("%d labels from %d data rows", d.NumLabels(), rows)
+			}
+		}
+		for _, s := range slices.Concat(d.Tasks, d.Workers, d.Classes) {
+			if s == "" || s != strings.TrimSpace(s) {
+				t.Fatalf("identifier %q is empty or not trimmed", s)
+			}
+		}
+
+		// Write the labels out and read them back.
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.Write([]string{"task", "worker", "label"})
+		for j, task := range d.Tasks {
+			workers, labels := d.TaskLabels(j)
+			for i := range workers {
+				w.Write([]string{task, d.Workers[workers[i]], d.Classes[labels[i]]})
+			}
+		}
+		w.Flush()
+		d2, err := ReadLabels(&buf, "again.csv", ReadOptions{Classes: d.Classes})
+		if err != nil {
+			t.Fatalf("reading back: %v", err)
+		}
+		if a, b := labelsOf(d), labelsOf(d2); !slices.Equal(a, b) {
+			t.Fatalf("read back %q, want %q", b, a)
+		}
+	})
+}
+
+// countRows counts the data rows of a comma-separated input independently of
+// ReadLabels: records other than the header and blank lines.
+func countRows(t *testing.T, in []byte) int {
+	in = bytes.TrimPrefix(in, []byte("\xef\xbb\xbf"))
+	r := csv.NewReader(bytes.NewReader(in))
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	n := 0
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("ReadLabels accepted input that encoding/csv rejects: %v", err)
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		n++
+	}
+	return n - 1
+}
