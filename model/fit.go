@@ -54,6 +54,9 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		for i := range cacheG {
 			cacheG[i] = -cacheG[i] / n
 		}
+		if set.Ridge > 0 {
+			cacheF += ridge(set.Ridge/n, x, cacheG)
+		}
 		for i, f := range set.Fixed {
 			if f {
 				cacheG[i] = 0

@@ -60,6 +60,14 @@ type Settings struct {
 	// row. Zero means 1e-10.
 	FunctionTol float64
 
+	// Ridge is the weight λ of an L2 penalty (λ/2) Σ x² subtracted from
+	// the log-likelihood, over all parameters x (logits, abilities, log
+	// difficulties). It keeps the optimum finite where the likelihood alone
+	// would push a parameter to infinity (a probability of exactly 0 or 1),
+	// and is negligible against the likelihood of any real data set. Zero
+	// means no penalty.
+	Ridge float64
+
 	// Threads is the number of goroutines an evaluation uses. Zero means
 	// runtime.GOMAXPROCS(0). Results do not depend on it.
 	Threads int
