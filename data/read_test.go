@@ -52,6 +52,11 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"norows.csv", "task,worker,label\n", ReadOptions{}, "norows.csv: ", []string{"no data rows", "line 1"}},
 		{"norowsblank.csv", "task,worker,label\r\n\r\n  \r\n", ReadOptions{}, "norowsblank.csv: ", []string{"no data rows"}},
 		{"multiline.csv", "task,worker,label\n\"1\n1\",a,x\n2,b,y,z\n", ReadOptions{}, "multiline.csv:4: ", []string{"too many fields"}},
+		{"multicell.csv", "task,worker,label\n\"1\n1\",,x\n", ReadOptions{}, "multicell.csv:3: ", []string{"empty worker cell"}},
+		{"space.csv", "task worker label\n1 a x\n", ReadOptions{}, "space.csv:1: ", []string{"1 column 'task worker label'", "separator a space? (use --sep)"}},
+		{"pipe.csv", "task|worker|label\n1|a|x\n", ReadOptions{}, "pipe.csv:1: ", []string{"separator '|'"}},
+		{"myspace.csv", "task,worker,my label\n1,a,x\n", ReadOptions{}, "myspace.csv:1: ", []string{"'my label'", "no 'label' column", "--label-column"}},
+		{"long.csv", "task,worker," + strings.Repeat("é", 30) + "\n", ReadOptions{}, "long.csv:1: ", []string{"'" + strings.Repeat("é", 20) + "…'"}},
 		{"sep.csv", "task,worker,label\n", ReadOptions{Sep: '"'}, "sep.csv: ", []string{"invalid separator"}},
 		{"", "task,worker\n", ReadOptions{}, "<input>:1: ", []string{"no 'label' column"}},
 		{"-", "task,worker\n", ReadOptions{}, "<stdin>:1: ", []string{"no 'label' column"}},
@@ -199,6 +204,17 @@ func TestReadLabelsFile(t *testing.T) {
 	}
 	if d.Name != "votes" || d.NumLabels() != 2 || d.NumClasses() != 2 {
 		t.Errorf("got name %q, %d labels, %d classes", d.Name, d.NumLabels(), d.NumClasses())
+	}
+	gold := filepath.Join(dir, "gold.tsv")
+	if err := os.WriteFile(gold, []byte("task\tlabel\n1\ty\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ReadGoldFile(gold, d, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Len() != 1 || d.Classes[g.Label[0]] != "y" {
+		t.Errorf("gold %+v", g)
 	}
 }
 
