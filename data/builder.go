@@ -86,9 +86,13 @@ func (b *Builder) Build() (*Dataset, error) {
 	if !b.fixed {
 		SortClasses(classes)
 	}
+	pos := make(map[string]uint16, len(classes))
+	for i, name := range classes {
+		pos[name] = uint16(i)
+	}
 	remap := make([]uint16, len(b.raw.names))
 	for i, name := range b.raw.names {
-		remap[i] = uint16(slices.Index(classes, name))
+		remap[i] = pos[name]
 	}
 	label := make([]uint16, len(b.label))
 	for i, l := range b.label {

@@ -181,8 +181,9 @@ func ReadGoldFile(path string, d *Dataset, opt ReadOptions) (*Gold, error) {
 // ignored. The file format and the name are handled as by ReadLabels.
 //
 // Every gold label must be one of d.Classes. A task listed more than once
-// must have the same label each time; it counts once. A gold task that has
-// no noisy labels in d is not an error: it is counted in Gold.Unmatched, and
+// must have the same label each time; it counts once. A gold task that is
+// not one of d.Tasks (for a data set read from a file: that has no noisy
+// labels) is not an error: it is counted in Gold.Unmatched, and
 // the first five such identifiers are kept in Gold.UnmatchedTasks. It is an
 // error, however, if no gold task at all has noisy labels in d. Gold tasks
 // are kept in the order of their first row.
@@ -201,9 +202,7 @@ func ReadGold(r io.Reader, name string, d *Dataset, opt ReadOptions) (*Gold, err
 	}
 	taskIndex := make(map[string]int32, len(d.Tasks))
 	for j, s := range d.Tasks {
-		if d.Offsets[j+1] > d.Offsets[j] {
-			taskIndex[s] = int32(j)
-		}
+		taskIndex[s] = int32(j)
 	}
 	classIndex := make(map[string]uint16, len(d.Classes))
 	for k, c := range d.Classes {

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/output"
+)
+
+func newEvalCmd() *cobra.Command {
+	var preds, gold string
+	var seed uint64
+	var bins int
+	c := &cobra.Command{
+		Use:   "eval",
+		Short: "Evaluate a consensus file (the output of fit) against gold labels",
+		Long: `eval reads a consensus file in the format 'consensus fit' writes (task, label,
+p_<class>...) and a gold file (task,label) and prints accuracy (ties in the
+argmax broken at random with --seed), log loss with logarithms to base K (so
+uniform probabilities score 1), the Brier score and the expected calibration
+error. A probability of 0 on a gold class gives an infinite log loss.`,
+		Example: `  consensus fit --dataset rte --model da-ds --output rte.csv
+  consensus eval --predictions rte.csv --gold gold.csv`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if preds == "" || gold == "" {
+				return usagef("eval needs --predictions and --gold")
+			}
+			f, err := os.Open(preds)
+			if err != nil {
+				return &data.InputError{File: preds, Msg: errMsg(err)}
+			}
+			defer f.Close()
+			p, err := output.ReadConsensusCSV(f, preds, sepFor(preds))
+			if err != nil {
+				return err
+			}
+			// A label-free data set carries the task and class names
+			// the gold reader matches against.
+			d, err := data.FromIndices(p.Tasks, nil, p.Classes, nil, nil, nil)
+			if err != nil {
+				return err
+			}
+			g, err := data.ReadGoldFile(gold, d, data.ReadOptions{})
+			if err != nil {
+				return err
+			}
+			noteUnmatched(g)
+			k := len(p.Classes)
+			s := metrics.Evaluate(p.Probs, k, g, seed)
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "tasks\t%d\n", s.N)
+			fmt.Fprintf(w, "accuracy\t%.6f\n", s.Accuracy)
+			fmt.Fprintf(w, "log_loss\t%.6f\n", s.LogLoss)
+			fmt.Fprintf(w, "brier\t%.6f\n", s.Brier)
+			fmt.Fprintf(w, "ece\t%.6f\n", metrics.ECE(p.Probs, k, g, bins))
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&preds, "predictions", "p", "", "consensus file written by 'consensus fit'")
+	c.Flags().StringVarP(&gold, "gold", "g", "", "gold file (task,label)")
+	c.Flags().Uint64Var(&seed, "seed", 1, "seed for breaking ties in the argmax")
+	c.Flags().IntVar(&bins, "bins", 10, "bins of the expected calibration error")
+	return c
+}
+
+// errMsg returns the message of an error without the *os.PathError prefix.
+func errMsg(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/output"
+)
+
+// fitFlags are the flags that control fitting, shared by the subcommands
+// that fit models.
+type fitFlags struct {
+	solver  string
+	maxIter int
+	gradTol float64
+	funcTol float64
+	threads int
+	seed    uint64
+	quiet   bool
+}
+
+func (f *fitFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&f.solver, "solver", "", "optimiser: lbfgs, cg (the paper's) or em (Dawid-Skene only); default per model, see 'consensus models'")
+	fl.IntVar(&f.maxIter, "max-iter", 0, "iteration limit (default 1000)")
+	fl.Float64Var(&f.gradTol, "grad-tol", 0, "stop when the gradient of the mean log-likelihood per label is below this (default 1e-7)")
+	fl.Float64Var(&f.funcTol, "func-tol", 0, "stop when the mean log-likelihood improves by less than this fraction for 10 iterations (default 1e-10)")
+	fl.IntVar(&f.threads, "threads", 0, "goroutines per evaluation (default: all cores); results do not depend on it")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed for breaking ties in the consensus label")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress or summary on stderr")
+}
+
+func (f *fitFlags) settings() (*model.Settings, error) {
+	s := &model.Settings{MaxIterations: f.maxIter, GradientTol: f.gradTol, FunctionTol: f.funcTol, Threads: f.threads}
+	if f.solver != "" {
+		m, err := model.ParseMethod(f.solver)
+		if err != nil {
+			return nil, usageErr(err)
+		}
+		s.Method = m
+	}
+	if f.maxIter < 0 || f.gradTol < 0 || f.funcTol < 0 || f.threads < 0 {
+		return nil, usagef("--max-iter, --grad-tol, --func-tol and --threads must not be negative")
+	}
+	return s, nil
+}
+
+func newFitCmd() *cobra.Command {
+	var in inputFlags
+	var ff fitFlags
+	var modelName, out, workers string
+	c := &cobra.Command{
+		Use:   "fit",
+		Short: "Fit a consensus model and write every task's label and distribution",
+		Example: `  consensus fit --dataset rte --model da-glad
+  consensus fit --input labels.csv --gold gold.csv --model la-ds --output consensus.csv
+  consensus fit --input labels.tsv --model da-ds --workers workers.csv`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			est, err := model.ByName(modelName)
+			if err != nil {
+				return usageErr(err)
+			}
+			set, err := ff.settings()
+			if err != nil {
+				return err
+			}
+			if workers != "" {
+				if _, ok := est.(model.Model); !ok {
+					return usagef("--workers: model %s has no worker parameters", modelName)
+				}
+			}
+			d, gold, err := in.load()
+			if err != nil {
+				return err
+			}
+			set.Context = cmd.Context()
+			var bar *progress
+			if !ff.quiet {
+				bar = newProgress(fmt.Sprintf("fitting %s", est.Name()))
+				set.Progress = bar.update
+			}
+			res, err := est.Fit(d, set)
+			bar.finish()
+			if err != nil {
+				return err
+			}
+			if err := output.WriteFile(out, func(w io.Writer) error {
+				return output.WriteConsensusCSV(w, res, ff.seed, sepFor(out))
+			}); err != nil {
+				return err
+			}
+			if workers != "" {
+				if err := output.WriteFile(workers, func(w io.Writer) error {
+					return output.WriteWorkersCSV(w, res, sepFor(workers))
+				}); err != nil {
+					return err
+				}
+			}
+			if !ff.quiet {
+				printSummary(os.Stderr, res, gold, ff.seed)
+			}
+			return nil
+		},
+	}
+	in.register(c)
+	ff.register(c)
+	c.Flags().StringVarP(&modelName, "model", "m", "da-glad", "model: "+joinNames())
+	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output`)
+	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file")
+	return c
+}
+
+// sepFor returns the separator for an output path: tab for .tsv, comma
+// otherwise.
+func sepFor(path string) rune {
+	if len(path) > 4 && (path[len(path)-4:] == ".tsv" || path[len(path)-4:] == ".tab") {
+		return '\t'
+	}
+	return ','
+}
+
+// printSummary writes the one-screen summary of a fit to w.
+func printSummary(w io.Writer, r *model.Result, gold *data.Gold, seed uint64) {
+	d := r.Data
+	fmt.Fprintf(w, "model %s: %d tasks, %d workers, %d labels, %d classes\n",
+		r.Model, d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.NumClasses())
+	if r.Params != nil {
+		fmt.Fprintf(w, "solver %s: %d iterations, %d evaluations, log-likelihood %.6g, stopped: %s, time %v\n",
+			r.Method, r.Iterations, r.Evaluations, r.LogLikelihood, r.Status, r.Runtime.Round(time.Millisecond))
+		if !r.Converged {
+			fmt.Fprintf(w, "warning: the fit did not converge (%s); raise --max-iter or loosen --func-tol\n", r.Status)
+		}
+	}
+	if gold == nil || gold.Len() == 0 {
+		return
+	}
+	s := evaluate(r, gold, seed)
+	fmt.Fprintf(w, "gold (%d tasks): accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
+		s.N, s.Accuracy, s.LogLoss, s.Brier, s.ECE)
+	if r.Params == nil {
+		fmt.Fprintf(w, "(rfe: accuracy averaged over 10 tie-breaking draws; log loss, Brier and ECE of add-one smoothed frequencies; unsmoothed log loss %.4f)\n",
+			metrics.LogLoss(r.Probs, r.K(), gold))
+	}
+}
+
+// evaluate computes the metrics of r on gold. For RFE (and majority vote)
+// the log loss, Brier score and calibration error use add-one smoothed
+// frequencies, as in the paper, and the accuracy averages 10 seeded
+// tie-breaking draws (the paper's footnote).
+func evaluate(r *model.Result, gold *data.Gold, seed uint64) metrics.Summary {
+	k := r.K()
+	if r.Params != nil {
+		return metrics.Evaluate(r.Probs, k, gold, seed)
+	}
+	s := metrics.Evaluate(metrics.AddOne(r.Data.Counts(), k), k, gold, seed)
+	s.Accuracy = metrics.MeanAccuracy(r.Probs, k, gold, seed, 10)
+	return s
+}

@@ -1,0 +1,84 @@
+// Command consensus turns noisy crowdsourced labels into consensus labels
+// and per-object label distributions, with the models of Fedorova, Gusev and
+// Serdyukov, "Latent Distribution Assumption for Unbiased and Consistent
+// Consensus Modelling".
+//
+// Run "consensus --help" for the subcommands. Exit status: 0 on success, 1
+// when a run fails, 2 for bad usage or bad input, 130 when interrupted.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// version is the program version, set at build time with
+// -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:]))
+}
+
+// run executes the command line args and returns the exit status.
+func run(ctx context.Context, args []string) int {
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(os.Stderr, "consensus:", oneLine(err))
+	switch {
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		return exitInterrupted
+	case isUsage(err):
+		return exitUsage
+	}
+	return exitFailure
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "consensus",
+		Short: "Consensus labels and label distributions from noisy crowd labels",
+		Long: `consensus aggregates noisy crowdsourced labels (task, worker, label) into a
+consensus label and a probability distribution over the classes for every task.
+
+It implements the seven models of Fedorova, Gusev and Serdyukov, "Latent
+Distribution Assumption for Unbiased and Consistent Consensus Modelling":
+the relative frequency baseline and Dawid-Skene, GLAD and minimax entropy, each
+under the latent label assumption (LA: one true label per task) and the latent
+distribution assumption (DA: a label distribution per task).
+
+Exit status: 0 success, 1 failure, 2 bad usage or input, 130 interrupted.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	root.AddCommand(newFitCmd(), newModelsCmd(), newDatasetsCmd(), newEvalCmd(), newSimulateCmd())
+	for _, c := range extraCommands {
+		root.AddCommand(c())
+	}
+	return root
+}
+
+// extraCommands lets subcommands in other files register themselves.
+var extraCommands []func() *cobra.Command
