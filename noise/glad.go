@@ -103,11 +103,12 @@ func (e *gladEval) Backprop(j int, g []float64, gw, gobj []float64) {
 func (e *gladEval) FinishGrad(_, _ []float64) {}
 
 func (e *gladEval) Conditional(w int32, j int, z int, p []float64) {
-	a := num.Sigmoid(e.e[w] * e.diff[j])
+	s := e.e[w] * e.diff[j]
+	wrong := num.Sigmoid(-s) / float64(e.k-1) // 1 - a without cancellation
 	for y := range p[:e.k] {
-		p[y] = (1 - a) / float64(e.k-1)
+		p[y] = wrong
 	}
-	p[z] = a
+	p[z] = num.Sigmoid(s)
 }
 
 func (e *gladEval) WorkerColumns() []string { return []string{"ability"} }
