@@ -156,9 +156,12 @@ func ReadLabels(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	}
 	if d.NumClasses() < 2 {
 		c := d.Classes[0]
+		hint := fmt.Sprintf("use --classes %s,OTHER to declare the other classes", c)
+		if show(c) != "'"+c+"'" || strings.Contains(c, ",") {
+			hint = "use --classes to list all the classes"
+		}
 		return nil, &InputError{File: file, Msg: fmt.Sprintf(
-			"only one class, %s, in %d labels; at least two are needed: use --classes %s,OTHER to declare the other classes",
-			show(c), d.NumLabels(), c)}
+			"only one class, %s, in %d labels; at least two are needed: %s", show(c), d.NumLabels(), hint)}
 	}
 	d.Name = baseName(name)
 	return d, nil
