@@ -1,0 +1,346 @@
+package data
+
+import (
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Format is the file format of a labels or gold file.
+type Format string
+
+// The supported formats. The empty Format means: choose by the file name
+// (see FormatOf).
+const (
+	// CSV is comma-separated text with a header line (RFC 4180 quoting);
+	// ReadOptions.Sep may choose another separator.
+	CSV Format = "csv"
+	// TSV is tab-separated text with a header line.
+	TSV Format = "tsv"
+	// JSONL is JSON Lines (also called NDJSON): one JSON object a line,
+	// such as {"task":"t1","worker":"w1","label":"cat"}.
+	JSONL Format = "jsonl"
+	// Parquet is an Apache Parquet file with one flat column per field.
+	Parquet Format = "parquet"
+)
+
+// Formats lists the supported formats.
+func Formats() []Format { return []Format{CSV, TSV, JSONL, Parquet} }
+
+// ParseFormat returns the Format named s: "csv", "tsv" (or "tab"),
+// "jsonl" (or "ndjson") or "parquet", in any case. The empty string
+// returns the empty Format, which means "by the file name".
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "":
+		return "", nil
+	case "csv":
+		return CSV, nil
+	case "tsv", "tab":
+		return TSV, nil
+	case "jsonl", "ndjson", "jsonlines":
+		return JSONL, nil
+	case "parquet", "pq":
+		return Parquet, nil
+	}
+	return "", fmt.Errorf("unknown format %q (valid: csv, tsv, jsonl, parquet)", s)
+}
+
+// FormatOf returns the format implied by a file name's extension, ignoring
+// a trailing ".gz": TSV for ".tsv" and ".tab", JSONL for ".jsonl" and
+// ".ndjson", Parquet for ".parquet" and ".pq", and CSV for anything else,
+// including standard input ("-").
+func FormatOf(name string) Format {
+	lower := strings.TrimSuffix(strings.ToLower(name), ".gz")
+	switch filepath.Ext(lower) {
+	case ".tsv", ".tab":
+		return TSV
+	case ".jsonl", ".ndjson":
+		return JSONL
+	case ".parquet", ".pq":
+		return Parquet
+	}
+	return CSV
+}
+
+// resolve returns f, or the format of name if f is empty.
+func (f Format) resolve(name string) Format {
+	if f == "" {
+		return FormatOf(name)
+	}
+	return f
+}
+
+// ReadLabelsAs reads noisy labels from r in the given format (empty: by
+// the name's extension, see FormatOf) and returns them as a Dataset.
+//
+// CSV and TSV are read by ReadLabels. A JSON Lines file has one object a
+// line with the keys named by opt (by default "task", "worker" and
+// "label"); values may be strings or numbers, and a number keeps its
+// literal text (so 1 and 1.0 are different labels, as they would be in a
+// CSV file); other keys are ignored. A Parquet file has flat columns of
+// those names; strings, integers, floating-point numbers and booleans are
+// accepted and turned into text, other columns are ignored. Input in any
+// format may be gzip-compressed.
+//
+// Every problem is reported as an *InputError: its Line is the physical
+// line for CSV, TSV and JSON Lines, and the 1-based row number for Parquet.
+// Rows are streamed into a Builder in every format; a Parquet file that is
+// not a regular file (standard input, or gzip-compressed) is first copied
+// to a temporary file, since Parquet must be read from the end.
+func ReadLabelsAs(r io.Reader, name string, f Format, opt ReadOptions) (*Dataset, error) {
+	f = f.resolve(name)
+	switch f {
+	case CSV, TSV:
+		if f == TSV && opt.Sep == 0 {
+			opt.Sep = '\t'
+		}
+		if f == CSV && opt.Sep == 0 {
+			opt.Sep = ','
+		}
+		return ReadLabels(r, name, opt)
+	}
+	file := displayName(name)
+	classes, err := cleanClasses(opt.Classes)
+	if err != nil {
+		return nil, &InputError{File: file, Msg: err.Error()}
+	}
+	cols := []string{
+		orDefault(opt.TaskColumn, DefaultTaskColumn),
+		orDefault(opt.WorkerColumn, DefaultWorkerColumn),
+		orDefault(opt.LabelColumn, DefaultLabelColumn),
+	}
+	src, closer, err := openRows(r, name, f, cols, []string{"task", "worker", "label"})
+	if err != nil {
+		return nil, err
+	}
+	defer closer()
+	return labelsFrom(src, name, classes)
+}
+
+// ReadGoldAs reads gold labels for d from r in the given format (empty: by
+// the name's extension). CSV and TSV are read by ReadGold; JSON Lines and
+// Parquet as described at ReadLabelsAs, with the same rules as ReadGold.
+func ReadGoldAs(r io.Reader, name string, f Format, d *Dataset, opt ReadOptions) (*Gold, error) {
+	f = f.resolve(name)
+	switch f {
+	case CSV, TSV:
+		if f == TSV && opt.Sep == 0 {
+			opt.Sep = '\t'
+		}
+		if f == CSV && opt.Sep == 0 {
+			opt.Sep = ','
+		}
+		return ReadGold(r, name, d, opt)
+	}
+	file := displayName(name)
+	if d == nil || d.NumClasses() == 0 {
+		return nil, &InputError{File: file, Msg: "no labels data set to match the gold labels to"}
+	}
+	cols := []string{
+		orDefault(opt.TaskColumn, DefaultTaskColumn),
+		orDefault(opt.LabelColumn, DefaultLabelColumn),
+	}
+	src, closer, err := openRows(r, name, f, cols, []string{"task", "label"})
+	if err != nil {
+		return nil, err
+	}
+	defer closer()
+	return goldFrom(src, file, d)
+}
+
+// LoadLabels reads noisy labels from the named file, or from standard input
+// if path is "-", in the given format (empty: by the extension), with
+// ReadLabelsAs.
+func LoadLabels(path string, f Format, opt ReadOptions) (*Dataset, error) {
+	r, done, err := openPath(path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return ReadLabelsAs(r, path, f, opt)
+}
+
+// LoadGold reads gold labels for d from the named file, or from standard
+// input if path is "-", in the given format (empty: by the extension), with
+// ReadGoldAs.
+func LoadGold(path string, f Format, d *Dataset, opt ReadOptions) (*Gold, error) {
+	r, done, err := openPath(path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return ReadGoldAs(r, path, f, d, opt)
+}
+
+// openPath opens a file, or returns standard input for "-".
+func openPath(path string) (io.Reader, func(), error) {
+	if path == "-" {
+		return os.Stdin, func() {}, nil
+	}
+	f, err := openFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// rowSource yields the cells of the wanted columns row by row, as
+// tableReader does for delimited text.
+type rowSource interface {
+	// next returns the cells of the next row and its line (or row
+	// number), or io.EOF after the last row. The slice is reused.
+	next() ([]string, int, error)
+	// noRows returns the error for an input without rows.
+	noRows() error
+	// where names a line (or row) number for messages, such as "line 3".
+	where(n int) string
+}
+
+// openRows returns the row source of a JSON Lines or Parquet input and a
+// function that releases it.
+func openRows(r io.Reader, name string, f Format, names, roles []string) (rowSource, func(), error) {
+	file := displayName(name)
+	for i, n := range names {
+		for _, m := range names[:i] {
+			if n == m {
+				return nil, nil, &InputError{File: file, Msg: fmt.Sprintf("the %s and %s columns have the same name %s", roleOf(roles, names, m), roles[i], show(n))}
+			}
+		}
+	}
+	switch f {
+	case JSONL:
+		src, err := newJSONLReader(r, file, names, roles)
+		return src, func() {}, err
+	case Parquet:
+		return newParquetReader(r, file, names, roles)
+	}
+	return nil, nil, &InputError{File: file, Msg: fmt.Sprintf("unknown format %q (valid: csv, tsv, jsonl, parquet)", string(f))}
+}
+
+// labelsFrom builds a Dataset from the (task, worker, label) rows of src,
+// with the checks and messages of ReadLabels.
+func labelsFrom(src rowSource, name string, classes []string) (*Dataset, error) {
+	file := displayName(name)
+	b, err := NewBuilder(classes)
+	if err != nil {
+		return nil, &InputError{File: file, Msg: err.Error()}
+	}
+	for {
+		cells, line, err := src.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := b.Add(cells[0], cells[1], cells[2]); err != nil {
+			msg := err.Error()
+			if len(classes) > 0 {
+				msg += " (given with --classes)"
+			} else {
+				msg += "; is the label column the right one?"
+			}
+			return nil, &InputError{File: file, Line: line, Msg: msg}
+		}
+	}
+	if b.Len() == 0 {
+		return nil, src.noRows()
+	}
+	d, err := b.Build()
+	if err != nil {
+		return nil, &InputError{File: file, Msg: err.Error()}
+	}
+	if d.NumClasses() < 2 {
+		c := d.Classes[0]
+		return nil, &InputError{File: file, Msg: fmt.Sprintf(
+			"only one class, %s, in %d labels; at least two are needed: use --classes %s,OTHER to declare the other classes",
+			show(c), d.NumLabels(), c)}
+	}
+	d.Name = baseName(name)
+	return d, nil
+}
+
+// goldFrom reads the (task, label) rows of src as gold labels for d, with
+// the rules and messages of ReadGold.
+func goldFrom(src rowSource, file string, d *Dataset) (*Gold, error) {
+	taskIndex := make(map[string]int32, len(d.Tasks))
+	for j, s := range d.Tasks {
+		taskIndex[s] = int32(j)
+	}
+	classIndex := make(map[string]uint16, len(d.Classes))
+	for k, c := range d.Classes {
+		classIndex[c] = uint16(k)
+	}
+	type seen struct {
+		label uint16
+		line  int
+	}
+	first := make(map[string]seen)
+	g := &Gold{}
+	rows := 0
+	var firstTasks []string
+	for {
+		cells, line, err := src.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows++
+		task, label := cells[0], cells[1]
+		k, ok := classIndex[label]
+		if !ok {
+			return nil, &InputError{File: file, Line: line, Msg: fmt.Sprintf(
+				"gold label %s of task %s is not one of the classes of the labels (%s)",
+				show(label), show(task), listClasses(d.Classes))}
+		}
+		if s, dup := first[task]; dup {
+			if s.label != k {
+				return nil, &InputError{File: file, Line: line, Msg: fmt.Sprintf(
+					"task %s has gold label %s here but %s on %s",
+					show(task), show(label), show(d.Classes[s.label]), src.where(s.line))}
+			}
+			continue
+		}
+		task = strings.Clone(task)
+		first[task] = seen{label: k, line: line}
+		if len(firstTasks) < 3 {
+			firstTasks = append(firstTasks, task)
+		}
+		j, ok := taskIndex[task]
+		if !ok {
+			g.Unmatched++
+			if len(g.UnmatchedTasks) < 5 {
+				g.UnmatchedTasks = append(g.UnmatchedTasks, task)
+			}
+			continue
+		}
+		g.Task = append(g.Task, j)
+		g.Label = append(g.Label, k)
+	}
+	if rows == 0 {
+		return nil, src.noRows()
+	}
+	if len(g.Task) == 0 {
+		msg := fmt.Sprintf("none of the %d gold tasks (such as %s) has noisy labels", g.Unmatched, showList(firstTasks))
+		if len(d.Tasks) > 0 {
+			n := min(len(d.Tasks), 3)
+			msg += fmt.Sprintf(" (whose tasks look like %s)", showList(d.Tasks[:n]))
+		}
+		msg += "; do the two files use the same task identifiers?"
+		return nil, &InputError{File: file, Msg: msg}
+	}
+	return g, nil
+}
+
+// isCorrupt reports whether err comes from corrupt or truncated compressed
+// input.
+func isCorrupt(err error) bool {
+	return errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.ErrUnexpectedEOF)
+}

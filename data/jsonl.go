@@ -1,0 +1,255 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// jsonlReader reads JSON Lines: one flat JSON object a line. It returns
+// the trimmed values of the wanted keys; strings are unescaped, numbers keep
+// their literal text, and true and false become "true" and "false".
+type jsonlReader struct {
+	file    string
+	br      *bufio.Reader
+	names   []string // wanted keys
+	roles   []string // what each wanted key holds, for messages
+	line    int      // physical line of the last line read
+	records int
+	buf     []byte
+	br2     bytes.Reader
+	cells   []string
+	found   []int // per wanted key: 0 absent, 1 matched ignoring case, 2 exact
+	keys    []string
+}
+
+func newJSONLReader(r io.Reader, file string, names, roles []string) (*jsonlReader, error) {
+	text, err := textReader(r)
+	if err != nil {
+		return nil, &InputError{File: file, Msg: err.Error(), Err: err}
+	}
+	br, ok := text.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(text)
+	}
+	return &jsonlReader{
+		file: file, br: br, names: names, roles: roles,
+		cells: make([]string, len(names)), found: make([]int, len(names)),
+	}, nil
+}
+
+func (j *jsonlReader) where(n int) string { return fmt.Sprintf("line %d", n) }
+
+func (j *jsonlReader) noRows() error {
+	return &InputError{File: j.file, Msg: "no records: a JSON Lines file has one object a line, such as " +
+		j.example()}
+}
+
+// example returns a record with the wanted keys, for messages.
+func (j *jsonlReader) example() string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, n := range j.names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		fmt.Fprintf(&b, `%s:"%s"`, k, j.roles[i])
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// readLine reads the next physical line, without its line end.
+func (j *jsonlReader) readLine() ([]byte, error) {
+	j.buf = j.buf[:0]
+	for {
+		chunk, err := j.br.ReadSlice('\n')
+		j.buf = append(j.buf, chunk...)
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && len(j.buf) > 0:
+			return j.buf, nil
+		case err != nil:
+			return nil, err
+		}
+		return j.buf, nil
+	}
+}
+
+func (j *jsonlReader) fail(msg string, a ...any) error {
+	return &InputError{File: j.file, Line: j.line, Msg: fmt.Sprintf(msg, a...)}
+}
+
+func (j *jsonlReader) next() ([]string, int, error) {
+	for {
+		raw, err := j.readLine()
+		if err == io.EOF {
+			return nil, 0, io.EOF
+		}
+		if err != nil {
+			msg := "read error: " + err.Error()
+			if isCorrupt(err) {
+				msg = "corrupt or truncated compressed file: " + err.Error()
+			}
+			return nil, 0, &InputError{File: j.file, Msg: msg, Err: err}
+		}
+		j.line++
+		line := bytes.TrimSpace(raw)
+		if len(line) == 0 {
+			continue
+		}
+		if err := j.parse(line); err != nil {
+			return nil, 0, err
+		}
+		j.records++
+		return j.cells, j.line, nil
+	}
+}
+
+// parse reads the wanted values of one record into j.cells.
+func (j *jsonlReader) parse(line []byte) error {
+	if !utf8.Valid(line) {
+		return j.fail("invalid UTF-8 (byte 0x%02X at column %d); the file must be UTF-8 text", line[invalidAt(string(line))], invalidAt(string(line))+1)
+	}
+	if line[0] != '{' {
+		if j.records == 0 && line[0] == '[' {
+			return j.fail("the file is a JSON array; JSON Lines wants one object a line, such as %s (convert it, e.g. with jq -c '.[]')", j.example())
+		}
+		return j.fail("a record must be a JSON object such as %s", j.example())
+	}
+	j.br2.Reset(line)
+	dec := json.NewDecoder(&j.br2)
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return j.syntax(err)
+	}
+	clear(j.found)
+	j.keys = j.keys[:0]
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return j.syntax(err)
+		}
+		key, _ := tok.(string)
+		if len(j.keys) < 12 {
+			j.keys = append(j.keys, key)
+		}
+		want := -1
+		exact := false
+		for i, n := range j.names {
+			if key == n {
+				want, exact = i, true
+				break
+			}
+			if want < 0 && strings.EqualFold(strings.TrimSpace(key), n) {
+				want = i
+			}
+		}
+		if want < 0 || !exact && j.found[want] == 2 {
+			if err := skipValue(dec); err != nil {
+				return j.syntax(err)
+			}
+			continue
+		}
+		if exact && j.found[want] == 2 {
+			return j.fail("key %s appears twice in the record", show(key))
+		}
+		if !exact && j.found[want] == 1 {
+			return j.fail("two keys match %s ignoring case; give the exact key name", show(j.names[want]))
+		}
+		tok, err = dec.Token()
+		if err != nil {
+			return j.syntax(err)
+		}
+		var v string
+		switch t := tok.(type) {
+		case string:
+			v = t
+		case json.Number:
+			v = string(t)
+		case bool:
+			v = "false"
+			if t {
+				v = "true"
+			}
+		case nil:
+			return j.fail("the %s value (key %s) is null", j.roles[want], show(key))
+		default:
+			return j.fail("the %s value (key %s) is an object or array; want a string or a number", j.roles[want], show(key))
+		}
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return j.fail("empty %s value (key %s)", j.roles[want], show(key))
+		}
+		j.cells[want] = v
+		if exact {
+			j.found[want] = 2
+		} else {
+			j.found[want] = 1
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return j.syntax(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return j.fail("more than one JSON value on the line; JSON Lines wants exactly one object a line")
+	}
+	var missing []string
+	for i, f := range j.found {
+		if f == 0 {
+			missing = append(missing, j.names[i])
+		}
+	}
+	if len(missing) > 0 {
+		msg := fmt.Sprintf("the record has no %s key", showOr(missing))
+		if len(j.keys) > 0 {
+			msg += fmt.Sprintf(" (its keys: %s)", showList(j.keys))
+		}
+		msg += "; other key names can be given with --task-column"
+		if len(j.names) == 3 {
+			msg += ", --worker-column"
+		}
+		msg += " and --label-column"
+		return j.fail("%s", msg)
+	}
+	return nil
+}
+
+// syntax turns a JSON decoding error into an *InputError.
+func (j *jsonlReader) syntax(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return j.fail("invalid JSON at column %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	}
+	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+		return j.fail("the JSON object is not closed on its line (a record must fit on one line)")
+	}
+	return j.fail("invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// skipValue reads and discards one JSON value from dec.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// parquetReader reads the wanted columns of a Parquet file, row group by
+// row group, reading only those columns' pages.
+type parquetReader struct {
+	file   string
+	pf     *parquet.File
+	names  []string
+	roles  []string
+	index  []int // leaf column index of each wanted column
+	groups []parquet.RowGroup
+	group  int // next row group to open
+	cols   []*parquetColumn
+	row    int // 1-based number of the last row returned
+	cells  []string
+}
+
+// parquetColumn buffers the values of one column chunk.
+type parquetColumn struct {
+	r      parquet.ColumnChunkValueReader
+	buf    []parquet.Value
+	pos, n int
+}
+
+// parquetMagic starts and ends every Parquet file.
+const parquetMagic = "PAR1"
+
+// newParquetReader opens a Parquet input. Parquet is read from its end, so
+// a reader that is not a regular file, or gzip-compressed input, is first
+// copied to a temporary file, which the returned function removes.
+func newParquetReader(r io.Reader, file string, names, roles []string) (rowSource, func(), error) {
+	fail := func(msg string, err error) (rowSource, func(), error) {
+		return nil, nil, &InputError{File: file, Msg: msg, Err: err}
+	}
+	var ra io.ReaderAt
+	var size int64
+	done := func() {}
+	if f, ok := r.(*os.File); ok && isRegular(f) && !startsWithGzip(f) {
+		fi, err := f.Stat()
+		if err != nil {
+			return fail("cannot read the file: "+err.Error(), err)
+		}
+		ra, size = f, fi.Size()
+	} else {
+		text, err := textReader(r)
+		if err != nil {
+			return fail(err.Error(), err)
+		}
+		tmp, err := os.CreateTemp("", "consensus-*.parquet")
+		if err != nil {
+			return fail("cannot make a temporary copy of the input: "+err.Error(), err)
+		}
+		done = func() { tmp.Close(); os.Remove(tmp.Name()) }
+		size, err = io.Copy(tmp, text)
+		if err != nil {
+			done()
+			msg := "read error: " + err.Error()
+			if isCorrupt(err) {
+				msg = "corrupt or truncated compressed file: " + err.Error()
+			}
+			return fail(msg, err)
+		}
+		ra = tmp
+	}
+	src, err := openParquet(ra, size, file, names, roles)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return src, done, nil
+}
+
+func isRegular(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func startsWithGzip(f *os.File) bool {
+	var p [2]byte
+	n, _ := f.ReadAt(p[:], 0)
+	return n == 2 && p[0] == 0x1f && p[1] == 0x8b
+}
+
+// openParquet reads the footer of a Parquet file and finds the wanted
+// columns.
+func openParquet(ra io.ReaderAt, size int64, file string, names, roles []string) (*parquetReader, error) {
+	var head [4]byte
+	if n, _ := ra.ReadAt(head[:], 0); size == 0 || n < 4 || string(head[:]) != parquetMagic {
+		msg := "not a Parquet file (it does not start with PAR1)"
+		switch {
+		case size == 0:
+			msg = "the file is empty; a Parquet file was expected"
+		case bytes.HasPrefix(head[:], []byte("PK\x03\x04")):
+			msg += "; it is a zip archive (a spreadsheet?): export it as CSV or Parquet"
+		case utf8.Valid(head[:]):
+			msg += "; it looks like text: name it .csv, .tsv or .jsonl, or use --format"
+		}
+		return nil, &InputError{File: file, Msg: msg}
+	}
+	pf, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, &InputError{File: file, Msg: "corrupt or truncated Parquet file: " + err.Error(), Err: err}
+	}
+	p := &parquetReader{file: file, pf: pf, names: names, roles: roles, groups: pf.RowGroups(), cells: make([]string, len(names))}
+	fields := pf.Schema().Fields()
+	var header []string
+	for _, f := range fields {
+		header = append(header, f.Name())
+	}
+	var missing []string
+	for i, n := range names {
+		at, err := findColumn(header, n)
+		if err != nil {
+			return nil, &InputError{File: file, Msg: err.Error()}
+		}
+		if at < 0 {
+			missing = append(missing, n)
+			continue
+		}
+		f := fields[at]
+		if !f.Leaf() || f.Repeated() {
+			return nil, &InputError{File: file, Msg: fmt.Sprintf(
+				"the %s column %s is a nested or repeated column; want a flat column of strings or numbers", roles[i], show(f.Name()))}
+		}
+		leaf, ok := pf.Schema().Lookup(f.Name())
+		if !ok {
+			return nil, &InputError{File: file, Msg: fmt.Sprintf("column %s not found in the schema", show(f.Name()))}
+		}
+		p.index = append(p.index, leaf.ColumnIndex)
+	}
+	if len(missing) > 0 {
+		s := "s"
+		if len(header) == 1 {
+			s = ""
+		}
+		msg := fmt.Sprintf("the file has %d column%s %s but no %s column; other column names can be given with --task-column",
+			len(header), s, showList(header), showOr(missing))
+		if len(names) == 3 {
+			msg += ", --worker-column"
+		}
+		return nil, &InputError{File: file, Msg: msg + " and --label-column"}
+	}
+	for i := range p.index {
+		for j := range i {
+			if p.index[i] == p.index[j] {
+				return nil, &InputError{File: file, Msg: fmt.Sprintf(
+					"the %s and %s columns are the same column %s; give distinct column names", roles[j], roles[i], show(names[i]))}
+			}
+		}
+	}
+	return p, nil
+}
+
+func (p *parquetReader) where(n int) string { return fmt.Sprintf("row %d", n) }
+
+func (p *parquetReader) noRows() error {
+	return &InputError{File: p.file, Msg: "the Parquet file has no rows"}
+}
+
+func (p *parquetReader) fail(row int, err error, msg string, a ...any) error {
+	return &InputError{File: p.file, Line: row, Msg: fmt.Sprintf(msg, a...), Err: err}
+}
+
+// openGroup opens the wanted column chunks of the next row group; it
+// returns io.EOF after the last one.
+func (p *parquetReader) openGroup() error {
+	for _, c := range p.cols {
+		c.r.Close()
+	}
+	p.cols = p.cols[:0]
+	if p.group >= len(p.groups) {
+		return io.EOF
+	}
+	chunks := p.groups[p.group].ColumnChunks()
+	p.group++
+	for _, i := range p.index {
+		p.cols = append(p.cols, &parquetColumn{r: parquet.NewColumnChunkValueReader(chunks[i]), buf: make([]parquet.Value, 512)})
+	}
+	return nil
+}
+
+func (p *parquetReader) next() ([]string, int, error) {
+	for {
+		if len(p.cols) == 0 {
+			if err := p.openGroup(); err != nil {
+				return nil, 0, err
+			}
+		}
+		row := p.row + 1
+		ended := 0
+		for i, c := range p.cols {
+			if c.pos == c.n {
+				n, err := c.r.ReadValues(c.buf)
+				c.pos, c.n = 0, n
+				if n == 0 {
+					if err == io.EOF || err == nil {
+						ended++
+						continue
+					}
+					return nil, 0, p.fail(row, err, "cannot read the %s column: %v", p.roles[i], err)
+				}
+			}
+			v := c.buf[c.pos]
+			c.pos++
+			if v.IsNull() {
+				return nil, 0, p.fail(row, nil, "the %s cell (column %s) is null", p.roles[i], show(p.names[i]))
+			}
+			s, err := valueText(v)
+			if err != nil {
+				return nil, 0, p.fail(row, nil, "the %s cell (column %s): %v", p.roles[i], show(p.names[i]), err)
+			}
+			s = strings.TrimSpace(s)
+			if s == "" {
+				return nil, 0, p.fail(row, nil, "empty %s cell (column %s)", p.roles[i], show(p.names[i]))
+			}
+			p.cells[i] = s
+		}
+		if ended == len(p.cols) {
+			if err := p.openGroup(); err != nil {
+				return nil, 0, err
+			}
+			continue
+		}
+		if ended > 0 {
+			return nil, 0, p.fail(row, nil, "columns of different lengths in row group %d", p.group)
+		}
+		p.row = row
+		return p.cells, row, nil
+	}
+}
+
+// valueText returns the text of a Parquet value: strings as they are,
+// numbers in their shortest decimal form, booleans as "true" or "false".
+func valueText(v parquet.Value) (string, error) {
+	switch v.Kind() {
+	case parquet.ByteArray, parquet.FixedLenByteArray:
+		b := v.ByteArray()
+		if !utf8.Valid(b) {
+			return "", errors.New("invalid UTF-8; string columns must be UTF-8")
+		}
+		return string(b), nil
+	case parquet.Boolean:
+		return strconv.FormatBool(v.Boolean()), nil
+	case parquet.Int32:
+		return strconv.FormatInt(int64(v.Int32()), 10), nil
+	case parquet.Int64:
+		return strconv.FormatInt(v.Int64(), 10), nil
+	case parquet.Float:
+		return strconv.FormatFloat(float64(v.Float()), 'g', -1, 32), nil
+	case parquet.Double:
+		return strconv.FormatFloat(v.Double(), 'g', -1, 64), nil
+	}
+	return "", fmt.Errorf("unsupported Parquet type %v; want strings, integers, floating-point numbers or booleans", v.Kind())
+}
