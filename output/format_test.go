@@ -1,0 +1,291 @@
+package output
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
+)
+
+// trickyResult fits DA-DS for a few iterations on labels whose identifiers
+// need quoting or escaping in every format.
+func trickyResult(t *testing.T) *model.Result {
+	t.Helper()
+	b, err := data.NewBuilder([]string{"b", `a,"x"`, "ü\tv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := []string{"t1", `t,"2"`, "τ3\"\\", "4", "<5&>"}
+	workers := []string{"w1", "w\\2", "w 3"}
+	classes := []string{"b", `a,"x"`, "ü\tv"}
+	for j, task := range tasks {
+		for w, worker := range workers {
+			if err := b.Add(task, worker, classes[(j*w+j+w)%3]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	d, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.ByName("la-ds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := m.Fit(d, &model.Settings{MaxIterations: 15, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Probs[0] = 1.0 / 3 // digits that need all 17 places
+	r.Probs[1] = 1 - 1.0/3 - 1e-300
+	r.Probs[2] = 1e-300
+	return r
+}
+
+func TestConsensusRoundTrip(t *testing.T) {
+	r := trickyResult(t)
+	d := r.Data
+	dir := t.TempDir()
+	for _, f := range data.Formats() {
+		for _, ext := range []string{"", ".gz"} {
+			name := "c." + string(f) + ext
+			path := filepath.Join(dir, name)
+			if err := WriteConsensusFile(path, "", r, 1); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			fh, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := ReadConsensus(fh, name, "")
+			fh.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !reflect.DeepEqual(p.Tasks, d.Tasks) || !reflect.DeepEqual(p.Classes, d.Classes) {
+				t.Errorf("%s: tasks %q classes %q", name, p.Tasks, p.Classes)
+			}
+			for i := range r.Probs {
+				if math.Float64bits(p.Probs[i]) != math.Float64bits(r.Probs[i]) {
+					t.Errorf("%s: prob %d = %v, want %v", name, i, p.Probs[i], r.Probs[i])
+				}
+			}
+		}
+	}
+}
+
+func TestConsensusStreams(t *testing.T) {
+	// Parquet read from a pipe-like reader (no ReaderAt) is spooled.
+	r := trickyResult(t)
+	var b bytes.Buffer
+	if err := WriteConsensus(&b, r, 1, data.Parquet); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ReadConsensus(io.MultiReader(&b), "-", data.Parquet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Tasks) != r.Data.NumTasks() {
+		t.Errorf("%d tasks", len(p.Tasks))
+	}
+	if err := WriteConsensus(&b, r, 1, "xlsx"); err == nil {
+		t.Error("no error for an unknown format")
+	}
+}
+
+func TestConsensusColumns(t *testing.T) {
+	r := trickyResult(t)
+	want := []string{"task", "label", "p_b", `p_a,"x"`, "p_ü\tv"}
+	var b bytes.Buffer
+	if err := WriteConsensusParquet(&b, r, 1); err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range pf.Schema().Fields() {
+		got = append(got, f.Name())
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Parquet columns %q, want %q", got, want)
+	}
+	b.Reset()
+	if err := WriteConsensusJSONL(&b, r, 1); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(b.String(), "\n")
+	if keys := objectKeys([]byte(first)); !reflect.DeepEqual(keys, want) {
+		t.Errorf("JSON keys %q, want %q", keys, want)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(first), &rec); err != nil {
+		t.Errorf("first record %s: %v", first, err)
+	}
+	labels := r.Labels(1)
+	if rec["label"] != r.Data.Classes[labels[0]] {
+		t.Errorf("label %v, want %v", rec["label"], r.Data.Classes[labels[0]])
+	}
+}
+
+// readWorkers reads a worker table in any format: names, the number of
+// labels, the parameter columns and their values.
+func readWorkers(t *testing.T, f data.Format, raw []byte) (names []string, n []int, cols []string, vals [][]float64) {
+	t.Helper()
+	switch f {
+	case data.CSV, data.TSV:
+		cr := csv.NewReader(bytes.NewReader(raw))
+		if f == data.TSV {
+			cr.Comma = '\t'
+		}
+		recs, err := cr.ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols = recs[0][2:]
+		for _, rec := range recs[1:] {
+			names = append(names, rec[0])
+			k, _ := strconv.Atoi(rec[1])
+			n = append(n, k)
+			var v []float64
+			for _, s := range rec[2:] {
+				x, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v = append(v, x)
+			}
+			vals = append(vals, v)
+		}
+	case data.JSONL:
+		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			keys := objectKeys([]byte(line))
+			if cols == nil {
+				cols = keys[2:]
+			}
+			dec := json.NewDecoder(strings.NewReader(line))
+			dec.UseNumber()
+			var rec map[string]any
+			if err := dec.Decode(&rec); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, rec["worker"].(string))
+			k, _ := rec["labels"].(json.Number).Int64()
+			n = append(n, int(k))
+			var v []float64
+			for _, c := range cols {
+				x, err := strconv.ParseFloat(string(rec[c].(json.Number)), 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v = append(v, x)
+			}
+			vals = append(vals, v)
+		}
+	case data.Parquet:
+		pf, err := parquet.OpenFile(bytes.NewReader(raw), int64(len(raw)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fl := range pf.Schema().Fields()[2:] {
+			cols = append(cols, fl.Name())
+		}
+		rows := make([]parquet.Row, 100)
+		for _, rg := range pf.RowGroups() {
+			rr := rg.Rows()
+			m, _ := rr.ReadRows(rows)
+			for _, row := range rows[:m] {
+				names = append(names, row[0].String())
+				n = append(n, int(row[1].Int64()))
+				var v []float64
+				for _, x := range row[2:] {
+					v = append(v, x.Double())
+				}
+				vals = append(vals, v)
+			}
+			rr.Close()
+		}
+	}
+	return names, n, cols, vals
+}
+
+func TestWorkersRoundTrip(t *testing.T) {
+	r := trickyResult(t)
+	d := r.Data
+	wantCols := r.WorkerColumns()
+	for _, f := range data.Formats() {
+		var b bytes.Buffer
+		if err := WriteWorkers(&b, r, f); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		names, n, cols, vals := readWorkers(t, f, b.Bytes())
+		if !reflect.DeepEqual(names, d.Workers) || !reflect.DeepEqual(cols, wantCols) {
+			t.Errorf("%s: workers %q columns %q", f, names, cols)
+			continue
+		}
+		for w := range d.Workers {
+			if n[w] != 5 {
+				t.Errorf("%s: worker %d has %d labels, want 5", f, w, n[w])
+			}
+			want := r.WorkerValues(int32(w), nil)
+			for i := range want {
+				if math.Float64bits(vals[w][i]) != math.Float64bits(want[i]) {
+					t.Errorf("%s: worker %d %s = %v, want %v", f, w, cols[i], vals[w][i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func TestLabelsRoundTrip(t *testing.T) {
+	d := trickyResult(t).Data
+	dir := t.TempDir()
+	for _, f := range data.Formats() {
+		for _, ext := range []string{"", ".gz"} {
+			path := filepath.Join(dir, "labels."+string(f)+ext)
+			if err := WriteLabelsFile(path, "", d); err != nil {
+				t.Fatal(err)
+			}
+			got, err := data.LoadLabels(path, "", data.ReadOptions{Classes: d.Classes})
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			got.Name = d.Name
+			if !reflect.DeepEqual(got, d) {
+				t.Errorf("%s: got %+v, want %+v", path, got, d)
+			}
+		}
+	}
+}
+
+func TestReadConsensusJSONLErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"task":"a","p_x":0.5}`, "c.jsonl:1: want a task key and at least two"},
+		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"a","p_x":0.5,"p_y":0.5}`, "c.jsonl:2: task \"a\" appears twice"},
+		{`{"task":"a","p_x":0.5,"p_y":0.6}`, "c.jsonl:1: probabilities sum to"},
+		{`{"task":"a","p_x":0.5,"p_y":"half"}`, "c.jsonl:1: p_y = \"half\" is not a probability"},
+		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"b","p_x":1}`, "c.jsonl:2: no p_y key"},
+		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"b","p_x":1,"p_y":0,"p_z":0}`, "c.jsonl:2: key \"p_z\" is not in the first record"},
+		{`{"task":"a",`, "c.jsonl:1: invalid JSON"},
+		{"", "c.jsonl: no rows"},
+	} {
+		_, err := ReadConsensusJSONL(strings.NewReader(tc.in), "c.jsonl")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want prefix %q", tc.in, err, tc.want)
+		}
+	}
+}
