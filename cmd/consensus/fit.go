@@ -55,13 +55,15 @@ func (f *fitFlags) settings() (*model.Settings, error) {
 func newFitCmd() *cobra.Command {
 	var in inputFlags
 	var ff fitFlags
-	var modelName, out, workers string
+	var modelName, out, workers, outFormat string
 	c := &cobra.Command{
 		Use:   "fit",
 		Short: "Fit a consensus model and write every task's label and distribution",
 		Example: `  consensus fit --dataset rte --model da-glad
   consensus fit --input labels.csv --gold gold.csv --model la-ds --output consensus.csv
-  consensus fit --input labels.tsv --model da-ds --workers workers.csv`,
+  consensus fit --input labels.tsv --model da-ds --workers workers.csv
+  consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
+  cat labels.jsonl | consensus fit --input - --format jsonl --output-format jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			est, err := model.ByName(modelName)
@@ -71,6 +73,10 @@ func newFitCmd() *cobra.Command {
 			set, err := ff.settings()
 			if err != nil {
 				return err
+			}
+			ofmt, err := data.ParseFormat(outFormat)
+			if err != nil {
+				return usagef("--output-format: %v", err)
 			}
 			if workers != "" {
 				if _, ok := est.(model.Model); !ok {
@@ -92,15 +98,11 @@ func newFitCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := output.WriteFile(out, func(w io.Writer) error {
-				return output.WriteConsensusCSV(w, res, ff.seed, sepFor(out))
-			}); err != nil {
+			if err := output.WriteConsensusFile(out, ofmt, res, ff.seed); err != nil {
 				return err
 			}
 			if workers != "" {
-				if err := output.WriteFile(workers, func(w io.Writer) error {
-					return output.WriteWorkersCSV(w, res, sepFor(workers))
-				}); err != nil {
+				if err := output.WriteWorkersFile(workers, "", res); err != nil {
 					return err
 				}
 			}
@@ -113,8 +115,9 @@ func newFitCmd() *cobra.Command {
 	in.register(c)
 	ff.register(c)
 	c.Flags().StringVarP(&modelName, "model", "m", "da-glad", "model: "+joinNames())
-	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output`)
-	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file")
+	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
+	c.Flags().StringVar(&outFormat, "output-format", "", "format of --output: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
+	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file (format by extension)")
 	return c
 }
 

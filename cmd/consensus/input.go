@@ -19,11 +19,13 @@ type inputFlags struct {
 	taskCol, workerCol   string
 	labelCol             string
 	classes              string
+	format               string
 }
 
 func (f *inputFlags) register(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVarP(&f.input, "input", "i", "", "labels file, one label a row with a header (task,worker,label); CSV, or TSV by extension or --sep")
+	fl.StringVarP(&f.input, "input", "i", "", `labels file (task,worker,label), "-" for standard input; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz) or --format`)
+	fl.StringVar(&f.format, "format", "", "format of --input: csv, tsv, jsonl or parquet (default: by extension, CSV for standard input)")
 	fl.StringVarP(&f.gold, "gold", "g", "", "gold file (task,label) for evaluation")
 	fl.StringVarP(&f.dataset, "dataset", "d", "", "use a data set shipped in the binary instead of --input/--gold (see 'consensus datasets')")
 	fl.StringVar(&f.sep, "sep", "", `field separator: "," or "\t" (or "tab"); default from the file extension`)
@@ -81,7 +83,11 @@ func (f *inputFlags) load() (*data.Dataset, *data.Gold, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := data.ReadLabelsFile(f.input, opt)
+	format, err := data.ParseFormat(f.format)
+	if err != nil {
+		return nil, nil, usageErr(err)
+	}
+	d, err := data.LoadLabels(f.input, format, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,7 +99,7 @@ func (f *inputFlags) load() (*data.Dataset, *data.Gold, error) {
 	if f.sep != "" {
 		gopt.Sep = opt.Sep
 	}
-	g, err := data.ReadGoldFile(f.gold, d, gopt)
+	g, err := data.LoadGold(f.gold, "", d, gopt)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,47 +2,206 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"strings"
+	"sync"
+	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/consensuslab/consensus/model"
 )
 
-// progress shows the progress of a fit on stderr when stderr is a
-// terminal; otherwise it does nothing. A nil *progress does nothing.
+// progress reports a long run on stderr. Nothing appears during the first
+// second, so quick runs stay silent. On a terminal it redraws one status
+// line (a bar, the iteration, the log-likelihood, the elapsed time and an
+// upper bound on the time left, which assumes the run goes on to the
+// iteration limit); otherwise it writes a plain log line every few seconds
+// and one when the run ends. A nil *progress does nothing, so callers write
+//
+//	var bar *progress
+//	if !quiet {
+//		bar = newProgress("fitting da-glad")
+//		settings.Progress = bar.update
+//	}
+//	res, err := est.Fit(d, settings)
+//	bar.finish()
+//
+// For a run made of several steps (several fits, bootstrap replicates),
+// call step(done, total, what) between them; update keeps reporting the
+// iterations of the current fit.
 type progress struct {
-	bar *progressbar.ProgressBar
+	mu    sync.Mutex
+	w     io.Writer
+	tty   bool
+	width int // terminal width, for the status line
+	desc  string
+	start time.Time
+	delay time.Duration // nothing is shown before this much time
+	every time.Duration // least interval between two writes
+	last  time.Time     // when the status line or log line was last written
+	shown bool          // whether anything was written
+	lines bool          // whether a status line is on screen (terminal)
+
+	// The latest state.
+	iter, maxIter int
+	ll            float64
+	hasLL         bool
+	done, total   int
+	what          string
 }
 
+// newProgress returns a progress reporter writing to stderr.
 func newProgress(desc string) *progress {
-	if !term.IsTerminal(int(os.Stderr.Fd())) {
-		return nil
+	tty := term.IsTerminal(int(os.Stderr.Fd()))
+	width := 100
+	if tty {
+		if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil && w > 20 {
+			width = w
+		}
 	}
-	return &progress{bar: progressbar.NewOptions(-1,
-		progressbar.OptionSetWriter(os.Stderr),
-		progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionClearOnFinish(),
-	)}
+	return newProgressTo(os.Stderr, tty, width, desc)
 }
 
+// newProgressTo returns a progress reporter writing to w, drawing a status
+// line if tty is true.
+func newProgressTo(w io.Writer, tty bool, width int, desc string) *progress {
+	every := 5 * time.Second
+	if tty {
+		every = 100 * time.Millisecond
+	}
+	return &progress{w: w, tty: tty, width: width, desc: desc, start: time.Now(),
+		delay: time.Second, every: every}
+}
+
+// update records the state of the current fit; it is a
+// model.Settings.Progress callback.
 func (p *progress) update(s model.Progress) {
 	if p == nil {
 		return
 	}
-	if p.bar.GetMax() != s.MaxIterations {
-		p.bar.ChangeMax(s.MaxIterations)
-	}
-	p.bar.Describe(fmt.Sprintf("iteration %d, log-likelihood %.6g", s.Iteration, s.LogLikelihood))
-	_ = p.bar.Set(s.Iteration)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.iter, p.maxIter, p.ll, p.hasLL = s.Iteration, s.MaxIterations, s.LogLikelihood, true
+	p.render(false)
 }
 
+// step records that done of total steps of a multi-step run are finished
+// and names the step under way (such as "fitting la-ds").
+func (p *progress) step(done, total int, what string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done, p.total, p.what = done, total, what
+	p.iter, p.maxIter, p.hasLL = 0, 0, false
+	p.render(false)
+}
+
+// finish removes the status line, or writes a last log line if any was
+// written.
 func (p *progress) finish() {
 	if p == nil {
 		return
 	}
-	_ = p.bar.Finish()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.shown {
+		return
+	}
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.lines = false
+		return
+	}
+	fmt.Fprintf(p.w, "%s: done after %s\n", p.desc, round(time.Since(p.start)))
+}
+
+// render writes the current state if it is time to.
+func (p *progress) render(force bool) {
+	now := time.Now()
+	elapsed := now.Sub(p.start)
+	if elapsed < p.delay && !force {
+		return
+	}
+	if p.shown && now.Sub(p.last) < p.every && !force {
+		return
+	}
+	p.last, p.shown = now, true
+	status := p.status(elapsed)
+	if !p.tty {
+		fmt.Fprintf(p.w, "%s: %s\n", p.desc, status)
+		return
+	}
+	frac := p.fraction()
+	bar := ""
+	if frac >= 0 {
+		const n = 24
+		full := int(frac*n + 0.5)
+		bar = "[" + strings.Repeat("=", full) + strings.Repeat(" ", n-full) + "] "
+	}
+	line := p.desc + " " + bar + status
+	if r := []rune(line); len(r) > p.width-1 {
+		line = string(r[:p.width-2]) + "…"
+	}
+	fmt.Fprint(p.w, "\r\033[K"+line)
+	p.lines = true
+}
+
+// fraction is the share of the run done, or -1 if unknown. For a
+// multi-step run the current fit counts in proportion to its iterations.
+func (p *progress) fraction() float64 {
+	fit := -1.0
+	if p.maxIter > 0 {
+		fit = min(1, float64(p.iter)/float64(p.maxIter))
+	}
+	if p.total > 0 {
+		f := float64(p.done)
+		if fit > 0 {
+			f += fit
+		}
+		return min(1, f/float64(p.total))
+	}
+	return fit
+}
+
+// status describes the state in one line.
+func (p *progress) status(elapsed time.Duration) string {
+	var parts []string
+	if p.total > 0 {
+		s := fmt.Sprintf("%d/%d", p.done, p.total)
+		if p.what != "" {
+			s += " " + p.what
+		}
+		parts = append(parts, s)
+	}
+	if p.maxIter > 0 {
+		parts = append(parts, fmt.Sprintf("iteration %d/%d", p.iter, p.maxIter))
+	}
+	if p.hasLL {
+		parts = append(parts, fmt.Sprintf("log-likelihood %.6g", p.ll))
+	}
+	parts = append(parts, round(elapsed).String())
+	if f := p.fraction(); f > 0.001 && f < 1 {
+		left := time.Duration(float64(elapsed) * (1 - f) / f)
+		bound := "at most "
+		if p.maxIter == 0 {
+			bound = "about "
+		}
+		parts = append(parts, bound+round(left).String()+" left")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// round rounds a duration for display.
+func round(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Minute:
+		return d.Round(time.Second)
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
 }

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/consensuslab/consensus/model"
+)
+
+func TestProgress(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tty   bool
+		delay time.Duration
+		steps bool
+		want  []string
+		not   []string
+	}{
+		{"quick run is silent", false, time.Hour, false, nil, []string{"fit"}},
+		{"log lines", false, 0, false, []string{"fit: iteration 1/10, log-likelihood -123.5, ", "at most", "fit: iteration 9/10", "fit: done after"}, []string{"\r", "["}},
+		{"terminal", true, 0, false, []string{"\r\033[Kfit [==", "iteration 9/10, log-likelihood -123.5", "left"}, []string{"\n", "done after"}},
+		{"steps", false, 0, true, []string{"fit: 1/4 fitting b, iteration 9/10"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			p := newProgressTo(&b, tc.tty, 200, "fit")
+			p.delay, p.every = tc.delay, 0
+			if tc.steps {
+				p.step(1, 4, "fitting b")
+			}
+			for _, i := range []int{1, 9} {
+				time.Sleep(time.Millisecond)
+				p.update(model.Progress{Iteration: i, MaxIterations: 10, LogLikelihood: -123.5})
+			}
+			p.finish()
+			out := b.String()
+			if tc.delay > 0 && out != "" {
+				t.Errorf("output %q, want none", out)
+			}
+			for _, s := range tc.want {
+				if !strings.Contains(out, s) {
+					t.Errorf("output %q lacks %q", out, s)
+				}
+			}
+			for _, s := range tc.not {
+				if strings.Contains(out, s) {
+					t.Errorf("output %q has %q", out, s)
+				}
+			}
+		})
+	}
+	var nilp *progress // a nil reporter does nothing
+	nilp.update(model.Progress{})
+	nilp.step(1, 2, "x")
+	nilp.finish()
+}
