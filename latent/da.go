@@ -98,7 +98,130 @@ func (e *daEval) Task(j int, l, g []float64, _, gtask []float64) float64 {
 	return v
 }
 
+// TaskProb is Task in probability space: with q_j = softmax(b_j) and
+// m_i = Σ_z q_j(z) P(y_i | z), the responsibilities are
+// r_i(z) = q_j(z) P(y_i | z)/m_i and the object's term Σ_i log m_i is the
+// logarithm of the product of the m_i, kept from underflowing by a
+// power-of-two scale: one division per label, and for K = 2 one
+// exponential per object.
+func (e *daEval) TaskProb(j int, p, g []float64, _, gtask []float64) (float64, int, bool) {
+	k := e.k
+	n := e.d.Offsets[j+1] - e.d.Offsets[j]
+	var qbuf, abuf num.Buf
+	q := num.Scratch(&qbuf, k)
+	acc := num.Scratch(&abuf, k)
+	softmax(q, e.b[j*k:(j+1)*k])
+	prod, scale := 1.0, 0
+	if k == 2 {
+		q0, q1 := q[0], q[1]
+		var a0, a1 float64
+		p, g = p[:2*n], g[:2*n]
+		for i := 0; i < n; i++ {
+			t0, t1 := q0*p[2*i], q1*p[2*i+1]
+			m := t0 + t1
+			if !(m >= 0x1p-600) {
+				return 0, 0, false
+			}
+			inv := 1 / m
+			r0, r1 := t0*inv, t1*inv
+			g[2*i], g[2*i+1] = r0, r1
+			a0 += r0
+			a1 += r1
+			prod *= m
+			if prod < 0x1p-256 {
+				var ex int
+				prod, ex = math.Frexp(prod)
+				scale += ex
+			}
+		}
+		acc[0], acc[1] = a0, a1
+	} else {
+		for i := 0; i < n; i++ {
+			pi, gi := p[i*k:(i+1)*k], g[i*k:(i+1)*k]
+			var m float64
+			for z, qz := range q {
+				gi[z] = qz * pi[z]
+				m += gi[z]
+			}
+			if !(m >= 0x1p-600) {
+				return 0, 0, false
+			}
+			inv := 1 / m
+			for z := range gi {
+				gi[z] *= inv
+				acc[z] += gi[z]
+			}
+			prod *= m
+			if prod < 0x1p-256 {
+				var ex int
+				prod, ex = math.Frexp(prod)
+				scale += ex
+			}
+		}
+	}
+	gb := gtask[j*k : (j+1)*k]
+	for z, qz := range q {
+		gb[z] += acc[z] - float64(n)*qz
+	}
+	return prod, scale, true
+}
+
+// softmax writes softmax(b) into q with K exponentials (one for K = 2) and
+// no logarithm.
+func softmax(q, b []float64) {
+	if len(b) == 2 {
+		// q_1 = σ(b_1 - b_0), each of q_0 and q_1 to full relative
+		// precision.
+		d := b[1] - b[0]
+		if d >= 0 {
+			e := math.Exp(-d)
+			q[1] = 1 / (1 + e)
+			q[0] = e * q[1]
+		} else {
+			e := math.Exp(d)
+			q[0] = 1 / (1 + e)
+			q[1] = e * q[0]
+		}
+		return
+	}
+	mx := math.Inf(-1)
+	for _, v := range b {
+		mx = max(mx, v)
+	}
+	var sum float64
+	for z, v := range b {
+		q[z] = math.Exp(v - mx)
+		sum += q[z]
+	}
+	inv := 1 / sum
+	for z := range q {
+		q[z] *= inv
+	}
+}
+
 func (e *daEval) FinishGrad(_, _ []float64) {}
+
+// MStep sets every object's distribution to the mean responsibility of its
+// labels, q_j = (1/n_j) Σ_{i ∈ j} r_i = q_j + gtask_j/n_j; a probability
+// that rounds to zero or below is raised to MinProb. An object without
+// labels keeps its distribution.
+func (e *daEval) MStep(_, gtask []float64, _, t []float64) {
+	k := e.k
+	var qbuf num.Buf
+	q := num.Scratch(&qbuf, k)
+	for j := range e.d.Tasks {
+		n := e.d.Offsets[j+1] - e.d.Offsets[j]
+		if n == 0 {
+			continue
+		}
+		b := t[j*k : (j+1)*k]
+		softmax(q, b)
+		for z, qz := range q {
+			b[z] = qz + gtask[j*k+z]/float64(n)
+		}
+		logNormalise(b)
+	}
+}
 
 func (e *daEval) Output(j int, _ []float64, out []float64) {
 	k := e.k

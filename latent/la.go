@@ -116,7 +116,107 @@ func (e *laEval) Task(j int, l, g []float64, gglob, _ []float64) float64 {
 	return v
 }
 
+// TaskProb is Task in probability space: the products
+// p_z Π_{i ∈ j} P(y_i | z) are accumulated with a common power-of-two scale
+// so that they do not underflow, and the object costs one division instead
+// of K exponentials and a logarithm.
+//
+// A probability space product cannot recover from a factor or a product
+// that has underflowed to zero, as the log-space sum can. TaskProb
+// therefore gives up (ok = false) as soon as any product falls below
+// 2⁻¹⁰²⁰, where it would start to lose precision; with the largest product
+// kept above 2⁻²⁵⁶ this happens only when one class is more than about
+// 10²³⁰ times less likely than another, or when a probability has
+// underflowed.
+func (e *laEval) TaskProb(j int, p, g []float64, gglob, _ []float64) (float64, int, bool) {
+	k := e.k
+	n := e.d.Offsets[j+1] - e.d.Offsets[j]
+	var buf num.Buf
+	s := num.Scratch(&buf, k)
+	copy(s, e.p)
+	scale := 0
+	if k == 2 {
+		s0, s1 := s[0], s[1]
+		p = p[:2*n]
+		for i := 0; i < n; i++ {
+			s0 *= p[2*i]
+			s1 *= p[2*i+1]
+			if !(min(s0, s1) >= 0x1p-1020) {
+				return 0, 0, false
+			}
+			if mx := max(s0, s1); mx < 0x1p-256 {
+				_, ex := math.Frexp(mx)
+				f := math.Ldexp(1, -ex)
+				s0 *= f
+				s1 *= f
+				scale += ex
+			}
+		}
+		s[0], s[1] = s0, s1
+	} else {
+		for i := 0; i < n; i++ {
+			pi := p[i*k : (i+1)*k]
+			mx, mn := 0.0, math.Inf(1)
+			for z := range s {
+				s[z] *= pi[z]
+				mx = max(mx, s[z])
+				mn = min(mn, s[z])
+			}
+			if !(mn >= 0x1p-1020) {
+				return 0, 0, false
+			}
+			if mx < 0x1p-256 {
+				_, ex := math.Frexp(mx)
+				f := math.Ldexp(1, -ex)
+				for z := range s {
+					s[z] *= f
+				}
+				scale += ex
+			}
+		}
+	}
+	var sum float64
+	for _, v := range s {
+		sum += v
+	}
+	inv := 1 / sum
+	for z := range s {
+		s[z] *= inv
+	}
+	if k == 2 {
+		g = g[:2*n]
+		for i := 0; i < n; i++ {
+			g[2*i] = s[0]
+			g[2*i+1] = s[1]
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			copy(g[i*k:(i+1)*k], s)
+		}
+	}
+	if e.learn {
+		for z, pz := range e.p {
+			gglob[z] += s[z] - pz
+		}
+	}
+	return sum, scale, true
+}
+
 func (e *laEval) FinishGrad(_, _ []float64) {}
+
+// MStep sets the prior to the mean posterior, p_z = (1/J) Σ_j γ_j(z) =
+// p_z + gglob(z)/J, when it is learned; a probability that rounds to zero
+// or below is raised to MinProb. A uniform prior stays as it is.
+func (e *laEval) MStep(gglob, _ []float64, g, _ []float64) {
+	if !e.learn {
+		return
+	}
+	nt := float64(e.d.NumTasks())
+	for z, pz := range e.p {
+		g[z] = pz + gglob[z]/nt
+	}
+	logNormalise(g)
+}
 
 func (e *laEval) Output(j int, l []float64, out []float64) {
 	e.posterior(e.d.Offsets[j+1]-e.d.Offsets[j], l, out[:e.k])

@@ -1,6 +1,10 @@
 package latent
 
-import "github.com/consensuslab/consensus/data"
+import (
+	"math"
+
+	"github.com/consensuslab/consensus/data"
+)
 
 // Assumption is a latent assumption: it combines the log probabilities
 // l_i(z) = log P(y_i | z) of a noise model into a log-likelihood.
@@ -49,4 +53,60 @@ type Evaluator interface {
 	// values summing to 1), given the log probabilities of its labels as
 	// for Task.
 	Output(j int, l []float64, out []float64)
+}
+
+// ProbEvaluator is an optional interface of an Evaluator that can take the
+// probabilities P(y_i | z) instead of their logarithms (see
+// noise.ProbEvaluator), which saves most logarithms and exponentials per
+// label.
+type ProbEvaluator interface {
+	Evaluator
+
+	// TaskProb does the same as Task, given p[i·K+z] = P(y_i | z) instead
+	// of l[i·K+z] = log P(y_i | z), and returns object j's term of the
+	// log-likelihood not as a number but as m and e with term
+	// log(m) + e·log 2, m a positive normal number: the caller multiplies
+	// the m of many objects before it takes one logarithm. When the
+	// probabilities are too small to be combined accurately it returns
+	// ok = false without having written to gglob or gtask (it may have
+	// written to g), and the caller uses Task instead.
+	TaskProb(j int, p, g []float64, gglob, gtask []float64) (m float64, e int, ok bool)
+}
+
+// MStepper is an optional interface of an Evaluator whose assumption has a
+// closed-form M-step, for the EM algorithm of package model: given the
+// weights g_i(z) of the E-step at the current parameters, it sets its own
+// parameters to the maximiser of the expected complete-data log-likelihood.
+type MStepper interface {
+	Evaluator
+
+	// MStep writes the M-step's parameters into the global block g and
+	// the task block t, given gglob and gtask as Task (or TaskProb) left
+	// them at the current parameters, summed over every object, with
+	// FinishGrad not called. It may overwrite gglob and gtask.
+	MStep(gglob, gtask []float64, g, t []float64)
+}
+
+// MinProb is the smallest probability an M-step writes: a probability of 0
+// would make its logit -Inf.
+const MinProb = 1e-300
+
+// logNormalise replaces the K nonnegative weights in x (which may have
+// rounded slightly below zero) by the logarithms of their normalised
+// values, each raised to at least MinProb.
+func logNormalise(x []float64) {
+	var sum float64
+	for i, v := range x {
+		x[i] = max(v, 0)
+		sum += x[i]
+	}
+	if !(sum > 0) {
+		for i := range x {
+			x[i] = -math.Log(float64(len(x)))
+		}
+		return
+	}
+	for i, v := range x {
+		x[i] = math.Log(max(v/sum, MinProb))
+	}
 }

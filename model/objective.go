@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"runtime"
 	"sync"
 
@@ -60,6 +61,12 @@ type chunk struct {
 // data, never on the number of goroutines. Each chunk sums its objects in
 // order and the chunks' partial sums are reduced in chunk order, so the
 // value and the gradient are bit-for-bit the same for any Threads.
+//
+// When the noise model and the assumption both work in probability space
+// (noise.ProbEvaluator and latent.ProbEvaluator) an object goes through
+// Prob, TaskProb and BackpropProb, which avoid most exponentials and
+// logarithms; an object whose probabilities underflow, and every object of
+// other models, goes through LogProb, Task and Backprop.
 type objective struct {
 	d       *data.Dataset
 	lay     layout
@@ -67,6 +74,11 @@ type objective struct {
 	latent  latent.Evaluator
 	chunks  []chunk
 	threads int
+
+	// pnoise and platent are the probability-space forms of noise and
+	// latent, both nil unless both sides have one.
+	pnoise  noise.ProbEvaluator
+	platent latent.ProbEvaluator
 }
 
 // maxChunks bounds the number of chunks; it is also the largest number of
@@ -87,6 +99,11 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 		noise:   m.Noise.NewEvaluator(d),
 		latent:  m.Latent.NewEvaluator(d),
 		threads: threads,
+	}
+	pn, ok1 := o.noise.(noise.ProbEvaluator)
+	pl, ok2 := o.latent.(latent.ProbEvaluator)
+	if ok1 && ok2 {
+		o.pnoise, o.platent = pn, pl
 	}
 	n := d.NumLabels()
 	wdim := d.NumWorkers() * m.Noise.WorkerDim(k)
@@ -167,22 +184,21 @@ func (o *objective) setParams(x []float64) {
 
 // eval returns the log-likelihood L at x and writes ∂L/∂x into grad.
 func (o *objective) eval(x, grad []float64) float64 {
+	v := o.pass(x, grad)
+	gw, gob, gg, gt := o.lay.Split(grad)
+	o.noise.FinishGrad(gw, gob)
+	o.latent.FinishGrad(gg, gt)
+	return v
+}
+
+// pass returns the log-likelihood L at x and writes into grad what the
+// evaluators accumulate over all objects before FinishGrad: the gradient
+// for most models, the expected counts for an M-step (see em.go).
+func (o *objective) pass(x, grad []float64) float64 {
 	o.setParams(x)
 	clear(grad)
 	gw, gob, gg, gt := o.lay.Split(grad)
-	k := o.d.NumClasses()
-	o.forChunks(func(c *chunk) {
-		clear(c.gw)
-		clear(c.gg)
-		c.value = 0
-		for j := c.lo; j < c.hi; j++ {
-			n := (o.d.Offsets[j+1] - o.d.Offsets[j]) * k
-			l, g := c.l[:n], c.g[:n]
-			o.noise.LogProb(j, l)
-			c.value += o.latent.Task(j, l, g, c.gg, gt)
-			o.noise.Backprop(j, g, c.gw, gob)
-		}
-	})
+	o.forChunks(func(c *chunk) { o.chunkPass(c, gob, gt) })
 	var v float64
 	for i := range o.chunks {
 		c := &o.chunks[i]
@@ -194,9 +210,42 @@ func (o *objective) eval(x, grad []float64) float64 {
 			gg[p] += x
 		}
 	}
-	o.noise.FinishGrad(gw, gob)
-	o.latent.FinishGrad(gg, gt)
 	return v
+}
+
+// chunkPass evaluates the objects of c, accumulating into c's value and
+// shared-parameter gradients and into the object rows of gob and gt.
+func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
+	k := o.d.NumClasses()
+	clear(c.gw)
+	clear(c.gg)
+	var value float64
+	// The probability-space terms are multiplied into prod·2^scale, with
+	// prod kept in [2⁻²⁵⁶, 2²⁵⁶], and take one logarithm per chunk.
+	prod, scale := 1.0, 0
+	pn, pl := o.pnoise, o.platent
+	for j := c.lo; j < c.hi; j++ {
+		n := (o.d.Offsets[j+1] - o.d.Offsets[j]) * k
+		l, g := c.l[:n], c.g[:n]
+		if pn != nil {
+			pn.Prob(j, l)
+			if m, e, ok := pl.TaskProb(j, l, g, c.gg, gt); ok {
+				prod *= m
+				scale += e
+				if prod < 0x1p-256 || prod > 0x1p256 {
+					var ex int
+					prod, ex = math.Frexp(prod)
+					scale += ex
+				}
+				pn.BackpropProb(j, l, g, c.gw, gob)
+				continue
+			}
+		}
+		o.noise.LogProb(j, l)
+		value += o.latent.Task(j, l, g, c.gg, gt)
+		o.noise.Backprop(j, g, c.gw, gob)
+	}
+	c.value = value + (math.Log(prod) + float64(scale)*math.Ln2)
 }
 
 // outputs writes the consensus distribution of every object at the

@@ -23,7 +23,19 @@ type DS struct {
 	// count matrix before it is normalised into the initial confusion
 	// matrix, so that no initial probability is 0. Zero means 0.01.
 	Smoothing float64
+
+	// PseudoCount is added to every cell of a worker's expected count
+	// matrix in the EM algorithm's M-step (see MStep), so that no
+	// confusion probability becomes exactly 0 and no logit -Inf. Zero
+	// means DefaultPseudoCount.
+	PseudoCount float64
 }
+
+// DefaultPseudoCount is the pseudo-count of the M-step of DS when
+// DS.PseudoCount is zero: 10⁻⁹ of a label, far below anything that changes
+// a fit, but enough to keep log π finite (it bounds a logit below by about
+// log 10⁻⁹ - log n for a worker row with n expected labels).
+const DefaultPseudoCount = 1e-9
 
 // Name returns "ds".
 func (DS) Name() string { return "ds" }
@@ -77,21 +89,90 @@ func RFECounts(d *data.Dataset, freq []float64, c []float64) {
 }
 
 // NewEvaluator returns an evaluator of DS on d.
-func (DS) NewEvaluator(d *data.Dataset) Evaluator {
+func (m DS) NewEvaluator(d *data.Dataset) Evaluator {
 	k := d.NumClasses()
-	return &dsEval{d: d, k: k, logPi: make([]float64, d.NumWorkers()*k*k)}
+	pc := m.PseudoCount
+	if pc == 0 {
+		pc = DefaultPseudoCount
+	}
+	return &dsEval{
+		d: d, k: k, pseudo: pc,
+		logPi: make([]float64, d.NumWorkers()*k*k),
+		piT:   make([]float64, d.NumWorkers()*k*k),
+	}
 }
 
 type dsEval struct {
-	d     *data.Dataset
-	k     int
-	logPi []float64 // log π_w(z, y), W·K² values
+	d      *data.Dataset
+	k      int
+	pseudo float64
+	logPi  []float64 // log π_w(z, y), W·K² values, row-major per worker
+	// piT holds π_w(z, y) transposed, at w·K² + y·K + z, so that the
+	// probabilities of one label under every z are contiguous.
+	piT []float64
 }
 
 func (e *dsEval) SetParams(w, _ []float64) {
 	k := e.k
 	for r := 0; r < len(w); r += k {
 		num.LogSoftmax(e.logPi[r:r+k], w[r:r+k])
+	}
+	k2 := k * k
+	for base := 0; base < len(w); base += k2 {
+		for z := range k {
+			for y := range k {
+				e.piT[base+y*k+z] = math.Exp(e.logPi[base+z*k+y])
+			}
+		}
+	}
+}
+
+// Prob copies P(y_i | z) = π_w(z, y_i) for all z from the transposed
+// table.
+func (e *dsEval) Prob(j int, p []float64) {
+	k := e.k
+	workers, labels := e.d.TaskLabels(j)
+	if k == 2 {
+		p = p[:2*len(workers)]
+		for i, w := range workers {
+			t := e.piT[4*int(w)+2*int(labels[i]):]
+			p[2*i] = t[0]
+			p[2*i+1] = t[1]
+		}
+		return
+	}
+	for i, w := range workers {
+		base := (int(w)*k + int(labels[i])) * k
+		copy(p[i*k:(i+1)*k], e.piT[base:base+k])
+	}
+}
+
+// BackpropProb is Backprop; DS has no use for the probabilities.
+func (e *dsEval) BackpropProb(j int, _, g []float64, gw, gobj []float64) {
+	e.Backprop(j, g, gw, gobj)
+}
+
+// MStep sets every worker's confusion matrix to its expected counts: with
+// C_w(z, y) = Σ g_i(z) over the labels y_i = y of worker w (what Backprop
+// accumulates into gw) and s the PseudoCount,
+//
+//	π_w(z, y) = (C_w(z, y) + s) / Σ_k (C_w(z, k) + s),
+//
+// the maximiser of Σ_i Σ_z g_i(z) log π_w(i)(z, y_i) + s Σ log π, and
+// writes the logits log π_w(z, y).
+func (e *dsEval) MStep(gw, _ []float64, w, _ []float64) {
+	k := e.k
+	s := e.pseudo
+	for r := 0; r < len(gw); r += k {
+		row := gw[r : r+k]
+		sum := 0.0
+		for _, v := range row {
+			sum += v + s
+		}
+		ls := math.Log(sum)
+		for y, v := range row {
+			w[r+y] = math.Log(v+s) - ls
+		}
 	}
 }
 
@@ -113,6 +194,15 @@ func (e *dsEval) LogProb(j int, l []float64) {
 func (e *dsEval) Backprop(j int, g []float64, gw, _ []float64) {
 	k := e.k
 	workers, labels := e.d.TaskLabels(j)
+	if k == 2 {
+		g = g[:2*len(workers)]
+		for i, w := range workers {
+			c := gw[4*int(w)+int(labels[i]):]
+			c[0] += g[2*i]
+			c[2] += g[2*i+1]
+		}
+		return
+	}
 	for i, w := range workers {
 		base := int(w)*k*k + int(labels[i])
 		gi := g[i*k : (i+1)*k]
@@ -138,9 +228,8 @@ func (e *dsEval) FinishGrad(gw, _ []float64) {
 
 func (e *dsEval) Conditional(w int32, _ int, z int, p []float64) {
 	k := e.k
-	base := int(w)*k*k + z*k
 	for y := range p[:k] {
-		p[y] = math.Exp(e.logPi[base+y])
+		p[y] = e.piT[int(w)*k*k+y*k+z]
 	}
 }
 
@@ -156,8 +245,10 @@ func (e *dsEval) WorkerColumns() []string {
 
 func (e *dsEval) WorkerValues(w int32, dst []float64) []float64 {
 	k := e.k
-	for _, v := range e.logPi[int(w)*k*k : int(w+1)*k*k] {
-		dst = append(dst, math.Exp(v))
+	for z := range k {
+		for y := range k {
+			dst = append(dst, e.piT[int(w)*k*k+y*k+z])
+		}
 	}
 	return dst
 }

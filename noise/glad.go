@@ -47,15 +47,93 @@ func (GLAD) Init(_ *data.Dataset, _ []float64, w, o []float64) {
 // NewEvaluator returns an evaluator of GLAD on d.
 func (GLAD) NewEvaluator(d *data.Dataset) Evaluator {
 	k := d.NumClasses()
-	return &gladEval{d: d, k: k, logKm1: math.Log(float64(k - 1)), diff: make([]float64, d.NumTasks())}
+	return &gladEval{
+		d: d, k: k,
+		logKm1: math.Log(float64(k - 1)), invKm1: 1 / float64(k-1),
+		diff: make([]float64, d.NumTasks()),
+	}
 }
 
 type gladEval struct {
 	d      *data.Dataset
 	k      int
 	logKm1 float64
+	invKm1 float64   // 1/(K - 1)
 	e      []float64 // abilities, aliasing the worker block
 	diff   []float64 // d_j = exp(δ_j)
+}
+
+// sigmoids returns σ(s) and 1 - σ(s) = σ(-s), each to full relative
+// precision, with one exponential.
+func sigmoids(s float64) (a, na float64) {
+	if s >= 0 {
+		e := math.Exp(-s)
+		a = 1 / (1 + e)
+		return a, e * a
+	}
+	e := math.Exp(s)
+	na = 1 / (1 + e)
+	return e * na, na
+}
+
+// Prob writes P(y_i | z): a = σ(e_w d_j) for z = y_i and (1 - a)/(K - 1)
+// for the other classes, with one exponential per label.
+func (e *gladEval) Prob(j int, p []float64) {
+	k := e.k
+	dj := e.diff[j]
+	workers, labels := e.d.TaskLabels(j)
+	if k == 2 {
+		p = p[:2*len(workers)]
+		for i, w := range workers {
+			a, na := sigmoids(e.e[w] * dj)
+			y := int(labels[i]) & 1
+			p[2*i+y] = a
+			p[2*i+1-y] = na
+		}
+		return
+	}
+	for i, w := range workers {
+		a, na := sigmoids(e.e[w] * dj)
+		wrong := na * e.invKm1
+		pi := p[i*k : (i+1)*k]
+		for z := range pi {
+			pi[z] = wrong
+		}
+		pi[labels[i]] = a
+	}
+}
+
+// BackpropProb is Backprop reading a = σ(e_w d_j) from p instead of
+// recomputing it.
+func (e *gladEval) BackpropProb(j int, p, g []float64, gw, gobj []float64) {
+	k := e.k
+	dj := e.diff[j]
+	workers, labels := e.d.TaskLabels(j)
+	var gd float64
+	if k == 2 {
+		p = p[:2*len(workers)]
+		g = g[:2*len(workers)]
+		for i, w := range workers {
+			y := int(labels[i]) & 1
+			ds := g[2*i+y] - p[2*i+y]*(g[2*i]+g[2*i+1])
+			gw[w] += ds * dj
+			gd += ds * e.e[w]
+		}
+		gobj[j] += gd * dj
+		return
+	}
+	for i, w := range workers {
+		y := int(labels[i])
+		gi := g[i*k : (i+1)*k]
+		var sum float64
+		for _, v := range gi {
+			sum += v
+		}
+		ds := gi[y] - p[i*k+y]*sum
+		gw[w] += ds * dj
+		gd += ds * e.e[w]
+	}
+	gobj[j] += gd * dj
 }
 
 func (e *gladEval) SetParams(w, o []float64) {

@@ -69,3 +69,41 @@ type Evaluator interface {
 	// WorkerColumns entry, to dst and returns the result.
 	WorkerValues(w int32, dst []float64) []float64
 }
+
+// ProbEvaluator is an optional interface of an Evaluator that works in
+// probability space as well: it writes P(y_i | z) itself rather than its
+// logarithm, which lets an assumption that also works in probability space
+// (latent.ProbEvaluator) avoid most logarithms and exponentials per label.
+// Package model uses it when both sides implement it and falls back to
+// LogProb, latent.Evaluator.Task and Backprop otherwise, or when an
+// object's probabilities underflow. Both paths must agree to rounding.
+type ProbEvaluator interface {
+	Evaluator
+
+	// Prob writes, for every label i of object j in data set order,
+	// p[i·K + z] = P(y_i | z) = exp(l_i(z)) for each class z.
+	Prob(j int, p []float64)
+
+	// BackpropProb does the same as Backprop, given also the
+	// probabilities p that Prob wrote for object j, which it may read
+	// instead of recomputing them.
+	BackpropProb(j int, p, g []float64, gw, gobj []float64)
+}
+
+// MStepper is an optional interface of an Evaluator whose noise model has
+// a closed-form M-step, for the EM algorithm of package model.
+//
+// Given weights g_i(z) ≥ 0 for every label (the E-step's responsibilities,
+// the same weights the assumption hands to Backprop), the M-step sets the
+// noise parameters to a maximiser of Σ_i Σ_z g_i(z) l_i(z). The weights
+// reach it only through Backprop: MStep receives gw and gobj as Backprop
+// left them after being called, and its results summed, for every object,
+// with FinishGrad not called.
+type MStepper interface {
+	Evaluator
+
+	// MStep writes the M-step's parameters into the worker block w and
+	// the object block o, given the accumulations gw and gobj described
+	// above. It may overwrite gw and gobj.
+	MStep(gw, gobj []float64, w, o []float64)
+}

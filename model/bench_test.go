@@ -1,0 +1,103 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/consensuslab/consensus/internal/benchdata"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// benchModels are the six models of the paper, with the LA prior learned
+// for DS only, as in the registry.
+func benchModels() []Model {
+	return []Model{
+		{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}},
+		{Noise: noise.DS{}, Latent: latent.DA{}},
+		{Noise: noise.GLAD{}, Latent: latent.LA{}},
+		{Noise: noise.GLAD{}, Latent: latent.DA{}},
+		{Noise: noise.MME{}, Latent: latent.LA{}},
+		{Noise: noise.MME{}, Latent: latent.DA{}},
+	}
+}
+
+// BenchmarkEval measures one evaluation of the log-likelihood and its
+// gradient (one pass over the labels) on simulated data of 10⁵ and 10⁶
+// labels (10⁷ with CONSENSUS_BENCH_LARGE=1), K = 2 and 5, on one and two
+// goroutines. The ns/label metric is the wall time per label per
+// evaluation, cpu-ns/label the process CPU time (user + system) per label
+// per evaluation, which is less disturbed by other processes on a shared
+// machine.
+//
+//	go test ./model -run '^$' -bench 'Eval/da-ds/K=2' -count 5
+func BenchmarkEval(b *testing.B) {
+	for _, m := range benchModels() {
+		for _, k := range []int{2, 5} {
+			for _, n := range benchdata.Sizes() {
+				for _, threads := range []int{1, 2} {
+					name := fmt.Sprintf("%s/K=%d/N=%s/threads=%d", m.Name(), k, benchdata.Label(n), threads)
+					b.Run(name, func(b *testing.B) {
+						d, err := benchdata.Get(n, k, m.Noise, m.Latent)
+						if err != nil {
+							b.Fatal(err)
+						}
+						obj := newObjective(m, d, threads)
+						x := m.Init(d)
+						grad := make([]float64, len(x))
+						b.ReportAllocs()
+						b.ResetTimer()
+						cpu0, _ := benchdata.CPUTime()
+						for b.Loop() {
+							obj.eval(x, grad)
+						}
+						cpu1, ok := benchdata.CPUTime()
+						perLabel := float64(b.N) * float64(d.NumLabels())
+						b.ReportMetric(float64(b.Elapsed().Nanoseconds())/perLabel, "ns/label")
+						if ok {
+							b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/perLabel, "cpu-ns/label")
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkFit measures a whole fit with the default settings (the default
+// solver for the model) on the data of BenchmarkEval. Run it with
+// -benchtime 1x and -count for repeated fits:
+//
+//	go test ./model -run '^$' -bench 'Fit/da-ds/K=2/N=1e6' -benchtime 1x -count 5
+func BenchmarkFit(b *testing.B) {
+	for _, m := range benchModels() {
+		for _, k := range []int{2, 5} {
+			for _, n := range benchdata.Sizes() {
+				name := fmt.Sprintf("%s/K=%d/N=%s", m.Name(), k, benchdata.Label(n))
+				b.Run(name, func(b *testing.B) {
+					d, err := benchdata.Get(n, k, m.Noise, m.Latent)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var r *Result
+					b.ReportAllocs()
+					b.ResetTimer()
+					cpu0, _ := benchdata.CPUTime()
+					for b.Loop() {
+						r, err = m.Fit(d, nil)
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					cpu1, ok := benchdata.CPUTime()
+					if ok {
+						b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N)/1e9, "cpu-s/op")
+					}
+					b.ReportMetric(float64(r.Iterations), "iters")
+					b.ReportMetric(float64(r.Evaluations), "evals")
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(d.NumLabels()), "ns/label")
+				})
+			}
+		}
+	}
+}
