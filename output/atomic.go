@@ -1,6 +1,7 @@
 package output
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,13 +22,20 @@ func WriteFile(path string, write func(w io.Writer) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
+	addTemp(tmp.Name())
 	defer func() {
+		dropTemp(tmp.Name())
 		if err != nil {
 			tmp.Close()
 			os.Remove(tmp.Name())
 		}
 	}()
 	if err = write(tmp); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) && pe.Path == tmp.Name() {
+			// Name the target, not the temporary file.
+			return fmt.Errorf("%s: %w", path, unwrapPath(pe))
+		}
 		return err
 	}
 	if err = tmp.Sync(); err != nil {

@@ -24,6 +24,7 @@ type fitFlags struct {
 	threads int
 	seed    uint64
 	quiet   bool
+	ridge   float64
 }
 
 func (f *fitFlags) register(c *cobra.Command) {
@@ -35,6 +36,7 @@ func (f *fitFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.threads, "threads", 0, "goroutines per evaluation (default: all cores); results do not depend on it")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed for breaking ties in the consensus label")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress or summary on stderr")
+	fl.Float64Var(&f.ridge, "ridge", 0, "weight of an L2 penalty on all parameters that keeps boundary optima finite (default 0: the paper's unpenalised likelihood); see docs/errors.md")
 }
 
 func (f *fitFlags) settings() (*model.Settings, error) {
@@ -49,6 +51,15 @@ func (f *fitFlags) settings() (*model.Settings, error) {
 	if f.maxIter < 0 || f.gradTol < 0 || f.funcTol < 0 || f.threads < 0 {
 		return nil, usagef("--max-iter, --grad-tol, --func-tol and --threads must not be negative")
 	}
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"grad-tol", f.gradTol}, {"func-tol", f.funcTol}, {"ridge", f.ridge}} {
+		if err := checkFinite(v.name, v.v); err != nil {
+			return nil, err
+		}
+	}
+	s.Ridge = f.ridge
 	return s, nil
 }
 
@@ -83,8 +94,14 @@ func newFitCmd() *cobra.Command {
 					return usagef("--workers: model %s has no worker parameters", modelName)
 				}
 			}
+			if err := checkOutputs([]string{in.input, in.gold}, []string{"output", "workers"}, []string{out, workers}); err != nil {
+				return err
+			}
 			d, gold, err := in.load()
 			if err != nil {
+				return err
+			}
+			if err := checkFitMemory(est, d, in.maxMemory); err != nil {
 				return err
 			}
 			set.Context = cmd.Context()

@@ -19,6 +19,7 @@ type inputFlags struct {
 	taskCol, workerCol   string
 	labelCol             string
 	classes              string
+	maxMemory            memLimit
 	format               string
 }
 
@@ -33,6 +34,7 @@ func (f *inputFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.workerCol, "worker-column", "worker", "name of the worker column")
 	fl.StringVar(&f.labelCol, "label-column", "label", "name of the label column")
 	fl.StringVar(&f.classes, "classes", "", "comma-separated list of the classes, in order (default: the labels found, numeric order if all are numbers)")
+	fl.Var(&f.maxMemory, "max-memory", "refuse inputs estimated to need more memory than this, such as 4GiB (default: the memory available; off: no check)")
 }
 
 func (f *inputFlags) options() (data.ReadOptions, error) {
@@ -86,6 +88,9 @@ func (f *inputFlags) load() (*data.Dataset, *data.Gold, error) {
 	format, err := data.ParseFormat(f.format)
 	if err != nil {
 		return nil, nil, usageErr(err)
+	}
+	if err := checkReadMemory(f.input, format, f.maxMemory); err != nil {
+		return nil, nil, err
 	}
 	d, err := data.LoadLabels(f.input, format, opt)
 	if err != nil {

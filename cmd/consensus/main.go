@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -33,22 +34,36 @@ const (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go watchInterrupt(ctx, stop)
 	os.Exit(run(ctx, os.Args[1:]))
 }
 
-// run executes the command line args and returns the exit status.
-func run(ctx context.Context, args []string) int {
+// run executes the command line args and returns the exit status. A panic
+// is reported as a one-line internal error (exit status 1); the stack trace
+// is printed only when CONSENSUS_TRACE is set.
+func run(ctx context.Context, args []string) (status int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(os.Stderr, "consensus: internal error: %s; please report it (set CONSENSUS_TRACE=1 for details)\n",
+				oneLine(fmt.Errorf("%v", p)))
+			if os.Getenv("CONSENSUS_TRACE") != "" {
+				os.Stderr.Write(debug.Stack())
+			}
+			status = exitFailure
+		}
+	}()
 	root := newRoot()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(os.Stderr, "consensus:", oneLine(err))
-	switch {
-	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		fmt.Fprintln(os.Stderr, interruptedMsg)
 		return exitInterrupted
-	case isUsage(err):
+	}
+	fmt.Fprintln(os.Stderr, "consensus:", oneLine(err))
+	if isUsage(err) {
 		return exitUsage
 	}
 	return exitFailure
@@ -77,6 +92,7 @@ Exit status: 0 success, 1 failure, 2 bad usage or input, 130 interrupted.`,
 	for _, c := range extraCommands {
 		root.AddCommand(c())
 	}
+	usageArgs(root)
 	return root
 }
 

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/consensuslab/consensus/output"
+)
+
+// interruptedMsg is the message printed when a run is stopped by SIGINT or
+// SIGTERM.
+const interruptedMsg = "consensus: interrupted; no output file was written or changed"
+
+// interruptGrace is how long a command may take to stop by itself after
+// an interrupt before the process exits anyway.
+var interruptGrace = 2 * time.Second
+
+// watchInterrupt waits for ctx, the context cancelled by the first SIGINT
+// or SIGTERM. It then restores the default signal handling (stop), so that a
+// second signal kills the program at once, and gives the running command
+// interruptGrace to return by itself (the fit checks ctx after every
+// evaluation, reading after every block). If it has not returned by then,
+// watchInterrupt removes the temporary files of unfinished writes and
+// exits with status 130: the targets keep their old content or stay absent.
+func watchInterrupt(ctx context.Context, stop func()) {
+	<-ctx.Done()
+	stop()
+	time.Sleep(interruptGrace)
+	output.RemoveTemps()
+	fmt.Fprintln(os.Stderr, interruptedMsg)
+	os.Exit(exitInterrupted)
+}

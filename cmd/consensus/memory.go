@@ -1,0 +1,356 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
+)
+
+// Memory model of a run, measured with runtime.MemStats on 10^6-label
+// files (peak heap in use while reading, and while fitting with L-BFGS):
+//
+//   - reading: about 42 bytes per label (the index arrays while they grow,
+//     then grouped by task) plus about 125 bytes per distinct task or worker
+//     identifier of ~10 characters (the interned string and its map entry);
+//   - fitting: about 345 bytes per parameter (gonum L-BFGS keeps 15 pairs
+//     of vectors, plus the iterates and gradients) plus about 10 bytes per
+//     label (per-chunk scratch and the consensus table).
+//
+// The constants below round these up.
+const (
+	readBytesPerLabel = 48
+	readBytesPerID    = 140
+	fitBytesPerParam  = 360
+	fitBytesPerLabel  = 16
+	sampleBytes       = 1 << 20 // text sampled to estimate the rows of a file
+)
+
+// memLimit is the value of --max-memory: a number of bytes, 0 for "the
+// memory available" (the default) or -1 for no check.
+type memLimit int64
+
+func (m *memLimit) String() string {
+	switch *m {
+	case 0:
+		return "auto"
+	case -1:
+		return "off"
+	}
+	return formatBytes(float64(*m))
+}
+
+// Set parses a size such as "512M", "4GiB", "2.5G", "1000000" (bytes),
+// "auto" or "off".
+func (m *memLimit) Set(s string) error {
+	v, err := parseSize(s)
+	if err != nil {
+		return err
+	}
+	*m = memLimit(v)
+	return nil
+}
+
+func (m *memLimit) Type() string { return "size" }
+
+// parseSize parses a byte size with an optional decimal (k, M, G, T) or
+// binary (KiB, MiB, GiB, TiB) unit; "auto" is 0, "off" or "none" is -1.
+func parseSize(s string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	switch t {
+	case "auto", "":
+		return 0, nil
+	case "off", "none":
+		return -1, nil
+	}
+	units := []struct {
+		suffix string
+		mult   float64
+	}{
+		{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
+		{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
+		{"k", 1e3}, {"m", 1e6}, {"g", 1e9}, {"t", 1e12}, {"b", 1},
+	}
+	mult := 1.0
+	for _, u := range units {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v*mult >= math.MaxInt64 {
+		return 0, fmt.Errorf("invalid size %q: want a positive number of bytes with an optional unit (512M, 4GiB), auto or off", s)
+	}
+	return int64(math.Ceil(v * mult)), nil
+}
+
+// formatBytes formats a byte count for messages, such as "3.2 GiB".
+func formatBytes(b float64) string {
+	const unit = 1024
+	if b < unit {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	exp, div := 0, float64(unit)
+	for n := b / unit; n >= unit && exp < 4; n /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", b/div, "KMGTP"[exp])
+}
+
+// available returns the limit to check estimates against and a phrase
+// describing it, or ok = false when there is nothing to check against.
+func (m memLimit) available() (bytes float64, desc string, ok bool) {
+	switch {
+	case m == -1:
+		return 0, "", false
+	case m > 0:
+		return float64(m), "the --max-memory limit of " + formatBytes(float64(m)), true
+	}
+	avail, ok := memAvailable()
+	if !ok {
+		return 0, "", false
+	}
+	source := "MemAvailable in /proc/meminfo"
+	if c, ok := cgroupAvailable(); ok && c < avail {
+		avail, source = c, "under the cgroup memory limit"
+	}
+	return avail, fmt.Sprintf("the %s available (%s)", formatBytes(avail), source), true
+}
+
+// memAvailable returns MemAvailable from /proc/meminfo in bytes.
+func memAvailable() (float64, bool) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			f := strings.Fields(rest)
+			if len(f) == 0 {
+				return 0, false
+			}
+			kb, err := strconv.ParseFloat(f[0], 64)
+			if err != nil {
+				return 0, false
+			}
+			return kb * 1024, true
+		}
+	}
+	return 0, false
+}
+
+// cgroupAvailable returns the memory left under a cgroup v2 limit, if the
+// process has one.
+func cgroupAvailable() (float64, bool) {
+	read := func(name string) (float64, bool) {
+		b, err := os.ReadFile("/sys/fs/cgroup/" + name)
+		if err != nil {
+			return 0, false
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+		return v, err == nil
+	}
+	limit, ok := read("memory.max") // "max" (no limit) does not parse
+	if !ok {
+		return 0, false
+	}
+	used, _ := read("memory.current")
+	return max(limit-used, 0), true
+}
+
+// memoryError is the error of a run that would need more memory than
+// allowed. It exits with status 1.
+type memoryError struct{ msg string }
+
+func (e *memoryError) Error() string { return e.msg }
+
+// checkReadMemory estimates the memory needed to read the labels file path
+// from its size and a sample of its first MiB, and fails if it exceeds the
+// limit. Standard input and Parquet files are not checked here (their size
+// is unknown or not proportional to the rows); the fit is checked later by
+// checkFitMemory in every case.
+func checkReadMemory(path string, format data.Format, limit memLimit) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if format == "" {
+		format = data.FormatOf(path)
+	}
+	if format == data.Parquet {
+		return nil
+	}
+	avail, desc, ok := limit.available()
+	if !ok {
+		return nil
+	}
+	rows, ids, err := estimateRows(path, format)
+	if err != nil || rows == 0 {
+		return nil // the reader reports unreadable files properly
+	}
+	need := rows*readBytesPerLabel + ids*readBytesPerID
+	if need <= avail {
+		return nil
+	}
+	return &memoryError{fmt.Sprintf(
+		"%s: reading it needs about %s of memory (an estimate for about %s rows), more than %s; "+
+			"use a machine with more memory, or --max-memory to change the limit",
+		path, formatBytes(need), formatCount(rows), desc)}
+}
+
+// estimateRows estimates the number of data rows of a text file and the
+// number of distinct identifiers in them from the file's size and its first
+// sampleBytes of text. For a gzip-compressed file the size of the text is
+// read from the gzip trailer.
+func estimateRows(path string, format data.Format) (rows, ids float64, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, 0, errors.New("not a regular file")
+	}
+	size := float64(fi.Size())
+	var text io.Reader = bufio.NewReaderSize(f, 64<<10)
+	var magic [2]byte
+	if _, err := f.ReadAt(magic[:], 0); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		size, err = gzipTextSize(f, fi.Size())
+		if err != nil {
+			return 0, 0, err
+		}
+		zr, err := gzip.NewReader(text)
+		if err != nil {
+			return 0, 0, err
+		}
+		defer zr.Close()
+		text = zr
+	}
+	sample := make([]byte, sampleBytes)
+	n, err := io.ReadFull(text, sample)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return 0, 0, err
+	}
+	sample = sample[:n]
+	if end := bytes.LastIndexByte(sample, '\n'); end >= 0 && n == sampleBytes {
+		sample = sample[:end+1] // whole lines only
+	}
+	lines := bytes.Count(sample, []byte{'\n'})
+	if n < sampleBytes && len(sample) > 0 && sample[len(sample)-1] != '\n' {
+		lines++
+	}
+	if lines <= 1 || len(sample) == 0 {
+		return 0, 0, nil
+	}
+	sampleRows := float64(lines - 1) // the header
+	// Distinct fields among the sampled rows; the count of distinct
+	// values grows at most linearly with the rows, so scaling it up
+	// over-estimates, which is the safe side. For other formats than
+	// CSV and TSV every row counts as a new identifier.
+	distinct := sampleRows
+	if format == data.CSV || format == data.TSV {
+		distinct = distinctFields(sample, format)
+	}
+	scale := size / float64(len(sample))
+	if scale < 1 {
+		scale = 1
+	}
+	return sampleRows * scale, distinct * scale, nil
+}
+
+// distinctFields counts the distinct cells of the first two columns of the
+// sampled rows (after the header); with three columns in any order, that
+// counts tasks and workers or labels, within a factor of two.
+func distinctFields(sample []byte, format data.Format) float64 {
+	sep := []byte{','}
+	if format == data.TSV {
+		sep = []byte{'\t'}
+	}
+	seen := make(map[string]struct{})
+	rows := 0
+	for i, line := range bytes.Split(sample, []byte{'\n'}) {
+		if i == 0 || len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		rows++
+		cells := bytes.SplitN(line, sep, 3)
+		for c, cell := range cells[:min(2, len(cells))] {
+			seen[strconv.Itoa(c)+string(bytes.TrimSpace(cell))] = struct{}{}
+		}
+	}
+	return float64(len(seen))
+}
+
+// gzipTextSize returns the size of the text in a gzip file of the given
+// size, from the ISIZE field of its trailer (the size modulo 2^32, fixed up
+// by assuming the text is at least as large as the compressed file).
+func gzipTextSize(f *os.File, size int64) (float64, error) {
+	if size < 18 {
+		return float64(size), nil
+	}
+	var b [4]byte
+	if _, err := f.ReadAt(b[:], size-4); err != nil {
+		return 0, err
+	}
+	isize := int64(binary.LittleEndian.Uint32(b[:]))
+	for isize < size {
+		isize += 1 << 32
+	}
+	return float64(isize), nil
+}
+
+// fitMemory estimates the memory a fit of est on d needs beyond the data set
+// itself.
+func fitMemory(est model.Estimator, d *data.Dataset) (need, params float64) {
+	n := float64(d.NumLabels())
+	jk := float64(d.NumTasks() * d.NumClasses())
+	m, ok := est.(model.Model)
+	if !ok {
+		return n*4 + jk*16, 0 // RFE: counts and frequencies
+	}
+	params = float64(m.Layout(d).Dim())
+	return params*fitBytesPerParam + n*fitBytesPerLabel + jk*16, params
+}
+
+// checkFitMemory fails if fitting est on d is estimated to need more memory
+// than the limit allows.
+func checkFitMemory(est model.Estimator, d *data.Dataset, limit memLimit) error {
+	avail, desc, ok := limit.available()
+	if !ok {
+		return nil
+	}
+	need, params := fitMemory(est, d)
+	if need <= avail {
+		return nil
+	}
+	msg := fmt.Sprintf("fitting %s needs about %s of memory (%s parameters for %d tasks, %d workers and %d classes), more than %s; ",
+		est.Name(), formatBytes(need), formatCount(params), d.NumTasks(), d.NumWorkers(), d.NumClasses(), desc)
+	if params > 0 {
+		msg += "a model with fewer parameters (la-ds, la-glad, rfe) or "
+	}
+	msg += "a machine with more memory would do, or --max-memory changes the limit"
+	return &memoryError{msg}
+}
+
+// formatCount formats a large count for messages, such as "2.5 million".
+func formatCount(v float64) string {
+	switch {
+	case v >= 1e9:
+		return fmt.Sprintf("%.1f billion", v/1e9)
+	case v >= 1e6:
+		return fmt.Sprintf("%.1f million", v/1e6)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
