@@ -182,12 +182,17 @@ func (o *objective) setParams(x []float64) {
 	o.latent.SetParams(g, t)
 }
 
-// eval returns the log-likelihood L at x and writes ∂L/∂x into grad.
+// eval returns the log-likelihood L at x and writes ∂L/∂x into grad. A
+// noise model with a penalty (noise.Penalizer) has it subtracted from both.
 func (o *objective) eval(x, grad []float64) float64 {
 	v := o.pass(x, grad)
 	gw, gob, gg, gt := o.lay.Split(grad)
 	o.noise.FinishGrad(gw, gob)
 	o.latent.FinishGrad(gg, gt)
+	if p, ok := o.noise.(noise.Penalizer); ok {
+		w, ob, _, _ := o.lay.Split(x)
+		v -= p.Penalty(w, ob, gw, gob)
+	}
 	return v
 }
 

@@ -32,8 +32,9 @@ func pair(n noise.Model, summary string) []Entry {
 	}
 }
 
-// Registry lists the estimators of the paper by name: rfe (and its alias
-// mv), then the LA and DA forms of Dawid-Skene, GLAD and minimax entropy.
+// Registry lists the estimators by name: rfe (and its alias mv), the LA
+// and DA forms of Dawid-Skene, GLAD and minimax entropy (the paper's), then
+// the models beyond the paper (see beyondPaper).
 func Registry() []Entry {
 	r := []Entry{
 		{"rfe", "relative frequencies of the labels of each object (the baseline)", func() Estimator { return RFE{} }},
@@ -42,6 +43,7 @@ func Registry() []Entry {
 	r = append(r, pair(noise.DS{}, "Dawid-Skene (confusion matrix per worker, learned class prior)")...)
 	r = append(r, pair(noise.GLAD{}, "GLAD (worker ability x object difficulty, uniform prior for LA)")...)
 	r = append(r, pair(noise.MME{}, "minimax entropy (K x K matrices per worker and per object, uniform prior for LA)")...)
+	r = append(r, beyondPaper()...)
 	return r
 }
 

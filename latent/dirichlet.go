@@ -1,0 +1,164 @@
+package latent
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// Dirichlet is the hierarchical latent distribution assumption: every
+// object's distribution is drawn from a population prior,
+// q_j ~ Dirichlet(α p), the generative process of the paper's section 2
+// that its eq. 3 drops by treating q_j as free parameters. The q_j are
+// estimated by maximising the DA log-likelihood plus the prior's
+// pseudo-count term,
+//
+//	L = Σ_j Σ_{i ∈ j} log Σ_z q_j(z) P(y_i | z) + Σ_j Σ_z α p_z log q_j(z),
+//
+// which is the log-density of Dirichlet(α p + 1), not of Dirichlet(α p):
+// the mode of Dirichlet(α p) has the terms (α p_z - 1) log q_j(z), which
+// are unbounded above when α p_z < 1 (q_j(z) → 0 would be rewarded without
+// limit), and typical fitted α are small. With noise-free labels the
+// pseudo-count form gives q_j = (n_j + α p)/(n_j + α), exactly the
+// posterior mean of Dirichlet(α p) after the counts n_j, the Bayes
+// predictive distribution of the next label; with noisy labels it is the
+// same with the expected subjective counts Σ_i r_i in place of n_j.
+//
+// With q_j = softmax(b_j) the gradient is
+//
+//	∂L/∂b_j = Σ_{i ∈ j} (r_i - q_j) + α (p - q_j),
+//
+// and the weights handed to the noise model are DA's responsibilities r_i.
+// As α → 0 it is plain DA; an object with few labels is shrunk toward p,
+// one with many keeps (the noise-corrected version of) its frequencies.
+// Model.HDA in package model estimates α and p from the data.
+type Dirichlet struct {
+	// Alpha is the concentration α ≥ 0 of the prior, the number of
+	// pseudo-labels it is worth.
+	Alpha float64
+	// P is the population distribution p (K values summing to 1); nil
+	// means uniform.
+	P []float64
+	// Floor is DA's floor for zero initial frequencies; zero means 0.01.
+	Floor float64
+}
+
+// Name returns "hda".
+func (Dirichlet) Name() string { return "hda" }
+
+// GlobalDim returns 0: α and p are settings, not fitted here.
+func (Dirichlet) GlobalDim(int) int { return 0 }
+
+// TaskDim returns k, the logits b_j.
+func (Dirichlet) TaskDim(k int) int { return k }
+
+// prior returns the pseudo-counts α p_z for k classes.
+func (a Dirichlet) prior(k int) []float64 {
+	c := make([]float64, k)
+	for z := range c {
+		if a.P != nil {
+			c[z] = a.Alpha * a.P[z]
+		} else {
+			c[z] = a.Alpha / float64(k)
+		}
+	}
+	return c
+}
+
+// Init sets q_j to the smoothed frequencies (n_j(z) + α p_z)/(n_j + α),
+// with probabilities below the Floor raised to it and the vector
+// renormalised, and b_j = log q_j.
+func (a Dirichlet) Init(d *data.Dataset, freq []float64, g, t []float64) {
+	k := d.NumClasses()
+	c := a.prior(k)
+	sm := make([]float64, len(freq))
+	for j := range d.Tasks {
+		n := float64(d.Offsets[j+1] - d.Offsets[j])
+		var s float64
+		for z := range k {
+			sm[j*k+z] = n*freq[j*k+z] + c[z]
+			s += sm[j*k+z]
+		}
+		for z := range k {
+			if s > 0 {
+				sm[j*k+z] /= s
+			} else {
+				sm[j*k+z] = 1 / float64(k)
+			}
+		}
+	}
+	DA{Floor: a.Floor}.Init(d, sm, g, t)
+}
+
+// Generate draws a fresh subjective class z ~ q for every label, as DA.
+func (Dirichlet) Generate(rng *rand.Rand, q []float64, z []int) { DA{}.Generate(rng, q, z) }
+
+// NewEvaluator returns an evaluator of the assumption on d.
+func (a Dirichlet) NewEvaluator(d *data.Dataset) Evaluator {
+	da := DA{Floor: a.Floor}.NewEvaluator(d).(*daEval)
+	return &dirEval{da: da, k: d.NumClasses(), d: d, c: a.prior(d.NumClasses()), alpha: a.Alpha}
+}
+
+// dirEval wraps DA's evaluator in a named field, not by embedding, so
+// that it implements only the interfaces it overrides: DA's optional fast
+// paths would leave out the prior term.
+type dirEval struct {
+	da    *daEval
+	k     int
+	d     *data.Dataset
+	c     []float64 // α p
+	alpha float64
+}
+
+func (e *dirEval) SetParams(g, t []float64) { e.da.SetParams(g, t) }
+
+func (e *dirEval) FinishGrad(gg, gt []float64) { e.da.FinishGrad(gg, gt) }
+
+func (e *dirEval) Output(j int, l, out []float64) { e.da.Output(j, l, out) }
+
+// addPrior adds α Σ_z p_z log q_j(z) to the object's term and α(p - q_j)
+// to its gradient, and returns the term.
+func (e *dirEval) addPrior(j int, gtask []float64) float64 {
+	if e.alpha == 0 {
+		return 0
+	}
+	k := e.k
+	var buf num.Buf
+	logq := num.Scratch(&buf, k)
+	num.LogSoftmax(logq, e.da.b[j*k:(j+1)*k])
+	gb := gtask[j*k : (j+1)*k]
+	var v float64
+	for z, lq := range logq {
+		if e.c[z] != 0 {
+			v += e.c[z] * lq
+		}
+		gb[z] += e.c[z] - e.alpha*math.Exp(lq)
+	}
+	return v
+}
+
+func (e *dirEval) Task(j int, l, g []float64, gglob, gtask []float64) float64 {
+	return e.da.Task(j, l, g, gglob, gtask) + e.addPrior(j, gtask)
+}
+
+// MStep sets q_j = (Σ_{i ∈ j} r_i + α p)/(n_j + α) = q_j + gtask_j/(n_j + α),
+// the maximiser of the expected complete-data objective.
+func (e *dirEval) MStep(_, gtask []float64, _, t []float64) {
+	k := e.k
+	var qbuf num.Buf
+	q := num.Scratch(&qbuf, k)
+	for j := range e.d.Tasks {
+		n := float64(e.d.Offsets[j+1]-e.d.Offsets[j]) + e.alpha
+		if n == 0 {
+			continue
+		}
+		b := t[j*k : (j+1)*k]
+		softmax(q, b)
+		for z, qz := range q {
+			b[z] = qz + gtask[j*k+z]/n
+		}
+		logNormalise(b)
+	}
+}

@@ -1,0 +1,133 @@
+package latent
+
+import "github.com/consensuslab/consensus/data"
+
+// WithGold wraps an assumption for semi-supervised fitting: the objects with
+// a known class (gold labels used for training) have that class as the
+// latent class of every one of their labels, and the other objects are
+// left to Base. A gold object's term of the log-likelihood is
+//
+//	Σ_{i ∈ j} l_i(t_j) = Σ_{i ∈ j} log P(y_i | t_j),
+//
+// its weights are one-hot, g_i(z) = 1[z = t_j], and its consensus output is
+// the one-hot vector of t_j. The term is the same under LA (the true class
+// is known) and DA (every subjective class is known to be t_j: q_j is
+// pinned to the one-hot vector), so the wrapper works for any base
+// assumption and any noise model, which learns from the gold objects as
+// from labelled training data. Base's parameters of a gold object get a
+// zero gradient and keep their initial values; the gold objects do not
+// enter Base's global parameters (LA's learned class prior is estimated
+// from the other objects only).
+type WithGold struct {
+	// Base is the assumption for the objects without gold.
+	Base Assumption
+	// Class holds the gold class index of every object (len = number of
+	// tasks of the data set), or -1 for an object without gold.
+	Class []int
+}
+
+// GoldClasses returns the Class slice of WithGold for d: the class of
+// every gold task, -1 elsewhere.
+func GoldClasses(d *data.Dataset, g *data.Gold) []int {
+	c := make([]int, d.NumTasks())
+	for i := range c {
+		c[i] = -1
+	}
+	if g != nil {
+		for i, t := range g.Task {
+			c[t] = int(g.Label[i])
+		}
+	}
+	return c
+}
+
+// Name returns Base's name.
+func (a WithGold) Name() string { return a.Base.Name() }
+
+// GlobalDim returns Base's.
+func (a WithGold) GlobalDim(k int) int { return a.Base.GlobalDim(k) }
+
+// TaskDim returns Base's.
+func (a WithGold) TaskDim(k int) int { return a.Base.TaskDim(k) }
+
+// Init is Base's initialisation with the gold objects' frequencies
+// replaced by their one-hot gold vectors, so that a DA base starts with
+// q_j pinned near the gold class (the parameters of gold objects are not
+// used by the likelihood).
+func (a WithGold) Init(d *data.Dataset, freq []float64, g, t []float64) {
+	k := d.NumClasses()
+	f := freq
+	if a.Class != nil {
+		f = append([]float64(nil), freq...)
+		for j, c := range a.Class {
+			if c >= 0 {
+				row := f[j*k : (j+1)*k]
+				clear(row)
+				row[c] = 1
+			}
+		}
+	}
+	a.Base.Init(d, f, g, t)
+}
+
+// NewEvaluator returns an evaluator of the wrapped assumption on d. It
+// panics if Class does not have one entry per task or holds a class out of
+// range.
+func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
+	if a.Class != nil && len(a.Class) != d.NumTasks() {
+		panic("latent: WithGold.Class must have one entry per task")
+	}
+	for _, c := range a.Class {
+		if c >= d.NumClasses() {
+			panic("latent: WithGold.Class holds a class out of range")
+		}
+	}
+	return &goldEval{base: a.Base.NewEvaluator(d), class: a.Class, d: d, k: d.NumClasses()}
+}
+
+// goldEval holds the base evaluator in a named field so that the base's
+// optional fast paths, which know nothing of the gold, are not promoted.
+type goldEval struct {
+	base  Evaluator
+	class []int
+	d     *data.Dataset
+	k     int
+}
+
+func (e *goldEval) gold(j int) int {
+	if e.class == nil {
+		return -1
+	}
+	return e.class[j]
+}
+
+func (e *goldEval) SetParams(g, t []float64) { e.base.SetParams(g, t) }
+
+func (e *goldEval) Task(j int, l, g []float64, gglob, gtask []float64) float64 {
+	c := e.gold(j)
+	if c < 0 {
+		return e.base.Task(j, l, g, gglob, gtask)
+	}
+	k := e.k
+	n := e.d.Offsets[j+1] - e.d.Offsets[j]
+	var v float64
+	for i := 0; i < n; i++ {
+		gi := g[i*k : (i+1)*k]
+		clear(gi)
+		gi[c] = 1
+		v += l[i*k+c]
+	}
+	return v
+}
+
+func (e *goldEval) FinishGrad(gglob, gtask []float64) { e.base.FinishGrad(gglob, gtask) }
+
+func (e *goldEval) Output(j int, l []float64, out []float64) {
+	c := e.gold(j)
+	if c < 0 {
+		e.base.Output(j, l, out)
+		return
+	}
+	clear(out[:e.k])
+	out[c] = 1
+}

@@ -1,0 +1,295 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mathext"
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// HDA is hierarchical DA: a noise model under the latent.Dirichlet
+// assumption q_j ~ Dirichlet(α p), with the concentration α and the
+// population distribution p estimated from the data by empirical Bayes
+// unless they are set.
+//
+// The empirical Bayes loop alternates two steps, Rounds times at most:
+//
+//  1. fit the model with the current α and p (the first fit starts from
+//     Settings.Start or Init, later fits from the previous optimum);
+//  2. compute every object's expected subjective-class counts
+//     m_j(z) = Σ_{i ∈ j} r_i(z), with r_i(z) ∝ q_j(z) P(y_i | z) at the fit,
+//     and set α and p to the maximum-likelihood estimate of the
+//     Dirichlet-multinomial (Pólya) distribution of the m_j
+//     (FitDirichletMultinomial): the counts of noise-free subjective labels
+//     have the marginal likelihood
+//     Σ_j [log Γ(α) - log Γ(α + n_j) + Σ_z log Γ(α p_z + m_j(z)) - log Γ(α p_z)].
+//
+// The starting α and p are the same estimate from the raw label counts. The
+// loop stops early when α changes by less than 2% and p by less than 0.005.
+// It is a type-II maximum-likelihood (evidence) estimate in which the noise
+// has been taken out of the counts; unlike estimating α from the fitted q_j
+// themselves, which are already shrunk toward p, it does not drift to
+// α = ∞.
+type HDA struct {
+	// Noise is the noise model.
+	Noise noise.Model
+	// Alpha, when positive, fixes the concentration α; zero estimates it.
+	Alpha float64
+	// P, when not nil, fixes the population distribution p; nil
+	// estimates it.
+	P []float64
+	// Rounds bounds the number of fits of the empirical Bayes loop; zero
+	// means 4. With both Alpha and P fixed there is one fit.
+	Rounds int
+}
+
+// Name returns "hda-" followed by the noise model's name.
+func (h HDA) Name() string { return "hda-" + h.Noise.Name() }
+
+// Fit fits the hierarchical model to d with empirical Bayes as described at
+// HDA. The result's Method names the final α and p; its Iterations,
+// Evaluations and Runtime add up every fit of the loop.
+func (h HDA) Fit(d *data.Dataset, s *Settings) (*Result, error) {
+	res, _, _, err := h.FitPrior(d, s)
+	return res, err
+}
+
+// FitPrior is Fit that also returns the final α and p.
+func (h HDA) FitPrior(d *data.Dataset, s *Settings) (*Result, float64, []float64, error) {
+	if err := checkData(d); err != nil {
+		return nil, 0, nil, err
+	}
+	start := time.Now()
+	k := d.NumClasses()
+	if h.P != nil && len(h.P) != k {
+		return nil, 0, nil, fmt.Errorf("model %s: population distribution has %d values for %d classes", h.Name(), len(h.P), k)
+	}
+	if h.Alpha < 0 {
+		return nil, 0, nil, fmt.Errorf("model %s: negative concentration %g", h.Name(), h.Alpha)
+	}
+	rounds := h.Rounds
+	if rounds <= 0 {
+		rounds = 4
+	}
+	fixed := h.Alpha > 0 && h.P != nil
+	alpha, p := h.Alpha, h.P
+	if !fixed {
+		alpha, p = FitDirichletMultinomial(d.Counts(), k, h.Alpha, h.P)
+	}
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	var res *Result
+	iters, evals, fits := 0, 0, 0
+	for round := 0; round < rounds; round++ {
+		m := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}
+		r, err := m.Fit(d, &set)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		res = r
+		fits++
+		iters += r.Iterations
+		evals += r.Evaluations
+		if fixed || round == rounds-1 {
+			break
+		}
+		na, np := FitDirichletMultinomial(SubjectiveCounts(r), k, h.Alpha, h.P)
+		dp := 0.0
+		for z := range np {
+			dp = max(dp, math.Abs(np[z]-p[z]))
+		}
+		done := math.Abs(math.Log(na/alpha)) < 0.02 && dp < 0.005
+		alpha, p = na, np
+		if done {
+			break
+		}
+		set.Start = r.Params
+	}
+	// The last fit used (alpha, p) unless the loop moved them after it;
+	// report the values the returned fit used.
+	used := res.model.Latent.(latent.Dirichlet)
+	res.Model = h.Name()
+	res.Iterations, res.Evaluations = iters, evals
+	res.Method = fmt.Sprintf("%s, empirical Bayes prior alpha %.4g p %s (%d fits)", res.Method, used.Alpha, fmtVec(used.P), fits)
+	res.Runtime = time.Since(start)
+	return res, used.Alpha, used.P, nil
+}
+
+func fmtVec(p []float64) string {
+	s := "["
+	for i, v := range p {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("%.3f", v)
+	}
+	return s + "]"
+}
+
+// SubjectiveCounts returns, for a fitted noise model under a DA-type
+// assumption (DA or latent.Dirichlet), every object's expected counts of
+// subjective classes m_j(z) = Σ_{i ∈ j} r_i(z), J×K, where
+// r_i(z) ∝ q_j(z) P(y_i | z) with q_j = r.Dist(j). It panics for RFE.
+func SubjectiveCounts(r *Result) []float64 {
+	d := r.Data
+	k := d.NumClasses()
+	r.obj.setParams(r.Params)
+	m := make([]float64, d.NumTasks()*k)
+	most := 0
+	for j := range d.Tasks {
+		most = max(most, d.Offsets[j+1]-d.Offsets[j])
+	}
+	l := make([]float64, most*k)
+	t := make([]float64, k)
+	for j := range d.Tasks {
+		n := d.Offsets[j+1] - d.Offsets[j]
+		r.obj.noise.LogProb(j, l[:n*k])
+		q := r.Dist(j)
+		for i := 0; i < n; i++ {
+			for z := range t {
+				t[z] = math.Log(q[z]) + l[i*k+z]
+			}
+			lse := num.LogSumExp(t)
+			for z := range t {
+				m[j*k+z] += math.Exp(t[z] - lse)
+			}
+		}
+	}
+	return m
+}
+
+// FitDirichletMultinomial returns the maximum-likelihood concentration α
+// and mean p of the Dirichlet-multinomial distribution of the rows of
+// counts (J×K, nonnegative, not necessarily integers): the maximiser of
+//
+//	Σ_j [log Γ(α) - log Γ(α + n_j) + Σ_z log Γ(α p_z + m_j(z)) - log Γ(α p_z)],
+//
+// n_j = Σ_z m_j(z), over rows with n_j > 0. A positive alpha or a non-nil p
+// is held fixed. α is kept within [1e-3, 1e4] (1e4 when the counts show no
+// overdispersion, where the likelihood grows up to α = ∞) and every p_z is
+// at least 1e-6.
+func FitDirichletMultinomial(counts []float64, k int, alpha float64, p []float64) (float64, []float64) {
+	const minA, maxA, minP = 1e-3, 1e4, 1e-6
+	if alpha > 0 && p != nil {
+		return alpha, p
+	}
+	// Start at α = K and p at the smoothed pooled frequencies.
+	tot := make([]float64, k)
+	var all float64
+	for i, v := range counts {
+		tot[i%k] += v
+		all += v
+	}
+	x := make([]float64, k+1) // log α, logits of p
+	x[0] = math.Log(float64(k))
+	if alpha > 0 {
+		x[0] = math.Log(alpha)
+	}
+	for z := range k {
+		pz := (tot[z] + 1) / (all + float64(k))
+		if p != nil {
+			pz = p[z]
+		}
+		x[1+z] = math.Log(max(pz, minP))
+	}
+	rows := len(counts) / k
+	ap := make([]float64, k)
+	pp := make([]float64, k)
+	grad := make([]float64, k)
+	unpack := func(x []float64) float64 {
+		a := math.Exp(min(max(x[0], math.Log(minA)), math.Log(maxA)))
+		num.SoftmaxFrom(pp, x[1:], num.LogSumExp(x[1:]))
+		for z := range ap {
+			pp[z] = max(pp[z], minP)
+			ap[z] = a * pp[z]
+		}
+		return a
+	}
+	f := func(x, g []float64) float64 {
+		a := unpack(x)
+		var v float64
+		clear(grad)
+		lgA, _ := math.Lgamma(a)
+		psiA := mathext.Digamma(a)
+		lgz := make([]float64, k)
+		psiz := make([]float64, k)
+		for z := range ap {
+			lgz[z], _ = math.Lgamma(ap[z])
+			psiz[z] = mathext.Digamma(ap[z])
+		}
+		for j := range rows {
+			row := counts[j*k : (j+1)*k]
+			var n float64
+			for _, c := range row {
+				n += c
+			}
+			if n <= 0 {
+				continue
+			}
+			lg, _ := math.Lgamma(a + n)
+			v += lgA - lg
+			dA := psiA - mathext.Digamma(a+n)
+			for z, c := range row {
+				grad[z] += dA
+				if c > 0 {
+					lc, _ := math.Lgamma(ap[z] + c)
+					v += lc - lgz[z]
+					grad[z] += mathext.Digamma(ap[z]+c) - psiz[z]
+				}
+			}
+		}
+		if g != nil {
+			// Chain rule to log α and the logits of p.
+			var ga, mean float64
+			for z := range ap {
+				ga += ap[z] * grad[z]
+				mean += pp[z] * grad[z]
+			}
+			g[0] = -ga
+			if alpha > 0 {
+				g[0] = 0
+			}
+			for z := range ap {
+				g[1+z] = -a * pp[z] * (grad[z] - mean)
+				if p != nil {
+					g[1+z] = 0
+				}
+			}
+		}
+		return -v
+	}
+	prob := optimize.Problem{
+		Func: func(x []float64) float64 { return f(x, nil) },
+		Grad: func(g, x []float64) { f(x, g) },
+	}
+	res, _ := optimize.Minimize(prob, x, &optimize.Settings{GradientThreshold: 1e-6 * float64(max(rows, 1)), MajorIterations: 200}, &optimize.LBFGS{})
+	if res != nil {
+		copy(x, res.X)
+	}
+	a := unpack(x)
+	if alpha > 0 {
+		a = alpha
+	}
+	out := append([]float64(nil), pp...)
+	if p != nil {
+		out = append([]float64(nil), p...)
+	} else {
+		var s float64
+		for _, v := range out {
+			s += v
+		}
+		for z := range out {
+			out[z] /= s
+		}
+	}
+	return a, out
+}

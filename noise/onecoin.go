@@ -1,0 +1,123 @@
+package noise
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// OneCoin is the one-coin Dawid-Skene noise model: every worker w has a
+// single accuracy a_w = σ(c_w), the probability of reporting the latent
+// class, and spreads its errors evenly over the other classes:
+//
+//	P(y | z) = a_w if y = z, (1 - a_w)/(K - 1) otherwise.
+//
+// It is DS with every confusion matrix constrained to one number, or GLAD
+// with every difficulty fixed at 1: K² - 1 fewer parameters per worker than
+// DS, so it suits workers with few labels, and it cannot describe a worker
+// who confuses some pairs of classes more than others. With a = σ(c),
+//
+//	l_i(z) = log σ(c) if z = y_i, log σ(-c) - log(K - 1) otherwise,
+//	∂l_i(z)/∂c = 1 - a if z = y_i, -a otherwise.
+//
+// The parameter is c_w (one per worker); there are no object parameters.
+type OneCoin struct{}
+
+// Name returns "onecoin".
+func (OneCoin) Name() string { return "onecoin" }
+
+// WorkerDim returns 1, the accuracy logit c_w.
+func (OneCoin) WorkerDim(int) int { return 1 }
+
+// ObjectDim returns 0.
+func (OneCoin) ObjectDim(int) int { return 0 }
+
+// Init sets each worker's accuracy to its smoothed agreement with the label
+// frequencies, a_w = (Σ_i freq_{j(i)}(y_i) + 1)/(n_w + 2) over the worker's
+// n_w labels (the one-coin analogue of the paper's DS initialisation), and
+// c_w = logit(a_w).
+func (OneCoin) Init(d *data.Dataset, freq []float64, w, _ []float64) {
+	k := d.NumClasses()
+	agree := make([]float64, d.NumWorkers())
+	n := make([]float64, d.NumWorkers())
+	for j := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		for i, wk := range workers {
+			agree[wk] += freq[j*k+int(labels[i])]
+			n[wk]++
+		}
+	}
+	for i := range w {
+		a := (agree[i] + 1) / (n[i] + 2)
+		w[i] = math.Log(a / (1 - a))
+	}
+}
+
+// SampleParams draws accuracies a_w ~ U[0.55, 0.95].
+func (OneCoin) SampleParams(rng *rand.Rand, _ int, w, _ []float64) {
+	for i := range w {
+		a := 0.55 + 0.4*rng.Float64()
+		w[i] = math.Log(a / (1 - a))
+	}
+}
+
+// NewEvaluator returns an evaluator of OneCoin on d.
+func (OneCoin) NewEvaluator(d *data.Dataset) Evaluator {
+	k := d.NumClasses()
+	return &oneCoinEval{d: d, k: k, logKm1: math.Log(float64(k - 1))}
+}
+
+type oneCoinEval struct {
+	d      *data.Dataset
+	k      int
+	logKm1 float64
+	c      []float64
+}
+
+func (e *oneCoinEval) SetParams(w, _ []float64) { e.c = w }
+
+func (e *oneCoinEval) LogProb(j int, l []float64) {
+	k := e.k
+	workers, labels := e.d.TaskLabels(j)
+	for i, w := range workers {
+		c := e.c[w]
+		wrong := num.LogSigmoid(-c) - e.logKm1
+		li := l[i*k : (i+1)*k]
+		for z := range li {
+			li[z] = wrong
+		}
+		li[labels[i]] = num.LogSigmoid(c)
+	}
+}
+
+func (e *oneCoinEval) Backprop(j int, g []float64, gw, _ []float64) {
+	k := e.k
+	workers, labels := e.d.TaskLabels(j)
+	for i, w := range workers {
+		a := num.Sigmoid(e.c[w])
+		gi := g[i*k : (i+1)*k]
+		var sum float64
+		for _, v := range gi {
+			sum += v
+		}
+		gw[w] += gi[labels[i]] - a*sum
+	}
+}
+
+func (e *oneCoinEval) FinishGrad(_, _ []float64) {}
+
+func (e *oneCoinEval) Conditional(w int32, _ int, z int, p []float64) {
+	a := num.Sigmoid(e.c[w])
+	for y := range p[:e.k] {
+		p[y] = (1 - a) / float64(e.k-1)
+	}
+	p[z] = a
+}
+
+func (e *oneCoinEval) WorkerColumns() []string { return []string{"accuracy"} }
+
+func (e *oneCoinEval) WorkerValues(w int32, dst []float64) []float64 {
+	return append(dst, num.Sigmoid(e.c[w]))
+}
