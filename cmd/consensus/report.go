@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/output"
+	"github.com/consensuslab/consensus/report"
+)
+
+func init() { extraCommands = append(extraCommands, newReportCmd) }
+
+func newReportCmd() *cobra.Command {
+	var in inputFlags
+	var ff fitFlags
+	var out, models, noiseName, title string
+	var top, reps int
+	c := &cobra.Command{
+		Use:   "report",
+		Short: "Write a self-contained HTML report on a data set and the models fitted to it",
+		Long: `report fits several consensus models to a data set and writes one HTML file
+that works offline (styles and SVG pictures inlined): a summary of the data
+with histograms of labels per task and per worker, a model comparison table
+(with gold labels: accuracy, log loss, Brier score and ECE with bootstrap
+intervals), a reliability diagram, the distribution of worker quality, the
+most ambiguous tasks (highest entropy of the DA distribution q_j) and the tasks
+where the LA and DA forms of one noise model disagree most.`,
+		Example: `  consensus report --dataset duchenne --output report.html
+  consensus report --input labels.csv --gold gold.csv --output report.html
+  consensus report --input labels.parquet --models rfe,la-ds,da-ds,la-mme,da-mme --noise mme -o report.html`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			set, err := ff.settings()
+			if err != nil {
+				return err
+			}
+			opt := &report.Options{Title: title, Noise: noiseName, Settings: set, Seed: ff.seed, Top: top,
+				BootstrapReps: reps, Context: cmd.Context()}
+			if models != "" {
+				for _, m := range strings.Split(models, ",") {
+					if m = strings.TrimSpace(m); m != "" {
+						opt.Models = append(opt.Models, m)
+					}
+				}
+			}
+			switch noiseName {
+			case "", "ds", "glad", "mme":
+			default:
+				return usagef("--noise %q: want ds, glad or mme", noiseName)
+			}
+			if top < 0 {
+				return usagef("--top must not be negative")
+			}
+			d, gold, err := in.load()
+			if err != nil {
+				return err
+			}
+			var bar *progress
+			if !ff.quiet {
+				bar = newProgress("report")
+				opt.Step = bar.step
+				opt.Progress = bar.update
+			}
+			rep, err := report.New(d, gold, opt)
+			bar.finish()
+			if err != nil {
+				if strings.Contains(err.Error(), "unknown model") {
+					return usageErr(err)
+				}
+				return err
+			}
+			if err := output.WriteFile(out, rep.WriteHTML); err != nil {
+				return err
+			}
+			if !ff.quiet && out != "-" {
+				fmt.Fprintf(os.Stderr, "wrote %s\n", out)
+			}
+			return nil
+		},
+	}
+	in.register(c)
+	ff.register(c)
+	fl := c.Flags()
+	fl.StringVarP(&out, "output", "o", "report.html", `HTML file to write; "-" is standard output`)
+	fl.StringVar(&models, "models", "", "comma-separated models to compare (default "+strings.Join(report.DefaultModels, ",")+")")
+	fl.StringVar(&noiseName, "noise", "ds", "noise model whose LA and DA forms are contrasted: ds, glad or mme")
+	fl.StringVar(&title, "title", "", `title of the report (default "Consensus report: NAME")`)
+	fl.IntVar(&top, "top", 15, "rows in the tables of ambiguous tasks and of LA/DA disagreements")
+	fl.IntVar(&reps, "bootstrap", 200, "bootstrap replicates for the 95% intervals (negative: none)")
+	return c
+}

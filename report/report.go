@@ -1,0 +1,315 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/model"
+)
+
+// DefaultModels are the estimators a report compares when Options.Models
+// is empty: the baselines and the LA and DA forms of Dawid-Skene and GLAD.
+// Minimax entropy is left out by default because it is much slower to fit;
+// name it in Options.Models to include it.
+var DefaultModels = []string{"rfe", "mv", "la-ds", "da-ds", "la-glad", "da-glad"}
+
+// Options controls a report. The zero value selects every default.
+type Options struct {
+	// Title is the report's heading; empty means "Consensus report" and
+	// the data set's name.
+	Title string
+
+	// Models names the estimators to fit and compare (see model.ByName);
+	// empty means DefaultModels. It is ignored when Scores is given.
+	Models []string
+
+	// Noise names the noise model ("ds", "glad" or "mme") whose LA and DA
+	// forms are contrasted in the sections on ambiguous objects and on
+	// disagreement; empty means "ds". Both forms are fitted if Models does
+	// not include them.
+	Noise string
+
+	// Scores, if not nil, is the model comparison to show (for example
+	// computed by package compare), instead of the one New computes from
+	// the models it fits.
+	Scores []Score
+
+	// Settings are the fit settings; nil means the defaults. Its Progress
+	// and Context fields are replaced by those of Options.
+	Settings *model.Settings
+
+	// Seed breaks ties in consensus labels and seeds the bootstrap.
+	Seed uint64
+
+	// Top is the number of rows of the tables of ambiguous objects and of
+	// disagreements; zero means 15.
+	Top int
+
+	// BootstrapReps is the number of bootstrap replicates of the 95%
+	// intervals of accuracy and log loss; zero means 200, a negative
+	// value turns the intervals off.
+	BootstrapReps int
+
+	// Context, if not nil, stops the fits when it is done.
+	Context context.Context
+
+	// Step, if not nil, is called before each fit with the number of fits
+	// done, their total and a description such as "fitting la-ds".
+	Step func(done, total int, what string)
+
+	// Progress, if not nil, is called after every iteration of a fit.
+	Progress func(model.Progress)
+}
+
+// Score is one row of the model comparison table.
+type Score struct {
+	// Model is the estimator's name, such as "da-glad", and Summary its
+	// one-line description.
+	Model, Summary string
+	// Gold holds the scores on the gold tasks; Gold.N is 0 without gold.
+	Gold metrics.Summary
+	// AccuracyCI and LogLossCI are 95% bootstrap intervals over the gold
+	// tasks; NaN when not computed.
+	AccuracyCI, LogLossCI [2]float64
+	// LogLikelihood, Iterations, Converged and Runtime describe the fit;
+	// Iterations is 0 for estimators without parameters (rfe, mv).
+	LogLikelihood float64
+	Iterations    int
+	Converged     bool
+	Runtime       time.Duration
+	// Note is a remark shown under the table, such as how a baseline was
+	// scored; it may be empty.
+	Note string
+}
+
+// Report is the content of a report, computed by New and written by
+// WriteHTML.
+type Report struct {
+	title  string
+	d      *data.Dataset
+	gold   *data.Gold
+	stats  data.Stats
+	scores []Score
+	res    map[string]*model.Result
+	la, da string // the contrasted pair, such as "la-ds" and "da-ds"
+	top    int
+	seed   uint64
+}
+
+// New fits the models of opt on d and computes the content of a report.
+// gold may be nil.
+func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
+	var o Options
+	if opt != nil {
+		o = *opt
+	}
+	if d == nil || d.NumTasks() == 0 {
+		return nil, errors.New("report: no data")
+	}
+	if gold != nil && gold.Len() == 0 {
+		gold = nil
+	}
+	if o.Top <= 0 {
+		o.Top = 15
+	}
+	if o.BootstrapReps == 0 {
+		o.BootstrapReps = 200
+	}
+	if o.Noise == "" {
+		o.Noise = "ds"
+	}
+	names := o.Models
+	if len(names) == 0 {
+		names = DefaultModels
+	}
+	if o.Scores != nil {
+		names = nil
+	}
+	r := &Report{
+		title: o.Title, d: d, gold: gold, stats: d.Stats(), res: make(map[string]*model.Result),
+		la: "la-" + o.Noise, da: "da-" + o.Noise, top: o.Top, seed: o.Seed,
+	}
+	if r.title == "" {
+		r.title = "Consensus report"
+		if d.Name != "" {
+			r.title += ": " + d.Name
+		}
+	}
+	fits := slices.Clone(names)
+	for _, n := range []string{r.la, r.da} {
+		if !slices.Contains(fits, n) {
+			fits = append(fits, n)
+		}
+	}
+	summaries := make(map[string]string)
+	for _, e := range model.Registry() {
+		summaries[e.Name] = e.Summary
+	}
+	for _, n := range fits {
+		if _, err := model.ByName(n); err != nil {
+			return nil, err
+		}
+	}
+	for i, n := range fits {
+		if o.Step != nil {
+			o.Step(i, len(fits), "fitting "+n)
+		}
+		est, _ := model.ByName(n)
+		var s model.Settings
+		if o.Settings != nil {
+			s = *o.Settings
+		}
+		s.Progress, s.Context = o.Progress, o.Context
+		res, err := est.Fit(d, &s)
+		if err != nil {
+			return nil, fmt.Errorf("fitting %s: %w", n, err)
+		}
+		r.res[n] = res
+	}
+	if o.Step != nil {
+		o.Step(len(fits), len(fits), "writing the report")
+	}
+	if o.Scores != nil {
+		r.scores = o.Scores
+		return r, nil
+	}
+	for _, n := range names {
+		r.scores = append(r.scores, r.score(r.res[n], summaries[n], o.BootstrapReps))
+	}
+	return r, nil
+}
+
+// score evaluates one fitted estimator. Baselines are scored as the
+// command line scores them: log loss, Brier and ECE of add-one smoothed
+// frequencies, and accuracy averaged over 10 tie-breaking draws.
+func (r *Report) score(res *model.Result, summary string, reps int) Score {
+	s := Score{
+		Model: res.Model, Summary: summary, LogLikelihood: res.LogLikelihood,
+		Iterations: res.Iterations, Converged: res.Converged || res.Params == nil, Runtime: res.Runtime,
+		AccuracyCI: [2]float64{math.NaN(), math.NaN()}, LogLossCI: [2]float64{math.NaN(), math.NaN()},
+	}
+	if r.gold == nil {
+		return s
+	}
+	k := res.K()
+	pred := res.Probs
+	if res.Params == nil {
+		pred = metrics.AddOne(r.d.Counts(), k)
+		s.Note = "scores of add-one smoothed frequencies; accuracy averaged over 10 tie-breaking draws"
+	}
+	s.Gold = metrics.Evaluate(pred, k, r.gold, r.seed)
+	acc := func(p []float64, k int, g *data.Gold) float64 { return metrics.Accuracy(p, k, g, r.seed) }
+	if res.Params == nil {
+		s.Gold.Accuracy = metrics.MeanAccuracy(res.Probs, k, r.gold, r.seed, 10)
+		acc = func(_ []float64, k int, g *data.Gold) float64 {
+			return metrics.MeanAccuracy(res.Probs, k, g, r.seed, 10)
+		}
+	}
+	if reps > 0 {
+		lo, hi := metrics.Bootstrap(pred, k, r.gold, acc, reps, r.seed, 0.95)
+		s.AccuracyCI = [2]float64{lo, hi}
+		lo, hi = metrics.Bootstrap(pred, k, r.gold, metrics.LogLoss, reps, r.seed, 0.95)
+		s.LogLossCI = [2]float64{lo, hi}
+	}
+	return s
+}
+
+// Scores returns the rows of the model comparison table.
+func (r *Report) Scores() []Score { return r.scores }
+
+// entropy returns the entropy of p in base len(p), in [0, 1].
+func entropy(p []float64) float64 {
+	h := 0.0
+	for _, v := range p {
+		if v > 0 {
+			h -= v * math.Log(v)
+		}
+	}
+	return h / math.Log(float64(len(p)))
+}
+
+// tv returns the total variation distance between p and q.
+func tv(p, q []float64) float64 {
+	s := 0.0
+	for i := range p {
+		s += math.Abs(p[i] - q[i])
+	}
+	return s / 2
+}
+
+// topBy returns the indices of the n objects with the largest key, largest
+// first, ties in object order.
+func topBy(numTasks, n int, key func(j int) float64) []int {
+	idx := make([]int, numTasks)
+	keys := make([]float64, numTasks)
+	for j := range idx {
+		idx[j] = j
+		keys[j] = key(j)
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] > keys[idx[b]] })
+	return idx[:min(n, len(idx))]
+}
+
+// labelCounts describes the labels of object j, such as "cat ×3, dog ×1",
+// most frequent first.
+func (r *Report) labelCounts(j int) string {
+	k := r.d.NumClasses()
+	c := make([]int, k)
+	_, labels := r.d.TaskLabels(j)
+	for _, y := range labels {
+		c[y]++
+	}
+	order := make([]int, k)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return c[order[a]] > c[order[b]] })
+	var parts []string
+	for _, z := range order {
+		if c[z] > 0 {
+			parts = append(parts, fmt.Sprintf("%s ×%d", r.d.Classes[z], c[z]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// workerQuality returns one quality number per worker and a description,
+// for a fitted DS model (the mean of the diagonal of the confusion matrix:
+// the mean probability of a correct label) or GLAD model (the ability).
+// ok is false for other models.
+func workerQuality(res *model.Result) (q []float64, what string, ok bool) {
+	if res == nil || res.Params == nil {
+		return nil, "", false
+	}
+	d := res.Data
+	cols := res.WorkerColumns()
+	k := d.NumClasses()
+	var vals []float64
+	switch {
+	case len(cols) == 1 && cols[0] == "ability":
+		for w := range d.Workers {
+			vals = res.WorkerValues(int32(w), vals[:0])
+			q = append(q, vals[0])
+		}
+		return q, "GLAD ability e_w (" + res.Model + ")", true
+	case len(cols) == k*k && strings.HasPrefix(cols[0], "p["):
+		for w := range d.Workers {
+			vals = res.WorkerValues(int32(w), vals[:0])
+			s := 0.0
+			for z := range k {
+				s += vals[z*k+z]
+			}
+			q = append(q, s/float64(k))
+		}
+		return q, "mean diagonal of the confusion matrix (" + res.Model + ")", true
+	}
+	return nil, "", false
+}

@@ -1,0 +1,222 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/sim"
+)
+
+// smallData simulates a small data set with gold labels (the true classes
+// of a third of the tasks).
+func smallData(t *testing.T) (*data.Dataset, *data.Gold) {
+	t.Helper()
+	d, truth, err := sim.Simulate(sim.Config{Tasks: 120, Workers: 8, LabelsPerTask: 5, Classes: 3, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &data.Gold{}
+	top := model.Argmax(truth.Q, 3, 1)
+	for j := 0; j < d.NumTasks(); j += 3 {
+		g.Task = append(g.Task, int32(j))
+		g.Label = append(g.Label, uint16(top[j]))
+	}
+	d.Tasks[0] = `<script>alert("x")</script>`
+	return d, g
+}
+
+func render(t *testing.T, d *data.Dataset, g *data.Gold, opt *Options) string {
+	t.Helper()
+	if opt == nil {
+		opt = &Options{}
+	}
+	opt.Settings = &model.Settings{MaxIterations: 60, Threads: 1}
+	opt.BootstrapReps = 20
+	rep, err := New(d, g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// checkStructure parses the page as XML-ish HTML (the template writes
+// balanced tags) and checks that it fetches nothing from the network.
+func checkStructure(t *testing.T, page string) {
+	t.Helper()
+	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.HasSuffix(strings.TrimSpace(page), "</html>") {
+		t.Error("not an HTML document")
+	}
+	dec := xml.NewDecoder(strings.NewReader(strings.TrimPrefix(page, "<!DOCTYPE html>")))
+	dec.Strict = false
+	dec.AutoClose = xml.HTMLAutoClose
+	dec.Entity = xml.HTMLEntity
+	var stack []string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("malformed HTML: %v", err)
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			stack = append(stack, e.Name.Local)
+			for _, a := range e.Attr {
+				switch a.Name.Local {
+				case "src", "href", "srcset", "action", "poster", "data":
+					if regexp.MustCompile(`(?i)^\s*(https?:)?//`).MatchString(a.Value) {
+						t.Errorf("<%s %s=%q> fetches from the network", e.Name.Local, a.Name.Local, a.Value)
+					}
+					if e.Name.Local == "img" && !strings.HasPrefix(a.Value, "data:image/svg+xml;base64,") {
+						t.Errorf("image %.40q is not an inline SVG", a.Value)
+					}
+				}
+			}
+		case xml.EndElement:
+			if len(stack) == 0 || stack[len(stack)-1] != e.Name.Local {
+				t.Fatalf("unbalanced </%s> (open: %v)", e.Name.Local, stack)
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) != 0 {
+		t.Errorf("unclosed elements %v", stack)
+	}
+	for _, bad := range []string{"@import", "url(http", "<link", "<script"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains %q", bad)
+		}
+	}
+}
+
+func TestReport(t *testing.T) {
+	d, g := smallData(t)
+	for _, tc := range []struct {
+		name     string
+		gold     *data.Gold
+		opt      *Options
+		sections []string
+		absent   []string
+	}{
+		{"with gold", g, nil,
+			[]string{`id="data"`, `id="models"`, `id="calibration"`, `id="workers"`, `id="ambiguous"`, `id="disagreement"`,
+				"labels each task received", "accuracy", "log loss", "ECE", "la-glad", "da-ds", "Reliability diagram", "GLAD ability", "confusion matrix", "entropy", "distance", "add-one"},
+			nil},
+		{"without gold", nil, &Options{Models: []string{"mv", "la-glad"}, Noise: "glad", Top: 4, Title: "T & T"},
+			[]string{`id="data"`, `id="models"`, `id="workers"`, `id="ambiguous"`, `id="disagreement"`, "<h1>T &amp; T</h1>", "No gold labels", "da-glad q_j"},
+			[]string{`id="calibration"`, "Brier", "la-ds"}},
+		{"given scores", g, &Options{Scores: []Score{{Model: "from-compare", Summary: "precomputed"}}},
+			[]string{"from-compare", "precomputed", "GLAD ability"[:0] + "confusion matrix"},
+			[]string{">rfe<", "la-glad"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := render(t, d, tc.gold, tc.opt)
+			checkStructure(t, page)
+			for _, s := range tc.sections {
+				if !strings.Contains(page, s) {
+					t.Errorf("page lacks %q", s)
+				}
+			}
+			for _, s := range tc.absent {
+				if strings.Contains(page, s) {
+					t.Errorf("page has %q", s)
+				}
+			}
+			if strings.Contains(page, "<script>alert") {
+				t.Error("a task identifier was not escaped")
+			}
+			if tc.opt != nil && tc.opt.Top == 4 {
+				if n := strings.Count(page, `<td class="task">`); n != 8 {
+					t.Errorf("%d task rows, want 2×4", n)
+				}
+			}
+		})
+	}
+	if _, err := New(d, g, &Options{Models: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), "unknown model") {
+		t.Errorf("unknown model: error %v", err)
+	}
+}
+
+func TestCountHistogram(t *testing.T) {
+	for _, tc := range []struct {
+		in      []int
+		labels  string
+		heights []float64
+	}{
+		{[]int{3, 5, 5}, "3 4 5", []float64{1, 0, 2}},
+		{[]int{1, 2, 4, 7, 120, 1000}, "1 2 5 10 20 50 100 200 500 1k", []float64{1, 2, 1, 0, 0, 0, 1, 0, 0, 1}},
+	} {
+		l, h, _ := countHistogram(tc.in)
+		if strings.Join(l, " ") != tc.labels || len(h) != len(tc.heights) {
+			t.Errorf("%v: labels %q heights %v", tc.in, l, h)
+			continue
+		}
+		for i := range h {
+			if h[i] != tc.heights[i] {
+				t.Errorf("%v: heights %v, want %v", tc.in, h, tc.heights)
+				break
+			}
+		}
+	}
+}
+
+// TestChromium renders a report in headless Chromium, if installed, and
+// checks that it produces a screenshot.
+func TestChromium(t *testing.T) {
+	bin := ""
+	for _, b := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(b); err == nil {
+			bin = p
+			break
+		}
+	}
+	if bin == "" || testing.Short() {
+		t.Skip("no Chromium installed (or -short)")
+	}
+	d, g := smallData(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, []byte(render(t, d, g, nil)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, "--window-size=1280,1600",
+		"file://"+page)
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("chromium: %v\n%s", err, out.String())
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("chromium did not finish in 60 s")
+	}
+	fi, err := os.Stat(shot)
+	if err != nil || fi.Size() < 10000 {
+		t.Fatalf("no screenshot (%v)\n%s", err, out.String())
+	}
+}

@@ -1,0 +1,157 @@
+package report
+
+// pageHTML is the template of the report page. It is self-contained: the
+// styles are inline and the pictures are data URIs.
+const pageHTML = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="consensus">
+<title>{{.Title}}</title>
+<style>
+:root { --ink: #333b47; --muted: #6b7684; --line: #e3e7ee; --bg: #f6f8fb; --card: #ffffff; --accent: #2f6fb5; --best: #e8f3ea; }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--ink); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "Liberation Sans", Arial, sans-serif; }
+header { background: linear-gradient(120deg, #1f4f86, #2f6fb5); color: #fff; padding: 28px 0 22px; }
+header h1 { margin: 0 0 4px; font-size: 26px; font-weight: 600; letter-spacing: -0.01em; }
+header p { margin: 0; opacity: .85; }
+nav { margin-top: 14px; display: flex; flex-wrap: wrap; gap: 6px; }
+nav a { color: #fff; text-decoration: none; font-size: 13px; padding: 3px 10px; border: 1px solid rgba(255,255,255,.35); border-radius: 999px; }
+nav a:hover { background: rgba(255,255,255,.15); }
+.wrap { max-width: 1120px; margin: 0 auto; padding: 0 24px; }
+main section { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 20px 24px; margin: 22px 0; box-shadow: 0 1px 2px rgba(20,30,50,.04); }
+h2 { font-size: 19px; margin: 0 0 6px; font-weight: 600; }
+h3 { font-size: 15px; margin: 18px 0 6px; font-weight: 600; }
+p.lead { color: var(--muted); margin: 0 0 14px; max-width: 80ch; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 12px; margin-bottom: 16px; }
+.card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; background: var(--bg); }
+.card .v { font-size: 22px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.card .l { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+.card .n { font-size: 12px; color: var(--muted); }
+.figs { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+figure { margin: 0; flex: 1 1 420px; }
+figure img { width: 100%; height: auto; display: block; }
+figcaption { font-size: 13px; color: var(--muted); margin-top: 4px; }
+table { border-collapse: collapse; width: 100%; font-size: 14px; }
+th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: middle; }
+th { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; font-weight: 600; background: var(--bg); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tbody tr:hover { background: #fafbfd; }
+td.best { background: var(--best); font-weight: 600; }
+.ci { display: block; font-size: 11px; color: var(--muted); font-weight: 400; }
+.model { font-weight: 600; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
+.desc { display: block; font-size: 12px; color: var(--muted); font-weight: 400; font-family: system-ui, sans-serif; }
+.warn { color: #b3541e; font-size: 12px; }
+.task { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; word-break: break-all; }
+.dist { display: flex; height: 12px; width: 150px; border-radius: 3px; overflow: hidden; background: var(--line); }
+.dist span { display: block; height: 100%; }
+.dtext { font-size: 12px; color: var(--muted); white-space: nowrap; }
+.bar { height: 10px; border-radius: 3px; }
+.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; vertical-align: -1px; }
+.notes { font-size: 12px; color: var(--muted); margin: 8px 0 0; padding-left: 18px; }
+.empty { color: var(--muted); font-style: italic; }
+footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
+</style>
+</head>
+<body>
+<header><div class="wrap">
+<h1>{{.Title}}</h1>
+<p>{{.Subtitle}}</p>
+<nav>
+<a href="#data">Data</a>
+<a href="#models">Models</a>
+{{if .HasGold}}<a href="#calibration">Calibration</a>{{end}}
+<a href="#workers">Workers</a>
+<a href="#ambiguous">Ambiguous tasks</a>
+<a href="#disagreement">LA vs DA</a>
+</nav>
+</div></header>
+<main class="wrap">
+
+<section id="data">
+<h2>Data</h2>
+<p class="lead">The noisy labels: who labelled what, and how often.</p>
+<div class="cards">
+{{range .Cards}}<div class="card"><div class="l">{{.Label}}</div><div class="v">{{.Value}}</div>{{if .Note}}<div class="n">{{.Note}}</div>{{end}}</div>
+{{end}}</div>
+<h3>Classes</h3>
+<table class="classes">
+<thead><tr><th>class</th><th class="num">labels</th><th class="num">share</th><th style="width:40%"></th>{{if .HasGold}}<th class="num">gold tasks</th>{{end}}</tr></thead>
+<tbody>
+{{range .Classes}}<tr><td><span class="swatch" style="background:{{.Color}}"></span>{{.Name}}</td><td class="num">{{.Labels}}</td><td class="num">{{.Share}}</td><td><div class="bar" style="width:{{printf "%.1f" .Width}}%;background:{{.Color}}"></div></td>{{if $.HasGold}}<td class="num">{{.Gold}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+<div class="figs">
+<figure><img alt="Histogram of the number of labels per task" src="{{.TaskHist}}"><figcaption>How many labels each task received.</figcaption></figure>
+<figure><img alt="Histogram of the number of labels per worker" src="{{.WorkerHst}}"><figcaption>How many labels each worker gave.</figcaption></figure>
+</div>
+</section>
+
+<section id="models">
+<h2>Model comparison</h2>
+<p class="lead">{{if .HasGold}}Scores on the {{.GoldN}} gold tasks, with 95% bootstrap intervals over the gold tasks; the best value of each column is highlighted. Log loss is in base K (the uniform guess scores 1).{{else}}No gold labels were given, so the models are compared by their fits only. Give a gold file to score them.{{end}}</p>
+<table>
+<thead><tr><th>model</th>{{if .HasGold}}<th class="num">accuracy</th><th class="num">log loss</th><th class="num">Brier</th><th class="num">ECE</th>{{end}}<th class="num">log-likelihood</th><th class="num">iterations</th><th class="num">time</th></tr></thead>
+<tbody>
+{{range .Scores}}<tr>
+<td><span class="model">{{.Model}}</span>{{if .Note}}<sup>{{.Note}}</sup>{{end}}<span class="desc">{{.Summary}}</span>{{if not .Converged}}<span class="warn">stopped at the iteration limit</span>{{end}}</td>
+{{if $.HasGold}}<td class="num{{if index .Best "acc"}} best{{end}}">{{.Acc}}<span class="ci">{{.AccCI}}</span></td>
+<td class="num{{if index .Best "ll"}} best{{end}}">{{.LogLoss}}<span class="ci">{{.LogLossCI}}</span></td>
+<td class="num{{if index .Best "brier"}} best{{end}}">{{.Brier}}</td>
+<td class="num{{if index .Best "ece"}} best{{end}}">{{.ECE}}</td>{{end}}
+<td class="num">{{.LogLik}}</td><td class="num">{{.Iter}}</td><td class="num">{{.Time}}</td>
+</tr>
+{{end}}</tbody>
+</table>
+{{if .Notes}}<ol class="notes">{{range .Notes}}<li>{{.}}</li>{{end}}</ol>{{end}}
+</section>
+
+{{if .HasGold}}<section id="calibration">
+<h2>Calibration</h2>
+<p class="lead">Reliability diagram: the gold tasks are binned by the probability a model gives its top class, and each point shows the bin's mean probability against the share of its tasks whose top class is right. A calibrated model lies on the diagonal; points below it are overconfident.</p>
+{{if .Reliability}}<div class="figs"><figure style="max-width:560px"><img alt="Reliability diagram" src="{{.Reliability}}"></figure></div>{{else}}<p class="empty">No gold task has labels.</p>{{end}}
+</section>{{end}}
+
+<section id="workers">
+<h2>Worker quality</h2>
+<p class="lead">The distribution of the fitted worker parameters. For Dawid-Skene, the mean of the diagonal of a worker's confusion matrix is their mean probability of giving the latent class; for GLAD, the ability e_w is positive for workers better than chance and negative for adversarial ones.</p>
+{{if .Quality}}<div class="figs">{{range .Quality}}<figure><img alt="Histogram of worker quality" src="{{.URI}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}</div>{{else}}<p class="empty">None of the compared models has Dawid-Skene or GLAD worker parameters.</p>{{end}}
+</section>
+
+<section id="ambiguous">
+<h2>The most ambiguous tasks</h2>
+<p class="lead">The {{.Top}} tasks whose label distribution q_j under {{.DA}} has the highest entropy (1 is uniform). Under the latent distribution assumption these are genuinely ambiguous tasks, not merely tasks with few labels; the latent label model {{.LA}} often still reports a confident posterior for them.</p>
+<table>
+<thead><tr><th class="num">#</th><th>task</th><th>labels</th><th>{{.DA}} q_j</th><th>{{.LA}} posterior</th><th class="num">entropy</th></tr></thead>
+<tbody>
+{{range .Ambiguous}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
+<td><div class="dist">{{range .DA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.DAText}}</span></td>
+<td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
+<td class="num">{{.Value}}</td></tr>
+{{end}}</tbody>
+</table>
+</section>
+
+<section id="disagreement">
+<h2>Where LA and DA disagree</h2>
+<p class="lead">The {{.Top}} tasks where the {{.LA}} posterior and the {{.DA}} distribution differ most, by total variation distance (half the sum of absolute differences). The scatter plot shows every task: the latent label posterior piles up near 1 while the latent distribution estimate keeps the spread of the labels.</p>
+<div class="figs">
+<figure style="max-width:520px"><img alt="Scatter plot of LA posterior against DA distribution" src="{{.Scatter}}"></figure>
+</div>
+<table>
+<thead><tr><th class="num">#</th><th>task</th><th>labels</th><th>{{.DA}} q_j</th><th>{{.LA}} posterior</th><th class="num">distance</th></tr></thead>
+<tbody>
+{{range .Disagree}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
+<td><div class="dist">{{range .DA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.DAText}}</span></td>
+<td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
+<td class="num">{{.Value}}</td></tr>
+{{end}}</tbody>
+</table>
+</section>
+
+</main>
+<footer class="wrap">{{.Footer}}</footer>
+</body>
+</html>
+`
