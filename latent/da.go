@@ -103,48 +103,65 @@ func (e *daEval) Task(j int, l, g []float64, _, gtask []float64) float64 {
 // r_i(z) = q_j(z) P(y_i | z)/m_i and the object's term Σ_i log m_i is the
 // logarithm of the product of the m_i, kept from underflowing by a
 // power-of-two scale: one division per label, and for K = 2 one
-// exponential per object.
-func (e *daEval) TaskProb(j int, p, g []float64, _, gtask []float64) (float64, int, bool) {
+// exponential per object. It stops at an object with a label whose m_i is
+// below 2⁻⁶⁰⁰.
+func (e *daEval) TaskProb(lo, hi int, p, g []float64, _, gtask []float64) (float64, int, int) {
 	k := e.k
-	n := e.d.Offsets[j+1] - e.d.Offsets[j]
+	off := e.d.Offsets
+	base := off[lo]
 	var qbuf, abuf num.Buf
 	q := num.Scratch(&qbuf, k)
 	acc := num.Scratch(&abuf, k)
-	softmax(q, e.b[j*k:(j+1)*k])
 	prod, scale := 1.0, 0
-	if k == 2 {
-		q0, q1 := q[0], q[1]
-		var a0, a1 float64
-		p, g = p[:2*n], g[:2*n]
-		for i := 0; i < n; i++ {
-			t0, t1 := q0*p[2*i], q1*p[2*i+1]
-			m := t0 + t1
-			if !(m >= 0x1p-600) {
-				return 0, 0, false
+	for j := lo; j < hi; j++ {
+		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
+		gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
+		n := off[j+1] - off[j]
+		softmax(q, e.b[j*k:(j+1)*k])
+		oprod := prod // the product before object j, to undo a failure
+		oscale := scale
+		if k == 2 {
+			q0, q1 := q[0], q[1]
+			var a0, a1 float64
+			gj = gj[:len(pj)]
+			ok := true
+			for i := 0; i+1 < len(pj); i += 2 {
+				t0, t1 := q0*pj[i], q1*pj[i+1]
+				m := t0 + t1
+				if !(m >= 0x1p-600) {
+					ok = false
+					break
+				}
+				inv := 1 / m
+				r0, r1 := t0*inv, t1*inv
+				gj[i], gj[i+1] = r0, r1
+				a0 += r0
+				a1 += r1
+				prod *= m
+				if prod < 0x1p-256 {
+					var ex int
+					prod, ex = math.Frexp(prod)
+					scale += ex
+				}
 			}
-			inv := 1 / m
-			r0, r1 := t0*inv, t1*inv
-			g[2*i], g[2*i+1] = r0, r1
-			a0 += r0
-			a1 += r1
-			prod *= m
-			if prod < 0x1p-256 {
-				var ex int
-				prod, ex = math.Frexp(prod)
-				scale += ex
+			if !ok {
+				return oprod, oscale, j - lo
 			}
+			gb := gtask[2*j : 2*j+2]
+			gb[0] += a0 - float64(n)*q0
+			gb[1] += a1 - float64(n)*q1
+			continue
 		}
-		acc[0], acc[1] = a0, a1
-	} else {
-		for i := 0; i < n; i++ {
-			pi, gi := p[i*k:(i+1)*k], g[i*k:(i+1)*k]
+		clear(acc)
+		for i := 0; i < len(pj); i += k {
+			pi, gi := pj[i:i+k], gj[i:i+k]
 			var m float64
 			for z, qz := range q {
 				gi[z] = qz * pi[z]
 				m += gi[z]
 			}
 			if !(m >= 0x1p-600) {
-				return 0, 0, false
+				return oprod, oscale, j - lo
 			}
 			inv := 1 / m
 			for z := range gi {
@@ -158,12 +175,12 @@ func (e *daEval) TaskProb(j int, p, g []float64, _, gtask []float64) (float64, i
 				scale += ex
 			}
 		}
+		gb := gtask[j*k : (j+1)*k]
+		for z, qz := range q {
+			gb[z] += acc[z] - float64(n)*qz
+		}
 	}
-	gb := gtask[j*k : (j+1)*k]
-	for z, qz := range q {
-		gb[z] += acc[z] - float64(n)*qz
-	}
-	return prod, scale, true
+	return prod, scale, hi - lo
 }
 
 // softmax writes softmax(b) into q with K exponentials (one for K = 2) and
@@ -173,14 +190,13 @@ func softmax(q, b []float64) {
 		// q_1 = σ(b_1 - b_0), each of q_0 and q_1 to full relative
 		// precision.
 		d := b[1] - b[0]
+		e := num.Exp(-math.Abs(d))
+		big := 1 / (1 + e)
+		small := e * big
 		if d >= 0 {
-			e := math.Exp(-d)
-			q[1] = 1 / (1 + e)
-			q[0] = e * q[1]
+			q[0], q[1] = small, big
 		} else {
-			e := math.Exp(d)
-			q[0] = 1 / (1 + e)
-			q[1] = e * q[0]
+			q[0], q[1] = big, small
 		}
 		return
 	}
@@ -190,7 +206,7 @@ func softmax(q, b []float64) {
 	}
 	var sum float64
 	for z, v := range b {
-		q[z] = math.Exp(v - mx)
+		q[z] = num.Exp(v - mx)
 		sum += q[z]
 	}
 	inv := 1 / sum

@@ -118,29 +118,79 @@ func (e *laEval) Task(j int, l, g []float64, gglob, _ []float64) float64 {
 
 // TaskProb is Task in probability space: the products
 // p_z Π_{i ∈ j} P(y_i | z) are accumulated with a common power-of-two scale
-// so that they do not underflow, and the object costs one division instead
+// so that they do not underflow, and an object costs one division instead
 // of K exponentials and a logarithm.
 //
-// A probability space product cannot recover from a factor or a product
+// A probability-space product cannot recover from a factor or a product
 // that has underflowed to zero, as the log-space sum can. TaskProb
-// therefore gives up (ok = false) as soon as any product falls below
+// therefore stops at an object as soon as any of its products falls below
 // 2⁻¹⁰²⁰, where it would start to lose precision; with the largest product
 // kept above 2⁻²⁵⁶ this happens only when one class is more than about
 // 10²³⁰ times less likely than another, or when a probability has
 // underflowed.
-func (e *laEval) TaskProb(j int, p, g []float64, gglob, _ []float64) (float64, int, bool) {
+func (e *laEval) TaskProb(lo, hi int, p, g []float64, gglob, _ []float64) (float64, int, int) {
 	k := e.k
-	n := e.d.Offsets[j+1] - e.d.Offsets[j]
-	var buf num.Buf
+	off := e.d.Offsets
+	base := off[lo]
+	var buf, gbuf num.Buf
 	s := num.Scratch(&buf, k)
-	copy(s, e.p)
-	scale := 0
+	gacc := num.Scratch(&gbuf, k)
+	prod, pscale := 1.0, 0
+	for j := lo; j < hi; j++ {
+		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
+		gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
+		sum, scale, ok := e.posteriorProb(pj, s)
+		if !ok {
+			e.addGlobal(gglob, gacc)
+			return prod, pscale, j - lo
+		}
+		if k == 2 {
+			s0, s1 := s[0], s[1]
+			for i := 0; i+1 < len(gj); i += 2 {
+				gj[i] = s0
+				gj[i+1] = s1
+			}
+		} else {
+			for i := 0; i < len(gj); i += k {
+				copy(gj[i:i+k], s)
+			}
+		}
+		if e.learn {
+			for z, v := range s {
+				gacc[z] += v - e.p[z]
+			}
+		}
+		prod *= sum
+		pscale += scale
+		if prod < 0x1p-256 || prod > 0x1p256 {
+			var ex int
+			prod, ex = math.Frexp(prod)
+			pscale += ex
+		}
+	}
+	e.addGlobal(gglob, gacc)
+	return prod, pscale, hi - lo
+}
+
+// addGlobal adds the prior's gradient of a range of objects to gglob.
+func (e *laEval) addGlobal(gglob, gacc []float64) {
+	if e.learn {
+		for z, v := range gacc {
+			gglob[z] += v
+		}
+	}
+}
+
+// posteriorProb writes γ_j into s given the probabilities p of the labels of
+// object j, and returns Σ_z p_z Π_i P(y_i | z) as sum·2^scale; ok is false
+// when a product underflows (see TaskProb).
+func (e *laEval) posteriorProb(p, s []float64) (sum float64, scale int, ok bool) {
+	k := e.k
 	if k == 2 {
-		s0, s1 := s[0], s[1]
-		p = p[:2*n]
-		for i := 0; i < n; i++ {
-			s0 *= p[2*i]
-			s1 *= p[2*i+1]
+		s0, s1 := e.p[0], e.p[1]
+		for i := 0; i+1 < len(p); i += 2 {
+			s0 *= p[i]
+			s1 *= p[i+1]
 			if !(min(s0, s1) >= 0x1p-1020) {
 				return 0, 0, false
 			}
@@ -152,52 +202,38 @@ func (e *laEval) TaskProb(j int, p, g []float64, gglob, _ []float64) (float64, i
 				scale += ex
 			}
 		}
-		s[0], s[1] = s0, s1
-	} else {
-		for i := 0; i < n; i++ {
-			pi := p[i*k : (i+1)*k]
-			mx, mn := 0.0, math.Inf(1)
+		sum = s0 + s1
+		inv := 1 / sum
+		s[0], s[1] = s0*inv, s1*inv
+		return sum, scale, true
+	}
+	copy(s, e.p)
+	for i := 0; i < len(p); i += k {
+		pi := p[i : i+k]
+		mx, mn := 0.0, math.Inf(1)
+		for z := range s {
+			s[z] *= pi[z]
+			mx = max(mx, s[z])
+			mn = min(mn, s[z])
+		}
+		if !(mn >= 0x1p-1020) {
+			return 0, 0, false
+		}
+		if mx < 0x1p-256 {
+			_, ex := math.Frexp(mx)
+			f := math.Ldexp(1, -ex)
 			for z := range s {
-				s[z] *= pi[z]
-				mx = max(mx, s[z])
-				mn = min(mn, s[z])
+				s[z] *= f
 			}
-			if !(mn >= 0x1p-1020) {
-				return 0, 0, false
-			}
-			if mx < 0x1p-256 {
-				_, ex := math.Frexp(mx)
-				f := math.Ldexp(1, -ex)
-				for z := range s {
-					s[z] *= f
-				}
-				scale += ex
-			}
+			scale += ex
 		}
 	}
-	var sum float64
 	for _, v := range s {
 		sum += v
 	}
 	inv := 1 / sum
 	for z := range s {
 		s[z] *= inv
-	}
-	if k == 2 {
-		g = g[:2*n]
-		for i := 0; i < n; i++ {
-			g[2*i] = s[0]
-			g[2*i+1] = s[1]
-		}
-	} else {
-		for i := 0; i < n; i++ {
-			copy(g[i*k:(i+1)*k], s)
-		}
-	}
-	if e.learn {
-		for z, pz := range e.p {
-			gglob[z] += s[z] - pz
-		}
 	}
 	return sum, scale, true
 }

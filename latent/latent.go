@@ -58,19 +58,24 @@ type Evaluator interface {
 // ProbEvaluator is an optional interface of an Evaluator that can take the
 // probabilities P(y_i | z) instead of their logarithms (see
 // noise.ProbEvaluator), which saves most logarithms and exponentials per
-// label.
+// label. Like noise.ProbEvaluator it works on a range of objects [lo, hi)
+// whose labels are contiguous: label i of the range has its K values at
+// [i·K, (i+1)·K) of p and g.
 type ProbEvaluator interface {
 	Evaluator
 
-	// TaskProb does the same as Task, given p[i·K+z] = P(y_i | z) instead
-	// of l[i·K+z] = log P(y_i | z), and returns object j's term of the
-	// log-likelihood not as a number but as m and e with term
-	// log(m) + e·log 2, m a positive normal number: the caller multiplies
-	// the m of many objects before it takes one logarithm. When the
-	// probabilities are too small to be combined accurately it returns
-	// ok = false without having written to gglob or gtask (it may have
-	// written to g), and the caller uses Task instead.
-	TaskProb(j int, p, g []float64, gglob, gtask []float64) (m float64, e int, ok bool)
+	// TaskProb does the same as Task for the objects lo, lo+1, ... in
+	// turn, up to hi, given p[i·K+z] = P(y_i | z) instead of
+	// l[i·K+z] = log P(y_i | z). It returns the number done of objects
+	// it processed, and the sum of their terms of the log-likelihood not
+	// as a number but as m and e, the sum being log(m) + e·log 2 with m a
+	// positive normal number, so that the caller can multiply the m of
+	// many ranges before it takes one logarithm. When an object's
+	// probabilities are too small to be combined accurately, TaskProb
+	// stops before it with done < hi - lo, having written nothing for it
+	// to gglob or gtask (it may have written to its part of g), and the
+	// caller uses Task for that object.
+	TaskProb(lo, hi int, p, g []float64, gglob, gtask []float64) (m float64, e, done int)
 }
 
 // MStepper is an optional interface of an Evaluator whose assumption has a

@@ -88,6 +88,10 @@ const maxChunks = 32
 // minChunkLabels is the smallest number of labels worth a chunk of its own.
 const minChunkLabels = 8192
 
+// batchLabels is the largest number of labels the probability-space path
+// hands to the evaluators at once (unless one object has more).
+const batchLabels = 256
+
 func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -123,8 +127,8 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 			lo: lo, hi: hi,
 			gw: make([]float64, wdim),
 			gg: make([]float64, m.Latent.GlobalDim(k)),
-			l:  make([]float64, most*k),
-			g:  make([]float64, most*k),
+			l:  make([]float64, max(most, batchLabels)*k),
+			g:  make([]float64, max(most, batchLabels)*k),
 		})
 	}
 	return o
@@ -229,26 +233,42 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 	// prod kept in [2⁻²⁵⁶, 2²⁵⁶], and take one logarithm per chunk.
 	prod, scale := 1.0, 0
 	pn, pl := o.pnoise, o.platent
-	for j := c.lo; j < c.hi; j++ {
-		n := (o.d.Offsets[j+1] - o.d.Offsets[j]) * k
-		l, g := c.l[:n], c.g[:n]
+	off := o.d.Offsets
+	for j := c.lo; j < c.hi; {
 		if pn != nil {
-			pn.Prob(j, l)
-			if m, e, ok := pl.TaskProb(j, l, g, c.gg, gt); ok {
-				prod *= m
-				scale += e
-				if prod < 0x1p-256 || prod > 0x1p256 {
-					var ex int
-					prod, ex = math.Frexp(prod)
-					scale += ex
-				}
-				pn.BackpropProb(j, l, g, c.gw, gob)
+			// A batch of whole objects with at most batchLabels labels
+			// (or one larger object), which depends on the data only.
+			hi := j + 1
+			for hi < c.hi && off[hi+1]-off[j] <= batchLabels {
+				hi++
+			}
+			n := (off[hi] - off[j]) * k
+			p, g := c.l[:n], c.g[:n]
+			pn.Prob(j, hi, p)
+			m, e, done := pl.TaskProb(j, hi, p, g, c.gg, gt)
+			prod *= m
+			scale += e
+			if prod < 0x1p-256 || prod > 0x1p256 {
+				var ex int
+				prod, ex = math.Frexp(prod)
+				scale += ex
+			}
+			if done > 0 {
+				pn.BackpropProb(j, j+done, p, g, c.gw, gob)
+			}
+			j += done
+			if j == hi {
 				continue
 			}
+			// Object j underflows in probability space: take the log
+			// path for it.
 		}
+		n := (off[j+1] - off[j]) * k
+		l, g := c.l[:n], c.g[:n]
 		o.noise.LogProb(j, l)
 		value += o.latent.Task(j, l, g, c.gg, gt)
 		o.noise.Backprop(j, g, c.gw, gob)
+		j++
 	}
 	c.value = value + (math.Log(prod) + float64(scale)*math.Ln2)
 }

@@ -128,14 +128,16 @@ func (e *dsEval) SetParams(w, _ []float64) {
 }
 
 // Prob copies P(y_i | z) = π_w(z, y_i) for all z from the transposed
-// table.
-func (e *dsEval) Prob(j int, p []float64) {
+// table, in one loop over the labels of the objects [lo, hi).
+func (e *dsEval) Prob(lo, hi int, p []float64) {
 	k := e.k
-	workers, labels := e.d.TaskLabels(j)
+	a, b := e.d.Offsets[lo], e.d.Offsets[hi]
+	workers, labels := e.d.Worker[a:b], e.d.Label[a:b]
 	if k == 2 {
 		p = p[:2*len(workers)]
+		labels = labels[:len(workers)]
 		for i, w := range workers {
-			t := e.piT[4*int(w)+2*int(labels[i]):]
+			t := e.piT[4*int(w)+2*int(labels[i]&1):]
 			p[2*i] = t[0]
 			p[2*i+1] = t[1]
 		}
@@ -147,9 +149,34 @@ func (e *dsEval) Prob(j int, p []float64) {
 	}
 }
 
-// BackpropProb is Backprop; DS has no use for the probabilities.
-func (e *dsEval) BackpropProb(j int, _, g []float64, gw, gobj []float64) {
-	e.Backprop(j, g, gw, gobj)
+// BackpropProb adds the weights to the worker counts as Backprop does, in
+// one loop over the labels of the objects [lo, hi); DS has no use for the
+// probabilities.
+func (e *dsEval) BackpropProb(lo, hi int, _, g []float64, gw, _ []float64) {
+	a, b := e.d.Offsets[lo], e.d.Offsets[hi]
+	e.counts(e.d.Worker[a:b], e.d.Label[a:b], g, gw)
+}
+
+// counts adds C_w(z, y_i) += g_i(z) for the given labels.
+func (e *dsEval) counts(workers []int32, labels []uint16, g, gw []float64) {
+	k := e.k
+	if k == 2 {
+		g = g[:2*len(workers)]
+		labels = labels[:len(workers)]
+		for i, w := range workers {
+			c := gw[4*int(w)+int(labels[i]&1):]
+			c[0] += g[2*i]
+			c[2] += g[2*i+1]
+		}
+		return
+	}
+	for i, w := range workers {
+		base := int(w)*k*k + int(labels[i])
+		gi := g[i*k : (i+1)*k]
+		for z, v := range gi {
+			gw[base+z*k] += v
+		}
+	}
 }
 
 // MStep sets every worker's confusion matrix to its expected counts: with
@@ -192,24 +219,8 @@ func (e *dsEval) LogProb(j int, l []float64) {
 // term -π_w(z, k) Σ_k' C_w(z, k') is added by FinishGrad, which costs W·K²
 // instead of K² per label.
 func (e *dsEval) Backprop(j int, g []float64, gw, _ []float64) {
-	k := e.k
 	workers, labels := e.d.TaskLabels(j)
-	if k == 2 {
-		g = g[:2*len(workers)]
-		for i, w := range workers {
-			c := gw[4*int(w)+int(labels[i]):]
-			c[0] += g[2*i]
-			c[2] += g[2*i+1]
-		}
-		return
-	}
-	for i, w := range workers {
-		base := int(w)*k*k + int(labels[i])
-		gi := g[i*k : (i+1)*k]
-		for z, v := range gi {
-			gw[base+z*k] += v
-		}
-	}
+	e.counts(workers, labels, g, gw)
 }
 
 func (e *dsEval) FinishGrad(gw, _ []float64) {

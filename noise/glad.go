@@ -66,74 +66,85 @@ type gladEval struct {
 // sigmoids returns σ(s) and 1 - σ(s) = σ(-s), each to full relative
 // precision, with one exponential.
 func sigmoids(s float64) (a, na float64) {
+	e := num.Exp(-math.Abs(s))
+	big := 1 / (1 + e)
+	small := e * big
 	if s >= 0 {
-		e := math.Exp(-s)
-		a = 1 / (1 + e)
-		return a, e * a
+		return big, small
 	}
-	e := math.Exp(s)
-	na = 1 / (1 + e)
-	return e * na, na
+	return small, big
 }
 
 // Prob writes P(y_i | z): a = σ(e_w d_j) for z = y_i and (1 - a)/(K - 1)
 // for the other classes, with one exponential per label.
-func (e *gladEval) Prob(j int, p []float64) {
+func (e *gladEval) Prob(lo, hi int, p []float64) {
 	k := e.k
-	dj := e.diff[j]
-	workers, labels := e.d.TaskLabels(j)
-	if k == 2 {
-		p = p[:2*len(workers)]
+	off := e.d.Offsets
+	base := off[lo]
+	for j := lo; j < hi; j++ {
+		dj := e.diff[j]
+		workers, labels := e.d.TaskLabels(j)
+		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
+		if k == 2 {
+			labels = labels[:len(workers)]
+			pj = pj[:2*len(workers)]
+			for i, w := range workers {
+				a, na := sigmoids(e.e[w] * dj)
+				y := int(labels[i]) & 1
+				pj[2*i+y] = a
+				pj[2*i+1-y] = na
+			}
+			continue
+		}
 		for i, w := range workers {
 			a, na := sigmoids(e.e[w] * dj)
-			y := int(labels[i]) & 1
-			p[2*i+y] = a
-			p[2*i+1-y] = na
+			wrong := na * e.invKm1
+			pi := pj[i*k : (i+1)*k]
+			for z := range pi {
+				pi[z] = wrong
+			}
+			pi[labels[i]] = a
 		}
-		return
-	}
-	for i, w := range workers {
-		a, na := sigmoids(e.e[w] * dj)
-		wrong := na * e.invKm1
-		pi := p[i*k : (i+1)*k]
-		for z := range pi {
-			pi[z] = wrong
-		}
-		pi[labels[i]] = a
 	}
 }
 
 // BackpropProb is Backprop reading a = σ(e_w d_j) from p instead of
 // recomputing it.
-func (e *gladEval) BackpropProb(j int, p, g []float64, gw, gobj []float64) {
+func (e *gladEval) BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64) {
 	k := e.k
-	dj := e.diff[j]
-	workers, labels := e.d.TaskLabels(j)
-	var gd float64
-	if k == 2 {
-		p = p[:2*len(workers)]
-		g = g[:2*len(workers)]
+	off := e.d.Offsets
+	base := off[lo]
+	for j := lo; j < hi; j++ {
+		dj := e.diff[j]
+		workers, labels := e.d.TaskLabels(j)
+		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
+		gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
+		var gd float64
+		if k == 2 {
+			labels = labels[:len(workers)]
+			pj, gj = pj[:2*len(workers)], gj[:2*len(workers)]
+			for i, w := range workers {
+				y := int(labels[i]) & 1
+				ds := gj[2*i+y] - pj[2*i+y]*(gj[2*i]+gj[2*i+1])
+				gw[w] += ds * dj
+				gd += ds * e.e[w]
+			}
+			gobj[j] += gd * dj
+			continue
+		}
 		for i, w := range workers {
-			y := int(labels[i]) & 1
-			ds := g[2*i+y] - p[2*i+y]*(g[2*i]+g[2*i+1])
+			y := int(labels[i])
+			gi := gj[i*k : (i+1)*k]
+			var sum float64
+			for _, v := range gi {
+				sum += v
+			}
+			ds := gi[y] - pj[i*k+y]*sum
 			gw[w] += ds * dj
 			gd += ds * e.e[w]
 		}
 		gobj[j] += gd * dj
-		return
 	}
-	for i, w := range workers {
-		y := int(labels[i])
-		gi := g[i*k : (i+1)*k]
-		var sum float64
-		for _, v := range gi {
-			sum += v
-		}
-		ds := gi[y] - p[i*k+y]*sum
-		gw[w] += ds * dj
-		gd += ds * e.e[w]
-	}
-	gobj[j] += gd * dj
 }
 
 func (e *gladEval) SetParams(w, o []float64) {

@@ -71,23 +71,29 @@ type Evaluator interface {
 }
 
 // ProbEvaluator is an optional interface of an Evaluator that works in
-// probability space as well: it writes P(y_i | z) itself rather than its
+// probability space as well: it writes P(y | z) itself rather than its
 // logarithm, which lets an assumption that also works in probability space
 // (latent.ProbEvaluator) avoid most logarithms and exponentials per label.
 // Package model uses it when both sides implement it and falls back to
-// LogProb, latent.Evaluator.Task and Backprop otherwise, or when an
-// object's probabilities underflow. Both paths must agree to rounding.
+// LogProb, latent.Evaluator.Task and Backprop otherwise, or for an object
+// whose probabilities underflow. Both paths must agree to rounding.
+//
+// Its methods take a range of objects [lo, hi) at once, whose labels are
+// the contiguous range [Offsets[lo], Offsets[hi]) of the data set, so that
+// a model whose probabilities depend on the label only (as DS's) can run
+// one flat loop over them. Label i of the range, the i-th label counting
+// from Offsets[lo], has its K values at [i·K, (i+1)·K) of p and g.
 type ProbEvaluator interface {
 	Evaluator
 
-	// Prob writes, for every label i of object j in data set order,
-	// p[i·K + z] = P(y_i | z) = exp(l_i(z)) for each class z.
-	Prob(j int, p []float64)
+	// Prob writes p[i·K + z] = P(y_i | z) = exp(l_i(z)) for every label i
+	// of the objects [lo, hi) and each class z.
+	Prob(lo, hi int, p []float64)
 
-	// BackpropProb does the same as Backprop, given also the
-	// probabilities p that Prob wrote for object j, which it may read
-	// instead of recomputing them.
-	BackpropProb(j int, p, g []float64, gw, gobj []float64)
+	// BackpropProb does the same as Backprop for every object in
+	// [lo, hi), given also the probabilities p that Prob wrote for them,
+	// which it may read instead of recomputing them.
+	BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64)
 }
 
 // MStepper is an optional interface of an Evaluator whose noise model has
