@@ -45,6 +45,15 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 	var cacheF float64
 	cached := false
 	evals := 0
+	// nonFinite is set when an evaluation overflows (a NaN or an infinity
+	// in the value or the gradient, which gonum's line searches cannot
+	// recover from); Status then stops the fit at the last finite iterate.
+	nonFinite := false
+	// calls counts the calls of Func and Grad, and atMajor its value at
+	// the last major iteration: a line search that keeps calling them
+	// without finishing (gonum's can cycle at one point forever when the
+	// function is flat to rounding) is stopped by Status.
+	calls, atMajor := 0, 0
 	evaluate := func(x []float64) {
 		if cached && slices.Equal(x, cacheX) {
 			return
@@ -64,19 +73,30 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		}
 		cached = true
 		evals++
+		if math.IsNaN(cacheF) || math.IsInf(cacheF, 0) || !finite(cacheG) {
+			nonFinite = true
+		}
 	}
 	prob := optimize.Problem{
 		Func: func(x []float64) float64 {
+			calls++
 			evaluate(x)
 			return cacheF
 		},
 		Grad: func(grad, x []float64) {
+			calls++
 			evaluate(x)
 			copy(grad, cacheG)
 		},
 		Status: func() (optimize.Status, error) {
 			if err := set.Context.Err(); err != nil {
 				return optimize.Failure, err
+			}
+			if nonFinite {
+				return optimize.Failure, ErrNonFinite
+			}
+			if calls-atMajor > maxLineSearchCalls {
+				return optimize.Failure, ErrLineSearch
 			}
 			return optimize.NotTerminated, nil
 		},
@@ -89,9 +109,8 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 			Iterations: 10,
 		},
 	}
-	if set.Progress != nil {
-		settings.Recorder = &progressRecorder{f: set.Progress, start: start, max: set.MaxIterations, n: n}
-	}
+	settings.Recorder = &progressRecorder{f: set.Progress, start: start, max: set.MaxIterations, n: n,
+		major: func() { atMajor = calls }}
 	var method optimize.Method
 	switch set.Method {
 	case CG:
@@ -128,9 +147,32 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 	}
 	r.Probs = make([]float64, d.NumTasks()*d.NumClasses())
 	obj.outputs(x, r.Probs)
+	if math.IsNaN(r.LogLikelihood) || math.IsInf(r.LogLikelihood, 0) || !finite(r.Probs) {
+		which := "fitted"
+		if res.MajorIterations == 0 {
+			which = "initial"
+		}
+		return nil, fmt.Errorf("model %s: the log-likelihood is not finite at the %s parameters; start from other values or use a ridge", m.Name(), which)
+	}
 	r.Runtime = time.Since(start)
 	return r, nil
 }
+
+// ErrLineSearch is the error in Result.Status of a fit stopped because one
+// line search called the function more than maxLineSearchCalls times
+// without finishing, which happens when the function is flat to rounding
+// along the search direction. The result holds the last iterate.
+var ErrLineSearch = fmt.Errorf("the line search made no progress in %d evaluations (the function is flat to rounding); the result is the last iterate", maxLineSearchCalls/2)
+
+// maxLineSearchCalls bounds the calls of the function and its gradient in
+// one line search; a normal one needs fewer than 40.
+const maxLineSearchCalls = 400
+
+// ErrNonFinite is the error in Result.Status of a fit stopped because an
+// evaluation of the log-likelihood or its gradient overflowed (a parameter
+// far in the range where exp overflows, such as a GLAD log difficulty above
+// 709). The result holds the last iterate with finite values.
+var ErrNonFinite = errors.New("non-finite log-likelihood or gradient at a trial point (a parameter overflowed); the result is the last finite iterate")
 
 // converged tells whether a gonum status means the optimum was reached
 // (as opposed to a limit or a failure).
@@ -165,7 +207,8 @@ func checkData(d *data.Dataset) error {
 }
 
 type progressRecorder struct {
-	f     func(Progress)
+	f     func(Progress) // may be nil
+	major func()         // called at every major iteration
 	start time.Time
 	max   int
 	n     float64
@@ -179,6 +222,10 @@ func (p *progressRecorder) Record(loc *optimize.Location, op optimize.Operation,
 		return nil
 	}
 	p.iter++
+	p.major()
+	if p.f == nil {
+		return nil
+	}
 	p.f(Progress{Iteration: p.iter, MaxIterations: p.max, LogLikelihood: -loc.F * p.n, Elapsed: time.Since(p.start)})
 	return nil
 }
