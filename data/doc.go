@@ -14,4 +14,22 @@
 //
 // Several labels from the same worker on the same task are all kept; each is
 // one observation, as in the paper's label counts.
+//
+// # Formats
+//
+// ReadLabels and ReadGold read delimited text (CSV, TSV or another
+// separator). ReadLabelsAs and ReadGoldAs also read JSON Lines, one object
+// a line such as {"task":"t1","worker":"w7","label":"cat"}, and Parquet
+// files with flat columns of those names; the Format is given or follows
+// from the file name (FormatOf: .csv, .tsv, .jsonl, .ndjson, .parquet, each
+// optionally .gz). LoadLabels and LoadGold open a file, or standard input
+// for "-". Every reader streams its rows into a Builder, and every problem
+// is an *InputError with a one-line message "FILE:LINE: problem", where
+// LINE is the record's line for text formats and its row for Parquet:
+//
+//	d, err := data.LoadLabels("labels.jsonl.gz", "", data.ReadOptions{})
+//	if err != nil {
+//		log.Fatal(err) // such as "labels.jsonl.gz:12: the worker value (key 'worker') is null"
+//	}
+//	fmt.Println(d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.Classes)
 package data

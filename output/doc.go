@@ -2,4 +2,20 @@
 // the tabular form Crowd-Kit users know (task, label, then one probability
 // column per class), the fitted worker parameters, and files that appear
 // atomically, complete or not at all.
+//
+// Tables are written as CSV, TSV, JSON Lines or Parquet with the same
+// columns in every format: "task", "label" and "p_<class>" for the
+// consensus, "worker", "labels" and the parameter names for the workers,
+// and "task", "worker", "label" for noisy labels. Probabilities are written
+// so that they read back bit for bit. WriteConsensusFile, WriteWorkersFile
+// and WriteLabelsFile choose the format from the file name (.csv, .tsv,
+// .jsonl, .parquet, optionally .gz) and write atomically:
+//
+//	res, err := model.Model{Noise: noise.DS{}, Latent: latent.DA{}}.Fit(d, nil)
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	err = output.WriteConsensusFile("consensus.parquet", "", res, 1) // pandas: pd.read_parquet
+//
+// ReadConsensus reads any of these consensus tables back, for evaluation.
 package output
