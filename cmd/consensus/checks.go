@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/model"
 )
 
 // usageArgs makes every argument error of cmd and its subcommands a usage
@@ -110,4 +112,18 @@ func checkOutputs(inputs []string, flags []string, outputs []string) error {
 		}
 	}
 	return nil
+}
+
+// convergenceWarning returns the one-line warning printed in the summary of
+// a fit that stopped before an optimum, with advice fitting the reason. The
+// run still writes its result and exits 0.
+func convergenceWarning(status string) string {
+	advice := "raise --max-iter or loosen --func-tol"
+	switch {
+	case strings.Contains(status, model.ErrNonFinite.Error()):
+		advice = "the parameters ran into overflow; --ridge 0.01 keeps them finite"
+	case strings.Contains(status, model.ErrLineSearch.Error()):
+		advice = "the result is usable but may not be the optimum; try the other --solver or --ridge 0.01"
+	}
+	return fmt.Sprintf("warning: the fit did not converge (%s); %s", status, advice)
 }

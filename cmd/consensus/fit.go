@@ -156,7 +156,7 @@ func printSummary(w io.Writer, r *model.Result, gold *data.Gold, seed uint64) {
 		fmt.Fprintf(w, "solver %s: %d iterations, %d evaluations, log-likelihood %.6g, stopped: %s, time %v\n",
 			r.Method, r.Iterations, r.Evaluations, r.LogLikelihood, r.Status, r.Runtime.Round(time.Millisecond))
 		if !r.Converged {
-			fmt.Fprintf(w, "warning: the fit did not converge (%s); raise --max-iter or loosen --func-tol\n", r.Status)
+			fmt.Fprintln(w, convergenceWarning(r.Status))
 		}
 	}
 	if gold == nil || gold.Len() == 0 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/sim"
 )
 
 // Memory model of a run, measured with runtime.MemStats on 10^6-label
@@ -353,4 +354,35 @@ func formatCount(v float64) string {
 		return fmt.Sprintf("%.1f million", v/1e6)
 	}
 	return fmt.Sprintf("%.0f", v)
+}
+
+// simBytesPerLabel is the memory a simulated label takes (the data set's
+// index arrays and the generator's scratch), rounded up.
+const simBytesPerLabel = 24
+
+// checkSimulateMemory fails if the simulation described by cfg is estimated
+// to need more memory than the limit allows.
+func checkSimulateMemory(cfg sim.Config, limit memLimit) error {
+	avail, desc, ok := limit.available()
+	if !ok {
+		return nil
+	}
+	tasks, workers, per := float64(cfg.Tasks), float64(cfg.Workers), float64(cfg.LabelsPerTask)
+	if tasks == 0 {
+		tasks = 2000
+	}
+	if workers == 0 {
+		workers = 20
+	}
+	if per == 0 || per > workers {
+		per = workers
+	}
+	k := max(float64(cfg.Classes), 2)
+	labels := tasks * per
+	need := labels*simBytesPerLabel + (tasks+workers)*readBytesPerID + tasks*k*16
+	if need <= avail {
+		return nil
+	}
+	return &memoryError{fmt.Sprintf("simulating %s labels (%s objects × %s labels each) needs about %s of memory, more than %s; use fewer --objects or --labels-per-object, or --max-memory to change the limit",
+		formatCount(labels), formatCount(tasks), formatCount(per), formatBytes(need), desc)}
 }

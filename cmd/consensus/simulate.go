@@ -14,6 +14,7 @@ import (
 func newSimulateCmd() *cobra.Command {
 	var cfg sim.Config
 	var modelName, out, truth string
+	var maxMem memLimit
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Simulate crowd labels from a model, with the true label distributions",
@@ -38,6 +39,15 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			cfg.Noise, cfg.Latent = m.Noise, m.Latent
 			if cfg.Tasks < 0 || cfg.Workers < 0 || cfg.LabelsPerTask < 0 || cfg.Classes == 1 || cfg.Classes < 0 {
 				return usagef("--objects, --workers and --labels-per-object must not be negative, --classes at least 2")
+			}
+			if err := checkFinite("concentration", cfg.Concentration); err != nil {
+				return err
+			}
+			if err := checkSimulateMemory(cfg, maxMem); err != nil {
+				return err
+			}
+			if err := checkOutputs(nil, []string{"output", "truth"}, []string{out, truth}); err != nil {
+				return err
 			}
 			d, tr, err := sim.Simulate(cfg)
 			if err != nil {
@@ -92,6 +102,7 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 	fl.IntVar(&cfg.LabelsPerTask, "labels-per-object", 0, "distinct workers per object (default: all)")
 	fl.Float64Var(&cfg.Concentration, "concentration", 0, "Dirichlet concentration of the label distributions (default 1)")
 	fl.Uint64Var(&cfg.Seed, "seed", 0, "random seed")
+	fl.Var(&maxMem, "max-memory", "refuse simulations estimated to need more memory than this, such as 4GiB (default: the memory available; off: no check)")
 	fl.StringVarP(&out, "output", "o", "-", `labels file (task,worker,label); "-" is standard output`)
 	fl.StringVar(&truth, "truth", "", "also write the true distributions (task,label,q_<class>...): label is the true class under LA, the argmax of q under DA")
 	return c
