@@ -138,7 +138,10 @@ func (p *progress) render(force bool) {
 	frac := p.fraction()
 	bar := ""
 	if frac >= 0 {
-		const n = 24
+		n := 24
+		if p.width < 120 {
+			n = 10 // leave room for the numbers on narrow terminals
+		}
 		full := int(frac*n + 0.5)
 		bar = "[" + strings.Repeat("=", full) + strings.Repeat(" ", n-full) + "] "
 	}
