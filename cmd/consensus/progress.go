@@ -142,7 +142,7 @@ func (p *progress) render(force bool) {
 		if p.width < 120 {
 			n = 10 // leave room for the numbers on narrow terminals
 		}
-		full := int(frac*n + 0.5)
+		full := int(frac*float64(n) + 0.5)
 		bar = "[" + strings.Repeat("=", full) + strings.Repeat(" ", n-full) + "] "
 	}
 	line := p.desc + " " + bar + status
