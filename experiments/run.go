@@ -1,0 +1,381 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/consensuslab/consensus/output"
+)
+
+// The parts of the reproduction, in the order Run runs them.
+const (
+	PartReal      = "real"
+	PartSynthetic = "synthetic"
+	PartOverlap   = "overlap"
+	PartTheory    = "theory"
+	PartStats     = "stats"
+)
+
+// Parts returns the names of the parts of the reproduction in the order Run
+// runs them: real, synthetic, overlap, theory and stats.
+func Parts() []string {
+	return []string{PartReal, PartSynthetic, PartOverlap, PartTheory, PartStats}
+}
+
+// Event reports the progress of an experiment.
+type Event struct {
+	// Part is the part of the reproduction, such as "real".
+	Part string
+	// Done and Total count the units of work (mostly fits) of the part:
+	// Done is 0 when the part starts and Total when it ends.
+	Done, Total int
+	// Item names the unit that has just finished, such as
+	// "duchenne la-glad"; it is empty when the part starts.
+	Item string
+	// Elapsed is the wall time the unit took.
+	Elapsed time.Duration
+}
+
+// Config controls Run.
+type Config struct {
+	// Output is the directory the files are written to; it is created if
+	// needed. Empty means "results".
+	Output string
+	// Only lists the parts to run (see Parts); nil or empty means all.
+	Only []string
+	// Seed seeds every random choice: simulations, subsamples and
+	// tie-breaking. The same seed gives byte-identical files.
+	Seed uint64
+	// Quick selects the reduced experiments used by the tests: small
+	// data, few repetitions, low iteration limits. Its numbers are not a
+	// reproduction.
+	Quick bool
+	// Parallel is the number of fits run at the same time, each with one
+	// thread. Zero means runtime.GOMAXPROCS(0). The results do not depend
+	// on it.
+	Parallel int
+	// Progress, if not nil, receives progress events. Calls are
+	// serialised.
+	Progress func(Event)
+	// Log, if not nil, receives one line per file written and per part
+	// finished.
+	Log func(string)
+}
+
+// Report lists what Run did.
+type Report struct {
+	// Files lists the files written, relative to Config.Output, in the
+	// order they were written.
+	Files []string
+	// Elapsed holds the wall time of each part run.
+	Elapsed map[string]time.Duration
+}
+
+// Run runs the selected parts of the reproduction and writes their tables
+// (markdown and CSV) and figures (PNG and SVG) into cfg.Output, followed by
+// report.md, which collects the markdown of the parts run. With the same
+// Config, Run writes byte-identical files: nothing in them depends on the
+// time, the machine or Parallel.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	parts, err := selectParts(cfg.Only)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Output == "" {
+		cfg.Output = "results"
+	}
+	if err := os.MkdirAll(cfg.Output, 0o755); err != nil {
+		return nil, err
+	}
+	rep := &Report{Elapsed: map[string]time.Duration{}}
+	w := &writer{dir: cfg.Output, log: cfg.Log, rep: rep}
+	pr := newReporter(cfg.Progress)
+	opts := Options{Seed: cfg.Seed, Parallel: cfg.Parallel, Quick: cfg.Quick}
+
+	var sections []string
+	for _, part := range parts {
+		start := time.Now()
+		var md string
+		switch part {
+		case PartReal:
+			res, err := Real(ctx, RealConfigFor(opts), pr.part(PartReal))
+			if err != nil {
+				return rep, err
+			}
+			md = res.Markdown()
+			err = firstErr(
+				w.file("real.md", func(f io.Writer) error { _, err := io.WriteString(f, md); return err }),
+				w.file("real.csv", res.WriteCSV),
+			)
+			if err != nil {
+				return rep, err
+			}
+		case PartSynthetic:
+			res, err := Synthetic(ctx, SyntheticConfigFor(opts), pr.part(PartSynthetic))
+			if err != nil {
+				return rep, err
+			}
+			md = res.Markdown()
+			err = firstErr(
+				w.file("synthetic.md", func(f io.Writer) error { _, err := io.WriteString(f, md); return err }),
+				w.file("synthetic.csv", res.WriteCSV),
+				w.file("synthetic_sweep.csv", res.WriteSweepCSV),
+				w.figure("calibration", res.CalibrationFigure(res.Protocol)),
+				w.figure("calibration_mle", res.CalibrationFigure(res.MLE)),
+				w.figure("synthetic_sweep", res.SweepFigure()),
+			)
+			if err != nil {
+				return rep, err
+			}
+		case PartOverlap:
+			res, err := Overlap(ctx, OverlapConfigFor(opts), pr.part(PartOverlap))
+			if err != nil {
+				return rep, err
+			}
+			md = res.Markdown()
+			err = firstErr(
+				w.file("overlap.md", func(f io.Writer) error { _, err := io.WriteString(f, md); return err }),
+				w.file("overlap.csv", res.WriteCSV),
+			)
+			for i := range res.Protocols {
+				if err == nil {
+					err = w.figure(res.Protocols[i].File, res.Figure(i))
+				}
+			}
+			if err != nil {
+				return rep, err
+			}
+		case PartTheory:
+			res := Theory(TheoryConfigFor(opts))
+			pr.part(PartTheory)(1, 1, "exact expectations", 0)
+			md = res.Markdown()
+			err = firstErr(
+				w.file("theory.md", func(f io.Writer) error { _, err := io.WriteString(f, md); return err }),
+				w.file("theory.csv", res.WriteCSV),
+				w.figure("theory", res.Figure()),
+			)
+			if err != nil {
+				return rep, err
+			}
+		case PartStats:
+			res, err := Stats()
+			if err != nil {
+				return rep, err
+			}
+			pr.part(PartStats)(1, 1, "data set statistics", 0)
+			md = res.Markdown()
+			err = firstErr(
+				w.file("stats.md", func(f io.Writer) error { _, err := io.WriteString(f, md); return err }),
+				w.file("stats.csv", res.WriteCSV),
+			)
+			if err != nil {
+				return rep, err
+			}
+		}
+		rep.Elapsed[part] = time.Since(start)
+		if cfg.Log != nil {
+			cfg.Log(fmt.Sprintf("%s: done in %v", part, time.Since(start).Round(100*time.Millisecond)))
+		}
+		sections = append(sections, md)
+	}
+	head := fmt.Sprintf("# Reproduction of Fedorova, Gusev, Serdyukov (2019)\n\nProduced by `consensus reproduce --seed %d%s%s`. Parts: %s.\n\n",
+		cfg.Seed, quickFlag(cfg.Quick), onlyFlag(cfg.Only, parts), strings.Join(parts, ", "))
+	all := head + strings.Join(sections, "\n")
+	if err := w.file("report.md", func(f io.Writer) error { _, err := io.WriteString(f, all); return err }); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+func quickFlag(q bool) string {
+	if q {
+		return " --quick"
+	}
+	return ""
+}
+
+func onlyFlag(only, parts []string) string {
+	if len(only) == 0 {
+		return ""
+	}
+	return " --only " + strings.Join(parts, ",")
+}
+
+// selectParts validates only and returns the parts to run in Run's order.
+func selectParts(only []string) ([]string, error) {
+	all := Parts()
+	if len(only) == 0 {
+		return all, nil
+	}
+	for _, p := range only {
+		if !slices.Contains(all, p) {
+			return nil, fmt.Errorf("unknown part %q (valid: %s)", p, strings.Join(all, ", "))
+		}
+	}
+	var out []string
+	for _, p := range all {
+		if slices.Contains(only, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// writer writes the output files atomically and records them.
+type writer struct {
+	dir string
+	log func(string)
+	rep *Report
+}
+
+func (w *writer) file(name string, write func(io.Writer) error) error {
+	path := filepath.Join(w.dir, name)
+	if err := output.WriteFile(path, write); err != nil {
+		return err
+	}
+	w.rep.Files = append(w.rep.Files, name)
+	if w.log != nil {
+		w.log("wrote " + path)
+	}
+	return nil
+}
+
+// figure writes fig as name.png and name.svg.
+func (w *writer) figure(name string, fig *Figure) error {
+	if fig == nil {
+		return nil
+	}
+	return firstErr(
+		w.file(name+".png", fig.WritePNG),
+		w.file(name+".svg", fig.WriteSVG),
+	)
+}
+
+// Progress is the signature of the progress callbacks the experiments
+// take: done of total units of work are finished, the last one being item,
+// which took elapsed. done = 0 announces the start. A nil Progress is
+// ignored.
+type Progress func(done, total int, item string, elapsed time.Duration)
+
+func (p Progress) report(done, total int, item string, elapsed time.Duration) {
+	if p != nil {
+		p(done, total, item, elapsed)
+	}
+}
+
+// reporter serialises the events of all parts into one callback.
+type reporter struct {
+	mu sync.Mutex
+	f  func(Event)
+}
+
+func newReporter(f func(Event)) *reporter { return &reporter{f: f} }
+
+func (r *reporter) part(name string) Progress {
+	return func(done, total int, item string, elapsed time.Duration) {
+		if r.f == nil {
+			return
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.f(Event{Part: name, Done: done, Total: total, Item: item, Elapsed: elapsed})
+	}
+}
+
+// Options are the settings shared by the experiments' configurations.
+type Options struct {
+	// Seed seeds every random choice.
+	Seed uint64
+	// Parallel is the number of fits run at the same time; zero means
+	// runtime.GOMAXPROCS(0).
+	Parallel int
+	// Quick selects the reduced experiments.
+	Quick bool
+}
+
+// job is one unit of work of an experiment: it stores its result in a
+// slot of its own, so the jobs may run in any order.
+type job struct {
+	name string
+	cost float64 // estimated cost, for scheduling: larger runs first
+	run  func() error
+}
+
+// runJobs runs the jobs, at most parallel at a time (GOMAXPROCS for 0),
+// the most expensive first, and reports each one finished to progress. It
+// returns the first error, or the context's error if ctx is done first.
+func runJobs(ctx context.Context, parallel int, jobs []job, progress Progress) error {
+	if parallel <= 0 {
+		parallel = runtime.GOMAXPROCS(0)
+	}
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case jobs[a].cost > jobs[b].cost:
+			return -1
+		case jobs[a].cost < jobs[b].cost:
+			return 1
+		}
+		return 0
+	})
+	progress.report(0, len(jobs), "", 0)
+	next := make(chan int)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		done     int
+		wg       sync.WaitGroup
+	)
+	for range min(parallel, max(len(jobs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				start := time.Now()
+				err := jobs[i].run()
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("%s: %w", jobs[i].name, err)
+				}
+				done++
+				progress.report(done, len(jobs), jobs[i].name, time.Since(start))
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range order {
+		mu.Lock()
+		failed := firstErr != nil
+		mu.Unlock()
+		if failed || ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return firstErr
+}

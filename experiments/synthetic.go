@@ -1,0 +1,522 @@
+package experiments
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
+)
+
+// SyntheticConfig describes the synthetic experiment of the paper's table 4
+// and calibration figure: labels simulated from DA-GLAD, LA-GLAD and
+// DA-GLAD fitted, and their estimates of the true q_j compared by mean
+// squared error.
+type SyntheticConfig struct {
+	// Sim is the simulation; its zero value is the paper's: 2000
+	// objects, 20 workers who label every object, q_j ~ U[0, 1],
+	// e_w ~ U[0, 4], log d_j ~ U[0, 3], labels from DA-GLAD. Its Seed is
+	// ignored: simulation i uses Seed + i.
+	Sim sim.Config
+	// Simulations is the number of simulated data sets (the paper: 10).
+	Simulations int
+	// Seed is the seed of the first simulation.
+	Seed uint64
+	// MaxIterations caps the fits run "to convergence".
+	MaxIterations int
+	// DefaultIterations is model.Settings' default iteration limit
+	// (1000), reported as its own row.
+	DefaultIterations int
+	// EarlyCG is the iteration limit of the early-stopped conjugate
+	// gradient row.
+	EarlyCG int
+	// CGIterations caps the conjugate gradient runs of the sweep.
+	CGIterations int
+	// SweepLimits are the iteration limits of the sweep.
+	SweepLimits []int
+	// Ridge is the ridge weight λ of the reproduction protocol, fitted
+	// with L-BFGS to convergence on every simulation.
+	Ridge float64
+	// Ridges are the ridge weights of the ridge sweep, run on the first
+	// RidgeSimulations simulations.
+	Ridges           []float64
+	RidgeSimulations int
+	// Bins is the number of bins of the calibration plots.
+	Bins int
+	// Parallel is the number of fits run at the same time.
+	Parallel int
+}
+
+// SyntheticConfigFor returns the configuration Run uses: the paper's
+// simulation repeated 10 times (seeds Seed to Seed+9), fits to convergence
+// capped at 20000 iterations, conjugate gradient up to 2000, the ridge
+// sweep on the first 3 simulations. With Quick: 300 objects, 2
+// simulations, caps of 300 iterations.
+func SyntheticConfigFor(o Options) SyntheticConfig {
+	c := SyntheticConfig{
+		Simulations:       10,
+		Seed:              o.Seed,
+		MaxIterations:     20000,
+		DefaultIterations: 1000,
+		EarlyCG:           50,
+		CGIterations:      2000,
+		SweepLimits:       []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000},
+		Ridge:             1,
+		Ridges:            []float64{0.01, 0.1, 0.3, 1, 3, 10},
+		RidgeSimulations:  3,
+		Bins:              10,
+		Parallel:          o.Parallel,
+	}
+	if o.Quick {
+		c.Sim.Tasks = 300
+		c.Simulations = 2
+		c.MaxIterations = 300
+		c.DefaultIterations = 200
+		c.CGIterations = 300
+		c.SweepLimits = []int{1, 10, 50, 100, 300}
+		c.Ridges = []float64{0.1, 1}
+		c.RidgeSimulations = 1
+	}
+	return c
+}
+
+// SyntheticRow is one protocol of the MSE table: how the models were
+// fitted and their MSE on every simulation.
+type SyntheticRow struct {
+	// Name describes the protocol.
+	Name string
+	// LA and DA hold the MSE of LA-GLAD and DA-GLAD, one per simulation.
+	LA, DA []float64
+	// LAIter and DAIter hold the iterations of the fits, and LAConv and
+	// DAConv count the fits that stopped at an optimum.
+	LAIter, DAIter []int
+	LAConv, DAConv int
+}
+
+// CalibrationData holds what a calibration figure shows: the true q_j of
+// the first simulation and the two models' estimates.
+type CalibrationData struct {
+	// Name describes the protocol.
+	Name string
+	// Truth, LA and DA are J×K matrices.
+	Truth, LA, DA []float64
+}
+
+// SyntheticResult holds the synthetic experiment.
+type SyntheticResult struct {
+	// Config is the configuration.
+	Config SyntheticConfig
+	// Rows is the MSE table: default settings, the converged maximum
+	// likelihood estimate, early-stopped conjugate gradient and the
+	// ridge protocol.
+	Rows []SyntheticRow
+	// SweepLBFGS and SweepCG hold the MSE against the iteration limit:
+	// Sweep[m][l][s] for model m (0 LA, 1 DA), limit Config.SweepLimits[l]
+	// and simulation s. CG entries beyond Config.CGIterations are NaN.
+	SweepLBFGS, SweepCG [2][][]float64
+	// RidgeRows holds the ridge sweep, one row per weight (the first is
+	// λ = 0, the converged MLE), over the first RidgeSimulations
+	// simulations.
+	RidgeRows []SyntheticRow
+	// RidgeWeights are the weights of RidgeRows.
+	RidgeWeights []float64
+	// Protocol and MLE are the calibration data of the ridge protocol and
+	// of the converged MLE.
+	Protocol, MLE *CalibrationData
+}
+
+// glad returns LA-GLAD (m = 0) or DA-GLAD (m = 1).
+func glad(m int) model.Model {
+	if m == 0 {
+		return model.Model{Noise: noise.GLAD{}, Latent: latent.LA{}}
+	}
+	return model.Model{Noise: noise.GLAD{}, Latent: latent.DA{}}
+}
+
+var modelNames = [2]string{"la-glad", "da-glad"}
+
+// Synthetic runs the synthetic experiment.
+func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*SyntheticResult, error) {
+	res := &SyntheticResult{Config: cfg}
+	nsim := cfg.Simulations
+	nr := min(cfg.RidgeSimulations, nsim)
+	type simData struct {
+		d  *data.Dataset
+		tr *sim.Truth
+	}
+	sims := make([]simData, nsim)
+	for i := range sims {
+		c := cfg.Sim
+		c.Seed = cfg.Seed + uint64(i)
+		d, tr, err := sim.Simulate(c)
+		if err != nil {
+			return nil, err
+		}
+		sims[i] = simData{d, tr}
+	}
+	k := sims[0].d.NumClasses()
+
+	lbfgsAt := append(slices.Clone(cfg.SweepLimits), cfg.DefaultIterations)
+	cgAt := append(slices.Clone(cfg.SweepLimits), cfg.EarlyCG)
+	var lbfgs, cg [2][]*Trajectory
+	weights := slices.Clone(cfg.Ridges)
+	if !slices.Contains(weights, cfg.Ridge) {
+		weights = append(weights, cfg.Ridge)
+	}
+	slices.Sort(weights)
+	// ridge[w][m][s]: the fit with weights[w], nil where not run.
+	ridge := make([][2][]*model.Result, len(weights))
+	for m := range 2 {
+		lbfgs[m] = make([]*Trajectory, nsim)
+		cg[m] = make([]*Trajectory, nsim)
+		for w := range weights {
+			ridge[w][m] = make([]*model.Result, nsim)
+		}
+	}
+	var jobs []job
+	for s := range nsim {
+		d := sims[s].d
+		for m := range 2 {
+			mod := glad(m)
+			jobs = append(jobs,
+				job{
+					name: fmt.Sprintf("simulation %d %s l-bfgs", s, modelNames[m]),
+					cost: float64(cfg.MaxIterations) * float64(1+m),
+					run: func() (err error) {
+						lbfgs[m][s], err = trajectory(mod, d, model.Settings{MaxIterations: cfg.MaxIterations, Threads: 1, Context: ctx}, lbfgsAt)
+						return err
+					},
+				},
+				job{
+					name: fmt.Sprintf("simulation %d %s cg", s, modelNames[m]),
+					cost: float64(cfg.CGIterations) * 2,
+					run: func() (err error) {
+						cg[m][s], err = trajectory(mod, d, model.Settings{Method: model.CG, MaxIterations: cfg.CGIterations, Threads: 1, Context: ctx}, cgAt)
+						return err
+					},
+				})
+			for w, lambda := range weights {
+				if s >= nr && lambda != cfg.Ridge {
+					continue
+				}
+				jobs = append(jobs, job{
+					name: fmt.Sprintf("simulation %d %s ridge %g", s, modelNames[m], lambda),
+					cost: float64(cfg.MaxIterations) * 0.1 / lambda,
+					run: func() (err error) {
+						ridge[w][m][s], err = mod.Fit(d, &model.Settings{Ridge: lambda, MaxIterations: cfg.MaxIterations, Threads: 1, Context: ctx})
+						return err
+					},
+				})
+			}
+		}
+	}
+	if err := runJobs(ctx, cfg.Parallel, jobs, progress); err != nil {
+		return nil, err
+	}
+
+	mse := func(p []float64, s int) float64 { return metrics.MSE(p, sims[s].tr.Q, k) }
+	trajRow := func(name string, tr [2][]*Trajectory, limit int) SyntheticRow {
+		row := SyntheticRow{Name: name}
+		for s := range nsim {
+			for m := range 2 {
+				t := tr[m][s]
+				i := slices.Index(t.At, limit)
+				v := mse(t.Probs[i], s)
+				it := min(limit, t.Iterations)
+				conv := t.Converged && t.Iterations <= limit
+				if m == 0 {
+					row.LA, row.LAIter = append(row.LA, v), append(row.LAIter, it)
+					if conv {
+						row.LAConv++
+					}
+				} else {
+					row.DA, row.DAIter = append(row.DA, v), append(row.DAIter, it)
+					if conv {
+						row.DAConv++
+					}
+				}
+			}
+		}
+		return row
+	}
+	finalRow := func(name string, tr [2][]*Trajectory, sims int) SyntheticRow {
+		row := SyntheticRow{Name: name}
+		for s := range sims {
+			for m := range 2 {
+				t := tr[m][s]
+				v := mse(t.Final, s)
+				if m == 0 {
+					row.LA, row.LAIter = append(row.LA, v), append(row.LAIter, t.Iterations)
+					if t.Converged {
+						row.LAConv++
+					}
+				} else {
+					row.DA, row.DAIter = append(row.DA, v), append(row.DAIter, t.Iterations)
+					if t.Converged {
+						row.DAConv++
+					}
+				}
+			}
+		}
+		return row
+	}
+	ridgeRow := func(name string, w, sims int) SyntheticRow {
+		row := SyntheticRow{Name: name}
+		for s := range sims {
+			for m := range 2 {
+				r := ridge[w][m][s]
+				v := mse(r.Probs, s)
+				if m == 0 {
+					row.LA, row.LAIter = append(row.LA, v), append(row.LAIter, r.Iterations)
+					if r.Converged {
+						row.LAConv++
+					}
+				} else {
+					row.DA, row.DAIter = append(row.DA, v), append(row.DAIter, r.Iterations)
+					if r.Converged {
+						row.DAConv++
+					}
+				}
+			}
+		}
+		return row
+	}
+	pw := slices.Index(weights, cfg.Ridge)
+	res.Rows = []SyntheticRow{
+		trajRow(fmt.Sprintf("L-BFGS, default settings (at most %d iterations)", cfg.DefaultIterations), lbfgs, cfg.DefaultIterations),
+		finalRow(fmt.Sprintf("L-BFGS to convergence: the MLE (at most %d iterations)", cfg.MaxIterations), lbfgs, nsim),
+		trajRow(fmt.Sprintf("CG stopped at %d iterations", cfg.EarlyCG), cg, cfg.EarlyCG),
+		ridgeRow(fmt.Sprintf("L-BFGS, ridge λ = %g, to convergence (our protocol)", cfg.Ridge), pw, nsim),
+	}
+	res.RidgeWeights = append([]float64{0}, weights...)
+	res.RidgeRows = append(res.RidgeRows, finalRow("0", lbfgs, nr))
+	for w, lambda := range weights {
+		res.RidgeRows = append(res.RidgeRows, ridgeRow(strconv.FormatFloat(lambda, 'g', -1, 64), w, nr))
+	}
+	for m := range 2 {
+		res.SweepLBFGS[m] = make([][]float64, len(cfg.SweepLimits))
+		res.SweepCG[m] = make([][]float64, len(cfg.SweepLimits))
+		for l, limit := range cfg.SweepLimits {
+			for s := range nsim {
+				t := lbfgs[m][s]
+				res.SweepLBFGS[m][l] = append(res.SweepLBFGS[m][l], mse(t.Probs[slices.Index(t.At, limit)], s))
+				c := cg[m][s]
+				v := math.NaN()
+				if limit <= cfg.CGIterations || c.Iterations < cfg.CGIterations {
+					v = mse(c.Probs[slices.Index(c.At, limit)], s)
+				}
+				res.SweepCG[m][l] = append(res.SweepCG[m][l], v)
+			}
+		}
+	}
+	res.MLE = &CalibrationData{Name: "MLE (L-BFGS to convergence)", Truth: sims[0].tr.Q, LA: lbfgs[0][0].Final, DA: lbfgs[1][0].Final}
+	res.Protocol = &CalibrationData{Name: fmt.Sprintf("ridge λ = %g", cfg.Ridge), Truth: sims[0].tr.Q, LA: ridge[pw][0][0].Probs, DA: ridge[pw][1][0].Probs}
+	return res, nil
+}
+
+func meanInt(xs []int) float64 {
+	var s float64
+	for _, x := range xs {
+		s += float64(x)
+	}
+	return s / float64(len(xs))
+}
+
+func pm(xs []float64, prec int) string {
+	m, sd := meanSD(xs)
+	return num(m, prec) + " ± " + num(sd, prec)
+}
+
+// Markdown returns synthetic.md: the MSE table beside the paper's table 4,
+// the sweep over iteration limits and the ridge sweep.
+func (r *SyntheticResult) Markdown() string {
+	cfg := r.Config
+	sc := cfg.Sim
+	tasks, workers := sc.Tasks, sc.Workers
+	if tasks == 0 {
+		tasks = 2000
+	}
+	if workers == 0 {
+		workers = 20
+	}
+	var b strings.Builder
+	b.WriteString("## Synthetic data (paper table 4 and calibration figure)\n\n")
+	fmt.Fprintf(&b, "%d simulations (seeds %d to %d) of the paper's setting: %d objects, %d workers who label every object, "+
+		"q_j ~ U[0, 1], GLAD e_w ~ U[0, 4], log d_j ~ U[0, 3], labels from DA-GLAD. LA-GLAD and DA-GLAD are fitted and their "+
+		"estimates of q_j compared with the true q_j by MSE = (1/N) Σ_j (q̂_j − q_j)²; mean ± standard deviation over the simulations.\n\n",
+		cfg.Simulations, cfg.Seed, cfg.Seed+uint64(cfg.Simulations)-1, tasks, workers)
+	t := newTable("Protocol", "LA GLAD", "DA GLAD", "LA / DA", "iterations LA", "iterations DA", "optimum reached LA, DA")
+	t.add("paper (CG, stopping rule not stated)", fmt.Sprintf("%.3f ± %.3f", PaperMSE.LA, PaperMSE.LASD), fmt.Sprintf("%.3f ± %.3f", PaperMSE.DA, PaperMSE.DASD),
+		num(PaperMSE.LA/PaperMSE.DA, 1), "", "", "")
+	for _, row := range r.Rows {
+		la, _ := meanSD(row.LA)
+		da, _ := meanSD(row.DA)
+		t.add(row.Name, pm(row.LA, 4), pm(row.DA, 4), num(la/da, 1), num(meanInt(row.LAIter), 0), num(meanInt(row.DAIter), 0),
+			fmt.Sprintf("%d/%d, %d/%d", row.LAConv, len(row.LA), row.DAConv, len(row.DA)))
+	}
+	b.WriteString(t.String())
+
+	b.WriteString("\n### MSE against the iteration limit\n\n")
+	fmt.Fprintf(&b, "What Model.Fit returns with Settings.MaxIterations = limit (a fit that converges earlier keeps its optimum), "+
+		"mean ± sd over the %d simulations. Conjugate gradient runs stop at %d iterations (– beyond).\n\n", cfg.Simulations, cfg.CGIterations)
+	t = newTable("limit", "LA, L-BFGS", "DA, L-BFGS", "LA, CG", "DA, CG")
+	for l, limit := range cfg.SweepLimits {
+		cells := []string{strconv.Itoa(limit)}
+		for _, v := range [][]float64{r.SweepLBFGS[0][l], r.SweepLBFGS[1][l], r.SweepCG[0][l], r.SweepCG[1][l]} {
+			if math.IsNaN(v[0]) {
+				cells = append(cells, "–")
+			} else {
+				cells = append(cells, pm(v, 4))
+			}
+		}
+		t.add(cells...)
+	}
+	b.WriteString(t.String())
+
+	b.WriteString("\n### Effect of the ridge penalty\n\n")
+	fmt.Fprintf(&b, "Settings.Ridge = λ subtracts (λ/2) Σ x² from the log-likelihood (all parameters: GLAD abilities, log difficulties, "+
+		"DA logits), that is a N(0, 1/λ) prior; L-BFGS to convergence (at most %d iterations), first %d simulations. λ = 0 is the MLE.\n\n",
+		cfg.MaxIterations, min(cfg.RidgeSimulations, cfg.Simulations))
+	t = newTable("λ", "LA GLAD", "DA GLAD", "LA / DA", "iterations LA", "iterations DA", "optimum reached LA, DA")
+	for _, row := range r.RidgeRows {
+		la, _ := meanSD(row.LA)
+		da, _ := meanSD(row.DA)
+		t.add(row.Name, pm(row.LA, 4), pm(row.DA, 4), num(la/da, 1), num(meanInt(row.LAIter), 0), num(meanInt(row.DAIter), 0),
+			fmt.Sprintf("%d/%d, %d/%d", row.LAConv, len(row.LA), row.DAConv, len(row.DA)))
+	}
+	b.WriteString(t.String())
+	return b.String()
+}
+
+// WriteCSV writes synthetic.csv: the MSE and iterations of every protocol,
+// model and simulation, and of the ridge sweep.
+func (r *SyntheticResult) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"protocol", "ridge", "simulation_seed", "model", "mse", "iterations"})
+	write := func(name, ridge string, row SyntheticRow) {
+		for s := range row.LA {
+			seed := strconv.FormatUint(r.Config.Seed+uint64(s), 10)
+			cw.Write([]string{name, ridge, seed, modelNames[0], csvNum(row.LA[s]), strconv.Itoa(row.LAIter[s])})
+			cw.Write([]string{name, ridge, seed, modelNames[1], csvNum(row.DA[s]), strconv.Itoa(row.DAIter[s])})
+		}
+	}
+	for _, row := range r.Rows {
+		write(row.Name, "", row)
+	}
+	for _, row := range r.RidgeRows {
+		write("ridge sweep", row.Name, row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteSweepCSV writes synthetic_sweep.csv: the MSE at every iteration
+// limit, solver, model and simulation (empty where not run).
+func (r *SyntheticResult) WriteSweepCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"solver", "limit", "simulation_seed", "model", "mse"})
+	for _, sv := range []struct {
+		name string
+		v    [2][][]float64
+	}{{"lbfgs", r.SweepLBFGS}, {"cg", r.SweepCG}} {
+		for l, limit := range r.Config.SweepLimits {
+			for s := range sv.v[0][l] {
+				for m := range 2 {
+					v := sv.v[m][l][s]
+					if math.IsNaN(v) {
+						continue
+					}
+					cw.Write([]string{sv.name, strconv.Itoa(limit), strconv.FormatUint(r.Config.Seed+uint64(s), 10), modelNames[m], csvNum(v)})
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// CalibrationFigure returns the calibration plots of c side by side: the
+// true probability of class 1 on the horizontal axis, the estimate on the
+// vertical one, every object as a point, the means of Config.Bins bins of
+// the true probability and the diagonal.
+func (r *SyntheticResult) CalibrationFigure(c *CalibrationData) *Figure {
+	if c == nil {
+		return nil
+	}
+	k := 2
+	panel := func(title string, est []float64, col color.RGBA) *plot.Plot {
+		mse := metrics.MSE(est, c.Truth, k)
+		p := newPlot(fmt.Sprintf("%s, %s: MSE %.4f", title, c.Name, mse), "true probability q_j of class 1", "estimated probability of class 1")
+		unitAxes(p)
+		p.Legend.Top, p.Legend.Left = false, false
+		pts := make(plotter.XYs, len(c.Truth)/k)
+		for j := range pts {
+			pts[j] = plotter.XY{X: c.Truth[j*k+1], Y: est[j*k+1]}
+		}
+		sc, _ := plotter.NewScatter(pts)
+		sc.Shape = draw.CircleGlyph{}
+		sc.Radius = vg.Points(1.2)
+		sc.Color = faded(col)
+		p.Add(sc)
+		p.Legend.Add("objects", sc)
+		bins := metrics.Calibration(est, c.Truth, k, 1, r.Config.Bins)
+		bx := make(plotter.XYs, len(bins))
+		for i, b := range bins {
+			bx[i] = plotter.XY{X: b.X, Y: b.Y}
+		}
+		addLine(p, fmt.Sprintf("mean of %d bins", r.Config.Bins), bx, col, draw.SquareGlyph{}, false)
+		addDiagonal(p, "perfect calibration")
+		return p
+	}
+	return &Figure{
+		Panels: [][]*plot.Plot{{panel("LA GLAD", c.LA, colLA), panel("DA GLAD", c.DA, colDA)}},
+		Width:  vg.Centimeter * 26, Height: vg.Centimeter * 13,
+	}
+}
+
+// SweepFigure returns the plot of the mean MSE against the iteration limit
+// for both solvers and models, with the paper's values for reference.
+func (r *SyntheticResult) SweepFigure() *Figure {
+	cfg := r.Config
+	p := newPlot(fmt.Sprintf("Synthetic DA-GLAD data: MSE of the estimated q_j against the iteration limit (mean of %d simulations)", cfg.Simulations),
+		"iteration limit (log scale)", "MSE of the estimated q_j")
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Legend.Left = false
+	p.Y.Min = 0
+	series := func(v [][]float64) plotter.XYs {
+		var xy plotter.XYs
+		for l, limit := range cfg.SweepLimits {
+			m, _ := meanSD(v[l])
+			if !math.IsNaN(m) {
+				xy = append(xy, plotter.XY{X: float64(limit), Y: m})
+			}
+		}
+		return xy
+	}
+	addLine(p, "LA GLAD, L-BFGS", series(r.SweepLBFGS[0]), colLA, draw.SquareGlyph{}, false)
+	addLine(p, "LA GLAD, CG", series(r.SweepCG[0]), colLA, draw.TriangleGlyph{}, true)
+	addLine(p, "DA GLAD, L-BFGS", series(r.SweepLBFGS[1]), colDA, draw.CircleGlyph{}, false)
+	addLine(p, "DA GLAD, CG", series(r.SweepCG[1]), colDA, draw.TriangleGlyph{}, true)
+	lo, hi := float64(cfg.SweepLimits[0]), float64(cfg.SweepLimits[len(cfg.SweepLimits)-1])
+	dots := []vg.Length{vg.Points(1), vg.Points(3)}
+	addCurve(p, fmt.Sprintf("paper, LA (%.3f)", PaperMSE.LA), plotter.XYs{{X: lo, Y: PaperMSE.LA}, {X: hi, Y: PaperMSE.LA}}, colLA, vg.Points(1), dots)
+	addCurve(p, fmt.Sprintf("paper, DA (%.3f)", PaperMSE.DA), plotter.XYs{{X: lo, Y: PaperMSE.DA}, {X: hi, Y: PaperMSE.DA}}, colDA, vg.Points(1), dots)
+	return &Figure{Panels: [][]*plot.Plot{{p}}, Width: vg.Centimeter * 22, Height: vg.Centimeter * 14}
+}
