@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
@@ -38,6 +39,17 @@ type Result struct {
 
 	model Model
 	obj   *objective
+	once  sync.Once // sets obj's parameters to Params, for the methods below
+}
+
+// ready sets the evaluators to the fitted parameters once and reports
+// whether the result has any (RFE has none).
+func (r *Result) ready() bool {
+	if r.obj == nil {
+		return false
+	}
+	r.once.Do(func() { r.obj.setParams(r.Params) })
+	return true
 }
 
 // K returns the number of classes.
@@ -89,26 +101,29 @@ func Argmax(p []float64, k int, seed uint64) []int {
 // WorkerColumns names the per-worker numbers WorkerValues reports (nil for
 // RFE).
 func (r *Result) WorkerColumns() []string {
-	if r.obj == nil {
+	if !r.ready() {
 		return nil
 	}
-	r.obj.setParams(r.Params)
 	return r.obj.noise.WorkerColumns()
 }
 
 // WorkerValues appends the fitted parameters of worker w, one per
 // WorkerColumns entry, to dst.
 func (r *Result) WorkerValues(w int32, dst []float64) []float64 {
-	if r.obj == nil {
+	if !r.ready() {
 		return dst
 	}
-	r.obj.setParams(r.Params)
 	return r.obj.noise.WorkerValues(w, dst)
 }
 
 // Conditional writes P(y | z) for worker w labelling object j into p, at
-// the fitted parameters.
+// the fitted parameters. RFE has no noise model: its workers are taken as
+// perfect, P(y | z) = 1[y = z].
 func (r *Result) Conditional(w int32, j, z int, p []float64) {
-	r.obj.setParams(r.Params)
+	if !r.ready() {
+		clear(p[:r.K()])
+		p[z] = 1
+		return
+	}
 	r.obj.noise.Conditional(w, j, z, p)
 }
