@@ -48,8 +48,11 @@ func (f *fitFlags) settings() (*model.Settings, error) {
 		}
 		s.Method = m
 	}
-	if f.maxIter < 0 || f.gradTol < 0 || f.funcTol < 0 || f.threads < 0 {
-		return nil, usagef("--max-iter, --grad-tol, --func-tol and --threads must not be negative")
+	if f.maxIter < 0 {
+		return nil, usagef("--max-iter %d: must not be negative (0 means the default, 1000)", f.maxIter)
+	}
+	if f.threads < 0 {
+		return nil, usagef("--threads %d: must not be negative (0 means all cores)", f.threads)
 	}
 	for _, v := range []struct {
 		name string

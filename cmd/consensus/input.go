@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -47,6 +49,9 @@ func (f *inputFlags) options() (data.ReadOptions, error) {
 		r := []rune(f.sep)
 		if len(r) != 1 {
 			return opt, usagef("--sep %q: want one character", f.sep)
+		}
+		if c := r[0]; c == '"' || c == '\r' || c == '\n' || c == utf8.RuneError || unicode.IsControl(c) {
+			return opt, usagef("--sep %q: a separator cannot be a quote, a line break or a control character other than a tab", f.sep)
 		}
 		opt.Sep = r[0]
 	}

@@ -348,6 +348,8 @@ func checkFitMemory(est model.Estimator, d *data.Dataset, limit memLimit) error 
 // formatCount formats a large count for messages, such as "2.5 million".
 func formatCount(v float64) string {
 	switch {
+	case v >= 1e12:
+		return fmt.Sprintf("%.3g trillion", v/1e12)
 	case v >= 1e9:
 		return fmt.Sprintf("%.1f billion", v/1e9)
 	case v >= 1e6:
