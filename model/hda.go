@@ -21,22 +21,32 @@ import (
 //
 // The empirical Bayes loop alternates two steps, Rounds times at most:
 //
-//  1. fit the model with the current α and p (the first fit starts from
-//     Settings.Start or Init, later fits from the previous optimum);
-//  2. compute every object's expected subjective-class counts
-//     m_j(z) = Σ_{i ∈ j} r_i(z), with r_i(z) ∝ q_j(z) P(y_i | z) at the fit,
-//     and set α and p to the maximum-likelihood estimate of the
-//     Dirichlet-multinomial (Pólya) distribution of the m_j
-//     (FitDirichletMultinomial): the counts of noise-free subjective labels
-//     have the marginal likelihood
-//     Σ_j [log Γ(α) - log Γ(α + n_j) + Σ_z log Γ(α p_z + m_j(z)) - log Γ(α p_z)].
+//  1. fit the model (the pseudo-count MAP of latent.Dirichlet) with the
+//     current α and p; the first fit starts from Settings.Start or Init,
+//     later fits from the previous optimum; fits before the last stop
+//     after at most 200 iterations;
+//  2. holding the fitted noise parameters, set α and p to the maximiser of
+//     the exact marginal likelihood of the labels with every q_j
+//     integrated out,
+//     Σ_j log ∫ Dir(q | α p) Π_{i ∈ j} Σ_z q(z) P(y_i | z) dq
+//     (a type-II maximum-likelihood estimate, computed exactly by
+//     expanding each object's likelihood as a polynomial in q_j, see
+//     objectPoly, and maximised by Nelder-Mead).
 //
-// The starting α and p are the same estimate from the raw label counts. The
-// loop stops early when α changes by less than 2% and p by less than 0.005.
-// It is a type-II maximum-likelihood (evidence) estimate in which the noise
-// has been taken out of the counts; unlike estimating α from the fitted q_j
-// themselves, which are already shrunk toward p, it does not drift to
-// α = ∞.
+// The starting α and p are the Dirichlet-multinomial maximum-likelihood
+// estimate from the raw label counts (FitDirichletMultinomial). The loop
+// stops early when α changes by less than 2% and p by less than 0.005.
+// Estimating α from the fitted q_j themselves, which are already shrunk
+// toward p, would drift to α = ∞; the marginal likelihood does not use the
+// q_j.
+//
+// The output is, by default, the marginal form: the posterior mean
+// E[q_j | labels] under Dirichlet(α p) at the fitted noise parameters,
+// computed from the same polynomials (the Bayes predictive distribution of
+// a new subjective label). With MAP set it is the pseudo-count MAP q_j of
+// the fit instead. Objects with more than 255 labels (or too many count
+// vectors, see maxStates) are left out of the marginal likelihood and keep
+// the MAP output.
 type HDA struct {
 	// Noise is the noise model.
 	Noise noise.Model
@@ -48,6 +58,8 @@ type HDA struct {
 	// Rounds bounds the number of fits of the empirical Bayes loop; zero
 	// means 4. With both Alpha and P fixed there is one fit.
 	Rounds int
+	// MAP outputs the pseudo-count MAP q_j instead of the posterior mean.
+	MAP bool
 }
 
 // Name returns "hda-" followed by the noise model's name.
@@ -61,7 +73,7 @@ func (h HDA) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 	return res, err
 }
 
-// FitPrior is Fit that also returns the final α and p.
+// FitPrior is Fit that also returns the α and p of the returned fit.
 func (h HDA) FitPrior(d *data.Dataset, s *Settings) (*Result, float64, []float64, error) {
 	if err := checkData(d); err != nil {
 		return nil, 0, nil, err
@@ -88,38 +100,63 @@ func (h HDA) FitPrior(d *data.Dataset, s *Settings) (*Result, float64, []float64
 		set = *s
 	}
 	var res *Result
+	var polys []*objectPoly
 	iters, evals, fits := 0, 0, 0
 	for round := 0; round < rounds; round++ {
 		m := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}
-		r, err := m.Fit(d, &set)
+		st := set
+		if !fixed && round < rounds-1 {
+			// An intermediate fit only feeds the next estimate of α and
+			// p: 200 iterations are plenty.
+			st.MaxIterations = min(max(set.MaxIterations, 1), 200)
+			if set.MaxIterations == 0 {
+				st.MaxIterations = 200
+			}
+		}
+		r, err := m.Fit(d, &st)
 		if err != nil {
 			return nil, 0, nil, err
 		}
-		res = r
+		res, polys = r, nil
 		fits++
 		iters += r.Iterations
 		evals += r.Evaluations
 		if fixed || round == rounds-1 {
 			break
 		}
-		na, np := FitDirichletMultinomial(SubjectiveCounts(r), k, h.Alpha, h.P)
+		polys = buildPolys(r)
+		na, np := marginalEB(polys, k, alpha, p, h.Alpha, h.P)
 		dp := 0.0
 		for z := range np {
 			dp = max(dp, math.Abs(np[z]-p[z]))
 		}
-		done := math.Abs(math.Log(na/alpha)) < 0.02 && dp < 0.005
-		alpha, p = na, np
-		if done {
+		if math.Abs(math.Log(na/alpha)) < 0.02 && dp < 0.005 {
 			break
 		}
+		alpha, p = na, np
 		set.Start = r.Params
 	}
-	// The last fit used (alpha, p) unless the loop moved them after it;
-	// report the values the returned fit used.
 	used := res.model.Latent.(latent.Dirichlet)
+	if !h.MAP && used.Alpha > 0 {
+		if polys == nil {
+			polys = buildPolys(res)
+		}
+		pp := used.P
+		if pp == nil {
+			pp = make([]float64, k)
+			for z := range pp {
+				pp[z] = 1 / float64(k)
+			}
+		}
+		marginal(polys, k, used.Alpha, pp, res.Probs)
+	}
 	res.Model = h.Name()
 	res.Iterations, res.Evaluations = iters, evals
-	res.Method = fmt.Sprintf("%s, empirical Bayes prior alpha %.4g p %s (%d fits)", res.Method, used.Alpha, fmtVec(used.P), fits)
+	form := "posterior mean"
+	if h.MAP {
+		form = "MAP"
+	}
+	res.Method = fmt.Sprintf("%s, empirical Bayes prior alpha %.4g p %s (%d fits), %s output", res.Method, used.Alpha, fmtVec(used.P), fits, form)
 	res.Runtime = time.Since(start)
 	return res, used.Alpha, used.P, nil
 }

@@ -1,0 +1,474 @@
+// Package compare fits several consensus models to one data set and ranks
+// them, to help choose a model for the data at hand (the paper's
+// conclusion: no model is best on every data set).
+//
+// With gold labels the criterion is a gold metric (log loss by default;
+// accuracy, Brier score or calibration error on request) of each model's
+// consensus, with percentile bootstrap confidence intervals over the gold
+// tasks (metrics.Bootstrap). Relative frequencies (rfe) are scored after
+// add-one smoothing, as in the paper.
+//
+// Without gold the criterion is the log-likelihood of held-out labels. A
+// split holds out, for every object with at least two labels, a fraction
+// of its labels chosen at random (at least one, at most all but one;
+// objects with one label keep it), seeded by (Seed, split); the model is
+// fitted to the rest and predicts every held-out label y given by worker w
+// to object j as
+//
+//	P(y) = Σ_z out_j(z) P(y | z; w, j),
+//
+// with out_j the fitted consensus (LA posterior, DA q_j) and P(y | z) the
+// fitted noise model (model.Result.Conditional). A held-out worker who
+// has no training labels has no fitted parameters: their P(y | z) is
+// replaced by the mean of P(y | z; w', j) over the training labels' workers
+// w' of the same object, an average member of the crowd that labelled it.
+// Relative frequencies predict with add-one smoothed frequencies
+// (n_j(y) + 1)/(n_j + K). The score is the held-out log loss, the mean of
+// -log_K P(y) over the held-out labels of all splits (1 for a uniform
+// guess, lower is better).
+//
+// Confidence: every model is scored on the same bootstrap resamples (of
+// the gold tasks, or of the objects with their held-out labels of every
+// split), and the report gives, for every model, the fraction of the
+// resamples in which it ranks first.
+package compare
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/model"
+)
+
+// Criterion names what models are ranked by.
+type Criterion string
+
+// The criteria. All but Accuracy are lower-is-better.
+const (
+	LogLoss  Criterion = "logloss"
+	Accuracy Criterion = "accuracy"
+	Brier    Criterion = "brier"
+	ECE      Criterion = "ece"
+	HeldOut  Criterion = "heldout"
+)
+
+// ParseCriterion returns the criterion named s; "" is the default,
+// LogLoss with gold and HeldOut without (resolved by Run).
+func ParseCriterion(s string) (Criterion, error) {
+	switch c := Criterion(s); c {
+	case "", LogLoss, Accuracy, Brier, ECE, HeldOut:
+		return c, nil
+	}
+	return "", fmt.Errorf("unknown criterion %q (valid: logloss, accuracy, brier, ece, heldout)", s)
+}
+
+func (c Criterion) higherIsBetter() bool { return c == Accuracy }
+
+// Options controls a comparison. The zero value compares every registered
+// model except mv (which is rfe read through its argmax).
+type Options struct {
+	// Models are registry names (model.ByName); nil means every model but
+	// mv.
+	Models []string
+	// Gold, if not nil and not empty, selects the gold criteria.
+	Gold *data.Gold
+	// Criterion ranks the models; "" means LogLoss with gold, HeldOut
+	// without. HeldOut may be chosen with gold as well.
+	Criterion Criterion
+	// Settings are the fit settings of every model (Threads is set to 1
+	// and Progress and Context are replaced); nil means the defaults.
+	Settings *model.Settings
+	// Parallel is the number of fits run at once; zero means
+	// runtime.GOMAXPROCS(0).
+	Parallel int
+	// HoldOutFraction is the fraction of each object's labels held out in
+	// a split; zero means 0.2.
+	HoldOutFraction float64
+	// Splits is the number of held-out splits R; zero means 3.
+	Splits int
+	// Bootstrap is the number of bootstrap resamples; zero means 200.
+	Bootstrap int
+	// Level is the confidence level of the intervals; zero means 0.95.
+	Level float64
+	// Seed seeds the splits, the bootstrap and tie-breaking.
+	Seed uint64
+	// Progress, if not nil, is called (from one goroutine at a time)
+	// when a fit starts and when it ends.
+	Progress func(Event)
+}
+
+// Event reports the progress of a comparison.
+type Event struct {
+	// Model and Split identify the fit (Split is -1 for a fit on all the
+	// labels).
+	Model string
+	Split int
+	// Done is false when the fit starts, true when it has ended.
+	Done bool
+	// Err is the fit's error, if it failed.
+	Err error
+	// Finished and Total count the fits ended and all fits.
+	Finished, Total int
+	// Elapsed is the fit's time when Done.
+	Elapsed time.Duration
+}
+
+// Interval is an estimate with a confidence interval.
+type Interval struct {
+	Value, Lo, Hi float64
+}
+
+// Row is one model's result.
+type Row struct {
+	// Model is the registry name.
+	Model string
+	// Score is the ranking criterion's value with its interval.
+	Score Interval
+	// Accuracy, LogLoss, Brier and ECE are the gold metrics with their
+	// intervals (NaN without gold).
+	Accuracy, LogLoss, Brier, ECE Interval
+	// HeldOut is the held-out log loss with its interval (NaN unless the
+	// criterion is HeldOut).
+	HeldOut Interval
+	// First is the fraction of bootstrap resamples in which the model
+	// ranks first by the criterion.
+	First float64
+	// Converged is false when some fit of the model stopped at a limit.
+	Converged bool
+	// Runtime adds up the model's fits.
+	Runtime time.Duration
+	// Err is the error of a model that could not be fitted; such rows
+	// come last.
+	Err error
+}
+
+// Report is the outcome of a comparison: the rows ranked best first.
+type Report struct {
+	// Criterion is the criterion used.
+	Criterion Criterion
+	// Rows are ranked best first by Score.Value.
+	Rows []Row
+	// N is the number of gold tasks scored, or of held-out labels.
+	N int
+	// Splits is the number of held-out splits (0 with gold criteria).
+	Splits int
+	// Bootstrap is the number of resamples; Level the confidence level.
+	Bootstrap int
+	Level     float64
+}
+
+// Best returns the recommended model, the first row, and the fraction of
+// bootstrap resamples in which it ranks first.
+func (r *Report) Best() (string, float64) {
+	if len(r.Rows) == 0 || r.Rows[0].Err != nil {
+		return "", 0
+	}
+	return r.Rows[0].Model, r.Rows[0].First
+}
+
+func (o Options) withDefaults() Options {
+	if o.Models == nil {
+		for _, n := range model.Names() {
+			if n != "mv" {
+				o.Models = append(o.Models, n)
+			}
+		}
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = runtime.GOMAXPROCS(0)
+	}
+	if o.HoldOutFraction == 0 {
+		o.HoldOutFraction = 0.2
+	}
+	if o.Splits == 0 {
+		o.Splits = 3
+	}
+	if o.Bootstrap == 0 {
+		o.Bootstrap = 200
+	}
+	if o.Level == 0 {
+		o.Level = 0.95
+	}
+	if o.Criterion == "" {
+		o.Criterion = HeldOut
+		if o.Gold != nil && o.Gold.Len() > 0 {
+			o.Criterion = LogLoss
+		}
+	}
+	return o
+}
+
+// Run fits the models to d as opt describes and ranks them. It returns an
+// error for bad options or when ctx is done; a model that fails to fit is
+// reported in its row.
+func Run(ctx context.Context, d *data.Dataset, opt Options) (*Report, error) {
+	opt = opt.withDefaults()
+	if len(opt.Models) == 0 {
+		return nil, errors.New("compare: no models")
+	}
+	ests := make([]model.Estimator, len(opt.Models))
+	for i, n := range opt.Models {
+		e, err := model.ByName(n)
+		if err != nil {
+			return nil, err
+		}
+		ests[i] = e
+	}
+	if opt.Criterion != HeldOut && (opt.Gold == nil || opt.Gold.Len() == 0) {
+		return nil, fmt.Errorf("compare: criterion %s needs gold labels", opt.Criterion)
+	}
+	if !(opt.HoldOutFraction > 0 && opt.HoldOutFraction < 1) {
+		return nil, fmt.Errorf("compare: hold-out fraction %g not in (0, 1)", opt.HoldOutFraction)
+	}
+	if !(opt.Level > 0 && opt.Level < 1) || opt.Splits < 0 || opt.Bootstrap < 0 {
+		return nil, errors.New("compare: bad splits, bootstrap or level")
+	}
+	if opt.Criterion == HeldOut {
+		return runHeldOut(ctx, d, ests, opt)
+	}
+	return runGold(ctx, d, ests, opt)
+}
+
+// job is one fit.
+type job struct {
+	model int
+	split int // -1: all labels
+	d     *data.Dataset
+}
+
+type fitOut struct {
+	res *model.Result
+	err error
+	dur time.Duration
+}
+
+// fitAll runs the jobs on opt.Parallel goroutines and returns their
+// results in job order.
+func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options) ([]fitOut, error) {
+	out := make([]fitOut, len(jobs))
+	var mu sync.Mutex
+	finished := 0
+	report := func(e Event) {
+		if opt.Progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Done {
+			finished++
+		}
+		e.Finished, e.Total = finished, len(jobs)
+		opt.Progress(e)
+	}
+	next := make(chan int, len(jobs))
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(opt.Parallel, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil {
+					return
+				}
+				jb := jobs[i]
+				name := ests[jb.model].Name()
+				report(Event{Model: name, Split: jb.split})
+				var set model.Settings
+				if opt.Settings != nil {
+					set = *opt.Settings
+				}
+				set.Threads, set.Progress, set.Context = 1, nil, ctx
+				set.Start, set.Fixed = nil, nil
+				start := time.Now()
+				res, err := safeFit(ests[jb.model], jb.d, &set)
+				out[i] = fitOut{res: res, err: err, dur: time.Since(start)}
+				report(Event{Model: name, Split: jb.split, Done: true, Err: err, Elapsed: out[i].dur})
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// safeFit fits e, turning a panic into an error so that one broken model
+// does not end the comparison.
+func safeFit(e model.Estimator, d *data.Dataset, s *model.Settings) (r *model.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	return e.Fit(d, s)
+}
+
+// probs returns the probabilities a result is scored with: add-one
+// smoothed frequencies for RFE (no parameters), the consensus otherwise.
+func probs(r *model.Result) []float64 {
+	if r.Params == nil {
+		return metrics.AddOne(r.Data.Counts(), r.K())
+	}
+	return r.Probs
+}
+
+func metricOf(c Criterion, seed uint64) metrics.Metric {
+	switch c {
+	case Accuracy:
+		return func(p []float64, k int, g *data.Gold) float64 { return metrics.Accuracy(p, k, g, seed) }
+	case Brier:
+		return metrics.Brier
+	case ECE:
+		return func(p []float64, k int, g *data.Gold) float64 { return metrics.ECE(p, k, g, metrics.DefaultBins) }
+	}
+	return metrics.LogLoss
+}
+
+func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt Options) (*Report, error) {
+	jobs := make([]job, len(ests))
+	for i := range ests {
+		jobs[i] = job{model: i, split: -1, d: d}
+	}
+	fits, err := fitAll(ctx, ests, jobs, opt)
+	if err != nil {
+		return nil, err
+	}
+	k := d.NumClasses()
+	g := opt.Gold
+	rows := make([]Row, len(ests))
+	preds := make([][]float64, len(ests))
+	for i, f := range fits {
+		rows[i] = Row{Model: ests[i].Name(), Err: f.err, Runtime: f.dur}
+		if f.err != nil {
+			continue
+		}
+		rows[i].Converged = f.res.Converged
+		p := probs(f.res)
+		preds[i] = p
+		iv := func(c Criterion) Interval {
+			m := metricOf(c, opt.Seed)
+			lo, hi := metrics.Bootstrap(p, k, g, m, opt.Bootstrap, opt.Seed, opt.Level)
+			return Interval{m(p, k, g), lo, hi}
+		}
+		rows[i].Accuracy = iv(Accuracy)
+		if f.res.Params == nil {
+			rows[i].Accuracy.Value = metrics.MeanAccuracy(f.res.Probs, k, g, opt.Seed, 10)
+		}
+		rows[i].LogLoss, rows[i].Brier, rows[i].ECE = iv(LogLoss), iv(Brier), iv(ECE)
+		rows[i].HeldOut = Interval{math.NaN(), math.NaN(), math.NaN()}
+		switch opt.Criterion {
+		case Accuracy:
+			rows[i].Score = rows[i].Accuracy
+		case Brier:
+			rows[i].Score = rows[i].Brier
+		case ECE:
+			rows[i].Score = rows[i].ECE
+		default:
+			rows[i].Score = rows[i].LogLoss
+		}
+	}
+	// Wins on shared resamples of the gold tasks.
+	n := g.Len()
+	m := metricOf(opt.Criterion, opt.Seed)
+	rng := rand.New(rand.NewPCG(opt.Seed, 0xc0de))
+	rep := &data.Gold{Task: make([]int32, n), Label: make([]uint16, n)}
+	vals := make([]float64, len(ests))
+	wins := make([]float64, len(ests))
+	for range opt.Bootstrap {
+		for i := range n {
+			s := rng.IntN(n)
+			rep.Task[i], rep.Label[i] = g.Task[s], g.Label[s]
+		}
+		for i, p := range preds {
+			if p == nil {
+				vals[i] = math.NaN()
+				continue
+			}
+			vals[i] = m(p, k, rep)
+		}
+		credit(wins, vals, opt.Criterion.higherIsBetter())
+	}
+	for i := range rows {
+		rows[i].First = wins[i] / float64(max(opt.Bootstrap, 1))
+	}
+	return finish(rows, opt, n, 0), nil
+}
+
+// credit adds one win, shared among exact ties, to the best of vals (NaN
+// values never win).
+func credit(wins, vals []float64, higher bool) {
+	best := math.NaN()
+	for _, v := range vals {
+		if math.IsNaN(v) {
+			continue
+		}
+		if math.IsNaN(best) || (higher && v > best) || (!higher && v < best) {
+			best = v
+		}
+	}
+	if math.IsNaN(best) {
+		return
+	}
+	var tied []int
+	for i, v := range vals {
+		if v == best {
+			tied = append(tied, i)
+		}
+	}
+	for _, i := range tied {
+		wins[i] += 1 / float64(len(tied))
+	}
+}
+
+// finish ranks the rows: fitted models by score (ties by name), then the
+// failures.
+func finish(rows []Row, opt Options, n, splits int) *Report {
+	higher := opt.Criterion.higherIsBetter()
+	sort.SliceStable(rows, func(a, b int) bool {
+		ra, rb := rows[a], rows[b]
+		if (ra.Err == nil) != (rb.Err == nil) {
+			return ra.Err == nil
+		}
+		va, vb := ra.Score.Value, rb.Score.Value
+		if math.IsNaN(va) != math.IsNaN(vb) {
+			return !math.IsNaN(va)
+		}
+		if va != vb {
+			if higher {
+				return va > vb
+			}
+			return va < vb
+		}
+		return ra.Model < rb.Model
+	})
+	return &Report{Criterion: opt.Criterion, Rows: rows, N: n, Splits: splits, Bootstrap: opt.Bootstrap, Level: opt.Level}
+}
+
+// quantiles returns the (1-level)/2 and (1+level)/2 empirical quantiles of
+// vals (sorted in place).
+func quantiles(vals []float64, level float64) (float64, float64) {
+	for _, v := range vals {
+		if math.IsNaN(v) {
+			return math.NaN(), math.NaN()
+		}
+	}
+	slices.Sort(vals)
+	return stat.Quantile((1-level)/2, stat.Empirical, vals, nil), stat.Quantile((1+level)/2, stat.Empirical, vals, nil)
+}

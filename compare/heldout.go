@@ -1,0 +1,208 @@
+package compare
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
+)
+
+// HeldLabel is a label left out of a training split.
+type HeldLabel struct {
+	Task   int
+	Worker int32
+	Label  uint16
+}
+
+// Split returns a training data set with a fraction frac of every object's
+// labels held out, and the held-out labels. An object with n ≥ 2 labels
+// loses max(1, min(n - 1, round(frac·n))) of them, chosen uniformly at
+// random by a PCG generator seeded with (seed, split); an object with one
+// label keeps it. The training set has the same tasks, workers and classes
+// (and indices) as d; a worker may have no training labels left.
+func Split(d *data.Dataset, frac float64, seed uint64, split int) (*data.Dataset, []HeldLabel) {
+	rng := rand.New(rand.NewPCG(seed, 0x5911+uint64(split)))
+	tr := &data.Dataset{Name: d.Name, Tasks: d.Tasks, Workers: d.Workers, Classes: d.Classes, Offsets: make([]int, d.NumTasks()+1)}
+	var held []HeldLabel
+	var idx []int
+	for j := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		n := len(labels)
+		h := 0
+		if n >= 2 {
+			h = max(1, min(n-1, int(math.Round(frac*float64(n)))))
+		}
+		idx = idx[:0]
+		for i := range n {
+			idx = append(idx, i)
+		}
+		rng.Shuffle(n, func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
+		out := make(map[int]bool, h)
+		for _, i := range idx[:h] {
+			out[i] = true
+		}
+		for i := range n {
+			if out[i] {
+				held = append(held, HeldLabel{Task: j, Worker: workers[i], Label: labels[i]})
+			} else {
+				tr.Worker = append(tr.Worker, workers[i])
+				tr.Label = append(tr.Label, labels[i])
+			}
+		}
+		tr.Offsets[j+1] = len(tr.Label)
+	}
+	return tr, held
+}
+
+// HeldOutLogLik returns, for every object, the sum over its held-out
+// labels of log_K P(y) under the fitted result r (fitted to train), as the
+// package documentation describes, and the number of held-out labels per
+// object.
+func HeldOutLogLik(r *model.Result, train *data.Dataset, held []HeldLabel) (sum []float64, n []float64) {
+	k := train.NumClasses()
+	logK := math.Log(float64(k))
+	sum = make([]float64, train.NumTasks())
+	n = make([]float64, train.NumTasks())
+	cond := r.ConditionalFunc()
+	if cond == nil { // RFE: add-one smoothed frequencies
+		counts := train.Counts()
+		for _, h := range held {
+			row := counts[h.Task*k : (h.Task+1)*k]
+			var tot float64
+			for _, c := range row {
+				tot += c
+			}
+			sum[h.Task] += math.Log((row[h.Label]+1)/(tot+float64(k))) / logK
+			n[h.Task]++
+		}
+		return sum, n
+	}
+	seen := make([]bool, train.NumWorkers())
+	for _, w := range train.Worker {
+		seen[w] = true
+	}
+	p := make([]float64, k)
+	acc := make([]float64, k)
+	for _, h := range held {
+		out := r.Dist(h.Task)
+		var pr float64
+		for z, oz := range out {
+			if oz == 0 {
+				continue
+			}
+			if seen[h.Worker] {
+				cond(h.Worker, h.Task, z, p)
+				pr += oz * p[h.Label]
+				continue
+			}
+			// Unseen worker: the mean conditional of the object's
+			// training workers.
+			workers, _ := train.TaskLabels(h.Task)
+			clear(acc)
+			for _, w := range workers {
+				cond(w, h.Task, z, p)
+				acc[h.Label] += p[h.Label]
+			}
+			pr += oz * acc[h.Label] / float64(len(workers))
+		}
+		sum[h.Task] += math.Log(pr) / logK
+		n[h.Task]++
+	}
+	return sum, n
+}
+
+func runHeldOut(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt Options) (*Report, error) {
+	trains := make([]*data.Dataset, opt.Splits)
+	helds := make([][]HeldLabel, opt.Splits)
+	var jobs []job
+	for s := range opt.Splits {
+		trains[s], helds[s] = Split(d, opt.HoldOutFraction, opt.Seed, s)
+		for i := range ests {
+			jobs = append(jobs, job{model: i, split: s, d: trains[s]})
+		}
+	}
+	fits, err := fitAll(ctx, ests, jobs, opt)
+	if err != nil {
+		return nil, err
+	}
+	nt := d.NumTasks()
+	// Per model, per object: summed held-out log_K likelihood over all
+	// splits, and the number of held-out labels.
+	sums := make([][]float64, len(ests))
+	counts := make([]float64, nt)
+	rows := make([]Row, len(ests))
+	for i := range rows {
+		rows[i] = Row{Model: ests[i].Name(), Converged: true}
+		sums[i] = make([]float64, nt)
+		nan := Interval{math.NaN(), math.NaN(), math.NaN()}
+		rows[i].Accuracy, rows[i].LogLoss, rows[i].Brier, rows[i].ECE = nan, nan, nan, nan
+	}
+	for ji, jb := range jobs {
+		f := fits[ji]
+		row := &rows[jb.model]
+		row.Runtime += f.dur
+		if f.err != nil {
+			row.Err = f.err
+			continue
+		}
+		if !f.res.Converged {
+			row.Converged = false
+		}
+		s, _ := HeldOutLogLik(f.res, trains[jb.split], helds[jb.split])
+		for j := range s {
+			sums[jb.model][j] += s[j]
+		}
+	}
+	for _, hs := range helds {
+		for _, h := range hs {
+			counts[h.Task]++
+		}
+	}
+	var objs []int // objects with held-out labels
+	var total float64
+	for j, c := range counts {
+		if c > 0 {
+			objs = append(objs, j)
+			total += c
+		}
+	}
+	score := func(i int, pick []int) float64 {
+		if rows[i].Err != nil {
+			return math.NaN()
+		}
+		var s, c float64
+		for _, j := range pick {
+			s += sums[i][j]
+			c += counts[j]
+		}
+		return -s / c
+	}
+	rng := rand.New(rand.NewPCG(opt.Seed, 0xb007))
+	reps := make([][]float64, len(ests))
+	wins := make([]float64, len(ests))
+	pick := make([]int, len(objs))
+	vals := make([]float64, len(ests))
+	for range opt.Bootstrap {
+		for i := range pick {
+			pick[i] = objs[rng.IntN(len(objs))]
+		}
+		for i := range ests {
+			vals[i] = score(i, pick)
+			reps[i] = append(reps[i], vals[i])
+		}
+		credit(wins, vals, false)
+	}
+	for i := range rows {
+		v := score(i, objs)
+		lo, hi := math.NaN(), math.NaN()
+		if len(reps[i]) > 0 {
+			lo, hi = quantiles(reps[i], opt.Level)
+		}
+		rows[i].HeldOut = Interval{v, lo, hi}
+		rows[i].Score = rows[i].HeldOut
+		rows[i].First = wins[i] / float64(max(opt.Bootstrap, 1))
+	}
+	return finish(rows, opt, int(total), opt.Splits), nil
+}
