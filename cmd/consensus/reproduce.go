@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -55,29 +57,14 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 			if cfg.Parallel < 0 {
 				return usagef("--parallel must not be negative")
 			}
-			var bar *progress
 			if !quiet {
-				cfg.Progress = func(e experiments.Event) {
-					if e.Done == 0 {
-						bar.finish()
-						bar = newProgress("reproduce " + e.Part)
-					}
-					what := ""
-					if e.Item != "" {
-						what = "finished " + e.Item
-					}
-					bar.step(e.Done, e.Total, what)
-					if e.Done == e.Total {
-						bar.finish()
-						bar = nil
-					}
-				}
-				cfg.Log = func(s string) {
-					fmt.Fprintln(os.Stderr, "reproduce: "+s)
-				}
+				st := &reproduceStatus{}
+				stop := st.tick(time.Second)
+				defer stop()
+				cfg.Progress = st.event
+				cfg.Log = func(s string) { fmt.Fprintln(os.Stderr, "reproduce: "+s) }
 			}
 			_, err := experiments.Run(cmd.Context(), cfg)
-			bar.finish()
 			return err
 		},
 	}
@@ -98,4 +85,65 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// reproduceStatus shows the progress of a reproduction: one progress
+// reporter per part (a status line on a terminal, log lines otherwise),
+// refreshed by a ticker so that long fits do not leave it silent.
+type reproduceStatus struct {
+	mu          sync.Mutex
+	bar         *progress
+	done, total int
+	what        string
+}
+
+// event handles an experiments.Event.
+func (s *reproduceStatus) event(e experiments.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e.Done == 0 {
+		s.bar.finish()
+		s.bar = newProgress("reproduce " + e.Part)
+		s.what = ""
+	}
+	s.done, s.total = e.Done, e.Total
+	if e.Item != "" {
+		s.what = "last finished: " + e.Item
+	}
+	s.bar.step(s.done, s.total, s.what)
+	if e.Done == e.Total {
+		s.bar.finish()
+		s.bar = nil
+	}
+}
+
+// tick refreshes the status every interval until the returned function
+// is called, which also finishes the status.
+func (s *reproduceStatus) tick(interval time.Duration) (stop func()) {
+	t := time.NewTicker(interval)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-t.C:
+				s.mu.Lock()
+				s.bar.step(s.done, s.total, s.what)
+				s.mu.Unlock()
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return func() {
+		t.Stop()
+		close(quit)
+		wg.Wait()
+		s.mu.Lock()
+		s.bar.finish()
+		s.bar = nil
+		s.mu.Unlock()
+	}
 }
