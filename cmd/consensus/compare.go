@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/compare"
+)
+
+func init() { extraCommands = append(extraCommands, newCompareCmd) }
+
+func newCompareCmd() *cobra.Command {
+	var in inputFlags
+	var ff fitFlags
+	var models, criterion string
+	var parallel, splits, boot int
+	var frac float64
+	c := &cobra.Command{
+		Use:   "compare",
+		Short: "Fit every model and rank them, to choose one for the data",
+		Long: `compare fits every model (or those of --models) to the labels, in parallel,
+and prints a ranked table with a recommendation.
+
+With gold labels (--gold, or a --dataset that ships them) the models are
+ranked by the log loss of their consensus on the gold tasks (--criterion
+accuracy, brier or ece for another metric), with percentile bootstrap
+confidence intervals over the gold tasks; rfe is scored with add-one
+smoothing.
+
+Without gold (or with --criterion heldout) they are ranked by the log
+loss of held-out labels: each of --splits splits holds out --holdout of
+every object's labels (objects with one label keep it), fits the models to
+the rest and predicts each held-out label y of worker w on object j as
+sum_z out_j(z) P(y | z; w, j); a worker with no training labels is replaced
+by the average of the object's training workers; rfe predicts with add-one
+smoothed frequencies.
+
+"first" is the fraction of bootstrap resamples (of gold tasks, or of
+objects with their held-out labels) in which the model ranks first: how
+sure the recommendation is.`,
+		Example: `  consensus compare --dataset duchenne
+  consensus compare --input labels.csv --models la-ds,da-ds,hda-ds --splits 5
+  consensus compare --input labels.csv --gold gold.csv --criterion accuracy`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			crit, err := compare.ParseCriterion(criterion)
+			if err != nil {
+				return usageErr(err)
+			}
+			set, err := ff.settings()
+			if err != nil {
+				return err
+			}
+			if parallel < 0 || splits < 0 || boot < 0 || !(frac > 0 && frac < 1) {
+				return usagef("--parallel, --splits and --bootstrap must not be negative and --holdout must be in (0, 1)")
+			}
+			var names []string
+			if models != "" {
+				for _, m := range strings.Split(models, ",") {
+					if m = strings.TrimSpace(m); m != "" {
+						names = append(names, m)
+					}
+				}
+			}
+			d, gold, err := in.load()
+			if err != nil {
+				return err
+			}
+			opt := compare.Options{
+				Models: names, Gold: gold, Criterion: crit, Settings: set, Parallel: parallel,
+				HoldOutFraction: frac, Splits: splits, Bootstrap: boot, Seed: ff.seed,
+			}
+			if !ff.quiet {
+				opt.Progress = func(e compare.Event) {
+					if !e.Done {
+						return
+					}
+					what := e.Model
+					if e.Split >= 0 {
+						what = fmt.Sprintf("%s (split %d)", e.Model, e.Split+1)
+					}
+					status := "done"
+					if e.Err != nil {
+						status = "failed: " + oneLine(e.Err)
+					}
+					fmt.Fprintf(os.Stderr, "[%d/%d] %s %s in %v\n", e.Finished, e.Total, what, status, e.Elapsed.Round(1e6))
+				}
+			}
+			rep, err := compare.Run(cmd.Context(), d, opt)
+			if err != nil {
+				if _, ok := err.(interface{ Unwrap() error }); !ok && cmd.Context().Err() == nil {
+					return usageErr(err)
+				}
+				return err
+			}
+			return printCompare(cmd.OutOrStdout(), rep)
+		},
+	}
+	in.register(c)
+	ff.register(c)
+	fl := c.Flags()
+	fl.StringVar(&models, "models", "", "comma-separated models to compare (default: all but mv)")
+	fl.StringVar(&criterion, "criterion", "", "ranking: logloss (default with gold), accuracy, brier, ece, heldout (default without gold)")
+	fl.IntVar(&parallel, "parallel", 0, "fits run at once, each on one goroutine (default: all cores)")
+	fl.IntVar(&splits, "splits", 3, "held-out splits")
+	fl.Float64Var(&frac, "holdout", 0.2, "fraction of each object's labels held out in a split")
+	fl.IntVar(&boot, "bootstrap", 200, "bootstrap resamples for the intervals and the ranking confidence")
+	return c
+}
+
+func printCompare(w io.Writer, r *compare.Report) error {
+	lvl := int(math.Round(r.Level * 100))
+	iv := func(x compare.Interval) string {
+		if math.IsNaN(x.Value) {
+			return "-"
+		}
+		return fmt.Sprintf("%.4f [%.4f, %.4f]", x.Value, x.Lo, x.Hi)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if r.Criterion == compare.HeldOut {
+		fmt.Fprintf(tw, "rank\tmodel\theld-out log loss [%d%% CI]\tfirst\tnote\n", lvl)
+	} else {
+		fmt.Fprintf(tw, "rank\tmodel\taccuracy [%d%% CI]\tlog loss\tBrier\tECE\tfirst\tnote\n", lvl)
+	}
+	for i, row := range r.Rows {
+		note := ""
+		switch {
+		case row.Err != nil:
+			note = "failed: " + oneLine(row.Err)
+		case !row.Converged:
+			note = "iteration limit"
+		}
+		if r.Criterion == compare.HeldOut {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f%%\t%s\n", i+1, row.Model, iv(row.HeldOut), 100*row.First, note)
+		} else {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.0f%%\t%s\n", i+1, row.Model, iv(row.Accuracy), iv(row.LogLoss), iv(row.Brier), iv(row.ECE), 100*row.First, note)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	what := fmt.Sprintf("%d gold tasks", r.N)
+	if r.Criterion == compare.HeldOut {
+		what = fmt.Sprintf("%d held-out labels in %d splits", r.N, r.Splits)
+	}
+	best, conf := r.Best()
+	if best == "" {
+		_, err := fmt.Fprintln(w, "no model could be fitted")
+		return err
+	}
+	_, err := fmt.Fprintf(w, "recommended: %s (best %s on %s; ranked first in %.0f%% of %d bootstrap resamples)\n",
+		best, r.Criterion, what, 100*conf, r.Bootstrap)
+	return err
+}

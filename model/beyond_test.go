@@ -1,0 +1,180 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
+)
+
+// TestRecoveryExtra fits the new noise models to data simulated from their
+// own process: LA forms must find the true classes (≥ 90%, at least as
+// well as majority vote), DA forms the true q_j better than the label
+// frequencies.
+func TestRecoveryExtra(t *testing.T) {
+	cases := []struct {
+		noise noise.Model
+		la    bool
+		k     int
+	}{
+		{noise.OneCoin{}, true, 3}, {noise.OneCoin{}, false, 2},
+		{noise.MACE{}, true, 3}, {noise.MACE{}, false, 2},
+		{noise.RegMME{}, true, 2},
+	}
+	for _, c := range cases {
+		var lat latent.Assumption = latent.DA{}
+		if c.la {
+			lat = latent.LA{}
+		}
+		m := Model{Noise: c.noise, Latent: lat}
+		t.Run(fmt.Sprintf("%s/K=%d", m.Name(), c.k), func(t *testing.T) {
+			cfg := sim.Config{Tasks: 100, Workers: 60, Classes: c.k, Noise: c.noise, Latent: lat, Seed: 7}
+			if c.la {
+				cfg.Tasks, cfg.Workers, cfg.LabelsPerTask = 200, 40, 7
+			}
+			d, truth, err := sim.Simulate(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := m.Fit(d, &Settings{MaxIterations: 300, Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			freq := d.Frequencies()
+			if c.la {
+				want := Argmax(truth.Target, c.k, 1)
+				acc, mv := agree(r.Labels(1), want), agree(Argmax(freq, c.k, 1), want)
+				if acc < 0.9 || acc < mv-0.01 {
+					t.Errorf("accuracy %.3f, majority vote %.3f", acc, mv)
+				}
+				return
+			}
+			got, rfe := halfSq(r.Probs, truth.Q), halfSq(freq, truth.Q)
+			if got >= rfe || got > 0.02 {
+				t.Errorf("MSE %.4f, frequencies %.4f", got, rfe)
+			}
+		})
+	}
+}
+
+func agree(a, b []int) float64 {
+	n := 0
+	for i := range a {
+		if a[i] == b[i] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(a))
+}
+
+func halfSq(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return s / float64(len(a))
+}
+
+// shrinkData has object 0 with one label of class 1 and object 1 with 100
+// labels, 70 of class 0 and 30 of class 1, from distinct workers.
+func shrinkData(t *testing.T) *data.Dataset {
+	var task, worker []int32
+	var label []uint16
+	task, worker, label = append(task, 0), append(worker, 0), append(label, 1)
+	for i := range 100 {
+		task, worker = append(task, 1), append(worker, int32(i))
+		label = append(label, uint16(i/70))
+	}
+	d, err := data.FromIndices(names("t", 2), names("w", 100), []string{"a", "b"}, task, worker, label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestHierarchicalShrinkage checks that hierarchical DA shrinks a one-label
+// object toward p, leaves a 100-label object near its frequencies, and is
+// plain DA at α = 0 (workers fixed at accuracy σ(6) ≈ 0.998).
+func TestHierarchicalShrinkage(t *testing.T) {
+	d := shrinkData(t)
+	p := []float64{0.8, 0.2}
+	settings := func(m Model) *Settings {
+		x := m.Init(d)
+		fixed := make([]bool, len(x))
+		lay := m.Layout(d)
+		for i := lay.W[0]; i < lay.W[1]; i++ {
+			x[i], fixed[i] = 6, true
+		}
+		return &Settings{Start: x, Fixed: fixed, Threads: 1}
+	}
+	fit := func(lat latent.Assumption) []float64 {
+		m := Model{Noise: noise.OneCoin{}, Latent: lat}
+		r, err := m.Fit(d, settings(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Probs
+	}
+	hda := fit(latent.Dirichlet{Alpha: 4, P: p})
+	da := fit(latent.DA{})
+	// One label b: q ≈ (e_b + 4p)/5 = (0.64, 0.36), far from DA's (0, 1).
+	if math.Abs(hda[1]-0.36) > 0.02 || da[1] < 0.95 {
+		t.Errorf("one-label object: hierarchical q(b) = %.3f (want ≈ 0.36), DA %.3f (want ≈ 1)", hda[1], da[1])
+	}
+	// 100 labels, 30% b: stays near 0.3.
+	if math.Abs(hda[3]-0.3) > 0.02 {
+		t.Errorf("100-label object: q(b) = %.3f, want ≈ 0.30", hda[3])
+	}
+	zero := fit(latent.Dirichlet{Alpha: 0})
+	for i := range zero {
+		if math.Abs(zero[i]-da[i]) > 1e-6 {
+			t.Errorf("alpha = 0: q = %v, DA %v", zero, da)
+			break
+		}
+	}
+	// The estimator with a fixed prior and the posterior-mean output
+	// shrinks as well.
+	r, err := HDA{Noise: noise.OneCoin{}, Alpha: 4, P: p}.Fit(d, settings(Model{Noise: noise.OneCoin{}, Latent: latent.Dirichlet{Alpha: 4, P: p}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(r.Probs[1] < 0.6 && r.Probs[1] > 0.2 && math.Abs(r.Probs[3]-0.3) < 0.05) {
+		t.Errorf("HDA posterior mean: %v", r.Probs)
+	}
+}
+
+// TestWithGoldPins checks that gold objects come out one-hot, whatever
+// their labels say, under LA and DA, and that the others are fitted.
+func TestWithGoldPins(t *testing.T) {
+	d, _, err := sim.Simulate(sim.Config{Tasks: 60, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold := make([]int, d.NumTasks())
+	for j := range gold {
+		gold[j] = -1
+		if j%4 == 0 {
+			gold[j] = (j / 4) % 2
+		}
+	}
+	for _, base := range []latent.Assumption{latent.LA{LearnPrior: true}, latent.DA{}, latent.Dirichlet{Alpha: 1}} {
+		m := Model{Noise: noise.DS{}, Latent: latent.WithGold{Base: base, Class: gold}}
+		r, err := m.Fit(d, &Settings{MaxIterations: 200, Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, c := range gold {
+			q := r.Dist(j)
+			if c >= 0 && q[c] != 1 {
+				t.Errorf("%s: gold object %d (class %d) has %v", base.Name(), j, c, q)
+			}
+			if c < 0 && (math.IsNaN(q[0]) || math.Abs(q[0]+q[1]-1) > 1e-9) {
+				t.Errorf("%s: object %d has %v", base.Name(), j, q)
+			}
+		}
+	}
+}
