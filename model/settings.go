@@ -17,28 +17,38 @@ const (
 	// CG is nonlinear conjugate gradient (gonum optimize.CG), the method
 	// used in the paper.
 	CG
+	// EM is the expectation-maximisation algorithm, for models whose noise
+	// model and assumption both have closed-form M-steps
+	// (noise.MStepper and latent.MStepper: Dawid-Skene under LA or DA).
+	// It stores no optimiser history, only the parameters and one vector
+	// of expected counts.
+	EM
 )
 
-// String returns "lbfgs" or "cg".
+// String returns "lbfgs", "cg" or "em".
 func (m Method) String() string {
 	switch m {
 	case LBFGS:
 		return "lbfgs"
 	case CG:
 		return "cg"
+	case EM:
+		return "em"
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
-// ParseMethod returns the Method named s ("lbfgs" or "cg").
+// ParseMethod returns the Method named s ("lbfgs", "cg" or "em").
 func ParseMethod(s string) (Method, error) {
 	switch s {
 	case "lbfgs", "":
 		return LBFGS, nil
 	case "cg":
 		return CG, nil
+	case "em":
+		return EM, nil
 	}
-	return 0, fmt.Errorf("unknown solver %q (valid: lbfgs, cg)", s)
+	return 0, fmt.Errorf("unknown solver %q (valid: lbfgs, cg, em)", s)
 }
 
 // Settings controls a fit. The zero value (or a nil *Settings) selects every

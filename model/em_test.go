@@ -1,0 +1,170 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
+)
+
+func emModels() []Model {
+	return []Model{
+		{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}},
+		{Noise: noise.DS{}, Latent: latent.LA{}},
+		{Noise: noise.DS{}, Latent: latent.DA{}},
+	}
+}
+
+// TestEMMonotone checks that every EM iteration increases the
+// log-likelihood, on random labels (a hard case: no structure to find) and
+// on simulated data.
+func TestEMMonotone(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		for _, m := range emModels() {
+			for _, src := range []string{"random", "sim"} {
+				t.Run(fmt.Sprintf("%s/prior=%v/K=%d/%s", m.Name(), m.Latent.GlobalDim(k) > 0, k, src), func(t *testing.T) {
+					d := randomData(t, uint64(k), 300, 20, k)
+					if src == "sim" {
+						var err error
+						d, _, err = sim.Simulate(sim.Config{Tasks: 300, Workers: 30, LabelsPerTask: 5, Classes: k, Noise: noise.DS{}, Latent: m.Latent, Seed: 3})
+						if err != nil {
+							t.Fatal(err)
+						}
+					}
+					var lls []float64
+					r, err := m.Fit(d, &Settings{Method: EM, MaxIterations: 200, Progress: func(p Progress) {
+						lls = append(lls, p.LogLikelihood)
+					}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					x0 := m.Init(d)
+					l0 := m.LogLikelihood(d, x0, make([]float64, len(x0)), 1)
+					lls = append([]float64{l0}, lls...)
+					for i := 1; i < len(lls); i++ {
+						if lls[i] < lls[i-1]-1e-9*math.Abs(lls[i-1]) {
+							t.Errorf("iteration %d: log-likelihood fell from %.12g to %.12g", i, lls[i-1], lls[i])
+						}
+					}
+					if r.LogLikelihood != lls[len(lls)-1] {
+						t.Errorf("result log-likelihood %.12g, last iteration %.12g", r.LogLikelihood, lls[len(lls)-1])
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestEMMatchesLBFGS checks that EM reaches a maximum of the
+// log-likelihood at least as high as L-BFGS's (up to 10⁻⁶ per label) and,
+// where the two maxima agree, the same consensus labels. On DA-DS EM often
+// ends higher: the maximum lies on the boundary (some q_j(z) and π_w(z, y)
+// at 0), which EM's M-step reaches directly while L-BFGS has to push
+// logits towards -∞.
+func TestEMMatchesLBFGS(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		for _, m := range emModels() {
+			t.Run(fmt.Sprintf("%s/prior=%v/K=%d", m.Name(), m.Latent.GlobalDim(k) > 0, k), func(t *testing.T) {
+				d, _, err := sim.Simulate(sim.Config{Tasks: 500, Workers: 30, LabelsPerTask: 6, Classes: k, Noise: noise.DS{}, Latent: m.Latent, Seed: 5})
+				if err != nil {
+					t.Fatal(err)
+				}
+				em, err := m.Fit(d, &Settings{Method: EM, FunctionTol: 1e-12, MaxIterations: 5000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				lb, err := m.Fit(d, &Settings{Method: LBFGS})
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := float64(d.NumLabels())
+				t.Logf("EM %d iterations, L/N %.9f; L-BFGS %d iterations, L/N %.9f", em.Iterations, em.LogLikelihood/n, lb.Iterations, lb.LogLikelihood/n)
+				if em.LogLikelihood/n < lb.LogLikelihood/n-1e-6 {
+					t.Errorf("log-likelihood per label: EM %.9f below L-BFGS %.9f", em.LogLikelihood/n, lb.LogLikelihood/n)
+				}
+				if math.Abs(em.LogLikelihood-lb.LogLikelihood)/n < 1e-7 {
+					if agree := agreementOf(em.Labels(1), lb.Labels(1)); agree < 0.99 {
+						t.Errorf("EM and L-BFGS consensus labels agree on %.3f of objects", agree)
+					}
+				}
+			})
+		}
+	}
+}
+
+func agreementOf(a, b []int) float64 {
+	n := 0
+	for i := range a {
+		if a[i] == b[i] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(a))
+}
+
+// TestEMThreadsIdentical checks that EM's result does not depend on the
+// number of goroutines.
+func TestEMThreadsIdentical(t *testing.T) {
+	d := randomData(t, 4, 20000, 50, 3)
+	for _, m := range emModels() {
+		r1, err := m.Fit(d, &Settings{Method: EM, MaxIterations: 20, Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2, err := m.Fit(d, &Settings{Method: EM, MaxIterations: 20, Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r1.LogLikelihood != r2.LogLikelihood {
+			t.Errorf("%s: log-likelihood %v with 1 thread, %v with 2", m.Name(), r1.LogLikelihood, r2.LogLikelihood)
+		}
+		for i := range r1.Params {
+			if r1.Params[i] != r2.Params[i] {
+				t.Errorf("%s: parameter %d differs between 1 and 2 threads", m.Name(), i)
+				break
+			}
+		}
+	}
+}
+
+// TestEMUnsupported checks the errors for models and settings EM cannot
+// handle.
+func TestEMUnsupported(t *testing.T) {
+	d := randomData(t, 1, 30, 5, 2)
+	for _, m := range []Model{
+		{Noise: noise.GLAD{}, Latent: latent.LA{}},
+		{Noise: noise.GLAD{}, Latent: latent.DA{}},
+		{Noise: noise.MME{}, Latent: latent.DA{}},
+	} {
+		if _, err := m.Fit(d, &Settings{Method: EM}); !errors.Is(err, ErrNoMStep) {
+			t.Errorf("%s: error %v, want ErrNoMStep", m.Name(), err)
+		}
+	}
+	ds := Model{Noise: noise.DS{}, Latent: latent.DA{}}
+	if _, err := ds.Fit(d, &Settings{Method: EM, Ridge: 1}); err == nil {
+		t.Error("EM with a ridge: no error")
+	}
+	if _, err := ds.Fit(d, &Settings{Method: EM, Fixed: make([]bool, ds.Layout(d).Dim())}); err == nil {
+		t.Error("EM with fixed parameters: no error")
+	}
+}
+
+// TestParseMethodEM checks the solver names.
+func TestParseMethodEM(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want Method
+	}{{"lbfgs", LBFGS}, {"cg", CG}, {"em", EM}, {"", LBFGS}} {
+		got, err := ParseMethod(c.s)
+		if err != nil || got != c.want {
+			t.Errorf("ParseMethod(%q) = %v, %v", c.s, got, err)
+		}
+		if c.s != "" && got.String() != c.s {
+			t.Errorf("%v.String() = %q", got, got.String())
+		}
+	}
+}
