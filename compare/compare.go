@@ -22,7 +22,9 @@
 // has no training labels has no fitted parameters: their P(y | z) is
 // replaced by the mean of P(y | z; w', j) over the training labels' workers
 // w' of the same object, an average member of the crowd that labelled it.
-// Relative frequencies predict with add-one smoothed frequencies
+// The fits use a ridge penalty (Options.HeldOutRidge, 1 by default) so that
+// no held-out label gets probability 0. Relative frequencies predict with
+// add-one smoothed frequencies
 // (n_j(y) + 1)/(n_j + K). The score is the held-out log loss, the mean of
 // -log_K P(y) over the held-out labels of all splits (1 for a uniform
 // guess, lower is better).
@@ -93,6 +95,13 @@ type Options struct {
 	// Parallel is the number of fits run at once; zero means
 	// runtime.GOMAXPROCS(0).
 	Parallel int
+	// HeldOutRidge is the Settings.Ridge used by the held-out criterion
+	// when Settings sets none; zero means 1. An unpenalised maximum-
+	// likelihood fit often puts a parameter at infinity (a confusion
+	// probability, a q_j(z) or a GLAD difficulty at its limit), which
+	// gives some held-out labels probability 0 and the model an infinite
+	// loss; the ridge keeps the predictions positive. Negative means none.
+	HeldOutRidge float64
 	// HoldOutFraction is the fraction of each object's labels held out in
 	// a split; zero means 0.2.
 	HoldOutFraction float64
@@ -188,6 +197,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Parallel <= 0 {
 		o.Parallel = runtime.GOMAXPROCS(0)
+	}
+	if o.HeldOutRidge == 0 {
+		o.HeldOutRidge = 1
 	}
 	if o.HoldOutFraction == 0 {
 		o.HoldOutFraction = 0.2

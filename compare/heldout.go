@@ -123,6 +123,14 @@ func runHeldOut(ctx context.Context, d *data.Dataset, ests []model.Estimator, op
 			jobs = append(jobs, job{model: i, split: s, d: trains[s]})
 		}
 	}
+	var set model.Settings
+	if opt.Settings != nil {
+		set = *opt.Settings
+	}
+	if set.Ridge == 0 && opt.HeldOutRidge > 0 {
+		set.Ridge = opt.HeldOutRidge
+	}
+	opt.Settings = &set
 	fits, err := fitAll(ctx, ests, jobs, opt)
 	if err != nil {
 		return nil, err

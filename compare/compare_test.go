@@ -1,0 +1,113 @@
+package compare
+
+import (
+	"context"
+	"testing"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
+)
+
+// TestRanksTrueModelFirst simulates data from a few models and checks that
+// the held-out criterion ranks the generating model first among a few
+// candidates.
+func TestRanksTrueModelFirst(t *testing.T) {
+	cases := []struct {
+		truth  string
+		noise  noise.Model
+		latent latent.Assumption
+		tasks  int
+		per    int
+		k      int
+		models []string
+	}{
+		// DA's per-object q_j need many labels per object to predict
+		// held-out labels well (with few, its maximum-likelihood q_j sit
+		// on the boundary of the simplex and hierarchical DA is the
+		// better predictor).
+		{"da-ds", noise.DS{}, latent.DA{}, 100, 40, 2, []string{"rfe", "la-ds", "da-ds", "da-glad"}},
+		{"la-ds", noise.DS{}, latent.LA{}, 400, 6, 3, []string{"rfe", "la-ds", "da-ds", "la-onecoin"}},
+		{"da-mace", noise.MACE{}, latent.DA{}, 100, 40, 2, []string{"rfe", "la-mace", "da-mace", "da-onecoin"}},
+	}
+	for _, c := range cases {
+		t.Run(c.truth, func(t *testing.T) {
+			d, _, err := sim.Simulate(sim.Config{Tasks: c.tasks, Workers: 40, LabelsPerTask: c.per, Classes: c.k, Noise: c.noise, Latent: c.latent, Seed: 11})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Run(context.Background(), d, Options{
+				Models: c.models, Splits: 2, Bootstrap: 50, Seed: 1,
+				Settings: &model.Settings{MaxIterations: 300},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rep.Rows {
+				t.Logf("%-10s held-out log loss %.4f [%.4f, %.4f] first %.2f %v", r.Model, r.HeldOut.Value, r.HeldOut.Lo, r.HeldOut.Hi, r.First, r.Err)
+			}
+			if best, _ := rep.Best(); best != c.truth {
+				t.Errorf("recommended %s, want %s", best, c.truth)
+			}
+		})
+	}
+}
+
+// TestGoldCriterion checks the gold path: every metric has an interval
+// around its value, and a perfect gold set ranks a sensible model first.
+func TestGoldCriterion(t *testing.T) {
+	d, truth, err := sim.Simulate(sim.Config{Tasks: 120, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &data.Gold{}
+	for j, c := range model.Argmax(truth.Target, 2, 1) {
+		g.Task = append(g.Task, int32(j))
+		g.Label = append(g.Label, uint16(c))
+	}
+	rep, err := Run(context.Background(), d, Options{Models: []string{"rfe", "la-ds", "da-ds"}, Gold: g, Bootstrap: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Criterion != LogLoss || rep.N != 120 {
+		t.Fatalf("criterion %s, N %d", rep.Criterion, rep.N)
+	}
+	for _, r := range rep.Rows {
+		for _, iv := range []Interval{r.Accuracy, r.LogLoss, r.Brier, r.ECE} {
+			if !(iv.Lo <= iv.Value+1e-9 && iv.Value <= iv.Hi+1e-9) {
+				t.Errorf("%s: interval %+v does not hold its value", r.Model, iv)
+			}
+		}
+	}
+	if best, _ := rep.Best(); best != "la-ds" {
+		t.Errorf("recommended %s, want la-ds", best)
+	}
+}
+
+// TestSplit checks the hold-out rule: objects with one label keep it,
+// others lose at least one and keep at least one.
+func TestSplit(t *testing.T) {
+	task := []int32{0, 1, 1, 2, 2, 2, 2, 2}
+	worker := []int32{0, 0, 1, 0, 1, 2, 3, 4}
+	label := []uint16{0, 1, 0, 1, 1, 0, 1, 0}
+	d, err := data.FromIndices([]string{"a", "b", "c"}, []string{"v", "w", "x", "y", "z"}, []string{"0", "1"}, task, worker, label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range 5 {
+		tr, held := Split(d, 0.5, 3, s)
+		n := []int{0, 0, 0}
+		for _, h := range held {
+			n[h.Task]++
+		}
+		want := []int{0, 1, 2} // round(0.5·5) = 3 would be allowed; round(2.5) = 3
+		want[2] = 3
+		for j := range n {
+			if n[j] != want[j] || tr.Offsets[j+1]-tr.Offsets[j]+n[j] != d.Offsets[j+1]-d.Offsets[j] {
+				t.Errorf("split %d: object %d held %d, want %d", s, j, n[j], want[j])
+			}
+		}
+	}
+}
