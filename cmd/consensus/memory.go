@@ -349,7 +349,7 @@ func checkFitMemory(est model.Estimator, d *data.Dataset, limit memLimit) error 
 func formatCount(v float64) string {
 	switch {
 	case v >= 1e12:
-		return fmt.Sprintf("%.3g trillion", v/1e12)
+		return fmt.Sprintf("%.0f trillion", v/1e12)
 	case v >= 1e9:
 		return fmt.Sprintf("%.1f billion", v/1e9)
 	case v >= 1e6:
