@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -121,9 +120,4 @@ func FuzzFit(f *testing.F) {
 		}
 		checkResult(t, r)
 	})
-}
-
-// describe returns a short description of a data set for failure messages.
-func describe(d *data.Dataset) string {
-	return fmt.Sprintf("%d tasks, %d workers, %d classes, %d labels", d.NumTasks(), d.NumWorkers(), d.NumClasses(), d.NumLabels())
 }
