@@ -30,6 +30,9 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			if preds == "" || gold == "" {
 				return usagef("eval needs --predictions and --gold")
 			}
+			if bins < 1 || bins > 1_000_000 {
+				return usagef("--bins %d: want between 1 and 1000000", bins)
+			}
 			f, err := os.Open(preds)
 			if err != nil {
 				return &data.InputError{File: preds, Msg: errMsg(err)}
@@ -54,10 +57,11 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			s := metrics.Evaluate(p.Probs, k, g, seed)
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "tasks\t%d\n", s.N)
-			fmt.Fprintf(w, "accuracy\t%.6f\n", s.Accuracy)
-			fmt.Fprintf(w, "log_loss\t%.6f\n", s.LogLoss)
-			fmt.Fprintf(w, "brier\t%.6f\n", s.Brier)
-			fmt.Fprintf(w, "ece\t%.6f\n", metrics.ECE(p.Probs, k, g, bins))
+			// +0 turns a -0 (a log loss of exactly 0) into 0.
+			fmt.Fprintf(w, "accuracy\t%.6f\n", s.Accuracy+0)
+			fmt.Fprintf(w, "log_loss\t%.6f\n", s.LogLoss+0)
+			fmt.Fprintf(w, "brier\t%.6f\n", s.Brier+0)
+			fmt.Fprintf(w, "ece\t%.6f\n", metrics.ECE(p.Probs, k, g, bins)+0)
 			return nil
 		},
 	}
