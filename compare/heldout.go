@@ -65,8 +65,8 @@ func HeldOutLogLik(r *model.Result, train *data.Dataset, held []HeldLabel) (sum 
 	logK := math.Log(float64(k))
 	sum = make([]float64, train.NumTasks())
 	n = make([]float64, train.NumTasks())
-	cond := r.ConditionalFunc()
-	if cond == nil { // RFE: add-one smoothed frequencies
+	cond := r.Conditional
+	if r.Params == nil { // RFE: add-one smoothed frequencies
 		counts := train.Counts()
 		for _, h := range held {
 			row := counts[h.Task*k : (h.Task+1)*k]
