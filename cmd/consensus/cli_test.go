@@ -131,6 +131,8 @@ func TestErrors(t *testing.T) {
 			[]string{`unknown model "ds"`, "valid:", "rfe", "la-ds", "da-glad", "da-mme"}},
 		{"--dataset with --input", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "--dataset", "rte"}, 2,
 			[]string{"--dataset cannot be combined with --input or --gold"}},
+		{"--classes with --dataset", nil, []string{"fit", "--dataset", "rte", "--classes", "0,1"}, 2,
+			[]string{"--classes applies to --input files, not to --dataset"}},
 		{"neither --dataset nor --input", nil, []string{"fit"}, 2, []string{"no labels: give --input FILE or --dataset NAME"}},
 		{"unknown data set", nil, []string{"fit", "--dataset", "mnist"}, 2, []string{`unknown data set "mnist"`, "duchenne"}},
 		{"--workers with rfe", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "--model", "rfe", "--workers", "w.csv"}, 2,

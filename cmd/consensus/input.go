@@ -76,6 +76,8 @@ func (f *inputFlags) load() (*data.Dataset, *data.Gold, error) {
 	switch {
 	case f.dataset != "" && (f.input != "" || f.gold != ""):
 		return nil, nil, usagef("--dataset cannot be combined with --input or --gold")
+	case f.dataset != "" && f.readFlag() != "":
+		return nil, nil, usagef("%s applies to --input files, not to --dataset", f.readFlag())
 	case f.dataset != "":
 		d, g, err := datasets.Load(f.dataset)
 		if err != nil {
@@ -115,6 +117,26 @@ func (f *inputFlags) load() (*data.Dataset, *data.Gold, error) {
 	}
 	noteUnmatched(g)
 	return d, g, nil
+}
+
+// readFlag returns the first flag set that only affects reading --input
+// and --gold files, or "".
+func (f *inputFlags) readFlag() string {
+	switch {
+	case f.sep != "":
+		return "--sep"
+	case f.format != "":
+		return "--format"
+	case f.classes != "":
+		return "--classes"
+	case f.taskCol != data.DefaultTaskColumn:
+		return "--task-column"
+	case f.workerCol != data.DefaultWorkerColumn:
+		return "--worker-column"
+	case f.labelCol != data.DefaultLabelColumn:
+		return "--label-column"
+	}
+	return ""
 }
 
 func noteUnmatched(g *data.Gold) {
