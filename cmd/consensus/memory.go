@@ -294,6 +294,9 @@ func distinctFields(sample []byte, format data.Format) float64 {
 	return float64(len(seen))
 }
 
+// maxDeflateRatio is the largest compression ratio deflate achieves.
+const maxDeflateRatio = 1032
+
 // gzipTextSize returns the size of the text in a gzip file of the given
 // size, from the ISIZE field of its trailer (the size modulo 2^32, fixed up
 // by assuming the text is at least as large as the compressed file).
@@ -309,7 +312,10 @@ func gzipTextSize(f *os.File, size int64) (float64, error) {
 	for isize < size {
 		isize += 1 << 32
 	}
-	return float64(isize), nil
+	// Deflate cannot compress by more than 1032:1; a larger ISIZE comes
+	// from trailing garbage or a multi-member file, where the last member's
+	// size says nothing.
+	return float64(min(isize, maxDeflateRatio*size)), nil
 }
 
 // fitMemory estimates the memory a fit of est on d needs beyond the data set

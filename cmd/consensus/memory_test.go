@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/consensuslab/consensus/data"
+)
+
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"512M", 512e6, true}, {"4GiB", 4 << 30, true}, {"2.5g", 2.5e9, true}, {"1000", 1000, true},
+		{" 10 KiB ", 10 << 10, true}, {"auto", 0, true}, {"off", -1, true}, {"none", -1, true},
+		{"", 0, true}, {"lots", 0, false}, {"-5M", 0, false}, {"0", 0, false}, {"NaN", 0, false},
+		{"1e30T", 0, false}, {"12x", 0, false},
+	} {
+		got, err := parseSize(c.in)
+		if (err == nil) != c.ok || c.ok && got != c.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// TestEstimateRows checks the row and identifier estimates of plain and
+// compressed files against their true counts, and that a gzip file with
+// trailing garbage does not produce a huge estimate.
+func TestEstimateRows(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("task,worker,label\n")
+	const rows = 100_000
+	for i := range rows {
+		fmt.Fprintf(&b, "task%d,worker%d,%d\n", i/5, i%50, i%3)
+	}
+	text := []byte(b.String())
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(text)
+	zw.Close()
+	files := map[string][]byte{"plain.csv": text, "packed.csv.gz": z.Bytes(),
+		"garbage.csv.gz": append(bytes.Clone(z.Bytes()), 0xff, 0xff, 0xff, 0x7f)}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		n, ids, err := estimateRows(path, data.CSV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "garbage.csv.gz" {
+			if limit := float64(len(content)) * maxDeflateRatio; n*10 > limit { // rows of 10+ bytes
+				t.Errorf("%s: %.0f rows from %d bytes", name, n, len(content))
+			}
+			continue
+		}
+		if math.Abs(n-rows)/rows > 0.05 {
+			t.Errorf("%s: estimated %.0f rows, want about %d", name, n, rows)
+		}
+		// 20,000 tasks and 50 workers; the linear extrapolation of the
+		// sample over-estimates, never under-estimates.
+		if ids < 20050 {
+			t.Errorf("%s: estimated %.0f identifiers, fewer than the 20050 there are", name, ids)
+		}
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for in, want := range map[float64]string{1000: "1000 B", 1 << 10: "1.0 KiB", 3.5 * (1 << 30): "3.5 GiB", 1 << 50: "1.0 PiB"} {
+		if got := formatBytes(in); got != want {
+			t.Errorf("formatBytes(%g) = %q, want %q", in, got, want)
+		}
+	}
+}
