@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -326,5 +327,28 @@ func TestNoiseParamsFinite(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestBoundaryDuchenne checks the boundary policy on real data: DA-DS on
+// Duchenne has confusion probabilities at 0 or 1, and with the default
+// settings its logits stop growing far from overflow (|x| of about 67).
+func TestBoundaryDuchenne(t *testing.T) {
+	d, _, err := datasets.Load("duchenne")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := must(ByName("da-ds")).Fit(d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, r)
+	var big float64
+	for _, v := range r.Params {
+		big = math.Max(big, math.Abs(v))
+	}
+	t.Logf("da-ds on duchenne: %d iterations, %s, max |x| %.1f", r.Iterations, r.Status, big)
+	if big > 100 {
+		t.Errorf("max |parameter| %.1f", big)
 	}
 }
