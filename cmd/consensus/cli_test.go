@@ -393,11 +393,12 @@ func TestInterrupt(t *testing.T) {
 		}
 		err := cmd.Wait()
 		took := time.Since(sent)
+		t.Logf("stopped %v after SIGINT", took)
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 			t.Fatalf("exit %v after SIGINT, want status 130; stderr %q", err, stderr.String())
 		}
-		if took > 3*time.Second {
+		if took > 5*time.Second { // 2 s grace at most, plus a loaded machine
 			t.Errorf("took %v to stop after SIGINT", took)
 		}
 		if !strings.Contains(stderr.String(), "consensus: interrupted") {
