@@ -28,10 +28,10 @@
 //
 // # Determinism
 //
-// Every random choice is seeded from Config.Seed, fits run on one thread
-// each and their results are stored by index, so the files depend on the
-// seed and the options only, not on the number of parallel fits, the
-// machine or the time: no time stamps or run times are written (they go to
+// Every random choice is seeded from Config.Seed, a fit's result does not
+// depend on its number of threads, and results are stored by index, so the
+// files depend on the seed and the options only, not on the number of
+// parallel fits, the machine or the time: no time stamps or run times are written (they go to
 // the progress and log callbacks only). gonum/plot renders PNG and SVG
 // deterministically with its embedded fonts (checked by the tests).
 //

@@ -122,32 +122,37 @@ func TestSubsample(t *testing.T) {
 // TestRealTemp runs the real-data experiment on temp with all seven
 // models and checks the numbers and the structure of the outputs.
 func TestRealTemp(t *testing.T) {
-	cfg := RealConfig{Datasets: []string{"temp"}, MaxIterations: map[string]int{"ds": 100, "glad": 100, "mme": 20}, Seed: 1}
+	cfg := RealConfig{Datasets: []string{"temp"}, Protocols: DefaultRealProtocols(true), Seed: 1}
 	var events int
 	res, err := Real(context.Background(), cfg, func(done, total int, item string, _ time.Duration) {
 		events++
-		if total != 7 || done > total {
+		if total != 14 || done > total {
 			t.Errorf("progress %d/%d", done, total)
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if events != 8 {
-		t.Errorf("%d progress events, want 8 (start and one per fit)", events)
+	if events != 15 {
+		t.Errorf("%d progress events, want 15 (start and one per fit)", events)
 	}
-	if len(res.Cells) != 1 || len(res.Cells[0]) != 7 {
-		t.Fatalf("cells %d×%d, want 1×7", len(res.Cells), len(res.Cells[0]))
+	if len(res.Cells) != 2 || len(res.Cells[0]) != 1 || len(res.Cells[0][0]) != 7 {
+		t.Fatalf("cells %d×%d×%d, want 2×1×7", len(res.Cells), len(res.Cells[0]), len(res.Cells[0][0]))
 	}
-	for m, c := range res.Cells[0] {
-		if !(c.Accuracy > 0.85 && c.Accuracy <= 1) {
-			t.Errorf("%s: accuracy %v", res.Config.Models[m], c.Accuracy)
+	for p := range res.Cells {
+		for m, c := range res.Cells[p][0] {
+			if !(c.Accuracy > 0.85 && c.Accuracy <= 1) {
+				t.Errorf("protocol %d, %s: accuracy %v", p, res.Config.Models[m], c.Accuracy)
+			}
+			if math.IsNaN(c.LogLoss) || c.LogLoss < 0 {
+				t.Errorf("protocol %d, %s: log loss %v", p, res.Config.Models[m], c.LogLoss)
+			}
+			if p == 1 && m > 0 && (!c.Converged || math.IsInf(c.LogLoss, 0)) {
+				t.Errorf("ridge protocol, %s: converged %v, log loss %v; want an optimum and a finite loss", res.Config.Models[m], c.Converged, c.LogLoss)
+			}
 		}
-		if math.IsNaN(c.LogLoss) || c.LogLoss < 0 {
-			t.Errorf("%s: log loss %v", res.Config.Models[m], c.LogLoss)
-		}
 	}
-	rfe := res.Cells[0][0]
+	rfe := res.Cells[0][0][0]
 	if !math.IsInf(rfe.LogLoss, 1) || math.IsInf(rfe.LogLossAddOne, 0) {
 		t.Errorf("RFE log loss on temp: unsmoothed %v (want ∞ as in the paper), add-one %v (want finite)", rfe.LogLoss, rfe.LogLossAddOne)
 	}
@@ -157,8 +162,9 @@ func TestRealTemp(t *testing.T) {
 		"|  | paper | 93.55 | +0.61 | **+0.82** | +0.39 | **+0.82** | -2.21 | **-1.56** |",
 		"| Price (K = 7) | paper | 32.5 |",
 		"| ours | not public |",
-		"accuracy, paper, same data sets | 3 | 0 | 0 | 3 |",
-		"log loss, paper, same data sets | 3 | 0 | 0 | 3 |",
+		"| accuracy, paper | 3 | 0 | 0 | 3 |",
+		"| log loss, paper | 3 | 0 | 0 | 3 |",
+		"### Protocol 2: ridge λ = 1",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("real.md lacks %q", want)
@@ -175,7 +181,7 @@ func TestRealTemp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 8 || rows[1][0] != "temp" || rows[1][1] != "rfe" || rows[1][3] != "Inf" || rows[1][11] != "93.55" {
+	if len(rows) != 15 || rows[1][0] != "default" || rows[1][1] != "temp" || rows[1][2] != "rfe" || rows[1][4] != "Inf" || rows[1][12] != "93.55" || rows[8][0] != "ridge" {
 		t.Errorf("real.csv: %d rows, first %v", len(rows), rows[min(1, len(rows)-1)])
 	}
 }
@@ -188,7 +194,7 @@ func TestRFEUnsmoothedRTE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := res.Cells[0][0]
+	c := res.Cells[0][0][0]
 	if math.Abs(c.LogLoss-0.509) > 0.0005 {
 		t.Errorf("unsmoothed RFE log loss on rte = %v, want 0.509", c.LogLoss)
 	}

@@ -28,10 +28,9 @@ type RealConfig struct {
 	// Models names the estimators (model.ByName); nil means the paper's
 	// seven: rfe, la-ds, da-ds, la-glad, da-glad, la-mme, da-mme.
 	Models []string
-	// MaxIterations bounds the iterations of the fits of each noise
-	// model, by its name ("ds", "glad", "mme"); a missing or zero entry
-	// means model's default (1000).
-	MaxIterations map[string]int
+	// Protocols are the ways the models are fitted; each gives its own
+	// tables. Nil means DefaultRealProtocols(false).
+	Protocols []RealProtocol
 	// Method is the optimiser of every fit.
 	Method model.Method
 	// TieDraws is the number of tie-breaking draws the RFE accuracy is
@@ -45,20 +44,52 @@ type RealConfig struct {
 	Parallel int
 }
 
+// RealProtocol is one way of fitting the models of the real-data
+// experiment.
+type RealProtocol struct {
+	// Name describes the protocol in headings.
+	Name string
+	// Key names the protocol in real.csv, such as "default".
+	Key string
+	// Ridge is Settings.Ridge.
+	Ridge float64
+	// MaxIterations bounds the iterations of the fits of each noise
+	// model, by its name ("ds", "glad", "mme"); a missing or zero entry
+	// means the model's default (1000).
+	MaxIterations map[string]int
+}
+
+// DefaultRealProtocols returns the protocols Run uses. The first is the
+// paper's: maximum likelihood (no penalty), L-BFGS limited to 1000
+// iterations for Dawid-Skene and GLAD and 300 for minimax entropy (whose
+// iterations cost about K² times more per label). The second is our
+// ridge protocol: penalty λ = 1, fitted to convergence (at most 5000
+// iterations). With quick the limits are 100, 100 and 30, and 300.
+func DefaultRealProtocols(quick bool) []RealProtocol {
+	p := []RealProtocol{
+		{Name: "maximum likelihood (default settings, no penalty)", Key: "default",
+			MaxIterations: map[string]int{"ds": 1000, "glad": 1000, "mme": 300}},
+		{Name: "ridge λ = 1, to convergence", Key: "ridge", Ridge: 1,
+			MaxIterations: map[string]int{"ds": 5000, "glad": 5000, "mme": 5000}},
+	}
+	if quick {
+		p[0].MaxIterations = map[string]int{"ds": 100, "glad": 100, "mme": 30}
+		p[1].MaxIterations = map[string]int{"ds": 300, "glad": 300, "mme": 300}
+	}
+	return p
+}
+
 // RealConfigFor returns the configuration Run uses: all six shipped data
-// sets and the seven models, with L-BFGS limited to 1000 iterations for
-// Dawid-Skene and GLAD and 300 for minimax entropy (whose iterations cost
-// K² times more per label). With Quick it uses temp only and 100 and 30
-// iterations.
+// sets, the seven models and DefaultRealProtocols. With Quick it uses temp
+// only, with lower iteration limits.
 func RealConfigFor(o Options) RealConfig {
 	c := RealConfig{
-		MaxIterations: map[string]int{"ds": 1000, "glad": 1000, "mme": 300},
-		Seed:          o.Seed,
-		Parallel:      o.Parallel,
+		Protocols: DefaultRealProtocols(o.Quick),
+		Seed:      o.Seed,
+		Parallel:  o.Parallel,
 	}
 	if o.Quick {
 		c.Datasets = []string{"temp"}
-		c.MaxIterations = map[string]int{"ds": 100, "glad": 100, "mme": 30}
 	}
 	return c
 }
@@ -76,6 +107,9 @@ func (c RealConfig) withDefaults() RealConfig {
 	}
 	if c.TieDraws == 0 {
 		c.TieDraws = 10
+	}
+	if c.Protocols == nil {
+		c.Protocols = DefaultRealProtocols(false)
 	}
 	return c
 }
@@ -113,17 +147,17 @@ type RealResult struct {
 	// gold objects, in the order of Config.Datasets.
 	Stats []data.Stats
 	Gold  []int
-	// Cells holds the results, Cells[i][m] for data set i and model m of
-	// Config.Models.
-	Cells [][]RealCell
+	// Cells holds the results, Cells[p][i][m] for protocol p, data set i
+	// and model m of Config.Models.
+	Cells [][][]RealCell
 }
 
 // Real runs the real-data experiment: it fits every model of cfg on every
-// data set, at most cfg.Parallel at a time, and scores them on the gold
-// labels.
+// data set under every protocol, at most cfg.Parallel at a time, and scores
+// them on the gold labels.
 func Real(ctx context.Context, cfg RealConfig, progress Progress) (*RealResult, error) {
 	cfg = cfg.withDefaults()
-	res := &RealResult{Config: cfg}
+	res := &RealResult{Config: cfg, Cells: make([][][]RealCell, len(cfg.Protocols))}
 	var jobs []job
 	for i, name := range cfg.Datasets {
 		d, gold, err := datasets.Load(name)
@@ -132,43 +166,48 @@ func Real(ctx context.Context, cfg RealConfig, progress Progress) (*RealResult, 
 		}
 		res.Stats = append(res.Stats, d.Stats())
 		res.Gold = append(res.Gold, gold.Len())
-		res.Cells = append(res.Cells, make([]RealCell, len(cfg.Models)))
-		for m, mname := range cfg.Models {
-			est, err := model.ByName(mname)
-			if err != nil {
-				return nil, err
-			}
-			cell := &res.Cells[i][m]
-			set := &model.Settings{Method: cfg.Method, Threads: 1, Context: ctx}
-			cost := float64(d.NumLabels()) * 1e-3
-			if mm, ok := est.(model.Model); ok {
-				set.MaxIterations = cfg.MaxIterations[mm.Noise.Name()]
-				k := float64(d.NumClasses())
-				cost *= float64(max(set.MaxIterations, 1)) * k
-				if mm.Noise.Name() == "mme" {
-					cost *= 4 * k
+		for p, proto := range cfg.Protocols {
+			res.Cells[p] = append(res.Cells[p], make([]RealCell, len(cfg.Models)))
+			for m, mname := range cfg.Models {
+				est, err := model.ByName(mname)
+				if err != nil {
+					return nil, err
 				}
+				cell := &res.Cells[p][i][m]
+				set := &model.Settings{Method: cfg.Method, Ridge: proto.Ridge, Threads: threadsPerFit(cfg.Parallel), Context: ctx}
+				cost := float64(d.NumLabels()) * 1e-3
+				if mm, ok := est.(model.Model); ok {
+					set.MaxIterations = proto.MaxIterations[mm.Noise.Name()]
+					k := float64(d.NumClasses())
+					cost *= float64(max(set.MaxIterations, 1)) * k
+					if proto.Ridge > 0 {
+						cost *= 0.05 // converges in a few hundred iterations
+					}
+					if mm.Noise.Name() == "mme" {
+						cost *= 4 * k
+					}
+				}
+				jobs = append(jobs, job{
+					name: name + " " + mname + " (" + proto.Key + ")",
+					cost: cost,
+					run: func() error {
+						start := time.Now()
+						r, err := est.Fit(d, set)
+						if err != nil {
+							return err
+						}
+						*cell = scoreReal(r, gold, cfg)
+						cell.MaxIterations = set.MaxIterations
+						if r.Params == nil {
+							cell.MaxIterations = 0
+						} else if cell.MaxIterations == 0 {
+							cell.MaxIterations = 1000
+						}
+						cell.Elapsed = time.Since(start)
+						return nil
+					},
+				})
 			}
-			jobs = append(jobs, job{
-				name: name + " " + mname,
-				cost: cost,
-				run: func() error {
-					start := time.Now()
-					r, err := est.Fit(d, set)
-					if err != nil {
-						return err
-					}
-					*cell = scoreReal(r, gold, cfg)
-					cell.MaxIterations = set.MaxIterations
-					if r.Params == nil {
-						cell.MaxIterations = 0
-					} else if cell.MaxIterations == 0 {
-						cell.MaxIterations = 1000
-					}
-					cell.Elapsed = time.Since(start)
-					return nil
-				},
-			})
 		}
 	}
 	if err := runJobs(ctx, cfg.Parallel, jobs, progress); err != nil {
@@ -292,23 +331,24 @@ func (w *Wins) add(o outcome) {
 // Total returns the number of comparisons.
 func (w Wins) Total() int { return w.DA + w.LA + w.Ties }
 
-// WinCounts returns the LA/DA comparisons over the data sets and noise
-// models of r for which both forms were run: ours in accuracy and log
-// loss, and the paper's on the same data sets.
-func (r *RealResult) WinCounts() (acc, ll, paperAcc, paperLL Wins) {
+// WinCounts returns the LA/DA comparisons of protocol p over the data sets
+// and noise models of r for which both forms were run: ours in accuracy and
+// log loss, and the paper's on the same data sets.
+func (r *RealResult) WinCounts(p int) (acc, ll, paperAcc, paperLL Wins) {
 	for i, name := range r.Config.Datasets {
-		p := paperRow(name)
+		pr := paperRow(name)
 		for _, f := range families {
 			la, da := r.modelIndex("la-"+f.name), r.modelIndex("da-"+f.name)
 			if la < 0 || da < 0 {
 				continue
 			}
-			acc.add(compare(r.Cells[i][la].Accuracy, r.Cells[i][da].Accuracy, false))
-			ll.add(compare(r.Cells[i][la].LogLoss, r.Cells[i][da].LogLoss, true))
-			if p != nil {
+			c := r.Cells[p][i]
+			acc.add(compare(c[la].Accuracy, c[da].Accuracy, false))
+			ll.add(compare(c[la].LogLoss, c[da].LogLoss, true))
+			if pr != nil {
 				pla, pda := slices.Index(paperModels, "la-"+f.name), slices.Index(paperModels, "da-"+f.name)
-				paperAcc.add(compare(parsePaper(p.Acc[pla]), parsePaper(p.Acc[pda]), false))
-				paperLL.add(compare(parsePaper(p.LogLoss[pla]), parsePaper(p.LogLoss[pda]), true))
+				paperAcc.add(compare(parsePaper(pr.Acc[pla]), parsePaper(pr.Acc[pda]), false))
+				paperLL.add(compare(parsePaper(pr.LogLoss[pla]), parsePaper(pr.LogLoss[pda]), true))
 			}
 		}
 	}
@@ -350,40 +390,79 @@ func datasetTitle(name string, k int) string {
 	return fmt.Sprintf("%s (K = %d)", name, k)
 }
 
-// Markdown returns real.md: the accuracy and log loss tables beside the
-// paper's, the LA/DA win counts, the RFE smoothing check and the fit
-// diagnostics.
+// Markdown returns real.md: for every protocol the accuracy and log loss
+// tables beside the paper's and the LA/DA win counts, then the RFE
+// smoothing check and the fit diagnostics.
 func (r *RealResult) Markdown() string {
 	cfg := r.Config
 	var b strings.Builder
 	b.WriteString("## Real data (paper tables 2 and 3)\n\n")
-	fmt.Fprintf(&b, "Models fitted with %s, one thread each; iteration limits: DS %d, GLAD %d, MME %d (see the diagnostics table). "+
-		"Accuracy ties are broken with seed %d; the RFE accuracy is the mean over %d tie-breaking draws (seeds %d to %d), as in the paper's footnote. "+
-		"The paper's numbers are copied from its tables 2 and 3; Price is not public and has no numbers of ours.\n\n",
-		cfg.Method, iterLimit(cfg, "ds"), iterLimit(cfg, "glad"), iterLimit(cfg, "mme"),
+	fmt.Fprintf(&b, "All fits use %s from the paper's initialisation. Protocols: ", cfg.Method)
+	for p, proto := range cfg.Protocols {
+		if p > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "(%d) %s, iteration limits DS %d, GLAD %d, MME %d", p+1, proto.Name,
+			iterLimit(proto, "ds"), iterLimit(proto, "glad"), iterLimit(proto, "mme"))
+	}
+	fmt.Fprintf(&b, ". Accuracy ties are broken with seed %d; the RFE accuracy is the mean over %d tie-breaking draws (seeds %d to %d), "+
+		"as in the paper's footnote. The paper's numbers are copied from its tables 2 and 3; Price is not public.\n\n",
 		cfg.Seed, cfg.TieDraws, cfg.Seed, cfg.Seed+uint64(cfg.TieDraws)-1)
+	for p, proto := range cfg.Protocols {
+		fmt.Fprintf(&b, "### Protocol %d: %s\n\n", p+1, proto.Name)
+		b.WriteString(r.accuracyTable(p))
+		b.WriteString("\n")
+		b.WriteString(r.logLossTable(p))
+		b.WriteString("\n")
+		b.WriteString(r.winsTable(p))
+		b.WriteString("\n")
+	}
+	b.WriteString(r.rfeTable())
+	b.WriteString(r.fitsTable())
+	return b.String()
+}
 
+func (r *RealResult) head() []string {
 	head := []string{"Data set", ""}
-	for _, m := range cfg.Models {
+	for _, m := range r.Config.Models {
 		head = append(head, modelTitle(m))
 	}
-	rfe := r.modelIndex("rfe")
-	rows := r.tableRows()
+	return head
+}
 
-	// Accuracy.
-	b.WriteString("### Accuracy (%)\n\n")
-	b.WriteString("RFE is absolute; the six models are differences to RFE, as in the paper. " +
+// paperValues returns the paper's values of row p for the configured
+// models (NaN for a model the paper does not have) and their text.
+func (r *RealResult) paperValues(row [7]string) ([]float64, []string) {
+	vals := make([]float64, len(r.Config.Models))
+	texts := make([]string, len(r.Config.Models))
+	for m, name := range r.Config.Models {
+		pm := slices.Index(paperModels, name)
+		if pm < 0 {
+			vals[m], texts[m] = math.NaN(), "–"
+			continue
+		}
+		vals[m], texts[m] = parsePaper(row[pm]), paperText(row[pm])
+	}
+	return vals, texts
+}
+
+// accuracyTable returns the accuracy table of protocol p.
+func (r *RealResult) accuracyTable(p int) string {
+	cfg := r.Config
+	rfe := r.modelIndex("rfe")
+	var b strings.Builder
+	b.WriteString("Accuracy (%). RFE is absolute, the six models are differences to RFE, as in the paper. " +
 		"**Bold**: the better of each LA/DA pair (the paper bolds the best model of a row instead). " +
-		"The row \"ours − paper\" compares absolute accuracies, in percentage points.\n\n")
-	t := newTable(head...)
+		"\"ours − paper\" compares absolute accuracies, in percentage points.\n\n")
+	t := newTable(r.head()...)
 	t.align[1] = 'l'
-	for _, row := range rows {
-		i, p := row.i, row.paper
+	for _, row := range r.tableRows() {
+		i, pr := row.i, row.paper
 		title := datasetTitle(row.name, row.k)
 		if i >= 0 {
 			vals := make([]float64, len(cfg.Models))
 			for m := range cfg.Models {
-				vals[m] = 100 * r.Cells[i][m].Accuracy
+				vals[m] = 100 * r.Cells[p][i][m].Accuracy
 			}
 			win := pairWinner(cfg.Models, vals, false)
 			cells := []string{title, "ours"}
@@ -400,24 +479,11 @@ func (r *RealResult) Markdown() string {
 			t.add(cells...)
 			title = ""
 		}
-		if p != nil {
-			vals := make([]float64, len(cfg.Models))
-			cells := []string{title, "paper"}
-			for m, name := range cfg.Models {
-				pm := slices.Index(paperModels, name)
-				if pm < 0 {
-					vals[m] = math.NaN()
-					continue
-				}
-				vals[m] = parsePaper(p.Acc[pm])
-			}
+		if pr != nil {
+			vals, texts := r.paperValues(pr.Acc)
 			win := pairWinner(cfg.Models, vals, false)
-			for m, name := range cfg.Models {
-				pm := slices.Index(paperModels, name)
-				s := "–"
-				if pm >= 0 {
-					s = paperText(p.Acc[pm])
-				}
+			cells := []string{title, "paper"}
+			for m, s := range texts {
 				if win[m] {
 					s = bold(s)
 				}
@@ -425,7 +491,7 @@ func (r *RealResult) Markdown() string {
 			}
 			t.add(cells...)
 		}
-		if i >= 0 && p != nil {
+		if i >= 0 && pr != nil {
 			cells := []string{"", "ours − paper"}
 			for m, name := range cfg.Models {
 				pm := slices.Index(paperModels, name)
@@ -433,7 +499,7 @@ func (r *RealResult) Markdown() string {
 					cells = append(cells, "–")
 					continue
 				}
-				cells = append(cells, signed(100*r.Cells[i][m].Accuracy-paperAbsAcc(p, pm), 2))
+				cells = append(cells, signed(100*r.Cells[p][i][m].Accuracy-paperAbsAcc(pr, pm), 2))
 			}
 			t.add(cells...)
 		}
@@ -442,21 +508,25 @@ func (r *RealResult) Markdown() string {
 		}
 	}
 	b.WriteString(t.String())
+	return b.String()
+}
 
-	// Log loss.
-	b.WriteString("\n### Log loss (base K; uniform probabilities score 1)\n\n")
-	b.WriteString("∞: some gold object has probability exactly 0 for its true class. " +
-		"RFE is unsmoothed here, which is what the paper's RFE column shows (see below). " +
-		"**Bold**: the better of each LA/DA pair. The row \"ours − paper\" is n/a where either value is infinite.\n\n")
-	t = newTable(head...)
+// logLossTable returns the log loss table of protocol p.
+func (r *RealResult) logLossTable(p int) string {
+	cfg := r.Config
+	var b strings.Builder
+	b.WriteString("Log loss (base K: uniform probabilities score 1). ∞: some gold object has probability exactly 0 for its true class. " +
+		"RFE is unsmoothed, which is what the paper's RFE column shows (see below). **Bold**: the better of each LA/DA pair. " +
+		"\"ours − paper\" is n/a where either value is infinite.\n\n")
+	t := newTable(r.head()...)
 	t.align[1] = 'l'
-	for _, row := range rows {
-		i, p := row.i, row.paper
+	for _, row := range r.tableRows() {
+		i, pr := row.i, row.paper
 		title := datasetTitle(row.name, row.k)
 		if i >= 0 {
 			vals := make([]float64, len(cfg.Models))
 			for m := range cfg.Models {
-				vals[m] = r.Cells[i][m].LogLoss
+				vals[m] = r.Cells[p][i][m].LogLoss
 			}
 			win := pairWinner(cfg.Models, vals, true)
 			cells := []string{title, "ours"}
@@ -470,22 +540,11 @@ func (r *RealResult) Markdown() string {
 			t.add(cells...)
 			title = ""
 		}
-		if p != nil {
-			vals := make([]float64, len(cfg.Models))
-			for m, name := range cfg.Models {
-				if pm := slices.Index(paperModels, name); pm >= 0 {
-					vals[m] = parsePaper(p.LogLoss[pm])
-				} else {
-					vals[m] = math.NaN()
-				}
-			}
+		if pr != nil {
+			vals, texts := r.paperValues(pr.LogLoss)
 			win := pairWinner(cfg.Models, vals, true)
 			cells := []string{title, "paper"}
-			for m, name := range cfg.Models {
-				s := "–"
-				if pm := slices.Index(paperModels, name); pm >= 0 {
-					s = paperText(p.LogLoss[pm])
-				}
+			for m, s := range texts {
 				if win[m] {
 					s = bold(s)
 				}
@@ -493,7 +552,7 @@ func (r *RealResult) Markdown() string {
 			}
 			t.add(cells...)
 		}
-		if i >= 0 && p != nil {
+		if i >= 0 && pr != nil {
 			cells := []string{"", "ours − paper"}
 			for m, name := range cfg.Models {
 				pm := slices.Index(paperModels, name)
@@ -501,8 +560,9 @@ func (r *RealResult) Markdown() string {
 					cells = append(cells, "–")
 					continue
 				}
-				d := r.Cells[i][m].LogLoss - parsePaper(p.LogLoss[pm])
-				if math.IsInf(r.Cells[i][m].LogLoss, 0) || math.IsInf(parsePaper(p.LogLoss[pm]), 0) {
+				ours, theirs := r.Cells[p][i][m].LogLoss, parsePaper(pr.LogLoss[pm])
+				d := ours - theirs
+				if math.IsInf(ours, 0) || math.IsInf(theirs, 0) {
 					d = math.NaN()
 				}
 				cells = append(cells, signed(d, 3))
@@ -514,67 +574,94 @@ func (r *RealResult) Markdown() string {
 		}
 	}
 	b.WriteString(t.String())
+	return b.String()
+}
 
-	// Win counts.
-	acc, ll, pacc, pll := r.WinCounts()
-	b.WriteString("\n### LA against DA\n\n")
-	fmt.Fprintf(&b, "Each data set gives three LA/DA comparisons (DS, GLAD, MME); the paper counts DA wins over 21 comparisons "+
-		"(7 data sets) and reports %d/%d in accuracy and %d/%d in log loss. Price is not public, so we can make %d comparisons; "+
-		"the paper's row \"same data sets\" recounts its own tables over those.\n\n",
+// winsTable returns the LA/DA win counts of protocol p.
+func (r *RealResult) winsTable(p int) string {
+	acc, ll, pacc, pll := r.WinCounts(p)
+	var b strings.Builder
+	fmt.Fprintf(&b, "LA against DA: each data set gives three comparisons (DS, GLAD, MME). The paper counts DA wins over 21 comparisons "+
+		"(7 data sets): %d/%d in accuracy and %d/%d in log loss. Without Price we can make %d; the rows \"paper\" recount "+
+		"the paper's tables over the same data sets.\n\n",
 		PaperAccuracyDAWins, PaperComparisons, PaperLogLossDAWins, PaperComparisons, acc.Total())
-	t = newTable("", "DA wins", "LA wins", "ties", "comparisons")
-	t.add("accuracy, ours", strconv.Itoa(acc.DA), strconv.Itoa(acc.LA), strconv.Itoa(acc.Ties), strconv.Itoa(acc.Total()))
-	t.add("accuracy, paper, same data sets", strconv.Itoa(pacc.DA), strconv.Itoa(pacc.LA), strconv.Itoa(pacc.Ties), strconv.Itoa(pacc.Total()))
-	t.add("log loss, ours", strconv.Itoa(ll.DA), strconv.Itoa(ll.LA), strconv.Itoa(ll.Ties), strconv.Itoa(ll.Total()))
-	t.add("log loss, paper, same data sets", strconv.Itoa(pll.DA), strconv.Itoa(pll.LA), strconv.Itoa(pll.Ties), strconv.Itoa(pll.Total()))
+	t := newTable("", "DA wins", "LA wins", "ties", "comparisons")
+	add := func(name string, w Wins) {
+		t.add(name, strconv.Itoa(w.DA), strconv.Itoa(w.LA), strconv.Itoa(w.Ties), strconv.Itoa(w.Total()))
+	}
+	add("accuracy, ours", acc)
+	add("accuracy, paper", pacc)
+	add("log loss, ours", ll)
+	add("log loss, paper", pll)
 	b.WriteString(t.String())
+	return b.String()
+}
 
-	// RFE smoothing.
-	if rfe >= 0 {
-		b.WriteString("\n### RFE log loss: smoothed or not?\n\n")
-		b.WriteString("The paper's footnote says the RFE log loss uses add-one smoothing, but its table shows ∞ for five data sets, " +
-			"which smoothing makes impossible. Our unsmoothed values match its column (∞, and the Textual entailment value):\n\n")
-		t = newTable("Data set", "unsmoothed", "add-one smoothed", "paper")
-		for _, row := range rows {
-			if row.i < 0 {
-				continue
-			}
-			c := r.Cells[row.i][rfe]
-			ps := "–"
-			if row.paper != nil {
-				ps = paperText(row.paper.LogLoss[0])
-			}
-			t.add(datasetTitle(row.name, row.k), num(c.LogLoss, 6), num(c.LogLossAddOne, 6), ps)
-		}
-		b.WriteString(t.String())
+// rfeTable returns the check of the RFE smoothing.
+func (r *RealResult) rfeTable() string {
+	rfe := r.modelIndex("rfe")
+	if rfe < 0 || len(r.Cells) == 0 {
+		return ""
 	}
-
-	// Diagnostics.
-	b.WriteString("\n### Fits\n\n")
-	b.WriteString("Iterations and stop reason of every fit (\"IterationLimit\": stopped at the limit, not at an optimum). " +
-		"Ties: gold objects whose consensus has a tied maximum (broken at random).\n\n")
-	dh := []string{"Data set", "gold"}
-	for _, m := range cfg.Models {
-		dh = append(dh, modelTitle(m))
-	}
-	t = newTable(dh...)
-	for i, name := range cfg.Datasets {
-		cells := []string{datasetTitle(name, r.Stats[i].Classes), strconv.Itoa(r.Gold[i])}
-		for m := range cfg.Models {
-			c := r.Cells[i][m]
-			s := fmt.Sprintf("%d ties", c.Ties)
-			if c.MaxIterations > 0 {
-				s = fmt.Sprintf("%d it, %s", c.Iterations, c.Status)
-				if c.Ties > 0 {
-					s += fmt.Sprintf(", %d ties", c.Ties)
-				}
-			}
-			cells = append(cells, s)
+	var b strings.Builder
+	b.WriteString("### RFE log loss: smoothed or not?\n\n")
+	b.WriteString("The paper's footnote says the RFE log loss uses add-one smoothing, but its table shows ∞ for five data sets, " +
+		"which smoothing rules out. The unsmoothed values are the ones that match its column:\n\n")
+	t := newTable("Data set", "unsmoothed", "add-one smoothed", "paper")
+	for _, row := range r.tableRows() {
+		if row.i < 0 {
+			continue
 		}
-		t.add(cells...)
+		c := r.Cells[0][row.i][rfe]
+		ps := "–"
+		if row.paper != nil {
+			ps = paperText(row.paper.LogLoss[0])
+		}
+		t.add(datasetTitle(row.name, row.k), num(c.LogLoss, 6), num(c.LogLossAddOne, 6), ps)
 	}
 	b.WriteString(t.String())
 	return b.String()
+}
+
+// fitsTable returns the iterations and stop reasons of every fit.
+func (r *RealResult) fitsTable() string {
+	cfg := r.Config
+	var b strings.Builder
+	b.WriteString("\n### Fits\n\n")
+	b.WriteString("Iterations and stop reason of every fit (IterationLimit: stopped at the limit, not at an optimum). " +
+		"Ties: gold objects whose consensus has a tied maximum (broken at random).\n\n")
+	dh := []string{"Protocol", "Data set", "gold"}
+	for _, m := range cfg.Models {
+		dh = append(dh, modelTitle(m))
+	}
+	t := newTable(dh...)
+	t.align[1] = 'l'
+	for p := range cfg.Protocols {
+		for i, name := range cfg.Datasets {
+			cells := []string{strconv.Itoa(p + 1), datasetTitle(name, r.Stats[i].Classes), strconv.Itoa(r.Gold[i])}
+			for m := range cfg.Models {
+				c := r.Cells[p][i][m]
+				s := fmt.Sprintf("%d ties", c.Ties)
+				if c.MaxIterations > 0 {
+					s = fmt.Sprintf("%d it, %s", c.Iterations, shortStatus(c.Status))
+					if c.Ties > 0 {
+						s += fmt.Sprintf(", %d ties", c.Ties)
+					}
+				}
+				cells = append(cells, s)
+			}
+			t.add(cells...)
+		}
+	}
+	b.WriteString(t.String())
+	return b.String()
+}
+
+// shortStatus keeps the gonum status of a fit's Status, dropping the
+// explanation of an error.
+func shortStatus(s string) string {
+	st, _, _ := strings.Cut(s, ":")
+	return st
 }
 
 // notPublic returns the "ours" row of a data set we do not have.
@@ -586,7 +673,7 @@ func notPublic(models int) []string {
 	return cells
 }
 
-func iterLimit(c RealConfig, noise string) int {
+func iterLimit(c RealProtocol, noise string) int {
 	if v := c.MaxIterations[noise]; v > 0 {
 		return v
 	}
@@ -623,25 +710,27 @@ func (r *RealResult) tableRows() []tableRow {
 	return rows
 }
 
-// WriteCSV writes real.csv: one row per data set and model with the raw
+// WriteCSV writes real.csv: one row per protocol, data set and model with the raw
 // numbers (accuracy as a fraction, log losses, fit diagnostics) and the
 // paper's accuracy (in %, absolute) and log loss.
 func (r *RealResult) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"dataset", "model", "accuracy", "log_loss", "log_loss_add_one", "gold", "gold_ties",
+	cw.Write([]string{"protocol", "dataset", "model", "accuracy", "log_loss", "log_loss_add_one", "gold", "gold_ties",
 		"max_iterations", "iterations", "status", "converged", "paper_accuracy_pct", "paper_log_loss"})
-	for i, name := range r.Config.Datasets {
-		p := paperRow(name)
-		for m, mname := range r.Config.Models {
-			c := r.Cells[i][m]
-			pacc, pll := "", ""
-			if pm := slices.Index(paperModels, mname); p != nil && pm >= 0 {
-				pacc = csvNum(paperAbsAcc(p, pm))
-				pll = csvNum(parsePaper(p.LogLoss[pm]))
+	for p, proto := range r.Config.Protocols {
+		for i, name := range r.Config.Datasets {
+			pr := paperRow(name)
+			for m, mname := range r.Config.Models {
+				c := r.Cells[p][i][m]
+				pacc, pll := "", ""
+				if pm := slices.Index(paperModels, mname); pr != nil && pm >= 0 {
+					pacc = csvNum(paperAbsAcc(pr, pm))
+					pll = csvNum(parsePaper(pr.LogLoss[pm]))
+				}
+				cw.Write([]string{proto.Key, name, mname, csvNum(c.Accuracy), csvNum(c.LogLoss), csvNum(c.LogLossAddOne),
+					strconv.Itoa(r.Gold[i]), strconv.Itoa(c.Ties), strconv.Itoa(c.MaxIterations), strconv.Itoa(c.Iterations),
+					c.Status, strconv.FormatBool(c.Converged), pacc, pll})
 			}
-			cw.Write([]string{name, mname, csvNum(c.Accuracy), csvNum(c.LogLoss), csvNum(c.LogLossAddOne),
-				strconv.Itoa(r.Gold[i]), strconv.Itoa(c.Ties), strconv.Itoa(c.MaxIterations), strconv.Itoa(c.Iterations),
-				c.Status, strconv.FormatBool(c.Converged), pacc, pll})
 		}
 	}
 	cw.Flush()

@@ -58,8 +58,9 @@ type Config struct {
 	// data, few repetitions, low iteration limits. Its numbers are not a
 	// reproduction.
 	Quick bool
-	// Parallel is the number of fits run at the same time, each with one
-	// thread. Zero means runtime.GOMAXPROCS(0). The results do not depend
+	// Parallel is the number of fits run at the same time; each fit uses
+	// GOMAXPROCS/Parallel threads (at least one). Zero means
+	// runtime.GOMAXPROCS(0), one thread per fit. The results do not depend
 	// on it.
 	Parallel int
 	// Progress, if not nil, receives progress events. Calls are
@@ -308,6 +309,16 @@ type Options struct {
 	Parallel int
 	// Quick selects the reduced experiments.
 	Quick bool
+}
+
+// threadsPerFit returns the threads of each fit when parallel fits run at
+// the same time: the cores divided among them, at least one.
+func threadsPerFit(parallel int) int {
+	p := runtime.GOMAXPROCS(0)
+	if parallel <= 0 {
+		parallel = p
+	}
+	return max(1, p/parallel)
 }
 
 // job is one unit of work of an experiment: it stores its result in a

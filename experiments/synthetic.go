@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -54,9 +55,11 @@ type SyntheticConfig struct {
 	// with L-BFGS to convergence on every simulation.
 	Ridge float64
 	// Ridges are the ridge weights of the ridge sweep, run on the first
-	// RidgeSimulations simulations.
+	// RidgeSimulations simulations with at most RidgeIterations
+	// iterations (the protocol's weight Ridge uses MaxIterations).
 	Ridges           []float64
 	RidgeSimulations int
+	RidgeIterations  int
 	// Bins is the number of bins of the calibration plots.
 	Bins int
 	// Parallel is the number of fits run at the same time.
@@ -66,7 +69,7 @@ type SyntheticConfig struct {
 // SyntheticConfigFor returns the configuration Run uses: the paper's
 // simulation repeated 10 times (seeds Seed to Seed+9), fits to convergence
 // capped at 20000 iterations, conjugate gradient up to 2000, the ridge
-// sweep on the first 3 simulations. With Quick: 300 objects, 2
+// sweep on the first 3 simulations capped at 5000 iterations. With Quick: 300 objects, 2
 // simulations, caps of 300 iterations.
 func SyntheticConfigFor(o Options) SyntheticConfig {
 	c := SyntheticConfig{
@@ -80,6 +83,7 @@ func SyntheticConfigFor(o Options) SyntheticConfig {
 		Ridge:             1,
 		Ridges:            []float64{0.01, 0.1, 0.3, 1, 3, 10},
 		RidgeSimulations:  3,
+		RidgeIterations:   5000,
 		Bins:              10,
 		Parallel:          o.Parallel,
 	}
@@ -92,6 +96,7 @@ func SyntheticConfigFor(o Options) SyntheticConfig {
 		c.SweepLimits = []int{1, 10, 50, 100, 300}
 		c.Ridges = []float64{0.1, 1}
 		c.RidgeSimulations = 1
+		c.RidgeIterations = 300
 	}
 	return c
 }
@@ -190,6 +195,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 		}
 	}
 	var jobs []job
+	threads := threadsPerFit(cfg.Parallel)
 	for s := range nsim {
 		d := sims[s].d
 		for m := range 2 {
@@ -199,7 +205,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 					name: fmt.Sprintf("simulation %d %s l-bfgs", s, modelNames[m]),
 					cost: float64(cfg.MaxIterations) * float64(1+m),
 					run: func() (err error) {
-						lbfgs[m][s], err = trajectory(mod, d, model.Settings{MaxIterations: cfg.MaxIterations, Threads: 1, Context: ctx}, lbfgsAt)
+						lbfgs[m][s], err = trajectory(mod, d, model.Settings{MaxIterations: cfg.MaxIterations, Threads: threads, Context: ctx}, lbfgsAt)
 						return err
 					},
 				},
@@ -207,7 +213,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 					name: fmt.Sprintf("simulation %d %s cg", s, modelNames[m]),
 					cost: float64(cfg.CGIterations) * 2,
 					run: func() (err error) {
-						cg[m][s], err = trajectory(mod, d, model.Settings{Method: model.CG, MaxIterations: cfg.CGIterations, Threads: 1, Context: ctx}, cgAt)
+						cg[m][s], err = trajectory(mod, d, model.Settings{Method: model.CG, MaxIterations: cfg.CGIterations, Threads: threads, Context: ctx}, cgAt)
 						return err
 					},
 				})
@@ -215,11 +221,15 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 				if s >= nr && lambda != cfg.Ridge {
 					continue
 				}
+				limit := cfg.MaxIterations
+				if lambda != cfg.Ridge && cfg.RidgeIterations > 0 {
+					limit = cfg.RidgeIterations
+				}
 				jobs = append(jobs, job{
 					name: fmt.Sprintf("simulation %d %s ridge %g", s, modelNames[m], lambda),
-					cost: float64(cfg.MaxIterations) * 0.1 / lambda,
+					cost: float64(limit) * 0.1 / lambda,
 					run: func() (err error) {
-						ridge[w][m][s], err = mod.Fit(d, &model.Settings{Ridge: lambda, MaxIterations: cfg.MaxIterations, Threads: 1, Context: ctx})
+						ridge[w][m][s], err = mod.Fit(d, &model.Settings{Ridge: lambda, MaxIterations: limit, Threads: threads, Context: ctx})
 						return err
 					},
 				})
@@ -391,8 +401,9 @@ func (r *SyntheticResult) Markdown() string {
 
 	b.WriteString("\n### Effect of the ridge penalty\n\n")
 	fmt.Fprintf(&b, "Settings.Ridge = λ subtracts (λ/2) Σ x² from the log-likelihood (all parameters: GLAD abilities, log difficulties, "+
-		"DA logits), that is a N(0, 1/λ) prior; L-BFGS to convergence (at most %d iterations), first %d simulations. λ = 0 is the MLE.\n\n",
-		cfg.MaxIterations, min(cfg.RidgeSimulations, cfg.Simulations))
+		"DA logits), that is a N(0, 1/λ) prior; L-BFGS to convergence (at most %d iterations; %d for λ = %g and the MLE), "+
+		"first %d simulations. λ = 0 is the MLE.\n\n",
+		cmp.Or(cfg.RidgeIterations, cfg.MaxIterations), cfg.MaxIterations, cfg.Ridge, min(cfg.RidgeSimulations, cfg.Simulations))
 	t = newTable("λ", "LA GLAD", "DA GLAD", "LA / DA", "iterations LA", "iterations DA", "optimum reached LA, DA")
 	for _, row := range r.RidgeRows {
 		la, _ := meanSD(row.LA)

@@ -155,7 +155,7 @@ func (r *TheoryResult) Figure() *Figure {
 			addCurve(p, fmt.Sprintf("E[LA estimate], a = %g", a), la, col, vg.Points(1.8), nil)
 			name := ""
 			if ai == len(r.Config.As)-1 {
-				name = "E[DA estimate, clipped to [0, 1]] (dashed, same colours)"
+				name = "E[DA estimate], clipped (dashed)"
 			}
 			addCurve(p, name, da, col, vg.Points(0.8), []vg.Length{vg.Points(3), vg.Points(2)})
 		}

@@ -73,7 +73,7 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 	fl.StringVarP(&cfg.Output, "output", "o", "results", "output folder")
 	fl.Uint64Var(&cfg.Seed, "seed", 0, "seed of the simulations, subsamples and tie-breaking")
 	fl.BoolVar(&cfg.Quick, "quick", false, "reduced experiments (for tests; not a reproduction)")
-	fl.IntVar(&cfg.Parallel, "parallel", 0, "fits run at the same time, one thread each (default: all cores); results do not depend on it")
+	fl.IntVar(&cfg.Parallel, "parallel", 0, "fits run at the same time, sharing the cores (default: one per core, one thread each); results do not depend on it")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no progress or log lines on stderr")
 	return c
 }
