@@ -11,7 +11,7 @@ import (
 
 // interruptedMsg is the message printed when a run is stopped by SIGINT or
 // SIGTERM.
-const interruptedMsg = "consensus: interrupted; no output file was written or changed"
+const interruptedMsg = "consensus: interrupted; unfinished output files were not written (existing files keep their content)"
 
 // interruptGrace is how long a command may take to stop by itself after
 // an interrupt before the process exits anyway.
