@@ -16,6 +16,14 @@ import (
 // model or assumption has no closed-form M-step.
 var ErrNoMStep = errors.New("EM needs closed-form M-steps (noise.MStepper and latent.MStepper), which only Dawid-Skene under LA or DA has; use lbfgs or cg")
 
+// hasMStep reports whether both sides of the objective have closed-form
+// M-steps, so that EM applies.
+func (o *objective) hasMStep() bool {
+	_, ok1 := o.noise.(noise.MStepper)
+	_, ok2 := o.latent.(latent.MStepper)
+	return ok1 && ok2
+}
+
 // fitEM maximises the log-likelihood with the EM algorithm, written through
 // the composition of a noise model and an assumption:
 //

@@ -158,13 +158,40 @@ func TestParseMethodEM(t *testing.T) {
 	for _, c := range []struct {
 		s    string
 		want Method
-	}{{"lbfgs", LBFGS}, {"cg", CG}, {"em", EM}, {"", LBFGS}} {
+	}{{"auto", Auto}, {"lbfgs", LBFGS}, {"cg", CG}, {"em", EM}, {"", Auto}} {
 		got, err := ParseMethod(c.s)
 		if err != nil || got != c.want {
 			t.Errorf("ParseMethod(%q) = %v, %v", c.s, got, err)
 		}
 		if c.s != "" && got.String() != c.s {
 			t.Errorf("%v.String() = %q", got, got.String())
+		}
+	}
+}
+
+// TestAutoMethod checks the default solver: EM for Dawid-Skene, L-BFGS
+// for the others and for DS with a ridge or fixed parameters.
+func TestAutoMethod(t *testing.T) {
+	d := randomData(t, 2, 50, 5, 2)
+	ds := Model{Noise: noise.DS{}, Latent: latent.DA{}}
+	for _, c := range []struct {
+		m    Model
+		s    *Settings
+		want string
+	}{
+		{ds, nil, "em"},
+		{Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}, &Settings{}, "em"},
+		{ds, &Settings{Ridge: 1e-3}, "lbfgs"},
+		{ds, &Settings{Fixed: make([]bool, ds.Layout(d).Dim())}, "lbfgs"},
+		{Model{Noise: noise.GLAD{}, Latent: latent.DA{}}, nil, "lbfgs"},
+		{Model{Noise: noise.MME{}, Latent: latent.LA{}}, &Settings{MaxIterations: 5}, "lbfgs"},
+	} {
+		r, err := c.m.Fit(d, c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Method != c.want {
+			t.Errorf("%s with %+v: method %s, want %s", c.m.Name(), c.s, r.Method, c.want)
 		}
 	}
 }

@@ -36,6 +36,12 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 	if set.Fixed != nil && len(set.Fixed) != len(x0) {
 		return nil, fmt.Errorf("model %s: fixed mask has %d values, want %d", m.Name(), len(set.Fixed), len(x0))
 	}
+	if set.Method == Auto {
+		set.Method = LBFGS
+		if obj.hasMStep() && set.Ridge == 0 && set.Fixed == nil {
+			set.Method = EM
+		}
+	}
 	if set.Method == EM {
 		return m.fitEM(d, set, obj, x0, start)
 	}

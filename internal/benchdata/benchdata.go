@@ -46,6 +46,16 @@ var (
 	cache = map[key]*data.Dataset{}
 )
 
+// Simulate draws the data set of Config(n, k, nm, lat, seed) and its ground
+// truth.
+func Simulate(n, k int, nm noise.Model, lat latent.Assumption, seed uint64) (*data.Dataset, *sim.Truth, error) {
+	d, tr, err := sim.Simulate(Config(n, k, nm, lat, seed))
+	if err != nil {
+		return nil, nil, fmt.Errorf("benchdata: %v", err)
+	}
+	return d, tr, nil
+}
+
 // Get returns the data set of Config(n, k, nm, lat, 1), simulated on the
 // first call and cached afterwards. Only the most recent data set is kept,
 // so that a series of benchmarks of growing size does not hold all of them.

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/internal/benchdata"
+	"github.com/consensuslab/consensus/model"
+)
+
+func init() { extraCommands = append(extraCommands, newBenchCmd) }
+
+func newBenchCmd() *cobra.Command {
+	var (
+		modelName, solver string
+		labels            float64
+		classes, threads  int
+		repeat            int
+		seed              uint64
+	)
+	c := &cobra.Command{
+		Use:   "bench",
+		Short: "Simulate a data set of a given size, fit a model to it and report speed and memory",
+		Long: `bench simulates labels from the model itself (each object labelled by 5
+distinct workers out of max(50, labels/2000), as in the go test benchmarks),
+fits the model with the chosen solver and reports: the time to simulate, the
+fit's time, iterations and evaluations, the time per iteration, labels per
+second (labels × evaluations / fit time), the peak resident memory of the
+process (getrusage maxrss: simulation and fit together) and the peak per
+label. See docs/performance.md.`,
+		Example: `  consensus bench --model da-ds --labels 1e8 --solver em
+  consensus bench --model la-glad --labels 5e5 --repeat 5`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			est, err := model.ByName(modelName)
+			if err != nil {
+				return usageErr(err)
+			}
+			m, ok := est.(model.Model)
+			if !ok {
+				return usagef("--model %s has no generative process to simulate from", modelName)
+			}
+			if labels < 1 || classes < 2 || repeat < 1 || threads < 0 {
+				return usagef("--labels must be at least 1, --classes at least 2, --repeat at least 1, --threads not negative")
+			}
+			s := &model.Settings{Threads: threads}
+			if solver != "" {
+				if s.Method, err = model.ParseMethod(solver); err != nil {
+					return usageErr(err)
+				}
+			}
+			out := cmd.OutOrStdout()
+			t0 := time.Now()
+			d, _, err := benchdata.Simulate(int(labels), classes, m.Noise, m.Latent, seed)
+			if err != nil {
+				return err
+			}
+			n := d.NumLabels()
+			fmt.Fprintf(out, "data: %d labels, %d objects, %d workers, %d classes, simulated in %v\n",
+				n, d.NumTasks(), d.NumWorkers(), d.NumClasses(), time.Since(t0).Round(time.Millisecond))
+			fmt.Fprintf(out, "model %s, GOMAXPROCS %d, threads %d\n", m.Name(), runtime.GOMAXPROCS(0), threads)
+			for i := range repeat {
+				r, err := m.Fit(d, s)
+				if err != nil {
+					return err
+				}
+				sec := r.Runtime.Seconds()
+				perIter := r.Runtime / time.Duration(max(r.Iterations, 1))
+				fmt.Fprintf(out, "fit %d: solver %s, %v, %d iterations, %d evaluations, %v per iteration, %.3g labels/s, L/N %.6f, %s\n",
+					i+1, r.Method, r.Runtime.Round(time.Millisecond), r.Iterations, r.Evaluations,
+					perIter.Round(time.Microsecond), float64(n)*float64(r.Evaluations)/sec,
+					r.LogLikelihood/float64(n), r.Status)
+			}
+			if rss, ok := benchdata.MaxRSS(); ok {
+				fmt.Fprintf(out, "peak memory (maxrss) %.1f MB, %.1f bytes per label\n", float64(rss)/1e6, float64(rss)/float64(n))
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&modelName, "model", "da-ds", "model to simulate from and fit (la-* or da-*)")
+	f.Float64Var(&labels, "labels", 1e6, "number of labels (rounded down to a multiple of 5)")
+	f.IntVar(&classes, "classes", 2, "number of classes")
+	f.StringVar(&solver, "solver", "", "lbfgs, cg or em (default: the model's default)")
+	f.IntVar(&threads, "threads", 0, "goroutines per evaluation (default: all cores)")
+	f.IntVar(&repeat, "repeat", 1, "number of fits")
+	f.Uint64Var(&seed, "seed", 1, "simulation seed")
+	return c
+}
