@@ -103,7 +103,7 @@ type column struct {
 
 // newParquetWriter returns a writer of a flat schema whose columns keep the
 // given order (a parquet.Group would sort them by name).
-func newParquetWriter(w io.Writer, cols []column) (*parquet.Writer, error) {
+func newParquetWriter(w io.Writer, cols []column) (*parquet.GenericWriter[any], error) {
 	seen := make(map[string]bool, len(cols))
 	g := make(orderedGroup, len(cols))
 	for i, c := range cols {
@@ -114,7 +114,7 @@ func newParquetWriter(w io.Writer, cols []column) (*parquet.Writer, error) {
 		g[i] = &namedField{Node: parquet.Required(c.node), name: c.name}
 	}
 	schema := parquet.NewSchema("consensus", g)
-	return parquet.NewWriter(w, schema, parquet.Compression(&parquet.Snappy), parquet.CreatedBy("consensus", "", "")), nil
+	return parquet.NewGenericWriter[any](w, schema, parquet.Compression(&parquet.Snappy), parquet.CreatedBy("consensus", "", "")), nil
 }
 
 // orderedGroup is a Parquet group node whose fields keep their order.
