@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -63,6 +64,9 @@ func (f *fitFlags) settings() (*model.Settings, error) {
 		}
 	}
 	s.Ridge = f.ridge
+	if s.Method == model.EM && (s.Ridge > 0) {
+		return nil, usagef("--solver em does not support --ridge; use --solver lbfgs or cg")
+	}
 	return s, nil
 }
 
@@ -115,6 +119,9 @@ func newFitCmd() *cobra.Command {
 			}
 			res, err := est.Fit(d, set)
 			bar.finish()
+			if errors.Is(err, model.ErrNoMStep) {
+				return usageErr(err) // --solver em with a model EM cannot fit
+			}
 			if err != nil {
 				return err
 			}
