@@ -73,6 +73,7 @@ func (f *fitFlags) settings() (*model.Settings, error) {
 func newFitCmd() *cobra.Command {
 	var in inputFlags
 	var ff fitFlags
+	var tf trainFlags
 	var modelName, out, workers, outFormat string
 	c := &cobra.Command{
 		Use:   "fit",
@@ -81,7 +82,8 @@ func newFitCmd() *cobra.Command {
   consensus fit --input labels.csv --gold gold.csv --model la-ds --output consensus.csv
   consensus fit --input labels.tsv --model da-ds --workers workers.csv
   consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
-  cat labels.jsonl | consensus fit --input - --format jsonl --output-format jsonl`,
+  cat labels.jsonl | consensus fit --input - --format jsonl --output-format jsonl
+  consensus fit --dataset websearch --model da-ds --train-fraction 0.2 --seed 7`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			est, err := model.ByName(modelName)
@@ -101,7 +103,10 @@ func newFitCmd() *cobra.Command {
 					return usagef("--workers: model %s has no worker parameters", modelName)
 				}
 			}
-			if err := checkOutputs([]string{in.input, in.gold}, []string{"output", "workers"}, []string{out, workers}); err != nil {
+			if err := tf.check(est, in.gold+in.dataset); err != nil {
+				return err
+			}
+			if err := checkOutputs([]string{in.input, in.gold, tf.trainGold, tf.initWorkers}, []string{"output", "workers"}, []string{out, workers}); err != nil {
 				return err
 			}
 			d, gold, err := in.load()
@@ -109,6 +114,13 @@ func newFitCmd() *cobra.Command {
 				return err
 			}
 			if err := checkFitMemory(est, d, in.maxMemory); err != nil {
+				return err
+			}
+			opt, err := in.options()
+			if err != nil {
+				return err
+			}
+			if est, gold, err = tf.apply(est, set, d, gold, opt, ff.seed); err != nil {
 				return err
 			}
 			set.Context = cmd.Context()
@@ -141,6 +153,7 @@ func newFitCmd() *cobra.Command {
 	}
 	in.register(c)
 	ff.register(c)
+	tf.register(c)
 	c.Flags().StringVarP(&modelName, "model", "m", "da-glad", "model: "+joinNames())
 	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
 	c.Flags().StringVar(&outFormat, "output-format", "", "format of --output: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTrainGold checks that --train-gold pins the gold tasks to their gold
+// class under LA and DA, that evaluation then leaves them out, and that
+// --train-fraction splits --gold reproducibly.
+func TestTrainGold(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		// Task 1's labels favour y, but its training gold says x.
+		"labels.csv": "task,worker,label\n1,a,y\n1,b,y\n1,c,x\n2,a,x\n2,b,x\n2,c,x\n3,a,y\n3,b,y\n3,c,y\n4,a,x\n4,b,y\n4,c,x\n",
+		"train.csv":  "task,label\n1,x\n",
+		"gold.csv":   "task,label\n1,x\n2,x\n3,y\n4,x\n",
+	})
+	for _, m := range []string{"la-ds", "da-ds", "la-glad", "da-glad"} {
+		r := runIn(t, dir, "", "fit", "--input", "labels.csv", "--gold", "gold.csv", "--train-gold", "train.csv",
+			"--model", m, "--output", m+".csv")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", m, r.code, r.stderr)
+		}
+		rows := readCSV(t, filepath.Join(dir, m+".csv"))
+		if got := strings.Join(rows[1], ","); got != "1,x,1,0" {
+			t.Errorf("%s: training gold task 1 = %q, want pinned to 1,x,1,0", m, got)
+		}
+		if !strings.Contains(r.stderr, "gold (3 tasks)") || !strings.Contains(r.stderr, "left out of the evaluation") {
+			t.Errorf("%s: evaluation should use the 3 other gold tasks:\n%s", m, r.stderr)
+		}
+	}
+	a := runIn(t, dir, "", "fit", "--input", "labels.csv", "--gold", "gold.csv", "--train-fraction", "0.5", "--seed", "3", "--model", "da-ds", "--output", "a.csv")
+	b := runIn(t, dir, "", "fit", "--input", "labels.csv", "--gold", "gold.csv", "--train-fraction", "0.5", "--seed", "3", "--model", "da-ds", "--output", "b.csv")
+	if a.code != 0 || b.code != 0 {
+		t.Fatalf("--train-fraction: exit %d, %d: %s", a.code, b.code, a.stderr)
+	}
+	if !strings.Contains(a.stderr, "2 gold tasks train the fit") {
+		t.Errorf("--train-fraction 0.5 of 4: %s", a.stderr)
+	}
+	fa, _ := os.ReadFile(filepath.Join(dir, "a.csv"))
+	fb, _ := os.ReadFile(filepath.Join(dir, "b.csv"))
+	if string(fa) != string(fb) {
+		t.Error("--train-fraction with the same seed gave different outputs")
+	}
+}
+
+// TestInitWorkers checks that --init-workers reads the file fit --workers
+// writes, and refuses models that are not Dawid-Skene and bad rows.
+func TestInitWorkers(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"labels.csv": okLabels,
+		"bad.csv":    "worker,labels,\"p[x,x]\",\"p[x,y]\",\"p[y,x]\",\"p[y,y]\"\na,3,0.5,0.6,0.1,0.9\n",
+	})
+	if r := runIn(t, dir, "", "fit", "--input", "labels.csv", "--model", "la-ds", "--workers", "w.csv", "--output", "o.csv"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	r := runIn(t, dir, "", "fit", "--input", "labels.csv", "--model", "da-ds", "--init-workers", "w.csv", "--output", "o2.csv")
+	if r.code != 0 || !strings.Contains(r.stderr, "2 of 2 workers start from w.csv") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "da-glad", "--init-workers", "w.csv"}, "not la-ds or da-ds"},
+		{[]string{"--model", "da-ds", "--init-workers", "bad.csv"}, "bad.csv:2: the row of class x sums to 1.1"},
+		{[]string{"--model", "rfe", "--train-gold", "w.csv"}, "need one of the la-* or da-* models"},
+		{[]string{"--model", "da-ds", "--train-fraction", "0.5"}, "--train-fraction needs --gold"},
+	} {
+		r := runIn(t, dir, "", append([]string{"fit", "--input", "labels.csv", "--output", "x.csv"}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", c.args, r.code, r.stderr, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
+			t.Errorf("%v: wrote an output file", c.args)
+		}
+	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
