@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/consensuslab/consensus/model"
@@ -43,6 +44,7 @@ type progress struct {
 	last  time.Time     // when the status line or log line was last written
 	shown bool          // whether anything was written
 	lines bool          // whether a status line is on screen (terminal)
+	bar   *progressbar.ProgressBar
 
 	// The latest state.
 	iter, maxIter int
@@ -112,7 +114,9 @@ func (p *progress) finish() {
 		return
 	}
 	if p.tty {
-		fmt.Fprint(p.w, "\r\033[K")
+		if p.bar != nil {
+			_ = p.bar.Clear()
+		}
 		p.lines = false
 		return
 	}
@@ -135,23 +139,37 @@ func (p *progress) render(force bool) {
 		fmt.Fprintf(p.w, "%s: %s\n", p.desc, status)
 		return
 	}
-	frac := p.fraction()
-	bar := ""
-	if frac >= 0 {
+	if p.bar == nil {
 		n := 24
 		if p.width < 120 {
 			n = 10 // leave room for the numbers on narrow terminals
 		}
-		full := int(frac*float64(n) + 0.5)
-		bar = "[" + strings.Repeat("=", full) + strings.Repeat(" ", n-full) + "] "
+		p.bar = progressbar.NewOptions(barSteps,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetWidth(n),
+			progressbar.OptionSetPredictTime(false), // status carries its own bound
+			progressbar.OptionClearOnFinish(),
+		)
 	}
-	line := p.desc + " " + bar + status
-	if r := []rune(line); len(r) > p.width-1 {
-		line = string(r[:p.width-2]) + "…"
+	line := p.desc + " " + status
+	if r := []rune(line); len(r) > p.width-n0 {
+		line = string(r[:max(p.width-n0-1, 10)]) + "…"
 	}
-	fmt.Fprint(p.w, "\r\033[K"+line)
+	p.bar.Describe(line)
+	if frac := p.fraction(); frac >= 0 {
+		_ = p.bar.Set(int(frac * barSteps))
+	} else {
+		_ = p.bar.RenderBlank()
+	}
 	p.lines = true
 }
+
+// barSteps is the resolution of the terminal bar; n0 is the room the bar
+// itself takes on the status line.
+const (
+	barSteps = 1000
+	n0       = 40
+)
 
 // fraction is the share of the run done, or -1 if unknown. For a
 // multi-step run the current fit counts in proportion to its iterations.

@@ -20,7 +20,7 @@ func TestProgress(t *testing.T) {
 	}{
 		{"quick run is silent", false, time.Hour, false, nil, []string{"fit"}},
 		{"log lines", false, 0, false, []string{"fit: iteration 1/10, log-likelihood -123.5, ", "at most", "fit: iteration 9/10", "fit: done after"}, []string{"\r", "["}},
-		{"terminal", true, 0, false, []string{"\r\033[Kfit [==", "iteration 9/10, log-likelihood -123.5", "left"}, []string{"\n", "done after"}},
+		{"terminal", true, 0, false, []string{"\rfit iteration 1/10", "iteration 9/10, log-likelihood -123.5", "left", "90% |", "█"}, []string{"\n", "done after"}},
 		{"steps", false, 0, true, []string{"fit: 1/4 fitting b, iteration 9/10"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
