@@ -383,3 +383,20 @@ func TestRunDeterministic(t *testing.T) {
 		t.Error("unknown part accepted")
 	}
 }
+
+func TestMirrored(t *testing.T) {
+	truth := []float64{0.9, 0.1, 0.3, 0.7, 0.5, 0.5}
+	tests := []struct {
+		pred []float64
+		want bool
+	}{
+		{[]float64{0.8, 0.2, 0.4, 0.6, 0.5, 0.5}, false},
+		{[]float64{0.1, 0.9, 0.7, 0.3, 0.5, 0.5}, true},
+		{[]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, false},
+	}
+	for _, tc := range tests {
+		if got := Mirrored(tc.pred, truth); got != tc.want {
+			t.Errorf("Mirrored(%v) = %v, want %v", tc.pred, got, tc.want)
+		}
+	}
+}

@@ -64,8 +64,8 @@ func OverlapConfigFor(o Options) OverlapConfig {
 		Draws:   10,
 		Seed:    o.Seed,
 		Protocols: []OverlapProtocol{
-			{Name: "ridge λ = 1 (our protocol)", File: "overlap", Settings: model.Settings{Ridge: 1, MaxIterations: 20000}},
-			{Name: "no penalty, at most 300 iterations", File: "overlap_mle", Settings: model.Settings{MaxIterations: 300}},
+			{Name: "ridge λ = 1 (our protocol)", File: "overlap", Settings: model.Settings{Method: model.LBFGS, Ridge: 1, MaxIterations: 20000}},
+			{Name: "no penalty, at most 300 iterations", File: "overlap_mle", Settings: model.Settings{Method: model.LBFGS, MaxIterations: 300}},
 		},
 		Parallel: o.Parallel,
 	}

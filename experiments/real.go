@@ -31,7 +31,8 @@ type RealConfig struct {
 	// Protocols are the ways the models are fitted; each gives its own
 	// tables. Nil means DefaultRealProtocols(false).
 	Protocols []RealProtocol
-	// Method is the optimiser of every fit.
+	// Method is the optimiser of every fit; the zero value, model.Auto,
+	// picks per model (EM for Dawid-Skene). Run uses model.LBFGS for all.
 	Method model.Method
 	// TieDraws is the number of tie-breaking draws the RFE accuracy is
 	// averaged over (the paper's footnote: 10); zero means 10.
@@ -80,10 +81,11 @@ func DefaultRealProtocols(quick bool) []RealProtocol {
 }
 
 // RealConfigFor returns the configuration Run uses: all six shipped data
-// sets, the seven models and DefaultRealProtocols. With Quick it uses temp
+// sets, the seven models, L-BFGS and DefaultRealProtocols. With Quick it uses temp
 // only, with lower iteration limits.
 func RealConfigFor(o Options) RealConfig {
 	c := RealConfig{
+		Method:    model.LBFGS,
 		Protocols: DefaultRealProtocols(o.Quick),
 		Seed:      o.Seed,
 		Parallel:  o.Parallel,

@@ -112,6 +112,59 @@ type SyntheticRow struct {
 	// DAConv count the fits that stopped at an optimum.
 	LAIter, DAIter []int
 	LAConv, DAConv int
+	// LAMirror and DAMirror tell, per simulation, whether the fit ended in
+	// the mirrored mode: its estimate is closer to the true q_j with the
+	// classes swapped than to the true q_j (see Mirrored).
+	LAMirror, DAMirror []bool
+}
+
+// Mirrored tells whether the estimate pred (J×2) is closer, in MSE, to the
+// truth with the two classes swapped than to the truth itself. GLAD has a
+// mirror symmetry: abilities e_w → −e_w with the classes swapped give the
+// same likelihood (exactly under LA with a uniform prior), so a fit can end
+// in the mode that reads every label backwards.
+func Mirrored(pred, truth []float64) bool {
+	swapped := make([]float64, len(truth))
+	for j := 0; j+1 < len(truth); j += 2 {
+		swapped[j], swapped[j+1] = truth[j+1], truth[j]
+	}
+	return metrics.MSE(pred, swapped, 2) < metrics.MSE(pred, truth, 2)-1e-9
+}
+
+// add appends the result of model m on one simulation.
+func (row *SyntheticRow) add(m int, mse float64, iter int, conv, mirror bool) {
+	if m == 0 {
+		row.LA, row.LAIter, row.LAMirror = append(row.LA, mse), append(row.LAIter, iter), append(row.LAMirror, mirror)
+		if conv {
+			row.LAConv++
+		}
+		return
+	}
+	row.DA, row.DAIter, row.DAMirror = append(row.DA, mse), append(row.DAIter, iter), append(row.DAMirror, mirror)
+	if conv {
+		row.DAConv++
+	}
+}
+
+// withoutMirrored returns the values of v whose fit is not mirrored.
+func withoutMirrored(v []float64, mirror []bool) []float64 {
+	var out []float64
+	for i, x := range v {
+		if !mirror[i] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
 }
 
 // CalibrationData holds what a calibration figure shows: the true q_j of
@@ -135,6 +188,10 @@ type SyntheticResult struct {
 	// Sweep[m][l][s] for model m (0 LA, 1 DA), limit Config.SweepLimits[l]
 	// and simulation s. CG entries beyond Config.CGIterations are NaN.
 	SweepLBFGS, SweepCG [2][][]float64
+	// MirrorLBFGS and MirrorCG tell, per model and simulation, whether the
+	// run ended in the mirrored mode; the sweep's means leave those
+	// simulations out.
+	MirrorLBFGS, MirrorCG [2][]bool
 	// RidgeRows holds the ridge sweep, one row per weight (the first is
 	// λ = 0, the converged MLE), over the first RidgeSimulations
 	// simulations.
@@ -205,7 +262,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 					name: fmt.Sprintf("simulation %d %s l-bfgs", s, modelNames[m]),
 					cost: float64(cfg.MaxIterations) * float64(1+m),
 					run: func() (err error) {
-						lbfgs[m][s], err = trajectory(mod, d, model.Settings{MaxIterations: cfg.MaxIterations, Threads: threads, Context: ctx}, lbfgsAt)
+						lbfgs[m][s], err = trajectory(mod, d, model.Settings{Method: model.LBFGS, MaxIterations: cfg.MaxIterations, Threads: threads, Context: ctx}, lbfgsAt)
 						return err
 					},
 				},
@@ -229,7 +286,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 					name: fmt.Sprintf("simulation %d %s ridge %g", s, modelNames[m], lambda),
 					cost: float64(limit) * 0.1 / lambda,
 					run: func() (err error) {
-						ridge[w][m][s], err = mod.Fit(d, &model.Settings{Ridge: lambda, MaxIterations: limit, Threads: threads, Context: ctx})
+						ridge[w][m][s], err = mod.Fit(d, &model.Settings{Method: model.LBFGS, Ridge: lambda, MaxIterations: limit, Threads: threads, Context: ctx})
 						return err
 					},
 				})
@@ -241,26 +298,14 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 	}
 
 	mse := func(p []float64, s int) float64 { return metrics.MSE(p, sims[s].tr.Q, k) }
+	mirror := func(p []float64, s int) bool { return k == 2 && Mirrored(p, sims[s].tr.Q) }
 	trajRow := func(name string, tr [2][]*Trajectory, limit int) SyntheticRow {
 		row := SyntheticRow{Name: name}
 		for s := range nsim {
 			for m := range 2 {
 				t := tr[m][s]
-				i := slices.Index(t.At, limit)
-				v := mse(t.Probs[i], s)
-				it := min(limit, t.Iterations)
-				conv := t.Converged && t.Iterations <= limit
-				if m == 0 {
-					row.LA, row.LAIter = append(row.LA, v), append(row.LAIter, it)
-					if conv {
-						row.LAConv++
-					}
-				} else {
-					row.DA, row.DAIter = append(row.DA, v), append(row.DAIter, it)
-					if conv {
-						row.DAConv++
-					}
-				}
+				p := t.Probs[slices.Index(t.At, limit)]
+				row.add(m, mse(p, s), min(limit, t.Iterations), t.Converged && t.Iterations <= limit, mirror(p, s))
 			}
 		}
 		return row
@@ -270,18 +315,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 		for s := range sims {
 			for m := range 2 {
 				t := tr[m][s]
-				v := mse(t.Final, s)
-				if m == 0 {
-					row.LA, row.LAIter = append(row.LA, v), append(row.LAIter, t.Iterations)
-					if t.Converged {
-						row.LAConv++
-					}
-				} else {
-					row.DA, row.DAIter = append(row.DA, v), append(row.DAIter, t.Iterations)
-					if t.Converged {
-						row.DAConv++
-					}
-				}
+				row.add(m, mse(t.Final, s), t.Iterations, t.Converged, mirror(t.Final, s))
 			}
 		}
 		return row
@@ -291,18 +325,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 		for s := range sims {
 			for m := range 2 {
 				r := ridge[w][m][s]
-				v := mse(r.Probs, s)
-				if m == 0 {
-					row.LA, row.LAIter = append(row.LA, v), append(row.LAIter, r.Iterations)
-					if r.Converged {
-						row.LAConv++
-					}
-				} else {
-					row.DA, row.DAIter = append(row.DA, v), append(row.DAIter, r.Iterations)
-					if r.Converged {
-						row.DAConv++
-					}
-				}
+				row.add(m, mse(r.Probs, s), r.Iterations, r.Converged, mirror(r.Probs, s))
 			}
 		}
 		return row
@@ -320,6 +343,10 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 		res.RidgeRows = append(res.RidgeRows, ridgeRow(strconv.FormatFloat(lambda, 'g', -1, 64), w, nr))
 	}
 	for m := range 2 {
+		for s := range nsim {
+			res.MirrorLBFGS[m] = append(res.MirrorLBFGS[m], mirror(lbfgs[m][s].Final, s))
+			res.MirrorCG[m] = append(res.MirrorCG[m], mirror(cg[m][s].Final, s))
+		}
 		res.SweepLBFGS[m] = make([][]float64, len(cfg.SweepLimits))
 		res.SweepCG[m] = make([][]float64, len(cfg.SweepLimits))
 		for l, limit := range cfg.SweepLimits {
@@ -371,28 +398,38 @@ func (r *SyntheticResult) Markdown() string {
 		"q_j ~ U[0, 1], GLAD e_w ~ U[0, 4], log d_j ~ U[0, 3], labels from DA-GLAD. LA-GLAD and DA-GLAD are fitted and their "+
 		"estimates of q_j compared with the true q_j by MSE = (1/N) Σ_j (q̂_j − q_j)²; mean ± standard deviation over the simulations.\n\n",
 		cfg.Simulations, cfg.Seed, cfg.Seed+uint64(cfg.Simulations)-1, tasks, workers)
-	t := newTable("Protocol", "LA GLAD", "DA GLAD", "LA / DA", "iterations LA", "iterations DA", "optimum reached LA, DA")
-	t.add("paper (CG, stopping rule not stated)", fmt.Sprintf("%.3f ± %.3f", PaperMSE.LA, PaperMSE.LASD), fmt.Sprintf("%.3f ± %.3f", PaperMSE.DA, PaperMSE.DASD),
-		num(PaperMSE.LA/PaperMSE.DA, 1), "", "", "")
-	for _, row := range r.Rows {
-		la, _ := meanSD(row.LA)
-		da, _ := meanSD(row.DA)
-		t.add(row.Name, pm(row.LA, 4), pm(row.DA, 4), num(la/da, 1), num(meanInt(row.LAIter), 0), num(meanInt(row.DAIter), 0),
-			fmt.Sprintf("%d/%d, %d/%d", row.LAConv, len(row.LA), row.DAConv, len(row.DA)))
-	}
-	b.WriteString(t.String())
+	b.WriteString("Mirrored: fits that ended in GLAD's mirror mode (every label read backwards, MSE near 0.5; see below). " +
+		"\"LA, mirrored left out\" and the ratio LA / DA leave those simulations out.\n\n")
+	b.WriteString(mseTable(r.Rows, "Protocol", true))
 
 	b.WriteString("\n### MSE against the iteration limit\n\n")
 	fmt.Fprintf(&b, "What Model.Fit returns with Settings.MaxIterations = limit (a fit that converges earlier keeps its optimum), "+
 		"mean ± sd over the %d simulations. Conjugate gradient runs stop at %d iterations (– beyond).\n\n", cfg.Simulations, cfg.CGIterations)
-	t = newTable("limit", "LA, L-BFGS", "DA, L-BFGS", "LA, CG", "DA, CG")
+	var left []string
+	for _, c := range []struct {
+		name   string
+		mirror []bool
+	}{{"LA, L-BFGS", r.MirrorLBFGS[0]}, {"DA, L-BFGS", r.MirrorLBFGS[1]}, {"LA, CG", r.MirrorCG[0]}, {"DA, CG", r.MirrorCG[1]}} {
+		for s, m := range c.mirror {
+			if m {
+				left = append(left, fmt.Sprintf("%s: simulation seed %d", c.name, cfg.Seed+uint64(s)))
+			}
+		}
+	}
+	if len(left) > 0 {
+		b.WriteString("Left out because the run ends in the mirrored mode: " + strings.Join(left, "; ") + ".\n\n")
+	}
+	t := newTable("limit", "LA, L-BFGS", "DA, L-BFGS", "LA, CG", "DA, CG")
 	for l, limit := range cfg.SweepLimits {
 		cells := []string{strconv.Itoa(limit)}
-		for _, v := range [][]float64{r.SweepLBFGS[0][l], r.SweepLBFGS[1][l], r.SweepCG[0][l], r.SweepCG[1][l]} {
-			if math.IsNaN(v[0]) {
+		for _, c := range []struct {
+			v      []float64
+			mirror []bool
+		}{{r.SweepLBFGS[0][l], r.MirrorLBFGS[0]}, {r.SweepLBFGS[1][l], r.MirrorLBFGS[1]}, {r.SweepCG[0][l], r.MirrorCG[0]}, {r.SweepCG[1][l], r.MirrorCG[1]}} {
+			if math.IsNaN(c.v[0]) {
 				cells = append(cells, "–")
 			} else {
-				cells = append(cells, pm(v, 4))
+				cells = append(cells, pm(withoutMirrored(c.v, c.mirror), 4))
 			}
 		}
 		t.add(cells...)
@@ -404,27 +441,39 @@ func (r *SyntheticResult) Markdown() string {
 		"DA logits), that is a N(0, 1/λ) prior; L-BFGS to convergence (at most %d iterations; %d for λ = %g and the MLE), "+
 		"first %d simulations. λ = 0 is the MLE.\n\n",
 		cmp.Or(cfg.RidgeIterations, cfg.MaxIterations), cfg.MaxIterations, cfg.Ridge, min(cfg.RidgeSimulations, cfg.Simulations))
-	t = newTable("λ", "LA GLAD", "DA GLAD", "LA / DA", "iterations LA", "iterations DA", "optimum reached LA, DA")
-	for _, row := range r.RidgeRows {
-		la, _ := meanSD(row.LA)
-		da, _ := meanSD(row.DA)
-		t.add(row.Name, pm(row.LA, 4), pm(row.DA, 4), num(la/da, 1), num(meanInt(row.LAIter), 0), num(meanInt(row.DAIter), 0),
-			fmt.Sprintf("%d/%d, %d/%d", row.LAConv, len(row.LA), row.DAConv, len(row.DA)))
-	}
-	b.WriteString(t.String())
+	b.WriteString(mseTable(r.RidgeRows, "λ", false))
 	return b.String()
+}
+
+// mseTable renders rows of MSE results; with paper, the paper's row
+// comes first.
+func mseTable(rows []SyntheticRow, first string, paper bool) string {
+	t := newTable(first, "LA GLAD", "LA, mirrored left out", "DA GLAD", "LA / DA", "iterations LA", "iterations DA", "optimum reached LA, DA", "mirrored LA, DA")
+	if paper {
+		t.add("paper (CG, stopping rule not stated)", fmt.Sprintf("%.3f ± %.3f", PaperMSE.LA, PaperMSE.LASD), "",
+			fmt.Sprintf("%.3f ± %.3f", PaperMSE.DA, PaperMSE.DASD), num(PaperMSE.LA/PaperMSE.DA, 1), "", "", "", "")
+	}
+	for _, row := range rows {
+		laKept := withoutMirrored(row.LA, row.LAMirror)
+		la, _ := meanSD(laKept)
+		da, _ := meanSD(withoutMirrored(row.DA, row.DAMirror))
+		t.add(row.Name, pm(row.LA, 4), pm(laKept, 4), pm(row.DA, 4), num(la/da, 1), num(meanInt(row.LAIter), 0), num(meanInt(row.DAIter), 0),
+			fmt.Sprintf("%d/%d, %d/%d", row.LAConv, len(row.LA), row.DAConv, len(row.DA)),
+			fmt.Sprintf("%d, %d", countTrue(row.LAMirror), countTrue(row.DAMirror)))
+	}
+	return t.String()
 }
 
 // WriteCSV writes synthetic.csv: the MSE and iterations of every protocol,
 // model and simulation, and of the ridge sweep.
 func (r *SyntheticResult) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"protocol", "ridge", "simulation_seed", "model", "mse", "iterations"})
+	cw.Write([]string{"protocol", "ridge", "simulation_seed", "model", "mse", "iterations", "mirrored"})
 	write := func(name, ridge string, row SyntheticRow) {
 		for s := range row.LA {
 			seed := strconv.FormatUint(r.Config.Seed+uint64(s), 10)
-			cw.Write([]string{name, ridge, seed, modelNames[0], csvNum(row.LA[s]), strconv.Itoa(row.LAIter[s])})
-			cw.Write([]string{name, ridge, seed, modelNames[1], csvNum(row.DA[s]), strconv.Itoa(row.DAIter[s])})
+			cw.Write([]string{name, ridge, seed, modelNames[0], csvNum(row.LA[s]), strconv.Itoa(row.LAIter[s]), strconv.FormatBool(row.LAMirror[s])})
+			cw.Write([]string{name, ridge, seed, modelNames[1], csvNum(row.DA[s]), strconv.Itoa(row.DAIter[s]), strconv.FormatBool(row.DAMirror[s])})
 		}
 	}
 	for _, row := range r.Rows {
@@ -505,26 +554,26 @@ func (r *SyntheticResult) CalibrationFigure(c *CalibrationData) *Figure {
 // for both solvers and models, with the paper's values for reference.
 func (r *SyntheticResult) SweepFigure() *Figure {
 	cfg := r.Config
-	p := newPlot(fmt.Sprintf("Synthetic DA-GLAD data: MSE of the estimated q_j against the iteration limit (mean of %d simulations)", cfg.Simulations),
+	p := newPlot(fmt.Sprintf("Synthetic DA-GLAD data: MSE of the estimated q_j against the iteration limit (mean of %d simulations, mirrored fits left out)", cfg.Simulations),
 		"iteration limit (log scale)", "MSE of the estimated q_j")
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Legend.Left = false
 	p.Y.Min = 0
-	series := func(v [][]float64) plotter.XYs {
+	series := func(v [][]float64, mirror []bool) plotter.XYs {
 		var xy plotter.XYs
 		for l, limit := range cfg.SweepLimits {
-			m, _ := meanSD(v[l])
+			m, _ := meanSD(withoutMirrored(v[l], mirror))
 			if !math.IsNaN(m) {
 				xy = append(xy, plotter.XY{X: float64(limit), Y: m})
 			}
 		}
 		return xy
 	}
-	addLine(p, "LA GLAD, L-BFGS", series(r.SweepLBFGS[0]), colLA, draw.SquareGlyph{}, false)
-	addLine(p, "LA GLAD, CG", series(r.SweepCG[0]), colLA, draw.TriangleGlyph{}, true)
-	addLine(p, "DA GLAD, L-BFGS", series(r.SweepLBFGS[1]), colDA, draw.CircleGlyph{}, false)
-	addLine(p, "DA GLAD, CG", series(r.SweepCG[1]), colDA, draw.TriangleGlyph{}, true)
+	addLine(p, "LA GLAD, L-BFGS", series(r.SweepLBFGS[0], r.MirrorLBFGS[0]), colLA, draw.SquareGlyph{}, false)
+	addLine(p, "LA GLAD, CG", series(r.SweepCG[0], r.MirrorCG[0]), colLA, draw.TriangleGlyph{}, true)
+	addLine(p, "DA GLAD, L-BFGS", series(r.SweepLBFGS[1], r.MirrorLBFGS[1]), colDA, draw.CircleGlyph{}, false)
+	addLine(p, "DA GLAD, CG", series(r.SweepCG[1], r.MirrorCG[1]), colDA, draw.TriangleGlyph{}, true)
 	lo, hi := float64(cfg.SweepLimits[0]), float64(cfg.SweepLimits[len(cfg.SweepLimits)-1])
 	dots := []vg.Length{vg.Points(1), vg.Points(3)}
 	addCurve(p, fmt.Sprintf("paper, LA (%.3f)", PaperMSE.LA), plotter.XYs{{X: lo, Y: PaperMSE.LA}, {X: hi, Y: PaperMSE.LA}}, colLA, vg.Points(1), dots)

@@ -29,6 +29,8 @@ type Trajectory struct {
 }
 
 // trajectory fits m to d with the settings s, exactly as m.Fit(d, s) does
+// with s.Method LBFGS or CG (model.Auto is taken as LBFGS, which is what
+// Fit picks for models without an EM algorithm)
 // (same objective, initialisation, optimiser and stopping rules), and
 // records the parameters after each major iteration listed in at, so that
 // a single run gives what Fit would return for every iteration limit in at

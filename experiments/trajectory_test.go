@@ -27,7 +27,7 @@ func TestTrajectoryMatchesFit(t *testing.T) {
 		{"da-glad lbfgs", model.Model{Noise: noise.GLAD{}, Latent: latent.DA{}}, model.Settings{}},
 		{"da-glad cg", model.Model{Noise: noise.GLAD{}, Latent: latent.DA{}}, model.Settings{Method: model.CG}},
 		{"da-glad ridge", model.Model{Noise: noise.GLAD{}, Latent: latent.DA{}}, model.Settings{Ridge: 1}},
-		{"la-ds lbfgs", model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}, model.Settings{}},
+		{"la-ds lbfgs", model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}, model.Settings{Method: model.LBFGS}},
 	}
 	at := []int{0, 1, 7, 30, 100000}
 	for _, tc := range tests {
