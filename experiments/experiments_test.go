@@ -164,7 +164,7 @@ func TestRealTemp(t *testing.T) {
 		"| ours | not public |",
 		"| accuracy, paper | 3 | 0 | 0 | 3 |",
 		"| log loss, paper | 3 | 0 | 0 | 3 |",
-		"### Protocol 2: ridge λ = 1",
+		"### Protocol 2: ridge λ = 1, to convergence",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("real.md lacks %q", want)

@@ -344,8 +344,11 @@ func (r *OverlapResult) Figure(p int) *Figure {
 	}
 	acc := newPlot(fmt.Sprintf("%s, %s: accuracy", title, proto.Name), "mean number of labels per object", fmt.Sprintf("accuracy (mean of %d draws)", r.Config.Draws))
 	ll := newPlot(fmt.Sprintf("%s, %s: log loss", title, proto.Name), "mean number of labels per object", fmt.Sprintf("log loss (median of %d draws)", r.Config.Draws))
-	ll.Legend.Top = true
+	// Bottom right, raised above the DA curve: the LA curve ends at the
+	// top right.
+	ll.Legend.Top = false
 	ll.Legend.Left = false
+	ll.Legend.YOffs = vg.Centimeter * 2
 	acc.Legend.Top = false
 	acc.Legend.Left = false
 	omitted := 0

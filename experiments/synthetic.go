@@ -236,7 +236,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 
 	lbfgsAt := append(slices.Clone(cfg.SweepLimits), cfg.DefaultIterations)
 	cgAt := append(slices.Clone(cfg.SweepLimits), cfg.EarlyCG)
-	var lbfgs, cg [2][]*Trajectory
+	var lbfgs, cg [2][]*fitTrajectory
 	weights := slices.Clone(cfg.Ridges)
 	if !slices.Contains(weights, cfg.Ridge) {
 		weights = append(weights, cfg.Ridge)
@@ -245,8 +245,8 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 	// ridge[w][m][s]: the fit with weights[w], nil where not run.
 	ridge := make([][2][]*model.Result, len(weights))
 	for m := range 2 {
-		lbfgs[m] = make([]*Trajectory, nsim)
-		cg[m] = make([]*Trajectory, nsim)
+		lbfgs[m] = make([]*fitTrajectory, nsim)
+		cg[m] = make([]*fitTrajectory, nsim)
 		for w := range weights {
 			ridge[w][m] = make([]*model.Result, nsim)
 		}
@@ -299,7 +299,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 
 	mse := func(p []float64, s int) float64 { return metrics.MSE(p, sims[s].tr.Q, k) }
 	mirror := func(p []float64, s int) bool { return k == 2 && Mirrored(p, sims[s].tr.Q) }
-	trajRow := func(name string, tr [2][]*Trajectory, limit int) SyntheticRow {
+	trajRow := func(name string, tr [2][]*fitTrajectory, limit int) SyntheticRow {
 		row := SyntheticRow{Name: name}
 		for s := range nsim {
 			for m := range 2 {
@@ -310,7 +310,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*Sy
 		}
 		return row
 	}
-	finalRow := func(name string, tr [2][]*Trajectory, sims int) SyntheticRow {
+	finalRow := func(name string, tr [2][]*fitTrajectory, sims int) SyntheticRow {
 		row := SyntheticRow{Name: name}
 		for s := range sims {
 			for m := range 2 {

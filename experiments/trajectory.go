@@ -11,8 +11,8 @@ import (
 	"github.com/consensuslab/consensus/model"
 )
 
-// Trajectory is a fit observed at several iteration limits.
-type Trajectory struct {
+// fitTrajectory is a fit observed at several iteration limits.
+type fitTrajectory struct {
 	// At lists the iteration limits, ascending.
 	At []int
 	// Probs[i] is the consensus (J×K) that Model.Fit returns with
@@ -40,7 +40,7 @@ type Trajectory struct {
 // It relies on Fit maximising the mean log-likelihood per label, minus the
 // ridge penalty (λ/2N) Σ x², with gonum's optimiser and the stopping rules
 // documented at model.Settings; a test checks it against Fit.
-func trajectory(m model.Model, d *data.Dataset, s model.Settings, at []int) (*Trajectory, error) {
+func trajectory(m model.Model, d *data.Dataset, s model.Settings, at []int) (*fitTrajectory, error) {
 	if s.MaxIterations == 0 {
 		s.MaxIterations = 1000
 	}
@@ -129,7 +129,7 @@ func trajectory(m model.Model, d *data.Dataset, s model.Settings, at []int) (*Tr
 	for len(rec.xs) < len(at) {
 		rec.xs = append(rec.xs, res.X)
 	}
-	tr := &Trajectory{At: at, Iterations: res.MajorIterations, Status: res.Status.String()}
+	tr := &fitTrajectory{At: at, Iterations: res.MajorIterations, Status: res.Status.String()}
 	if err != nil {
 		tr.Status += ": " + err.Error()
 	}
