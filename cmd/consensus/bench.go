@@ -18,7 +18,7 @@ func newBenchCmd() *cobra.Command {
 		modelName, solver string
 		labels            float64
 		classes, threads  int
-		repeat            int
+		repeat, maxIter   int
 		seed              uint64
 	)
 	c := &cobra.Command{
@@ -43,10 +43,10 @@ label. See docs/performance.md.`,
 			if !ok {
 				return usagef("--model %s has no generative process to simulate from", modelName)
 			}
-			if labels < 1 || classes < 2 || repeat < 1 || threads < 0 {
-				return usagef("--labels must be at least 1, --classes at least 2, --repeat at least 1, --threads not negative")
+			if labels < 1 || classes < 2 || repeat < 1 || threads < 0 || maxIter < 0 {
+				return usagef("--labels must be at least 1, --classes at least 2, --repeat at least 1, --threads and --max-iter not negative")
 			}
-			s := &model.Settings{Threads: threads}
+			s := &model.Settings{Threads: threads, MaxIterations: maxIter}
 			if solver != "" {
 				if s.Method, err = model.ParseMethod(solver); err != nil {
 					return usageErr(err)
@@ -87,6 +87,7 @@ label. See docs/performance.md.`,
 	f.StringVar(&solver, "solver", "", "lbfgs, cg or em (default: the model's default)")
 	f.IntVar(&threads, "threads", 0, "goroutines per evaluation (default: all cores)")
 	f.IntVar(&repeat, "repeat", 1, "number of fits")
+	f.IntVar(&maxIter, "max-iter", 0, "iteration limit (default 1000)")
 	f.Uint64Var(&seed, "seed", 1, "simulation seed")
 	return c
 }
