@@ -79,7 +79,6 @@ var palette = []color.RGBA{
 var (
 	colLA = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
 	colDA = color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
-	grey  = color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
 )
 
 // newPlot returns a plot with a title, axis labels, a grid and the legend
