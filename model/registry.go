@@ -18,12 +18,17 @@ type Entry struct {
 	New func() Estimator
 }
 
+// pair returns the LA and DA entries of noise model n, described by
+// summary. The LA form of Dawid-Skene learns the class prior; GLAD and
+// minimax entropy keep it uniform, as in their original papers.
 func pair(n noise.Model, summary string) []Entry {
+	_, learn := n.(noise.DS)
+	prior := "uniform class prior"
+	if learn {
+		prior = "learned class prior"
+	}
 	return []Entry{
-		{"la-" + n.Name(), "LA " + summary + ", output the posterior of the true class", func() Estimator {
-			// DS learns the class prior; GLAD and MME keep it uniform
-			// as in their original papers.
-			_, learn := n.(noise.DS)
+		{"la-" + n.Name(), "LA " + summary + ", " + prior + ", output the posterior of the true class", func() Estimator {
 			return Model{Noise: n, Latent: latent.LA{LearnPrior: learn}}
 		}},
 		{"da-" + n.Name(), "DA " + summary + ", output the label distribution q_j", func() Estimator {
@@ -40,9 +45,9 @@ func Registry() []Entry {
 		{"rfe", "relative frequencies of the labels of each object (the baseline)", func() Estimator { return RFE{} }},
 		{"mv", "majority vote: rfe read through its argmax", func() Estimator { return RFE{Alias: "mv"} }},
 	}
-	r = append(r, pair(noise.DS{}, "Dawid-Skene (confusion matrix per worker, learned class prior)")...)
-	r = append(r, pair(noise.GLAD{}, "GLAD (worker ability x object difficulty, uniform prior for LA)")...)
-	r = append(r, pair(noise.MME{}, "minimax entropy (K x K matrices per worker and per object, uniform prior for LA)")...)
+	r = append(r, pair(noise.DS{}, "Dawid-Skene (confusion matrix per worker)")...)
+	r = append(r, pair(noise.GLAD{}, "GLAD (worker ability x object difficulty)")...)
+	r = append(r, pair(noise.MME{}, "minimax entropy (K x K matrices per worker and per object)")...)
 	r = append(r, beyondPaper()...)
 	return r
 }
