@@ -51,7 +51,19 @@ func FuzzReadLabels(f *testing.F) {
 			}
 		}
 
-		// Write the labels out and read them back.
+		// Write the labels out and read them back. encoding/csv, which
+		// writes them here, does not round-trip a quoted "\r\n": its reader
+		// turns it into "\n" (as ReadLabels does on the way in, so such a
+		// pair can only come from "\r\r\n" in the input). Expect exactly
+		// that change; skip the rare input where it would merge two classes.
+		crlf := strings.NewReplacer("\r\n", "\n")
+		classes := make([]string, len(d.Classes))
+		for i, c := range d.Classes {
+			classes[i] = crlf.Replace(c)
+		}
+		if len(slices.Compact(slices.Sorted(slices.Values(classes)))) < len(classes) {
+			return
+		}
 		var buf bytes.Buffer
 		w := csv.NewWriter(&buf)
 		w.Write([]string{"task", "worker", "label"})
@@ -62,11 +74,15 @@ func FuzzReadLabels(f *testing.F) {
 			}
 		}
 		w.Flush()
-		d2, err := ReadLabels(&buf, "again.csv", ReadOptions{Classes: d.Classes})
+		d2, err := ReadLabels(&buf, "again.csv", ReadOptions{Classes: classes})
 		if err != nil {
 			t.Fatalf("reading back: %v", err)
 		}
-		if a, b := labelsOf(d), labelsOf(d2); !slices.Equal(a, b) {
+		want := labelsOf(d)
+		for i, s := range want {
+			want[i] = crlf.Replace(s)
+		}
+		if a, b := want, labelsOf(d2); !slices.Equal(a, b) {
 			t.Fatalf("read back %q, want %q", b, a)
 		}
 	})
