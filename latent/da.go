@@ -221,12 +221,31 @@ func (e *daEval) FinishGrad(_, _ []float64) {}
 // labels, q_j = (1/n_j) Σ_{i ∈ j} r_i = q_j + gtask_j/n_j; a probability
 // that rounds to zero or below is raised to MinProb. An object without
 // labels keeps its distribution.
+//
+// The logits written are b_j = log q_j, except for K = 2, where they are
+// b_j = (0, log(q_j(1)/q_j(0))): the same q_j = softmax(b_j) for one
+// logarithm per object instead of two.
 func (e *daEval) MStep(_, gtask []float64, _, t []float64) {
 	k := e.k
+	off := e.d.Offsets
+	if k == 2 {
+		var q [2]float64
+		for j := range e.d.Tasks {
+			n := off[j+1] - off[j]
+			if n == 0 {
+				continue
+			}
+			b := t[2*j : 2*j+2]
+			softmax(q[:], b)
+			inv := 1 / float64(n)
+			b[0], b[1] = 0, logOdds(q[0]+gtask[2*j]*inv, q[1]+gtask[2*j+1]*inv)
+		}
+		return
+	}
 	var qbuf num.Buf
 	q := num.Scratch(&qbuf, k)
 	for j := range e.d.Tasks {
-		n := e.d.Offsets[j+1] - e.d.Offsets[j]
+		n := off[j+1] - off[j]
 		if n == 0 {
 			continue
 		}
@@ -237,6 +256,19 @@ func (e *daEval) MStep(_, gtask []float64, _, t []float64) {
 		}
 		logNormalise(b)
 	}
+}
+
+// logOdds returns log(p₁/p₀) for the distribution (p₀, p₁) ∝ (w₀, w₁) of
+// two nonnegative weights (which may have rounded slightly below zero),
+// each probability raised to at least MinProb as logNormalise does, with
+// one logarithm; 0 if both weights are zero.
+func logOdds(w0, w1 float64) float64 {
+	w0, w1 = max(w0, 0), max(w1, 0)
+	s := w0 + w1
+	if !(s > 0) {
+		return 0
+	}
+	return math.Log(max(w1, MinProb*s) / max(w0, MinProb*s))
 }
 
 func (e *daEval) Output(j int, _ []float64, out []float64) {

@@ -1,0 +1,97 @@
+package latent_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+)
+
+// TestDAMStep checks DA's M-step, q_j = q_j + gtask_j/n_j with negatives
+// raised to 0 and every probability to at least MinProb, for K = 2 (one
+// logarithm per object, logits (0, log(q₁/q₀))) and K = 3 (logits log q_j),
+// through the probabilities softmax(b_j) it writes.
+func TestDAMStep(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		q    []float64 // current q_j
+		want []float64 // weights q_j + gtask_j/n_j, before clamping
+	}{
+		{"interior", []float64{0.5, 0.5}, []float64{0.3, 0.7}},
+		{"unchanged", []float64{0.2, 0.8}, []float64{0.2, 0.8}},
+		{"zero", []float64{0.5, 0.5}, []float64{0, 1}},
+		{"rounded below zero", []float64{0.1, 0.9}, []float64{-1e-17, 1}},
+		{"below MinProb", []float64{0.5, 0.5}, []float64{1e-40, 1}},
+		{"both zero", []float64{0.5, 0.5}, []float64{0, 0}},
+		{"K=3 interior", []float64{0.2, 0.3, 0.5}, []float64{0.1, 0.6, 0.3}},
+		{"K=3 zero", []float64{0.2, 0.3, 0.5}, []float64{0, 0.4, 0.6}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k := len(c.q)
+			classes := make([]string, k)
+			for z := range classes {
+				classes[z] = fmt.Sprint(z)
+			}
+			// One object with three labels.
+			d, err := data.FromIndices([]string{"x"}, []string{"a", "b", "c"}, classes,
+				[]int32{0, 0, 0}, []int32{0, 1, 2}, []uint16{0, 1, 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev := latent.DA{}.NewEvaluator(d).(latent.MStepper)
+			b := make([]float64, k)
+			gtask := make([]float64, k)
+			for z := range b {
+				b[z] = math.Log(c.q[z]) + 1 // any gauge
+				gtask[z] = 3 * (c.want[z] - c.q[z])
+			}
+			b0 := append([]float64(nil), b...)
+			ev.MStep(nil, gtask, nil, b)
+			got := softmaxOf(b)
+			want := make([]float64, k)
+			var s float64
+			for z := range c.want {
+				// The weight MStep sees, q_j + gtask_j/n_j, with its rounding.
+				want[z] = max(softmaxOf(b0)[z]+gtask[z]/3, 0)
+				s += want[z]
+			}
+			var s2 float64
+			for z := range want {
+				if s > 0 {
+					want[z] = max(want[z]/s, latent.MinProb)
+				} else {
+					want[z] = 1
+				}
+				s2 += want[z]
+			}
+			for z := range want {
+				want[z] /= s2
+			}
+			for z := range want {
+				if math.Abs(got[z]-want[z]) > 1e-15 || math.Abs(got[z]-want[z]) > 1e-12*want[z] {
+					t.Errorf("q = %v, want %v", got, want)
+					break
+				}
+			}
+		})
+	}
+}
+
+func softmaxOf(b []float64) []float64 {
+	mx := math.Inf(-1)
+	for _, v := range b {
+		mx = max(mx, v)
+	}
+	q := make([]float64, len(b))
+	var s float64
+	for z, v := range b {
+		q[z] = math.Exp(v - mx)
+		s += q[z]
+	}
+	for z := range q {
+		q[z] /= s
+	}
+	return q
+}
