@@ -95,3 +95,50 @@ func softmaxOf(b []float64) []float64 {
 	}
 	return q
 }
+
+// TestDAMStepObjects checks that DA's MStep equals MStepGlobal followed by
+// MStepObjects on any split of the objects into ranges, bit for bit, for
+// K = 2 and 3.
+func TestDAMStepObjects(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		classes := make([]string, k)
+		for z := range classes {
+			classes[z] = fmt.Sprint(z)
+		}
+		const nt = 7
+		var task, worker []int32
+		var label []uint16
+		for j := range nt {
+			for i := range j % 4 { // objects 0 and 4 have no labels
+				task = append(task, int32(j))
+				worker = append(worker, int32(i))
+				label = append(label, uint16((i+j)%k))
+			}
+		}
+		d, err := data.FromIndices([]string{"a", "b", "c", "d", "e", "f", "g"}, []string{"u", "v", "w"}, classes, task, worker, label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := latent.DA{}.NewEvaluator(d).(latent.ObjectMStepper)
+		t0 := make([]float64, nt*k)
+		gtask := make([]float64, nt*k)
+		for i := range t0 {
+			t0[i] = math.Sin(float64(i))
+			gtask[i] = 0.3 * math.Cos(float64(3*i))
+		}
+		whole := append([]float64(nil), t0...)
+		ev.MStep(nil, gtask, nil, whole)
+		for _, split := range [][]int{{0, nt}, {0, 3, nt}, {0, 1, 2, 5, 6, nt}} {
+			parts := append([]float64(nil), t0...)
+			ev.MStepGlobal(nil, nil)
+			for i := 0; i+1 < len(split); i++ {
+				ev.MStepObjects(split[i], split[i+1], gtask, parts)
+			}
+			for i := range whole {
+				if whole[i] != parts[i] {
+					t.Errorf("K=%d, split %v: parameter %d is %v, MStep gives %v", k, split, i, parts[i], whole[i])
+				}
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // squaremStepGrowth is the factor by which SQUAREM's largest step length
@@ -59,11 +60,13 @@ func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
 		if e.iter >= e.set.MaxIterations {
 			return emEnd{x, ll, "IterationLimit", false}, nil
 		}
-		copy(y, x)
+		e.each(func(b [2]int) { copy(y[b[0]:b[1]], x[b[0]:b[1]]) })
 		e.mstep(y) // x₁
-		for i, v := range y {
-			r[i] = float32(v - x[i])
-		}
+		e.each(func(b [2]int) {
+			for i := b[0]; i < b[1]; i++ {
+				r[i] = float32(y[i] - x[i])
+			}
+		})
 		ll1, done, err := evalEM(y, ll)
 		if err != nil {
 			return emEnd{}, err
@@ -121,29 +124,56 @@ func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
 // and task blocks), which given the shared ones enter the likelihood of that
 // object's labels only, take their own, α_j = ‖r_j‖/‖v_j‖. Every α is
 // clamped to [1, maxStep], and is 1 where it is not a number (r = v = 0).
+// The objects are done on the objective's chunks in parallel.
 func (e *emRun) extrapolate(x0, x2 []float64, r []float32, maxStep float64) float64 {
 	lay := e.obj.lay
 	shared := [][2]int{lay.W, lay.G}
-	a := stepLength(x0, x2, r, maxStep, shared...)
-	used := a
+	used := stepLength(x0, x2, r, maxStep, shared...)
 	for _, b := range shared {
-		extrapolateRange(x0, x2, r, a, b)
+		extrapolateRange(x0, x2, r, used, b)
 	}
-	nt := e.obj.d.NumTasks()
-	do := (lay.O[1] - lay.O[0]) / max(nt, 1)
-	dt := (lay.T[1] - lay.T[0]) / max(nt, 1)
-	for j := range nt {
-		rows := [][2]int{
-			{lay.O[0] + j*do, lay.O[0] + (j+1)*do},
-			{lay.T[0] + j*dt, lay.T[0] + (j+1)*dt},
+	var mu sync.Mutex
+	e.obj.forChunks(func(c *chunk) {
+		most := 1.0
+		for j := c.lo; j < c.hi; j++ {
+			rows := e.objectRows(j, j+1)
+			a := stepLength(x0, x2, r, maxStep, rows[:]...)
+			most = max(most, a)
+			for _, b := range rows {
+				extrapolateRange(x0, x2, r, a, b)
+			}
 		}
-		a := stepLength(x0, x2, r, maxStep, rows...)
-		used = max(used, a)
-		for _, b := range rows {
-			extrapolateRange(x0, x2, r, a, b)
-		}
-	}
+		mu.Lock()
+		used = max(used, most) // the same whatever the order
+		mu.Unlock()
+	})
 	return used
+}
+
+// objectRows returns the index ranges of the rows of objects [lo, hi) in
+// the object and the task blocks.
+func (e *emRun) objectRows(lo, hi int) [2][2]int {
+	lay := e.obj.lay
+	nt := max(e.obj.d.NumTasks(), 1)
+	do := (lay.O[1] - lay.O[0]) / nt
+	dt := (lay.T[1] - lay.T[0]) / nt
+	return [2][2]int{
+		{lay.O[0] + lo*do, lay.O[0] + hi*do},
+		{lay.T[0] + lo*dt, lay.T[0] + hi*dt},
+	}
+}
+
+// each runs f on index ranges that together cover the parameter vector:
+// the worker and global blocks on the calling goroutine, then every chunk's
+// rows of the object and task blocks, in parallel.
+func (e *emRun) each(f func(b [2]int)) {
+	f(e.obj.lay.W)
+	f(e.obj.lay.G)
+	e.obj.forChunks(func(c *chunk) {
+		for _, b := range e.objectRows(c.lo, c.hi) {
+			f(b)
+		}
+	})
 }
 
 // stepLength returns ‖r‖/‖v‖ over the ranges [b[0], b[1]) of x₀, x₂ and r,
