@@ -1,11 +1,16 @@
 package model
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/datasets"
+	"github.com/consensuslab/consensus/internal/benchdata"
 )
 
 // fitEMWith fits m to d with EM, accelerated by SQUAREM or plain.
@@ -84,4 +89,64 @@ func TestSquaremMatchesPlainEM(t *testing.T) {
 			t.Errorf("SQUAREM took %d passes, plain EM %d", sq.Evaluations, plain.Evaluations)
 		}
 	})
+}
+
+// TestSquaremTable fits LA-DS and DA-DS to the shipped data sets with plain
+// EM and with SQUAREM, one after the other in the same process, and logs a
+// table of M-steps, passes, log-likelihood per label, accuracy against the
+// gold labels, the largest difference of the two consensus distributions
+// and the time and CPU time of each fit (the table in docs/performance.md).
+// It runs only when CONSENSUS_SOLVER_TABLE is true:
+//
+//	CONSENSUS_SOLVER_TABLE=1 go test ./model -run SquaremTable -v
+func TestSquaremTable(t *testing.T) {
+	if ok, _ := strconv.ParseBool(os.Getenv("CONSENSUS_SOLVER_TABLE")); !ok {
+		t.Skip("set CONSENSUS_SOLVER_TABLE=1 to run")
+	}
+	fmt.Printf("| data set | model | EM | M-steps | passes | L/N | accuracy | max |Δq| | time | CPU time |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, name := range datasets.Names() {
+		d, gold, err := datasets.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []Model{emModels()[0], emModels()[2]} {
+			var plain []float64
+			for _, squarem := range []bool{false, true} {
+				cpu0, _ := benchdata.CPUTime()
+				r, err := fitEMWith(m, d, nil, squarem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cpu1, _ := benchdata.CPUTime()
+				acc := "-"
+				if gold != nil && gold.Len() > 0 {
+					labels := r.Labels(1)
+					ok := 0
+					for i, j := range gold.Task {
+						if labels[j] == int(gold.Label[i]) {
+							ok++
+						}
+					}
+					acc = fmt.Sprintf("%.4f", float64(ok)/float64(gold.Len()))
+				}
+				which, dq := "plain", "-"
+				if squarem {
+					which = "SQUAREM"
+					worst := 0.0
+					for i, p := range plain {
+						worst = max(worst, math.Abs(p-r.Probs[i]))
+					}
+					dq = fmt.Sprintf("%.2g", worst)
+				}
+				plain = r.Probs
+				status := ""
+				if !r.Converged {
+					status = " (limit)"
+				}
+				fmt.Printf("| %s | %s | %s | %d%s | %d | %.6f | %s | %s | %v | %v |\n", name, m.Name(), which, r.Iterations, status,
+					r.Evaluations, r.LogLikelihood/float64(d.NumLabels()), acc, dq,
+					r.Runtime.Round(100*time.Microsecond), (cpu1 - cpu0).Round(time.Millisecond))
+			}
+		}
+	}
 }
