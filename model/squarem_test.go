@@ -11,6 +11,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/internal/benchdata"
+	"github.com/consensuslab/consensus/metrics"
 )
 
 // fitEMWith fits m to d with EM, accelerated by SQUAREM or plain.
@@ -93,8 +94,8 @@ func TestSquaremMatchesPlainEM(t *testing.T) {
 
 // TestSquaremTable fits LA-DS and DA-DS to the shipped data sets with plain
 // EM and with SQUAREM, one after the other in the same process, and logs a
-// table of M-steps, passes, log-likelihood per label, accuracy against the
-// gold labels, the largest difference of the two consensus distributions
+// table of M-steps, passes, log-likelihood per label, accuracy and log loss
+// against the gold labels (package metrics), the largest difference of the two consensus distributions
 // and the time and CPU time of each fit (the table in docs/performance.md).
 // It runs only when CONSENSUS_SOLVER_TABLE is true:
 //
@@ -103,7 +104,7 @@ func TestSquaremTable(t *testing.T) {
 	if ok, _ := strconv.ParseBool(os.Getenv("CONSENSUS_SOLVER_TABLE")); !ok {
 		t.Skip("set CONSENSUS_SOLVER_TABLE=1 to run")
 	}
-	fmt.Printf("| data set | model | EM | M-steps | passes | L/N | accuracy | max |Δq| | time | CPU time |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| data set | model | EM | M-steps | passes | L/N | accuracy | log loss | max |Δq| | time | CPU time |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, name := range datasets.Names() {
 		d, gold, err := datasets.Load(name)
 		if err != nil {
@@ -118,16 +119,10 @@ func TestSquaremTable(t *testing.T) {
 					t.Fatal(err)
 				}
 				cpu1, _ := benchdata.CPUTime()
-				acc := "-"
+				acc, loss := "-", "-"
 				if gold != nil && gold.Len() > 0 {
-					labels := r.Labels(1)
-					ok := 0
-					for i, j := range gold.Task {
-						if labels[j] == int(gold.Label[i]) {
-							ok++
-						}
-					}
-					acc = fmt.Sprintf("%.4f", float64(ok)/float64(gold.Len()))
+					acc = fmt.Sprintf("%.4f", metrics.Accuracy(r.Probs, d.NumClasses(), gold, 1))
+					loss = fmt.Sprintf("%.4f", metrics.LogLoss(r.Probs, d.NumClasses(), gold))
 				}
 				which, dq := "plain", "-"
 				if squarem {
@@ -143,8 +138,8 @@ func TestSquaremTable(t *testing.T) {
 				if !r.Converged {
 					status = " (limit)"
 				}
-				fmt.Printf("| %s | %s | %s | %d%s | %d | %.6f | %s | %s | %v | %v |\n", name, m.Name(), which, r.Iterations, status,
-					r.Evaluations, r.LogLikelihood/float64(d.NumLabels()), acc, dq,
+				fmt.Printf("| %s | %s | %s | %d%s | %d | %.6f | %s | %s | %s | %v | %v |\n", name, m.Name(), which, r.Iterations, status,
+					r.Evaluations, r.LogLikelihood/float64(d.NumLabels()), acc, loss, dq,
 					r.Runtime.Round(100*time.Microsecond), (cpu1 - cpu0).Round(time.Millisecond))
 			}
 		}
