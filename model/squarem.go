@@ -132,16 +132,21 @@ func (e *emRun) extrapolate(x0, x2 []float64, r []float32, maxStep float64) floa
 	for _, b := range shared {
 		extrapolateRange(x0, x2, r, used, b)
 	}
+	do, dt := e.rowDims()
 	var mu sync.Mutex
 	e.obj.forChunks(func(c *chunk) {
 		most := 1.0
-		for j := c.lo; j < c.hi; j++ {
-			rows := e.objectRows(j, j+1)
-			a := stepLength(x0, x2, r, maxStep, rows[:]...)
+		rows := e.objectRows(c.lo, c.lo)
+		o, t := rows[0][0], rows[1][0] // object j's rows start here
+		for range c.hi - c.lo {
+			ob, tb := [2]int{o, o + do}, [2]int{t, t + dt}
+			r1, v1 := sumSquares(x0, x2, r, ob[0], ob[1])
+			r2, v2 := sumSquares(x0, x2, r, tb[0], tb[1])
+			a := clampStep(r1+r2, v1+v2, maxStep)
 			most = max(most, a)
-			for _, b := range rows {
-				extrapolateRange(x0, x2, r, a, b)
-			}
+			extrapolateRange(x0, x2, r, a, ob)
+			extrapolateRange(x0, x2, r, a, tb)
+			o, t = o+do, t+dt
 		}
 		mu.Lock()
 		used = max(used, most) // the same whatever the order
@@ -154,13 +159,19 @@ func (e *emRun) extrapolate(x0, x2 []float64, r []float32, maxStep float64) floa
 // the object and the task blocks.
 func (e *emRun) objectRows(lo, hi int) [2][2]int {
 	lay := e.obj.lay
-	nt := max(e.obj.d.NumTasks(), 1)
-	do := (lay.O[1] - lay.O[0]) / nt
-	dt := (lay.T[1] - lay.T[0]) / nt
+	do, dt := e.rowDims()
 	return [2][2]int{
 		{lay.O[0] + lo*do, lay.O[0] + hi*do},
 		{lay.T[0] + lo*dt, lay.T[0] + hi*dt},
 	}
+}
+
+// rowDims returns the number of parameters of one object in the object
+// block and in the task block.
+func (e *emRun) rowDims() (do, dt int) {
+	lay := e.obj.lay
+	nt := max(e.obj.d.NumTasks(), 1)
+	return (lay.O[1] - lay.O[0]) / nt, (lay.T[1] - lay.T[0]) / nt
 }
 
 // each runs f on index ranges that together cover the parameter vector:
@@ -177,22 +188,38 @@ func (e *emRun) each(f func(b [2]int)) {
 }
 
 // stepLength returns ‖r‖/‖v‖ over the ranges [b[0], b[1]) of x₀, x₂ and r,
-// with v = x₂ - x₀ - 2r, clamped to [1, maxStep]; 1 if it is not a number.
+// with v = x₂ - x₀ - 2r, clamped to [1, maxStep] (see clampStep).
 func stepLength(x0, x2 []float64, r []float32, maxStep float64, ranges ...[2]int) float64 {
 	var rr, vv float64
 	for _, b := range ranges {
-		for i := b[0]; i < b[1]; i++ {
-			ri := float64(r[i])
-			v := x2[i] - x0[i] - 2*ri
-			rr += ri * ri
-			vv += v * v
-		}
+		r, v := sumSquares(x0, x2, r, b[0], b[1])
+		rr += r
+		vv += v
 	}
-	a := math.Sqrt(rr / vv)
-	if math.IsNaN(a) {
+	return clampStep(rr, vv, maxStep)
+}
+
+// sumSquares returns ‖r‖² and ‖v‖² over [lo, hi), v = x₂ - x₀ - 2r.
+func sumSquares(x0, x2 []float64, r []float32, lo, hi int) (rr, vv float64) {
+	for i := lo; i < hi; i++ {
+		ri := float64(r[i])
+		v := x2[i] - x0[i] - 2*ri
+		rr += ri * ri
+		vv += v * v
+	}
+	return rr, vv
+}
+
+// clampStep returns the step length √(rr/vv) clamped to [1, maxStep]: 1 if
+// rr = 0 or it is not a number, maxStep if vv = 0 < rr.
+func clampStep(rr, vv, maxStep float64) float64 {
+	if !(rr > 0) || math.IsNaN(vv) {
 		return 1
 	}
-	return min(max(a, 1), maxStep)
+	if vv == 0 {
+		return maxStep
+	}
+	return min(max(math.Sqrt(rr/vv), 1), maxStep)
 }
 
 // extrapolateRange overwrites x₀[b[0]:b[1]] with x₀ + 2α r + α² v,
