@@ -25,7 +25,9 @@ const squaremStepGrowth = 4
 // next cycle starts at F(x'). If L(x') < L(x₁) (or is not finite) the
 // extrapolation is rejected and the next cycle starts at x₂, the plain EM
 // step; α = 1 gives x' = x₂ without a trial. So the accepted iterates x₀,
-// x₁, x' (or x₂), F(x'), … never decrease L. αmax starts at 1 and is
+// x₁, x' (or x₂), F(x'), … never decrease L. The shared parameters take
+// one α and every object's own parameters their own (see extrapolate).
+// αmax starts at 1 and is
 // multiplied by 4 after an accepted step (α = 1 included) at αmax and
 // divided by 4 (down to 1) after a rejected one.
 //
