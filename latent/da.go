@@ -221,12 +221,39 @@ func (e *daEval) FinishGrad(_, _ []float64) {}
 // labels, q_j = (1/n_j) Σ_{i ∈ j} r_i = q_j + gtask_j/n_j; a probability
 // that rounds to zero or below is raised to MinProb. An object without
 // labels keeps its distribution.
+//
+// The logits written are b_j = log q_j, except for K = 2, where they are
+// b_j = (0, log(q_j(1)/q_j(0))): the same q_j = softmax(b_j) for one
+// logarithm per object instead of two.
 func (e *daEval) MStep(_, gtask []float64, _, t []float64) {
+	e.MStepObjects(0, e.d.NumTasks(), gtask, t)
+}
+
+// MStepGlobal does nothing: DA has no global parameters.
+func (e *daEval) MStepGlobal(_, _ []float64) {}
+
+// MStepObjects is MStep for the objects [lo, hi) only.
+func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 	k := e.k
+	off := e.d.Offsets
+	if k == 2 {
+		var q [2]float64
+		for j := lo; j < hi; j++ {
+			n := off[j+1] - off[j]
+			if n == 0 {
+				continue
+			}
+			b := t[2*j : 2*j+2]
+			softmax(q[:], b)
+			inv := 1 / float64(n)
+			b[0], b[1] = 0, logOdds(q[0]+gtask[2*j]*inv, q[1]+gtask[2*j+1]*inv)
+		}
+		return
+	}
 	var qbuf num.Buf
 	q := num.Scratch(&qbuf, k)
-	for j := range e.d.Tasks {
-		n := e.d.Offsets[j+1] - e.d.Offsets[j]
+	for j := lo; j < hi; j++ {
+		n := off[j+1] - off[j]
 		if n == 0 {
 			continue
 		}
@@ -237,6 +264,58 @@ func (e *daEval) MStep(_, gtask []float64, _, t []float64) {
 		}
 		logNormalise(b)
 	}
+}
+
+// logOdds returns log(p₁/p₀) for the distribution (p₀, p₁) ∝ (w₀, w₁) of
+// two nonnegative weights (which may have rounded slightly below zero),
+// each probability raised to at least MinProb as logNormalise does, with
+// one logarithm; 0 if both weights are zero.
+func logOdds(w0, w1 float64) float64 {
+	w0, w1 = max(w0, 0), max(w1, 0)
+	s := w0 + w1
+	if !(s > 0) {
+		return 0
+	}
+	return logPos(max(w1, MinProb*s) / max(w0, MinProb*s))
+}
+
+// logN is the number of table entries per octave of logPos.
+const logN = 128
+
+// logTable holds, for i in [0, logN), c_i = 1 + i/logN, 1/c_i and log c_i.
+var logTable = func() (t [logN][3]float64) {
+	for i := range t {
+		c := 1 + float64(i)/logN
+		t[i] = [3]float64{c, 1 / c, math.Log(c)}
+	}
+	return t
+}()
+
+// logPos returns log x for x > 0, within a few ulp plus 2·10⁻¹⁶ of
+// math.Log (an absolute error, which matters for x just below 1) and
+// faster: x = 2^e·m with m in [1, 2), c_i ≤ m < c_i + 1/logN
+// from a table, u = (m - c_i)/c_i in [0, 1/logN) and
+//
+//	log x = e·log 2 + log c_i + log(1 + u),
+//
+// the last term from its degree-7 Taylor polynomial (truncation error
+// below 2·10⁻¹⁸). Zero, subnormal, infinite and NaN arguments go to
+// math.Log.
+func logPos(x float64) float64 {
+	bits := math.Float64bits(x)
+	ex := int(bits>>52) - 1023 // the sign bit is 0 for x > 0
+	if ex <= -1023 || ex >= 1024 {
+		return math.Log(x)
+	}
+	const (
+		ln2Hi = 6.93147180369123816490e-01 // ex·ln2Hi is exact
+		ln2Lo = 1.90821492927058770002e-10
+	)
+	c := &logTable[(bits>>(52-7))&(logN-1)]
+	m := math.Float64frombits(bits&(1<<52-1) | 1023<<52)
+	u := (m - c[0]) * c[1] // m - c_i is exact
+	p := u * (1 - u*(1.0/2-u*(1.0/3-u*(1.0/4-u*(1.0/5-u*(1.0/6-u*(1.0/7)))))))
+	return float64(ex)*ln2Hi + (c[2] + (p + float64(ex)*ln2Lo))
 }
 
 func (e *daEval) Output(j int, _ []float64, out []float64) {

@@ -25,7 +25,8 @@ func (o *objective) hasMStep() bool {
 }
 
 // fitEM maximises the log-likelihood with the EM algorithm, written through
-// the composition of a noise model and an assumption:
+// the composition of a noise model and an assumption, and accelerated by
+// SQUAREM (see squarem):
 //
 //   - E-step: one pass of the objective at the current parameters. The
 //     weights g_i(z) the assumption hands to the noise model are the E-step's
@@ -39,13 +40,100 @@ func (o *objective) hasMStep() bool {
 //     parameters (DS: confusion rows ∝ C_w(z, ·) plus a tiny pseudo-count;
 //     LA: p = mean γ_j if the prior is learned; DA: q_j = mean r_i).
 //
-// Each iteration costs one pass over the labels and needs, besides the
-// data, the parameter vector and one vector of counts of the same length:
-// no optimiser history. L never decreases from one iteration to the next
-// (up to the pseudo-count's effect, below 10⁻⁸ of a label's
-// log-likelihood). The fit stops when the relative change of L is at most
-// FunctionTol, or after MaxIterations M-steps.
+// One E-step followed by one M-step is the EM map x ↦ F(x). Each F costs
+// one pass over the labels. L never decreases from one accepted iterate to
+// the next (up to the pseudo-count's effect, below 10⁻⁸ of a label's
+// log-likelihood). The fit stops when one EM step x ↦ F(x) changes L by at
+// most FunctionTol·|L|, or after MaxIterations M-steps.
 func (m Model) fitEM(d *data.Dataset, set Settings, obj *objective, x0 []float64, start time.Time) (*Result, error) {
+	return m.runEM(d, set, obj, x0, start, true)
+}
+
+// emRun is the state of one EM fit: the M-steppers, the vector of expected
+// counts the E-step fills, and the counts of M-steps and passes so far.
+type emRun struct {
+	obj   *objective
+	nm    noise.MStepper
+	lm    latent.MStepper
+	set   Settings
+	start time.Time
+	acc   []float64 // expected counts at the last point passed
+	iter  int       // M-steps
+	evals int       // passes
+}
+
+// eval runs the E-step at x: it returns L(x) and leaves the expected counts
+// at x in e.acc. A non-finite L is returned as it is.
+func (e *emRun) eval(x []float64) (float64, error) {
+	ll := e.obj.pass(x, e.acc)
+	e.evals++
+	return ll, e.set.Context.Err()
+}
+
+// mstep overwrites x, the point of the last E-step, with F(x), the M-step's
+// parameters given the expected counts of that E-step. The per-object part
+// of a latent.ObjectMStepper runs on the objective's chunks in parallel.
+func (e *emRun) mstep(x []float64) {
+	w, o, g, t := e.obj.lay.Split(x)
+	aw, ao, ag, at := e.obj.lay.Split(e.acc)
+	e.nm.MStep(aw, ao, w, o)
+	if om, ok := e.lm.(latent.ObjectMStepper); ok {
+		om.MStepGlobal(ag, g)
+		e.obj.forChunks(func(c *chunk) { om.MStepObjects(c.lo, c.hi, at, t) })
+	} else {
+		e.lm.MStep(ag, at, g, t)
+	}
+	e.iter++
+}
+
+// accept reports an accepted iterate with log-likelihood ll to Progress.
+func (e *emRun) accept(ll float64) {
+	if e.set.Progress != nil {
+		e.set.Progress(Progress{Iteration: e.iter, MaxIterations: e.set.MaxIterations, LogLikelihood: ll, Elapsed: time.Since(e.start)})
+	}
+}
+
+// converged reports whether an EM step from a point with log-likelihood
+// prev to one with ll has changed L by at most FunctionTol·|L|.
+func (e *emRun) converged(prev, ll float64) bool {
+	return math.Abs(ll-prev) <= e.set.FunctionTol*math.Abs(ll)
+}
+
+// emEnd is where an EM fit ended: the parameters, their log-likelihood and
+// the status.
+type emEnd struct {
+	x         []float64
+	ll        float64
+	status    string
+	converged bool
+}
+
+// plain runs unaccelerated EM from x, whose log-likelihood is ll and whose
+// expected counts are in e.acc: x ← F(x) until convergence.
+func (e *emRun) plain(x []float64, ll float64) (emEnd, error) {
+	for e.iter < e.set.MaxIterations {
+		e.mstep(x)
+		prev := ll
+		var err error
+		if ll, err = e.eval(x); err != nil {
+			return emEnd{}, err
+		}
+		if !isFinite(ll) {
+			return emEnd{}, fmt.Errorf("EM reached a non-finite log-likelihood after %d iterations", e.iter)
+		}
+		e.accept(ll)
+		if e.converged(prev, ll) {
+			return emEnd{x, ll, "FunctionConvergence", true}, nil
+		}
+	}
+	return emEnd{x, ll, "IterationLimit", false}, nil
+}
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// runEM is fitEM, accelerated by SQUAREM if squarem is set and plain EM
+// otherwise.
+func (m Model) runEM(d *data.Dataset, set Settings, obj *objective, x0 []float64, start time.Time, squarem bool) (*Result, error) {
 	nm, ok1 := obj.noise.(noise.MStepper)
 	lm, ok2 := obj.latent.(latent.MStepper)
 	if !ok1 || !ok2 {
@@ -57,58 +145,47 @@ func (m Model) fitEM(d *data.Dataset, set Settings, obj *objective, x0 []float64
 	if set.Fixed != nil {
 		return nil, fmt.Errorf("model %s: EM does not support fixed parameters; use lbfgs or cg", m.Name())
 	}
-	x := slices.Clone(x0)
-	acc := make([]float64, len(x))
-	var (
-		ll        float64
-		prev      = math.NaN()
-		iter      int
-		evals     int
-		converged bool
-		status    string
-	)
-	for {
-		ll = obj.pass(x, acc) // E-step, and L at x
-		evals++
-		if err := set.Context.Err(); err != nil {
+	x := x0
+	if set.Start != nil {
+		// x0 is the caller's: work on a copy. Otherwise it is Init's, and
+		// a copy would only cost memory (a vector of J·K values for DA).
+		x = slices.Clone(x0)
+	}
+	e := &emRun{obj: obj, nm: nm, lm: lm, set: set, start: start, acc: make([]float64, len(x))}
+	ll, err := e.eval(x)
+	if err != nil {
+		return nil, err
+	}
+	if !isFinite(ll) {
+		return nil, fmt.Errorf("model %s: EM reached a non-finite log-likelihood after 0 iterations", m.Name())
+	}
+	var end emEnd
+	if squarem {
+		end, err = e.squarem(x, ll)
+	} else {
+		end, err = e.plain(x, ll)
+	}
+	if err != nil {
+		if set.Context.Err() != nil {
 			return nil, err
 		}
-		if math.IsNaN(ll) || math.IsInf(ll, 0) {
-			return nil, fmt.Errorf("model %s: EM reached a non-finite log-likelihood after %d iterations", m.Name(), iter)
-		}
-		if iter > 0 && set.Progress != nil {
-			set.Progress(Progress{Iteration: iter, MaxIterations: set.MaxIterations, LogLikelihood: ll, Elapsed: time.Since(start)})
-		}
-		if iter > 0 && math.Abs(ll-prev) <= set.FunctionTol*math.Abs(ll) {
-			converged, status = true, "FunctionConvergence"
-			break
-		}
-		if iter >= set.MaxIterations {
-			status = "IterationLimit"
-			break
-		}
-		w, o, g, t := obj.lay.Split(x)
-		aw, ao, ag, at := obj.lay.Split(acc)
-		nm.MStep(aw, ao, w, o)
-		lm.MStep(ag, at, g, t)
-		prev = ll
-		iter++
+		return nil, fmt.Errorf("model %s: %w", m.Name(), err)
 	}
 	r := &Result{
 		Model:         m.Name(),
 		Data:          d,
-		Params:        x,
-		Iterations:    iter,
-		Evaluations:   evals,
-		Status:        status,
-		Converged:     converged,
+		Params:        end.x,
+		Iterations:    e.iter,
+		Evaluations:   e.evals,
+		Status:        end.status,
+		Converged:     end.converged,
 		Method:        EM.String(),
 		model:         m,
 		obj:           obj,
-		LogLikelihood: ll,
+		LogLikelihood: end.ll,
 	}
 	r.Probs = make([]float64, d.NumTasks()*d.NumClasses())
-	obj.outputs(x, r.Probs)
+	obj.outputs(end.x, r.Probs)
 	r.Runtime = time.Since(start)
 	return r, nil
 }

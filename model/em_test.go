@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
@@ -19,14 +21,18 @@ func emModels() []Model {
 	}
 }
 
-// TestEMMonotone checks that every EM iteration increases the
-// log-likelihood, on random labels (a hard case: no structure to find) and
-// on simulated data.
+// TestEMMonotone checks that no accepted EM iterate, of plain EM or of
+// SQUAREM (the default), decreases the log-likelihood, on random labels (a
+// hard case: no structure to find) and on simulated data.
 func TestEMMonotone(t *testing.T) {
 	for _, k := range []int{2, 3} {
 		for _, m := range emModels() {
-			for _, src := range []string{"random", "sim"} {
-				t.Run(fmt.Sprintf("%s/prior=%v/K=%d/%s", m.Name(), m.Latent.GlobalDim(k) > 0, k, src), func(t *testing.T) {
+			for _, c := range []struct {
+				src     string
+				squarem bool
+			}{{"random", false}, {"random", true}, {"sim", false}, {"sim", true}} {
+				src := c.src
+				t.Run(fmt.Sprintf("%s/prior=%v/K=%d/%s/squarem=%v", m.Name(), m.Latent.GlobalDim(k) > 0, k, src, c.squarem), func(t *testing.T) {
 					d := randomData(t, uint64(k), 300, 20, k)
 					if src == "sim" {
 						var err error
@@ -36,9 +42,9 @@ func TestEMMonotone(t *testing.T) {
 						}
 					}
 					var lls []float64
-					r, err := m.Fit(d, &Settings{Method: EM, MaxIterations: 200, Progress: func(p Progress) {
+					r, err := fitEMWith(m, d, &Settings{MaxIterations: 200, Progress: func(p Progress) {
 						lls = append(lls, p.LogLikelihood)
-					}})
+					}}, c.squarem)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -66,6 +72,31 @@ func TestEMMonotone(t *testing.T) {
 // at 0), which EM's M-step reaches directly while L-BFGS has to push
 // logits towards -∞.
 func TestEMMatchesLBFGS(t *testing.T) {
+	forEMCases(t, func(t *testing.T, m Model, d *data.Dataset) {
+		em, err := m.Fit(d, &Settings{Method: EM, FunctionTol: 1e-12, MaxIterations: 5000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lb, err := m.Fit(d, &Settings{Method: LBFGS})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := float64(d.NumLabels())
+		t.Logf("EM %d iterations, L/N %.9f; L-BFGS %d iterations, L/N %.9f", em.Iterations, em.LogLikelihood/n, lb.Iterations, lb.LogLikelihood/n)
+		if em.LogLikelihood/n < lb.LogLikelihood/n-1e-6 {
+			t.Errorf("log-likelihood per label: EM %.9f below L-BFGS %.9f", em.LogLikelihood/n, lb.LogLikelihood/n)
+		}
+		if math.Abs(em.LogLikelihood-lb.LogLikelihood)/n < 1e-7 {
+			if agree := agreementOf(em.Labels(1), lb.Labels(1)); agree < 0.99 {
+				t.Errorf("EM and L-BFGS consensus labels agree on %.3f of objects", agree)
+			}
+		}
+	})
+}
+
+// forEMCases runs f as a subtest for every model of emModels and K = 2, 3,
+// on 500 objects with 6 labels each simulated from the model.
+func forEMCases(t *testing.T, f func(t *testing.T, m Model, d *data.Dataset)) {
 	for _, k := range []int{2, 3} {
 		for _, m := range emModels() {
 			t.Run(fmt.Sprintf("%s/prior=%v/K=%d", m.Name(), m.Latent.GlobalDim(k) > 0, k), func(t *testing.T) {
@@ -73,24 +104,7 @@ func TestEMMatchesLBFGS(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				em, err := m.Fit(d, &Settings{Method: EM, FunctionTol: 1e-12, MaxIterations: 5000})
-				if err != nil {
-					t.Fatal(err)
-				}
-				lb, err := m.Fit(d, &Settings{Method: LBFGS})
-				if err != nil {
-					t.Fatal(err)
-				}
-				n := float64(d.NumLabels())
-				t.Logf("EM %d iterations, L/N %.9f; L-BFGS %d iterations, L/N %.9f", em.Iterations, em.LogLikelihood/n, lb.Iterations, lb.LogLikelihood/n)
-				if em.LogLikelihood/n < lb.LogLikelihood/n-1e-6 {
-					t.Errorf("log-likelihood per label: EM %.9f below L-BFGS %.9f", em.LogLikelihood/n, lb.LogLikelihood/n)
-				}
-				if math.Abs(em.LogLikelihood-lb.LogLikelihood)/n < 1e-7 {
-					if agree := agreementOf(em.Labels(1), lb.Labels(1)); agree < 0.99 {
-						t.Errorf("EM and L-BFGS consensus labels agree on %.3f of objects", agree)
-					}
-				}
+				f(t, m, d)
 			})
 		}
 	}
@@ -106,26 +120,29 @@ func agreementOf(a, b []int) float64 {
 	return float64(n) / float64(len(a))
 }
 
-// TestEMThreadsIdentical checks that EM's result does not depend on the
-// number of goroutines.
+// TestEMThreadsIdentical checks that the result of EM, plain or with
+// SQUAREM, does not depend on the number of goroutines, bit for bit.
 func TestEMThreadsIdentical(t *testing.T) {
-	d := randomData(t, 4, 20000, 50, 3)
-	for _, m := range emModels() {
-		r1, err := m.Fit(d, &Settings{Method: EM, MaxIterations: 20, Threads: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r2, err := m.Fit(d, &Settings{Method: EM, MaxIterations: 20, Threads: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r1.LogLikelihood != r2.LogLikelihood {
-			t.Errorf("%s: log-likelihood %v with 1 thread, %v with 2", m.Name(), r1.LogLikelihood, r2.LogLikelihood)
-		}
-		for i := range r1.Params {
-			if r1.Params[i] != r2.Params[i] {
-				t.Errorf("%s: parameter %d differs between 1 and 2 threads", m.Name(), i)
-				break
+	for _, k := range []int{2, 3} {
+		d := randomData(t, 4, 20000, 50, k)
+		for _, m := range emModels() {
+			for _, squarem := range []bool{false, true} {
+				r1, err := fitEMWith(m, d, &Settings{MaxIterations: 40, Threads: 1}, squarem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r2, err := fitEMWith(m, d, &Settings{MaxIterations: 40, Threads: 2}, squarem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%s/K=%d/squarem=%v", m.Name(), k, squarem)
+				if r1.LogLikelihood != r2.LogLikelihood || r1.Evaluations != r2.Evaluations {
+					t.Errorf("%s: log-likelihood %v after %d passes with 1 thread, %v after %d with 2", name,
+						r1.LogLikelihood, r1.Evaluations, r2.LogLikelihood, r2.Evaluations)
+				}
+				if !slices.Equal(r1.Params, r2.Params) || !slices.Equal(r1.Probs, r2.Probs) {
+					t.Errorf("%s: parameters or consensus differ between 1 and 2 threads", name)
+				}
 			}
 		}
 	}

@@ -28,8 +28,9 @@ const (
 	// EM is the expectation-maximisation algorithm, for models whose noise
 	// model and assumption both have closed-form M-steps
 	// (noise.MStepper and latent.MStepper: Dawid-Skene under LA or DA).
-	// It stores no optimiser history, only the parameters and one vector
-	// of expected counts.
+	// It is accelerated by SQUAREM and stores no optimiser history, only
+	// the parameters, one vector of expected counts, one more parameter
+	// vector and one in single precision.
 	EM
 )
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,12 +18,25 @@ import (
 // EM, L-BFGS and CG and logs a table of the final log-likelihood per label,
 // accuracy against the gold labels, iterations and time (the table in
 // docs/performance.md). It is slow-ish and runs only when
-// CONSENSUS_SOLVER_TABLE is true:
+// CONSENSUS_SOLVER_TABLE is true; CONSENSUS_SOLVER_METHODS (a comma-separated
+// list such as "em" or "lbfgs,cg") limits the solvers:
 //
 //	CONSENSUS_SOLVER_TABLE=1 go test ./model -run SolverComparison -v
+//	CONSENSUS_SOLVER_TABLE=1 CONSENSUS_SOLVER_METHODS=em go test ./model -run SolverComparison -v
 func TestSolverComparison(t *testing.T) {
 	if ok, _ := strconv.ParseBool(os.Getenv("CONSENSUS_SOLVER_TABLE")); !ok {
 		t.Skip("set CONSENSUS_SOLVER_TABLE=1 to run")
+	}
+	methods := []model.Method{model.EM, model.LBFGS, model.CG}
+	if names := os.Getenv("CONSENSUS_SOLVER_METHODS"); names != "" {
+		methods = nil
+		for _, name := range strings.Split(names, ",") {
+			method, err := model.ParseMethod(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			methods = append(methods, method)
+		}
 	}
 	ms := []model.Model{
 		{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}},
@@ -35,7 +49,7 @@ func TestSolverComparison(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range ms {
-			for _, method := range []model.Method{model.EM, model.LBFGS, model.CG} {
+			for _, method := range methods {
 				var r *model.Result
 				var best time.Duration
 				for rep := 0; rep < 3; rep++ {

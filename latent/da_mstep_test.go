@@ -1,0 +1,144 @@
+package latent_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+)
+
+// TestDAMStep checks DA's M-step, q_j = q_j + gtask_j/n_j with negatives
+// raised to 0 and every probability to at least MinProb, for K = 2 (one
+// logarithm per object, logits (0, log(q₁/q₀))) and K = 3 (logits log q_j),
+// through the probabilities softmax(b_j) it writes.
+func TestDAMStep(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		q    []float64 // current q_j
+		want []float64 // weights q_j + gtask_j/n_j, before clamping
+	}{
+		{"interior", []float64{0.5, 0.5}, []float64{0.3, 0.7}},
+		{"unchanged", []float64{0.2, 0.8}, []float64{0.2, 0.8}},
+		{"zero", []float64{0.5, 0.5}, []float64{0, 1}},
+		{"rounded below zero", []float64{0.1, 0.9}, []float64{-1e-17, 1}},
+		{"below MinProb", []float64{0.5, 0.5}, []float64{1e-40, 1}},
+		{"both zero", []float64{0.5, 0.5}, []float64{0, 0}},
+		{"K=3 interior", []float64{0.2, 0.3, 0.5}, []float64{0.1, 0.6, 0.3}},
+		{"K=3 zero", []float64{0.2, 0.3, 0.5}, []float64{0, 0.4, 0.6}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k := len(c.q)
+			classes := make([]string, k)
+			for z := range classes {
+				classes[z] = fmt.Sprint(z)
+			}
+			// One object with three labels.
+			d, err := data.FromIndices([]string{"x"}, []string{"a", "b", "c"}, classes,
+				[]int32{0, 0, 0}, []int32{0, 1, 2}, []uint16{0, 1, 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev := latent.DA{}.NewEvaluator(d).(latent.MStepper)
+			b := make([]float64, k)
+			gtask := make([]float64, k)
+			for z := range b {
+				b[z] = math.Log(c.q[z]) + 1 // any gauge
+				gtask[z] = 3 * (c.want[z] - c.q[z])
+			}
+			b0 := append([]float64(nil), b...)
+			ev.MStep(nil, gtask, nil, b)
+			got := softmaxOf(b)
+			want := make([]float64, k)
+			var s float64
+			for z := range c.want {
+				// The weight MStep sees, q_j + gtask_j/n_j, with its rounding.
+				want[z] = max(softmaxOf(b0)[z]+gtask[z]/3, 0)
+				s += want[z]
+			}
+			var s2 float64
+			for z := range want {
+				if s > 0 {
+					want[z] = max(want[z]/s, latent.MinProb)
+				} else {
+					want[z] = 1
+				}
+				s2 += want[z]
+			}
+			for z := range want {
+				want[z] /= s2
+			}
+			for z := range want {
+				if math.Abs(got[z]-want[z]) > 1e-15 || math.Abs(got[z]-want[z]) > 1e-12*want[z] {
+					t.Errorf("q = %v, want %v", got, want)
+					break
+				}
+			}
+		})
+	}
+}
+
+func softmaxOf(b []float64) []float64 {
+	mx := math.Inf(-1)
+	for _, v := range b {
+		mx = max(mx, v)
+	}
+	q := make([]float64, len(b))
+	var s float64
+	for z, v := range b {
+		q[z] = math.Exp(v - mx)
+		s += q[z]
+	}
+	for z := range q {
+		q[z] /= s
+	}
+	return q
+}
+
+// TestDAMStepObjects checks that DA's MStep equals MStepGlobal followed by
+// MStepObjects on any split of the objects into ranges, bit for bit, for
+// K = 2 and 3.
+func TestDAMStepObjects(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		classes := make([]string, k)
+		for z := range classes {
+			classes[z] = fmt.Sprint(z)
+		}
+		const nt = 7
+		var task, worker []int32
+		var label []uint16
+		for j := range nt {
+			for i := range j % 4 { // objects 0 and 4 have no labels
+				task = append(task, int32(j))
+				worker = append(worker, int32(i))
+				label = append(label, uint16((i+j)%k))
+			}
+		}
+		d, err := data.FromIndices([]string{"a", "b", "c", "d", "e", "f", "g"}, []string{"u", "v", "w"}, classes, task, worker, label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := latent.DA{}.NewEvaluator(d).(latent.ObjectMStepper)
+		t0 := make([]float64, nt*k)
+		gtask := make([]float64, nt*k)
+		for i := range t0 {
+			t0[i] = math.Sin(float64(i))
+			gtask[i] = 0.3 * math.Cos(float64(3*i))
+		}
+		whole := append([]float64(nil), t0...)
+		ev.MStep(nil, gtask, nil, whole)
+		for _, split := range [][]int{{0, nt}, {0, 3, nt}, {0, 1, 2, 5, 6, nt}} {
+			parts := append([]float64(nil), t0...)
+			ev.MStepGlobal(nil, nil)
+			for i := 0; i+1 < len(split); i++ {
+				ev.MStepObjects(split[i], split[i+1], gtask, parts)
+			}
+			for i := range whole {
+				if whole[i] != parts[i] {
+					t.Errorf("K=%d, split %v: parameter %d is %v, MStep gives %v", k, split, i, parts[i], whole[i])
+				}
+			}
+		}
+	}
+}
