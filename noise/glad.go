@@ -54,6 +54,9 @@ func (GLAD) NewEvaluator(d *data.Dataset) Evaluator {
 	}
 }
 
+// underflowExp is the largest x for which e^-x is a normal number.
+const underflowExp = 1022 * math.Ln2
+
 type gladEval struct {
 	d      *data.Dataset
 	k      int
@@ -64,8 +67,17 @@ type gladEval struct {
 }
 
 // sigmoids returns σ(s) and 1 - σ(s) = σ(-s), each to full relative
-// precision, with one exponential.
+// precision, with one exponential. Below the smallest normal number, where
+// the exponential would give a subnormal (slow on x86, and imprecise) or
+// zero, the smaller of the two is returned as 0: an underflow, which the
+// probability-space paths of the assumptions detect and handle.
 func sigmoids(s float64) (a, na float64) {
+	if !(math.Abs(s) <= underflowExp) {
+		if s > 0 {
+			return 1, 0
+		}
+		return 0, 1
+	}
 	e := num.Exp(-math.Abs(s))
 	big := 1 / (1 + e)
 	small := e * big
