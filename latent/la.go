@@ -122,12 +122,18 @@ func (e *laEval) Task(j int, l, g []float64, gglob, _ []float64) float64 {
 // of K exponentials and a logarithm.
 //
 // A probability-space product cannot recover from a factor or a product
-// that has underflowed to zero, as the log-space sum can. TaskProb
-// therefore stops at an object as soon as any of its products falls below
-// 2⁻¹⁰²⁰, where it would start to lose precision; with the largest product
-// kept above 2⁻²⁵⁶ this happens only when one class is more than about
-// 10²³⁰ times less likely than another, or when a probability has
-// underflowed.
+// that has underflowed, as the log-space sum can. A product that falls
+// below 2⁻¹⁰²⁰, where it starts to lose precision, is replaced by 2⁻¹⁰¹⁹,
+// an upper bound of its exact value, and marked as lost (see
+// posteriorProb). When at the end every lost product is at most 2⁻⁶⁴ times
+// the largest exact one, the lost classes get γ_j(z) = 0: their exact
+// posteriors are below 2⁻⁶⁴, so the exact sum and the other posteriors
+// round to the same numbers, and no weight is off by more than 2⁻⁶⁴.
+// Otherwise (all products lost, or a lost one that is not negligible)
+// TaskProb stops before the object. With the largest product kept above
+// 2⁻²⁵⁶, a product is lost only when its class is more than about 10²³⁰
+// times less likely than another, or when a probability has underflowed,
+// as GLAD's 1 - σ(e_w d_j) does for e_w d_j above 708.
 func (e *laEval) TaskProb(lo, hi int, p, g []float64, gglob, _ []float64) (float64, int, int) {
 	k := e.k
 	off := e.d.Offsets
@@ -181,18 +187,36 @@ func (e *laEval) addGlobal(gglob, gacc []float64) {
 	}
 }
 
+// Bounds of posteriorProb: a product below lostBelow has lost precision
+// and is replaced by lostBound, an upper bound of its exact value; lost
+// products at most negligible times the largest exact one are dropped.
+const (
+	lostBelow  = 0x1p-1020
+	lostBound  = 0x1p-1019
+	negligible = 0x1p-64
+)
+
 // posteriorProb writes γ_j into s given the probabilities p of the labels of
 // object j, and returns Σ_z p_z Π_i P(y_i | z) as sum·2^scale; ok is false
-// when a product underflows (see TaskProb).
+// when the products lost too much precision (see TaskProb).
 func (e *laEval) posteriorProb(p, s []float64) (sum float64, scale int, ok bool) {
 	k := e.k
 	if k == 2 {
 		s0, s1 := e.p[0], e.p[1]
+		var lost0, lost1 bool
 		for i := 0; i+1 < len(p); i += 2 {
 			s0 *= p[i]
 			s1 *= p[i+1]
-			if !(min(s0, s1) >= 0x1p-1020) {
-				return 0, 0, false
+			if !(min(s0, s1) >= lostBelow) {
+				if s0 != s0 || s1 != s1 {
+					return 0, 0, false
+				}
+				if s0 < lostBelow {
+					s0, lost0 = lostBound, true
+				}
+				if s1 < lostBelow {
+					s1, lost1 = lostBound, true
+				}
 			}
 			if mx := max(s0, s1); mx < 0x1p-256 {
 				_, ex := math.Frexp(mx)
@@ -202,11 +226,30 @@ func (e *laEval) posteriorProb(p, s []float64) (sum float64, scale int, ok bool)
 				scale += ex
 			}
 		}
+		switch {
+		case lost0 && lost1:
+			return 0, 0, false
+		case lost0:
+			if !(s0 <= negligible*s1) {
+				return 0, 0, false
+			}
+			s[0], s[1] = 0, 1
+			return s1, scale, true
+		case lost1:
+			if !(s1 <= negligible*s0) {
+				return 0, 0, false
+			}
+			s[0], s[1] = 1, 0
+			return s0, scale, true
+		}
 		sum = s0 + s1
 		inv := 1 / sum
 		s[0], s[1] = s0*inv, s1*inv
 		return sum, scale, true
 	}
+	// lost has bit z set when the product of class z is lost; beyond 64
+	// classes any lost product sends the object to the log path.
+	var lost uint64
 	copy(s, e.p)
 	for i := 0; i < len(p); i += k {
 		pi := p[i : i+k]
@@ -216,8 +259,17 @@ func (e *laEval) posteriorProb(p, s []float64) (sum float64, scale int, ok bool)
 			mx = max(mx, s[z])
 			mn = min(mn, s[z])
 		}
-		if !(mn >= 0x1p-1020) {
-			return 0, 0, false
+		if !(mn >= lostBelow) {
+			if mn != mn || k > 64 {
+				return 0, 0, false
+			}
+			for z, v := range s {
+				if v < lostBelow {
+					s[z] = lostBound
+					lost |= 1 << z
+				}
+			}
+			mx = max(mx, lostBound)
 		}
 		if mx < 0x1p-256 {
 			_, ex := math.Frexp(mx)
@@ -228,8 +280,18 @@ func (e *laEval) posteriorProb(p, s []float64) (sum float64, scale int, ok bool)
 			scale += ex
 		}
 	}
-	for _, v := range s {
-		sum += v
+	var lostSum, exact float64
+	for z, v := range s {
+		if lost&(1<<z) != 0 {
+			lostSum += v
+			s[z] = 0
+		} else {
+			exact = max(exact, v)
+			sum += v
+		}
+	}
+	if lost != 0 && !(lostSum <= negligible*exact) {
+		return 0, 0, false
 	}
 	inv := 1 / sum
 	for z := range s {

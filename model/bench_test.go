@@ -101,3 +101,43 @@ func BenchmarkFit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEvalLate measures one evaluation of GLAD (K = 2, one goroutine)
+// at the parameters that 300 L-BFGS iterations from Init reach on the
+// simulated data, where many e_w d_j are so large that 1 - σ(e_w d_j)
+// underflows: the cost of a late evaluation of a GLAD fit, which differs
+// from the cost at Init (BenchmarkEval). Set up with one fit per model.
+//
+//	go test ./model -run '^$' -bench EvalLate -count 5
+func BenchmarkEvalLate(b *testing.B) {
+	for _, m := range benchModels() {
+		if m.Noise.Name() != "glad" {
+			continue
+		}
+		for _, n := range benchdata.Sizes() {
+			b.Run(fmt.Sprintf("%s/K=2/N=%s", m.Name(), benchdata.Label(n)), func(b *testing.B) {
+				d, err := benchdata.Get(n, 2, m.Noise, m.Latent)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r, err := m.Fit(d, &Settings{Method: LBFGS, MaxIterations: 300})
+				if err != nil {
+					b.Fatal(err)
+				}
+				obj := newObjective(m, d, 1)
+				grad := make([]float64, len(r.Params))
+				b.ResetTimer()
+				cpu0, _ := benchdata.CPUTime()
+				for b.Loop() {
+					obj.eval(r.Params, grad)
+				}
+				cpu1, ok := benchdata.CPUTime()
+				perLabel := float64(b.N) * float64(d.NumLabels())
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/perLabel, "ns/label")
+				if ok {
+					b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/perLabel, "cpu-ns/label")
+				}
+			})
+		}
+	}
+}

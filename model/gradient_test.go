@@ -44,7 +44,7 @@ func names(prefix string, n int) []string {
 
 func allModels() []Model {
 	var ms []Model
-	for _, n := range []noise.Model{noise.DS{}, noise.GLAD{}, noise.MME{}} {
+	for _, n := range []noise.Model{noise.DS{}, noise.GLAD{}, noise.GLAD{PriorVar: 0.5}, noise.MME{}} {
 		ms = append(ms,
 			Model{Noise: n, Latent: latent.LA{LearnPrior: true}},
 			Model{Noise: n, Latent: latent.LA{}},

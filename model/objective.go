@@ -51,7 +51,8 @@ type chunk struct {
 	lo, hi int // objects [lo, hi)
 	value  float64
 	gw, gg []float64
-	l, g   []float64 // scratch: log probabilities and weights, maxLabels·K
+	l, g   []float64 // scratch of a batch: probabilities and weights
+	lf, gf []float64 // scratch of one object on the log path, maxLabels·K
 }
 
 // objective evaluates the log-likelihood of a Model on a data set and its
@@ -129,6 +130,8 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 			gg: make([]float64, m.Latent.GlobalDim(k)),
 			l:  make([]float64, max(most, batchLabels)*k),
 			g:  make([]float64, max(most, batchLabels)*k),
+			lf: make([]float64, most*k),
+			gf: make([]float64, most*k),
 		})
 	}
 	return o
@@ -235,17 +238,26 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 	pn, pl := o.pnoise, o.platent
 	off := o.d.Offsets
 	for j := c.lo; j < c.hi; {
-		if pn != nil {
-			// A batch of whole objects with at most batchLabels labels
-			// (or one larger object), which depends on the data only.
-			hi := j + 1
-			for hi < c.hi && off[hi+1]-off[j] <= batchLabels {
-				hi++
-			}
-			n := (off[hi] - off[j]) * k
-			p, g := c.l[:n], c.g[:n]
-			pn.Prob(j, hi, p)
-			m, e, done := pl.TaskProb(j, hi, p, g, c.gg, gt)
+		if pn == nil {
+			value += o.logObject(c, j, gob, gt)
+			j++
+			continue
+		}
+		// A batch of whole objects with at most batchLabels labels (or
+		// one larger object), which depends on the data only.
+		start, hi := j, j+1
+		for hi < c.hi && off[hi+1]-off[j] <= batchLabels {
+			hi++
+		}
+		n := (off[hi] - off[start]) * k
+		p, g := c.l[:n], c.g[:n]
+		pn.Prob(start, hi, p)
+		for j < hi {
+			// The batch's probabilities stay valid after an object
+			// that takes the log path: carry on from the next one
+			// without computing them again.
+			at := (off[j] - off[start]) * k
+			m, e, done := pl.TaskProb(j, hi, p[at:], g[at:], c.gg, gt)
 			prod *= m
 			scale += e
 			if prod < 0x1p-256 || prod > 0x1p256 {
@@ -254,23 +266,29 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 				scale += ex
 			}
 			if done > 0 {
-				pn.BackpropProb(j, j+done, p, g, c.gw, gob)
+				pn.BackpropProb(j, j+done, p[at:], g[at:], c.gw, gob)
 			}
 			j += done
-			if j == hi {
-				continue
+			if j < hi {
+				// Object j underflows in probability space.
+				value += o.logObject(c, j, gob, gt)
+				j++
 			}
-			// Object j underflows in probability space: take the log
-			// path for it.
 		}
-		n := (off[j+1] - off[j]) * k
-		l, g := c.l[:n], c.g[:n]
-		o.noise.LogProb(j, l)
-		value += o.latent.Task(j, l, g, c.gg, gt)
-		o.noise.Backprop(j, g, c.gw, gob)
-		j++
 	}
 	c.value = value + (math.Log(prod) + float64(scale)*math.Ln2)
+}
+
+// logObject evaluates object j in log space (LogProb, Task, Backprop), with
+// c's fallback scratch, which the probability-space batch does not use, and
+// returns its term of the log-likelihood.
+func (o *objective) logObject(c *chunk, j int, gob, gt []float64) float64 {
+	n := (o.d.Offsets[j+1] - o.d.Offsets[j]) * o.d.NumClasses()
+	l, g := c.lf[:n], c.gf[:n]
+	o.noise.LogProb(j, l)
+	v := o.latent.Task(j, l, g, c.gg, gt)
+	o.noise.Backprop(j, g, c.gw, gob)
+	return v
 }
 
 // outputs writes the consensus distribution of every object at the
@@ -280,7 +298,7 @@ func (o *objective) outputs(x, probs []float64) {
 	k := o.d.NumClasses()
 	o.forChunks(func(c *chunk) {
 		for j := c.lo; j < c.hi; j++ {
-			l := c.l[:(o.d.Offsets[j+1]-o.d.Offsets[j])*k]
+			l := c.lf[:(o.d.Offsets[j+1]-o.d.Offsets[j])*k]
 			o.noise.LogProb(j, l)
 			o.latent.Output(j, l, probs[j*k:(j+1)*k])
 		}

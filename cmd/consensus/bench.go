@@ -9,6 +9,7 @@ import (
 
 	"github.com/consensuslab/consensus/internal/benchdata"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
 )
 
 func init() { extraCommands = append(extraCommands, newBenchCmd) }
@@ -20,6 +21,7 @@ func newBenchCmd() *cobra.Command {
 		classes, threads  int
 		repeat, maxIter   int
 		seed              uint64
+		gladPrior         float64
 	)
 	c := &cobra.Command{
 		Use:   "bench",
@@ -27,7 +29,7 @@ func newBenchCmd() *cobra.Command {
 		Long: `bench simulates labels from the model itself (each object labelled by 5
 distinct workers out of max(50, labels/2000), as in the go test benchmarks),
 fits the model with the chosen solver and reports: the time to simulate, the
-fit's time, iterations and evaluations, the time per iteration, labels per
+fit's time and process CPU time, iterations and evaluations, the time per iteration, labels per
 second (labels × evaluations / fit time), the peak resident memory of the
 process (getrusage maxrss: simulation and fit together) and the peak per
 label. See docs/performance.md.`,
@@ -46,6 +48,14 @@ label. See docs/performance.md.`,
 			if labels < 1 || classes < 2 || repeat < 1 || threads < 0 || maxIter < 0 {
 				return usagef("--labels must be at least 1, --classes at least 2, --repeat at least 1, --threads and --max-iter not negative")
 			}
+			if gladPrior != 0 {
+				g, ok := m.Noise.(noise.GLAD)
+				if !ok || gladPrior < 0 {
+					return usagef("--glad-prior needs a GLAD model (la-glad, da-glad) and a positive variance")
+				}
+				g.PriorVar = gladPrior
+				m.Noise = g
+			}
 			s := &model.Settings{Threads: threads, MaxIterations: maxIter}
 			if solver != "" {
 				if s.Method, err = model.ParseMethod(solver); err != nil {
@@ -63,14 +73,16 @@ label. See docs/performance.md.`,
 				n, d.NumTasks(), d.NumWorkers(), d.NumClasses(), time.Since(t0).Round(time.Millisecond))
 			fmt.Fprintf(out, "model %s, GOMAXPROCS %d, threads %d\n", m.Name(), runtime.GOMAXPROCS(0), threads)
 			for i := range repeat {
+				cpu0, _ := benchdata.CPUTime()
 				r, err := m.Fit(d, s)
 				if err != nil {
 					return err
 				}
+				cpu1, _ := benchdata.CPUTime()
 				sec := r.Runtime.Seconds()
 				perIter := r.Runtime / time.Duration(max(r.Iterations, 1))
-				fmt.Fprintf(out, "fit %d: solver %s, %v, %d iterations, %d evaluations, %v per iteration, %.3g labels/s, L/N %.6f, %s\n",
-					i+1, r.Method, r.Runtime.Round(time.Millisecond), r.Iterations, r.Evaluations,
+				fmt.Fprintf(out, "fit %d: solver %s, %v (CPU %v), %d iterations, %d evaluations, %v per iteration, %.3g labels/s, L/N %.6f, %s\n",
+					i+1, r.Method, r.Runtime.Round(time.Millisecond), (cpu1 - cpu0).Round(time.Millisecond), r.Iterations, r.Evaluations,
 					perIter.Round(time.Microsecond), float64(n)*float64(r.Evaluations)/sec,
 					r.LogLikelihood/float64(n), r.Status)
 			}
@@ -89,5 +101,6 @@ label. See docs/performance.md.`,
 	f.IntVar(&repeat, "repeat", 1, "number of fits")
 	f.IntVar(&maxIter, "max-iter", 0, "iteration limit (default 1000)")
 	f.Uint64Var(&seed, "seed", 1, "simulation seed")
+	f.Float64Var(&gladPrior, "glad-prior", 0, "fit GLAD with Gaussian priors of this variance on abilities and log difficulties (noise.GLAD.PriorVar; default 0: maximum likelihood); the data are simulated without")
 	return c
 }
