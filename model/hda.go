@@ -19,12 +19,12 @@ import (
 // population distribution p estimated from the data by empirical Bayes
 // unless they are set.
 //
-// The empirical Bayes loop alternates two steps, Rounds times at most:
+// The empirical Bayes loop alternates two steps:
 //
 //  1. fit the model (the pseudo-count MAP of latent.Dirichlet) with the
-//     current α and p; the first fit starts from Settings.Start or Init,
-//     later fits from the previous optimum; fits before the last stop
-//     after at most 200 iterations;
+//     current α and p; the first fit of a run starts from Settings.Start
+//     or Init, later fits from the previous optimum; fits before the
+//     final one stop after at most 200 iterations;
 //  2. holding the fitted noise parameters, set α and p to the maximiser of
 //     the exact marginal likelihood of the labels with every q_j
 //     integrated out,
