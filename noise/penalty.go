@@ -52,8 +52,44 @@ func (RegMME) WorkerDim(k int) int { return k * k }
 // ObjectDim returns k², as MME.
 func (RegMME) ObjectDim(k int) int { return k * k }
 
-// Init is MME's initialisation.
-func (RegMME) Init(d *data.Dataset, freq []float64, w, o []float64) { MME{}.Init(d, freq, w, o) }
+// Init is MME's initialisation with every row of every matrix centred:
+//
+//	e_w(z, y) ← e_w(z, y) − (1/K) Σ_k e_w(z, k),  d_j(z, y) ← d_j(z, y) − (1/K) Σ_k d_j(z, k).
+//
+// P(y | z) is a softmax over y of e_w(z, ·) + d_j(z, ·), so the centred
+// start gives exactly the same probabilities, posteriors and likelihood as
+// MME's, and it is the start of least penalty among those that do. MME's
+// own start is built from logarithms of counts, log(1 + C), whose row means
+// are invisible to the likelihood but carry most of the penalty: on
+// Duchenne the penalty at MME's start is 3.1e5 against a log-likelihood of
+// −1.5e4 (1.1e4 at the centred start); the first L-BFGS steps follow the
+// penalty, shrink the object matrices so far that the informative
+// differences within the rows change sign, and the fit ends in the
+// label-switched optimum (accuracy 0.26 instead of 0.74 at the same
+// objective value: the likelihood with a uniform prior and the penalty are
+// both invariant under permuting the classes). From the centred start it
+// does not.
+func (RegMME) Init(d *data.Dataset, freq []float64, w, o []float64) {
+	MME{}.Init(d, freq, w, o)
+	k := d.NumClasses()
+	centreRows(w, k)
+	centreRows(o, k)
+}
+
+// centreRows subtracts from every k-long row of x its mean.
+func centreRows(x []float64, k int) {
+	for r := 0; r+k <= len(x); r += k {
+		row := x[r : r+k]
+		var mean float64
+		for _, v := range row {
+			mean += v
+		}
+		mean /= float64(k)
+		for i := range row {
+			row[i] -= mean
+		}
+	}
+}
 
 // SampleParams is MME's.
 func (RegMME) SampleParams(rng *rand.Rand, k int, w, o []float64) { MME{}.SampleParams(rng, k, w, o) }
