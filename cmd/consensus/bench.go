@@ -9,7 +9,6 @@ import (
 
 	"github.com/consensuslab/consensus/internal/benchdata"
 	"github.com/consensuslab/consensus/model"
-	"github.com/consensuslab/consensus/noise"
 )
 
 func init() { extraCommands = append(extraCommands, newBenchCmd) }
@@ -48,14 +47,10 @@ label. See docs/performance.md.`,
 			if labels < 1 || classes < 2 || repeat < 1 || threads < 0 || maxIter < 0 {
 				return usagef("--labels must be at least 1, --classes at least 2, --repeat at least 1, --threads and --max-iter not negative")
 			}
-			if gladPrior != 0 {
-				g, ok := m.Noise.(noise.GLAD)
-				if !ok || gladPrior < 0 {
-					return usagef("--glad-prior needs a GLAD model (la-glad, da-glad) and a positive variance")
-				}
-				g.PriorVar = gladPrior
-				m.Noise = g
+			if est, err = withGLADPrior(m, gladPrior); err != nil {
+				return err
 			}
+			m = est.(model.Model)
 			s := &model.Settings{Threads: threads, MaxIterations: maxIter}
 			if solver != "" {
 				if s.Method, err = model.ParseMethod(solver); err != nil {

@@ -75,6 +75,7 @@ func newFitCmd() *cobra.Command {
 	var ff fitFlags
 	var tf trainFlags
 	var modelName, out, workers, outFormat string
+	var gladPrior float64
 	c := &cobra.Command{
 		Use:   "fit",
 		Short: "Fit a consensus model and write every task's label and distribution",
@@ -89,6 +90,9 @@ func newFitCmd() *cobra.Command {
 			est, err := model.ByName(modelName)
 			if err != nil {
 				return usageErr(err)
+			}
+			if est, err = withGLADPrior(est, gladPrior); err != nil {
+				return err
 			}
 			set, err := ff.settings()
 			if err != nil {
@@ -154,6 +158,7 @@ func newFitCmd() *cobra.Command {
 	in.register(c)
 	ff.register(c)
 	tf.register(c)
+	c.Flags().Float64Var(&gladPrior, "glad-prior", 0, gladPriorHelp)
 	c.Flags().StringVarP(&modelName, "model", "m", "da-glad", "model: "+joinNames())
 	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
 	c.Flags().StringVar(&outFormat, "output-format", "", "format of --output: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
