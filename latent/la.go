@@ -132,8 +132,8 @@ func (e *laEval) Task(j int, l, g []float64, gglob, _ []float64) float64 {
 // Otherwise (all products lost, or a lost one that is not negligible)
 // TaskProb stops before the object. With the largest product kept above
 // 2⁻²⁵⁶, a product is lost only when its class is more than about 10²³⁰
-// times less likely than another, or when a probability has underflowed,
-// as GLAD's 1 - σ(e_w d_j) does for e_w d_j above 708.
+// times less likely than another, or when a probability the noise model
+// gave has underflowed to zero.
 func (e *laEval) TaskProb(lo, hi int, p, g []float64, gglob, _ []float64) (float64, int, int) {
 	k := e.k
 	off := e.d.Offsets

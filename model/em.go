@@ -108,21 +108,32 @@ type emEnd struct {
 	converged bool
 }
 
+// step runs the E-step at x, the result of an EM step from a point of
+// log-likelihood prev, reports x to Progress as an accepted iterate, and
+// returns L(x) and whether the fit has converged.
+func (e *emRun) step(x []float64, prev float64) (float64, bool, error) {
+	ll, err := e.eval(x)
+	if err != nil {
+		return 0, false, err
+	}
+	if !isFinite(ll) {
+		return 0, false, fmt.Errorf("EM reached a non-finite log-likelihood after %d iterations", e.iter)
+	}
+	e.accept(ll)
+	return ll, e.converged(prev, ll), nil
+}
+
 // plain runs unaccelerated EM from x, whose log-likelihood is ll and whose
 // expected counts are in e.acc: x ← F(x) until convergence.
 func (e *emRun) plain(x []float64, ll float64) (emEnd, error) {
 	for e.iter < e.set.MaxIterations {
 		e.mstep(x)
-		prev := ll
+		var done bool
 		var err error
-		if ll, err = e.eval(x); err != nil {
+		if ll, done, err = e.step(x, ll); err != nil {
 			return emEnd{}, err
 		}
-		if !isFinite(ll) {
-			return emEnd{}, fmt.Errorf("EM reached a non-finite log-likelihood after %d iterations", e.iter)
-		}
-		e.accept(ll)
-		if e.converged(prev, ll) {
+		if done {
 			return emEnd{x, ll, "FunctionConvergence", true}, nil
 		}
 	}

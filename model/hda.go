@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/optimize"
 
@@ -199,11 +200,7 @@ func (h HDA) chain(d *data.Dataset, set Settings, alpha float64, p []float64, n 
 		polys := buildPolys(r)
 		na, np := marginalEB(polys, k, alpha, p, h.Alpha, h.P)
 		c = ebChain{na, np, r.Params, marginal(polys, k, na, np, nil)}
-		dp := 0.0
-		for z := range np {
-			dp = max(dp, math.Abs(np[z]-p[z]))
-		}
-		settled := math.Abs(math.Log(na/alpha)) < 0.02 && dp < 0.005
+		settled := math.Abs(math.Log(na/alpha)) < 0.02 && floats.Distance(np, p, math.Inf(1)) < 0.005
 		alpha, p, set.Start = na, np, r.Params
 		if settled {
 			break

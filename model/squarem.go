@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"math"
 	"sync"
 )
@@ -44,19 +43,6 @@ func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
 	y := make([]float64, len(x))
 	r := make([]float32, len(x))
 	maxStep := 1.0
-	// evalEM runs the E-step at x, the result of an EM step from a point
-	// of log-likelihood prev, and reports whether the fit has converged.
-	evalEM := func(x []float64, prev float64) (float64, bool, error) {
-		ll, err := e.eval(x)
-		if err != nil {
-			return 0, false, err
-		}
-		if !isFinite(ll) {
-			return 0, false, fmt.Errorf("EM reached a non-finite log-likelihood after %d iterations", e.iter)
-		}
-		e.accept(ll)
-		return ll, e.converged(prev, ll), nil
-	}
 	for {
 		// x = x₀, ll = L(x₀), e.acc holds the counts at x₀.
 		if e.iter >= e.set.MaxIterations {
@@ -69,7 +55,7 @@ func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
 				r[i] = float32(y[i] - x[i])
 			}
 		})
-		ll1, done, err := evalEM(y, ll)
+		ll1, done, err := e.step(y, ll)
 		if err != nil {
 			return emEnd{}, err
 		}
@@ -95,7 +81,7 @@ func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
 					return emEnd{x, llx, "IterationLimit", false}, nil
 				}
 				e.mstep(x) // F(x')
-				if ll, done, err = evalEM(x, llx); err != nil {
+				if ll, done, err = e.step(x, llx); err != nil {
 					return emEnd{}, err
 				}
 				if done {
@@ -110,7 +96,7 @@ func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
 			maxStep = squaremStepGrowth
 		}
 		x, y = y, x // x₂
-		if ll, done, err = evalEM(x, ll1); err != nil {
+		if ll, done, err = e.step(x, ll1); err != nil {
 			return emEnd{}, err
 		}
 		if done {

@@ -79,17 +79,7 @@ type gladPriorEval struct {
 }
 
 func (e *gladPriorEval) Penalty(w, o, gw, gobj []float64) float64 {
-	return gauss(e.prec, w, gw) + gauss(e.prec, o, gobj)
-}
-
-// gauss returns (λ/2) Σ (x - 1)² and subtracts λ(x - 1) from g.
-func gauss(lambda float64, x, g []float64) float64 {
-	var s float64
-	for i, v := range x {
-		s += (v - 1) * (v - 1)
-		g[i] -= lambda * (v - 1)
-	}
-	return lambda / 2 * s
+	return l2(e.prec, 1, w, gw) + l2(e.prec, 1, o, gobj)
 }
 
 // underflowExp is the largest x for which e^-x is a normal number.
@@ -110,7 +100,7 @@ type gladEval struct {
 // zero, the smaller of the two is returned as 0: an underflow, which the
 // probability-space paths of the assumptions detect and handle.
 func sigmoids(s float64) (a, na float64) {
-	if !(math.Abs(s) <= underflowExp) {
+	if math.Abs(s) > underflowExp { // false for NaN, which propagates
 		if s > 0 {
 			return 1, 0
 		}

@@ -125,18 +125,19 @@ type regMMEEval struct {
 }
 
 func (e *regMMEEval) Penalty(w, o, gw, gobj []float64) float64 {
-	return l2(e.alpha, w, gw) + l2(e.beta, o, gobj)
+	return l2(e.alpha, 0, w, gw) + l2(e.beta, 0, o, gobj)
 }
 
-// l2 returns (λ/2) Σ x² and subtracts λx from g.
-func l2(lambda float64, x, g []float64) float64 {
+// l2 returns (λ/2) Σ (x - c)² and subtracts λ(x - c) from g: the penalty
+// of a Gaussian prior N(c, 1/λ) on every element of x, up to a constant.
+func l2(lambda, c float64, x, g []float64) float64 {
 	if lambda == 0 {
 		return 0
 	}
 	var s float64
 	for i, v := range x {
-		s += v * v
-		g[i] -= lambda * v
+		s += (v - c) * (v - c)
+		g[i] -= lambda * (v - c)
 	}
 	return lambda / 2 * s
 }
