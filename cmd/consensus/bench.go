@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/pprof"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +24,7 @@ func newBenchCmd() *cobra.Command {
 		repeat, maxIter   int
 		seed              uint64
 		gladPrior         float64
+		cpuProfile        string
 	)
 	c := &cobra.Command{
 		Use:   "bench",
@@ -31,11 +35,14 @@ fits the model with the chosen solver and reports: the time to simulate, the
 fit's time and process CPU time, iterations and evaluations, the time per iteration, labels per
 second (labels × evaluations / fit time), the peak resident memory of the
 process (getrusage maxrss: simulation and fit together) and the peak per
-label. See docs/performance.md.`,
+label. With --repeat above 1 it ends with the median and the range of the
+fit times. --cpuprofile writes a CPU profile of the fits (not of the
+simulation) for go tool pprof. See docs/performance.md.`,
 		Example: `  consensus bench --model da-ds --labels 1e8 --solver em
-  consensus bench --model la-glad --labels 5e5 --repeat 5`,
+  consensus bench --model la-glad --labels 5e5 --repeat 5
+  consensus bench --model da-ds --labels 2e6 --cpuprofile cpu.out && go tool pprof -top cpu.out`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			est, err := model.ByName(modelName)
 			if err != nil {
 				return usageErr(err)
@@ -67,6 +74,14 @@ label. See docs/performance.md.`,
 			fmt.Fprintf(out, "data: %d labels, %d objects, %d workers, %d classes, simulated in %v\n",
 				n, d.NumTasks(), d.NumWorkers(), d.NumClasses(), time.Since(t0).Round(time.Millisecond))
 			fmt.Fprintf(out, "model %s, GOMAXPROCS %d, threads %d\n", m.Name(), runtime.GOMAXPROCS(0), threads)
+			if cpuProfile != "" {
+				stop, perr := startCPUProfile(cpuProfile)
+				if perr != nil {
+					return perr
+				}
+				defer func() { stop(err != nil) }()
+			}
+			var wall, cpu []time.Duration
 			for i := range repeat {
 				cpu0, _ := benchdata.CPUTime()
 				r, err := m.Fit(d, s)
@@ -74,12 +89,16 @@ label. See docs/performance.md.`,
 					return err
 				}
 				cpu1, _ := benchdata.CPUTime()
+				wall, cpu = append(wall, r.Runtime), append(cpu, cpu1-cpu0)
 				sec := r.Runtime.Seconds()
 				perIter := r.Runtime / time.Duration(max(r.Iterations, 1))
 				fmt.Fprintf(out, "fit %d: solver %s, %v (CPU %v), %d iterations, %d evaluations, %v per iteration, %.3g labels/s, L/N %.6f, %s\n",
 					i+1, r.Method, r.Runtime.Round(time.Millisecond), (cpu1 - cpu0).Round(time.Millisecond), r.Iterations, r.Evaluations,
 					perIter.Round(time.Microsecond), float64(n)*float64(r.Evaluations)/sec,
 					r.LogLikelihood/float64(n), r.Status)
+			}
+			if repeat > 1 {
+				fmt.Fprintf(out, "fit time: median %s; CPU: median %s\n", spread(wall), spread(cpu))
 			}
 			if rss, ok := benchdata.MaxRSS(); ok {
 				fmt.Fprintf(out, "peak memory (maxrss) %.1f MB, %.1f bytes per label\n", float64(rss)/1e6, float64(rss)/float64(n))
@@ -96,6 +115,41 @@ label. See docs/performance.md.`,
 	f.IntVar(&repeat, "repeat", 1, "number of fits")
 	f.IntVar(&maxIter, "max-iter", 0, "iteration limit (default 1000)")
 	f.Uint64Var(&seed, "seed", 1, "simulation seed")
+	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the fits to this file (go tool pprof)")
 	f.Float64Var(&gladPrior, "glad-prior", 0, "fit GLAD with Gaussian priors of this variance on abilities and log difficulties (noise.GLAD.PriorVar; default 0: maximum likelihood); the data are simulated without")
 	return c
+}
+
+// spread formats the median of ds and their range, "1.2s (1.1s–1.4s)",
+// rounded to the millisecond.
+func spread(ds []time.Duration) string {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + med) / 2
+	}
+	r := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+	return fmt.Sprintf("%v (%v–%v)", r(med), r(s[0]), r(s[len(s)-1]))
+}
+
+// startCPUProfile starts a CPU profile into the file at path and returns
+// the function that stops it and closes the file, and removes it if the
+// command failed, so that no partial profile is left behind.
+func startCPUProfile(path string) (func(failed bool), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("--cpuprofile: %v", err)
+	}
+	return func(failed bool) {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil || failed {
+			os.Remove(path)
+		}
+	}, nil
 }

@@ -438,3 +438,31 @@ func TestSummary(t *testing.T) {
 		t.Errorf("output not written: %v", err)
 	}
 }
+
+// TestBench runs the bench command with repeats and a CPU profile: it
+// reports every fit and the median and range of their times, writes a
+// profile that go tool pprof can read, and leaves no profile behind when
+// the command fails.
+func TestBench(t *testing.T) {
+	dir := t.TempDir()
+	r := runIn(t, dir, "", "bench", "--model", "la-ds", "--labels", "2e4", "--repeat", "3", "--cpuprofile", "cpu.out")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"fit 1: solver em", "fit 3: solver em", "fit time: median ", "peak memory"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if out, err := exec.Command("go", "tool", "pprof", "-top", filepath.Join(dir, "cpu.out")).CombinedOutput(); err != nil {
+		t.Errorf("go tool pprof cannot read the profile: %v\n%s", err, out)
+	}
+	// A fit that fails (EM for GLAD) leaves no profile.
+	r = runIn(t, dir, "", "bench", "--model", "la-glad", "--labels", "2e4", "--solver", "em", "--cpuprofile", "bad.out")
+	if r.code == 0 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Errorf("EM for GLAD: exit %d, stderr %q; want a one-line error", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.out")); !os.IsNotExist(err) {
+		t.Errorf("a failed bench left its profile: %v", err)
+	}
+}
