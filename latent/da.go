@@ -113,11 +113,23 @@ func (e *daEval) TaskProb(lo, hi int, p, g []float64, _, gtask []float64) (float
 	q := num.Scratch(&qbuf, k)
 	acc := num.Scratch(&abuf, k)
 	prod, scale := 1.0, 0
+	// For K = 2, the exponentials of softmax(b_j) of a block of objects
+	// [block, blockEnd) in one call.
+	var ex [objBlock]float64
+	block, blockEnd := lo, lo
 	for j := lo; j < hi; j++ {
 		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 		gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
 		n := off[j+1] - off[j]
-		softmax(q, e.b[j*k:(j+1)*k])
+		if k == 2 {
+			if j == blockEnd {
+				block, blockEnd = j, min(hi, j+objBlock)
+				expNegAbsDiffs(&ex, e.b, block, blockEnd)
+			}
+			softmax2(q, e.b[2*j+1]-e.b[2*j], ex[j-block])
+		} else {
+			softmax(q, e.b[j*k:(j+1)*k])
+		}
 		oprod := prod // the product before object j, to undo a failure
 		oscale := scale
 		if k == 2 {
@@ -187,17 +199,8 @@ func (e *daEval) TaskProb(lo, hi int, p, g []float64, _, gtask []float64) (float
 // no logarithm.
 func softmax(q, b []float64) {
 	if len(b) == 2 {
-		// q_1 = σ(b_1 - b_0), each of q_0 and q_1 to full relative
-		// precision.
 		d := b[1] - b[0]
-		e := num.Exp(-math.Abs(d))
-		big := 1 / (1 + e)
-		small := e * big
-		if d >= 0 {
-			q[0], q[1] = small, big
-		} else {
-			q[0], q[1] = big, small
-		}
+		softmax2(q, d, num.Exp(-math.Abs(d)))
 		return
 	}
 	mx := math.Inf(-1)
@@ -213,6 +216,34 @@ func softmax(q, b []float64) {
 	for z := range q {
 		q[z] *= inv
 	}
+}
+
+// softmax2 writes q = softmax(0, d), q_1 = σ(d), each of q_0 and q_1 to
+// full relative precision, given ex = num.Exp(-|d|).
+func softmax2(q []float64, d, ex float64) {
+	big := 1 / (1 + ex)
+	small := ex * big
+	if d >= 0 {
+		q[0], q[1] = small, big
+	} else {
+		q[0], q[1] = big, small
+	}
+}
+
+// objBlock is the number of objects whose exponentials (K = 2) or
+// logarithms the DA evaluator computes in one call of num.ExpTo or
+// num.LogTo.
+const objBlock = 64
+
+// expNegAbsDiffs writes e^-|b_j1 - b_j0| for the objects [lo, hi), at most
+// objBlock of them, into ex[:hi-lo], given the K = 2 logits b.
+func expNegAbsDiffs(ex *[objBlock]float64, b []float64, lo, hi int) {
+	x := ex[:hi-lo]
+	for i := range x {
+		j := lo + i
+		x[i] = -math.Abs(b[2*j+1] - b[2*j])
+	}
+	num.ExpTo(x, x)
 }
 
 func (e *daEval) FinishGrad(_, _ []float64) {}
@@ -237,16 +268,28 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 	k := e.k
 	off := e.d.Offsets
 	if k == 2 {
+		// In blocks of objBlock objects: the exponentials of softmax(b_j)
+		// in one call, then the odds, then their logarithms in one call.
 		var q [2]float64
-		for j := lo; j < hi; j++ {
-			n := off[j+1] - off[j]
-			if n == 0 {
-				continue
+		var ex, odds [objBlock]float64
+		for block := lo; block < hi; block += objBlock {
+			end := min(hi, block+objBlock)
+			expNegAbsDiffs(&ex, t, block, end)
+			for j := block; j < end; j++ {
+				n := off[j+1] - off[j]
+				if n == 0 {
+					continue
+				}
+				softmax2(q[:], t[2*j+1]-t[2*j], ex[j-block])
+				inv := 1 / float64(n)
+				odds[j-block] = oddsRatio(q[0]+gtask[2*j]*inv, q[1]+gtask[2*j+1]*inv)
 			}
-			b := t[2*j : 2*j+2]
-			softmax(q[:], b)
-			inv := 1 / float64(n)
-			b[0], b[1] = 0, logOdds(q[0]+gtask[2*j]*inv, q[1]+gtask[2*j+1]*inv)
+			num.LogTo(odds[:end-block], odds[:end-block])
+			for j := block; j < end; j++ {
+				if off[j+1] > off[j] {
+					t[2*j], t[2*j+1] = 0, odds[j-block]
+				}
+			}
 		}
 		return
 	}
@@ -266,17 +309,17 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 	}
 }
 
-// logOdds returns log(p₁/p₀) for the distribution (p₀, p₁) ∝ (w₀, w₁) of
+// oddsRatio returns p₁/p₀ for the distribution (p₀, p₁) ∝ (w₀, w₁) of
 // two nonnegative weights (which may have rounded slightly below zero),
-// each probability raised to at least MinProb as logNormalise does, with
-// one logarithm; 0 if both weights are zero.
-func logOdds(w0, w1 float64) float64 {
+// each probability raised to at least MinProb as logNormalise does; 1 if
+// both weights are zero. Its logarithm is the M-step's logit.
+func oddsRatio(w0, w1 float64) float64 {
 	w0, w1 = max(w0, 0), max(w1, 0)
 	s := w0 + w1
 	if !(s > 0) {
-		return 0
+		return 1
 	}
-	return num.Log(max(w1, MinProb*s) / max(w0, MinProb*s))
+	return max(w1, MinProb*s) / max(w0, MinProb*s)
 }
 
 func (e *daEval) Output(j int, _ []float64, out []float64) {

@@ -98,24 +98,30 @@ func softmaxOf(b []float64) []float64 {
 
 // TestDAMStepObjects checks that DA's MStep equals MStepGlobal followed by
 // MStepObjects on any split of the objects into ranges, bit for bit, for
-// K = 2 and 3.
+// K = 2 and 3, on more objects than one block of the K = 2 M-step, that
+// objects without labels keep their parameters, and that every other
+// object's distribution is the one TestDAMStep checks.
 func TestDAMStepObjects(t *testing.T) {
 	for _, k := range []int{2, 3} {
 		classes := make([]string, k)
 		for z := range classes {
 			classes[z] = fmt.Sprint(z)
 		}
-		const nt = 7
+		const nt = 150
+		names := make([]string, nt)
+		for j := range names {
+			names[j] = fmt.Sprint("t", j)
+		}
 		var task, worker []int32
 		var label []uint16
 		for j := range nt {
-			for i := range j % 4 { // objects 0 and 4 have no labels
+			for i := range j % 4 { // objects 0, 4, 8, ... have no labels
 				task = append(task, int32(j))
 				worker = append(worker, int32(i))
 				label = append(label, uint16((i+j)%k))
 			}
 		}
-		d, err := data.FromIndices([]string{"a", "b", "c", "d", "e", "f", "g"}, []string{"u", "v", "w"}, classes, task, worker, label)
+		d, err := data.FromIndices(names, []string{"u", "v", "w"}, classes, task, worker, label)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +134,26 @@ func TestDAMStepObjects(t *testing.T) {
 		}
 		whole := append([]float64(nil), t0...)
 		ev.MStep(nil, gtask, nil, whole)
-		for _, split := range [][]int{{0, nt}, {0, 3, nt}, {0, 1, 2, 5, 6, nt}} {
+		for j := range nt {
+			n := float64(j % 4)
+			got := softmaxOf(whole[j*k : (j+1)*k])
+			var w []float64
+			var sum float64
+			for z, q := range softmaxOf(t0[j*k : (j+1)*k]) {
+				v := q
+				if n > 0 {
+					v = max(q+gtask[j*k+z]/n, 0)
+				}
+				w = append(w, v)
+				sum += v
+			}
+			for z := range got {
+				if want := max(w[z]/sum, latent.MinProb); math.Abs(got[z]-want) > 1e-14 {
+					t.Errorf("K=%d, object %d (%v labels): q(%d) = %v, want %v", k, j, n, z, got[z], want)
+				}
+			}
+		}
+		for _, split := range [][]int{{0, nt}, {0, 3, nt}, {0, 1, 2, 5, 6, nt}, {0, 63, 64, 65, 129, nt}} {
 			parts := append([]float64(nil), t0...)
 			ev.MStepGlobal(nil, nil)
 			for i := 0; i+1 < len(split); i++ {

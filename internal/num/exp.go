@@ -14,30 +14,49 @@ var expTable = func() [expN]float64 {
 	return t
 }()
 
+// The constants of ExpTo.
+const (
+	invLn2N = expN / math.Ln2
+	// log(2)/expN in two parts, the first with enough trailing zero bits
+	// that k·ln2Hi is exact for |k| < 2²⁰.
+	expLn2Hi = 6.93147180369123816490e-01 / expN
+	expLn2Lo = 1.90821492927058770002e-10 / expN
+	round    = 0x1.8p52 // adding and subtracting it rounds to an integer
+)
+
 // Exp returns e^x, within about 2 ulp of math.Exp, and faster than it in
 // hot loops: x = (m·expN + i)·log(2)/expN + r with |r| ≤ log(2)/(2·expN),
 // e^x = 2^m · 2^(i/expN) · e^r, the middle factor from a table and e^r from
 // its degree-5 Taylor polynomial (truncation error below 10⁻¹⁸). Outside
 // [-700, 700], and for NaN, it returns math.Exp(x).
+//
+// A loop over many independent arguments is faster with ExpTo, which gives
+// the same results.
 func Exp(x float64) float64 {
-	if !(x > -700 && x < 700) {
-		return math.Exp(x)
+	d := [1]float64{x}
+	ExpTo(d[:], d[:])
+	return d[0]
+}
+
+// ExpTo writes Exp(x[i]) into dst[i] for every i of x. With no call per
+// element, consecutive elements overlap in the processor: it takes about
+// half the time of calling Exp in a loop. dst must be at least as long as x
+// and may be x itself.
+func ExpTo(dst, x []float64) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		if !(v > -700 && v < 700) {
+			dst[i] = math.Exp(v)
+			continue
+		}
+		kf := v*invLn2N + round
+		kf -= round
+		k := int64(kf)
+		r := (v - kf*expLn2Hi) - kf*expLn2Lo
+		// e^r - 1, added to 1 last for accuracy.
+		q := r + r*r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120))))
+		t := expTable[k&(expN-1)]
+		t += t * q
+		dst[i] = math.Float64frombits(math.Float64bits(t) + uint64(k>>7)<<52)
 	}
-	const (
-		invLn2N = expN / math.Ln2
-		// log(2)/expN in two parts, the first with enough trailing zero
-		// bits that k·ln2Hi is exact for |k| < 2²⁰.
-		ln2Hi = 6.93147180369123816490e-01 / expN
-		ln2Lo = 1.90821492927058770002e-10 / expN
-		round = 0x1.8p52 // adding and subtracting it rounds to an integer
-	)
-	kf := x*invLn2N + round
-	kf -= round
-	k := int64(kf)
-	r := (x - kf*ln2Hi) - kf*ln2Lo
-	// e^r - 1, added to 1 last for accuracy.
-	q := r + r*r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120))))
-	t := expTable[k&(expN-1)]
-	t += t * q
-	return math.Float64frombits(math.Float64bits(t) + uint64(k>>7)<<52)
 }

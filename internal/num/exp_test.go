@@ -3,6 +3,7 @@ package num
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -56,4 +57,35 @@ func BenchmarkExp(b *testing.B) {
 		}
 		sink = s
 	})
+}
+
+// TestExpToLogTo checks that ExpTo and LogTo give Exp and Log of every
+// element, into another slice and in place, special values included.
+func TestExpToLogTo(t *testing.T) {
+	xs := []float64{0, 1, -1, 0.5, 699.9, -699.9, 700, -700, -745, 800, 1e-300, 0x1p-1022,
+		math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), -2}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 1000 {
+		xs = append(xs, (rng.Float64()*2-1)*700, rng.Float64()*10)
+	}
+	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+	for _, f := range []struct {
+		name   string
+		scalar func(float64) float64
+		slice  func(dst, x []float64)
+	}{{"ExpTo", Exp, ExpTo}, {"LogTo", Log, LogTo}} {
+		dst := make([]float64, len(xs)+1)
+		f.slice(dst, xs)
+		inPlace := slices.Clone(xs)
+		f.slice(inPlace, inPlace)
+		for i, x := range xs {
+			want := f.scalar(x)
+			if !same(dst[i], want) || !same(inPlace[i], want) {
+				t.Errorf("%s(%v) = %v (in place %v), want %v", f.name, x, dst[i], inPlace[i], want)
+			}
+		}
+		if dst[len(xs)] != 0 {
+			t.Errorf("%s wrote past len(x)", f.name)
+		}
+	}
 }
