@@ -111,21 +111,25 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		},
 	}
 	settings := &optimize.Settings{
-		GradientThreshold: set.GradientTol,
-		MajorIterations:   set.MaxIterations,
-		Converger: &optimize.FunctionConverge{
-			Relative:   set.FunctionTol,
-			Iterations: 10,
+		MajorIterations: set.MaxIterations,
+		Converger: &gradientConverge{
+			tol: set.GradientTol,
+			FunctionConverge: optimize.FunctionConverge{
+				Relative:   set.FunctionTol,
+				Iterations: 10,
+			},
 		},
 	}
 	settings.Recorder = &progressRecorder{f: set.Progress, start: start, max: set.MaxIterations, n: n,
 		major: func() { atMajor = calls }}
 	var method optimize.Method
+	// The methods' own gradient tests are off (NaN): gradientConverge
+	// makes them, faster.
 	switch set.Method {
 	case CG:
-		method = &optimize.CG{}
+		method = &optimize.CG{GradStopThreshold: math.NaN()}
 	default:
-		method = &optimize.LBFGS{}
+		method = &optimize.LBFGS{GradStopThreshold: math.NaN()}
 	}
 	res, err := optimize.Minimize(prob, x0, settings, method)
 	if cerr := set.Context.Err(); cerr != nil {
@@ -165,6 +169,45 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 	}
 	r.Runtime = time.Since(start)
 	return r, nil
+}
+
+// gradientConverge is the convergence test of a gradient fit, made at every
+// major iteration: the fit has converged (optimize.GradientThreshold) when
+// the largest absolute component of the gradient is below tol, or below
+// 10⁻¹², the threshold of gonum's methods, whichever is larger; otherwise
+// FunctionConverge decides. It is what gonum does with
+// Settings.GradientThreshold = tol and the methods' default
+// GradStopThreshold, in the same order, without floats.Norm(g, ∞), whose
+// math.Max per component made the two tests about a tenth of the time of a
+// DA-GLAD fit.
+type gradientConverge struct {
+	tol float64
+	optimize.FunctionConverge
+}
+
+// Converged returns the status of the fit at loc.
+func (c *gradientConverge) Converged(loc *optimize.Location) optimize.Status {
+	if loc.Gradient != nil && maxAbs(loc.Gradient) < max(c.tol, gonumGradStop) {
+		return optimize.GradientThreshold
+	}
+	return c.FunctionConverge.Converged(loc)
+}
+
+// gonumGradStop is the default GradStopThreshold of gonum's LBFGS and CG.
+const gonumGradStop = 1e-12
+
+// maxAbs returns the largest |g_i|, NaN if some g_i is NaN.
+func maxAbs(g []float64) float64 {
+	var m float64
+	for _, v := range g {
+		a := math.Abs(v)
+		if a > m {
+			m = a
+		} else if a != a {
+			return a
+		}
+	}
+	return m
 }
 
 // ErrLineSearch is the error in Result.Status of a fit stopped because one
