@@ -34,6 +34,8 @@ done
 for m in la-glad da-glad; do
 	echo "### $m, 5e5 labels, --glad-prior 1"
 	"$bin" bench --model "$m" --labels 5e5 --repeat 3 --glad-prior 1
+	echo "### $m, 5e5 labels, 100 iterations (Crowd-Kit's GLAD default n_iter)"
+	"$bin" bench --model "$m" --labels 5e5 --repeat 3 --max-iter 100
 done
 
 [ "$mode" = full ] || exit 0
