@@ -64,11 +64,15 @@ func (c *column[T]) chunks() [][]T {
 	return append(c.full[:len(c.full):len(c.full)], c.cur)
 }
 
-// flat returns the values in one new slice.
-func (c *column[T]) flat() []T {
+// flat returns the values in one new slice. If consume is true, it lets
+// go of each full chunk once copied, and c must not be used again.
+func (c *column[T]) flat(consume bool) []T {
 	out := make([]T, 0, c.len())
-	for _, ch := range c.chunks() {
+	for k, ch := range c.chunks() {
 		out = append(out, ch...)
+		if consume && k < len(c.full) {
+			c.full[k] = nil
+		}
 	}
 	return out
 }
@@ -188,7 +192,7 @@ func (b *Builder) Add(task, worker, label string) error {
 	c, ok := b.raw.find(label)
 	if !ok {
 		if b.fixed {
-			return fmt.Errorf("label %q is not one of the classes %s", label, strings.Join(b.raw.names.flat(), ","))
+			return fmt.Errorf("label %q is not one of the classes %s", label, strings.Join(b.raw.names.flat(false), ","))
 		}
 		if b.raw.names.len() >= MaxClasses {
 			return fmt.Errorf("more than %d distinct labels", MaxClasses)
@@ -236,8 +240,18 @@ func (b *Builder) Len() int { return b.label.len() }
 // sorted numerically when all parse as numbers and lexically if not.
 // The Builder is not changed: more labels may be added and Build called
 // again.
-func (b *Builder) Build() (*Dataset, error) {
-	raw := b.raw.names.flat()
+func (b *Builder) Build() (*Dataset, error) { return b.build(false) }
+
+// build is Build. If consume is true, the Builder frees its memory as it
+// builds, which lowers the peak memory of a reader, and must not be used
+// again.
+func (b *Builder) build(consume bool) (*Dataset, error) {
+	if consume {
+		for _, in := range []*intern{&b.tasks, &b.workers} {
+			in.index, in.clash, in.last = nil, nil, ""
+		}
+	}
+	raw := b.raw.names.flat(false)
 	classes := slices.Clone(raw)
 	if !b.fixed {
 		SortClasses(classes)
@@ -250,7 +264,7 @@ func (b *Builder) Build() (*Dataset, error) {
 	for i, name := range raw {
 		remap[i] = pos[name]
 	}
-	tasks, workers := b.tasks.names.flat(), b.workers.names.flat()
+	tasks, workers := b.tasks.names.flat(consume), b.workers.names.flat(consume)
 	if b.scattered {
 		return fromChunks(tasks, workers, classes, b.task.chunks(), b.worker.chunks(), b.label.chunks(), remap)
 	}
@@ -260,11 +274,14 @@ func (b *Builder) Build() (*Dataset, error) {
 			d.Offsets = append(d.Offsets, d.Offsets[len(d.Offsets)-1]+int(n))
 		}
 	}
-	d.Worker = b.worker.flat()
+	d.Worker = b.worker.flat(consume)
 	d.Label = make([]uint16, 0, b.label.len())
-	for _, ch := range b.label.chunks() {
+	for k, ch := range b.label.chunks() {
 		for _, l := range ch {
 			d.Label = append(d.Label, remap[l])
+		}
+		if consume && k < len(b.label.full) {
+			b.label.full[k] = nil
 		}
 	}
 	if err := d.Validate(); err != nil {

@@ -10,7 +10,8 @@ import (
 // TestBuilder checks that a Builder gives the Dataset of FromIndices, with
 // identifiers indexed in order of first appearance, whether the labels of
 // each task come together or not, across chunk boundaries, and when Build
-// is called twice with labels added in between.
+// is called twice with labels added in between, and when the Builder
+// frees its memory while building, as the readers have it do.
 func TestBuilder(t *testing.T) {
 	type row struct{ task, worker, label string }
 	grouped := func(n, per int) []row {
@@ -88,9 +89,9 @@ func TestBuilder(t *testing.T) {
 				}
 				return d
 			}
-			check := func(n int) {
+			check := func(n int, consume bool) {
 				t.Helper()
-				got, err := b.Build()
+				got, err := b.build(consume)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -101,7 +102,7 @@ func TestBuilder(t *testing.T) {
 			}
 			for i, r := range tc.rows {
 				if tc.again > 0 && i == tc.again {
-					check(i)
+					check(i, false)
 				}
 				if err := b.Add(r.task, r.worker, r.label); err != nil {
 					t.Fatal(err)
@@ -113,7 +114,8 @@ func TestBuilder(t *testing.T) {
 			if b.Len() != len(tc.rows) {
 				t.Errorf("Len() = %d, want %d", b.Len(), len(tc.rows))
 			}
-			check(len(tc.rows))
+			check(len(tc.rows), false)
+			check(len(tc.rows), true) // as the readers build
 		})
 	}
 }
@@ -147,7 +149,7 @@ func TestInternClash(t *testing.T) {
 	if _, ok := in.find("e"); ok {
 		t.Error(`find("e") found an unknown string`)
 	}
-	if got := in.names.flat()[9:]; !reflect.DeepEqual(got, []string{"a", "c", "b", "d"}) {
+	if got := in.names.flat(false)[9:]; !reflect.DeepEqual(got, []string{"a", "c", "b", "d"}) {
 		t.Errorf("names %q", got)
 	}
 	if len(in.clash) != 1 || in.clash["b"] != 11 {
