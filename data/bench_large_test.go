@@ -2,6 +2,8 @@ package data_test
 
 import (
 	"bytes"
+	"os"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -41,4 +43,37 @@ func BenchmarkReadLabelsLarge(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkLoadLabelsFile reads the labels file named by the environment
+// variable CONSENSUS_BENCH_FILE with data.LoadLabels (format by extension),
+// to time real files such as a simulated 10⁷-row one; it is skipped when
+// the variable is unset. Besides the time it reports rows/s and
+// retained-B/label: the heap in use after a garbage collection, with the
+// Dataset alive, per label.
+func BenchmarkLoadLabelsFile(b *testing.B) {
+	path := os.Getenv("CONSENSUS_BENCH_FILE")
+	if path == "" {
+		b.Skip("set CONSENSUS_BENCH_FILE to a labels file")
+	}
+	if fi, err := os.Stat(path); err == nil {
+		b.SetBytes(fi.Size())
+	}
+	b.ReportAllocs()
+	var d *data.Dataset
+	for b.Loop() {
+		d = nil
+		var err error
+		if d, err = data.LoadLabels(path, "", data.ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	n := float64(d.NumLabels())
+	b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapInuse)/n, "retained-B/label")
+	runtime.KeepAlive(d)
 }
