@@ -2,6 +2,7 @@ package data
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,34 +10,163 @@ import (
 
 // Builder accumulates labels given as strings and builds a Dataset.
 // The zero value is not usable; call NewBuilder.
+//
+// Labels are stored in chunks, so that adding one never copies the earlier
+// ones, and a Builder uses 6 bytes per label (worker and class indices) as
+// long as the labels of each task come together, as they do in files
+// grouped by task; once a task comes back after another task, it also
+// keeps each label's task index (4 more bytes per label).
 type Builder struct {
-	fixed   bool // classes given up front
-	tasks   intern
-	workers intern
-	raw     intern // class strings in order of first appearance
-	task    []int32
-	worker  []int32
-	label   []uint16
+	fixed     bool // classes given up front
+	tasks     intern
+	workers   intern
+	raw       intern         // class strings in order of first appearance
+	scattered bool           // some task came back after another task
+	count     column[int32]  // labels per task, until scattered
+	task      column[int32]  // task index per label, once scattered
+	worker    column[int32]  // worker index per label
+	label     column[uint16] // raw class index per label
+}
+
+// chunkLen is the number of values in a full chunk of a column.
+const chunkLen = 1 << 16
+
+// column is a sequence of values stored in chunks of chunkLen values, so
+// that appending never copies the values already there.
+type column[T any] struct {
+	full [][]T // chunks of chunkLen values
+	cur  []T   // the values after them, at most chunkLen
+}
+
+// add appends v.
+func (c *column[T]) add(v T) {
+	if len(c.cur) == chunkLen {
+		c.full = append(c.full, c.cur)
+		c.cur = make([]T, 0, chunkLen)
+	}
+	c.cur = append(c.cur, v)
+}
+
+// len returns the number of values.
+func (c *column[T]) len() int { return len(c.full)*chunkLen + len(c.cur) }
+
+// at returns the i-th value.
+func (c *column[T]) at(i int) T {
+	if k := i / chunkLen; k < len(c.full) {
+		return c.full[k][i%chunkLen]
+	}
+	return c.cur[i%chunkLen]
+}
+
+// chunks returns the values as chunks: all but the last hold chunkLen
+// values. Columns of the same length have chunks of the same lengths.
+func (c *column[T]) chunks() [][]T {
+	return append(c.full[:len(c.full):len(c.full)], c.cur)
+}
+
+// flat returns the values in one new slice. If consume is true, it lets
+// go of each full chunk once copied, and c must not be used again.
+func (c *column[T]) flat(consume bool) []T {
+	out := make([]T, 0, c.len())
+	for k, ch := range c.chunks() {
+		out = append(out, ch...)
+		if consume && k < len(c.full) {
+			c.full[k] = nil
+		}
+	}
+	return out
 }
 
 // intern maps strings to dense indices in order of first appearance.
+//
+// The index is keyed by a 64-bit hash of the string rather than by the
+// string itself: such a map grows several times faster than one with
+// string keys, since growing it does not read the strings again, and it
+// holds no pointers for the garbage collector to scan. A string whose hash
+// already belongs to another string goes to clash.
 type intern struct {
-	index map[string]int32
-	names []string
+	seed  maphash.Seed
+	index map[uint64]int32 // hash -> index of the first string with that hash
+	clash map[string]int32 // strings whose hash belongs to an earlier string
+	names column[string]
+	text  strings.Builder // holds the latest names
+	last  string          // the string of the last get, which returns lastI again
+	lastI int32
 }
 
+// textChunk is the largest size of the blocks in which intern stores the
+// text of the names, one after the other; the first blocks are smaller.
+const textChunk = 64 << 10
+
+// get returns the index of s, adding s if it is new. The string of the
+// previous call is recognised without a lookup, which makes runs of one
+// identifier (such as a labels file grouped by task) cheap.
 func (in *intern) get(s string) int32 {
-	if i, ok := in.index[s]; ok {
-		return i
+	if s == in.last && in.names.len() > 0 {
+		return in.lastI
 	}
-	if in.index == nil {
-		in.index = make(map[string]int32)
+	i, h, taken, ok := in.lookup(s)
+	if !ok {
+		i = int32(in.names.len())
+		s = in.store(s)
+		in.names.add(s)
+		if taken {
+			if in.clash == nil {
+				in.clash = make(map[string]int32)
+			}
+			in.clash[s] = i
+		} else {
+			in.index[h] = i
+		}
 	}
-	i := int32(len(in.names))
-	s = strings.Clone(s) // do not keep a caller's larger buffer alive
-	in.index[s] = i
-	in.names = append(in.names, s)
+	in.last, in.lastI = in.names.at(int(i)), i
 	return i
+}
+
+// store returns a copy of s, so as not to keep a caller's larger buffer
+// alive. The copies are packed into blocks of up to textChunk bytes, which
+// take less memory than a small allocation each and keep the names together
+// in the cache. A strings.Builder only appends, so the strings it returned
+// before stay valid.
+func (in *intern) store(s string) string {
+	if in.text.Cap()-in.text.Len() < len(s) {
+		size := min(textChunk, max(256, 2*in.text.Cap()))
+		in.text = strings.Builder{}
+		in.text.Grow(max(size, len(s)))
+	}
+	at := in.text.Len()
+	in.text.WriteString(s)
+	return in.text.String()[at:]
+}
+
+// lookup returns the index of s and whether s is known, the hash h of s,
+// and whether h belongs to a string (s or another).
+func (in *intern) lookup(s string) (i int32, h uint64, taken, ok bool) {
+	if in.index == nil {
+		in.seed = maphash.MakeSeed()
+		in.index = make(map[uint64]int32)
+	}
+	h = maphash.String(in.seed, s)
+	if i, taken = in.index[h]; taken && in.names.at(int(i)) != s {
+		i, ok = in.clash[s]
+		return i, h, true, ok
+	}
+	return i, h, taken, taken
+}
+
+// find returns the index of s, or false if s is not known. A short list
+// is scanned, which is faster than hashing for a few classes.
+func (in *intern) find(s string) (int32, bool) {
+	if in.names.len() <= 8 {
+		for i, n := range in.names.cur {
+			if n == s {
+				return int32(i), true
+			}
+		}
+		return 0, false
+	}
+	i, _, _, ok := in.lookup(s)
+	return i, ok
 }
 
 // NewBuilder returns a Builder. If classes is not empty, it fixes the class
@@ -47,7 +177,7 @@ func NewBuilder(classes []string) (*Builder, error) {
 	if len(classes) > 0 {
 		b.fixed = true
 		for _, c := range classes {
-			if _, dup := b.raw.index[c]; dup {
+			if _, dup := b.raw.find(c); dup {
 				return nil, fmt.Errorf("class %q listed twice", c)
 			}
 			b.raw.get(c)
@@ -59,30 +189,70 @@ func NewBuilder(classes []string) (*Builder, error) {
 // Add records one noisy label. It returns an error if the class list is
 // fixed and label is not in it, or if there are too many classes.
 func (b *Builder) Add(task, worker, label string) error {
-	c, ok := b.raw.index[label]
+	c, ok := b.raw.find(label)
 	if !ok {
 		if b.fixed {
-			return fmt.Errorf("label %q is not one of the classes %s", label, strings.Join(b.raw.names, ","))
+			return fmt.Errorf("label %q is not one of the classes %s", label, strings.Join(b.raw.names.flat(false), ","))
 		}
-		if len(b.raw.names) >= MaxClasses {
+		if b.raw.names.len() >= MaxClasses {
 			return fmt.Errorf("more than %d distinct labels", MaxClasses)
 		}
 		c = b.raw.get(label)
 	}
-	b.task = append(b.task, b.tasks.get(task))
-	b.worker = append(b.worker, b.workers.get(worker))
-	b.label = append(b.label, uint16(c))
+	t := b.tasks.get(task)
+	if !b.scattered {
+		switch n := int32(b.count.len()); t {
+		case n - 1: // the task of the previous label
+			b.count.cur[len(b.count.cur)-1]++
+		case n: // a new task
+			b.count.add(1)
+		default:
+			b.scatter()
+		}
+	}
+	if b.scattered {
+		b.task.add(t)
+	}
+	b.worker.add(b.workers.get(worker))
+	b.label.add(uint16(c))
 	return nil
 }
 
+// scatter switches from counting the labels of each task to recording the
+// task of every label.
+func (b *Builder) scatter() {
+	for j, ch := range b.count.chunks() {
+		for i, n := range ch {
+			for range n {
+				b.task.add(int32(j*chunkLen + i))
+			}
+		}
+	}
+	b.count = column[int32]{}
+	b.scattered = true
+}
+
 // Len returns the number of labels added so far.
-func (b *Builder) Len() int { return len(b.task) }
+func (b *Builder) Len() int { return b.label.len() }
 
 // Build returns the Dataset. Tasks and workers are indexed in order of first
 // appearance. Classes keep the order given to NewBuilder; otherwise they are
 // sorted numerically when all parse as numbers and lexically if not.
-func (b *Builder) Build() (*Dataset, error) {
-	classes := slices.Clone(b.raw.names)
+// The Builder is not changed: more labels may be added and Build called
+// again.
+func (b *Builder) Build() (*Dataset, error) { return b.build(false) }
+
+// build is Build. If consume is true, the Builder frees its memory as it
+// builds, which lowers the peak memory of a reader, and must not be used
+// again.
+func (b *Builder) build(consume bool) (*Dataset, error) {
+	if consume {
+		for _, in := range []*intern{&b.tasks, &b.workers} {
+			in.index, in.clash, in.last = nil, nil, ""
+		}
+	}
+	raw := b.raw.names.flat(false)
+	classes := slices.Clone(raw)
 	if !b.fixed {
 		SortClasses(classes)
 	}
@@ -90,15 +260,34 @@ func (b *Builder) Build() (*Dataset, error) {
 	for i, name := range classes {
 		pos[name] = uint16(i)
 	}
-	remap := make([]uint16, len(b.raw.names))
-	for i, name := range b.raw.names {
+	remap := make([]uint16, len(classes))
+	for i, name := range raw {
 		remap[i] = pos[name]
 	}
-	label := make([]uint16, len(b.label))
-	for i, l := range b.label {
-		label[i] = remap[l]
+	tasks, workers := b.tasks.names.flat(consume), b.workers.names.flat(consume)
+	if b.scattered {
+		return fromChunks(tasks, workers, classes, b.task.chunks(), b.worker.chunks(), b.label.chunks(), remap)
 	}
-	return FromIndices(b.tasks.names, b.workers.names, classes, b.task, b.worker, label)
+	d := &Dataset{Tasks: tasks, Workers: workers, Classes: classes, Offsets: make([]int, 1, len(tasks)+1)}
+	for _, ch := range b.count.chunks() {
+		for _, n := range ch {
+			d.Offsets = append(d.Offsets, d.Offsets[len(d.Offsets)-1]+int(n))
+		}
+	}
+	d.Worker = b.worker.flat(consume)
+	d.Label = make([]uint16, 0, b.label.len())
+	for k, ch := range b.label.chunks() {
+		for _, l := range ch {
+			d.Label = append(d.Label, remap[l])
+		}
+		if consume && k < len(b.label.full) {
+			b.label.full[k] = nil
+		}
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // SortClasses sorts class names in place: numerically if every name parses as

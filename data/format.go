@@ -251,7 +251,7 @@ func labelsFrom(src rowSource, name string, classes []string) (*Dataset, error) 
 	if b.Len() == 0 {
 		return nil, src.noRows()
 	}
-	d, err := b.Build()
+	d, err := b.build(true)
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}

@@ -150,7 +150,7 @@ func ReadLabels(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	if b.Len() == 0 {
 		return nil, t.noRows()
 	}
-	d, err := b.Build()
+	d, err := b.build(true)
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}

@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/csv"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 	"github.com/consensuslab/consensus/sim"
@@ -49,23 +51,14 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			if err := checkOutputs(nil, []string{"output", "truth"}, []string{out, truth}); err != nil {
 				return err
 			}
+			if err := checkTruthPath(truth); err != nil {
+				return err
+			}
 			d, tr, err := sim.Simulate(cfg)
 			if err != nil {
 				return usageErr(err)
 			}
-			if err := output.WriteFile(out, func(w io.Writer) error {
-				cw := csv.NewWriter(w)
-				cw.Comma = sepFor(out)
-				cw.Write([]string{"task", "worker", "label"})
-				for j, task := range d.Tasks {
-					workers, labels := d.TaskLabels(j)
-					for i, wk := range workers {
-						cw.Write([]string{task, d.Workers[wk], d.Classes[labels[i]]})
-					}
-				}
-				cw.Flush()
-				return cw.Error()
-			}); err != nil {
+			if err := output.WriteLabelsFile(out, "", d); err != nil {
 				return err
 			}
 			if truth == "" {
@@ -103,7 +96,22 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 	fl.Float64Var(&cfg.Concentration, "concentration", 0, "Dirichlet concentration of the label distributions (default 1)")
 	fl.Uint64Var(&cfg.Seed, "seed", 0, "random seed")
 	fl.Var(&maxMem, "max-memory", "refuse simulations estimated to need more memory than this, such as 4GiB (default: the memory available; off: no check)")
-	fl.StringVarP(&out, "output", "o", "-", `labels file (task,worker,label); "-" is standard output`)
-	fl.StringVar(&truth, "truth", "", "also write the true distributions (task,label,q_<class>...): label is the true class under LA, the argmax of q under DA")
+	fl.StringVarP(&out, "output", "o", "-", `labels file (task,worker,label); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
+	fl.StringVar(&truth, "truth", "", "also write the true distributions (task,label,q_<class>...), as CSV, or TSV for .tsv: label is the true class under LA, the argmax of q under DA")
 	return c
+}
+
+// checkTruthPath refuses a --truth file name whose extension asks for a
+// format the truth table is not written in: it is CSV or TSV text only.
+func checkTruthPath(truth string) error {
+	if truth == "" || truth == "-" {
+		return nil
+	}
+	f := data.FormatOf(truth)
+	if f == data.CSV || f == data.TSV {
+		if !strings.HasSuffix(strings.ToLower(truth), ".gz") {
+			return nil
+		}
+	}
+	return usagef("--truth %s: the truth file is written as uncompressed CSV or TSV only; name it .csv or .tsv", truth)
 }

@@ -1,0 +1,158 @@
+package data
+
+import (
+	"hash/maphash"
+	"reflect"
+	"strconv"
+	"testing"
+)
+
+// TestBuilder checks that a Builder gives the Dataset of FromIndices, with
+// identifiers indexed in order of first appearance, whether the labels of
+// each task come together or not, across chunk boundaries, and when Build
+// is called twice with labels added in between, and when the Builder
+// frees its memory while building, as the readers have it do.
+func TestBuilder(t *testing.T) {
+	type row struct{ task, worker, label string }
+	grouped := func(n, per int) []row {
+		var rows []row
+		for i := range n {
+			rows = append(rows, row{"t" + strconv.Itoa(i/per), "w" + strconv.Itoa(i*7%13), strconv.Itoa(i * 5 % 3)})
+		}
+		return rows
+	}
+	scattered := func(n, tasks int) []row {
+		var rows []row
+		for i := range n {
+			rows = append(rows, row{"t" + strconv.Itoa(i*7919%tasks), "w" + strconv.Itoa(i%11), strconv.Itoa(i % 12)})
+		}
+		return rows
+	}
+	for _, tc := range []struct {
+		name    string
+		rows    []row
+		classes []string
+		again   int // Build after this many rows as well
+	}{
+		{"grouped", grouped(20, 4), nil, 0},
+		{"grouped-fixed", grouped(20, 4), []string{"2", "0", "1", "9"}, 0},
+		{"one task", grouped(10, 10), nil, 0},
+		{"comes back", append(grouped(12, 3), row{"t0", "w1", "1"}, row{"t9", "w1", "0"}), nil, 0},
+		{"comes back at once", []row{{"a", "u", "x"}, {"b", "u", "y"}, {"a", "v", "x"}}, nil, 0},
+		{"scattered", scattered(50, 7), nil, 0},
+		{"grouped chunks", grouped(3*chunkLen+5, 2), nil, 0},
+		{"scattered chunks", scattered(2*chunkLen+3, chunkLen+1), nil, 0},
+		{"late scatter", append(grouped(chunkLen+7, 3), row{"t1", "w0", "0"}), nil, 0},
+		{"build twice", append(grouped(20, 4), row{"t1", "w1", "1"}), nil, 10},
+		{"build twice grouped", grouped(20, 4), nil, 9},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := NewBuilder(tc.classes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tasks, workers, raw []string
+			var task, worker []int32
+			var label []uint16
+			seen := map[*[]string]map[string]int{}
+			at := func(list *[]string, s string) int { // the index of s in list, added if new
+				if seen[list] == nil {
+					seen[list] = map[string]int{}
+				}
+				i, ok := seen[list][s]
+				if !ok {
+					i = len(*list)
+					seen[list][s] = i
+					*list = append(*list, s)
+				}
+				return i
+			}
+			for _, c := range tc.classes {
+				at(&raw, c)
+			}
+			want := func() *Dataset {
+				classes := append([]string(nil), raw...)
+				if tc.classes == nil {
+					SortClasses(classes)
+				}
+				pos := map[string]int{}
+				for i, c := range classes {
+					pos[c] = i
+				}
+				l := make([]uint16, len(label))
+				for i, k := range label {
+					l[i] = uint16(pos[raw[k]])
+				}
+				d, err := FromIndices(tasks, workers, classes, task, worker, l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return d
+			}
+			check := func(n int, consume bool) {
+				t.Helper()
+				got, err := b.build(consume)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if w := want(); !reflect.DeepEqual(got, w) {
+					t.Fatalf("after %d rows: Build differs from FromIndices:\ngot  %v %v %v %v\nwant %v %v %v %v", n,
+						got.Tasks, got.Offsets, got.Worker, got.Label, w.Tasks, w.Offsets, w.Worker, w.Label)
+				}
+			}
+			for i, r := range tc.rows {
+				if tc.again > 0 && i == tc.again {
+					check(i, false)
+				}
+				if err := b.Add(r.task, r.worker, r.label); err != nil {
+					t.Fatal(err)
+				}
+				task = append(task, int32(at(&tasks, r.task)))
+				worker = append(worker, int32(at(&workers, r.worker)))
+				label = append(label, uint16(at(&raw, r.label)))
+			}
+			if b.Len() != len(tc.rows) {
+				t.Errorf("Len() = %d, want %d", b.Len(), len(tc.rows))
+			}
+			check(len(tc.rows), false)
+			check(len(tc.rows), true) // as the readers build
+		})
+	}
+}
+
+// TestInternClash checks that two strings with the same hash get their own
+// indices. The clash is made by hand: a 64-bit hash collision cannot be
+// found on purpose.
+func TestInternClash(t *testing.T) {
+	var in intern
+	for i := range 9 { // more than find scans
+		in.get("f" + strconv.Itoa(i))
+	}
+	for _, step := range []struct {
+		s    string
+		want int32
+	}{
+		{"a", 9}, {"c", 10}, {"a", 9},
+		{"b", 11}, // clashes with "a", see below
+		{"b", 11}, {"a", 9}, {"c", 10}, {"b", 11}, {"d", 12}, {"b", 11},
+	} {
+		if step.s == "b" && in.names.len() == 11 {
+			in.index[maphash.String(in.seed, "b")] = 9 // pretend "b" has the hash of "a"
+		}
+		if got := in.get(step.s); got != step.want {
+			t.Fatalf("get(%q) = %d, want %d", step.s, got, step.want)
+		}
+		if i, ok := in.find(step.s); !ok || i != step.want {
+			t.Fatalf("find(%q) = %d, %v, want %d", step.s, i, ok, step.want)
+		}
+	}
+	if _, ok := in.find("e"); ok {
+		t.Error(`find("e") found an unknown string`)
+	}
+	if got := in.names.flat(false)[9:]; !reflect.DeepEqual(got, []string{"a", "c", "b", "d"}) {
+		t.Errorf("names %q", got)
+	}
+	if len(in.clash) != 1 || in.clash["b"] != 11 {
+		t.Errorf("clash %v, want just \"b\"", in.clash)
+	}
+}
