@@ -3,6 +3,7 @@ module github.com/consensuslab/consensus
 go 1.26.8
 
 require (
+	github.com/go-json-experiment/json v1.27.2
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/schollz/progressbar/v3 v3.19.0
 	github.com/spf13/cobra v1.10.2

@@ -12,17 +12,22 @@ import (
 
 // FuzzReadLabels checks that ReadLabels never panics, reports every failure
 // as a one-line *InputError, and, when it succeeds, returns a valid Dataset
-// with one label per data row that survives writing and reading back.
+// with one label per data row that survives writing and reading back. It
+// also reads each line as JSON Lines by the fast and the slow path, which
+// must agree.
 func FuzzReadLabels(f *testing.F) {
 	for _, s := range []string{
 		"task,worker,label\n1,a,x\n1,b,y\n",
 		"\xef\xbb\xbftask,worker,label\r\n1,a,x\r\n2,b,y\r\n",
 		"label,task,worker,extra\n\"x\",\" 1\",a,\n\"y\"\"\",\"2\n3\",b,e\n",
 		"task,worker,label\n1,a,x\n\"2,b,y\n",
+		`{"task":"t1","worker":"w1","label":"x"}` + "\n" + `{"task":2,"worker":"w\u00e9","label":true,"e":[{}]}` + "\n",
+		`{"Task":"t1","worker":"w1","label":"x","task":null}` + "\n" + `{"task":1e3,"worker":" w ","label":"y"} 1` + "\n",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
+		checkJSONLPaths(t, in) // the fast and slow paths of the JSON Lines reader agree
 		d, err := ReadLabels(bytes.NewReader(in), "fuzz.csv", ReadOptions{})
 		if err != nil {
 			var ie *InputError

@@ -26,6 +26,7 @@ type jsonlReader struct {
 	cells   []string
 	found   []int // per wanted key: 0 absent, 1 matched ignoring case, 2 exact
 	keys    []string
+	fast    jsonlFast
 }
 
 func newJSONLReader(r io.Reader, file string, names, roles []string) (*jsonlReader, error) {
@@ -113,8 +114,19 @@ func (j *jsonlReader) next() ([]string, int, error) {
 	}
 }
 
-// parse reads the wanted values of one record into j.cells.
+// parse reads the wanted values of one record into j.cells. The fast path
+// takes the common, valid record; parseSlow takes every other line and
+// gives every message.
 func (j *jsonlReader) parse(line []byte) error {
+	if j.fast.parse(line, j.names, j.cells) {
+		return nil
+	}
+	return j.parseSlow(line)
+}
+
+// parseSlow reads the wanted values of one record into j.cells token by
+// token, or says what is wrong with the line.
+func (j *jsonlReader) parseSlow(line []byte) error {
 	if !utf8.Valid(line) {
 		return j.fail("invalid UTF-8 (byte 0x%02X at column %d); the file must be UTF-8 text", line[invalidAt(string(line))], invalidAt(string(line))+1)
 	}

@@ -1,0 +1,129 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// parseBoth reads one trimmed, non-empty line with jsonlReader.parse (fast
+// path, then slow path) and with the slow path alone, and fails t unless
+// both give the same cells or the same error. It reports whether the fast
+// path accepted the line.
+func parseBoth(t *testing.T, line []byte, names []string) bool {
+	t.Helper()
+	roles := names
+	newReader := func() *jsonlReader {
+		j, err := newJSONLReader(strings.NewReader(""), "t.jsonl", names, roles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.line, j.records = 1, 1
+		return j
+	}
+	fast, slow := newReader(), newReader()
+	fastOK := fast.fast.parse(line, fast.names, fast.cells)
+	errBoth := fast.parse(line)
+	errSlow := slow.parseSlow(line)
+	switch {
+	case fastOK && errSlow != nil:
+		t.Fatalf("%q: the fast path accepts it, the slow path says %v", line, errSlow)
+	case (errBoth == nil) != (errSlow == nil):
+		t.Fatalf("%q: parse says %v, the slow path %v", line, errBoth, errSlow)
+	case errBoth != nil && errBoth.Error() != errSlow.Error():
+		t.Fatalf("%q: parse says %q, the slow path %q", line, errBoth, errSlow)
+	case errBoth == nil && !slices.Equal(fast.cells, slow.cells):
+		t.Fatalf("%q: parse gives %q, the slow path %q", line, fast.cells, slow.cells)
+	}
+	if errBoth != nil {
+		var ie *InputError
+		if !errors.As(errBoth, &ie) {
+			t.Fatalf("%q: error %v is %T", line, errBoth, errBoth)
+		}
+	}
+	return fastOK
+}
+
+// TestJSONLFastPath runs lines through both paths of the JSON Lines reader:
+// they must agree, and the fast path must take the lines marked fast.
+func TestJSONLFastPath(t *testing.T) {
+	names := []string{"task", "worker", "label"}
+	for _, c := range []struct {
+		line string
+		fast bool // the fast path accepts it
+	}{
+		{`{"task":"t1","worker":"w1","label":"x"}`, true},
+		{`{"label":"x","task":1,"worker":"w"}`, true},
+		{`{ "task" : "a b" , "worker":"w", "label" : "x" }`, true},
+		{`{"task":"  padded\t","worker":"w","label":"x"}`, true},
+		{`{"task":"t\"q\\u00e9\n\u2028","worker":"w\/1","label":"x"}`, true},
+		{`{"task":"caf\u00e9","worker":"日本","label":"\ud83d\ude00"}`, true},
+		{`{"task":"Ωmega","worker":"w","label":"😀"}`, true},
+		{`{"task":1e3,"worker":-0,"label":0.5E-7}`, true},
+		{`{"task":-12.50,"worker":1E+2,"label":10}`, true},
+		{`{"task":true,"worker":false,"label":"x"}`, true},
+		{`{"task":"t","worker":"w","label":"x","extra":{"a":[1,{"b":null}],"c":"}"},"n":null}`, true},
+		{`{"id":7,"task":"t","x":[],"worker":"w","y":{},"label":"x","z":"task"}`, true},
+		{`{"extra":1,"extra":2,"task":"t","worker":"w","label":"x"}`, true},
+		{`{"task":"t","worker":"w","label":"x","tasks":"u"}`, true},
+		// The slow path reads these.
+		{`{"Task":"t","worker":"w","label":"x"}`, false},
+		{`{" task ":"t","worker":"w","label":"x"}`, false},
+		{`{"task":"t","TASK":"u","worker":"w","label":"x"}`, false},
+		{`{"Task":"t","TASK":"u","worker":"w","label":"x"}`, false},
+		{`{"task":"t","worker":"w","label":"x","Label":"y"}`, false},
+		{`{"ta\u0073k":"t","worker":"w","label":"x"}`, false},
+		{`{"task":"t","worker":"w","label":"x","task":"u"}`, false},
+		{`{"task":"t","worker":"w","label":"x","ta\u0073k":"u"}`, false},
+		{`{"task":null,"worker":"w","label":"x"}`, false},
+		{`{"task":"t","worker":{"id":1},"label":"x"}`, false},
+		{`{"task":"t","worker":"w","label":["x"]}`, false},
+		{`{"task":"","worker":"w","label":"x"}`, false},
+		{`{"task":" \t ","worker":"w","label":"x"}`, false},
+		{`{"task":"\u0020","worker":"w","label":"x"}`, false},
+		{`{"task":"t","worker":"w"}`, false},
+		{`{}`, false},
+		{`{"task":"t","worker":"w","label":"x"} {"task":2}`, false},
+		{`{"task":"t","worker":"w","label":"x"}x`, false},
+		{`{"task":"t","worker":"w","label":"x"},`, false},
+		{`{"task":"t","worker":"w","label":"x"`, false},
+		{`{"task":"t","worker":"w","label":"x",}`, false},
+		{`{"task":1,,"worker":"a","label":"x"}`, false},
+		{`{"task":01,"worker":"a","label":"x"}`, false},
+		{`{"task":1.,"worker":"a","label":"x"}`, false},
+		{`{"task":+1,"worker":"a","label":"x"}`, false},
+		{`{"task":'t',"worker":"a","label":"x"}`, false},
+		{`{task:"t","worker":"a","label":"x"}`, false},
+		{`{"task":"t\x","worker":"a","label":"x"}`, false},
+		{`{"task":"t\ud800","worker":"a","label":"x"}`, false},
+		{"{\"task\":\"t\tb\",\"worker\":\"a\",\"label\":\"x\"}", false},
+		{"{\"task\":\"Jos\xe9\",\"worker\":\"a\",\"label\":\"x\"}", false},
+		{`{"task":"t","worker":"w","label":"x","e":[1,2}`, false},
+		{`{"task":"t","worker":"w","label":"x","e":tru}`, false},
+		{`[{"task":"t","worker":"w","label":"x"}]`, false},
+		{`"task"`, false},
+		{`42`, false},
+		{`null`, false},
+	} {
+		if got := parseBoth(t, []byte(c.line), names); got != c.fast {
+			t.Errorf("%q: the fast path accepts it: %v, want %v", c.line, got, c.fast)
+		}
+	}
+	// Two wanted keys, as for gold labels.
+	if !parseBoth(t, []byte(`{"task":"t","label":"x","worker":"w"}`), []string{"task", "label"}) {
+		t.Errorf("the fast path refuses a gold record")
+	}
+	parseBoth(t, []byte(`{"task":"t","worker":"w"}`), []string{"task", "label"})
+}
+
+// checkJSONLPaths runs every line of in through both paths of the JSON Lines
+// reader, for FuzzReadLabels.
+func checkJSONLPaths(t *testing.T, in []byte) {
+	for _, raw := range bytes.Split(in, []byte("\n")) {
+		if line := bytes.TrimSpace(raw); len(line) > 0 {
+			parseBoth(t, line, []string{"task", "worker", "label"})
+		}
+	}
+}
