@@ -34,8 +34,9 @@ distinct workers out of max(50, labels/2000), as in the go test benchmarks),
 fits the model with the chosen solver and reports: the time to simulate, the
 fit's time and process CPU time, iterations and evaluations, the time per iteration, labels per
 second (labels × evaluations / fit time), the peak resident memory of the
-process (getrusage maxrss: simulation and fit together) and the peak per
-label. With --repeat above 1 it ends with the median and the range of the
+process (getrusage maxrss: the simulation and the fits, with a garbage
+collection before each fit, so that it is the peak of one fit and not of
+the leftovers of earlier ones) and the peak per label. With --repeat above 1 it ends with the median and the range of the
 fit times. --cpuprofile writes a CPU profile of the fits (not of the
 simulation) for go tool pprof. See docs/performance.md.`,
 		Example: `  consensus bench --model da-ds --labels 1e8 --solver em
@@ -83,6 +84,10 @@ simulation) for go tool pprof. See docs/performance.md.`,
 			}
 			var wall, cpu []time.Duration
 			for i := range repeat {
+				// Collect the previous fit's vectors first, so that
+				// the peak memory is that of one fit, not of the
+				// garbage of earlier ones plus this one.
+				runtime.GC()
 				cpu0, _ := benchdata.CPUTime()
 				r, err := m.Fit(d, s)
 				if err != nil {
