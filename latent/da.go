@@ -218,16 +218,10 @@ func softmax(q, b []float64) {
 	}
 }
 
-// softmax2 writes q = softmax(0, d), q_1 = σ(d), each of q_0 and q_1 to
-// full relative precision, given ex = num.Exp(-|d|).
+// softmax2 writes q = softmax(0, d): q_1 = σ(d), q_0 = σ(-d), given
+// ex = num.Exp(-|d|).
 func softmax2(q []float64, d, ex float64) {
-	big := 1 / (1 + ex)
-	small := ex * big
-	if d >= 0 {
-		q[0], q[1] = small, big
-	} else {
-		q[0], q[1] = big, small
-	}
+	q[1], q[0] = num.SigmoidPair(d, ex)
 }
 
 // objBlock is the number of objects whose exponentials (K = 2) or

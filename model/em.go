@@ -140,8 +140,6 @@ func (e *emRun) plain(x []float64, ll float64) (emEnd, error) {
 	return emEnd{x, ll, "IterationLimit", false}, nil
 }
 
-func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
 // runEM is fitEM, accelerated by SQUAREM if squarem is set and plain EM
 // otherwise.
 func (m Model) runEM(d *data.Dataset, set Settings, obj *objective, x0 []float64, start time.Time, squarem bool) (*Result, error) {

@@ -82,7 +82,7 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		}
 		cached = true
 		evals++
-		if math.IsNaN(cacheF) || math.IsInf(cacheF, 0) || !finite(cacheG) {
+		if !isFinite(cacheF) || !finite(cacheG) {
 			nonFinite = true
 		}
 	}
@@ -160,7 +160,7 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 	}
 	r.Probs = make([]float64, d.NumTasks()*d.NumClasses())
 	obj.outputs(x, r.Probs)
-	if math.IsNaN(r.LogLikelihood) || math.IsInf(r.LogLikelihood, 0) || !finite(r.Probs) {
+	if !isFinite(r.LogLikelihood) || !finite(r.Probs) {
 		which := "fitted"
 		if res.MajorIterations == 0 {
 			which = "initial"
@@ -239,14 +239,18 @@ func converged(st optimize.Status, err error) bool {
 	return false
 }
 
+// finite reports whether every element of x is finite.
 func finite(x []float64) bool {
 	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !isFinite(v) {
 			return false
 		}
 	}
 	return true
 }
+
+// isFinite reports whether v is neither NaN nor infinite.
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 func checkData(d *data.Dataset) error {
 	if d == nil || d.NumLabels() == 0 {

@@ -198,8 +198,8 @@ func (h HDA) chain(d *data.Dataset, set Settings, alpha float64, p []float64, n 
 		}
 		tally.add(r)
 		polys := buildPolys(r)
-		na, np := marginalEB(polys, k, alpha, p, h.Alpha, h.P)
-		c = ebChain{na, np, r.Params, marginal(polys, k, na, np, nil)}
+		na, np, ml := marginalEB(polys, k, alpha, p, h.Alpha, h.P)
+		c = ebChain{na, np, r.Params, ml}
 		settled := math.Abs(math.Log(na/alpha)) < 0.02 && floats.Distance(np, p, math.Inf(1)) < 0.005
 		alpha, p, set.Start = na, np, r.Params
 		if settled {

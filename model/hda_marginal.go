@@ -160,8 +160,8 @@ func marginal(polys []*objectPoly, k int, alpha float64, p []float64, mean []flo
 // marginalEB returns the α and p that maximise the marginal likelihood of
 // the polynomials (Nelder-Mead over log α and the logits of p; a positive
 // fixA or non-nil fixP is held), starting from (alpha, p). α stays within
-// [1e-3, 1e4].
-func marginalEB(polys []*objectPoly, k int, alpha float64, p []float64, fixA float64, fixP []float64) (float64, []float64) {
+// [1e-3, 1e4]. It also returns the log marginal likelihood at them.
+func marginalEB(polys []*objectPoly, k int, alpha float64, p []float64, fixA float64, fixP []float64) (float64, []float64, float64) {
 	const minA, maxA = 1e-3, 1e4
 	unpack := func(x []float64) (float64, []float64) {
 		a := fixA
@@ -196,8 +196,10 @@ func marginalEB(polys []*objectPoly, k int, alpha float64, p []float64, fixA flo
 		FuncEvaluations: 2000,
 		Converger:       &optimize.FunctionConverge{Absolute: 1e-6, Iterations: 50},
 	}, &optimize.NelderMead{})
-	if res != nil && res.F <= f(x) {
-		x = res.X
+	best := f(x)
+	if res != nil && res.F <= best {
+		x, best = res.X, res.F
 	}
-	return unpack(x)
+	a, q := unpack(x)
+	return a, q, -best
 }

@@ -106,13 +106,7 @@ func sigmoids(s float64) (a, na float64) {
 		}
 		return 0, 1
 	}
-	e := num.Exp(-math.Abs(s))
-	big := 1 / (1 + e)
-	small := e * big
-	if s >= 0 {
-		return big, small
-	}
-	return small, big
+	return num.SigmoidPair(s, num.Exp(-math.Abs(s)))
 }
 
 // Prob writes P(y_i | z): a = σ(e_w d_j) for z = y_i and (1 - a)/(K - 1)

@@ -61,6 +61,18 @@ func Sigmoid(x float64) float64 {
 	return e / (1 + e)
 }
 
+// SigmoidPair returns σ(s) and 1 - σ(s) = σ(-s), each to full relative
+// precision, given ex = e^-|s| (from Exp or ExpTo): the larger is
+// 1/(1 + ex), the smaller ex/(1 + ex), with no cancellation.
+func SigmoidPair(s, ex float64) (a, na float64) {
+	big := 1 / (1 + ex)
+	small := ex * big
+	if s >= 0 {
+		return big, small
+	}
+	return small, big
+}
+
 // Buf is a stack buffer for Scratch.
 type Buf [32]float64
 
