@@ -83,3 +83,23 @@ func ExampleKOS() {
 	// raw true: accuracy 0.5693
 	// raw false: accuracy 0.9307
 }
+
+// MMSR estimates every worker's skill from the agreement matrix of the
+// workers. On adult, estimating which workers are adversarial (worse than
+// random) costs accuracy: the non-adversarial form is closer to Crowd-Kit.
+func ExampleMMSR() {
+	d, gold, err := datasets.Load("adult")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range []model.MMSR{{}, {NonAdversarial: true}} {
+		res, err := e.Fit(d, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("non-adversarial %v: accuracy %.4f\n", e.NonAdversarial, metrics.Accuracy(res.Probs, res.K(), gold, 1))
+	}
+	// Output:
+	// non-adversarial false: accuracy 0.7207
+	// non-adversarial true: accuracy 0.7598
+}
