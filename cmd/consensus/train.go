@@ -59,7 +59,7 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 	}
 	m, ok := est.(model.Model)
 	if !ok {
-		return usagef("--train-gold, --train-fraction and --init-workers need one of the la-* or da-* models, not %s", est.Name())
+		return usagef("--train-gold and --train-fraction need gmv or one of the la-* or da-* models, and --init-workers la-ds or da-ds, not %s", est.Name())
 	}
 	if f.initWorkers != "" {
 		if _, ds := m.Noise.(noise.DS); !ds {
