@@ -50,6 +50,7 @@ func Registry() []Entry {
 	r = append(r, pair(noise.MME{}, "minimax entropy (K x K matrices per worker and per object)")...)
 	r = append(r, beyondPaper()...)
 	r = append(r, bayesian()...)
+	r = append(r, crowdKit()...)
 	return r
 }
 

@@ -137,8 +137,8 @@ func newFitCmd() *cobra.Command {
 			}
 			res, err := est.Fit(d, set)
 			bar.finish()
-			if errors.Is(err, model.ErrNoMStep) {
-				return usageErr(err) // --solver em with a model EM cannot fit
+			if errors.Is(err, model.ErrNoMStep) || errors.Is(err, model.ErrTwoClassesOnly) {
+				return usageErr(err) // --solver em with a model EM cannot fit, kos with K ≠ 2
 			}
 			if err != nil {
 				return err
