@@ -75,17 +75,26 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 	}
 }
 
-func (v *vbLA) global(chunks []vbChunk) float64 {
-	k := v.k
-	nu := make([]float64, k)
-	for z := range nu {
-		nu[z] = 1
+func (v *vbLA) global(chunks []vbChunk) {
+	for z := range v.post {
+		v.post[z] = 1
 	}
-	copy(v.post, nu)
 	for i := range chunks {
 		for z, x := range chunks[i].glob {
 			v.post[z] += x
 		}
+	}
+	num.DirichletExpLog(v.elogp, v.post)
+}
+
+func (v *vbLA) globals(dst []float64) []float64 { return append(dst, v.post...) }
+
+// setGlobals sets ν' (at least ν = 1) and returns −KL(Dirichlet(ν') ‖ Dirichlet(ν)).
+func (v *vbLA) setGlobals(x []float64) float64 {
+	nu := make([]float64, v.k)
+	for z := range nu {
+		nu[z] = 1
+		v.post[z] = max(x[z], 1)
 	}
 	num.DirichletExpLog(v.elogp, v.post)
 	return -num.DirichletKL(v.post, nu, v.elogp)
@@ -227,9 +236,9 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 	})
 }
 
-func (v *vbDA) global(chunks []vbChunk) float64 {
+func (v *vbDA) global(chunks []vbChunk) {
 	if !v.hier {
-		return 0
+		return
 	}
 	s := make([]float64, v.k)
 	for i := range chunks {
@@ -240,7 +249,31 @@ func (v *vbDA) global(chunks []vbChunk) float64 {
 	for z := range s {
 		s[z] /= float64(max(v.d.NumTasks(), 1))
 	}
-	num.DirichletFixedPoint(v.a, s, 1e-3, 100)
+	num.DirichletFixedPoint(v.a, s, vbMinA, vbMaxA)
+}
+
+// The bounds of every a_z = α p_z of the hierarchical prior.
+const (
+	vbMinA = 1e-3
+	vbMaxA = 100
+)
+
+// globals appends a, when it is estimated.
+func (v *vbDA) globals(dst []float64) []float64 {
+	if !v.hier {
+		return dst
+	}
+	return append(dst, v.a...)
+}
+
+// setGlobals sets a, when it is estimated, within its bounds; the prior's
+// part of the bound is in every object's KL term.
+func (v *vbDA) setGlobals(x []float64) float64 {
+	if v.hier {
+		for z := range v.a {
+			v.a[z] = min(max(x[z], vbMinA), vbMaxA)
+		}
+	}
 	return 0
 }
 
