@@ -81,7 +81,8 @@ func newFitCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "fit",
 		Short: "Fit a consensus model and write every task's label and distribution",
-		Example: `  consensus fit --dataset rte --model da-glad
+		Example: `  consensus fit --dataset rte
+  consensus fit --dataset rte --model da-glad
   consensus fit --input labels.csv --gold gold.csv --model la-ds --output consensus.csv
   consensus fit --input labels.tsv --model da-ds --workers workers.csv
   consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
