@@ -109,6 +109,9 @@ func (j *jsonlReader) next() ([]string, int, error) {
 		if err := j.parse(line); err != nil {
 			return nil, 0, err
 		}
+		if msg := checkRow(j.cells, j.names, j.roles); msg != "" {
+			return nil, 0, j.fail("%s", msg)
+		}
 		j.records++
 		return j.cells, j.line, nil
 	}
@@ -118,8 +121,10 @@ func (j *jsonlReader) next() ([]string, int, error) {
 // takes the common, valid record; parseSlow takes every other line and
 // gives every message.
 func (j *jsonlReader) parse(line []byte) error {
-	if j.fast.parse(line, j.names, j.cells) {
-		return nil
+	if bytes.IndexByte(line, '\\') < 0 || badSurrogate(line) == 0 {
+		if j.fast.parse(line, j.names, j.cells) {
+			return nil
+		}
 	}
 	return j.parseSlow(line)
 }
@@ -129,6 +134,9 @@ func (j *jsonlReader) parse(line []byte) error {
 func (j *jsonlReader) parseSlow(line []byte) error {
 	if !utf8.Valid(line) {
 		return j.fail("invalid UTF-8 (byte 0x%02X at column %d); the file must be UTF-8 text", line[invalidAt(string(line))], invalidAt(string(line))+1)
+	}
+	if col := badSurrogate(line); col > 0 {
+		return j.fail("invalid text at column %d: an unpaired UTF-16 surrogate escape (%s); the text must be valid Unicode", col, line[col-1:col+5])
 	}
 	if line[0] != '{' {
 		if j.records == 0 && line[0] == '[' {

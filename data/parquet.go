@@ -24,7 +24,8 @@ type parquetReader struct {
 	groups []parquet.RowGroup
 	group  int // next row group to open
 	cols   []*parquetColumn
-	row    int // 1-based number of the last row returned
+	texts  []parquetText // how each wanted column becomes text
+	row    int           // 1-based number of the last row returned
 	cells  []string
 }
 
@@ -139,7 +140,12 @@ func openParquet(ra io.ReaderAt, size int64, file string, names, roles []string)
 		if !ok {
 			return nil, &InputError{File: file, Msg: fmt.Sprintf("column %s not found in the schema", show(f.Name()))}
 		}
+		text, err := newParquetText(leaf.Node.Type())
+		if err != nil {
+			return nil, &InputError{File: file, Msg: fmt.Sprintf("the %s column %s %v", roles[i], show(f.Name()), err)}
+		}
 		p.index = append(p.index, leaf.ColumnIndex)
+		p.texts = append(p.texts, text)
 	}
 	if len(missing) > 0 {
 		s := "s"
@@ -218,7 +224,7 @@ func (p *parquetReader) next() ([]string, int, error) {
 			if v.IsNull() {
 				return nil, 0, p.fail(row, nil, "the %s cell (column %s) is null", p.roles[i], show(p.names[i]))
 			}
-			s, err := valueText(v)
+			s, err := p.texts[i].text(v)
 			if err != nil {
 				return nil, 0, p.fail(row, nil, "the %s cell (column %s): %v", p.roles[i], show(p.names[i]), err)
 			}
@@ -236,6 +242,9 @@ func (p *parquetReader) next() ([]string, int, error) {
 		}
 		if ended > 0 {
 			return nil, 0, p.fail(row, nil, "columns of different lengths in row group %d", p.group)
+		}
+		if msg := checkRow(p.cells, p.names, p.roles); msg != "" {
+			return nil, 0, p.fail(row, nil, "%s", msg)
 		}
 		p.row = row
 		return p.cells, row, nil

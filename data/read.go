@@ -391,7 +391,7 @@ func (t *tableReader) next() ([]string, int, error) {
 		}
 		for i, at := range t.index {
 			c := strings.TrimSpace(rec[at])
-			if c == "" || !utf8.ValidString(c) {
+			if !validCell(c) {
 				l, col := t.cr.FieldPos(at)
 				if c == "" {
 					return nil, 0, &InputError{File: t.file, Line: l, Msg: fmt.Sprintf(
@@ -403,6 +403,9 @@ func (t *tableReader) next() ([]string, int, error) {
 					bad, t.roles[i], col)}
 			}
 			t.cells[i] = c
+		}
+		if msg := checkRow(t.cells, t.names, t.roles); msg != "" {
+			return nil, 0, &InputError{File: t.file, Line: line, Msg: msg}
 		}
 		return t.cells, line, nil
 	}

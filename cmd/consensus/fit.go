@@ -110,7 +110,8 @@ func newFitCmd() *cobra.Command {
 			if err := tf.check(est, in.gold+in.dataset); err != nil {
 				return err
 			}
-			if err := checkOutputs([]string{in.input, in.gold, tf.trainGold, tf.initWorkers}, []string{"output", "workers"}, []string{out, workers}); err != nil {
+			if err := checkOutputs([]string{"input", "gold", "train-gold", "init-workers"}, []string{in.input, in.gold, tf.trainGold, tf.initWorkers},
+				[]string{"output", "workers"}, []string{out, workers}); err != nil {
 				return err
 			}
 			d, gold, err := in.load()
@@ -141,13 +142,12 @@ func newFitCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := output.WriteConsensusFile(out, ofmt, res, ff.seed); err != nil {
-				return err
-			}
+			files := []output.File{output.ConsensusFile(out, ofmt, res, ff.seed)}
 			if workers != "" {
-				if err := output.WriteWorkersFile(workers, "", res); err != nil {
-					return err
-				}
+				files = append(files, output.WorkersFile(workers, "", res))
+			}
+			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
+				return err
 			}
 			if !ff.quiet {
 				printSummary(os.Stderr, res, gold, ff.seed)
