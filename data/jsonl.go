@@ -29,8 +29,8 @@ type jsonlReader struct {
 	fast    jsonlFast
 }
 
-func newJSONLReader(r io.Reader, file string, names, roles []string) (*jsonlReader, error) {
-	text, err := textReader(r)
+func newJSONLReader(r io.Reader, file string, names, roles []string, g *guard) (*jsonlReader, error) {
+	text, err := g.text(r)
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error(), Err: err}
 	}
@@ -95,6 +95,9 @@ func (j *jsonlReader) next() ([]string, int, error) {
 			return nil, 0, io.EOF
 		}
 		if err != nil {
+			if e, ok := inputErrorOf(err); ok {
+				return nil, 0, e
+			}
 			msg := "read error: " + err.Error()
 			if isCorrupt(err) {
 				msg = "corrupt or truncated compressed file: " + err.Error()

@@ -42,7 +42,7 @@ const parquetMagic = "PAR1"
 // newParquetReader opens a Parquet input. Parquet is read from its end, so
 // a reader that is not a regular file, or gzip-compressed input, is first
 // copied to a temporary file, which the returned function removes.
-func newParquetReader(r io.Reader, file string, names, roles []string) (rowSource, func(), error) {
+func newParquetReader(r io.Reader, file string, names, roles []string, g *guard) (rowSource, func(), error) {
 	fail := func(msg string, err error) (rowSource, func(), error) {
 		return nil, nil, &InputError{File: file, Msg: msg, Err: err}
 	}
@@ -56,7 +56,7 @@ func newParquetReader(r io.Reader, file string, names, roles []string) (rowSourc
 		}
 		ra, size = f, fi.Size()
 	} else {
-		text, err := textReader(r)
+		text, err := g.binary(r)
 		if err != nil {
 			return fail(err.Error(), err)
 		}
@@ -65,9 +65,17 @@ func newParquetReader(r io.Reader, file string, names, roles []string) (rowSourc
 			return fail("cannot make a temporary copy of the input: "+err.Error(), err)
 		}
 		done = func() { tmp.Close(); os.Remove(tmp.Name()) }
+		if os.Remove(tmp.Name()) == nil {
+			// Unlinked at once (Unix): the open file stays readable and no
+			// copy is left behind, however the program ends.
+			done = func() { tmp.Close() }
+		}
 		size, err = io.Copy(tmp, text)
 		if err != nil {
 			done()
+			if e, ok := inputErrorOf(err); ok {
+				return nil, nil, e
+			}
 			msg := "read error: " + err.Error()
 			if isCorrupt(err) {
 				msg = "corrupt or truncated compressed file: " + err.Error()
