@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -15,6 +17,7 @@ func newEvalCmd() *cobra.Command {
 	var preds, gold string
 	var seed uint64
 	var bins int
+	var layout goldFlags
 	c := &cobra.Command{
 		Use:   "eval",
 		Short: "Evaluate a consensus file (the output of fit) against gold labels",
@@ -38,7 +41,7 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 				return &data.InputError{File: preds, Msg: errMsg(err)}
 			}
 			defer f.Close()
-			p, err := output.ReadConsensusCSV(f, preds, sepFor(preds))
+			p, err := output.ReadConsensusCSV(ctxReader{cmd.Context(), f}, preds, sepFor(preds))
 			if err != nil {
 				return err
 			}
@@ -48,7 +51,7 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			if err != nil {
 				return err
 			}
-			g, err := data.ReadGoldFile(gold, d, data.ReadOptions{})
+			g, err := layout.loadGold(cmd.Context(), gold, d, data.ReadOptions{}, false)
 			if err != nil {
 				return err
 			}
@@ -69,7 +72,22 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 	c.Flags().StringVarP(&gold, "gold", "g", "", "gold file (task,label)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed for breaking ties in the argmax")
 	c.Flags().IntVar(&bins, "bins", 10, "bins of the expected calibration error")
+	layout.register(c)
 	return c
+}
+
+// ctxReader is a reader that fails once its context is cancelled, so that
+// an interrupt stops the reading of a long file.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // errMsg returns the message of an error without the *os.PathError prefix.

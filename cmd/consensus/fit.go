@@ -114,18 +114,15 @@ func newFitCmd() *cobra.Command {
 				[]string{"output", "workers"}, []string{out, workers}); err != nil {
 				return err
 			}
-			d, gold, err := in.load()
+			d, gold, err := in.load(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if err := checkFitMemory(est, d, in.maxMemory); err != nil {
 				return err
 			}
-			opt, err := in.options()
-			if err != nil {
-				return err
-			}
-			if est, gold, err = tf.apply(est, set, d, gold, opt, ff.seed); err != nil {
+			loadGold := func(path string, d *data.Dataset) (*data.Gold, error) { return in.loadGold(cmd.Context(), path, d) }
+			if est, gold, err = tf.apply(est, set, d, gold, loadGold, ff.seed); err != nil {
 				return err
 			}
 			set.Context = cmd.Context()

@@ -57,7 +57,7 @@ where the LA and DA forms of one noise model disagree most.`,
 			if err := checkOutputs([]string{"input", "gold"}, []string{in.input, in.gold}, []string{"output"}, []string{out}); err != nil {
 				return err
 			}
-			d, gold, err := in.load()
+			d, gold, err := in.load(cmd.Context())
 			if err != nil {
 				return err
 			}

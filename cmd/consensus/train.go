@@ -64,7 +64,7 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 // on: the model with the training gold clamped (latent.WithGold), the start
 // vector from --init-workers, and the evaluation gold without the training
 // tasks.
-func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dataset, gold *data.Gold, opt data.ReadOptions, seed uint64) (model.Estimator, *data.Gold, error) {
+func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dataset, gold *data.Gold, loadGold func(string, *data.Dataset) (*data.Gold, error), seed uint64) (model.Estimator, *data.Gold, error) {
 	m, ok := est.(model.Model)
 	if !ok {
 		return est, gold, nil
@@ -72,7 +72,7 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 	var train *data.Gold
 	switch {
 	case f.trainGold != "":
-		g, err := data.LoadGold(f.trainGold, "", d, opt)
+		g, err := loadGold(f.trainGold, d)
 		if err != nil {
 			return nil, nil, err
 		}
