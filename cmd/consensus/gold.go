@@ -69,10 +69,7 @@ func (g *goldFlags) loadGold(ctx context.Context, path string, d *data.Dataset, 
 		fmt.Fprintf(os.Stderr, "note: %s is read with its own layout (separator by its extension, columns 'task' and 'label'), not that of the labels file\n", path)
 		return gd, nil
 	}
-	if !headerError(err2) {
-		return nil, err2
-	}
-	return nil, goldHint(err)
+	return nil, goldHint(err2)
 }
 
 // sameLayout reports whether two option sets read a header alike.
