@@ -62,7 +62,9 @@ func bomb(t *testing.T, header string, row func(int) string, size int) []byte {
 func TestReadLimits(t *testing.T) {
 	const limit = 8 << 20
 	csvRow := func(i int) string { return fmt.Sprintf("t%d,w%d,%d\n", i, i, i%2) }
-	jsonRow := func(i int) string { return fmt.Sprintf("{\"task\":\"t%d\",\"worker\":\"w%d\",\"label\":\"%d\"}\n", i, i, i%2) }
+	jsonRow := func(i int) string {
+		return fmt.Sprintf("{\"task\":\"t%d\",\"worker\":\"w%d\",\"label\":\"%d\"}\n", i, i, i%2)
+	}
 	sameRow := func(i int) string { return "t,w,1\n" }
 	for _, tc := range []struct {
 		name string
