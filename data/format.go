@@ -249,7 +249,7 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 			}
 			return nil, &InputError{File: file, Line: line, Msg: msg}
 		}
-		if err := g.row(line, b); err != nil {
+		if err := g.row(line, b.ids()); err != nil {
 			return nil, err
 		}
 	}
@@ -298,7 +298,7 @@ func goldFrom(src rowSource, file string, d *Dataset, gd *guard) (*Gold, error) 
 			return nil, err
 		}
 		rows++
-		if err := gd.row(line, nil); err != nil {
+		if err := gd.row(line, len(first)); err != nil {
 			return nil, err
 		}
 		task, label := cells[0], cells[1]

@@ -61,6 +61,9 @@ func (g *guard) text(r io.Reader) (io.Reader, error) {
 	return &guardedReader{r: text, g: g}, nil
 }
 
+// ids returns the number of distinct tasks and workers of b.
+func (b *Builder) ids() int { return b.tasks.names.len() + b.workers.names.len() }
+
 // binary returns the decoded content of r for a copy to disk (Parquet
 // read from a pipe or compressed): it is not held in memory, so only the
 // context is checked, not the length of lines.
@@ -73,9 +76,9 @@ func (g *guard) binary(r io.Reader) (io.Reader, error) {
 }
 
 // row is called after each row: every 256 rows it checks the context and
-// the memory the rows and the distinct identifiers of b (which may be nil)
-// take. line is the row's line, for the message.
-func (g *guard) row(line int, b *Builder) error {
+// the memory the rows and the ids distinct identifiers read so far take.
+// line is the row's line, for the message.
+func (g *guard) row(line, ids int) error {
 	if g == nil {
 		return nil
 	}
@@ -86,10 +89,9 @@ func (g *guard) row(line int, b *Builder) error {
 	if g.ctx != nil && g.ctx.Err() != nil {
 		return g.ctx.Err()
 	}
-	if g.max <= 0 || b == nil {
+	if g.max <= 0 {
 		return nil
 	}
-	ids := b.tasks.names.len() + b.workers.names.len()
 	if need := EstimateReadMemory(float64(g.rows), float64(ids)); need > float64(g.max) {
 		return &InputError{File: g.file, Line: line, Err: ErrLimit, Msg: fmt.Sprintf(
 			"reading stopped here: %d labels with %d distinct tasks and workers already need about %s, and the limit is %s",
@@ -107,6 +109,9 @@ type guardedReader struct {
 	cur   int64 // bytes of the current line read so far
 	// binary turns off the check of line lengths.
 	binary bool
+	// total also bounds the text read so far, not only the current line.
+	total bool
+	read  int64
 }
 
 func (gr *guardedReader) Read(p []byte) (int, error) {
@@ -125,12 +130,28 @@ func (gr *guardedReader) Read(p []byte) (int, error) {
 		}
 		gr.cur++
 	}
+	gr.read += int64(n)
+	if max := gr.g.max; max > 0 && gr.total && gr.read*lineFactor > max {
+		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
+			"reading stopped: the text read so far (%s) is more than the memory limit of %s allows",
+			formatSize(float64(gr.read)), formatSize(float64(max)))}
+	}
 	if max := gr.g.max; max > 0 && gr.cur*lineFactor > max {
 		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
 			"reading stopped: the line is longer than %s without a line end, more than the memory limit of %s allows",
 			formatSize(float64(gr.cur)), formatSize(float64(max)))}
 	}
 	return n, err
+}
+
+// LimitReader returns a reader of the text r that enforces ctx (which may
+// be nil) and maxMemory (if positive) for a reader that keeps what it reads
+// in memory, such as a consensus table: it fails with an *InputError
+// wrapping ErrLimit, naming the file and the line, when a line is longer
+// than a quarter of maxMemory or the text read so far is, and with the
+// context's error once ctx is cancelled.
+func LimitReader(ctx context.Context, r io.Reader, name string, maxMemory int64) io.Reader {
+	return &guardedReader{r: r, g: &guard{ctx: ctx, max: maxMemory, file: displayName(name)}, total: true}
 }
 
 // inputErrorOf returns err itself if it is (or wraps) an *InputError or a

@@ -159,7 +159,7 @@ func ReadLabels(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 			}
 			return nil, &InputError{File: file, Line: line, Msg: msg}
 		}
-		if err := g.row(line, b); err != nil {
+		if err := g.row(line, b.ids()); err != nil {
 			return nil, err
 		}
 	}
@@ -245,7 +245,7 @@ func ReadGold(r io.Reader, name string, d *Dataset, opt ReadOptions) (*Gold, err
 			return nil, err
 		}
 		rows++
-		if err := gd.row(line, nil); err != nil {
+		if err := gd.row(line, len(first)); err != nil {
 			return nil, err
 		}
 		task, label := cells[0], cells[1]

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -18,6 +16,7 @@ func newEvalCmd() *cobra.Command {
 	var seed uint64
 	var bins int
 	var layout goldFlags
+	var maxMem memLimit
 	c := &cobra.Command{
 		Use:   "eval",
 		Short: "Evaluate a consensus file (the output of fit) against gold labels",
@@ -41,9 +40,9 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 				return &data.InputError{File: preds, Msg: errMsg(err)}
 			}
 			defer f.Close()
-			p, err := output.ReadConsensusCSV(ctxReader{cmd.Context(), f}, preds, sepFor(preds))
+			p, err := output.ReadConsensusCSV(data.LimitReader(cmd.Context(), f, preds, maxMem.bytes()), preds, sepFor(preds))
 			if err != nil {
-				return err
+				return limitHint(err)
 			}
 			// A label-free data set carries the task and class names
 			// the gold reader matches against.
@@ -51,7 +50,7 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			if err != nil {
 				return err
 			}
-			g, err := layout.loadGold(cmd.Context(), gold, d, data.ReadOptions{}, false)
+			g, err := layout.loadGold(cmd.Context(), gold, d, data.ReadOptions{MaxMemory: maxMem.bytes()}, false)
 			if err != nil {
 				return err
 			}
@@ -73,21 +72,8 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed for breaking ties in the argmax")
 	c.Flags().IntVar(&bins, "bins", 10, "bins of the expected calibration error")
 	layout.register(c)
+	c.Flags().Var(&maxMem, "max-memory", "refuse predictions files that need more memory than this, such as 4GiB, checked while reading (default: the memory available; off: no check)")
 	return c
-}
-
-// ctxReader is a reader that fails once its context is cancelled, so that
-// an interrupt stops the reading of a long file.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // errMsg returns the message of an error without the *os.PathError prefix.

@@ -121,6 +121,7 @@ func newFitCmd() *cobra.Command {
 			if err := checkFitMemory(est, d, in.maxMemory); err != nil {
 				return err
 			}
+			tf.ctx, tf.maxMemory = cmd.Context(), in.maxMemory.bytes()
 			loadGold := func(path string, d *data.Dataset) (*data.Gold, error) { return in.loadGold(cmd.Context(), path, d) }
 			if est, gold, err = tf.apply(est, set, d, gold, loadGold, ff.seed); err != nil {
 				return err

@@ -36,7 +36,7 @@ func (g *goldFlags) set() bool {
 // loadGold reads the gold file path for d. labels holds the options the
 // labels file was read with (its separator only if --sep was given).
 func (g *goldFlags) loadGold(ctx context.Context, path string, d *data.Dataset, labels data.ReadOptions, sepGiven bool) (*data.Gold, error) {
-	own := data.ReadOptions{TaskColumn: g.taskCol, LabelColumn: g.labelCol, Context: ctx}
+	own := data.ReadOptions{TaskColumn: g.taskCol, LabelColumn: g.labelCol, Context: ctx, MaxMemory: labels.MaxMemory}
 	format, err := data.ParseFormat(g.format)
 	if err != nil {
 		return nil, usagef("--gold-format: %v", err)

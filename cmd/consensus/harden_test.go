@@ -158,6 +158,7 @@ func TestOutputModes(t *testing.T) {
 // refused model.
 func TestReadLimitCLI(t *testing.T) {
 	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"in.csv": hLabels, "pred.csv": "task,label,p_x,p_y\n1,x,0.5,0.5\n2,x,0.5,0.5\n"})
 	var z bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&z, gzip.BestSpeed)
 	io.WriteString(zw, "task,worker,label\n")
@@ -184,6 +185,10 @@ func TestReadLimitCLI(t *testing.T) {
 		{"/dev/zero", []string{"fit", "-i", "/dev/zero", "-m", "rfe", "--max-memory", "4M", "-o", "o.csv"}, 2, "longer than"},
 		{"report of /dev/zero", []string{"report", "-i", "/dev/zero", "--max-memory", "4M", "-o", "o.html"}, 2, "longer than"},
 		{"compare of /dev/zero", []string{"compare", "-i", "/dev/zero", "--max-memory", "4M"}, 2, "longer than"},
+		{"gold /dev/zero", []string{"fit", "-i", "in.csv", "-g", "/dev/zero", "-m", "mv", "--max-memory", "4M", "-o", "o.csv"}, 2, "longer than"},
+		{"eval of /dev/zero", []string{"eval", "-p", "/dev/zero", "-g", "in.csv", "--max-memory", "4M"}, 2, "reading stopped"},
+		{"eval gold /dev/zero", []string{"eval", "-p", "pred.csv", "-g", "/dev/zero", "--max-memory", "4M"}, 2, "longer than"},
+		{"--init-workers /dev/zero", []string{"fit", "-i", "in.csv", "-m", "la-ds", "--init-workers", "/dev/zero", "--max-memory", "4M", "-o", "o.csv"}, 2, "reading stopped"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runIn(t, dir, "", tc.args...)
@@ -195,7 +200,6 @@ func TestReadLimitCLI(t *testing.T) {
 			}
 		})
 	}
-	writeFiles(t, dir, map[string]string{"in.csv": hLabels})
 	for _, m := range []string{"la-ds", "la-glad", "da-mme"} {
 		r := runIn(t, dir, "", "fit", "-i", "in.csv", "-m", m, "--max-memory", "1000")
 		if r.code != 1 || !strings.Contains(r.stderr, "fitting "+m) {

@@ -114,9 +114,7 @@ func (f *inputFlags) load(ctx context.Context) (*data.Dataset, *data.Gold, error
 		return nil, nil, err
 	}
 	opt.Context = ctx
-	if avail, _, ok := f.maxMemory.available(); ok {
-		opt.MaxMemory = int64(avail)
-	}
+	opt.MaxMemory = f.maxMemory.bytes()
 	d, err := data.LoadLabels(f.input, format, opt)
 	if err != nil {
 		return nil, nil, limitHint(err)
@@ -139,6 +137,7 @@ func (f *inputFlags) loadGold(ctx context.Context, path string, d *data.Dataset)
 	if err != nil {
 		return nil, err
 	}
+	opt.MaxMemory = f.maxMemory.bytes()
 	g, err := f.goldLayout.loadGold(ctx, path, d, opt, f.sep != "")
 	return g, limitHint(err)
 }

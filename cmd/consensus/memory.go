@@ -130,6 +130,15 @@ func (m memLimit) available() (bytes float64, desc string, ok bool) {
 	return avail, fmt.Sprintf("the %s available (%s)", formatBytes(avail), source), true
 }
 
+// bytes returns the limit in bytes to enforce while reading, or 0 for
+// none.
+func (m memLimit) bytes() int64 {
+	if avail, _, ok := m.available(); ok {
+		return int64(avail)
+	}
+	return 0
+}
+
 // memAvailable returns MemAvailable from /proc/meminfo in bytes.
 func memAvailable() (float64, bool) {
 	b, err := os.ReadFile("/proc/meminfo")
