@@ -136,7 +136,12 @@ func (j *jsonlReader) parse(line []byte) error {
 // token, or says what is wrong with the line.
 func (j *jsonlReader) parseSlow(line []byte) error {
 	if !utf8.Valid(line) {
-		return j.fail("invalid UTF-8 (byte 0x%02X at column %d); the file must be UTF-8 text", line[invalidAt(string(line))], invalidAt(string(line))+1)
+		if col := invalidWanted(line, j.names); col > 0 {
+			return j.fail("invalid UTF-8 (byte 0x%02X at column %d); the file must be UTF-8 text", line[col-1], col)
+		}
+		// Only values the reader ignores are not UTF-8, which is
+		// accepted as it is in the other formats.
+		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
 	}
 	if col := badSurrogate(line); col > 0 {
 		return j.fail("invalid text at column %d: an unpaired UTF-16 surrogate escape (%s); the text must be valid Unicode", col, line[col-1:col+5])

@@ -19,7 +19,10 @@ import (
 //     missing value, not a class, and is refused; a Parquet NaN or infinity
 //     is refused in any column;
 //   - a row whose wanted cells repeat the header's column names (two
-//     exports joined with cat) is refused, naming its line;
+//     exports joined with cat, the second perhaps with a byte order mark)
+//     is refused, naming its line;
+//   - invalid UTF-8 is refused in the header (JSON keys) and the wanted
+//     columns, and ignored in the columns the reader does not use;
 //   - numbers keep the text they were written with where the format keeps
 //     it (CSV, TSV, JSON Lines); Parquet decimals are rendered with their
 //     scale (1.50), other Parquet numbers in their shortest decimal form.
@@ -47,9 +50,13 @@ func checkRow(cells, names, roles []string) string {
 }
 
 // repeatedHeader reports whether every wanted cell equals its column's
-// name, ignoring case.
+// name, ignoring case and a byte order mark (the second file of a cat may
+// start with one).
 func repeatedHeader(cells, names []string) bool {
 	for i, c := range cells {
+		if len(c) == len(names[i])+3 {
+			c = strings.TrimPrefix(c, "\ufeff")
+		}
 		if len(c) != len(names[i]) || !strings.EqualFold(c, names[i]) {
 			return false
 		}

@@ -153,10 +153,12 @@ func TestOneRuleForEveryFormat(t *testing.T) {
 // TestRepeatedHeaderLine checks that a repeated header is refused naming
 // its line, in gold files too.
 func TestRepeatedHeaderLine(t *testing.T) {
-	in := "task,worker,label\n1,a,x\n2,b,y\n\ntask,worker,label\n3,a,x\n"
-	_, err := ReadLabels(strings.NewReader(in), "joined.csv", ReadOptions{})
-	if err == nil || !strings.HasPrefix(err.Error(), "joined.csv:5: the row repeats the header") {
-		t.Errorf("labels: %v", err)
+	for _, head := range []string{"task,worker,label", "\ufefftask,worker,label", "TASK , Worker,label"} {
+		in := "task,worker,label\n1,a,x\n2,b,y\n\n" + head + "\n3,a,x\n"
+		_, err := ReadLabels(strings.NewReader(in), "joined.csv", ReadOptions{})
+		if err == nil || !strings.HasPrefix(err.Error(), "joined.csv:5: the row repeats the header") {
+			t.Errorf("labels with %q: %v", head, err)
+		}
 	}
 	d, err := ReadLabels(strings.NewReader("task,worker,label\n1,a,x\n2,b,y\n"), "l.csv", ReadOptions{})
 	if err != nil {
@@ -186,3 +188,42 @@ func TestBadSurrogate(t *testing.T) {
 
 func parquetNaN() float64 { z := 0.0; return z / z }
 func parquetInf() float64 { z := 0.0; return 1 / z }
+
+type pqNote struct {
+	Task   string `parquet:"task"`
+	Worker string `parquet:"worker"`
+	Label  string `parquet:"label"`
+	Note   string `parquet:"note"`
+}
+
+// TestInvalidUTF8Columns checks that invalid UTF-8 is refused in a wanted
+// column and accepted in a column the reader ignores, in every format.
+func TestInvalidUTF8Columns(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rows []pqNote
+		ok   bool
+	}{
+		{"in an ignored column", []pqNote{{"1", "a", "x", "caf\xe9"}, {"1", "b", "y", "ok"}}, true},
+		{"in the worker column", []pqNote{{"1", "caf\xe9", "x", "n"}, {"1", "b", "y", "ok"}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var csvb, jl bytes.Buffer
+			csvb.WriteString("task,worker,label,note\n")
+			for _, r := range tc.rows {
+				fmt.Fprintf(&csvb, "%s,%s,%s,%s\n", r.Task, r.Worker, r.Label, r.Note)
+				fmt.Fprintf(&jl, "{\"task\":\"%s\",\"worker\":\"%s\",\"label\":\"%s\",\"note\":\"%s\"}\n", r.Task, r.Worker, r.Label, r.Note)
+			}
+			files := map[string][]byte{"n.csv": csvb.Bytes(), "n.jsonl": jl.Bytes(), "n.parquet": parquetOf(t, tc.rows)}
+			for name, b := range files {
+				_, err := ReadLabelsAs(bytes.NewReader(b), name, "", ReadOptions{})
+				if (err == nil) != tc.ok {
+					t.Errorf("%s: error %v, want accepted %v", name, err, tc.ok)
+				}
+				if err != nil && !strings.Contains(err.Error(), "UTF-8") {
+					t.Errorf("%s: message %q does not say UTF-8", name, err)
+				}
+			}
+		})
+	}
+}
