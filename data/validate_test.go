@@ -95,6 +95,7 @@ func TestOneRuleForEveryFormat(t *testing.T) {
 		jsonRaw []string // JSON Lines lines written as they are, where set
 		parquet []byte
 		classes string // the classes on success; "" for a refusal
+		workers string // the workers on success, if set
 		want    string // a part of the message of a refusal
 	}{
 		{name: "plain", rows: []row{{"t1", "w1", "a"}, {"t1", "w2", "b"}},
@@ -112,7 +113,7 @@ func TestOneRuleForEveryFormat(t *testing.T) {
 		{name: "decimal labels", rows: []row{{"t1", "w1", "1.50"}, {"t1", "w2", "2.50"}},
 			parquet: parquetOf(t, []pqDecimal{{"t1", "w1", 150}, {"t1", "w2", 250}}), classes: "1.50,2.50"},
 		{name: "unsigned worker ids", rows: []row{{"t1", "18446744073709551615", "a"}, {"t1", "1", "b"}},
-			parquet: parquetOf(t, []pqUint{{"t1", 1<<64 - 1, "a"}, {"t1", 1, "b"}}), classes: "a,b"},
+			parquet: parquetOf(t, []pqUint{{"t1", 1<<64 - 1, "a"}, {"t1", 1, "b"}}), classes: "a,b", workers: "18446744073709551615,1"},
 		{name: "empty label", rows: []row{{"t1", "w1", ""}, {"t1", "w2", "b"}},
 			parquet: parquetOf(t, []pqString{{"t1", "w1", ""}, {"t1", "w2", "b"}}), want: "empty label"},
 		{name: "repeated header", rows: []row{{"t1", "w1", "a"}, {"task", "worker", "label"}, {"t1", "w2", "b"}},
@@ -135,6 +136,8 @@ func TestOneRuleForEveryFormat(t *testing.T) {
 						t.Errorf("%s: %v", name, err)
 					} else if got := strings.Join(d.Classes, ","); got != tc.classes {
 						t.Errorf("%s: classes %s, want %s", name, got, tc.classes)
+					} else if got := strings.Join(d.Workers, ","); tc.workers != "" && got != tc.workers {
+						t.Errorf("%s: workers %s, want %s", name, got, tc.workers)
 					}
 					continue
 				}

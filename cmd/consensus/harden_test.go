@@ -212,8 +212,9 @@ func TestReadLimitCLI(t *testing.T) {
 }
 
 // TestInterruptWhileReading sends SIGINT and SIGTERM to runs of every
-// subcommand and model that are reading an endless standard input (CSV,
-// and Parquet, which is copied to a temporary file first): exit status 130,
+// subcommand and model that are reading standard input (CSV, and Parquet,
+// which is copied to a temporary file first) — an endless one, and a
+// finite one that pauses while the signal arrives: exit status 130,
 // outputs unchanged, no temporary file left in the output directory or in
 // TMPDIR.
 func TestInterruptWhileReading(t *testing.T) {
@@ -239,8 +240,13 @@ func TestInterruptWhileReading(t *testing.T) {
 		run{"fit --init-workers", []string{"fit", "-i", "-", "-m", "la-ds", "--init-workers", "/dev/stdin", "-o", "out.csv"}},
 	)
 	for _, rn := range runs {
-		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-			t.Run(rn.name+" "+sig.String(), func(t *testing.T) {
+		for _, tc := range []struct {
+			sig     syscall.Signal
+			endless bool
+		}{{syscall.SIGINT, true}, {syscall.SIGTERM, true}, {syscall.SIGINT, false}} {
+			sig := tc.sig
+			what := map[bool]string{true: "endless", false: "finite, paused"}[tc.endless]
+			t.Run(rn.name+" "+sig.String()+" "+what, func(t *testing.T) {
 				dir, tmp := t.TempDir(), t.TempDir()
 				writeFiles(t, dir, map[string]string{"out.csv": "old\n", "gold.csv": hGold})
 				cmd := exec.Command(consensusBin, rn.args...)
@@ -261,15 +267,36 @@ func TestInterruptWhileReading(t *testing.T) {
 					head = "task,label,p_0,p_1\n"
 					row = func(i int) string { return fmt.Sprintf("t%d,1,0.5,0.5\n", i) }
 				}
+				// Endless: the reading never ends by itself. Finite: a
+				// pause while the signal arrives, then the rest of a
+				// file that reads in well under the 2 s grace period, so
+				// that a reader ignoring the signal would finish and
+				// write its outputs.
+				// The signal goes once the program has read more than
+				// the pipe holds, so it has set up its signal handling.
+				reading := make(chan struct{})
 				go func() {
 					io.WriteString(stdin, head)
-					for i := 0; ; i++ {
-						if _, err := io.WriteString(stdin, row(i)); err != nil {
+					written := 0
+					for i := 0; tc.endless || i < 40000; i++ {
+						if !tc.endless && i == 20000 {
+							time.Sleep(500 * time.Millisecond)
+						}
+						n, err := io.WriteString(stdin, row(i))
+						if err != nil {
 							return
 						}
+						if written += n; written > 128<<10 && written-n <= 128<<10 {
+							close(reading)
+						}
 					}
+					stdin.Close()
 				}()
-				time.Sleep(300 * time.Millisecond)
+				select {
+				case <-reading:
+				case <-time.After(20 * time.Second):
+					t.Fatal("the program did not read its input")
+				}
 				cmd.Process.Signal(sig)
 				err = cmd.Wait()
 				stdin.Close()
