@@ -175,3 +175,31 @@ func formatSize(b float64) string {
 	exp := min(int(math.Log(b)/math.Log(1024)), 4)
 	return fmt.Sprintf("%.1f %ciB", b/math.Pow(1024, float64(exp)), "KMGT"[exp-1])
 }
+
+// parquetSize checks, before any row is read, the rows and the decoded
+// size of the wanted column chunks that a Parquet file's metadata declare
+// against the memory limit: a small file can declare (and, with
+// dictionary and run-length encoding, hold) billions of rows, and a page
+// can declare a size its reader would allocate at once.
+func (g *guard) parquetSize(p *parquetReader) error {
+	if g == nil || g.max <= 0 {
+		return nil
+	}
+	md := p.pf.Metadata()
+	var rows, chunk int64
+	for _, rg := range md.RowGroups {
+		rows += rg.NumRows
+		for _, i := range p.index {
+			if i < len(rg.Columns) {
+				chunk = max(chunk, rg.Columns[i].MetaData.TotalUncompressedSize)
+			}
+		}
+	}
+	need := EstimateReadMemory(float64(rows), 0)
+	if float64(chunk)*lineFactor > float64(g.max) || need > float64(g.max) {
+		return &InputError{File: g.file, Err: ErrLimit, Msg: fmt.Sprintf(
+			"the file declares %d rows and column chunks of up to %s, which need more than the memory limit of %s",
+			rows, formatSize(float64(chunk)), formatSize(float64(g.max)))}
+	}
+	return nil
+}

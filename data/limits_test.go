@@ -139,3 +139,22 @@ func TestReadCancel(t *testing.T) {
 		})
 	}
 }
+
+// TestParquetLimit checks that a Parquet file declaring more rows than the
+// memory limit allows is refused before its rows are read: 2 million rows
+// of one repeated value are refused from the metadata alone.
+func TestParquetLimit(t *testing.T) {
+	rows := make([]pqString, 2_000_000)
+	for i := range rows {
+		rows[i] = pqString{"t", "w", "a"}
+	}
+	b := parquetOf(t, rows)
+	t.Logf("%d rows in %d bytes", len(rows), len(b))
+	_, err := ReadLabelsAs(bytes.NewReader(b), "many.parquet", "", ReadOptions{MaxMemory: 8 << 20})
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "declares 2000000 rows") {
+		t.Fatalf("error %v, want the declared rows refused", err)
+	}
+	if _, err := ReadLabelsAs(bytes.NewReader(b), "many.parquet", "", ReadOptions{MaxMemory: 1 << 30}); err == nil || errors.Is(err, ErrLimit) {
+		t.Fatalf("within the limit: %v, want the one-class error", err)
+	}
+}

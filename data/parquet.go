@@ -85,6 +85,9 @@ func newParquetReader(r io.Reader, file string, names, roles []string, g *guard)
 		ra = tmp
 	}
 	src, err := openParquet(ra, size, file, names, roles)
+	if err == nil {
+		err = g.parquetSize(src)
+	}
 	if err != nil {
 		done()
 		return nil, nil, err
