@@ -10,8 +10,9 @@
 # when the script runs as root and mount works (so "disk full" and
 # "read-only" are real), and otherwise a plain temporary directory where
 # the disk is "filled" with ulimit -f (writes fail with EFBIG) and
-# read-only is chmod (skipped for root). It prints the counts of cases
-# tried and passed and fails if any case failed.
+# read-only is chmod (skipped for root; FAULT_NO_TMPFS=1 forces this
+# fallback). It prints the counts of cases tried and passed and fails if
+# any case failed.
 set -euo pipefail
 budget=${1:-60}
 cd "$(dirname "$0")/.."
@@ -25,7 +26,7 @@ trap cleanup EXIT
 bin=$work/consensus
 go build -o "$bin" ./cmd/consensus
 mkdir -p "$work/fs"
-if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=8m tmpfs "$work/fs" 2>/dev/null; then
+if [ -z "${FAULT_NO_TMPFS:-}" ] && [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=8m tmpfs "$work/fs" 2>/dev/null; then
 	mounted=1
 fi
 fs=$work/fs
@@ -76,8 +77,15 @@ while [ $SECONDS -lt $end ]; do
 			sigint | sigterm)
 				sig=INT
 				[ $f = sigterm ] && sig=TERM
+				feeder=
 				if [ "$c" = stdin-parquet ]; then
-					(cat "$fs/in/labels.parquet"; sleep 5) | "$bin" fit -i - --format parquet -m la-ds -o "$fs/out/a.csv" -q 2>"$work/err" &
+					# Standard input stays open for 5 s after the file, so the
+					# signal may come while the program waits for more.
+					rm -f "$work/pipe"
+					mkfifo "$work/pipe"
+					sh -c 'cat "$1"; exec sleep 5' sh "$fs/in/labels.parquet" >"$work/pipe" &
+					feeder=$!
+					"$bin" fit -i - --format parquet -m la-ds -o "$fs/out/a.csv" -q <"$work/pipe" 2>"$work/err" &
 				else
 					# shellcheck disable=SC2086
 					"$bin" $args >/dev/null 2>"$work/err" &
@@ -85,9 +93,11 @@ while [ $SECONDS -lt $end ]; do
 				pid=$!
 				sleep "0.$((RANDOM % 8))$((RANDOM % 10))"
 				kill -s $sig $pid 2>/dev/null || true
-				# Kill the pipeline's cat and sleep as well (children of this shell).
 				set +e; wait $pid; code=$?; set -e
-				pkill -P $$ sleep 2>/dev/null || true
+				if [ -n "$feeder" ]; then
+					kill "$feeder" 2>/dev/null || true
+					wait "$feeder" 2>/dev/null || true
+				fi
 				# 143 (killed by SIGTERM) only when the signal came before the
 				# program set up its handler, before any work.
 				if [ $code != 0 ] && [ $code != 130 ] && [ $code != 143 ]; then ok=0; fail "$name" "exit $code: $(head -c 300 "$work/err")"; fi
