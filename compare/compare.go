@@ -78,11 +78,34 @@ func ParseCriterion(s string) (Criterion, error) {
 
 func (c Criterion) higherIsBetter() bool { return c == Accuracy }
 
-// Options controls a comparison. The zero value compares every registered
-// model except mv (which is rfe read through its argmax), gmv and kos.
+// DefaultModels are the models a comparison fits when Options.Models is
+// nil: the baseline, the Bayesian Dawid-Skene models (the command's default
+// among them), the paper's Dawid-Skene and GLAD models, hierarchical
+// DA-DS, the one-coin, MACE-style and regularised minimax entropy models
+// under LA, and Crowd-Kit's Wawa, ZeroBasedSkill and MMSR: the models that
+// fit in a few seconds on data of the size of the shipped sets. AllModels
+// lists every model a comparison can fit.
+var DefaultModels = []string{
+	"rfe", "vb-da-ds", "vb-la-ds", "vb-hda-ds", "la-ds", "da-ds", "hda-ds", "la-glad", "da-glad",
+	"la-onecoin", "la-mace", "la-rmme", "wawa", "zbs", "mmsr",
+}
+
+// AllModels returns every registered model except mv (which is rfe read
+// through its argmax), gmv (it needs training gold) and kos (two classes
+// only), in registry order.
+func AllModels() []string {
+	var names []string
+	for _, n := range model.Names() {
+		if n != "mv" && n != "gmv" && n != "kos" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// Options controls a comparison. The zero value compares DefaultModels.
 type Options struct {
-	// Models are registry names (model.ByName); nil means every model but
-	// mv, gmv (it needs training gold) and kos (two classes only).
+	// Models are registry names (model.ByName); nil means DefaultModels.
 	Models []string
 	// Gold, if not nil and not empty, selects the gold criteria.
 	Gold *data.Gold
@@ -189,13 +212,7 @@ func (r *Report) Best() (string, float64) {
 
 func (o Options) withDefaults() Options {
 	if o.Models == nil {
-		for _, n := range model.Names() {
-			// mv is rfe's argmax; gmv needs training gold and kos two
-			// classes, so they are compared only when asked for.
-			if n != "mv" && n != "gmv" && n != "kos" {
-				o.Models = append(o.Models, n)
-			}
-		}
+		o.Models = DefaultModels
 	}
 	if o.Parallel <= 0 {
 		o.Parallel = runtime.GOMAXPROCS(0)

@@ -61,7 +61,9 @@ sure the recommendation is.`,
 				return usagef("--parallel, --splits and --bootstrap must not be negative and --holdout must be in (0, 1)")
 			}
 			var names []string
-			if models != "" {
+			if models == "all" {
+				names = compare.AllModels()
+			} else if models != "" {
 				for _, m := range strings.Split(models, ",") {
 					if m = strings.TrimSpace(m); m != "" {
 						names = append(names, m)
@@ -105,7 +107,7 @@ sure the recommendation is.`,
 	in.register(c)
 	ff.register(c)
 	fl := c.Flags()
-	fl.StringVar(&models, "models", "", "comma-separated models to compare (default: all but mv)")
+	fl.StringVar(&models, "models", "", "comma-separated models to compare, or \"all\" (default: "+strings.Join(compare.DefaultModels, ",")+")")
 	fl.StringVar(&criterion, "criterion", "", "ranking: logloss (default with gold), accuracy, brier, ece, heldout (default without gold)")
 	fl.IntVar(&parallel, "parallel", 0, "fits run at once, each on one goroutine (default: all cores)")
 	fl.IntVar(&splits, "splits", 3, "held-out splits")
