@@ -16,10 +16,12 @@ import (
 )
 
 // DefaultModels are the estimators a report compares when Options.Models
-// is empty: the baselines and the LA and DA forms of Dawid-Skene and GLAD.
-// Minimax entropy is left out by default because it is much slower to fit;
-// name it in Options.Models to include it.
-var DefaultModels = []string{"rfe", "mv", "la-ds", "da-ds", "la-glad", "da-glad"}
+// is empty: the baselines, the Bayesian Dawid-Skene models (the command
+// line's default model, vb-da-ds, among them) and the paper's LA and DA
+// forms of Dawid-Skene and GLAD. Minimax entropy is left out by default
+// because it is much slower to fit; name it in Options.Models to include
+// it.
+var DefaultModels = []string{"rfe", "mv", "vb-da-ds", "vb-la-ds", "vb-hda-ds", "la-ds", "da-ds", "la-glad", "da-glad"}
 
 // Options controls a report. The zero value selects every default.
 type Options struct {
