@@ -46,20 +46,33 @@ func beyondPaper() []Entry {
 	return r
 }
 
-// bayesian lists the variational Bayes forms of Dawid-Skene (see Bayes):
-// vb-la-ds (IBCC), vb-da-ds (the default model: workers from IBCC, then
-// q_j ~ Dirichlet(1) under DA) and vb-hda-ds (mixed membership, q_j ~
-// Dirichlet(α p) with α and p by empirical Bayes).
+// bayesian lists the variational Bayes forms (see Bayes) of every
+// conjugate noise model, the cross product of {ds, onecoin} and {la, da,
+// hda}: vb-la-X (IBCC for Dawid-Skene), vb-da-X (workers from the LA fit,
+// then q_j ~ Dirichlet(1) under DA; vb-da-ds is the default model of the
+// command line) and vb-hda-X (mixed membership, q_j ~ Dirichlet(α p) with
+// α and p by empirical Bayes).
 func bayesian() []Entry {
-	return []Entry{
-		{"vb-la-ds", "LA Dawid-Skene with Dirichlet priors (IBCC), variational Bayes, output the posterior of the true class", func() Estimator {
-			return Bayes{Noise: noise.DS{}, Latent: latent.LA{}}
-		}},
-		{"vb-da-ds", "the default: Dawid-Skene workers from IBCC, then q_j ~ Dirichlet(1) under DA, variational Bayes, output the posterior mean of q_j", func() Estimator {
-			return Bayes{Noise: noise.DS{}, Latent: latent.DA{}}
-		}},
-		{"vb-hda-ds", "hierarchical DA Dawid-Skene with Dirichlet priors (mixed membership), q_j ~ Dirichlet(alpha p) by empirical Bayes, variational Bayes, output the posterior mean of q_j", func() Estimator {
-			return Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true}
-		}},
+	var r []Entry
+	for _, n := range []struct {
+		m       noise.Model
+		summary string
+	}{
+		{noise.DS{}, "Dawid-Skene with Dirichlet priors on the confusion rows"},
+		{noise.OneCoin{}, "one-coin Dawid-Skene with a Beta prior on the accuracy"},
+	} {
+		r = append(r,
+			Entry{"vb-la-" + n.m.Name(), "LA " + n.summary + " (IBCC), variational Bayes, output the posterior of the true class", func() Estimator {
+				return Bayes{Noise: n.m, Latent: latent.LA{}}
+			}},
+			Entry{"vb-da-" + n.m.Name(), "DA " + n.summary + ": workers from the LA fit, then q_j ~ Dirichlet(1), variational Bayes, output the posterior mean of q_j", func() Estimator {
+				return Bayes{Noise: n.m, Latent: latent.DA{}}
+			}},
+			Entry{"vb-hda-" + n.m.Name(), "hierarchical DA " + n.summary + " (mixed membership), q_j ~ Dirichlet(alpha p) by empirical Bayes, variational Bayes, output the posterior mean of q_j", func() Estimator {
+				return Bayes{Noise: n.m, Latent: latent.DA{}, Hierarchical: true}
+			}},
+		)
 	}
+	r[1].Summary = "the default: " + r[1].Summary
+	return r
 }

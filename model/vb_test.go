@@ -63,6 +63,7 @@ func TestBayesThreadsIdentical(t *testing.T) {
 		{Noise: noise.DS{}, Latent: latent.LA{}},
 		{Noise: noise.DS{}, Latent: latent.DA{}},
 		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
+		{Noise: noise.OneCoin{}, Latent: latent.DA{}},
 	} {
 		var first []float64
 		for _, th := range []int{1, 2, 5} {
