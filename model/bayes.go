@@ -111,7 +111,12 @@ func (b Bayes) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		if b.Hierarchical {
 			return vbFit(b.Name(), d, set, nv, newVBDA(d, true, nil), k, false)
 		}
-		la, err := vbFit(b.Name(), d, set, nv, newVBLA(d), k, false)
+		// The LA stage only supplies the workers: it stops at 100 times
+		// the tolerances of the final stage.
+		ws := set
+		ws.FunctionTol *= 100
+		ws.ParamTol *= 100
+		la, err := vbFit(b.Name(), d, ws, nv, newVBLA(d), k, false)
 		if err != nil {
 			return nil, err
 		}

@@ -82,11 +82,13 @@ func TestBayesThreadsIdentical(t *testing.T) {
 
 // The label-switching case of la-glad: data from DA-DS with 3 classes and
 // 5 labels per object, on which maximum-likelihood LA-GLAD converged to the
-// mirror mode (accuracy 0.20 against majority vote's 0.63). The Bayesian
-// forms, whose confusion prior favours the diagonal, stay far from it: well
-// above chance, and vb-la-ds and vb-da-ds within 5 points of majority vote
-// (ML la-ds has 0.55, da-ds 0.62 on the same data).
-func TestBayesNoMirrorMode(t *testing.T) {
+// mirror mode (accuracy 0.20 against majority vote's 0.63, worker agreement
+// 0.14 < 1/K). Model.Fit's guard refits it from the mirrored start; the
+// Bayesian forms, whose confusion prior favours the diagonal, stay far from
+// it. Every fit must be well above chance with workers better than chance,
+// and all but vb-hda-ds within 5 points of majority vote (ML la-ds has
+// 0.55, da-ds 0.62 on the same data).
+func TestNoMirrorMode(t *testing.T) {
 	d, tr, err := sim.Simulate(sim.Config{Tasks: 1000, Workers: 30, Classes: 3, LabelsPerTask: 5,
 		Noise: noise.DS{}, Latent: latent.DA{}, Seed: 3})
 	if err != nil {
@@ -104,14 +106,16 @@ func TestBayesNoMirrorMode(t *testing.T) {
 		return float64(n) / float64(len(truth))
 	}
 	mv := acc(d.Frequencies())
-	for _, name := range []string{"vb-la-ds", "vb-da-ds", "vb-hda-ds"} {
+	// la-glad by maximum likelihood lands in the mirror mode and is
+	// refitted from the mirrored start (Model.Fit's guard).
+	for _, name := range []string{"la-glad", "vb-la-ds", "vb-da-ds", "vb-hda-ds"} {
 		est, _ := model.ByName(name)
 		r, err := est.Fit(d, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		a := acc(r.Probs)
-		if a < 1/float64(k)+0.1 || name != "vb-hda-ds" && a < mv-0.05 {
+		if a < 1/float64(k)+0.1 || name != "vb-hda-ds" && a < mv-0.05 || r.Agreement() < 1/float64(k) {
 			t.Errorf("%s: accuracy %.3f against the truth's argmax, majority vote %.3f", name, a, mv)
 		}
 	}

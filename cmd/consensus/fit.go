@@ -34,7 +34,7 @@ func (f *fitFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.solver, "solver", "", "optimiser: lbfgs, cg (the paper's) or em (Dawid-Skene only); default per model, see 'consensus models'")
 	fl.IntVar(&f.maxIter, "max-iter", 0, "iteration limit (default 1000)")
 	fl.Float64Var(&f.gradTol, "grad-tol", 0, "stop when the gradient of the mean log-likelihood per label is below this (default 1e-7)")
-	fl.Float64Var(&f.funcTol, "func-tol", 0, "stop when the mean log-likelihood improves by less than this fraction for 10 iterations (default 1e-10)")
+	fl.Float64Var(&f.funcTol, "func-tol", 0, "stop when the mean log-likelihood improves by less than this fraction for 10 iterations (default 1e-10; vb-* models: when the evidence lower bound changes by less than this fraction in one iteration, default 1e-9)")
 	fl.IntVar(&f.threads, "threads", 0, "goroutines per evaluation (default: all cores); results do not depend on it")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed for breaking ties in the consensus label")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress or summary on stderr")
