@@ -278,7 +278,7 @@ func ReadGold(r io.Reader, name string, d *Dataset, opt ReadOptions) (*Gold, err
 // returns the trimmed cells of the wanted columns.
 type tableReader struct {
 	file  string
-	cr    records // encoding/csv's Reader or its fast path
+	cr    records  // encoding/csv's Reader or its fast path
 	names []string // wanted column names
 	roles []string // what each wanted column holds, for messages
 	index []int    // position of each wanted column in a row
