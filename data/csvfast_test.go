@@ -25,6 +25,8 @@ var csvFastSeeds = []string{
 	"a,b\n,\n , \n",
 	"\n\n   \ntask,worker,label\n1,2,3",
 	"task,worker,label\n1,2,3\r",
+	"task,worker,label\n1,a,x\n2,b,y\n1,c,x\n3,a,z\n\n4, d ,y\n2,a,x\n",
+	"label,x,task,worker\n a ,1,t1,w1\n b,2,t2,w2\r\nc,3,t1,w3\n\xc3\xa9,4,t3,w1\nb,5,t3,\u00a0w2\u00a0\n",
 	"task,worker,label\n1,2,\r\r",
 	"x,y,z\n1,2,3\n\"\n",
 }
@@ -104,10 +106,17 @@ func compareRecords(t *testing.T, in []byte, sep rune, block int, fail bool) {
 // the errors are the same.
 func compareReaders(t *testing.T, in []byte, sep rune) {
 	t.Helper()
+	compareReadersWith(t, in, ReadOptions{Sep: sep})
+	compareReadersWith(t, in, ReadOptions{Sep: sep, Classes: []string{"x", "y", "1", "3"}})
+}
+
+// compareReadersWith is compareReaders with the given options.
+func compareReadersWith(t *testing.T, in []byte, opt ReadOptions) {
+	t.Helper()
+	sep := opt.Sep
 	read := func(fast bool) (*Dataset, *Gold, string) {
 		defer func(old bool) { useFastCSV = old }(useFastCSV)
 		useFastCSV = fast
-		opt := ReadOptions{Sep: sep}
 		d, err := ReadLabels(bytes.NewReader(in), "f.csv", opt)
 		if err != nil {
 			return nil, nil, err.Error()
@@ -119,12 +128,16 @@ func compareReaders(t *testing.T, in []byte, sep rune) {
 		return d, g, ""
 	}
 	d1, g1, e1 := read(false)
-	d2, g2, e2 := read(true)
-	if e1 != e2 {
-		t.Fatalf("%q sep %q: error %q, want %q", in, sep, e2, e1)
-	}
-	if !reflect.DeepEqual(d1, d2) || !reflect.DeepEqual(g1, g2) {
-		t.Fatalf("%q sep %q: fast path read %+v %+v, want %+v %+v", in, sep, d2, g2, d1, g1)
+	defer func(old int) { chunkSize = old }(chunkSize)
+	for _, size := range []int{1, 7, 64, 1 << 20} { // blocks of readChunks
+		chunkSize = size
+		d2, g2, e2 := read(true)
+		if e1 != e2 {
+			t.Fatalf("%q sep %q blocks of %d: error %q, want %q", in, sep, size, e2, e1)
+		}
+		if !reflect.DeepEqual(d1, d2) || !reflect.DeepEqual(g1, g2) {
+			t.Fatalf("%q sep %q blocks of %d: fast path read %+v %+v, want %+v %+v", in, sep, size, d2, g2, d1, g1)
+		}
 	}
 }
 

@@ -129,6 +129,7 @@ func ReadLabels(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}
+	readChunks(t, b) // the plain rows in parallel, if it can
 	for {
 		cells, line, err := t.next()
 		if err == io.EOF {
