@@ -230,6 +230,9 @@ func labelsFrom(src rowSource, name string, classes []string) (*Dataset, error) 
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}
+	if p, ok := src.(*parquetReader); ok && useParquetPages {
+		readParquetPages(p, b) // page by page, through the dictionaries, if it can
+	}
 	for {
 		cells, line, err := src.next()
 		if err == io.EOF {

@@ -182,7 +182,11 @@ func WriteLabels(w io.Writer, d *data.Dataset, f data.Format) error {
 		}
 		return bw.Flush()
 	case data.Parquet:
-		pw, err := newParquetWriter(w, []column{{"task", parquet.String()}, {"worker", parquet.String()}, {"label", parquet.String()}})
+		// Dictionary encoding stores each distinct id once per row group
+		// and a small index per row, which is smaller than the plain text
+		// and lets a reader intern each id once.
+		dict := func() parquet.Node { return parquet.Encoded(parquet.String(), &parquet.RLEDictionary) }
+		pw, err := newParquetWriter(w, []column{{"task", dict()}, {"worker", dict()}, {"label", dict()}})
 		if err != nil {
 			return err
 		}
