@@ -79,10 +79,10 @@ func ParseCriterion(s string) (Criterion, error) {
 func (c Criterion) higherIsBetter() bool { return c == Accuracy }
 
 // Options controls a comparison. The zero value compares every registered
-// model except mv (which is rfe read through its argmax).
+// model except mv (which is rfe read through its argmax), gmv and kos.
 type Options struct {
 	// Models are registry names (model.ByName); nil means every model but
-	// mv.
+	// mv, gmv (it needs training gold) and kos (two classes only).
 	Models []string
 	// Gold, if not nil and not empty, selects the gold criteria.
 	Gold *data.Gold
@@ -190,7 +190,9 @@ func (r *Report) Best() (string, float64) {
 func (o Options) withDefaults() Options {
 	if o.Models == nil {
 		for _, n := range model.Names() {
-			if n != "mv" {
+			// mv is rfe's argmax; gmv needs training gold and kos two
+			// classes, so they are compared only when asked for.
+			if n != "mv" && n != "gmv" && n != "kos" {
 				o.Models = append(o.Models, n)
 			}
 		}

@@ -20,5 +20,8 @@
 //
 // RFE, the relative frequency estimator, is the paper's baseline. Registry
 // and ByName give the estimators by their command-line names: rfe, mv,
-// la-ds, da-ds, la-glad, da-glad, la-mme and da-mme.
+// la-ds, da-ds, la-glad, da-glad, la-mme and da-mme, the models beyond the
+// paper, and the ports of Crowd-Kit's remaining categorical aggregators:
+// wawa (Wawa), zbs (ZeroBasedSkill), gmv (GoldMajorityVote), kos (KOS) and
+// mmsr (MMSR); docs/crowdkit.md compares them with Crowd-Kit.
 package model

@@ -48,6 +48,9 @@ func (m Model) Init(d *data.Dataset) []float64 {
 // vector for d.
 func (m Model) Layout(d *data.Dataset) Layout { return newLayout(m, d) }
 
+// NumParams returns the number of parameters of m on d, Layout(d).Dim().
+func (m Model) NumParams(d *data.Dataset) int { return newLayout(m, d).Dim() }
+
 // LogLikelihood returns the log-likelihood of d under m at the parameters x
 // and writes its gradient into grad, which must have len(x) elements.
 // It is the function Fit maximises, exposed for checks and experiments.

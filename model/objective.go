@@ -157,16 +157,25 @@ func chunkBounds(d *data.Dataset, c int) []int {
 
 // forChunks runs f on every chunk, on up to o.threads goroutines.
 func (o *objective) forChunks(f func(c *chunk)) {
-	t := min(o.threads, len(o.chunks))
+	runChunks(len(o.chunks), o.threads, func(i int) { f(&o.chunks[i]) })
+}
+
+// runChunks calls f(i) for every i in [0, n), on up to threads goroutines
+// (GOMAXPROCS when threads ≤ 0), and returns when every call has.
+func runChunks(n, threads int, f func(i int)) {
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	t := min(threads, n)
 	if t <= 1 {
-		for i := range o.chunks {
-			f(&o.chunks[i])
+		for i := range n {
+			f(i)
 		}
 		return
 	}
 	var wg sync.WaitGroup
-	next := make(chan int, len(o.chunks))
-	for i := range o.chunks {
+	next := make(chan int, n)
+	for i := range n {
 		next <- i
 	}
 	close(next)
@@ -175,7 +184,7 @@ func (o *objective) forChunks(f func(c *chunk)) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f(&o.chunks[i])
+				f(i)
 			}
 		}()
 	}

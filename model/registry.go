@@ -49,6 +49,8 @@ func Registry() []Entry {
 	r = append(r, pair(noise.GLAD{}, "GLAD (worker ability x object difficulty)")...)
 	r = append(r, pair(noise.MME{}, "minimax entropy (K x K matrices per worker and per object)")...)
 	r = append(r, beyondPaper()...)
+	r = append(r, bayesian()...)
+	r = append(r, crowdKit()...)
 	return r
 }
 

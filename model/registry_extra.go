@@ -45,3 +45,21 @@ func beyondPaper() []Entry {
 	}
 	return r
 }
+
+// bayesian lists the variational Bayes forms of Dawid-Skene (see Bayes):
+// vb-la-ds (IBCC), vb-da-ds (the default model: workers from IBCC, then
+// q_j ~ Dirichlet(1) under DA) and vb-hda-ds (mixed membership, q_j ~
+// Dirichlet(α p) with α and p by empirical Bayes).
+func bayesian() []Entry {
+	return []Entry{
+		{"vb-la-ds", "LA Dawid-Skene with Dirichlet priors (IBCC), variational Bayes, output the posterior of the true class", func() Estimator {
+			return Bayes{Noise: noise.DS{}, Latent: latent.LA{}}
+		}},
+		{"vb-da-ds", "the default: Dawid-Skene workers from IBCC, then q_j ~ Dirichlet(1) under DA, variational Bayes, output the posterior mean of q_j", func() Estimator {
+			return Bayes{Noise: noise.DS{}, Latent: latent.DA{}}
+		}},
+		{"vb-hda-ds", "hierarchical DA Dawid-Skene with Dirichlet priors (mixed membership), q_j ~ Dirichlet(alpha p) by empirical Bayes, variational Bayes, output the posterior mean of q_j", func() Estimator {
+			return Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true}
+		}},
+	}
+}

@@ -39,7 +39,27 @@ type Result struct {
 
 	model Model
 	obj   *objective
-	once  sync.Once // sets obj's parameters to Params, for the methods below
+	view  workerView // the fitted noise model of a fit without obj
+	once  sync.Once  // sets obj's parameters to Params, for the methods below
+}
+
+// workerView is what a result reads from its fitted noise model: the
+// conditional distributions and the worker parameters.
+type workerView interface {
+	Conditional(w int32, j int, z int, p []float64)
+	WorkerColumns() []string
+	WorkerValues(w int32, dst []float64) []float64
+}
+
+// noiseView returns the fitted noise model, or nil for RFE.
+func (r *Result) noiseView() workerView {
+	if r.view != nil {
+		return r.view
+	}
+	if !r.ready() {
+		return nil
+	}
+	return r.obj.noise
 }
 
 // ready sets the evaluators to the fitted parameters once and reports
@@ -101,29 +121,32 @@ func Argmax(p []float64, k int, seed uint64) []int {
 // WorkerColumns names the per-worker numbers WorkerValues reports (nil for
 // RFE).
 func (r *Result) WorkerColumns() []string {
-	if !r.ready() {
+	v := r.noiseView()
+	if v == nil {
 		return nil
 	}
-	return r.obj.noise.WorkerColumns()
+	return v.WorkerColumns()
 }
 
 // WorkerValues appends the fitted parameters of worker w, one per
 // WorkerColumns entry, to dst.
 func (r *Result) WorkerValues(w int32, dst []float64) []float64 {
-	if !r.ready() {
+	v := r.noiseView()
+	if v == nil {
 		return dst
 	}
-	return r.obj.noise.WorkerValues(w, dst)
+	return v.WorkerValues(w, dst)
 }
 
 // Conditional writes P(y | z) for worker w labelling object j into p, at
 // the fitted parameters. RFE has no noise model: its workers are taken as
 // perfect, P(y | z) = 1[y = z].
 func (r *Result) Conditional(w int32, j, z int, p []float64) {
-	if !r.ready() {
+	v := r.noiseView()
+	if v == nil {
 		clear(p[:r.K()])
 		p[z] = 1
 		return
 	}
-	r.obj.noise.Conditional(w, j, z, p)
+	v.Conditional(w, j, z, p)
 }

@@ -85,6 +85,12 @@ type Settings struct {
 	// row. Zero means 1e-10.
 	FunctionTol float64
 
+	// ParamTol is the second stopping rule of variational fits (Bayes):
+	// they stop when, besides the relative change of the evidence lower
+	// bound being at most FunctionTol, no consensus probability has moved
+	// by more than ParamTol in the last iteration. Zero means 1e-6.
+	ParamTol float64
+
 	// Ridge is the weight λ of an L2 penalty (λ/2) Σ x² subtracted from
 	// the log-likelihood, over all parameters x (logits, abilities, log
 	// difficulties). It keeps the optimum finite where the likelihood alone
@@ -139,6 +145,9 @@ func (s *Settings) withDefaults() Settings {
 	}
 	if r.FunctionTol == 0 {
 		r.FunctionTol = 1e-10
+	}
+	if r.ParamTol == 0 {
+		r.ParamTol = 1e-6
 	}
 	if r.Context == nil {
 		r.Context = context.Background()

@@ -29,6 +29,13 @@ type DS struct {
 	// confusion probability becomes exactly 0 and no logit -Inf. Zero
 	// means DefaultPseudoCount.
 	PseudoCount float64
+
+	// PriorDiag and PriorOff are the pseudo-counts of the Dirichlet prior
+	// on every confusion row in variational fits (NewVariational): β_z(z)
+	// = PriorDiag, β_z(y) = PriorOff for y ≠ z. Zero means
+	// DefaultPriorDiag and DefaultPriorOff. Maximum-likelihood fits ignore
+	// them.
+	PriorDiag, PriorOff float64
 }
 
 // DefaultPseudoCount is the pseudo-count of the M-step of DS when

@@ -182,7 +182,7 @@ func TestErrors(t *testing.T) {
 		{"simulate --truth compressed", nil, []string{"simulate", "-o", "out.csv", "--truth", "t.csv.gz"}, 2,
 			[]string{"--truth t.csv.gz: the truth file is written as uncompressed CSV or TSV only"}},
 		{"fit memory over --max-memory", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "--max-memory", "1k"}, 1,
-			[]string{"fitting da-glad needs about", "more than the --max-memory limit of 1000 B"}},
+			[]string{"fitting vb-da-ds needs about", "more than the --max-memory limit of 1000 B"}},
 		{"read memory over --max-memory", map[string]string{"in.csv": "task,worker,label\n" + strings.Repeat("task,worker,label\n", 20000)},
 			[]string{"fit", "-i", "in.csv", "--max-memory", "100k"}, 1,
 			[]string{"in.csv: reading it needs about", "20000 rows", "more than the --max-memory limit of 97.7 KiB"}},

@@ -26,6 +26,7 @@ type fitFlags struct {
 	seed    uint64
 	quiet   bool
 	ridge   float64
+	strict  bool
 }
 
 func (f *fitFlags) register(c *cobra.Command) {
@@ -37,6 +38,7 @@ func (f *fitFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.threads, "threads", 0, "goroutines per evaluation (default: all cores); results do not depend on it")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed for breaking ties in the consensus label")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress or summary on stderr")
+	fl.BoolVar(&f.strict, "strict", false, "exit with status 1, writing no output, when a fit stops at its iteration limit instead of converging")
 	fl.Float64Var(&f.ridge, "ridge", 0, "weight of an L2 penalty on all parameters that keeps boundary optima finite (default 0: the paper's unpenalised likelihood); see docs/errors.md")
 }
 
@@ -103,7 +105,7 @@ func newFitCmd() *cobra.Command {
 				return usagef("--output-format: %v", err)
 			}
 			if workers != "" {
-				if _, ok := est.(model.Model); !ok {
+				if _, ok := est.(interface{ NumParams(*data.Dataset) int }); !ok {
 					return usagef("--workers: model %s has no worker parameters", modelName)
 				}
 			}
@@ -135,11 +137,14 @@ func newFitCmd() *cobra.Command {
 			}
 			res, err := est.Fit(d, set)
 			bar.finish()
-			if errors.Is(err, model.ErrNoMStep) {
-				return usageErr(err) // --solver em with a model EM cannot fit
+			if errors.Is(err, model.ErrNoMStep) || errors.Is(err, model.ErrTwoClassesOnly) {
+				return usageErr(err) // --solver em with a model EM cannot fit, kos with K ≠ 2
 			}
 			if err != nil {
 				return err
+			}
+			if ff.strict && res.Params != nil && !res.Converged {
+				return fmt.Errorf("--strict: model %s did not converge (%s after %d iterations); no output written", res.Model, res.Status, res.Iterations)
 			}
 			if err := output.WriteConsensusFile(out, ofmt, res, ff.seed); err != nil {
 				return err
@@ -159,7 +164,7 @@ func newFitCmd() *cobra.Command {
 	ff.register(c)
 	tf.register(c)
 	c.Flags().Float64Var(&gladPrior, "glad-prior", 0, gladPriorHelp)
-	c.Flags().StringVarP(&modelName, "model", "m", "da-glad", "model: "+joinNames())
+	c.Flags().StringVarP(&modelName, "model", "m", "vb-da-ds", "model: "+joinNames())
 	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
 	c.Flags().StringVar(&outFormat, "output-format", "", "format of --output: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
 	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file (format by extension)")

@@ -323,11 +323,11 @@ func gzipTextSize(f *os.File, size int64) (float64, error) {
 func fitMemory(est model.Estimator, d *data.Dataset) (need, params float64) {
 	n := float64(d.NumLabels())
 	jk := float64(d.NumTasks() * d.NumClasses())
-	m, ok := est.(model.Model)
+	m, ok := est.(interface{ NumParams(*data.Dataset) int })
 	if !ok {
 		return n*4 + jk*16, 0 // RFE: counts and frequencies
 	}
-	params = float64(m.Layout(d).Dim())
+	params = float64(m.NumParams(d))
 	return params*fitBytesPerParam + n*fitBytesPerLabel + jk*16, params
 }
 

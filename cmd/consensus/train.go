@@ -45,12 +45,21 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 	if f.trainFraction > 0 && f.trainGold != "" {
 		return usagef("--train-fraction and --train-gold cannot be combined: give one source of training gold")
 	}
+	if _, gmv := est.(model.GoldMajorityVote); gmv {
+		if f.trainGold == "" && f.trainFraction == 0 {
+			return usageErr(model.ErrNoTrainingGold)
+		}
+		if f.initWorkers != "" {
+			return usagef("--init-workers sets Dawid-Skene confusion matrices; model gmv has none")
+		}
+		return nil
+	}
 	if f.trainGold == "" && f.trainFraction == 0 && f.initWorkers == "" {
 		return nil
 	}
 	m, ok := est.(model.Model)
 	if !ok {
-		return usagef("--train-gold, --train-fraction and --init-workers need one of the la-* or da-* models, not %s", est.Name())
+		return usagef("--train-gold and --train-fraction need gmv or one of the la-* or da-* models, and --init-workers la-ds or da-ds, not %s", est.Name())
 	}
 	if f.initWorkers != "" {
 		if _, ds := m.Noise.(noise.DS); !ds {
@@ -66,7 +75,8 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 // tasks.
 func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dataset, gold *data.Gold, opt data.ReadOptions, seed uint64) (model.Estimator, *data.Gold, error) {
 	m, ok := est.(model.Model)
-	if !ok {
+	gmv, isGMV := est.(model.GoldMajorityVote)
+	if !ok && !isGMV {
 		return est, gold, nil
 	}
 	var train *data.Gold
@@ -83,10 +93,14 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 		fmt.Fprintf(os.Stderr, "note: %d gold tasks train the fit (--train-fraction %v, --seed %d), %d evaluate it\n",
 			train.Len(), f.trainFraction, seed, gold.Len())
 	}
+	if train != nil && gold != nil {
+		gold = withoutTasks(gold, train)
+	}
+	if isGMV {
+		gmv.Gold = latent.GoldClasses(d, train)
+		return gmv, gold, nil
+	}
 	if train != nil {
-		if gold != nil {
-			gold = withoutTasks(gold, train)
-		}
 		m.Latent = latent.WithGold{Base: m.Latent, Class: latent.GoldClasses(d, train)}
 	}
 	if f.initWorkers != "" {

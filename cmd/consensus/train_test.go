@@ -69,7 +69,7 @@ func TestInitWorkers(t *testing.T) {
 	}{
 		{[]string{"--model", "da-glad", "--init-workers", "w.csv"}, "not la-ds or da-ds"},
 		{[]string{"--model", "da-ds", "--init-workers", "bad.csv"}, "bad.csv:2: the row of class x sums to 1.1"},
-		{[]string{"--model", "rfe", "--train-gold", "w.csv"}, "need one of the la-* or da-* models"},
+		{[]string{"--model", "rfe", "--train-gold", "w.csv"}, "need gmv or one of the la-* or da-* models"},
 		{[]string{"--model", "da-ds", "--train-fraction", "0.5"}, "--train-fraction needs --gold"},
 	} {
 		r := runIn(t, dir, "", append([]string{"fit", "--input", "labels.csv", "--output", "x.csv"}, c.args...)...)

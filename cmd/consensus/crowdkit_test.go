@@ -1,0 +1,49 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCrowdKitModels runs the estimators ported from Crowd-Kit through fit:
+// gmv with and without training gold, kos on three classes.
+func TestCrowdKitModels(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"labels.csv": okLabels,
+		"train.csv":  "task,label\n1,x\n",
+		"three.csv":  "task,worker,label\n1,a,x\n1,b,y\n2,a,z\n",
+	})
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a line the output must contain
+		stderr string // a text stderr must contain
+	}{
+		{"wawa", []string{"fit", "-i", "labels.csv", "--model", "wawa"}, 0, "2,x,1,0", "model wawa"},
+		{"zbs", []string{"fit", "-i", "labels.csv", "--model", "zbs"}, 0, "2,x,1,0", "model zbs"},
+		// a is right on the gold task 1, b wrong: a decides task 3 alone.
+		{"gmv", []string{"fit", "-i", "labels.csv", "--model", "gmv", "--train-gold", "train.csv"}, 0, "1,x,1,0", "model gmv"},
+		{"gmv without gold", []string{"fit", "-i", "labels.csv", "--model", "gmv"}, 2, "", "needs training gold"},
+		{"kos", []string{"fit", "-i", "labels.csv", "--model", "kos"}, 0, "task,label,p_x,p_y", "model kos"},
+		{"kos on three classes", []string{"fit", "-i", "three.csv", "--model", "kos"}, 2, "", "kos is for two classes only, and the data have 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runIn(t, dir, "", tt.args...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, tt.code, r.stderr)
+			}
+			if !strings.Contains(r.stdout, tt.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", tt.stdout, r.stdout)
+			}
+			if !strings.Contains(r.stderr, tt.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.stderr, r.stderr)
+			}
+			if strings.Contains(r.stderr, "panic") {
+				t.Errorf("panic:\n%s", r.stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// --strict turns a fit that stops at its iteration limit into a failure
+// that writes nothing; the default model converges and passes.
+func TestStrict(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args  []string
+		code  int
+		wrote bool
+	}{
+		{[]string{"fit", "--dataset", "rte", "-m", "da-ds", "--max-iter", "2", "--strict", "-q"}, exitFailure, false},
+		{[]string{"fit", "--dataset", "rte", "-m", "da-ds", "--max-iter", "2", "-q"}, exitOK, true},
+		{[]string{"fit", "--dataset", "rte", "--strict", "-q"}, exitOK, true},
+	}
+	for i, c := range cases {
+		out := filepath.Join(dir, "out"+string(rune('a'+i))+".csv")
+		if code := run(context.Background(), append(c.args, "-o", out)); code != c.code {
+			t.Errorf("%v: exit %d, want %d", c.args, code, c.code)
+		}
+		if _, err := os.Stat(out); (err == nil) != c.wrote {
+			t.Errorf("%v: output written %v, want %v", c.args, err == nil, c.wrote)
+		}
+	}
+}

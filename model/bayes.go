@@ -1,0 +1,112 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// Bayes is a consensus model with a prior on every parameter: a noise
+// model under a latent assumption, fitted by mean-field variational Bayes
+// (the noise model must be conjugate, noise.Conjugate: Dawid-Skene), so that
+// the output averages over the uncertainty of the parameters instead of
+// plugging in maximum-likelihood values. Its optimum lies inside the
+// parameter space: fits converge, and no output probability is exactly 0
+// or 1.
+//
+//	Bayes{Noise: noise.DS{}, Latent: latent.LA{}}                     // vb-la-ds: IBCC
+//	Bayes{Noise: noise.DS{}, Latent: latent.DA{}}                     // vb-da-ds: the default model
+//	Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true} // vb-hda-ds
+//
+// The priors: every confusion row π_w(z, ·) ~ Dirichlet with
+// noise.DefaultPriorDiag on the diagonal and noise.DefaultPriorOff elsewhere;
+// under LA the class prior p ~ Dirichlet(1, …, 1); under DA every q_j ~
+// Dirichlet(a).
+//
+// The three forms:
+//   - LA (IBCC, Kim and Ghahramani 2012): the output is the posterior
+//     ρ_j of the true class.
+//   - DA (the default): the workers' posterior is that of the LA fit (one
+//     true class per object identifies the confusion matrices well, with
+//     few labels per worker), and then every q_j ~ Dirichlet(1, …, 1) gets
+//     its DA posterior given those workers: each label has its own
+//     subjective class. The output is the posterior mean E[q_j], the
+//     add-one smoothed label frequencies when every worker is perfect.
+//   - Hierarchical DA: workers and q_j are fitted together under DA (a
+//     mixed-membership model, latent Dirichlet allocation with objects as
+//     documents), with a = α p estimated by empirical Bayes.
+//
+// See docs/models.md for the updates and docs/choosing-a-model.md for how
+// the forms compare on the shipped data sets.
+type Bayes struct {
+	// Noise is the noise model; it must implement noise.Conjugate.
+	Noise noise.Model
+	// Latent is latent.LA or latent.DA (their settings are not used).
+	Latent latent.Assumption
+	// Hierarchical, under DA, fits the workers under DA together with
+	// the q_j and estimates their Dirichlet prior by empirical Bayes.
+	Hierarchical bool
+}
+
+// Name returns "vb-", the assumption's name ("la", "da", or "hda" when
+// Hierarchical), a hyphen and the noise model's name, such as "vb-da-ds".
+func (b Bayes) Name() string {
+	a := b.Latent.Name()
+	if b.Hierarchical {
+		a = "hda"
+	}
+	return "vb-" + a + "-" + b.Noise.Name()
+}
+
+// NumParams returns the number of variational parameters on d: the noise
+// model's pseudo-counts and, per object, K (LA's ρ_j or DA's γ_j), plus K
+// shared ones.
+func (b Bayes) NumParams(d *data.Dataset) int {
+	k := d.NumClasses()
+	return d.NumWorkers()*b.Noise.WorkerDim(k) + d.NumTasks()*k + k
+}
+
+// Fit fits the model to d. Settings.MaxIterations bounds the variational
+// iterations of each stage, FunctionTol and ParamTol set the stopping rule
+// (see Settings), Threads and Context apply; Method, Ridge, Start and Fixed
+// do not.
+func (b Bayes) Fit(d *data.Dataset, s *Settings) (*Result, error) {
+	if err := checkData(d); err != nil {
+		return nil, err
+	}
+	set := s.withDefaults()
+	c, ok := b.Noise.(noise.Conjugate)
+	if !ok {
+		return nil, fmt.Errorf("model %s: noise model %s has no conjugate prior", b.Name(), b.Noise.Name())
+	}
+	nv := c.NewVariational(d)
+	k := d.NumClasses()
+	switch b.Latent.Name() {
+	case "la":
+		return vbFit(b.Name(), d, set, nv, newVBLA(d), k, false)
+	case "da":
+		if b.Hierarchical {
+			return vbFit(b.Name(), d, set, nv, newVBDA(d, true, nil), k, false)
+		}
+		la, err := vbFit(b.Name(), d, set, nv, newVBLA(d), k, false)
+		if err != nil {
+			return nil, err
+		}
+		r, err := vbFit(b.Name(), d, set, nv, newVBDA(d, false, nil), k, true)
+		if err != nil {
+			return nil, err
+		}
+		r.Iterations += la.Iterations
+		r.Evaluations += la.Evaluations
+		r.Converged = r.Converged && la.Converged
+		if !la.Converged {
+			r.Status = "IterationLimit (workers)"
+		}
+		r.Method = "vb, workers from the LA fit, " + r.Method[len("vb, "):]
+		r.Runtime += la.Runtime
+		return r, nil
+	}
+	return nil, fmt.Errorf("model %s: variational fits support the la and da assumptions, not %s", b.Name(), b.Latent.Name())
+}

@@ -1,0 +1,105 @@
+package model_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/consensuslab/consensus/datasets"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/model"
+)
+
+// Wawa weights every label by its worker's agreement with the majority
+// vote: ann and cid agree on 3 of 4 images (weight 3/4), bob on all (weight 1),
+// so img1 gets P(cat) = (3/4 + 1) / (3/4 + 1 + 3/4).
+func ExampleWawa() {
+	d := load()
+	res, err := model.Wawa{}.Fit(d, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for j, task := range d.Tasks {
+		fmt.Printf("%s P(cat) = %.3f\n", task, res.Dist(j)[0])
+	}
+	// Output:
+	// img1 P(cat) = 0.700
+	// img2 P(cat) = 0.000
+	// img3 P(cat) = 0.300
+	// img4 P(cat) = 1.000
+}
+
+// ZeroBasedSkill moves the skills towards the agreement with the weighted
+// vote; on these labels it stops at Wawa's skills.
+func ExampleZeroBasedSkill() {
+	d := load()
+	res, err := model.ZeroBasedSkill{}.Fit(d, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d iterations, %s, labels %v\n", res.Iterations, res.Status, res.Labels(1))
+	// Output:
+	// 2 iterations, fixed point, labels [0 1 1 0]
+}
+
+// GoldMajorityVote measures the skills on training gold: here img3 is
+// known to be a cat, which only ann said, so ann's label outweighs the
+// two others on every image.
+func ExampleGoldMajorityVote() {
+	d := load()
+	gold := []int{-1, -1, d.ClassIndex("cat"), -1} // one entry per task, -1: no gold
+	res, err := model.GoldMajorityVote{Gold: gold}.Fit(d, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Labels(1))
+
+	// From a gold file read with data.LoadGold, the slice is
+	// latent.GoldClasses(d, g); without gold, Fit refuses.
+	_, err = model.GoldMajorityVote{Gold: latent.GoldClasses(d, nil)}.Fit(d, nil)
+	fmt.Println(err)
+	// Output:
+	// [0 1 0 0]
+	// gmv needs training gold to measure worker skills: give --train-gold FILE, or --train-fraction F with --gold
+}
+
+// KOS passes messages between objects and workers; it is for two classes.
+// On the temp data set the paper's algorithm as it stands (Raw, as in
+// Crowd-Kit) follows the workers' bias towards one class; centring each
+// worker's labels first recovers the true classes.
+func ExampleKOS() {
+	d, gold, err := datasets.Load("temp")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range []model.KOS{{Raw: true}, {}} {
+		res, err := e.Fit(d, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("raw %v: accuracy %.4f\n", e.Raw, metrics.Accuracy(res.Probs, res.K(), gold, 1))
+	}
+	// Output:
+	// raw true: accuracy 0.5693
+	// raw false: accuracy 0.9307
+}
+
+// MMSR estimates every worker's skill from the agreement matrix of the
+// workers. On adult, estimating which workers are adversarial (worse than
+// random) costs accuracy: the non-adversarial form is closer to Crowd-Kit.
+func ExampleMMSR() {
+	d, gold, err := datasets.Load("adult")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range []model.MMSR{{}, {NonAdversarial: true}} {
+		res, err := e.Fit(d, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("non-adversarial %v: accuracy %.4f\n", e.NonAdversarial, metrics.Accuracy(res.Probs, res.K(), gold, 1))
+	}
+	// Output:
+	// non-adversarial false: accuracy 0.7207
+	// non-adversarial true: accuracy 0.7598
+}

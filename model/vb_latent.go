@@ -1,0 +1,283 @@
+package model
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// vbLA is the latent label assumption in a variational fit (IBCC when the
+// noise model is Dawid-Skene): the class prior p ~ Dirichlet(ν) with ν = 1,
+// and every object's true class has the factor q(z_j) = Cat(ρ_j),
+//
+//	ρ_j(z) ∝ exp( E[log p_z] + Σ_{i ∈ j} E[log P(y_i | z)] ),
+//
+// with q(p) = Dirichlet(ν + Σ_j ρ_j). The output is ρ_j.
+type vbLA struct {
+	d     *data.Dataset
+	k     int
+	post  []float64 // ν' = ν + Σ_j ρ_j
+	elogp []float64 // E[log p_z] under Dirichlet(ν')
+	rho   []float64 // J×K
+}
+
+func newVBLA(d *data.Dataset) *vbLA {
+	k := d.NumClasses()
+	return &vbLA{d: d, k: k, post: make([]float64, k), elogp: make([]float64, k), rho: make([]float64, d.NumTasks()*k)}
+}
+
+func (v *vbLA) name() string { return "la" }
+
+// start sets ν' = 1 + J·(class frequencies among all labels).
+func (v *vbLA) start(d *data.Dataset) {
+	n := make([]float64, v.k)
+	for _, y := range d.Label {
+		n[y]++
+	}
+	for z := range v.post {
+		v.post[z] = 1 + float64(d.NumTasks())*n[z]/float64(max(d.NumLabels(), 1))
+	}
+	num.DirichletExpLog(v.elogp, v.post)
+	copy(v.rho, d.Frequencies())
+}
+
+func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
+	k := v.k
+	off := v.d.Offsets
+	var sbuf num.Buf
+	s := num.Scratch(&sbuf, k)
+	for j := c.lo; j < c.hi; j++ {
+		n := off[j+1] - off[j]
+		l, g := c.p[:n*k], c.g[:n*k]
+		nv.LogProb(j, l)
+		copy(s, v.elogp)
+		for i := 0; i < n; i++ {
+			for z := range s {
+				s[z] += l[i*k+z]
+			}
+		}
+		lse := num.LogSumExp(s)
+		c.bound += lse
+		rho := v.rho[j*k : (j+1)*k]
+		for z := range s {
+			r := math.Exp(s[z] - lse)
+			c.change = max(c.change, math.Abs(r-rho[z]))
+			rho[z] = r
+			c.glob[z] += r
+		}
+		for i := 0; i < n; i++ {
+			copy(g[i*k:(i+1)*k], rho)
+		}
+		nv.Accumulate(j, j+1, g, c.acc)
+	}
+}
+
+func (v *vbLA) global(chunks []vbChunk) float64 {
+	k := v.k
+	nu := make([]float64, k)
+	for z := range nu {
+		nu[z] = 1
+	}
+	copy(v.post, nu)
+	for i := range chunks {
+		for z, x := range chunks[i].glob {
+			v.post[z] += x
+		}
+	}
+	num.DirichletExpLog(v.elogp, v.post)
+	return -num.DirichletKL(v.post, nu, v.elogp)
+}
+
+func (v *vbLA) output(probs []float64)         { copy(probs, v.rho) }
+func (v *vbLA) params(dst []float64) []float64 { return append(dst, v.post...) }
+func (v *vbLA) describe() string {
+	return fmt.Sprintf("class prior Dirichlet(1) with posterior mean %s", fmtVec(normalised(v.post)))
+}
+
+// vbDA is the latent distribution assumption in a variational fit: every
+// object's distribution q_j ~ Dirichlet(a), a = α p, and every label i of
+// object j has its own subjective class with the factor q(z_i) = Cat(φ_i),
+//
+//	φ_i(z) ∝ exp( E[log q_j(z)] + E[log P(y_i | z)] ),
+//	q(q_j) = Dirichlet(γ_j),  γ_j = a + Σ_{i ∈ j} φ_i,
+//
+// the latent Dirichlet allocation of the design note
+// (docs/models.md), with objects as documents and labels as tokens. With
+// hier set, a is re-estimated after every iteration by empirical Bayes, the
+// maximiser of Σ_j E[log Dirichlet(q_j | a)] (Minka's fixed point);
+// otherwise it stays at its start. The output is the posterior mean
+// γ_j / Σ_z γ_j(z).
+//
+// Within one E-step every object alternates its φ and γ_j until γ_j moves
+// by less than innerTol (at most maxInner times): the object's factors then
+// keep up with the workers' in few global iterations.
+type vbDA struct {
+	d     *data.Dataset
+	k     int
+	hier  bool
+	a     []float64 // α p
+	gamma []float64 // J×K
+}
+
+const (
+	maxInner = 25
+	innerTol = 1e-4
+)
+
+// newVBDA returns the DA side with the prior Dirichlet(a); nil a means
+// Dirichlet(1, …, 1).
+func newVBDA(d *data.Dataset, hier bool, a []float64) *vbDA {
+	k := d.NumClasses()
+	v := &vbDA{d: d, k: k, hier: hier, a: make([]float64, k), gamma: make([]float64, d.NumTasks()*k)}
+	for z := range v.a {
+		v.a[z] = 1
+		if a != nil {
+			v.a[z] = a[z]
+		}
+	}
+	return v
+}
+
+func (v *vbDA) name() string {
+	if v.hier {
+		return "hda"
+	}
+	return "da"
+}
+
+// start sets γ_j = a + (object j's label counts), the posterior of q_j when
+// every worker is taken as perfect.
+func (v *vbDA) start(d *data.Dataset) {
+	k := v.k
+	counts := d.Counts()
+	for j := range d.Tasks {
+		for z := range k {
+			v.gamma[j*k+z] = v.a[z] + counts[j*k+z]
+		}
+	}
+}
+
+func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
+	k := v.k
+	off := v.d.Offsets
+	var ebuf, nbuf, lbuf num.Buf
+	e := num.Scratch(&ebuf, k)
+	ng := num.Scratch(&nbuf, k)
+	elog := num.Scratch(&lbuf, k)
+	c.batches(v.d, nv, func(lo, hi int, p, g []float64) {
+		base := off[lo]
+		for j := lo; j < hi; j++ {
+			pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
+			gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
+			gamma := v.gamma[j*k : (j+1)*k]
+			for it := 0; ; it++ {
+				num.DirichletExpLog(elog, gamma)
+				for z, x := range elog {
+					e[z] = math.Exp(x)
+				}
+				copy(ng, v.a)
+				prod, scale := 1.0, 0
+				for i := 0; i < len(pj); i += k {
+					pi, gi := pj[i:i+k], gj[i:i+k]
+					var m float64
+					for z, ez := range e {
+						gi[z] = ez * pi[z]
+						m += gi[z]
+					}
+					inv := 1 / m
+					for z := range gi {
+						gi[z] *= inv
+						ng[z] += gi[z]
+					}
+					prod *= m
+					if prod < 0x1p-256 {
+						var ex int
+						prod, ex = math.Frexp(prod)
+						scale += ex
+					}
+				}
+				var diff float64
+				for z := range ng {
+					diff = max(diff, math.Abs(ng[z]-gamma[z]))
+				}
+				if diff >= innerTol && it+1 < maxInner {
+					copy(gamma, ng)
+					continue
+				}
+				// The weights gj are φ at the γ_j used for them: the
+				// bound is evaluated there, and γ_j moves on to ng.
+				c.bound += math.Log(prod) + float64(scale)*math.Ln2 - num.DirichletKL(gamma, v.a, elog)
+				so, sn := sum(gamma), sum(ng)
+				for z := range ng {
+					c.change = max(c.change, math.Abs(ng[z]/sn-gamma[z]/so))
+				}
+				copy(gamma, ng)
+				if v.hier {
+					num.DirichletExpLog(elog, gamma)
+					for z, x := range elog {
+						c.glob[z] += x
+					}
+				}
+				break
+			}
+		}
+	})
+}
+
+func (v *vbDA) global(chunks []vbChunk) float64 {
+	if !v.hier {
+		return 0
+	}
+	s := make([]float64, v.k)
+	for i := range chunks {
+		for z, x := range chunks[i].glob {
+			s[z] += x
+		}
+	}
+	for z := range s {
+		s[z] /= float64(max(v.d.NumTasks(), 1))
+	}
+	num.DirichletFixedPoint(v.a, s, 1e-3, 100)
+	return 0
+}
+
+func (v *vbDA) output(probs []float64) {
+	k := v.k
+	for j := 0; j < len(v.gamma); j += k {
+		row := v.gamma[j : j+k]
+		s := sum(row)
+		for z, x := range row {
+			probs[j+z] = x / s
+		}
+	}
+}
+
+func (v *vbDA) params(dst []float64) []float64 { return append(append(dst, v.gamma...), v.a...) }
+
+func (v *vbDA) describe() string {
+	a := sum(v.a)
+	if v.hier {
+		return fmt.Sprintf("q_j ~ Dirichlet(alpha p), empirical Bayes alpha %.4g p %s", a, fmtVec(normalised(v.a)))
+	}
+	return fmt.Sprintf("q_j ~ Dirichlet(alpha p), alpha %.4g p %s", a, fmtVec(normalised(v.a)))
+}
+
+func sum(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+func normalised(x []float64) []float64 {
+	s := sum(x)
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = v / s
+	}
+	return out
+}

@@ -1,0 +1,72 @@
+package noise
+
+import "github.com/consensuslab/consensus/data"
+
+// Conjugate is an optional interface of a noise Model whose parameters are
+// categorical distributions with Dirichlet (or Beta) priors, so that its
+// posterior given weighted labels is again of that form: mean-field
+// variational Bayes (package model's Bayes) then updates it in closed form,
+// at the cost of one EM step.
+//
+// For weights g_i(z) ≥ 0 on the labels (the responsibilities of the latent
+// classes), the variational posterior of the parameters is the prior's
+// pseudo-counts plus the weighted label counts, and the E-step sees every
+// label through the expected logarithm E[log P(y_i | z)] under that
+// posterior (Kim and Ghahramani 2012, "Bayesian classifier combination";
+// see docs/models.md).
+type Conjugate interface {
+	Model
+
+	// NewVariational returns the variational posterior of the model's
+	// parameters on d, not yet started (call Start).
+	NewVariational(d *data.Dataset) Variational
+}
+
+// Variational is the variational posterior of a conjugate noise model's
+// parameters. Start or Update must be called before the other methods and
+// not concurrently with them; LogProb, Prob and Accumulate may run
+// concurrently for different objects, each with its own acc.
+type Variational interface {
+	// AccDim returns the number of expected counts Accumulate fills.
+	AccDim() int
+
+	// Start sets the posterior to the prior plus the counts of the
+	// paper's initialisation, in which label i counts with the weights
+	// freq_j(i) (the J×K relative label frequencies).
+	Start(freq []float64)
+
+	// LogProb writes l[i·K + z] = E[log P(y_i | z)] for every label i of
+	// object j, as Evaluator.LogProb does for a point estimate.
+	LogProb(j int, l []float64)
+
+	// Prob writes p[i·K + z] = exp E[log P(y_i | z)] for every label of
+	// the objects [lo, hi), laid out as ProbEvaluator.Prob's. The values
+	// of a row need not sum to 1.
+	Prob(lo, hi int, p []float64)
+
+	// Accumulate adds the weights g[i·K + z] of the labels of the objects
+	// [lo, hi) (laid out as for Prob) to the expected counts acc.
+	Accumulate(lo, hi int, g, acc []float64)
+
+	// Update sets the posterior to the prior plus the expected counts acc
+	// and returns KL(posterior ‖ prior), the parameters' part of the
+	// evidence lower bound.
+	Update(acc []float64) float64
+
+	// Load sets the posterior to the pseudo-counts params, as Params
+	// wrote them (for the same workers and classes).
+	Load(params []float64)
+
+	// Params appends the posterior's parameters (its pseudo-counts) to dst
+	// and returns the result.
+	Params(dst []float64) []float64
+
+	// Conditional writes the posterior mean of P(y | z) for worker w
+	// labelling object j into p.
+	Conditional(w int32, j int, z int, p []float64)
+
+	// WorkerColumns and WorkerValues report the posterior means of the
+	// parameters of each worker, as Evaluator's do.
+	WorkerColumns() []string
+	WorkerValues(w int32, dst []float64) []float64
+}
