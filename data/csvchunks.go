@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // chunkSize is the size of the blocks of lines that readChunks parses in
@@ -334,93 +333,4 @@ func trimCell(line []byte, start, stop int) (int, int, bool) {
 		}
 	}
 	return start, stop, stop > start
-}
-
-// localIDs numbers the distinct ids of one column of a chunk in order of
-// first appearance, in an open-addressing table like intern's over the
-// chunk's own bytes.
-type localIDs struct {
-	seed   maphash.Seed
-	slots  []uint64 // hash>>32<<32 | index+1, or 0
-	shift  uint
-	off    []int32 // id i is data[off[i]:end[i]]
-	end    []int32
-	hash   []uint64
-	first  []int32 // the row where the id first appears
-	global []int32 // the id's index in the Builder, set by merge
-}
-
-// reset empties ids for a new chunk.
-func (ids *localIDs) reset(seed maphash.Seed) {
-	ids.seed = seed
-	if ids.slots == nil {
-		ids.slots, ids.shift = make([]uint64, 1<<10), 64-10
-	}
-	clear(ids.slots)
-	ids.off, ids.end, ids.hash, ids.first = ids.off[:0], ids.end[:0], ids.hash[:0], ids.first[:0]
-}
-
-// name returns id i as a string pointing into data.
-func (ids *localIDs) name(data []byte, i int) string {
-	b := data[ids.off[i]:ids.end[i]]
-	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// get returns the local index of data[a:z], adding it, first seen in row
-// row, if it is new.
-func (ids *localIDs) get(data []byte, a, z, row int32) int32 {
-	s := data[a:z]
-	h := maphash.Bytes(ids.seed, s)
-	mask := len(ids.slots) - 1
-	tag := h >> 32
-	p := int(h >> ids.shift)
-	for ; ; p = (p + 1) & mask {
-		e := ids.slots[p]
-		if e == 0 {
-			break
-		}
-		if e>>32 == tag {
-			if i := int32(uint32(e) - 1); bytes.Equal(data[ids.off[i]:ids.end[i]], s) {
-				return i
-			}
-		}
-	}
-	i := int32(len(ids.off))
-	ids.slots[p] = tag<<32 | uint64(i) + 1
-	ids.off, ids.end = append(ids.off, a), append(ids.end, z)
-	ids.hash, ids.first = append(ids.hash, h), append(ids.first, row)
-	if 2*len(ids.off) > len(ids.slots) {
-		old := ids.slots
-		ids.slots, ids.shift = make([]uint64, 2*len(old)), ids.shift-1
-		mask = len(ids.slots) - 1
-		for _, e := range old {
-			if e != 0 {
-				q := int(e >> ids.shift)
-				for ids.slots[q] != 0 {
-					q = (q + 1) & mask
-				}
-				ids.slots[q] = e
-			}
-		}
-	}
-	if cap(ids.global) < len(ids.off) {
-		ids.global = make([]int32, len(ids.off), 2*len(ids.off))
-	}
-	ids.global = ids.global[:len(ids.off)]
-	return i
-}
-
-// scan is get for a column of few distinct ids, such as labels: while
-// there are at most 8, they are compared one by one without hashing.
-func (ids *localIDs) scan(data []byte, a, z, row int32) int32 {
-	if len(ids.off) > 8 {
-		return ids.get(data, a, z, row)
-	}
-	s := data[a:z]
-	for i := range ids.off {
-		if bytes.Equal(data[ids.off[i]:ids.end[i]], s) {
-			return int32(i)
-		}
-	}
-	return ids.get(data, a, z, row)
 }

@@ -183,8 +183,8 @@ func WriteLabels(w io.Writer, d *data.Dataset, f data.Format) error {
 		return bw.Flush()
 	case data.Parquet:
 		// Dictionary encoding stores each distinct id once per row group
-		// and a small index per row, which is smaller than the plain text
-		// and lets a reader intern each id once.
+		// and an index per row, so that a reader interns each id once; the
+		// file is about as large as with plain encoding.
 		dict := func() parquet.Node { return parquet.Encoded(parquet.String(), &parquet.RLEDictionary) }
 		pw, err := newParquetWriter(w, []column{{"task", dict()}, {"worker", dict()}, {"label", dict()}})
 		if err != nil {
