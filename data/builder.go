@@ -176,35 +176,26 @@ func (b *Builder) build(consume bool) (*Dataset, error) {
 	for i, name := range raw {
 		remap[i] = pos[name]
 	}
+	tasks, workers := b.tasks.names.flat(consume), b.workers.names.flat(consume)
 	if b.scattered {
-		tasks, workers := b.tasks.names.flat(consume), b.workers.names.flat(consume)
 		return fromChunks(tasks, workers, classes, b.task.chunks(), b.worker.chunks(), b.label.chunks(), remap)
 	}
-	// The label columns are copied on a second goroutine while this one
-	// copies the ids and the offsets: the two halves take about as long.
-	d := &Dataset{Classes: classes}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		d.Worker = b.worker.flat(consume)
-		d.Label = make([]uint16, 0, b.label.len())
-		for k, ch := range b.label.chunks() {
-			for _, l := range ch {
-				d.Label = append(d.Label, remap[l])
-			}
-			if consume && k < len(b.label.full) {
-				b.label.full[k] = nil
-			}
-		}
-	}()
-	d.Tasks, d.Workers = b.tasks.names.flat(consume), b.workers.names.flat(consume)
-	d.Offsets = make([]int, 1, len(d.Tasks)+1)
+	d := &Dataset{Tasks: tasks, Workers: workers, Classes: classes, Offsets: make([]int, 1, len(tasks)+1)}
 	for _, ch := range b.count.chunks() {
 		for _, n := range ch {
 			d.Offsets = append(d.Offsets, d.Offsets[len(d.Offsets)-1]+int(n))
 		}
 	}
-	<-done
+	d.Worker = b.worker.flat(consume)
+	d.Label = make([]uint16, 0, b.label.len())
+	for k, ch := range b.label.chunks() {
+		for _, l := range ch {
+			d.Label = append(d.Label, remap[l])
+		}
+		if consume && k < len(b.label.full) {
+			b.label.full[k] = nil
+		}
+	}
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
