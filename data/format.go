@@ -114,12 +114,13 @@ func ReadLabelsAs(r io.Reader, name string, f Format, opt ReadOptions) (*Dataset
 		orDefault(opt.WorkerColumn, DefaultWorkerColumn),
 		orDefault(opt.LabelColumn, DefaultLabelColumn),
 	}
-	src, closer, err := openRows(r, name, f, cols, []string{"task", "worker", "label"})
+	g := newGuard(opt, file)
+	src, closer, err := openRows(r, name, f, cols, []string{"task", "worker", "label"}, g)
 	if err != nil {
 		return nil, err
 	}
 	defer closer()
-	return labelsFrom(src, name, classes)
+	return labelsFrom(src, name, classes, g)
 }
 
 // ReadGoldAs reads gold labels for d from r in the given format (empty: by
@@ -145,12 +146,13 @@ func ReadGoldAs(r io.Reader, name string, f Format, d *Dataset, opt ReadOptions)
 		orDefault(opt.TaskColumn, DefaultTaskColumn),
 		orDefault(opt.LabelColumn, DefaultLabelColumn),
 	}
-	src, closer, err := openRows(r, name, f, cols, []string{"task", "label"})
+	gd := newGuard(opt, file)
+	src, closer, err := openRows(r, name, f, cols, []string{"task", "label"}, gd)
 	if err != nil {
 		return nil, err
 	}
 	defer closer()
-	return goldFrom(src, file, d)
+	return goldFrom(src, file, d, gd)
 }
 
 // LoadLabels reads noisy labels from the named file, or from standard input
@@ -203,7 +205,7 @@ type rowSource interface {
 
 // openRows returns the row source of a JSON Lines or Parquet input and a
 // function that releases it.
-func openRows(r io.Reader, name string, f Format, names, roles []string) (rowSource, func(), error) {
+func openRows(r io.Reader, name string, f Format, names, roles []string, g *guard) (rowSource, func(), error) {
 	file := displayName(name)
 	for i, n := range names {
 		for _, m := range names[:i] {
@@ -214,17 +216,17 @@ func openRows(r io.Reader, name string, f Format, names, roles []string) (rowSou
 	}
 	switch f {
 	case JSONL:
-		src, err := newJSONLReader(r, file, names, roles)
+		src, err := newJSONLReader(r, file, names, roles, g)
 		return src, func() {}, err
 	case Parquet:
-		return newParquetReader(r, file, names, roles)
+		return newParquetReader(r, file, names, roles, g)
 	}
 	return nil, nil, &InputError{File: file, Msg: fmt.Sprintf("unknown format %q (valid: csv, tsv, jsonl, parquet)", string(f))}
 }
 
 // labelsFrom builds a Dataset from the (task, worker, label) rows of src,
 // with the checks and messages of ReadLabels.
-func labelsFrom(src rowSource, name string, classes []string) (*Dataset, error) {
+func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Dataset, error) {
 	file := displayName(name)
 	b, err := NewBuilder(classes)
 	if err != nil {
@@ -250,6 +252,9 @@ func labelsFrom(src rowSource, name string, classes []string) (*Dataset, error) 
 			}
 			return nil, &InputError{File: file, Line: line, Msg: msg}
 		}
+		if err := g.row(line, b.ids()); err != nil {
+			return nil, err
+		}
 	}
 	if b.Len() == 0 {
 		return nil, src.noRows()
@@ -270,7 +275,7 @@ func labelsFrom(src rowSource, name string, classes []string) (*Dataset, error) 
 
 // goldFrom reads the (task, label) rows of src as gold labels for d, with
 // the rules and messages of ReadGold.
-func goldFrom(src rowSource, file string, d *Dataset) (*Gold, error) {
+func goldFrom(src rowSource, file string, d *Dataset, gd *guard) (*Gold, error) {
 	taskIndex := make(map[string]int32, len(d.Tasks))
 	for j, s := range d.Tasks {
 		taskIndex[s] = int32(j)
@@ -296,6 +301,9 @@ func goldFrom(src rowSource, file string, d *Dataset) (*Gold, error) {
 			return nil, err
 		}
 		rows++
+		if err := gd.row(line, len(first)); err != nil {
+			return nil, err
+		}
 		task, label := cells[0], cells[1]
 		k, ok := classIndex[label]
 		if !ok {

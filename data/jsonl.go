@@ -29,8 +29,8 @@ type jsonlReader struct {
 	fast    jsonlFast
 }
 
-func newJSONLReader(r io.Reader, file string, names, roles []string) (*jsonlReader, error) {
-	text, err := textReader(r)
+func newJSONLReader(r io.Reader, file string, names, roles []string, g *guard) (*jsonlReader, error) {
+	text, err := g.text(r)
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error(), Err: err}
 	}
@@ -95,6 +95,9 @@ func (j *jsonlReader) next() ([]string, int, error) {
 			return nil, 0, io.EOF
 		}
 		if err != nil {
+			if e, ok := inputErrorOf(err); ok {
+				return nil, 0, e
+			}
 			msg := "read error: " + err.Error()
 			if isCorrupt(err) {
 				msg = "corrupt or truncated compressed file: " + err.Error()
@@ -109,6 +112,9 @@ func (j *jsonlReader) next() ([]string, int, error) {
 		if err := j.parse(line); err != nil {
 			return nil, 0, err
 		}
+		if msg := checkRow(j.cells, j.names, j.roles); msg != "" {
+			return nil, 0, j.fail("%s", msg)
+		}
 		j.records++
 		return j.cells, j.line, nil
 	}
@@ -118,8 +124,10 @@ func (j *jsonlReader) next() ([]string, int, error) {
 // takes the common, valid record; parseSlow takes every other line and
 // gives every message.
 func (j *jsonlReader) parse(line []byte) error {
-	if j.fast.parse(line, j.names, j.cells) {
-		return nil
+	if bytes.IndexByte(line, '\\') < 0 || badSurrogate(line) == 0 {
+		if j.fast.parse(line, j.names, j.cells) {
+			return nil
+		}
 	}
 	return j.parseSlow(line)
 }
@@ -128,7 +136,15 @@ func (j *jsonlReader) parse(line []byte) error {
 // token, or says what is wrong with the line.
 func (j *jsonlReader) parseSlow(line []byte) error {
 	if !utf8.Valid(line) {
-		return j.fail("invalid UTF-8 (byte 0x%02X at column %d); the file must be UTF-8 text", line[invalidAt(string(line))], invalidAt(string(line))+1)
+		if col := invalidWanted(line, j.names); col > 0 {
+			return j.fail("invalid UTF-8 (byte 0x%02X at column %d); the file must be UTF-8 text", line[col-1], col)
+		}
+		// Only values the reader ignores are not UTF-8, which is
+		// accepted as it is in the other formats.
+		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
+	}
+	if col := badSurrogate(line); col > 0 {
+		return j.fail("invalid text at column %d: an unpaired UTF-16 surrogate escape (%s); the text must be valid Unicode", col, line[col-1:col+5])
 	}
 	if line[0] != '{' {
 		if j.records == 0 && line[0] == '[' {

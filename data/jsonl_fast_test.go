@@ -16,7 +16,7 @@ func parseBoth(t *testing.T, line []byte, names []string) bool {
 	t.Helper()
 	roles := names
 	newReader := func() *jsonlReader {
-		j, err := newJSONLReader(strings.NewReader(""), "t.jsonl", names, roles)
+		j, err := newJSONLReader(strings.NewReader(""), "t.jsonl", names, roles, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,8 @@ type parquetReader struct {
 	groups []parquet.RowGroup
 	group  int // next row group to open
 	cols   []*parquetColumn
-	row    int // 1-based number of the last row returned
+	texts  []parquetText // how each wanted column becomes text
+	row    int           // 1-based number of the last row returned
 	cells  []string
 }
 
@@ -41,7 +42,7 @@ const parquetMagic = "PAR1"
 // newParquetReader opens a Parquet input. Parquet is read from its end, so
 // a reader that is not a regular file, or gzip-compressed input, is first
 // copied to a temporary file, which the returned function removes.
-func newParquetReader(r io.Reader, file string, names, roles []string) (rowSource, func(), error) {
+func newParquetReader(r io.Reader, file string, names, roles []string, g *guard) (rowSource, func(), error) {
 	fail := func(msg string, err error) (rowSource, func(), error) {
 		return nil, nil, &InputError{File: file, Msg: msg, Err: err}
 	}
@@ -55,7 +56,7 @@ func newParquetReader(r io.Reader, file string, names, roles []string) (rowSourc
 		}
 		ra, size = f, fi.Size()
 	} else {
-		text, err := textReader(r)
+		text, err := g.binary(r)
 		if err != nil {
 			return fail(err.Error(), err)
 		}
@@ -64,9 +65,17 @@ func newParquetReader(r io.Reader, file string, names, roles []string) (rowSourc
 			return fail("cannot make a temporary copy of the input: "+err.Error(), err)
 		}
 		done = func() { tmp.Close(); os.Remove(tmp.Name()) }
+		if os.Remove(tmp.Name()) == nil {
+			// Unlinked at once (Unix): the open file stays readable and no
+			// copy is left behind, however the program ends.
+			done = func() { tmp.Close() }
+		}
 		size, err = io.Copy(tmp, text)
 		if err != nil {
 			done()
+			if e, ok := inputErrorOf(err); ok {
+				return nil, nil, e
+			}
 			msg := "read error: " + err.Error()
 			if isCorrupt(err) {
 				msg = "corrupt or truncated compressed file: " + err.Error()
@@ -76,6 +85,9 @@ func newParquetReader(r io.Reader, file string, names, roles []string) (rowSourc
 		ra = tmp
 	}
 	src, err := openParquet(ra, size, file, names, roles)
+	if err == nil {
+		err = g.parquetSize(src)
+	}
 	if err != nil {
 		done()
 		return nil, nil, err
@@ -139,7 +151,12 @@ func openParquet(ra io.ReaderAt, size int64, file string, names, roles []string)
 		if !ok {
 			return nil, &InputError{File: file, Msg: fmt.Sprintf("column %s not found in the schema", show(f.Name()))}
 		}
+		text, err := newParquetText(leaf.Node.Type())
+		if err != nil {
+			return nil, &InputError{File: file, Msg: fmt.Sprintf("the %s column %s %v", roles[i], show(f.Name()), err)}
+		}
 		p.index = append(p.index, leaf.ColumnIndex)
+		p.texts = append(p.texts, text)
 	}
 	if len(missing) > 0 {
 		s := "s"
@@ -218,7 +235,7 @@ func (p *parquetReader) next() ([]string, int, error) {
 			if v.IsNull() {
 				return nil, 0, p.fail(row, nil, "the %s cell (column %s) is null", p.roles[i], show(p.names[i]))
 			}
-			s, err := valueText(v)
+			s, err := p.texts[i].text(v)
 			if err != nil {
 				return nil, 0, p.fail(row, nil, "the %s cell (column %s): %v", p.roles[i], show(p.names[i]), err)
 			}
@@ -236,6 +253,9 @@ func (p *parquetReader) next() ([]string, int, error) {
 		}
 		if ended > 0 {
 			return nil, 0, p.fail(row, nil, "columns of different lengths in row group %d", p.group)
+		}
+		if msg := checkRow(p.cells, p.names, p.roles); msg != "" {
+			return nil, 0, p.fail(row, nil, "%s", msg)
 		}
 		p.row = row
 		return p.cells, row, nil

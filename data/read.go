@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -48,6 +49,17 @@ type ReadOptions struct {
 	// ReadGold ignores Classes: gold labels must be classes of the
 	// Dataset they refer to.
 	Classes []string
+
+	// Context, if not nil, stops the reading when it is cancelled: the
+	// reader returns an error wrapping the context's error.
+	Context context.Context
+
+	// MaxMemory, if positive, bounds the memory in bytes that reading may
+	// take, enforced while reading: by EstimateReadMemory of the labels
+	// and distinct identifiers read so far, and by the length of a line
+	// (a quarter of MaxMemory at most). A read that would exceed it stops
+	// with an *InputError wrapping ErrLimit, which names the line.
+	MaxMemory int64
 }
 
 // InputError describes a problem with an input file. Its Error method
@@ -121,7 +133,8 @@ func ReadLabels(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 		orDefault(opt.WorkerColumn, DefaultWorkerColumn),
 		orDefault(opt.LabelColumn, DefaultLabelColumn),
 	}
-	t, err := newTableReader(r, name, opt.Sep, cols, []string{"task", "worker", "label"})
+	g := newGuard(opt, file)
+	t, err := newTableReader(r, name, opt.Sep, cols, []string{"task", "worker", "label"}, g)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +159,9 @@ func ReadLabels(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 				msg += "; is the label column the right one?"
 			}
 			return nil, &InputError{File: file, Line: line, Msg: msg}
+		}
+		if err := g.row(line, b.ids()); err != nil {
+			return nil, err
 		}
 	}
 	if b.Len() == 0 {
@@ -200,7 +216,8 @@ func ReadGold(r io.Reader, name string, d *Dataset, opt ReadOptions) (*Gold, err
 		orDefault(opt.TaskColumn, DefaultTaskColumn),
 		orDefault(opt.LabelColumn, DefaultLabelColumn),
 	}
-	t, err := newTableReader(r, name, opt.Sep, cols, []string{"task", "label"})
+	gd := newGuard(opt, file)
+	t, err := newTableReader(r, name, opt.Sep, cols, []string{"task", "label"}, gd)
 	if err != nil {
 		return nil, err
 	}
@@ -229,6 +246,9 @@ func ReadGold(r io.Reader, name string, d *Dataset, opt ReadOptions) (*Gold, err
 			return nil, err
 		}
 		rows++
+		if err := gd.row(line, len(first)); err != nil {
+			return nil, err
+		}
 		task, label := cells[0], cells[1]
 		k, ok := classIndex[label]
 		if !ok {
@@ -289,7 +309,7 @@ type tableReader struct {
 }
 
 // newTableReader prepares r for reading and reads and checks the header.
-func newTableReader(r io.Reader, name string, sep rune, names, roles []string) (*tableReader, error) {
+func newTableReader(r io.Reader, name string, sep rune, names, roles []string, g *guard) (*tableReader, error) {
 	file := displayName(name)
 	if sep == 0 {
 		sep = sepFor(name)
@@ -304,7 +324,7 @@ func newTableReader(r io.Reader, name string, sep rune, names, roles []string) (
 			}
 		}
 	}
-	text, err := textReader(r)
+	text, err := g.text(r)
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error(), Err: err}
 	}
@@ -388,7 +408,7 @@ func (t *tableReader) next() ([]string, int, error) {
 		}
 		for i, at := range t.index {
 			c := strings.TrimSpace(rec[at])
-			if c == "" || !utf8.ValidString(c) {
+			if !validCell(c) {
 				l, col := t.cr.FieldPos(at)
 				if c == "" {
 					return nil, 0, &InputError{File: t.file, Line: l, Msg: fmt.Sprintf(
@@ -401,6 +421,9 @@ func (t *tableReader) next() ([]string, int, error) {
 			}
 			t.cells[i] = c
 		}
+		if msg := checkRow(t.cells, t.names, t.roles); msg != "" {
+			return nil, 0, &InputError{File: t.file, Line: line, Msg: msg}
+		}
 		return t.cells, line, nil
 	}
 }
@@ -412,6 +435,9 @@ func (t *tableReader) noRows() error {
 
 // readError translates an error from the CSV reader into an *InputError.
 func (t *tableReader) readError(err error) error {
+	if e, ok := inputErrorOf(err); ok {
+		return e
+	}
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
 		msg := "read error: " + err.Error()

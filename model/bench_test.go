@@ -141,3 +141,42 @@ func BenchmarkEvalLate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFitBayes measures whole variational fits of the Bayesian
+// Dawid-Skene models on data simulated from DA-DS (the data of
+// BenchmarkFit's da-ds rows), with -benchtime 1x and -count for repeats:
+//
+//	go test ./model -run '^$' -bench 'FitBayes/vb-da-ds/K=2/N=1e6' -benchtime 1x -count 5
+func BenchmarkFitBayes(b *testing.B) {
+	for _, m := range []Bayes{
+		{Noise: noise.DS{}, Latent: latent.LA{}},
+		{Noise: noise.DS{}, Latent: latent.DA{}},
+		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
+	} {
+		for _, k := range []int{2, 10} {
+			for _, n := range benchdata.Sizes() {
+				b.Run(fmt.Sprintf("%s/K=%d/N=%s", m.Name(), k, benchdata.Label(n)), func(b *testing.B) {
+					d, err := benchdata.Get(n, k, noise.DS{}, latent.DA{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					var r *Result
+					b.ReportAllocs()
+					b.ResetTimer()
+					cpu0, _ := benchdata.CPUTime()
+					for b.Loop() {
+						if r, err = m.Fit(d, nil); err != nil {
+							b.Fatal(err)
+						}
+					}
+					cpu1, ok := benchdata.CPUTime()
+					if ok {
+						b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N)/1e9, "cpu-s/op")
+					}
+					b.ReportMetric(float64(r.Iterations), "iters")
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(d.NumLabels()), "ns/label")
+				})
+			}
+		}
+	}
+}

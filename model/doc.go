@@ -21,7 +21,9 @@
 // RFE, the relative frequency estimator, is the paper's baseline. Registry
 // and ByName give the estimators by their command-line names: rfe, mv,
 // la-ds, da-ds, la-glad, da-glad, la-mme and da-mme, the models beyond the
-// paper, and the ports of Crowd-Kit's remaining categorical aggregators:
+// paper, the Bayesian forms of Dawid-Skene fitted by variational Bayes
+// (Bayes: vb-la-ds, vb-da-ds, the default model of the command, and
+// vb-hda-ds), and the ports of Crowd-Kit's remaining categorical aggregators:
 // wawa (Wawa), zbs (ZeroBasedSkill), gmv (GoldMajorityVote), kos (KOS) and
 // mmsr (MMSR); docs/crowdkit.md compares them with Crowd-Kit.
 package model

@@ -24,8 +24,13 @@ type vbSide interface {
 	// bound and of the largest change of their outputs.
 	objects(c *vbChunk, nv noise.Variational)
 	// global updates the shared factors from the chunks' sums, in chunk
-	// order, and returns the global part of the bound (minus KL terms).
-	global(chunks []vbChunk) float64
+	// order.
+	global(chunks []vbChunk)
+	// globals appends the shared factors to dst; setGlobals sets them
+	// (raising any below its floor to it) and returns their part of the
+	// evidence lower bound (minus their KL divergence from the prior).
+	globals(dst []float64) []float64
+	setGlobals(x []float64) float64
 	// output writes every object's consensus distribution into probs.
 	output(probs []float64)
 	// params appends the factors to dst.
@@ -47,11 +52,18 @@ type vbChunk struct {
 }
 
 // vbFit runs mean-field variational Bayes for a conjugate noise model under
-// the assumption side s: alternate the E-step over the objects (s.objects)
-// with the closed-form updates of the noise posterior (nv.Update) and of the
-// shared factors (s.global), until both the relative change of the evidence
-// lower bound is at most FunctionTol·|bound| and no output probability
-// moved by more than ParamTol in the last iteration, or MaxIterations.
+// the assumption side s. One iteration is the map x ↦ F(x) on the shared
+// factors x (the noise posterior's pseudo-counts and the side's globals):
+// the E-step over the objects (s.objects) at x, then the closed-form
+// updates of the noise posterior (nv.Update) and of the globals
+// (s.global). The same pass gives the evidence lower bound at x, with every
+// object's factors at their optimum given x. The iterations are
+// accelerated by SQUAREM as EM's are (see squarem), with the bound in the
+// place of the log-likelihood, and stop when both the relative change of
+// the bound is at most FunctionTol·|bound| and no output probability moved
+// by more than ParamTol, or after MaxIterations passes. With frozen set
+// the noise posterior is kept as it is (it must have been fitted before)
+// and only the objects' factors and the globals are fitted.
 func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, globDim int, frozen bool) (*Result, error) {
 	start := time.Now()
 	k := d.NumClasses()
@@ -75,58 +87,69 @@ func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s v
 			g:    make([]float64, max(most, batchLabels)*k),
 		}
 	}
-	acc := make([]float64, nv.AccDim())
-	threads := set.Threads
-	prev := math.Inf(-1)
-	var bound float64
+	v := &vbRun{nv: nv, s: s, chunks: chunks, set: set, frozen: frozen, acc: make([]float64, nv.AccDim()), start: start}
+	if !frozen {
+		v.nl = len(nv.Params(nil))
+	}
+	x := v.state(nil)
+	bound, fx, change, err := v.pass(x)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", name, err)
+	}
 	status, converged := "IterationLimit", false
-	iter := 0
-	for iter < set.MaxIterations {
-		if err := set.Context.Err(); err != nil {
-			return nil, err
+	maxStep := 1.0
+	for v.iter < set.MaxIterations {
+		// x, bound = L(x), fx = F(x).
+		b1, f1, c1, err := v.pass(fx)
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", name, err)
 		}
-		runChunks(len(chunks), threads, func(i int) {
-			c := &chunks[i]
-			clear(c.acc)
-			clear(c.glob)
-			c.bound, c.change = 0, 0
-			s.objects(c, nv)
-		})
-		clear(acc)
-		var change float64
-		bound = 0
-		for i := range chunks {
-			c := &chunks[i]
-			bound += c.bound
-			change = max(change, c.change)
-			for p, v := range c.acc {
-				acc[p] += v
-			}
-		}
-		bound += s.global(chunks)
-		if !frozen {
-			bound -= nv.Update(acc)
-		}
-		iter++
-		if !isFinite(bound) {
-			return nil, fmt.Errorf("model %s: the evidence lower bound became non-finite after %d iterations", name, iter)
-		}
-		if set.Progress != nil {
-			set.Progress(Progress{Iteration: iter, MaxIterations: set.MaxIterations, LogLikelihood: bound, Elapsed: time.Since(start)})
-		}
-		if math.Abs(bound-prev) <= set.FunctionTol*math.Abs(bound) && change <= set.ParamTol {
-			status, converged = "Converged", true
+		if v.done(bound, b1, c1) || v.done(bound, b1, change) && c1 <= set.ParamTol {
+			bound, status, converged = b1, "Converged", true
 			break
 		}
-		prev = bound
+		change = c1
+		alpha := 1.0
+		if len(x) > 0 {
+			alpha = squaremLength(x, fx, f1, maxStep)
+		}
+		if alpha <= 1 || v.iter >= set.MaxIterations {
+			// A step of length 1 is the plain step F(F(x)): accepted,
+			// and the largest length grows as after any accepted one.
+			if alpha == maxStep {
+				maxStep *= squaremStepGrowth
+			}
+			x, bound, fx = fx, b1, f1
+			continue
+		}
+		// x' = x + 2α r + α² v with r = F(x) - x, v = F(F(x)) - 2F(x) + x.
+		xp := make([]float64, len(x))
+		for i := range xp {
+			r := fx[i] - x[i]
+			w := f1[i] - 2*fx[i] + x[i]
+			xp[i] = x[i] + 2*alpha*r + alpha*alpha*w
+		}
+		bp, fp, cp, err := v.pass(xp)
+		if err == nil && bp >= b1 {
+			if alpha == maxStep {
+				maxStep *= squaremStepGrowth
+			}
+			x, bound, fx, change = xp, bp, fp, cp
+			continue
+		}
+		maxStep = max(1, maxStep/squaremStepGrowth)
+		x, bound, fx = fx, b1, f1
+	}
+	if !isFinite(bound) {
+		return nil, fmt.Errorf("model %s: the evidence lower bound became non-finite after %d iterations", name, v.iter)
 	}
 	r := &Result{
 		Model:         name,
 		Data:          d,
 		LogLikelihood: bound,
 		Method:        "vb, " + s.describe(),
-		Iterations:    iter,
-		Evaluations:   iter,
+		Iterations:    v.iter,
+		Evaluations:   v.iter,
 		Status:        status,
 		Converged:     converged,
 		Params:        s.params(nv.Params(nil)),
@@ -136,6 +159,94 @@ func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s v
 	s.output(r.Probs)
 	r.Runtime = time.Since(start)
 	return r, nil
+}
+
+// vbRun is the state of one variational fit: its parts, the chunks, and
+// the number of passes so far.
+type vbRun struct {
+	nv     noise.Variational
+	s      vbSide
+	chunks []vbChunk
+	set    Settings
+	frozen bool
+	nl     int       // the noise posterior's share of the state (0 if frozen)
+	acc    []float64 // the summed expected counts of the last pass
+	iter   int
+	start  time.Time
+}
+
+// state appends the shared factors (noise pseudo-counts unless frozen,
+// then the side's globals) to dst.
+func (v *vbRun) state(dst []float64) []float64 {
+	if !v.frozen {
+		dst = v.nv.Params(dst)
+	}
+	return v.s.globals(dst)
+}
+
+// pass sets the shared factors to x, runs the E-step, and returns the
+// evidence lower bound at x, F(x), and the largest change of an output
+// probability since the last pass.
+func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
+	if err := v.set.Context.Err(); err != nil {
+		return 0, nil, 0, err
+	}
+	var bound float64
+	if !v.frozen {
+		bound -= v.nv.Load(x[:v.nl])
+	}
+	bound += v.s.setGlobals(x[v.nl:])
+	runChunks(len(v.chunks), v.set.Threads, func(i int) {
+		c := &v.chunks[i]
+		clear(c.acc)
+		clear(c.glob)
+		c.bound, c.change = 0, 0
+		v.s.objects(c, v.nv)
+	})
+	clear(v.acc)
+	var change float64
+	for i := range v.chunks {
+		c := &v.chunks[i]
+		bound += c.bound
+		change = max(change, c.change)
+		for p, a := range c.acc {
+			v.acc[p] += a
+		}
+	}
+	if !v.frozen {
+		v.nv.Update(v.acc)
+	}
+	v.s.global(v.chunks)
+	v.iter++
+	if !isFinite(bound) {
+		return bound, nil, 0, fmt.Errorf("the evidence lower bound became non-finite after %d iterations", v.iter)
+	}
+	if v.set.Progress != nil {
+		v.set.Progress(Progress{Iteration: v.iter, MaxIterations: v.set.MaxIterations, LogLikelihood: bound, Elapsed: time.Since(v.start)})
+	}
+	return bound, v.state(nil), change, nil
+}
+
+// done reports whether a step from a bound prev to b with the largest
+// output change c meets the stopping rule.
+func (v *vbRun) done(prev, b, c float64) bool {
+	return math.Abs(b-prev) <= v.set.FunctionTol*math.Abs(b) && c <= v.set.ParamTol
+}
+
+// squaremLength returns SQUAREM's step length ‖r‖/‖v‖ for r = x1 - x0,
+// v = x2 - 2x1 + x0, clamped to [1, maxStep].
+func squaremLength(x0, x1, x2 []float64, maxStep float64) float64 {
+	var rr, vv float64
+	for i := range x0 {
+		r := x1[i] - x0[i]
+		w := x2[i] - 2*x1[i] + x0[i]
+		rr += r * r
+		vv += w * w
+	}
+	if !(vv > 0) {
+		return 1
+	}
+	return min(max(math.Sqrt(rr/vv), 1), maxStep)
 }
 
 // chunkCount returns the number of chunks for d when every chunk

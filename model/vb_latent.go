@@ -47,45 +47,79 @@ func (v *vbLA) start(d *data.Dataset) {
 func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 	k := v.k
 	off := v.d.Offsets
-	var sbuf num.Buf
+	var sbuf, ebuf num.Buf
 	s := num.Scratch(&sbuf, k)
-	for j := c.lo; j < c.hi; j++ {
-		n := off[j+1] - off[j]
-		l, g := c.p[:n*k], c.g[:n*k]
-		nv.LogProb(j, l)
-		copy(s, v.elogp)
-		for i := 0; i < n; i++ {
+	ep := num.Scratch(&ebuf, k)
+	for z, x := range v.elogp {
+		ep[z] = math.Exp(x)
+	}
+	// The bound's terms log Σ_z s_j(z) are multiplied into prod·2^scale,
+	// with one logarithm per chunk, as the objective's are.
+	prod, scale := 1.0, 0
+	c.batches(v.d, nv, func(lo, hi int, p, g []float64) {
+		base := off[lo]
+		for j := lo; j < hi; j++ {
+			pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
+			gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
+			// s_j(z) = exp E[log p_z] Π_i exp E[log π(z, y_i)], rescaled by
+			// powers of two before it underflows.
+			copy(s, ep)
+			for i := 0; i < len(pj); i += k {
+				top := 0.0
+				for z := range s {
+					s[z] *= pj[i+z]
+					top = max(top, s[z])
+				}
+				if top < 0x1p-500 {
+					for z := range s {
+						s[z] *= 0x1p500
+					}
+					scale -= 500
+				}
+			}
+			m := sum(s)
+			rho := v.rho[j*k : (j+1)*k]
+			inv := 1 / m
 			for z := range s {
-				s[z] += l[i*k+z]
+				r := s[z] * inv
+				c.change = max(c.change, math.Abs(r-rho[z]))
+				rho[z] = r
+				c.glob[z] += r
+			}
+			for i := 0; i < len(gj); i += k {
+				copy(gj[i:i+k], rho)
+			}
+			prod *= m
+			if prod < 0x1p-256 || prod > 0x1p256 {
+				var ex int
+				prod, ex = math.Frexp(prod)
+				scale += ex
 			}
 		}
-		lse := num.LogSumExp(s)
-		c.bound += lse
-		rho := v.rho[j*k : (j+1)*k]
-		for z := range s {
-			r := math.Exp(s[z] - lse)
-			c.change = max(c.change, math.Abs(r-rho[z]))
-			rho[z] = r
-			c.glob[z] += r
-		}
-		for i := 0; i < n; i++ {
-			copy(g[i*k:(i+1)*k], rho)
-		}
-		nv.Accumulate(j, j+1, g, c.acc)
-	}
+	})
+	c.bound += math.Log(prod) + float64(scale)*math.Ln2
 }
 
-func (v *vbLA) global(chunks []vbChunk) float64 {
-	k := v.k
-	nu := make([]float64, k)
-	for z := range nu {
-		nu[z] = 1
+func (v *vbLA) global(chunks []vbChunk) {
+	for z := range v.post {
+		v.post[z] = 1
 	}
-	copy(v.post, nu)
 	for i := range chunks {
 		for z, x := range chunks[i].glob {
 			v.post[z] += x
 		}
+	}
+	num.DirichletExpLog(v.elogp, v.post)
+}
+
+func (v *vbLA) globals(dst []float64) []float64 { return append(dst, v.post...) }
+
+// setGlobals sets ν' (at least ν = 1) and returns −KL(Dirichlet(ν') ‖ Dirichlet(ν)).
+func (v *vbLA) setGlobals(x []float64) float64 {
+	nu := make([]float64, v.k)
+	for z := range nu {
+		nu[z] = 1
+		v.post[z] = max(x[z], 1)
 	}
 	num.DirichletExpLog(v.elogp, v.post)
 	return -num.DirichletKL(v.post, nu, v.elogp)
@@ -227,9 +261,9 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 	})
 }
 
-func (v *vbDA) global(chunks []vbChunk) float64 {
+func (v *vbDA) global(chunks []vbChunk) {
 	if !v.hier {
-		return 0
+		return
 	}
 	s := make([]float64, v.k)
 	for i := range chunks {
@@ -240,7 +274,31 @@ func (v *vbDA) global(chunks []vbChunk) float64 {
 	for z := range s {
 		s[z] /= float64(max(v.d.NumTasks(), 1))
 	}
-	num.DirichletFixedPoint(v.a, s, 1e-3, 100)
+	num.DirichletFixedPoint(v.a, s, vbMinA, vbMaxA)
+}
+
+// The bounds of every a_z = α p_z of the hierarchical prior.
+const (
+	vbMinA = 1e-3
+	vbMaxA = 100
+)
+
+// globals appends a, when it is estimated.
+func (v *vbDA) globals(dst []float64) []float64 {
+	if !v.hier {
+		return dst
+	}
+	return append(dst, v.a...)
+}
+
+// setGlobals sets a, when it is estimated, within its bounds; the prior's
+// part of the bound is in every object's KL term.
+func (v *vbDA) setGlobals(x []float64) float64 {
+	if v.hier {
+		for z := range v.a {
+			v.a[z] = min(max(x[z], vbMinA), vbMaxA)
+		}
+	}
 	return 0
 }
 

@@ -54,8 +54,10 @@ type Variational interface {
 	Update(acc []float64) float64
 
 	// Load sets the posterior to the pseudo-counts params, as Params
-	// wrote them (for the same workers and classes).
-	Load(params []float64)
+	// wrote them (for the same workers and classes), and returns
+	// KL(posterior ‖ prior) as Update does. Pseudo-counts below the
+	// prior's are raised to it.
+	Load(params []float64) float64
 
 	// Params appends the posterior's parameters (its pseudo-counts) to dst
 	// and returns the result.

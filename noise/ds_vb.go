@@ -84,13 +84,13 @@ func (v *dsVB) Params(dst []float64) []float64          { return append(dst, v.l
 
 // Load sets λ to params and updates the expected logarithms: Update with
 // the counts λ − β.
-func (v *dsVB) Load(params []float64) {
+func (v *dsVB) Load(params []float64) float64 {
 	k := v.e.k
 	acc := make([]float64, len(v.lam))
 	for r := range acc {
 		acc[r] = params[r] - v.prior((r%(k*k))/k, r%k)
 	}
-	v.Update(acc)
+	return v.Update(acc)
 }
 
 func (v *dsVB) Update(acc []float64) float64 {

@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -53,21 +54,35 @@ func WriteWorkers(w io.Writer, r *model.Result, f data.Format) error {
 // format of the path's extension (data.FormatOf). A path ending in ".gz" is
 // gzip-compressed.
 func WriteConsensusFile(path string, f data.Format, r *model.Result, seed uint64) error {
-	return writeFormatted(path, f, func(w io.Writer, f data.Format) error { return WriteConsensus(w, r, seed, f) })
+	return WriteFiles(context.Background(), ConsensusFile(path, f, r, seed))
 }
 
 // WriteWorkersFile writes the worker parameters of r to path as
 // WriteConsensusFile writes the consensus.
 func WriteWorkersFile(path string, f data.Format, r *model.Result) error {
-	return writeFormatted(path, f, func(w io.Writer, f data.Format) error { return WriteWorkers(w, r, f) })
+	return WriteFiles(context.Background(), WorkersFile(path, f, r))
 }
 
-func writeFormatted(path string, f data.Format, write func(io.Writer, data.Format) error) error {
+// ConsensusFile returns the output of WriteConsensusFile as a File for
+// WriteFiles, which writes several outputs all or nothing.
+func ConsensusFile(path string, f data.Format, r *model.Result, seed uint64) File {
+	return formatted(path, f, func(w io.Writer, f data.Format) error { return WriteConsensus(w, r, seed, f) })
+}
+
+// WorkersFile returns the output of WriteWorkersFile as a File for
+// WriteFiles.
+func WorkersFile(path string, f data.Format, r *model.Result) File {
+	return formatted(path, f, func(w io.Writer, f data.Format) error { return WriteWorkers(w, r, f) })
+}
+
+// formatted returns a File written in format f (empty: by the extension),
+// gzip-compressed when the path ends in ".gz".
+func formatted(path string, f data.Format, write func(io.Writer, data.Format) error) File {
 	if f == "" {
 		f = data.FormatOf(path)
 	}
 	gz := strings.HasSuffix(strings.ToLower(path), ".gz")
-	return WriteFile(path, func(w io.Writer) error {
+	return File{Path: path, Write: func(w io.Writer) error {
 		if !gz {
 			return write(w, f)
 		}
@@ -76,7 +91,7 @@ func writeFormatted(path string, f data.Format, write func(io.Writer, data.Forma
 			return err
 		}
 		return zw.Close()
-	})
+	}}
 }
 
 // ReadConsensus reads a consensus table in format f (empty: by the name's
@@ -220,5 +235,11 @@ func WriteLabels(w io.Writer, d *data.Dataset, f data.Format) error {
 // WriteLabelsFile writes the noisy labels of d to path atomically in
 // format f (empty: by the extension; ".gz" compresses), with WriteLabels.
 func WriteLabelsFile(path string, f data.Format, d *data.Dataset) error {
-	return writeFormatted(path, f, func(w io.Writer, f data.Format) error { return WriteLabels(w, d, f) })
+	return WriteFiles(context.Background(), LabelsFile(path, f, d))
+}
+
+// LabelsFile returns the output of WriteLabelsFile as a File for
+// WriteFiles.
+func LabelsFile(path string, f data.Format, d *data.Dataset) File {
+	return formatted(path, f, func(w io.Writer, f data.Format) error { return WriteLabels(w, d, f) })
 }

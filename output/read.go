@@ -2,6 +2,7 @@ package output
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -28,6 +29,12 @@ func ReadConsensusCSV(r io.Reader, name string, sep rune) (*Predictions, error) 
 	cr.Comma = sep
 	cr.ReuseRecord = true
 	fail := func(line int, format string, a ...any) error {
+		for _, v := range a {
+			var ie *data.InputError
+			if err, ok := v.(error); ok && errors.As(err, &ie) {
+				return ie // from the reader r, such as data.LimitReader
+			}
+		}
 		return &data.InputError{File: name, Line: line, Msg: fmt.Sprintf(format, a...)}
 	}
 	head, err := cr.Read()

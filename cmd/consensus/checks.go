@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/output"
 )
 
 // usageArgs makes every argument error of cmd and its subcommands a usage
@@ -70,48 +71,66 @@ func checkFinite(name string, v float64) error {
 	return nil
 }
 
-// checkOutputs checks output paths before any work is done: each must be
-// distinct from the others and from the inputs, and its directory must
-// exist. The path "-" (standard output) and "" are skipped. flags names the
-// flag of each output, for messages.
-func checkOutputs(inputs []string, flags []string, outputs []string) error {
-	same := func(a, b string) bool {
-		if filepath.Clean(a) == filepath.Clean(b) {
-			return true
-		}
-		fa, err1 := os.Stat(a)
-		fb, err2 := os.Stat(b)
-		return err1 == nil && err2 == nil && os.SameFile(fa, fb)
-	}
+// checkOutputs checks output paths before any work is done: no output may
+// be the same file as an input or as another output — by path, through a
+// symbolic link (existing or dangling, see output.Resolve) or as a hard
+// link — and its directory must exist. The path "-" (standard input or
+// output) and "" are skipped. inFlags and outFlags name the flag of each
+// input and output, for messages.
+func checkOutputs(inFlags, inputs, outFlags, outputs []string) error {
 	for i, out := range outputs {
 		if out == "" || out == "-" {
 			continue
 		}
-		for _, in := range inputs {
-			if in != "" && in != "-" && same(in, out) {
-				return usagef("--%s %s is also an input file; writing it would replace the input", flags[i], out)
+		for j, in := range inputs {
+			if in != "" && in != "-" && sameFile(in, out) {
+				return usagef("--%s %s is also an input file (--%s %s); writing it would replace the input", outFlags[i], out, inFlags[j], in)
 			}
 		}
 		for j, prev := range outputs[:i] {
-			if prev != "" && prev != "-" && same(prev, out) {
-				return usagef("--%s and --%s name the same file %s", flags[j], flags[i], out)
+			if prev != "" && prev != "-" && sameFile(prev, out) {
+				return usagef("--%s and --%s name the same file %s", outFlags[j], outFlags[i], out)
 			}
 		}
 		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-			return usagef("--%s %s is a directory; give a file name", flags[i], out)
+			return usagef("--%s %s is a directory; give a file name", outFlags[i], out)
+		}
+		target, err := output.Resolve(out)
+		if err != nil {
+			return usagef("--%s %s: %v", outFlags[i], out, errMsg(err))
 		}
 		dir := filepath.Dir(out)
-		fi, err := os.Stat(dir)
+		if fi, err := os.Lstat(out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			dir = filepath.Dir(target) + " (where the link points)"
+		}
+		fi, err := os.Stat(filepath.Dir(target))
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			return usagef("--%s %s: directory %s does not exist", flags[i], out, dir)
+			return usagef("--%s %s: directory %s does not exist", outFlags[i], out, dir)
 		case err != nil:
-			return usagef("--%s %s: %v", flags[i], out, errMsg(err))
+			return usagef("--%s %s: %v", outFlags[i], out, errMsg(err))
 		case !fi.IsDir():
-			return usagef("--%s %s: %s is not a directory", flags[i], out, dir)
+			return usagef("--%s %s: %s is not a directory", outFlags[i], out, dir)
 		}
 	}
 	return nil
+}
+
+// sameFile reports whether paths a and b name the same file: the same path
+// once symbolic links are followed (also a dangling link, which names the
+// file writing it would create), or the same existing file (hard links).
+func sameFile(a, b string) bool {
+	ra, err1 := output.Resolve(a)
+	rb, err2 := output.Resolve(b)
+	if err1 == nil && err2 == nil && ra == rb {
+		return true
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // convergenceWarning returns the one-line warning printed in the summary of

@@ -68,7 +68,7 @@ sure the recommendation is.`,
 					}
 				}
 			}
-			d, gold, err := in.load()
+			d, gold, err := in.load(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -15,6 +15,8 @@ func newEvalCmd() *cobra.Command {
 	var preds, gold string
 	var seed uint64
 	var bins int
+	var layout goldFlags
+	var maxMem memLimit
 	c := &cobra.Command{
 		Use:   "eval",
 		Short: "Evaluate a consensus file (the output of fit) against gold labels",
@@ -38,9 +40,9 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 				return &data.InputError{File: preds, Msg: errMsg(err)}
 			}
 			defer f.Close()
-			p, err := output.ReadConsensusCSV(f, preds, sepFor(preds))
+			p, err := output.ReadConsensusCSV(data.LimitReader(cmd.Context(), f, preds, maxMem.bytes()), preds, sepFor(preds))
 			if err != nil {
-				return err
+				return limitHint(err)
 			}
 			// A label-free data set carries the task and class names
 			// the gold reader matches against.
@@ -48,7 +50,7 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			if err != nil {
 				return err
 			}
-			g, err := data.ReadGoldFile(gold, d, data.ReadOptions{})
+			g, err := layout.loadGold(cmd.Context(), gold, d, data.ReadOptions{MaxMemory: maxMem.bytes()}, false)
 			if err != nil {
 				return err
 			}
@@ -69,6 +71,8 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 	c.Flags().StringVarP(&gold, "gold", "g", "", "gold file (task,label)")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed for breaking ties in the argmax")
 	c.Flags().IntVar(&bins, "bins", 10, "bins of the expected calibration error")
+	layout.register(c)
+	c.Flags().Var(&maxMem, "max-memory", "refuse predictions files that need more memory than this, such as 4GiB, checked while reading (default: the memory available; off: no check)")
 	return c
 }
 

@@ -81,7 +81,8 @@ func newFitCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "fit",
 		Short: "Fit a consensus model and write every task's label and distribution",
-		Example: `  consensus fit --dataset rte --model da-glad
+		Example: `  consensus fit --dataset rte
+  consensus fit --dataset rte --model da-glad
   consensus fit --input labels.csv --gold gold.csv --model la-ds --output consensus.csv
   consensus fit --input labels.tsv --model da-ds --workers workers.csv
   consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
@@ -112,21 +113,20 @@ func newFitCmd() *cobra.Command {
 			if err := tf.check(est, in.gold+in.dataset); err != nil {
 				return err
 			}
-			if err := checkOutputs([]string{in.input, in.gold, tf.trainGold, tf.initWorkers}, []string{"output", "workers"}, []string{out, workers}); err != nil {
+			if err := checkOutputs([]string{"input", "gold", "train-gold", "init-workers"}, []string{in.input, in.gold, tf.trainGold, tf.initWorkers},
+				[]string{"output", "workers"}, []string{out, workers}); err != nil {
 				return err
 			}
-			d, gold, err := in.load()
+			d, gold, err := in.load(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if err := checkFitMemory(est, d, in.maxMemory); err != nil {
 				return err
 			}
-			opt, err := in.options()
-			if err != nil {
-				return err
-			}
-			if est, gold, err = tf.apply(est, set, d, gold, opt, ff.seed); err != nil {
+			tf.ctx, tf.maxMemory = cmd.Context(), in.maxMemory.bytes()
+			loadGold := func(path string, d *data.Dataset) (*data.Gold, error) { return in.loadGold(cmd.Context(), path, d) }
+			if est, gold, err = tf.apply(est, set, d, gold, loadGold, ff.seed); err != nil {
 				return err
 			}
 			set.Context = cmd.Context()
@@ -146,13 +146,12 @@ func newFitCmd() *cobra.Command {
 			if ff.strict && res.Params != nil && !res.Converged {
 				return fmt.Errorf("--strict: model %s did not converge (%s after %d iterations); no output written", res.Model, res.Status, res.Iterations)
 			}
-			if err := output.WriteConsensusFile(out, ofmt, res, ff.seed); err != nil {
-				return err
-			}
+			files := []output.File{output.ConsensusFile(out, ofmt, res, ff.seed)}
 			if workers != "" {
-				if err := output.WriteWorkersFile(workers, "", res); err != nil {
-					return err
-				}
+				files = append(files, output.WorkersFile(workers, "", res))
+			}
+			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
+				return err
 			}
 			if !ff.quiet {
 				printSummary(os.Stderr, res, gold, ff.seed)

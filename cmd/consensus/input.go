@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -23,6 +25,7 @@ type inputFlags struct {
 	classes              string
 	maxMemory            memLimit
 	format               string
+	goldLayout           goldFlags
 }
 
 func (f *inputFlags) register(c *cobra.Command) {
@@ -36,24 +39,35 @@ func (f *inputFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.workerCol, "worker-column", "worker", "name of the worker column")
 	fl.StringVar(&f.labelCol, "label-column", "label", "name of the label column")
 	fl.StringVar(&f.classes, "classes", "", "comma-separated list of the classes, in order (default: the labels found, numeric order if all are numbers)")
-	fl.Var(&f.maxMemory, "max-memory", "refuse inputs estimated to need more memory than this, such as 4GiB (default: the memory available; off: no check)")
+	fl.Var(&f.maxMemory, "max-memory", "refuse inputs that need more memory than this, such as 4GiB, checked before and while reading (default: the memory available; off: no check)")
+	f.goldLayout.register(c)
+}
+
+// parseSep parses the value of a separator flag: one character, "tab" or
+// "\t" for a tab.
+func parseSep(flag, s string) (rune, error) {
+	switch s {
+	case `\t`, "tab", "\t":
+		return '\t', nil
+	}
+	r := []rune(s)
+	if len(r) != 1 {
+		return 0, usagef("--%s %q: want one character", flag, s)
+	}
+	if c := r[0]; c == '"' || c == '\r' || c == '\n' || c == utf8.RuneError || unicode.IsControl(c) {
+		return 0, usagef("--%s %q: a separator cannot be a quote, a line break or a control character other than a tab", flag, s)
+	}
+	return r[0], nil
 }
 
 func (f *inputFlags) options() (data.ReadOptions, error) {
 	opt := data.ReadOptions{TaskColumn: f.taskCol, WorkerColumn: f.workerCol, LabelColumn: f.labelCol}
-	switch f.sep {
-	case "":
-	case `\t`, "tab", "\t":
-		opt.Sep = '\t'
-	default:
-		r := []rune(f.sep)
-		if len(r) != 1 {
-			return opt, usagef("--sep %q: want one character", f.sep)
+	if f.sep != "" {
+		s, err := parseSep("sep", f.sep)
+		if err != nil {
+			return opt, err
 		}
-		if c := r[0]; c == '"' || c == '\r' || c == '\n' || c == utf8.RuneError || unicode.IsControl(c) {
-			return opt, usagef("--sep %q: a separator cannot be a quote, a line break or a control character other than a tab", f.sep)
-		}
-		opt.Sep = r[0]
+		opt.Sep = s
 	}
 	if f.classes != "" {
 		for _, c := range strings.Split(f.classes, ",") {
@@ -72,7 +86,7 @@ func (f *inputFlags) options() (data.ReadOptions, error) {
 
 // load reads the labels and, when given, the gold labels. It prints a note
 // on stderr when gold tasks have no labels.
-func (f *inputFlags) load() (*data.Dataset, *data.Gold, error) {
+func (f *inputFlags) load(ctx context.Context) (*data.Dataset, *data.Gold, error) {
 	switch {
 	case f.dataset != "" && (f.input != "" || f.gold != ""):
 		return nil, nil, usagef("--dataset cannot be combined with --input or --gold")
@@ -99,24 +113,42 @@ func (f *inputFlags) load() (*data.Dataset, *data.Gold, error) {
 	if err := checkReadMemory(f.input, format, f.maxMemory); err != nil {
 		return nil, nil, err
 	}
+	opt.Context = ctx
+	opt.MaxMemory = f.maxMemory.bytes()
 	d, err := data.LoadLabels(f.input, format, opt)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, limitHint(err)
 	}
 	if f.gold == "" {
 		return d, nil, nil
 	}
-	gopt := opt
-	gopt.Sep = 0 // the gold file's own extension decides
-	if f.sep != "" {
-		gopt.Sep = opt.Sep
-	}
-	g, err := data.LoadGold(f.gold, "", d, gopt)
+	g, err := f.loadGold(ctx, f.gold, d)
 	if err != nil {
 		return nil, nil, err
 	}
 	noteUnmatched(g)
 	return d, g, nil
+}
+
+// loadGold reads a gold file for d with the gold layout flags (see
+// goldFlags).
+func (f *inputFlags) loadGold(ctx context.Context, path string, d *data.Dataset) (*data.Gold, error) {
+	opt, err := f.options()
+	if err != nil {
+		return nil, err
+	}
+	opt.MaxMemory = f.maxMemory.bytes()
+	g, err := f.goldLayout.loadGold(ctx, path, d, opt, f.sep != "")
+	return g, limitHint(err)
+}
+
+// limitHint adds to an error of a read stopped by the memory limit what
+// to do about it.
+func limitHint(err error) error {
+	if errors.Is(err, data.ErrLimit) {
+		return usagef("%v; use a machine with more memory, or --max-memory to change the limit", err)
+	}
+	return err
 }
 
 // readFlag returns the first flag set that only affects reading --input
@@ -125,6 +157,8 @@ func (f *inputFlags) readFlag() string {
 	switch {
 	case f.sep != "":
 		return "--sep"
+	case f.goldLayout.set():
+		return "--gold-sep, --gold-format, --gold-task-column or --gold-label-column"
 	case f.format != "":
 		return "--format"
 	case f.classes != "":

@@ -80,7 +80,10 @@ It implements the seven models of Fedorova, Gusev and Serdyukov, "Latent
 Distribution Assumption for Unbiased and Consistent Consensus Modelling":
 the relative frequency baseline and Dawid-Skene, GLAD and minimax entropy, each
 under the latent label assumption (LA: one true label per task) and the latent
-distribution assumption (DA: a label distribution per task).
+distribution assumption (DA: a label distribution per task), and extends it:
+Bayesian forms fitted by variational Bayes (the default model, vb-da-ds),
+hierarchical DA, more noise models, and Crowd-Kit's categorical methods.
+'consensus models' lists them all.
 
 Exit status: 0 success, 1 failure, 2 bad usage or input, 130 interrupted.`,
 		Version:       version,

@@ -130,6 +130,15 @@ func (m memLimit) available() (bytes float64, desc string, ok bool) {
 	return avail, fmt.Sprintf("the %s available (%s)", formatBytes(avail), source), true
 }
 
+// bytes returns the limit in bytes to enforce while reading, or 0 for
+// none.
+func (m memLimit) bytes() int64 {
+	if avail, _, ok := m.available(); ok {
+		return int64(avail)
+	}
+	return 0
+}
+
 // memAvailable returns MemAvailable from /proc/meminfo in bytes.
 func memAvailable() (float64, bool) {
 	b, err := os.ReadFile("/proc/meminfo")
@@ -344,11 +353,27 @@ func checkFitMemory(est model.Estimator, d *data.Dataset, limit memLimit) error 
 	}
 	msg := fmt.Sprintf("fitting %s needs about %s of memory (%s parameters for %d tasks, %d workers and %d classes), more than %s; ",
 		est.Name(), formatBytes(need), formatCount(params), d.NumTasks(), d.NumWorkers(), d.NumClasses(), desc)
-	if params > 0 {
-		msg += "a model with fewer parameters (la-ds, la-glad, rfe) or "
+	if smaller := smallerModels(est, d, need); len(smaller) > 0 {
+		msg += "a model with fewer parameters (" + strings.Join(smaller, ", ") + ") or "
 	}
 	msg += "a machine with more memory would do, or --max-memory changes the limit"
 	return &memoryError{msg}
+}
+
+// smallerModels returns those of la-ds, la-glad and rfe that need less
+// memory than need on d, other than est itself.
+func smallerModels(est model.Estimator, d *data.Dataset, need float64) []string {
+	var out []string
+	for _, name := range []string{"la-ds", "la-glad", "rfe"} {
+		m, err := model.ByName(name)
+		if err != nil || m.Name() == est.Name() {
+			continue
+		}
+		if n, _ := fitMemory(m, d); n < need {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // formatCount formats a large count for messages, such as "2.5 million".

@@ -54,7 +54,10 @@ where the LA and DA forms of one noise model disagree most.`,
 			if top < 0 {
 				return usagef("--top must not be negative")
 			}
-			d, gold, err := in.load()
+			if err := checkOutputs([]string{"input", "gold"}, []string{in.input, in.gold}, []string{"output"}, []string{out}); err != nil {
+				return err
+			}
+			d, gold, err := in.load(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -72,7 +75,7 @@ where the LA and DA forms of one noise model disagree most.`,
 				}
 				return err
 			}
-			if err := output.WriteFile(out, rep.WriteHTML); err != nil {
+			if err := output.WriteFiles(cmd.Context(), output.File{Path: out, Write: rep.WriteHTML}); err != nil {
 				return err
 			}
 			if !ff.quiet && out != "-" {

@@ -48,7 +48,7 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			if err := checkSimulateMemory(cfg, maxMem); err != nil {
 				return err
 			}
-			if err := checkOutputs(nil, []string{"output", "truth"}, []string{out, truth}); err != nil {
+			if err := checkOutputs(nil, nil, []string{"output", "truth"}, []string{out, truth}); err != nil {
 				return err
 			}
 			if err := checkTruthPath(truth); err != nil {
@@ -58,13 +58,11 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			if err != nil {
 				return usageErr(err)
 			}
-			if err := output.WriteLabelsFile(out, "", d); err != nil {
-				return err
-			}
+			files := []output.File{output.LabelsFile(out, "", d)}
 			if truth == "" {
-				return nil
+				return output.WriteFiles(cmd.Context(), files...)
 			}
-			return output.WriteFile(truth, func(w io.Writer) error {
+			files = append(files, output.File{Path: truth, Write: func(w io.Writer) error {
 				cw := csv.NewWriter(w)
 				cw.Comma = sepFor(truth)
 				k := d.NumClasses()
@@ -84,7 +82,8 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 				}
 				cw.Flush()
 				return cw.Error()
-			})
+			}})
+			return output.WriteFiles(cmd.Context(), files...)
 		},
 	}
 	fl := c.Flags()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -25,6 +26,9 @@ type trainFlags struct {
 	trainGold     string
 	trainFraction float64
 	initWorkers   string
+	// ctx and maxMemory bound the reading of --init-workers.
+	ctx       context.Context
+	maxMemory int64
 }
 
 func (f *trainFlags) register(c *cobra.Command) {
@@ -73,7 +77,7 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 // on: the model with the training gold clamped (latent.WithGold), the start
 // vector from --init-workers, and the evaluation gold without the training
 // tasks.
-func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dataset, gold *data.Gold, opt data.ReadOptions, seed uint64) (model.Estimator, *data.Gold, error) {
+func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dataset, gold *data.Gold, loadGold func(string, *data.Dataset) (*data.Gold, error), seed uint64) (model.Estimator, *data.Gold, error) {
 	m, ok := est.(model.Model)
 	gmv, isGMV := est.(model.GoldMajorityVote)
 	if !ok && !isGMV {
@@ -82,7 +86,7 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 	var train *data.Gold
 	switch {
 	case f.trainGold != "":
-		g, err := data.LoadGold(f.trainGold, "", d, opt)
+		g, err := loadGold(f.trainGold, d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -104,7 +108,7 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 		m.Latent = latent.WithGold{Base: m.Latent, Class: latent.GoldClasses(d, train)}
 	}
 	if f.initWorkers != "" {
-		start, n, err := initWorkers(m, d, f.initWorkers)
+		start, n, err := initWorkers(f.ctx, m, d, f.initWorkers, f.maxMemory)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -164,16 +168,22 @@ func withoutTasks(g, train *data.Gold) *data.Gold {
 // writes, in CSV or TSV); each row's probabilities must be finite,
 // nonnegative and sum to 1 per latent class z. Zero probabilities are
 // raised to 1e-12 before taking logarithms.
-func initWorkers(m model.Model, d *data.Dataset, path string) ([]float64, int, error) {
+func initWorkers(ctx context.Context, m model.Model, d *data.Dataset, path string, maxMemory int64) ([]float64, int, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, 0, &data.InputError{File: path, Msg: "cannot open the file: " + errMsg(err)}
 	}
 	defer fh.Close()
 	fail := func(line int, format string, a ...any) error {
+		for _, v := range a {
+			// An interrupt or the memory limit, not a problem of the file.
+			if err, ok := v.(error); ok && (errors.Is(err, data.ErrLimit) || errors.Is(err, context.Canceled)) {
+				return limitHint(err)
+			}
+		}
 		return &data.InputError{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
 	}
-	cr := csv.NewReader(fh)
+	cr := csv.NewReader(data.LimitReader(ctx, fh, path, maxMemory))
 	cr.Comma = sepFor(path)
 	head, err := cr.Read()
 	if errors.Is(err, io.EOF) {

@@ -1,0 +1,205 @@
+package data
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Memory a data set takes while it is read, measured with runtime.MemStats
+// on files of 10^6 labels: about 42 bytes a label (the index arrays while
+// they grow) and about 125 bytes a distinct task or worker identifier of
+// about ten characters (the interned text and its map entry), rounded up.
+const (
+	ReadBytesPerLabel = 48
+	ReadBytesPerID    = 140
+)
+
+// lineFactor is the memory a line of text takes while the readers hold it
+// (the line, its fields and the buffers they grow in), per byte.
+const lineFactor = 4
+
+// ErrLimit is wrapped by the *InputError of a read stopped by
+// ReadOptions.MaxMemory.
+var ErrLimit = errors.New("memory limit reached")
+
+// EstimateReadMemory returns the memory in bytes that reading a data set of
+// the given numbers of labels and distinct task and worker identifiers
+// takes, by the constants above.
+func EstimateReadMemory(labels, ids float64) float64 {
+	return labels*ReadBytesPerLabel + ids*ReadBytesPerID
+}
+
+// guard enforces ReadOptions.Context and ReadOptions.MaxMemory while a
+// file is read: on the decoded text (the length of a line) and on the rows
+// and distinct identifiers read so far. A nil guard checks nothing.
+type guard struct {
+	ctx  context.Context
+	max  int64
+	file string
+	rows int
+}
+
+// newGuard returns the guard of opt for the file, or nil if opt sets no
+// limit and no context.
+func newGuard(opt ReadOptions, file string) *guard {
+	if opt.Context == nil && opt.MaxMemory <= 0 {
+		return nil
+	}
+	return &guard{ctx: opt.Context, max: opt.MaxMemory, file: file}
+}
+
+// text returns the decoded text of r (see textReader), read through the
+// guard.
+func (g *guard) text(r io.Reader) (io.Reader, error) {
+	text, err := textReader(r)
+	if err != nil || g == nil {
+		return text, err
+	}
+	return &guardedReader{r: text, g: g}, nil
+}
+
+// ids returns the number of distinct tasks and workers of b.
+func (b *Builder) ids() int { return b.tasks.names.len() + b.workers.names.len() }
+
+// binary returns the decoded content of r for a copy to disk (Parquet
+// read from a pipe or compressed): it is not held in memory, so only the
+// context is checked, not the length of lines.
+func (g *guard) binary(r io.Reader) (io.Reader, error) {
+	text, err := textReader(r)
+	if err != nil || g == nil {
+		return text, err
+	}
+	return &guardedReader{r: text, g: g, binary: true}, nil
+}
+
+// row is called after each row: every 256 rows it checks the context and
+// the memory the rows and the ids distinct identifiers read so far take.
+// line is the row's line, for the message.
+func (g *guard) row(line, ids int) error {
+	if g == nil {
+		return nil
+	}
+	g.rows++
+	if g.rows&255 != 0 {
+		return nil
+	}
+	if g.ctx != nil && g.ctx.Err() != nil {
+		return g.ctx.Err()
+	}
+	if g.max <= 0 {
+		return nil
+	}
+	if need := EstimateReadMemory(float64(g.rows), float64(ids)); need > float64(g.max) {
+		return &InputError{File: g.file, Line: line, Err: ErrLimit, Msg: fmt.Sprintf(
+			"reading stopped here: %d labels with %d distinct tasks and workers already need about %s, and the limit is %s",
+			g.rows, ids, formatSize(need), formatSize(float64(g.max)))}
+	}
+	return nil
+}
+
+// guardedReader reads decoded text, failing when the context is cancelled
+// or a line grows beyond what the memory limit allows.
+type guardedReader struct {
+	r     io.Reader
+	g     *guard
+	lines int   // line ends read
+	cur   int64 // bytes of the current line read so far
+	// binary turns off the check of line lengths.
+	binary bool
+	// total also bounds the text read so far, not only the current line.
+	total bool
+	read  int64
+}
+
+func (gr *guardedReader) Read(p []byte) (int, error) {
+	if ctx := gr.g.ctx; ctx != nil && ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	n, err := gr.r.Read(p)
+	if gr.binary {
+		return n, err
+	}
+	for i := 0; i < n; i++ {
+		if p[i] == '\n' {
+			gr.lines++
+			gr.cur = 0
+			continue
+		}
+		gr.cur++
+	}
+	gr.read += int64(n)
+	if max := gr.g.max; max > 0 && gr.total && gr.read*lineFactor > max {
+		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
+			"reading stopped: the text read so far (%s) is more than the memory limit of %s allows",
+			formatSize(float64(gr.read)), formatSize(float64(max)))}
+	}
+	if max := gr.g.max; max > 0 && gr.cur*lineFactor > max {
+		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
+			"reading stopped: the line is longer than %s without a line end, more than the memory limit of %s allows",
+			formatSize(float64(gr.cur)), formatSize(float64(max)))}
+	}
+	return n, err
+}
+
+// LimitReader returns a reader of the text r that enforces ctx (which may
+// be nil) and maxMemory (if positive) for a reader that keeps what it reads
+// in memory, such as a consensus table: it fails with an *InputError
+// wrapping ErrLimit, naming the file and the line, when a line is longer
+// than a quarter of maxMemory or the text read so far is, and with the
+// context's error once ctx is cancelled.
+func LimitReader(ctx context.Context, r io.Reader, name string, maxMemory int64) io.Reader {
+	return &guardedReader{r: r, g: &guard{ctx: ctx, max: maxMemory, file: displayName(name)}, total: true}
+}
+
+// inputErrorOf returns err itself if it is (or wraps) an *InputError or a
+// cancelled context, for the readers to pass on unchanged.
+func inputErrorOf(err error) (error, bool) {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie, true
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err, true
+	}
+	return nil, false
+}
+
+// formatSize formats a byte count for messages, such as "3.2 GiB".
+func formatSize(b float64) string {
+	if b < 1024 {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	exp := min(int(math.Log(b)/math.Log(1024)), 4)
+	return fmt.Sprintf("%.1f %ciB", b/math.Pow(1024, float64(exp)), "KMGT"[exp-1])
+}
+
+// parquetSize checks, before any row is read, the rows and the decoded
+// size of the wanted column chunks that a Parquet file's metadata declare
+// against the memory limit: a small file can declare (and, with
+// dictionary and run-length encoding, hold) billions of rows, and a page
+// can declare a size its reader would allocate at once.
+func (g *guard) parquetSize(p *parquetReader) error {
+	if g == nil || g.max <= 0 {
+		return nil
+	}
+	md := p.pf.Metadata()
+	var rows, chunk int64
+	for _, rg := range md.RowGroups {
+		rows += rg.NumRows
+		for _, i := range p.index {
+			if i < len(rg.Columns) {
+				chunk = max(chunk, rg.Columns[i].MetaData.TotalUncompressedSize)
+			}
+		}
+	}
+	need := EstimateReadMemory(float64(rows), 0)
+	if float64(chunk)*lineFactor > float64(g.max) || need > float64(g.max) {
+		return &InputError{File: g.file, Err: ErrLimit, Msg: fmt.Sprintf(
+			"the file declares %d rows and column chunks of up to %s, which need more than the memory limit of %s",
+			rows, formatSize(float64(chunk)), formatSize(float64(g.max)))}
+	}
+	return nil
+}

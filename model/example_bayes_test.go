@@ -1,0 +1,34 @@
+package model_test
+
+import (
+	"fmt"
+
+	"github.com/consensuslab/consensus/datasets"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// ExampleBayes fits the default model of the command line, vb-da-ds, to a
+// shipped data set and evaluates it on the gold labels.
+func ExampleBayes() {
+	d, gold, err := datasets.Load("temp")
+	if err != nil {
+		panic(err)
+	}
+	m := model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}} // vb-da-ds
+	res, err := m.Fit(d, nil)
+	if err != nil {
+		panic(err)
+	}
+	q := res.Dist(0)
+	fmt.Printf("%s converged: %v\n", res.Model, res.Converged)
+	fmt.Printf("task %s: P(%s) = %.3f, P(%s) = %.3f\n", d.Tasks[0], d.Classes[0], q[0], d.Classes[1], q[1])
+	s := metrics.Evaluate(res.Probs, d.NumClasses(), gold, 1)
+	fmt.Printf("accuracy %.3f, log loss %.3f\n", s.Accuracy, s.LogLoss)
+	// Output:
+	// vb-da-ds converged: true
+	// task 42_0: P(1) = 0.871, P(2) = 0.129
+	// accuracy 0.944, log loss 0.330
+}
