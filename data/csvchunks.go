@@ -26,11 +26,13 @@ var chunkSize = 1 << 20
 // points t at the input from that row's line on and returns; reading the
 // rest row by row gives the same rows, or the error, that reading the
 // whole input row by row would. t must use a fastCSV that has read only
-// the header.
-func readChunks(t *tableReader, b *Builder) {
+// the header. The guard g sees every row, with its line and the number of
+// distinct tasks and workers after it, as the row-by-row path shows them;
+// readChunks returns the guard's error, if it gives one.
+func readChunks(t *tableReader, b *Builder, g *guard) error {
 	f, ok := t.cr.(*fastCSV)
 	if !ok || f.slow != nil || f.sep >= utf8.RuneSelf || f.err != nil && f.pos == len(f.buf) {
-		return
+		return nil
 	}
 	b.tasks.hash("")
 	b.workers.hash("")
@@ -60,13 +62,19 @@ func readChunks(t *tableReader, b *Builder) {
 
 	line := f.line // lines before the current block
 	var rest [][]byte
+	var failed error
 	for job := range p.order {
-		if rest != nil {
+		if rest != nil || failed != nil {
 			rest = append(rest, job.data)
 			continue
 		}
 		<-job.done
-		stop := job.merge(b)
+		stop, err := job.merge(b, g, line, t.names[0])
+		if err != nil {
+			failed = err
+			p.stop.Store(true)
+			continue
+		}
 		if stop < len(job.rows) {
 			p.stop.Store(true)
 			rest = append(rest, job.data[job.rows[stop].at:])
@@ -80,6 +88,9 @@ func readChunks(t *tableReader, b *Builder) {
 		}
 	}
 	wg.Wait()
+	if failed != nil {
+		return failed
+	}
 	rest = append(rest, p.carry)
 	readers := make([]io.Reader, 0, len(rest)+1)
 	for _, r := range rest {
@@ -91,6 +102,7 @@ func readChunks(t *tableReader, b *Builder) {
 	}
 	readers = append(readers, tail)
 	t.cr = &fastCSV{r: io.MultiReader(readers...), sep: f.sep, trim: f.trim, buf: make([]byte, 0, fastBlock), line: line, first: true}
+	return nil
 }
 
 // chunkPipe carries the blocks of readChunks.
@@ -153,6 +165,7 @@ type chunk struct {
 	done  chan struct{}
 	rows  []chunkRow
 	ids   [3]localIDs // tasks, workers, labels
+	fresh [2][]int32  // rows where tasks and workers new to the Builder first appear
 	stop  bool        // rows ends before a row that is not plain
 	lines int         // lines in data
 }
@@ -166,8 +179,11 @@ type chunkRow struct {
 
 // merge adds the rows of c to b, numbering the ids of c in b, and returns
 // the number of rows added: all of them, or those before the first row
-// that is not plain or whose label b does not accept.
-func (c *chunk) merge(b *Builder) int {
+// that is not plain, whose label b does not accept or checkRow refuses (NaN
+// or infinite), or whose task is the task column's name (so that the row
+// may repeat the header: the row-by-row path decides). line is the number
+// of lines before c, for the guard g, whose error ends the merge.
+func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, error) {
 	stop := len(c.rows)
 	if c.stop {
 		stop--
@@ -179,6 +195,10 @@ func (c *chunk) merge(b *Builder) int {
 			break
 		}
 		s := labels.name(c.data, i)
+		if nonFiniteText(s) {
+			stop = first
+			break
+		}
 		k, ok := b.raw.find(s)
 		if !ok {
 			if b.fixed || b.raw.names.len() >= MaxClasses {
@@ -189,20 +209,53 @@ func (c *chunk) merge(b *Builder) int {
 		}
 		labels.global[i] = k
 	}
+	tasks := &c.ids[0]
+	for i := range tasks.off {
+		if first := int(tasks.first[i]); first >= stop {
+			break
+		} else if headerLike(tasks.name(c.data, i), taskColumn) {
+			stop = first
+			break
+		}
+	}
 	for j, in := range []*intern{&b.tasks, &b.workers} {
 		ids := &c.ids[j]
+		c.fresh[j] = c.fresh[j][:0]
 		for i := range ids.off {
 			if int(ids.first[i]) >= stop {
 				break
 			}
+			n := in.names.len()
 			ids.global[i] = in.getHashed(ids.name(c.data, i), ids.hash[i])
+			if in.names.len() > n {
+				c.fresh[j] = append(c.fresh[j], ids.first[i])
+			}
 		}
 	}
-	g := [3][]int32{c.ids[0].global, c.ids[1].global, c.ids[2].global}
-	for _, r := range c.rows[:stop] {
-		b.addIndex(g[0][r.id[0]], g[1][r.id[1]], uint16(g[2][r.id[2]]))
+	gl := [3][]int32{c.ids[0].global, c.ids[1].global, c.ids[2].global}
+	if g == nil {
+		for _, r := range c.rows[:stop] {
+			b.addIndex(gl[0][r.id[0]], gl[1][r.id[1]], uint16(gl[2][r.id[2]]))
+		}
+		return stop, nil
 	}
-	return stop
+	// The number of distinct ids after each row, as b would count them
+	// had the rows been added one by one.
+	known := b.ids() - len(c.fresh[0]) - len(c.fresh[1])
+	var nt, nw int
+	for i, r := range c.rows[:stop] {
+		b.addIndex(gl[0][r.id[0]], gl[1][r.id[1]], uint16(gl[2][r.id[2]]))
+		for nt < len(c.fresh[0]) && int(c.fresh[0][nt]) <= i {
+			nt++
+		}
+		for nw < len(c.fresh[1]) && int(c.fresh[1][nw]) <= i {
+			nw++
+		}
+		if err := g.row(line+int(r.line)+1, known+nt+nw); err != nil {
+			return i + 1, err
+		}
+	}
+	return stop, nil
 }
 
 // chunkParser splits the lines of chunks.
@@ -333,4 +386,11 @@ func trimCell(line []byte, start, stop int) (int, int, bool) {
 		}
 	}
 	return start, stop, stop > start
+}
+
+// headerLike reports whether a cell equals its column's name as
+// repeatedHeader compares them: a row can repeat the header only if its
+// task cell is headerLike.
+func headerLike(cell, name string) bool {
+	return repeatedHeader([]string{cell}, []string{name})
 }

@@ -29,6 +29,9 @@ var csvFastSeeds = []string{
 	"label,x,task,worker\n a ,1,t1,w1\n b,2,t2,w2\r\nc,3,t1,w3\n\xc3\xa9,4,t3,w1\nb,5,t3,\u00a0w2\u00a0\n",
 	"task,worker,label\n1,2,\r\r",
 	"x,y,z\n1,2,3\n\"\n",
+	"task,worker,label\n1,a,x\n2,b,NaN\n3,c,y\n",
+	"task,worker,label\n1,a,x\nTask,Worker,LABEL\n3,c,y\n",
+	"task,worker,label\n1,a,x\ntask,b,y\n3,c,y\n",
 }
 
 // FuzzFastCSV checks that fastCSV returns the records, field positions and
@@ -154,5 +157,19 @@ func TestFastCSVHandOver(t *testing.T) {
 	want := "big.csv:50002: unbalanced quote"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("error %v, want it to start with %q", err, want)
+	}
+}
+
+// TestFastCSVGuard checks that a memory limit stops the fast path on the
+// same row, with the same message, as the row-by-row path.
+func TestFastCSVGuard(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("task,worker,label\n")
+	for i := range 50000 {
+		fmt.Fprintf(&b, "t%d,w%d,%d\n", i/3, i%997, i%2)
+	}
+	in := []byte(b.String())
+	for _, limit := range []int64{100 << 10, 1 << 20, 4 << 20, 1 << 30} {
+		compareReadersWith(t, in, ReadOptions{Sep: ',', MaxMemory: limit})
 	}
 }

@@ -233,7 +233,10 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}
 	if p, ok := src.(*parquetReader); ok && useParquetPages {
-		readParquetPages(p, b) // page by page, through the dictionaries, if it can
+		// Page by page, through the dictionaries, if it can.
+		if err := readParquetPages(p, b, g); err != nil {
+			return nil, err
+		}
 	}
 	for {
 		cells, line, err := src.next()

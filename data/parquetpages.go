@@ -25,34 +25,47 @@ var useParquetPages = true
 // or not UTF-8, a label b refuses, a read error, columns of different
 // lengths), it leaves p at that row, so that reading the rest value by
 // value gives the same rows or the same error as reading all of them that
-// way. p must not have returned a row yet.
-func readParquetPages(p *parquetReader, b *Builder) {
+// way. p must not have returned a row yet. The guard g sees every row, as
+// in the value-by-value path; readParquetPages returns its error, if it
+// gives one.
+func readParquetPages(p *parquetReader, b *Builder, g *guard) error {
 	if len(p.cols) > 0 || p.row != 0 {
-		return
+		return nil
 	}
 	cols := make([]pageColumn, len(p.index))
 	for p.group < len(p.groups) {
 		chunks := p.groups[p.group].ColumnChunks()
 		for i, at := range p.index {
-			cols[i].open(chunks[at])
+			cols[i].open(chunks[at], p.texts[i])
+			switch p.roles[i] {
+			case "task":
+				cols[i].header = p.names[i]
+			case "label":
+				cols[i].label = true
+			}
 		}
-		rows, ok := readGroupPages(cols, b)
+		rows, ok, err := readGroupPages(cols, b, g, p.row)
 		for i := range cols {
 			cols[i].close()
+		}
+		if err != nil {
+			return err
 		}
 		p.row += rows
 		if !ok {
 			p.resume(rows)
-			return
+			return nil
 		}
 		p.group++
 	}
+	return nil
 }
 
 // readGroupPages adds the rows of one row group, whose column chunks cols
 // has open, to b. It returns the number of rows added and whether they are
-// all the rows of the group.
-func readGroupPages(cols []pageColumn, b *Builder) (int, bool) {
+// all the rows of the group, or the error of the guard g, which sees each
+// row's number (after the before rows of earlier groups).
+func readGroupPages(cols []pageColumn, b *Builder, g *guard, before int) (int, bool, error) {
 	ins := [3]*intern{&b.tasks, &b.workers, &b.raw}
 	var id [3]int32
 	for rows := 0; ; rows++ {
@@ -64,26 +77,32 @@ func readGroupPages(cols []pageColumn, b *Builder) (int, bool) {
 					ended++
 					continue
 				}
-				return rows, false
+				return rows, false, nil
 			}
-			v, ok := c.value(ins[i], b, i == 2)
+			v, ok := c.value(ins[i], b)
 			if !ok {
-				return rows, false
+				return rows, false, nil
 			}
 			id[i] = v
 		}
 		if ended == len(cols) {
-			return rows, true
+			return rows, true, nil
 		}
 		if ended > 0 {
-			return rows, false
+			return rows, false, nil
 		}
 		b.addIndex(id[0], id[1], uint16(id[2]))
+		if err := g.row(before+rows+1, b.ids()); err != nil {
+			return rows + 1, false, err
+		}
 	}
 }
 
 // pageColumn reads the pages of one column chunk.
 type pageColumn struct {
+	conv   parquetText // how the column's values become text
+	label  bool        // the label column, whose values go to b's classes
+	header string      // for the task column: its name (see headerLike)
 	pages  parquet.Pages
 	page   parquet.Page
 	end    bool // the pages have ended
@@ -96,9 +115,9 @@ type pageColumn struct {
 	ids    []int32            // per dictionary entry: its index in the intern plus one, or 0
 }
 
-// open starts reading a column chunk.
-func (c *pageColumn) open(ch parquet.ColumnChunk) {
-	*c = pageColumn{pages: ch.Pages(), ids: c.ids[:0]}
+// open starts reading a column chunk whose values become text by conv.
+func (c *pageColumn) open(ch parquet.ColumnChunk, conv parquetText) {
+	*c = pageColumn{conv: conv, pages: ch.Pages(), ids: c.ids[:0]}
 }
 
 // close releases the pages.
@@ -134,7 +153,7 @@ func (c *pageColumn) next() bool {
 		}
 		c.index = c.data.Int32()
 		c.n = len(c.index)
-	case d == nil && c.data.Kind() == encoding.ByteArray:
+	case d == nil && c.data.Kind() == encoding.ByteArray && c.conv.scale < 0 && !c.conv.uuid:
 		c.dict = nil
 		c.text, c.offset = c.data.ByteArray()
 		c.n = len(c.offset) - 1
@@ -145,9 +164,11 @@ func (c *pageColumn) next() bool {
 }
 
 // value returns the intern index of the next value, adding it to in, or
-// false if the value path must read it. A label goes to b's classes,
-// with Builder.Add's rules.
-func (c *pageColumn) value(in *intern, b *Builder, label bool) (int32, bool) {
+// false if the value path must read it: a value it refuses, a label that
+// is NaN or infinite, or a task equal to its column's name (the row may
+// repeat the header). A label goes to b's classes, with Builder.Add's
+// rules.
+func (c *pageColumn) value(in *intern, b *Builder) (int32, bool) {
 	pos := c.pos
 	c.pos++
 	if c.dict != nil {
@@ -158,11 +179,11 @@ func (c *pageColumn) value(in *intern, b *Builder, label bool) (int32, bool) {
 		if id := c.ids[k]; id > 0 {
 			return id - 1, true
 		}
-		s, err := valueText(c.dict.Index(k))
+		s, err := c.conv.text(c.dict.Index(k))
 		if err != nil {
 			return 0, false
 		}
-		id, ok := internCell(strings.TrimSpace(s), in, b, label)
+		id, ok := c.intern(strings.TrimSpace(s), in, b)
 		if ok {
 			c.ids[k] = id + 1
 		}
@@ -172,17 +193,20 @@ func (c *pageColumn) value(in *intern, b *Builder, label bool) (int32, bool) {
 	if !utf8.Valid(raw) {
 		return 0, false
 	}
-	return internCell(strings.TrimSpace(unsafe.String(unsafe.SliceData(raw), len(raw))), in, b, label)
+	return c.intern(strings.TrimSpace(unsafe.String(unsafe.SliceData(raw), len(raw))), in, b)
 }
 
-// internCell returns the index of the trimmed cell s in in, or false if it
-// is empty or, for a label, b would refuse it.
-func internCell(s string, in *intern, b *Builder, label bool) (int32, bool) {
-	if s == "" {
+// intern returns the index of the trimmed cell s in in, or false if it is
+// empty, or refused as value says.
+func (c *pageColumn) intern(s string, in *intern, b *Builder) (int32, bool) {
+	if s == "" || c.header != "" && headerLike(s, c.header) {
 		return 0, false
 	}
-	if !label {
+	if !c.label {
 		return in.get(s), true
+	}
+	if nonFiniteText(s) {
+		return 0, false
 	}
 	k, ok := b.raw.find(s)
 	if !ok {

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,6 +20,9 @@ var parquetPagesSeeds = []string{
 	"t1,w1,x\nt1,w\xff,y\nt2,w1,x",
 	"t1,w1,1\nt1,w2,2\nt2,w1,10\nt2,w3,3\nt3,w1,4\nt3,w2,5\nt4,w3,6\nt4,w1,7\nt5,w2,8\nt5,w3,9\nt6,w1,11",
 	"a,b,c",
+	"t1,w1,x\nt2,w2,nan\nt3,w1,y",
+	"t1,w1,x\ntask,worker,label\nt3,w1,y",
+	"t1,w1,x\nTASK,w2,y\nt3,w1,y",
 }
 
 // FuzzParquetPages checks that ReadLabelsAs gives the same Dataset or the
@@ -127,4 +131,30 @@ func writeTestParquet(buf *bytes.Buffer, rows string, mode uint8) bool {
 		}
 	}
 	return w.Close() == nil
+}
+
+// TestParquetPagesGuard checks that a memory limit stops the page path on
+// the same row, with the same message, as the value-by-value path.
+func TestParquetPagesGuard(t *testing.T) {
+	var rows []string
+	for i := range 5000 {
+		rows = append(rows, fmt.Sprintf("t%d,w%d,%d", i/3, i%97, i%2))
+	}
+	var buf bytes.Buffer
+	if !writeTestParquet(&buf, strings.Join(rows, "\n"), 7) {
+		t.Fatal("cannot write")
+	}
+	for _, limit := range []int64{20 << 10, 200 << 10, 1 << 30} {
+		opt := ReadOptions{MaxMemory: limit}
+		var msgs [2]string
+		for i, pages := range []bool{false, true} {
+			useParquetPages = pages
+			_, err := ReadLabelsAs(bytes.NewReader(buf.Bytes()), "p.parquet", "", opt)
+			msgs[i] = fmt.Sprint(err)
+		}
+		useParquetPages = true
+		if msgs[0] != msgs[1] {
+			t.Errorf("limit %d: error %q, want %q", limit, msgs[1], msgs[0])
+		}
+	}
 }

@@ -142,7 +142,9 @@ func ReadLabels(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}
-	readChunks(t, b) // the plain rows in parallel, if it can
+	if err := readChunks(t, b, g); err != nil { // the plain rows in parallel, if it can
+		return nil, err
+	}
 	for {
 		cells, line, err := t.next()
 		if err == io.EOF {
