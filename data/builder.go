@@ -2,7 +2,6 @@ package data
 
 import (
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,98 +76,6 @@ func (c *column[T]) flat(consume bool) []T {
 	return out
 }
 
-// intern maps strings to dense indices in order of first appearance.
-//
-// The index is keyed by a 64-bit hash of the string rather than by the
-// string itself: such a map grows several times faster than one with
-// string keys, since growing it does not read the strings again, and it
-// holds no pointers for the garbage collector to scan. A string whose hash
-// already belongs to another string goes to clash.
-type intern struct {
-	seed  maphash.Seed
-	index map[uint64]int32 // hash -> index of the first string with that hash
-	clash map[string]int32 // strings whose hash belongs to an earlier string
-	names column[string]
-	text  strings.Builder // holds the latest names
-	last  string          // the string of the last get, which returns lastI again
-	lastI int32
-}
-
-// textChunk is the largest size of the blocks in which intern stores the
-// text of the names, one after the other; the first blocks are smaller.
-const textChunk = 64 << 10
-
-// get returns the index of s, adding s if it is new. The string of the
-// previous call is recognised without a lookup, which makes runs of one
-// identifier (such as a labels file grouped by task) cheap.
-func (in *intern) get(s string) int32 {
-	if s == in.last && in.names.len() > 0 {
-		return in.lastI
-	}
-	i, h, taken, ok := in.lookup(s)
-	if !ok {
-		i = int32(in.names.len())
-		s = in.store(s)
-		in.names.add(s)
-		if taken {
-			if in.clash == nil {
-				in.clash = make(map[string]int32)
-			}
-			in.clash[s] = i
-		} else {
-			in.index[h] = i
-		}
-	}
-	in.last, in.lastI = in.names.at(int(i)), i
-	return i
-}
-
-// store returns a copy of s, so as not to keep a caller's larger buffer
-// alive. The copies are packed into blocks of up to textChunk bytes, which
-// take less memory than a small allocation each and keep the names together
-// in the cache. A strings.Builder only appends, so the strings it returned
-// before stay valid.
-func (in *intern) store(s string) string {
-	if in.text.Cap()-in.text.Len() < len(s) {
-		size := min(textChunk, max(256, 2*in.text.Cap()))
-		in.text = strings.Builder{}
-		in.text.Grow(max(size, len(s)))
-	}
-	at := in.text.Len()
-	in.text.WriteString(s)
-	return in.text.String()[at:]
-}
-
-// lookup returns the index of s and whether s is known, the hash h of s,
-// and whether h belongs to a string (s or another).
-func (in *intern) lookup(s string) (i int32, h uint64, taken, ok bool) {
-	if in.index == nil {
-		in.seed = maphash.MakeSeed()
-		in.index = make(map[uint64]int32)
-	}
-	h = maphash.String(in.seed, s)
-	if i, taken = in.index[h]; taken && in.names.at(int(i)) != s {
-		i, ok = in.clash[s]
-		return i, h, true, ok
-	}
-	return i, h, taken, taken
-}
-
-// find returns the index of s, or false if s is not known. A short list
-// is scanned, which is faster than hashing for a few classes.
-func (in *intern) find(s string) (int32, bool) {
-	if in.names.len() <= 8 {
-		for i, n := range in.names.cur {
-			if n == s {
-				return int32(i), true
-			}
-		}
-		return 0, false
-	}
-	i, _, _, ok := in.lookup(s)
-	return i, ok
-}
-
 // NewBuilder returns a Builder. If classes is not empty, it fixes the class
 // list and its order, and Add refuses any other label; otherwise classes
 // are collected from the labels and ordered by Build.
@@ -199,7 +106,13 @@ func (b *Builder) Add(task, worker, label string) error {
 		}
 		c = b.raw.get(label)
 	}
-	t := b.tasks.get(task)
+	b.addIndex(b.tasks.get(task), b.workers.get(worker), uint16(c))
+	return nil
+}
+
+// addIndex records one label given by the indices of its task, worker and
+// raw class, which the Builder's interns gave.
+func (b *Builder) addIndex(t, w int32, c uint16) {
 	if !b.scattered {
 		switch n := int32(b.count.len()); t {
 		case n - 1: // the task of the previous label
@@ -213,9 +126,8 @@ func (b *Builder) Add(task, worker, label string) error {
 	if b.scattered {
 		b.task.add(t)
 	}
-	b.worker.add(b.workers.get(worker))
-	b.label.add(uint16(c))
-	return nil
+	b.worker.add(w)
+	b.label.add(c)
 }
 
 // scatter switches from counting the labels of each task to recording the
@@ -248,7 +160,7 @@ func (b *Builder) Build() (*Dataset, error) { return b.build(false) }
 func (b *Builder) build(consume bool) (*Dataset, error) {
 	if consume {
 		for _, in := range []*intern{&b.tasks, &b.workers} {
-			in.index, in.clash, in.last = nil, nil, ""
+			in.slots, in.last = nil, ""
 		}
 	}
 	raw := b.raw.names.flat(false)

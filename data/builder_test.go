@@ -1,7 +1,6 @@
 package data
 
 import (
-	"hash/maphash"
 	"reflect"
 	"strconv"
 	"testing"
@@ -117,42 +116,5 @@ func TestBuilder(t *testing.T) {
 			check(len(tc.rows), false)
 			check(len(tc.rows), true) // as the readers build
 		})
-	}
-}
-
-// TestInternClash checks that two strings with the same hash get their own
-// indices. The clash is made by hand: a 64-bit hash collision cannot be
-// found on purpose.
-func TestInternClash(t *testing.T) {
-	var in intern
-	for i := range 9 { // more than find scans
-		in.get("f" + strconv.Itoa(i))
-	}
-	for _, step := range []struct {
-		s    string
-		want int32
-	}{
-		{"a", 9}, {"c", 10}, {"a", 9},
-		{"b", 11}, // clashes with "a", see below
-		{"b", 11}, {"a", 9}, {"c", 10}, {"b", 11}, {"d", 12}, {"b", 11},
-	} {
-		if step.s == "b" && in.names.len() == 11 {
-			in.index[maphash.String(in.seed, "b")] = 9 // pretend "b" has the hash of "a"
-		}
-		if got := in.get(step.s); got != step.want {
-			t.Fatalf("get(%q) = %d, want %d", step.s, got, step.want)
-		}
-		if i, ok := in.find(step.s); !ok || i != step.want {
-			t.Fatalf("find(%q) = %d, %v, want %d", step.s, i, ok, step.want)
-		}
-	}
-	if _, ok := in.find("e"); ok {
-		t.Error(`find("e") found an unknown string`)
-	}
-	if got := in.names.flat(false)[9:]; !reflect.DeepEqual(got, []string{"a", "c", "b", "d"}) {
-		t.Errorf("names %q", got)
-	}
-	if len(in.clash) != 1 || in.clash["b"] != 11 {
-		t.Errorf("clash %v, want just \"b\"", in.clash)
 	}
 }

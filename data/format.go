@@ -232,6 +232,12 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}
+	if p, ok := src.(*parquetReader); ok && useParquetPages {
+		// Page by page, through the dictionaries, if it can.
+		if err := readParquetPages(p, b, g); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		cells, line, err := src.next()
 		if err == io.EOF {

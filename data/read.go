@@ -142,6 +142,9 @@ func ReadLabels(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}
+	if err := readChunks(t, b, g); err != nil { // the plain rows in parallel, if it can
+		return nil, err
+	}
 	for {
 		cells, line, err := t.next()
 		if err == io.EOF {
@@ -298,7 +301,7 @@ func ReadGold(r io.Reader, name string, d *Dataset, opt ReadOptions) (*Gold, err
 // returns the trimmed cells of the wanted columns.
 type tableReader struct {
 	file  string
-	cr    *csv.Reader
+	cr    records  // encoding/csv's Reader or its fast path
 	names []string // wanted column names
 	roles []string // what each wanted column holds, for messages
 	index []int    // position of each wanted column in a row
@@ -327,11 +330,7 @@ func newTableReader(r io.Reader, name string, sep rune, names, roles []string, g
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error(), Err: err}
 	}
-	cr := csv.NewReader(text)
-	cr.Comma = sep
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	cr.TrimLeadingSpace = !unicode.IsSpace(sep)
+	cr := newRecords(text, sep)
 	t := &tableReader{file: file, cr: cr, names: names, roles: roles, cells: make([]string, len(names))}
 
 	header, err := cr.Read()

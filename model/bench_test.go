@@ -24,8 +24,8 @@ func benchModels() []Model {
 
 // BenchmarkEval measures one evaluation of the log-likelihood and its
 // gradient (one pass over the labels) on simulated data of 10⁵ and 10⁶
-// labels (10⁷ with CONSENSUS_BENCH_LARGE=1), K = 2 and 5, on one and two
-// goroutines. The ns/label metric is the wall time per label per
+// labels (10⁷ with CONSENSUS_BENCH_LARGE=1), K = 2, 5 and 20, on one and
+// two goroutines. The ns/label metric is the wall time per label per
 // evaluation, cpu-ns/label the process CPU time (user + system) per label
 // per evaluation, which is less disturbed by other processes on a shared
 // machine.
@@ -33,7 +33,7 @@ func benchModels() []Model {
 //	go test ./model -run '^$' -bench 'Eval/da-ds/K=2' -count 5
 func BenchmarkEval(b *testing.B) {
 	for _, m := range benchModels() {
-		for _, k := range []int{2, 5} {
+		for _, k := range []int{2, 5, 20} {
 			for _, n := range benchdata.Sizes() {
 				for _, threads := range []int{1, 2} {
 					name := fmt.Sprintf("%s/K=%d/N=%s/threads=%d", m.Name(), k, benchdata.Label(n), threads)

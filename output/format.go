@@ -197,7 +197,13 @@ func WriteLabels(w io.Writer, d *data.Dataset, f data.Format) error {
 		}
 		return bw.Flush()
 	case data.Parquet:
-		pw, err := newParquetWriter(w, []column{{"task", parquet.String()}, {"worker", parquet.String()}, {"label", parquet.String()}})
+		// The worker and label columns are dictionary-encoded: each
+		// distinct id is stored once per row group and a small index per
+		// row, so that a reader interns each id once. The task column,
+		// whose ids are nearly all distinct, stays plain, which is as
+		// small and much cheaper to write.
+		dict := parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+		pw, err := newParquetWriter(w, []column{{"task", parquet.String()}, {"worker", dict}, {"label", dict}})
 		if err != nil {
 			return err
 		}

@@ -1,12 +1,13 @@
 #!/bin/sh
-# perf-targets.sh: measure everything issue 4 sets a target for, on this
-# machine, and print the raw results (docs/performance.md quotes them).
+# perf-targets.sh: measure everything issues 4 and 15 set a target for, on
+# this machine, and print the raw results (docs/performance.md quotes them).
 #
 #   scripts/perf-targets.sh [quick|full]
 #
 # quick (the default) runs the pass benchmarks and the 2·10⁶ / 5·10⁵ fits,
-# about 10 minutes on two cores; full adds the 10⁸-label fits and the 10⁷
-# pass benchmarks (about 20 more minutes and 4 GB of memory). Run it on an
+# about 10 minutes on two cores; full adds reading 10⁷ labels in each
+# format, the 10⁸-label fits and the 10⁷ pass benchmarks (about 25 more
+# minutes and 4 GB of memory). Run it on an
 # otherwise idle machine: every fit reports wall and CPU time, and the
 # medians and ranges are over the --repeat fits or the -count runs.
 set -eu
@@ -39,6 +40,19 @@ for m in la-glad da-glad; do
 done
 
 [ "$mode" = full ] || exit 0
+
+echo "## reading 10^7 labels: CSV, Parquet (dictionary-encoded), JSON Lines; 1 and 2 goroutines"
+files=$(dirname "$bin")
+for ext in csv parquet jsonl; do
+	"$bin" simulate --model da-ds --objects 2000000 --workers 5000 --labels-per-object 5 --seed 1 -o "$files/l10m.$ext"
+done
+go test -c -o "$files/data.test" ./data
+for ext in csv parquet jsonl; do
+	echo "### $ext"
+	CONSENSUS_BENCH_FILE="$files/l10m.$ext" "$files/data.test" -test.run '^$' -test.bench LoadLabelsFile \
+		-test.benchtime 1x -test.count 3 -test.cpu 1,2
+	rm "$files/l10m.$ext"
+done
 
 echo "## one pass at 10^7 labels"
 CONSENSUS_BENCH_LARGE=1 go test ./model -run '^$' -bench 'Eval/(la|da)-(ds|glad)/K=(2|5)/N=1e7/threads=2' -count 3

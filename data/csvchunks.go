@@ -1,0 +1,396 @@
+package data
+
+import (
+	"bytes"
+	"hash/maphash"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// chunkSize is the size of the blocks of lines that readChunks parses in
+// parallel; tests make it small.
+var chunkSize = 1 << 20
+
+// readChunks adds the data rows of t to b in parallel, as long as they are
+// plain: lines without quotes, with as many fields as the header, and
+// wanted cells that are neither empty nor invalid UTF-8 after trimming,
+// with labels that b accepts. The input is cut into blocks of whole lines;
+// goroutines split the lines of a block and number its ids locally, in
+// order of first appearance, with the hashes of the Builder's interns;
+// the blocks are then merged into b in order, so that tasks, workers and
+// classes are numbered by first appearance in the file, whatever the
+// number of goroutines. At the first row that is not plain, readChunks
+// points t at the input from that row's line on and returns; reading the
+// rest row by row gives the same rows, or the error, that reading the
+// whole input row by row would. t must use a fastCSV that has read only
+// the header. The guard g sees every row, with its line and the number of
+// distinct tasks and workers after it, as the row-by-row path shows them;
+// readChunks returns the guard's error, if it gives one.
+func readChunks(t *tableReader, b *Builder, g *guard) error {
+	f, ok := t.cr.(*fastCSV)
+	if !ok || f.slow != nil || f.sep >= utf8.RuneSelf || f.err != nil && f.pos == len(f.buf) {
+		return nil
+	}
+	b.tasks.hash("")
+	b.workers.hash("")
+	n := max(1, runtime.GOMAXPROCS(0))
+	p := &chunkPipe{
+		f:     f,
+		jobs:  make(chan *chunk, n),
+		order: make(chan *chunk, 2*n),
+		free:  make(chan *chunk, 3*n+2),
+	}
+	p.carry = append([]byte(nil), f.buf[f.pos:]...)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var c chunkParser
+			c.sep, c.width, c.index = byte(f.sep), t.width, t.index
+			c.seeds = [3]maphash.Seed{b.tasks.seed, b.workers.seed, b.tasks.seed}
+			for job := range p.jobs {
+				c.parse(job)
+				close(job.done)
+			}
+		}()
+	}
+	go p.read()
+
+	line := f.line // lines before the current block
+	var rest [][]byte
+	var failed error
+	for job := range p.order {
+		if rest != nil || failed != nil {
+			rest = append(rest, job.data)
+			continue
+		}
+		<-job.done
+		stop, err := job.merge(b, g, line, t.names[0])
+		if err != nil {
+			failed = err
+			p.stop.Store(true)
+			continue
+		}
+		if stop < len(job.rows) {
+			p.stop.Store(true)
+			rest = append(rest, job.data[job.rows[stop].at:])
+			line += int(job.rows[stop].line)
+			continue
+		}
+		line += job.lines
+		select {
+		case p.free <- job:
+		default:
+		}
+	}
+	wg.Wait()
+	if failed != nil {
+		return failed
+	}
+	rest = append(rest, p.carry)
+	readers := make([]io.Reader, 0, len(rest)+1)
+	for _, r := range rest {
+		readers = append(readers, bytes.NewReader(r))
+	}
+	tail := f.r
+	if p.err != nil {
+		tail = errReader{p.err}
+	}
+	readers = append(readers, tail)
+	t.cr = &fastCSV{r: io.MultiReader(readers...), sep: f.sep, trim: f.trim, buf: make([]byte, 0, fastBlock), line: line, first: true}
+	return nil
+}
+
+// chunkPipe carries the blocks of readChunks.
+type chunkPipe struct {
+	f     *fastCSV
+	jobs  chan *chunk // to the parsers
+	order chan *chunk // to the merge, in input order
+	free  chan *chunk // merged chunks, to reuse
+	stop  atomic.Bool // the merge needs no more blocks
+	carry []byte      // input read but not in a block, once order is closed
+	err   error       // the error that ended the input, if it did
+}
+
+// read cuts the input into blocks of whole lines and hands them out, until
+// the input ends or the merge stops.
+func (p *chunkPipe) read() {
+	defer close(p.order)
+	defer close(p.jobs)
+	err := p.f.err
+	for !p.stop.Load() {
+		job := &chunk{}
+		select {
+		case job = <-p.free:
+		default:
+		}
+		buf := append(job.data[:0], p.carry...)
+		end := bytes.LastIndexByte(buf, '\n') + 1
+		for err == nil && (len(buf) < chunkSize || end == 0) {
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)]
+			}
+			var m int
+			m, err = p.f.r.Read(buf[len(buf):cap(buf)])
+			if i := bytes.LastIndexByte(buf[len(buf):len(buf)+m], '\n'); i >= 0 {
+				end = len(buf) + i + 1
+			}
+			buf = buf[:len(buf)+m]
+		}
+		if err == io.EOF {
+			end = len(buf) // the last line may lack its '\n'
+		}
+		if end == 0 {
+			p.carry = buf
+			break
+		}
+		p.carry = append(p.carry[:0:0], buf[end:]...)
+		job.data, job.done = buf[:end], make(chan struct{})
+		p.jobs <- job
+		p.order <- job
+		if err != nil {
+			break
+		}
+	}
+	p.err = err
+}
+
+// chunk is a block of whole lines and, once done is closed, its rows.
+type chunk struct {
+	data  []byte
+	done  chan struct{}
+	rows  []chunkRow
+	ids   [3]localIDs // tasks, workers, labels
+	fresh [2][]int32  // rows where tasks and workers new to the Builder first appear
+	stop  bool        // rows ends before a row that is not plain
+	lines int         // lines in data
+}
+
+// chunkRow is a data row of a chunk: where its line starts, the line's
+// number within the chunk, and its local task, worker and label ids.
+type chunkRow struct {
+	at, line int32
+	id       [3]int32
+}
+
+// merge adds the rows of c to b, numbering the ids of c in b, and returns
+// the number of rows added: all of them, or those before the first row
+// that is not plain, whose label b does not accept or checkRow refuses (NaN
+// or infinite), or whose task is the task column's name (so that the row
+// may repeat the header: the row-by-row path decides). line is the number
+// of lines before c, for the guard g, whose error ends the merge.
+func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, error) {
+	stop := len(c.rows)
+	if c.stop {
+		stop--
+	}
+	labels := &c.ids[2]
+	for i := range labels.off {
+		first := int(labels.first[i])
+		if first >= stop {
+			break
+		}
+		s := labels.name(c.data, i)
+		if nonFiniteText(s) {
+			stop = first
+			break
+		}
+		k, ok := b.raw.find(s)
+		if !ok {
+			if b.fixed || b.raw.names.len() >= MaxClasses {
+				stop = first
+				break
+			}
+			k = b.raw.get(s)
+		}
+		labels.global[i] = k
+	}
+	tasks := &c.ids[0]
+	for i := range tasks.off {
+		if first := int(tasks.first[i]); first >= stop {
+			break
+		} else if headerLike(tasks.name(c.data, i), taskColumn) {
+			stop = first
+			break
+		}
+	}
+	for j, in := range []*intern{&b.tasks, &b.workers} {
+		ids := &c.ids[j]
+		c.fresh[j] = c.fresh[j][:0]
+		for i := range ids.off {
+			if int(ids.first[i]) >= stop {
+				break
+			}
+			n := in.names.len()
+			ids.global[i] = in.getHashed(ids.name(c.data, i), ids.hash[i])
+			if in.names.len() > n {
+				c.fresh[j] = append(c.fresh[j], ids.first[i])
+			}
+		}
+	}
+	gl := [3][]int32{c.ids[0].global, c.ids[1].global, c.ids[2].global}
+	if g == nil {
+		for _, r := range c.rows[:stop] {
+			b.addIndex(gl[0][r.id[0]], gl[1][r.id[1]], uint16(gl[2][r.id[2]]))
+		}
+		return stop, nil
+	}
+	// The number of distinct ids after each row, as b would count them
+	// had the rows been added one by one.
+	known := b.ids() - len(c.fresh[0]) - len(c.fresh[1])
+	var nt, nw int
+	for i, r := range c.rows[:stop] {
+		b.addIndex(gl[0][r.id[0]], gl[1][r.id[1]], uint16(gl[2][r.id[2]]))
+		for nt < len(c.fresh[0]) && int(c.fresh[0][nt]) <= i {
+			nt++
+		}
+		for nw < len(c.fresh[1]) && int(c.fresh[1][nw]) <= i {
+			nw++
+		}
+		if err := g.row(line+int(r.line)+1, known+nt+nw); err != nil {
+			return i + 1, err
+		}
+	}
+	return stop, nil
+}
+
+// chunkParser splits the lines of chunks.
+type chunkParser struct {
+	sep   byte
+	width int
+	index []int // position of the task, worker and label columns
+	seeds [3]maphash.Seed
+	cells [3][2]int32 // start and end of each wanted cell in the chunk
+}
+
+// parse fills in the rows of c. A row that is not plain ends them, as the
+// last row with c.stop set.
+func (p *chunkParser) parse(c *chunk) {
+	data := c.data
+	c.rows, c.stop, c.lines = c.rows[:0], false, 0
+	for j := range c.ids {
+		c.ids[j].reset(p.seeds[j])
+	}
+	var last [3][]byte // cells of the previous row, for runs of one id
+	var lastID [3]int32
+	line := int32(0)
+	for pos := 0; pos < len(data); line++ {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := pos + end + 1
+		if end < 0 {
+			end, next = len(data)-pos, len(data)
+		}
+		row := chunkRow{at: int32(pos), line: line}
+		switch p.split(data, pos, pos+end) {
+		case lineBlank:
+			pos = next
+			continue
+		case lineOdd:
+			c.rows = append(c.rows, row)
+			c.stop = true
+			return
+		}
+		for j, cell := range p.cells {
+			text := data[cell[0]:cell[1]]
+			if len(c.rows) > 0 && bytes.Equal(text, last[j]) {
+				row.id[j] = lastID[j]
+				continue
+			}
+			if j == 2 { // labels: few, so scanned
+				row.id[j] = c.ids[j].scan(data, cell[0], cell[1], int32(len(c.rows)))
+			} else {
+				row.id[j] = c.ids[j].get(data, cell[0], cell[1], int32(len(c.rows)))
+			}
+			last[j], lastID[j] = text, row.id[j]
+		}
+		c.rows = append(c.rows, row)
+		pos = next
+	}
+	c.lines = int(line)
+}
+
+// Kinds of line for chunkParser.split.
+const (
+	linePlain = iota // a data row
+	lineBlank        // empty or white space only: skipped
+	lineOdd          // anything else: read by the row-by-row path
+)
+
+// split finds the wanted cells of the line data[pos:end] (without its
+// '\n'), trimmed, in p.cells.
+func (p *chunkParser) split(data []byte, pos, end int) int {
+	line := data[pos:end]
+	if bytes.IndexByte(line, '"') >= 0 {
+		return lineOdd
+	}
+	field, start := 0, 0
+	for {
+		i := bytes.IndexByte(line[start:], p.sep)
+		stop := len(line)
+		if i >= 0 {
+			stop = start + i
+		}
+		for j, at := range p.index {
+			if at == field {
+				a, z, ok := trimCell(line, start, stop)
+				if !ok {
+					if i < 0 && field == 0 && len(bytes.TrimSpace(line)) == 0 {
+						return lineBlank
+					}
+					return lineOdd
+				}
+				p.cells[j] = [2]int32{int32(pos + a), int32(pos + z)}
+			}
+		}
+		field++
+		if i < 0 {
+			break
+		}
+		start = stop + 1
+	}
+	if field != p.width {
+		if field == 1 && len(bytes.TrimSpace(line)) == 0 {
+			return lineBlank
+		}
+		return lineOdd
+	}
+	return linePlain
+}
+
+// trimCell returns the bounds of line[start:stop] with white space trimmed
+// as strings.TrimSpace trims it, and whether the cell is neither empty nor
+// invalid UTF-8.
+func trimCell(line []byte, start, stop int) (int, int, bool) {
+	for start < stop && line[start] < utf8.RuneSelf && asciiSpace[line[start]] {
+		start++
+	}
+	for stop > start && line[stop-1] < utf8.RuneSelf && asciiSpace[line[stop-1]] {
+		stop--
+	}
+	cell := line[start:stop]
+	for _, c := range cell {
+		if c >= utf8.RuneSelf {
+			if !utf8.Valid(cell) {
+				return 0, 0, false
+			}
+			t := bytes.TrimSpace(cell)
+			if len(t) == 0 {
+				return 0, 0, false
+			}
+			start += bytes.Index(cell, t)
+			return start, start + len(t), true
+		}
+	}
+	return start, stop, stop > start
+}
+
+// headerLike reports whether a cell equals its column's name as
+// repeatedHeader compares them: a row can repeat the header only if its
+// task cell is headerLike.
+func headerLike(cell, name string) bool {
+	return repeatedHeader([]string{cell}, []string{name})
+}

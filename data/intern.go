@@ -1,0 +1,229 @@
+package data
+
+import (
+	"bytes"
+	"hash/maphash"
+	"strings"
+	"unsafe"
+)
+
+// intern maps strings to dense indices in order of first appearance.
+//
+// Its index is an open-addressing hash table with linear probing over the
+// packed id text: a slot holds the upper 32 bits of the string's 64-bit
+// hash and its index plus one (0 marks an empty slot), and the home slot of
+// a string is given by the top bits of its hash. A probe reads one 8-byte
+// slot, compares the stored bits with the hash and only then the string;
+// growing the table moves the slots without reading a string or hashing
+// again. The strings themselves are packed into shared blocks of text.
+type intern struct {
+	seed   maphash.Seed
+	seeded bool
+	slots  []uint64 // hash>>32<<32 | index+1, or 0; a power of two long
+	shift  uint     // 64 - log2(len(slots)): the home slot is hash>>shift
+	used   int      // slots in use
+	names  column[string]
+	text   strings.Builder // holds the latest names
+	last   string          // the string of the last get, which returns lastI again
+	lastI  int32
+}
+
+// textChunk is the largest size of the blocks in which intern stores the
+// text of the names, one after the other; the first blocks are smaller.
+const textChunk = 64 << 10
+
+// minSlots is the size of a new intern's table.
+const minSlots = 1 << 8
+
+// hash returns the hash of s that get and find use.
+func (in *intern) hash(s string) uint64 {
+	if !in.seeded {
+		in.seed, in.seeded = maphash.MakeSeed(), true
+	}
+	return maphash.String(in.seed, s)
+}
+
+// get returns the index of s, adding s if it is new. The string of the
+// previous call is recognised without a lookup, which makes runs of one
+// identifier (such as a labels file grouped by task) cheap.
+func (in *intern) get(s string) int32 {
+	if s == in.last && in.names.len() > 0 {
+		return in.lastI
+	}
+	return in.getHashed(s, in.hash(s))
+}
+
+// getHashed is get for a string whose hash h is known.
+func (in *intern) getHashed(s string, h uint64) int32 {
+	slot, i, ok := in.probe(s, h)
+	if !ok {
+		i = int32(in.names.len())
+		s = in.store(s)
+		in.names.add(s)
+		in.slots[slot] = h>>32<<32 | uint64(i) + 1
+		if in.used++; 2*in.used > len(in.slots) {
+			in.grow()
+		}
+	}
+	in.last, in.lastI = in.names.at(int(i)), i
+	return i
+}
+
+// probe returns the index of s if it is known, or else the empty slot
+// where it belongs.
+func (in *intern) probe(s string, h uint64) (slot int, i int32, ok bool) {
+	if in.slots == nil {
+		in.slots, in.shift = make([]uint64, minSlots), 64-8
+	}
+	mask := len(in.slots) - 1
+	tag := h >> 32
+	for p := int(h >> in.shift); ; p = (p + 1) & mask {
+		e := in.slots[p]
+		if e == 0 {
+			return p, 0, false
+		}
+		if e>>32 == tag {
+			if i := int32(uint32(e) - 1); in.names.at(int(i)) == s {
+				return p, i, true
+			}
+		}
+	}
+}
+
+// grow doubles the table. The home slot of an entry is its hash's top
+// bits, which the entry keeps (the table never exceeds 2³² slots).
+func (in *intern) grow() {
+	old := in.slots
+	in.slots, in.shift = make([]uint64, 2*len(old)), in.shift-1
+	mask := len(in.slots) - 1
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		p := int(e >> in.shift)
+		for in.slots[p] != 0 {
+			p = (p + 1) & mask
+		}
+		in.slots[p] = e
+	}
+}
+
+// store returns a copy of s, so as not to keep a caller's larger buffer
+// alive. The copies are packed into blocks of up to textChunk bytes, which
+// take less memory than a small allocation each and keep the names together
+// in the cache. A strings.Builder only appends, so the strings it returned
+// before stay valid.
+func (in *intern) store(s string) string {
+	if in.text.Cap()-in.text.Len() < len(s) {
+		size := min(textChunk, max(256, 2*in.text.Cap()))
+		in.text = strings.Builder{}
+		in.text.Grow(max(size, len(s)))
+	}
+	at := in.text.Len()
+	in.text.WriteString(s)
+	return in.text.String()[at:]
+}
+
+// find returns the index of s, or false if s is not known. A short list
+// is scanned, which is faster than hashing for a few classes.
+func (in *intern) find(s string) (int32, bool) {
+	if in.names.len() <= 8 {
+		for i, n := range in.names.cur {
+			if n == s {
+				return int32(i), true
+			}
+		}
+		return 0, false
+	}
+	_, i, ok := in.probe(s, in.hash(s))
+	return i, ok
+}
+
+// localIDs numbers the distinct ids of one column of a chunk in order of
+// first appearance, in an open-addressing table like intern's over the
+// chunk's own bytes.
+type localIDs struct {
+	seed   maphash.Seed
+	slots  []uint64 // hash>>32<<32 | index+1, or 0
+	shift  uint
+	off    []int32 // id i is data[off[i]:end[i]]
+	end    []int32
+	hash   []uint64
+	first  []int32 // the row where the id first appears
+	global []int32 // the id's index in the Builder, set by merge
+}
+
+// reset empties ids for a new chunk.
+func (ids *localIDs) reset(seed maphash.Seed) {
+	ids.seed = seed
+	if ids.slots == nil {
+		ids.slots, ids.shift = make([]uint64, 1<<10), 64-10
+	}
+	clear(ids.slots)
+	ids.off, ids.end, ids.hash, ids.first = ids.off[:0], ids.end[:0], ids.hash[:0], ids.first[:0]
+}
+
+// name returns id i as a string pointing into data.
+func (ids *localIDs) name(data []byte, i int) string {
+	b := data[ids.off[i]:ids.end[i]]
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// get returns the local index of data[a:z], adding it, first seen in row
+// row, if it is new.
+func (ids *localIDs) get(data []byte, a, z, row int32) int32 {
+	s := data[a:z]
+	h := maphash.Bytes(ids.seed, s)
+	mask := len(ids.slots) - 1
+	tag := h >> 32
+	p := int(h >> ids.shift)
+	for ; ; p = (p + 1) & mask {
+		e := ids.slots[p]
+		if e == 0 {
+			break
+		}
+		if e>>32 == tag {
+			if i := int32(uint32(e) - 1); bytes.Equal(data[ids.off[i]:ids.end[i]], s) {
+				return i
+			}
+		}
+	}
+	i := int32(len(ids.off))
+	ids.slots[p] = tag<<32 | uint64(i) + 1
+	ids.off, ids.end = append(ids.off, a), append(ids.end, z)
+	ids.hash, ids.first = append(ids.hash, h), append(ids.first, row)
+	if 2*len(ids.off) > len(ids.slots) {
+		old := ids.slots
+		ids.slots, ids.shift = make([]uint64, 2*len(old)), ids.shift-1
+		mask = len(ids.slots) - 1
+		for _, e := range old {
+			if e != 0 {
+				q := int(e >> ids.shift)
+				for ids.slots[q] != 0 {
+					q = (q + 1) & mask
+				}
+				ids.slots[q] = e
+			}
+		}
+	}
+	if cap(ids.global) < len(ids.off) {
+		ids.global = make([]int32, len(ids.off), 2*len(ids.off))
+	}
+	ids.global = ids.global[:len(ids.off)]
+	return i
+}
+
+// scan is get for a column of few distinct ids, such as labels: while
+// there are at most 8, they are compared one by one without hashing.
+func (ids *localIDs) scan(data []byte, a, z, row int32) int32 {
+	if len(ids.off) > 8 {
+		return ids.get(data, a, z, row)
+	}
+	s := data[a:z]
+	for i := range ids.off {
+		if bytes.Equal(data[ids.off[i]:ids.end[i]], s) {
+			return int32(i)
+		}
+	}
+	return ids.get(data, a, z, row)
+}
