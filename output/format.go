@@ -149,7 +149,7 @@ func isReaderAt(r io.Reader) bool {
 // task. data.ReadLabelsAs reads the result back into an equal Dataset
 // (classes that no worker chose need ReadOptions.Classes).
 func WriteLabels(w io.Writer, d *data.Dataset, f data.Format) error {
-	return writeStrings(w, f, []string{"task", "worker", "label"}, func(emit func([]string) error) error {
+	return writeStrings(w, f, []string{"task", "worker", "label"}, nil, func(emit func([]string) error) error {
 		row := make([]string, 3)
 		for j, task := range d.Tasks {
 			workers, labels := d.TaskLabels(j)
