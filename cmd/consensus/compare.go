@@ -112,6 +112,7 @@ sure the recommendation is.`,
 	fl.StringVar(&models, "models", "", "comma-separated models to compare, or \"all\" (default: "+strings.Join(compare.DefaultModels, ",")+")")
 	fl.StringVar(&criterion, "criterion", "", "ranking: logloss (default with gold), accuracy, brier, ece, heldout (default without gold)")
 	fl.StringVar(&outFormat, "output-format", "table", "output: table (compact, fits 100 columns), csv, json or markdown (csv, json and markdown carry every number and interval; --format is the input's format)")
+	c.RegisterFlagCompletionFunc("output-format", cobra.FixedCompletions(compareFormats, cobra.ShellCompDirectiveNoFileComp))
 	fl.IntVar(&parallel, "parallel", 0, "fits run at once, each on one goroutine (default: all cores)")
 	fl.IntVar(&splits, "splits", 3, "held-out splits")
 	fl.Float64Var(&frac, "holdout", 0.2, "fraction of each object's labels held out in a split")

@@ -80,5 +80,12 @@ them back into the same data set.`,
 	}
 	c.Flags().StringVar(&format, "format", "csv", "file format: csv, tsv, jsonl or parquet")
 	c.Flags().BoolVar(&gz, "gzip", false, "gzip-compress the labels and gold files (.gz)")
+	c.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return datasets.Names(), cobra.ShellCompDirectiveNoFileComp
+		}
+		return nil, cobra.ShellCompDirectiveFilterDirs
+	}
+	c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"csv", "tsv", "jsonl", "parquet"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }

@@ -153,3 +153,21 @@ func TestDatasetsExportErrors(t *testing.T) {
 		t.Errorf("a failed export created its directory")
 	}
 }
+
+// TestExportCompareCompletion checks the completion of the data set names
+// of export and of the format flags of export and compare.
+func TestExportCompareCompletion(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"__complete", "datasets", "export", ""}, "duchenne\n"},
+		{[]string{"__complete", "datasets", "export", "rte", "--format", ""}, "parquet\n"},
+		{[]string{"__complete", "compare", "--output-format", ""}, "markdown\n"},
+	} {
+		r := runIn(t, t.TempDir(), "", c.args...)
+		if r.code != 0 || !strings.Contains(r.stdout, c.want) {
+			t.Errorf("%v: exit %d, completions %q; want %q", c.args, r.code, r.stdout, c.want)
+		}
+	}
+}
