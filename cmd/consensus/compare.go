@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"math"
 	"os"
+	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -18,7 +16,7 @@ func init() { extraCommands = append(extraCommands, newCompareCmd) }
 func newCompareCmd() *cobra.Command {
 	var in inputFlags
 	var ff fitFlags
-	var models, criterion string
+	var models, criterion, outFormat string
 	var parallel, splits, boot int
 	var frac float64
 	c := &cobra.Command{
@@ -46,9 +44,13 @@ objects with their held-out labels) in which the model ranks first: how
 sure the recommendation is.`,
 		Example: `  consensus compare --dataset duchenne
   consensus compare --input labels.csv --models la-ds,da-ds,hda-ds --splits 5
-  consensus compare --input labels.csv --gold gold.csv --criterion accuracy`,
+  consensus compare --input labels.csv --gold gold.csv --criterion accuracy
+  consensus compare --dataset temp --output-format json > compare.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !slices.Contains(compareFormats, outFormat) {
+				return usagef("--output-format %q: want one of %s", outFormat, strings.Join(compareFormats, ", "))
+			}
 			crit, err := compare.ParseCriterion(criterion)
 			if err != nil {
 				return usageErr(err)
@@ -101,7 +103,7 @@ sure the recommendation is.`,
 				}
 				return err
 			}
-			return printCompare(cmd.OutOrStdout(), rep)
+			return printCompareAs(cmd.OutOrStdout(), rep, outFormat)
 		},
 	}
 	in.register(c)
@@ -109,54 +111,11 @@ sure the recommendation is.`,
 	fl := c.Flags()
 	fl.StringVar(&models, "models", "", "comma-separated models to compare, or \"all\" (default: "+strings.Join(compare.DefaultModels, ",")+")")
 	fl.StringVar(&criterion, "criterion", "", "ranking: logloss (default with gold), accuracy, brier, ece, heldout (default without gold)")
+	fl.StringVar(&outFormat, "output-format", "table", "output: table (compact, fits 100 columns), csv, json or markdown (csv, json and markdown carry every number and interval; --format is the input's format)")
+	c.RegisterFlagCompletionFunc("output-format", cobra.FixedCompletions(compareFormats, cobra.ShellCompDirectiveNoFileComp))
 	fl.IntVar(&parallel, "parallel", 0, "fits run at once, each on one goroutine (default: all cores)")
 	fl.IntVar(&splits, "splits", 3, "held-out splits")
 	fl.Float64Var(&frac, "holdout", 0.2, "fraction of each object's labels held out in a split")
 	fl.IntVar(&boot, "bootstrap", 200, "bootstrap resamples for the intervals and the ranking confidence")
 	return c
-}
-
-func printCompare(w io.Writer, r *compare.Report) error {
-	lvl := int(math.Round(r.Level * 100))
-	iv := func(x compare.Interval) string {
-		if math.IsNaN(x.Value) {
-			return "-"
-		}
-		return fmt.Sprintf("%.4f [%.4f, %.4f]", x.Value, x.Lo, x.Hi)
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	if r.Criterion == compare.HeldOut {
-		fmt.Fprintf(tw, "rank\tmodel\theld-out log loss [%d%% CI]\tfirst\tnote\n", lvl)
-	} else {
-		fmt.Fprintf(tw, "rank\tmodel\taccuracy [%d%% CI]\tlog loss\tBrier\tECE\tfirst\tnote\n", lvl)
-	}
-	for i, row := range r.Rows {
-		note := ""
-		switch {
-		case row.Err != nil:
-			note = "failed: " + oneLine(row.Err)
-		case !row.Converged:
-			note = "iteration limit"
-		}
-		if r.Criterion == compare.HeldOut {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f%%\t%s\n", i+1, row.Model, iv(row.HeldOut), 100*row.First, note)
-		} else {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.0f%%\t%s\n", i+1, row.Model, iv(row.Accuracy), iv(row.LogLoss), iv(row.Brier), iv(row.ECE), 100*row.First, note)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	what := fmt.Sprintf("%d gold tasks", r.N)
-	if r.Criterion == compare.HeldOut {
-		what = fmt.Sprintf("%d held-out labels in %d splits", r.N, r.Splits)
-	}
-	best, conf := r.Best()
-	if best == "" {
-		_, err := fmt.Fprintln(w, "no model could be fitted")
-		return err
-	}
-	_, err := fmt.Fprintf(w, "recommended: %s (best %s on %s; ranked first in %.0f%% of %d bootstrap resamples)\n",
-		best, r.Criterion, what, 100*conf, r.Bootstrap)
-	return err
 }

@@ -15,7 +15,7 @@ func TestCompareCLI(t *testing.T) {
 		want []string
 	}{
 		{[]string{"compare", "--dataset", "temp", "--models", "rfe,la-onecoin,hda-onecoin", "--bootstrap", "50", "-q"},
-			[]string{"accuracy [95% CI]", "hda-onecoin", "recommended: ", "gold tasks"}},
+			[]string{"log loss [95% CI]", "hda-onecoin", "recommended: ", "gold tasks"}},
 		{[]string{"compare", "--dataset", "temp", "--models", "rfe,la-onecoin", "--criterion", "heldout", "--splits", "2", "--bootstrap", "50", "-q"},
 			[]string{"held-out log loss", "held-out labels in 2 splits", "recommended: "}},
 	}

@@ -15,7 +15,8 @@ func newDatasetsCmd() *cobra.Command {
 		Use:   "datasets",
 		Short: "List the data sets shipped in the binary, or show one's provenance",
 		Example: `  consensus datasets
-  consensus datasets --source duchenne`,
+  consensus datasets --source duchenne
+  consensus datasets export rte rte        # rte/labels.csv, rte/gold.csv, rte/SOURCE.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if source != "" {
@@ -39,6 +40,7 @@ func newDatasetsCmd() *cobra.Command {
 			return tw.Flush()
 		},
 	}
+	c.AddCommand(newDatasetsExportCmd())
 	c.Flags().StringVar(&source, "source", "", "print the provenance and licence (SOURCE.md) of this data set")
 	return c
 }

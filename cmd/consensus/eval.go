@@ -25,8 +25,9 @@ p_<class>...) and a gold file (task,label) and prints accuracy (ties in the
 argmax broken at random with --seed), log loss with logarithms to base K (so
 uniform probabilities score 1), the Brier score and the expected calibration
 error. A probability of 0 on a gold class gives an infinite log loss.`,
-		Example: `  consensus fit --dataset rte --model da-ds --output rte.csv
-  consensus eval --predictions rte.csv --gold gold.csv`,
+		Example: `  consensus datasets export rte rte
+  consensus fit --input rte/labels.csv --model da-ds --output rte.csv
+  consensus eval --predictions rte.csv --gold rte/gold.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if preds == "" || gold == "" {

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/output"
+)
+
+func init() { extraCommands = append(extraCommands, newAgreementCmd) }
+
+func newAgreementCmd() *cobra.Command {
+	var in inputFlags
+	var modelName, tasks, workers, outFormat string
+	var seed uint64
+	c := &cobra.Command{
+		Use:   "agreement",
+		Short: "Inter-annotator agreement: Krippendorff's alpha, task entropy, worker agreement",
+		Long: `agreement prints the agreement statistics people report with crowd data:
+Krippendorff's alpha for nominal data over all labels (tasks are the units,
+every label a value; 1 is perfect agreement, 0 chance level), the mean
+entropy of the tasks' label frequencies (in nats, as Crowd-Kit's
+uncertainty; 0 when a task's labels agree, ln K when they spread evenly),
+and the fraction of all labels equal to the consensus label of their task.
+
+The consensus is the argmax of --model (majority vote by default; ties
+broken with --seed). --tasks writes one row per task (task, labels, label:
+the consensus, entropy, normalized_entropy: entropy / ln K, agreement: the
+fraction of the task's labels equal to the consensus) and --workers one row
+per worker (worker, labels, agreement: the fraction of the worker's labels
+equal to the consensus, Crowd-Kit's accuracy_on_aggregates), in the format
+of their extension (or --output-format), all or nothing.`,
+		Example: `  consensus agreement --dataset rte
+  consensus agreement --input labels.csv --tasks tasks.csv --workers workers.csv
+  consensus agreement --dataset duchenne --model vb-da-ds --workers workers.parquet`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			est, err := model.ByName(modelName)
+			if err != nil {
+				return usageErr(err)
+			}
+			ofmt, err := data.ParseFormat(outFormat)
+			if err != nil {
+				return usagef("--output-format: %v", err)
+			}
+			if err := checkOutputs([]string{"input", "gold"}, []string{in.input, in.gold},
+				[]string{"tasks", "workers"}, []string{tasks, workers}); err != nil {
+				return err
+			}
+			d, _, err := in.load(cmd.Context())
+			if err != nil {
+				return err
+			}
+			res, err := est.Fit(d, &model.Settings{Context: cmd.Context()})
+			if errors.Is(err, model.ErrTwoClassesOnly) {
+				return usageErr(err)
+			}
+			if err != nil {
+				return fmt.Errorf("model %s: %w", modelName, err)
+			}
+			st := agreementStats(d, res.Labels(seed))
+			var files []output.File
+			if tasks != "" {
+				files = append(files, output.TableFile(tasks, ofmt, st.tasks))
+			}
+			if workers != "" {
+				files = append(files, output.TableFile(workers, ofmt, st.workers))
+			}
+			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "tasks\t%d\nworkers\t%d\nlabels\t%d\n", d.NumTasks(), d.NumWorkers(), d.NumLabels())
+			fmt.Fprintf(w, "krippendorff_alpha\t%.6f\n", st.alpha)
+			fmt.Fprintf(w, "mean_entropy\t%.6f\n", st.meanEntropy)
+			_, err = fmt.Fprintf(w, "agreement_with_%s\t%.6f\n", res.Model, st.agreement)
+			return err
+		},
+	}
+	in.register(c)
+	fl := c.Flags()
+	fl.StringVarP(&modelName, "model", "m", "mv", "model whose consensus label the agreement is measured against")
+	fl.Uint64Var(&seed, "seed", 1, "seed for breaking ties in the consensus label")
+	fl.StringVar(&tasks, "tasks", "", "write the per-task table here (CSV, TSV, JSON Lines or Parquet by extension, optionally .gz)")
+	fl.StringVar(&workers, "workers", "", "write the per-worker table here")
+	fl.StringVar(&outFormat, "output-format", "", "format of --tasks and --workers: csv, tsv, jsonl or parquet (default: by extension)")
+	return c
+}
+
+// agreement holds the statistics of the agreement command.
+type agreement struct {
+	alpha, meanEntropy, agreement float64
+	tasks, workers                *output.Table
+}
+
+// agreementStats computes the agreement statistics of d against the
+// consensus classes labels, with the per-task and per-worker tables.
+func agreementStats(d *data.Dataset, labels []int) agreement {
+	num := output.FormatProb
+	st := agreement{alpha: metrics.KrippendorffAlpha(d)}
+	h := metrics.TaskEntropy(d)
+	lnK := math.Log(float64(d.NumClasses()))
+	st.tasks = &output.Table{
+		Columns: []string{"task", "labels", "label", "entropy", "normalized_entropy", "agreement"},
+		Numeric: []bool{false, true, false, true, true, true},
+	}
+	var sumH, agreeing float64
+	for j, task := range d.Tasks {
+		_, ys := d.TaskLabels(j)
+		same := 0
+		for _, y := range ys {
+			if int(y) == labels[j] {
+				same++
+			}
+		}
+		agreeing += float64(same)
+		sumH += h[j]
+		st.tasks.Rows = append(st.tasks.Rows, []string{task, strconv.Itoa(len(ys)), d.Classes[labels[j]],
+			num(h[j]), num(h[j] / lnK), num(float64(same) / float64(len(ys)))})
+	}
+	st.meanEntropy = sumH / float64(d.NumTasks())
+	st.agreement = agreeing / float64(d.NumLabels())
+	a, n := metrics.WorkerAgreement(d, labels)
+	st.workers = &output.Table{Columns: []string{"worker", "labels", "agreement"}, Numeric: []bool{false, true, true}}
+	for w, name := range d.Workers {
+		st.workers.Rows = append(st.workers.Rows, []string{name, strconv.Itoa(n[w]), num(a[w])})
+	}
+	return st
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/consensuslab/consensus/compare"
+)
+
+// testReport returns a report with an infinite log loss, a row that did
+// not converge and a failed model with a long message.
+func testReport() *compare.Report {
+	nan := math.NaN()
+	iv := func(v, lo, hi float64) compare.Interval { return compare.Interval{Value: v, Lo: lo, Hi: hi} }
+	none := iv(nan, nan, nan)
+	return &compare.Report{
+		Criterion: compare.LogLoss, N: 462, Bootstrap: 200, Level: 0.95,
+		Rows: []compare.Row{
+			{Model: "hda-ds", Score: iv(0.23561234567, 0.1692, 0.2950), Accuracy: iv(0.9415584415584416, 0.9221, 0.9589),
+				LogLoss: iv(0.23561234567, 0.1692, 0.2950), Brier: iv(0.0888, 0.063, 0.1133), ECE: iv(0.0244, 0.0122, 0.0462),
+				HeldOut: none, First: 0.72, Converged: true},
+			{Model: "la-glad", Score: iv(math.Inf(1), 0.27, math.Inf(1)), Accuracy: iv(0.9372, 0.9177, 0.9567),
+				LogLoss: iv(math.Inf(1), 0.27, math.Inf(1)), Brier: iv(0.1418, 0.1183, 0.1677), ECE: iv(0.0818, 0.0592, 0.1047),
+				HeldOut: none, First: 0.28},
+			{Model: "vb-hda-onecoin", Score: none, Accuracy: none, LogLoss: none, Brier: none, ECE: none, HeldOut: none,
+				Err: errors.New("the fit could not start because " + strings.Repeat("of a very long reason ", 8))},
+		},
+	}
+}
+
+// TestCompareTable checks that the default table fits in 100 columns (the
+// long failure note is cut), shows the criterion's interval and ends with
+// the recommendation on a line of its own.
+func TestCompareTable(t *testing.T) {
+	var b bytes.Buffer
+	if err := printCompareAs(&b, testReport(), "table"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for _, l := range lines {
+		if n := len([]rune(l)); n > tableWidth {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+		if strings.TrimRight(l, " ") != l {
+			t.Errorf("trailing spaces: %q", l)
+		}
+	}
+	for _, want := range []string{"log loss [95% CI]", "0.2356 [0.1692, 0.2950]", "0.9416", "+Inf [0.2700, +Inf]", "iteration limit", "failed: the fit"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+	if last := lines[len(lines)-1]; last != "recommended: hda-ds (ranked first in 72% of the resamples)" {
+		t.Errorf("last line %q", last)
+	}
+}
+
+// TestCompareCSVJSON parses the csv and json forms back and checks every
+// number against the report, at full precision, with the documented rules
+// for infinite (the string "inf") and missing (empty, null) values.
+func TestCompareCSVJSON(t *testing.T) {
+	r := testReport()
+	var cb, jb bytes.Buffer
+	if err := printCompareAs(&cb, r, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	if err := printCompareAs(&jb, r, "json"); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&cb).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []map[string]any
+	if err := json.Unmarshal(jb.Bytes(), &objs); err != nil {
+		t.Fatalf("json: %v\n%s", err, jb.String())
+	}
+	if len(recs) != len(r.Rows)+1 || len(objs) != len(r.Rows) {
+		t.Fatalf("%d csv records and %d json objects for %d rows", len(recs), len(objs), len(r.Rows))
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	check := func(i int, field string, want float64) {
+		t.Helper()
+		cell, obj := recs[i+1][col[field]], objs[i][field]
+		switch {
+		case math.IsNaN(want):
+			if cell != "" || obj != nil {
+				t.Errorf("row %d %s: csv %q json %v, want empty and null", i, field, cell, obj)
+			}
+		case math.IsInf(want, 1):
+			if cell != "inf" || obj != "inf" {
+				t.Errorf("row %d %s: csv %q json %v, want inf", i, field, cell, obj)
+			}
+		default:
+			got, err := strconv.ParseFloat(cell, 64)
+			if err != nil || got != want || obj != want {
+				t.Errorf("row %d %s: csv %q json %v, want %v", i, field, cell, obj, want)
+			}
+		}
+	}
+	for i, row := range r.Rows {
+		if recs[i+1][col["model"]] != row.Model || objs[i]["model"] != row.Model || objs[i]["rank"] != float64(i+1) {
+			t.Errorf("row %d: model %q / %v, want %s", i, recs[i+1][col["model"]], objs[i]["model"], row.Model)
+		}
+		for name, x := range map[string]compare.Interval{"score": row.Score, "accuracy": row.Accuracy, "log_loss": row.LogLoss,
+			"brier": row.Brier, "ece": row.ECE, "heldout_log_loss": row.HeldOut} {
+			check(i, name, x.Value)
+			check(i, name+"_lo", x.Lo)
+			check(i, name+"_hi", x.Hi)
+		}
+		check(i, "first", row.First)
+		if objs[i]["converged"] != row.Converged || objs[i]["recommended"] != (i == 0) {
+			t.Errorf("row %d: converged %v recommended %v", i, objs[i]["converged"], objs[i]["recommended"])
+		}
+		if (row.Err != nil) != (objs[i]["error"] != "") {
+			t.Errorf("row %d: error %q", i, objs[i]["error"])
+		}
+	}
+}
+
+// TestCompareMarkdown checks the markdown form: a header, a separator, one
+// row per model with every metric's interval, and the recommendation.
+func TestCompareMarkdown(t *testing.T) {
+	var b bytes.Buffer
+	if err := printCompareAs(&b, testReport(), "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(l, "| ") {
+			rows++
+			if n := strings.Count(strings.ReplaceAll(l, `\|`, ""), "|"); n != 9 {
+				t.Errorf("%d cell borders in %q, want 9", n, l)
+			}
+		}
+	}
+	if rows != 4 {
+		t.Errorf("%d table lines, want 4:\n%s", rows, b.String())
+	}
+	for _, want := range []string{"| 1 | `hda-ds` | 0.9416 [0.9221, 0.9589] | 0.2356 [0.1692, 0.2950] |", "\nrecommended: hda-ds"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package metrics
+
+import (
+	"math"
+
+	"github.com/consensuslab/consensus/data"
+)
+
+// KrippendorffAlpha returns Krippendorff's alpha for nominal data, the
+// chance-corrected agreement of the labels of d: tasks are the units,
+// workers the coders and labels the values. Every label is one value (two
+// labels of one worker on one task are two values of the unit).
+//
+// Units with fewer than two labels are not pairable and are left out.
+// With n_uc the number of labels of class c on unit u, m_u = Σ_c n_uc
+// its number of labels, n_c = Σ_u n_uc over the pairable units and
+// n = Σ_c n_c, the observed and expected disagreements are
+//
+//	D_o = (1/n) Σ_u Σ_{c≠k} n_uc n_uk / (m_u − 1)
+//	D_e = (1/(n(n−1))) Σ_{c≠k} n_c n_k
+//
+// and alpha = 1 − D_o/D_e: 1 for perfect agreement, 0 for agreement at
+// chance level, negative below it. It is NaN when there are no pairable
+// units or all their labels are of one class (D_e = 0).
+//
+// Reference: K. Krippendorff, Computing Krippendorff's Alpha-Reliability,
+// 2011, section C (nominal data, any number of coders, missing values).
+func KrippendorffAlpha(d *data.Dataset) float64 {
+	k := d.NumClasses()
+	nc := make([]float64, k)
+	cnt := make([]float64, k)
+	var do float64 // n · D_o
+	for j := range d.Tasks {
+		_, labels := d.TaskLabels(j)
+		m := float64(len(labels))
+		if m < 2 {
+			continue
+		}
+		clear(cnt)
+		for _, y := range labels {
+			cnt[y]++
+		}
+		// Σ_{c≠k} n_uc n_uk = m_u² − Σ_c n_uc².
+		same := 0.0
+		for c, v := range cnt {
+			same += v * v
+			nc[c] += v
+		}
+		do += (m*m - same) / (m - 1)
+	}
+	var n, same float64
+	for _, v := range nc {
+		n += v
+		same += v * v
+	}
+	de := (n*n - same) / (n - 1) // n · D_e
+	if n < 2 || de == 0 {
+		return math.NaN()
+	}
+	return 1 - do/de
+}
+
+// TaskEntropy returns, for every task j of d, the entropy of its label
+// frequencies f_j(z) = n_j(z)/n_j in nats,
+//
+//	H_j = −Σ_z f_j(z) ln f_j(z),
+//
+// with 0 ln 0 = 0: 0 when all labels agree, ln K when they are spread
+// evenly over the K classes, NaN for a task without labels. It is
+// Crowd-Kit's uncertainty (crowdkit.metrics.data.uncertainty) of the
+// frequencies.
+func TaskEntropy(d *data.Dataset) []float64 {
+	k := d.NumClasses()
+	h := make([]float64, d.NumTasks())
+	cnt := make([]float64, k)
+	for j := range d.Tasks {
+		_, labels := d.TaskLabels(j)
+		if len(labels) == 0 {
+			h[j] = math.NaN()
+			continue
+		}
+		clear(cnt)
+		for _, y := range labels {
+			cnt[y]++
+		}
+		n := float64(len(labels))
+		for _, v := range cnt {
+			if v > 0 {
+				f := v / n
+				h[j] -= f * math.Log(f)
+			}
+		}
+	}
+	return h
+}
+
+// WorkerAgreement returns, for every worker w of d, the fraction of the
+// worker's labels that equal the consensus class of their task,
+//
+//	a_w = |{labels (j, y) of w : y = consensus[j]}| / n_w,
+//
+// and the worker's number of labels n_w; a_w is NaN for a worker without
+// labels. consensus[j] is the consensus class index of task j, such as the
+// argmax of a model's output (model.Result.Labels); a negative entry marks
+// a task without consensus, whose labels count in neither the numerator
+// nor n_w. It is Crowd-Kit's accuracy_on_aggregates for one worker.
+func WorkerAgreement(d *data.Dataset, consensus []int) (agree []float64, n []int) {
+	agree = make([]float64, d.NumWorkers())
+	n = make([]int, d.NumWorkers())
+	for j := range d.Tasks {
+		c := consensus[j]
+		if c < 0 {
+			continue
+		}
+		workers, labels := d.TaskLabels(j)
+		for i, w := range workers {
+			n[w]++
+			if int(labels[i]) == c {
+				agree[w]++
+			}
+		}
+	}
+	for w := range agree {
+		agree[w] /= float64(n[w]) // 0/0 is NaN
+	}
+	return agree, n
+}
