@@ -167,18 +167,12 @@ func (e *daEval) TaskProb(lo, hi int, p, g []float64, _, gtask []float64) (float
 		clear(acc)
 		for i := 0; i < len(pj); i += k {
 			pi, gi := pj[i:i+k], gj[i:i+k]
-			var m float64
-			for z, qz := range q {
-				gi[z] = qz * pi[z]
-				m += gi[z]
-			}
+			m := num.Responsibilities(gi, q, pi)
 			if !(m >= 0x1p-600) {
 				return oprod, oscale, j - lo
 			}
-			inv := 1 / m
-			for z := range gi {
-				gi[z] *= inv
-				acc[z] += gi[z]
+			for z, r := range gi {
+				acc[z] += r
 			}
 			prod *= m
 			if prod < 0x1p-256 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/benchdata"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
@@ -79,23 +80,8 @@ func BenchmarkFit(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					var r *Result
-					b.ReportAllocs()
-					b.ResetTimer()
-					cpu0, _ := benchdata.CPUTime()
-					for b.Loop() {
-						r, err = m.Fit(d, nil)
-						if err != nil {
-							b.Fatal(err)
-						}
-					}
-					cpu1, ok := benchdata.CPUTime()
-					if ok {
-						b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N)/1e9, "cpu-s/op")
-					}
-					b.ReportMetric(float64(r.Iterations), "iters")
+					r := benchFits(b, d, m)
 					b.ReportMetric(float64(r.Evaluations), "evals")
-					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(d.NumLabels()), "ns/label")
 				})
 			}
 		}
@@ -160,23 +146,32 @@ func BenchmarkFitBayes(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					var r *Result
-					b.ReportAllocs()
-					b.ResetTimer()
-					cpu0, _ := benchdata.CPUTime()
-					for b.Loop() {
-						if r, err = m.Fit(d, nil); err != nil {
-							b.Fatal(err)
-						}
-					}
-					cpu1, ok := benchdata.CPUTime()
-					if ok {
-						b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N)/1e9, "cpu-s/op")
-					}
-					b.ReportMetric(float64(r.Iterations), "iters")
-					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(d.NumLabels()), "ns/label")
+					benchFits(b, d, m)
 				})
 			}
 		}
 	}
+}
+
+// benchFits fits est to d b.N times and reports the CPU seconds, the
+// iterations and the wall time per label of a fit; it returns the last
+// result.
+func benchFits(b *testing.B, d *data.Dataset, est Estimator) *Result {
+	var r *Result
+	var err error
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0, _ := benchdata.CPUTime()
+	for b.Loop() {
+		if r, err = est.Fit(d, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu1, ok := benchdata.CPUTime()
+	if ok {
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N)/1e9, "cpu-s/op")
+	}
+	b.ReportMetric(float64(r.Iterations), "iters")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(d.NumLabels()), "ns/label")
+	return r
 }

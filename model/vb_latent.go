@@ -213,24 +213,12 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 					e[z] = math.Exp(x)
 				}
 				copy(ng, v.a)
-				prod, scale := 1.0, 0
+				prod := num.NewProduct()
 				for i := 0; i < len(pj); i += k {
-					pi, gi := pj[i:i+k], gj[i:i+k]
-					var m float64
-					for z, ez := range e {
-						gi[z] = ez * pi[z]
-						m += gi[z]
-					}
-					inv := 1 / m
-					for z := range gi {
-						gi[z] *= inv
-						ng[z] += gi[z]
-					}
-					prod *= m
-					if prod < 0x1p-256 {
-						var ex int
-						prod, ex = math.Frexp(prod)
-						scale += ex
+					gi := gj[i : i+k]
+					prod.Mul(num.Responsibilities(gi, e, pj[i:i+k]))
+					for z, r := range gi {
+						ng[z] += r
 					}
 				}
 				var diff float64
@@ -243,7 +231,7 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				}
 				// The weights gj are φ at the γ_j used for them: the
 				// bound is evaluated there, and γ_j moves on to ng.
-				c.bound += math.Log(prod) + float64(scale)*math.Ln2 - num.DirichletKL(gamma, v.a, elog)
+				c.bound += prod.Log() - num.DirichletKL(gamma, v.a, elog)
 				so, sn := sum(gamma), sum(ng)
 				for z := range ng {
 					c.change = max(c.change, math.Abs(ng[z]/sn-gamma[z]/so))

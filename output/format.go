@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
@@ -152,84 +151,57 @@ func isReaderAt(r io.Reader) bool {
 // task. data.ReadLabelsAs reads the result back into an equal Dataset
 // (classes that no worker chose need ReadOptions.Classes).
 func WriteLabels(w io.Writer, d *data.Dataset, f data.Format) error {
-	switch f {
-	case data.CSV, data.TSV, "":
-		bw := bufio.NewWriterSize(w, 1<<16)
-		cw := csv.NewWriter(bw)
-		if f == data.TSV {
-			cw.Comma = '\t'
-		}
-		if err := cw.Write([]string{"task", "worker", "label"}); err != nil {
-			return err
-		}
+	if f == data.Parquet {
+		return writeLabelsParquet(w, d)
+	}
+	return writeStrings(w, f, []string{"task", "worker", "label"}, nil, func(emit func([]string) error) error {
 		row := make([]string, 3)
 		for j, task := range d.Tasks {
 			workers, labels := d.TaskLabels(j)
 			for i, wk := range workers {
 				row[0], row[1], row[2] = task, d.Workers[wk], d.Classes[labels[i]]
-				if err := cw.Write(row); err != nil {
+				if err := emit(row); err != nil {
 					return err
 				}
 			}
 		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			return err
-		}
-		return bw.Flush()
-	case data.JSONL:
-		bw := bufio.NewWriterSize(w, 1<<16)
-		var b []byte
-		for j, task := range d.Tasks {
-			workers, labels := d.TaskLabels(j)
-			for i, wk := range workers {
-				b = append(b[:0], `{"task":`...)
-				b = appendJSONString(b, task)
-				b = append(b, `,"worker":`...)
-				b = appendJSONString(b, d.Workers[wk])
-				b = append(b, `,"label":`...)
-				b = appendJSONString(b, d.Classes[labels[i]])
-				b = append(b, "}\n"...)
-				if _, err := bw.Write(b); err != nil {
-					return err
-				}
-			}
-		}
-		return bw.Flush()
-	case data.Parquet:
-		// The worker and label columns are dictionary-encoded: each
-		// distinct id is stored once per row group and a small index per
-		// row, so that a reader interns each id once. The task column,
-		// whose ids are nearly all distinct, stays plain, which is as
-		// small and much cheaper to write.
-		dict := parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
-		pw, err := newParquetWriter(w, []column{{"task", parquet.String()}, {"worker", dict}, {"label", dict}})
-		if err != nil {
-			return err
-		}
-		rows := make([]parquet.Row, 0, 1024)
-		for j, task := range d.Tasks {
-			workers, labels := d.TaskLabels(j)
-			for i, wk := range workers {
-				rows = append(rows, parquet.Row{
-					parquet.ByteArrayValue([]byte(task)).Level(0, 0, 0),
-					parquet.ByteArrayValue([]byte(d.Workers[wk])).Level(0, 0, 1),
-					parquet.ByteArrayValue([]byte(d.Classes[labels[i]])).Level(0, 0, 2),
-				})
-				if len(rows) == cap(rows) {
-					if _, err := pw.WriteRows(rows); err != nil {
-						return err
-					}
-					rows = rows[:0]
-				}
-			}
-		}
-		if _, err := pw.WriteRows(rows); err != nil {
-			return err
-		}
-		return pw.Close()
+		return nil
+	})
+}
+
+// writeLabelsParquet is WriteLabels for Parquet.
+func writeLabelsParquet(w io.Writer, d *data.Dataset) error {
+	// The worker and label columns are dictionary-encoded: each
+	// distinct id is stored once per row group and a small index per
+	// row, so that a reader interns each id once. The task column,
+	// whose ids are nearly all distinct, stays plain, which is as
+	// small and much cheaper to write.
+	dict := parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+	pw, err := newParquetWriter(w, []column{{"task", parquet.String()}, {"worker", dict}, {"label", dict}})
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown output format %q (valid: csv, tsv, jsonl, parquet)", string(f))
+	rows := make([]parquet.Row, 0, 1024)
+	for j, task := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		for i, wk := range workers {
+			rows = append(rows, parquet.Row{
+				parquet.ByteArrayValue([]byte(task)).Level(0, 0, 0),
+				parquet.ByteArrayValue([]byte(d.Workers[wk])).Level(0, 0, 1),
+				parquet.ByteArrayValue([]byte(d.Classes[labels[i]])).Level(0, 0, 2),
+			})
+			if len(rows) == cap(rows) {
+				if _, err := pw.WriteRows(rows); err != nil {
+					return err
+				}
+				rows = rows[:0]
+			}
+		}
+	}
+	if _, err := pw.WriteRows(rows); err != nil {
+		return err
+	}
+	return pw.Close()
 }
 
 // WriteLabelsFile writes the noisy labels of d to path atomically in

@@ -84,3 +84,45 @@ func Scratch(buf *Buf, k int) []float64 {
 	}
 	return make([]float64, k)
 }
+
+// Responsibilities writes r_z = q_z p_z / m into r for the K weights q and
+// likelihoods p, with m = Σ_z q_z p_z, and returns m: the posterior of a
+// latent class with prior q (or exp E[log q]) given one label's
+// likelihoods p. When m is 0 or not finite, r holds its quotients as they
+// come (the caller checks m).
+func Responsibilities(r, q, p []float64) float64 {
+	var m float64
+	for z, qz := range q {
+		r[z] = qz * p[z]
+		m += r[z]
+	}
+	inv := 1 / m
+	for z := range r {
+		r[z] *= inv
+	}
+	return m
+}
+
+// Product accumulates a product of positive factors as M·2^E with M kept
+// in [2⁻²⁵⁶, 1), so that long products neither underflow nor need a
+// logarithm per factor: Log returns log(M) + E·log 2.
+type Product struct {
+	M float64
+	E int
+}
+
+// NewProduct returns the empty product, 1.
+func NewProduct() Product { return Product{M: 1} }
+
+// Mul multiplies the product by x > 0.
+func (p *Product) Mul(x float64) {
+	p.M *= x
+	if p.M < 0x1p-256 {
+		var e int
+		p.M, e = math.Frexp(p.M)
+		p.E += e
+	}
+}
+
+// Log returns the logarithm of the product.
+func (p Product) Log() float64 { return math.Log(p.M) + float64(p.E)*math.Ln2 }
