@@ -96,6 +96,7 @@ Exit status: 0 success, 1 failure, 2 bad usage or input, 130 interrupted.`,
 		root.AddCommand(c())
 	}
 	usageArgs(root)
+	completeFlagValues(root)
 	return root
 }
 
