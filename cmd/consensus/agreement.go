@@ -21,7 +21,7 @@ func newAgreementCmd() *cobra.Command {
 	var modelName, tasks, workers, outFormat string
 	var seed uint64
 	c := &cobra.Command{
-		Use:   "agreement",
+		Use:   "agreement [LABELS]",
 		Short: "Inter-annotator agreement: Krippendorff's alpha, task entropy, worker agreement",
 		Long: `agreement prints the agreement statistics people report with crowd data:
 Krippendorff's alpha for nominal data over all labels (tasks are the units,
@@ -40,8 +40,11 @@ of their extension (or --output-format), all or nothing.`,
 		Example: `  consensus agreement --dataset rte
   consensus agreement --input labels.csv --tasks tasks.csv --workers workers.csv
   consensus agreement --dataset duchenne --model vb-da-ds --workers workers.parquet`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := in.positional(args); err != nil {
+				return err
+			}
 			est, err := model.ByName(modelName)
 			if err != nil {
 				return usageErr(err)

@@ -137,7 +137,9 @@ func TestErrors(t *testing.T) {
 			[]string{"--solver em does not support --ridge"}},
 		{"--solver em with GLAD", nil, []string{"fit", "--dataset", "rte", "-m", "da-glad", "--solver", "em"}, 2,
 			[]string{"EM needs closed-form M-steps", "use lbfgs or cg"}},
-		{"neither --dataset nor --input", nil, []string{"fit"}, 2, []string{"no labels: give --input FILE or --dataset NAME"}},
+		// The tests' standard input is an empty pipe, which fit reads
+		// when it is given no labels file.
+		{"neither --dataset nor --input", nil, []string{"fit"}, 2, []string{"<stdin>: the file is empty"}},
 		{"unknown data set", nil, []string{"fit", "--dataset", "mnist"}, 2, []string{`unknown data set "mnist"`, "duchenne"}},
 		{"--workers with rfe", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "--model", "rfe", "--workers", "w.csv"}, 2,
 			[]string{"--workers: model rfe has no worker parameters"}},
@@ -165,8 +167,10 @@ func TestErrors(t *testing.T) {
 			[]string{`invalid argument "ten" for "--max-iter"`}},
 		{"unknown flag", nil, []string{"fit", "--inptu", "x.csv"}, 2, []string{"unknown flag: --inptu"}},
 		{"unknown command", nil, []string{"fti"}, 2, []string{`unknown command "fti"`, "did you mean fit?"}},
-		{"extra argument", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "out.csv"}, 2,
-			[]string{`unknown command "out.csv" for "consensus fit"`}},
+		{"labels file twice", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "out.csv"}, 2,
+			[]string{"the labels file out.csv is given twice"}},
+		{"extra argument", map[string]string{"in.csv": okLabels}, []string{"fit", "in.csv", "out.csv"}, 2,
+			[]string{"accepts at most 1 arg(s), received 2"}},
 		{"output overwriting the input", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "-o", "./in.csv"}, 2,
 			[]string{"--output ./in.csv is also an input file"}},
 		{"output and workers the same", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "-o", "out.csv", "--workers", "out.csv"}, 2,

@@ -20,7 +20,7 @@ func newCompareCmd() *cobra.Command {
 	var parallel, splits, boot int
 	var frac float64
 	c := &cobra.Command{
-		Use:   "compare",
+		Use:   "compare [LABELS]",
 		Short: "Fit every model and rank them, to choose one for the data",
 		Long: `compare fits every model (or those of --models) to the labels, in parallel,
 and prints a ranked table with a recommendation.
@@ -46,8 +46,11 @@ sure the recommendation is.`,
   consensus compare --input labels.csv --models la-ds,da-ds,hda-ds --splits 5
   consensus compare --input labels.csv --gold gold.csv --criterion accuracy
   consensus compare --dataset temp --output-format json > compare.json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := in.positional(args); err != nil {
+				return err
+			}
 			if !slices.Contains(compareFormats, outFormat) {
 				return usagef("--output-format %q: want one of %s", outFormat, strings.Join(compareFormats, ", "))
 			}

@@ -79,7 +79,7 @@ func newFitCmd() *cobra.Command {
 	var modelName, out, workers, outFormat string
 	var gladPrior float64
 	c := &cobra.Command{
-		Use:   "fit",
+		Use:   "fit [LABELS]",
 		Short: "Fit a consensus model and write every task's label and distribution",
 		Example: `  consensus fit --dataset rte
   consensus fit --dataset rte --model da-glad
@@ -88,8 +88,11 @@ func newFitCmd() *cobra.Command {
   consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
   cat labels.jsonl | consensus fit --input - --format jsonl --output-format jsonl
   consensus fit --dataset websearch --model da-ds --train-fraction 0.2 --seed 7`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := in.positional(args); err != nil {
+				return err
+			}
 			est, err := model.ByName(modelName)
 			if err != nil {
 				return usageErr(err)

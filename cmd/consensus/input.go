@@ -86,6 +86,31 @@ func (f *inputFlags) options() (data.ReadOptions, error) {
 
 // load reads the labels and, when given, the gold labels. It prints a note
 // on stderr when gold tasks have no labels.
+// positional takes the labels file from the command's only argument, the
+// form "consensus fit labels.csv", as if it had been given with --input.
+func (f *inputFlags) positional(args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if f.input != "" || f.dataset != "" {
+		return usagef("the labels file %s is given twice: as an argument and with --input or --dataset", args[0])
+	}
+	f.input = args[0]
+	return nil
+}
+
+// stdinPiped reports whether standard input is a pipe or a regular file
+// (labels piped or redirected to the command), not a terminal or a device
+// such as /dev/null.
+func stdinPiped() bool {
+	fi, err := os.Stdin.Stat()
+	if err != nil {
+		return false
+	}
+	m := fi.Mode()
+	return m&os.ModeNamedPipe != 0 || m.IsRegular()
+}
+
 func (f *inputFlags) load(ctx context.Context) (*data.Dataset, *data.Gold, error) {
 	switch {
 	case f.dataset != "" && (f.input != "" || f.gold != ""):
@@ -99,8 +124,10 @@ func (f *inputFlags) load(ctx context.Context) (*data.Dataset, *data.Gold, error
 		}
 		noteUnmatched(g)
 		return d, g, nil
+	case f.input == "" && stdinPiped():
+		f.input = "-"
 	case f.input == "":
-		return nil, nil, usagef("no labels: give --input FILE or --dataset NAME")
+		return nil, nil, usagef("no labels: give a labels file (or --input FILE), --dataset NAME, or pipe the labels to standard input")
 	}
 	opt, err := f.options()
 	if err != nil {

@@ -19,7 +19,7 @@ func newReportCmd() *cobra.Command {
 	var out, models, noiseName, title string
 	var top, reps int
 	c := &cobra.Command{
-		Use:   "report",
+		Use:   "report [LABELS]",
 		Short: "Write a self-contained HTML report on a data set and the models fitted to it",
 		Long: `report fits several consensus models to a data set and writes one HTML file
 that works offline (styles and SVG pictures inlined): a summary of the data
@@ -31,8 +31,11 @@ where the LA and DA forms of one noise model disagree most.`,
 		Example: `  consensus report --dataset duchenne --output report.html
   consensus report --input labels.csv --gold gold.csv --output report.html
   consensus report --input labels.parquet --models rfe,la-ds,da-ds,la-mme,da-mme --noise mme -o report.html`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := in.positional(args); err != nil {
+				return err
+			}
 			set, err := ff.settings()
 			if err != nil {
 				return err
