@@ -63,7 +63,8 @@ func WriteWorkersCSV(w io.Writer, r *model.Result, sep rune) error {
 	cw := csv.NewWriter(bw)
 	cw.Comma = sep
 	d := r.Data
-	cols := r.WorkerColumns()
+	cols := workerColumns(r)
+	skills := r.WorkerSkills()
 	if err := cw.Write(append([]string{"worker", "labels"}, cols...)); err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func WriteWorkersCSV(w io.Writer, r *model.Result, sep rune) error {
 	var vals []float64
 	row := make([]string, 2+len(cols))
 	for wk, name := range d.Workers {
-		vals = r.WorkerValues(int32(wk), vals[:0])
+		vals = workerValues(r, skills, int32(wk), vals[:0])
 		row[0] = name
 		row[1] = strconv.Itoa(n[wk])
 		for i, v := range vals {
@@ -89,4 +90,16 @@ func WriteWorkersCSV(w io.Writer, r *model.Result, sep rune) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// workerColumns returns the columns of a workers table after "worker" and
+// "labels": "skill" (Result.WorkerSkills) and the model's own worker
+// parameters (Result.WorkerColumns).
+func workerColumns(r *model.Result) []string {
+	return append([]string{"skill"}, r.WorkerColumns()...)
+}
+
+// workerValues appends worker w's values of the workerColumns to dst.
+func workerValues(r *model.Result, skills []float64, w int32, dst []float64) []float64 {
+	return r.WorkerValues(w, append(dst, skills[w]))
 }

@@ -5,7 +5,8 @@
 //
 // Tables are written as CSV, TSV, JSON Lines or Parquet with the same
 // columns in every format: "task", "label" and "p_<class>" for the
-// consensus, "worker", "labels" and the parameter names for the workers,
+// consensus, "worker", "labels", "skill" (model.Result.WorkerSkills) and
+// the parameter names for the workers,
 // and "task", "worker", "label" for noisy labels. Probabilities are written
 // so that they read back bit for bit. WriteConsensusFile, WriteWorkersFile
 // and WriteLabelsFile choose the format from the file name (.csv, .tsv,

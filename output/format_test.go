@@ -226,7 +226,8 @@ func readWorkers(t *testing.T, f data.Format, raw []byte) (names []string, n []i
 func TestWorkersRoundTrip(t *testing.T) {
 	r := trickyResult(t)
 	d := r.Data
-	wantCols := r.WorkerColumns()
+	wantCols := append([]string{"skill"}, r.WorkerColumns()...)
+	skills := r.WorkerSkills()
 	for _, f := range data.Formats() {
 		var b bytes.Buffer
 		if err := WriteWorkers(&b, r, f); err != nil {
@@ -241,7 +242,7 @@ func TestWorkersRoundTrip(t *testing.T) {
 			if n[w] != 5 {
 				t.Errorf("%s: worker %d has %d labels, want 5", f, w, n[w])
 			}
-			want := r.WorkerValues(int32(w), nil)
+			want := r.WorkerValues(int32(w), []float64{skills[w]})
 			for i := range want {
 				if math.Float64bits(vals[w][i]) != math.Float64bits(want[i]) {
 					t.Errorf("%s: worker %d %s = %v, want %v", f, w, cols[i], vals[w][i], want[i])

@@ -58,7 +58,8 @@ func WriteConsensusJSONL(w io.Writer, r *model.Result, seed uint64) error {
 func WriteWorkersJSONL(w io.Writer, r *model.Result) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	d := r.Data
-	cols := r.WorkerColumns()
+	cols := workerColumns(r)
+	skills := r.WorkerSkills()
 	keys := make([][]byte, len(cols))
 	for i, c := range cols {
 		keys[i] = append(appendJSONString(nil, c), ':')
@@ -67,7 +68,7 @@ func WriteWorkersJSONL(w io.Writer, r *model.Result) error {
 	var vals []float64
 	var b []byte
 	for wk, name := range d.Workers {
-		vals = r.WorkerValues(int32(wk), vals[:0])
+		vals = workerValues(r, skills, int32(wk), vals[:0])
 		b = append(b[:0], `{"worker":`...)
 		b = appendJSONString(b, name)
 		b = append(b, `,"labels":`...)

@@ -60,7 +60,8 @@ func WriteConsensusParquet(w io.Writer, r *model.Result, seed uint64) error {
 // per entry of model.Result.WorkerColumns.
 func WriteWorkersParquet(w io.Writer, r *model.Result) error {
 	d := r.Data
-	names := r.WorkerColumns()
+	names := workerColumns(r)
+	skills := r.WorkerSkills()
 	cols := []column{{"worker", parquet.String()}, {"labels", parquet.Int(64)}}
 	for _, c := range names {
 		cols = append(cols, column{c, parquet.Leaf(parquet.DoubleType)})
@@ -73,7 +74,7 @@ func WriteWorkersParquet(w io.Writer, r *model.Result) error {
 	var vals []float64
 	rows := make([]parquet.Row, 0, 256)
 	for wk, name := range d.Workers {
-		vals = r.WorkerValues(int32(wk), vals[:0])
+		vals = workerValues(r, skills, int32(wk), vals[:0])
 		row := make(parquet.Row, 0, 2+len(vals))
 		row = append(row,
 			parquet.ByteArrayValue([]byte(name)).Level(0, 0, 0),
