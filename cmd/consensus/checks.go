@@ -136,9 +136,11 @@ func sameFile(a, b string) bool {
 // convergenceWarning returns the one-line warning printed in the summary of
 // a fit that stopped before an optimum, with advice fitting the reason. The
 // run still writes its result and exits 0.
-func convergenceWarning(status string) string {
-	advice := "raise --max-iter or loosen --func-tol"
+func convergenceWarning(status, modelName string) string {
+	advice := "raise --max-iter; if the fit still stops at the limit, its maximum-likelihood optimum may lie at infinity or on the boundary, where more iterations do not help: the vb-* models converge (the default, vb-da-ds); --strict makes this an error"
 	switch {
+	case strings.HasPrefix(modelName, "vb-"):
+		advice = "raise --max-iter: variational fits improve at every iteration, slowly on some data; --strict makes this an error"
 	case strings.Contains(status, model.ErrNonFinite.Error()):
 		advice = "the parameters ran into overflow; --ridge 0.01 keeps them finite"
 	case strings.Contains(status, model.ErrLineSearch.Error()):

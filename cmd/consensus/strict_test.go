@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,22 @@ func TestStrict(t *testing.T) {
 		}
 		if _, err := os.Stat(out); (err == nil) != c.wrote {
 			t.Errorf("%v: output written %v, want %v", c.args, err == nil, c.wrote)
+		}
+	}
+}
+
+// TestConvergenceAdvice checks the advice of the warning of a fit stopped
+// at its limit: variational fits are told to run longer, maximum-likelihood
+// ones also where to turn when that does not help.
+func TestConvergenceAdvice(t *testing.T) {
+	cases := []struct{ model, want string }{
+		{"vb-da-ds", "raise --max-iter: variational fits improve at every iteration"},
+		{"da-glad", "the vb-* models converge (the default, vb-da-ds)"},
+	}
+	for _, c := range cases {
+		r := runIn(t, t.TempDir(), "", "fit", "--dataset", "temp", "-m", c.model, "--max-iter", "1", "-o", "out.csv")
+		if r.code != 0 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %q", c.model, r.code, r.stderr, c.want)
 		}
 	}
 }
