@@ -86,7 +86,7 @@ func (c Criterion) higherIsBetter() bool { return c == Accuracy }
 // fit in a few seconds on data of the size of the shipped sets. AllModels
 // lists every model a comparison can fit.
 var DefaultModels = []string{
-	"rfe", "vb-da-ds", "vb-la-ds", "vb-hda-ds", "la-ds", "da-ds", "hda-ds", "la-glad", "da-glad",
+	"rfe", model.DefaultModel, "vb-la-ds", "vb-hda-ds", "la-ds", "da-ds", "hda-ds", "la-glad", "da-glad",
 	"la-onecoin", "la-mace", "la-rmme", "wawa", "zbs", "mmsr",
 }
 

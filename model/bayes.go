@@ -103,24 +103,23 @@ func (b Bayes) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		return nil, fmt.Errorf("model %s: noise model %s has no conjugate prior", b.Name(), b.Noise.Name())
 	}
 	nv := c.NewVariational(d)
-	k := d.NumClasses()
 	switch b.Latent.Name() {
 	case "la":
-		return vbFit(b.Name(), d, set, nv, newVBLA(d), k, false)
+		return vbFit(b.Name(), d, set, nv, newVBLA(d), false)
 	case "da":
 		if b.Hierarchical {
-			return vbFit(b.Name(), d, set, nv, newVBDA(d, true, nil), k, false)
+			return vbFit(b.Name(), d, set, nv, newVBDA(d, true, nil), false)
 		}
 		// The LA stage only supplies the workers: it stops at 100 times
 		// the tolerances of the final stage.
 		ws := set
 		ws.FunctionTol *= 100
 		ws.ParamTol *= 100
-		la, err := vbFit(b.Name(), d, ws, nv, newVBLA(d), k, false)
+		la, err := vbFit(b.Name(), d, ws, nv, newVBLA(d), false)
 		if err != nil {
 			return nil, err
 		}
-		r, err := vbFit(b.Name(), d, set, nv, newVBDA(d, false, nil), k, true)
+		r, err := vbFit(b.Name(), d, set, nv, newVBDA(d, false, nil), true)
 		if err != nil {
 			return nil, err
 		}

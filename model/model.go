@@ -15,6 +15,19 @@ type Estimator interface {
 	Fit(d *data.Dataset, s *Settings) (*Result, error)
 }
 
+// Parametric is an Estimator with fitted parameters, such as worker
+// parameters to report: Model and Bayes, not RFE.
+type Parametric interface {
+	Estimator
+	// NumParams returns the number of parameters a fit to d has.
+	NumParams(d *data.Dataset) int
+}
+
+var (
+	_ Parametric = Model{}
+	_ Parametric = Bayes{}
+)
+
 // Model is a consensus model of the paper: a noise model combined with a
 // latent assumption. Any noise model can be used under either assumption:
 //

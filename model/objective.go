@@ -110,20 +110,11 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	if ok1 && ok2 {
 		o.pnoise, o.platent = pn, pl
 	}
-	n := d.NumLabels()
 	wdim := d.NumWorkers() * m.Noise.WorkerDim(k)
-	c := min(maxChunks, max(1, n/minChunkLabels))
-	// Keep the per-chunk worker accumulators within a few times the data.
-	for c > 1 && c*wdim > 4*n+1024 {
-		c--
-	}
-	bounds := chunkBounds(d, c)
+	bounds := chunkBounds(d, chunkCount(d, wdim))
 	for i := 0; i+1 < len(bounds); i++ {
 		lo, hi := bounds[i], bounds[i+1]
-		most := 0
-		for j := lo; j < hi; j++ {
-			most = max(most, d.Offsets[j+1]-d.Offsets[j])
-		}
+		most := mostLabels(d, lo, hi)
 		o.chunks = append(o.chunks, chunk{
 			lo: lo, hi: hi,
 			gw: make([]float64, wdim),
@@ -135,6 +126,40 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 		})
 	}
 	return o
+}
+
+// chunkCount returns the number of chunks for d when every chunk
+// accumulates accDim numbers of its own: one per minChunkLabels labels, at
+// most maxChunks, and few enough that the per-chunk accumulators stay
+// within a few times the data.
+func chunkCount(d *data.Dataset, accDim int) int {
+	n := d.NumLabels()
+	c := min(maxChunks, max(1, n/minChunkLabels))
+	for c > 1 && c*accDim > 4*n+1024 {
+		c--
+	}
+	return c
+}
+
+// mostLabels returns the largest number of labels of an object in
+// [lo, hi).
+func mostLabels(d *data.Dataset, lo, hi int) int {
+	most := 0
+	for j := lo; j < hi; j++ {
+		most = max(most, d.Offsets[j+1]-d.Offsets[j])
+	}
+	return most
+}
+
+// batchEnd returns the end of the batch of whole objects that starts at
+// object j and ends by hi: at most batchLabels labels, or the one object j
+// if it has more. The cut depends on the data only.
+func batchEnd(off []int, j, hi int) int {
+	e := j + 1
+	for e < hi && off[e+1]-off[j] <= batchLabels {
+		e++
+	}
+	return e
 }
 
 // chunkBounds cuts the objects into at most c ranges of about equal numbers
@@ -252,12 +277,7 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 			j++
 			continue
 		}
-		// A batch of whole objects with at most batchLabels labels (or
-		// one larger object), which depends on the data only.
-		start, hi := j, j+1
-		for hi < c.hi && off[hi+1]-off[j] <= batchLabels {
-			hi++
-		}
+		start, hi := j, batchEnd(off, j, c.hi)
 		n := (off[hi] - off[start]) * k
 		p, g := c.l[:n], c.g[:n]
 		pn.Prob(start, hi, p)

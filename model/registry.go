@@ -8,6 +8,11 @@ import (
 	"github.com/consensuslab/consensus/noise"
 )
 
+// DefaultModel is the name of the estimator a user gets without naming
+// one: Bayesian Dawid-Skene with workers from the LA fit and q_j under DA
+// (see Bayes and docs/choosing-a-model.md).
+const DefaultModel = "vb-da-ds"
+
 // Entry describes one estimator known by name.
 type Entry struct {
 	// Name is the command-line name.

@@ -73,6 +73,10 @@ func bayesian() []Entry {
 			}},
 		)
 	}
-	r[1].Summary = "the default: " + r[1].Summary
+	for i := range r {
+		if r[i].Name == DefaultModel {
+			r[i].Summary = "the default: " + r[i].Summary
+		}
+	}
 	return r
 }

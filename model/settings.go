@@ -82,13 +82,15 @@ type Settings struct {
 
 	// FunctionTol stops the fit when the mean log-likelihood per label
 	// has improved by less than FunctionTol·|value| for 10 iterations in a
-	// row. Zero means 1e-10.
+	// row. Zero means 1e-10 (VBFunctionTol for variational fits, whose
+	// rule ParamTol describes).
 	FunctionTol float64
 
 	// ParamTol is the second stopping rule of variational fits (Bayes):
 	// they stop when, besides the relative change of the evidence lower
 	// bound being at most FunctionTol, no consensus probability has moved
-	// by more than ParamTol in the last iteration. Zero means 1e-6.
+	// by more than ParamTol in the last iteration. Zero means
+	// VBParamTol; other fits ignore it.
 	ParamTol float64
 
 	// Ridge is the weight λ of an L2 penalty (λ/2) Σ x² subtracted from
@@ -145,9 +147,6 @@ func (s *Settings) withDefaults() Settings {
 	}
 	if r.FunctionTol == 0 {
 		r.FunctionTol = 1e-10
-	}
-	if r.ParamTol == 0 {
-		r.ParamTol = 1e-6
 	}
 	if r.Context == nil {
 		r.Context = context.Background()

@@ -13,8 +13,6 @@ import (
 // vbDA): per-object variational factors and, for DA, the prior's
 // hyperparameters.
 type vbSide interface {
-	// name is "la", "da" or "hda".
-	name() string
 	// start sets the object factors from the data before the first pass.
 	start(d *data.Dataset)
 	// objects runs the E-step over the objects [lo, hi) of chunk c: it
@@ -64,7 +62,7 @@ type vbChunk struct {
 // by more than ParamTol, or after MaxIterations passes. With frozen set
 // the noise posterior is kept as it is (it must have been fitted before)
 // and only the objects' factors and the globals are fitted.
-func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, globDim int, frozen bool) (*Result, error) {
+func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, frozen bool) (*Result, error) {
 	start := time.Now()
 	k := d.NumClasses()
 	if !frozen {
@@ -75,14 +73,11 @@ func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s v
 	chunks := make([]vbChunk, len(bounds)-1)
 	for i := range chunks {
 		lo, hi := bounds[i], bounds[i+1]
-		most := 0
-		for j := lo; j < hi; j++ {
-			most = max(most, d.Offsets[j+1]-d.Offsets[j])
-		}
+		most := mostLabels(d, lo, hi)
 		chunks[i] = vbChunk{
 			lo: lo, hi: hi,
 			acc:  make([]float64, nv.AccDim()),
-			glob: make([]float64, globDim),
+			glob: make([]float64, k),
 			p:    make([]float64, max(most, batchLabels)*k),
 			g:    make([]float64, max(most, batchLabels)*k),
 		}
@@ -92,7 +87,7 @@ func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s v
 		v.nl = len(nv.Params(nil))
 	}
 	x := v.state(nil)
-	bound, fx, change, err := v.pass(x)
+	bound, fx, _, err := v.pass(x)
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", name, err)
 	}
@@ -104,11 +99,10 @@ func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s v
 		if err != nil {
 			return nil, fmt.Errorf("model %s: %w", name, err)
 		}
-		if v.done(bound, b1, c1) || v.done(bound, b1, change) && c1 <= set.ParamTol {
+		if v.done(bound, b1, c1) {
 			bound, status, converged = b1, "Converged", true
 			break
 		}
-		change = c1
 		alpha := 1.0
 		if len(x) > 0 {
 			alpha = squaremLength(x, fx, f1, maxStep)
@@ -129,12 +123,12 @@ func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s v
 			w := f1[i] - 2*fx[i] + x[i]
 			xp[i] = x[i] + 2*alpha*r + alpha*alpha*w
 		}
-		bp, fp, cp, err := v.pass(xp)
+		bp, fp, _, err := v.pass(xp)
 		if err == nil && bp >= b1 {
 			if alpha == maxStep {
 				maxStep *= squaremStepGrowth
 			}
-			x, bound, fx, change = xp, bp, fp, cp
+			x, bound, fx = xp, bp, fp
 			continue
 		}
 		maxStep = max(1, maxStep/squaremStepGrowth)
@@ -249,29 +243,13 @@ func squaremLength(x0, x1, x2 []float64, maxStep float64) float64 {
 	return min(max(math.Sqrt(rr/vv), 1), maxStep)
 }
 
-// chunkCount returns the number of chunks for d when every chunk
-// accumulates accDim numbers of its own (see newObjective).
-func chunkCount(d *data.Dataset, accDim int) int {
-	n := d.NumLabels()
-	c := min(maxChunks, max(1, n/minChunkLabels))
-	for c > 1 && c*accDim > 4*n+1024 {
-		c--
-	}
-	return c
-}
-
-// batches calls f for consecutive ranges [lo, hi) of the objects of c with
-// at most batchLabels labels each (or one larger object), a cut that
-// depends on the data only, after the noise model's expected probabilities
+// batches calls f for the batches of the objects of c (batchEnd), after the noise model's expected probabilities
 // of their labels have been written to c.p.
 func (c *vbChunk) batches(d *data.Dataset, nv noise.Variational, f func(lo, hi int, p, g []float64)) {
 	k := d.NumClasses()
 	off := d.Offsets
 	for j := c.lo; j < c.hi; {
-		hi := j + 1
-		for hi < c.hi && off[hi+1]-off[j] <= batchLabels {
-			hi++
-		}
+		hi := batchEnd(off, j, c.hi)
 		n := (off[hi] - off[j]) * k
 		p, g := c.p[:n], c.g[:n]
 		nv.Prob(j, hi, p)

@@ -29,8 +29,6 @@ func newVBLA(d *data.Dataset) *vbLA {
 	return &vbLA{d: d, k: k, post: make([]float64, k), elogp: make([]float64, k), rho: make([]float64, d.NumTasks()*k)}
 }
 
-func (v *vbLA) name() string { return "la" }
-
 // start sets ν' = 1 + J·(class frequencies among all labels).
 func (v *vbLA) start(d *data.Dataset) {
 	n := make([]float64, v.k)
@@ -53,9 +51,9 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 	for z, x := range v.elogp {
 		ep[z] = math.Exp(x)
 	}
-	// The bound's terms log Σ_z s_j(z) are multiplied into prod·2^scale,
+	// The bound's terms log Σ_z s_j(z) are multiplied into one product,
 	// with one logarithm per chunk, as the objective's are.
-	prod, scale := 1.0, 0
+	prod := num.NewProduct()
 	c.batches(v.d, nv, func(lo, hi int, p, g []float64) {
 		base := off[lo]
 		for j := lo; j < hi; j++ {
@@ -74,7 +72,7 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 					for z := range s {
 						s[z] *= 0x1p500
 					}
-					scale -= 500
+					prod.Scale(-500)
 				}
 			}
 			m := sum(s)
@@ -89,15 +87,10 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 			for i := 0; i < len(gj); i += k {
 				copy(gj[i:i+k], rho)
 			}
-			prod *= m
-			if prod < 0x1p-256 || prod > 0x1p256 {
-				var ex int
-				prod, ex = math.Frexp(prod)
-				scale += ex
-			}
+			prod.Mul(m)
 		}
 	})
-	c.bound += math.Log(prod) + float64(scale)*math.Ln2
+	c.bound += prod.Log()
 }
 
 func (v *vbLA) global(chunks []vbChunk) {
@@ -122,7 +115,7 @@ func (v *vbLA) setGlobals(x []float64) float64 {
 		v.post[z] = max(x[z], 1)
 	}
 	num.DirichletExpLog(v.elogp, v.post)
-	return -num.DirichletKL(v.post, nu, v.elogp)
+	return -num.DirichletKL(v.post, nu, v.elogp, num.DirichletLogNorm(nu))
 }
 
 func (v *vbLA) output(probs []float64)         { copy(probs, v.rho) }
@@ -153,6 +146,7 @@ type vbDA struct {
 	k     int
 	hier  bool
 	a     []float64 // α p
+	normA float64   // num.DirichletLogNorm(a)
 	gamma []float64 // J×K
 }
 
@@ -173,13 +167,6 @@ func newVBDA(d *data.Dataset, hier bool, a []float64) *vbDA {
 		}
 	}
 	return v
-}
-
-func (v *vbDA) name() string {
-	if v.hier {
-		return "hda"
-	}
-	return "da"
 }
 
 // start sets γ_j = a + (object j's label counts), the posterior of q_j when
@@ -231,7 +218,7 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				}
 				// The weights gj are φ at the γ_j used for them: the
 				// bound is evaluated there, and γ_j moves on to ng.
-				c.bound += prod.Log() - num.DirichletKL(gamma, v.a, elog)
+				c.bound += prod.Log() - num.DirichletKL(gamma, v.a, elog, v.normA)
 				so, sn := sum(gamma), sum(ng)
 				for z := range ng {
 					c.change = max(c.change, math.Abs(ng[z]/sn-gamma[z]/so))
@@ -287,6 +274,7 @@ func (v *vbDA) setGlobals(x []float64) float64 {
 			v.a[z] = min(max(x[z], vbMinA), vbMaxA)
 		}
 	}
+	v.normA = num.DirichletLogNorm(v.a)
 	return 0
 }
 

@@ -24,7 +24,7 @@ type Conjugate interface {
 
 // Variational is the variational posterior of a conjugate noise model's
 // parameters. Start or Update must be called before the other methods and
-// not concurrently with them; LogProb, Prob and Accumulate may run
+// not concurrently with them; Prob and Accumulate may run
 // concurrently for different objects, each with its own acc.
 type Variational interface {
 	// AccDim returns the number of expected counts Accumulate fills.
@@ -34,10 +34,6 @@ type Variational interface {
 	// paper's initialisation, in which label i counts with the weights
 	// freq_j(i) (the J×K relative label frequencies).
 	Start(freq []float64)
-
-	// LogProb writes l[i·K + z] = E[log P(y_i | z)] for every label i of
-	// object j, as Evaluator.LogProb does for a point estimate.
-	LogProb(j int, l []float64)
 
 	// Prob writes p[i·K + z] = exp E[log P(y_i | z)] for every label of
 	// the objects [lo, hi), laid out as ProbEvaluator.Prob's. The values

@@ -124,8 +124,14 @@ func (e *dsEval) SetParams(w, _ []float64) {
 	for r := 0; r < len(w); r += k {
 		num.LogSoftmax(e.logPi[r:r+k], w[r:r+k])
 	}
+	e.transpose()
+}
+
+// transpose sets piT from logPi: piT[w·K² + y·K + z] = exp logPi[w·K² + z·K + y].
+func (e *dsEval) transpose() {
+	k := e.k
 	k2 := k * k
-	for base := 0; base < len(w); base += k2 {
+	for base := 0; base < len(e.logPi); base += k2 {
 		for z := range k {
 			for y := range k {
 				e.piT[base+y*k+z] = math.Exp(e.logPi[base+z*k+y])

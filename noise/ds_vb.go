@@ -1,8 +1,6 @@
 package noise
 
 import (
-	"math"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
 )
@@ -97,6 +95,11 @@ func (v *dsVB) Update(acc []float64) float64 {
 	k := v.e.k
 	k2 := k * k
 	beta := make([]float64, k)
+	for y := range beta {
+		beta[y] = v.prior(0, y)
+	}
+	// Every row's prior holds the same pseudo-counts in another order.
+	norm := num.DirichletLogNorm(beta)
 	var kl float64
 	for r := 0; r < len(acc); r += k {
 		z := (r % k2) / k
@@ -106,15 +109,9 @@ func (v *dsVB) Update(acc []float64) float64 {
 			lam[y] = beta[y] + max(acc[r+y], 0)
 		}
 		num.DirichletExpLog(elog, lam)
-		kl += num.DirichletKL(lam, beta, elog)
+		kl += num.DirichletKL(lam, beta, elog, norm)
 	}
-	for base := 0; base < len(acc); base += k2 {
-		for z := range k {
-			for y := range k {
-				v.e.piT[base+y*k+z] = math.Exp(v.e.logPi[base+z*k+y])
-			}
-		}
-	}
+	v.e.transpose()
 	return kl
 }
 

@@ -61,6 +61,7 @@ func (v *oneCoinVB) Load(params []float64) float64 {
 
 func (v *oneCoinVB) Update(acc []float64) float64 {
 	var kl float64
+	norm := num.DirichletLogNorm(v.prior[:])
 	elog := make([]float64, 2)
 	logKm1 := math.Log(float64(v.k - 1))
 	for w := range v.right {
@@ -68,24 +69,11 @@ func (v *oneCoinVB) Update(acc []float64) float64 {
 		ab[0] = v.prior[0] + max(acc[2*w], 0)
 		ab[1] = v.prior[1] + max(acc[2*w+1], 0)
 		num.DirichletExpLog(elog, ab)
-		kl += num.DirichletKL(ab, v.prior[:], elog)
+		kl += num.DirichletKL(ab, v.prior[:], elog, norm)
 		v.right[w] = math.Exp(elog[0])
 		v.wrong[w] = math.Exp(elog[1] - logKm1)
 	}
 	return kl
-}
-
-func (v *oneCoinVB) LogProb(j int, l []float64) {
-	k := v.k
-	workers, labels := v.d.TaskLabels(j)
-	for i, w := range workers {
-		li := l[i*k : (i+1)*k]
-		wrong := math.Log(v.wrong[w])
-		for z := range li {
-			li[z] = wrong
-		}
-		li[labels[i]] = math.Log(v.right[w])
-	}
 }
 
 func (v *oneCoinVB) Prob(lo, hi int, p []float64) {

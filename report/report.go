@@ -21,7 +21,7 @@ import (
 // forms of Dawid-Skene and GLAD. Minimax entropy is left out by default
 // because it is much slower to fit; name it in Options.Models to include
 // it.
-var DefaultModels = []string{"rfe", "mv", "vb-da-ds", "vb-la-ds", "vb-hda-ds", "la-ds", "da-ds", "la-glad", "da-glad"}
+var DefaultModels = []string{"rfe", "mv", model.DefaultModel, "vb-la-ds", "vb-hda-ds", "la-ds", "da-ds", "la-glad", "da-glad"}
 
 // Options controls a report. The zero value selects every default.
 type Options struct {

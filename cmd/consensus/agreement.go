@@ -40,11 +40,7 @@ of their extension (or --output-format), all or nothing.`,
 		Example: `  consensus agreement --dataset rte
   consensus agreement --input labels.csv --tasks tasks.csv --workers workers.csv
   consensus agreement --dataset duchenne --model vb-da-ds --workers workers.parquet`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := in.positional(args); err != nil {
-				return err
-			}
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			est, err := model.ByName(modelName)
 			if err != nil {
 				return usageErr(err)

@@ -137,7 +137,7 @@ func sameFile(a, b string) bool {
 // a fit that stopped before an optimum, with advice fitting the reason. The
 // run still writes its result and exits 0.
 func convergenceWarning(status, modelName string) string {
-	advice := "raise --max-iter; if the fit still stops at the limit, its maximum-likelihood optimum may lie at infinity or on the boundary, where more iterations do not help: the vb-* models converge (the default, vb-da-ds); --strict makes this an error"
+	advice := "raise --max-iter; if the fit still stops at the limit, its maximum-likelihood optimum may lie at infinity or on the boundary, where more iterations do not help: the vb-* models converge (the default, " + model.DefaultModel + "); --strict makes this an error"
 	switch {
 	case strings.HasPrefix(modelName, "vb-"):
 		advice = "raise --max-iter: variational fits improve at every iteration, slowly on some data; --strict makes this an error"

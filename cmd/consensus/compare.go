@@ -46,11 +46,7 @@ sure the recommendation is.`,
   consensus compare --input labels.csv --models la-ds,da-ds,hda-ds --splits 5
   consensus compare --input labels.csv --gold gold.csv --criterion accuracy
   consensus compare --dataset temp --output-format json > compare.json`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := in.positional(args); err != nil {
-				return err
-			}
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !slices.Contains(compareFormats, outFormat) {
 				return usagef("--output-format %q: want one of %s", outFormat, strings.Join(compareFormats, ", "))
 			}

@@ -88,11 +88,7 @@ func newFitCmd() *cobra.Command {
   consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
   cat labels.jsonl | consensus fit --input - --format jsonl --output-format jsonl
   consensus fit --dataset websearch --model da-ds --train-fraction 0.2 --seed 7`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := in.positional(args); err != nil {
-				return err
-			}
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			est, err := model.ByName(modelName)
 			if err != nil {
 				return usageErr(err)
@@ -109,7 +105,7 @@ func newFitCmd() *cobra.Command {
 				return usagef("--output-format: %v", err)
 			}
 			if workers != "" {
-				if _, ok := est.(interface{ NumParams(*data.Dataset) int }); !ok {
+				if _, ok := est.(model.Parametric); !ok {
 					return usagef("--workers: model %s has no worker parameters", modelName)
 				}
 			}
@@ -166,7 +162,7 @@ func newFitCmd() *cobra.Command {
 	ff.register(c)
 	tf.register(c)
 	c.Flags().Float64Var(&gladPrior, "glad-prior", 0, gladPriorHelp)
-	c.Flags().StringVarP(&modelName, "model", "m", "vb-da-ds", "model: "+joinNames())
+	c.Flags().StringVarP(&modelName, "model", "m", model.DefaultModel, "model: "+joinNames())
 	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
 	c.Flags().StringVar(&outFormat, "output-format", "", "format of --output: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
 	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file (format by extension)")

@@ -29,6 +29,9 @@ type inputFlags struct {
 }
 
 func (f *inputFlags) register(c *cobra.Command) {
+	// The labels file may also be the command's only argument.
+	c.Args = cobra.MaximumNArgs(1)
+	c.PreRunE = func(_ *cobra.Command, args []string) error { return f.positional(args) }
 	fl := c.Flags()
 	fl.StringVarP(&f.input, "input", "i", "", `labels file (task,worker,label), "-" for standard input; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz) or --format`)
 	fl.StringVar(&f.format, "format", "", "format of --input: csv, tsv, jsonl or parquet (default: by extension, CSV for standard input)")

@@ -332,7 +332,7 @@ func gzipTextSize(f *os.File, size int64) (float64, error) {
 func fitMemory(est model.Estimator, d *data.Dataset) (need, params float64) {
 	n := float64(d.NumLabels())
 	jk := float64(d.NumTasks() * d.NumClasses())
-	m, ok := est.(interface{ NumParams(*data.Dataset) int })
+	m, ok := est.(model.Parametric)
 	if !ok {
 		return n*4 + jk*16, 0 // RFE: counts and frequencies
 	}

@@ -31,11 +31,7 @@ where the LA and DA forms of one noise model disagree most.`,
 		Example: `  consensus report --dataset duchenne --output report.html
   consensus report --input labels.csv --gold gold.csv --output report.html
   consensus report --input labels.parquet --models rfe,la-ds,da-ds,la-mme,da-mme --noise mme -o report.html`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := in.positional(args); err != nil {
-				return err
-			}
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			set, err := ff.settings()
 			if err != nil {
 				return err

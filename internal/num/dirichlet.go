@@ -60,23 +60,32 @@ func DirichletExpLog(dst, a []float64) float64 {
 	return ps
 }
 
+// DirichletLogNorm returns log Γ(Σ_z a_z) − Σ_z log Γ(a_z), the logarithm
+// of the normalising constant of Dirichlet(a).
+func DirichletLogNorm(a []float64) float64 {
+	var sa, v float64
+	for _, x := range a {
+		sa += x
+		l, _ := math.Lgamma(x)
+		v -= l
+	}
+	l, _ := math.Lgamma(sa)
+	return v + l
+}
+
 // DirichletKL returns the Kullback-Leibler divergence KL(Dir(a) ‖ Dir(b)) =
 //
 //	log Γ(Σa) - Σ log Γ(a_z) - log Γ(Σb) + Σ log Γ(b_z) + Σ (a_z - b_z)(ψ(a_z) - ψ(Σa)),
 //
-// given elog[z] = ψ(a_z) - ψ(Σa) (DirichletExpLog of a).
-func DirichletKL(a, b, elog []float64) float64 {
-	var sa, sb, v float64
+// given elog[z] = ψ(a_z) - ψ(Σa) (DirichletExpLog of a) and normB =
+// DirichletLogNorm(b), which a caller comparing many a with one b computes
+// once.
+func DirichletKL(a, b, elog []float64, normB float64) float64 {
+	v := DirichletLogNorm(a) - normB
 	for z := range a {
-		sa += a[z]
-		sb += b[z]
-		la, _ := math.Lgamma(a[z])
-		lb, _ := math.Lgamma(b[z])
-		v += lb - la + (a[z]-b[z])*elog[z]
+		v += (a[z] - b[z]) * elog[z]
 	}
-	lsa, _ := math.Lgamma(sa)
-	lsb, _ := math.Lgamma(sb)
-	return v + lsa - lsb
+	return v
 }
 
 // DirichletFixedPoint returns the maximiser a (K positive values) of

@@ -104,8 +104,8 @@ func Responsibilities(r, q, p []float64) float64 {
 }
 
 // Product accumulates a product of positive factors as M·2^E with M kept
-// in [2⁻²⁵⁶, 1), so that long products neither underflow nor need a
-// logarithm per factor: Log returns log(M) + E·log 2.
+// within [2⁻²⁵⁶, 2²⁵⁶], so that long products neither underflow nor
+// overflow nor need a logarithm per factor: Log returns log(M) + E·log 2.
 type Product struct {
 	M float64
 	E int
@@ -117,12 +117,15 @@ func NewProduct() Product { return Product{M: 1} }
 // Mul multiplies the product by x > 0.
 func (p *Product) Mul(x float64) {
 	p.M *= x
-	if p.M < 0x1p-256 {
+	if p.M < 0x1p-256 || p.M > 0x1p256 {
 		var e int
 		p.M, e = math.Frexp(p.M)
 		p.E += e
 	}
 }
+
+// Scale multiplies the product by 2^e.
+func (p *Product) Scale(e int) { p.E += e }
 
 // Log returns the logarithm of the product.
 func (p Product) Log() float64 { return math.Log(p.M) + float64(p.E)*math.Ln2 }
