@@ -138,9 +138,10 @@ func (v *vbLA) describe() string {
 // otherwise it stays at its start. The output is the posterior mean
 // γ_j / Σ_z γ_j(z).
 //
-// Within one E-step every object alternates its φ and γ_j until γ_j moves
-// by less than innerTol (at most maxInner times): the object's factors then
-// keep up with the workers' in few global iterations.
+// Within one E-step every object alternates its φ and γ_j, accelerated by
+// SQUAREM, until γ_j moves by less than innerTol (at most maxInner times):
+// the object's factors then keep up with the workers' in few global
+// iterations, and with the workers frozen (vb-da-*) two passes suffice.
 type vbDA struct {
 	d     *data.Dataset
 	k     int
@@ -152,7 +153,7 @@ type vbDA struct {
 
 const (
 	maxInner = 25
-	innerTol = 1e-4
+	innerTol = 1e-6
 )
 
 // newVBDA returns the DA side with the prior Dirichlet(a); nil a means
@@ -184,9 +185,10 @@ func (v *vbDA) start(d *data.Dataset) {
 func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 	k := v.k
 	off := v.d.Offsets
-	var ebuf, nbuf, lbuf num.Buf
+	var ebuf, nbuf, n2buf, lbuf num.Buf
 	e := num.Scratch(&ebuf, k)
 	ng := num.Scratch(&nbuf, k)
+	n2 := num.Scratch(&n2buf, k)
 	elog := num.Scratch(&lbuf, k)
 	c.batches(v.d, nv, func(lo, hi int, p, g []float64) {
 		base := off[lo]
@@ -194,31 +196,67 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 			pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 			gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
 			gamma := v.gamma[j*k : (j+1)*k]
-			for it := 0; ; it++ {
-				num.DirichletExpLog(elog, gamma)
-				for z, x := range elog {
-					e[z] = math.Exp(x)
+			// step is the object's update γ → a + Σ_i φ_i(γ): it writes
+			// the weights φ_i into gj and the new γ into dst, and returns
+			// the product of the normalisers Σ_z exp ψ(γ_z) P(y_i | z).
+			// exp ψ(γ_z) stands in for exp E[log q_z] = exp(ψ(γ_z) −
+			// ψ(Σγ)): the weights do not see the common factor, and the
+			// bound below takes it out.
+			step := func(src, dst []float64) num.Product {
+				for z, x := range src {
+					e[z] = num.ExpDigamma(x)
 				}
-				copy(ng, v.a)
+				copy(dst, v.a)
 				prod := num.NewProduct()
 				for i := 0; i < len(pj); i += k {
 					gi := gj[i : i+k]
 					prod.Mul(num.Responsibilities(gi, e, pj[i:i+k]))
 					for z, r := range gi {
-						ng[z] += r
+						dst[z] += r
 					}
 				}
+				return prod
+			}
+			accel, last := true, math.Inf(1)
+			for it := 0; ; it++ {
+				prod := step(gamma, ng)
 				var diff float64
 				for z := range ng {
 					diff = max(diff, math.Abs(ng[z]-gamma[z]))
 				}
 				if diff >= innerTol && it+1 < maxInner {
-					copy(gamma, ng)
+					// SQUAREM on the object's update (Varadhan and
+					// Roland 2008, step length S3): γ' = γ − 2α r + α² v
+					// with r = F(γ) − γ, v = F(F(γ)) − 2F(γ) + γ and
+					// α = −‖r‖/‖v‖ ≤ −1, which keeps Σγ. A step that
+					// leaves γ ≥ a, or a residual that did not shrink,
+					// falls back to plain updates for this object.
+					accel = accel && diff < last
+					last = diff
+					if !accel {
+						copy(gamma, ng)
+						continue
+					}
+					step(ng, n2)
+					alpha := -squaremLength(gamma, ng, n2, math.Inf(1))
+					ok := true
+					for z := range ng {
+						r := ng[z] - gamma[z]
+						w := n2[z] - 2*ng[z] + gamma[z]
+						e[z] = gamma[z] - 2*alpha*r + alpha*alpha*w
+						ok = ok && e[z] >= v.a[z]
+					}
+					if ok {
+						copy(gamma, e)
+					} else {
+						copy(gamma, n2)
+					}
 					continue
 				}
 				// The weights gj are φ at the γ_j used for them: the
 				// bound is evaluated there, and γ_j moves on to ng.
-				c.bound += prod.Log() - num.DirichletKL(gamma, v.a, elog, v.normA)
+				ps := num.DirichletExpLog(elog, gamma)
+				c.bound += prod.Log() - float64(len(pj)/k)*ps - num.DirichletKL(gamma, v.a, elog, v.normA)
 				so, sn := sum(gamma), sum(ng)
 				for z := range ng {
 					c.change = max(c.change, math.Abs(ng[z]/sn-gamma[z]/so))
