@@ -351,19 +351,13 @@ func safeFit(e model.Estimator, d *data.Dataset, s *model.Settings) (r *model.Re
 	return e.Fit(d, s)
 }
 
-// probs returns the probabilities a result is scored with: add-one
-// smoothed frequencies for RFE (no parameters), the consensus otherwise.
-func probs(r *model.Result) []float64 {
-	if r.Params == nil {
-		return metrics.AddOne(r.Data.Counts(), r.K())
-	}
-	return r.Probs
-}
-
-func metricOf(c Criterion, seed uint64) metrics.Metric {
+// metricOf returns the metric of criterion c for consensus con: its
+// accuracy rule for Accuracy (the mean over tie-breaking draws for a
+// frequency baseline), the metric of the scored probabilities otherwise.
+func metricOf(c Criterion, con metrics.Consensus, seed uint64) metrics.Metric {
 	switch c {
 	case Accuracy:
-		return func(p []float64, k int, g *data.Gold) float64 { return metrics.Accuracy(p, k, g, seed) }
+		return con.AccuracyMetric(seed)
 	case Brier:
 		return metrics.Brier
 	case ECE:
@@ -385,23 +379,22 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 	g := opt.Gold
 	rows := make([]Row, len(ests))
 	preds := make([][]float64, len(ests))
+	cons := make([]metrics.Consensus, len(ests))
 	for i, f := range fits {
 		rows[i] = Row{Model: ests[i].Name(), Err: f.err, Runtime: f.dur}
 		if f.err != nil {
 			continue
 		}
 		rows[i].Converged = f.res.Converged
-		p := probs(f.res)
+		cons[i] = f.res.Consensus()
+		p := cons[i].Scored()
 		preds[i] = p
 		iv := func(c Criterion) Interval {
-			m := metricOf(c, opt.Seed)
+			m := metricOf(c, cons[i], opt.Seed)
 			lo, hi := metrics.Bootstrap(p, k, g, m, opt.Bootstrap, opt.Seed, opt.Level)
 			return Interval{m(p, k, g), lo, hi}
 		}
 		rows[i].Accuracy = iv(Accuracy)
-		if f.res.Params == nil {
-			rows[i].Accuracy.Value = metrics.MeanAccuracy(f.res.Probs, k, g, opt.Seed, 10)
-		}
 		rows[i].LogLoss, rows[i].Brier, rows[i].ECE = iv(LogLoss), iv(Brier), iv(ECE)
 		rows[i].HeldOut = Interval{math.NaN(), math.NaN(), math.NaN()}
 		switch opt.Criterion {
@@ -417,7 +410,10 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 	}
 	// Wins on shared resamples of the gold tasks.
 	n := g.Len()
-	m := metricOf(opt.Criterion, opt.Seed)
+	ms := make([]metrics.Metric, len(ests))
+	for i := range ms {
+		ms[i] = metricOf(opt.Criterion, cons[i], opt.Seed)
+	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xc0de))
 	rep := &data.Gold{Task: make([]int32, n), Label: make([]uint16, n)}
 	vals := make([]float64, len(ests))
@@ -432,7 +428,7 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 				vals[i] = math.NaN()
 				continue
 			}
-			vals[i] = m(p, k, rep)
+			vals[i] = ms[i](p, k, rep)
 		}
 		credit(wins, vals, opt.Criterion.higherIsBetter())
 	}
