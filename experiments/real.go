@@ -159,7 +159,7 @@ type RealResult struct {
 // Real runs the real-data experiment: it fits every model of cfg on every
 // data set under every protocol, at most cfg.Parallel at a time, and scores
 // them on the gold labels.
-func Real(ctx context.Context, cfg RealConfig, progress Progress) (*RealResult, error) {
+func Real(ctx context.Context, cfg RealConfig, progress func(model.Progress)) (*RealResult, error) {
 	cfg = cfg.withDefaults()
 	res := &RealResult{Config: cfg, Cells: make([][][]RealCell, len(cfg.Protocols))}
 	var jobs []job
