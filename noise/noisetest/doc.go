@@ -16,10 +16,15 @@
 //     against central finite differences (gonum diff/fd);
 //   - a noise.ProbEvaluator's Prob is the exponential of LogProb and its
 //     BackpropProb equals Backprop;
-//   - a noise.MStepper's MStep does not decrease Σ_i Σ_z g_i(z) l_i(z)
-//     and reaches at least its value at random parameters;
+//   - a noise.MStepper's MStep does not decrease Σ_i Σ_z g_i(z) l_i(z),
+//     ends where its gradient vanishes, and reaches at least its value at
+//     random parameters;
 //   - a noise.Conjugate model's variational posterior keeps the contract
 //     of noise.Variational (CheckVariational).
+//
+// A noise model's test is one line:
+//
+//	func TestConformance(t *testing.T) { noisetest.Check(t, noise.DS{}) }
 //
 // The tests that need the composition with an assumption (gradients of
 // the whole likelihood, the probability path of the objective, identical
