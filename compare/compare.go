@@ -44,12 +44,12 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/pool"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 )
@@ -137,24 +137,10 @@ type Options struct {
 	// Seed seeds the splits, the bootstrap and tie-breaking.
 	Seed uint64
 	// Progress, if not nil, is called (from one goroutine at a time)
-	// when a fit starts and when it ends.
-	Progress func(Event)
-}
-
-// Event reports the progress of a comparison.
-type Event struct {
-	// Model and Split identify the fit (Split is -1 for a fit on all the
-	// labels).
-	Model string
-	Split int
-	// Done is false when the fit starts, true when it has ended.
-	Done bool
-	// Err is the fit's error, if it failed.
-	Err error
-	// Finished and Total count the fits ended and all fits.
-	Finished, Total int
-	// Elapsed is the fit's time when Done.
-	Elapsed time.Duration
+	// when a fit ends, with Run "compare", Done and Total counting the
+	// fits, Item the model's name (followed by " (split k)" for the k-th
+	// held-out split), and the fit's Err and Elapsed.
+	Progress func(model.Progress)
 }
 
 // Interval is an estimate with a confidence interval.
@@ -289,52 +275,31 @@ type fitOut struct {
 // results in job order.
 func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options) ([]fitOut, error) {
 	out := make([]fitOut, len(jobs))
-	var mu sync.Mutex
-	finished := 0
-	report := func(e Event) {
-		if opt.Progress == nil {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if e.Done {
-			finished++
-		}
-		e.Finished, e.Total = finished, len(jobs)
-		opt.Progress(e)
-	}
-	next := make(chan int, len(jobs))
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(opt.Parallel, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					return
-				}
-				jb := jobs[i]
-				name := ests[jb.model].Name()
-				report(Event{Model: name, Split: jb.split})
-				var set model.Settings
-				if opt.Settings != nil {
-					set = *opt.Settings
-				}
-				set.Threads, set.Progress, set.Context = 1, nil, ctx
-				set.Start, set.Fixed = nil, nil
-				start := time.Now()
-				res, err := safeFit(ests[jb.model], jb.d, &set)
-				out[i] = fitOut{res: res, err: err, dur: time.Since(start)}
-				report(Event{Model: name, Split: jb.split, Done: true, Err: err, Elapsed: out[i].dur})
+	po := pool.Options{Workers: opt.Parallel}
+	if opt.Progress != nil {
+		po.Ended = func(e pool.Ended) {
+			jb := jobs[e.Index]
+			item := ests[jb.model].Name()
+			if jb.split >= 0 {
+				item = fmt.Sprintf("%s (split %d)", item, jb.split+1)
 			}
-		}()
+			opt.Progress(model.Progress{Run: "compare", Done: e.Ended, Total: len(jobs), Item: item, Err: e.Err, Elapsed: out[e.Index].dur})
+		}
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err := pool.Run(ctx, len(jobs), po, func(i int) error {
+		jb := jobs[i]
+		var set model.Settings
+		if opt.Settings != nil {
+			set = *opt.Settings
+		}
+		set.Threads, set.Progress, set.Context = 1, nil, ctx
+		set.Start, set.Fixed = nil, nil
+		start := time.Now()
+		res, err := safeFit(ests[jb.model], jb.d, &set)
+		out[i] = fitOut{res: res, err: err, dur: time.Since(start)}
+		return err
+	})
+	if ctx.Err() != nil {
 		return nil, err
 	}
 	return out, nil
@@ -351,19 +316,13 @@ func safeFit(e model.Estimator, d *data.Dataset, s *model.Settings) (r *model.Re
 	return e.Fit(d, s)
 }
 
-// probs returns the probabilities a result is scored with: add-one
-// smoothed frequencies for RFE (no parameters), the consensus otherwise.
-func probs(r *model.Result) []float64 {
-	if r.Params == nil {
-		return metrics.AddOne(r.Data.Counts(), r.K())
-	}
-	return r.Probs
-}
-
-func metricOf(c Criterion, seed uint64) metrics.Metric {
+// metricOf returns the metric of criterion c for consensus con: its
+// accuracy rule for Accuracy (the mean over tie-breaking draws for a
+// frequency baseline), the metric of the scored probabilities otherwise.
+func metricOf(c Criterion, con metrics.Consensus, seed uint64) metrics.Metric {
 	switch c {
 	case Accuracy:
-		return func(p []float64, k int, g *data.Gold) float64 { return metrics.Accuracy(p, k, g, seed) }
+		return con.AccuracyMetric(seed)
 	case Brier:
 		return metrics.Brier
 	case ECE:
@@ -385,23 +344,22 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 	g := opt.Gold
 	rows := make([]Row, len(ests))
 	preds := make([][]float64, len(ests))
+	cons := make([]metrics.Consensus, len(ests))
 	for i, f := range fits {
 		rows[i] = Row{Model: ests[i].Name(), Err: f.err, Runtime: f.dur}
 		if f.err != nil {
 			continue
 		}
 		rows[i].Converged = f.res.Converged
-		p := probs(f.res)
+		cons[i] = f.res.Consensus()
+		p := cons[i].Scored()
 		preds[i] = p
 		iv := func(c Criterion) Interval {
-			m := metricOf(c, opt.Seed)
+			m := metricOf(c, cons[i], opt.Seed)
 			lo, hi := metrics.Bootstrap(p, k, g, m, opt.Bootstrap, opt.Seed, opt.Level)
 			return Interval{m(p, k, g), lo, hi}
 		}
 		rows[i].Accuracy = iv(Accuracy)
-		if f.res.Params == nil {
-			rows[i].Accuracy.Value = metrics.MeanAccuracy(f.res.Probs, k, g, opt.Seed, 10)
-		}
 		rows[i].LogLoss, rows[i].Brier, rows[i].ECE = iv(LogLoss), iv(Brier), iv(ECE)
 		rows[i].HeldOut = Interval{math.NaN(), math.NaN(), math.NaN()}
 		switch opt.Criterion {
@@ -417,7 +375,10 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 	}
 	// Wins on shared resamples of the gold tasks.
 	n := g.Len()
-	m := metricOf(opt.Criterion, opt.Seed)
+	ms := make([]metrics.Metric, len(ests))
+	for i := range ms {
+		ms[i] = metricOf(opt.Criterion, cons[i], opt.Seed)
+	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xc0de))
 	rep := &data.Gold{Task: make([]int32, n), Label: make([]uint16, n)}
 	vals := make([]float64, len(ests))
@@ -432,7 +393,7 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 				vals[i] = math.NaN()
 				continue
 			}
-			vals[i] = m(p, k, rep)
+			vals[i] = ms[i](p, k, rep)
 		}
 		credit(wins, vals, opt.Criterion.higherIsBetter())
 	}

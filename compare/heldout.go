@@ -66,15 +66,10 @@ func HeldOutLogLik(r *model.Result, train *data.Dataset, held []HeldLabel) (sum 
 	sum = make([]float64, train.NumTasks())
 	n = make([]float64, train.NumTasks())
 	cond := r.Conditional
-	if r.Params == nil { // RFE: add-one smoothed frequencies
-		counts := train.Counts()
+	if c := r.Consensus(); c.Baseline() { // the add-one smoothed frequencies
+		p := c.Scored()
 		for _, h := range held {
-			row := counts[h.Task*k : (h.Task+1)*k]
-			var tot float64
-			for _, c := range row {
-				tot += c
-			}
-			sum[h.Task] += math.Log((row[h.Label]+1)/(tot+float64(k))) / logK
+			sum[h.Task] += math.Log(p[h.Task*k+int(h.Label)]) / logK
 			n[h.Task]++
 		}
 		return sum, n

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/model"
@@ -124,10 +123,10 @@ func TestSubsample(t *testing.T) {
 func TestRealTemp(t *testing.T) {
 	cfg := RealConfig{Datasets: []string{"temp"}, Protocols: DefaultRealProtocols(true), Seed: 1}
 	var events int
-	res, err := Real(context.Background(), cfg, func(done, total int, item string, _ time.Duration) {
+	res, err := Real(context.Background(), cfg, func(p model.Progress) {
 		events++
-		if total != 14 || done > total {
-			t.Errorf("progress %d/%d", done, total)
+		if p.Total != 14 || p.Done > p.Total {
+			t.Errorf("progress %d/%d", p.Done, p.Total)
 		}
 	})
 	if err != nil {

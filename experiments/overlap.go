@@ -187,7 +187,7 @@ func Subsample(d *data.Dataset, n int, rng *rand.Rand) *data.Dataset {
 // Overlap runs the labels-per-object experiment. Draw r for the cap n uses
 // the generator PCG(Seed, n·65536 + r); the same subsample is fitted by
 // both models under every protocol.
-func Overlap(ctx context.Context, cfg OverlapConfig, progress Progress) (*OverlapResult, error) {
+func Overlap(ctx context.Context, cfg OverlapConfig, progress func(model.Progress)) (*OverlapResult, error) {
 	if cfg.Dataset == "" {
 		cfg.Dataset = "duchenne"
 	}

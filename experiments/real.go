@@ -110,7 +110,7 @@ func (c RealConfig) withDefaults() RealConfig {
 		c.Models = paperModels
 	}
 	if c.TieDraws == 0 {
-		c.TieDraws = 10
+		c.TieDraws = metrics.TieDraws
 	}
 	if c.Protocols == nil {
 		c.Protocols = DefaultRealProtocols(false)
@@ -159,7 +159,7 @@ type RealResult struct {
 // Real runs the real-data experiment: it fits every model of cfg on every
 // data set under every protocol, at most cfg.Parallel at a time, and scores
 // them on the gold labels.
-func Real(ctx context.Context, cfg RealConfig, progress Progress) (*RealResult, error) {
+func Real(ctx context.Context, cfg RealConfig, progress func(model.Progress)) (*RealResult, error) {
 	cfg = cfg.withDefaults()
 	res := &RealResult{Config: cfg, Cells: make([][][]RealCell, len(cfg.Protocols))}
 	var jobs []job
@@ -202,7 +202,7 @@ func Real(ctx context.Context, cfg RealConfig, progress Progress) (*RealResult, 
 						}
 						*cell = scoreReal(r, gold, cfg)
 						cell.MaxIterations = set.MaxIterations
-						if r.Params == nil {
+						if r.Consensus().Baseline() { // no iterations
 							cell.MaxIterations = 0
 						} else if cell.MaxIterations == 0 {
 							cell.MaxIterations = 1000
@@ -231,9 +231,9 @@ func scoreReal(r *model.Result, gold *data.Gold, cfg RealConfig) RealCell {
 		Status:        r.Status,
 		Converged:     r.Converged,
 	}
-	if r.Params == nil { // RFE
+	if con := r.Consensus(); con.Baseline() {
 		c.Accuracy = metrics.MeanAccuracy(r.Probs, k, gold, cfg.Seed, cfg.TieDraws)
-		c.LogLossAddOne = metrics.LogLoss(metrics.AddOne(r.Data.Counts(), k), k, gold)
+		c.LogLossAddOne = metrics.LogLoss(con.Scored(), k, gold)
 		c.Status = ""
 	} else {
 		c.Accuracy = metrics.Accuracy(r.Probs, k, gold, cfg.Seed)

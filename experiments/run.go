@@ -9,9 +9,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/consensuslab/consensus/internal/pool"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 )
 
@@ -28,20 +29,6 @@ const (
 // runs them: real, synthetic, overlap, theory and stats.
 func Parts() []string {
 	return []string{PartReal, PartSynthetic, PartOverlap, PartTheory, PartStats}
-}
-
-// Event reports the progress of an experiment.
-type Event struct {
-	// Part is the part of the reproduction, such as "real".
-	Part string
-	// Done and Total count the units of work (mostly fits) of the part:
-	// Done is 0 when the part starts and Total when it ends.
-	Done, Total int
-	// Item names the unit that has just finished, such as
-	// "duchenne la-glad"; it is empty when the part starts.
-	Item string
-	// Elapsed is the wall time the unit took.
-	Elapsed time.Duration
 }
 
 // Config controls Run.
@@ -63,9 +50,13 @@ type Config struct {
 	// runtime.GOMAXPROCS(0), one thread per fit. The results do not depend
 	// on it.
 	Parallel int
-	// Progress, if not nil, receives progress events. Calls are
+	// Progress, if not nil, receives the progress of every part: Run is
+	// the part, such as "real"; Done and Total count its units of work
+	// (mostly fits), Done being 0 when the part starts and Total when it
+	// ends; Item names the unit that has just ended, such as
+	// "duchenne la-glad", and Elapsed the time it took. Calls are
 	// serialised.
-	Progress func(Event)
+	Progress func(model.Progress)
 	// Log, if not nil, receives one line per file written and per part
 	// finished.
 	Log func(string)
@@ -98,7 +89,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := &Report{Elapsed: map[string]time.Duration{}}
 	w := &writer{dir: cfg.Output, log: cfg.Log, rep: rep}
-	pr := newReporter(cfg.Progress)
+	pr := reporter(cfg.Progress)
 	opts := Options{Seed: cfg.Seed, Parallel: cfg.Parallel, Quick: cfg.Quick}
 
 	var sections []string
@@ -156,7 +147,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 		case PartTheory:
 			res := Theory(TheoryConfigFor(opts))
-			pr.part(PartTheory)(1, 1, "exact expectations", 0)
+			pr.part(PartTheory)(model.Progress{Done: 1, Total: 1, Item: "exact expectations"})
 			md = res.Markdown()
 			err = firstErr(
 				w.file("theory.md", func(f io.Writer) error { _, err := io.WriteString(f, md); return err }),
@@ -171,7 +162,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			if err != nil {
 				return rep, err
 			}
-			pr.part(PartStats)(1, 1, "data set statistics", 0)
+			pr.part(PartStats)(model.Progress{Done: 1, Total: 1, Item: "data set statistics"})
 			md = res.Markdown()
 			err = firstErr(
 				w.file("stats.md", func(f io.Writer) error { _, err := io.WriteString(f, md); return err }),
@@ -269,34 +260,17 @@ func (w *writer) figure(name string, fig *Figure) error {
 	)
 }
 
-// Progress is the signature of the progress callbacks the experiments
-// take: done of total units of work are finished, the last one being item,
-// which took elapsed. done = 0 announces the start. A nil Progress is
-// ignored.
-type Progress func(done, total int, item string, elapsed time.Duration)
+// reporter passes the progress of every part to one callback.
+type reporter func(model.Progress)
 
-func (p Progress) report(done, total int, item string, elapsed time.Duration) {
-	if p != nil {
-		p(done, total, item, elapsed)
-	}
-}
-
-// reporter serialises the events of all parts into one callback.
-type reporter struct {
-	mu sync.Mutex
-	f  func(Event)
-}
-
-func newReporter(f func(Event)) *reporter { return &reporter{f: f} }
-
-func (r *reporter) part(name string) Progress {
-	return func(done, total int, item string, elapsed time.Duration) {
-		if r.f == nil {
-			return
+// part returns the progress callback of the part name: it sets Run to
+// name and passes the progress to r, if r is not nil.
+func (r reporter) part(name string) func(model.Progress) {
+	return func(p model.Progress) {
+		if r != nil {
+			p.Run = name
+			r(p)
 		}
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		r.f(Event{Part: name, Done: done, Total: total, Item: item, Elapsed: elapsed})
 	}
 }
 
@@ -330,12 +304,10 @@ type job struct {
 }
 
 // runJobs runs the jobs, at most parallel at a time (GOMAXPROCS for 0),
-// the most expensive first, and reports each one finished to progress. It
-// returns the first error, or the context's error if ctx is done first.
-func runJobs(ctx context.Context, parallel int, jobs []job, progress Progress) error {
-	if parallel <= 0 {
-		parallel = runtime.GOMAXPROCS(0)
-	}
+// the most expensive first, and reports the start (Done 0) and each job
+// ended to progress, if not nil. It returns the first error, or the
+// context's error if ctx is done first; no job starts after an error.
+func runJobs(ctx context.Context, parallel int, jobs []job, progress func(model.Progress)) error {
 	order := make([]int, len(jobs))
 	for i := range order {
 		order[i] = i
@@ -349,44 +321,17 @@ func runJobs(ctx context.Context, parallel int, jobs []job, progress Progress) e
 		}
 		return 0
 	})
-	progress.report(0, len(jobs), "", 0)
-	next := make(chan int)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		done     int
-		wg       sync.WaitGroup
-	)
-	for range min(parallel, max(len(jobs), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				start := time.Now()
-				err := jobs[i].run()
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("%s: %w", jobs[i].name, err)
-				}
-				done++
-				progress.report(done, len(jobs), jobs[i].name, time.Since(start))
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, i := range order {
-		mu.Lock()
-		failed := firstErr != nil
-		mu.Unlock()
-		if failed || ctx.Err() != nil {
-			break
+	o := pool.Options{Workers: parallel, Order: order, StopOnError: true}
+	if progress != nil {
+		progress(model.Progress{Total: len(jobs)})
+		o.Ended = func(e pool.Ended) {
+			progress(model.Progress{Done: e.Ended, Total: len(jobs), Item: jobs[e.Index].name, Err: e.Err, Elapsed: e.Elapsed})
 		}
-		next <- i
 	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return firstErr
+	return pool.Run(ctx, len(jobs), o, func(i int) error {
+		if err := jobs[i].run(); err != nil {
+			return fmt.Errorf("%s: %w", jobs[i].name, err)
+		}
+		return nil
+	})
 }

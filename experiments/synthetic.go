@@ -214,7 +214,7 @@ func glad(m int) model.Model {
 var modelNames = [2]string{"la-glad", "da-glad"}
 
 // Synthetic runs the synthetic experiment.
-func Synthetic(ctx context.Context, cfg SyntheticConfig, progress Progress) (*SyntheticResult, error) {
+func Synthetic(ctx context.Context, cfg SyntheticConfig, progress func(model.Progress)) (*SyntheticResult, error) {
 	res := &SyntheticResult{Config: cfg}
 	nsim := cfg.Simulations
 	nr := min(cfg.RidgeSimulations, nsim)

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -10,58 +9,9 @@ import (
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/noise/noisetest"
 	"github.com/consensuslab/consensus/sim"
 )
-
-// TestRecoveryExtra fits the new noise models to data simulated from their
-// own process: LA forms must find the true classes (≥ 90%, at least as
-// well as majority vote), DA forms the true q_j better than the label
-// frequencies.
-func TestRecoveryExtra(t *testing.T) {
-	cases := []struct {
-		noise noise.Model
-		la    bool
-		k     int
-	}{
-		{noise.OneCoin{}, true, 3}, {noise.OneCoin{}, false, 2},
-		{noise.MACE{}, true, 3}, {noise.MACE{}, false, 2},
-		{noise.RegMME{}, true, 2},
-	}
-	for _, c := range cases {
-		var lat latent.Assumption = latent.DA{}
-		if c.la {
-			lat = latent.LA{}
-		}
-		m := Model{Noise: c.noise, Latent: lat}
-		t.Run(fmt.Sprintf("%s/K=%d", m.Name(), c.k), func(t *testing.T) {
-			cfg := sim.Config{Tasks: 100, Workers: 60, Classes: c.k, Noise: c.noise, Latent: lat, Seed: 7}
-			if c.la {
-				cfg.Tasks, cfg.Workers, cfg.LabelsPerTask = 200, 40, 7
-			}
-			d, truth, err := sim.Simulate(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := m.Fit(d, &Settings{MaxIterations: 300, Threads: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			freq := d.Frequencies()
-			if c.la {
-				want := Argmax(truth.Target, c.k, 1)
-				acc, mv := agree(r.Labels(1), want), agree(Argmax(freq, c.k, 1), want)
-				if acc < 0.9 || acc < mv-0.01 {
-					t.Errorf("accuracy %.3f, majority vote %.3f", acc, mv)
-				}
-				return
-			}
-			got, rfe := halfSq(r.Probs, truth.Q), halfSq(freq, truth.Q)
-			if got >= rfe || got > 0.02 {
-				t.Errorf("MSE %.4f, frequencies %.4f", got, rfe)
-			}
-		})
-	}
-}
 
 func agree(a, b []int) float64 {
 	n := 0
@@ -91,7 +41,7 @@ func shrinkData(t *testing.T) *data.Dataset {
 		task, worker = append(task, 1), append(worker, int32(i))
 		label = append(label, uint16(i/70))
 	}
-	d, err := data.FromIndices(names("t", 2), names("w", 100), []string{"a", "b"}, task, worker, label)
+	d, err := data.FromIndices(noisetest.Names("t", 2), noisetest.Names("w", 100), []string{"a", "b"}, task, worker, label)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/noise/noisetest"
 	"github.com/consensuslab/consensus/sim"
 )
 
@@ -33,7 +34,7 @@ func TestEMMonotone(t *testing.T) {
 			}{{"random", false}, {"random", true}, {"sim", false}, {"sim", true}} {
 				src := c.src
 				t.Run(fmt.Sprintf("%s/prior=%v/K=%d/%s/squarem=%v", m.Name(), m.Latent.GlobalDim(k) > 0, k, src, c.squarem), func(t *testing.T) {
-					d := randomData(t, uint64(k), 300, 20, k)
+					d := noisetest.Data(t, uint64(k), 300, 20, k)
 					if src == "sim" {
 						var err error
 						d, _, err = sim.Simulate(sim.Config{Tasks: 300, Workers: 30, LabelsPerTask: 5, Classes: k, Noise: noise.DS{}, Latent: m.Latent, Seed: 3})
@@ -124,7 +125,7 @@ func agreementOf(a, b []int) float64 {
 // SQUAREM, does not depend on the number of goroutines, bit for bit.
 func TestEMThreadsIdentical(t *testing.T) {
 	for _, k := range []int{2, 3} {
-		d := randomData(t, 4, 20000, 50, k)
+		d := noisetest.Data(t, 4, 20000, 50, k)
 		for _, m := range emModels() {
 			for _, squarem := range []bool{false, true} {
 				r1, err := fitEMWith(m, d, &Settings{MaxIterations: 40, Threads: 1}, squarem)
@@ -151,7 +152,7 @@ func TestEMThreadsIdentical(t *testing.T) {
 // TestEMUnsupported checks the errors for models and settings EM cannot
 // handle.
 func TestEMUnsupported(t *testing.T) {
-	d := randomData(t, 1, 30, 5, 2)
+	d := noisetest.Data(t, 1, 30, 5, 2)
 	for _, m := range []Model{
 		{Noise: noise.GLAD{}, Latent: latent.LA{}},
 		{Noise: noise.GLAD{}, Latent: latent.DA{}},
@@ -189,7 +190,7 @@ func TestParseMethodEM(t *testing.T) {
 // TestAutoMethod checks the default solver: EM for Dawid-Skene, L-BFGS
 // for the others and for DS with a ridge or fixed parameters.
 func TestAutoMethod(t *testing.T) {
-	d := randomData(t, 2, 50, 5, 2)
+	d := noisetest.Data(t, 2, 50, 5, 2)
 	ds := Model{Noise: noise.DS{}, Latent: latent.DA{}}
 	for _, c := range []struct {
 		m    Model

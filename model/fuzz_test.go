@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/noise/noisetest"
 )
 
 // fuzzModels are the six parametric models in registry order.
@@ -51,7 +52,7 @@ func fuzzCase(in []byte) (Model, *Settings, *data.Dataset, bool) {
 		worker = append(worker, int32(int(pairs[i+1])%w))
 		label = append(label, uint16(int(pairs[i+1]>>3)%k))
 	}
-	d, err := data.FromIndices(names("t", len(taskOf)), names("w", w), names("c", k), task, worker, label)
+	d, err := data.FromIndices(noisetest.Names("t", len(taskOf)), noisetest.Names("w", w), noisetest.Names("c", k), task, worker, label)
 	if err != nil {
 		panic(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/noise/noisetest"
 )
 
 // oneObject returns one object labelled once by each of n workers, the
@@ -23,7 +24,7 @@ func oneObject(t *testing.T, n, ones int) *data.Dataset {
 			label[i] = 1
 		}
 	}
-	d, err := data.FromIndices([]string{"x"}, names("w", n), []string{"0", "1"}, task, worker, label)
+	d, err := data.FromIndices([]string{"x"}, noisetest.Names("w", n), []string{"0", "1"}, task, worker, label)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestPaperExample(t *testing.T) {
 // TestDAIdentityIsRFE checks that DA-DS with every worker's confusion
 // matrix fixed to (nearly) the identity returns the label frequencies.
 func TestDAIdentityIsRFE(t *testing.T) {
-	d := randomData(t, 11, 40, 6, 3)
+	d := noisetest.Data(t, 11, 40, 6, 3)
 	const eps = 1e-12
 	pi := []float64{1 - 2*eps, eps, eps, eps, 1 - 2*eps, eps, eps, eps, 1 - 2*eps}
 	r := fitFixedDS(t, Model{Noise: noise.DS{}, Latent: latent.DA{}}, d, pi)
@@ -121,7 +122,7 @@ func TestPropositions(t *testing.T) {
 				label = append(label, uint16(y))
 			}
 		}
-		d, err := data.FromIndices(names("t", tasks), names("w", n), []string{"0", "1"}, task, worker, label)
+		d, err := data.FromIndices(noisetest.Names("t", tasks), noisetest.Names("w", n), []string{"0", "1"}, task, worker, label)
 		if err != nil {
 			t.Fatal(err)
 		}

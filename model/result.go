@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/metrics"
 )
 
 // Result is a fitted consensus.
@@ -36,6 +37,8 @@ type Result struct {
 	Converged bool
 	// Runtime is the wall time of the fit.
 	Runtime time.Duration
+
+	baseline bool // the relative frequency estimator's: see Consensus
 
 	model Model
 	obj   *objective
@@ -70,6 +73,18 @@ func (r *Result) ready() bool {
 	}
 	r.once.Do(func() { r.obj.setParams(r.Params) })
 	return true
+}
+
+// Consensus returns the result for scoring on gold labels. The relative
+// frequency estimator's (rfe, mv) is marked as the frequency baseline,
+// with the label counts, so that it is scored by the paper's rule for the
+// baseline (see metrics.Consensus); any other result is scored on Probs.
+func (r *Result) Consensus() metrics.Consensus {
+	c := metrics.Consensus{Probs: r.Probs, K: r.K()}
+	if r.baseline {
+		c.Counts = r.Data.Counts()
+	}
+	return c
 }
 
 // K returns the number of classes.

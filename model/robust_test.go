@@ -12,6 +12,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/noise/noisetest"
 )
 
 // label is one noisy label in index form, for building test data sets.
@@ -29,7 +30,7 @@ func build(t testing.TB, j, w, k int, labels []label) *data.Dataset {
 	for i, l := range labels {
 		task[i], worker[i], class[i] = l.task, l.worker, l.class
 	}
-	d, err := data.FromIndices(names("t", j), names("w", w), names("c", k), task, worker, class)
+	d, err := data.FromIndices(noisetest.Names("t", j), noisetest.Names("w", w), noisetest.Names("c", k), task, worker, class)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +274,7 @@ func manyWorkers(t testing.TB, n int) *data.Dataset {
 		}
 		class[i] = c
 	}
-	d, err := data.FromIndices(names("t", n/10), names("w", n), names("c", 2), task, worker, class)
+	d, err := data.FromIndices(noisetest.Names("t", n/10), noisetest.Names("w", n), noisetest.Names("c", 2), task, worker, class)
 	if err != nil {
 		t.Fatal(err)
 	}

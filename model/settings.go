@@ -122,7 +122,12 @@ type Settings struct {
 	Context context.Context
 }
 
-// Progress describes a fit in progress.
+// Progress describes a run in progress: the one progress report of the
+// library. A fit (Settings.Progress) reports its iterations: Iteration,
+// MaxIterations, LogLikelihood and Elapsed. A run made of several steps,
+// such as the fits of a comparison (package compare) or of a part of the
+// reproduction (package experiments), reports its steps: Run, Done and
+// Total, and for a step that has ended Item, Err and Elapsed.
 type Progress struct {
 	// Iteration is the number of major iterations done.
 	Iteration int
@@ -130,8 +135,21 @@ type Progress struct {
 	MaxIterations int
 	// LogLikelihood is the current log-likelihood (a sum over labels).
 	LogLikelihood float64
-	// Elapsed is the time since the fit started.
+	// Elapsed is the time since the fit started; for a step that has
+	// ended, the time the step took.
 	Elapsed time.Duration
+
+	// Run names a run of several steps, such as "real" for that part of
+	// the reproduction; empty for a fit.
+	Run string
+	// Done and Total count the steps of a run that have ended and all its
+	// steps; Done is 0 when the run starts. Both are 0 for a fit.
+	Done, Total int
+	// Item names the step that has just ended, such as "la-ds (split 1)";
+	// empty when the run starts.
+	Item string
+	// Err is the error of the step that has just ended, if it failed.
+	Err error
 }
 
 func (s *Settings) withDefaults() Settings {

@@ -2,7 +2,6 @@ package model_test
 
 import (
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/consensuslab/consensus/datasets"
@@ -49,34 +48,6 @@ func TestDefaultModelShippedSets(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// Every variational form gives bit-identical results for any number of
-// goroutines.
-func TestBayesThreadsIdentical(t *testing.T) {
-	d, _, err := datasets.Load("duchenne")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range []model.Bayes{
-		{Noise: noise.DS{}, Latent: latent.LA{}},
-		{Noise: noise.DS{}, Latent: latent.DA{}},
-		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
-		{Noise: noise.OneCoin{}, Latent: latent.DA{}},
-	} {
-		var first []float64
-		for _, th := range []int{1, 2, 5} {
-			r, err := b.Fit(d, &model.Settings{Threads: th})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if first == nil {
-				first = r.Probs
-			} else if !slices.Equal(first, r.Probs) {
-				t.Errorf("%s: threads %d differ from threads 1", b.Name(), th)
-			}
-		}
 	}
 }
 

@@ -166,10 +166,7 @@ func (r *Report) view() (*view, error) {
 			if res == nil || s.Model == "mv" {
 				continue
 			}
-			pred := res.Probs
-			if res.Params == nil {
-				pred = metrics.AddOne(d.Counts(), k)
-			}
+			pred := res.Consensus().Scored()
 			curves = append(curves, curve{name: s.Model, bins: metrics.ReliabilityFromGold(pred, k, r.gold, metrics.TopClass, 10)})
 		}
 		if len(curves) > 0 {

@@ -189,9 +189,8 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 	return r, nil
 }
 
-// score evaluates one fitted estimator. Baselines are scored as the
-// command line scores them: log loss, Brier and ECE of add-one smoothed
-// frequencies, and accuracy averaged over 10 tie-breaking draws.
+// score evaluates one fitted estimator by the scoring rule of
+// model.Result.Consensus, as the command line scores it.
 func (r *Report) score(res *model.Result, summary string, reps int) Score {
 	s := Score{
 		Model: res.Model, Summary: summary, LogLikelihood: res.LogLikelihood,
@@ -202,19 +201,13 @@ func (r *Report) score(res *model.Result, summary string, reps int) Score {
 		return s
 	}
 	k := res.K()
-	pred := res.Probs
-	if res.Params == nil {
-		pred = metrics.AddOne(r.d.Counts(), k)
-		s.Note = "scores of add-one smoothed frequencies; accuracy averaged over 10 tie-breaking draws"
+	c := res.Consensus()
+	pred := c.Scored()
+	if c.Baseline() {
+		s.Note = fmt.Sprintf("scores of add-one smoothed frequencies; accuracy averaged over %d tie-breaking draws", metrics.TieDraws)
 	}
-	s.Gold = metrics.Evaluate(pred, k, r.gold, r.seed)
-	acc := func(p []float64, k int, g *data.Gold) float64 { return metrics.Accuracy(p, k, g, r.seed) }
-	if res.Params == nil {
-		s.Gold.Accuracy = metrics.MeanAccuracy(res.Probs, k, r.gold, r.seed, 10)
-		acc = func(_ []float64, k int, g *data.Gold) float64 {
-			return metrics.MeanAccuracy(res.Probs, k, g, r.seed, 10)
-		}
-	}
+	s.Gold = c.Evaluate(r.gold, r.seed)
+	acc := c.AccuracyMetric(r.seed)
 	if reps > 0 {
 		lo, hi := metrics.Bootstrap(pred, k, r.gold, acc, reps, r.seed, 0.95)
 		s.AccuracyCI = [2]float64{lo, hi}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/compare"
+	"github.com/consensuslab/consensus/model"
 )
 
 func init() { extraCommands = append(extraCommands, newCompareCmd) }
@@ -80,19 +81,12 @@ sure the recommendation is.`,
 				HoldOutFraction: frac, Splits: splits, Bootstrap: boot, Seed: ff.seed,
 			}
 			if !ff.quiet {
-				opt.Progress = func(e compare.Event) {
-					if !e.Done {
-						return
-					}
-					what := e.Model
-					if e.Split >= 0 {
-						what = fmt.Sprintf("%s (split %d)", e.Model, e.Split+1)
-					}
+				opt.Progress = func(p model.Progress) {
 					status := "done"
-					if e.Err != nil {
-						status = "failed: " + oneLine(e.Err)
+					if p.Err != nil {
+						status = "failed: " + oneLine(p.Err)
 					}
-					fmt.Fprintf(os.Stderr, "[%d/%d] %s %s in %v\n", e.Finished, e.Total, what, status, e.Elapsed.Round(1e6))
+					fmt.Fprintf(os.Stderr, "[%d/%d] %s %s in %v\n", p.Done, p.Total, p.Item, status, p.Elapsed.Round(1e6))
 				}
 			}
 			rep, err := compare.Run(cmd.Context(), d, opt)

@@ -193,25 +193,11 @@ func printSummary(w io.Writer, r *model.Result, gold *data.Gold, seed uint64) {
 	if gold == nil || gold.Len() == 0 {
 		return
 	}
-	s := evaluate(r, gold, seed)
+	s := r.Consensus().Evaluate(gold, seed) // the scoring rule of metrics.Consensus
 	fmt.Fprintf(w, "gold (%d tasks): accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
 		s.N, s.Accuracy, s.LogLoss, s.Brier, s.ECE)
-	if r.Params == nil {
-		fmt.Fprintf(w, "(rfe: accuracy averaged over 10 tie-breaking draws; log loss, Brier and ECE of add-one smoothed frequencies; unsmoothed log loss %.4f)\n",
-			metrics.LogLoss(r.Probs, r.K(), gold))
+	if r.Consensus().Baseline() {
+		fmt.Fprintf(w, "(rfe: accuracy averaged over %d tie-breaking draws; log loss, Brier and ECE of add-one smoothed frequencies; unsmoothed log loss %.4f)\n",
+			metrics.TieDraws, metrics.LogLoss(r.Probs, r.K(), gold))
 	}
-}
-
-// evaluate computes the metrics of r on gold. For RFE (and majority vote)
-// the log loss, Brier score and calibration error use add-one smoothed
-// frequencies, as in the paper, and the accuracy averages 10 seeded
-// tie-breaking draws (the paper's footnote).
-func evaluate(r *model.Result, gold *data.Gold, seed uint64) metrics.Summary {
-	k := r.K()
-	if r.Params != nil {
-		return metrics.Evaluate(r.Probs, k, gold, seed)
-	}
-	s := metrics.Evaluate(metrics.AddOne(r.Data.Counts(), k), k, gold, seed)
-	s.Accuracy = metrics.MeanAccuracy(r.Probs, k, gold, seed, 10)
-	return s
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/experiments"
+	"github.com/consensuslab/consensus/model"
 )
 
 func init() { extraCommands = append(extraCommands, newReproduceCmd) }
@@ -97,21 +98,22 @@ type reproduceStatus struct {
 	what        string
 }
 
-// event handles an experiments.Event.
-func (s *reproduceStatus) event(e experiments.Event) {
+// event handles the progress of a part of the reproduction
+// (experiments.Config.Progress).
+func (s *reproduceStatus) event(p model.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e.Done == 0 {
+	if p.Done == 0 {
 		s.bar.finish()
-		s.bar = newProgress("reproduce " + e.Part)
+		s.bar = newProgress("reproduce " + p.Run)
 		s.what = ""
 	}
-	s.done, s.total = e.Done, e.Total
-	if e.Item != "" {
-		s.what = "last finished: " + e.Item
+	s.done, s.total = p.Done, p.Total
+	if p.Item != "" {
+		s.what = "last finished: " + p.Item
 	}
 	s.bar.step(s.done, s.total, s.what)
-	if e.Done == e.Total {
+	if p.Done == p.Total {
 		s.bar.finish()
 		s.bar = nil
 	}

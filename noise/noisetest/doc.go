@@ -1,0 +1,33 @@
+// Package noisetest implements the conformance tests every noise model of
+// package noise must pass, in the spirit of testing/fstest: a new noise
+// model calls Check from one test (package model's conformance test does
+// so for every noise model of its registry) and gets all of them.
+//
+// Check works on small data sets of uniformly random labels (Data) for
+// several numbers of classes, at random parameters (Params), and tests,
+// for the model's evaluator:
+//
+//   - the initialisation gives finite parameters;
+//   - Conditional is a distribution over y for every z, and LogProb is the
+//     logarithm of its entry at the observed label;
+//   - WorkerValues gives one finite number per WorkerColumns entry;
+//   - Backprop followed by FinishGrad is the gradient of Σ_i Σ_z g_i(z)
+//     l_i(z) for fixed weights g (minus the penalty of a noise.Penalizer),
+//     against central finite differences (gonum diff/fd);
+//   - a noise.ProbEvaluator's Prob is the exponential of LogProb and its
+//     BackpropProb equals Backprop;
+//   - a noise.MStepper's MStep does not decrease Σ_i Σ_z g_i(z) l_i(z),
+//     ends where its gradient vanishes, and reaches at least its value at
+//     random parameters;
+//   - a noise.Conjugate model's variational posterior keeps the contract
+//     of noise.Variational (CheckVariational).
+//
+// A noise model's test is one line:
+//
+//	func TestConformance(t *testing.T) { noisetest.Check(t, noise.DS{}) }
+//
+// The tests that need the composition with an assumption (gradients of
+// the whole likelihood, the probability path of the objective, identical
+// results for any number of goroutines, recovery of simulated data) live
+// in package model, which runs them for every registered model.
+package noisetest
