@@ -54,7 +54,7 @@ func ExampleReadLabels_error() {
 	_, err := data.ReadLabels(strings.NewReader(labels), "pets.csv", data.ReadOptions{})
 	fmt.Println(err)
 	// Output:
-	// pets.csv:1: header has 1 column 'task;worker;label' but no 'task', 'worker' or 'label' column; is the separator ';'? (use --sep)
+	// pets.csv:1: header has 1 column 'task;worker;label' but no 'task', 'worker' or 'label' column; is the separator ';'?
 }
 
 func ExampleReadGold() {
