@@ -2,9 +2,9 @@ package output
 
 import (
 	"bytes"
-	"errors"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"os"
