@@ -592,16 +592,6 @@ func cleanClasses(classes []string) ([]string, error) {
 	return out, nil
 }
 
-// roleOf returns the role of the first wanted column called name.
-func roleOf(roles, names []string, name string) string {
-	for i, n := range names {
-		if n == name {
-			return roles[i]
-		}
-	}
-	return ""
-}
-
 // invalidAt returns the byte offset of the first invalid UTF-8 sequence in s.
 func invalidAt(s string) int {
 	for i, r := range s {

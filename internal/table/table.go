@@ -121,6 +121,9 @@ func NewWriter(w io.Writer, f data.Format, cols []Column) (*Writer, error) {
 
 // String writes the next cell, text.
 func (t *Writer) String(s string) {
+	if t.full() {
+		return
+	}
 	switch {
 	case t.cw != nil:
 		t.cells[t.at] = s
@@ -134,6 +137,9 @@ func (t *Writer) String(s string) {
 
 // Float writes the next cell, a number of a Float column.
 func (t *Writer) Float(v float64) {
+	if t.full() {
+		return
+	}
 	switch {
 	case t.cw != nil:
 		t.cells[t.at] = FormatFloat(v)
@@ -150,7 +156,7 @@ func (t *Writer) Float(v float64) {
 // reads in JSON Lines and Parquet. Text that is not a number is an error
 // naming the column.
 func (t *Writer) FloatText(s string) error {
-	if t.cw != nil {
+	if t.cw != nil || t.full() {
 		t.String(s)
 		return nil
 	}
@@ -164,6 +170,9 @@ func (t *Writer) FloatText(s string) error {
 
 // Int writes the next cell, a number of an Int column.
 func (t *Writer) Int(v int64) {
+	if t.full() {
+		return
+	}
 	switch {
 	case t.cw != nil:
 		t.cells[t.at] = strconv.FormatInt(v, 10)
@@ -175,10 +184,23 @@ func (t *Writer) Int(v int64) {
 	t.at++
 }
 
-// EndRow ends a row, which must have one cell per column.
+// full reports whether the row has all its cells; a cell written then is
+// counted for the error of EndRow, not written.
+func (t *Writer) full() bool {
+	if t.at < len(t.cols) {
+		return false
+	}
+	t.at++
+	return true
+}
+
+// EndRow ends a row. A row without one cell per column is an error, and
+// is dropped.
 func (t *Writer) EndRow() error {
 	if t.at != len(t.cols) {
-		return fmt.Errorf("a row of %d cells in a table of %d columns", t.at, len(t.cols))
+		n := t.at
+		t.at, t.line, t.row = 0, t.line[:0], t.row[:0]
+		return fmt.Errorf("a row of %d cells in a table of %d columns", n, len(t.cols))
 	}
 	t.at = 0
 	switch {
