@@ -91,7 +91,7 @@ func TestReadBack(t *testing.T) {
 func TestReadWorkersErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string
-		hint       data.Hint
+		hint           data.Hint
 	}{
 		{"w.csv", "worker,a\nx,1\nx,2\n", `w.csv:3: worker "x" appears twice`, data.NoHint},
 		{"w.csv", "worker,a\nx,one\n", `w.csv:2: a = "one" is not a number`, data.NoHint},
