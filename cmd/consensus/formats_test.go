@@ -67,3 +67,33 @@ func TestEveryCommandReadsEveryFormat(t *testing.T) {
 		t.Errorf("--init-workers of JSON Lines on standard input: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestReadErrorsNameTheirFlags checks that the advice added to a reader's
+// message names the flag of the file concerned, and that each message is
+// the one docs/errors.md shows.
+func TestReadErrorsNameTheirFlags(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"in.csv": okLabels, "gold.csv": "task,label\n1,x\n", "text.parquet": okLabels})
+	const notParquet = "text.parquet: not a Parquet file (it does not start with PAR1); it looks like text: name it .csv, .tsv or .jsonl, or use "
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "-i", "text.parquet", "-o", "o.csv"}, notParquet + "--format\n"},
+		{[]string{"fit", "-i", "in.csv", "-g", "text.parquet", "-m", "mv", "-o", "o.csv"}, notParquet + "--gold-format\n"},
+		{[]string{"eval", "-p", "text.parquet", "-g", "gold.csv"}, notParquet + "--predictions-format\n"},
+		{[]string{"fit", "-i", "in.csv", "-m", "la-ds", "--init-workers", "text.parquet", "-o", "o.csv"}, notParquet + "--init-workers-format\n"},
+		{[]string{"fit", "-i", "in.csv", "-m", "la-ds", "--init-workers", "gold.csv", "-o", "o.csv"},
+			"gold.csv:1: header has 2 columns 'task', 'label' but no 'worker', 'p[x,x]', 'p[x,y]', 'p[y,x]' or 'p[y,y]' column; the first line must be a header naming the columns, such as 'worker,p[x,x],p[x,y],p[y,x],p[y,y]'; the file must have one p[z,y] column for every pair of the classes x,y\n"},
+		{[]string{"eval", "--predictions", "in.csv", "--gold", "gold.csv"},
+			`in.csv:1: the columns are "task", "worker", "label": want a task column and at least two p_<class> columns` + "\n"},
+	} {
+		r := runIn(t, dir, "", c.args...)
+		if r.code != 2 || r.stderr != "consensus: "+c.want {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, r.code, r.stderr, "consensus: "+c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "o.csv")); err == nil {
+			t.Errorf("%v: wrote an output file", c.args)
+		}
+	}
+}
