@@ -135,7 +135,8 @@ type Columns struct {
 	// in the header, and their roles, such as every column whose name
 	// starts with "p_". Their cells follow those of Names. An error
 	// stops the reading: it becomes an *InputError naming the header's
-	// line.
+	// line and its columns, such as "p.csv:1: the columns are 'task',
+	// 'x': " followed by the error's text.
 	More func(header []string) (names, roles []string, err error)
 }
 
@@ -154,7 +155,7 @@ func (c Columns) more(header []string) (names, roles []string, err error) {
 	roles = append([]string(nil), c.roles()...)
 	n, r, err := c.More(header)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("the columns are %s: %w", showList(header), err)
 	}
 	for i, s := range n {
 		names = append(names, strings.Clone(s))

@@ -75,8 +75,8 @@ func TestReadTableErrors(t *testing.T) {
 		want     string
 		is       error
 	}{
-		{"more.csv", "\n" + "a,b\n1,2\n", Columns{More: more}, nil, ReadOptions{}, "more.csv:2: no column for 2 header names", nil},
-		{"more.jsonl", "\n" + `{"a":1}` + "\n", Columns{More: more}, nil, ReadOptions{}, "more.jsonl:2: no column for 1 header names", nil},
+		{"more.csv", "\n" + "a,b\n1,2\n", Columns{More: more}, nil, ReadOptions{}, "more.csv:2: the columns are 'a', 'b': no column for 2 header names", nil},
+		{"more.jsonl", "\n" + `{"a":1}` + "\n", Columns{More: more}, nil, ReadOptions{}, "more.jsonl:2: the columns are 'a': no column for 1 header names", nil},
 		{"row.csv", "a\n1\n2\n", Columns{Names: []string{"a"}}, func(c []string, _ int) error {
 			if c[0] == "2" {
 				return errBad

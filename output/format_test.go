@@ -276,7 +276,7 @@ func TestLabelsRoundTrip(t *testing.T) {
 
 func TestReadConsensusErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{`{"task":"a","p_x":0.5}`, `c.jsonl:1: the columns are "task", "p_x": want a task column and at least two`},
+		{`{"task":"a","p_x":0.5}`, `c.jsonl:1: the columns are 'task', 'p_x': want a task column and at least two`},
 		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"a","p_x":0.5,"p_y":0.5}`, "c.jsonl:2: task \"a\" appears twice"},
 		{`{"task":"a","p_x":0.5,"p_y":0.6}`, "c.jsonl:1: probabilities sum to"},
 		{`{"task":"a","p_x":0.5,"p_y":"half"}`, "c.jsonl:1: p_y = \"half\" is not a probability"},

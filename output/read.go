@@ -61,7 +61,7 @@ func consensusColumns(p **Predictions) data.Columns {
 				}
 			}
 			if len(names) < 2 {
-				return nil, nil, fmt.Errorf("the columns are %s: %w", quoteList(header), errNotConsensus)
+				return nil, nil, errNotConsensus
 			}
 			return names, roles, nil
 		},
@@ -155,20 +155,4 @@ func (t *WorkerTable) add() func(cells []string, line int) error {
 		}
 		return nil
 	}
-}
-
-// quoteList quotes names for a message, at most ten of them.
-func quoteList(names []string) string {
-	var b strings.Builder
-	for i, n := range names {
-		if i == 10 {
-			fmt.Fprintf(&b, ", … (%d more)", len(names)-i)
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Quote(n))
-	}
-	return b.String()
 }
