@@ -78,7 +78,7 @@ func TestWriterParquet(t *testing.T) {
 	}
 	dict := func(i int) bool {
 		for _, e := range pf.Metadata().RowGroups[0].Columns[i].MetaData.Encoding {
-			if e == format.RLEDictionary || e == format.PlainDictionary {
+			if e == format.RLEDictionary {
 				return true
 			}
 		}
