@@ -172,7 +172,9 @@ func (c Columns) more(header []string) (names, roles []string, err error) {
 // by the name's extension, see FormatOf) and calls row with the trimmed
 // cells of each data row, in the order of cols.Names then of the columns
 // cols.More adds, and the row's line (for Parquet, its 1-based row). The
-// cells slice is reused between calls.
+// cells are valid only during the call: the slice is reused, and a cell
+// may point into the reader's buffer, so a cell kept must be copied
+// (strings.Clone).
 //
 // The table is read as ReadLabelsAs reads labels, in any format and
 // gzip-compressed or not, with the same rules for values (validate.go):
