@@ -71,13 +71,14 @@ func consensusColumns(p **Predictions) data.Columns {
 // consensusRow returns the function that adds a row of a consensus table,
 // the cells of consensusColumns, to *p.
 func consensusRow(p **Predictions) func(cells []string, line int) error {
-	seen := make(map[string]bool)
+	seen := make(map[string]struct{})
 	return func(cells []string, _ int) error {
 		task := strings.Clone(cells[0])
-		if seen[task] {
+		n := len(seen)
+		seen[task] = struct{}{}
+		if len(seen) == n {
 			return fmt.Errorf("task %q appears twice", task)
 		}
-		seen[task] = true
 		(*p).Tasks = append((*p).Tasks, task)
 		var sum float64
 		for z, c := range cells[1:] {
@@ -137,13 +138,14 @@ func workerTableColumns(columns []string) data.Columns {
 
 // add returns the function that adds a row of a workers table to t.
 func (t *WorkerTable) add() func(cells []string, line int) error {
-	seen := make(map[string]bool)
+	seen := make(map[string]struct{})
 	return func(cells []string, line int) error {
 		w := strings.Clone(cells[0])
-		if seen[w] {
+		n := len(seen)
+		seen[w] = struct{}{}
+		if len(seen) == n {
 			return fmt.Errorf("worker %q appears twice", w)
 		}
-		seen[w] = true
 		t.Workers = append(t.Workers, w)
 		t.Lines = append(t.Lines, line)
 		for i, c := range cells[1:] {
