@@ -285,6 +285,12 @@ type rowSource interface {
 	where(n int) string
 }
 
+var (
+	_ rowSource = (*tableReader)(nil)
+	_ rowSource = (*jsonlReader)(nil)
+	_ rowSource = (*parquetReader)(nil)
+)
+
 // openSource returns the row source of an input in format f (not empty;
 // sep is the separator of CSV and TSV) and a function that releases it.
 func openSource(r io.Reader, name string, f Format, sep rune, cols Columns, g *guard) (rowSource, func(), error) {
