@@ -74,9 +74,7 @@ func consensusRow(p **Predictions) func(cells []string, line int) error {
 	seen := make(map[string]struct{})
 	return func(cells []string, _ int) error {
 		task := strings.Clone(cells[0])
-		n := len(seen)
-		seen[task] = struct{}{}
-		if len(seen) == n {
+		if !added(seen, task) {
 			return fmt.Errorf("task %q appears twice", task)
 		}
 		(*p).Tasks = append((*p).Tasks, task)
@@ -141,9 +139,7 @@ func (t *WorkerTable) add() func(cells []string, line int) error {
 	seen := make(map[string]struct{})
 	return func(cells []string, line int) error {
 		w := strings.Clone(cells[0])
-		n := len(seen)
-		seen[w] = struct{}{}
-		if len(seen) == n {
+		if !added(seen, w) {
 			return fmt.Errorf("worker %q appears twice", w)
 		}
 		t.Workers = append(t.Workers, w)
@@ -157,4 +153,12 @@ func (t *WorkerTable) add() func(cells []string, line int) error {
 		}
 		return nil
 	}
+}
+
+// added adds s to the set seen and reports whether it was not in it, with
+// one map operation.
+func added(seen map[string]struct{}, s string) bool {
+	n := len(seen)
+	seen[s] = struct{}{}
+	return len(seen) > n
 }
