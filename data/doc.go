@@ -32,4 +32,19 @@
 //		log.Fatal(err) // such as "labels.jsonl.gz:12: the worker value (key 'worker') is null"
 //	}
 //	fmt.Println(d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.Classes)
+//
+// Messages name no option of a program. Where one of the reader's options
+// is the remedy (another separator, other column names, the classes, the
+// format), InputError.Hint says which, so that a program can add advice
+// naming its own flag. A read stopped by ReadOptions.MaxMemory wraps
+// ErrLimit, and one stopped by ReadOptions.Context wraps the context's
+// error.
+//
+// # Other tables
+//
+// ReadTable and LoadTable read any table of named columns — a consensus,
+// a table of worker parameters — in the same formats and with the same
+// rules and messages, calling a function with the cells of each row;
+// Columns names the columns, or picks them from the header. Package
+// output reads the tables it writes with them.
 package data

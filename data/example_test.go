@@ -54,7 +54,7 @@ func ExampleReadLabels_error() {
 	_, err := data.ReadLabels(strings.NewReader(labels), "pets.csv", data.ReadOptions{})
 	fmt.Println(err)
 	// Output:
-	// pets.csv:1: header has 1 column 'task;worker;label' but no 'task', 'worker' or 'label' column; is the separator ';'? (use --sep)
+	// pets.csv:1: header has 1 column 'task;worker;label' but no 'task', 'worker' or 'label' column; is the separator ';'?
 }
 
 func ExampleReadGold() {
@@ -104,4 +104,32 @@ func ExampleInputError() {
 	fmt.Println(err)
 	// Output:
 	// labels.csv:7: empty worker cell (column 2, 'worker')
+}
+
+// ReadTable reads any table of named columns, in any format, with the
+// rules of the labels readers; Columns.More picks columns by the header.
+func ExampleReadTable() {
+	const in = `{"id":"a","p_x":0.25,"p_y":0.75}
+{"id":"b","p_x":1,"p_y":0}
+`
+	cols := data.Columns{
+		Names: []string{"id"},
+		More: func(header []string) (names, roles []string, err error) {
+			for _, h := range header {
+				if strings.HasPrefix(h, "p_") {
+					names = append(names, h)
+				}
+			}
+			return names, nil, nil
+		},
+	}
+	err := data.ReadTable(strings.NewReader(in), "p.jsonl", "", data.ReadOptions{}, cols, func(cells []string, line int) error {
+		fmt.Println(line, cells)
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// 1 [a 0.25 0.75]
+	// 2 [b 1 0]
+	// <nil>
 }

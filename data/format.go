@@ -75,10 +75,22 @@ func (f Format) resolve(name string) Format {
 	return f
 }
 
+// textSep returns the separator of text format f: opt.Sep, or a comma
+// for CSV and a tab for TSV.
+func textSep(f Format, opt ReadOptions) rune {
+	switch {
+	case opt.Sep != 0:
+		return opt.Sep
+	case f == TSV:
+		return '\t'
+	}
+	return ','
+}
+
 // ReadLabelsAs reads noisy labels from r in the given format (empty: by
 // the name's extension, see FormatOf) and returns them as a Dataset.
 //
-// CSV and TSV are read by ReadLabels. A JSON Lines file has one object a
+// CSV and TSV are read as by ReadLabels. A JSON Lines file has one object a
 // line with the keys named by opt (by default "task", "worker" and
 // "label"); values may be strings or numbers, and a number keeps its
 // literal text (so 1 and 1.0 are different labels, as they would be in a
@@ -94,65 +106,135 @@ func (f Format) resolve(name string) Format {
 // to a temporary file, since Parquet must be read from the end.
 func ReadLabelsAs(r io.Reader, name string, f Format, opt ReadOptions) (*Dataset, error) {
 	f = f.resolve(name)
-	switch f {
-	case CSV, TSV:
-		if f == TSV && opt.Sep == 0 {
-			opt.Sep = '\t'
-		}
-		if f == CSV && opt.Sep == 0 {
-			opt.Sep = ','
-		}
-		return ReadLabels(r, name, opt)
-	}
-	file := displayName(name)
-	classes, err := cleanClasses(opt.Classes)
-	if err != nil {
-		return nil, &InputError{File: file, Msg: err.Error()}
-	}
-	cols := []string{
-		orDefault(opt.TaskColumn, DefaultTaskColumn),
-		orDefault(opt.WorkerColumn, DefaultWorkerColumn),
-		orDefault(opt.LabelColumn, DefaultLabelColumn),
-	}
-	g := newGuard(opt, file)
-	src, closer, err := openRows(r, name, f, cols, []string{"task", "worker", "label"}, g)
-	if err != nil {
-		return nil, err
-	}
-	defer closer()
-	return labelsFrom(src, name, classes, g)
+	opt.Sep = textSep(f, opt)
+	return readLabels(r, name, f, opt)
 }
 
 // ReadGoldAs reads gold labels for d from r in the given format (empty: by
-// the name's extension). CSV and TSV are read by ReadGold; JSON Lines and
-// Parquet as described at ReadLabelsAs, with the same rules as ReadGold.
+// the name's extension). CSV and TSV are read as by ReadGold; JSON Lines
+// and Parquet as described at ReadLabelsAs, with the same rules as ReadGold.
 func ReadGoldAs(r io.Reader, name string, f Format, d *Dataset, opt ReadOptions) (*Gold, error) {
 	f = f.resolve(name)
-	switch f {
-	case CSV, TSV:
-		if f == TSV && opt.Sep == 0 {
-			opt.Sep = '\t'
-		}
-		if f == CSV && opt.Sep == 0 {
-			opt.Sep = ','
-		}
-		return ReadGold(r, name, d, opt)
+	opt.Sep = textSep(f, opt)
+	return readGold(r, name, f, d, opt)
+}
+
+// Columns names the columns of a table that ReadTable reads.
+type Columns struct {
+	// Names lists the columns the table must have. A name matches a
+	// header column (for JSON Lines, a key; for Parquet, a top-level
+	// column) exactly or else ignoring case, after trimming white space.
+	Names []string
+	// Roles says what each of Names holds, such as "task" or "label",
+	// for messages; if it is nil, the roles are the names. A column
+	// whose role is "label" refuses NaN and infinities (see validate.go).
+	Roles []string
+	// More, if not nil, is called once with the header — the names of
+	// the header line, the keys of the first JSON Lines record, or the
+	// Parquet columns — and returns further columns to read, named as
+	// in the header, and their roles, such as every column whose name
+	// starts with "p_". Their cells follow those of Names. An error
+	// stops the reading: it becomes an *InputError naming the header's
+	// line and its columns, such as "p.csv:1: the columns are 'task',
+	// 'x': " followed by the error's text.
+	More func(header []string) (names, roles []string, err error)
+}
+
+// roles returns c.Roles, or the names if it is nil.
+func (c Columns) roles() []string {
+	if c.Roles == nil {
+		return c.Names
 	}
-	file := displayName(name)
-	if d == nil || d.NumClasses() == 0 {
-		return nil, &InputError{File: file, Msg: "no labels data set to match the gold labels to"}
-	}
-	cols := []string{
-		orDefault(opt.TaskColumn, DefaultTaskColumn),
-		orDefault(opt.LabelColumn, DefaultLabelColumn),
-	}
-	gd := newGuard(opt, file)
-	src, closer, err := openRows(r, name, f, cols, []string{"task", "label"}, gd)
+	return c.Roles
+}
+
+// more returns the names and roles of c.Names and of the columns that
+// c.More adds for the header.
+func (c Columns) more(header []string) (names, roles []string, err error) {
+	names = append([]string(nil), c.Names...)
+	roles = append([]string(nil), c.roles()...)
+	n, r, err := c.More(header)
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("the columns are %s: %w", showList(header), err)
 	}
-	defer closer()
-	return goldFrom(src, file, d, gd)
+	for i, s := range n {
+		names = append(names, strings.Clone(s))
+		role := s
+		if i < len(r) {
+			role = r[i]
+		}
+		roles = append(roles, strings.Clone(role))
+	}
+	return names, roles, nil
+}
+
+// ReadTable reads the columns cols of a table from r in format f (empty:
+// by the name's extension, see FormatOf) and calls row with the trimmed
+// cells of each data row, in the order of cols.Names then of the columns
+// cols.More adds, and the row's line (for Parquet, its 1-based row). The
+// cells are valid only during the call: the slice is reused, and a cell
+// may point into the reader's buffer, so a cell kept must be copied
+// (strings.Clone).
+//
+// The table is read as ReadLabelsAs reads labels, in any format and
+// gzip-compressed or not, with the same rules for values (validate.go):
+// cells are text, neither empty nor null, columns the table lacks are an
+// error naming the columns it has, and opt.Sep, opt.Context and
+// opt.MaxMemory apply (the memory limit also bounds the text read, for a
+// caller that keeps what it reads). The column options of opt and
+// opt.Classes are not used. A table without rows is an error.
+//
+// An error returned by row stops the reading and is returned: an
+// *InputError as it is, any other error as an *InputError naming the file
+// and the row's line, with the error's text as its message.
+func ReadTable(r io.Reader, name string, f Format, opt ReadOptions, cols Columns, row func(cells []string, line int) error) error {
+	file := displayName(name)
+	f = f.resolve(name)
+	g := newGuard(opt, file)
+	if g != nil {
+		g.total = true
+	}
+	src, done, err := openSource(r, name, f, textSep(f, opt), cols, g)
+	if err != nil {
+		return err
+	}
+	defer done()
+	rows := 0
+	for {
+		cells, line, err := src.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		rows++
+		if err := row(cells, line); err != nil {
+			var ie *InputError
+			if errors.As(err, &ie) {
+				return err
+			}
+			return &InputError{File: file, Line: line, Msg: err.Error(), Err: err}
+		}
+		if err := g.row(line, 0); err != nil {
+			return err
+		}
+	}
+	if rows == 0 {
+		return src.noRows()
+	}
+	return nil
+}
+
+// LoadTable reads a table from the named file, or from standard input if
+// path is "-", with ReadTable.
+func LoadTable(path string, f Format, opt ReadOptions, cols Columns, row func(cells []string, line int) error) error {
+	r, done, err := openPath(path)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return ReadTable(r, path, f, opt, cols, row)
 }
 
 // LoadLabels reads noisy labels from the named file, or from standard input
@@ -191,8 +273,8 @@ func openPath(path string) (io.Reader, func(), error) {
 	return f, func() { f.Close() }, nil
 }
 
-// rowSource yields the cells of the wanted columns row by row, as
-// tableReader does for delimited text.
+// rowSource yields the cells of the wanted columns row by row: a
+// tableReader, a jsonlReader or a parquetReader.
 type rowSource interface {
 	// next returns the cells of the next row and its line (or row
 	// number), or io.EOF after the last row. The slice is reused.
@@ -203,39 +285,56 @@ type rowSource interface {
 	where(n int) string
 }
 
-// openRows returns the row source of a JSON Lines or Parquet input and a
-// function that releases it.
-func openRows(r io.Reader, name string, f Format, names, roles []string, g *guard) (rowSource, func(), error) {
+var (
+	_ rowSource = (*tableReader)(nil)
+	_ rowSource = (*jsonlReader)(nil)
+	_ rowSource = (*parquetReader)(nil)
+)
+
+// openSource returns the row source of an input in format f (not empty;
+// sep is the separator of CSV and TSV) and a function that releases it.
+func openSource(r io.Reader, name string, f Format, sep rune, cols Columns, g *guard) (rowSource, func(), error) {
 	file := displayName(name)
+	names, roles := cols.Names, cols.roles()
 	for i, n := range names {
-		for _, m := range names[:i] {
+		for j, m := range names[:i] {
 			if n == m {
-				return nil, nil, &InputError{File: file, Msg: fmt.Sprintf("the %s and %s columns have the same name %s", roleOf(roles, names, m), roles[i], show(n))}
+				return nil, nil, &InputError{File: file, Msg: fmt.Sprintf("the %s and %s columns have the same name %s", roles[j], roles[i], show(n))}
 			}
 		}
 	}
 	switch f {
+	case CSV, TSV:
+		src, err := newTableReader(r, name, sep, cols, g)
+		return src, func() {}, err
 	case JSONL:
-		src, err := newJSONLReader(r, file, names, roles, g)
+		src, err := newJSONLTable(r, file, cols, g)
 		return src, func() {}, err
 	case Parquet:
-		return newParquetReader(r, file, names, roles, g)
+		return newParquetReader(r, file, cols, g)
 	}
 	return nil, nil, &InputError{File: file, Msg: fmt.Sprintf("unknown format %q (valid: csv, tsv, jsonl, parquet)", string(f))}
 }
 
-// labelsFrom builds a Dataset from the (task, worker, label) rows of src,
-// with the checks and messages of ReadLabels.
+// labelsFrom builds a Dataset from the (task, worker, label) rows of src.
 func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Dataset, error) {
 	file := displayName(name)
 	b, err := NewBuilder(classes)
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}
-	if p, ok := src.(*parquetReader); ok && useParquetPages {
-		// Page by page, through the dictionaries, if it can.
-		if err := readParquetPages(p, b, g); err != nil {
+	switch s := src.(type) {
+	case *tableReader:
+		// The plain rows in parallel, if it can.
+		if err := readChunks(s, b, g); err != nil {
 			return nil, err
+		}
+	case *parquetReader:
+		// Page by page, through the dictionaries, if it can.
+		if useParquetPages {
+			if err := readParquetPages(s, b, g); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for {
@@ -247,13 +346,13 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 			return nil, err
 		}
 		if err := b.Add(cells[0], cells[1], cells[2]); err != nil {
-			msg := err.Error()
+			e := &InputError{File: file, Line: line, Msg: err.Error()}
 			if len(classes) > 0 {
-				msg += " (given with --classes)"
+				e.Hint = HintClasses
 			} else {
-				msg += "; is the label column the right one?"
+				e.Msg += "; is the label column the right one?"
 			}
-			return nil, &InputError{File: file, Line: line, Msg: msg}
+			return nil, e
 		}
 		if err := g.row(line, b.ids()); err != nil {
 			return nil, err
@@ -268,9 +367,12 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 	}
 	if d.NumClasses() < 2 {
 		c := d.Classes[0]
-		return nil, &InputError{File: file, Msg: fmt.Sprintf(
-			"only one class, %s, in %d labels; at least two are needed: use --classes %s,OTHER to declare the other classes",
-			show(c), d.NumLabels(), c)}
+		e := &InputError{File: file, Hint: HintOneClass, Msg: fmt.Sprintf(
+			"only one class, %s, in %d labels; at least two are needed", show(c), d.NumLabels())}
+		if show(c) == "'"+c+"'" && !strings.Contains(c, ",") {
+			e.Arg = c
+		}
+		return nil, e
 	}
 	d.Name = baseName(name)
 	return d, nil

@@ -270,7 +270,7 @@ func TestFormatErrors(t *testing.T) {
 	}{
 		{"syntax.jsonl", `{"task":1,"worker":"a","label":"x"}` + "\n\n" + `{"task":2,"worker":"a","label":"x"` + "\n", ReadOptions{}, "syntax.jsonl:3: ", []string{"not closed"}},
 		{"comma.jsonl", `{"task":1,,"worker":"a","label":"x"}`, ReadOptions{}, "comma.jsonl:1: ", []string{"invalid JSON at column"}},
-		{"missing.jsonl", `{"task":1,"worker":"a","label":"x"}` + "\n" + `{"task":1,"labels":"x"}`, ReadOptions{}, "missing.jsonl:2: ", []string{"no 'worker' or 'label' key", "'task', 'labels'", "--label-column"}},
+		{"missing.jsonl", `{"task":1,"worker":"a","label":"x"}` + "\n" + `{"task":1,"labels":"x"}`, ReadOptions{}, "missing.jsonl:2: ", []string{"no 'worker' or 'label' key", "'task', 'labels'", "[columns key]"}},
 		{"null.jsonl", `{"task":1,"worker":null,"label":"x"}`, ReadOptions{}, "null.jsonl:1: ", []string{"worker value", "null"}},
 		{"nested.jsonl", `{"task":1,"worker":"a","label":["x"]}`, ReadOptions{}, "nested.jsonl:1: ", []string{"label value", "object or array"}},
 		{"emptyval.jsonl", `{"task":" ","worker":"a","label":"x"}`, ReadOptions{}, "emptyval.jsonl:1: ", []string{"empty task value"}},
@@ -281,11 +281,11 @@ func TestFormatErrors(t *testing.T) {
 		{"scalar.jsonl", `{"task":1,"worker":"a","label":"x"}` + "\n42\n", ReadOptions{}, "scalar.jsonl:2: ", []string{"must be a JSON object"}},
 		{"latin1.jsonl", "{\"task\":1,\"worker\":\"Jos\xe9\",\"label\":\"x\"}", ReadOptions{}, "latin1.jsonl:1: ", []string{"invalid UTF-8", "0xE9", "column 24"}},
 		{"empty.jsonl", "\n\n", ReadOptions{}, "empty.jsonl: ", []string{"no records", `{"task":"task","worker":"worker","label":"label"}`}},
-		{"outside.jsonl", `{"task":1,"worker":"a","label":"x"}` + "\n" + `{"task":1,"worker":"a","label":"q"}`, ReadOptions{Classes: []string{"x", "y"}}, "outside.jsonl:2: ", []string{`label "q"`, "--classes"}},
+		{"outside.jsonl", `{"task":1,"worker":"a","label":"x"}` + "\n" + `{"task":1,"worker":"a","label":"q"}`, ReadOptions{Classes: []string{"x", "y"}}, "outside.jsonl:2: ", []string{`label "q"`, "[classes]"}},
 		{"oneclass.jsonl", `{"task":1,"worker":"a","label":"x"}`, ReadOptions{}, "oneclass.jsonl: ", []string{"only one class"}},
 		{"same.jsonl", `{}`, ReadOptions{WorkerColumn: "task"}, "same.jsonl: ", []string{"same name 'task'"}},
 		{"badgz.jsonl", "\x1f\x8b\x08\x00garbage", ReadOptions{}, "badgz.jsonl: ", []string{"compressed"}},
-		{"text.parquet", "task,worker,label\n1,a,x\n", ReadOptions{}, "text.parquet: ", []string{"not a Parquet file", "looks like text", "--format"}},
+		{"text.parquet", "task,worker,label\n1,a,x\n", ReadOptions{}, "text.parquet: ", []string{"not a Parquet file", "looks like text", "[format]"}},
 		{"empty.parquet", "", ReadOptions{}, "empty.parquet: ", []string{"empty"}},
 		{"trunc.parquet", pq([3]string{"1", "a", "x"}, [3]string{"1", "b", "y"})[:40], ReadOptions{}, "trunc.parquet: ", []string{"corrupt or truncated Parquet"}},
 		{"cols.parquet", noTask.String(), ReadOptions{}, "cols.parquet: ", []string{"2 columns 'item', 'label'", "no 'task' or 'worker' column"}},
@@ -302,18 +302,7 @@ func TestFormatErrors(t *testing.T) {
 			if _, ok := err.(*InputError); !ok {
 				t.Errorf("error %T, want *InputError", err)
 			}
-			msg := err.Error()
-			if strings.Contains(msg, "\n") {
-				t.Errorf("message has several lines: %q", msg)
-			}
-			if !strings.HasPrefix(msg, tc.where) {
-				t.Errorf("message %q, want prefix %q", msg, tc.where)
-			}
-			for _, s := range tc.want {
-				if !strings.Contains(msg, s) {
-					t.Errorf("message %q lacks %q", msg, s)
-				}
-			}
+			checkInputError(t, err, tc.where, tc.want)
 		})
 	}
 }

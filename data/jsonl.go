@@ -27,8 +27,22 @@ type jsonlReader struct {
 	found   []int // per wanted key: 0 absent, 1 matched ignoring case, 2 exact
 	keys    []string
 	fast    jsonlFast
+	// more, if not nil, adds wanted keys from the keys of the first
+	// record (Columns.More).
+	more func(header []string) (names, roles []string, err error)
 }
 
+// newJSONLTable returns the reader of the columns cols of JSON Lines.
+func newJSONLTable(r io.Reader, file string, cols Columns, g *guard) (*jsonlReader, error) {
+	j, err := newJSONLReader(r, file, cols.Names, cols.roles(), g)
+	if err == nil && cols.More != nil {
+		j.more = cols.more
+	}
+	return j, err
+}
+
+// newJSONLReader returns the reader of the keys names of JSON Lines, each
+// holding what roles says.
 func newJSONLReader(r io.Reader, file string, names, roles []string, g *guard) (*jsonlReader, error) {
 	text, err := g.text(r)
 	if err != nil {
@@ -42,6 +56,43 @@ func newJSONLReader(r io.Reader, file string, names, roles []string, g *guard) (
 		file: file, br: br, names: names, roles: roles,
 		cells: make([]string, len(names)), found: make([]int, len(names)),
 	}, nil
+}
+
+// resolve sets the wanted keys from the keys of the first record, line,
+// once.
+func (j *jsonlReader) resolve(line []byte) error {
+	if j.more == nil || !json.Valid(line) {
+		return nil // an invalid record is for parse to describe
+	}
+	names, roles, err := j.more(objectKeys(line))
+	if err != nil {
+		return &InputError{File: j.file, Line: j.line, Msg: err.Error(), Err: err}
+	}
+	j.names, j.roles, j.more = names, roles, nil
+	j.cells, j.found = make([]string, len(j.names)), make([]int, len(j.names))
+	return nil
+}
+
+// objectKeys returns the top-level keys of a JSON object in their order,
+// as far as it can read them.
+func objectKeys(obj []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		k, _ := tok.(string)
+		keys = append(keys, strings.TrimSpace(k))
+		if err := skipValue(dec); err != nil {
+			return keys
+		}
+	}
+	return keys
 }
 
 func (j *jsonlReader) where(n int) string { return fmt.Sprintf("line %d", n) }
@@ -108,6 +159,9 @@ func (j *jsonlReader) next() ([]string, int, error) {
 		line := bytes.TrimSpace(raw)
 		if len(line) == 0 {
 			continue
+		}
+		if err := j.resolve(line); err != nil {
+			return nil, 0, err
 		}
 		if err := j.parse(line); err != nil {
 			return nil, 0, err
@@ -240,12 +294,9 @@ func (j *jsonlReader) parseSlow(line []byte) error {
 		if len(j.keys) > 0 {
 			msg += fmt.Sprintf(" (its keys: %s)", showList(j.keys))
 		}
-		msg += "; other key names can be given with --task-column"
-		if len(j.names) == 3 {
-			msg += ", --worker-column"
-		}
-		msg += " and --label-column"
-		return j.fail("%s", msg)
+		e := j.fail("%s", msg).(*InputError)
+		e.Hint, e.Arg = HintColumns, "key"
+		return e
 	}
 	return nil
 }

@@ -40,6 +40,9 @@ type guard struct {
 	max  int64
 	file string
 	rows int
+	// total also bounds the text read so far, for a reader whose
+	// caller keeps all it reads (ReadTable).
+	total bool
 }
 
 // newGuard returns the guard of opt for the file, or nil if opt sets no
@@ -58,7 +61,7 @@ func (g *guard) text(r io.Reader) (io.Reader, error) {
 	if err != nil || g == nil {
 		return text, err
 	}
-	return &guardedReader{r: text, g: g}, nil
+	return &guardedReader{r: text, g: g, total: g.total}, nil
 }
 
 // ids returns the number of distinct tasks and workers of b.
@@ -142,16 +145,6 @@ func (gr *guardedReader) Read(p []byte) (int, error) {
 			formatSize(float64(gr.cur)), formatSize(float64(max)))}
 	}
 	return n, err
-}
-
-// LimitReader returns a reader of the text r that enforces ctx (which may
-// be nil) and maxMemory (if positive) for a reader that keeps what it reads
-// in memory, such as a consensus table: it fails with an *InputError
-// wrapping ErrLimit, naming the file and the line, when a line is longer
-// than a quarter of maxMemory or the text read so far is, and with the
-// context's error once ctx is cancelled.
-func LimitReader(ctx context.Context, r io.Reader, name string, maxMemory int64) io.Reader {
-	return &guardedReader{r: r, g: &guard{ctx: ctx, max: maxMemory, file: displayName(name)}, total: true}
 }
 
 // inputErrorOf returns err itself if it is (or wraps) an *InputError or a

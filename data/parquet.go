@@ -42,7 +42,7 @@ const parquetMagic = "PAR1"
 // newParquetReader opens a Parquet input. Parquet is read from its end, so
 // a reader that is not a regular file, or gzip-compressed input, is first
 // copied to a temporary file, which the returned function removes.
-func newParquetReader(r io.Reader, file string, names, roles []string, g *guard) (rowSource, func(), error) {
+func newParquetReader(r io.Reader, file string, cols Columns, g *guard) (rowSource, func(), error) {
 	fail := func(msg string, err error) (rowSource, func(), error) {
 		return nil, nil, &InputError{File: file, Msg: msg, Err: err}
 	}
@@ -55,6 +55,8 @@ func newParquetReader(r io.Reader, file string, names, roles []string, g *guard)
 			return fail("cannot read the file: "+err.Error(), err)
 		}
 		ra, size = f, fi.Size()
+	} else if s, ok := r.(sizedReaderAt); ok && !startsWithGzip(s) {
+		ra, size = s, s.Size() // in memory, such as a *bytes.Reader
 	} else {
 		text, err := g.binary(r)
 		if err != nil {
@@ -84,7 +86,7 @@ func newParquetReader(r io.Reader, file string, names, roles []string, g *guard)
 		}
 		ra = tmp
 	}
-	src, err := openParquet(ra, size, file, names, roles)
+	src, err := openParquet(ra, size, file, cols)
 	if err == nil {
 		err = g.parquetSize(src)
 	}
@@ -95,12 +97,19 @@ func newParquetReader(r io.Reader, file string, names, roles []string, g *guard)
 	return src, done, nil
 }
 
+// sizedReaderAt is an input that can be read at any offset without a copy,
+// such as a *bytes.Reader.
+type sizedReaderAt interface {
+	io.ReaderAt
+	Size() int64
+}
+
 func isRegular(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode().IsRegular()
 }
 
-func startsWithGzip(f *os.File) bool {
+func startsWithGzip(f io.ReaderAt) bool {
 	var p [2]byte
 	n, _ := f.ReadAt(p[:], 0)
 	return n == 2 && p[0] == 0x1f && p[1] == 0x8b
@@ -108,30 +117,37 @@ func startsWithGzip(f *os.File) bool {
 
 // openParquet reads the footer of a Parquet file and finds the wanted
 // columns.
-func openParquet(ra io.ReaderAt, size int64, file string, names, roles []string) (*parquetReader, error) {
+func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parquetReader, error) {
+	names, roles := cols.Names, cols.roles()
 	var head [4]byte
 	if n, _ := ra.ReadAt(head[:], 0); size == 0 || n < 4 || string(head[:]) != parquetMagic {
-		msg := "not a Parquet file (it does not start with PAR1)"
+		msg, hint := "not a Parquet file (it does not start with PAR1)", NoHint
 		switch {
 		case size == 0:
 			msg = "the file is empty; a Parquet file was expected"
 		case bytes.HasPrefix(head[:], []byte("PK\x03\x04")):
 			msg += "; it is a zip archive (a spreadsheet?): export it as CSV or Parquet"
 		case utf8.Valid(head[:]):
-			msg += "; it looks like text: name it .csv, .tsv or .jsonl, or use --format"
+			msg += "; it looks like text: name it .csv, .tsv or .jsonl"
+			hint = HintFormat
 		}
-		return nil, &InputError{File: file, Msg: msg}
+		return nil, &InputError{File: file, Msg: msg, Hint: hint}
 	}
 	pf, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &InputError{File: file, Msg: "corrupt or truncated Parquet file: " + err.Error(), Err: err}
 	}
-	p := &parquetReader{file: file, pf: pf, names: names, roles: roles, groups: pf.RowGroups(), cells: make([]string, len(names))}
 	fields := pf.Schema().Fields()
 	var header []string
 	for _, f := range fields {
 		header = append(header, f.Name())
 	}
+	if cols.More != nil {
+		if names, roles, err = cols.more(header); err != nil {
+			return nil, &InputError{File: file, Msg: err.Error(), Err: err}
+		}
+	}
+	p := &parquetReader{file: file, pf: pf, names: names, roles: roles, groups: pf.RowGroups(), cells: make([]string, len(names))}
 	var missing []string
 	for i, n := range names {
 		at, err := findColumn(header, n)
@@ -163,12 +179,8 @@ func openParquet(ra io.ReaderAt, size int64, file string, names, roles []string)
 		if len(header) == 1 {
 			s = ""
 		}
-		msg := fmt.Sprintf("the file has %d column%s %s but no %s column; other column names can be given with --task-column",
-			len(header), s, showList(header), showOr(missing))
-		if len(names) == 3 {
-			msg += ", --worker-column"
-		}
-		return nil, &InputError{File: file, Msg: msg + " and --label-column"}
+		return nil, &InputError{File: file, Hint: HintColumns, Arg: "column", Msg: fmt.Sprintf(
+			"the file has %d column%s %s but no %s column", len(header), s, showList(header), showOr(missing))}
 	}
 	for i := range p.index {
 		for j := range i {

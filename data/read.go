@@ -65,19 +65,62 @@ type ReadOptions struct {
 // InputError describes a problem with an input file. Its Error method
 // returns a single line of the form "FILE:LINE: message", or "FILE: message"
 // when the problem does not belong to one line.
+//
+// Messages name no option of a program: where the remedy is one of the
+// caller's options (another separator, other column names, the list of
+// classes, the format), Hint says which, and a program adds advice naming
+// its own option, such as a command-line flag.
 type InputError struct {
 	// File is the file name as given to the reader.
 	File string
 	// Line is the 1-based physical line of the file where the problem
-	// is, counting the header line and blank lines; it is 0 when the
-	// problem concerns the file as a whole.
+	// is, counting the header line and blank lines (for Parquet, the
+	// 1-based row); it is 0 when the problem concerns the file as a
+	// whole.
 	Line int
 	// Msg describes the problem and, where possible, what to do about it.
 	Msg string
 	// Err is the underlying error, if any, such as an error from the
-	// operating system; it may be nil.
+	// operating system or ErrLimit; it may be nil.
 	Err error
+	// Hint classifies a problem that one of the reader's options can
+	// remedy; it is NoHint for the others.
+	Hint Hint
+	// Arg is the detail of the Hint: the separator that splits the
+	// header (HintSeparator), the word for a column in the format,
+	// "column" or "key" (HintColumns), or the only class found, if it
+	// can be written in a comma-separated list as it is
+	// (HintOneClass); it is empty otherwise.
+	Arg string
 }
+
+// Hint says which option of a reader can remedy the problem of an
+// *InputError, for a program to name its own option in its advice.
+type Hint uint8
+
+// The hints of an *InputError.
+const (
+	// NoHint marks problems that no reading option remedies.
+	NoHint Hint = iota
+	// HintSeparator marks a header that another separator (Arg) would
+	// split into the wanted columns: ReadOptions.Sep, or a file name
+	// ending in .tsv for a tab.
+	HintSeparator
+	// HintColumns marks a header (for JSON Lines, a record's keys; for
+	// Parquet, the schema) without some of the wanted columns:
+	// ReadOptions.TaskColumn, WorkerColumn and LabelColumn name others.
+	HintColumns
+	// HintClasses marks a problem with ReadOptions.Classes: a label
+	// outside them, or a list that is not valid.
+	HintClasses
+	// HintOneClass marks labels of one class only (Arg, if it can be
+	// written in a comma-separated list as it is): ReadOptions.Classes
+	// can declare the others.
+	HintOneClass
+	// HintFormat marks content that does not match the format the file
+	// name implies: the format can be given explicitly.
+	HintFormat
+)
 
 // Error returns the one-line description of the problem.
 func (e *InputError) Error() string {
@@ -123,67 +166,47 @@ func ReadLabelsFile(path string, opt ReadOptions) (*Dataset, error) {
 // quotes, invalid UTF-8, labels outside opt.Classes, no data rows, and
 // data with fewer than two classes.
 func ReadLabels(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
+	if opt.Sep == 0 {
+		opt.Sep = sepFor(name)
+	}
+	return readLabels(r, name, CSV, opt)
+}
+
+// labelColumns returns the columns of a labels file that opt names.
+func labelColumns(opt ReadOptions) Columns {
+	return Columns{
+		Names: []string{
+			orDefault(opt.TaskColumn, DefaultTaskColumn),
+			orDefault(opt.WorkerColumn, DefaultWorkerColumn),
+			orDefault(opt.LabelColumn, DefaultLabelColumn),
+		},
+		Roles: []string{"task", "worker", "label"},
+	}
+}
+
+// goldColumns returns the columns of a gold file that opt names.
+func goldColumns(opt ReadOptions) Columns {
+	return Columns{
+		Names: []string{orDefault(opt.TaskColumn, DefaultTaskColumn), orDefault(opt.LabelColumn, DefaultLabelColumn)},
+		Roles: []string{"task", "label"},
+	}
+}
+
+// readLabels reads labels in format f (not empty; for CSV and TSV,
+// opt.Sep is set).
+func readLabels(r io.Reader, name string, f Format, opt ReadOptions) (*Dataset, error) {
 	file := displayName(name)
 	classes, err := cleanClasses(opt.Classes)
 	if err != nil {
-		return nil, &InputError{File: file, Msg: err.Error()}
-	}
-	cols := []string{
-		orDefault(opt.TaskColumn, DefaultTaskColumn),
-		orDefault(opt.WorkerColumn, DefaultWorkerColumn),
-		orDefault(opt.LabelColumn, DefaultLabelColumn),
+		return nil, &InputError{File: file, Msg: err.Error(), Hint: HintClasses}
 	}
 	g := newGuard(opt, file)
-	t, err := newTableReader(r, name, opt.Sep, cols, []string{"task", "worker", "label"}, g)
+	src, done, err := openSource(r, name, f, opt.Sep, labelColumns(opt), g)
 	if err != nil {
 		return nil, err
 	}
-	b, err := NewBuilder(classes)
-	if err != nil {
-		return nil, &InputError{File: file, Msg: err.Error()}
-	}
-	if err := readChunks(t, b, g); err != nil { // the plain rows in parallel, if it can
-		return nil, err
-	}
-	for {
-		cells, line, err := t.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := b.Add(cells[0], cells[1], cells[2]); err != nil {
-			msg := err.Error()
-			if len(classes) > 0 {
-				msg += " (given with --classes)"
-			} else {
-				msg += "; is the label column the right one?"
-			}
-			return nil, &InputError{File: file, Line: line, Msg: msg}
-		}
-		if err := g.row(line, b.ids()); err != nil {
-			return nil, err
-		}
-	}
-	if b.Len() == 0 {
-		return nil, t.noRows()
-	}
-	d, err := b.build(true)
-	if err != nil {
-		return nil, &InputError{File: file, Msg: err.Error()}
-	}
-	if d.NumClasses() < 2 {
-		c := d.Classes[0]
-		hint := fmt.Sprintf("use --classes %s,OTHER to declare the other classes", c)
-		if show(c) != "'"+c+"'" || strings.Contains(c, ",") {
-			hint = "use --classes to list all the classes"
-		}
-		return nil, &InputError{File: file, Msg: fmt.Sprintf(
-			"only one class, %s, in %d labels; at least two are needed: %s", show(c), d.NumLabels(), hint)}
-	}
-	d.Name = baseName(name)
-	return d, nil
+	defer done()
+	return labelsFrom(src, name, classes, g)
 }
 
 // ReadGoldFile reads gold labels for d from the named file with ReadGold.
@@ -210,91 +233,26 @@ func ReadGoldFile(path string, d *Dataset, opt ReadOptions) (*Gold, error) {
 // error, however, if no gold task at all has noisy labels in d. Gold tasks
 // are kept in the order of their first row.
 func ReadGold(r io.Reader, name string, d *Dataset, opt ReadOptions) (*Gold, error) {
+	if opt.Sep == 0 {
+		opt.Sep = sepFor(name)
+	}
+	return readGold(r, name, CSV, d, opt)
+}
+
+// readGold reads gold labels in format f (not empty; for CSV and TSV,
+// opt.Sep is set).
+func readGold(r io.Reader, name string, f Format, d *Dataset, opt ReadOptions) (*Gold, error) {
 	file := displayName(name)
 	if d == nil || d.NumClasses() == 0 {
 		return nil, &InputError{File: file, Msg: "no labels data set to match the gold labels to"}
 	}
-	cols := []string{
-		orDefault(opt.TaskColumn, DefaultTaskColumn),
-		orDefault(opt.LabelColumn, DefaultLabelColumn),
-	}
-	gd := newGuard(opt, file)
-	t, err := newTableReader(r, name, opt.Sep, cols, []string{"task", "label"}, gd)
+	g := newGuard(opt, file)
+	src, done, err := openSource(r, name, f, opt.Sep, goldColumns(opt), g)
 	if err != nil {
 		return nil, err
 	}
-	taskIndex := make(map[string]int32, len(d.Tasks))
-	for j, s := range d.Tasks {
-		taskIndex[s] = int32(j)
-	}
-	classIndex := make(map[string]uint16, len(d.Classes))
-	for k, c := range d.Classes {
-		classIndex[c] = uint16(k)
-	}
-	type seen struct {
-		label uint16
-		line  int
-	}
-	first := make(map[string]seen)
-	g := &Gold{}
-	rows := 0
-	var firstTasks []string
-	for {
-		cells, line, err := t.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		rows++
-		if err := gd.row(line, len(first)); err != nil {
-			return nil, err
-		}
-		task, label := cells[0], cells[1]
-		k, ok := classIndex[label]
-		if !ok {
-			return nil, &InputError{File: file, Line: line, Msg: fmt.Sprintf(
-				"gold label %s of task %s is not one of the classes of the labels (%s)",
-				show(label), show(task), listClasses(d.Classes))}
-		}
-		if s, dup := first[task]; dup {
-			if s.label != k {
-				return nil, &InputError{File: file, Line: line, Msg: fmt.Sprintf(
-					"task %s has gold label %s here but %s on line %d",
-					show(task), show(label), show(d.Classes[s.label]), s.line)}
-			}
-			continue
-		}
-		task = strings.Clone(task)
-		first[task] = seen{label: k, line: line}
-		if len(firstTasks) < 3 {
-			firstTasks = append(firstTasks, task)
-		}
-		j, ok := taskIndex[task]
-		if !ok {
-			g.Unmatched++
-			if len(g.UnmatchedTasks) < 5 {
-				g.UnmatchedTasks = append(g.UnmatchedTasks, task)
-			}
-			continue
-		}
-		g.Task = append(g.Task, j)
-		g.Label = append(g.Label, k)
-	}
-	if rows == 0 {
-		return nil, t.noRows()
-	}
-	if len(g.Task) == 0 {
-		msg := fmt.Sprintf("none of the %d gold tasks (such as %s) has noisy labels", g.Unmatched, showList(firstTasks))
-		if len(d.Tasks) > 0 {
-			n := min(len(d.Tasks), 3)
-			msg += fmt.Sprintf(" (whose tasks look like %s)", showList(d.Tasks[:n]))
-		}
-		msg += "; do the two files use the same task identifiers?"
-		return nil, &InputError{File: file, Msg: msg}
-	}
-	return g, nil
+	defer done()
+	return goldFrom(src, file, d, g)
 }
 
 // tableReader reads the rows of a delimited text file with a header line and
@@ -311,20 +269,14 @@ type tableReader struct {
 }
 
 // newTableReader prepares r for reading and reads and checks the header.
-func newTableReader(r io.Reader, name string, sep rune, names, roles []string, g *guard) (*tableReader, error) {
+func newTableReader(r io.Reader, name string, sep rune, cols Columns, g *guard) (*tableReader, error) {
+	names, roles := cols.Names, cols.roles()
 	file := displayName(name)
 	if sep == 0 {
 		sep = sepFor(name)
 	}
 	if sep == '"' || sep == '\r' || sep == '\n' || unicode.IsControl(sep) && sep != '\t' || !utf8.ValidRune(sep) || sep == utf8.RuneError {
 		return nil, &InputError{File: file, Msg: fmt.Sprintf("invalid separator %q", sep)}
-	}
-	for i, n := range names {
-		for _, m := range names[:i] {
-			if n == m {
-				return nil, &InputError{File: file, Msg: fmt.Sprintf("the %s and %s columns have the same name %s", roleOf(roles, names, m), roles[i], show(n))}
-			}
-		}
 	}
 	text, err := g.text(r)
 	if err != nil {
@@ -355,6 +307,12 @@ func newTableReader(r io.Reader, name string, sep rune, names, roles []string, g
 		}
 		header[i] = strings.TrimSpace(h)
 	}
+	if cols.More != nil {
+		if names, roles, err = cols.more(header); err != nil {
+			return nil, &InputError{File: file, Line: t.head, Msg: err.Error(), Err: err}
+		}
+		t.names, t.roles, t.cells = names, roles, make([]string, len(names))
+	}
 	t.index = make([]int, len(names))
 	var missing []string
 	for i, n := range names {
@@ -368,7 +326,8 @@ func newTableReader(r io.Reader, name string, sep rune, names, roles []string, g
 		t.index[i] = at
 	}
 	if len(missing) > 0 {
-		return nil, &InputError{File: file, Line: t.head, Msg: headerMessage(header, names, missing, sep)}
+		msg, hint, arg := headerMessage(header, names, missing, sep)
+		return nil, &InputError{File: file, Line: t.head, Msg: msg, Hint: hint, Arg: arg}
 	}
 	for i := range t.index {
 		for j := range i {
@@ -430,6 +389,8 @@ func (t *tableReader) next() ([]string, int, error) {
 	}
 }
 
+func (t *tableReader) where(n int) string { return fmt.Sprintf("line %d", n) }
+
 // noRows returns the error for a file without data rows.
 func (t *tableReader) noRows() error {
 	return &InputError{File: t.file, Msg: fmt.Sprintf("no data rows after the header on line %d", t.head)}
@@ -485,8 +446,9 @@ func findColumn(header []string, name string) (int, error) {
 }
 
 // headerMessage describes a header without some of the wanted columns and
-// suggests a remedy.
-func headerMessage(header, names, missing []string, sep rune) string {
+// suggests a remedy: another separator (HintSeparator) or other column
+// names (HintColumns).
+func headerMessage(header, names, missing []string, sep rune) (string, Hint, string) {
 	var b strings.Builder
 	s := "s"
 	if len(header) == 1 {
@@ -513,23 +475,18 @@ func headerMessage(header, names, missing []string, sep rune) string {
 		}
 		switch c {
 		case '\t':
-			b.WriteString("; is the separator a tab? (use --sep, or name the file .tsv)")
+			b.WriteString("; is the separator a tab?")
 		case ' ':
-			b.WriteString("; is the separator a space? (use --sep)")
+			b.WriteString("; is the separator a space?")
 		default:
-			fmt.Fprintf(&b, "; is the separator '%c'? (use --sep)", c)
+			fmt.Fprintf(&b, "; is the separator '%c'?", c)
 		}
-		return b.String()
+		return b.String(), HintSeparator, string(c)
 	}
 	if len(missing) == len(names) {
 		fmt.Fprintf(&b, "; the first line must be a header naming the columns, such as %s", show(strings.Join(names, string(sep))))
 	}
-	b.WriteString("; other column names can be given with --task-column")
-	if len(names) == 3 {
-		b.WriteString(", --worker-column")
-	}
-	b.WriteString(" and --label-column")
-	return b.String()
+	return b.String(), HintColumns, "column"
 }
 
 // textReader returns a reader of the text in r: gzip-compressed input is
@@ -618,31 +575,21 @@ func cleanClasses(classes []string) ([]string, error) {
 	for i, c := range classes {
 		out[i] = strings.TrimSpace(c)
 		if out[i] == "" {
-			return nil, errors.New("--classes lists an empty class name")
+			return nil, errors.New("the list of classes has an empty class name")
 		}
 		for _, p := range out[:i] {
 			if p == out[i] {
-				return nil, fmt.Errorf("--classes lists class %s twice", show(p))
+				return nil, fmt.Errorf("the list of classes names class %s twice", show(p))
 			}
 		}
 	}
 	if len(out) == 1 {
-		return nil, fmt.Errorf("--classes lists only one class, %s; at least two are needed", show(out[0]))
+		return nil, fmt.Errorf("the list of classes names only one class, %s; at least two are needed", show(out[0]))
 	}
 	if len(out) > MaxClasses {
-		return nil, fmt.Errorf("--classes lists %d classes, at most %d are supported", len(out), MaxClasses)
+		return nil, fmt.Errorf("the list of classes names %d classes, at most %d are supported", len(out), MaxClasses)
 	}
 	return out, nil
-}
-
-// roleOf returns the role of the first wanted column called name.
-func roleOf(roles, names []string, name string) string {
-	for i, n := range names {
-		if n == name {
-			return roles[i]
-		}
-	}
-	return ""
 }
 
 // invalidAt returns the byte offset of the first invalid UTF-8 sequence in s.

@@ -25,11 +25,11 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"blank.csv", "\n\n  \n", ReadOptions{}, "blank.csv: ", []string{"empty"}},
 		{"blankhead.csv", "\n \t\nworker,label\n1,x\n", ReadOptions{}, "blankhead.csv:3: ", []string{"no 'task' column"}},
 		{"bomonly.csv", "\xef\xbb\xbf", ReadOptions{}, "bomonly.csv: ", []string{"empty"}},
-		{"semi.csv", "task;worker;label\n1;a;x\n", ReadOptions{}, "semi.csv:1: ", []string{"header has 1 column 'task;worker;label'", "is the separator ';'? (use --sep)"}},
-		{"tabs.csv", "task\tworker\tlabel\n1\ta\tx\n", ReadOptions{}, "tabs.csv:1: ", []string{"1 column", "separator a tab", ".tsv"}},
+		{"semi.csv", "task;worker;label\n1;a;x\n", ReadOptions{}, "semi.csv:1: ", []string{"header has 1 column 'task;worker;label'", "is the separator ';'?", "[separator ;]"}},
+		{"tabs.csv", "task\tworker\tlabel\n1\ta\tx\n", ReadOptions{}, "tabs.csv:1: ", []string{"1 column", "separator a tab", "[separator \t]"}},
 		{"commas.tsv", "task,worker,label\n1,a,x\n", ReadOptions{}, "commas.tsv:1: ", []string{"1 column", "separator ','"}},
 		{"nohead.csv", "1,a,x\n2,b,y\n", ReadOptions{}, "nohead.csv:1: ", []string{"3 columns '1', 'a', 'x'", "must be a header", "task,worker,label"}},
-		{"nolabel.csv", "task,worker,answer\n1,a,x\n", ReadOptions{}, "nolabel.csv:1: ", []string{"'task', 'worker', 'answer'", "no 'label' column", "--label-column"}},
+		{"nolabel.csv", "task,worker,answer\n1,a,x\n", ReadOptions{}, "nolabel.csv:1: ", []string{"'task', 'worker', 'answer'", "no 'label' column", "[columns column]"}},
 		{"custom.csv", "task,worker,label\n1,a,x\n", ReadOptions{LabelColumn: "answer"}, "custom.csv:1: ", []string{"no 'answer' column"}},
 		{"twice.csv", "task,worker,label,task\n1,a,x,1\n", ReadOptions{}, "twice.csv:1: ", []string{"'task' appears twice", "columns 1 and 4"}},
 		{"same.csv", "task,worker,label\n1,a,x\n", ReadOptions{WorkerColumn: "task"}, "same.csv: ", []string{"same name 'task'"}},
@@ -45,17 +45,17 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"latin1.csv", "task,worker,label\n1,a,x\n2,Jos\xe9,y\n", ReadOptions{}, "latin1.csv:3: ", []string{"invalid UTF-8", "0xE9", "worker cell", "column 3"}},
 		{"latin1head.csv", "t\xe2che,worker,label\n1,a,x\n", ReadOptions{}, "latin1head.csv:1: ", []string{"invalid UTF-8", "header"}},
 		{"zip.csv", "PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xff\xfe,a,b\n", ReadOptions{}, "zip.csv:1: ", []string{"zip archive", "CSV"}},
-		{"outside.csv", "task,worker,label\n1,a,x\n2,b,q\n", ReadOptions{Classes: []string{"x", "y"}}, "outside.csv:3: ", []string{`label "q"`, "x,y", "--classes"}},
-		{"oneclass.csv", "task,worker,label\n1,a,x\n2,b,x\n", ReadOptions{}, "oneclass.csv: ", []string{"only one class, 'x'", "--classes x,", "declare the other classes"}},
-		{"oneopt.csv", "task,worker,label\n1,a,x\n", ReadOptions{Classes: []string{"x"}}, "oneopt.csv: ", []string{"only one class", "--classes"}},
+		{"outside.csv", "task,worker,label\n1,a,x\n2,b,q\n", ReadOptions{Classes: []string{"x", "y"}}, "outside.csv:3: ", []string{`label "q"`, "x,y", "[classes]"}},
+		{"oneclass.csv", "task,worker,label\n1,a,x\n2,b,x\n", ReadOptions{}, "oneclass.csv: ", []string{"only one class, 'x'", "at least two", "[one class x]"}},
+		{"oneopt.csv", "task,worker,label\n1,a,x\n", ReadOptions{Classes: []string{"x"}}, "oneopt.csv: ", []string{"only one class", "[classes]"}},
 		{"dupopt.csv", "task,worker,label\n1,a,x\n", ReadOptions{Classes: []string{"x", "y", "x"}}, "dupopt.csv: ", []string{"'x' twice"}},
 		{"norows.csv", "task,worker,label\n", ReadOptions{}, "norows.csv: ", []string{"no data rows", "line 1"}},
 		{"norowsblank.csv", "task,worker,label\r\n\r\n  \r\n", ReadOptions{}, "norowsblank.csv: ", []string{"no data rows"}},
 		{"multiline.csv", "task,worker,label\n\"1\n1\",a,x\n2,b,y,z\n", ReadOptions{}, "multiline.csv:4: ", []string{"too many fields"}},
 		{"multicell.csv", "task,worker,label\n\"1\n1\",,x\n", ReadOptions{}, "multicell.csv:3: ", []string{"empty worker cell"}},
-		{"space.csv", "task worker label\n1 a x\n", ReadOptions{}, "space.csv:1: ", []string{"1 column 'task worker label'", "separator a space? (use --sep)"}},
+		{"space.csv", "task worker label\n1 a x\n", ReadOptions{}, "space.csv:1: ", []string{"1 column 'task worker label'", "separator a space?", "[separator  ]"}},
 		{"pipe.csv", "task|worker|label\n1|a|x\n", ReadOptions{}, "pipe.csv:1: ", []string{"separator '|'"}},
-		{"myspace.csv", "task,worker,my label\n1,a,x\n", ReadOptions{}, "myspace.csv:1: ", []string{"'my label'", "no 'label' column", "--label-column"}},
+		{"myspace.csv", "task,worker,my label\n1,a,x\n", ReadOptions{}, "myspace.csv:1: ", []string{"'my label'", "no 'label' column", "[columns column]"}},
 		{"long.csv", "task,worker," + strings.Repeat("é", 30) + "\n", ReadOptions{}, "long.csv:1: ", []string{"'" + strings.Repeat("é", 20) + "…'"}},
 		{"sep.csv", "task,worker,label\n", ReadOptions{Sep: '"'}, "sep.csv: ", []string{"invalid separator"}},
 		{"", "task,worker\n", ReadOptions{}, "<input>:1: ", []string{"no 'label' column"}},
@@ -72,6 +72,19 @@ func TestReadLabelsErrors(t *testing.T) {
 	}
 }
 
+// hintTag describes the Hint of e for the tables of expected messages,
+// such as "[separator ;]".
+func hintTag(e *InputError) string {
+	name := map[Hint]string{HintSeparator: "separator", HintColumns: "columns", HintClasses: "classes", HintOneClass: "one class", HintFormat: "format"}[e.Hint]
+	if name == "" {
+		return ""
+	}
+	if e.Arg != "" {
+		name += " " + e.Arg
+	}
+	return " [" + name + "]"
+}
+
 func checkInputError(t *testing.T, err error, where string, want []string) {
 	t.Helper()
 	var ie *InputError
@@ -82,9 +95,13 @@ func checkInputError(t *testing.T, err error, where string, want []string) {
 	if strings.Contains(msg, "\n") {
 		t.Errorf("message has several lines: %q", msg)
 	}
+	if strings.Contains(msg, "--") {
+		t.Errorf("message %q names an option of a program", msg)
+	}
 	if !strings.HasPrefix(msg, where) {
 		t.Errorf("message %q does not start with %q", msg, where)
 	}
+	msg += hintTag(ie)
 	for _, w := range want {
 		if !strings.Contains(msg, w) {
 			t.Errorf("message %q does not contain %q", msg, w)

@@ -201,6 +201,7 @@ func (m Model) fitOnce(d *data.Dataset, s *Settings) (*Result, error) {
 	}
 	if err != nil && !r.Converged {
 		r.Status += ": " + err.Error()
+		r.Stop = err
 	}
 	r.Probs = make([]float64, d.NumTasks()*d.NumClasses())
 	obj.outputs(x, r.Probs)

@@ -32,6 +32,10 @@ type Result struct {
 	Iterations, Evaluations int
 	// Status says why the fit stopped, such as "GradientThreshold".
 	Status string
+	// Stop is the error that stopped the fit before an optimum, if any,
+	// such as ErrNonFinite or ErrLineSearch (Status ends with its text);
+	// it is nil otherwise.
+	Stop error
 	// Converged is false when the fit stopped at a limit (iterations) or
 	// failed rather than at an optimum.
 	Converged bool

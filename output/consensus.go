@@ -1,17 +1,16 @@
 package output
 
 import (
-	"bufio"
-	"encoding/csv"
 	"io"
-	"strconv"
 
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/table"
 	"github.com/consensuslab/consensus/model"
 )
 
 // FormatProb formats a probability with the shortest decimal representation
 // that reads back to the same float64, so output round-trips exactly.
-func FormatProb(p float64) string { return strconv.FormatFloat(p, 'g', -1, 64) }
+func FormatProb(p float64) string { return table.FormatFloat(p) }
 
 // ConsensusHeader returns the header of a consensus table: "task", "label",
 // then "p_<class>" for every class.
@@ -23,83 +22,76 @@ func ConsensusHeader(classes []string) []string {
 	return h
 }
 
-// WriteConsensusCSV writes one row per object: its identifier, its consensus
-// class (the argmax, ties broken by model.Argmax with the given seed) and
-// its distribution over the classes. sep is the field separator (',' or
-// '\t').
-func WriteConsensusCSV(w io.Writer, r *model.Result, seed uint64, sep rune) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	cw := csv.NewWriter(bw)
-	cw.Comma = sep
+// WriteConsensus writes the consensus of r in format f (CSV for the empty
+// Format): one row per object with its identifier ("task"), its consensus
+// class ("label": the argmax, ties broken by model.Argmax with the given
+// seed) and its distribution over the classes ("p_<class>" for every
+// class, numbers that read back bit for bit). Every format has these
+// columns in this order: text with a header line for CSV and TSV, one
+// object a line for JSON Lines, such as
+//
+//	{"task":"t1","label":"b","p_a":0.25,"p_b":0.75}
+//
+// and string and double columns for Parquet (Snappy-compressed). pandas
+// reads them with read_csv, read_json(path, lines=True) and read_parquet;
+// ReadConsensus reads any of them back.
+func WriteConsensus(w io.Writer, r *model.Result, seed uint64, f data.Format) error {
 	d := r.Data
-	if err := cw.Write(ConsensusHeader(d.Classes)); err != nil {
+	cols := []table.Column{{Name: "task"}, {Name: "label"}}
+	for _, c := range ConsensusHeader(d.Classes)[2:] {
+		cols = append(cols, table.Column{Name: c, Kind: table.Float})
+	}
+	t, err := table.NewWriter(w, f, cols)
+	if err != nil {
 		return err
 	}
 	labels := r.Labels(seed)
-	k := d.NumClasses()
-	row := make([]string, 2+k)
 	for j, task := range d.Tasks {
-		row[0] = task
-		row[1] = d.Classes[labels[j]]
-		for z, p := range r.Dist(j) {
-			row[2+z] = FormatProb(p)
+		t.String(task)
+		t.String(d.Classes[labels[j]])
+		for _, p := range r.Dist(j) {
+			t.Float(p)
 		}
-		if err := cw.Write(row); err != nil {
+		if err := t.EndRow(); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return t.Close()
 }
 
-// WriteWorkersCSV writes one row per worker: its identifier, its number of
-// labels, and the fitted worker parameters named by
-// model.Result.WorkerColumns.
-func WriteWorkersCSV(w io.Writer, r *model.Result, sep rune) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	cw := csv.NewWriter(bw)
-	cw.Comma = sep
+// WriteWorkers writes the fitted worker parameters of r in format f (CSV
+// for the empty Format): one row per worker with its identifier
+// ("worker"), its number of labels ("labels"), its skill ("skill",
+// model.Result.WorkerSkills) and the parameters named by
+// model.Result.WorkerColumns. In JSON Lines a parameter that is not a
+// finite number is null; in Parquet "labels" is a 64-bit integer column
+// and the others are doubles. ReadWorkers reads any of these back.
+func WriteWorkers(w io.Writer, r *model.Result, f data.Format) error {
 	d := r.Data
-	cols := workerColumns(r)
 	skills := r.WorkerSkills()
-	if err := cw.Write(append([]string{"worker", "labels"}, cols...)); err != nil {
+	cols := []table.Column{{Name: "worker"}, {Name: "labels", Kind: table.Int}}
+	for _, c := range append([]string{"skill"}, r.WorkerColumns()...) {
+		cols = append(cols, table.Column{Name: c, Kind: table.Float})
+	}
+	t, err := table.NewWriter(w, f, cols)
+	if err != nil {
 		return err
 	}
-	n := make([]int, d.NumWorkers())
+	n := make([]int64, d.NumWorkers())
 	for _, wk := range d.Worker {
 		n[wk]++
 	}
 	var vals []float64
-	row := make([]string, 2+len(cols))
 	for wk, name := range d.Workers {
-		vals = workerValues(r, skills, int32(wk), vals[:0])
-		row[0] = name
-		row[1] = strconv.Itoa(n[wk])
-		for i, v := range vals {
-			row[2+i] = FormatProb(v)
+		vals = r.WorkerValues(int32(wk), append(vals[:0], skills[wk]))
+		t.String(name)
+		t.Int(n[wk])
+		for _, v := range vals {
+			t.Float(v)
 		}
-		if err := cw.Write(row); err != nil {
+		if err := t.EndRow(); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-// workerColumns returns the columns of a workers table after "worker" and
-// "labels": "skill" (Result.WorkerSkills) and the model's own worker
-// parameters (Result.WorkerColumns).
-func workerColumns(r *model.Result) []string {
-	return append([]string{"skill"}, r.WorkerColumns()...)
-}
-
-// workerValues appends worker w's values of the workerColumns to dst.
-func workerValues(r *model.Result, skills []float64, w int32, dst []float64) []float64 {
-	return r.WorkerValues(w, append(dst, skills[w]))
+	return t.Close()
 }

@@ -18,5 +18,8 @@
 //	}
 //	err = output.WriteConsensusFile("consensus.parquet", "", res, 1) // pandas: pd.read_parquet
 //
-// ReadConsensus reads any of these consensus tables back, for evaluation.
+// ReadConsensus and LoadConsensus read any of these consensus tables back,
+// for evaluation, and ReadWorkers and LoadWorkers any workers table, to
+// start a fit from it; both read with data.ReadTable, so every problem is a
+// *data.InputError naming the file and the line.
 package output

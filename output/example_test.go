@@ -1,6 +1,7 @@
 package output_test
 
 import (
+	"bytes"
 	"fmt"
 	"log"
 	"os"
@@ -32,8 +33,8 @@ img2,bob,dog
 
 // The consensus table has Crowd-Kit's columns: task, label, then one
 // probability column per class.
-func ExampleWriteConsensusCSV() {
-	if err := output.WriteConsensusCSV(os.Stdout, fitted(), 1, ','); err != nil {
+func ExampleWriteConsensus() {
+	if err := output.WriteConsensus(os.Stdout, fitted(), 1, data.CSV); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
@@ -44,8 +45,8 @@ func ExampleWriteConsensusCSV() {
 
 // JSON Lines has the same keys; pandas reads it with
 // read_json(path, lines=True).
-func ExampleWriteConsensusJSONL() {
-	if err := output.WriteConsensusJSONL(os.Stdout, fitted(), 1); err != nil {
+func ExampleWriteConsensus_jsonl() {
+	if err := output.WriteConsensus(os.Stdout, fitted(), 1, data.JSONL); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
@@ -76,4 +77,31 @@ func ExampleWriteConsensusFile() {
 	}
 	fmt.Println(p.Tasks, p.Classes, p.Probs[:2])
 	// Output: [img1 img2] [cat dog] [0.6666666666666666 0.3333333333333333]
+}
+
+// ReadWorkers reads the worker table of fit --workers back, in any format:
+// here the Dawid-Skene confusion matrix row of class cat.
+func ExampleReadWorkers() {
+	d, err := data.ReadLabels(strings.NewReader("task,worker,label\n1,ann,cat\n1,bob,cat\n2,ann,dog\n2,bob,cat\n"), "l.csv", data.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, err := model.ByName("la-ds")
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := m.Fit(d, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := output.WriteWorkers(&b, res, data.Parquet); err != nil {
+		log.Fatal(err)
+	}
+	w, err := output.ReadWorkers(&b, "workers.parquet", "", []string{"p[cat,cat]", "p[cat,dog]"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(w.Workers, w.Columns, len(w.Values))
+	// Output: [ann bob] [p[cat,cat] p[cat,dog]] 4
 }

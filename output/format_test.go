@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -110,7 +111,7 @@ func TestConsensusColumns(t *testing.T) {
 	r := trickyResult(t)
 	want := []string{"task", "label", "p_b", `p_a,"x"`, "p_ü\tv"}
 	var b bytes.Buffer
-	if err := WriteConsensusParquet(&b, r, 1); err != nil {
+	if err := WriteConsensus(&b, r, 1, data.Parquet); err != nil {
 		t.Fatal(err)
 	}
 	pf, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
@@ -125,11 +126,11 @@ func TestConsensusColumns(t *testing.T) {
 		t.Errorf("Parquet columns %q, want %q", got, want)
 	}
 	b.Reset()
-	if err := WriteConsensusJSONL(&b, r, 1); err != nil {
+	if err := WriteConsensus(&b, r, 1, data.JSONL); err != nil {
 		t.Fatal(err)
 	}
 	first, _, _ := strings.Cut(b.String(), "\n")
-	if keys := objectKeys([]byte(first)); !reflect.DeepEqual(keys, want) {
+	if keys := jsonKeys([]byte(first)); !reflect.DeepEqual(keys, want) {
 		t.Errorf("JSON keys %q, want %q", keys, want)
 	}
 	var rec map[string]any
@@ -173,7 +174,7 @@ func readWorkers(t *testing.T, f data.Format, raw []byte) (names []string, n []i
 		}
 	case data.JSONL:
 		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-			keys := objectKeys([]byte(line))
+			keys := jsonKeys([]byte(line))
 			if cols == nil {
 				cols = keys[2:]
 			}
@@ -273,20 +274,33 @@ func TestLabelsRoundTrip(t *testing.T) {
 	}
 }
 
-func TestReadConsensusJSONLErrors(t *testing.T) {
+func TestReadConsensusErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{`{"task":"a","p_x":0.5}`, "c.jsonl:1: want a task key and at least two"},
+		{`{"task":"a","p_x":0.5}`, `c.jsonl:1: the columns are 'task', 'p_x': want a task column and at least two`},
 		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"a","p_x":0.5,"p_y":0.5}`, "c.jsonl:2: task \"a\" appears twice"},
 		{`{"task":"a","p_x":0.5,"p_y":0.6}`, "c.jsonl:1: probabilities sum to"},
 		{`{"task":"a","p_x":0.5,"p_y":"half"}`, "c.jsonl:1: p_y = \"half\" is not a probability"},
-		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"b","p_x":1}`, "c.jsonl:2: no p_y key"},
-		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"b","p_x":1,"p_y":0,"p_z":0}`, "c.jsonl:2: key \"p_z\" is not in the first record"},
-		{`{"task":"a",`, "c.jsonl:1: invalid JSON"},
-		{"", "c.jsonl: no rows"},
+		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"b","p_x":1}`, "c.jsonl:2: the record has no 'p_y' key"},
+		{`{"task":"a",`, "c.jsonl:1: the JSON object is not closed"},
+		{`{"task":"a","p_x":0.5,"p_y":null}`, "c.jsonl:1: the probability value (key 'p_y') is null"},
+		{"", "c.jsonl: no records"},
 	} {
-		_, err := ReadConsensusJSONL(strings.NewReader(tc.in), "c.jsonl")
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("%q: error %v, want prefix %q", tc.in, err, tc.want)
+		_, err := ReadConsensus(strings.NewReader(tc.in), "c.jsonl", "")
+		var ie *data.InputError
+		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want an *data.InputError with prefix %q", tc.in, err, tc.want)
 		}
 	}
+}
+
+// jsonKeys returns the top-level keys of a JSON object in their order, as
+// data.ReadTable gives them to Columns.More.
+func jsonKeys(obj []byte) []string {
+	var keys []string
+	cols := data.Columns{More: func(header []string) ([]string, []string, error) {
+		keys = append(keys, header...)
+		return nil, nil, nil
+	}}
+	data.ReadTable(bytes.NewReader(obj), "k.jsonl", data.JSONL, data.ReadOptions{}, cols, func([]string, int) error { return nil })
+	return keys
 }

@@ -1,7 +1,6 @@
 package output
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -20,80 +19,146 @@ type Predictions struct {
 	Probs []float64
 }
 
-// ReadConsensusCSV reads a consensus table in the form WriteConsensusCSV
-// writes: a header "task", "label" (optional), then "p_<class>" columns,
-// and one row per task. Each row's probabilities must be numbers in [0, 1]
-// summing to 1 within 1e-6. Errors name the file (name) and the line.
-func ReadConsensusCSV(r io.Reader, name string, sep rune) (*Predictions, error) {
-	cr := csv.NewReader(r)
-	cr.Comma = sep
-	cr.ReuseRecord = true
-	fail := func(line int, format string, a ...any) error {
-		for _, v := range a {
-			var ie *data.InputError
-			if err, ok := v.(error); ok && errors.As(err, &ie) {
-				return ie // from the reader r, such as data.LimitReader
+// ReadConsensus reads a consensus table in format f (empty: by the name's
+// extension, see data.FormatOf), gzip-compressed or not, in any form
+// WriteConsensus writes: a "task" column and at least two "p_<class>"
+// columns (others, such as "label", are ignored), one row per task. Each
+// row's probabilities must be numbers in [0, 1] summing to 1 within 1e-6,
+// and no task may appear twice. The table is read by data.ReadTable, with
+// its rules and messages: every problem is a *data.InputError naming the
+// file (name) and the line, or for Parquet the row.
+func ReadConsensus(r io.Reader, name string, f data.Format) (*Predictions, error) {
+	var p *Predictions
+	err := data.ReadTable(r, name, f, data.ReadOptions{}, consensusColumns(&p), consensusRow(&p))
+	return p, err
+}
+
+// LoadConsensus reads a consensus table from the named file, or from
+// standard input if path is "-", as ReadConsensus does. opt.Sep,
+// opt.Context and opt.MaxMemory apply as in data.ReadTable.
+func LoadConsensus(path string, f data.Format, opt data.ReadOptions) (*Predictions, error) {
+	var p *Predictions
+	err := data.LoadTable(path, f, opt, consensusColumns(&p), consensusRow(&p))
+	return p, err
+}
+
+// errNotConsensus is the problem of a table without the columns of a
+// consensus.
+var errNotConsensus = errors.New("want a task column and at least two p_<class> columns")
+
+// consensusColumns returns the columns of a consensus table: "task" and
+// every "p_<class>" column of the header, whose classes start *p.
+func consensusColumns(p **Predictions) data.Columns {
+	return data.Columns{
+		Names: []string{"task"},
+		More: func(header []string) (names, roles []string, err error) {
+			*p = &Predictions{}
+			for _, h := range header {
+				if c, ok := strings.CutPrefix(h, "p_"); ok {
+					(*p).Classes = append((*p).Classes, c)
+					names = append(names, h)
+					roles = append(roles, "probability")
+				}
 			}
-		}
-		return &data.InputError{File: name, Line: line, Msg: fmt.Sprintf(format, a...)}
+			if len(names) < 2 {
+				return nil, nil, errNotConsensus
+			}
+			return names, roles, nil
+		},
 	}
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, fail(0, "empty file")
-	}
-	if err != nil {
-		return nil, fail(1, "%v", err)
-	}
-	taskCol := -1
-	var probCols []int
-	p := &Predictions{}
-	for i, h := range head {
-		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
-		switch {
-		case h == "task":
-			taskCol = i
-		case strings.HasPrefix(h, "p_"):
-			probCols = append(probCols, i)
-			p.Classes = append(p.Classes, strings.TrimPrefix(h, "p_"))
+}
+
+// consensusRow returns the function that adds a row of a consensus table,
+// the cells of consensusColumns, to *p.
+func consensusRow(p **Predictions) func(cells []string, line int) error {
+	seen := make(map[string]struct{})
+	return func(cells []string, _ int) error {
+		task := strings.Clone(cells[0])
+		if !added(seen, task) {
+			return fmt.Errorf("task %q appears twice", task)
 		}
-	}
-	if taskCol < 0 || len(probCols) < 2 {
-		return nil, fail(1, "header %q: want a task column and at least two p_<class> columns", strings.Join(head, string(sep)))
-	}
-	seen := make(map[string]bool)
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
-			return nil, fail(line, "%v", err)
-		}
-		task := strings.TrimSpace(rec[taskCol])
-		if task == "" {
-			return nil, fail(line, "empty task")
-		}
-		if seen[task] {
-			return nil, fail(line, "task %q appears twice", task)
-		}
-		seen[task] = true
-		p.Tasks = append(p.Tasks, task)
+		(*p).Tasks = append((*p).Tasks, task)
 		var sum float64
-		for z, c := range probCols {
-			v, err := strconv.ParseFloat(strings.TrimSpace(rec[c]), 64)
+		for z, c := range cells[1:] {
+			v, err := strconv.ParseFloat(c, 64)
 			if err != nil || v < 0 || v > 1 || math.IsNaN(v) {
-				return nil, fail(line, "p_%s = %q is not a probability", p.Classes[z], rec[c])
+				return fmt.Errorf("p_%s = %q is not a probability", (*p).Classes[z], c)
 			}
 			sum += v
-			p.Probs = append(p.Probs, v)
+			(*p).Probs = append((*p).Probs, v)
 		}
 		if math.Abs(sum-1) > 1e-6 {
-			return nil, fail(line, "probabilities sum to %v, not 1", sum)
+			return fmt.Errorf("probabilities sum to %v, not 1", sum)
 		}
+		return nil
 	}
-	if len(p.Tasks) == 0 {
-		return nil, fail(0, "no rows")
+}
+
+// WorkerTable is a table of numbers per worker read back from a file, such
+// as the worker parameters WriteWorkers writes.
+type WorkerTable struct {
+	// Workers names the rows, in the order of the file.
+	Workers []string
+	// Columns names the columns of Values.
+	Columns []string
+	// Values holds the numbers, len(Workers)×len(Columns), row-major.
+	Values []float64
+	// Lines holds the line of each worker's row in the file (for
+	// Parquet, its row), for messages.
+	Lines []int
+}
+
+// ReadWorkers reads the "worker" column and the numeric columns named by
+// columns from a table in format f (empty: by the name's extension),
+// gzip-compressed or not, such as the workers table WriteWorkers writes in
+// any format. Other columns are ignored. Every value must be a number, and
+// no worker may appear twice. Problems are reported as by ReadConsensus.
+func ReadWorkers(r io.Reader, name string, f data.Format, columns []string) (*WorkerTable, error) {
+	t := &WorkerTable{Columns: columns}
+	return t, data.ReadTable(r, name, f, data.ReadOptions{}, workerTableColumns(columns), t.add())
+}
+
+// LoadWorkers reads a workers table from the named file, or from standard
+// input if path is "-", as ReadWorkers does. opt.Sep, opt.Context and
+// opt.MaxMemory apply as in data.ReadTable.
+func LoadWorkers(path string, f data.Format, opt data.ReadOptions, columns []string) (*WorkerTable, error) {
+	t := &WorkerTable{Columns: columns}
+	return t, data.LoadTable(path, f, opt, workerTableColumns(columns), t.add())
+}
+
+// workerTableColumns returns the columns of a workers table to read.
+func workerTableColumns(columns []string) data.Columns {
+	return data.Columns{
+		Names: append([]string{"worker"}, columns...),
+		Roles: append([]string{"worker"}, columns...),
 	}
-	return p, nil
+}
+
+// add returns the function that adds a row of a workers table to t.
+func (t *WorkerTable) add() func(cells []string, line int) error {
+	seen := make(map[string]struct{})
+	return func(cells []string, line int) error {
+		w := strings.Clone(cells[0])
+		if !added(seen, w) {
+			return fmt.Errorf("worker %q appears twice", w)
+		}
+		t.Workers = append(t.Workers, w)
+		t.Lines = append(t.Lines, line)
+		for i, c := range cells[1:] {
+			v, err := strconv.ParseFloat(c, 64)
+			if err != nil {
+				return fmt.Errorf("%s = %q is not a number", t.Columns[i], c)
+			}
+			t.Values = append(t.Values, v)
+		}
+		return nil
+	}
+}
+
+// added adds s to the set seen and reports whether it was not in it, with
+// one map operation.
+func added(seen map[string]struct{}, s string) bool {
+	n := len(seen)
+	seen[s] = struct{}{}
+	return len(seen) > n
 }

@@ -134,17 +134,17 @@ func sameFile(a, b string) bool {
 }
 
 // convergenceWarning returns the one-line warning printed in the summary of
-// a fit that stopped before an optimum, with advice fitting the reason. The
-// run still writes its result and exits 0.
-func convergenceWarning(status, modelName string) string {
+// a fit that stopped before an optimum, with advice fitting the reason
+// (r.Stop). The run still writes its result and exits 0.
+func convergenceWarning(r *model.Result) string {
 	advice := "raise --max-iter; if the fit still stops at the limit, its maximum-likelihood optimum may lie at infinity or on the boundary, where more iterations do not help: the vb-* models converge (the default, " + model.DefaultModel + "); --strict makes this an error"
 	switch {
-	case strings.HasPrefix(modelName, "vb-"):
+	case strings.HasPrefix(r.Model, "vb-"):
 		advice = "raise --max-iter: variational fits improve at every iteration, slowly on some data; --strict makes this an error"
-	case strings.Contains(status, model.ErrNonFinite.Error()):
+	case errors.Is(r.Stop, model.ErrNonFinite):
 		advice = "the parameters ran into overflow; --ridge 0.01 keeps them finite"
-	case strings.Contains(status, model.ErrLineSearch.Error()):
+	case errors.Is(r.Stop, model.ErrLineSearch):
 		advice = "the result is usable but may not be the optimum; try the other --solver or --ridge 0.01"
 	}
-	return fmt.Sprintf("warning: the fit did not converge (%s); %s", status, advice)
+	return fmt.Sprintf("warning: the fit did not converge (%s); %s", r.Status, advice)
 }

@@ -10,17 +10,20 @@ import (
 // completeFlagValues registers shell completion of flag values on every
 // command below c that has the flag and no completion of its own:
 // --model with the registered models, --dataset with the shipped data sets,
-// --format, --output-format and --gold-format with the file formats, and
+// --format, --output-format, --gold-format, --predictions-format and
+// --init-workers-format with the file formats, and
 // --solver with the solvers.
 func completeFlagValues(c *cobra.Command) {
 	formats := []string{"csv", "tsv", "jsonl", "parquet"}
 	values := map[string]func() []string{
-		"model":         model.Names,
-		"dataset":       datasets.Names,
-		"format":        func() []string { return formats },
-		"output-format": func() []string { return formats },
-		"gold-format":   func() []string { return formats },
-		"solver":        func() []string { return []string{"auto", "lbfgs", "cg", "em"} },
+		"model":               model.Names,
+		"dataset":             datasets.Names,
+		"format":              func() []string { return formats },
+		"output-format":       func() []string { return formats },
+		"gold-format":         func() []string { return formats },
+		"predictions-format":  func() []string { return formats },
+		"init-workers-format": func() []string { return formats },
+		"solver":              func() []string { return []string{"auto", "lbfgs", "cg", "em"} },
 	}
 	for name, f := range values {
 		if c.Flags().Lookup(name) == nil {

@@ -29,3 +29,55 @@ func isUsage(err error) bool {
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
 }
+
+// readFlags names the flags that change how one kind of file is read, for
+// the advice added to its input errors; an empty name gives no advice.
+type readFlags struct {
+	sep     string // the separator flag, such as "--sep"
+	tsv     string // the other remedy for a tab, such as "name the file .tsv"
+	format  string // the format flag, such as "--format"
+	columns string // the column flags, such as "--task-column and --label-column"
+	classes string // the classes flag
+}
+
+var (
+	// labelsFlags are the flags of the labels file.
+	labelsFlags = readFlags{sep: "--sep", tsv: "name the file .tsv", format: "--format",
+		columns: "--task-column, --worker-column and --label-column", classes: "--classes"}
+	// goldFileFlags are the flags of the gold files, which leave the
+	// labels file alone.
+	goldFileFlags = readFlags{sep: "--gold-sep", tsv: "name the gold file .tsv", format: "--gold-format",
+		columns: "--gold-task-column and --gold-label-column"}
+)
+
+// withAdvice adds to an input error whose remedy is a reading option
+// (data.InputError.Hint) the advice that names the flag of fl setting it.
+// Other errors are returned as they are.
+func withAdvice(err error, fl readFlags) error {
+	var ie *data.InputError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	e := *ie
+	switch {
+	case ie.Hint == data.HintSeparator && fl.sep != "":
+		if ie.Arg == "\t" && fl.tsv != "" {
+			e.Msg += fmt.Sprintf(" (use %s, or %s)", fl.sep, fl.tsv)
+		} else {
+			e.Msg += fmt.Sprintf(" (use %s)", fl.sep)
+		}
+	case ie.Hint == data.HintColumns && fl.columns != "":
+		e.Msg += fmt.Sprintf("; other %s names can be given with %s", ie.Arg, fl.columns)
+	case ie.Hint == data.HintClasses && fl.classes != "":
+		e.Msg += fmt.Sprintf(" (given with %s)", fl.classes)
+	case ie.Hint == data.HintOneClass && fl.classes != "" && ie.Arg != "":
+		e.Msg += fmt.Sprintf(": use %s %s,OTHER to declare the other classes", fl.classes, ie.Arg)
+	case ie.Hint == data.HintOneClass && fl.classes != "":
+		e.Msg += fmt.Sprintf(": use %s to list all the classes", fl.classes)
+	case ie.Hint == data.HintFormat && fl.format != "":
+		e.Msg += ", or use " + fl.format
+	default:
+		return err
+	}
+	return &e
+}

@@ -12,7 +12,7 @@ import (
 )
 
 func newEvalCmd() *cobra.Command {
-	var preds, gold string
+	var preds, gold, predsFormat string
 	var seed uint64
 	var bins int
 	var layout goldFlags
@@ -20,8 +20,10 @@ func newEvalCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "eval",
 		Short: "Evaluate a consensus file (the output of fit) against gold labels",
-		Long: `eval reads a consensus file in the format 'consensus fit' writes (task, label,
-p_<class>...) and a gold file (task,label) and prints accuracy (ties in the
+		Long: `eval reads a consensus file as 'consensus fit' writes it (task, label,
+p_<class>...; CSV, TSV, JSON Lines or Parquet, gzip-compressed or not, by
+extension or --predictions-format; "-" for standard input) and a gold file
+(task,label; in any of those formats) and prints accuracy (ties in the
 argmax broken at random with --seed), log loss with logarithms to base K (so
 uniform probabilities score 1), the Brier score and the expected calibration
 error. A probability of 0 on a gold class gives an infinite log loss.`,
@@ -36,14 +38,14 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			if bins < 1 || bins > 1_000_000 {
 				return usagef("--bins %d: want between 1 and 1000000", bins)
 			}
-			f, err := os.Open(preds)
+			pf, err := data.ParseFormat(predsFormat)
 			if err != nil {
-				return &data.InputError{File: preds, Msg: errMsg(err)}
+				return usagef("--predictions-format: %v", err)
 			}
-			defer f.Close()
-			p, err := output.ReadConsensusCSV(data.LimitReader(cmd.Context(), f, preds, maxMem.bytes()), preds, sepFor(preds))
+			opt := data.ReadOptions{Context: cmd.Context(), MaxMemory: maxMem.bytes()}
+			p, err := output.LoadConsensus(preds, pf, opt)
 			if err != nil {
-				return limitHint(err)
+				return limitHint(withAdvice(err, readFlags{format: "--predictions-format"}))
 			}
 			// A label-free data set carries the task and class names
 			// the gold reader matches against.
@@ -68,8 +70,9 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			return nil
 		},
 	}
-	c.Flags().StringVarP(&preds, "predictions", "p", "", "consensus file written by 'consensus fit'")
-	c.Flags().StringVarP(&gold, "gold", "g", "", "gold file (task,label)")
+	c.Flags().StringVarP(&preds, "predictions", "p", "", `consensus file written by 'consensus fit', "-" for standard input`)
+	c.Flags().StringVar(&predsFormat, "predictions-format", "", "format of --predictions: csv, tsv, jsonl or parquet (default: by extension, CSV for standard input)")
+	c.Flags().StringVarP(&gold, "gold", "g", "", "gold file (task,label); CSV, TSV, JSON Lines or Parquet by extension or --gold-format")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed for breaking ties in the argmax")
 	c.Flags().IntVar(&bins, "bins", 10, "bins of the expected calibration error")
 	layout.register(c)

@@ -187,7 +187,7 @@ func printSummary(w io.Writer, r *model.Result, gold *data.Gold, seed uint64) {
 		fmt.Fprintf(w, "solver %s: %d iterations, %d evaluations, log-likelihood %.6g, stopped: %s, time %v\n",
 			r.Method, r.Iterations, r.Evaluations, r.LogLikelihood, r.Status, r.Runtime.Round(time.Millisecond))
 		if !r.Converged {
-			fmt.Fprintln(w, convergenceWarning(r.Status, r.Model))
+			fmt.Fprintln(w, convergenceWarning(r))
 		}
 	}
 	if gold == nil || gold.Len() == 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -86,24 +87,10 @@ func sameLayout(a, b data.ReadOptions) bool {
 // headerError reports whether err is about the header (the columns or the
 // separator) rather than about the rows.
 func headerError(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "header has") || strings.Contains(msg, "but no '") || strings.Contains(msg, "has no '")
+	var ie *data.InputError
+	return errors.As(err, &ie) && (ie.Hint == data.HintColumns || ie.Hint == data.HintSeparator)
 }
 
-// goldHint rewrites the advice of a gold file's header error to name the
+// goldHint adds to an error reading a gold file the advice that names the
 // gold layout flags, which do not change how the labels file is read.
-func goldHint(err error) error {
-	if err == nil || !headerError(err) {
-		return err
-	}
-	msg := err.Error()
-	for _, r := range []struct{ old, new string }{
-		{"(use --sep, or name the file .tsv)", "(use --gold-sep, or name the gold file .tsv)"},
-		{"(use --sep)", "(use --gold-sep)"},
-		{"--task-column, --worker-column and --label-column", "--gold-task-column and --gold-label-column"},
-		{"--task-column and --label-column", "--gold-task-column and --gold-label-column"},
-	} {
-		msg = strings.ReplaceAll(msg, r.old, r.new)
-	}
-	return usagef("%s", msg)
-}
+func goldHint(err error) error { return withAdvice(err, goldFileFlags) }

@@ -147,7 +147,7 @@ func (f *inputFlags) load(ctx context.Context) (*data.Dataset, *data.Gold, error
 	opt.MaxMemory = f.maxMemory.bytes()
 	d, err := data.LoadLabels(f.input, format, opt)
 	if err != nil {
-		return nil, nil, limitHint(err)
+		return nil, nil, limitHint(withAdvice(err, labelsFlags))
 	}
 	if f.gold == "" {
 		return d, nil, nil

@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,6 +15,7 @@ import (
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/output"
 )
 
 // trainFlags are fit's flags for semi-supervised fitting: gold labels used
@@ -26,6 +24,7 @@ type trainFlags struct {
 	trainGold     string
 	trainFraction float64
 	initWorkers   string
+	initFormat    string
 	// ctx and maxMemory bound the reading of --init-workers.
 	ctx       context.Context
 	maxMemory int64
@@ -35,7 +34,8 @@ func (f *trainFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVar(&f.trainGold, "train-gold", "", "gold file (task,label) whose tasks are clamped to their gold class during the fit (LA: the true class; DA: q_j one-hot); evaluation with --gold then uses only the other gold tasks")
 	fl.Float64Var(&f.trainFraction, "train-fraction", 0, "use this fraction of the --gold tasks, drawn with --seed, as --train-gold and evaluate on the rest")
-	fl.StringVar(&f.initWorkers, "init-workers", "", "start Dawid-Skene from these confusion matrices (a file as written by fit --workers: worker,labels,p[a,b],...); workers not in it start from the paper's initialisation")
+	fl.StringVar(&f.initWorkers, "init-workers", "", "start Dawid-Skene from these confusion matrices (a file as written by fit --workers: worker,labels,p[a,b],...; CSV, TSV, JSON Lines or Parquet, gzip-compressed or not, by extension or --init-workers-format); workers not in it start from the paper's initialisation")
+	fl.StringVar(&f.initFormat, "init-workers-format", "", "format of --init-workers: csv, tsv, jsonl or parquet (default: by extension, CSV for standard input)")
 }
 
 // check refuses inconsistent combinations before any reading.
@@ -108,7 +108,7 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 		m.Latent = latent.WithGold{Base: m.Latent, Class: latent.GoldClasses(d, train)}
 	}
 	if f.initWorkers != "" {
-		start, n, err := initWorkers(f.ctx, m, d, f.initWorkers, f.maxMemory)
+		start, n, err := f.startWorkers(m, d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -161,55 +161,35 @@ func withoutTasks(g, train *data.Gold) *data.Gold {
 	return out
 }
 
-// initWorkers returns m's initial parameter vector on d with the DS
-// confusion matrices of the workers listed in the file at path, and how
-// many workers it set. The file has a header with a "worker" column and
-// one "p[z,y]" column for every pair of classes (the form fit --workers
-// writes, in CSV or TSV); each row's probabilities must be finite,
+// startWorkers returns m's initial parameter vector on d with the DS
+// confusion matrices of the workers listed in the --init-workers file, and
+// how many workers it set. The file has a "worker" column and one
+// "p[z,y]" column for every pair of classes (the form fit --workers
+// writes, in any format); each row's probabilities must be finite,
 // nonnegative and sum to 1 per latent class z. Zero probabilities are
 // raised to 1e-12 before taking logarithms.
-func initWorkers(ctx context.Context, m model.Model, d *data.Dataset, path string, maxMemory int64) ([]float64, int, error) {
-	fh, err := os.Open(path)
+func (f *trainFlags) startWorkers(m model.Model, d *data.Dataset) ([]float64, int, error) {
+	format, err := data.ParseFormat(f.initFormat)
 	if err != nil {
-		return nil, 0, &data.InputError{File: path, Msg: "cannot open the file: " + errMsg(err)}
-	}
-	defer fh.Close()
-	fail := func(line int, format string, a ...any) error {
-		for _, v := range a {
-			// An interrupt or the memory limit, not a problem of the file.
-			if err, ok := v.(error); ok && (errors.Is(err, data.ErrLimit) || errors.Is(err, context.Canceled)) {
-				return limitHint(err)
-			}
-		}
-		return &data.InputError{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
-	}
-	cr := csv.NewReader(data.LimitReader(ctx, fh, path, maxMemory))
-	cr.Comma = sepFor(path)
-	head, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, 0, fail(0, "the file is empty")
-	}
-	if err != nil {
-		return nil, 0, fail(1, "%v", err)
+		return nil, 0, usagef("--init-workers-format: %v", err)
 	}
 	k := d.NumClasses()
-	col := make(map[string]int, len(head))
-	for i, h := range head {
-		col[strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))] = i
-	}
-	wcol, ok := col["worker"]
-	if !ok {
-		return nil, 0, fail(1, "no 'worker' column in the header")
-	}
-	cells := make([]int, k*k)
-	for z, cz := range d.Classes {
-		for y, cy := range d.Classes {
-			c, ok := col[fmt.Sprintf("p[%s,%s]", cz, cy)]
-			if !ok {
-				return nil, 0, fail(1, "no column p[%s,%s]: the file must have one p[z,y] column for every pair of the classes %s", cz, cy, strings.Join(d.Classes, ","))
-			}
-			cells[z*k+y] = c
+	cols := make([]string, 0, k*k)
+	for _, cz := range d.Classes {
+		for _, cy := range d.Classes {
+			cols = append(cols, fmt.Sprintf("p[%s,%s]", cz, cy))
 		}
+	}
+	opt := data.ReadOptions{Context: f.ctx, MaxMemory: f.maxMemory}
+	t, err := output.LoadWorkers(f.initWorkers, format, opt, cols)
+	if err != nil {
+		var ie *data.InputError
+		if errors.As(err, &ie) && ie.Hint == data.HintColumns {
+			e := *ie
+			e.Msg += fmt.Sprintf("; the file must have one p[z,y] column for every pair of the classes %s", strings.Join(d.Classes, ","))
+			return nil, 0, &e
+		}
+		return nil, 0, limitHint(withAdvice(err, readFlags{format: "--init-workers-format"}))
 	}
 	index := make(map[string]int, d.NumWorkers())
 	for w, name := range d.Workers {
@@ -218,33 +198,26 @@ func initWorkers(ctx context.Context, m model.Model, d *data.Dataset, path strin
 	x := m.Init(d)
 	lay := m.Layout(d)
 	set := 0
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
-			return nil, 0, fail(line, "%v", err)
-		}
-		w, ok := index[strings.TrimSpace(rec[wcol])]
+	for i, name := range t.Workers {
+		w, ok := index[name]
 		if !ok {
 			continue // a worker with no labels here: nothing to start
 		}
+		row := t.Values[i*k*k : (i+1)*k*k]
 		base := lay.W[0] + w*k*k
 		for z := range k {
 			var sum float64
-			for y := range k {
-				s := strings.TrimSpace(rec[cells[z*k+y]])
-				p, err := strconv.ParseFloat(s, 64)
-				if err != nil || p < 0 || math.IsNaN(p) || math.IsInf(p, 0) {
-					return nil, 0, fail(line, "p[%s,%s] = %q is not a probability", d.Classes[z], d.Classes[y], s)
+			for y, p := range row[z*k : (z+1)*k] {
+				if p < 0 || math.IsNaN(p) || math.IsInf(p, 0) {
+					return nil, 0, &data.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: fmt.Sprintf(
+						"p[%s,%s] = %v is not a probability", d.Classes[z], d.Classes[y], p)}
 				}
 				sum += p
 				x[base+z*k+y] = math.Log(max(p, 1e-12))
 			}
 			if math.Abs(sum-1) > 1e-6 {
-				return nil, 0, fail(line, "the row of class %s sums to %v, not 1", d.Classes[z], sum)
+				return nil, 0, &data.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: fmt.Sprintf(
+					"the row of class %s sums to %v, not 1", d.Classes[z], sum)}
 			}
 		}
 		set++

@@ -1,0 +1,150 @@
+package table
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/consensuslab/consensus/data"
+)
+
+// writeSample writes a table with one column of every kind, whose text
+// needs quoting or escaping, and a number that is not finite.
+func writeSample(t *testing.T, w io.Writer, f data.Format) {
+	t.Helper()
+	tw, err := NewWriter(w, f, []Column{{"id", String}, {"class", Dict}, {"p", Float}, {"n", Int}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []struct {
+		id, class string
+		p         float64
+		n         int64
+	}{{`a,"b"`, "x\ty", 1.0 / 3, 7}, {"ü\n", "x\ty", math.Inf(1), -1}}
+	for _, r := range rows {
+		tw.String(r.id)
+		tw.String(r.class)
+		tw.Float(r.p)
+		tw.Int(r.n)
+		if err := tw.EndRow(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWriterFormats(t *testing.T) {
+	for _, tc := range []struct {
+		f    data.Format
+		want string
+	}{
+		{data.CSV, "id,class,p,n\n\"a,\"\"b\"\"\",x\ty,0.3333333333333333,7\n\"ü\n\",x\ty,+Inf,-1\n"},
+		{data.TSV, "id\tclass\tp\tn\n\"a,\"\"b\"\"\"\t\"x\ty\"\t0.3333333333333333\t7\n\"ü\n\"\t\"x\ty\"\t+Inf\t-1\n"},
+		{data.JSONL, `{"id":"a,\"b\"","class":"x\ty","p":0.3333333333333333,"n":7}` + "\n" + `{"id":"ü\n","class":"x\ty","p":null,"n":-1}` + "\n"},
+	} {
+		var b bytes.Buffer
+		writeSample(t, &b, tc.f)
+		if b.String() != tc.want {
+			t.Errorf("%s:\n%q\nwant\n%q", tc.f, b.String(), tc.want)
+		}
+	}
+}
+
+func TestWriterParquet(t *testing.T) {
+	var b bytes.Buffer
+	writeSample(t, &b, data.Parquet)
+	pf, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range pf.Schema().Fields() {
+		names = append(names, f.Name())
+	}
+	if strings.Join(names, " ") != "id class p n" {
+		t.Errorf("columns %q, want the order of the Writer", names)
+	}
+	cc := pf.RowGroups()[0].ColumnChunks()
+	if kinds := []parquet.Kind{cc[0].Type().Kind(), cc[2].Type().Kind(), cc[3].Type().Kind()}; kinds[0] != parquet.ByteArray || kinds[1] != parquet.Double || kinds[2] != parquet.Int64 {
+		t.Errorf("column kinds %v, want byte array, double, int64", kinds)
+	}
+	dict := func(i int) bool {
+		for _, e := range pf.Metadata().RowGroups[0].Columns[i].MetaData.Encoding {
+			if e == format.RLEDictionary {
+				return true
+			}
+		}
+		return false
+	}
+	if dict(0) || !dict(1) {
+		t.Errorf("dictionary encoding of the String column %v and of the Dict column %v; want false, true", dict(0), dict(1))
+	}
+	rows := make([]parquet.Row, 3)
+	n, _ := pf.RowGroups()[0].Rows().ReadRows(rows)
+	if n != 2 || rows[0][0].String() != `a,"b"` || rows[1][2].Double() != math.Inf(1) || rows[1][3].Int64() != -1 {
+		t.Errorf("rows %v", rows[:n])
+	}
+}
+
+func TestWriterErrors(t *testing.T) {
+	if _, err := NewWriter(io.Discard, "xlsx", nil); err == nil || !strings.Contains(err.Error(), `unknown output format "xlsx"`) {
+		t.Errorf("unknown format: %v", err)
+	}
+	if _, err := NewWriter(io.Discard, data.CSV, []Column{{"a", String}, {"a", Float}}); err == nil || !strings.Contains(err.Error(), `two columns are called "a"`) {
+		t.Errorf("duplicate column: %v", err)
+	}
+	for _, f := range data.Formats() {
+		tw, err := NewWriter(io.Discard, f, []Column{{"a", String}, {"b", Float}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tw.String("x")
+		if err := tw.EndRow(); err == nil || !strings.Contains(err.Error(), "a row of 1 cells in a table of 2 columns") {
+			t.Errorf("%s: short row: %v", f, err)
+		}
+		tw.String("x")
+		if err := tw.FloatText("ten"); f != data.CSV && f != data.TSV && (err == nil || !strings.Contains(err.Error(), "column b")) {
+			t.Errorf("%s: FloatText of text: %v", f, err)
+		}
+	}
+}
+
+func TestEncoder(t *testing.T) {
+	write := func(w io.Writer, f data.Format) error { _, err := io.WriteString(w, string(f)); return err }
+	for _, tc := range []struct {
+		path string
+		f    data.Format
+		want string
+		gz   bool
+	}{
+		{"a.csv", "", "csv", false},
+		{"a.TSV.gz", "", "tsv", true},
+		{"a.jsonl", data.Parquet, "parquet", false},
+		{"-", "", "csv", false},
+	} {
+		var b bytes.Buffer
+		if err := Encoder(tc.path, tc.f, write)(&b); err != nil {
+			t.Fatal(err)
+		}
+		got := b.String()
+		if tc.gz {
+			zr, err := gzip.NewReader(&b)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.path, err)
+			}
+			raw, _ := io.ReadAll(zr)
+			got = string(raw)
+		}
+		if got != tc.want {
+			t.Errorf("%s: wrote %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
