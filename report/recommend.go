@@ -1,0 +1,81 @@
+package report
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/consensuslab/consensus/compare"
+	"github.com/consensuslab/consensus/data"
+)
+
+// recommend ranks the models names as "consensus compare" does, with the
+// report's gold labels, settings, seed and bootstrap replicates: by the log
+// loss on the gold tasks, or without gold by the log loss of held-out
+// labels. mv is left out, as compare leaves it out: it is rfe read through
+// its argmax and scores as rfe does.
+func recommend(d *data.Dataset, gold *data.Gold, names []string, o *Options) (*compare.Report, error) {
+	var models []string
+	for _, n := range names {
+		if n != "mv" {
+			models = append(models, n)
+		}
+	}
+	if len(models) == 0 {
+		return nil, nil
+	}
+	ctx := o.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	opt := compare.Options{Models: models, Gold: gold, Settings: o.Settings, Seed: o.Seed, Bootstrap: max(o.BootstrapReps, 0)}
+	if o.BootstrapReps < 0 {
+		opt.Bootstrap = 1 // compare needs resamples to say how sure it is; one costs nothing
+	}
+	if o.Step != nil {
+		opt.Progress = func(e compare.Event) {
+			o.Step(e.Finished, e.Total, "ranking the models: "+e.Model)
+		}
+	}
+	rep, err := compare.Run(ctx, d, opt)
+	if err != nil {
+		return nil, fmt.Errorf("ranking the models: %w", err)
+	}
+	return rep, nil
+}
+
+// recommended returns the recommended model and a sentence on how it was
+// chosen, or "" when there is no recommendation.
+func (r *Report) recommended() (name, basis string) {
+	if r.rec == nil {
+		return "", ""
+	}
+	best, first := r.rec.Best()
+	if best == "" {
+		return "", ""
+	}
+	var what string
+	switch r.rec.Criterion { // recommend leaves compare's default criterion
+	case compare.HeldOut:
+		what = fmt.Sprintf("the lowest log loss of %d held-out labels (%d splits)", r.rec.N, r.rec.Splits)
+	default:
+		what = fmt.Sprintf("the lowest log loss on the %d gold tasks", r.rec.N)
+	}
+	basis = "It has " + what
+	if r.rec.Bootstrap > 1 {
+		basis += fmt.Sprintf(" and ranks first in %.0f%% of %d bootstrap resamples", 100*first, r.rec.Bootstrap)
+	}
+	return best, basis + ", as consensus compare ranks the models."
+}
+
+// rank returns the position of every model in the recommendation's
+// ranking, best first; nil without a recommendation.
+func (r *Report) rank() map[string]int {
+	if r.rec == nil {
+		return nil
+	}
+	m := make(map[string]int, len(r.rec.Rows))
+	for i, row := range r.rec.Rows {
+		m[row.Model] = i + 1
+	}
+	return m
+}
