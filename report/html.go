@@ -27,6 +27,7 @@ type view struct {
 	RecBasis            string   // how it was chosen
 	Reliability         []figure // one panel per model
 	RelBins             int      // the number of equal-count bins
+	HeldOut             bool     // the ranking is by held-out log loss
 	Agreement           []card
 	AgreeFigs           []figure
 	Quality             []figure
@@ -57,6 +58,7 @@ type scoreRow struct {
 	Note                                       int  // footnote number, 0 for none
 	Rank                                       int  // rank by the recommendation, 0 for none
 	Rec                                        bool // the recommended model
+	HeldOut, HeldOutCI                         string
 }
 
 type figure struct {
@@ -302,6 +304,10 @@ func (r *Report) scoreRows(v *view) {
 	for _, s := range scores {
 		row := scoreRow{Model: s.Model, Summary: s.Summary, Converged: s.Converged, Best: map[string]bool{},
 			Rank: rank[s.Model], Rec: s.Model == v.Recommended}
+		if h, ok := r.heldOut(s.Model); ok {
+			v.HeldOut = true
+			row.HeldOut, row.HeldOutCI = num(h.Value, 4), interval([2]float64{h.Lo, h.Hi})
+		}
 		if s.Gold.N > 0 {
 			row.Acc, row.LogLoss = num(s.Gold.Accuracy, 4), num(s.Gold.LogLoss, 4)
 			row.Brier, row.ECE = num(s.Gold.Brier, 4), num(s.Gold.ECE, 4)

@@ -79,3 +79,17 @@ func (r *Report) rank() map[string]int {
 	}
 	return m
 }
+
+// heldOut returns the held-out log loss of a model when the recommendation
+// ranks by it.
+func (r *Report) heldOut(name string) (compare.Interval, bool) {
+	if r.rec == nil || r.rec.Criterion != compare.HeldOut {
+		return compare.Interval{}, false
+	}
+	for _, row := range r.rec.Rows {
+		if row.Model == name && row.Err == nil {
+			return row.HeldOut, true
+		}
+	}
+	return compare.Interval{}, false
+}

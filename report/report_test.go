@@ -271,7 +271,8 @@ func TestEqualCountBins(t *testing.T) {
 
 // TestRecommendation checks that the report recommends the model that
 // package compare ranks first, shows it first and highlighted, and draws
-// one reliability panel per model; and that NoRecommendation leaves the
+// one reliability panel per model; that without gold the table shows the
+// held-out log loss the ranking is by; and that NoRecommendation leaves the
 // ranking out.
 func TestRecommendation(t *testing.T) {
 	d, g := smallData(t)
@@ -306,6 +307,10 @@ func TestRecommendation(t *testing.T) {
 		if !strings.Contains(page, s) {
 			t.Errorf("page lacks %q", s)
 		}
+	}
+	page = render(t, d, nil, &Options{Models: models})
+	if n := strings.Count(page, `<span class="ci">`); !strings.Contains(page, "held-out log loss</th>") || n != len(models) {
+		t.Errorf("without gold: %d held-out intervals for %d models, or no held-out column", n, len(models))
 	}
 	page = render(t, d, g, &Options{Models: models, NoRecommendation: true})
 	if strings.Contains(page, `class="badge"`) || strings.Contains(page, "Recommended") {
