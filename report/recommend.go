@@ -5,38 +5,47 @@ import (
 	"fmt"
 
 	"github.com/consensuslab/consensus/compare"
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
 )
 
 // recommend ranks the models names as "consensus compare" does, with the
 // report's gold labels, settings, seed and bootstrap replicates: by the log
-// loss on the gold tasks, or without gold by the log loss of held-out
-// labels. mv is left out, as compare leaves it out: it is rfe read through
-// its argmax and scores as rfe does.
-func recommend(d *data.Dataset, gold *data.Gold, names []string, o *Options) (*compare.Report, error) {
+// loss on the gold tasks (compare.RankFitted, on the fits the report has
+// made), or without gold by the log loss of held-out labels (compare.Run,
+// which fits the models on held-out splits). mv is left out, as compare
+// leaves it out: it is rfe read through its argmax and scores as rfe does.
+func (r *Report) recommend(names []string, o *Options) (*compare.Report, error) {
 	var models []string
+	var fits []*model.Result
 	for _, n := range names {
 		if n != "mv" {
 			models = append(models, n)
+			fits = append(fits, r.res[n])
 		}
 	}
 	if len(models) == 0 {
 		return nil, nil
 	}
-	ctx := o.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	opt := compare.Options{Models: models, Gold: gold, Settings: o.Settings, Seed: o.Seed, Bootstrap: max(o.BootstrapReps, 0)}
+	opt := compare.Options{Models: models, Gold: r.gold, Settings: o.Settings, Seed: o.Seed, Bootstrap: max(o.BootstrapReps, 0)}
 	if o.BootstrapReps < 0 {
 		opt.Bootstrap = 1 // compare needs resamples to say how sure it is; one costs nothing
 	}
-	if o.Step != nil {
-		opt.Progress = func(e compare.Event) {
-			o.Step(e.Finished, e.Total, "ranking the models: "+e.Model)
+	var rep *compare.Report
+	var err error
+	if r.gold != nil {
+		rep, err = compare.RankFitted(r.d, fits, opt)
+	} else {
+		ctx := o.Context
+		if ctx == nil {
+			ctx = context.Background()
 		}
+		if o.Step != nil {
+			opt.Progress = func(e compare.Event) {
+				o.Step(e.Finished, e.Total, "ranking the models on held-out labels: "+e.Model)
+			}
+		}
+		rep, err = compare.Run(ctx, r.d, opt)
 	}
-	rep, err := compare.Run(ctx, d, opt)
 	if err != nil {
 		return nil, fmt.Errorf("ranking the models: %w", err)
 	}

@@ -73,10 +73,11 @@ type Options struct {
 	Progress func(model.Progress)
 
 	// NoRecommendation leaves out the recommendation, the ranking of the
-	// models by package compare (as "consensus compare" ranks them), which
-	// fits every model once more (on held-out splits when there is no
-	// gold). It is ignored, and there is no recommendation, when Scores is
-	// given.
+	// models by package compare (as "consensus compare" ranks them). With
+	// gold labels the ranking uses the report's fits; without, it fits
+	// every model on held-out splits, which takes a few times as long as
+	// the report's own fits. It is ignored, and there is no
+	// recommendation, when Scores is given.
 	NoRecommendation bool
 }
 
@@ -187,7 +188,7 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 		r.res[n] = res
 	}
 	if o.Scores == nil && !o.NoRecommendation {
-		rec, err := recommend(d, gold, names, &o)
+		rec, err := r.recommend(names, &o)
 		if err != nil {
 			return nil, err
 		}

@@ -26,8 +26,9 @@ func newReportCmd() *cobra.Command {
 "consensus compare" ranks) and writes one HTML file that works offline (styles
 and SVG pictures inlined): a summary of the data with histograms of labels
 per task and per worker; the recommended model, ranked first as compare ranks
-the models (by gold log loss, or by held-out labels without gold; this fits
-every model once more, --no-recommendation skips it); a model comparison table
+the models (by gold log loss, or without gold by held-out labels, which fits
+every model on held-out splits; --no-recommendation skips it); a model
+comparison table
 (with gold labels: accuracy, log loss, Brier score and ECE with bootstrap
 intervals) in the order of that ranking; agreement statistics (Krippendorff's
 alpha, the entropy of every task's labels, every worker's agreement with the
@@ -99,6 +100,6 @@ where the LA and DA forms of one noise model disagree most.`,
 	fl.StringVar(&title, "title", "", `title of the report (default "Consensus report: NAME")`)
 	fl.IntVar(&top, "top", 15, "rows in the tables of ambiguous tasks and of LA/DA disagreements")
 	fl.IntVar(&reps, "bootstrap", 200, "bootstrap replicates for the 95% intervals (negative: none)")
-	fl.BoolVar(&noRec, "no-recommendation", false, "leave out the ranking and recommendation, which fits every model once more")
+	fl.BoolVar(&noRec, "no-recommendation", false, "leave out the ranking and recommendation (without gold it refits every model on held-out splits)")
 	return c
 }
