@@ -56,6 +56,7 @@ table.wide { min-width: 720px; }
 table.objs { min-width: 640px; }
 td .desc { max-width: 340px; }
 tr.rec td { background: #eef4fb; }
+tr.rec td.best { background: var(--best); }
 tr.rec td:first-child { box-shadow: inset 4px 0 0 var(--accent); }
 .badge { display: inline-block; font: 600 11px/1.6 system-ui, sans-serif; color: #fff; background: var(--accent); border-radius: 999px; padding: 0 8px; margin-left: 6px; vertical-align: 1px; }
 .callout { border: 1px solid #c9daef; background: #eef4fb; border-radius: 8px; padding: 12px 16px; margin: 0 0 14px; }
