@@ -340,13 +340,22 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 	if err != nil {
 		return nil, err
 	}
+	names := make([]string, len(ests))
+	for i, e := range ests {
+		names[i] = e.Name()
+	}
+	return rankGold(d, names, fits, opt), nil
+}
+
+// rankGold ranks the fits of the models names on opt.Gold.
+func rankGold(d *data.Dataset, names []string, fits []fitOut, opt Options) *Report {
 	k := d.NumClasses()
 	g := opt.Gold
-	rows := make([]Row, len(ests))
-	preds := make([][]float64, len(ests))
-	cons := make([]metrics.Consensus, len(ests))
+	rows := make([]Row, len(names))
+	preds := make([][]float64, len(names))
+	cons := make([]metrics.Consensus, len(names))
 	for i, f := range fits {
-		rows[i] = Row{Model: ests[i].Name(), Err: f.err, Runtime: f.dur}
+		rows[i] = Row{Model: names[i], Err: f.err, Runtime: f.dur}
 		if f.err != nil {
 			continue
 		}
@@ -375,14 +384,14 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 	}
 	// Wins on shared resamples of the gold tasks.
 	n := g.Len()
-	ms := make([]metrics.Metric, len(ests))
+	ms := make([]metrics.Metric, len(names))
 	for i := range ms {
 		ms[i] = metricOf(opt.Criterion, cons[i], opt.Seed)
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xc0de))
 	rep := &data.Gold{Task: make([]int32, n), Label: make([]uint16, n)}
-	vals := make([]float64, len(ests))
-	wins := make([]float64, len(ests))
+	vals := make([]float64, len(names))
+	wins := make([]float64, len(names))
 	for range opt.Bootstrap {
 		for i := range n {
 			s := rng.IntN(n)
@@ -400,7 +409,7 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 	for i := range rows {
 		rows[i].First = wins[i] / float64(max(opt.Bootstrap, 1))
 	}
-	return finish(rows, opt, n, 0), nil
+	return finish(rows, opt, n, 0)
 }
 
 // credit adds one win, shared among exact ties, to the best of vals (NaN

@@ -80,8 +80,45 @@ func (e MMSR) Fit(d *data.Dataset, _ *Settings) (*Result, error) {
 		return nil, err
 	}
 	start := time.Now()
-	m := float64(classesUsed(d))
+	s, m, iter, converged := e.skills(d)
+	weight := oneCoinWeights(s, m, d.NumTasks())
+	status := "Converged"
+	if !converged {
+		status = "IterationLimit"
+	}
+	return &Result{
+		Model:      e.Name(),
+		Data:       d,
+		Probs:      logitVote(d, weight),
+		Method:     "M-MSR",
+		Iterations: iter,
+		Status:     status,
+		Converged:  converged,
+		Runtime:    time.Since(start),
+	}, nil
+}
+
+// skills returns every worker's signed skill s_w (0 for a worker without
+// partners), the number of classes M the labels use, the number of sweeps
+// and whether the iteration converged.
+func (e MMSR) skills(d *data.Dataset) (s []float64, m float64, iter int, converged bool) {
+	m = float64(classesUsed(d))
 	cov := covariances(d, m)
+	s, iter, converged = e.magnitudes(d, cov)
+	if !e.NonAdversarial {
+		signs(cov, s)
+	}
+	for w := range s {
+		if cov.off[w+1] == cov.off[w] {
+			s[w] = 0 // no partner, no information
+		}
+	}
+	return s, m, iter, converged
+}
+
+// magnitudes returns |s| by the robust alternating iteration, with the
+// number of sweeps and whether it converged.
+func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, converged bool) {
 	nw := d.NumWorkers()
 	minNb := math.MaxInt
 	for w := range nw {
@@ -98,7 +135,6 @@ func (e MMSR) Fit(d *data.Dataset, _ *Settings) (*Result, error) {
 	v := slices.Clone(u)
 	up, vp := make([]float64, nw), make([]float64, nw)
 	maxIter := orInt(e.MaxIterations, 10000)
-	iter, converged := 0, false
 	var buf []float64
 	sweep := func(dst, by []float64) {
 		for w := range dst {
@@ -124,40 +160,26 @@ func (e MMSR) Fit(d *data.Dataset, _ *Settings) (*Result, error) {
 			break
 		}
 	}
-
 	scale := math.Sqrt(math.Sqrt(dot(u, u)) / math.Sqrt(dot(v, v)))
-	s := make([]float64, nw)
+	s = make([]float64, nw)
 	for w := range s {
 		s[w] = u[w] / scale
 	}
-	if !e.NonAdversarial {
-		signs(cov, s)
-	}
-	for w := range s {
-		if cov.off[w+1] == cov.off[w] {
-			s[w] = 0 // no partner, no information
-		}
-	}
-	weight := make([]float64, nw)
+	return s, iter, converged
+}
+
+// oneCoinWeights clips the skills s to [−1/(M−1) + J^−½, 1 − J^−½] (J
+// objects), turns them into one-coin accuracies p_w and returns the vote
+// weights log((M − 1) p_w / (1 − p_w)).
+func oneCoinWeights(s []float64, m float64, tasks int) []float64 {
+	sqJ := math.Sqrt(float64(tasks))
+	weight := make([]float64, len(s))
 	for w, x := range s {
 		x = max(min(x, 1-1/sqJ), -1/(m-1)+1/sqJ)
 		p := x*(m-1)/m + 1/m
 		weight[w] = math.Log(p * (m - 1) / (1 - p))
 	}
-	status := "Converged"
-	if !converged {
-		status = "IterationLimit"
-	}
-	return &Result{
-		Model:      e.Name(),
-		Data:       d,
-		Probs:      logitVote(d, weight),
-		Method:     "M-MSR",
-		Iterations: iter,
-		Status:     status,
-		Converged:  converged,
-		Runtime:    time.Since(start),
-	}, nil
+	return weight
 }
 
 // classesUsed returns the number of classes that occur among d's labels,

@@ -1,20 +1,33 @@
 // Package report writes a self-contained HTML report on a crowdsourced data
 // set and the consensus models fitted to it.
 //
-// New fits the models to compare (by default rfe, mv and the LA and DA forms
-// of Dawid-Skene and GLAD) and WriteHTML writes one HTML page that works
+// New fits the models to compare (by default those of compare.DefaultModels:
+// the baseline, the Bayesian, hierarchical and maximum-likelihood forms of
+// Dawid-Skene, GLAD, the one-coin, MACE-style and minimax entropy models
+// and Crowd-Kit's methods) and WriteHTML writes one HTML page that works
 // offline: its styles are inline and its pictures are SVG drawn with
 // gonum/plot and inlined as data URIs, so nothing is fetched from the
-// network. The page has
+// network. The page reads on a desktop and on a phone (wide tables scroll
+// sideways). It has
 //
+//   - the recommended model: the one package compare ranks first, by the
+//     log loss on the gold tasks or, without gold, of held-out labels, with
+//     the share of bootstrap resamples in which it ranks first
+//     (Options.NoRecommendation leaves it out);
 //   - a summary of the data: the numbers of tasks, workers, labels and
 //     classes, the share of each class and histograms of the labels per
 //     task and per worker;
 //   - the model comparison: accuracy, log loss, Brier score and calibration
 //     error on gold tasks with 95% bootstrap intervals, and each fit's
 //     log-likelihood, iterations and time (or a comparison computed
-//     elsewhere, given as Options.Scores);
-//   - with gold labels, a reliability diagram of every model;
+//     elsewhere, given as Options.Scores), in the order of the ranking with
+//     the recommended model first and highlighted;
+//   - agreement statistics: Krippendorff's alpha, the entropy of every
+//     task's label frequencies and every worker's agreement with the
+//     consensus of the recommended model (package metrics);
+//   - with gold labels, one reliability diagram per model: the gold tasks
+//     cut into equal-count bins by the confidence of their top class, each
+//     bin's accuracy with its number of tasks and its 95% Wilson interval;
 //   - the distribution of worker quality: the mean diagonal of the
 //     Dawid-Skene confusion matrices and the GLAD abilities;
 //   - the most ambiguous tasks, those whose DA label distribution q_j has the

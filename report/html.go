@@ -5,10 +5,10 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -22,7 +22,13 @@ type view struct {
 	GoldN               int
 	Scores              []scoreRow
 	Notes               []string
-	Reliability         template.URL
+	Recommended         string   // the recommended model; "" for none
+	RecBasis            string   // how it was chosen
+	Reliability         []figure // one panel per model
+	RelBins             int      // the number of equal-count bins
+	HeldOut             bool     // the ranking is by held-out log loss
+	Agreement           []card
+	AgreeFigs           []figure
 	Quality             []figure
 	LA, DA              string
 	Ambiguous           []objRow
@@ -48,12 +54,16 @@ type scoreRow struct {
 	LogLik, Iter, Time                         string
 	Converged                                  bool
 	Best                                       map[string]bool
-	Note                                       int // footnote number, 0 for none
+	Note                                       int  // footnote number, 0 for none
+	Rank                                       int  // rank by the recommendation, 0 for none
+	Rec                                        bool // the recommended model
+	HeldOut, HeldOutCI                         string
 }
 
 type figure struct {
 	URI     template.URL
 	Caption string
+	Rec     bool // the recommended model's
 }
 
 type segment struct {
@@ -83,6 +93,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 func (r *Report) view() (*view, error) {
 	d, st := r.d, r.stats
 	v := &view{Title: r.title, HasGold: r.gold != nil, LA: r.la, DA: r.da, Top: r.top}
+	v.Recommended, v.RecBasis = r.recommended()
 	v.Subtitle = fmt.Sprintf("%d tasks · %d workers · %d labels · %d classes", st.Tasks, st.Workers, st.Labels, st.Classes)
 	v.Footer = "Written by consensus (github.com/consensuslab/consensus); models of Fedorova, Gusev and Serdyukov, “Latent Distribution Assumption for Unbiased and Consistent Consensus Modelling”."
 	v.Cards = []card{
@@ -157,6 +168,9 @@ func (r *Report) view() (*view, error) {
 
 	// Comparison.
 	r.scoreRows(v)
+	if err := r.agreement(v); err != nil {
+		return nil, err
+	}
 
 	// Reliability.
 	if r.gold != nil {
@@ -166,15 +180,10 @@ func (r *Report) view() (*view, error) {
 			if res == nil || s.Model == "mv" {
 				continue
 			}
-			pred := res.Consensus().Scored()
-			curves = append(curves, curve{name: s.Model, bins: metrics.ReliabilityFromGold(pred, k, r.gold, metrics.TopClass, 10)})
+			curves = append(curves, curve{name: s.Model, pred: res.Consensus().Scored()})
 		}
-		if len(curves) > 0 {
-			s, err := reliabilityPlot(curves)
-			if err != nil {
-				return nil, err
-			}
-			v.Reliability = template.URL(s)
+		if err := r.reliability(v, curves); err != nil {
+			return nil, err
 		}
 	}
 
@@ -187,7 +196,7 @@ func (r *Report) view() (*view, error) {
 		if !ok || hasCaption(v.Quality, strings.Contains(what, "GLAD")) {
 			continue
 		}
-		s, err := histPlot("Worker quality", what, q)
+		s, err := histPlot("Worker quality", what, "workers", q)
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +279,8 @@ func (r *Report) distText(p []float64) string {
 }
 
 // scoreRows fills the comparison table, marking the best value of every
-// column.
+// column; with a recommendation the rows follow its ranking, the
+// recommended model first.
 func (r *Report) scoreRows(v *view) {
 	best := map[string]float64{"acc": math.Inf(-1), "ll": math.Inf(1), "brier": math.Inf(1), "ece": math.Inf(1)}
 	for _, s := range r.scores {
@@ -283,8 +293,16 @@ func (r *Report) scoreRows(v *view) {
 		best["ece"] = math.Min(best["ece"], s.Gold.ECE)
 	}
 	notes := map[string]int{}
-	for _, s := range r.scores {
-		row := scoreRow{Model: s.Model, Summary: s.Summary, Converged: s.Converged, Best: map[string]bool{}}
+	rank := r.rank()
+	scores := slices.Clone(r.scores)
+	slices.SortStableFunc(scores, func(a, b Score) int { return orderOf(rank, a.Model) - orderOf(rank, b.Model) })
+	for _, s := range scores {
+		row := scoreRow{Model: s.Model, Summary: s.Summary, Converged: s.Converged, Best: map[string]bool{},
+			Rank: rank[s.Model], Rec: s.Model == v.Recommended}
+		if h, ok := r.heldOut(s.Model); ok {
+			v.HeldOut = true
+			row.HeldOut, row.HeldOutCI = num(h.Value, 4), interval([2]float64{h.Lo, h.Hi})
+		}
 		if s.Gold.N > 0 {
 			row.Acc, row.LogLoss = num(s.Gold.Accuracy, 4), num(s.Gold.LogLoss, 4)
 			row.Brier, row.ECE = num(s.Gold.Brier, 4), num(s.Gold.ECE, 4)
@@ -295,7 +313,9 @@ func (r *Report) scoreRows(v *view) {
 			row.Best["ece"] = s.Gold.ECE == best["ece"]
 		}
 		if s.Iterations > 0 {
-			row.LogLik = fmt.Sprintf("%.6g", s.LogLikelihood)
+			if s.LogLikelihood != 0 { // 0: an estimator without a likelihood, such as mmsr
+				row.LogLik = fmt.Sprintf("%.6g", s.LogLikelihood)
+			}
 			row.Iter = fmt.Sprint(s.Iterations)
 		}
 		row.Time = s.Runtime.Round(time.Millisecond).String()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -13,8 +14,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
-
-	"github.com/consensuslab/consensus/metrics"
 )
 
 // Colours of the report, shared by the CSS and the plots.
@@ -171,9 +170,10 @@ func short(n int) string {
 	return fmt.Sprint(n)
 }
 
-// histPlot draws a histogram of continuous values.
-func histPlot(title, x string, values []float64) (string, error) {
-	p := newPlot(title, x, "workers")
+// histPlot draws a histogram of continuous values, counted in units y
+// (such as "workers").
+func histPlot(title, x, y string, values []float64) (string, error) {
+	p := newPlot(title, x, y)
 	bins := min(30, max(5, int(math.Sqrt(float64(len(values))))*2))
 	h, err := plotter.NewHist(plotter.Values(values), bins)
 	if err != nil {
@@ -187,49 +187,175 @@ func histPlot(title, x string, values []float64) (string, error) {
 	return svgURI(p, 4.6*vg.Inch, 2.8*vg.Inch)
 }
 
-// curve is one model's reliability diagram.
-type curve struct {
-	name string
-	bins []metrics.Bin
+// relBin is one bin of a reliability panel: n gold tasks whose mean
+// top-class confidence is conf, of which a share acc have the right top
+// class; [lo, hi] is the 95% Wilson interval of acc.
+type relBin struct {
+	conf, acc, lo, hi float64
+	n                 int
 }
 
-// reliabilityPlot draws reliability diagrams: mean top-class confidence
-// against accuracy per bin, with the diagonal of perfect calibration.
-func reliabilityPlot(curves []curve) (string, error) {
-	p := newPlot("Reliability on the gold tasks", "confidence of the top class (bin mean)", "accuracy in the bin")
-	diag := plotter.NewFunction(func(x float64) float64 { return x })
-	diag.Color = color.RGBA{0xaa, 0xaa, 0xaa, 0xff}
-	diag.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
-	p.Add(diag)
-	lo := 1.0
-	for i, c := range curves {
-		pts := make(plotter.XYs, len(c.bins))
-		for b, bin := range c.bins {
-			pts[b] = plotter.XY{X: bin.X, Y: bin.Y}
-			lo = min(lo, bin.X, bin.Y)
+// equalCountBins sorts the gold tasks by the confidence of their top class
+// and cuts them into at most bins groups of nearly equal size, keeping
+// tasks of equal confidence in one group (so a model that gives many tasks
+// the same confidence has fewer, larger bins). Adjacent bins whose mean
+// confidences differ by less than mergeGap are merged, since they would
+// be drawn on top of each other. correct[i] says whether the top class of
+// task i is right.
+func equalCountBins(conf []float64, correct []bool, bins int) []relBin {
+	n := len(conf)
+	if n == 0 || bins < 1 {
+		return nil
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return conf[idx[a]] < conf[idx[b]] })
+	var out []relBin
+	start := 0
+	for b := 1; b <= bins && start < n; b++ {
+		end := b * n / bins
+		for end < n && end > start && conf[idx[end]] == conf[idx[end-1]] {
+			end++ // keep ties together
 		}
-		if len(pts) == 0 {
+		if end <= start {
 			continue
 		}
-		l, s, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return "", err
+		var sc, right float64
+		for _, i := range idx[start:end] {
+			sc += conf[i]
+			if correct[i] {
+				right++
+			}
 		}
-		l.Color = colorOf(i)
-		l.Width = vg.Points(1.5)
-		s.Color = colorOf(i)
-		s.Shape = draw.CircleGlyph{}
-		s.Radius = vg.Points(2.5)
-		p.Add(l, s)
-		p.Legend.Add(c.name, l, s)
+		m := float64(end - start)
+		if last := len(out) - 1; last >= 0 && sc/m-out[last].conf < mergeGap {
+			// Bins this close draw as one point: merge them.
+			sc += out[last].conf * float64(out[last].n)
+			right += out[last].acc * float64(out[last].n)
+			m += float64(out[last].n)
+			out = out[:last]
+		}
+		lo, hi := wilson(right, m)
+		out = append(out, relBin{conf: sc / m, acc: right / m, lo: lo, hi: hi, n: int(m)})
+		start = end
 	}
-	p.Legend.Top = false
-	p.Legend.Left = false
-	p.Legend.XOffs = -vg.Points(6)
-	p.Legend.YOffs = vg.Points(6)
-	lo = math.Floor(lo*10) / 10
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, 1, lo, 1
-	return svgURI(p, 4.6*vg.Inch, 4.2*vg.Inch)
+	return out
+}
+
+// mergeGap is the difference of mean confidence below which two adjacent
+// bins of a reliability panel are merged.
+const mergeGap = 0.02
+
+// wilson returns the 95% Wilson score interval of a proportion of k
+// successes in n trials.
+func wilson(k, n float64) (lo, hi float64) {
+	const z = 1.959963984540054
+	p := k / n
+	d := 1 + z*z/n
+	c := (p + z*z/(2*n)) / d
+	h := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / d
+	return max(0, c-h), min(1, c+h)
+}
+
+// panel is one model's reliability diagram.
+type panel struct {
+	title string
+	bins  []relBin
+	color color.RGBA
+}
+
+// reliabilityBins returns the number of equal-count bins for n gold tasks:
+// about 25 tasks a bin, at least 1 and at most 10.
+func reliabilityBins(n int) int { return max(1, min(10, n/25)) }
+
+// reliabilityPanels draws one small reliability diagram per model, all on
+// the same axes: the bins' accuracy against their mean confidence, marker
+// area proportional to the bin's tasks (and the count written by it), the
+// band of the bins' 95% Wilson intervals and the diagonal of perfect
+// calibration.
+func reliabilityPanels(panels []panel) ([]string, error) {
+	lo, most := 1.0, 1
+	for _, p := range panels {
+		for _, b := range p.bins {
+			lo = min(lo, b.conf, b.acc)
+			most = max(most, b.n)
+		}
+	}
+	lo = math.Max(0, math.Floor(lo*10)/10)
+	uris := make([]string, len(panels))
+	for i, pn := range panels {
+		p := newPlot(pn.title, "confidence", "accuracy")
+		p.Title.TextStyle.Font.Size = 11
+		p.X.Label.TextStyle.Font.Size = 9
+		p.Y.Label.TextStyle.Font.Size = 9
+		diag := plotter.NewFunction(func(x float64) float64 { return x })
+		diag.Color = color.RGBA{0xaa, 0xaa, 0xaa, 0xff}
+		diag.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
+		p.Add(diag)
+		n := len(pn.bins)
+		if n > 0 {
+			band := make(plotter.XYs, 0, 2*n)
+			for _, b := range pn.bins {
+				band = append(band, plotter.XY{X: b.conf, Y: math.Max(b.lo, lo)}) // the band stays in the plot
+			}
+			for b := n - 1; b >= 0; b-- {
+				band = append(band, plotter.XY{X: pn.bins[b].conf, Y: pn.bins[b].hi})
+			}
+			if n == 1 { // a band needs width: draw the interval as a bar
+				c := pn.bins[0].conf
+				l, h := math.Max(pn.bins[0].lo, lo), pn.bins[0].hi
+				band = plotter.XYs{{X: c - 0.005, Y: l}, {X: c + 0.005, Y: l}, {X: c + 0.005, Y: h}, {X: c - 0.005, Y: h}}
+			}
+			poly, err := plotter.NewPolygon(band)
+			if err != nil {
+				return nil, err
+			}
+			poly.Color = color.NRGBA{pn.color.R, pn.color.G, pn.color.B, 0x38}
+			poly.LineStyle.Width = 0
+			p.Add(poly)
+			pts := make(plotter.XYs, n)
+			labels := make([]string, n)
+			for b, bin := range pn.bins {
+				pts[b] = plotter.XY{X: bin.conf, Y: bin.acc}
+				labels[b] = fmt.Sprint(bin.n)
+			}
+			line, err := plotter.NewLine(pts)
+			if err != nil {
+				return nil, err
+			}
+			line.Color = pn.color
+			line.Width = vg.Points(1.2)
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyleFunc = func(b int) draw.GlyphStyle {
+				r := 1.5 + 4*math.Sqrt(float64(pn.bins[b].n)/float64(most))
+				return draw.GlyphStyle{Color: pn.color, Shape: draw.CircleGlyph{}, Radius: vg.Points(r)}
+			}
+			lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
+			if err != nil {
+				return nil, err
+			}
+			for t := range lb.TextStyle {
+				lb.TextStyle[t].Font.Variant = "Sans"
+				lb.TextStyle[t].Font.Size = 7
+				lb.TextStyle[t].Color = inkColor
+				lb.TextStyle[t].XAlign = draw.XRight
+			}
+			lb.Offset = vg.Point{X: -vg.Points(4), Y: vg.Points(3)}
+			p.Add(line, sc, lb)
+		}
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, 1, lo, 1
+		uri, err := svgURI(p, 2.6*vg.Inch, 2.6*vg.Inch)
+		if err != nil {
+			return nil, err
+		}
+		uris[i] = uri
+	}
+	return uris, nil
 }
 
 // scatterPlot draws y against x for every object, with the diagonal.

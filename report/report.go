@@ -10,18 +10,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 )
 
 // DefaultModels are the estimators a report compares when Options.Models
-// is empty: the baselines, the Bayesian Dawid-Skene models (the command
-// line's default model, vb-da-ds, among them) and the paper's LA and DA
-// forms of Dawid-Skene and GLAD. Minimax entropy is left out by default
-// because it is much slower to fit; name it in Options.Models to include
-// it.
-var DefaultModels = []string{"rfe", "mv", model.DefaultModel, "vb-la-ds", "vb-hda-ds", "la-ds", "da-ds", "la-glad", "da-glad"}
+// is empty: those of compare.DefaultModels, so that the report shows every
+// model "consensus compare" ranks: the baseline, the Bayesian Dawid-Skene
+// models (the command line's default model, vb-da-ds, among them), the
+// paper's LA and DA forms of Dawid-Skene and GLAD, the hierarchical ones,
+// the one-coin, MACE-style and regularised minimax entropy models and
+// Crowd-Kit's Wawa, ZeroBasedSkill and MMSR.
+var DefaultModels = slices.Clone(compare.DefaultModels)
 
 // Options controls a report. The zero value selects every default.
 type Options struct {
@@ -69,6 +71,14 @@ type Options struct {
 
 	// Progress, if not nil, is called after every iteration of a fit.
 	Progress func(model.Progress)
+
+	// NoRecommendation leaves out the recommendation, the ranking of the
+	// models by package compare (as "consensus compare" ranks them). With
+	// gold labels the ranking uses the report's fits; without, it fits
+	// every model on held-out splits, which takes a few times as long as
+	// the report's own fits. It is ignored, and there is no
+	// recommendation, when Scores is given.
+	NoRecommendation bool
 }
 
 // Score is one row of the model comparison table.
@@ -104,6 +114,7 @@ type Report struct {
 	la, da string // the contrasted pair, such as "la-ds" and "da-ds"
 	top    int
 	seed   uint64
+	rec    *compare.Report // nil without a recommendation
 }
 
 // New fits the models of opt on d and computes the content of a report.
@@ -175,6 +186,13 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 			return nil, fmt.Errorf("fitting %s: %w", n, err)
 		}
 		r.res[n] = res
+	}
+	if o.Scores == nil && !o.NoRecommendation {
+		rec, err := r.recommend(names, &o)
+		if err != nil {
+			return nil, err
+		}
+		r.rec = rec
 	}
 	if o.Step != nil {
 		o.Step(len(fits), len(fits), "writing the report")

@@ -2,8 +2,10 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/sim"
@@ -218,5 +221,99 @@ func TestChromium(t *testing.T) {
 	fi, err := os.Stat(shot)
 	if err != nil || fi.Size() < 10000 {
 		t.Fatalf("no screenshot (%v)\n%s", err, out.String())
+	}
+}
+
+func TestWilson(t *testing.T) {
+	for _, tc := range []struct{ k, n, lo, hi float64 }{
+		{5, 10, 0.23659, 0.76341},
+		{0, 10, 0, 0.27754},
+		{10, 10, 0.72246, 1},
+		{81, 100, 0.72221, 0.87485},
+	} {
+		lo, hi := wilson(tc.k, tc.n)
+		if math.Abs(lo-tc.lo) > 1e-5 || math.Abs(hi-tc.hi) > 1e-5 {
+			t.Errorf("wilson(%g, %g) = %.5f, %.5f, want %.5f, %.5f", tc.k, tc.n, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}
+
+func TestEqualCountBins(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		conf    []float64
+		correct []bool
+		bins    int
+		n       []int
+		acc     []float64
+	}{
+		{"even", []float64{0.9, 0.5, 0.6, 0.8}, []bool{true, false, true, true}, 2, []int{2, 2}, []float64{0.5, 1}},
+		{"ties stay together", []float64{0.5, 0.7, 0.7, 0.7, 0.9, 0.95}, []bool{false, true, false, true, true, true}, 3, []int{4, 2}, []float64{0.5, 1}},
+		{"close bins merge", []float64{0.5, 0.6, 0.99, 0.995, 1, 1}, []bool{false, true, true, true, false, true}, 3, []int{2, 4}, []float64{0.5, 0.75}},
+		{"one bin", []float64{0.3, 0.8}, []bool{true, false}, 1, []int{2}, []float64{0.5}},
+		{"no tasks", nil, nil, 4, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := equalCountBins(tc.conf, tc.correct, tc.bins)
+			if len(got) != len(tc.n) {
+				t.Fatalf("%d bins %+v, want %d", len(got), got, len(tc.n))
+			}
+			prev := -1.0
+			for b, bin := range got {
+				if bin.n != tc.n[b] || math.Abs(bin.acc-tc.acc[b]) > 1e-12 || bin.conf <= prev || bin.lo > bin.acc || bin.hi < bin.acc {
+					t.Errorf("bin %d = %+v, want %d tasks, accuracy %g", b, bin, tc.n[b], tc.acc[b])
+				}
+				prev = bin.conf
+			}
+		})
+	}
+}
+
+// TestRecommendation checks that the report recommends the model that
+// package compare ranks first, shows it first and highlighted, and draws
+// one reliability panel per model; that without gold the table shows the
+// held-out log loss the ranking is by; and that NoRecommendation leaves the
+// ranking out.
+func TestRecommendation(t *testing.T) {
+	d, g := smallData(t)
+	models := []string{"rfe", "la-ds", "da-ds", "vb-da-ds"}
+	set := &model.Settings{MaxIterations: 60, Threads: 1}
+	rep, err := New(d, g, &Options{Models: models, Settings: set, BootstrapReps: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := compare.Run(context.Background(), d, compare.Options{Models: models, Gold: g, Settings: set, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, _ := want.Best()
+	if got, _ := rep.recommended(); got != best {
+		t.Errorf("recommended %q, compare ranks %q first", got, best)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	checkStructure(t, page)
+	first := regexp.MustCompile(`<tr class="rec">\s*<td class="num">1</td><td><span class="model">([^<]+)</span>`).FindStringSubmatch(page)
+	if first == nil || first[1] != best {
+		t.Errorf("first row %v, want the recommended %s", first, best)
+	}
+	if n := strings.Count(page, `alt="Reliability diagram of `); n != len(models) {
+		t.Errorf("%d reliability panels, want %d", n, len(models))
+	}
+	for _, s := range []string{"Recommended model: <b>" + best, `<span class="badge">recommended</span>`, "Krippendorff", "Wilson", "consensus of " + best} {
+		if !strings.Contains(page, s) {
+			t.Errorf("page lacks %q", s)
+		}
+	}
+	page = render(t, d, nil, &Options{Models: models})
+	if n := strings.Count(page, `<span class="ci">`); !strings.Contains(page, "held-out log loss</th>") || n != len(models) {
+		t.Errorf("without gold: %d held-out intervals for %d models, or no held-out column", n, len(models))
+	}
+	page = render(t, d, g, &Options{Models: models, NoRecommendation: true})
+	if strings.Contains(page, `class="badge"`) || strings.Contains(page, "Recommended") {
+		t.Error("NoRecommendation: the page recommends a model")
 	}
 }

@@ -42,7 +42,7 @@ td.best { background: var(--best); font-weight: 600; }
 .ci { display: block; font-size: 11px; color: var(--muted); font-weight: 400; }
 .model { font-weight: 600; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
 .desc { display: block; font-size: 12px; color: var(--muted); font-weight: 400; font-family: system-ui, sans-serif; }
-.warn { color: #b3541e; font-size: 12px; }
+.warn { display: block; color: #b3541e; font-size: 12px; }
 .task { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; word-break: break-all; }
 .dist { display: flex; height: 12px; width: 150px; border-radius: 3px; overflow: hidden; background: var(--line); }
 .dist span { display: block; height: 100%; }
@@ -51,6 +51,38 @@ td.best { background: var(--best); font-weight: 600; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; vertical-align: -1px; }
 .notes { font-size: 12px; color: var(--muted); margin: 8px 0 0; padding-left: 18px; }
 .empty { color: var(--muted); font-style: italic; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+table.wide { min-width: 720px; }
+table.objs { min-width: 640px; }
+td .desc { max-width: 340px; }
+tr.rec td { background: #eef4fb; }
+tr.rec td.best { background: var(--best); }
+tr.rec td:first-child { box-shadow: inset 4px 0 0 var(--accent); }
+.badge { display: inline-block; font: 600 11px/1.6 system-ui, sans-serif; color: #fff; background: var(--accent); border-radius: 999px; padding: 0 8px; margin-left: 6px; vertical-align: 1px; }
+.callout { border: 1px solid #c9daef; background: #eef4fb; border-radius: 8px; padding: 12px 16px; margin: 0 0 14px; }
+.callout b.model { font-size: 16px; color: #1f4f86; }
+.callout p { margin: 4px 0 0; color: var(--muted); font-size: 13px; }
+header .rec { margin: 10px 0 0; font-size: 14px; }
+header .rec b { font-family: ui-monospace, "DejaVu Sans Mono", monospace; background: rgba(255,255,255,.18); padding: 1px 8px; border-radius: 4px; }
+.panels { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 12px; }
+.panels figure { margin: 0; border: 1px solid var(--line); border-radius: 8px; padding: 4px; background: #fff; }
+.panels figure.rec { border: 2px solid var(--accent); }
+.panels figcaption { text-align: center; margin: 0; }
+@media (max-width: 640px) {
+  body { font-size: 14px; }
+  .wrap { padding: 0 10px; }
+  header { padding: 18px 0 14px; }
+  header h1 { font-size: 21px; }
+  main section { padding: 14px 12px; margin: 14px 0; }
+  .cards { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 8px; }
+  .card { padding: 8px 10px; }
+  .card .v { font-size: 18px; }
+  figure { flex-basis: 100%; }
+  .panels { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; }
+  th, td { padding: 5px 6px; }
+  table.wide { min-width: 540px; }
+  table.wide .desc { display: none; }
+}
 footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 </style>
 </head>
@@ -58,9 +90,11 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <header><div class="wrap">
 <h1>{{.Title}}</h1>
 <p>{{.Subtitle}}</p>
+{{if .Recommended}}<p class="rec">Recommended model: <b>{{.Recommended}}</b></p>{{end}}
 <nav>
 <a href="#data">Data</a>
 <a href="#models">Models</a>
+<a href="#agreement">Agreement</a>
 {{if .HasGold}}<a href="#calibration">Calibration</a>{{end}}
 <a href="#workers">Workers</a>
 <a href="#ambiguous">Ambiguous tasks</a>
@@ -76,12 +110,12 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 {{range .Cards}}<div class="card"><div class="l">{{.Label}}</div><div class="v">{{.Value}}</div>{{if .Note}}<div class="n">{{.Note}}</div>{{end}}</div>
 {{end}}</div>
 <h3>Classes</h3>
-<table class="classes">
+<div class="scroll"><table class="classes">
 <thead><tr><th>class</th><th class="num">labels</th><th class="num">share</th><th style="width:40%"></th>{{if .HasGold}}<th class="num">gold tasks</th>{{end}}</tr></thead>
 <tbody>
 {{range .Classes}}<tr><td><span class="swatch" style="background:{{.Color}}"></span>{{.Name}}</td><td class="num">{{.Labels}}</td><td class="num">{{.Share}}</td><td><div class="bar" style="width:{{printf "%.1f" .Width}}%;background:{{.Color}}"></div></td>{{if $.HasGold}}<td class="num">{{.Gold}}</td>{{end}}</tr>
 {{end}}</tbody>
-</table>
+</table></div>
 <div class="figs">
 <figure><img alt="Histogram of the number of labels per task" src="{{.TaskHist}}"><figcaption>How many labels each task received.</figcaption></figure>
 <figure><img alt="Histogram of the number of labels per worker" src="{{.WorkerHst}}"><figcaption>How many labels each worker gave.</figcaption></figure>
@@ -90,12 +124,14 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 
 <section id="models">
 <h2>Model comparison</h2>
-<p class="lead">{{if .HasGold}}Scores on the {{.GoldN}} gold tasks, with 95% bootstrap intervals over the gold tasks; the best value of each column is highlighted. Log loss is in base K (the uniform guess scores 1).{{else}}No gold labels were given, so the models are compared by their fits only. Give a gold file to score them.{{end}}</p>
-<table>
-<thead><tr><th>model</th>{{if .HasGold}}<th class="num">accuracy</th><th class="num">log loss</th><th class="num">Brier</th><th class="num">ECE</th>{{end}}<th class="num">log-likelihood</th><th class="num">iterations</th><th class="num">time</th></tr></thead>
+{{if .Recommended}}<div class="callout">Recommended: <b class="model">{{.Recommended}}</b><p>{{.RecBasis}} The rows follow that ranking.</p></div>{{end}}
+<p class="lead">{{if .HasGold}}Scores on the {{.GoldN}} gold tasks, with 95% bootstrap intervals over the gold tasks; the best value of each column is shaded green. Log loss is in base K (the uniform guess scores 1).{{else}}No gold labels were given{{if .HeldOut}}, so the models are ranked by the log loss of held-out labels (base K, lower is better; 95% bootstrap intervals over the tasks){{end}}. Give a gold file to score the models on it.{{end}}</p>
+<div class="scroll"><table class="wide">
+<thead><tr>{{if .Recommended}}<th class="num">#</th>{{end}}<th>model</th>{{if .HeldOut}}<th class="num">held-out log loss</th>{{end}}{{if .HasGold}}<th class="num">accuracy</th><th class="num">log loss</th><th class="num">Brier</th><th class="num">ECE</th>{{end}}<th class="num">log-likelihood</th><th class="num">iterations</th><th class="num">time</th></tr></thead>
 <tbody>
-{{range .Scores}}<tr>
-<td><span class="model">{{.Model}}</span>{{if .Note}}<sup>{{.Note}}</sup>{{end}}<span class="desc">{{.Summary}}</span>{{if not .Converged}}<span class="warn">stopped at the iteration limit</span>{{end}}</td>
+{{range .Scores}}<tr{{if .Rec}} class="rec"{{end}}>
+{{if $.Recommended}}<td class="num">{{if .Rank}}{{.Rank}}{{end}}</td>{{end}}<td><span class="model">{{.Model}}</span>{{if .Note}}<sup>{{.Note}}</sup>{{end}}{{if .Rec}}<span class="badge">recommended</span>{{end}}<span class="desc">{{.Summary}}</span>{{if not .Converged}}<span class="warn">stopped at the iteration limit</span>{{end}}</td>
+{{if $.HeldOut}}<td class="num">{{.HeldOut}}<span class="ci">{{.HeldOutCI}}</span></td>{{end}}
 {{if $.HasGold}}<td class="num{{if index .Best "acc"}} best{{end}}">{{.Acc}}<span class="ci">{{.AccCI}}</span></td>
 <td class="num{{if index .Best "ll"}} best{{end}}">{{.LogLoss}}<span class="ci">{{.LogLossCI}}</span></td>
 <td class="num{{if index .Best "brier"}} best{{end}}">{{.Brier}}</td>
@@ -103,14 +139,23 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <td class="num">{{.LogLik}}</td><td class="num">{{.Iter}}</td><td class="num">{{.Time}}</td>
 </tr>
 {{end}}</tbody>
-</table>
+</table></div>
 {{if .Notes}}<ol class="notes">{{range .Notes}}<li>{{.}}</li>{{end}}</ol>{{end}}
+</section>
+
+<section id="agreement">
+<h2>Agreement</h2>
+<p class="lead">How much the workers agree with each other and with the consensus: Krippendorff's alpha for nominal data (tasks with one label left out), the entropy of each task's label frequencies, and each worker's share of labels equal to the consensus label.</p>
+<div class="cards">
+{{range .Agreement}}<div class="card"><div class="l">{{.Label}}</div><div class="v">{{.Value}}</div>{{if .Note}}<div class="n">{{.Note}}</div>{{end}}</div>
+{{end}}</div>
+<div class="figs">{{range .AgreeFigs}}<figure><img alt="{{.Caption}}" src="{{.URI}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}</div>
 </section>
 
 {{if .HasGold}}<section id="calibration">
 <h2>Calibration</h2>
-<p class="lead">Reliability diagram: the gold tasks are binned by the probability a model gives its top class, and each point shows the bin's mean probability against the share of its tasks whose top class is right. A calibrated model lies on the diagonal; points below it are overconfident.</p>
-{{if .Reliability}}<div class="figs"><figure style="max-width:560px"><img alt="Reliability diagram" src="{{.Reliability}}"></figure></div>{{else}}<p class="empty">No gold task has labels.</p>{{end}}
+<p class="lead">Reliability diagrams, one per model{{if .Recommended}} in the order of the ranking (the recommended model in blue){{end}}: the gold tasks are sorted by the probability the model gives its top class and cut into at most {{.RelBins}} bins of equal size (tasks of equal confidence stay together). Each point is a bin's mean confidence against the share of its tasks whose top class is right; its area and the number by it give the bin's tasks, and the band is the 95% Wilson interval of that share. A calibrated model lies on the dashed diagonal; points below it are overconfident. ECE is the expected calibration error over 10 equal-width bins, as in the table.</p>
+{{if .Reliability}}<div class="panels">{{range .Reliability}}<figure{{if .Rec}} class="rec"{{end}}><img alt="Reliability diagram of {{.Caption}}" src="{{.URI}}"></figure>{{end}}</div>{{else}}<p class="empty">No gold task has labels.</p>{{end}}
 </section>{{end}}
 
 <section id="workers">
@@ -122,7 +167,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <section id="ambiguous">
 <h2>The most ambiguous tasks</h2>
 <p class="lead">The {{.Top}} tasks whose label distribution q_j under {{.DA}} has the highest entropy (1 is uniform). Under the latent distribution assumption these are genuinely ambiguous tasks, not merely tasks with few labels; the latent label model {{.LA}} often still reports a confident posterior for them.</p>
-<table>
+<div class="scroll"><table class="objs">
 <thead><tr><th class="num">#</th><th>task</th><th>labels</th><th>{{.DA}} q_j</th><th>{{.LA}} posterior</th><th class="num">entropy</th></tr></thead>
 <tbody>
 {{range .Ambiguous}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
@@ -130,7 +175,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
 <td class="num">{{.Value}}</td></tr>
 {{end}}</tbody>
-</table>
+</table></div>
 </section>
 
 <section id="disagreement">
@@ -139,7 +184,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <div class="figs">
 <figure style="max-width:520px"><img alt="Scatter plot of LA posterior against DA distribution" src="{{.Scatter}}"></figure>
 </div>
-<table>
+<div class="scroll"><table class="objs">
 <thead><tr><th class="num">#</th><th>task</th><th>labels</th><th>{{.DA}} q_j</th><th>{{.LA}} posterior</th><th class="num">distance</th></tr></thead>
 <tbody>
 {{range .Disagree}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
@@ -147,7 +192,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
 <td class="num">{{.Value}}</td></tr>
 {{end}}</tbody>
-</table>
+</table></div>
 </section>
 
 </main>

@@ -76,6 +76,7 @@ func newFitCmd() *cobra.Command {
 	var in inputFlags
 	var ff fitFlags
 	var tf trainFlags
+	var lf layoutFlags
 	var modelName, out, workers, outFormat string
 	var gladPrior float64
 	c := &cobra.Command{
@@ -86,6 +87,8 @@ func newFitCmd() *cobra.Command {
   consensus fit --input labels.csv --gold gold.csv --model la-ds --output consensus.csv
   consensus fit --input labels.tsv --model da-ds --workers workers.csv
   consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
+  consensus fit --input labels.csv --layout crowdkit --output agg.csv
+  consensus fit --dataset rte --model la-glad --tasks tasks.csv
   cat labels.jsonl | consensus fit --input - --format jsonl --output-format jsonl
   consensus fit --dataset websearch --model da-ds --train-fraction 0.2 --seed 7`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -112,8 +115,11 @@ func newFitCmd() *cobra.Command {
 			if err := tf.check(est, in.gold+in.dataset); err != nil {
 				return err
 			}
+			if err := lf.check(est, modelName); err != nil {
+				return err
+			}
 			if err := checkOutputs([]string{"input", "gold", "train-gold", "init-workers"}, []string{in.input, in.gold, tf.trainGold, tf.initWorkers},
-				[]string{"output", "workers"}, []string{out, workers}); err != nil {
+				[]string{"output", "workers", "tasks"}, []string{out, workers, lf.tasks}); err != nil {
 				return err
 			}
 			d, gold, err := in.load(cmd.Context())
@@ -121,6 +127,9 @@ func newFitCmd() *cobra.Command {
 				return err
 			}
 			if err := checkFitMemory(est, d, in.maxMemory); err != nil {
+				return err
+			}
+			if err := lf.checkData(d); err != nil {
 				return err
 			}
 			tf.ctx, tf.maxMemory = cmd.Context(), in.maxMemory.bytes()
@@ -145,7 +154,7 @@ func newFitCmd() *cobra.Command {
 			if ff.strict && res.Params != nil && !res.Converged {
 				return fmt.Errorf("--strict: model %s did not converge (%s after %d iterations); no output written", res.Model, res.Status, res.Iterations)
 			}
-			files := []output.File{output.ConsensusFile(out, ofmt, res, ff.seed)}
+			files := lf.files(out, ofmt, res, ff.seed)
 			if workers != "" {
 				files = append(files, output.WorkersFile(workers, "", res))
 			}
@@ -161,6 +170,7 @@ func newFitCmd() *cobra.Command {
 	in.register(c)
 	ff.register(c)
 	tf.register(c)
+	lf.register(c)
 	c.Flags().Float64Var(&gladPrior, "glad-prior", 0, gladPriorHelp)
 	c.Flags().StringVarP(&modelName, "model", "m", model.DefaultModel, "model: "+joinNames())
 	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
@@ -189,6 +199,7 @@ func printSummary(w io.Writer, r *model.Result, gold *data.Gold, seed uint64) {
 		if !r.Converged {
 			fmt.Fprintln(w, convergenceWarning(r))
 		}
+		printClassPrior(w, r)
 	}
 	if gold == nil || gold.Len() == 0 {
 		return

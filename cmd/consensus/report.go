@@ -18,15 +18,23 @@ func newReportCmd() *cobra.Command {
 	var ff fitFlags
 	var out, models, noiseName, title string
 	var top, reps int
+	var noRec bool
 	c := &cobra.Command{
 		Use:   "report [LABELS]",
 		Short: "Write a self-contained HTML report on a data set and the models fitted to it",
-		Long: `report fits several consensus models to a data set and writes one HTML file
-that works offline (styles and SVG pictures inlined): a summary of the data
-with histograms of labels per task and per worker, a model comparison table
+		Long: `report fits several consensus models to a data set (by default those that
+"consensus compare" ranks) and writes one HTML file that works offline (styles
+and SVG pictures inlined): a summary of the data with histograms of labels
+per task and per worker; the recommended model, ranked first as compare ranks
+the models (by gold log loss, or without gold by held-out labels, which fits
+every model on held-out splits; --no-recommendation skips it); a model
+comparison table
 (with gold labels: accuracy, log loss, Brier score and ECE with bootstrap
-intervals), a reliability diagram, the distribution of worker quality, the
-most ambiguous tasks (highest entropy of the DA distribution q_j) and the tasks
+intervals) in the order of that ranking; agreement statistics (Krippendorff's
+alpha, the entropy of every task's labels, every worker's agreement with the
+consensus); one reliability diagram per model (equal-count bins with their
+counts and 95% Wilson bands); the distribution of worker quality; the most
+ambiguous tasks (highest entropy of the DA distribution q_j) and the tasks
 where the LA and DA forms of one noise model disagree most.`,
 		Example: `  consensus report --dataset duchenne --output report.html
   consensus report --input labels.csv --gold gold.csv --output report.html
@@ -37,7 +45,7 @@ where the LA and DA forms of one noise model disagree most.`,
 				return err
 			}
 			opt := &report.Options{Title: title, Noise: noiseName, Settings: set, Seed: ff.seed, Top: top,
-				BootstrapReps: reps, Context: cmd.Context()}
+				BootstrapReps: reps, Context: cmd.Context(), NoRecommendation: noRec}
 			if models != "" {
 				for _, m := range strings.Split(models, ",") {
 					if m = strings.TrimSpace(m); m != "" {
@@ -92,5 +100,6 @@ where the LA and DA forms of one noise model disagree most.`,
 	fl.StringVar(&title, "title", "", `title of the report (default "Consensus report: NAME")`)
 	fl.IntVar(&top, "top", 15, "rows in the tables of ambiguous tasks and of LA/DA disagreements")
 	fl.IntVar(&reps, "bootstrap", 200, "bootstrap replicates for the 95% intervals (negative: none)")
+	fl.BoolVar(&noRec, "no-recommendation", false, "leave out the ranking and recommendation (without gold it refits every model on held-out splits)")
 	return c
 }

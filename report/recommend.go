@@ -1,0 +1,104 @@
+package report
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/consensuslab/consensus/compare"
+	"github.com/consensuslab/consensus/model"
+)
+
+// recommend ranks the models names as "consensus compare" does, with the
+// report's gold labels, settings, seed and bootstrap replicates: by the log
+// loss on the gold tasks (compare.RankFitted, on the fits the report has
+// made), or without gold by the log loss of held-out labels (compare.Run,
+// which fits the models on held-out splits). mv is left out, as compare
+// leaves it out: it is rfe read through its argmax and scores as rfe does.
+func (r *Report) recommend(names []string, o *Options) (*compare.Report, error) {
+	var models []string
+	var fits []*model.Result
+	for _, n := range names {
+		if n != "mv" {
+			models = append(models, n)
+			fits = append(fits, r.res[n])
+		}
+	}
+	if len(models) == 0 {
+		return nil, nil
+	}
+	opt := compare.Options{Models: models, Gold: r.gold, Settings: o.Settings, Seed: o.Seed, Bootstrap: max(o.BootstrapReps, 0)}
+	if o.BootstrapReps < 0 {
+		opt.Bootstrap = 1 // compare needs resamples to say how sure it is; one costs nothing
+	}
+	var rep *compare.Report
+	var err error
+	if r.gold != nil {
+		rep, err = compare.RankFitted(r.d, fits, opt)
+	} else {
+		ctx := o.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if o.Step != nil {
+			opt.Progress = func(e model.Progress) {
+				o.Step(e.Done, e.Total, "ranking the models on held-out labels: "+e.Item)
+			}
+		}
+		rep, err = compare.Run(ctx, r.d, opt)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ranking the models: %w", err)
+	}
+	return rep, nil
+}
+
+// recommended returns the recommended model and a sentence on how it was
+// chosen, or "" when there is no recommendation.
+func (r *Report) recommended() (name, basis string) {
+	if r.rec == nil {
+		return "", ""
+	}
+	best, first := r.rec.Best()
+	if best == "" {
+		return "", ""
+	}
+	var what string
+	switch r.rec.Criterion { // recommend leaves compare's default criterion
+	case compare.HeldOut:
+		what = fmt.Sprintf("the lowest log loss of %d held-out labels (%d splits)", r.rec.N, r.rec.Splits)
+	default:
+		what = fmt.Sprintf("the lowest log loss on the %d gold tasks", r.rec.N)
+	}
+	basis = "It has " + what
+	if r.rec.Bootstrap > 1 {
+		basis += fmt.Sprintf(" and ranks first in %.0f%% of %d bootstrap resamples", 100*first, r.rec.Bootstrap)
+	}
+	return best, basis + ", as consensus compare ranks the models."
+}
+
+// rank returns the position of every model in the recommendation's
+// ranking, best first; nil without a recommendation.
+func (r *Report) rank() map[string]int {
+	if r.rec == nil {
+		return nil
+	}
+	m := make(map[string]int, len(r.rec.Rows))
+	for i, row := range r.rec.Rows {
+		m[row.Model] = i + 1
+	}
+	return m
+}
+
+// heldOut returns the held-out log loss of a model when the recommendation
+// ranks by it.
+func (r *Report) heldOut(name string) (compare.Interval, bool) {
+	if r.rec == nil || r.rec.Criterion != compare.HeldOut {
+		return compare.Interval{}, false
+	}
+	for _, row := range r.rec.Rows {
+		if row.Model == name && row.Err == nil {
+			return row.HeldOut, true
+		}
+	}
+	return compare.Interval{}, false
+}
