@@ -267,11 +267,11 @@ func (e *dsEval) WorkerColumns() []string {
 	return cols
 }
 
-func (e *dsEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *dsEval) WorkerValues(w int, dst []float64) []float64 {
 	k := e.k
 	for z := range k {
 		for y := range k {
-			dst = append(dst, e.piT[int(w)*k*k+y*k+z])
+			dst = append(dst, e.piT[w*k*k+y*k+z])
 		}
 	}
 	return dst

@@ -236,6 +236,6 @@ func (e *gladEval) Conditional(w int32, j int, z int, p []float64) {
 
 func (e *gladEval) WorkerColumns() []string { return []string{"ability"} }
 
-func (e *gladEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *gladEval) WorkerValues(w int, dst []float64) []float64 {
 	return append(dst, e.e[w])
 }

@@ -189,8 +189,8 @@ func (e *maceEval) WorkerColumns() []string {
 	return cols
 }
 
-func (e *maceEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *maceEval) WorkerValues(w int, dst []float64) []float64 {
 	k := e.k
 	dst = append(dst, e.theta[w])
-	return append(dst, e.xi[int(w)*k:int(w+1)*k]...)
+	return append(dst, e.xi[w*k:(w+1)*k]...)
 }

@@ -156,7 +156,7 @@ func (e *mmeEval) WorkerColumns() []string {
 	return cols
 }
 
-func (e *mmeEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *mmeEval) WorkerValues(w int, dst []float64) []float64 {
 	k := e.k
-	return append(dst, e.w[int(w)*k*k:int(w+1)*k*k]...)
+	return append(dst, e.w[w*k*k:(w+1)*k*k]...)
 }

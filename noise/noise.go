@@ -67,7 +67,7 @@ type Evaluator interface {
 
 	// WorkerValues appends the interpretable parameters of worker w, one per
 	// WorkerColumns entry, to dst and returns the result.
-	WorkerValues(w int32, dst []float64) []float64
+	WorkerValues(w int, dst []float64) []float64
 }
 
 // ProbEvaluator is an optional interface of an Evaluator that works in

@@ -118,6 +118,6 @@ func (e *oneCoinEval) Conditional(w int32, _ int, z int, p []float64) {
 
 func (e *oneCoinEval) WorkerColumns() []string { return []string{"accuracy"} }
 
-func (e *oneCoinEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *oneCoinEval) WorkerValues(w int, dst []float64) []float64 {
 	return append(dst, num.Sigmoid(e.c[w]))
 }

@@ -101,5 +101,5 @@ func workerColumns(r *model.Result) []string {
 
 // workerValues appends worker w's values of the workerColumns to dst.
 func workerValues(r *model.Result, skills []float64, w int32, dst []float64) []float64 {
-	return r.WorkerValues(w, append(dst, skills[w]))
+	return r.WorkerValues(int(w), append(dst, skills[w]))
 }
