@@ -180,14 +180,15 @@ func Real(ctx context.Context, cfg RealConfig, progress Progress) (*RealResult, 
 				cell := &res.Cells[p][i][m]
 				set := &model.Settings{Method: cfg.Method, Ridge: proto.Ridge, Threads: threadsPerFit(cfg.Parallel), Context: ctx}
 				cost := float64(d.NumLabels()) * 1e-3
-				if mm, ok := est.(model.Model); ok {
-					set.MaxIterations = proto.MaxIterations[mm.Noise.Name()]
+				if mm, ok := est.(model.Composite); ok {
+					n, _ := mm.Parts()
+					set.MaxIterations = proto.MaxIterations[n.Name()]
 					k := float64(d.NumClasses())
 					cost *= float64(max(set.MaxIterations, 1)) * k
 					if proto.Ridge > 0 {
 						cost *= 0.05 // converges in a few hundred iterations
 					}
-					if mm.Noise.Name() == "mme" {
+					if n.Name() == "mme" {
 						cost *= 4 * k
 					}
 				}
@@ -202,8 +203,8 @@ func Real(ctx context.Context, cfg RealConfig, progress Progress) (*RealResult, 
 						}
 						*cell = scoreReal(r, gold, cfg)
 						cell.MaxIterations = set.MaxIterations
-						if r.Params == nil {
-							cell.MaxIterations = 0
+						if _, ok := est.(model.Parametric); !ok {
+							cell.MaxIterations = 0 // no iterations to bound
 						} else if cell.MaxIterations == 0 {
 							cell.MaxIterations = 1000
 						}

@@ -17,7 +17,6 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
-	"github.com/consensuslab/consensus/noise"
 )
 
 // trainFlags are fit's flags for semi-supervised fitting: gold labels used
@@ -35,7 +34,7 @@ func (f *trainFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVar(&f.trainGold, "train-gold", "", "gold file (task,label) whose tasks are clamped to their gold class during the fit (LA: the true class; DA: q_j one-hot); evaluation with --gold then uses only the other gold tasks")
 	fl.Float64Var(&f.trainFraction, "train-fraction", 0, "use this fraction of the --gold tasks, drawn with --seed, as --train-gold and evaluate on the rest")
-	fl.StringVar(&f.initWorkers, "init-workers", "", "start Dawid-Skene from these confusion matrices (a file as written by fit --workers: worker,labels,p[a,b],...); workers not in it start from the paper's initialisation")
+	fl.StringVar(&f.initWorkers, "init-workers", "", "start the fit from these worker parameters (a file as written by fit --workers with the same noise model, such as worker,labels,p[a,b],... for Dawid-Skene); workers not in it start from the model's initialisation")
 }
 
 // check refuses inconsistent combinations before any reading.
@@ -53,21 +52,13 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 		if f.trainGold == "" && f.trainFraction == 0 {
 			return usageErr(model.ErrNoTrainingGold)
 		}
-		if f.initWorkers != "" {
-			return usagef("--init-workers sets Dawid-Skene confusion matrices; model gmv has none")
-		}
-		return nil
 	}
-	if f.trainGold == "" && f.trainFraction == 0 && f.initWorkers == "" {
-		return nil
-	}
-	m, ok := est.(model.Model)
-	if !ok {
-		return usagef("--train-gold and --train-fraction need gmv or one of the la-* or da-* models, and --init-workers la-ds or da-ds, not %s", est.Name())
+	if _, ok := est.(model.GoldTrainer); !ok && (f.trainGold != "" || f.trainFraction > 0) {
+		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (gmv and the la-*, da-* models can)", est.Name())
 	}
 	if f.initWorkers != "" {
-		if _, ds := m.Noise.(noise.DS); !ds {
-			return usagef("--init-workers sets Dawid-Skene confusion matrices; model %s is not la-ds or da-ds", est.Name())
+		if _, ok := est.(model.WorkerStarter); !ok {
+			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-* and hda-* models can)", est.Name())
 		}
 	}
 	return nil
@@ -78,11 +69,6 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 // vector from --init-workers, and the evaluation gold without the training
 // tasks.
 func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dataset, gold *data.Gold, loadGold func(string, *data.Dataset) (*data.Gold, error), seed uint64) (model.Estimator, *data.Gold, error) {
-	m, ok := est.(model.Model)
-	gmv, isGMV := est.(model.GoldMajorityVote)
-	if !ok && !isGMV {
-		return est, gold, nil
-	}
 	var train *data.Gold
 	switch {
 	case f.trainGold != "":
@@ -100,22 +86,18 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 	if train != nil && gold != nil {
 		gold = withoutTasks(gold, train)
 	}
-	if isGMV {
-		gmv.Gold = latent.GoldClasses(d, train)
-		return gmv, gold, nil
+	if gt, ok := est.(model.GoldTrainer); ok && train != nil {
+		est = gt.WithGold(latent.GoldClasses(d, train))
 	}
-	if train != nil {
-		m.Latent = latent.WithGold{Base: m.Latent, Class: latent.GoldClasses(d, train)}
-	}
-	if f.initWorkers != "" {
-		start, n, err := initWorkers(f.ctx, m, d, f.initWorkers, f.maxMemory)
+	if ws, ok := est.(model.WorkerStarter); ok && f.initWorkers != "" {
+		start, n, err := initWorkers(f.ctx, ws, d, f.initWorkers, f.maxMemory)
 		if err != nil {
 			return nil, nil, err
 		}
 		fmt.Fprintf(os.Stderr, "note: %d of %d workers start from %s\n", n, d.NumWorkers(), f.initWorkers)
 		set.Start = start
 	}
-	return m, gold, nil
+	return est, gold, nil
 }
 
 // splitGold splits g into a training part of round(fraction·n) tasks drawn
@@ -161,14 +143,15 @@ func withoutTasks(g, train *data.Gold) *data.Gold {
 	return out
 }
 
-// initWorkers returns m's initial parameter vector on d with the DS
-// confusion matrices of the workers listed in the file at path, and how
-// many workers it set. The file has a header with a "worker" column and
-// one "p[z,y]" column for every pair of classes (the form fit --workers
-// writes, in CSV or TSV); each row's probabilities must be finite,
-// nonnegative and sum to 1 per latent class z. Zero probabilities are
-// raised to 1e-12 before taking logarithms.
-func initWorkers(ctx context.Context, m model.Model, d *data.Dataset, path string, maxMemory int64) ([]float64, int, error) {
+// initWorkers returns the initial parameter vector of m on d with the
+// parameters of the workers listed in the file at path, and how many
+// workers it set. The file has a header with a "worker" column and one
+// column for every worker parameter of the model (m.WorkerColumns, the
+// columns fit --workers writes, in CSV or TSV); other columns are ignored.
+// The values of each row must be numbers the model accepts
+// (model.WorkerStarter.SetWorker), such as probabilities that sum to 1 per
+// row of a Dawid-Skene confusion matrix.
+func initWorkers(ctx context.Context, m model.WorkerStarter, d *data.Dataset, path string, maxMemory int64) ([]float64, int, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, 0, &data.InputError{File: path, Msg: "cannot open the file: " + errMsg(err)}
@@ -192,7 +175,6 @@ func initWorkers(ctx context.Context, m model.Model, d *data.Dataset, path strin
 	if err != nil {
 		return nil, 0, fail(1, "%v", err)
 	}
-	k := d.NumClasses()
 	col := make(map[string]int, len(head))
 	for i, h := range head {
 		col[strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))] = i
@@ -201,22 +183,21 @@ func initWorkers(ctx context.Context, m model.Model, d *data.Dataset, path strin
 	if !ok {
 		return nil, 0, fail(1, "no 'worker' column in the header")
 	}
-	cells := make([]int, k*k)
-	for z, cz := range d.Classes {
-		for y, cy := range d.Classes {
-			c, ok := col[fmt.Sprintf("p[%s,%s]", cz, cy)]
-			if !ok {
-				return nil, 0, fail(1, "no column p[%s,%s]: the file must have one p[z,y] column for every pair of the classes %s", cz, cy, strings.Join(d.Classes, ","))
-			}
-			cells[z*k+y] = c
+	names := m.WorkerColumns(d)
+	cells := make([]int, len(names))
+	for i, name := range names {
+		c, ok := col[name]
+		if !ok {
+			return nil, 0, fail(1, "no column %s: model %s needs the worker columns %s (as fit --workers writes them with this model)", name, m.Name(), strings.Join(names, ","))
 		}
+		cells[i] = c
 	}
 	index := make(map[string]int, d.NumWorkers())
 	for w, name := range d.Workers {
 		index[name] = w
 	}
 	x := m.Init(d)
-	lay := m.Layout(d)
+	vals := make([]float64, len(names))
 	set := 0
 	for {
 		rec, err := cr.Read()
@@ -231,21 +212,14 @@ func initWorkers(ctx context.Context, m model.Model, d *data.Dataset, path strin
 		if !ok {
 			continue // a worker with no labels here: nothing to start
 		}
-		base := lay.W[0] + w*k*k
-		for z := range k {
-			var sum float64
-			for y := range k {
-				s := strings.TrimSpace(rec[cells[z*k+y]])
-				p, err := strconv.ParseFloat(s, 64)
-				if err != nil || p < 0 || math.IsNaN(p) || math.IsInf(p, 0) {
-					return nil, 0, fail(line, "p[%s,%s] = %q is not a probability", d.Classes[z], d.Classes[y], s)
-				}
-				sum += p
-				x[base+z*k+y] = math.Log(max(p, 1e-12))
+		for i, c := range cells {
+			s := strings.TrimSpace(rec[c])
+			if vals[i], err = strconv.ParseFloat(s, 64); err != nil {
+				return nil, 0, fail(line, "%s = %q is not a number", names[i], s)
 			}
-			if math.Abs(sum-1) > 1e-6 {
-				return nil, 0, fail(line, "the row of class %s sums to %v, not 1", d.Classes[z], sum)
-			}
+		}
+		if err := m.SetWorker(d, x, w, vals); err != nil {
+			return nil, 0, fail(line, "%v", err)
 		}
 		set++
 	}
