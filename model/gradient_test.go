@@ -42,9 +42,15 @@ func names(prefix string, n int) []string {
 	return s
 }
 
+// allModels returns every noise model of the registry (and GLAD with
+// priors) under LA with a learned and a uniform prior and under DA.
 func allModels() []Model {
 	var ms []Model
-	for _, n := range []noise.Model{noise.DS{}, noise.GLAD{}, noise.GLAD{PriorVar: 0.5}, noise.MME{}} {
+	noises := []noise.Model{noise.GLAD{PriorVar: 0.5}}
+	for _, n := range NoiseModels() {
+		noises = append(noises, n)
+	}
+	for _, n := range noises {
 		ms = append(ms,
 			Model{Noise: n, Latent: latent.LA{LearnPrior: true}},
 			Model{Noise: n, Latent: latent.LA{}},

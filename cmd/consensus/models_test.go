@@ -60,3 +60,41 @@ func TestModelListsAgree(t *testing.T) {
 		t.Errorf("README's model table names\n%v\nthe registry\n%v", table, sorted)
 	}
 }
+
+// TestEveryNoiseModelEverywhere checks that registering a noise model is
+// enough for every command: simulate from it, fit its la, da and hda forms
+// with --workers and start them again with --init-workers from that file,
+// compare them and contrast them in a report.
+func TestEveryNoiseModelEverywhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command about ten times per noise model")
+	}
+	for _, n := range model.NoiseModels() {
+		t.Run(n.Name(), func(t *testing.T) {
+			dir := t.TempDir()
+			ok := func(args ...string) result {
+				t.Helper()
+				r := runIn(t, dir, "", args...)
+				if r.code != 0 {
+					t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+				}
+				return r
+			}
+			ok("simulate", "--model", "da-"+n.Name(), "--objects", "60", "--workers", "6", "--classes", "3", "--seed", "1", "-o", "labels.csv")
+			for _, form := range []string{"la-", "da-", "hda-"} {
+				m := form + n.Name()
+				ok("fit", "-i", "labels.csv", "-m", m, "--max-iter", "50", "--workers", "w.csv", "-o", "o.csv", "--quiet")
+				r := ok("fit", "-i", "labels.csv", "-m", m, "--max-iter", "50", "--init-workers", "w.csv", "-o", "o2.csv")
+				if !strings.Contains(r.stderr, "6 of 6 workers start from w.csv") {
+					t.Errorf("%s --init-workers: %s", m, r.stderr)
+				}
+			}
+			models := "la-" + n.Name() + ",da-" + n.Name() + ",hda-" + n.Name()
+			r := ok("compare", "-i", "labels.csv", "--models", models, "--splits", "2", "--max-iter", "50")
+			if !strings.Contains(r.stdout, "hda-"+n.Name()) {
+				t.Errorf("compare does not show hda-%s:\n%s", n.Name(), r.stdout)
+			}
+			ok("report", "-i", "labels.csv", "--models", models, "--noise", n.Name(), "--max-iter", "50", "--bootstrap", "-1", "-o", "r.html", "--quiet")
+		})
+	}
+}

@@ -1,0 +1,201 @@
+package model
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// TestRegistryCrossProduct checks that the registry holds the LA, DA and
+// hierarchical DA forms of every noise model, with the LA prior the model
+// declares, the variational forms of exactly the conjugate ones, and no
+// name twice.
+func TestRegistryCrossProduct(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range Registry() {
+		if seen[e.Name] {
+			t.Errorf("%s registered twice", e.Name)
+		}
+		seen[e.Name] = true
+		if est := e.New(); est.Name() != e.Name {
+			t.Errorf("entry %s builds an estimator named %s", e.Name, est.Name())
+		}
+	}
+	for _, n := range NoiseModels() {
+		info := n.Info()
+		for _, form := range []string{"la-", "da-", "hda-"} {
+			est, err := ByName(form + n.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, ok := est.(Composite)
+			if !ok {
+				t.Fatalf("%s is not Composite", est.Name())
+			}
+			if got, _ := c.Parts(); got.Name() != n.Name() {
+				t.Errorf("%s: noise model %s", est.Name(), got.Name())
+			}
+			if _, ok := est.(WorkerStarter); !ok {
+				t.Errorf("%s is not a WorkerStarter", est.Name())
+			}
+		}
+		la, _ := ByName("la-" + n.Name())
+		_, a := la.(Composite).Parts()
+		if got := a.(priorLearner).LearnsPrior(); got != info.LearnPrior {
+			t.Errorf("la-%s learns the prior: %v, the noise model declares %v", n.Name(), got, info.LearnPrior)
+		}
+		_, conj := n.(noise.Conjugate)
+		for _, form := range []string{"vb-la-", "vb-da-", "vb-hda-"} {
+			if seen[form+n.Name()] != conj {
+				t.Errorf("%s%s registered: %v, conjugate: %v", form, n.Name(), seen[form+n.Name()], conj)
+			}
+		}
+	}
+}
+
+// TestDeclaredSolver checks that the default solver a noise model declares
+// is the one a fit with Method Auto uses, under every assumption.
+func TestDeclaredSolver(t *testing.T) {
+	d := randomData(t, 5, 30, 6, 3)
+	for _, n := range NoiseModels() {
+		for _, form := range []string{"la-", "da-", "hda-"} {
+			est, _ := ByName(form + n.Name())
+			r, err := est.Fit(d, &Settings{MaxIterations: 3, Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(r.Method, n.Info().Solver) {
+				t.Errorf("%s: fitted by %q, declared %q", est.Name(), r.Method, n.Info().Solver)
+			}
+		}
+	}
+}
+
+// TestWorkerRoundTrip checks noise.WorkerSetter against WorkerValues for
+// every noise model, through WorkerStarter: setting a worker from the
+// values of a fit and reading them back gives the same values.
+func TestWorkerRoundTrip(t *testing.T) {
+	d := randomData(t, 6, 40, 5, 3)
+	for _, n := range NoiseModels() {
+		for _, form := range []string{"da-", "hda-"} {
+			est, _ := ByName(form + n.Name())
+			r, err := est.Fit(d, &Settings{MaxIterations: 20, Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws := est.(WorkerStarter)
+			if got, want := ws.WorkerColumns(d), r.WorkerColumns(); strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Fatalf("%s: WorkerColumns %v, the fit's %v", est.Name(), got, want)
+			}
+			x := ws.Init(d)
+			for w := range d.Workers {
+				if err := ws.SetWorker(d, x, w, r.WorkerValues(w, nil)); err != nil {
+					t.Fatalf("%s: worker %d: %v", est.Name(), w, err)
+				}
+			}
+			c, _ := est.(Composite)
+			nm, _ := c.Parts()
+			m := Model{Noise: nm, Latent: latent.DA{}}
+			w, o, _, _ := m.Layout(d).Split(x)
+			ev := nm.NewEvaluator(d)
+			ev.SetParams(w, o)
+			for wk := range d.Workers {
+				want := r.WorkerValues(wk, nil)
+				got := ev.WorkerValues(wk, nil)
+				for i := range want {
+					if math.Abs(got[i]-want[i]) > 1e-9*(1+math.Abs(want[i])) {
+						t.Errorf("%s: worker %d value %d: set %v, read back %v", est.Name(), wk, i, want[i], got[i])
+					}
+				}
+			}
+			if err := ws.SetWorker(d, x, 0, make([]float64, len(r.WorkerColumns())+1)); err == nil {
+				t.Errorf("%s: SetWorker accepted a wrong number of values", est.Name())
+			}
+		}
+	}
+}
+
+// TestWithGoldKeepsEM checks that a semi-supervised Dawid-Skene fit stays
+// with EM (latent.WithGold passes the M-step through), pins the gold tasks
+// and reaches the optimum L-BFGS reaches.
+func TestWithGoldKeepsEM(t *testing.T) {
+	d := randomData(t, 7, 60, 6, 3)
+	class := make([]int, d.NumTasks())
+	for j := range class {
+		class[j] = -1
+		if j%4 == 0 {
+			class[j] = j % 3
+		}
+	}
+	for _, name := range []string{"la-ds", "da-ds"} {
+		est, _ := ByName(name)
+		g := est.(GoldTrainer).WithGold(class)
+		em, err := g.Fit(d, &Settings{Threads: 1, MaxIterations: 20000, FunctionTol: 1e-14})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(em.Method, "em") {
+			t.Errorf("%s with gold: fitted by %q, want em", name, em.Method)
+		}
+		for j, c := range class {
+			if c >= 0 && em.Dist(j)[c] != 1 {
+				t.Errorf("%s: gold task %d not pinned: %v", name, j, em.Dist(j))
+			}
+		}
+		lb, err := g.Fit(d, &Settings{Threads: 1, Method: LBFGS, MaxIterations: 20000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if em.LogLikelihood < lb.LogLikelihood-1e-3*math.Abs(lb.LogLikelihood) {
+			t.Errorf("%s with gold: EM log-likelihood %v, L-BFGS %v", name, em.LogLikelihood, lb.LogLikelihood)
+		}
+	}
+}
+
+// twoClassOnly is a noise model that supports two classes only.
+type twoClassOnly struct{ noise.OneCoin }
+
+func (twoClassOnly) Info() noise.Info { return noise.Info{Summary: "test", MaxK: 2, Solver: "lbfgs"} }
+
+// TestCheckClasses checks that a noise model can refuse a number of classes
+// with an error naming it, in every kind of fit.
+func TestCheckClasses(t *testing.T) {
+	d := randomData(t, 8, 10, 3, 3)
+	for _, est := range []Estimator{
+		Model{Noise: twoClassOnly{}, Latent: latent.DA{}},
+		HDA{Noise: twoClassOnly{}},
+		Bayes{Noise: twoClassOnly{}, Latent: latent.LA{}},
+	} {
+		_, err := est.Fit(d, nil)
+		if err == nil || !strings.Contains(err.Error(), "supports 2 to 2 classes, not 3") {
+			t.Errorf("%s on 3 classes: %v", est.Name(), err)
+		}
+	}
+	if _, err := (Model{Noise: twoClassOnly{}, Latent: latent.DA{}}).Fit(randomData(t, 8, 10, 3, 2), nil); err != nil {
+		t.Errorf("2 classes: %v", err)
+	}
+}
+
+// TestModelName checks that a Model's name is a registry name exactly when
+// it is the registry's model.
+func TestModelName(t *testing.T) {
+	for _, c := range []struct {
+		m    Model
+		want string
+	}{
+		{Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}, "la-ds"},
+		{Model{Noise: noise.DS{}, Latent: latent.LA{}}, "la-ds (uniform class prior)"},
+		{Model{Noise: noise.GLAD{}, Latent: latent.LA{}}, "la-glad"},
+		{Model{Noise: noise.GLAD{}, Latent: latent.LA{LearnPrior: true}}, "la-glad (learned class prior)"},
+		{Model{Noise: noise.DS{}, Latent: latent.DA{}}, "da-ds"},
+		{Model{Noise: noise.DS{}, Latent: latent.WithGold{Base: latent.LA{}}}, "la-ds (uniform class prior)"},
+		{Model{Noise: noise.DS{}, Latent: latent.WithGold{Base: latent.DA{}}}, "da-ds"},
+	} {
+		if got := c.m.Name(); got != c.want {
+			t.Errorf("%+v: name %q, want %q", c.m, got, c.want)
+		}
+	}
+}
