@@ -7,6 +7,7 @@ import (
 
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
 )
 
 // TestRegistryCrossProduct checks that the registry holds the LA, DA and
@@ -197,5 +198,34 @@ func TestModelName(t *testing.T) {
 		if got := c.m.Name(); got != c.want {
 			t.Errorf("%+v: name %q, want %q", c.m, got, c.want)
 		}
+	}
+}
+
+// TestRecoveryEveryNoiseModel simulates labels from the LA form of every
+// registered noise model (one true class per object, 7 labels each) and
+// checks that the model recovers the true classes for at least 80% of the
+// objects and no more than 2 points below majority vote. The DA forms'
+// recovery of q_j is checked with tolerances per model by TestRecovery and
+// TestRecoveryExtra.
+func TestRecoveryEveryNoiseModel(t *testing.T) {
+	for _, n := range NoiseModels() {
+		est, _ := ByName("la-" + n.Name())
+		nm, a := est.(Composite).Parts()
+		t.Run(est.Name(), func(t *testing.T) {
+			cfg := sim.Config{Tasks: 300, Workers: 40, Classes: 3, LabelsPerTask: 7, Noise: nm, Latent: a, Seed: 11}
+			d, tr, err := sim.Simulate(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := est.Fit(d, &Settings{MaxIterations: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			truth := Argmax(tr.Target, d.NumClasses(), 0)
+			acc, mv := agree(r.Labels(0), truth), agree(Argmax(d.Frequencies(), d.NumClasses(), 0), truth)
+			if acc < 0.8 || acc < mv-0.02 {
+				t.Errorf("accuracy %.3f, majority vote %.3f", acc, mv)
+			}
+		})
 	}
 }

@@ -59,8 +59,7 @@ func TestRecovery(t *testing.T) {
 	for _, c := range cases {
 		var lat latent.Assumption = latent.DA{}
 		if c.la {
-			_, learn := c.noise.(noise.DS)
-			lat = latent.LA{LearnPrior: learn}
+			lat = latent.LA{LearnPrior: c.noise.(noise.Describer).Info().LearnPrior}
 		}
 		m := model.Model{Noise: c.noise, Latent: lat}
 		t.Run(fmt.Sprintf("%s/K=%d", m.Name(), c.k), func(t *testing.T) {
