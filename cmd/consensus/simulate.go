@@ -36,7 +36,7 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			}
 			m, ok := est.(model.Composite)
 			if !ok {
-				return usagef("--model %s has no generative process; use one of the la-*, da-* or hda-* models", modelName)
+				return usagef("--model %s has no generative process; use one of the la-*, da-*, hda-* or vb-* models", modelName)
 			}
 			cfg.Noise, cfg.Latent = m.Parts()
 			if cfg.Tasks < 0 || cfg.Workers < 0 || cfg.LabelsPerTask < 0 || cfg.Classes == 1 || cfg.Classes < 0 {
