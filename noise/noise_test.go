@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -37,11 +38,20 @@ func randomData(t *testing.T, k int) *data.Dataset {
 	return d
 }
 
+// registered returns the noise models of the registry of package model.
+func registered() []noise.Model {
+	var ms []noise.Model
+	for _, m := range model.NoiseModels() {
+		ms = append(ms, m)
+	}
+	return ms
+}
+
 // TestConditionalConsistent checks, for every noise model at random
 // parameters, that Conditional is a distribution over y for every z and
 // that LogProb is the log of its entry at the observed label.
 func TestConditionalConsistent(t *testing.T) {
-	for _, m := range []noise.Model{noise.DS{}, noise.GLAD{}, noise.MME{}} {
+	for _, m := range registered() {
 		for _, k := range []int{2, 3, 5} {
 			t.Run(fmt.Sprintf("%s/K=%d", m.Name(), k), func(t *testing.T) {
 				d := randomData(t, k)
@@ -83,7 +93,7 @@ func TestConditionalConsistent(t *testing.T) {
 // TestInitFinite checks that the paper's initialisation gives finite
 // parameters, even for classes a worker never uses.
 func TestInitFinite(t *testing.T) {
-	for _, m := range []noise.Model{noise.DS{}, noise.GLAD{}, noise.MME{}} {
+	for _, m := range registered() {
 		d := randomData(t, 4)
 		k := 4
 		w := make([]float64, d.NumWorkers()*m.WorkerDim(k))
