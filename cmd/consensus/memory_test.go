@@ -100,7 +100,7 @@ func TestFitMemory(t *testing.T) {
 	}{
 		{"rfe", 0}, {"wawa", 0},
 		{"da-ds", 164*4 + 800*2}, {"hda-ds", 164*4 + 800*2}, {"la-ds", 164*4 + 2},
-		{"hda-twocoin", 164*2 + 800*2}, {"vb-hda-ds", 164*4 + 800*2 + 2},
+		{"hda-onecoin", 164 + 800*2}, {"vb-hda-ds", 164*4 + 800*2 + 2},
 	} {
 		est, err := model.ByName(c.name)
 		if err != nil {
