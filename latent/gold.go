@@ -97,13 +97,14 @@ func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
 func (a WithGold) Unwrap() Assumption { return a.Base }
 
 var (
-	_ Evaluator      = (*goldEval)(nil)
+	_ ProbEvaluator  = (*goldEval)(nil)
 	_ MStepper       = goldMStepEval{}
 	_ ObjectMStepper = goldObjectMStepEval{}
 )
 
 // goldEval holds the base evaluator in a named field so that the base's
-// optional fast paths, which know nothing of the gold, are not promoted;
+// optional methods, which know nothing of the gold, are not promoted: its
+// TaskProb passes the base's through for objects without gold, and
 // goldMStepEval and goldObjectMStepEval pass the base's M-step through.
 // The M-step is exact with gold objects: their Task writes nothing to
 // gglob and gtask, so the base estimates its global parameters (LA's
@@ -140,6 +141,22 @@ func (e *goldEval) Task(j int, l, g []float64, gglob, gtask []float64) float64 {
 		v += l[i*k+c]
 	}
 	return v
+}
+
+// TaskProb passes the base's probability-space path (ProbEvaluator)
+// through for the objects of [lo, hi) before the first gold object; the
+// caller evaluates that object, and every object of a base without the
+// path, by Task.
+func (e *goldEval) TaskProb(lo, hi int, p, g []float64, gglob, gtask []float64) (float64, int, int) {
+	pb, ok := e.base.(ProbEvaluator)
+	end := lo
+	for ok && end < hi && e.gold(end) < 0 {
+		end++
+	}
+	if end == lo {
+		return 1, 0, 0
+	}
+	return pb.TaskProb(lo, end, p, g, gglob, gtask)
 }
 
 func (e *goldEval) FinishGrad(gglob, gtask []float64) { e.base.FinishGrad(gglob, gtask) }
