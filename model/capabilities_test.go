@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
@@ -227,5 +228,42 @@ func TestRecoveryEveryNoiseModel(t *testing.T) {
 				t.Errorf("accuracy %.3f, majority vote %.3f", acc, mv)
 			}
 		})
+	}
+}
+
+// logOnly hides the optional interfaces of a noise model's evaluator, so
+// that a fit takes the log-space path.
+type logOnly struct{ noise.Model }
+
+func (m logOnly) NewEvaluator(d *data.Dataset) noise.Evaluator {
+	return struct{ noise.Evaluator }{m.Model.NewEvaluator(d)}
+}
+
+// TestWithGoldProbPath checks that latent.WithGold's probability-space
+// path gives the log-space path's log-likelihood and gradient.
+func TestWithGoldProbPath(t *testing.T) {
+	d := randomData(t, 9, 80, 6, 3)
+	class := make([]int, d.NumTasks())
+	for j := range class {
+		class[j] = -1
+		if j%3 == 1 {
+			class[j] = j % 3
+		}
+	}
+	for _, a := range []latent.Assumption{latent.LA{LearnPrior: true}, latent.DA{}} {
+		fast := Model{Noise: noise.DS{}, Latent: latent.WithGold{Base: a, Class: class}}
+		slow := Model{Noise: logOnly{noise.DS{}}, Latent: fast.Latent}
+		x := fast.Init(d)
+		gf, gs := make([]float64, len(x)), make([]float64, len(x))
+		vf, vs := fast.LogLikelihood(d, x, gf, 1), slow.LogLikelihood(d, x, gs, 1)
+		if math.Abs(vf-vs) > 1e-9*math.Abs(vs) {
+			t.Errorf("%s: log-likelihood %v by probabilities, %v by logarithms", a.Name(), vf, vs)
+		}
+		for i := range gf {
+			if math.Abs(gf[i]-gs[i]) > 1e-9*(1+math.Abs(gs[i])) {
+				t.Errorf("%s: gradient %d: %v by probabilities, %v by logarithms", a.Name(), i, gf[i], gs[i])
+				break
+			}
+		}
 	}
 }
