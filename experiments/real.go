@@ -188,8 +188,8 @@ func Real(ctx context.Context, cfg RealConfig, progress Progress) (*RealResult, 
 					if proto.Ridge > 0 {
 						cost *= 0.05 // converges in a few hundred iterations
 					}
-					if n.Name() == "mme" {
-						cost *= 4 * k
+					if n.ObjectDim(d.NumClasses()) > 1 {
+						cost *= 4 * k // a matrix per object (minimax entropy)
 					}
 				}
 				jobs = append(jobs, job{
