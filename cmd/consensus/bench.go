@@ -114,7 +114,7 @@ simulation) for go tool pprof. See docs/performance.md.`,
 	f.StringVar(&modelName, "model", "da-ds", "model to simulate from and fit (la-*, da-*, hda-* or vb-*)")
 	f.Float64Var(&labels, "labels", 1e6, "number of labels (rounded down to a multiple of 5)")
 	f.IntVar(&classes, "classes", 2, "number of classes")
-	f.StringVar(&solver, "solver", "", "lbfgs, cg or em (default: the model's default)")
+	f.StringVar(&solver, "solver", "", "lbfgs, cg or em (default: the model's, as 'consensus models' lists it)")
 	f.IntVar(&threads, "threads", 0, "goroutines per evaluation (default: all cores)")
 	f.IntVar(&repeat, "repeat", 1, "number of fits")
 	f.IntVar(&maxIter, "max-iter", 0, "iteration limit (default 1000)")
