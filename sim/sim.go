@@ -169,13 +169,13 @@ func Simulate(c Config) (*data.Dataset, *Truth, error) {
 	z := make([]int, n)
 	p := make([]float64, k)
 	oc, ok := gen.(oneClass)
-	isLA := ok && oc.OneClassPerObject()
+	perObject := ok && oc.OneClassPerObject()
 	for j := range c.Tasks {
 		q := tr.Q[j*k : (j+1)*k]
 		dir.Rand(q)
 		gen.Generate(rng, q, z)
 		target := tr.Target[j*k : (j+1)*k]
-		if isLA {
+		if perObject {
 			target[z[0]] = 1
 		} else {
 			copy(target, q)
