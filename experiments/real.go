@@ -180,15 +180,16 @@ func Real(ctx context.Context, cfg RealConfig, progress func(model.Progress)) (*
 				cell := &res.Cells[p][i][m]
 				set := &model.Settings{Method: cfg.Method, Ridge: proto.Ridge, Threads: threadsPerFit(cfg.Parallel), Context: ctx}
 				cost := float64(d.NumLabels()) * 1e-3
-				if mm, ok := est.(model.Model); ok {
-					set.MaxIterations = proto.MaxIterations[mm.Noise.Name()]
+				if mm, ok := est.(model.Composite); ok {
+					n, _ := mm.Parts()
+					set.MaxIterations = proto.MaxIterations[n.Name()]
 					k := float64(d.NumClasses())
 					cost *= float64(max(set.MaxIterations, 1)) * k
 					if proto.Ridge > 0 {
 						cost *= 0.05 // converges in a few hundred iterations
 					}
-					if mm.Noise.Name() == "mme" {
-						cost *= 4 * k
+					if n.ObjectDim(d.NumClasses()) > 1 {
+						cost *= 4 * k // a matrix per object (minimax entropy)
 					}
 				}
 				jobs = append(jobs, job{

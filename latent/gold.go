@@ -82,11 +82,34 @@ func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
 			panic("latent: WithGold.Class holds a class out of range")
 		}
 	}
-	return &goldEval{base: a.Base.NewEvaluator(d), class: a.Class, d: d, k: d.NumClasses()}
+	base := a.Base.NewEvaluator(d)
+	e := &goldEval{base: base, class: a.Class, d: d, k: d.NumClasses()}
+	switch m := base.(type) {
+	case ObjectMStepper:
+		return goldObjectMStepEval{goldMStepEval{e, m}, m}
+	case MStepper:
+		return goldMStepEval{e, m}
+	}
+	return e
 }
 
+// Unwrap returns Base.
+func (a WithGold) Unwrap() Assumption { return a.Base }
+
+var (
+	_ ProbEvaluator  = (*goldEval)(nil)
+	_ MStepper       = goldMStepEval{}
+	_ ObjectMStepper = goldObjectMStepEval{}
+)
+
 // goldEval holds the base evaluator in a named field so that the base's
-// optional fast paths, which know nothing of the gold, are not promoted.
+// optional methods, which know nothing of the gold, are not promoted: its
+// TaskProb passes the base's through for objects without gold, and
+// goldMStepEval and goldObjectMStepEval pass the base's M-step through.
+// The M-step is exact with gold objects: their Task writes nothing to
+// gglob and gtask, so the base estimates its global parameters (LA's
+// class prior) from the other objects, and a per-object M-step (DA's)
+// keeps a gold object's parameters where they are.
 type goldEval struct {
 	base  Evaluator
 	class []int
@@ -120,6 +143,22 @@ func (e *goldEval) Task(j int, l, g []float64, gglob, gtask []float64) float64 {
 	return v
 }
 
+// TaskProb passes the base's probability-space path (ProbEvaluator)
+// through for the objects of [lo, hi) before the first gold object; the
+// caller evaluates that object, and every object of a base without the
+// path, by Task.
+func (e *goldEval) TaskProb(lo, hi int, p, g []float64, gglob, gtask []float64) (float64, int, int) {
+	pb, ok := e.base.(ProbEvaluator)
+	end := lo
+	for ok && end < hi && e.gold(end) < 0 {
+		end++
+	}
+	if end == lo {
+		return 1, 0, 0
+	}
+	return pb.TaskProb(lo, end, p, g, gglob, gtask)
+}
+
 func (e *goldEval) FinishGrad(gglob, gtask []float64) { e.base.FinishGrad(gglob, gtask) }
 
 func (e *goldEval) Output(j int, l []float64, out []float64) {
@@ -130,4 +169,24 @@ func (e *goldEval) Output(j int, l []float64, out []float64) {
 	}
 	clear(out[:e.k])
 	out[c] = 1
+}
+
+// goldMStepEval is a goldEval whose base has a closed-form M-step.
+type goldMStepEval struct {
+	*goldEval
+	m MStepper
+}
+
+func (e goldMStepEval) MStep(gglob, gtask []float64, g, t []float64) { e.m.MStep(gglob, gtask, g, t) }
+
+// goldObjectMStepEval is a goldEval whose base has a per-object M-step.
+type goldObjectMStepEval struct {
+	goldMStepEval
+	o ObjectMStepper
+}
+
+func (e goldObjectMStepEval) MStepGlobal(gglob, g []float64) { e.o.MStepGlobal(gglob, g) }
+
+func (e goldObjectMStepEval) MStepObjects(lo, hi int, gtask, t []float64) {
+	e.o.MStepObjects(lo, hi, gtask, t)
 }

@@ -29,6 +29,9 @@ type LA struct {
 // Name returns "la".
 func (LA) Name() string { return "la" }
 
+// LearnsPrior reports whether the class prior is fitted (LearnPrior).
+func (a LA) LearnsPrior() bool { return a.LearnPrior }
+
 // GlobalDim returns k when the prior is learned and 0 otherwise.
 func (a LA) GlobalDim(k int) int {
 	if a.LearnPrior {

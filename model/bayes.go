@@ -98,6 +98,9 @@ func (b Bayes) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		own.ParamTol = VBParamTol
 	}
 	set := own.withDefaults()
+	if err := noise.CheckClasses(b.Noise, d.NumClasses()); err != nil {
+		return nil, fmt.Errorf("model %s: %w", b.Name(), err)
+	}
 	c, ok := b.Noise.(noise.Conjugate)
 	if !ok {
 		return nil, fmt.Errorf("model %s: noise model %s has no conjugate prior", b.Name(), b.Noise.Name())

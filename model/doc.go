@@ -19,11 +19,20 @@
 // are identical for any number of goroutines.
 //
 // RFE, the relative frequency estimator, is the paper's baseline. Registry
-// and ByName give the estimators by their command-line names: rfe, mv,
-// la-ds, da-ds, la-glad, da-glad, la-mme and da-mme, the models beyond the
-// paper, the Bayesian forms of Dawid-Skene fitted by variational Bayes
-// (Bayes: vb-la-ds, vb-da-ds, the default model of the command, and
-// vb-hda-ds), and the ports of Crowd-Kit's remaining categorical aggregators:
-// wawa (Wawa), zbs (ZeroBasedSkill), gmv (GoldMajorityVote), kos (KOS) and
-// mmsr (MMSR); docs/crowdkit.md compares them with Crowd-Kit.
+// and ByName give the estimators by their command-line names, the cross
+// product of the noise models (NoiseModels) and the assumptions: rfe and
+// mv; la-X, da-X and hda-X (HDA, hierarchical DA) for every noise model X
+// (the paper's ds, glad and mme, and onecoin, mace, rmme and twocoin), the
+// LA form learning the class prior when X declares so (noise.Info); the
+// Bayesian forms vb-la-X, vb-da-X and vb-hda-X of every conjugate noise
+// model (Bayes; vb-da-ds is the default model of the command); and the
+// ports of Crowd-Kit's remaining categorical aggregators: wawa (Wawa), zbs
+// (ZeroBasedSkill), gmv (GoldMajorityVote), kos (KOS) and mmsr (MMSR);
+// docs/crowdkit.md compares them with Crowd-Kit.
+//
+// Callers ask an Estimator for what it can do through small interfaces
+// rather than its concrete type: Parametric (a number of parameters, the
+// basis of memory estimates), Composite (its noise model and assumption,
+// for simulation), WorkerStarter (a start from known worker parameters)
+// and GoldTrainer (fitting with gold labels).
 package model

@@ -87,7 +87,7 @@ func ExampleResult_WorkerValues() {
 	fmt.Println(res.WorkerColumns())
 	var vals []float64
 	for w, name := range d.Workers {
-		vals = res.WorkerValues(int32(w), vals[:0])
+		vals = res.WorkerValues(w, vals[:0])
 		fmt.Printf("%s %v\n", name, vals[0] > 0)
 	}
 	// Output:

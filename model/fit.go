@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/noise"
 )
 
 // Fit maximises the log-likelihood of d under m and returns the consensus
@@ -67,6 +68,9 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 func (m Model) fitOnce(d *data.Dataset, s *Settings) (*Result, error) {
 	if err := checkData(d); err != nil {
 		return nil, err
+	}
+	if err := noise.CheckClasses(m.Noise, d.NumClasses()); err != nil {
+		return nil, fmt.Errorf("model %s: %w", m.Name(), err)
 	}
 	set := s.withDefaults()
 	start := time.Now()

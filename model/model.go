@@ -15,24 +15,15 @@ type Estimator interface {
 	Fit(d *data.Dataset, s *Settings) (*Result, error)
 }
 
-// Parametric is an Estimator with fitted parameters, such as worker
-// parameters to report: Model and Bayes, not RFE.
-type Parametric interface {
-	Estimator
-	// NumParams returns the number of parameters a fit to d has.
-	NumParams(d *data.Dataset) int
-}
-
-var (
-	_ Parametric = Model{}
-	_ Parametric = Bayes{}
-)
-
 // Model is a consensus model of the paper: a noise model combined with a
 // latent assumption. Any noise model can be used under either assumption:
 //
 //	Model{Noise: noise.GLAD{}, Latent: latent.DA{}}            // DA-GLAD
 //	Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}} // LA-DS
+//
+// The registry (ByName) gives the same models by name; its LA forms learn
+// the class prior when the noise model declares so (noise.Info), and Name
+// says when a Model differs from the registry's model of that name.
 //
 // Its parameters are the noise model's worker and object blocks followed by
 // the assumption's global and per-object blocks; Fit maximises the exact
@@ -43,8 +34,38 @@ type Model struct {
 }
 
 // Name returns the assumption's name and the noise model's name joined by a
-// hyphen, such as "la-ds".
-func (m Model) Name() string { return m.Latent.Name() + "-" + m.Noise.Name() }
+// hyphen, such as "la-ds": the registry's name of the same model (ByName).
+// An LA model whose class prior is not the one the noise model declares
+// for its LA form (noise.Info.LearnPrior: learned for Dawid-Skene, uniform
+// for GLAD) says so, as in "la-ds (uniform class prior)", so that a name
+// the registry knows always means the registry's model.
+func (m Model) Name() string {
+	name := m.Latent.Name() + "-" + m.Noise.Name()
+	a := m.Latent
+	for u, ok := a.(unwrapper); ok; u, ok = a.(unwrapper) {
+		a = u.Unwrap()
+	}
+	p, ok := a.(priorLearner)
+	d, ok2 := m.Noise.(noise.Describer)
+	if !ok || !ok2 || p.LearnsPrior() == d.Info().LearnPrior {
+		return name
+	}
+	if p.LearnsPrior() {
+		return name + " (learned class prior)"
+	}
+	return name + " (uniform class prior)"
+}
+
+// priorLearner is an assumption with a class prior that may be learned or
+// uniform, such as latent.LA.
+type priorLearner interface {
+	LearnsPrior() bool
+}
+
+// unwrapper is an assumption that wraps another, such as latent.WithGold.
+type unwrapper interface {
+	Unwrap() latent.Assumption
+}
 
 // Init returns the initial parameter vector of the paper's section 5 for d.
 func (m Model) Init(d *data.Dataset) []float64 {

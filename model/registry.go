@@ -13,49 +13,112 @@ import (
 // (see Bayes and docs/choosing-a-model.md).
 const DefaultModel = "vb-da-ds"
 
+// NoiseModels returns the noise models of the registry, in the order
+// Registry lists them. Each declares its summary, LA prior policy,
+// supported numbers of classes and default solver (noise.Info); adding a
+// noise model to the registry is adding it here.
+func NoiseModels() []noise.Describer {
+	return []noise.Describer{
+		noise.DS{}, noise.GLAD{}, noise.MME{}, // the paper's
+		noise.OneCoin{}, noise.MACE{}, noise.RegMME{},
+		noise.TwoCoin{},
+	}
+}
+
+// NoiseByName returns the registry's noise model of that name, such as
+// "ds".
+func NoiseByName(name string) (noise.Describer, error) {
+	var names []string
+	for _, n := range NoiseModels() {
+		if n.Name() == name {
+			return n, nil
+		}
+		names = append(names, n.Name())
+	}
+	return nil, fmt.Errorf("unknown noise model %q (valid: %s)", name, strings.Join(names, ", "))
+}
+
 // Entry describes one estimator known by name.
 type Entry struct {
 	// Name is the command-line name.
 	Name string
 	// Summary is a one-line description.
 	Summary string
+	// Solver is the default solver of the maximum-likelihood fits, as
+	// Settings.Method's command-line spelling ("em" or "lbfgs"); empty
+	// for an estimator without that choice (rfe, the variational fits,
+	// the Crowd-Kit methods).
+	Solver string
 	// New returns the estimator.
 	New func() Estimator
 }
 
-// pair returns the LA and DA entries of noise model n, described by
-// summary. The LA form of Dawid-Skene learns the class prior; GLAD and
-// minimax entropy keep it uniform, as in their original papers.
-func pair(n noise.Model, summary string) []Entry {
-	_, learn := n.(noise.DS)
+// Registry lists the estimators by name: rfe and its alias mv; for every
+// noise model of NoiseModels its LA form la-X (the class prior learned or
+// uniform as the model declares), its DA form da-X and its hierarchical DA
+// form hda-X (HDA); the variational Bayes forms (Bayes) vb-la-X, vb-da-X
+// and vb-hda-X of every conjugate noise model (noise.Conjugate); and
+// Crowd-Kit's other categorical aggregators (see crowdKit).
+func Registry() []Entry {
+	r := []Entry{
+		{"rfe", "relative frequencies of the labels of each object (the baseline)", "", func() Estimator { return RFE{} }},
+		{"mv", "majority vote: rfe read through its argmax", "", func() Estimator { return RFE{Alias: "mv"} }},
+	}
+	for _, n := range NoiseModels() {
+		r = append(r, forms(n)...)
+	}
+	for _, n := range NoiseModels() {
+		if _, ok := n.(noise.Conjugate); ok {
+			r = append(r, variational(n)...)
+		}
+	}
+	return append(r, crowdKit()...)
+}
+
+// forms returns the LA, DA and hierarchical DA entries of n.
+func forms(n noise.Describer) []Entry {
+	info := n.Info()
 	prior := "uniform class prior"
-	if learn {
+	if info.LearnPrior {
 		prior = "learned class prior"
 	}
 	return []Entry{
-		{"la-" + n.Name(), "LA " + summary + ", " + prior + ", output the posterior of the true class", func() Estimator {
-			return Model{Noise: n, Latent: latent.LA{LearnPrior: learn}}
+		{"la-" + n.Name(), "LA " + info.Summary + ", " + prior + ", output the posterior of the true class", info.Solver, func() Estimator {
+			return Model{Noise: n, Latent: latent.LA{LearnPrior: info.LearnPrior}}
 		}},
-		{"da-" + n.Name(), "DA " + summary + ", output the label distribution q_j", func() Estimator {
+		{"da-" + n.Name(), "DA " + info.Summary + ", output the label distribution q_j", info.Solver, func() Estimator {
 			return Model{Noise: n, Latent: latent.DA{}}
+		}},
+		{"hda-" + n.Name(), "hierarchical DA " + info.Summary + ", q_j ~ Dirichlet(alpha p) with alpha, p by empirical Bayes", info.Solver, func() Estimator {
+			return HDA{Noise: n}
 		}},
 	}
 }
 
-// Registry lists the estimators by name: rfe (and its alias mv), the LA
-// and DA forms of Dawid-Skene, GLAD and minimax entropy (the paper's), then
-// the models beyond the paper (see beyondPaper).
-func Registry() []Entry {
+// variational returns the variational Bayes entries of the conjugate
+// noise model n: vb-la-X (IBCC for Dawid-Skene), vb-da-X (workers from the
+// LA fit, then q_j ~ Dirichlet(1) under DA; vb-da-ds is the default model
+// of the command line) and vb-hda-X (mixed membership, q_j ~ Dirichlet(α p)
+// with α and p by empirical Bayes).
+func variational(n noise.Describer) []Entry {
+	info := n.Info()
+	s := info.Summary + " with " + info.ConjugatePrior
 	r := []Entry{
-		{"rfe", "relative frequencies of the labels of each object (the baseline)", func() Estimator { return RFE{} }},
-		{"mv", "majority vote: rfe read through its argmax", func() Estimator { return RFE{Alias: "mv"} }},
+		{"vb-la-" + n.Name(), "LA " + s + ", variational Bayes, output the posterior of the true class", "", func() Estimator {
+			return Bayes{Noise: n, Latent: latent.LA{}}
+		}},
+		{"vb-da-" + n.Name(), "DA " + s + ": workers from the LA fit, then q_j ~ Dirichlet(1), variational Bayes, output the posterior mean of q_j", "", func() Estimator {
+			return Bayes{Noise: n, Latent: latent.DA{}}
+		}},
+		{"vb-hda-" + n.Name(), "hierarchical DA " + s + " (mixed membership), q_j ~ Dirichlet(alpha p) by empirical Bayes, variational Bayes, output the posterior mean of q_j", "", func() Estimator {
+			return Bayes{Noise: n, Latent: latent.DA{}, Hierarchical: true}
+		}},
 	}
-	r = append(r, pair(noise.DS{}, "Dawid-Skene (confusion matrix per worker)")...)
-	r = append(r, pair(noise.GLAD{}, "GLAD (worker ability x object difficulty)")...)
-	r = append(r, pair(noise.MME{}, "minimax entropy (K x K matrices per worker and per object)")...)
-	r = append(r, beyondPaper()...)
-	r = append(r, bayesian()...)
-	r = append(r, crowdKit()...)
+	for i := range r {
+		if r[i].Name == DefaultModel {
+			r[i].Summary = "the default: " + r[i].Summary
+		}
+	}
 	return r
 }
 

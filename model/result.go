@@ -55,7 +55,7 @@ type Result struct {
 type workerView interface {
 	Conditional(w int32, j int, z int, p []float64)
 	WorkerColumns() []string
-	WorkerValues(w int32, dst []float64) []float64
+	WorkerValues(w int, dst []float64) []float64
 }
 
 // noiseView returns the fitted noise model, or nil for RFE.
@@ -149,7 +149,7 @@ func (r *Result) WorkerColumns() []string {
 
 // WorkerValues appends the fitted parameters of worker w, one per
 // WorkerColumns entry, to dst.
-func (r *Result) WorkerValues(w int32, dst []float64) []float64 {
+func (r *Result) WorkerValues(w int, dst []float64) []float64 {
 	v := r.noiseView()
 	if v == nil {
 		return dst

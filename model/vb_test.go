@@ -129,8 +129,8 @@ func TestDefaultRecoversSimulations(t *testing.T) {
 	for _, gen := range []string{"la-ds", "da-ds", "la-glad", "da-glad", "la-onecoin", "da-onecoin", "la-mme", "da-mme"} {
 		for _, k := range []int{2, 4} {
 			est, _ := model.ByName(gen)
-			m := est.(model.Model)
-			d, tr, err := sim.Simulate(sim.Config{Tasks: 600, Workers: 20, Classes: k, LabelsPerTask: 8, Noise: m.Noise, Latent: m.Latent, Seed: 7})
+			n, a := est.(model.Composite).Parts()
+			d, tr, err := sim.Simulate(sim.Config{Tasks: 600, Workers: 20, Classes: k, LabelsPerTask: 8, Noise: n, Latent: a, Seed: 7})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,10 +153,10 @@ func TestDefaultRecoversSimulations(t *testing.T) {
 			}
 			gm, ga := score(est)
 			dm, da := score(def)
-			if m.Latent.Name() == "da" && dm > 1.1*gm {
+			if a.Name() == "da" && dm > 1.1*gm {
 				t.Errorf("%s, K = %d: MSE of q_j %.4f, %s by maximum likelihood %.4f", gen, k, dm, gen, gm)
 			}
-			if m.Latent.Name() == "la" && da < ga-0.01 {
+			if a.Name() == "la" && da < ga-0.01 {
 				t.Errorf("%s, K = %d: accuracy %.4f, %s by maximum likelihood %.4f", gen, k, da, gen, ga)
 			}
 		}

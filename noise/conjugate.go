@@ -66,5 +66,5 @@ type Variational interface {
 	// WorkerColumns and WorkerValues report the posterior means of the
 	// parameters of each worker, as Evaluator's do.
 	WorkerColumns() []string
-	WorkerValues(w int32, dst []float64) []float64
+	WorkerValues(w int, dst []float64) []float64
 }

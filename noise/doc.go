@@ -27,7 +27,7 @@
 // difficulties are exponentiated. Each model stores a fixed number of
 // parameters per worker followed by a fixed number per object (see Model).
 //
-// Three models are provided, as in the paper's section 3:
+// The paper's three models (its section 3):
 //
 //   - DS, Dawid and Skene (1979): a K×K confusion matrix per worker,
 //     P(y | z) = π_w(z, y).
@@ -36,4 +36,16 @@
 //     (1 - a)/(K - 1) otherwise.
 //   - MME, the minimax entropy model of Zhou et al. (2015): K×K matrices per
 //     worker and per object, P(y | z) ∝ exp(e_w(z, y) + d_j(z, y)).
+//
+// Beyond the paper: OneCoin (one accuracy per worker), TwoCoin (one accuracy
+// per worker and latent class), MACE (spammers) and RegMME (minimax entropy
+// with L2 penalties).
+//
+// Besides Model and its Evaluator, a noise model may implement optional
+// capabilities, each a small interface the code that uses it asks for:
+// Describer (its declaration for the registry of package model: summary,
+// LA prior, supported numbers of classes, default solver), WorkerSetter
+// (starting a fit from known worker parameters), Sampler (simulation),
+// Conjugate (variational Bayes), and on its evaluator ProbEvaluator,
+// MStepper and Penalizer.
 package noise

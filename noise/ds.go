@@ -267,12 +267,48 @@ func (e *dsEval) WorkerColumns() []string {
 	return cols
 }
 
-func (e *dsEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *dsEval) WorkerValues(w int, dst []float64) []float64 {
 	k := e.k
 	for z := range k {
 		for y := range k {
-			dst = append(dst, e.piT[int(w)*k*k+y*k+z])
+			dst = append(dst, e.piT[w*k*k+y*k+z])
 		}
 	}
 	return dst
 }
+
+// Info declares Dawid-Skene for the registry: its LA form learns the class
+// prior, as in Dawid and Skene's original, and EM is its default solver.
+func (DS) Info() Info {
+	return Info{
+		Summary:        "Dawid-Skene (confusion matrix per worker)",
+		LearnPrior:     true,
+		Solver:         "em",
+		ConjugatePrior: "Dirichlet priors on the confusion rows",
+	}
+}
+
+// SetWorker sets a worker's confusion logits to the logarithms of the
+// probabilities vals, p[z,y] in WorkerColumns order, each raised to 1e-12;
+// every row z must sum to 1 within 1e-6.
+func (DS) SetWorker(d *data.Dataset, vals, w []float64) error {
+	k := d.NumClasses()
+	for z := range k {
+		var sum float64
+		for y := range k {
+			p := vals[z*k+y]
+			if err := probability(fmt.Sprintf("p[%s,%s]", d.Classes[z], d.Classes[y]), p); err != nil {
+				return err
+			}
+			sum += p
+			w[z*k+y] = math.Log(max(p, 1e-12))
+		}
+		if math.Abs(sum-1) > 1e-6 {
+			return fmt.Errorf("the row of class %s sums to %v, not 1", d.Classes[z], sum)
+		}
+	}
+	return nil
+}
+
+var _ WorkerSetter = DS{}
+var _ Describer = DS{}

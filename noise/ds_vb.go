@@ -130,11 +130,11 @@ func (v *dsVB) Conditional(w int32, _ int, z int, p []float64) {
 
 func (v *dsVB) WorkerColumns() []string { return v.e.WorkerColumns() }
 
-func (v *dsVB) WorkerValues(w int32, dst []float64) []float64 {
+func (v *dsVB) WorkerValues(w int, dst []float64) []float64 {
 	k := v.e.k
 	p := make([]float64, k)
 	for z := range k {
-		v.Conditional(w, 0, z, p)
+		v.Conditional(int32(w), 0, z, p)
 		dst = append(dst, p...)
 	}
 	return dst

@@ -236,6 +236,32 @@ func (e *gladEval) Conditional(w int32, j int, z int, p []float64) {
 
 func (e *gladEval) WorkerColumns() []string { return []string{"ability"} }
 
-func (e *gladEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *gladEval) WorkerValues(w int, dst []float64) []float64 {
 	return append(dst, e.e[w])
+}
+
+// Info declares GLAD for the registry: its LA form keeps the class prior
+// uniform, as in Whitehill et al.'s paper.
+func (GLAD) Info() Info {
+	return Info{Summary: "GLAD (worker ability x object difficulty)", Solver: "lbfgs"}
+}
+
+// SetWorker sets a worker's ability e_w to vals[0], which must be finite;
+// the object difficulties keep their initial values.
+func (GLAD) SetWorker(_ *data.Dataset, vals, w []float64) error {
+	if err := finiteValues([]string{"ability"}, vals); err != nil {
+		return err
+	}
+	w[0] = vals[0]
+	return nil
+}
+
+var _ WorkerSetter = GLAD{}
+var _ Describer = GLAD{}
+
+// WithPriorVar returns m with the variance of its Gaussian priors set to v
+// (PriorVar).
+func (m GLAD) WithPriorVar(v float64) Model {
+	m.PriorVar = v
+	return m
 }

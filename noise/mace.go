@@ -189,8 +189,40 @@ func (e *maceEval) WorkerColumns() []string {
 	return cols
 }
 
-func (e *maceEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *maceEval) WorkerValues(w int, dst []float64) []float64 {
 	k := e.k
 	dst = append(dst, e.theta[w])
-	return append(dst, e.xi[int(w)*k:int(w+1)*k]...)
+	return append(dst, e.xi[w*k:(w+1)*k]...)
 }
+
+// Info declares the MACE-style model for the registry: its LA form keeps
+// the class prior uniform, as MACE does.
+func (MACE) Info() Info {
+	return Info{Summary: "MACE-style spammer model (truthful with prob. theta_w, else own distribution xi_w)", Solver: "lbfgs"}
+}
+
+// SetWorker sets a worker's parameters from vals, θ_w ("truthful") and
+// ξ_w ("spam[y]"): the logit of θ_w and the logarithms of ξ_w(y), each
+// probability kept at least 1e-12; ξ_w must sum to 1 within 1e-6.
+func (MACE) SetWorker(d *data.Dataset, vals, w []float64) error {
+	if err := probability("truthful", vals[0]); err != nil {
+		return err
+	}
+	w[0] = logit(vals[0])
+	var sum float64
+	for y, c := range d.Classes {
+		p := vals[1+y]
+		if err := probability("spam["+c+"]", p); err != nil {
+			return err
+		}
+		sum += p
+		w[1+y] = math.Log(max(p, 1e-12))
+	}
+	if math.Abs(sum-1) > 1e-6 {
+		return fmt.Errorf("the spam distribution sums to %v, not 1", sum)
+	}
+	return nil
+}
+
+var _ WorkerSetter = MACE{}
+var _ Describer = MACE{}

@@ -156,7 +156,29 @@ func (e *mmeEval) WorkerColumns() []string {
 	return cols
 }
 
-func (e *mmeEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *mmeEval) WorkerValues(w int, dst []float64) []float64 {
 	k := e.k
-	return append(dst, e.w[int(w)*k*k:int(w+1)*k*k]...)
+	return append(dst, e.w[w*k*k:(w+1)*k*k]...)
 }
+
+// Info declares minimax entropy for the registry: its LA form keeps the
+// class prior uniform, as in Zhou et al.'s paper.
+func (MME) Info() Info {
+	return Info{Summary: "minimax entropy (K x K matrices per worker and per object)", Solver: "lbfgs"}
+}
+
+// SetWorker sets a worker's matrix to vals, e[z,y] in WorkerColumns order,
+// which must be finite; the object matrices keep their initial values.
+func (MME) SetWorker(d *data.Dataset, vals, w []float64) error {
+	k := d.NumClasses()
+	for i, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("e[%s,%s] = %v is not a finite number", d.Classes[i/k], d.Classes[i%k], v)
+		}
+	}
+	copy(w, vals)
+	return nil
+}
+
+var _ WorkerSetter = MME{}
+var _ Describer = MME{}

@@ -1,6 +1,11 @@
 package noise
 
-import "github.com/consensuslab/consensus/data"
+import (
+	"fmt"
+	"math"
+
+	"github.com/consensuslab/consensus/data"
+)
 
 // Model is a noise model: a family of conditional distributions P(y | z) of
 // the observed class y given the latent class z, with parameters per worker
@@ -67,7 +72,7 @@ type Evaluator interface {
 
 	// WorkerValues appends the interpretable parameters of worker w, one per
 	// WorkerColumns entry, to dst and returns the result.
-	WorkerValues(w int32, dst []float64) []float64
+	WorkerValues(w int, dst []float64) []float64
 }
 
 // ProbEvaluator is an optional interface of an Evaluator that works in
@@ -112,4 +117,103 @@ type MStepper interface {
 	// the object block o, given the accumulations gw and gobj described
 	// above. It may overwrite gw and gobj.
 	MStep(gw, gobj []float64, w, o []float64)
+}
+
+// Info is what a noise model declares about itself for the registry of
+// package model, which lists its LA, DA and hierarchical DA forms (and the
+// variational forms of a Conjugate model) under the names "la-", "da-",
+// "hda-" (and "vb-la-", "vb-da-", "vb-hda-") followed by its Name.
+type Info struct {
+	// Summary describes the model in a few words, such as "Dawid-Skene
+	// (confusion matrix per worker)"; the registry adds the assumption.
+	Summary string
+
+	// LearnPrior is the class prior of the LA form: true learns it (as
+	// Dawid and Skene's original does), false keeps it uniform (as the
+	// papers of GLAD and minimax entropy do).
+	LearnPrior bool
+
+	// MinK and MaxK bound the numbers of classes the model supports;
+	// zero means 2 and data.MaxClasses. A fit or a simulation with a
+	// number of classes outside them fails with an error (CheckClasses).
+	MinK, MaxK int
+
+	// Solver names the default solver of the maximum-likelihood fits as
+	// the command line's --solver spells it: "em" for a model whose
+	// evaluator has a closed-form M-step (MStepper), "lbfgs" otherwise.
+	Solver string
+
+	// ConjugatePrior describes the prior of the variational forms of a
+	// Conjugate model, such as "Dirichlet priors on the confusion rows";
+	// empty for a model that is not conjugate.
+	ConjugatePrior string
+}
+
+// Describer is a noise model that declares its Info. The registry of
+// package model lists every Describer it knows.
+type Describer interface {
+	Model
+	// Info returns the model's declaration.
+	Info() Info
+}
+
+// CheckClasses returns an error if m declares (Describer) that it does not
+// support k classes, and nil otherwise.
+func CheckClasses(m Model, k int) error {
+	d, ok := m.(Describer)
+	if !ok {
+		return nil
+	}
+	info := d.Info()
+	lo, hi := max(info.MinK, 2), info.MaxK
+	if hi == 0 {
+		hi = data.MaxClasses
+	}
+	if k < lo || k > hi {
+		return fmt.Errorf("noise model %s supports %d to %d classes, not %d", m.Name(), lo, hi, k)
+	}
+	return nil
+}
+
+// WorkerSetter is an optional interface of a Model whose worker parameters
+// can be set from the interpretable values its evaluators report
+// (Evaluator.WorkerValues), so that a fit can start from known workers,
+// such as those of an earlier fit's workers file.
+type WorkerSetter interface {
+	Model
+
+	// SetWorker writes into w, one worker's block of WorkerDim(K)
+	// parameters for the K classes of d, the parameters at which
+	// WorkerValues reports vals (one value per WorkerColumns entry). It
+	// returns an error naming the column and the problem if vals are not
+	// values WorkerValues can report, such as a probability below zero.
+	SetWorker(d *data.Dataset, vals, w []float64) error
+}
+
+// probability returns an error unless v is a probability, naming column
+// col in the message.
+func probability(col string, v float64) error {
+	if !(v >= 0 && v <= 1) {
+		return fmt.Errorf("%s = %v is not a probability", col, v)
+	}
+	return nil
+}
+
+// finiteValues returns an error naming the first column of cols whose
+// value in vals is not finite.
+func finiteValues(cols []string, vals []float64) error {
+	for i, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s = %v is not a finite number", cols[i], v)
+		}
+	}
+	return nil
+}
+
+// logit returns log(a/(1-a)) with a kept within [1e-12, 1-1e-12], so
+// that a worker who is always right or always wrong gets a finite
+// parameter.
+func logit(a float64) float64 {
+	a = min(max(a, 1e-12), 1-1e-12)
+	return math.Log(a / (1 - a))
 }

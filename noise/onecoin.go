@@ -118,6 +118,30 @@ func (e *oneCoinEval) Conditional(w int32, _ int, z int, p []float64) {
 
 func (e *oneCoinEval) WorkerColumns() []string { return []string{"accuracy"} }
 
-func (e *oneCoinEval) WorkerValues(w int32, dst []float64) []float64 {
+func (e *oneCoinEval) WorkerValues(w int, dst []float64) []float64 {
 	return append(dst, num.Sigmoid(e.c[w]))
 }
+
+// Info declares one-coin Dawid-Skene for the registry: like DS, its LA
+// form learns the class prior.
+func (OneCoin) Info() Info {
+	return Info{
+		Summary:        "one-coin Dawid-Skene (one accuracy per worker)",
+		LearnPrior:     true,
+		Solver:         "lbfgs",
+		ConjugatePrior: "a Beta prior on the accuracy",
+	}
+}
+
+// SetWorker sets a worker's accuracy logit c_w to logit(vals[0]), the
+// accuracy kept within [1e-12, 1 - 1e-12].
+func (OneCoin) SetWorker(_ *data.Dataset, vals, w []float64) error {
+	if err := probability("accuracy", vals[0]); err != nil {
+		return err
+	}
+	w[0] = logit(vals[0])
+	return nil
+}
+
+var _ WorkerSetter = OneCoin{}
+var _ Describer = OneCoin{}

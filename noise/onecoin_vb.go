@@ -115,6 +115,6 @@ func (v *oneCoinVB) Conditional(w int32, _ int, z int, p []float64) {
 
 func (v *oneCoinVB) WorkerColumns() []string { return []string{"accuracy"} }
 
-func (v *oneCoinVB) WorkerValues(w int32, dst []float64) []float64 {
+func (v *oneCoinVB) WorkerValues(w int, dst []float64) []float64 {
 	return append(dst, v.ab[2*w]/(v.ab[2*w]+v.ab[2*w+1]))
 }

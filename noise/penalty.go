@@ -141,3 +141,15 @@ func l2(lambda, c float64, x, g []float64) float64 {
 	}
 	return lambda / 2 * s
 }
+
+// Info declares regularised minimax entropy for the registry: like MME,
+// its LA form keeps the class prior uniform.
+func (RegMME) Info() Info {
+	return Info{Summary: "minimax entropy with L2 penalties scaled to the data (Zhou et al.)", Solver: "lbfgs"}
+}
+
+// SetWorker is MME's.
+func (RegMME) SetWorker(d *data.Dataset, vals, w []float64) error { return MME{}.SetWorker(d, vals, w) }
+
+var _ WorkerSetter = RegMME{}
+var _ Describer = RegMME{}

@@ -83,7 +83,7 @@ func WriteWorkers(w io.Writer, r *model.Result, f data.Format) error {
 	}
 	var vals []float64
 	for wk, name := range d.Workers {
-		vals = r.WorkerValues(int32(wk), append(vals[:0], skills[wk]))
+		vals = r.WorkerValues(wk, append(vals[:0], skills[wk]))
 		t.String(name)
 		t.Int(n[wk])
 		for _, v := range vals {

@@ -243,7 +243,7 @@ func TestWorkersRoundTrip(t *testing.T) {
 			if n[w] != 5 {
 				t.Errorf("%s: worker %d has %d labels, want 5", f, w, n[w])
 			}
-			want := r.WorkerValues(int32(w), []float64{skills[w]})
+			want := r.WorkerValues(w, []float64{skills[w]})
 			for i := range want {
 				if math.Float64bits(vals[w][i]) != math.Float64bits(want[i]) {
 					t.Errorf("%s: worker %d %s = %v, want %v", f, w, cols[i], vals[w][i], want[i])

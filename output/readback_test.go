@@ -62,7 +62,7 @@ func TestReadBack(t *testing.T) {
 				continue
 			}
 			for i := range d.Workers {
-				want := r.WorkerValues(int32(i), []float64{skills[i]})
+				want := r.WorkerValues(i, []float64{skills[i]})
 				if got := wt.Values[i*len(cols) : (i+1)*len(cols)]; !bits(got, want) {
 					t.Errorf("%s: worker %d: %v, want %v", w, i, got, want)
 				}

@@ -309,13 +309,13 @@ func workerQuality(res *model.Result) (q []float64, what string, ok bool) {
 	switch {
 	case len(cols) == 1 && cols[0] == "ability":
 		for w := range d.Workers {
-			vals = res.WorkerValues(int32(w), vals[:0])
+			vals = res.WorkerValues(w, vals[:0])
 			q = append(q, vals[0])
 		}
 		return q, "GLAD ability e_w (" + res.Model + ")", true
 	case len(cols) == k*k && strings.HasPrefix(cols[0], "p["):
 		for w := range d.Workers {
-			vals = res.WorkerValues(int32(w), vals[:0])
+			vals = res.WorkerValues(w, vals[:0])
 			s := 0.0
 			for z := range k {
 				s += vals[z*k+z]

@@ -56,7 +56,8 @@ type Truth struct {
 	// Q holds the label distribution q_j of every object, J×K.
 	Q []float64
 	// Target holds what a consensus model should recover, J×K: q_j under
-	// DA, the one-hot true class under LA.
+	// DA, the one-hot true class under LA (a generator with one class per
+	// object).
 	Target []float64
 	// Worker and Object hold the noise model's parameters (its worker and
 	// object blocks).
@@ -88,11 +89,21 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// oneClass is a latent.Generator that may give every label of an object
+// the same latent class, its true class (latent.LA), so that what a
+// consensus model should recover is that class rather than q_j.
+type oneClass interface {
+	OneClassPerObject() bool
+}
+
 // Simulate draws a data set and its ground truth as described by c.
 func Simulate(c Config) (*data.Dataset, *Truth, error) {
 	c = c.withDefaults()
 	if c.Tasks < 0 || c.Workers < 0 || c.Classes < 2 || c.Classes > data.MaxClasses {
 		return nil, nil, fmt.Errorf("sim: invalid sizes: %d tasks, %d workers, %d classes", c.Tasks, c.Workers, c.Classes)
+	}
+	if err := noise.CheckClasses(c.Noise, c.Classes); err != nil {
+		return nil, nil, fmt.Errorf("sim: %w", err)
 	}
 	sampler, ok := c.Noise.(noise.Sampler)
 	if !ok {
@@ -157,13 +168,14 @@ func Simulate(c Config) (*data.Dataset, *Truth, error) {
 	dir := distmv.NewDirichlet(alpha, rng)
 	z := make([]int, n)
 	p := make([]float64, k)
-	_, isLA := c.Latent.(latent.LA)
+	oc, ok := gen.(oneClass)
+	perObject := ok && oc.OneClassPerObject()
 	for j := range c.Tasks {
 		q := tr.Q[j*k : (j+1)*k]
 		dir.Rand(q)
 		gen.Generate(rng, q, z)
 		target := tr.Target[j*k : (j+1)*k]
-		if isLA {
+		if perObject {
 			target[z[0]] = 1
 		} else {
 			copy(target, q)

@@ -48,17 +48,16 @@ simulation) for go tool pprof. See docs/performance.md.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			m, ok := est.(model.Model)
-			if !ok {
+			if _, ok := est.(model.Composite); !ok {
 				return usagef("--model %s has no generative process to simulate from", modelName)
 			}
 			if labels < 1 || classes < 2 || repeat < 1 || threads < 0 || maxIter < 0 {
 				return usagef("--labels must be at least 1, --classes at least 2, --repeat at least 1, --threads and --max-iter not negative")
 			}
-			if est, err = withGLADPrior(m, gladPrior); err != nil {
+			if est, err = withGLADPrior(est, gladPrior); err != nil {
 				return err
 			}
-			m = est.(model.Model)
+			noiseModel, assumption := est.(model.Composite).Parts()
 			s := &model.Settings{Threads: threads, MaxIterations: maxIter}
 			if solver != "" {
 				if s.Method, err = model.ParseMethod(solver); err != nil {
@@ -67,14 +66,14 @@ simulation) for go tool pprof. See docs/performance.md.`,
 			}
 			out := cmd.OutOrStdout()
 			t0 := time.Now()
-			d, _, err := benchdata.Simulate(int(labels), classes, m.Noise, m.Latent, seed)
+			d, _, err := benchdata.Simulate(int(labels), classes, noiseModel, assumption, seed)
 			if err != nil {
 				return err
 			}
 			n := d.NumLabels()
 			fmt.Fprintf(out, "data: %d labels, %d objects, %d workers, %d classes, simulated in %v\n",
 				n, d.NumTasks(), d.NumWorkers(), d.NumClasses(), time.Since(t0).Round(time.Millisecond))
-			fmt.Fprintf(out, "model %s, GOMAXPROCS %d, threads %d\n", m.Name(), runtime.GOMAXPROCS(0), threads)
+			fmt.Fprintf(out, "model %s, GOMAXPROCS %d, threads %d\n", est.Name(), runtime.GOMAXPROCS(0), threads)
 			if cpuProfile != "" {
 				stop, perr := startCPUProfile(cpuProfile)
 				if perr != nil {
@@ -89,7 +88,7 @@ simulation) for go tool pprof. See docs/performance.md.`,
 				// garbage of earlier ones plus this one.
 				runtime.GC()
 				cpu0, _ := benchdata.CPUTime()
-				r, err := m.Fit(d, s)
+				r, err := est.Fit(d, s)
 				if err != nil {
 					return err
 				}
@@ -112,10 +111,10 @@ simulation) for go tool pprof. See docs/performance.md.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&modelName, "model", "da-ds", "model to simulate from and fit (la-* or da-*)")
+	f.StringVar(&modelName, "model", "da-ds", "model to simulate from and fit (la-*, da-*, hda-* or vb-*)")
 	f.Float64Var(&labels, "labels", 1e6, "number of labels (rounded down to a multiple of 5)")
 	f.IntVar(&classes, "classes", 2, "number of classes")
-	f.StringVar(&solver, "solver", "", "lbfgs, cg or em (default: the model's default)")
+	f.StringVar(&solver, "solver", "", "lbfgs, cg or em (default: the model's, as 'consensus models' lists it)")
 	f.IntVar(&threads, "threads", 0, "goroutines per evaluation (default: all cores)")
 	f.IntVar(&repeat, "repeat", 1, "number of fits")
 	f.IntVar(&maxIter, "max-iter", 0, "iteration limit (default 1000)")

@@ -18,7 +18,7 @@ func TestGLADPrior(t *testing.T) {
 	}{
 		{[]string{"--model", "la-glad", "--glad-prior", "1"}, 0, "stopped: FunctionConvergence", "Inf"},
 		{[]string{"--model", "la-ds", "--glad-prior", "1"}, 2, "--glad-prior needs a GLAD model", ""},
-		{[]string{"--model", "hda-glad", "--glad-prior", "1"}, 2, "--glad-prior needs a GLAD model", ""},
+		{[]string{"--model", "vb-la-ds", "--glad-prior", "1"}, 2, "--glad-prior needs a GLAD model", ""},
 		{[]string{"--model", "da-glad", "--glad-prior", "-1"}, 2, "--glad-prior -1", ""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -14,9 +14,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/model"
 )
 
 // version is the program version, set at build time with
@@ -76,14 +79,14 @@ func newRoot() *cobra.Command {
 		Long: `consensus aggregates noisy crowdsourced labels (task, worker, label) into a
 consensus label and a probability distribution over the classes for every task.
 
-It implements the seven models of Fedorova, Gusev and Serdyukov, "Latent
+It implements the models of Fedorova, Gusev and Serdyukov, "Latent
 Distribution Assumption for Unbiased and Consistent Consensus Modelling":
 the relative frequency baseline and Dawid-Skene, GLAD and minimax entropy, each
 under the latent label assumption (LA: one true label per task) and the latent
-distribution assumption (DA: a label distribution per task), and extends it:
-Bayesian forms fitted by variational Bayes (the default model, vb-da-ds),
-hierarchical DA, more noise models, and Crowd-Kit's categorical methods.
-'consensus models' lists them all.
+distribution assumption (DA: a label distribution per task), and extends them:
+more noise models, every one under LA, DA and hierarchical DA, Bayesian forms
+fitted by variational Bayes (the default model, ` + model.DefaultModel + `), and Crowd-Kit's
+categorical methods: ` + strconv.Itoa(len(model.Registry())) + ` models in all, which 'consensus models' lists.
 
 Exit status: 0 success, 1 failure, 2 bad usage or input, 130 interrupted.`,
 		Version:       version,

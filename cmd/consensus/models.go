@@ -15,12 +15,21 @@ func joinNames() string { return strings.Join(model.Names(), ", ") }
 func newModelsCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "models",
-		Short: "List the models with one line each",
-		Args:  cobra.NoArgs,
+		Short: "List the models with their default solver and one line each",
+		Long: `models lists every model by name with its default --solver (em or lbfgs;
+"-" for a model without that choice: rfe, mv, the variational vb-* fits and
+the Crowd-Kit methods) and a one-line summary. The la-*, da-* and hda-*
+models are every noise model under each assumption; the vb-* models are the
+variational Bayes forms of the conjugate ones.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			for _, e := range model.Registry() {
-				fmt.Fprintf(tw, "%s\t%s\n", e.Name, e.Summary)
+				solver := e.Solver
+				if solver == "" {
+					solver = "-"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, solver, e.Summary)
 			}
 			return tw.Flush()
 		},

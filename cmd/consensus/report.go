@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 	"github.com/consensuslab/consensus/report"
 )
@@ -53,10 +54,10 @@ where the LA and DA forms of one noise model disagree most.`,
 					}
 				}
 			}
-			switch noiseName {
-			case "", "ds", "glad", "mme":
-			default:
-				return usagef("--noise %q: want ds, glad or mme", noiseName)
+			if noiseName != "" {
+				if _, err := model.NoiseByName(noiseName); err != nil {
+					return usagef("--noise: %v", err)
+				}
 			}
 			if top < 0 {
 				return usagef("--top must not be negative")
@@ -96,10 +97,19 @@ where the LA and DA forms of one noise model disagree most.`,
 	fl := c.Flags()
 	fl.StringVarP(&out, "output", "o", "report.html", `HTML file to write; "-" is standard output`)
 	fl.StringVar(&models, "models", "", "comma-separated models to compare (default "+strings.Join(report.DefaultModels, ",")+")")
-	fl.StringVar(&noiseName, "noise", "ds", "noise model whose LA and DA forms are contrasted: ds, glad or mme")
+	fl.StringVar(&noiseName, "noise", "ds", "noise model whose LA and DA forms are contrasted: "+noiseNames())
 	fl.StringVar(&title, "title", "", `title of the report (default "Consensus report: NAME")`)
 	fl.IntVar(&top, "top", 15, "rows in the tables of ambiguous tasks and of LA/DA disagreements")
 	fl.IntVar(&reps, "bootstrap", 200, "bootstrap replicates for the 95% intervals (negative: none)")
 	fl.BoolVar(&noRec, "no-recommendation", false, "leave out the ranking and recommendation (without gold it refits every model on held-out splits)")
 	return c
+}
+
+// noiseNames lists the registry's noise models for help texts.
+func noiseNames() string {
+	var names []string
+	for _, n := range model.NoiseModels() {
+		names = append(names, n.Name())
+	}
+	return strings.Join(names, ", ")
 }

@@ -34,11 +34,11 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			if err != nil {
 				return usageErr(err)
 			}
-			m, ok := est.(model.Model)
+			m, ok := est.(model.Composite)
 			if !ok {
-				return usagef("--model %s has no generative process; use one of the la-* or da-* models", modelName)
+				return usagef("--model %s has no generative process; use one of the la-*, da-*, hda-* or vb-* models", modelName)
 			}
-			cfg.Noise, cfg.Latent = m.Noise, m.Latent
+			cfg.Noise, cfg.Latent = m.Parts()
 			if cfg.Tasks < 0 || cfg.Workers < 0 || cfg.LabelsPerTask < 0 || cfg.Classes == 1 || cfg.Classes < 0 {
 				return usagef("--objects, --workers and --labels-per-object must not be negative, --classes at least 2")
 			}
@@ -87,7 +87,7 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVarP(&modelName, "model", "m", "da-glad", "generating model (la-* or da-*)")
+	fl.StringVarP(&modelName, "model", "m", "da-glad", "generating model (la-*, da-*, hda-* or vb-*; hda draws every label's class from q_j, as da)")
 	fl.IntVar(&cfg.Tasks, "objects", 0, "number of objects (default 2000)")
 	fl.IntVar(&cfg.Workers, "workers", 0, "number of workers (default 20)")
 	fl.IntVar(&cfg.Classes, "classes", 0, "number of classes (default 2)")

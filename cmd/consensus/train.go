@@ -14,7 +14,6 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
-	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/output"
 )
 
@@ -34,7 +33,7 @@ func (f *trainFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVar(&f.trainGold, "train-gold", "", "gold file (task,label) whose tasks are clamped to their gold class during the fit (LA: the true class; DA: q_j one-hot); evaluation with --gold then uses only the other gold tasks")
 	fl.Float64Var(&f.trainFraction, "train-fraction", 0, "use this fraction of the --gold tasks, drawn with --seed, as --train-gold and evaluate on the rest")
-	fl.StringVar(&f.initWorkers, "init-workers", "", "start Dawid-Skene from these confusion matrices (a file as written by fit --workers: worker,labels,p[a,b],...; CSV, TSV, JSON Lines or Parquet, gzip-compressed or not, by extension or --init-workers-format); workers not in it start from the paper's initialisation")
+	fl.StringVar(&f.initWorkers, "init-workers", "", "start the fit from these worker parameters (a file as written by fit --workers with the same noise model, such as worker,labels,p[a,b],... for Dawid-Skene; CSV, TSV, JSON Lines or Parquet, gzip-compressed or not, by extension or --init-workers-format); workers not in it start from the model's initialisation")
 	fl.StringVar(&f.initFormat, "init-workers-format", "", "format of --init-workers: csv, tsv, jsonl or parquet (default: by extension, CSV for standard input)")
 }
 
@@ -53,21 +52,13 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 		if f.trainGold == "" && f.trainFraction == 0 {
 			return usageErr(model.ErrNoTrainingGold)
 		}
-		if f.initWorkers != "" {
-			return usagef("--init-workers sets Dawid-Skene confusion matrices; model gmv has none")
-		}
-		return nil
 	}
-	if f.trainGold == "" && f.trainFraction == 0 && f.initWorkers == "" {
-		return nil
-	}
-	m, ok := est.(model.Model)
-	if !ok {
-		return usagef("--train-gold and --train-fraction need gmv or one of the la-* or da-* models, and --init-workers la-ds or da-ds, not %s", est.Name())
+	if _, ok := est.(model.GoldTrainer); !ok && (f.trainGold != "" || f.trainFraction > 0) {
+		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (gmv and the la-*, da-* models can)", est.Name())
 	}
 	if f.initWorkers != "" {
-		if _, ds := m.Noise.(noise.DS); !ds {
-			return usagef("--init-workers sets Dawid-Skene confusion matrices; model %s is not la-ds or da-ds", est.Name())
+		if _, ok := est.(model.WorkerStarter); !ok {
+			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-* and hda-* models can)", est.Name())
 		}
 	}
 	return nil
@@ -78,11 +69,6 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 // vector from --init-workers, and the evaluation gold without the training
 // tasks.
 func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dataset, gold *data.Gold, loadGold func(string, *data.Dataset) (*data.Gold, error), seed uint64) (model.Estimator, *data.Gold, error) {
-	m, ok := est.(model.Model)
-	gmv, isGMV := est.(model.GoldMajorityVote)
-	if !ok && !isGMV {
-		return est, gold, nil
-	}
 	var train *data.Gold
 	switch {
 	case f.trainGold != "":
@@ -100,22 +86,18 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 	if train != nil && gold != nil {
 		gold = withoutTasks(gold, train)
 	}
-	if isGMV {
-		gmv.Gold = latent.GoldClasses(d, train)
-		return gmv, gold, nil
+	if gt, ok := est.(model.GoldTrainer); ok && train != nil {
+		est = gt.WithGold(latent.GoldClasses(d, train))
 	}
-	if train != nil {
-		m.Latent = latent.WithGold{Base: m.Latent, Class: latent.GoldClasses(d, train)}
-	}
-	if f.initWorkers != "" {
-		start, n, err := f.startWorkers(m, d)
+	if ws, ok := est.(model.WorkerStarter); ok && f.initWorkers != "" {
+		start, n, err := f.startWorkers(ws, d)
 		if err != nil {
 			return nil, nil, err
 		}
 		fmt.Fprintf(os.Stderr, "note: %d of %d workers start from %s\n", n, d.NumWorkers(), f.initWorkers)
 		set.Start = start
 	}
-	return m, gold, nil
+	return est, gold, nil
 }
 
 // splitGold splits g into a training part of round(fraction·n) tasks drawn
@@ -161,32 +143,26 @@ func withoutTasks(g, train *data.Gold) *data.Gold {
 	return out
 }
 
-// startWorkers returns m's initial parameter vector on d with the DS
-// confusion matrices of the workers listed in the --init-workers file, and
-// how many workers it set. The file has a "worker" column and one
-// "p[z,y]" column for every pair of classes (the form fit --workers
-// writes, in any format); each row's probabilities must be finite,
-// nonnegative and sum to 1 per latent class z. Zero probabilities are
-// raised to 1e-12 before taking logarithms.
-func (f *trainFlags) startWorkers(m model.Model, d *data.Dataset) ([]float64, int, error) {
+// startWorkers returns the initial parameter vector of m on d with the
+// parameters of the workers listed in the --init-workers file, and how many
+// workers it set. The file has a "worker" column and one column for every
+// worker parameter of the model (m.WorkerColumns, the columns fit --workers
+// writes, in any format); other columns are ignored. The values of each row
+// must be numbers the model accepts (model.WorkerStarter.SetWorker), such
+// as probabilities that sum to 1 per row of a Dawid-Skene confusion matrix.
+func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]float64, int, error) {
 	format, err := data.ParseFormat(f.initFormat)
 	if err != nil {
 		return nil, 0, usagef("--init-workers-format: %v", err)
 	}
-	k := d.NumClasses()
-	cols := make([]string, 0, k*k)
-	for _, cz := range d.Classes {
-		for _, cy := range d.Classes {
-			cols = append(cols, fmt.Sprintf("p[%s,%s]", cz, cy))
-		}
-	}
+	names := m.WorkerColumns(d)
 	opt := data.ReadOptions{Context: f.ctx, MaxMemory: f.maxMemory}
-	t, err := output.LoadWorkers(f.initWorkers, format, opt, cols)
+	t, err := output.LoadWorkers(f.initWorkers, format, opt, names)
 	if err != nil {
 		var ie *data.InputError
 		if errors.As(err, &ie) && ie.Hint == data.HintColumns {
 			e := *ie
-			e.Msg += fmt.Sprintf("; the file must have one p[z,y] column for every pair of the classes %s", strings.Join(d.Classes, ","))
+			e.Msg += fmt.Sprintf("; model %s needs the worker columns %s (as fit --workers writes them with this model)", m.Name(), strings.Join(names, ","))
 			return nil, 0, &e
 		}
 		return nil, 0, limitHint(withAdvice(err, readFlags{format: "--init-workers-format"}))
@@ -196,29 +172,15 @@ func (f *trainFlags) startWorkers(m model.Model, d *data.Dataset) ([]float64, in
 		index[name] = w
 	}
 	x := m.Init(d)
-	lay := m.Layout(d)
+	nc := len(names)
 	set := 0
 	for i, name := range t.Workers {
 		w, ok := index[name]
 		if !ok {
 			continue // a worker with no labels here: nothing to start
 		}
-		row := t.Values[i*k*k : (i+1)*k*k]
-		base := lay.W[0] + w*k*k
-		for z := range k {
-			var sum float64
-			for y, p := range row[z*k : (z+1)*k] {
-				if p < 0 || math.IsNaN(p) || math.IsInf(p, 0) {
-					return nil, 0, &data.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: fmt.Sprintf(
-						"p[%s,%s] = %v is not a probability", d.Classes[z], d.Classes[y], p)}
-				}
-				sum += p
-				x[base+z*k+y] = math.Log(max(p, 1e-12))
-			}
-			if math.Abs(sum-1) > 1e-6 {
-				return nil, 0, &data.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: fmt.Sprintf(
-					"the row of class %s sums to %v, not 1", d.Classes[z], sum)}
-			}
+		if err := m.SetWorker(d, x, w, t.Values[i*nc:(i+1)*nc]); err != nil {
+			return nil, 0, &data.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: err.Error()}
 		}
 		set++
 	}

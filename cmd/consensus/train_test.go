@@ -67,9 +67,10 @@ func TestInitWorkers(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--model", "da-glad", "--init-workers", "w.csv"}, "not la-ds or da-ds"},
+		{[]string{"--model", "da-glad", "--init-workers", "w.csv"}, "w.csv:1: no column ability: model da-glad needs the worker columns ability"},
+		{[]string{"--model", "rfe", "--init-workers", "w.csv"}, "model rfe cannot start from worker parameters"},
 		{[]string{"--model", "da-ds", "--init-workers", "bad.csv"}, "bad.csv:2: the row of class x sums to 1.1"},
-		{[]string{"--model", "rfe", "--train-gold", "w.csv"}, "need gmv or one of the la-* or da-* models"},
+		{[]string{"--model", "rfe", "--train-gold", "w.csv"}, "model rfe cannot use training gold"},
 		{[]string{"--model", "da-ds", "--train-fraction", "0.5"}, "--train-fraction needs --gold"},
 	} {
 		r := runIn(t, dir, "", append([]string{"fit", "--input", "labels.csv", "--output", "x.csv"}, c.args...)...)

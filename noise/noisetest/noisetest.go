@@ -163,7 +163,7 @@ func checkWorkerValues(t *testing.T, m noise.Model, d *data.Dataset) {
 	ev.SetParams(Params(m, d, rand.New(rand.NewPCG(3, uint64(d.NumClasses())))))
 	cols := ev.WorkerColumns()
 	for w := range d.Workers {
-		vals := ev.WorkerValues(int32(w), nil)
+		vals := ev.WorkerValues(w, nil)
 		if len(vals) != len(cols) {
 			t.Fatalf("worker %d: %d values for %d columns %v", w, len(vals), len(cols), cols)
 		}

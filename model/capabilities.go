@@ -1,0 +1,179 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// The optional capabilities of an Estimator. A caller asks for one with a
+// type assertion, as io.Copy asks a Reader for io.WriterTo, and never for
+// a concrete estimator or noise model:
+//
+//	if c, ok := est.(model.Composite); ok {
+//		n, a := c.Parts() // what to simulate from
+//	}
+
+// Parametric is an Estimator with fitted parameters, such as worker
+// parameters to report: Model, HDA and Bayes, not RFE. Its number of
+// parameters is what a memory estimate of a fit is based on.
+type Parametric interface {
+	Estimator
+	// NumParams returns the number of parameters a fit to d has.
+	NumParams(d *data.Dataset) int
+}
+
+// Composite is an Estimator made of a noise model and a latent
+// assumption: Model, HDA and Bayes. Parts returns them, for example to
+// simulate labels from the estimator's generative process (package sim).
+type Composite interface {
+	Estimator
+	// Parts returns the noise model and the assumption.
+	Parts() (noise.Model, latent.Assumption)
+	// WithNoise returns the estimator with its noise model replaced by
+	// n, for example by the same model with other settings.
+	WithNoise(n noise.Model) Estimator
+}
+
+// WorkerStarter is an Estimator whose fit can start from known worker
+// parameters, such as those of an earlier fit's workers file: Model and
+// HDA. The start vector goes into Settings.Start.
+type WorkerStarter interface {
+	Parametric
+	// Init returns the initial parameter vector on d.
+	Init(d *data.Dataset) []float64
+	// WorkerColumns returns the names of the worker parameters on d, the
+	// columns Result.WorkerColumns names after a fit.
+	WorkerColumns(d *data.Dataset) []string
+	// SetWorker sets worker w's parameters in the parameter vector x (as
+	// Init returns it) to those at which Result.WorkerValues would report
+	// vals. It returns an error naming the problem if vals are not such
+	// values, or if the noise model cannot set its workers
+	// (noise.WorkerSetter).
+	SetWorker(d *data.Dataset, x []float64, w int, vals []float64) error
+}
+
+// GoldTrainer is an Estimator that can fit with the classes of some tasks
+// known (semi-supervised fitting): Model (latent.WithGold) and
+// GoldMajorityVote.
+type GoldTrainer interface {
+	Estimator
+	// WithGold returns the estimator with the gold class of every task
+	// of the data set to fit given in class, -1 for a task without gold
+	// (latent.GoldClasses).
+	WithGold(class []int) Estimator
+}
+
+var (
+	_ Parametric    = Model{}
+	_ Parametric    = HDA{}
+	_ Parametric    = Bayes{}
+	_ Composite     = Model{}
+	_ Composite     = HDA{}
+	_ Composite     = Bayes{}
+	_ WorkerStarter = Model{}
+	_ WorkerStarter = HDA{}
+	_ GoldTrainer   = Model{}
+	_ GoldTrainer   = GoldMajorityVote{}
+)
+
+// Parts returns m's noise model and assumption.
+func (m Model) Parts() (noise.Model, latent.Assumption) { return m.Noise, m.Latent }
+
+// WithNoise returns m with its noise model replaced by n.
+func (m Model) WithNoise(n noise.Model) Estimator {
+	m.Noise = n
+	return m
+}
+
+// WithGold returns m with its assumption wrapped in latent.WithGold.
+func (m Model) WithGold(class []int) Estimator {
+	m.Latent = latent.WithGold{Base: m.Latent, Class: class}
+	return m
+}
+
+// WorkerColumns returns the names of the noise model's worker parameters
+// on d.
+func (m Model) WorkerColumns(d *data.Dataset) []string {
+	return m.Noise.NewEvaluator(d).WorkerColumns()
+}
+
+// SetWorker sets worker w's block of x to the parameters the noise model
+// (a noise.WorkerSetter) derives from vals.
+func (m Model) SetWorker(d *data.Dataset, x []float64, w int, vals []float64) error {
+	ws, ok := m.Noise.(noise.WorkerSetter)
+	if !ok {
+		return fmt.Errorf("model %s: noise model %s cannot set worker parameters", m.Name(), m.Noise.Name())
+	}
+	if want := len(m.WorkerColumns(d)); len(vals) != want {
+		return fmt.Errorf("model %s: %d worker values, want %d", m.Name(), len(vals), want)
+	}
+	lay := m.Layout(d)
+	dim := m.Noise.WorkerDim(d.NumClasses())
+	return ws.SetWorker(d, vals, x[lay.W[0]+w*dim:lay.W[0]+(w+1)*dim])
+}
+
+// inner returns the model HDA fits, with the prior pinned to Alpha and P
+// (zero and nil: estimated).
+func (h HDA) inner() Model {
+	return Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: h.Alpha, P: h.P}}
+}
+
+// Parts returns h's noise model and its assumption, latent.Dirichlet with
+// h's Alpha and P.
+func (h HDA) Parts() (noise.Model, latent.Assumption) { return h.inner().Parts() }
+
+// WithNoise returns h with its noise model replaced by n.
+func (h HDA) WithNoise(n noise.Model) Estimator {
+	h.Noise = n
+	return h
+}
+
+// NumParams returns the number of parameters of the model each fit of the
+// empirical Bayes loop fits.
+func (h HDA) NumParams(d *data.Dataset) int { return h.inner().NumParams(d) }
+
+// Init returns the initial parameter vector of the first fit without
+// Settings.Start: the model's initialisation under the prior estimated
+// from the raw label counts (FitDirichletMultinomial), or the fixed one.
+func (h HDA) Init(d *data.Dataset) []float64 {
+	m := h.inner()
+	if h.Alpha <= 0 || h.P == nil {
+		a, p := FitDirichletMultinomial(d.Counts(), d.NumClasses(), h.Alpha, h.P)
+		m.Latent = latent.Dirichlet{Alpha: a, P: p}
+	}
+	return m.Init(d)
+}
+
+// WorkerColumns returns the names of the noise model's worker parameters
+// on d.
+func (h HDA) WorkerColumns(d *data.Dataset) []string { return h.inner().WorkerColumns(d) }
+
+// SetWorker sets worker w's block of x as Model.SetWorker does.
+func (h HDA) SetWorker(d *data.Dataset, x []float64, w int, vals []float64) error {
+	return h.inner().SetWorker(d, x, w, vals)
+}
+
+// Parts returns b's noise model and assumption: latent.Dirichlet (DA with
+// an estimated Dirichlet prior) for the hierarchical form.
+func (b Bayes) Parts() (noise.Model, latent.Assumption) {
+	if b.Hierarchical {
+		return b.Noise, latent.Dirichlet{}
+	}
+	return b.Noise, b.Latent
+}
+
+// WithNoise returns b with its noise model replaced by n, which must be
+// conjugate (noise.Conjugate) for Fit to succeed.
+func (b Bayes) WithNoise(n noise.Model) Estimator {
+	b.Noise = n
+	return b
+}
+
+// WithGold returns g with its training gold set to class.
+func (g GoldMajorityVote) WithGold(class []int) Estimator {
+	g.Gold = class
+	return g
+}

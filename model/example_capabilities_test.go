@@ -1,0 +1,68 @@
+package model_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// A Model's name is a registry name only when it is the registry's model:
+// the command's la-ds learns the class prior, as Dawid-Skene declares
+// (noise.Info), so a Dawid-Skene model under LA with a uniform prior says
+// so in its name.
+func ExampleModel_Name() {
+	learned := model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}
+	uniform := model.Model{Noise: noise.DS{}, Latent: latent.LA{}}
+	fmt.Println(learned.Name())
+	fmt.Println(uniform.Name())
+
+	est, err := model.ByName("la-ds")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(est == model.Estimator(learned))
+	// Output:
+	// la-ds
+	// la-ds (uniform class prior)
+	// true
+}
+
+// A fit can start from known worker parameters: here those of an earlier
+// fit under LA, read back through WorkerValues (which takes the worker's
+// index, as Dist takes the object's) and set through the WorkerStarter
+// capability, as the command's --init-workers does with a workers file.
+func ExampleWorkerStarter() {
+	d := load()
+	first, err := model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}.Fit(d, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	est, _ := model.ByName("da-ds")
+	ws, ok := est.(model.WorkerStarter)
+	if !ok {
+		log.Fatal("da-ds cannot start from workers")
+	}
+	x := ws.Init(d)
+	for w := range d.Workers {
+		if err := ws.SetWorker(d, x, w, first.WorkerValues(w, nil)); err != nil {
+			log.Fatal(err)
+		}
+	}
+	res, err := est.Fit(d, &model.Settings{Start: x})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ws.WorkerColumns(d))
+	for j, task := range d.Tasks {
+		fmt.Printf("%s %.2f\n", task, res.Dist(j))
+	}
+	// Output:
+	// [p[cat,cat] p[cat,dog] p[dog,cat] p[dog,dog]]
+	// img1 [1.00 0.00]
+	// img2 [0.00 1.00]
+	// img3 [0.00 1.00]
+	// img4 [1.00 0.00]
+}
