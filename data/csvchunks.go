@@ -8,11 +8,17 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // chunkSize is the size of the blocks of lines that readChunks parses in
 // parallel; tests make it small.
 var chunkSize = 1 << 20
+
+// chunkThreads is the number of goroutines that parse blocks in
+// readChunks; 0 means GOMAXPROCS. Tests set it to compare the one-goroutine
+// path with the parallel one.
+var chunkThreads = 0
 
 // readChunks adds the data rows of t to b in parallel, as long as they are
 // plain: lines without quotes, with as many fields as the header, and
@@ -36,16 +42,28 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 	}
 	b.tasks.hash("")
 	b.workers.hash("")
-	n := max(1, runtime.GOMAXPROCS(0))
+	n := chunkThreads
+	if n <= 0 {
+		n = max(1, runtime.GOMAXPROCS(0))
+	}
+	// On one goroutine the blocks are not parsed ahead of the merge: each
+	// row goes straight into b (see direct), which saves the local
+	// numbering of ids.
+	parsers := n
+	if n == 1 {
+		parsers = 0
+	}
 	p := &chunkPipe{
 		f:     f,
-		jobs:  make(chan *chunk, n),
+		jobs:  make(chan *chunk, parsers),
 		order: make(chan *chunk, 2*n),
 		free:  make(chan *chunk, 3*n+2),
 	}
 	p.carry = append([]byte(nil), f.buf[f.pos:]...)
 	var wg sync.WaitGroup
-	for range n {
+	var single chunkParser
+	single.sep, single.width, single.index = byte(f.sep), t.width, t.index
+	for range parsers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -68,17 +86,27 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 			rest = append(rest, job.data)
 			continue
 		}
-		<-job.done
-		stop, err := job.merge(b, g, line, t.names[0])
+		var stop *chunkRow // the first row not added, if any
+		var err error
+		if parsers == 0 {
+			stop, err = single.direct(job, b, g, line, t.names[0])
+		} else {
+			<-job.done
+			var added int
+			added, err = job.merge(b, g, line, t.names[0])
+			if added < len(job.rows) {
+				stop = &job.rows[added]
+			}
+		}
 		if err != nil {
 			failed = err
 			p.stop.Store(true)
 			continue
 		}
-		if stop < len(job.rows) {
+		if stop != nil {
 			p.stop.Store(true)
-			rest = append(rest, job.data[job.rows[stop].at:])
-			line += int(job.rows[stop].line)
+			rest = append(rest, job.data[stop.at:])
+			line += int(stop.line)
 			continue
 		}
 		line += job.lines
@@ -121,6 +149,7 @@ type chunkPipe struct {
 func (p *chunkPipe) read() {
 	defer close(p.order)
 	defer close(p.jobs)
+	direct := cap(p.jobs) == 0 // no parsers: the merge reads the blocks
 	err := p.f.err
 	for !p.stop.Load() {
 		job := &chunk{}
@@ -149,8 +178,11 @@ func (p *chunkPipe) read() {
 			break
 		}
 		p.carry = append(p.carry[:0:0], buf[end:]...)
-		job.data, job.done = buf[:end], make(chan struct{})
-		p.jobs <- job
+		job.data = buf[:end]
+		if !direct {
+			job.done = make(chan struct{})
+			p.jobs <- job
+		}
 		p.order <- job
 		if err != nil {
 			break
@@ -257,6 +289,79 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 	}
 	return stop, nil
 }
+
+// direct adds the rows of c to b one by one, as parse and then merge
+// would add them, and returns the first row it does not add, if any: a row
+// that is not plain, whose label b does not accept or is NaN or infinite,
+// or whose task is the task column's name. It checks a row before it
+// changes b, so a row it does not add leaves b as it was. line is the
+// number of lines before c, for the guard g, whose error ends it.
+func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColumn string) (*chunkRow, error) {
+	data := c.data
+	var last [3][]byte // cells of the previous row, for runs of one id
+	var lastID [3]int32
+	have := false
+	n := int32(0)
+	for pos := 0; pos < len(data); n++ {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := pos + end + 1
+		if end < 0 {
+			end, next = len(data)-pos, len(data)
+		}
+		switch p.split(data, pos, pos+end) {
+		case lineBlank:
+			pos = next
+			continue
+		case lineOdd:
+			return &chunkRow{at: int32(pos), line: n}, nil
+		}
+		var text [3][]byte
+		var same [3]bool
+		for j, cell := range p.cells {
+			text[j] = data[cell[0]:cell[1]]
+			same[j] = have && bytes.Equal(text[j], last[j])
+		}
+		label, newLabel := lastID[2], false
+		if !same[2] {
+			s := bytesString(text[2])
+			if nonFiniteText(s) {
+				return &chunkRow{at: int32(pos), line: n}, nil
+			}
+			k, ok := b.raw.find(s)
+			if !ok && (b.fixed || b.raw.names.len() >= MaxClasses) {
+				return &chunkRow{at: int32(pos), line: n}, nil
+			}
+			label, newLabel = k, !ok
+		}
+		if !same[0] && headerLike(bytesString(text[0]), taskColumn) {
+			return &chunkRow{at: int32(pos), line: n}, nil
+		}
+		if newLabel {
+			label = b.raw.get(bytesString(text[2]))
+		}
+		task, worker := lastID[0], lastID[1]
+		if !same[0] {
+			task = b.tasks.get(bytesString(text[0]))
+		}
+		if !same[1] {
+			worker = b.workers.get(bytesString(text[1]))
+		}
+		b.addIndex(task, worker, uint16(label))
+		last, lastID, have = text, [3]int32{task, worker, label}, true
+		if g != nil {
+			if err := g.row(line+int(n)+1, b.ids()); err != nil {
+				return nil, err
+			}
+		}
+		pos = next
+	}
+	c.lines = int(n)
+	return nil, nil
+}
+
+// bytesString returns b as a string without copying it; the string is
+// valid only as long as b is not changed.
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // chunkParser splits the lines of chunks.
 type chunkParser struct {
