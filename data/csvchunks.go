@@ -303,12 +303,8 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 	have := false
 	n := int32(0)
 	for pos := 0; pos < len(data); n++ {
-		end := bytes.IndexByte(data[pos:], '\n')
-		next := pos + end + 1
-		if end < 0 {
-			end, next = len(data)-pos, len(data)
-		}
-		switch p.split(data, pos, pos+end) {
+		end, next := lineEnd(data, pos)
+		switch p.split(data, pos, end) {
 		case lineBlank:
 			pos = next
 			continue
@@ -359,6 +355,15 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 	return nil, nil
 }
 
+// lineEnd returns the end of the line that starts at data[pos], without
+// its '\n', and the start of the next line.
+func lineEnd(data []byte, pos int) (end, next int) {
+	if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+		return pos + i, pos + i + 1
+	}
+	return len(data), len(data)
+}
+
 // bytesString returns b as a string without copying it; the string is
 // valid only as long as b is not changed.
 func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
@@ -384,13 +389,9 @@ func (p *chunkParser) parse(c *chunk) {
 	var lastID [3]int32
 	line := int32(0)
 	for pos := 0; pos < len(data); line++ {
-		end := bytes.IndexByte(data[pos:], '\n')
-		next := pos + end + 1
-		if end < 0 {
-			end, next = len(data)-pos, len(data)
-		}
+		end, next := lineEnd(data, pos)
 		row := chunkRow{at: int32(pos), line: line}
-		switch p.split(data, pos, pos+end) {
+		switch p.split(data, pos, end) {
 		case lineBlank:
 			pos = next
 			continue
