@@ -296,64 +296,114 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 // or whose task is the task column's name. It checks a row before it
 // changes b, so a row it does not add leaves b as it was. line is the
 // number of lines before c, for the guard g, whose error ends it.
+//
+// It splits the lines in batches of directBatch first, hashing each task
+// that differs from the previous row's and loading its home slot in b's
+// task table, so that the cache misses of a batch's new tasks, nearly all
+// of the misses, overlap instead of coming one after the other.
 func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColumn string) (*chunkRow, error) {
 	data := c.data
 	var last [3][]byte // cells of the previous row, for runs of one id
 	var lastID [3]int32
 	have := false
-	n := int32(0)
-	for pos := 0; pos < len(data); n++ {
-		end, next := lineEnd(data, pos)
-		switch p.split(data, pos, end) {
-		case lineBlank:
+	n := int32(0) // lines split so far
+	var sink uint64
+	for pos := 0; pos < len(data); {
+		rows := p.batch[:0]
+		prev, havePrev := last[0], have
+		for pos < len(data) && len(rows) < directBatch {
+			end, next := lineEnd(data, pos)
+			r := splitRow{at: int32(pos), line: n, kind: p.split(data, pos, end), cells: p.cells}
 			pos = next
-			continue
-		case lineOdd:
-			return &chunkRow{at: int32(pos), line: n}, nil
-		}
-		var text [3][]byte
-		var same [3]bool
-		for j, cell := range p.cells {
-			text[j] = data[cell[0]:cell[1]]
-			same[j] = have && bytes.Equal(text[j], last[j])
-		}
-		label, newLabel := lastID[2], false
-		if !same[2] {
-			s := bytesString(text[2])
-			if nonFiniteText(s) {
-				return &chunkRow{at: int32(pos), line: n}, nil
+			n++
+			if r.kind == lineBlank {
+				continue
 			}
-			k, ok := b.raw.find(s)
-			if !ok && (b.fixed || b.raw.names.len() >= MaxClasses) {
-				return &chunkRow{at: int32(pos), line: n}, nil
+			if r.kind == linePlain {
+				task := data[r.cells[0][0]:r.cells[0][1]]
+				if !havePrev || !bytes.Equal(task, prev) {
+					r.hash, r.hashed = maphash.Bytes(b.tasks.seed, task), true
+					sink += b.tasks.slotAt(r.hash)
+				}
+				prev, havePrev = task, true
 			}
-			label, newLabel = k, !ok
-		}
-		if !same[0] && headerLike(bytesString(text[0]), taskColumn) {
-			return &chunkRow{at: int32(pos), line: n}, nil
-		}
-		if newLabel {
-			label = b.raw.get(bytesString(text[2]))
-		}
-		task, worker := lastID[0], lastID[1]
-		if !same[0] {
-			task = b.tasks.get(bytesString(text[0]))
-		}
-		if !same[1] {
-			worker = b.workers.get(bytesString(text[1]))
-		}
-		b.addIndex(task, worker, uint16(label))
-		last, lastID, have = text, [3]int32{task, worker, label}, true
-		if g != nil {
-			if err := g.row(line+int(n)+1, b.ids()); err != nil {
-				return nil, err
+			rows = append(rows, r)
+			if r.kind == lineOdd {
+				break
 			}
 		}
-		pos = next
+		p.batch = rows
+		for i := range rows {
+			r := &rows[i]
+			if r.kind == lineOdd {
+				return r.stop(), nil
+			}
+			var text [3][]byte
+			var same [3]bool
+			for j, cell := range r.cells {
+				text[j] = data[cell[0]:cell[1]]
+				same[j] = have && bytes.Equal(text[j], last[j])
+			}
+			label, newLabel := lastID[2], false
+			if !same[2] {
+				s := bytesString(text[2])
+				if nonFiniteText(s) {
+					return r.stop(), nil
+				}
+				k, ok := b.raw.find(s)
+				if !ok && (b.fixed || b.raw.names.len() >= MaxClasses) {
+					return r.stop(), nil
+				}
+				label, newLabel = k, !ok
+			}
+			if !same[0] && headerLike(bytesString(text[0]), taskColumn) {
+				return r.stop(), nil
+			}
+			if newLabel {
+				label = b.raw.get(bytesString(text[2]))
+			}
+			task, worker := lastID[0], lastID[1]
+			if !same[0] {
+				s := bytesString(text[0])
+				h := r.hash
+				if !r.hashed { // not met: the split hashes every task that differs from the previous row's
+					h = b.tasks.hash(s)
+				}
+				task = b.tasks.getHashed(s, h)
+			}
+			if !same[1] {
+				worker = b.workers.get(bytesString(text[1]))
+			}
+			b.addIndex(task, worker, uint16(label))
+			last, lastID, have = text, [3]int32{task, worker, label}, true
+			if g != nil {
+				if err := g.row(line+int(r.line)+1, b.ids()); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
+	p.sink = sink
 	c.lines = int(n)
 	return nil, nil
 }
+
+// directBatch is the number of lines direct splits ahead of adding them.
+const directBatch = 256
+
+// splitRow is a line that direct has split: where it starts, its number
+// in the chunk, its kind, its wanted cells and, for a task that differs
+// from the previous row's, the task's hash.
+type splitRow struct {
+	at, line int32
+	kind     int
+	cells    [3][2]int32
+	hash     uint64
+	hashed   bool
+}
+
+// stop returns r as the first row that direct does not add.
+func (r *splitRow) stop() *chunkRow { return &chunkRow{at: r.at, line: r.line} }
 
 // lineEnd returns the end of the line that starts at data[pos], without
 // its '\n', and the start of the next line.
@@ -375,6 +425,8 @@ type chunkParser struct {
 	index []int // position of the task, worker and label columns
 	seeds [3]maphash.Seed
 	cells [3][2]int32 // start and end of each wanted cell in the chunk
+	batch []splitRow  // direct's lines split ahead
+	sink  uint64      // keeps direct's loads of table slots
 }
 
 // parse fills in the rows of c. A row that is not plain ends them, as the
