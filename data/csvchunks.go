@@ -200,6 +200,7 @@ type chunk struct {
 	fresh [2][]int32  // rows where tasks and workers new to the Builder first appear
 	stop  bool        // rows ends before a row that is not plain
 	lines int         // lines in data
+	sink  uint64      // keeps merge's loads of table slots
 }
 
 // chunkRow is a data row of a chunk: where its line starts, the line's
@@ -250,12 +251,20 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 			break
 		}
 	}
+	var sink uint64
 	for j, in := range []*intern{&b.tasks, &b.workers} {
 		ids := &c.ids[j]
 		c.fresh[j] = c.fresh[j][:0]
 		for i := range ids.off {
 			if int(ids.first[i]) >= stop {
 				break
+			}
+			if i%directBatch == 0 {
+				// Bring the home slots of the next ids into the cache
+				// at once, so that their misses overlap (see direct).
+				for _, h := range ids.hash[i:min(i+directBatch, len(ids.hash))] {
+					sink += in.slotAt(h)
+				}
 			}
 			n := in.names.len()
 			ids.global[i] = in.getHashed(ids.name(c.data, i), ids.hash[i])
@@ -264,6 +273,7 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 			}
 		}
 	}
+	c.sink = sink
 	gl := [3][]int32{c.ids[0].global, c.ids[1].global, c.ids[2].global}
 	if g == nil {
 		for _, r := range c.rows[:stop] {
