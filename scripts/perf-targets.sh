@@ -81,7 +81,7 @@ echo "## data" >&2
 "$bin" simulate --model da-ds --objects 2000000 --workers 5000 --labels-per-object 5 --seed 1 -o "$tmp/l10m.jsonl"
 "$bin" simulate --model da-ds --objects 2000000 --workers 5000 --labels-per-object 5 --seed 1 -o "$tmp/l10m.parquet"
 "$bin" simulate --model da-ds --objects 400000 --workers 1000 --labels-per-object 5 --seed 1 -o "$tmp/sim2m.csv"
-"$bin" simulate --model da-ds --objects 200000 --workers 1000 --labels-per-object 5 --classes 20 --seed 1 -o "$tmp/sim1m-k20.csv"
+"$bin" simulate --model la-ds --objects 200000 --workers 1000 --labels-per-object 5 --classes 20 --seed 1 -o "$tmp/sim1m-k20.csv"
 
 echo "## reading 10^7 labels (data.LoadLabels in a test binary)" >&2
 read10m() { # NAME FILE GOMAXPROCS
