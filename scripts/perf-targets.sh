@@ -11,7 +11,9 @@
 # 10^6-label file with K = 20; about 10 minutes on two idle cores. full
 # adds the 10^8-label DA-DS fit (about 10 more minutes and 4 GB).
 #
-# Every figure is the median of RUNS runs (default 3). CPU is user + system
+# Every figure is the median of RUNS runs (default 3; FIT_RUNS, if set, for
+# the whole fits). PERF_DIR=DIR keeps the inputs, outputs and raw timings
+# in DIR. CPU is user + system
 # time of the whole process, the figure to read on a shared machine; wall
 # times are printed beside it. Crowd-Kit cannot be installed on these
 # machines, so its targets are checked against the Crowd-Kit CPU times the
@@ -21,8 +23,14 @@ set -eu
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
 runs=${RUNS:-3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+fit_runs=${FIT_RUNS:-$runs}
+if [ -n "${PERF_DIR:-}" ]; then # keep the files and raw timings there
+	tmp=$PERF_DIR
+	mkdir -p "$tmp"
+else
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+fi
 
 go build -o "$tmp/consensus" ./cmd/consensus
 go test -c -o "$tmp/data.test" ./data
@@ -44,7 +52,7 @@ timed() {
 	awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}' "$tmp/time"
 }
 
-# measure NAME CMD...: runs CMD RUNS times; sets NAME_wall, NAME_cpu (the
+# measure NAME CMD...: runs CMD $count times; sets NAME_wall, NAME_cpu (the
 # medians, seconds) and NAME_rss (the largest peak, MB), and keeps the last
 # run's output in $tmp/NAME.out.
 measure() {
@@ -52,7 +60,7 @@ measure() {
 	shift
 	: >"$tmp/$name.t"
 	i=0
-	while [ "$i" -lt "$runs" ]; do
+	while [ "$i" -lt "$count" ]; do
 		timed "$tmp/$name.out" "$@" >>"$tmp/$name.t"
 		i=$((i + 1))
 	done
@@ -73,7 +81,7 @@ row() {
 echo "## machine"
 lscpu | grep -E '^(Model name|CPU family|Model|CPU\(s\)|L2|L3)' || true
 go version
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg), $runs runs of each measurement"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $runs runs of each reading and pass, $fit_runs of each fit"
 echo
 
 echo "## data" >&2
@@ -84,6 +92,7 @@ echo "## data" >&2
 "$bin" simulate --model la-ds --objects 200000 --workers 1000 --labels-per-object 5 --classes 20 --seed 1 -o "$tmp/sim1m-k20.csv"
 
 echo "## reading 10^7 labels (data.LoadLabels in a test binary)" >&2
+count=$runs
 read10m() { # NAME FILE GOMAXPROCS
 	measure "$1" env GOMAXPROCS="$3" CONSENSUS_BENCH_FILE="$2" "$tmp/data.test" \
 		-test.run '^$' -test.bench LoadLabelsFile -test.benchtime 1x
@@ -104,6 +113,7 @@ pass() {
 }
 
 echo "## whole fits" >&2
+count=$fit_runs
 measure la2m "$bin" fit "$tmp/sim2m.csv" -m la-ds -o "$tmp/o.csv"
 measure da2m "$bin" fit "$tmp/sim2m.csv" -m da-ds -o "$tmp/o.csv"
 measure la20 "$bin" fit "$tmp/sim1m-k20.csv" -m la-ds -o "$tmp/o.csv"
