@@ -69,8 +69,8 @@ measure() {
 	eval "${name}_rss=$(cut -d' ' -f3 "$tmp/$name.t" | sort -g | tail -1 | awk '{printf "%.0f", $1 / 1024}')"
 }
 
-# calc EXPR: prints the value of an awk expression.
-calc() { awk "BEGIN {print $1}"; }
+# calc EXPR: prints the value of an awk expression to 3 significant digits.
+calc() { awk "BEGIN {printf \"%.3g\\n\", $1}"; }
 
 # row TARGET MEASURED OK: a line of the table; OK is an awk condition.
 row() {
