@@ -8,11 +8,17 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // chunkSize is the size of the blocks of lines that readChunks parses in
 // parallel; tests make it small.
 var chunkSize = 1 << 20
+
+// chunkThreads is the number of goroutines that parse blocks in
+// readChunks; 0 means GOMAXPROCS. Tests set it to compare the one-goroutine
+// path with the parallel one.
+var chunkThreads = 0
 
 // readChunks adds the data rows of t to b in parallel, as long as they are
 // plain: lines without quotes, with as many fields as the header, and
@@ -36,16 +42,28 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 	}
 	b.tasks.hash("")
 	b.workers.hash("")
-	n := max(1, runtime.GOMAXPROCS(0))
+	n := chunkThreads
+	if n <= 0 {
+		n = max(1, runtime.GOMAXPROCS(0))
+	}
+	// On one goroutine the blocks are not parsed ahead of the merge: each
+	// row goes straight into b (see direct), which saves the local
+	// numbering of ids.
+	parsers := n
+	if n == 1 {
+		parsers = 0
+	}
 	p := &chunkPipe{
 		f:     f,
-		jobs:  make(chan *chunk, n),
+		jobs:  make(chan *chunk, parsers),
 		order: make(chan *chunk, 2*n),
 		free:  make(chan *chunk, 3*n+2),
 	}
 	p.carry = append([]byte(nil), f.buf[f.pos:]...)
 	var wg sync.WaitGroup
-	for range n {
+	var single chunkParser
+	single.sep, single.width, single.index = byte(f.sep), t.width, t.index
+	for range parsers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -68,17 +86,27 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 			rest = append(rest, job.data)
 			continue
 		}
-		<-job.done
-		stop, err := job.merge(b, g, line, t.names[0])
+		var stop *chunkRow // the first row not added, if any
+		var err error
+		if parsers == 0 {
+			stop, err = single.direct(job, b, g, line, t.names[0])
+		} else {
+			<-job.done
+			var added int
+			added, err = job.merge(b, g, line, t.names[0])
+			if added < len(job.rows) {
+				stop = &job.rows[added]
+			}
+		}
 		if err != nil {
 			failed = err
 			p.stop.Store(true)
 			continue
 		}
-		if stop < len(job.rows) {
+		if stop != nil {
 			p.stop.Store(true)
-			rest = append(rest, job.data[job.rows[stop].at:])
-			line += int(job.rows[stop].line)
+			rest = append(rest, job.data[stop.at:])
+			line += int(stop.line)
 			continue
 		}
 		line += job.lines
@@ -121,6 +149,7 @@ type chunkPipe struct {
 func (p *chunkPipe) read() {
 	defer close(p.order)
 	defer close(p.jobs)
+	direct := cap(p.jobs) == 0 // no parsers: the merge reads the blocks
 	err := p.f.err
 	for !p.stop.Load() {
 		job := &chunk{}
@@ -149,8 +178,11 @@ func (p *chunkPipe) read() {
 			break
 		}
 		p.carry = append(p.carry[:0:0], buf[end:]...)
-		job.data, job.done = buf[:end], make(chan struct{})
-		p.jobs <- job
+		job.data = buf[:end]
+		if !direct {
+			job.done = make(chan struct{})
+			p.jobs <- job
+		}
 		p.order <- job
 		if err != nil {
 			break
@@ -168,6 +200,7 @@ type chunk struct {
 	fresh [2][]int32  // rows where tasks and workers new to the Builder first appear
 	stop  bool        // rows ends before a row that is not plain
 	lines int         // lines in data
+	sink  uint64      // keeps merge's loads of table slots
 }
 
 // chunkRow is a data row of a chunk: where its line starts, the line's
@@ -218,12 +251,20 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 			break
 		}
 	}
+	var sink uint64
 	for j, in := range []*intern{&b.tasks, &b.workers} {
 		ids := &c.ids[j]
 		c.fresh[j] = c.fresh[j][:0]
 		for i := range ids.off {
 			if int(ids.first[i]) >= stop {
 				break
+			}
+			if i%directBatch == 0 {
+				// Bring the home slots of the next ids into the cache
+				// at once, so that their misses overlap (see direct).
+				for _, h := range ids.hash[i:min(i+directBatch, len(ids.hash))] {
+					sink += in.slotAt(h)
+				}
 			}
 			n := in.names.len()
 			ids.global[i] = in.getHashed(ids.name(c.data, i), ids.hash[i])
@@ -232,6 +273,7 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 			}
 		}
 	}
+	c.sink = sink
 	gl := [3][]int32{c.ids[0].global, c.ids[1].global, c.ids[2].global}
 	if g == nil {
 		for _, r := range c.rows[:stop] {
@@ -258,6 +300,134 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 	return stop, nil
 }
 
+// direct adds the rows of c to b one by one, as parse and then merge
+// would add them, and returns the first row it does not add, if any: a row
+// that is not plain, whose label b does not accept or is NaN or infinite,
+// or whose task is the task column's name. It checks a row before it
+// changes b, so a row it does not add leaves b as it was. line is the
+// number of lines before c, for the guard g, whose error ends it.
+//
+// It splits the lines in batches of directBatch first, hashing each task
+// that differs from the previous row's and loading its home slot in b's
+// task table, so that the cache misses of a batch's new tasks, nearly all
+// of the misses, overlap instead of coming one after the other.
+func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColumn string) (*chunkRow, error) {
+	data := c.data
+	var last [3][]byte // cells of the previous row, for runs of one id
+	var lastID [3]int32
+	have := false
+	n := int32(0) // lines split so far
+	var sink uint64
+	for pos := 0; pos < len(data); {
+		rows := p.batch[:0]
+		prev, havePrev := last[0], have
+		for pos < len(data) && len(rows) < directBatch {
+			end, next := lineEnd(data, pos)
+			r := splitRow{at: int32(pos), line: n, kind: p.split(data, pos, end), cells: p.cells}
+			pos = next
+			n++
+			if r.kind == lineBlank {
+				continue
+			}
+			if r.kind == linePlain {
+				task := data[r.cells[0][0]:r.cells[0][1]]
+				if !havePrev || !bytes.Equal(task, prev) {
+					r.hash, r.hashed = maphash.Bytes(b.tasks.seed, task), true
+					sink += b.tasks.slotAt(r.hash)
+				}
+				prev, havePrev = task, true
+			}
+			rows = append(rows, r)
+			if r.kind == lineOdd {
+				break
+			}
+		}
+		p.batch = rows
+		for i := range rows {
+			r := &rows[i]
+			if r.kind == lineOdd {
+				return r.stop(), nil
+			}
+			var text [3][]byte
+			var same [3]bool
+			for j, cell := range r.cells {
+				text[j] = data[cell[0]:cell[1]]
+				same[j] = have && bytes.Equal(text[j], last[j])
+			}
+			label, newLabel := lastID[2], false
+			if !same[2] {
+				s := bytesString(text[2])
+				if nonFiniteText(s) {
+					return r.stop(), nil
+				}
+				k, ok := b.raw.find(s)
+				if !ok && (b.fixed || b.raw.names.len() >= MaxClasses) {
+					return r.stop(), nil
+				}
+				label, newLabel = k, !ok
+			}
+			if !same[0] && headerLike(bytesString(text[0]), taskColumn) {
+				return r.stop(), nil
+			}
+			if newLabel {
+				label = b.raw.get(bytesString(text[2]))
+			}
+			task, worker := lastID[0], lastID[1]
+			if !same[0] {
+				s := bytesString(text[0])
+				h := r.hash
+				if !r.hashed { // not met: the split hashes every task that differs from the previous row's
+					h = b.tasks.hash(s)
+				}
+				task = b.tasks.getHashed(s, h)
+			}
+			if !same[1] {
+				worker = b.workers.get(bytesString(text[1]))
+			}
+			b.addIndex(task, worker, uint16(label))
+			last, lastID, have = text, [3]int32{task, worker, label}, true
+			if g != nil {
+				if err := g.row(line+int(r.line)+1, b.ids()); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	p.sink = sink
+	c.lines = int(n)
+	return nil, nil
+}
+
+// directBatch is the number of lines direct splits ahead of adding them.
+const directBatch = 256
+
+// splitRow is a line that direct has split: where it starts, its number
+// in the chunk, its kind, its wanted cells and, for a task that differs
+// from the previous row's, the task's hash.
+type splitRow struct {
+	at, line int32
+	kind     int
+	cells    [3][2]int32
+	hash     uint64
+	hashed   bool
+}
+
+// stop returns r as the first row that direct does not add.
+func (r *splitRow) stop() *chunkRow { return &chunkRow{at: r.at, line: r.line} }
+
+// lineEnd returns the end of the line that starts at data[pos], without
+// its '\n', and the start of the next line.
+func lineEnd(data []byte, pos int) (end, next int) {
+	if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+		return pos + i, pos + i + 1
+	}
+	return len(data), len(data)
+}
+
+// bytesString returns b as a string without copying it; the string is
+// valid only as long as b is not changed.
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
 // chunkParser splits the lines of chunks.
 type chunkParser struct {
 	sep   byte
@@ -265,6 +435,8 @@ type chunkParser struct {
 	index []int // position of the task, worker and label columns
 	seeds [3]maphash.Seed
 	cells [3][2]int32 // start and end of each wanted cell in the chunk
+	batch []splitRow  // direct's lines split ahead
+	sink  uint64      // keeps direct's loads of table slots
 }
 
 // parse fills in the rows of c. A row that is not plain ends them, as the
@@ -279,13 +451,9 @@ func (p *chunkParser) parse(c *chunk) {
 	var lastID [3]int32
 	line := int32(0)
 	for pos := 0; pos < len(data); line++ {
-		end := bytes.IndexByte(data[pos:], '\n')
-		next := pos + end + 1
-		if end < 0 {
-			end, next = len(data)-pos, len(data)
-		}
+		end, next := lineEnd(data, pos)
 		row := chunkRow{at: int32(pos), line: line}
-		switch p.split(data, pos, pos+end) {
+		switch p.split(data, pos, end) {
 		case lineBlank:
 			pos = next
 			continue

@@ -132,14 +132,18 @@ func compareReadersWith(t *testing.T, in []byte, opt ReadOptions) {
 	}
 	d1, g1, e1 := read(false)
 	defer func(old int) { chunkSize = old }(chunkSize)
-	for _, size := range []int{1, 7, 64, 1 << 20} { // blocks of readChunks
-		chunkSize = size
-		d2, g2, e2 := read(true)
-		if e1 != e2 {
-			t.Fatalf("%q sep %q blocks of %d: error %q, want %q", in, sep, size, e2, e1)
-		}
-		if !reflect.DeepEqual(d1, d2) || !reflect.DeepEqual(g1, g2) {
-			t.Fatalf("%q sep %q blocks of %d: fast path read %+v %+v, want %+v %+v", in, sep, size, d2, g2, d1, g1)
+	defer func(old int) { chunkThreads = old }(chunkThreads)
+	for _, threads := range []int{1, 2} { // one goroutine: rows straight into the Builder
+		chunkThreads = threads
+		for _, size := range []int{1, 7, 64, 1 << 20} { // blocks of readChunks
+			chunkSize = size
+			d2, g2, e2 := read(true)
+			if e1 != e2 {
+				t.Fatalf("%q sep %q blocks of %d, %d goroutines: error %q, want %q", in, sep, size, threads, e2, e1)
+			}
+			if !reflect.DeepEqual(d1, d2) || !reflect.DeepEqual(g1, g2) {
+				t.Fatalf("%q sep %q blocks of %d, %d goroutines: fast path read %+v %+v, want %+v %+v", in, sep, size, threads, d2, g2, d1, g1)
+			}
 		}
 	}
 }

@@ -90,6 +90,15 @@ func (in *intern) probe(s string, h uint64) (slot int, i int32, ok bool) {
 	}
 }
 
+// slotAt returns the home slot of hash h, to bring it into the cache ahead
+// of a lookup; the value means nothing.
+func (in *intern) slotAt(h uint64) uint64 {
+	if in.slots == nil {
+		return 0
+	}
+	return in.slots[h>>in.shift]
+}
+
 // grow doubles the table. The home slot of an entry is its hash's top
 // bits, which the entry keeps (the table never exceeds 2³² slots).
 func (in *intern) grow() {

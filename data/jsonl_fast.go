@@ -25,7 +25,10 @@ type jsonlFast struct {
 
 // parse reads the wanted values of line into cells and reports true, or
 // reports false (leaving cells partly written) when the slow path must read
-// the line. names are the wanted keys, cells as many.
+// the line. names are the wanted keys, cells as many. Cells without escapes
+// point into line, as fastCSV's fields point into its block: they are valid
+// until line is changed, and a caller that keeps one copies it (the
+// Builder's interns do).
 func (f *jsonlFast) parse(line []byte, names, cells []string) bool {
 	if f.names == nil {
 		for _, n := range names {
@@ -81,12 +84,18 @@ func (f *jsonlFast) parse(line []byte, names, cells []string) bool {
 		if err != nil {
 			return false
 		}
+		// The value's bytes in line itself, which outlive the decoder's
+		// buffer until the next line, so that a cell costs no copy.
+		inLine := false
+		if end := int(f.dec.InputOffset()); end >= len(v) && end <= len(line) && bytes.Equal(line[end-len(v):end], v) {
+			v, inLine = line[end-len(v):end], true
+		}
 		switch kind {
 		case '"':
 			if bytes.IndexByte(v, '\\') < 0 {
 				v = v[1 : len(v)-1]
 			} else if f.text, err = jsontext.AppendUnquote(f.text[:0], v); err == nil {
-				v = f.text
+				v, inLine = f.text, false
 			} else {
 				return false
 			}
@@ -94,9 +103,9 @@ func (f *jsonlFast) parse(line []byte, names, cells []string) bool {
 			if len(v) == 0 {
 				return false
 			}
-			cells[want] = string(v)
+			cells[want] = cellString(v, inLine)
 		case '0':
-			cells[want] = string(v)
+			cells[want] = cellString(v, inLine)
 		case 't':
 			cells[want] = "true"
 		case 'f':
@@ -116,4 +125,13 @@ func (f *jsonlFast) parse(line []byte, names, cells []string) bool {
 		}
 	}
 	return true
+}
+
+// cellString returns v as a string: pointing into v's memory if inLine is
+// set (v is part of the line), a copy otherwise.
+func cellString(v []byte, inLine bool) string {
+	if inLine {
+		return bytesString(v)
+	}
+	return string(v)
 }

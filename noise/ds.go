@@ -170,31 +170,40 @@ func (e *dsEval) BackpropProb(lo, hi int, _, g []float64, gw, _ []float64) {
 	e.counts(e.d.Worker[a:b], e.d.Label[a:b], g, gw)
 }
 
-// counts adds C_w(z, y_i) += g_i(z) for the given labels.
+// counts adds C_w(z, y_i) += g_i(z) for the given labels. The counts are
+// accumulated transposed, C_w(z, y) at w·K² + y·K + z (see countAt), so
+// that the K counts of one label are contiguous.
 func (e *dsEval) counts(workers []int32, labels []uint16, g, gw []float64) {
 	k := e.k
 	if k == 2 {
 		g = g[:2*len(workers)]
 		labels = labels[:len(workers)]
 		for i, w := range workers {
-			c := gw[4*int(w)+int(labels[i]&1):]
+			c := gw[4*int(w)+2*int(labels[i]&1):]
 			c[0] += g[2*i]
-			c[2] += g[2*i+1]
+			c[1] += g[2*i+1]
 		}
 		return
 	}
+	g = g[:k*len(workers)]
+	labels = labels[:len(workers)]
 	for i, w := range workers {
-		base := int(w)*k*k + int(labels[i])
-		gi := g[i*k : (i+1)*k]
-		for z, v := range gi {
-			gw[base+z*k] += v
+		base := (int(w)*k + int(labels[i])) * k
+		c := gw[base : base+k]
+		for z, v := range g[i*k : (i+1)*k] {
+			c[z] += v
 		}
 	}
 }
 
+// countAt returns the index of C_w(z, y) in the counts that Backprop and
+// BackpropProb accumulate (w·K² + y·K + z), for a worker block starting at
+// base.
+func countAt(base, k, z, y int) int { return base + y*k + z }
+
 // MStep sets every worker's confusion matrix to its expected counts: with
 // C_w(z, y) = Σ g_i(z) over the labels y_i = y of worker w (what Backprop
-// accumulates into gw) and s the PseudoCount,
+// accumulates into gw, transposed) and s the PseudoCount,
 //
 //	π_w(z, y) = (C_w(z, y) + s) / Σ_k (C_w(z, k) + s),
 //
@@ -202,16 +211,19 @@ func (e *dsEval) counts(workers []int32, labels []uint16, g, gw []float64) {
 // writes the logits log π_w(z, y).
 func (e *dsEval) MStep(gw, _ []float64, w, _ []float64) {
 	k := e.k
+	k2 := k * k
 	s := e.pseudo
-	for r := 0; r < len(gw); r += k {
-		row := gw[r : r+k]
-		sum := 0.0
-		for _, v := range row {
-			sum += v + s
-		}
-		ls := math.Log(sum)
-		for y, v := range row {
-			w[r+y] = math.Log(v+s) - ls
+	for base := 0; base < len(gw); base += k2 {
+		for z := range k {
+			sum := 0.0
+			for y := range k {
+				sum += gw[countAt(base, k, z, y)] + s
+			}
+			ls := math.Log(sum)
+			row := w[base+z*k : base+(z+1)*k]
+			for y := range row {
+				row[y] = math.Log(gw[countAt(base, k, z, y)]+s) - ls
+			}
 		}
 	}
 }
@@ -228,24 +240,32 @@ func (e *dsEval) LogProb(j int, l []float64) {
 	}
 }
 
-// Backprop accumulates only the weighted counts C_w(z, y) += g_i(z); the
-// term -π_w(z, k) Σ_k' C_w(z, k') is added by FinishGrad, which costs W·K²
-// instead of K² per label.
+// Backprop accumulates only the weighted counts C_w(z, y) += g_i(z),
+// transposed (see counts); FinishGrad puts them in the order of the logits
+// and adds the term -π_w(z, k) Σ_k' C_w(z, k'), which costs W·K² instead of
+// K² per label.
 func (e *dsEval) Backprop(j int, g []float64, gw, _ []float64) {
 	workers, labels := e.d.TaskLabels(j)
 	e.counts(workers, labels, g, gw)
 }
 
+// FinishGrad turns the transposed counts in gw into the gradient with
+// respect to the logits, in their row-major order: ∂L/∂E_w(z, y) =
+// C_w(z, y) - π_w(z, y) Σ_k C_w(z, k).
 func (e *dsEval) FinishGrad(gw, _ []float64) {
 	k := e.k
-	for r := 0; r < len(gw); r += k {
-		row := gw[r : r+k]
-		var sum float64
-		for _, v := range row {
-			sum += v
-		}
-		for y := range row {
-			row[y] -= math.Exp(e.logPi[r+y]) * sum
+	k2 := k * k
+	row := make([]float64, k2)
+	for base := 0; base < len(gw); base += k2 {
+		copy(row, gw[base:base+k2])
+		for z := range k {
+			var sum float64
+			for y := range k {
+				sum += row[y*k+z]
+			}
+			for y := range k {
+				gw[base+z*k+y] = row[y*k+z] - math.Exp(e.logPi[base+z*k+y])*sum
+			}
 		}
 	}
 }

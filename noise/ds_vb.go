@@ -70,8 +70,14 @@ func (v *dsVB) prior(z, y int) float64 {
 }
 
 func (v *dsVB) Start(freq []float64) {
-	acc := make([]float64, len(v.lam))
-	RFECounts(v.e.d, freq, acc)
+	c := make([]float64, len(v.lam))
+	RFECounts(v.e.d, freq, c)
+	k := v.e.k
+	acc := make([]float64, len(c))
+	for r := range c { // to the transposed order of the accumulated counts
+		base, z, y := r/(k*k)*(k*k), (r%(k*k))/k, r%k
+		acc[countAt(base, k, z, y)] = c[r]
+	}
 	v.Update(acc)
 }
 
@@ -86,7 +92,8 @@ func (v *dsVB) Load(params []float64) float64 {
 	k := v.e.k
 	acc := make([]float64, len(v.lam))
 	for r := range acc {
-		acc[r] = params[r] - v.prior((r%(k*k))/k, r%k)
+		base, z, y := r/(k*k)*(k*k), (r%(k*k))/k, r%k
+		acc[countAt(base, k, z, y)] = params[r] - v.prior(z, y)
 	}
 	return v.Update(acc)
 }
@@ -102,11 +109,11 @@ func (v *dsVB) Update(acc []float64) float64 {
 	norm := num.DirichletLogNorm(beta)
 	var kl float64
 	for r := 0; r < len(acc); r += k {
-		z := (r % k2) / k
+		base, z := r/k2*k2, (r%k2)/k
 		lam, elog := v.lam[r:r+k], v.e.logPi[r:r+k]
 		for y := range lam {
 			beta[y] = v.prior(z, y)
-			lam[y] = beta[y] + max(acc[r+y], 0)
+			lam[y] = beta[y] + max(acc[countAt(base, k, z, y)], 0)
 		}
 		num.DirichletExpLog(elog, lam)
 		kl += num.DirichletKL(lam, beta, elog, norm)
