@@ -410,7 +410,10 @@ func TestInterrupt(t *testing.T) {
 		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 			t.Fatalf("exit %v after SIGINT, want status 130; stderr %q", err, stderr.String())
 		}
-		if took > 5*time.Second { // 2 s grace at most, plus a loaded machine
+		// The grace period is 2 s; the bound is loose because on a busy
+		// machine stopping took over 5 s. A fit that ignored the signal
+		// would run its 100000 iterations, for minutes.
+		if took > 30*time.Second {
 			t.Errorf("took %v to stop after SIGINT", took)
 		}
 		if !strings.Contains(stderr.String(), "consensus: interrupted") {
