@@ -67,7 +67,7 @@ func TestInitWorkers(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--model", "da-glad", "--init-workers", "w.csv"}, "w.csv:1: no column ability: model da-glad needs the worker columns ability"},
+		{[]string{"--model", "da-glad", "--init-workers", "w.csv"}, "w.csv:1: header has 7 columns 'worker', 'labels', 'skill', 'p[x,x]', 'p[x,y]', 'p[y,x]', 'p[y,y]' but no 'ability' column; model da-glad needs the worker columns ability"},
 		{[]string{"--model", "rfe", "--init-workers", "w.csv"}, "model rfe cannot start from worker parameters"},
 		{[]string{"--model", "da-ds", "--init-workers", "bad.csv"}, "bad.csv:2: the row of class x sums to 1.1"},
 		{[]string{"--model", "rfe", "--train-gold", "w.csv"}, "model rfe cannot use training gold"},
