@@ -15,7 +15,8 @@
 #
 # Fails when a command exits non-zero, takes longer than 90 s, or prints a
 # line containing "warning" (any case) on standard error, or when fewer than
-# five commands were found (the README changed shape). Each command's
+# five commands were found (the README changed shape), or when the README's
+# Go program does not build and run. Each command's
 # standard output goes to a file in the clone.
 set -euo pipefail
 full=0
@@ -63,6 +64,25 @@ while IFS= read -r line; do
 		exit 1
 	fi
 done < <(extract)
+# The README's Go program (the ```go block that starts with "package
+# main"), built and run inside the clone's module, as a user would after
+# copying it into a main.go.
+mkdir -p readme-example
+awk '/^```go$/ { inblock = 1; first = 1; next }
+	/^```/ { inblock = 0; keep = 0 }
+	inblock && first { keep = ($0 == "package main"); first = 0 }
+	inblock && keep' README.md >readme-example/main.go
+if ! grep -q '^package main$' readme-example/main.go; then
+	echo "fresh-clone: no Go program (package main) in README.md's go blocks" >&2
+	exit 1
+fi
+echo "run: the README's Go program"
+if ! (cd readme-example && timeout 90 go run . >"$tmp/out.go" 2>"$tmp/err.go"); then
+	echo "fresh-clone: the README's Go program failed" >&2
+	cat "$tmp/err.go" >&2
+	exit 1
+fi
+cat "$tmp/out.go"
 if [ "$n" -lt 5 ]; then
 	echo "fresh-clone: only $n commands found in README.md; has its first block or its tour changed shape?" >&2
 	exit 1
