@@ -41,6 +41,14 @@ func WriteConsensus(w io.Writer, r *model.Result, seed uint64, f data.Format) er
 	for _, c := range ConsensusHeader(d.Classes)[2:] {
 		cols = append(cols, table.Column{Name: c, Kind: table.Float})
 	}
+	return writeConsensusRows(w, r, seed, f, cols)
+}
+
+// writeConsensusRows writes one row per object of r to a table with the
+// columns cols in format f: the object's identifier, its consensus class
+// (ties broken with seed) and its probability of every class.
+func writeConsensusRows(w io.Writer, r *model.Result, seed uint64, f data.Format, cols []table.Column) error {
+	d := r.Data
 	t, err := table.NewWriter(w, f, cols)
 	if err != nil {
 		return err

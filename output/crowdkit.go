@@ -71,22 +71,7 @@ func WriteConsensusCrowdKit(w io.Writer, r *model.Result, seed uint64, f data.Fo
 			cols[i].Kind = table.Float
 		}
 	}
-	t, err := table.NewWriter(w, f, cols)
-	if err != nil {
-		return err
-	}
-	labels := r.Labels(seed)
-	for j, task := range d.Tasks {
-		t.String(task)
-		t.String(d.Classes[labels[j]])
-		for _, p := range r.Dist(j) {
-			t.Float(p)
-		}
-		if err := t.EndRow(); err != nil {
-			return err
-		}
-	}
-	return t.Close()
+	return writeConsensusRows(w, r, seed, f, cols)
 }
 
 // LayoutFile returns a File for WriteFiles that writes the consensus of r
