@@ -29,13 +29,9 @@ var settingsVariants = []noise.Model{noise.GLAD{PriorVar: 0.5}, noise.RegMME{Alp
 // noiseOf returns the noise model of a registered estimator, or nil for
 // one that is not a composition (rfe, mv, Crowd-Kit's methods).
 func noiseOf(e Estimator) noise.Model {
-	switch e := e.(type) {
-	case Model:
-		return e.Noise
-	case HDA:
-		return e.Noise
-	case Bayes:
-		return e.Noise
+	if c, ok := e.(Composite); ok {
+		n, _ := c.Parts()
+		return n
 	}
 	return nil
 }
@@ -283,13 +279,8 @@ func TestRegistryThreadsIdentical(t *testing.T) {
 // generatingForm returns the assumption a registered estimator's data are
 // simulated under, latent.LA{} or latent.DA{}, from its name's form.
 func generatingForm(e Estimator) latent.Assumption {
-	switch e := e.(type) {
-	case Model:
-		if e.Latent.Name() == "la" {
-			return latent.LA{}
-		}
-	case Bayes:
-		if e.Latent.Name() == "la" && !e.Hierarchical {
+	if c, ok := e.(Composite); ok {
+		if _, a := c.Parts(); a.Name() == "la" {
 			return latent.LA{}
 		}
 	}
