@@ -2,8 +2,11 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/consensuslab/consensus/data"
 )
 
 // Method selects the algorithm that maximises the log-likelihood.
@@ -116,10 +119,6 @@ type Settings struct {
 	// Fixed, if not nil, marks parameters (same layout as Start) that keep
 	// their initial values: their gradient is held at zero.
 	Fixed []bool
-
-	// Context, if not nil, stops the fit when it is done; Fit then returns
-	// the context's error.
-	Context context.Context
 }
 
 // Progress describes a run in progress: the one progress report of the
@@ -166,8 +165,17 @@ func (s *Settings) withDefaults() Settings {
 	if r.FunctionTol == 0 {
 		r.FunctionTol = 1e-10
 	}
-	if r.Context == nil {
-		r.Context = context.Background()
-	}
 	return r
+}
+
+// errNilContext is the error of a Fit given a nil context.
+var errNilContext = errors.New("model: nil context (pass context.Background() when nothing cancels the fit)")
+
+// checkFit checks the arguments every Fit takes: a non-nil context and a
+// data set that can be fitted (checkData).
+func checkFit(ctx context.Context, d *data.Dataset) error {
+	if ctx == nil {
+		return errNilContext
+	}
+	return checkData(d)
 }
