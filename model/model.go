@@ -16,8 +16,11 @@ type Estimator interface {
 	// Fit estimates the consensus of d with the settings s (nil means
 	// the defaults). ctx must not be nil (pass context.Background() when
 	// nothing cancels the fit): a nil ctx is an error. When ctx is
-	// cancelled, an iterative fit stops at its next iteration and returns
-	// an error wrapping ctx.Err() and no result.
+	// cancelled, the likelihood and variational fits (Model, HDA, Bayes)
+	// stop at their next iteration and return no result and an error
+	// wrapping ctx.Err(); the vote-based estimators (RFE and Crowd-Kit's
+	// methods) take a few passes over the labels and do not look at ctx
+	// once started.
 	Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error)
 }
 

@@ -125,7 +125,7 @@ type Settings struct {
 // library. A fit (Settings.Progress) reports its iterations: Iteration,
 // MaxIterations, LogLikelihood and Elapsed. A run made of several steps,
 // such as the fits of a comparison (package compare) or of a part of the
-// reproduction (package experiments), reports its steps: Run, Done and
+// reproduction (consensus reproduce), reports its steps: Run, Done and
 // Total, and for a step that has ended Item, Err and Elapsed.
 type Progress struct {
 	// Iteration is the number of major iterations done.
