@@ -113,7 +113,7 @@ type Options struct {
 	// without. HeldOut may be chosen with gold as well.
 	Criterion Criterion
 	// Settings are the fit settings of every model (Threads is set to 1
-	// and Progress and Context are replaced); nil means the defaults.
+	// and Progress is replaced); nil means the defaults.
 	Settings *model.Settings
 	// Parallel is the number of fits run at once; zero means
 	// runtime.GOMAXPROCS(0).
@@ -292,10 +292,10 @@ func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options
 		if opt.Settings != nil {
 			set = *opt.Settings
 		}
-		set.Threads, set.Progress, set.Context = 1, nil, ctx
+		set.Threads, set.Progress = 1, nil
 		set.Start, set.Fixed = nil, nil
 		start := time.Now()
-		res, err := safeFit(ests[jb.model], jb.d, &set)
+		res, err := safeFit(ctx, ests[jb.model], jb.d, &set)
 		out[i] = fitOut{res: res, err: err, dur: time.Since(start)}
 		return err
 	})
@@ -307,13 +307,13 @@ func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options
 
 // safeFit fits e, turning a panic into an error so that one broken model
 // does not end the comparison.
-func safeFit(e model.Estimator, d *data.Dataset, s *model.Settings) (r *model.Result, err error) {
+func safeFit(ctx context.Context, e model.Estimator, d *data.Dataset, s *model.Settings) (r *model.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r, err = nil, fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	return e.Fit(d, s)
+	return e.Fit(ctx, d, s)
 }
 
 // metricOf returns the metric of criterion c for consensus con: its

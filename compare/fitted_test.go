@@ -29,7 +29,7 @@ func TestRankFitted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := est.Fit(d, nil) // default threads: the same fit as Run's single-threaded one
+		res, err := est.Fit(context.Background(), d, nil) // default threads: the same fit as Run's single-threaded one
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/consensuslab/consensus/data"
@@ -81,10 +82,10 @@ const (
 
 // Fit fits the model to d. Settings.MaxIterations bounds the variational
 // iterations of each stage, FunctionTol and ParamTol set the stopping rule
-// (zero: VBFunctionTol and VBParamTol), Threads and Context apply; Method,
-// Ridge, Start and Fixed do not.
-func (b Bayes) Fit(d *data.Dataset, s *Settings) (*Result, error) {
-	if err := checkData(d); err != nil {
+// (zero: VBFunctionTol and VBParamTol) and Threads apply; Method, Ridge,
+// Start and Fixed do not. A cancelled ctx stops the fit between passes.
+func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
+	if err := checkFit(ctx, d); err != nil {
 		return nil, err
 	}
 	var own Settings
@@ -108,10 +109,10 @@ func (b Bayes) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 	nv := c.NewVariational(d)
 	switch b.Latent.Name() {
 	case "la":
-		return vbFit(b.Name(), d, set, nv, newVBLA(d), false)
+		return vbFit(ctx, b.Name(), d, set, nv, newVBLA(d), false)
 	case "da":
 		if b.Hierarchical {
-			return vbFit(b.Name(), d, set, nv, newVBDA(d, true, nil), false)
+			return vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, true, nil), false)
 		}
 		// The LA stage only supplies the workers: it stops at 1000 times
 		// the tolerances of the final stage. On the shipped data sets the
@@ -122,11 +123,11 @@ func (b Bayes) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		ws := set
 		ws.FunctionTol *= 1000
 		ws.ParamTol *= 1000
-		la, err := vbFit(b.Name(), d, ws, nv, newVBLA(d), false)
+		la, err := vbFit(ctx, b.Name(), d, ws, nv, newVBLA(d), false)
 		if err != nil {
 			return nil, err
 		}
-		r, err := vbFit(b.Name(), d, set, nv, newVBDA(d, false, nil), true)
+		r, err := vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, nil), true)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -106,7 +107,7 @@ func BenchmarkEvalLate(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				r, err := m.Fit(d, &Settings{Method: LBFGS, MaxIterations: 300})
+				r, err := m.Fit(context.Background(), d, &Settings{Method: LBFGS, MaxIterations: 300})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -163,7 +164,7 @@ func benchFits(b *testing.B, d *data.Dataset, est Estimator) *Result {
 	b.ResetTimer()
 	cpu0, _ := benchdata.CPUTime()
 	for b.Loop() {
-		if r, err = est.Fit(d, nil); err != nil {
+		if r, err = est.Fit(context.Background(), d, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

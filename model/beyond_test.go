@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -65,7 +66,7 @@ func TestHierarchicalShrinkage(t *testing.T) {
 	}
 	fit := func(lat latent.Assumption) []float64 {
 		m := Model{Noise: noise.OneCoin{}, Latent: lat}
-		r, err := m.Fit(d, settings(m))
+		r, err := m.Fit(context.Background(), d, settings(m))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +91,7 @@ func TestHierarchicalShrinkage(t *testing.T) {
 	}
 	// The estimator with a fixed prior and the posterior-mean output
 	// shrinks as well.
-	r, err := HDA{Noise: noise.OneCoin{}, Alpha: 4, P: p}.Fit(d, settings(Model{Noise: noise.OneCoin{}, Latent: latent.Dirichlet{Alpha: 4, P: p}}))
+	r, err := HDA{Noise: noise.OneCoin{}, Alpha: 4, P: p}.Fit(context.Background(), d, settings(Model{Noise: noise.OneCoin{}, Latent: latent.Dirichlet{Alpha: 4, P: p}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestWithGoldPins(t *testing.T) {
 	}
 	for _, base := range []latent.Assumption{latent.LA{LearnPrior: true}, latent.DA{}, latent.Dirichlet{Alpha: 1}} {
 		m := Model{Noise: noise.DS{}, Latent: latent.WithGold{Base: base, Class: gold}}
-		r, err := m.Fit(d, &Settings{MaxIterations: 200, Threads: 1})
+		r, err := m.Fit(context.Background(), d, &Settings{MaxIterations: 200, Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +188,7 @@ func TestRegMMEDuchenne(t *testing.T) {
 	mv := metrics.Accuracy(d.Frequencies(), k, gold, 1)
 	for _, lat := range []latent.Assumption{latent.LA{}, latent.DA{}} {
 		m := Model{Noise: noise.RegMME{}, Latent: lat}
-		r, err := m.Fit(d, &Settings{MaxIterations: 200, Threads: 1})
+		r, err := m.Fit(context.Background(), d, &Settings{MaxIterations: 200, Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,11 +210,11 @@ func TestHierarchicalTemp(t *testing.T) {
 	k := d.NumClasses()
 	for _, n := range []noise.Model{noise.DS{}, noise.GLAD{}} {
 		s := &Settings{MaxIterations: 300, Threads: 1, Method: LBFGS}
-		da, err := Model{Noise: n, Latent: latent.DA{}}.Fit(d, s)
+		da, err := Model{Noise: n, Latent: latent.DA{}}.Fit(context.Background(), d, s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hda, alpha, _, err := HDA{Noise: n}.FitPrior(d, s)
+		hda, alpha, _, err := HDA{Noise: n}.FitPrior(context.Background(), d, s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,7 @@
 package model
 
 import (
-	"github.com/consensuslab/consensus/noise/noisetest"
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -9,6 +9,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/noise/noisetest"
 	"github.com/consensuslab/consensus/sim"
 )
 
@@ -66,7 +67,7 @@ func TestDeclaredSolver(t *testing.T) {
 	for _, n := range NoiseModels() {
 		for _, form := range []string{"la-", "da-", "hda-"} {
 			est, _ := ByName(form + n.Name())
-			r, err := est.Fit(d, &Settings{MaxIterations: 3, Threads: 1})
+			r, err := est.Fit(context.Background(), d, &Settings{MaxIterations: 3, Threads: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +86,7 @@ func TestWorkerRoundTrip(t *testing.T) {
 	for _, n := range NoiseModels() {
 		for _, form := range []string{"da-", "hda-"} {
 			est, _ := ByName(form + n.Name())
-			r, err := est.Fit(d, &Settings{MaxIterations: 20, Threads: 1})
+			r, err := est.Fit(context.Background(), d, &Settings{MaxIterations: 20, Threads: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,7 +137,7 @@ func TestWithGoldKeepsEM(t *testing.T) {
 	for _, name := range []string{"la-ds", "da-ds"} {
 		est, _ := ByName(name)
 		g := est.(GoldTrainer).WithGold(class)
-		em, err := g.Fit(d, &Settings{Threads: 1, MaxIterations: 20000, FunctionTol: 1e-14})
+		em, err := g.Fit(context.Background(), d, &Settings{Threads: 1, MaxIterations: 20000, FunctionTol: 1e-14})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +149,7 @@ func TestWithGoldKeepsEM(t *testing.T) {
 				t.Errorf("%s: gold task %d not pinned: %v", name, j, em.Dist(j))
 			}
 		}
-		lb, err := g.Fit(d, &Settings{Threads: 1, Method: LBFGS, MaxIterations: 20000})
+		lb, err := g.Fit(context.Background(), d, &Settings{Threads: 1, Method: LBFGS, MaxIterations: 20000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,12 +173,12 @@ func TestCheckClasses(t *testing.T) {
 		HDA{Noise: twoClassOnly{}},
 		Bayes{Noise: twoClassOnly{}, Latent: latent.LA{}},
 	} {
-		_, err := est.Fit(d, nil)
+		_, err := est.Fit(context.Background(), d, nil)
 		if err == nil || !strings.Contains(err.Error(), "supports 2 to 2 classes, not 3") {
 			t.Errorf("%s on 3 classes: %v", est.Name(), err)
 		}
 	}
-	if _, err := (Model{Noise: twoClassOnly{}, Latent: latent.DA{}}).Fit(noisetest.Data(t, 8, 10, 3, 2), nil); err != nil {
+	if _, err := (Model{Noise: twoClassOnly{}, Latent: latent.DA{}}).Fit(context.Background(), noisetest.Data(t, 8, 10, 3, 2), nil); err != nil {
 		t.Errorf("2 classes: %v", err)
 	}
 }
@@ -219,7 +220,7 @@ func TestRecoveryEveryNoiseModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := est.Fit(d, &Settings{MaxIterations: 500})
+			r, err := est.Fit(context.Background(), d, &Settings{MaxIterations: 500})
 			if err != nil {
 				t.Fatal(err)
 			}

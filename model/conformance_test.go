@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -261,8 +262,8 @@ func TestRegistryThreadsIdentical(t *testing.T) {
 	for _, e := range Registry() {
 		t.Run(e.Name, func(t *testing.T) {
 			est := e.New()
-			r1, err1 := est.Fit(d, &Settings{Threads: 1, MaxIterations: 3})
-			r3, err3 := est.Fit(d, &Settings{Threads: 3, MaxIterations: 3})
+			r1, err1 := est.Fit(context.Background(), d, &Settings{Threads: 1, MaxIterations: 3})
+			r3, err3 := est.Fit(context.Background(), d, &Settings{Threads: 3, MaxIterations: 3})
 			if err1 != nil || err3 != nil {
 				if fmt.Sprint(err1) != fmt.Sprint(err3) {
 					t.Errorf("error %v with 1 goroutine, %v with 3", err1, err3)
@@ -325,7 +326,7 @@ func TestRecovery(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				r, err := est.Fit(d, &Settings{MaxIterations: 300})
+				r, err := est.Fit(context.Background(), d, &Settings{MaxIterations: 300})
 				if err != nil {
 					t.Fatal(err)
 				}

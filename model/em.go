@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -45,13 +46,14 @@ func (o *objective) hasMStep() bool {
 // the next (up to the pseudo-count's effect, below 10⁻⁸ of a label's
 // log-likelihood). The fit stops when one EM step x ↦ F(x) changes L by at
 // most FunctionTol·|L|, or after MaxIterations M-steps.
-func (m Model) fitEM(d *data.Dataset, set Settings, obj *objective, x0 []float64, start time.Time) (*Result, error) {
-	return m.runEM(d, set, obj, x0, start, true)
+func (m Model) fitEM(ctx context.Context, d *data.Dataset, set Settings, obj *objective, x0 []float64, start time.Time) (*Result, error) {
+	return m.runEM(ctx, d, set, obj, x0, start, true)
 }
 
 // emRun is the state of one EM fit: the M-steppers, the vector of expected
 // counts the E-step fills, and the counts of M-steps and passes so far.
 type emRun struct {
+	ctx   context.Context
 	obj   *objective
 	nm    noise.MStepper
 	lm    latent.MStepper
@@ -67,7 +69,7 @@ type emRun struct {
 func (e *emRun) eval(x []float64) (float64, error) {
 	ll := e.obj.pass(x, e.acc)
 	e.evals++
-	return ll, e.set.Context.Err()
+	return ll, e.ctx.Err()
 }
 
 // mstep overwrites x, the point of the last E-step, with F(x), the M-step's
@@ -142,7 +144,7 @@ func (e *emRun) plain(x []float64, ll float64) (emEnd, error) {
 
 // runEM is fitEM, accelerated by SQUAREM if squarem is set and plain EM
 // otherwise.
-func (m Model) runEM(d *data.Dataset, set Settings, obj *objective, x0 []float64, start time.Time, squarem bool) (*Result, error) {
+func (m Model) runEM(ctx context.Context, d *data.Dataset, set Settings, obj *objective, x0 []float64, start time.Time, squarem bool) (*Result, error) {
 	nm, ok1 := obj.noise.(noise.MStepper)
 	lm, ok2 := obj.latent.(latent.MStepper)
 	if !ok1 || !ok2 {
@@ -160,7 +162,7 @@ func (m Model) runEM(d *data.Dataset, set Settings, obj *objective, x0 []float64
 		// a copy would only cost memory (a vector of J·K values for DA).
 		x = slices.Clone(x0)
 	}
-	e := &emRun{obj: obj, nm: nm, lm: lm, set: set, start: start, acc: make([]float64, len(x))}
+	e := &emRun{ctx: ctx, obj: obj, nm: nm, lm: lm, set: set, start: start, acc: make([]float64, len(x))}
 	ll, err := e.eval(x)
 	if err != nil {
 		return nil, err
@@ -175,7 +177,7 @@ func (m Model) runEM(d *data.Dataset, set Settings, obj *objective, x0 []float64
 		end, err = e.plain(x, ll)
 	}
 	if err != nil {
-		if set.Context.Err() != nil {
+		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("model %s: %w", m.Name(), err)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -74,11 +75,11 @@ func TestEMMonotone(t *testing.T) {
 // logits towards -∞.
 func TestEMMatchesLBFGS(t *testing.T) {
 	forEMCases(t, func(t *testing.T, m Model, d *data.Dataset) {
-		em, err := m.Fit(d, &Settings{Method: EM, FunctionTol: 1e-12, MaxIterations: 5000})
+		em, err := m.Fit(context.Background(), d, &Settings{Method: EM, FunctionTol: 1e-12, MaxIterations: 5000})
 		if err != nil {
 			t.Fatal(err)
 		}
-		lb, err := m.Fit(d, &Settings{Method: LBFGS})
+		lb, err := m.Fit(context.Background(), d, &Settings{Method: LBFGS})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,15 +159,15 @@ func TestEMUnsupported(t *testing.T) {
 		{Noise: noise.GLAD{}, Latent: latent.DA{}},
 		{Noise: noise.MME{}, Latent: latent.DA{}},
 	} {
-		if _, err := m.Fit(d, &Settings{Method: EM}); !errors.Is(err, ErrNoMStep) {
+		if _, err := m.Fit(context.Background(), d, &Settings{Method: EM}); !errors.Is(err, ErrNoMStep) {
 			t.Errorf("%s: error %v, want ErrNoMStep", m.Name(), err)
 		}
 	}
 	ds := Model{Noise: noise.DS{}, Latent: latent.DA{}}
-	if _, err := ds.Fit(d, &Settings{Method: EM, Ridge: 1}); err == nil {
+	if _, err := ds.Fit(context.Background(), d, &Settings{Method: EM, Ridge: 1}); err == nil {
 		t.Error("EM with a ridge: no error")
 	}
-	if _, err := ds.Fit(d, &Settings{Method: EM, Fixed: make([]bool, ds.Layout(d).Dim())}); err == nil {
+	if _, err := ds.Fit(context.Background(), d, &Settings{Method: EM, Fixed: make([]bool, ds.Layout(d).Dim())}); err == nil {
 		t.Error("EM with fixed parameters: no error")
 	}
 }
@@ -204,7 +205,7 @@ func TestAutoMethod(t *testing.T) {
 		{Model{Noise: noise.GLAD{}, Latent: latent.DA{}}, nil, "lbfgs"},
 		{Model{Noise: noise.MME{}, Latent: latent.LA{}}, &Settings{MaxIterations: 5}, "lbfgs"},
 	} {
-		r, err := c.m.Fit(d, c.s)
+		r, err := c.m.Fit(context.Background(), d, c.s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/consensuslab/consensus/datasets"
@@ -18,7 +19,7 @@ func ExampleBayes() {
 		panic(err)
 	}
 	m := model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}} // vb-da-ds
-	res, err := m.Fit(d, nil)
+	res, err := m.Fit(context.Background(), d, nil)
 	if err != nil {
 		panic(err)
 	}

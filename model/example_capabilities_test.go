@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 
@@ -36,7 +37,7 @@ func ExampleModel_Name() {
 // capability, as the command's --init-workers does with a workers file.
 func ExampleWorkerStarter() {
 	d := load()
-	first, err := model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}.Fit(d, nil)
+	first, err := model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}.Fit(context.Background(), d, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func ExampleWorkerStarter() {
 			log.Fatal(err)
 		}
 	}
-	res, err := est.Fit(d, &model.Settings{Start: x})
+	res, err := est.Fit(context.Background(), d, &model.Settings{Start: x})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 
@@ -15,7 +16,7 @@ import (
 // so img1 gets P(cat) = (3/4 + 1) / (3/4 + 1 + 3/4).
 func ExampleWawa() {
 	d := load()
-	res, err := model.Wawa{}.Fit(d, nil)
+	res, err := model.Wawa{}.Fit(context.Background(), d, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func ExampleWawa() {
 // vote; on these labels it stops at Wawa's skills.
 func ExampleZeroBasedSkill() {
 	d := load()
-	res, err := model.ZeroBasedSkill{}.Fit(d, nil)
+	res, err := model.ZeroBasedSkill{}.Fit(context.Background(), d, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func ExampleZeroBasedSkill() {
 func ExampleGoldMajorityVote() {
 	d := load()
 	gold := []int{-1, -1, d.ClassIndex("cat"), -1} // one entry per task, -1: no gold
-	res, err := model.GoldMajorityVote{Gold: gold}.Fit(d, nil)
+	res, err := model.GoldMajorityVote{Gold: gold}.Fit(context.Background(), d, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func ExampleGoldMajorityVote() {
 
 	// From a gold file read with data.LoadGold, the slice is
 	// latent.GoldClasses(d, g); without gold, Fit refuses.
-	_, err = model.GoldMajorityVote{Gold: latent.GoldClasses(d, nil)}.Fit(d, nil)
+	_, err = model.GoldMajorityVote{Gold: latent.GoldClasses(d, nil)}.Fit(context.Background(), d, nil)
 	fmt.Println(err)
 	// Output:
 	// [0 1 0 0]
@@ -73,7 +74,7 @@ func ExampleKOS() {
 		log.Fatal(err)
 	}
 	for _, e := range []model.KOS{{Raw: true}, {}} {
-		res, err := e.Fit(d, nil)
+		res, err := e.Fit(context.Background(), d, nil)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -93,7 +94,7 @@ func ExampleMMSR() {
 		log.Fatal(err)
 	}
 	for _, e := range []model.MMSR{{}, {NonAdversarial: true}} {
-		res, err := e.Fit(d, nil)
+		res, err := e.Fit(context.Background(), d, nil)
 		if err != nil {
 			log.Fatal(err)
 		}

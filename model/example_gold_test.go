@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 
@@ -36,7 +37,7 @@ func Example_gold() {
 	trained.Latent = latent.WithGold{Base: plain.Latent, Class: latent.GoldClasses(d, train)}
 	names := []string{"without gold:", fmt.Sprintf("with %d trained:", train.Len())}
 	for i, m := range []model.Model{plain, trained} {
-		res, err := m.Fit(d, nil)
+		res, err := m.Fit(context.Background(), d, nil)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -55,7 +56,7 @@ func ExampleResult_ClassPrior() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}.Fit(d, nil) // la-ds
+	res, err := model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}.Fit(context.Background(), d, nil) // la-ds
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"strings"
@@ -45,7 +46,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	m := model.Model{Noise: noise.DS{}, Latent: latent.DA{}} // DA-DS
-	res, err := m.Fit(d, nil)
+	res, err := m.Fit(context.Background(), d, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func ExampleByName() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := est.Fit(load(), &model.Settings{MaxIterations: 200})
+	res, err := est.Fit(context.Background(), load(), &model.Settings{MaxIterations: 200})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func ExampleByName() {
 // Dawid-Skene, the ability for GLAD, a matrix for minimax entropy.
 func ExampleResult_WorkerValues() {
 	d := load()
-	res, err := model.Model{Noise: noise.GLAD{}, Latent: latent.LA{}}.Fit(d, nil)
+	res, err := model.Model{Noise: noise.GLAD{}, Latent: latent.LA{}}.Fit(context.Background(), d, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func ExampleSettings() {
 		MaxIterations: 50,
 		Progress:      func(p model.Progress) { iterations = p.Iteration },
 	}
-	res, err := model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}.Fit(load(), s)
+	res, err := model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}.Fit(context.Background(), load(), s)
 	if err != nil {
 		log.Fatal(err)
 	}

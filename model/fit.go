@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -30,8 +31,8 @@ import (
 // minimax entropy logits); the second fit is kept when its workers are
 // better than chance, and its Method says so. Fits from Settings.Start or
 // with Settings.Fixed are kept as they are.
-func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
-	r, err := m.fitOnce(d, s)
+func (m Model) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
+	r, err := m.fitOnce(ctx, d, s)
 	if err != nil || s != nil && (s.Start != nil || s.Fixed != nil) {
 		return r, err
 	}
@@ -50,7 +51,7 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 		set = *s
 	}
 	set.Start = x
-	r2, err := m.fitOnce(d, &set)
+	r2, err := m.fitOnce(ctx, d, &set)
 	if err != nil {
 		return r, nil
 	}
@@ -65,8 +66,8 @@ func (m Model) Fit(d *data.Dataset, s *Settings) (*Result, error) {
 }
 
 // fitOnce is Fit without the mirror guard.
-func (m Model) fitOnce(d *data.Dataset, s *Settings) (*Result, error) {
-	if err := checkData(d); err != nil {
+func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
+	if err := checkFit(ctx, d); err != nil {
 		return nil, err
 	}
 	if err := noise.CheckClasses(m.Noise, d.NumClasses()); err != nil {
@@ -91,7 +92,7 @@ func (m Model) fitOnce(d *data.Dataset, s *Settings) (*Result, error) {
 		}
 	}
 	if set.Method == EM {
-		return m.fitEM(d, set, obj, x0, start)
+		return m.fitEM(ctx, d, set, obj, x0, start)
 	}
 	n := float64(d.NumLabels())
 
@@ -146,7 +147,7 @@ func (m Model) fitOnce(d *data.Dataset, s *Settings) (*Result, error) {
 			copy(grad, cacheG)
 		},
 		Status: func() (optimize.Status, error) {
-			if err := set.Context.Err(); err != nil {
+			if err := ctx.Err(); err != nil {
 				return optimize.Failure, err
 			}
 			if nonFinite {
@@ -180,7 +181,7 @@ func (m Model) fitOnce(d *data.Dataset, s *Settings) (*Result, error) {
 		method = &optimize.LBFGS{GradStopThreshold: math.NaN()}
 	}
 	res, err := optimize.Minimize(prob, x0, settings, method)
-	if cerr := set.Context.Err(); cerr != nil {
+	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
 	if res == nil {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -115,7 +116,7 @@ func FuzzFit(f *testing.F) {
 		if !ok {
 			return
 		}
-		r, err := m.Fit(d, s)
+		r, err := m.Fit(context.Background(), d, s)
 		if err != nil {
 			t.Fatalf("%s on %d labels: %v", m.Name(), d.NumLabels(), err)
 		}

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -40,7 +41,7 @@ func TestGLADPriorTable(t *testing.T) {
 		for _, lat := range []latent.Assumption{latent.LA{}, latent.DA{}} {
 			for _, v := range []float64{0, 1} {
 				m := model.Model{Noise: noise.GLAD{PriorVar: v}, Latent: lat}
-				r, err := m.Fit(d, &model.Settings{Method: model.LBFGS})
+				r, err := m.Fit(context.Background(), d, &model.Settings{Method: model.LBFGS})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -40,8 +41,8 @@ var ErrNoTrainingGold = errors.New("gmv needs training gold to measure worker sk
 
 // Fit measures the skills on the gold objects of d and returns the
 // weighted vote. It takes no settings.
-func (e GoldMajorityVote) Fit(d *data.Dataset, _ *Settings) (*Result, error) {
-	if err := checkData(d); err != nil {
+func (e GoldMajorityVote) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, error) {
+	if err := checkFit(ctx, d); err != nil {
 		return nil, err
 	}
 	if len(e.Gold) != d.NumTasks() {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ func TestGoldMajorityVote(t *testing.T) {
 	// of two (1/2); d has no gold label and gets the pooled accuracy 4/6.
 	d := readCrowd(t, crowd+"t5,d,1\nt5,b,0\n")
 	gold := []int{0, 1, -1, -1, -1}
-	r, err := GoldMajorityVote{Gold: gold}.Fit(d, nil)
+	r, err := GoldMajorityVote{Gold: gold}.Fit(context.Background(), d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +26,7 @@ func TestGoldMajorityVote(t *testing.T) {
 
 	// A worker wrong on all the gold has skill 0: a task with only its
 	// labels gets the uniform distribution.
-	r, err = GoldMajorityVote{Gold: []int{1, -1}}.Fit(readCrowd(t, "task,worker,label\nt1,a,0\nt2,a,1\n"), nil)
+	r, err = GoldMajorityVote{Gold: []int{1, -1}}.Fit(context.Background(), readCrowd(t, "task,worker,label\nt1,a,0\nt2,a,1\n"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestGoldMajorityVote(t *testing.T) {
 	}
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := GoldMajorityVote{Gold: tt.gold}.Fit(d, nil)
+			_, err := GoldMajorityVote{Gold: tt.gold}.Fit(context.Background(), d, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want one containing %q", err, tt.want)
 			}

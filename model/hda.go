@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -81,14 +82,14 @@ func (h HDA) Name() string { return "hda-" + h.Noise.Name() }
 // Fit fits the hierarchical model to d with empirical Bayes as described at
 // HDA. The result's Method names the final α and p; its Iterations,
 // Evaluations and Runtime add up every fit of the loop.
-func (h HDA) Fit(d *data.Dataset, s *Settings) (*Result, error) {
-	res, _, _, err := h.FitPrior(d, s)
+func (h HDA) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
+	res, _, _, err := h.FitPrior(ctx, d, s)
 	return res, err
 }
 
 // FitPrior is Fit that also returns the α and p of the returned fit.
-func (h HDA) FitPrior(d *data.Dataset, s *Settings) (*Result, float64, []float64, error) {
-	if err := checkData(d); err != nil {
+func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Result, float64, []float64, error) {
+	if err := checkFit(ctx, d); err != nil {
 		return nil, 0, nil, err
 	}
 	start := time.Now()
@@ -121,7 +122,7 @@ func (h HDA) FitPrior(d *data.Dataset, s *Settings) (*Result, float64, []float64
 			if i > 0 && h.Alpha > 0 {
 				break // α is fixed: the starts coincide
 			}
-			c, err := h.chain(d, set, a, p, rounds-1, &tally)
+			c, err := h.chain(ctx, d, set, a, p, rounds-1, &tally)
 			if err != nil {
 				return nil, 0, nil, err
 			}
@@ -131,7 +132,7 @@ func (h HDA) FitPrior(d *data.Dataset, s *Settings) (*Result, float64, []float64
 		}
 		alpha, p, set.Start = best.alpha, best.p, best.params
 	}
-	res, err := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}.Fit(d, &set)
+	res, err := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}.Fit(ctx, d, &set)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -183,7 +184,7 @@ type ebChain struct {
 // (alpha, p): at most n fits of at most 200 iterations, each followed by
 // the maximisation of the marginal likelihood over the free parts of α and
 // p, until they settle.
-func (h HDA) chain(d *data.Dataset, set Settings, alpha float64, p []float64, n int, tally *ebTally) (ebChain, error) {
+func (h HDA) chain(ctx context.Context, d *data.Dataset, set Settings, alpha float64, p []float64, n int, tally *ebTally) (ebChain, error) {
 	k := d.NumClasses()
 	// An intermediate fit only feeds the next estimate of α and p: 200
 	// iterations are plenty.
@@ -192,7 +193,7 @@ func (h HDA) chain(d *data.Dataset, set Settings, alpha float64, p []float64, n 
 	}
 	var c ebChain
 	for range n {
-		r, err := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}.Fit(d, &set)
+		r, err := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}.Fit(ctx, d, &set)
 		if err != nil {
 			return c, err
 		}

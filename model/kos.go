@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -72,8 +73,8 @@ func (KOS) Name() string { return "kos" }
 
 // Fit runs the message passing on d, which must have exactly two classes.
 // It takes no settings.
-func (e KOS) Fit(d *data.Dataset, _ *Settings) (*Result, error) {
-	if err := checkData(d); err != nil {
+func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, error) {
+	if err := checkFit(ctx, d); err != nil {
 		return nil, err
 	}
 	if k := d.NumClasses(); k != 2 {

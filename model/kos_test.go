@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func TestKOS(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := tt.e.Fit(readCrowd(t, tt.csv), nil)
+			r, err := tt.e.Fit(context.Background(), readCrowd(t, tt.csv), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +52,7 @@ func TestKOS(t *testing.T) {
 
 func TestKOSRefusesOtherK(t *testing.T) {
 	d := readCrowd(t, "task,worker,label\nt1,a,x\nt1,b,y\nt2,a,z\n")
-	_, err := KOS{}.Fit(d, nil)
+	_, err := KOS{}.Fit(context.Background(), d, nil)
 	if err == nil || !strings.Contains(err.Error(), "two classes only, and the data have 3") {
 		t.Fatalf("error %v, want a refusal of 3 classes", err)
 	}

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestWorkerSkills(t *testing.T) {
 		{model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}}, false},
 		{model.Model{Noise: noise.GLAD{}, Latent: latent.LA{}}, false},
 	} {
-		r, err := c.est.Fit(d, &model.Settings{MaxIterations: 200})
+		r, err := c.est.Fit(context.Background(), d, &model.Settings{MaxIterations: 200})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -75,8 +76,8 @@ type pairs struct {
 
 // Fit estimates the skills of d's workers and returns the weighted vote.
 // It takes no settings.
-func (e MMSR) Fit(d *data.Dataset, _ *Settings) (*Result, error) {
-	if err := checkData(d); err != nil {
+func (e MMSR) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, error) {
+	if err := checkFit(ctx, d); err != nil {
 		return nil, err
 	}
 	start := time.Now()

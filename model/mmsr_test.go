@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"slices"
 	"testing"
@@ -81,7 +82,7 @@ func TestMMSR(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := tt.e.Fit(d, nil)
+			res, err := tt.e.Fit(context.Background(), d, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

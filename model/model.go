@@ -1,6 +1,8 @@
 package model
 
 import (
+	"context"
+
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
@@ -11,8 +13,15 @@ import (
 type Estimator interface {
 	// Name returns the command-line name of the estimator, such as "da-glad".
 	Name() string
-	// Fit estimates the consensus of d.
-	Fit(d *data.Dataset, s *Settings) (*Result, error)
+	// Fit estimates the consensus of d with the settings s (nil means
+	// the defaults). ctx must not be nil (pass context.Background() when
+	// nothing cancels the fit): a nil ctx is an error. When ctx is
+	// cancelled, the likelihood and variational fits (Model, HDA, Bayes)
+	// stop at their next iteration and return no result and an error
+	// wrapping ctx.Err(); the vote-based estimators (RFE and Crowd-Kit's
+	// methods) take a few passes over the labels and do not look at ctx
+	// once started.
+	Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error)
 }
 
 // Model is a consensus model of the paper: a noise model combined with a

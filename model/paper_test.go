@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -45,7 +46,7 @@ func fitFixedDS(t *testing.T, m Model, d *data.Dataset, pi []float64) *Result {
 			fixed[lay.W[0]+w*k2+c] = true
 		}
 	}
-	r, err := m.Fit(d, &Settings{Start: x, Fixed: fixed})
+	r, err := m.Fit(context.Background(), d, &Settings{Start: x, Fixed: fixed})
 	if err != nil {
 		t.Fatal(err)
 	}

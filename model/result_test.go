@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 func TestConsensusBaseline(t *testing.T) {
 	d := noisetest.Data(t, 5, 60, 8, 3)
 	for _, e := range Registry() {
-		r, err := e.New().Fit(d, &Settings{MaxIterations: 5})
+		r, err := e.New().Fit(context.Background(), d, &Settings{MaxIterations: 5})
 		if err != nil {
 			continue // gmv needs training gold
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
@@ -26,8 +27,8 @@ func (r RFE) Name() string {
 
 // Fit returns the label frequencies of d. It has no parameters and takes
 // no settings.
-func (r RFE) Fit(d *data.Dataset, _ *Settings) (*Result, error) {
-	if err := checkData(d); err != nil {
+func (r RFE) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, error) {
+	if err := checkFit(ctx, d); err != nil {
 		return nil, err
 	}
 	start := time.Now()

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -157,7 +158,7 @@ func TestEdgeCases(t *testing.T) {
 		d := c.data(t)
 		for _, e := range paperEstimators() {
 			t.Run(c.name+"/"+e.Name(), func(t *testing.T) {
-				r, err := e.Fit(d, &Settings{MaxIterations: 200})
+				r, err := e.Fit(context.Background(), d, &Settings{MaxIterations: 200})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -191,7 +192,7 @@ func TestBoundaryOptimum(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := e.Fit(d, &Settings{Ridge: ridge})
+			r, err := e.Fit(context.Background(), d, &Settings{Ridge: ridge})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,7 +231,7 @@ func TestOverflowStops(t *testing.T) {
 				x[i] = delta * float64(1+i%3) / 3
 			}
 			start := time.Now()
-			r, err := m.Fit(d, &Settings{Start: x, MaxIterations: 50})
+			r, err := m.Fit(context.Background(), d, &Settings{Start: x, MaxIterations: 50})
 			if time.Since(start) > 5*time.Second {
 				t.Errorf("%s δ=%g: took %v", name, delta, time.Since(start))
 			}
@@ -291,7 +292,7 @@ func TestManyOneLabelWorkers(t *testing.T) {
 	d := manyWorkers(t, n)
 	for _, e := range paperEstimators() {
 		start := time.Now()
-		r, err := e.Fit(d, &Settings{MaxIterations: iters})
+		r, err := e.Fit(context.Background(), d, &Settings{MaxIterations: iters})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +308,7 @@ func TestNoiseParamsFinite(t *testing.T) {
 	for _, n := range []noise.Model{noise.DS{}, noise.GLAD{}, noise.MME{}} {
 		for _, name := range []string{"la-", "da-"} {
 			m := must(ByName(name + n.Name())).(Model)
-			r, err := m.Fit(d, nil)
+			r, err := m.Fit(context.Background(), d, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -339,7 +340,7 @@ func TestBoundaryDuchenne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := must(ByName("da-ds")).Fit(d, nil)
+	r, err := must(ByName("da-ds")).Fit(context.Background(), d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,11 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/consensuslab/consensus/data"
 )
 
 // Method selects the algorithm that maximises the log-likelihood.
@@ -116,17 +119,13 @@ type Settings struct {
 	// Fixed, if not nil, marks parameters (same layout as Start) that keep
 	// their initial values: their gradient is held at zero.
 	Fixed []bool
-
-	// Context, if not nil, stops the fit when it is done; Fit then returns
-	// the context's error.
-	Context context.Context
 }
 
 // Progress describes a run in progress: the one progress report of the
 // library. A fit (Settings.Progress) reports its iterations: Iteration,
 // MaxIterations, LogLikelihood and Elapsed. A run made of several steps,
 // such as the fits of a comparison (package compare) or of a part of the
-// reproduction (package experiments), reports its steps: Run, Done and
+// reproduction (consensus reproduce), reports its steps: Run, Done and
 // Total, and for a step that has ended Item, Err and Elapsed.
 type Progress struct {
 	// Iteration is the number of major iterations done.
@@ -166,8 +165,17 @@ func (s *Settings) withDefaults() Settings {
 	if r.FunctionTol == 0 {
 		r.FunctionTol = 1e-10
 	}
-	if r.Context == nil {
-		r.Context = context.Background()
-	}
 	return r
+}
+
+// errNilContext is the error of a Fit given a nil context.
+var errNilContext = errors.New("model: nil context (pass context.Background() when nothing cancels the fit)")
+
+// checkFit checks the arguments every Fit takes: a non-nil context and a
+// data set that can be fitted (checkData).
+func checkFit(ctx context.Context, d *data.Dataset) error {
+	if ctx == nil {
+		return errNilContext
+	}
+	return checkData(d)
 }

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -53,7 +54,7 @@ func TestSolverComparison(t *testing.T) {
 				var r *model.Result
 				var best time.Duration
 				for rep := 0; rep < 3; rep++ {
-					r, err = m.Fit(d, &model.Settings{Method: method})
+					r, err = m.Fit(context.Background(), d, &model.Settings{Method: method})
 					if err != nil {
 						t.Fatal(err)
 					}

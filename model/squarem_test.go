@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -17,7 +18,7 @@ import (
 // fitEMWith fits m to d with EM, accelerated by SQUAREM or plain.
 func fitEMWith(m Model, d *data.Dataset, s *Settings, squarem bool) (*Result, error) {
 	set := s.withDefaults()
-	return m.runEM(d, set, newObjective(m, d, set.Threads), m.Init(d), time.Now(), squarem)
+	return m.runEM(context.Background(), d, set, newObjective(m, d, set.Threads), m.Init(d), time.Now(), squarem)
 }
 
 // TestSquaremStep checks SQUAREM's step length and extrapolation on

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestClassPriorAndDifficulties(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := est.Fit(d, &Settings{Threads: 1, MaxIterations: 2000})
+			res, err := est.Fit(context.Background(), d, &Settings{Threads: 1, MaxIterations: 2000})
 			if err != nil {
 				t.Fatal(err)
 			}

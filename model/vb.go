@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -62,7 +63,7 @@ type vbChunk struct {
 // by more than ParamTol, or after MaxIterations passes. With frozen set
 // the noise posterior is kept as it is (it must have been fitted before)
 // and only the objects' factors and the globals are fitted.
-func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, frozen bool) (*Result, error) {
+func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, frozen bool) (*Result, error) {
 	start := time.Now()
 	k := d.NumClasses()
 	if !frozen {
@@ -82,7 +83,7 @@ func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s v
 			g:    make([]float64, max(most, batchLabels)*k),
 		}
 	}
-	v := &vbRun{nv: nv, s: s, chunks: chunks, set: set, frozen: frozen, acc: make([]float64, nv.AccDim()), start: start}
+	v := &vbRun{ctx: ctx, nv: nv, s: s, chunks: chunks, set: set, frozen: frozen, acc: make([]float64, nv.AccDim()), start: start}
 	if !frozen {
 		v.nl = len(nv.Params(nil))
 	}
@@ -158,6 +159,7 @@ func vbFit(name string, d *data.Dataset, set Settings, nv noise.Variational, s v
 // vbRun is the state of one variational fit: its parts, the chunks, and
 // the number of passes so far.
 type vbRun struct {
+	ctx    context.Context
 	nv     noise.Variational
 	s      vbSide
 	chunks []vbChunk
@@ -182,7 +184,7 @@ func (v *vbRun) state(dst []float64) []float64 {
 // evidence lower bound at x, F(x), and the largest change of an output
 // probability since the last pass.
 func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
-	if err := v.set.Context.Err(); err != nil {
+	if err := v.ctx.Err(); err != nil {
 		return 0, nil, 0, err
 	}
 	var bound float64

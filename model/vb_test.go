@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestDefaultModelShippedSets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := est.Fit(d, nil)
+			r, err := est.Fit(context.Background(), d, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +82,7 @@ func TestNoMirrorMode(t *testing.T) {
 	// refitted from the mirrored start (Model.Fit's guard).
 	for _, name := range []string{"la-glad", "vb-la-ds", "vb-da-ds", "vb-hda-ds"} {
 		est, _ := model.ByName(name)
-		r, err := est.Fit(d, nil)
+		r, err := est.Fit(context.Background(), d, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +103,7 @@ func TestBayesDAPerfectWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := model.Bayes{Noise: noise.DS{PriorDiag: 1e9, PriorOff: 1e-9}, Latent: latent.DA{}}
-	r, err := b.Fit(d, nil)
+	r, err := b.Fit(context.Background(), d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestDefaultRecoversSimulations(t *testing.T) {
 				t.Fatal(err)
 			}
 			score := func(e model.Estimator) (mse, acc float64) {
-				r, err := e.Fit(d, nil)
+				r, err := e.Fit(context.Background(), d, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
@@ -30,8 +31,8 @@ type Wawa struct{}
 func (Wawa) Name() string { return "wawa" }
 
 // Fit returns the skill-weighted vote of d. It takes no settings.
-func (e Wawa) Fit(d *data.Dataset, _ *Settings) (*Result, error) {
-	if err := checkData(d); err != nil {
+func (e Wawa) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, error) {
+	if err := checkFit(ctx, d); err != nil {
 		return nil, err
 	}
 	start := time.Now()

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -66,7 +67,7 @@ func TestWawa(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Wawa{}.Fit(readCrowd(t, tt.csv), nil)
+			r, err := Wawa{}.Fit(context.Background(), readCrowd(t, tt.csv), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -46,8 +47,8 @@ type ZeroBasedSkill struct {
 func (ZeroBasedSkill) Name() string { return "zbs" }
 
 // Fit runs the iterations on d. It takes no settings.
-func (e ZeroBasedSkill) Fit(d *data.Dataset, _ *Settings) (*Result, error) {
-	if err := checkData(d); err != nil {
+func (e ZeroBasedSkill) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, error) {
+	if err := checkFit(ctx, d); err != nil {
 		return nil, err
 	}
 	start := time.Now()

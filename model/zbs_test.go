@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 func TestZeroBasedSkill(t *testing.T) {
 	d := readCrowd(t, crowd)
@@ -27,7 +30,7 @@ func TestZeroBasedSkill(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := tt.e.Fit(d, nil)
+			r, err := tt.e.Fit(context.Background(), d, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
@@ -19,7 +20,7 @@ func BenchmarkConsensusIO(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := model.RFE{}.Fit(d, nil)
+	r, err := model.RFE{}.Fit(context.Background(), d, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

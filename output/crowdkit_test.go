@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -26,7 +27,7 @@ func glad(t *testing.T, classes string) *model.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := est.Fit(d, &model.Settings{MaxIterations: 50, Threads: 1})
+	res, err := est.Fit(context.Background(), d, &model.Settings{MaxIterations: 50, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestWriteTasks(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("tasks table %q, want %q", b.String(), want)
 	}
-	rfe, _ := model.RFE{}.Fit(res.Data, nil)
+	rfe, _ := model.RFE{}.Fit(context.Background(), res.Data, nil)
 	if rfe.TaskDifficulties() != nil || TaskColumns(rfe) != nil {
 		t.Error("rfe has task parameters")
 	}

@@ -12,7 +12,7 @@
 // and WriteLabelsFile choose the format from the file name (.csv, .tsv,
 // .jsonl, .parquet, optionally .gz) and write atomically:
 //
-//	res, err := model.Model{Noise: noise.DS{}, Latent: latent.DA{}}.Fit(d, nil)
+//	res, err := model.Model{Noise: noise.DS{}, Latent: latent.DA{}}.Fit(ctx, d, nil)
 //	if err != nil {
 //		log.Fatal(err)
 //	}

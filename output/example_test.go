@@ -2,6 +2,7 @@ package output_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log"
 	"os"
@@ -24,7 +25,7 @@ img2,bob,dog
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := model.RFE{}.Fit(d, nil) // label frequencies
+	res, err := model.RFE{}.Fit(context.Background(), d, nil) // label frequencies
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func ExampleReadWorkers() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := m.Fit(d, nil)
+	res, err := m.Fit(context.Background(), d, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -46,7 +47,7 @@ func trickyResult(t *testing.T) *model.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := m.Fit(d, &model.Settings{MaxIterations: 15, Threads: 1})
+	r, err := m.Fit(context.Background(), d, &model.Settings{MaxIterations: 15, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,16 +35,12 @@ func (r *Report) recommend(names []string, o *Options) (*compare.Report, error) 
 	if r.gold != nil {
 		rep, err = compare.RankFitted(r.d, fits, opt)
 	} else {
-		ctx := o.Context
-		if ctx == nil {
-			ctx = context.Background()
-		}
 		if o.Step != nil {
 			opt.Progress = func(e model.Progress) {
 				o.Step(e.Done, e.Total, "ranking the models on held-out labels: "+e.Item)
 			}
 		}
-		rep, err = compare.Run(ctx, r.d, opt)
+		rep, err = compare.Run(o.context(), r.d, opt)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("ranking the models: %w", err)
@@ -101,4 +97,12 @@ func (r *Report) heldOut(name string) (compare.Interval, bool) {
 		}
 	}
 	return compare.Interval{}, false
+}
+
+// context returns o.Context, or context.Background() if it is nil.
+func (o *Options) context() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
 }

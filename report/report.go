@@ -47,7 +47,7 @@ type Options struct {
 	Scores []Score
 
 	// Settings are the fit settings; nil means the defaults. Its Progress
-	// and Context fields are replaced by those of Options.
+	// field is replaced by that of Options.
 	Settings *model.Settings
 
 	// Seed breaks ties in consensus labels and seeds the bootstrap.
@@ -180,8 +180,8 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 		if o.Settings != nil {
 			s = *o.Settings
 		}
-		s.Progress, s.Context = o.Progress, o.Context
-		res, err := est.Fit(d, &s)
+		s.Progress = o.Progress
+		res, err := est.Fit(o.context(), d, &s)
 		if err != nil {
 			return nil, fmt.Errorf("fitting %s: %w", n, err)
 		}

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 
@@ -20,7 +21,7 @@ func ExampleSimulate() {
 		log.Fatal(err)
 	}
 	fmt.Println(d.NumTasks(), "tasks,", d.NumWorkers(), "workers,", d.NumLabels(), "labels,", d.NumClasses(), "classes")
-	res, err := model.Model{Noise: noise.GLAD{}, Latent: latent.DA{}}.Fit(d, &model.Settings{MaxIterations: 300})
+	res, err := model.Model{Noise: noise.GLAD{}, Latent: latent.DA{}}.Fit(context.Background(), d, &model.Settings{MaxIterations: 300})
 	if err != nil {
 		log.Fatal(err)
 	}

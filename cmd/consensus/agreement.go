@@ -57,7 +57,7 @@ of their extension (or --output-format), all or nothing.`,
 			if err != nil {
 				return err
 			}
-			res, err := est.Fit(d, &model.Settings{Context: cmd.Context()})
+			res, err := est.Fit(cmd.Context(), d, nil)
 			if errors.Is(err, model.ErrTwoClassesOnly) {
 				return usageErr(err)
 			}

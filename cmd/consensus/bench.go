@@ -88,7 +88,7 @@ simulation) for go tool pprof. See docs/performance.md.`,
 				// garbage of earlier ones plus this one.
 				runtime.GC()
 				cpu0, _ := benchdata.CPUTime()
-				r, err := est.Fit(d, s)
+				r, err := est.Fit(cmd.Context(), d, s)
 				if err != nil {
 					return err
 				}

@@ -137,13 +137,12 @@ func newFitCmd() *cobra.Command {
 			if est, gold, err = tf.apply(est, set, d, gold, loadGold, ff.seed); err != nil {
 				return err
 			}
-			set.Context = cmd.Context()
 			var bar *progress
 			if !ff.quiet {
 				bar = newProgress(fmt.Sprintf("fitting %s", est.Name()))
 				set.Progress = bar.update
 			}
-			res, err := est.Fit(d, set)
+			res, err := est.Fit(cmd.Context(), d, set)
 			bar.finish()
 			if errors.Is(err, model.ErrNoMStep) || errors.Is(err, model.ErrTwoClassesOnly) {
 				return usageErr(err) // --solver em with a model EM cannot fit, kos with K ≠ 2

@@ -26,7 +26,7 @@ import (
 //		bar = newProgress("fitting da-glad")
 //		settings.Progress = bar.update
 //	}
-//	res, err := est.Fit(d, settings)
+//	res, err := est.Fit(ctx, d, settings)
 //	bar.finish()
 //
 // For a run made of several steps (several fits, bootstrap replicates),

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/consensuslab/consensus/experiments"
+	"github.com/consensuslab/consensus/internal/experiments"
 	"github.com/consensuslab/consensus/model"
 )
 

@@ -29,8 +29,7 @@ type OverlapProtocol struct {
 	Name string
 	// File is the base name of its figure, such as "overlap".
 	File string
-	// Settings are the fit settings (Threads and Context are set by the
-	// experiment).
+	// Settings are the fit settings (Threads is set by the experiment).
 	Settings model.Settings
 }
 
@@ -228,14 +227,14 @@ func Overlap(ctx context.Context, cfg OverlapConfig, progress func(model.Progres
 				for m := range 2 {
 					mod := glad(m)
 					set := proto.Settings
-					set.Threads, set.Context = threadsPerFit(cfg.Parallel), ctx
+					set.Threads = threadsPerFit(cfg.Parallel)
 					pt := &res.Points[p][m][i]
 					conv := &converged[p][m][i][r]
 					jobs = append(jobs, job{
 						name: fmt.Sprintf("%s n=%d draw %d %s", proto.File, n, r, modelNames[m]),
 						cost: float64(s.NumLabels()) * float64(max(set.MaxIterations, 1000)) * 1e-6 / max(set.Ridge, 0.1),
 						run: func() error {
-							fit, err := mod.Fit(s, &set)
+							fit, err := mod.Fit(ctx, s, &set)
 							if err != nil {
 								return err
 							}

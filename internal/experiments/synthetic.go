@@ -262,7 +262,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress func(model.Pro
 					name: fmt.Sprintf("simulation %d %s l-bfgs", s, modelNames[m]),
 					cost: float64(cfg.MaxIterations) * float64(1+m),
 					run: func() (err error) {
-						lbfgs[m][s], err = trajectory(mod, d, model.Settings{Method: model.LBFGS, MaxIterations: cfg.MaxIterations, Threads: threads, Context: ctx}, lbfgsAt)
+						lbfgs[m][s], err = trajectory(ctx, mod, d, model.Settings{Method: model.LBFGS, MaxIterations: cfg.MaxIterations, Threads: threads}, lbfgsAt)
 						return err
 					},
 				},
@@ -270,7 +270,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress func(model.Pro
 					name: fmt.Sprintf("simulation %d %s cg", s, modelNames[m]),
 					cost: float64(cfg.CGIterations) * 2,
 					run: func() (err error) {
-						cg[m][s], err = trajectory(mod, d, model.Settings{Method: model.CG, MaxIterations: cfg.CGIterations, Threads: threads, Context: ctx}, cgAt)
+						cg[m][s], err = trajectory(ctx, mod, d, model.Settings{Method: model.CG, MaxIterations: cfg.CGIterations, Threads: threads}, cgAt)
 						return err
 					},
 				})
@@ -286,7 +286,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress func(model.Pro
 					name: fmt.Sprintf("simulation %d %s ridge %g", s, modelNames[m], lambda),
 					cost: float64(limit) * 0.1 / lambda,
 					run: func() (err error) {
-						ridge[w][m][s], err = mod.Fit(d, &model.Settings{Method: model.LBFGS, Ridge: lambda, MaxIterations: limit, Threads: threads, Context: ctx})
+						ridge[w][m][s], err = mod.Fit(ctx, d, &model.Settings{Method: model.LBFGS, Ridge: lambda, MaxIterations: limit, Threads: threads})
 						return err
 					},
 				})

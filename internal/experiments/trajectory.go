@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -28,7 +29,7 @@ type fitTrajectory struct {
 	Converged  bool
 }
 
-// trajectory fits m to d with the settings s, exactly as m.Fit(d, s) does
+// trajectory fits m to d with the settings s, exactly as m.Fit(ctx, d, s) does
 // with s.Method LBFGS or CG (model.Auto is taken as LBFGS, which is what
 // Fit picks for models without an EM algorithm)
 // (same objective, initialisation, optimiser and stopping rules), and
@@ -40,7 +41,7 @@ type fitTrajectory struct {
 // It relies on Fit maximising the mean log-likelihood per label, minus the
 // ridge penalty (λ/2N) Σ x², with gonum's optimiser and the stopping rules
 // documented at model.Settings; a test checks it against Fit.
-func trajectory(m model.Model, d *data.Dataset, s model.Settings, at []int) (*fitTrajectory, error) {
+func trajectory(ctx context.Context, m model.Model, d *data.Dataset, s model.Settings, at []int) (*fitTrajectory, error) {
 	if s.MaxIterations == 0 {
 		s.MaxIterations = 1000
 	}
@@ -92,10 +93,8 @@ func trajectory(m model.Model, d *data.Dataset, s model.Settings, at []int) (*fi
 		Func: func(x []float64) float64 { rec.calls++; evaluate(x); return cacheF },
 		Grad: func(grad, x []float64) { rec.calls++; evaluate(x); copy(grad, cacheG) },
 		Status: func() (optimize.Status, error) {
-			if s.Context != nil {
-				if err := s.Context.Err(); err != nil {
-					return optimize.Failure, err
-				}
+			if err := ctx.Err(); err != nil {
+				return optimize.Failure, err
 			}
 			if nonFinite {
 				return optimize.Failure, model.ErrNonFinite
@@ -120,8 +119,8 @@ func trajectory(m model.Model, d *data.Dataset, s model.Settings, at []int) (*fi
 		method = &optimize.CG{}
 	}
 	res, err := optimize.Minimize(prob, x0, settings, method)
-	if s.Context != nil && s.Context.Err() != nil {
-		return nil, s.Context.Err()
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if res == nil {
 		return nil, fmt.Errorf("%s: %v", m.Name(), err)
@@ -138,13 +137,13 @@ func trajectory(m model.Model, d *data.Dataset, s model.Settings, at []int) (*fi
 		tr.Converged = err == nil
 	}
 	for _, x := range rec.xs {
-		p, err := consensusAt(m, d, x)
+		p, err := consensusAt(ctx, m, d, x)
 		if err != nil {
 			return nil, err
 		}
 		tr.Probs = append(tr.Probs, p)
 	}
-	if tr.Final, err = consensusAt(m, d, res.X); err != nil {
+	if tr.Final, err = consensusAt(ctx, m, d, res.X); err != nil {
 		return nil, err
 	}
 	return tr, nil
@@ -152,12 +151,12 @@ func trajectory(m model.Model, d *data.Dataset, s model.Settings, at []int) (*fi
 
 // consensusAt returns the consensus of m on d at the parameters x, by a
 // fit that starts at x with every parameter fixed.
-func consensusAt(m model.Model, d *data.Dataset, x []float64) ([]float64, error) {
+func consensusAt(ctx context.Context, m model.Model, d *data.Dataset, x []float64) ([]float64, error) {
 	fixed := make([]bool, len(x))
 	for i := range fixed {
 		fixed[i] = true
 	}
-	r, err := m.Fit(d, &model.Settings{Start: x, Fixed: fixed, Threads: 1})
+	r, err := m.Fit(ctx, d, &model.Settings{Start: x, Fixed: fixed, Threads: 1})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -35,14 +36,14 @@ func TestTrajectoryMatchesFit(t *testing.T) {
 			set := tc.set
 			set.MaxIterations = 300
 			set.Threads = 1
-			tr, err := trajectory(tc.m, d, set, at)
+			tr, err := trajectory(context.Background(), tc.m, d, set, at)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for i, limit := range at[1:4] {
 				s := set
 				s.MaxIterations = limit
-				r, err := tc.m.Fit(d, &s)
+				r, err := tc.m.Fit(context.Background(), d, &s)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -50,7 +51,7 @@ func TestTrajectoryMatchesFit(t *testing.T) {
 					t.Errorf("limit %d: trajectory differs from Fit", limit)
 				}
 			}
-			r, err := tc.m.Fit(d, &set)
+			r, err := tc.m.Fit(context.Background(), d, &set)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +61,7 @@ func TestTrajectoryMatchesFit(t *testing.T) {
 			if r.Iterations != tr.Iterations || r.Converged != tr.Converged {
 				t.Errorf("fit: %d iterations (%s), trajectory: %d (%s)", r.Iterations, r.Status, tr.Iterations, tr.Status)
 			}
-			init, err := consensusAt(tc.m, d, tc.m.Init(d))
+			init, err := consensusAt(context.Background(), tc.m, d, tc.m.Init(d))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -178,7 +178,7 @@ func Real(ctx context.Context, cfg RealConfig, progress func(model.Progress)) (*
 					return nil, err
 				}
 				cell := &res.Cells[p][i][m]
-				set := &model.Settings{Method: cfg.Method, Ridge: proto.Ridge, Threads: threadsPerFit(cfg.Parallel), Context: ctx}
+				set := &model.Settings{Method: cfg.Method, Ridge: proto.Ridge, Threads: threadsPerFit(cfg.Parallel)}
 				cost := float64(d.NumLabels()) * 1e-3
 				if mm, ok := est.(model.Composite); ok {
 					n, _ := mm.Parts()
@@ -197,7 +197,7 @@ func Real(ctx context.Context, cfg RealConfig, progress func(model.Progress)) (*
 					cost: cost,
 					run: func() error {
 						start := time.Now()
-						r, err := est.Fit(d, set)
+						r, err := est.Fit(ctx, d, set)
 						if err != nil {
 							return err
 						}
