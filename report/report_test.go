@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -150,7 +151,7 @@ func TestReport(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New(d, g, &Options{Models: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), "unknown model") {
+	if _, err := New(d, g, &Options{Models: []string{"nope"}}); err == nil || !errors.Is(err, model.ErrUnknownModel) {
 		t.Errorf("unknown model: error %v", err)
 	}
 }
