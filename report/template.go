@@ -170,11 +170,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <div class="scroll"><table class="objs">
 <thead><tr><th class="num">#</th><th>task</th><th>labels</th><th>{{.DA}} q_j</th><th>{{.LA}} posterior</th><th class="num">entropy</th></tr></thead>
 <tbody>
-{{range .Ambiguous}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
-<td><div class="dist">{{range .DA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.DAText}}</span></td>
-<td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
-<td class="num">{{.Value}}</td></tr>
-{{end}}</tbody>
+{{range .Ambiguous}}{{template "objrow" .}}{{end}}</tbody>
 </table></div>
 </section>
 
@@ -187,11 +183,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <div class="scroll"><table class="objs">
 <thead><tr><th class="num">#</th><th>task</th><th>labels</th><th>{{.DA}} q_j</th><th>{{.LA}} posterior</th><th class="num">distance</th></tr></thead>
 <tbody>
-{{range .Disagree}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
-<td><div class="dist">{{range .DA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.DAText}}</span></td>
-<td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
-<td class="num">{{.Value}}</td></tr>
-{{end}}</tbody>
+{{range .Disagree}}{{template "objrow" .}}{{end}}</tbody>
 </table></div>
 </section>
 
@@ -199,4 +191,8 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <footer class="wrap">{{.Footer}}</footer>
 </body>
 </html>
-`
+{{/* One row of the tables of objects (objRow). */}}{{define "objrow"}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
+<td><div class="dist">{{range .DA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.DAText}}</span></td>
+<td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
+<td class="num">{{.Value}}</td></tr>
+{{end}}`
