@@ -61,7 +61,7 @@ func ExampleGoldMajorityVote() {
 	fmt.Println(err)
 	// Output:
 	// [0 1 0 0]
-	// gmv needs training gold to measure worker skills: give --train-gold FILE, or --train-fraction F with --gold
+	// gmv needs training gold to measure worker skills: no task has a gold class
 }
 
 // KOS passes messages between objects and workers; it is for two classes.

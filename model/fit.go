@@ -302,12 +302,20 @@ func finite(x []float64) bool {
 // isFinite reports whether v is neither NaN nor infinite.
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
+// ErrOneClass is returned, wrapped with the class, by every fit of a data
+// set with a single class (data.Dataset.Classes): a consensus needs at
+// least two. A data set read from labels that all name one class needs
+// the other classes declared (data.ReadOptions.Classes).
+var ErrOneClass = errors.New("a consensus needs at least two classes")
+
+// checkData returns an error if d cannot be fitted: no labels, one class,
+// or a failed data.Dataset.Validate.
 func checkData(d *data.Dataset) error {
 	if d == nil || d.NumLabels() == 0 {
 		return errors.New("no labels to fit")
 	}
 	if d.NumClasses() < 2 {
-		return fmt.Errorf("only one class (%s) in the data: a consensus needs at least two; declare the others with --classes", d.Classes[0])
+		return fmt.Errorf("only one class (%s) in the data: %w", d.Classes[0], ErrOneClass)
 	}
 	return d.Validate()
 }

@@ -36,8 +36,8 @@ type GoldMajorityVote struct {
 func (GoldMajorityVote) Name() string { return "gmv" }
 
 // ErrNoTrainingGold is returned by GoldMajorityVote.Fit when no object has
-// a training class.
-var ErrNoTrainingGold = errors.New("gmv needs training gold to measure worker skills: give --train-gold FILE, or --train-fraction F with --gold")
+// a training class (GoldMajorityVote.Gold).
+var ErrNoTrainingGold = errors.New("gmv needs training gold to measure worker skills: no task has a gold class")
 
 // Fit measures the skills on the gold objects of d and returns the
 // weighted vote. It takes no settings.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -131,12 +132,17 @@ func Names() []string {
 	return names
 }
 
-// ByName returns the estimator registered under name.
+// ErrUnknownModel is returned, wrapped with the name and the valid names,
+// by ByName for a name that is not registered.
+var ErrUnknownModel = errors.New("unknown model")
+
+// ByName returns the estimator registered under name. For a name not
+// registered, the error wraps ErrUnknownModel.
 func ByName(name string) (Estimator, error) {
 	for _, e := range Registry() {
 		if e.Name == name {
 			return e.New(), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknownModel, name, strings.Join(Names(), ", "))
 }

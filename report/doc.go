@@ -28,8 +28,9 @@
 //   - with gold labels, one reliability diagram per model: the gold tasks
 //     cut into equal-count bins by the confidence of their top class, each
 //     bin's accuracy with its number of tasks and its 95% Wilson interval;
-//   - the distribution of worker quality: the mean diagonal of the
-//     Dawid-Skene confusion matrices and the GLAD abilities;
+//   - the distribution of worker quality under the LA and DA forms of one
+//     noise model: every worker's skill (model.Result.WorkerSkills), the
+//     fitted probability of reporting the consensus class;
 //   - the most ambiguous tasks, those whose DA label distribution q_j has the
 //     highest entropy, with their labels;
 //   - the tasks where the LA posterior and the DA distribution of one noise

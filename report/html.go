@@ -188,12 +188,9 @@ func (r *Report) view() (*view, error) {
 	}
 
 	// Worker quality.
-	for _, name := range []string{"la-ds", "da-ds", "la-glad", "da-glad"} {
-		if len(v.Quality) == 2 {
-			break
-		}
-		q, what, ok := workerQuality(r.res[name])
-		if !ok || hasCaption(v.Quality, strings.Contains(what, "GLAD")) {
+	for _, name := range []string{r.la, r.da} {
+		q, what, ok := workerQuality(name, r.res[name])
+		if !ok {
 			continue
 		}
 		s, err := histPlot("Worker quality", what, "workers", q)
@@ -227,15 +224,6 @@ func (r *Report) view() (*view, error) {
 	}
 	v.Scatter = template.URL(s)
 	return v, nil
-}
-
-func hasCaption(figs []figure, glad bool) bool {
-	for _, f := range figs {
-		if strings.Contains(f.Caption, "GLAD") == glad {
-			return true
-		}
-	}
-	return false
 }
 
 func qualityCaption(what string, q []float64) string {

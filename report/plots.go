@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -44,21 +45,13 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	for _, s := range []*plot.Axis{&p.X, &p.Y} {
-		s.Label.TextStyle.Font.Variant = "Sans"
-		s.Label.TextStyle.Font.Size = 11
-		s.Label.TextStyle.Color = inkColor
-		s.Tick.Label.Font.Variant = "Sans"
-		s.Tick.Label.Font.Size = 9
-		s.Tick.Label.Color = inkColor
+		sans(&s.Label.TextStyle, 11)
+		sans(&s.Tick.Label, 9)
 		s.Color = inkColor
 		s.Tick.Color = inkColor
 	}
-	p.Title.TextStyle.Font.Variant = "Sans"
-	p.Title.TextStyle.Font.Size = 12
-	p.Title.TextStyle.Color = inkColor
-	p.Legend.TextStyle.Font.Variant = "Sans"
-	p.Legend.TextStyle.Font.Size = 9
-	p.Legend.TextStyle.Color = inkColor
+	sans(&p.Title.TextStyle, 12)
+	sans(&p.Legend.TextStyle, 9)
 	g := plotter.NewGrid()
 	g.Vertical.Color = gridColor
 	g.Horizontal.Color = gridColor
@@ -66,6 +59,14 @@ func newPlot(title, x, y string) *plot.Plot {
 	g.Horizontal.Width = vg.Points(0.5)
 	p.Add(g)
 	return p
+}
+
+// sans sets a text style to the report's sans-serif font of the given
+// size in points, in the ink colour.
+func sans(s *text.Style, size vg.Length) {
+	s.Font.Variant = "Sans"
+	s.Font.Size = size
+	s.Color = inkColor
 }
 
 // svgURI renders p as an SVG data URI of the given size in points.

@@ -35,10 +35,10 @@ type Options struct {
 	// empty means DefaultModels. It is ignored when Scores is given.
 	Models []string
 
-	// Noise names the noise model ("ds", "glad" or "mme") whose LA and DA
-	// forms are contrasted in the sections on ambiguous objects and on
-	// disagreement; empty means "ds". Both forms are fitted if Models does
-	// not include them.
+	// Noise names the noise model (any of model.NoiseModels, such as "ds"
+	// or "glad") whose LA and DA forms are contrasted in the sections on
+	// worker quality, ambiguous objects and disagreement; empty means
+	// "ds". Both forms are fitted if Models does not include them.
 	Noise string
 
 	// Scores, if not nil, is the model comparison to show (for example
@@ -294,35 +294,22 @@ func (r *Report) labelCounts(j int) string {
 	return strings.Join(parts, ", ")
 }
 
-// workerQuality returns one quality number per worker and a description,
-// for a fitted DS model (the mean of the diagonal of the confusion matrix:
-// the mean probability of a correct label) or GLAD model (the ability).
-// ok is false for other models.
-func workerQuality(res *model.Result) (q []float64, what string, ok bool) {
-	if res == nil || res.Params == nil {
+// workerQuality returns the skill of every worker with labels
+// (model.Result.WorkerSkills: the fitted probability of reporting the
+// consensus class) and a description, for a fitted model with worker
+// parameters. ok is false for a model without them (RFE and the
+// Crowd-Kit methods).
+func workerQuality(name string, res *model.Result) (q []float64, what string, ok bool) {
+	if res == nil || len(res.WorkerColumns()) == 0 {
 		return nil, "", false
 	}
-	d := res.Data
-	cols := res.WorkerColumns()
-	k := d.NumClasses()
-	var vals []float64
-	switch {
-	case len(cols) == 1 && cols[0] == "ability":
-		for w := range d.Workers {
-			vals = res.WorkerValues(w, vals[:0])
-			q = append(q, vals[0])
+	for _, s := range res.WorkerSkills() {
+		if !math.IsNaN(s) { // a worker without labels
+			q = append(q, s)
 		}
-		return q, "GLAD ability e_w (" + res.Model + ")", true
-	case len(cols) == k*k && strings.HasPrefix(cols[0], "p["):
-		for w := range d.Workers {
-			vals = res.WorkerValues(w, vals[:0])
-			s := 0.0
-			for z := range k {
-				s += vals[z*k+z]
-			}
-			q = append(q, s/float64(k))
-		}
-		return q, "mean diagonal of the confusion matrix (" + res.Model + ")", true
 	}
-	return nil, "", false
+	if len(q) == 0 {
+		return nil, "", false
+	}
+	return q, "worker skill under " + name, true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -118,13 +119,13 @@ func TestReport(t *testing.T) {
 	}{
 		{"with gold", g, nil,
 			[]string{`id="data"`, `id="models"`, `id="calibration"`, `id="workers"`, `id="ambiguous"`, `id="disagreement"`,
-				"labels each task received", "accuracy", "log loss", "ECE", "la-glad", "da-ds", "Reliability diagram", "GLAD ability", "confusion matrix", "entropy", "distance", "add-one"},
+				"labels each task received", "accuracy", "log loss", "ECE", "la-glad", "da-ds", "Reliability diagram", "worker skill under la-ds", "worker skill under da-ds", "entropy", "distance", "add-one"},
 			nil},
 		{"without gold", nil, &Options{Models: []string{"mv", "la-glad"}, Noise: "glad", Top: 4, Title: "T & T"},
-			[]string{`id="data"`, `id="models"`, `id="workers"`, `id="ambiguous"`, `id="disagreement"`, "<h1>T &amp; T</h1>", "No gold labels", "da-glad q_j"},
+			[]string{`id="data"`, `id="models"`, `id="workers"`, `id="ambiguous"`, `id="disagreement"`, "<h1>T &amp; T</h1>", "No gold labels", "da-glad q_j", "worker skill under la-glad"},
 			[]string{`id="calibration"`, "Brier", "la-ds"}},
 		{"given scores", g, &Options{Scores: []Score{{Model: "from-compare", Summary: "precomputed"}}},
-			[]string{"from-compare", "precomputed", "GLAD ability"[:0] + "confusion matrix"},
+			[]string{"from-compare", "precomputed", "worker skill under da-ds"},
 			[]string{">rfe<", "la-glad"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,7 +151,7 @@ func TestReport(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New(d, g, &Options{Models: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), "unknown model") {
+	if _, err := New(d, g, &Options{Models: []string{"nope"}}); err == nil || !errors.Is(err, model.ErrUnknownModel) {
 		t.Errorf("unknown model: error %v", err)
 	}
 }
@@ -315,5 +316,49 @@ func TestRecommendation(t *testing.T) {
 	page = render(t, d, g, &Options{Models: models, NoRecommendation: true})
 	if strings.Contains(page, `class="badge"`) || strings.Contains(page, "Recommended") {
 		t.Error("NoRecommendation: the page recommends a model")
+	}
+}
+
+// TestWorkerQuality checks that the worker-quality section takes any
+// model with worker parameters, whatever its noise model, and skips those
+// without: one skill per worker with labels, each a probability.
+func TestWorkerQuality(t *testing.T) {
+	d, _ := smallData(t)
+	names := []string{"rfe", "mv", "wawa"}
+	for _, n := range model.NoiseModels() {
+		names = append(names, "la-"+n.Name(), "da-"+n.Name(), "hda-"+n.Name())
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			est, err := model.ByName(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := est.Fit(d, &model.Settings{MaxIterations: 30, Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, what, ok := workerQuality(name, res)
+			if want := len(res.WorkerColumns()) > 0; ok != want {
+				t.Fatalf("ok = %v, want %v (worker columns %v)", ok, want, res.WorkerColumns())
+			}
+			if !ok {
+				return
+			}
+			if len(q) != d.NumWorkers() {
+				t.Errorf("%d skills, want one per worker (%d)", len(q), d.NumWorkers())
+			}
+			for w, s := range q {
+				if !(s >= 0 && s <= 1+1e-12) { // rounding in the sums
+					t.Errorf("worker %d: skill %v is not a probability", w, s)
+				}
+			}
+			if !strings.Contains(what, name) {
+				t.Errorf("description %q does not name %s", what, name)
+			}
+		})
+	}
+	if _, _, ok := workerQuality("none", nil); ok {
+		t.Error("ok for a nil result")
 	}
 }

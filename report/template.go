@@ -160,8 +160,8 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 
 <section id="workers">
 <h2>Worker quality</h2>
-<p class="lead">The distribution of the fitted worker parameters. For Dawid-Skene, the mean of the diagonal of a worker's confusion matrix is their mean probability of giving the latent class; for GLAD, the ability e_w is positive for workers better than chance and negative for adversarial ones.</p>
-{{if .Quality}}<div class="figs">{{range .Quality}}<figure><img alt="Histogram of worker quality" src="{{.URI}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}</div>{{else}}<p class="empty">None of the compared models has Dawid-Skene or GLAD worker parameters.</p>{{end}}
+<p class="lead">The distribution of the workers' skills under {{.LA}} and {{.DA}}: a worker's skill is the fitted probability that they report the consensus class, averaged over their labels. It is one number per worker for any noise model, so the two histograms are comparable; a worker better than chance has a skill above 1/K, an adversarial one below.</p>
+{{if .Quality}}<div class="figs">{{range .Quality}}<figure><img alt="Histogram of worker quality" src="{{.URI}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}</div>{{else}}<p class="empty">{{.LA}} and {{.DA}} have no worker parameters.</p>{{end}}
 </section>
 
 <section id="ambiguous">
@@ -170,11 +170,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <div class="scroll"><table class="objs">
 <thead><tr><th class="num">#</th><th>task</th><th>labels</th><th>{{.DA}} q_j</th><th>{{.LA}} posterior</th><th class="num">entropy</th></tr></thead>
 <tbody>
-{{range .Ambiguous}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
-<td><div class="dist">{{range .DA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.DAText}}</span></td>
-<td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
-<td class="num">{{.Value}}</td></tr>
-{{end}}</tbody>
+{{range .Ambiguous}}{{template "objrow" .}}{{end}}</tbody>
 </table></div>
 </section>
 
@@ -187,11 +183,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <div class="scroll"><table class="objs">
 <thead><tr><th class="num">#</th><th>task</th><th>labels</th><th>{{.DA}} q_j</th><th>{{.LA}} posterior</th><th class="num">distance</th></tr></thead>
 <tbody>
-{{range .Disagree}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
-<td><div class="dist">{{range .DA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.DAText}}</span></td>
-<td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
-<td class="num">{{.Value}}</td></tr>
-{{end}}</tbody>
+{{range .Disagree}}{{template "objrow" .}}{{end}}</tbody>
 </table></div>
 </section>
 
@@ -199,4 +191,8 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <footer class="wrap">{{.Footer}}</footer>
 </body>
 </html>
-`
+{{/* One row of the tables of objects (objRow). */}}{{define "objrow"}}<tr><td class="num">{{.Rank}}</td><td class="task">{{.Task}}</td><td>{{.Labels}}</td>
+<td><div class="dist">{{range .DA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.DAText}}</span></td>
+<td><div class="dist">{{range .LA}}<span style="width:{{printf "%.2f" .Width}}%;background:{{.Color}}" title="{{.Title}}"></span>{{end}}</div><span class="dtext">{{.LAText}}</span></td>
+<td class="num">{{.Value}}</td></tr>
+{{end}}`

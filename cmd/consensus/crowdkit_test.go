@@ -25,7 +25,7 @@ func TestCrowdKitModels(t *testing.T) {
 		{"zbs", []string{"fit", "-i", "labels.csv", "--model", "zbs"}, 0, "2,x,1,0", "model zbs"},
 		// a is right on the gold task 1, b wrong: a decides task 3 alone.
 		{"gmv", []string{"fit", "-i", "labels.csv", "--model", "gmv", "--train-gold", "train.csv"}, 0, "1,x,1,0", "model gmv"},
-		{"gmv without gold", []string{"fit", "-i", "labels.csv", "--model", "gmv"}, 2, "", "needs training gold"},
+		{"gmv without gold", []string{"fit", "-i", "labels.csv", "--model", "gmv"}, 2, "", "needs training gold to measure worker skills: no task has a gold class: give --train-gold FILE, or --train-fraction F with --gold"},
 		{"kos", []string{"fit", "-i", "labels.csv", "--model", "kos"}, 0, "task,label,p_x,p_y", "model kos"},
 		{"kos on three classes", []string{"fit", "-i", "three.csv", "--model", "kos"}, 2, "", "kos is for two classes only, and the data have 3"},
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
 )
 
 // usageError marks errors caused by the command line or the input data:
@@ -49,6 +50,18 @@ var (
 	goldFileFlags = readFlags{sep: "--gold-sep", tsv: "name the gold file .tsv", format: "--gold-format",
 		columns: "--gold-task-column and --gold-label-column"}
 )
+
+// withModelAdvice adds to an error of package model whose remedy is a
+// flag the advice that names it. Other errors are returned as they are.
+func withModelAdvice(err error) error {
+	switch {
+	case errors.Is(err, model.ErrNoTrainingGold):
+		return fmt.Errorf("%w: give --train-gold FILE, or --train-fraction F with --gold", err)
+	case errors.Is(err, model.ErrOneClass):
+		return fmt.Errorf("%w: use --classes to list all the classes", err)
+	}
+	return err
+}
 
 // withAdvice adds to an input error whose remedy is a reading option
 // (data.InputError.Hint) the advice that names the flag of fl setting it.

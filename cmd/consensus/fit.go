@@ -178,15 +178,6 @@ func newFitCmd() *cobra.Command {
 	return c
 }
 
-// sepFor returns the separator for an output path: tab for .tsv, comma
-// otherwise.
-func sepFor(path string) rune {
-	if len(path) > 4 && (path[len(path)-4:] == ".tsv" || path[len(path)-4:] == ".tab") {
-		return '\t'
-	}
-	return ','
-}
-
 // printSummary writes the one-screen summary of a fit to w.
 func printSummary(w io.Writer, r *model.Result, gold *data.Gold, seed uint64) {
 	d := r.Data

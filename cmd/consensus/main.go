@@ -65,7 +65,7 @@ func run(ctx context.Context, args []string) (status int) {
 		fmt.Fprintln(os.Stderr, interruptedMsg)
 		return exitInterrupted
 	}
-	fmt.Fprintln(os.Stderr, "consensus:", oneLine(err))
+	fmt.Fprintln(os.Stderr, "consensus:", oneLine(withModelAdvice(err)))
 	if isUsage(err) {
 		return exitUsage
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -78,7 +79,7 @@ where the LA and DA forms of one noise model disagree most.`,
 			rep, err := report.New(d, gold, opt)
 			bar.finish()
 			if err != nil {
-				if strings.Contains(err.Error(), "unknown model") {
+				if errors.Is(err, model.ErrUnknownModel) {
 					return usageErr(err)
 				}
 				return err

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"encoding/csv"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/table"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 	"github.com/consensuslab/consensus/sim"
@@ -51,9 +50,6 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			if err := checkOutputs(nil, nil, []string{"output", "truth"}, []string{out, truth}); err != nil {
 				return err
 			}
-			if err := checkTruthPath(truth); err != nil {
-				return err
-			}
 			d, tr, err := sim.Simulate(cfg)
 			if err != nil {
 				return usageErr(err)
@@ -62,27 +58,10 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			if truth == "" {
 				return output.WriteFiles(cmd.Context(), files...)
 			}
-			files = append(files, output.File{Path: truth, Write: func(w io.Writer) error {
-				cw := csv.NewWriter(w)
-				cw.Comma = sepFor(truth)
-				k := d.NumClasses()
-				head := []string{"task", "label"}
-				for _, c := range d.Classes {
-					head = append(head, "q_"+c)
-				}
-				cw.Write(head)
-				target := model.Argmax(tr.Target, k, cfg.Seed)
-				row := make([]string, 2+k)
-				for j, task := range d.Tasks {
-					row[0], row[1] = task, d.Classes[target[j]]
-					for z := range k {
-						row[2+z] = output.FormatProb(tr.Q[j*k+z])
-					}
-					cw.Write(row)
-				}
-				cw.Flush()
-				return cw.Error()
-			}})
+			target := model.Argmax(tr.Target, d.NumClasses(), cfg.Seed)
+			files = append(files, output.File{Path: truth, Write: table.Encoder(truth, "", func(w io.Writer, f data.Format) error {
+				return writeTruth(w, f, d, target, tr.Q)
+			})})
 			return output.WriteFiles(cmd.Context(), files...)
 		},
 	}
@@ -96,21 +75,33 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 	fl.Uint64Var(&cfg.Seed, "seed", 0, "random seed")
 	fl.Var(&maxMem, "max-memory", "refuse simulations estimated to need more memory than this, such as 4GiB (default: the memory available; off: no check)")
 	fl.StringVarP(&out, "output", "o", "-", `labels file (task,worker,label); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
-	fl.StringVar(&truth, "truth", "", "also write the true distributions (task,label,q_<class>...), as CSV, or TSV for .tsv: label is the true class under LA, the argmax of q under DA")
+	fl.StringVar(&truth, "truth", "", "also write the true distributions (task,label,q_<class>...): label is the true class under LA, the argmax of q under DA; format by extension, as --output")
 	return c
 }
 
-// checkTruthPath refuses a --truth file name whose extension asks for a
-// format the truth table is not written in: it is CSV or TSV text only.
-func checkTruthPath(truth string) error {
-	if truth == "" || truth == "-" {
-		return nil
+// writeTruth writes the true distributions of a simulation in format f:
+// one row per object with its identifier ("task"), its true class
+// ("label": target[j]) and its distribution q_j ("q_<class>" for every
+// class, numbers that read back bit for bit).
+func writeTruth(w io.Writer, f data.Format, d *data.Dataset, target []int, q []float64) error {
+	cols := []table.Column{{Name: "task"}, {Name: "label", Kind: table.Dict}}
+	for _, c := range d.Classes {
+		cols = append(cols, table.Column{Name: "q_" + c, Kind: table.Float})
 	}
-	f := data.FormatOf(truth)
-	if f == data.CSV || f == data.TSV {
-		if !strings.HasSuffix(strings.ToLower(truth), ".gz") {
-			return nil
+	t, err := table.NewWriter(w, f, cols)
+	if err != nil {
+		return err
+	}
+	k := d.NumClasses()
+	for j, task := range d.Tasks {
+		t.String(task)
+		t.String(d.Classes[target[j]])
+		for _, v := range q[j*k : (j+1)*k] {
+			t.Float(v)
+		}
+		if err := t.EndRow(); err != nil {
+			return err
 		}
 	}
-	return usagef("--truth %s: the truth file is written as uncompressed CSV or TSV only; name it .csv or .tsv", truth)
+	return t.Close()
 }
