@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func TestTypedErrors(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		_, err = est.Fit(d, &Settings{Threads: 1})
+		_, err = est.Fit(context.Background(), d, &Settings{Threads: 1})
 		return err
 	}
 	for _, tc := range []struct {
@@ -43,7 +44,7 @@ func TestTypedErrors(t *testing.T) {
 		{"one class, hda-glad", fit("hda-glad", one), ErrOneClass, "only one class (x)"},
 		{"gmv without gold", fit("gmv", two), ErrNoTrainingGold, "gmv needs training gold"},
 		{"gmv with no gold task", func() error {
-			_, err := GoldMajorityVote{Gold: []int{-1, -1}}.Fit(two, nil)
+			_, err := GoldMajorityVote{Gold: []int{-1, -1}}.Fit(context.Background(), two, nil)
 			return err
 		}(), ErrNoTrainingGold, "no task has a gold class"},
 	} {

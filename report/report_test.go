@@ -334,7 +334,7 @@ func TestWorkerQuality(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := est.Fit(d, &model.Settings{MaxIterations: 30, Threads: 1})
+			res, err := est.Fit(context.Background(), d, &model.Settings{MaxIterations: 30, Threads: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
