@@ -485,16 +485,7 @@ func (r *RealResult) accuracyTable(p int) string {
 			title = ""
 		}
 		if pr != nil {
-			vals, texts := r.paperValues(pr.Acc)
-			win := pairWinner(cfg.Models, vals, false)
-			cells := []string{title, "paper"}
-			for m, s := range texts {
-				if win[m] {
-					s = bold(s)
-				}
-				cells = append(cells, s)
-			}
-			t.add(cells...)
+			t.add(r.paperRow(title, pr.Acc, false)...)
 		}
 		if i >= 0 && pr != nil {
 			cells := []string{"", "ours − paper"}
@@ -514,6 +505,22 @@ func (r *RealResult) accuracyTable(p int) string {
 	}
 	b.WriteString(t.String())
 	return b.String()
+}
+
+// paperRow returns the "paper" row of a table for one data set: the
+// paper's values, the better of each LA/DA pair in bold (the lower one when
+// lower is set).
+func (r *RealResult) paperRow(title string, values [7]string, lower bool) []string {
+	vals, texts := r.paperValues(values)
+	win := pairWinner(r.Config.Models, vals, lower)
+	cells := []string{title, "paper"}
+	for m, s := range texts {
+		if win[m] {
+			s = bold(s)
+		}
+		cells = append(cells, s)
+	}
+	return cells
 }
 
 // logLossTable returns the log loss table of protocol p.
@@ -546,16 +553,7 @@ func (r *RealResult) logLossTable(p int) string {
 			title = ""
 		}
 		if pr != nil {
-			vals, texts := r.paperValues(pr.LogLoss)
-			win := pairWinner(cfg.Models, vals, true)
-			cells := []string{title, "paper"}
-			for m, s := range texts {
-				if win[m] {
-					s = bold(s)
-				}
-				cells = append(cells, s)
-			}
-			t.add(cells...)
+			t.add(r.paperRow(title, pr.LogLoss, true)...)
 		}
 		if i >= 0 && pr != nil {
 			cells := []string{"", "ours − paper"}
