@@ -154,6 +154,7 @@ func TestDefaultRecoversSimulations(t *testing.T) {
 			}
 			gm, ga := score(est)
 			dm, da := score(def)
+			t.Logf("| %s | %d | %.4f / %.4f | %.4f / %.4f |", gen, k, dm, da, gm, ga)
 			if a.Name() == "da" && dm > 1.1*gm {
 				t.Errorf("%s, K = %d: MSE of q_j %.4f, %s by maximum likelihood %.4f", gen, k, dm, gen, gm)
 			}
