@@ -50,16 +50,12 @@ type Model struct {
 // the registry knows always means the registry's model.
 func (m Model) Name() string {
 	name := m.Latent.Name() + "-" + m.Noise.Name()
-	a := m.Latent
-	for u, ok := a.(unwrapper); ok; u, ok = a.(unwrapper) {
-		a = u.Unwrap()
-	}
-	p, ok := a.(priorLearner)
+	learned, ok := learnsPrior(m.Latent)
 	d, ok2 := m.Noise.(noise.Describer)
-	if !ok || !ok2 || p.LearnsPrior() == d.Info().LearnPrior {
+	if !ok || !ok2 || learned == d.Info().LearnPrior {
 		return name
 	}
-	if p.LearnsPrior() {
+	if learned {
 		return name + " (learned class prior)"
 	}
 	return name + " (uniform class prior)"
@@ -69,6 +65,17 @@ func (m Model) Name() string {
 // uniform, such as latent.LA.
 type priorLearner interface {
 	LearnsPrior() bool
+}
+
+// learnsPrior reports whether assumption a, or the assumption it wraps
+// (such as latent.WithGold's Base), has a class prior (ok) and whether it
+// learns it.
+func learnsPrior(a latent.Assumption) (learned, ok bool) {
+	for u, wraps := a.(unwrapper); wraps; u, wraps = a.(unwrapper) {
+		a = u.Unwrap()
+	}
+	p, ok := a.(priorLearner)
+	return ok && p.LearnsPrior(), ok
 }
 
 // unwrapper is an assumption that wraps another, such as latent.WithGold.

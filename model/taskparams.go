@@ -1,33 +1,40 @@
 package model
 
 import (
-	"math"
-
 	"github.com/consensuslab/consensus/internal/num"
-	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 )
 
-// TaskDifficulties returns the fitted difficulty d_j > 0 of every object of
-// a GLAD model (noise.GLAD under any assumption), in object order, and nil
-// for other models. In GLAD a worker of ability e_w labels object j
-// correctly with probability σ(e_w d_j), so a larger d_j makes every
-// worker's label more reliable (better workers more likely right,
-// adversarial ones more likely wrong); log d_j is the parameter Crowd-Kit's
-// GLAD reports as betas_.
-func (r *Result) TaskDifficulties() []float64 {
+// TaskColumns names the per-object values TaskValues reports: those of a
+// noise model with interpretable per-object parameters (noise.TaskReporter,
+// such as GLAD's "difficulty", under any assumption), nil for other
+// models.
+func (r *Result) TaskColumns() []string {
+	if tr := r.taskReporter(); tr != nil {
+		return tr.TaskColumns()
+	}
+	return nil
+}
+
+// TaskValues appends the fitted values of object j, one per TaskColumns
+// entry, to dst and returns the result.
+func (r *Result) TaskValues(j int, dst []float64) []float64 {
+	tr := r.taskReporter()
+	if tr == nil {
+		return dst
+	}
+	_, o, _, _ := r.obj.lay.Split(r.Params)
+	return tr.TaskValues(o, r.K(), j, dst)
+}
+
+// taskReporter returns the fitted noise model as a noise.TaskReporter, or
+// nil when it is not one or the result has no parameters.
+func (r *Result) taskReporter() noise.TaskReporter {
 	if r.obj == nil || r.Params == nil {
 		return nil
 	}
-	if _, ok := r.model.Noise.(noise.GLAD); !ok {
-		return nil
-	}
-	_, o, _, _ := r.obj.lay.Split(r.Params)
-	d := make([]float64, len(o))
-	for j, delta := range o {
-		d[j] = math.Exp(delta)
-	}
-	return d
+	tr, _ := r.model.Noise.(noise.TaskReporter)
+	return tr
 }
 
 // ClassPrior returns the fitted class prior p, one probability per class,
@@ -39,12 +46,9 @@ func (r *Result) ClassPrior() []float64 {
 	if r.obj == nil || r.Params == nil {
 		return nil
 	}
-	a := r.model.Latent
-	if wg, ok := a.(latent.WithGold); ok {
-		a = wg.Base // training gold clamps some objects; the prior is Base's
-	}
-	la, ok := a.(latent.LA)
-	if !ok || !la.LearnPrior {
+	// Training gold (latent.WithGold) clamps some objects; the prior is
+	// that of the assumption it wraps.
+	if learned, _ := learnsPrior(r.model.Latent); !learned {
 		return nil
 	}
 	_, _, g, _ := r.obj.lay.Split(r.Params)

@@ -8,7 +8,8 @@ import (
 	"github.com/consensuslab/consensus/datasets"
 )
 
-// TestClassPriorAndDifficulties checks ClassPrior and TaskDifficulties on
+// TestClassPriorAndDifficulties checks ClassPrior and TaskColumns and
+// TaskValues on
 // duchenne: la-ds's prior is a distribution and, at EM's fixed point, the
 // mean of the posteriors (the M-step of the prior); models without a
 // fitted prior or without GLAD's object parameters report nil.
@@ -39,7 +40,18 @@ func TestClassPriorAndDifficulties(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, diff := res.ClassPrior(), res.TaskDifficulties()
+			p, cols := res.ClassPrior(), res.TaskColumns()
+			var diff []float64
+			if cols != nil {
+				if len(cols) != 1 || cols[0] != "difficulty" {
+					t.Fatalf("task columns %v, want [difficulty]", cols)
+				}
+				for j := range d.Tasks {
+					diff = res.TaskValues(j, diff)
+				}
+			} else if v := res.TaskValues(0, nil); v != nil {
+				t.Fatalf("no task columns but values %v", v)
+			}
 			if (p != nil) != tc.prior || (diff != nil) != tc.diffs {
 				t.Fatalf("prior %v, difficulties of %d tasks", p, len(diff))
 			}

@@ -228,9 +228,10 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 					// SQUAREM on the object's update (Varadhan and
 					// Roland 2008, step length S3): γ' = γ − 2α r + α² v
 					// with r = F(γ) − γ, v = F(F(γ)) − 2F(γ) + γ and
-					// α = −‖r‖/‖v‖ ≤ −1, which keeps Σγ. A step that
-					// leaves γ ≥ a, or a residual that did not shrink,
-					// falls back to plain updates for this object.
+					// α = −‖r‖/‖v‖ ≤ −1, which keeps Σγ (γ' is built in
+					// e, free until the next step). A γ' with some
+					// γ'_z < a_z is replaced by F(F(γ)); a residual that
+					// did not shrink turns the object to plain updates.
 					accel = accel && diff < last
 					last = diff
 					if !accel {

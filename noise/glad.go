@@ -256,8 +256,21 @@ func (GLAD) SetWorker(_ *data.Dataset, vals, w []float64) error {
 	return nil
 }
 
+// TaskColumns names GLAD's one value per object, "difficulty".
+func (GLAD) TaskColumns() []string { return []string{"difficulty"} }
+
+// TaskValues appends object j's difficulty d_j = exp(o[j]) > 0. A worker of
+// ability e_w labels object j correctly with probability σ(e_w d_j), so a
+// larger d_j makes every worker's label more reliable (better workers more
+// likely right, adversarial ones more likely wrong); log d_j is the
+// parameter Crowd-Kit's GLAD reports as betas_.
+func (GLAD) TaskValues(o []float64, _, j int, dst []float64) []float64 {
+	return append(dst, math.Exp(o[j]))
+}
+
 var _ WorkerSetter = GLAD{}
 var _ Describer = GLAD{}
+var _ TaskReporter = GLAD{}
 
 // WithPriorVar returns m with the variance of its Gaussian priors set to v
 // (PriorVar).

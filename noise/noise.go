@@ -175,6 +175,21 @@ func CheckClasses(m Model, k int) error {
 	return nil
 }
 
+// TaskReporter is an optional interface of a Model whose per-object
+// parameters have a meaning of their own, such as GLAD's difficulties: the
+// per-object counterpart of the evaluators' WorkerColumns and WorkerValues.
+type TaskReporter interface {
+	Model
+
+	// TaskColumns names the values TaskValues reports for every object.
+	TaskColumns() []string
+
+	// TaskValues appends the values of object j, one per TaskColumns
+	// entry, to dst and returns the result, given the object block o of
+	// ObjectDim(k) parameters per object for k classes.
+	TaskValues(o []float64, k, j int, dst []float64) []float64
+}
+
 // WorkerSetter is an optional interface of a Model whose worker parameters
 // can be set from the interpretable values its evaluators report
 // (Evaluator.WorkerValues), so that a fit can start from known workers,

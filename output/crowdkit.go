@@ -85,39 +85,29 @@ func LayoutFile(path string, f data.Format, l Layout, r *model.Result, seed uint
 	return formatted(path, f, func(w io.Writer, f data.Format) error { return WriteConsensusCrowdKit(w, r, seed, f) })
 }
 
-// TaskColumns returns the columns of a tasks table (WriteTasks) after
-// "task" and "labels": "difficulty" for a GLAD model
-// (model.Result.TaskDifficulties), nothing for models without per-task
-// parameters.
-func TaskColumns(r *model.Result) []string {
-	if r.TaskDifficulties() != nil {
-		return []string{"difficulty"}
-	}
-	return nil
-}
-
 // WriteTasks writes one row per object of r in format f: its identifier,
-// its number of labels and its fitted parameters named by TaskColumns (for
-// GLAD the difficulty d_j, larger for an object whose labels are more
-// reliable; its logarithm is Crowd-Kit's betas_). Numbers are JSON numbers
-// and Parquet doubles; the task column is text.
+// its number of labels and its fitted parameters named by
+// model.Result.TaskColumns (for GLAD the difficulty d_j, larger for an
+// object whose labels are more reliable; its logarithm is Crowd-Kit's
+// betas_). Numbers are JSON numbers and Parquet doubles; the task column
+// is text.
 func WriteTasks(w io.Writer, r *model.Result, f data.Format) error {
 	d := r.Data
-	cols := TaskColumns(r)
 	tc := []table.Column{{Name: "task"}, {Name: "labels", Kind: table.Int}}
-	for _, c := range cols {
+	for _, c := range r.TaskColumns() {
 		tc = append(tc, table.Column{Name: c, Kind: table.Float})
 	}
 	t, err := table.NewWriter(w, f, tc)
 	if err != nil {
 		return err
 	}
-	diff := r.TaskDifficulties()
+	var vals []float64
 	for j, task := range d.Tasks {
 		t.String(task)
 		t.Int(int64(d.Offsets[j+1] - d.Offsets[j]))
-		if diff != nil {
-			t.Float(diff[j])
+		vals = r.TaskValues(j, vals[:0])
+		for _, v := range vals {
+			t.Float(v)
 		}
 		if err := t.EndRow(); err != nil {
 			return err

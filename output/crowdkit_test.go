@@ -129,7 +129,7 @@ func TestCrowdKitLayoutClash(t *testing.T) {
 // parameter, larger for the unanimous task.
 func TestWriteTasks(t *testing.T) {
 	res := glad(t, "cat,dog")
-	diff := res.TaskDifficulties()
+	diff := append(res.TaskValues(0, nil), res.TaskValues(1, nil)...)
 	if len(diff) != 2 || !(diff[1] > diff[0]) || diff[0] <= 0 {
 		t.Fatalf("difficulties %v: want two positive values, the unanimous task's larger", diff)
 	}
@@ -142,7 +142,7 @@ func TestWriteTasks(t *testing.T) {
 		t.Errorf("tasks table %q, want %q", b.String(), want)
 	}
 	rfe, _ := model.RFE{}.Fit(context.Background(), res.Data, nil)
-	if rfe.TaskDifficulties() != nil || TaskColumns(rfe) != nil {
+	if rfe.TaskValues(0, nil) != nil || rfe.TaskColumns() != nil {
 		t.Error("rfe has task parameters")
 	}
 }

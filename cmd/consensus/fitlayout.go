@@ -33,12 +33,13 @@ func (f *layoutFlags) check(est model.Estimator, name string) error {
 	}
 	f.layout = l
 	if f.tasks != "" {
-		m, ok := est.(model.Model)
+		c, ok := est.(model.Composite)
 		if ok {
-			_, ok = m.Noise.(noise.GLAD)
+			n, _ := c.Parts()
+			_, ok = n.(noise.TaskReporter)
 		}
 		if !ok {
-			return usagef("--tasks: model %s has no per-task parameters (GLAD models have: la-glad, da-glad)", name)
+			return usagef("--tasks: model %s has no per-task parameters (the GLAD models have: la-glad, da-glad, hda-glad)", name)
 		}
 	}
 	return nil
