@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
@@ -77,6 +79,7 @@ func newFitCmd() *cobra.Command {
 	var ff fitFlags
 	var tf trainFlags
 	var lf layoutFlags
+	var af autoFlags
 	var modelName, out, workers, outFormat string
 	var gladPrior float64
 	c := &cobra.Command{
@@ -84,6 +87,7 @@ func newFitCmd() *cobra.Command {
 		Short: "Fit a consensus model and write every task's label and distribution",
 		Example: `  consensus fit --dataset rte
   consensus fit --dataset rte --model da-glad
+  consensus fit --input labels.csv --model auto --output consensus.csv
   consensus fit --input labels.csv --gold gold.csv --model la-ds --output consensus.csv
   consensus fit --input labels.tsv --model da-ds --workers workers.csv
   consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
@@ -92,11 +96,10 @@ func newFitCmd() *cobra.Command {
   cat labels.jsonl | consensus fit --input - --format jsonl --output-format jsonl
   consensus fit --dataset websearch --model da-ds --train-fraction 0.2 --seed 7`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			est, err := model.ByName(modelName)
+			// ests is the named model, or with --model auto every
+			// candidate: each must accept the flags.
+			ests, err := af.estimators(modelName, gladPrior)
 			if err != nil {
-				return usageErr(err)
-			}
-			if est, err = withGLADPrior(est, gladPrior); err != nil {
 				return err
 			}
 			set, err := ff.settings()
@@ -107,16 +110,18 @@ func newFitCmd() *cobra.Command {
 			if err != nil {
 				return usagef("--output-format: %v", err)
 			}
-			if workers != "" {
-				if _, ok := est.(model.Parametric); !ok {
-					return usagef("--workers: model %s has no worker parameters", modelName)
+			for _, est := range ests {
+				if workers != "" {
+					if _, ok := est.(model.Parametric); !ok {
+						return usagef("--workers: model %s has no worker parameters", est.Name())
+					}
 				}
-			}
-			if err := tf.check(est, in.gold+in.dataset); err != nil {
-				return err
-			}
-			if err := lf.check(est, modelName); err != nil {
-				return err
+				if err := tf.check(est, in.gold+in.dataset); err != nil {
+					return err
+				}
+				if err := lf.check(est, est.Name()); err != nil {
+					return err
+				}
 			}
 			if err := checkOutputs([]string{"input", "gold", "train-gold", "init-workers"}, []string{in.input, in.gold, tf.trainGold, tf.initWorkers},
 				[]string{"output", "workers", "tasks"}, []string{out, workers, lf.tasks}); err != nil {
@@ -126,11 +131,19 @@ func newFitCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := checkFitMemory(est, d, in.maxMemory); err != nil {
-				return err
+			for _, est := range ests {
+				if err := checkFitMemory(est, d, in.maxMemory); err != nil {
+					return err
+				}
 			}
 			if err := lf.checkData(d); err != nil {
 				return err
+			}
+			est := ests[0]
+			if modelName == autoName {
+				if est, err = af.choose(cmd.Context(), os.Stderr, d, ests, set, ff.seed, ff.quiet); err != nil {
+					return err
+				}
 			}
 			tf.ctx, tf.maxMemory = cmd.Context(), in.maxMemory.bytes()
 			loadGold := func(path string, d *data.Dataset) (*data.Gold, error) { return in.loadGold(cmd.Context(), path, d) }
@@ -161,7 +174,11 @@ func newFitCmd() *cobra.Command {
 				return err
 			}
 			if !ff.quiet {
-				printSummary(os.Stderr, res, gold, ff.seed)
+				chosen := ""
+				if modelName == autoName {
+					chosen = " (chosen by --model auto)"
+				}
+				printSummary(os.Stderr, res, chosen, gold, ff.seed)
 			}
 			return nil
 		},
@@ -170,19 +187,24 @@ func newFitCmd() *cobra.Command {
 	ff.register(c)
 	tf.register(c)
 	lf.register(c)
+	af.register(c)
 	c.Flags().Float64Var(&gladPrior, "glad-prior", 0, gladPriorHelp)
-	c.Flags().StringVarP(&modelName, "model", "m", model.DefaultModel, "model: "+joinNames())
+	c.Flags().StringVarP(&modelName, "model", "m", model.DefaultModel, "model: "+joinNames()+", or auto: choose among "+strings.Join(compare.AutoModels, ", ")+" on held-out labels (--auto-models, --auto-criterion)")
+	c.RegisterFlagCompletionFunc("model", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return append(model.Names(), autoName), cobra.ShellCompDirectiveNoFileComp
+	})
 	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
 	c.Flags().StringVar(&outFormat, "output-format", "", "format of --output: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
 	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file (format by extension)")
 	return c
 }
 
-// printSummary writes the one-screen summary of a fit to w.
-func printSummary(w io.Writer, r *model.Result, gold *data.Gold, seed uint64) {
+// printSummary writes the one-screen summary of a fit to w; note follows
+// the model's name.
+func printSummary(w io.Writer, r *model.Result, note string, gold *data.Gold, seed uint64) {
 	d := r.Data
-	fmt.Fprintf(w, "model %s: %d tasks, %d workers, %d labels, %d classes\n",
-		r.Model, d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.NumClasses())
+	fmt.Fprintf(w, "model %s%s: %d tasks, %d workers, %d labels, %d classes\n",
+		r.Model, note, d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.NumClasses())
 	if r.Params != nil {
 		fmt.Fprintf(w, "solver %s: %d iterations, %d evaluations, log-likelihood %.6g, stopped: %s, time %v\n",
 			r.Method, r.Iterations, r.Evaluations, r.LogLikelihood, r.Status, r.Runtime.Round(time.Millisecond))

@@ -14,19 +14,21 @@ import (
 
 // TestModelListsAgree checks that the lists of models a user reads agree
 // with model.Registry: the output of 'consensus models', the --model help
-// of fit, the root help's count and the README's model table.
+// of fit, the root help's count and the README's model table. The first
+// two and the README also name auto (fit --model auto).
 func TestModelListsAgree(t *testing.T) {
 	names := model.Names()
+	withAuto := append(slices.Clone(names), autoName)
 	r := runIn(t, t.TempDir(), "", "models")
 	var listed []string
 	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
 		listed = append(listed, strings.Fields(line)[0])
 	}
-	if r.code != 0 || !slices.Equal(listed, names) {
-		t.Errorf("consensus models lists %v (exit %d), want %v", listed, r.code, names)
+	if r.code != 0 || !slices.Equal(listed, withAuto) {
+		t.Errorf("consensus models lists %v (exit %d), want %v", listed, r.code, withAuto)
 	}
 	help := runIn(t, t.TempDir(), "", "fit", "--help").stdout
-	for _, n := range names {
+	for _, n := range withAuto {
 		if !regexp.MustCompile(`[ ,]` + regexp.QuoteMeta(n) + `[,\s]`).MatchString(help) {
 			t.Errorf("fit --help does not name model %s", n)
 		}
@@ -55,7 +57,7 @@ func TestModelListsAgree(t *testing.T) {
 		}
 	}
 	slices.Sort(table)
-	sorted := slices.Sorted(slices.Values(names))
+	sorted := slices.Sorted(slices.Values(withAuto))
 	if !slices.Equal(table, sorted) {
 		t.Errorf("README's model table names\n%v\nthe registry\n%v", table, sorted)
 	}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/compare"
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
+)
+
+// autoName is the --model value that chooses a model for the data.
+const autoName = "auto"
+
+// autoSummary is the line of --model auto in 'consensus models'.
+const autoSummary = "choose among a few Bayesian models on held-out labels, then fit the choice (fit only; see docs/choosing-a-model.md)"
+
+// autoFlags are fit's flags of --model auto.
+type autoFlags struct {
+	models    string
+	criterion string
+}
+
+func (f *autoFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&f.models, "auto-models", "", "with --model auto: comma-separated candidate models (default: "+strings.Join(compare.AutoModels, ",")+")")
+	fl.StringVar(&f.criterion, "auto-criterion", "", "with --model auto: the held-out criterion, output-reliable (default), output or likelihood (see docs/choosing-a-model.md)")
+}
+
+// estimators returns the estimators that fit may use for --model name:
+// the named one, or with --model auto every candidate. Every one has the
+// GLAD prior v applied.
+func (f *autoFlags) estimators(name string, gladPrior float64) ([]model.Estimator, error) {
+	names := []string{name}
+	if name != autoName {
+		if f.models != "" || f.criterion != "" {
+			return nil, usagef("--auto-models and --auto-criterion need --model auto")
+		}
+	} else {
+		names = f.candidates()
+		if len(names) == 0 {
+			return nil, usagef("--auto-models: no models")
+		}
+		if _, err := compare.ParseScorer(f.criterion); err != nil {
+			return nil, usagef("--auto-criterion: %v", err)
+		}
+	}
+	ests := make([]model.Estimator, len(names))
+	for i, n := range names {
+		est, err := model.ByName(n)
+		if err == nil {
+			est, err = withGLADPrior(est, gladPrior)
+		}
+		if err != nil {
+			if name == autoName {
+				return nil, usagef("--auto-models: %v", err)
+			}
+			return nil, usageErr(err)
+		}
+		ests[i] = est
+	}
+	return ests, nil
+}
+
+// candidates returns the names of --auto-models, or nil for the default.
+func (f *autoFlags) candidates() []string {
+	if f.models == "" {
+		return compare.AutoModels
+	}
+	var names []string
+	for _, m := range strings.Split(f.models, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			names = append(names, m)
+		}
+	}
+	return names
+}
+
+// choose runs compare.Auto on d among ests and returns the chosen
+// estimator; unless quiet, it writes the choice and every candidate's
+// score to w.
+func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, ests []model.Estimator, set *model.Settings, seed uint64, quiet bool) (model.Estimator, error) {
+	scorer, err := compare.ParseScorer(f.criterion)
+	if err != nil {
+		return nil, usagef("--auto-criterion: %v", err)
+	}
+	opt := compare.AutoOptions{Estimators: ests, Scorer: scorer, Settings: set, Seed: seed}
+	var bar *progress
+	if !quiet {
+		bar = newProgress("choosing a model")
+		opt.Progress = func(p model.Progress) { bar.step(p.Done, p.Total, p.Item) }
+	}
+	choice, err := compare.Auto(ctx, d, opt)
+	bar.finish()
+	if err != nil {
+		return nil, err
+	}
+	if !quiet {
+		printChoice(w, choice, d)
+	}
+	for _, e := range ests {
+		if e.Name() == choice.Model {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("auto: chose %s, not a candidate", choice.Model) // cannot happen
+}
+
+// printChoice writes what --model auto chose and why: one line with the
+// choice and one per candidate with its score.
+func printChoice(w io.Writer, c *compare.AutoChoice, d *data.Dataset) {
+	of := "all"
+	if c.Labels < d.NumLabels() {
+		of = "a subsample of"
+	}
+	fmt.Fprintf(w, "auto: chose %s, the lowest held-out %s loss (%d splits of %s %d tasks, %d labels; %v)\n",
+		c.Model, c.Criterion, c.Splits, of, c.Tasks, c.Labels, c.Runtime.Round(time.Millisecond))
+	width := 0
+	for _, k := range c.Candidates {
+		width = max(width, len(k.Model))
+	}
+	for _, k := range c.Candidates {
+		note := ""
+		switch {
+		case k.Err != nil:
+			note = "  failed: " + oneLine(k.Err)
+		case !k.Converged:
+			note = "  (stopped at its iteration limit)"
+		}
+		mark := " "
+		if k.Model == c.Model {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "auto: %s %-*s %.4f  %v%s\n", mark, width, k.Model, k.Score, k.Runtime.Round(time.Millisecond), note)
+	}
+}
