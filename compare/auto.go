@@ -218,13 +218,16 @@ func (OutputChannel) Score(r *model.Result, train *data.Dataset, held []HeldLabe
 // agreement on d, and whether the worker has labels on objects with other
 // labels. Two labels of the same object agree with probability
 // a b + (1 - a)(1 - b)/(K - 1) for workers of accuracies a and b, so from a
-// start of 0.7, ten rounds set
+// start of 0.7, twenty rounds set
 //
 //	a_w = ((K - 1) g_w - (1 - b_w)) / (K b_w - 1),
 //
 // with g_w the worker's agreement with the other labels of its objects and
 // b_w the mean accuracy of those labels' workers, both shrunk by two
 // pseudo-labels towards the crowd's means, and a_w kept in [1/K, 0.99].
+// (Each round moves a_w halfway to that value: the undamped map has slope
+// -1 at its fixed point when the accuracies are equal, and would
+// oscillate.)
 // A worker without such labels gets the crowd's mean accuracy.
 func WorkerAccuracy(d *data.Dataset) (acc []float64, seen []bool) {
 	k := float64(d.NumClasses())
@@ -260,7 +263,7 @@ func WorkerAccuracy(d *data.Dataset) (acc []float64, seen []bool) {
 		acc[w] = 0.7
 	}
 	other := make([]float64, nw) // summed accuracy of the co-labellers
-	for range 10 {
+	for range 20 {
 		clear(other)
 		var mean float64
 		for w := range acc {
@@ -294,7 +297,7 @@ func WorkerAccuracy(d *data.Dataset) (acc []float64, seen []bool) {
 			if den := k*b - 1; den > 1e-9 {
 				a = ((k-1)*g - (1 - b)) / den
 			}
-			acc[w] = min(0.99, max(1/k, a))
+			acc[w] = (acc[w] + min(0.99, max(1/k, a))) / 2
 		}
 	}
 	return acc, seen
@@ -325,7 +328,8 @@ var DefaultScorer Scorer = OutputLoss{Reliable: true}
 
 // AutoOptions controls Auto. The zero value chooses among AutoModels by
 // DefaultScorer on three splits that each hold out a fifth of every
-// object's labels, on at most 30,000 labels.
+// object's labels, on at most 20,000 labels, with at most 300 iterations
+// per fit.
 type AutoOptions struct {
 	// Models are the candidates' registry names; nil means AutoModels.
 	Models []string
@@ -335,8 +339,14 @@ type AutoOptions struct {
 	// Scorer is the criterion; nil means DefaultScorer.
 	Scorer Scorer
 	// Settings are the fit settings of the candidates' fits (Threads is
-	// set to 1 and Progress is replaced); nil means the defaults.
+	// set to 1, Progress is replaced and MaxIterations is bounded by
+	// MaxIterations below); nil means the defaults.
 	Settings *model.Settings
+	// MaxIterations bounds the iterations of every candidate's fit, and so
+	// the time of the choice: a fit stops at the smaller of this and
+	// Settings.MaxIterations (1000 by default), and a candidate whose fit
+	// stops there counts as not converged. Zero means 300.
+	MaxIterations int
 	// Parallel is the number of fits run at once; zero means
 	// runtime.GOMAXPROCS(0).
 	Parallel int
@@ -348,7 +358,7 @@ type AutoOptions struct {
 	// MaxLabels bounds the time of the choice: on a data set with more
 	// labels, the candidates are fitted to the labels of a subsample of
 	// the objects, drawn with Seed, with about MaxLabels labels. Zero
-	// means 30,000; negative means no subsample.
+	// means 20,000; negative means no subsample.
 	MaxLabels int
 	// Seed seeds the subsample and the splits.
 	Seed uint64
@@ -369,6 +379,9 @@ type AutoCandidate struct {
 	// Converged is false when some fit of the candidate stopped at its
 	// iteration limit.
 	Converged bool
+	// Iterations is the largest number of iterations of the candidate's
+	// fits.
+	Iterations int
 	// Runtime adds up the candidate's fits.
 	Runtime time.Duration
 	// Err is the first error of the candidate's fits.
@@ -406,7 +419,10 @@ func (o AutoOptions) withDefaults() AutoOptions {
 		o.Splits = 3
 	}
 	if o.MaxLabels == 0 {
-		o.MaxLabels = 30000
+		o.MaxLabels = 20000
+	}
+	if o.MaxIterations == 0 {
+		o.MaxIterations = 300
 	}
 	return o
 }
@@ -443,8 +459,8 @@ func Auto(ctx context.Context, d *data.Dataset, opt AutoOptions) (*AutoChoice, e
 	if !(opt.HoldOutFraction > 0 && opt.HoldOutFraction < 1) {
 		return nil, fmt.Errorf("auto: hold-out fraction %g not in (0, 1)", opt.HoldOutFraction)
 	}
-	if opt.Splits < 0 {
-		return nil, fmt.Errorf("auto: %d splits", opt.Splits)
+	if opt.Splits < 0 || opt.MaxIterations < 0 {
+		return nil, fmt.Errorf("auto: %d splits, %d iterations", opt.Splits, opt.MaxIterations)
 	}
 	sub := d
 	if opt.MaxLabels > 0 && d.NumLabels() > opt.MaxLabels {
@@ -466,7 +482,14 @@ func Auto(ctx context.Context, d *data.Dataset, opt AutoOptions) (*AutoChoice, e
 			opt.Progress(p)
 		}
 	}
-	fits, err := fitAll(ctx, ests, jobs, Options{Settings: opt.Settings, Parallel: opt.Parallel, Progress: progress})
+	var set model.Settings
+	if opt.Settings != nil {
+		set = *opt.Settings
+	}
+	if set.MaxIterations <= 0 || set.MaxIterations > opt.MaxIterations {
+		set.MaxIterations = opt.MaxIterations
+	}
+	fits, err := fitAll(ctx, ests, jobs, Options{Settings: &set, Parallel: opt.Parallel, Progress: progress})
 	if err != nil {
 		return nil, err
 	}
@@ -488,6 +511,7 @@ func Auto(ctx context.Context, d *data.Dataset, opt AutoOptions) (*AutoChoice, e
 		if !f.res.Converged {
 			c.Converged = false
 		}
+		c.Iterations = max(c.Iterations, f.res.Iterations)
 		l, w := opt.Scorer.Score(f.res, trains[jb.split], helds[jb.split])
 		loss[jb.model] += l
 		weight[jb.model] += w

@@ -136,6 +136,6 @@ func printChoice(w io.Writer, c *compare.AutoChoice, d *data.Dataset) {
 		if k.Model == c.Model {
 			mark = "*"
 		}
-		fmt.Fprintf(w, "auto: %s %-*s %.4f  %v%s\n", mark, width, k.Model, k.Score, k.Runtime.Round(time.Millisecond), note)
+		fmt.Fprintf(w, "auto: %s %-*s %.4f  %4d iterations  %v%s\n", mark, width, k.Model, k.Score, k.Iterations, k.Runtime.Round(time.Millisecond), note)
 	}
 }
