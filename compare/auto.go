@@ -134,24 +134,7 @@ func WorkerReliability(d *data.Dataset) []float64 {
 			c += (t / n) * (t / n)
 		}
 	}
-	agree := make([]float64, d.NumWorkers())
-	count := make([]float64, d.NumWorkers())
-	counts := make([]float64, k)
-	for j := range d.Tasks {
-		workers, labels := d.TaskLabels(j)
-		n := len(labels)
-		if n < 2 {
-			continue
-		}
-		clear(counts)
-		for _, y := range labels {
-			counts[y]++
-		}
-		for i, w := range workers {
-			agree[w] += (counts[labels[i]] - 1) / float64(n-1)
-			count[w]++
-		}
-	}
+	agree, count := agreement(d)
 	const shrink = 2
 	rel := make([]float64, d.NumWorkers())
 	if c >= 1 {
@@ -234,24 +217,9 @@ func WorkerAccuracy(d *data.Dataset) (acc []float64, seen []bool) {
 	nw := d.NumWorkers()
 	acc = make([]float64, nw)
 	seen = make([]bool, nw)
-	agree := make([]float64, nw) // summed leave-one-out agreement
-	count := make([]float64, nw) // labels on objects with other labels
-	counts := make([]float64, d.NumClasses())
-	for j := range d.Tasks {
-		workers, labels := d.TaskLabels(j)
-		n := len(labels)
-		if n < 2 {
-			continue
-		}
-		clear(counts)
-		for _, y := range labels {
-			counts[y]++
-		}
-		for i, w := range workers {
-			agree[w] += (counts[labels[i]] - 1) / float64(n-1)
-			count[w]++
-			seen[w] = true
-		}
+	agree, count := agreement(d)
+	for w, n := range count {
+		seen[w] = n > 0
 	}
 	var gAll, nAll float64
 	for w := range agree {
@@ -301,6 +269,32 @@ func WorkerAccuracy(d *data.Dataset) (acc []float64, seen []bool) {
 		}
 	}
 	return acc, seen
+}
+
+// agreement returns, for every worker of d, the summed leave-one-out
+// agreement of its labels on objects with other labels (the fraction of
+// the other labels of the object that are the same class) and the number
+// of such labels.
+func agreement(d *data.Dataset) (agree, count []float64) {
+	agree = make([]float64, d.NumWorkers())
+	count = make([]float64, d.NumWorkers())
+	counts := make([]float64, d.NumClasses())
+	for j := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		n := len(labels)
+		if n < 2 {
+			continue
+		}
+		clear(counts)
+		for _, y := range labels {
+			counts[y]++
+		}
+		for i, w := range workers {
+			agree[w] += (counts[labels[i]] - 1) / float64(n-1)
+			count[w]++
+		}
+	}
+	return agree, count
 }
 
 // ParseScorer returns the Scorer named s: "likelihood" (LabelLikelihood),

@@ -74,14 +74,7 @@ func TestEveryNoiseModelEverywhere(t *testing.T) {
 	for _, n := range model.NoiseModels() {
 		t.Run(n.Name(), func(t *testing.T) {
 			dir := t.TempDir()
-			ok := func(args ...string) result {
-				t.Helper()
-				r := runIn(t, dir, "", args...)
-				if r.code != 0 {
-					t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
-				}
-				return r
-			}
+			ok := func(args ...string) result { t.Helper(); return mustRun(t, dir, args...) }
 			ok("simulate", "--model", "da-"+n.Name(), "--objects", "60", "--workers", "6", "--classes", "3", "--seed", "1", "-o", "labels.csv")
 			for _, form := range []string{"la-", "da-", "hda-"} {
 				m := form + n.Name()
