@@ -13,7 +13,10 @@ import (
 // model under a latent assumption, fitted by mean-field variational Bayes
 // (the noise model must be conjugate, noise.Conjugate: Dawid-Skene), so that
 // the output averages over the uncertainty of the parameters instead of
-// plugging in maximum-likelihood values. Its optimum lies inside the
+// plugging in maximum-likelihood values. A noise model without a conjugate
+// prior that implements noise.MAPVariational (GLAD) takes part with point
+// estimates of its parameters, the mode of their posterior (variational
+// EM): vb-la-glad, vb-da-glad and vb-hda-glad. Its optimum lies inside the
 // parameter space: fits converge, and no output probability is exactly 0
 // or 1.
 //
@@ -42,7 +45,8 @@ import (
 // See docs/models.md for the updates and docs/choosing-a-model.md for how
 // the forms compare on the shipped data sets.
 type Bayes struct {
-	// Noise is the noise model; it must implement noise.Conjugate.
+	// Noise is the noise model; it must implement noise.Conjugate or
+	// noise.MAPVariational.
 	Noise noise.Model
 	// Latent is latent.LA or latent.DA (their settings are not used).
 	Latent latent.Assumption
@@ -102,11 +106,15 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 	if err := noise.CheckClasses(b.Noise, d.NumClasses()); err != nil {
 		return nil, fmt.Errorf("model %s: %w", b.Name(), err)
 	}
-	c, ok := b.Noise.(noise.Conjugate)
-	if !ok {
-		return nil, fmt.Errorf("model %s: noise model %s has no conjugate prior", b.Name(), b.Noise.Name())
+	var nv noise.Variational
+	switch m := b.Noise.(type) {
+	case noise.Conjugate:
+		nv = m.NewVariational(d)
+	case noise.MAPVariational:
+		nv = m.NewMAP(d)
+	default:
+		return nil, fmt.Errorf("model %s: noise model %s has neither a conjugate prior nor a point posterior", b.Name(), b.Noise.Name())
 	}
-	nv := c.NewVariational(d)
 	switch b.Latent.Name() {
 	case "la":
 		return vbFit(ctx, b.Name(), d, set, nv, newVBLA(d), false)

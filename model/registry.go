@@ -58,7 +58,8 @@ type Entry struct {
 // noise model of NoiseModels its LA form la-X (the class prior learned or
 // uniform as the model declares), its DA form da-X and its hierarchical DA
 // form hda-X (HDA); the variational Bayes forms (Bayes) vb-la-X, vb-da-X
-// and vb-hda-X of every conjugate noise model (noise.Conjugate); and
+// and vb-hda-X of every conjugate noise model (noise.Conjugate) and of
+// every one with a point posterior (noise.MAPVariational: GLAD); and
 // Crowd-Kit's other categorical aggregators (see crowdKit).
 func Registry() []Entry {
 	r := []Entry{
@@ -70,6 +71,8 @@ func Registry() []Entry {
 	}
 	for _, n := range NoiseModels() {
 		if _, ok := n.(noise.Conjugate); ok {
+			r = append(r, variational(n)...)
+		} else if _, ok := n.(noise.MAPVariational); ok {
 			r = append(r, variational(n)...)
 		}
 	}
@@ -103,7 +106,11 @@ func forms(n noise.Describer) []Entry {
 // with α and p by empirical Bayes).
 func variational(n noise.Describer) []Entry {
 	info := n.Info()
-	s := info.Summary + " with " + info.ConjugatePrior
+	prior := info.ConjugatePrior
+	if m, ok := n.(noise.MAPVariational); ok {
+		prior = m.MAPPrior()
+	}
+	s := info.Summary + " with " + prior
 	r := []Entry{
 		{"vb-la-" + n.Name(), "LA " + s + ", variational Bayes, output the posterior of the true class", "", func() Estimator {
 			return Bayes{Noise: n, Latent: latent.LA{}}

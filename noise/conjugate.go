@@ -68,3 +68,28 @@ type Variational interface {
 	WorkerColumns() []string
 	WorkerValues(w int, dst []float64) []float64
 }
+
+// MAPVariational is an optional interface of a noise Model without a
+// conjugate prior that can still take part in a variational fit (package
+// model's Bayes): its parameters get point estimates, moved towards the
+// mode of their posterior given the weights of the latent classes at every
+// iteration (variational EM), while the latent classes and the objects'
+// distributions keep their variational factors.
+//
+// The Variational it returns keeps that interface's contract with two
+// differences: Prob writes P(y_i | z) at the point estimates (the
+// expectation of the logarithm under a point mass), and Update and Load
+// return the negative log prior density of the estimates (up to a
+// constant) in place of the KL divergence: in both cases the parameters'
+// cost in the evidence lower bound.
+type MAPVariational interface {
+	Model
+
+	// NewMAP returns the model's point posterior on d, not yet started
+	// (call Start).
+	NewMAP(d *data.Dataset) Variational
+
+	// MAPPrior describes the prior in a few words, as Info's
+	// ConjugatePrior does for a conjugate model.
+	MAPPrior() string
+}
