@@ -60,12 +60,13 @@ type vbChunk struct {
 // accelerated by SQUAREM as EM's are (see squarem), with the bound in the
 // place of the log-likelihood, and stop when both the relative change of
 // the bound is at most FunctionTol·|bound| and no output probability moved
-// by more than ParamTol, or after MaxIterations passes. With frozen set
+// by more than ParamTol, or after MaxIterations passes. With mode vbFrozen
 // the noise posterior is kept as it is (it must have been fitted before)
 // and only the objects' factors and the globals are fitted.
-func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, frozen bool) (*Result, error) {
+func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, mode vbMode) (*Result, error) {
 	start := time.Now()
 	k := d.NumClasses()
+	frozen := mode == vbFrozen
 	if !frozen {
 		nv.Start(d.Frequencies())
 	}
@@ -155,6 +156,17 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 	r.Runtime = time.Since(start)
 	return r, nil
 }
+
+// vbMode says what a variational fit fits.
+type vbMode int
+
+const (
+	// vbFresh starts the noise posterior from the data and fits it.
+	vbFresh vbMode = iota
+	// vbFrozen keeps the noise posterior as it is (it must have been
+	// fitted before) and fits only the objects' factors and the globals.
+	vbFrozen
+)
 
 // vbRun is the state of one variational fit: its parts, the chunks, and
 // the number of passes so far.
