@@ -255,10 +255,9 @@ func permuteGroups(x []float64, k int, perm []int) {
 }
 
 // consensusPermutation returns the renaming π of the consensus classes of
-// r that best matches them to the labels: the maximiser of
-// Σ_z M(z, π(z)), M(z, y) = Σ_i out_j(i)(z) 1[y_i = y]. Every permutation
-// is tried for K ≤ 8 (the first maximiser in lexicographic order wins);
-// beyond, π is built greedily from the largest entries of M.
+// r that best matches them to the labels: bestPermutation of the K×K
+// matrix M(z, y) = Σ_i out_j(i)(z) 1[y_i = y], the consensus-weighted
+// counts of the labels.
 func consensusPermutation(r *Result) []int {
 	d := r.Data
 	k := d.NumClasses()
@@ -272,6 +271,14 @@ func consensusPermutation(r *Result) []int {
 			}
 		}
 	}
+	return bestPermutation(m, k)
+}
+
+// bestPermutation returns the permutation π that maximises Σ_z m(z, π(z))
+// for the k×k matrix m (row-major). Every permutation is tried for k ≤ 8
+// (the first maximiser in lexicographic order wins); beyond, π is built
+// greedily from the largest entries of m (greedyPermutation).
+func bestPermutation(m []float64, k int) []int {
 	if k > 8 {
 		return greedyPermutation(m, k)
 	}
