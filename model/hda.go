@@ -53,6 +53,14 @@ import (
 // toward p, would drift to α = ∞; the marginal likelihood does not use the
 // q_j.
 //
+// Every fit of the loop, the final one included, goes through the
+// label-switching guard (mirrorGuard, described in docs/models.md): a fit
+// whose workers are on average worse than chance is fitted again from the
+// mirrored, the relabelled (with p relabelled too) and, for a fit started
+// from the previous one, the majority-vote start, and the fit of highest
+// worker agreement is kept. A fit from Settings.Start or with
+// Settings.Fixed is not guarded.
+//
 // The output is, by default, the marginal form: the posterior mean
 // E[q_j | labels] under Dirichlet(α p) at the fitted noise parameters,
 // computed from the same polynomials (the Bayes predictive distribution of
