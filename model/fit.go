@@ -24,45 +24,17 @@ import (
 // size of the data.
 //
 // A fit whose workers are on average worse than chance (Result.Agreement
-// below 1/K: the mirror mode, in which the classes are switched) is fitted
-// again from its own optimum with every worker parameter negated, which
-// turns each worker's preference for the latent class the other way round
-// (a GLAD ability, a one-coin or MACE logit, a row of Dawid-Skene or
-// minimax entropy logits); the second fit is kept when its workers are
-// better than chance, and its Method says so. Fits from Settings.Start or
-// with Settings.Fixed are kept as they are.
+// below 1/K: the mirror mode, in which the classes are switched) goes
+// through the label-switching guard described at mirrorGuard: it is fitted
+// again from starts on the other side of the switch, and the fit whose
+// workers agree best with its consensus is kept; its Method says which.
+// Fits from Settings.Start or with Settings.Fixed are kept as they are.
 func (m Model) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
 	r, err := m.fitOnce(ctx, d, s)
 	if err != nil || s != nil && (s.Start != nil || s.Fixed != nil) {
 		return r, err
 	}
-	k := float64(d.NumClasses())
-	a := r.Agreement()
-	if a >= 1/k {
-		return r, nil
-	}
-	x := slices.Clone(r.Params)
-	w, _, _, _ := m.Layout(d).Split(x)
-	for i := range w {
-		w[i] = -w[i]
-	}
-	var set Settings
-	if s != nil {
-		set = *s
-	}
-	set.Start = x
-	r2, err := m.fitOnce(ctx, d, &set)
-	if err != nil {
-		return r, nil
-	}
-	if a2 := r2.Agreement(); a2 >= 1/k {
-		r2.Method += fmt.Sprintf(", refitted from the mirrored start (worker agreement %.3f, below chance 1/K, became %.3f)", a, a2)
-		r2.Iterations += r.Iterations
-		r2.Evaluations += r.Evaluations
-		r2.Runtime += r.Runtime
-		return r2, nil
-	}
-	return r, nil
+	return mirrorGuard{}.check(ctx, m, d, s, r)
 }
 
 // fitOnce is Fit without the mirror guard.

@@ -53,6 +53,14 @@ import (
 // toward p, would drift to α = ∞; the marginal likelihood does not use the
 // q_j.
 //
+// Every fit of the loop, the final one included, goes through the
+// label-switching guard (mirrorGuard, described in docs/models.md): a fit
+// whose workers are on average worse than chance is fitted again from the
+// mirrored, the relabelled (with p relabelled too) and, for a fit started
+// from the previous one, the majority-vote start, and the fit of highest
+// worker agreement is kept. A fit from Settings.Start or with
+// Settings.Fixed is not guarded.
+//
 // The output is, by default, the marginal form: the posterior mean
 // E[q_j | labels] under Dirichlet(α p) at the fitted noise parameters,
 // computed from the same polynomials (the Bayes predictive distribution of
@@ -113,6 +121,9 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	if s != nil {
 		set = *s
 	}
+	// The label-switching guard (see mirrorGuard) checks every fit of
+	// the loop, unless the caller gave a start or fixed parameters.
+	guard := s == nil || s.Start == nil && s.Fixed == nil
 	var tally ebTally
 	if !fixed && rounds > 1 {
 		// Empirical Bayes from every start; the prior of the highest
@@ -122,7 +133,7 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 			if i > 0 && h.Alpha > 0 {
 				break // α is fixed: the starts coincide
 			}
-			c, err := h.chain(ctx, d, set, a, p, rounds-1, &tally)
+			c, err := h.chain(ctx, d, set, a, p, rounds-1, guard, &tally)
 			if err != nil {
 				return nil, 0, nil, err
 			}
@@ -132,12 +143,11 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 		}
 		alpha, p, set.Start = best.alpha, best.p, best.params
 	}
-	res, err := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}.Fit(ctx, d, &set)
+	res, used, err := h.fit(ctx, d, set, alpha, p, guard)
 	if err != nil {
 		return nil, 0, nil, err
 	}
 	tally.add(res)
-	used := res.model.Latent.(latent.Dirichlet)
 	if !h.MAP && used.Alpha > 0 {
 		polys := buildPolys(res)
 		pp := used.P
@@ -184,7 +194,7 @@ type ebChain struct {
 // (alpha, p): at most n fits of at most 200 iterations, each followed by
 // the maximisation of the marginal likelihood over the free parts of α and
 // p, until they settle.
-func (h HDA) chain(ctx context.Context, d *data.Dataset, set Settings, alpha float64, p []float64, n int, tally *ebTally) (ebChain, error) {
+func (h HDA) chain(ctx context.Context, d *data.Dataset, set Settings, alpha float64, p []float64, n int, guard bool, tally *ebTally) (ebChain, error) {
 	k := d.NumClasses()
 	// An intermediate fit only feeds the next estimate of α and p: 200
 	// iterations are plenty.
@@ -193,11 +203,13 @@ func (h HDA) chain(ctx context.Context, d *data.Dataset, set Settings, alpha flo
 	}
 	var c ebChain
 	for range n {
-		r, err := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}.Fit(ctx, d, &set)
+		r, used, err := h.fit(ctx, d, set, alpha, p, guard)
 		if err != nil {
 			return c, err
 		}
 		tally.add(r)
+		// The guard may have relabelled p with the classes.
+		p = used.P
 		polys := buildPolys(r)
 		na, np, ml := marginalEB(polys, k, alpha, p, h.Alpha, h.P)
 		c = ebChain{na, np, r.Params, ml}
@@ -208,6 +220,44 @@ func (h HDA) chain(ctx context.Context, d *data.Dataset, set Settings, alpha flo
 		}
 	}
 	return c, nil
+}
+
+// fit is one fit of the empirical Bayes loop: the noise model under
+// latent.Dirichlet with the prior (alpha, p), from set.Start (nil: Init).
+// With guard set, the fit goes through the label-switching guard
+// (mirrorGuard): the relabelled start relabels an estimated p with the
+// classes (a fixed HDA.P stays as it is), and a fit from the previous fit
+// of the loop (set.Start not nil) also gets the majority-vote start. It
+// returns the fit and the assumption it was made under.
+func (h HDA) fit(ctx context.Context, d *data.Dataset, set Settings, alpha float64, p []float64, guard bool) (*Result, latent.Dirichlet, error) {
+	m := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}
+	r, err := m.fitOnce(ctx, d, &set)
+	if err == nil && guard {
+		g := mirrorGuard{warm: set.Start != nil, relabel: func(perm []int) latent.Assumption {
+			if h.P != nil {
+				return m.Latent
+			}
+			return latent.Dirichlet{Alpha: alpha, P: permuted(p, perm)}
+		}}
+		r, err = g.check(ctx, m, d, &set, r)
+	}
+	if err != nil {
+		return nil, latent.Dirichlet{}, err
+	}
+	return r, r.model.Latent.(latent.Dirichlet), nil
+}
+
+// permuted returns p with the value of class z moved to class perm[z]; nil
+// (the uniform distribution) stays nil.
+func permuted(p []float64, perm []int) []float64 {
+	if p == nil {
+		return nil
+	}
+	q := make([]float64, len(p))
+	for z, v := range p {
+		q[perm[z]] = v
+	}
+	return q
 }
 
 func fmtVec(p []float64) string {
