@@ -190,3 +190,15 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 	}
 	return nil, fmt.Errorf("model %s: variational fits support the la and da assumptions, not %s", b.Name(), b.Latent.Name())
 }
+
+// WithQPrior returns b with the prior pseudo-count of q_j set to a (zero:
+// JeffreysPrior) and the staged form when staged, and true, when b is a DA
+// form without Hierarchical, the form these settings apply to; otherwise
+// it returns b unchanged and false.
+func (b Bayes) WithQPrior(a float64, staged bool) (Estimator, bool) {
+	if b.Latent == nil || b.Latent.Name() != "da" || b.Hierarchical {
+		return b, false
+	}
+	b.Prior, b.Staged = a, staged
+	return b, true
+}

@@ -10,8 +10,8 @@ import (
 )
 
 // DefaultModel is the name of the estimator a user gets without naming
-// one: Bayesian Dawid-Skene with workers from the LA fit and q_j under DA
-// (see Bayes and docs/choosing-a-model.md).
+// one: Bayesian Dawid-Skene under DA, workers and q_j fitted together with
+// q_j ~ Dirichlet(1/2, …, 1/2) (see Bayes and docs/choosing-a-model.md).
 const DefaultModel = "vb-da-ds"
 
 // NoiseModels returns the noise models of the registry, in the order
@@ -100,8 +100,8 @@ func forms(n noise.Describer) []Entry {
 }
 
 // variational returns the variational Bayes entries of the conjugate
-// noise model n: vb-la-X (IBCC for Dawid-Skene), vb-da-X (workers from the
-// LA fit, then q_j ~ Dirichlet(1) under DA; vb-da-ds is the default model
+// noise model n: vb-la-X (IBCC for Dawid-Skene), vb-da-X (workers and q_j
+// together under DA, q_j ~ Dirichlet(1/2); vb-da-ds is the default model
 // of the command line) and vb-hda-X (mixed membership, q_j ~ Dirichlet(α p)
 // with α and p by empirical Bayes).
 func variational(n noise.Describer) []Entry {
@@ -115,7 +115,7 @@ func variational(n noise.Describer) []Entry {
 		{"vb-la-" + n.Name(), "LA " + s + ", variational Bayes, output the posterior of the true class", "", func() Estimator {
 			return Bayes{Noise: n, Latent: latent.LA{}}
 		}},
-		{"vb-da-" + n.Name(), "DA " + s + ": workers from the LA fit, then q_j ~ Dirichlet(1), variational Bayes, output the posterior mean of q_j", "", func() Estimator {
+		{"vb-da-" + n.Name(), "DA " + s + " (mixed membership), q_j ~ Dirichlet(1/2) (Jeffreys), variational Bayes, output the posterior mean of q_j", "", func() Estimator {
 			return Bayes{Noise: n, Latent: latent.DA{}}
 		}},
 		{"vb-hda-" + n.Name(), "hierarchical DA " + s + " (mixed membership), q_j ~ Dirichlet(alpha p) by empirical Bayes, variational Bayes, output the posterior mean of q_j", "", func() Estimator {

@@ -32,10 +32,26 @@ func (f *autoFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.criterion, "auto-criterion", "", "with --model auto: the held-out criterion, output-reliable (default), output or likelihood (see docs/choosing-a-model.md)")
 }
 
+// modelOptions are fit's flags that change a model's prior.
+type modelOptions struct {
+	gladPrior float64 // --glad-prior
+	qPrior    float64 // --q-prior
+	staged    bool    // --staged
+}
+
+// apply returns est with the options applied (withGLADPrior, withQPrior).
+func (o modelOptions) apply(est model.Estimator) (model.Estimator, error) {
+	est, err := withGLADPrior(est, o.gladPrior)
+	if err != nil {
+		return nil, err
+	}
+	return withQPrior(est, o.qPrior, o.staged)
+}
+
 // estimators returns the estimators that fit may use for --model name:
 // the named one, or with --model auto every candidate. Every one has the
-// GLAD prior v applied.
-func (f *autoFlags) estimators(name string, gladPrior float64) ([]model.Estimator, error) {
+// options o applied.
+func (f *autoFlags) estimators(name string, o modelOptions) ([]model.Estimator, error) {
 	names := []string{name}
 	if name != autoName {
 		if f.models != "" || f.criterion != "" {
@@ -54,7 +70,7 @@ func (f *autoFlags) estimators(name string, gladPrior float64) ([]model.Estimato
 	for i, n := range names {
 		est, err := model.ByName(n)
 		if err == nil {
-			est, err = withGLADPrior(est, gladPrior)
+			est, err = o.apply(est)
 		}
 		if err != nil {
 			if name == autoName {

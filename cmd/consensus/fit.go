@@ -81,7 +81,7 @@ func newFitCmd() *cobra.Command {
 	var lf layoutFlags
 	var af autoFlags
 	var modelName, out, workers, outFormat string
-	var gladPrior float64
+	var mo modelOptions
 	c := &cobra.Command{
 		Use:   "fit [LABELS]",
 		Short: "Fit a consensus model and write every task's label and distribution",
@@ -98,7 +98,7 @@ func newFitCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// ests is the named model, or with --model auto every
 			// candidate: each must accept the flags.
-			ests, err := af.estimators(modelName, gladPrior)
+			ests, err := af.estimators(modelName, mo)
 			if err != nil {
 				return err
 			}
@@ -188,7 +188,9 @@ func newFitCmd() *cobra.Command {
 	tf.register(c)
 	lf.register(c)
 	af.register(c)
-	c.Flags().Float64Var(&gladPrior, "glad-prior", 0, gladPriorHelp)
+	c.Flags().Float64Var(&mo.gladPrior, "glad-prior", 0, gladPriorHelp)
+	c.Flags().Float64Var(&mo.qPrior, "q-prior", 0, qPriorHelp)
+	c.Flags().BoolVar(&mo.staged, "staged", false, stagedHelp)
 	c.Flags().StringVarP(&modelName, "model", "m", model.DefaultModel, "model: "+joinNames()+", or auto: choose among "+strings.Join(compare.AutoModels, ", ")+" on held-out labels (--auto-models, --auto-criterion)")
 	c.RegisterFlagCompletionFunc("model", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return append(model.Names(), autoName), cobra.ShellCompDirectiveNoFileComp

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// --q-prior and --staged change the prior and the form of the vb-da-*
+// models, the summary names the hand-built form, and any other model, a
+// negative pseudo-count or auto's default candidates (vb-hda-ds and
+// vb-la-ds take neither) are usage errors with no output.
+func TestQPriorFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string // in the summary
+	}{
+		{[]string{"--dataset", "rte"}, "model vb-da-ds: "},
+		{[]string{"--dataset", "rte", "--q-prior", "0.5"}, "model vb-da-ds: "},
+		{[]string{"--dataset", "rte", "--q-prior", "1"}, "model vb-da-ds (prior 1): "},
+		{[]string{"--dataset", "rte", "--staged"}, "model vb-da-ds (staged): "},
+		{[]string{"--dataset", "rte", "-m", "vb-da-onecoin", "--q-prior", "2", "--staged"}, "model vb-da-onecoin (staged) (prior 2): "},
+	} {
+		r := mustRun(t, dir, append([]string{"fit", "-o", "out.csv"}, c.args...)...)
+		if !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: summary without %q:\n%s", c.args, c.want, r.stderr)
+		}
+	}
+	// A smoother prior moves every output towards the centre: the largest
+	// probability of the first task falls.
+	first := func(args ...string) string {
+		mustRun(t, dir, append([]string{"fit", "--dataset", "rte", "-o", "out.csv", "--quiet"}, args...)...)
+		return strings.Split(readFile(t, dir, "out.csv"), "\n")[1]
+	}
+	if a, b := first(), first("--q-prior", "4"); a == b {
+		t.Errorf("--q-prior 4 left the output as it was: %s", a)
+	}
+	for _, args := range [][]string{
+		{"-m", "la-ds", "--q-prior", "1"},
+		{"-m", "vb-hda-ds", "--staged"},
+		{"--q-prior", "-1"},
+		{"--q-prior", "NaN"},
+		{"-m", "auto", "--q-prior", "1"},
+	} {
+		r := runIn(t, dir, "", append([]string{"fit", "--dataset", "rte", "-o", "bad.csv"}, args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "q-prior") || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming --q-prior", args, r.code, r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "bad.csv")); err == nil {
+			t.Errorf("%v: wrote bad.csv", args)
+		}
+	}
+}
