@@ -93,24 +93,35 @@ func TestNoMirrorMode(t *testing.T) {
 	}
 }
 
-// With every worker perfect and q_j ~ Dirichlet(1, …, 1), the posterior
-// mean of q_j is the add-one smoothed label frequencies, (c_jz + 1)/(n_j + K):
+// With every worker perfect and q_j ~ Dirichlet(a, …, a), the posterior
+// mean of q_j is the smoothed label frequencies, (c_jz + a)/(n_j + K a):
 // checked through a DS whose prior makes every confusion matrix almost the
-// identity.
+// identity, with the default a (JeffreysPrior) and with a = 1 (add-one).
 func TestBayesDAPerfectWorkers(t *testing.T) {
 	d, _, err := datasets.Load("temp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := model.Bayes{Noise: noise.DS{PriorDiag: 1e9, PriorOff: 1e-9}, Latent: latent.DA{}}
-	r, err := b.Fit(context.Background(), d, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := metrics.AddOne(d.Counts(), d.NumClasses())
-	for i, p := range r.Probs {
-		if math.Abs(p-want[i]) > 1e-6 {
-			t.Fatalf("probability %d: %g, add-one frequency %g", i, p, want[i])
+	k := d.NumClasses()
+	for _, prior := range []float64{0, 1} {
+		b := model.Bayes{Noise: noise.DS{PriorDiag: 1e9, PriorOff: 1e-9}, Latent: latent.DA{}, Prior: prior}
+		r, err := b.Fit(context.Background(), d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := prior
+		if a == 0 {
+			a = model.JeffreysPrior
+		}
+		counts := d.Counts()
+		for j := range d.NumTasks() {
+			n := float64(d.Offsets[j+1] - d.Offsets[j])
+			for z := range k {
+				want := (counts[j*k+z] + a) / (n + float64(k)*a)
+				if p := r.Probs[j*k+z]; math.Abs(p-want) > 1e-6 {
+					t.Fatalf("prior %g, task %d class %d: %g, smoothed frequency %g", a, j, z, p, want)
+				}
+			}
 		}
 	}
 }
