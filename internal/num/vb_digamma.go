@@ -1,6 +1,5 @@
 package num
 
-
 // ExpDigammaTo writes exp(ψ(x[z])) into dst[z] for every z of x (x[z] > 0),
 // the factors exp E[log θ_z] of variational responsibilities up to their
 // common factor exp(−ψ(Σθ)). It is ExpDigamma with the shift's sum
