@@ -148,6 +148,8 @@ type vbDA struct {
 	hier  bool
 	a     []float64 // α p
 	normA float64   // num.DirichletLogNorm(a)
+	sumA  float64   // Σ_z a_z
+	lgS   []float64 // without hier, log Γ(Σa + n) for every object's label count n
 	gamma []float64 // J×K
 }
 
@@ -203,9 +205,7 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 			// ψ(Σγ)): the weights do not see the common factor, and the
 			// bound below takes it out.
 			step := func(src, dst []float64) num.Product {
-				for z, x := range src {
-					e[z] = num.ExpDigamma(x)
-				}
+				num.ExpDigammaTo(e, src)
 				copy(dst, v.a)
 				prod := num.NewProduct()
 				for i := 0; i < len(pj); i += k {
@@ -255,9 +255,34 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 					continue
 				}
 				// The weights gj are φ at the γ_j used for them: the
-				// bound is evaluated there, and γ_j moves on to ng.
-				ps := num.DirichletExpLog(elog, gamma)
-				c.bound += prod.Log() - float64(len(pj)/k)*ps - num.DirichletKL(gamma, v.a, elog, v.normA)
+				// bound is evaluated there, and γ_j moves on to ng. With
+				// S = Σ_z γ_z = Σ_z a_z + n_j, its terms are
+				//
+				//	Σ_i log Σ_z exp E[log q_z] P(y_i | z) − KL(Dir(γ) ‖ Dir(a))
+				//	  = log prod − n_j ψ(S) − log Γ(S) + Σ log Γ(γ_z) + log B(a)
+				//	    − Σ_z (γ_z − a_z)(ψ(γ_z) − ψ(S))
+				//	  = log prod − log Γ(S) + normA + Σ_z [log Γ(γ_z) − (γ_z − a_z) ψ(γ_z)],
+				//
+				// where ψ(S) cancels and ψ(γ_z) = log e_z (e is exp ψ at
+				// γ_j, from the last step).
+				//
+				// Under hier a has moved since γ_j was formed, Σγ_z
+				// differs from Σa_z + n_j, and the bound keeps
+				// (Σγ_z − Σa_z − n_j) ψ(S).
+				nj := len(pj) / k
+				t := prod.Log() + v.normA
+				if v.hier {
+					s := sum(gamma)
+					lg, _ := math.Lgamma(s)
+					t += (s-v.sumA-float64(nj))*num.Digamma(s) - lg
+				} else {
+					t -= v.lgS[nj]
+				}
+				for z, x := range gamma {
+					lg, _ := math.Lgamma(x)
+					t += lg - (x-v.a[z])*num.Log(e[z])
+				}
+				c.bound += t
 				so, sn := sum(gamma), sum(ng)
 				for z := range ng {
 					c.change = max(c.change, math.Abs(ng[z]/sn-gamma[z]/so))
@@ -314,6 +339,23 @@ func (v *vbDA) setGlobals(x []float64) float64 {
 		}
 	}
 	v.normA = num.DirichletLogNorm(v.a)
+	v.sumA = sum(v.a)
+	if !v.hier && v.lgS == nil {
+		// a is fixed: log Γ(Σa + n) once for every label count n.
+		off := v.d.Offsets
+		most := 0
+		for j := range v.d.Tasks {
+			most = max(most, off[j+1]-off[j])
+		}
+		v.lgS = make([]float64, most+1)
+		done := make([]bool, most+1)
+		for j := range v.d.Tasks {
+			if n := off[j+1] - off[j]; !done[n] {
+				v.lgS[n], _ = math.Lgamma(v.sumA + float64(n))
+				done[n] = true
+			}
+		}
+	}
 	return 0
 }
 

@@ -1,0 +1,31 @@
+package num
+
+import (
+	"math"
+	"testing"
+)
+
+var vbDigammaArgs = []float64{1e-90, 1e-8, 1e-3, 0.1, 0.5, 0.9, 1, 1.5, 2, 2.5, 3.7, 5, 6.999, 7, 7.5, 7.999, 8, 10, 33.3, 100, 1e4, 1e8, 1e14, 1e16}
+
+func TestExpDigammaTo(t *testing.T) {
+	got := make([]float64, len(vbDigammaArgs))
+	ExpDigammaTo(got, vbDigammaArgs)
+	for i, x := range vbDigammaArgs {
+		want := ExpDigamma(x)
+		if math.Abs(got[i]-want) > 1e-14*want {
+			t.Errorf("ExpDigammaTo at %g = %.17g, want ExpDigamma = %.17g", x, got[i], want)
+		}
+	}
+}
+
+func BenchmarkExpDigammaTo(b *testing.B) {
+	x := make([]float64, 64)
+	for i := range x {
+		x[i] = 0.5 + float64(i)/8
+	}
+	dst := make([]float64, len(x))
+	for b.Loop() {
+		ExpDigammaTo(dst, x)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/value")
+}
