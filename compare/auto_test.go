@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
@@ -225,6 +226,29 @@ func TestSubsampleTasks(t *testing.T) {
 		w1, l1 := a.TaskLabels(j)
 		if !slices.Equal(w0, w1) || !slices.Equal(l0, l1) {
 			t.Errorf("task %s: labels differ from the data's", n)
+		}
+	}
+}
+
+// On the subsample of adult that --model auto fits (seed 1), vb-hda-ds's
+// empirical Bayes prior takes the rare class's a_z to its lower bound,
+// where exp ψ(γ_z) underflows; the bound must stay finite and every
+// candidate must fit (the bound once became NaN there).
+func TestAutoAdultSubsampleFits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits three models to 20,000 labels three times")
+	}
+	d, _, err := datasets.Load("adult")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := Auto(context.Background(), d, AutoOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ch.Candidates {
+		if c.Err != nil || math.IsNaN(c.Score) {
+			t.Errorf("%s: score %g, error %v", c.Model, c.Score, c.Err)
 		}
 	}
 }
