@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"io"
+	"io/fs"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -79,6 +80,7 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 	go p.read()
 
 	line := f.line // lines before the current block
+	read, first := f.pos, true // bytes of the input in the blocks so far
 	var rest [][]byte
 	var failed error
 	for job := range p.order {
@@ -110,6 +112,10 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 			continue
 		}
 		line += job.lines
+		if read += len(job.data); first {
+			first = false
+			reserveFor(b, t.size, read)
+		}
 		select {
 		case p.free <- job:
 		default:
@@ -131,6 +137,28 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 	readers = append(readers, tail)
 	t.cr = &fastCSV{r: io.MultiReader(readers...), sep: f.sep, trim: f.trim, buf: make([]byte, 0, fastBlock), line: line, first: true}
 	return nil
+}
+
+// reserveFor reserves b for an input of size bytes (0 if not known) of
+// which the first read bytes gave its labels and tasks so far, scaling
+// them with a margin of 10 %.
+func reserveFor(b *Builder, size int64, read int) {
+	if size <= int64(read) || read <= 0 {
+		return
+	}
+	scale := 1.1 * float64(size) / float64(read)
+	b.reserve(int(scale*float64(b.Len()))+1, int(scale*float64(b.tasks.names.len()))+1)
+}
+
+// inputSize returns the size of r if it is a regular file, such as an
+// *os.File, and 0 otherwise.
+func inputSize(r io.Reader) int64 {
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
+		}
+	}
+	return 0
 }
 
 // chunkPipe carries the blocks of readChunks.
