@@ -348,7 +348,6 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 	var sink uint64
 	for pos := 0; pos < len(data); {
 		rows := p.batch[:0]
-		prev, havePrev := last[0], have
 		for pos < len(data) && len(rows) < directBatch {
 			end, next := lineEnd(data, pos)
 			r := splitRow{at: int32(pos), line: n, kind: p.split(data, pos, end), cells: p.cells}
@@ -357,20 +356,31 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 			if r.kind == lineBlank {
 				continue
 			}
-			if r.kind == linePlain {
-				task := data[r.cells[0][0]:r.cells[0][1]]
-				if !havePrev || !bytes.Equal(task, prev) {
-					r.hash, r.hashed = maphash.Bytes(b.tasks.seed, task), true
-					sink += b.tasks.slotAt(r.hash)
-				}
-				prev, havePrev = task, true
-			}
 			rows = append(rows, r)
 			if r.kind == lineOdd {
 				break
 			}
 		}
 		p.batch = rows
+		// Hash the tasks, then load their home slots in a loop of
+		// independent loads, whose cache misses overlap.
+		prev, havePrev := last[0], have
+		for i := range rows {
+			r := &rows[i]
+			if r.kind != linePlain {
+				break
+			}
+			task := data[r.cells[0][0]:r.cells[0][1]]
+			if !havePrev || !bytes.Equal(task, prev) {
+				r.hash, r.hashed = maphash.Bytes(b.tasks.seed, task), true
+			}
+			prev, havePrev = task, true
+		}
+		for i := range rows {
+			if rows[i].hashed {
+				sink += b.tasks.slotAt(rows[i].hash)
+			}
+		}
 		for i := range rows {
 			r := &rows[i]
 			if r.kind == lineOdd {
