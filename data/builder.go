@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Builder accumulates labels given as strings and builds a Dataset.
@@ -74,6 +75,7 @@ func (c *column[T]) reserve(n int) {
 		return
 	}
 	cur := make([]T, 0, n)
+	adviseHuge(unsafe.Pointer(unsafe.SliceData(cur)), uintptr(n)*unsafe.Sizeof(cur[:1][0]))
 	for _, ch := range c.chunks() {
 		cur = append(cur, ch...)
 	}

@@ -123,6 +123,7 @@ func (in *intern) grow() { in.resize(2 * len(in.slots)) }
 func (in *intern) resize(size int) {
 	old := in.slots
 	in.slots, in.shift = make([]uint64, size), uint(64-bits.TrailingZeros(uint(size)))
+	adviseHuge(unsafe.Pointer(unsafe.SliceData(in.slots)), uintptr(size)*8)
 	mask := len(in.slots) - 1
 	for _, e := range old {
 		if e == 0 {
