@@ -321,7 +321,7 @@ func (e *laEval) posteriorChecked(p, s []float64) (sum float64, scale int, ok bo
 // instead when it reports false.
 func (e *laEval) posteriorQuick(p, s []float64) (float64, bool) {
 	const one = 0x3FF0000000000000 // the bits of 1.0: a larger uint64 is > 1, NaN or negative
-	var top uint64                  // the largest bits of a probability
+	var top uint64                 // the largest bits of a probability
 	if e.k == 2 {
 		s0, s1 := e.p[0], e.p[1]
 		for i := 0; i+1 < len(p); i += 2 {
