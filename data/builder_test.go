@@ -1,8 +1,13 @@
 package data
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -128,5 +133,49 @@ func TestBuilder(t *testing.T) {
 			check(len(tc.rows), false)
 			check(len(tc.rows), true) // as the readers build
 		})
+	}
+}
+
+// TestLoadLabelsReserved checks that reading a file, which sizes the
+// Builder from the file's size after the first block (reserveFor), gives
+// the Dataset of reading the same bytes from memory, which does not: with
+// small blocks, on one and two goroutines, for files grouped by task (the
+// estimate from the first block is close), with tasks that come back (the
+// task estimate is high) and with ids that grow longer (the estimate of
+// labels is high at first).
+func TestLoadLabelsReserved(t *testing.T) {
+	defer func(old int) { chunkSize = old }(chunkSize)
+	defer func(old int) { chunkThreads = old }(chunkThreads)
+	files := map[string]func(i int) string{
+		"grouped":   func(i int) string { return fmt.Sprintf("t%d,w%d,%d\n", i/5, i*7919%97, i*i%3) },
+		"scattered": func(i int) string { return fmt.Sprintf("t%d,w%d,%d\n", i*31%1013, i%50, i%2) },
+		"growing":   func(i int) string { return fmt.Sprintf("%s,w%d,%d\n", strings.Repeat("t", 1+i/5000), i%7, i%2) },
+	}
+	for name, row := range files {
+		var buf bytes.Buffer
+		buf.WriteString("task,worker,label\n")
+		for i := range chunkLen + 5000 { // more than a column's first chunk
+			buf.WriteString(row(i))
+		}
+		path := filepath.Join(t.TempDir(), name+".csv")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, threads := range []int{1, 2} {
+			for _, size := range []int{64, 4096, 1 << 20} {
+				chunkThreads, chunkSize = threads, size
+				got, err := LoadLabels(path, "", ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := ReadLabels(bytes.NewReader(buf.Bytes()), path, ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s, %d goroutines, blocks of %d bytes: the file and the same bytes in memory read differently", name, threads, size)
+				}
+			}
+		}
 	}
 }
