@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Builder accumulates labels given as strings and builds a Dataset.
@@ -30,42 +31,96 @@ type Builder struct {
 // chunkLen is the number of values in a full chunk of a column.
 const chunkLen = 1 << 16
 
-// column is a sequence of values stored in chunks of chunkLen values, so
-// that appending never copies the values already there.
+// column is a sequence of values stored in chunks, so that appending never
+// copies the values already there. The chunks after the first hold
+// chunkLen values; the first holds chunkLen values too, or more if the
+// column was reserved before it filled (see reserve). Columns given the
+// same reservations and the same number of values have chunks of the same
+// lengths.
 type column[T any] struct {
-	full [][]T // chunks of chunkLen values
-	cur  []T   // the values after them, at most chunkLen
+	full [][]T // the full chunks
+	cur  []T   // the values after them
+	done int   // values in full
+	lim  int   // the length at which cur is full; 0 before the first value
 }
 
 // add appends v.
 func (c *column[T]) add(v T) {
-	if len(c.cur) == chunkLen {
-		c.full = append(c.full, c.cur)
-		c.cur = make([]T, 0, chunkLen)
+	if len(c.cur) == c.lim {
+		c.next()
 	}
 	c.cur = append(c.cur, v)
 }
 
+// next makes room in cur: at the first value it sets the length of the
+// first chunk (cur grows by append up to it); once cur is full, it moves
+// cur to the full chunks and starts a chunk of chunkLen values.
+func (c *column[T]) next() {
+	if c.lim == 0 {
+		c.lim = chunkLen
+		return
+	}
+	c.full = append(c.full, c.cur)
+	c.done += len(c.cur)
+	c.cur, c.lim = make([]T, 0, chunkLen), chunkLen
+}
+
+// reserve makes the column hold up to n values in one slice, which flat
+// can return without copying it, if n is more than it holds and than its
+// first chunk would hold: the values so far move into a first chunk of n
+// values. Columns of the same length that reserve the same n keep chunks
+// of the same lengths.
+func (c *column[T]) reserve(n int) {
+	if n <= c.len() || len(c.full) == 0 && n <= max(c.lim, chunkLen) {
+		return
+	}
+	cur := make([]T, 0, n)
+	adviseHuge(unsafe.Pointer(unsafe.SliceData(cur)), uintptr(n)*unsafe.Sizeof(cur[:1][0]))
+	for _, ch := range c.chunks() {
+		cur = append(cur, ch...)
+	}
+	c.full, c.cur, c.done, c.lim = nil, cur, 0, n
+}
+
+// firstLen returns the number of values the first chunk holds when full.
+func (c *column[T]) firstLen() int {
+	if len(c.full) > 0 {
+		return len(c.full[0])
+	}
+	return max(c.lim, chunkLen)
+}
+
 // len returns the number of values.
-func (c *column[T]) len() int { return len(c.full)*chunkLen + len(c.cur) }
+func (c *column[T]) len() int { return c.done + len(c.cur) }
 
 // at returns the i-th value.
 func (c *column[T]) at(i int) T {
-	if k := i / chunkLen; k < len(c.full) {
+	if len(c.full) == 0 {
+		return c.cur[i]
+	}
+	if f := len(c.full[0]); i < f {
+		return c.full[0][i]
+	} else {
+		i -= f
+	}
+	if k := i/chunkLen + 1; k < len(c.full) {
 		return c.full[k][i%chunkLen]
 	}
 	return c.cur[i%chunkLen]
 }
 
-// chunks returns the values as chunks: all but the last hold chunkLen
-// values. Columns of the same length have chunks of the same lengths.
+// chunks returns the values as chunks (see column).
 func (c *column[T]) chunks() [][]T {
 	return append(c.full[:len(c.full):len(c.full)], c.cur)
 }
 
-// flat returns the values in one new slice. If consume is true, it lets
-// go of each full chunk once copied, and c must not be used again.
+// flat returns the values in one slice. If consume is true, it lets go of
+// each full chunk once copied, c must not be used again, and a column in
+// one chunk is returned without a copy; otherwise the slice is new.
 func (c *column[T]) flat(consume bool) []T {
+	if consume && len(c.full) == 0 {
+		return c.cur[:len(c.cur):len(c.cur)]
+	}
 	out := make([]T, 0, c.len())
 	for k, ch := range c.chunks() {
 		out = append(out, ch...)
@@ -133,6 +188,7 @@ func (b *Builder) addIndex(t, w int32, c uint16) {
 // scatter switches from counting the labels of each task to recording the
 // task of every label.
 func (b *Builder) scatter() {
+	b.task.reserve(b.worker.firstLen())
 	for j, ch := range b.count.chunks() {
 		for i, n := range ch {
 			for range n {
@@ -142,6 +198,21 @@ func (b *Builder) scatter() {
 	}
 	b.count = column[int32]{}
 	b.scattered = true
+}
+
+// reserve prepares b for about labels labels of about tasks tasks in all,
+// so that its columns and task table need not grow and Build need not copy
+// them; the estimates need not be exact.
+func (b *Builder) reserve(labels, tasks int) {
+	tasks = min(tasks, labels)
+	b.worker.reserve(labels)
+	b.label.reserve(labels)
+	if b.scattered {
+		b.task.reserve(labels)
+	} else {
+		b.count.reserve(tasks)
+	}
+	b.tasks.reserve(tasks)
 }
 
 // Len returns the number of labels added so far.
@@ -187,13 +258,21 @@ func (b *Builder) build(consume bool) (*Dataset, error) {
 		}
 	}
 	d.Worker = b.worker.flat(consume)
-	d.Label = make([]uint16, 0, b.label.len())
-	for k, ch := range b.label.chunks() {
-		for _, l := range ch {
-			d.Label = append(d.Label, remap[l])
+	if consume && len(b.label.full) == 0 {
+		// One chunk: remapped in place.
+		d.Label = b.label.flat(true)
+		for i, l := range d.Label {
+			d.Label[i] = remap[l]
 		}
-		if consume && k < len(b.label.full) {
-			b.label.full[k] = nil
+	} else {
+		d.Label = make([]uint16, 0, b.label.len())
+		for k, ch := range b.label.chunks() {
+			for _, l := range ch {
+				d.Label = append(d.Label, remap[l])
+			}
+			if consume && k < len(b.label.full) {
+				b.label.full[k] = nil
+			}
 		}
 	}
 	if err := d.Validate(); err != nil {

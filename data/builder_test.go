@@ -1,16 +1,22 @@
 package data
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 )
 
 // TestBuilder checks that a Builder gives the Dataset of FromIndices, with
 // identifiers indexed in order of first appearance, whether the labels of
 // each task come together or not, across chunk boundaries, and when Build
-// is called twice with labels added in between, and when the Builder
-// frees its memory while building, as the readers have it do.
+// is called twice with labels added in between, when the Builder
+// frees its memory while building, as the readers have it do, and when it
+// was reserved for more or fewer labels and tasks than it gets.
 func TestBuilder(t *testing.T) {
 	type row struct{ task, worker, label string }
 	grouped := func(n, per int) []row {
@@ -32,18 +38,26 @@ func TestBuilder(t *testing.T) {
 		rows    []row
 		classes []string
 		again   int // Build after this many rows as well
+		at      int // reserve after this many rows, if reserve is set
+		reserve [2]int
 	}{
-		{"grouped", grouped(20, 4), nil, 0},
-		{"grouped-fixed", grouped(20, 4), []string{"2", "0", "1", "9"}, 0},
-		{"one task", grouped(10, 10), nil, 0},
-		{"comes back", append(grouped(12, 3), row{"t0", "w1", "1"}, row{"t9", "w1", "0"}), nil, 0},
-		{"comes back at once", []row{{"a", "u", "x"}, {"b", "u", "y"}, {"a", "v", "x"}}, nil, 0},
-		{"scattered", scattered(50, 7), nil, 0},
-		{"grouped chunks", grouped(3*chunkLen+5, 2), nil, 0},
-		{"scattered chunks", scattered(2*chunkLen+3, chunkLen+1), nil, 0},
-		{"late scatter", append(grouped(chunkLen+7, 3), row{"t1", "w0", "0"}), nil, 0},
-		{"build twice", append(grouped(20, 4), row{"t1", "w1", "1"}), nil, 10},
-		{"build twice grouped", grouped(20, 4), nil, 9},
+		{"grouped", grouped(20, 4), nil, 0, 0, [2]int{}},
+		{"grouped-fixed", grouped(20, 4), []string{"2", "0", "1", "9"}, 0, 0, [2]int{}},
+		{"one task", grouped(10, 10), nil, 0, 0, [2]int{}},
+		{"comes back", append(grouped(12, 3), row{"t0", "w1", "1"}, row{"t9", "w1", "0"}), nil, 0, 0, [2]int{}},
+		{"comes back at once", []row{{"a", "u", "x"}, {"b", "u", "y"}, {"a", "v", "x"}}, nil, 0, 0, [2]int{}},
+		{"scattered", scattered(50, 7), nil, 0, 0, [2]int{}},
+		{"grouped chunks", grouped(3*chunkLen+5, 2), nil, 0, 0, [2]int{}},
+		{"scattered chunks", scattered(2*chunkLen+3, chunkLen+1), nil, 0, 0, [2]int{}},
+		{"late scatter", append(grouped(chunkLen+7, 3), row{"t1", "w0", "0"}), nil, 0, 0, [2]int{}},
+		{"build twice", append(grouped(20, 4), row{"t1", "w1", "1"}), nil, 10, 0, [2]int{}},
+		{"build twice grouped", grouped(20, 4), nil, 9, 0, [2]int{}},
+		{"reserved", grouped(3*chunkLen+5, 2), nil, 0, 10, [2]int{3*chunkLen + 5, 2 * chunkLen}},
+		{"reserved too few", grouped(3*chunkLen+5, 2), nil, 0, 10, [2]int{chunkLen + 100, chunkLen + 10}},
+		{"reserved after a chunk", grouped(3*chunkLen+5, 2), nil, 0, chunkLen + 10, [2]int{4 * chunkLen, 2 * chunkLen}},
+		{"reserved, late scatter", append(grouped(chunkLen+7, 3), row{"t1", "w0", "0"}), nil, 0, 5, [2]int{chunkLen + 2, 10}},
+		{"reserved, scattered", scattered(2*chunkLen+3, chunkLen+1), nil, 0, 100, [2]int{2 * chunkLen, chunkLen}},
+		{"reserved, build twice", append(grouped(3*chunkLen, 4), row{"t1", "w1", "1"}), nil, chunkLen, 10, [2]int{3 * chunkLen, chunkLen}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := NewBuilder(tc.classes)
@@ -103,6 +117,9 @@ func TestBuilder(t *testing.T) {
 				if tc.again > 0 && i == tc.again {
 					check(i, false)
 				}
+				if tc.reserve[0] > 0 && i == tc.at {
+					b.reserve(tc.reserve[0], tc.reserve[1])
+				}
 				if err := b.Add(r.task, r.worker, r.label); err != nil {
 					t.Fatal(err)
 				}
@@ -116,5 +133,49 @@ func TestBuilder(t *testing.T) {
 			check(len(tc.rows), false)
 			check(len(tc.rows), true) // as the readers build
 		})
+	}
+}
+
+// TestLoadLabelsReserved checks that reading a file, which sizes the
+// Builder from the file's size after the first block (reserveFor), gives
+// the Dataset of reading the same bytes from memory, which does not: with
+// small blocks, on one and two goroutines, for files grouped by task (the
+// estimate from the first block is close), with tasks that come back (the
+// task estimate is high) and with ids that grow longer (the estimate of
+// labels is high at first).
+func TestLoadLabelsReserved(t *testing.T) {
+	defer func(old int) { chunkSize = old }(chunkSize)
+	defer func(old int) { chunkThreads = old }(chunkThreads)
+	files := map[string]func(i int) string{
+		"grouped":   func(i int) string { return fmt.Sprintf("t%d,w%d,%d\n", i/5, i*7919%97, i*i%3) },
+		"scattered": func(i int) string { return fmt.Sprintf("t%d,w%d,%d\n", i*31%1013, i%50, i%2) },
+		"growing":   func(i int) string { return fmt.Sprintf("%s,w%d,%d\n", strings.Repeat("t", 1+i/5000), i%7, i%2) },
+	}
+	for name, row := range files {
+		var buf bytes.Buffer
+		buf.WriteString("task,worker,label\n")
+		for i := range chunkLen + 5000 { // more than a column's first chunk
+			buf.WriteString(row(i))
+		}
+		path := filepath.Join(t.TempDir(), name+".csv")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, threads := range []int{1, 2} {
+			for _, size := range []int{64, 4096, 1 << 20} {
+				chunkThreads, chunkSize = threads, size
+				got, err := LoadLabels(path, "", ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := ReadLabels(bytes.NewReader(buf.Bytes()), path, ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s, %d goroutines, blocks of %d bytes: the file and the same bytes in memory read differently", name, threads, size)
+				}
+			}
+		}
 	}
 }

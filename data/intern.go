@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"hash/maphash"
+	"math/bits"
 	"strings"
 	"unsafe"
 )
@@ -99,11 +100,30 @@ func (in *intern) slotAt(h uint64) uint64 {
 	return in.slots[h>>in.shift]
 }
 
-// grow doubles the table. The home slot of an entry is its hash's top
-// bits, which the entry keeps (the table never exceeds 2³² slots).
-func (in *intern) grow() {
+// reserve sizes the table and the list of names for about n strings in
+// all: the table for a load of at most 2/3 (it grows past 1/2, so an
+// estimate that is a little high does not double it).
+func (in *intern) reserve(n int) {
+	in.names.reserve(n)
+	size := max(minSlots, len(in.slots))
+	for 2*size < 3*n {
+		size *= 2
+	}
+	if size > len(in.slots) {
+		in.resize(size)
+	}
+}
+
+// grow doubles the table.
+func (in *intern) grow() { in.resize(2 * len(in.slots)) }
+
+// resize moves the entries to a table of size slots, a power of two. The
+// home slot of an entry is its hash's top bits, which the entry keeps (the
+// table never exceeds 2³² slots).
+func (in *intern) resize(size int) {
 	old := in.slots
-	in.slots, in.shift = make([]uint64, 2*len(old)), in.shift-1
+	in.slots, in.shift = make([]uint64, size), uint(64-bits.TrailingZeros(uint(size)))
+	adviseHuge(unsafe.Pointer(unsafe.SliceData(in.slots)), uintptr(size)*8)
 	mask := len(in.slots) - 1
 	for _, e := range old {
 		if e == 0 {

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -117,6 +118,9 @@ type guardedReader struct {
 	read  int64
 }
 
+// newline is the line end that guardedReader counts.
+var newline = []byte{'\n'}
+
 func (gr *guardedReader) Read(p []byte) (int, error) {
 	if ctx := gr.g.ctx; ctx != nil && ctx.Err() != nil {
 		return 0, ctx.Err()
@@ -125,13 +129,11 @@ func (gr *guardedReader) Read(p []byte) (int, error) {
 	if gr.binary {
 		return n, err
 	}
-	for i := 0; i < n; i++ {
-		if p[i] == '\n' {
-			gr.lines++
-			gr.cur = 0
-			continue
-		}
-		gr.cur++
+	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+		gr.lines += bytes.Count(p[:i], newline) + 1
+		gr.cur = int64(n - i - 1)
+	} else {
+		gr.cur += int64(n)
 	}
 	gr.read += int64(n)
 	if max := gr.g.max; max > 0 && gr.total && gr.read*lineFactor > max {

@@ -266,6 +266,7 @@ type tableReader struct {
 	width int      // number of fields of the header
 	head  int      // line of the header
 	cells []string // reused result of next
+	size  int64    // the input's size in bytes, if it is a file; else 0
 }
 
 // newTableReader prepares r for reading and reads and checks the header.
@@ -283,7 +284,7 @@ func newTableReader(r io.Reader, name string, sep rune, cols Columns, g *guard) 
 		return nil, &InputError{File: file, Msg: err.Error(), Err: err}
 	}
 	cr := newRecords(text, sep)
-	t := &tableReader{file: file, cr: cr, names: names, roles: roles, cells: make([]string, len(names))}
+	t := &tableReader{file: file, cr: cr, names: names, roles: roles, cells: make([]string, len(names)), size: inputSize(r)}
 
 	header, err := cr.Read()
 	for err == nil && len(header) == 1 && strings.TrimSpace(header[0]) == "" {

@@ -203,6 +203,17 @@ const (
 // object j, and returns Σ_z p_z Π_i P(y_i | z) as sum·2^scale; ok is false
 // when the products lost too much precision (see TaskProb).
 func (e *laEval) posteriorProb(p, s []float64) (sum float64, scale int, ok bool) {
+	if e.k > 2 {
+		if sum, ok := e.posteriorQuick(p, s); ok {
+			return sum, 0, true
+		}
+	}
+	return e.posteriorChecked(p, s)
+}
+
+// posteriorChecked is posteriorProb for any object: it checks the products
+// after every label, rescaling them and marking those lost.
+func (e *laEval) posteriorChecked(p, s []float64) (sum float64, scale int, ok bool) {
 	k := e.k
 	if k == 2 {
 		s0, s1 := e.p[0], e.p[1]
@@ -301,6 +312,44 @@ func (e *laEval) posteriorProb(p, s []float64) (sum float64, scale int, ok bool)
 		s[z] *= inv
 	}
 	return sum, scale, true
+}
+
+// posteriorQuick is posteriorProb for the common object with K > 2 classes,
+// without its checks per label: it multiplies the products through, and reports false unless
+// every probability was in [0, 1] and every product ends at least 2⁻²⁵⁶.
+// Then every product fell monotonically and stayed at least 2⁻²⁵⁶, so
+// posteriorProb would have neither rescaled nor lost a product, and the
+// result is bit for bit posteriorProb's, which the caller computes
+// instead when it reports false. (For K = 2 the checks cost little, and an
+// object refused would cost both products.)
+func (e *laEval) posteriorQuick(p, s []float64) (float64, bool) {
+	const one = 0x3FF0000000000000 // the bits of 1.0: a larger uint64 is > 1, NaN or negative
+	var top uint64                 // the largest bits of a probability
+	k := e.k
+	s = s[:k]
+	copy(s, e.p)
+	for i := 0; i+k <= len(p); i += k {
+		pi := p[i : i+k : i+k]
+		for z, v := range pi {
+			s[z] *= v
+			top = max(top, math.Float64bits(v))
+		}
+	}
+	sum := 0.0
+	for _, v := range s {
+		if !(v >= 0x1p-256) {
+			return 0, false
+		}
+		sum += v
+	}
+	if top > one {
+		return 0, false
+	}
+	inv := 1 / sum
+	for z := range s {
+		s[z] *= inv
+	}
+	return sum, true
 }
 
 func (e *laEval) FinishGrad(_, _ []float64) {}
