@@ -21,7 +21,6 @@ import (
 // the posterior of one true class.
 var AutoModels = []string{model.DefaultModel, "vb-hda-ds", "vb-la-ds"}
 
-
 // AutoOptions controls Auto. The zero value chooses among AutoModels by
 // DefaultScorer on three splits that each hold out a fifth of every
 // object's labels, on at most 20,000 labels, with at most 300 iterations
