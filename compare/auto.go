@@ -161,15 +161,7 @@ func Auto(ctx context.Context, d *data.Dataset, opt AutoOptions) (*AutoChoice, e
 	if opt.MaxLabels > 0 && d.NumLabels() > opt.MaxLabels {
 		sub = SubsampleTasks(d, opt.MaxLabels, opt.Seed)
 	}
-	trains := make([]*data.Dataset, opt.Splits)
-	helds := make([][]HeldLabel, opt.Splits)
-	var jobs []job
-	for s := range opt.Splits {
-		trains[s], helds[s] = Split(sub, opt.HoldOutFraction, opt.Seed, s)
-		for i := range ests {
-			jobs = append(jobs, job{model: i, split: s, d: trains[s]})
-		}
-	}
+	trains, helds, jobs := splitJobs(sub, len(ests), opt.Splits, opt.HoldOutFraction, opt.Seed)
 	var progress func(model.Progress)
 	if opt.Progress != nil {
 		progress = func(p model.Progress) {

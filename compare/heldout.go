@@ -109,15 +109,7 @@ func HeldOutLogLik(r *model.Result, train *data.Dataset, held []HeldLabel) (sum 
 }
 
 func runHeldOut(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt Options) (*Report, error) {
-	trains := make([]*data.Dataset, opt.Splits)
-	helds := make([][]HeldLabel, opt.Splits)
-	var jobs []job
-	for s := range opt.Splits {
-		trains[s], helds[s] = Split(d, opt.HoldOutFraction, opt.Seed, s)
-		for i := range ests {
-			jobs = append(jobs, job{model: i, split: s, d: trains[s]})
-		}
-	}
+	trains, helds, jobs := splitJobs(d, len(ests), opt.Splits, opt.HoldOutFraction, opt.Seed)
 	var set model.Settings
 	if opt.Settings != nil {
 		set = *opt.Settings
@@ -208,4 +200,20 @@ func runHeldOut(ctx context.Context, d *data.Dataset, ests []model.Estimator, op
 		rows[i].First = wins[i] / float64(max(opt.Bootstrap, 1))
 	}
 	return finish(rows, opt, int(total), opt.Splits), nil
+}
+
+// splitJobs returns the training sets and held-out labels of the splits
+// of d (Split with frac, seed and split 0, …, splits − 1) and the fits of
+// every one of n models to every training set, split by split.
+func splitJobs(d *data.Dataset, n, splits int, frac float64, seed uint64) ([]*data.Dataset, [][]HeldLabel, []job) {
+	trains := make([]*data.Dataset, splits)
+	helds := make([][]HeldLabel, splits)
+	var jobs []job
+	for s := range splits {
+		trains[s], helds[s] = Split(d, frac, seed, s)
+		for i := range n {
+			jobs = append(jobs, job{model: i, split: s, d: trains[s]})
+		}
+	}
+	return trains, helds, jobs
 }
