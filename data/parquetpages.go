@@ -44,7 +44,7 @@ func readParquetPages(p *parquetReader, b *Builder, g *guard) error {
 				cols[i].label = true
 			}
 		}
-		rows, ok, err := readGroupPages(cols, b, g, p.row)
+		rows, ok, err := readGroupPages(p, cols, b, g, p.row)
 		for i := range cols {
 			cols[i].close()
 		}
@@ -62,10 +62,11 @@ func readParquetPages(p *parquetReader, b *Builder, g *guard) error {
 }
 
 // readGroupPages adds the rows of one row group, whose column chunks cols
-// has open, to b. It returns the number of rows added and whether they are
+// has open, to b, and sizes b from p (see sizer) after the first sizeAfter
+// labels. It returns the number of rows added and whether they are
 // all the rows of the group, or the error of the guard g, which sees each
 // row's number (after the before rows of earlier groups).
-func readGroupPages(cols []pageColumn, b *Builder, g *guard, before int) (int, bool, error) {
+func readGroupPages(p *parquetReader, cols []pageColumn, b *Builder, g *guard, before int) (int, bool, error) {
 	ins := [3]*intern{&b.tasks, &b.workers, &b.raw}
 	var id [3]int32
 	for rows := 0; ; rows++ {
@@ -94,6 +95,10 @@ func readGroupPages(cols []pageColumn, b *Builder, g *guard, before int) (int, b
 		b.addIndex(id[0], id[1], uint16(id[2]))
 		if err := g.row(before+rows+1, b.ids()); err != nil {
 			return rows + 1, false, err
+		}
+		if b.Len() == sizeAfter {
+			_, total := p.progress()
+			reserveFor(b, total, before+rows+1)
 		}
 	}
 }
