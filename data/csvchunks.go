@@ -418,7 +418,10 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				task = b.tasks.getHashed(s, h)
 			}
 			if !same[1] {
-				worker = b.workers.get(bytesString(text[1]))
+				// Not the previous row's worker: get's check of its
+				// last string would only repeat same[1]'s.
+				s := bytesString(text[1])
+				worker = b.workers.getHashed(s, b.workers.hash(s))
 			}
 			b.addIndex(task, worker, uint16(label))
 			last, lastID, have = text, [3]int32{task, worker, label}, true
