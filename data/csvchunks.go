@@ -379,6 +379,19 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				sink += b.tasks.slotAt(rows[i].hash)
 			}
 		}
+		// Look up the workers that the intern knows, in a loop whose
+		// iterations do not depend on each other, so that their loads
+		// overlap; a new worker is added with its row.
+		for i := range rows {
+			r := &rows[i]
+			if r.kind != linePlain {
+				break
+			}
+			s := bytesString(data[r.cells[1][0]:r.cells[1][1]])
+			if _, w, ok := b.workers.probe(s, b.workers.hash(s)); ok {
+				r.worker = w + 1
+			}
+		}
 		for i := range rows {
 			r := &rows[i]
 			if r.kind == lineOdd {
@@ -418,10 +431,10 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				task = b.tasks.getHashed(s, h)
 			}
 			if !same[1] {
-				// Not the previous row's worker: get's check of its
-				// last string would only repeat same[1]'s.
-				s := bytesString(text[1])
-				worker = b.workers.getHashed(s, b.workers.hash(s))
+				if worker = r.worker - 1; worker < 0 {
+					s := bytesString(text[1])
+					worker = b.workers.getHashed(s, b.workers.hash(s))
+				}
 			}
 			b.addIndex(task, worker, uint16(label))
 			last, lastID, have = text, [3]int32{task, worker, label}, true
@@ -441,14 +454,16 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 const directBatch = 256
 
 // splitRow is a line that direct has split: where it starts, its number
-// in the chunk, its kind, its wanted cells and, for a task that differs
-// from the previous row's, the task's hash.
+// in the chunk, its kind, its wanted cells, for a task that differs from
+// the previous row's, the task's hash, and the worker's index if the
+// workers' intern knew it before the batch was added.
 type splitRow struct {
 	at, line int32
 	kind     int
 	cells    [3][2]int32
 	hash     uint64
 	hashed   bool
+	worker   int32 // the worker's index plus one, if known before the row is added; else 0
 }
 
 // stop returns r as the first row that direct does not add.
