@@ -398,13 +398,14 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				return r.stop(), nil
 			}
 			var text [3][]byte
-			var same [3]bool
 			for j, cell := range r.cells {
 				text[j] = data[cell[0]:cell[1]]
-				same[j] = have && bytes.Equal(text[j], last[j])
 			}
+			// The loop above hashed every task that differs from the
+			// previous row's and looked up every known worker.
+			sameTask := !r.hashed
 			label, newLabel := lastID[2], false
-			if !same[2] {
+			if !have || !bytes.Equal(text[2], last[2]) {
 				s := bytesString(text[2])
 				if nonFiniteText(s) {
 					return r.stop(), nil
@@ -415,26 +416,20 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				}
 				label, newLabel = k, !ok
 			}
-			if !same[0] && headerLike(bytesString(text[0]), taskColumn) {
+			if !sameTask && headerLike(bytesString(text[0]), taskColumn) {
 				return r.stop(), nil
 			}
 			if newLabel {
 				label = b.raw.get(bytesString(text[2]))
 			}
-			task, worker := lastID[0], lastID[1]
-			if !same[0] {
-				s := bytesString(text[0])
-				h := r.hash
-				if !r.hashed { // not met: the split hashes every task that differs from the previous row's
-					h = b.tasks.hash(s)
-				}
-				task = b.tasks.getHashed(s, h)
+			task := lastID[0]
+			if !sameTask {
+				task = b.tasks.getHashed(bytesString(text[0]), r.hash)
 			}
-			if !same[1] {
-				if worker = r.worker - 1; worker < 0 {
-					s := bytesString(text[1])
-					worker = b.workers.getHashed(s, b.workers.hash(s))
-				}
+			worker := r.worker - 1
+			if worker < 0 { // a new worker, or one the batch added
+				s := bytesString(text[1])
+				worker = b.workers.getHashed(s, b.workers.hash(s))
 			}
 			b.addIndex(task, worker, uint16(label))
 			last, lastID, have = text, [3]int32{task, worker, label}, true
