@@ -136,6 +136,7 @@ func (c *column[T]) flat(consume bool) []T {
 // are collected from the labels and ordered by Build.
 func NewBuilder(classes []string) (*Builder, error) {
 	b := &Builder{}
+	b.workers.inline = true
 	if len(classes) > 0 {
 		b.fixed = true
 		for _, c := range classes {
@@ -231,7 +232,7 @@ func (b *Builder) Build() (*Dataset, error) { return b.build(false) }
 func (b *Builder) build(consume bool) (*Dataset, error) {
 	if consume {
 		for _, in := range []*intern{&b.tasks, &b.workers} {
-			in.slots, in.last = nil, ""
+			in.slots, in.short, in.last = nil, nil, ""
 		}
 	}
 	raw := b.raw.names.flat(false)

@@ -179,3 +179,55 @@ func TestLoadLabelsReserved(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadOtherFormatsReserved reads files in JSON Lines and Parquet, which
+// size the Builder from the file after its first chunkLen labels (JSON
+// Lines by the bytes read, Parquet by the rows the file declares), and
+// compares the Datasets with the CSV read of the same rows: grouped,
+// scattered and growing ids, Parquet page by page and value by value.
+func TestLoadOtherFormatsReserved(t *testing.T) {
+	defer func(old bool) { useParquetPages = old }(useParquetPages)
+	files := map[string]func(i int) pqString{
+		"grouped": func(i int) pqString {
+			return pqString{fmt.Sprint("t", i/5), fmt.Sprint("w", i*7919%97), fmt.Sprint(i * i % 3)}
+		},
+		"scattered": func(i int) pqString {
+			return pqString{fmt.Sprint("t", i*31%1013), fmt.Sprint("w", i%50), fmt.Sprint(i % 2)}
+		},
+		"growing": func(i int) pqString {
+			return pqString{strings.Repeat("t", 1+i/5000), fmt.Sprint("w", i%7), fmt.Sprint(i % 2)}
+		},
+	}
+	dir := t.TempDir()
+	for name, row := range files {
+		var csv, jsonl bytes.Buffer
+		csv.WriteString("task,worker,label\n")
+		rows := make([]pqString, chunkLen+5000) // more than a column's first chunk
+		for i := range rows {
+			rows[i] = row(i)
+			fmt.Fprintf(&csv, "%s,%s,%s\n", rows[i].Task, rows[i].Worker, rows[i].Label)
+			fmt.Fprintf(&jsonl, `{"task":%q,"worker":%q,"label":%q}`+"\n", rows[i].Task, rows[i].Worker, rows[i].Label)
+		}
+		want, err := ReadLabels(bytes.NewReader(csv.Bytes()), name+".csv", ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ext, content := range map[string][]byte{"jsonl": jsonl.Bytes(), "parquet": parquetOf(t, rows)} {
+			path := filepath.Join(dir, name+"."+ext)
+			if err := os.WriteFile(path, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, pages := range []bool{true, false} {
+				useParquetPages = pages
+				got, err := LoadLabels(path, "", ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got.Name = want.Name
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s.%s (Parquet pages %v): the Dataset differs from the CSV's", name, ext, pages)
+				}
+			}
+		}
+	}
+}

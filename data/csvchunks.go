@@ -379,19 +379,33 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				sink += b.tasks.slotAt(rows[i].hash)
 			}
 		}
+		// Look up the workers that the intern knows, in a loop whose
+		// iterations do not depend on each other, so that their loads
+		// overlap; a new worker is added with its row.
+		for i := range rows {
+			r := &rows[i]
+			if r.kind != linePlain {
+				break
+			}
+			s := bytesString(data[r.cells[1][0]:r.cells[1][1]])
+			if _, w, ok := b.workers.probe(s, b.workers.hash(s)); ok {
+				r.worker = w + 1
+			}
+		}
 		for i := range rows {
 			r := &rows[i]
 			if r.kind == lineOdd {
 				return r.stop(), nil
 			}
 			var text [3][]byte
-			var same [3]bool
 			for j, cell := range r.cells {
 				text[j] = data[cell[0]:cell[1]]
-				same[j] = have && bytes.Equal(text[j], last[j])
 			}
+			// The loop above hashed every task that differs from the
+			// previous row's and looked up every known worker.
+			sameTask := !r.hashed
 			label, newLabel := lastID[2], false
-			if !same[2] {
+			if !have || !bytes.Equal(text[2], last[2]) {
 				s := bytesString(text[2])
 				if nonFiniteText(s) {
 					return r.stop(), nil
@@ -402,23 +416,20 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				}
 				label, newLabel = k, !ok
 			}
-			if !same[0] && headerLike(bytesString(text[0]), taskColumn) {
+			if !sameTask && headerLike(bytesString(text[0]), taskColumn) {
 				return r.stop(), nil
 			}
 			if newLabel {
 				label = b.raw.get(bytesString(text[2]))
 			}
-			task, worker := lastID[0], lastID[1]
-			if !same[0] {
-				s := bytesString(text[0])
-				h := r.hash
-				if !r.hashed { // not met: the split hashes every task that differs from the previous row's
-					h = b.tasks.hash(s)
-				}
-				task = b.tasks.getHashed(s, h)
+			task := lastID[0]
+			if !sameTask {
+				task = b.tasks.getHashed(bytesString(text[0]), r.hash)
 			}
-			if !same[1] {
-				worker = b.workers.get(bytesString(text[1]))
+			worker := r.worker - 1
+			if worker < 0 { // a new worker, or one the batch added
+				s := bytesString(text[1])
+				worker = b.workers.getHashed(s, b.workers.hash(s))
 			}
 			b.addIndex(task, worker, uint16(label))
 			last, lastID, have = text, [3]int32{task, worker, label}, true
@@ -438,14 +449,16 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 const directBatch = 256
 
 // splitRow is a line that direct has split: where it starts, its number
-// in the chunk, its kind, its wanted cells and, for a task that differs
-// from the previous row's, the task's hash.
+// in the chunk, its kind, its wanted cells, for a task that differs from
+// the previous row's, the task's hash, and the worker's index if the
+// workers' intern knew it before the batch was added.
 type splitRow struct {
 	at, line int32
 	kind     int
 	cells    [3][2]int32
 	hash     uint64
 	hashed   bool
+	worker   int32 // the worker's index plus one, if known before the row is added; else 0
 }
 
 // stop returns r as the first row that direct does not add.

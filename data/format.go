@@ -316,6 +316,26 @@ func openSource(r io.Reader, name string, f Format, sep rune, cols Columns, g *g
 	return nil, nil, &InputError{File: file, Msg: fmt.Sprintf("unknown format %q (valid: csv, tsv, jsonl, parquet)", string(f))}
 }
 
+// sizer is a row source that can say how far through its input its rows
+// so far went, so that labelsFrom can size the Builder for the whole input
+// (reserveFor) after the first sizeAfter labels.
+type sizer interface {
+	// progress returns how much of the input the rows so far took and
+	// the size of the whole input, in the same unit (bytes or rows);
+	// total is 0 if it is not known.
+	progress() (done, total int64)
+}
+
+var (
+	_ sizer = (*jsonlReader)(nil)
+	_ sizer = (*parquetReader)(nil)
+)
+
+// sizeAfter is the number of labels after which labelsFrom sizes the
+// Builder from a sizer: a full first chunk of each column, which the
+// reservation then copies once.
+const sizeAfter = chunkLen
+
 // labelsFrom builds a Dataset from the (task, worker, label) rows of src.
 func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Dataset, error) {
 	file := displayName(name)
@@ -356,6 +376,12 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 		}
 		if err := g.row(line, b.ids()); err != nil {
 			return nil, err
+		}
+		if b.Len() == sizeAfter {
+			if s, ok := src.(sizer); ok {
+				done, total := s.progress()
+				reserveFor(b, total, int(done))
+			}
 		}
 	}
 	if b.Len() == 0 {

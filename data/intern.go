@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
 	"strings"
@@ -27,6 +28,39 @@ type intern struct {
 	text   strings.Builder // holds the latest names
 	last   string          // the string of the last get, which returns lastI again
 	lastI  int32
+	// inline, if set, keeps short: per index, the string packed by
+	// shortKey, so that a probe compares a string of up to 15 bytes with
+	// two words instead of reading it through names (the workers, looked
+	// up once a label among few, use it).
+	inline bool
+	short  [][2]uint64
+}
+
+// shortKey packs a string of up to 15 bytes into two words, its bytes then
+// its length in the last byte, so that two strings of up to 15 bytes are
+// equal if and only if their keys are; a longer string gets a key with
+// 0xFF as its length, equal to no short string's.
+func shortKey(s string) [2]uint64 {
+	n := len(s)
+	if n > 15 {
+		return [2]uint64{0, 0xFF << 56}
+	}
+	// Overlapping loads of the string's own bytes: two of 8 bytes for 8
+	// to 15 bytes (the second shifted down to the bytes after the first
+	// 8), two of 4 bytes for 4 to 7, three single bytes for 1 to 3; an
+	// overlapping byte lands where it belongs, so OR keeps it.
+	b := unsafe.Slice(unsafe.StringData(s), n)
+	var k0, k1 uint64
+	switch {
+	case n >= 8:
+		k0 = binary.LittleEndian.Uint64(b)
+		k1 = binary.LittleEndian.Uint64(b[n-8:]) >> (8 * (16 - n))
+	case n >= 4:
+		k0 = uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<(8*(n-4))
+	case n > 0:
+		k0 = uint64(b[0]) | uint64(b[n/2])<<(8*(n/2)) | uint64(b[n-1])<<(8*(n-1))
+	}
+	return [2]uint64{k0, k1 | uint64(n)<<56}
 }
 
 // textChunk is the largest size of the blocks in which intern stores the
@@ -61,6 +95,9 @@ func (in *intern) getHashed(s string, h uint64) int32 {
 		i = int32(in.names.len())
 		s = in.store(s)
 		in.names.add(s)
+		if in.inline {
+			in.short = append(in.short, shortKey(s))
+		}
 		in.slots[slot] = h>>32<<32 | uint64(i) + 1
 		if in.used++; 2*in.used > len(in.slots) {
 			in.grow()
@@ -78,6 +115,20 @@ func (in *intern) probe(s string, h uint64) (slot int, i int32, ok bool) {
 	}
 	mask := len(in.slots) - 1
 	tag := h >> 32
+	if in.inline && len(s) <= 15 {
+		k := shortKey(s)
+		for p := int(h >> in.shift); ; p = (p + 1) & mask {
+			e := in.slots[p]
+			if e == 0 {
+				return p, 0, false
+			}
+			if e>>32 == tag {
+				if i := int32(uint32(e) - 1); in.short[i] == k {
+					return p, i, true
+				}
+			}
+		}
+	}
 	for p := int(h >> in.shift); ; p = (p + 1) & mask {
 		e := in.slots[p]
 		if e == 0 {
@@ -105,6 +156,9 @@ func (in *intern) slotAt(h uint64) uint64 {
 // estimate that is a little high does not double it).
 func (in *intern) reserve(n int) {
 	in.names.reserve(n)
+	if in.inline && n > cap(in.short) {
+		in.short = append(make([][2]uint64, 0, n), in.short...)
+	}
 	size := max(minSlots, len(in.slots))
 	for 2*size < 3*n {
 		size *= 2

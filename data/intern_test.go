@@ -1,26 +1,43 @@
 package data
 
 import (
+	"encoding/binary"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"testing"
 )
 
+// internClashIDs are ids that the packed keys of an inline intern must
+// tell apart: empty, NUL bytes, 15 and 16 bytes, and long ids that differ
+// only after their first 15 bytes.
+var internClashIDs = []string{"", "\x00", "a", "a\x00", "\x00a", "aaaaaaaaaaaaaaa", "aaaaaaaaaaaaaa\x0f",
+	"aaaaaaaaaaaaaaaa", "aaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaa\x00", "aaaaaaaaaaaaaaa\xff", "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"}
+
 // TestInternClash checks that strings with the same hash, or the same home
-// slot, get their own indices, before and after the table grows. The
-// clashes are made by hand: a 64-bit hash collision cannot be found on
-// purpose.
+// slot, get their own indices, before and after the table grows, with and
+// without the packed keys of short strings (inline). The clashes are made
+// by hand: a 64-bit hash collision cannot be found on purpose.
 func TestInternClash(t *testing.T) {
-	for _, hash := range []func(string) uint64{
-		func(string) uint64 { return 42 << 32 },                              // one hash for all
-		func(s string) uint64 { return uint64(len(s))<<60 | uint64(len(s)) }, // one home slot per length, the rest differs
+	for _, c := range []struct {
+		inline bool
+		hash   func(string) uint64
+	}{
+		{false, func(string) uint64 { return 42 << 32 }},                              // one hash for all
+		{false, func(s string) uint64 { return uint64(len(s))<<60 | uint64(len(s)) }}, // one home slot per length, the rest differs
+		{true, func(string) uint64 { return 42 << 32 }},
+		{true, func(s string) uint64 { return uint64(len(s))<<60 | uint64(len(s)) }},
 	} {
-		var in intern
+		hash := c.hash
+		in := intern{inline: c.inline}
 		var want []string
 		const n = 3 * minSlots // grows twice
 		for round := range 2 {
 			for i := range n {
 				s := "s" + strconv.Itoa(i)
+				if i < len(internClashIDs) {
+					s = internClashIDs[i]
+				}
 				if round == 0 {
 					want = append(want, s)
 				}
@@ -58,5 +75,32 @@ func TestInternFind(t *testing.T) {
 	}
 	if _, ok := in.find("e"); ok {
 		t.Error(`find("e") found an unknown string`)
+	}
+}
+
+// TestShortKey compares shortKey with its definition, the string's bytes
+// copied into 16 bytes with its length in the last one, for every length
+// up to 16 and strings of every byte.
+func TestShortKey(t *testing.T) {
+	want := func(s string) [2]uint64 {
+		if len(s) > 15 {
+			return [2]uint64{0, 0xFF << 56}
+		}
+		var b [16]byte
+		copy(b[:], s)
+		b[15] = byte(len(s))
+		return [2]uint64{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := range 17 {
+		for range 200 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(r.IntN(256))
+			}
+			if got, w := shortKey(string(b)), want(string(b)); got != w {
+				t.Fatalf("shortKey(%q) = %x, want %x", b, got, w)
+			}
+		}
 	}
 }

@@ -26,7 +26,10 @@ type jsonlReader struct {
 	cells   []string
 	found   []int // per wanted key: 0 absent, 1 matched ignoring case, 2 exact
 	keys    []string
+	scan    jsonlScan
 	fast    jsonlFast
+	read    int64 // bytes of the lines read so far
+	size    int64 // the input's size in bytes, if it is a file; else 0
 	// more, if not nil, adds wanted keys from the keys of the first
 	// record (Columns.More).
 	more func(header []string) (names, roles []string, err error)
@@ -50,10 +53,10 @@ func newJSONLReader(r io.Reader, file string, names, roles []string, g *guard) (
 	}
 	br, ok := text.(*bufio.Reader)
 	if !ok {
-		br = bufio.NewReader(text)
+		br = bufio.NewReaderSize(text, 64<<10)
 	}
 	return &jsonlReader{
-		file: file, br: br, names: names, roles: roles,
+		file: file, br: br, names: names, roles: roles, size: inputSize(r),
 		cells: make([]string, len(names)), found: make([]int, len(names)),
 	}, nil
 }
@@ -95,6 +98,10 @@ func objectKeys(obj []byte) []string {
 	return keys
 }
 
+// progress returns the bytes of the lines read so far and the size of the
+// input if it is a regular file, for labelsFrom's sizing.
+func (j *jsonlReader) progress() (done, total int64) { return j.read, j.size }
+
 func (j *jsonlReader) where(n int) string { return fmt.Sprintf("line %d", n) }
 
 func (j *jsonlReader) noRows() error {
@@ -117,12 +124,22 @@ func (j *jsonlReader) example() string {
 	return b.String()
 }
 
-// readLine reads the next physical line, without its line end.
+// readLine reads the next physical line, with its line end if it has one.
+// The line is valid until the next call: it points into the reader's
+// buffer when the line fits in it.
 func (j *jsonlReader) readLine() ([]byte, error) {
-	j.buf = j.buf[:0]
+	chunk, err := j.br.ReadSlice('\n')
+	j.read += int64(len(chunk))
+	if err == nil {
+		return chunk, nil
+	}
+	j.buf = append(j.buf[:0], chunk...)
 	for {
-		chunk, err := j.br.ReadSlice('\n')
-		j.buf = append(j.buf, chunk...)
+		if err == bufio.ErrBufferFull {
+			chunk, err = j.br.ReadSlice('\n')
+			j.read += int64(len(chunk))
+			j.buf = append(j.buf, chunk...)
+		}
 		switch {
 		case err == bufio.ErrBufferFull:
 			continue
@@ -178,6 +195,9 @@ func (j *jsonlReader) next() ([]string, int, error) {
 // takes the common, valid record; parseSlow takes every other line and
 // gives every message.
 func (j *jsonlReader) parse(line []byte) error {
+	if j.scan.parse(line, j.names, j.cells) {
+		return nil
+	}
 	if bytes.IndexByte(line, '\\') < 0 || badSurrogate(line) == 0 {
 		if j.fast.parse(line, j.names, j.cells) {
 			return nil

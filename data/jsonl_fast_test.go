@@ -24,7 +24,13 @@ func parseBoth(t *testing.T, line []byte, names []string) bool {
 		return j
 	}
 	fast, slow := newReader(), newReader()
+	var scan jsonlScan
+	scanCells := make([]string, len(names))
+	scanOK := scan.parse(line, names, scanCells)
 	fastOK := fast.fast.parse(line, fast.names, fast.cells)
+	if scanOK && (!fastOK || !slices.Equal(scanCells, fast.cells)) {
+		t.Fatalf("%q: the scan gives %q, jsonlFast %v %q", line, scanCells, fastOK, fast.cells)
+	}
 	errBoth := fast.parse(line)
 	errSlow := slow.parseSlow(line)
 	switch {
@@ -125,5 +131,53 @@ func checkJSONLPaths(t *testing.T, in []byte) {
 		if line := bytes.TrimSpace(raw); len(line) > 0 {
 			parseBoth(t, line, []string{"task", "worker", "label"})
 		}
+	}
+}
+
+// TestJSONLScan checks which lines the first tier of the JSON Lines reader
+// takes: the plain ASCII records it must read itself, for speed, and the
+// others it leaves to jsonlFast. parseBoth checks that the cells of the
+// lines it takes are jsonlFast's.
+func TestJSONLScan(t *testing.T) {
+	names := []string{"task", "worker", "label"}
+	for _, c := range []struct {
+		line string
+		scan bool
+	}{
+		{`{"task":"t1","worker":"w1","label":"x"}`, true},
+		{`{"label":"x","task":1,"worker":"w"}`, true},
+		{"{ \"task\" :\t\"a b\" , \"worker\":\"w\", \"label\" : \"x\" }", true},
+		{`{"task":"  padded ","worker":"w","label":"x"}`, true},
+		{`{"task":-1.5e+3,"worker":0,"label":true}`, true},
+		{"{\"task\":\"t\",\"worker\":false,\"label\":\"x\",\"n\":null,\"m\":\"~\x7f\"}", true},
+		{`{"id":7,"task":"t","worker":"w","label":"x","id":8}`, true},
+		// jsonlFast or the slow path reads these.
+		{`{"task":"t\"","worker":"w","label":"x"}`, false},
+		{`{"task":"é","worker":"w","label":"x"}`, false},
+		{`{"task":"t","worker":"w","label":"x","e":{}}`, false},
+		{`{"task":"t","worker":"w","label":"x","e":[1]}`, false},
+		{`{"task":null,"worker":"w","label":"x"}`, false},
+		{`{"task":"t","worker":"w","label":"x","Label":"y"}`, false},
+		{`{"task":"t","worker":"w","label":"x","task":"u"}`, false},
+		{`{"task":" ","worker":"w","label":"x"}`, false},
+		{`{"task":"t","worker":"w"}`, false},
+		{`{"task":01,"worker":"w","label":"x"}`, false},
+		{`{"task":1.,"worker":"w","label":"x"}`, false},
+		{`{"task":1e,"worker":"w","label":"x"}`, false},
+		{`{"task":-,"worker":"w","label":"x"}`, false},
+		{`{"task":truex,"worker":"w","label":"x"}`, false},
+		{`{"task":"t","worker":"w","label":"x",}`, false},
+		{`{"task":"t","worker":"w","label":"x"}}`, false},
+		{`{"task":"t","worker":"w","label":"x"`, false},
+		{"{\"task\":\"t\x01\",\"worker\":\"w\",\"label\":\"x\"}", false},
+		{"{\"task\":\"t\",\"worker\":\"w\",\"label\":\"x\"\v}", false},
+		{`{}`, false},
+	} {
+		var s jsonlScan
+		cells := make([]string, len(names))
+		if got := s.parse([]byte(c.line), names, cells); got != c.scan {
+			t.Errorf("%q: the scan takes it: %v, want %v", c.line, got, c.scan)
+		}
+		parseBoth(t, []byte(c.line), names)
 	}
 }

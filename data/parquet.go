@@ -193,6 +193,15 @@ func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parque
 	return p, nil
 }
 
+// progress returns the rows read so far and the rows the file declares,
+// for labelsFrom's sizing. The declared rows are trusted only up to 16 a
+// byte of the file: a corrupt file can declare any number, and run-length
+// encoding lets a real one hold many rows in few bytes, but a reservation
+// too small only costs one copy.
+func (p *parquetReader) progress() (done, total int64) {
+	return int64(p.row), min(p.pf.NumRows(), 16*p.pf.Size())
+}
+
 func (p *parquetReader) where(n int) string { return fmt.Sprintf("row %d", n) }
 
 func (p *parquetReader) noRows() error {

@@ -1,11 +1,11 @@
 package data
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -44,7 +44,7 @@ func readParquetPages(p *parquetReader, b *Builder, g *guard) error {
 				cols[i].label = true
 			}
 		}
-		rows, ok, err := readGroupPages(cols, b, g, p.row)
+		rows, ok, err := readGroupPages(p, cols, b, g, p.row)
 		for i := range cols {
 			cols[i].close()
 		}
@@ -62,10 +62,11 @@ func readParquetPages(p *parquetReader, b *Builder, g *guard) error {
 }
 
 // readGroupPages adds the rows of one row group, whose column chunks cols
-// has open, to b. It returns the number of rows added and whether they are
+// has open, to b, and sizes b from p (see sizer) after the first sizeAfter
+// labels. It returns the number of rows added and whether they are
 // all the rows of the group, or the error of the guard g, which sees each
 // row's number (after the before rows of earlier groups).
-func readGroupPages(cols []pageColumn, b *Builder, g *guard, before int) (int, bool, error) {
+func readGroupPages(p *parquetReader, cols []pageColumn, b *Builder, g *guard, before int) (int, bool, error) {
 	ins := [3]*intern{&b.tasks, &b.workers, &b.raw}
 	var id [3]int32
 	for rows := 0; ; rows++ {
@@ -95,6 +96,10 @@ func readGroupPages(cols []pageColumn, b *Builder, g *guard, before int) (int, b
 		if err := g.row(before+rows+1, b.ids()); err != nil {
 			return rows + 1, false, err
 		}
+		if b.Len() == sizeAfter {
+			_, total := p.progress()
+			reserveFor(b, total, before+rows+1)
+		}
 	}
 }
 
@@ -113,11 +118,24 @@ type pageColumn struct {
 	text   []byte             // the strings of a plain page, one after the other
 	offset []uint32           // where each string of text starts, and the end
 	ids    []int32            // per dictionary entry: its index in the intern plus one, or 0
+	ascii  bool               // text (of a plain page) is ASCII, so every value is UTF-8
+	// The hashes of a batch of values of a plain page, from value pos
+	// batch on (see prefetch); same marks a value equal to the one
+	// before it, which is not hashed.
+	batch int
+	hash  [pageBatch]uint64
+	same  [pageBatch]bool
+	sink  uint64
 }
+
+// pageBatch is the number of values of a plain page whose hashes prefetch
+// computes ahead.
+const pageBatch = 256
 
 // open starts reading a column chunk whose values become text by conv.
 func (c *pageColumn) open(ch parquet.ColumnChunk, conv parquetText) {
-	*c = pageColumn{conv: conv, pages: ch.Pages(), ids: c.ids[:0]}
+	ids := c.ids[:0]
+	*c = pageColumn{conv: conv, pages: ch.Pages(), ids: ids}
 }
 
 // close releases the pages.
@@ -157,6 +175,7 @@ func (c *pageColumn) next() bool {
 		c.dict = nil
 		c.text, c.offset = c.data.ByteArray()
 		c.n = len(c.offset) - 1
+		c.ascii, c.batch = asciiOnly(c.text), -pageBatch
 	default:
 		return false
 	}
@@ -190,10 +209,66 @@ func (c *pageColumn) value(in *intern, b *Builder) (int32, bool) {
 		return id, ok
 	}
 	raw := c.text[c.offset[pos]:c.offset[pos+1]]
-	if !utf8.Valid(raw) {
+	if !c.ascii && !utf8.Valid(raw) {
 		return 0, false
 	}
-	return c.intern(strings.TrimSpace(unsafe.String(unsafe.SliceData(raw), len(raw))), in, b)
+	s := strings.TrimSpace(bytesString(raw))
+	if c.label {
+		return c.intern(s, in, b)
+	}
+	if pos >= c.batch+pageBatch {
+		c.prefetch(in, pos)
+	}
+	if c.same[pos-c.batch] {
+		return c.intern(s, in, b) // get recognises the string of the previous call
+	}
+	if s == "" || c.header != "" && headerLike(s, c.header) {
+		return 0, false
+	}
+	return in.getHashed(s, c.hash[pos-c.batch]), true
+}
+
+// prefetch hashes the trimmed values of the plain page from value pos on,
+// up to pageBatch of them, except those equal to the value before them,
+// and loads their home slots in in's table in a loop of nothing but those
+// loads, so that the cache misses of new ids overlap instead of coming one
+// after the other (as direct does for CSV).
+func (c *pageColumn) prefetch(in *intern, pos int) {
+	c.batch = pos
+	end := min(pos+pageBatch, c.n)
+	prev := ""
+	if pos > 0 {
+		prev = strings.TrimSpace(bytesString(c.text[c.offset[pos-1]:c.offset[pos]]))
+	}
+	for q := pos; q < end; q++ {
+		s := strings.TrimSpace(bytesString(c.text[c.offset[q]:c.offset[q+1]]))
+		c.same[q-pos] = q > 0 && s == prev
+		if !c.same[q-pos] {
+			c.hash[q-pos] = in.hash(s)
+		}
+		prev = s
+	}
+	for q := pos; q < end; q++ {
+		if !c.same[q-pos] {
+			c.sink += in.slotAt(c.hash[q-pos])
+		}
+	}
+}
+
+// asciiOnly reports whether b has only ASCII bytes.
+func asciiOnly(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // intern returns the index of the trimmed cell s in in, or false if it is
