@@ -141,7 +141,7 @@ func (v *vbLA) describe() string {
 // Within one E-step every object alternates its φ and γ_j, accelerated by
 // SQUAREM, until γ_j moves by less than innerTol (at most maxInner times):
 // the object's factors then keep up with the workers' in few global
-// iterations, and with the workers frozen (vb-da-*) two passes suffice.
+// iterations, and with the workers frozen (Bayes.Staged) two passes suffice.
 type vbDA struct {
 	d     *data.Dataset
 	k     int
