@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
-	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/sim"
@@ -102,22 +101,7 @@ func TestBayesGLADShippedSets(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			d, _, err := datasets.Load(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := est.Fit(context.Background(), d, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !r.Converged {
-				t.Errorf("stopped: %s after %d iterations", r.Status, r.Iterations)
-			}
-			for _, p := range r.Probs {
-				if !(p > 0 && p < 1) {
-					t.Fatalf("probability %g outside (0, 1)", p)
-				}
-			}
+			fitShipped(t, est, name)
 		})
 	}
 }

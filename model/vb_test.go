@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/metrics"
@@ -39,21 +40,12 @@ func TestDefaultModelShippedSets(t *testing.T) {
 		{"trec2010", 1.116, 1.05},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, gold, err := datasets.Load(c.name)
-			if err != nil {
-				t.Fatal(err)
-			}
 			est, err := model.ByName("vb-da-ds")
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := est.Fit(context.Background(), d, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !r.Converged {
-				t.Errorf("stopped: %s after %d iterations", r.Status, r.Iterations)
-			}
+			r, gold := fitShipped(t, est, c.name)
+			d := r.Data
 			k := d.NumClasses()
 			ll := metrics.LogLoss(r.Probs, k, gold)
 			base := metrics.LogLoss(metrics.AddOne(d.Counts(), k), k, gold)
@@ -64,13 +56,32 @@ func TestDefaultModelShippedSets(t *testing.T) {
 			if c.paperBest > 0 && !(ll <= 1.1*c.paperBest) {
 				t.Errorf("log loss %.4f, paper's best %.3f", ll, c.paperBest)
 			}
-			for _, p := range r.Probs {
-				if !(p > 0 && p < 1) {
-					t.Fatalf("probability %g outside (0, 1)", p)
-				}
-			}
 		})
 	}
+}
+
+// fitShipped fits est to the shipped data set name and returns the result
+// and the set's gold labels, after checking that the fit converged and
+// that every output probability is inside (0, 1).
+func fitShipped(t *testing.T, est model.Estimator, name string) (*model.Result, *data.Gold) {
+	t.Helper()
+	d, gold, err := datasets.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := est.Fit(context.Background(), d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Converged {
+		t.Errorf("stopped: %s after %d iterations", r.Status, r.Iterations)
+	}
+	for _, p := range r.Probs {
+		if !(p > 0 && p < 1) {
+			t.Fatalf("probability %g outside (0, 1)", p)
+		}
+	}
+	return r, gold
 }
 
 // The label-switching case of la-glad: data from DA-DS with 3 classes and
