@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -153,10 +154,7 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 		}
 		a := make([]float64, d.NumClasses())
 		for z := range a {
-			a[z] = b.Prior
-			if a[z] == 0 {
-				a[z] = JeffreysPrior
-			}
+			a[z] = cmp.Or(b.Prior, JeffreysPrior)
 		}
 		if !b.Staged {
 			return vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, a), vbFresh)

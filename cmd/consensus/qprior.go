@@ -21,16 +21,13 @@ type qPriorSetter interface {
 // withQPrior returns est with q_j's prior pseudo-count a (--q-prior; zero:
 // the model's default) and the staged form (--staged). With a = 0 and
 // staged false it returns est unchanged; otherwise est must be a vb-da-*
-// model and a must be zero or positive.
+// model and a finite and not negative (checkFinite).
 func withQPrior(est model.Estimator, a float64, staged bool) (model.Estimator, error) {
 	if a == 0 && !staged {
 		return est, nil
 	}
 	if err := checkFinite("q-prior", a); err != nil {
 		return nil, err
-	}
-	if a < 0 {
-		return nil, usagef("--q-prior must be positive, not %g", a)
 	}
 	if s, ok := est.(qPriorSetter); ok {
 		if e, ok := s.WithQPrior(a, staged); ok {
