@@ -488,16 +488,9 @@ func (r *RealResult) accuracyTable(p int) string {
 			t.add(r.paperRow(title, pr.Acc, false)...)
 		}
 		if i >= 0 && pr != nil {
-			cells := []string{"", "ours − paper"}
-			for m, name := range cfg.Models {
-				pm := slices.Index(paperModels, name)
-				if pm < 0 {
-					cells = append(cells, "–")
-					continue
-				}
-				cells = append(cells, signed(100*r.Cells[p][i][m].Accuracy-paperAbsAcc(pr, pm), 2))
-			}
-			t.add(cells...)
+			t.add(r.diffRow(func(m, pm int) string {
+				return signed(100*r.Cells[p][i][m].Accuracy-paperAbsAcc(pr, pm), 2)
+			})...)
 		}
 		if i < 0 {
 			t.add(notPublic(len(cfg.Models))...)
@@ -505,6 +498,22 @@ func (r *RealResult) accuracyTable(p int) string {
 	}
 	b.WriteString(t.String())
 	return b.String()
+}
+
+// diffRow returns the "ours − paper" row of a table: for every model,
+// cell(m, pm) with pm its column in the paper's tables, or "–" for a
+// model the paper did not fit.
+func (r *RealResult) diffRow(cell func(m, pm int) string) []string {
+	cells := []string{"", "ours − paper"}
+	for m, name := range r.Config.Models {
+		pm := slices.Index(paperModels, name)
+		if pm < 0 {
+			cells = append(cells, "–")
+			continue
+		}
+		cells = append(cells, cell(m, pm))
+	}
+	return cells
 }
 
 // paperRow returns the "paper" row of a table for one data set: the
@@ -556,21 +565,14 @@ func (r *RealResult) logLossTable(p int) string {
 			t.add(r.paperRow(title, pr.LogLoss, true)...)
 		}
 		if i >= 0 && pr != nil {
-			cells := []string{"", "ours − paper"}
-			for m, name := range cfg.Models {
-				pm := slices.Index(paperModels, name)
-				if pm < 0 {
-					cells = append(cells, "–")
-					continue
-				}
+			t.add(r.diffRow(func(m, pm int) string {
 				ours, theirs := r.Cells[p][i][m].LogLoss, parsePaper(pr.LogLoss[pm])
 				d := ours - theirs
 				if math.IsInf(ours, 0) || math.IsInf(theirs, 0) {
 					d = math.NaN()
 				}
-				cells = append(cells, signed(d, 3))
-			}
-			t.add(cells...)
+				return signed(d, 3)
+			})...)
 		}
 		if i < 0 {
 			t.add(notPublic(len(cfg.Models))...)
