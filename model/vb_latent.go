@@ -187,7 +187,8 @@ func (v *vbDA) start(d *data.Dataset) {
 func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 	k := v.k
 	off := v.d.Offsets
-	var ebuf, nbuf, n2buf, lbuf num.Buf
+	var ebuf, nbuf, n2buf, lbuf, g0buf num.Buf
+	g0 := num.Scratch(&g0buf, k)
 	e := num.Scratch(&ebuf, k)
 	ng := num.Scratch(&nbuf, k)
 	n2 := num.Scratch(&n2buf, k)
@@ -217,6 +218,7 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				}
 				return prod
 			}
+			copy(g0, gamma) // γ_j as the last pass left it
 			accel, last := true, math.Inf(1)
 			for it := 0; ; it++ {
 				prod := step(gamma, ng)
@@ -292,9 +294,11 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 					t += lg - (x-v.a[z])*psi
 				}
 				c.bound += t
-				so, sn := sum(gamma), sum(ng)
+				// The output's change in this pass: from γ_j as the
+				// last pass left it to the new one.
+				so, sn := sum(g0), sum(ng)
 				for z := range ng {
-					c.change = max(c.change, math.Abs(ng[z]/sn-gamma[z]/so))
+					c.change = max(c.change, math.Abs(ng[z]/sn-g0[z]/so))
 				}
 				copy(gamma, ng)
 				if v.hier {
