@@ -137,16 +137,9 @@ func (o AutoOptions) withDefaults() AutoOptions {
 func Auto(ctx context.Context, d *data.Dataset, opt AutoOptions) (*AutoChoice, error) {
 	start := time.Now()
 	opt = opt.withDefaults()
-	ests := opt.Estimators
-	if ests == nil {
-		ests = make([]model.Estimator, len(opt.Models))
-		for i, n := range opt.Models {
-			e, err := model.ByName(n)
-			if err != nil {
-				return nil, err
-			}
-			ests[i] = e
-		}
+	ests, err := estimators(opt.Estimators, opt.Models)
+	if err != nil {
+		return nil, err
 	}
 	if len(ests) == 0 {
 		return nil, errors.New("auto: no candidate models")

@@ -72,6 +72,10 @@ func AllModels() []string {
 type Options struct {
 	// Models are registry names (model.ByName); nil means DefaultModels.
 	Models []string
+	// Estimators, when not nil, are compared instead of Models, each in
+	// a row named by its Name: for example a model with another prior,
+	// such as model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Prior: 1}.
+	Estimators []model.Estimator
 	// Gold, if not nil and not empty, selects the gold criteria.
 	Gold *data.Gold
 	// Criterion ranks the models; "" means LogLoss with gold, HeldOut
@@ -197,16 +201,12 @@ func (o Options) withDefaults() Options {
 // reported in its row.
 func Run(ctx context.Context, d *data.Dataset, opt Options) (*Report, error) {
 	opt = opt.withDefaults()
-	if len(opt.Models) == 0 {
-		return nil, errors.New("compare: no models")
+	ests, err := estimators(opt.Estimators, opt.Models)
+	if err != nil {
+		return nil, err
 	}
-	ests := make([]model.Estimator, len(opt.Models))
-	for i, n := range opt.Models {
-		e, err := model.ByName(n)
-		if err != nil {
-			return nil, err
-		}
-		ests[i] = e
+	if len(ests) == 0 {
+		return nil, errors.New("compare: no models")
 	}
 	if opt.Criterion != HeldOut && (opt.Gold == nil || opt.Gold.Len() == 0) {
 		return nil, fmt.Errorf("compare: criterion %s needs gold labels", opt.Criterion)
@@ -221,6 +221,23 @@ func Run(ctx context.Context, d *data.Dataset, opt Options) (*Report, error) {
 		return runHeldOut(ctx, d, ests, opt)
 	}
 	return runGold(ctx, d, ests, opt)
+}
+
+// estimators returns ests if it is not nil, else the registry's
+// estimators of names.
+func estimators(ests []model.Estimator, names []string) ([]model.Estimator, error) {
+	if ests != nil {
+		return ests, nil
+	}
+	ests = make([]model.Estimator, len(names))
+	for i, n := range names {
+		e, err := model.ByName(n)
+		if err != nil {
+			return nil, err
+		}
+		ests[i] = e
+	}
+	return ests, nil
 }
 
 // job is one fit.

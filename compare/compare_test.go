@@ -111,3 +111,33 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+// Options.Estimators compares hand-built estimators, each in a row named
+// by its Name, instead of Models: here the default model under two priors
+// of q_j, whose held-out scores differ.
+func TestEstimatorsOption(t *testing.T) {
+	d, _, err := sim.Simulate(sim.Config{Tasks: 150, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ests := []model.Estimator{
+		model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}},
+		model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Prior: 2},
+	}
+	rep, err := Run(context.Background(), d, Options{Models: []string{"la-ds"}, Estimators: ests, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := map[string]float64{}
+	for _, r := range rep.Rows {
+		if r.Err != nil {
+			t.Fatalf("%s: %v", r.Model, r.Err)
+		}
+		scores[r.Model] = r.Score.Value
+	}
+	a, okA := scores["vb-da-ds"]
+	b, okB := scores["vb-da-ds (prior 2)"]
+	if len(scores) != 2 || !okA || !okB || a == b {
+		t.Errorf("scores %v: want vb-da-ds and vb-da-ds (prior 2), different", scores)
+	}
+}

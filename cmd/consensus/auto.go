@@ -48,6 +48,45 @@ func (o modelOptions) apply(est model.Estimator) (model.Estimator, error) {
 	return withQPrior(est, o.qPrior, o.staged)
 }
 
+// applySome returns the estimators of the names, each with the options o
+// applied where it takes them (compare's list mixes models with and
+// without a GLAD or q_j prior). It is a usage error when an option's value
+// is bad or when an option given fits none of the models.
+func (o modelOptions) applySome(names []string) ([]model.Estimator, error) {
+	if err := checkFinite("glad-prior", o.gladPrior); err != nil {
+		return nil, err
+	}
+	if err := checkFinite("q-prior", o.qPrior); err != nil {
+		return nil, err
+	}
+	ests := make([]model.Estimator, len(names))
+	var glad, q bool
+	for i, n := range names {
+		est, err := model.ByName(n)
+		if err != nil {
+			return nil, usageErr(err)
+		}
+		if o.gladPrior != 0 {
+			if e, err := withGLADPrior(est, o.gladPrior); err == nil {
+				est, glad = e, true
+			}
+		}
+		if o.qPrior != 0 || o.staged {
+			if e, err := withQPrior(est, o.qPrior, o.staged); err == nil {
+				est, q = e, true
+			}
+		}
+		ests[i] = est
+	}
+	if o.gladPrior != 0 && !glad {
+		return nil, usagef("--glad-prior needs a GLAD model (la-glad, da-glad, hda-glad) among the models and a positive variance")
+	}
+	if (o.qPrior != 0 || o.staged) && !q {
+		return nil, usagef("--q-prior and --staged need a vb-da-* model (vb-da-ds, vb-da-onecoin, vb-da-glad) among the models")
+	}
+	return ests, nil
+}
+
 // estimators returns the estimators that fit may use for --model name:
 // the named one, or with --model auto every candidate. Every one has the
 // options o applied.

@@ -17,6 +17,7 @@ func init() { extraCommands = append(extraCommands, newCompareCmd) }
 func newCompareCmd() *cobra.Command {
 	var in inputFlags
 	var ff fitFlags
+	var mo modelOptions
 	var models, criterion, outFormat string
 	var parallel, splits, boot int
 	var frac float64
@@ -62,22 +63,27 @@ sure the recommendation is.`,
 			if parallel < 0 || splits < 0 || boot < 0 || !(frac > 0 && frac < 1) {
 				return usagef("--parallel, --splits and --bootstrap must not be negative and --holdout must be in (0, 1)")
 			}
-			var names []string
+			names := compare.DefaultModels
 			if models == "all" {
 				names = compare.AllModels()
 			} else if models != "" {
+				names = nil
 				for _, m := range strings.Split(models, ",") {
 					if m = strings.TrimSpace(m); m != "" {
 						names = append(names, m)
 					}
 				}
 			}
+			ests, err := mo.applySome(names)
+			if err != nil {
+				return err
+			}
 			d, gold, err := in.load(cmd.Context())
 			if err != nil {
 				return err
 			}
 			opt := compare.Options{
-				Models: names, Gold: gold, Criterion: crit, Settings: set, Parallel: parallel,
+				Estimators: ests, Gold: gold, Criterion: crit, Settings: set, Parallel: parallel,
 				HoldOutFraction: frac, Splits: splits, Bootstrap: boot, Seed: ff.seed,
 			}
 			if !ff.quiet {
@@ -110,5 +116,8 @@ sure the recommendation is.`,
 	fl.IntVar(&splits, "splits", 3, "held-out splits")
 	fl.Float64Var(&frac, "holdout", 0.2, "fraction of each object's labels held out in a split")
 	fl.IntVar(&boot, "bootstrap", 200, "bootstrap resamples for the intervals and the ranking confidence")
+	fl.Float64Var(&mo.gladPrior, "glad-prior", 0, gladPriorHelp+"; applies to the GLAD models among --models")
+	fl.Float64Var(&mo.qPrior, "q-prior", 0, qPriorHelp+"; applies to the vb-da-* models among --models")
+	fl.BoolVar(&mo.staged, "staged", false, stagedHelp+"; applies to the vb-da-* models among --models")
 	return c
 }

@@ -53,3 +53,38 @@ func TestQPriorFlags(t *testing.T) {
 		}
 	}
 }
+
+// compare applies --q-prior, --staged and --glad-prior to the models of
+// its list that take them and leaves the others as they are; an option
+// that fits none of them, or a bad value, is a usage error.
+func TestCompareModelOptions(t *testing.T) {
+	dir := t.TempDir()
+	r := mustRun(t, dir, "compare", "--dataset", "temp", "--models", "vb-da-ds,la-ds,la-glad",
+		"--q-prior", "1", "--glad-prior", "1", "--criterion", "heldout", "--splits", "1", "--bootstrap", "10",
+		"--output-format", "csv", "--quiet")
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n")[1:] {
+		rows = append(rows, strings.Split(line, ",")[1])
+	}
+	for _, want := range []string{"vb-da-ds (prior 1)", "la-ds", "la-glad"} {
+		found := false
+		for _, m := range rows {
+			found = found || m == want
+		}
+		if !found {
+			t.Errorf("rows %q: no %q", rows, want)
+		}
+	}
+	for _, args := range [][]string{
+		{"--models", "la-ds", "--q-prior", "1"},
+		{"--models", "la-ds,vb-la-ds", "--staged"},
+		{"--models", "vb-da-ds", "--glad-prior", "1"},
+		{"--models", "vb-da-ds", "--q-prior", "-1"},
+		{"--models", "la-glad", "--glad-prior", "NaN"},
+	} {
+		r := runIn(t, dir, "", append([]string{"compare", "--dataset", "temp"}, args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "prior") || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming the option", args, r.code, r.stderr)
+		}
+	}
+}
