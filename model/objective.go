@@ -52,6 +52,7 @@ type chunk struct {
 	value  float64
 	gw, gg []float64
 	l, g   []float64 // scratch of a batch: probabilities and weights
+	gs     []float64 // scratch of a batch: weights per object (shared)
 	lf, gf []float64 // scratch of one object on the log path, maxLabels·K
 }
 
@@ -80,6 +81,12 @@ type objective struct {
 	// latent, both nil unless both sides have one.
 	pnoise  noise.ProbEvaluator
 	platent latent.ProbEvaluator
+
+	// slatent and snoise are the forms of platent and pnoise with
+	// weights per object (latent.SharedProbEvaluator and
+	// noise.SharedBackpropper), both nil unless both sides have one.
+	slatent latent.SharedProbEvaluator
+	snoise  noise.SharedBackpropper
 }
 
 // maxChunks bounds the number of chunks; it is also the largest number of
@@ -109,18 +116,28 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	pl, ok2 := o.latent.(latent.ProbEvaluator)
 	if ok1 && ok2 {
 		o.pnoise, o.platent = pn, pl
+		sl, ok1 := pl.(latent.SharedProbEvaluator)
+		sn, ok2 := pn.(noise.SharedBackpropper)
+		if ok1 && ok2 {
+			o.slatent, o.snoise = sl, sn
+		}
 	}
 	wdim := d.NumWorkers() * m.Noise.WorkerDim(k)
 	bounds := chunkBounds(d, chunkCount(d, wdim))
 	for i := 0; i+1 < len(bounds); i++ {
 		lo, hi := bounds[i], bounds[i+1]
 		most := mostLabels(d, lo, hi)
+		var gs []float64
+		if o.slatent != nil {
+			gs = make([]float64, mostBatchObjects(d, lo, hi)*k)
+		}
 		o.chunks = append(o.chunks, chunk{
 			lo: lo, hi: hi,
 			gw: make([]float64, wdim),
 			gg: make([]float64, m.Latent.GlobalDim(k)),
 			l:  make([]float64, max(most, batchLabels)*k),
 			g:  make([]float64, max(most, batchLabels)*k),
+			gs: gs,
 			lf: make([]float64, most*k),
 			gf: make([]float64, most*k),
 		})
@@ -147,6 +164,18 @@ func mostLabels(d *data.Dataset, lo, hi int) int {
 	most := 0
 	for j := lo; j < hi; j++ {
 		most = max(most, d.Offsets[j+1]-d.Offsets[j])
+	}
+	return most
+}
+
+// mostBatchObjects returns the largest number of objects of a batch
+// (batchEnd) in [lo, hi).
+func mostBatchObjects(d *data.Dataset, lo, hi int) int {
+	most := 0
+	for j := lo; j < hi; {
+		e := batchEnd(d.Offsets, j, hi)
+		most = max(most, e-j)
+		j = e
 	}
 	return most
 }
@@ -286,7 +315,13 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 			// that takes the log path: carry on from the next one
 			// without computing them again.
 			at := (off[j] - off[start]) * k
-			m, e, done := pl.TaskProb(j, hi, p[at:], g[at:], c.gg, gt)
+			var m float64
+			var e, done int
+			if o.slatent != nil {
+				m, e, done = o.slatent.TaskProbShared(j, hi, p[at:], c.gs, c.gg, gt)
+			} else {
+				m, e, done = pl.TaskProb(j, hi, p[at:], g[at:], c.gg, gt)
+			}
 			prod *= m
 			scale += e
 			if prod < 0x1p-256 || prod > 0x1p256 {
@@ -294,7 +329,11 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 				prod, ex = math.Frexp(prod)
 				scale += ex
 			}
-			if done > 0 {
+			switch {
+			case done == 0:
+			case o.snoise != nil:
+				o.snoise.BackpropShared(j, j+done, p[at:], c.gs, c.gw, gob)
+			default:
 				pn.BackpropProb(j, j+done, p[at:], g[at:], c.gw, gob)
 			}
 			j += done
