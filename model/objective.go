@@ -278,22 +278,28 @@ func (o *objective) pass(x, grad []float64) float64 {
 	for i := range o.chunks {
 		c := &o.chunks[i]
 		v += c.value
-		for p, x := range c.gw {
-			gw[p] += x
-		}
-		for p, x := range c.gg {
-			gg[p] += x
-		}
+		addAndClear(gw, c.gw)
+		addAndClear(gg, c.gg)
 	}
 	return v
 }
 
+// addAndClear adds acc to dst and sets acc to zero, ready for the next
+// pass: one sweep over a chunk's accumulator instead of a sum and, at the
+// next pass, a clear.
+func addAndClear(dst, acc []float64) {
+	dst = dst[:len(acc)]
+	for p, x := range acc {
+		dst[p] += x
+		acc[p] = 0
+	}
+}
+
 // chunkPass evaluates the objects of c, accumulating into c's value and
-// shared-parameter gradients and into the object rows of gob and gt.
+// shared-parameter gradients and into the object rows of gob and gt. The
+// accumulators c.gw and c.gg are zero before it (pass leaves them so).
 func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 	k := o.d.NumClasses()
-	clear(c.gw)
-	clear(c.gg)
 	var value float64
 	// The probability-space terms are multiplied into prod·2^scale, with
 	// prod kept in [2⁻²⁵⁶, 2²⁵⁶], and take one logarithm per chunk.
