@@ -66,8 +66,9 @@ type chunk struct {
 //
 // When the noise model and the assumption both work in probability space
 // (noise.ProbEvaluator and latent.ProbEvaluator) an object goes through
-// Prob, TaskProb and BackpropProb, which avoid most exponentials and
-// logarithms; an object whose probabilities underflow, and every object of
+// Prob, TaskProb and BackpropProb (TaskProbShared and BackpropShared, with
+// weights once per object, when both sides have them), which avoid most
+// exponentials and logarithms; an object whose probabilities underflow, and every object of
 // other models, goes through LogProb, Task and Backprop.
 type objective struct {
 	d       *data.Dataset
