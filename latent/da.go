@@ -201,10 +201,13 @@ func softmax(q, b []float64) {
 	for _, v := range b {
 		mx = max(mx, v)
 	}
-	var sum float64
 	for z, v := range b {
-		q[z] = num.Exp(v - mx)
-		sum += q[z]
+		q[z] = v - mx
+	}
+	num.ExpTo(q, q[:len(b)])
+	var sum float64
+	for _, v := range q[:len(b)] {
+		sum += v
 	}
 	inv := 1 / sum
 	for z := range q {

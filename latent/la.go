@@ -138,6 +138,18 @@ func (e *laEval) Task(j int, l, g []float64, gglob, _ []float64) float64 {
 // times less likely than another, or when a probability the noise model
 // gave has underflowed to zero.
 func (e *laEval) TaskProb(lo, hi int, p, g []float64, gglob, _ []float64) (float64, int, int) {
+	return e.taskProb(lo, hi, p, g, gglob, false)
+}
+
+// TaskProbShared is TaskProb writing γ_j once per object, the weights of
+// all its labels (see SharedProbEvaluator).
+func (e *laEval) TaskProbShared(lo, hi int, p, g []float64, gglob, _ []float64) (float64, int, int) {
+	return e.taskProb(lo, hi, p, g, gglob, true)
+}
+
+// taskProb is TaskProb, or TaskProbShared if shared is set, in which case
+// γ_j is written into its place in g directly.
+func (e *laEval) taskProb(lo, hi int, p, g []float64, gglob []float64, shared bool) (float64, int, int) {
 	k := e.k
 	off := e.d.Offsets
 	base := off[lo]
@@ -147,22 +159,16 @@ func (e *laEval) TaskProb(lo, hi int, p, g []float64, gglob, _ []float64) (float
 	prod, pscale := 1.0, 0
 	for j := lo; j < hi; j++ {
 		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
-		gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
+		if shared {
+			s = g[(j-lo)*k : (j-lo+1)*k]
+		}
 		sum, scale, ok := e.posteriorProb(pj, s)
 		if !ok {
 			e.addGlobal(gglob, gacc)
 			return prod, pscale, j - lo
 		}
-		if k == 2 {
-			s0, s1 := s[0], s[1]
-			for i := 0; i+1 < len(gj); i += 2 {
-				gj[i] = s0
-				gj[i+1] = s1
-			}
-		} else {
-			for i := 0; i < len(gj); i += k {
-				copy(gj[i:i+k], s)
-			}
+		if !shared {
+			fillRows(g[(off[j]-base)*k:(off[j+1]-base)*k], s)
 		}
 		if e.learn {
 			for z, v := range s {
@@ -179,6 +185,22 @@ func (e *laEval) TaskProb(lo, hi int, p, g []float64, gglob, _ []float64) (float
 	}
 	e.addGlobal(gglob, gacc)
 	return prod, pscale, hi - lo
+}
+
+// fillRows copies the K values of s into every row of K values of g.
+func fillRows(g, s []float64) {
+	k := len(s)
+	if k == 2 {
+		s0, s1 := s[0], s[1]
+		for i := 0; i+1 < len(g); i += 2 {
+			g[i] = s0
+			g[i+1] = s1
+		}
+		return
+	}
+	for i := 0; i < len(g); i += k {
+		copy(g[i:i+k], s)
+	}
 }
 
 // addGlobal adds the prior's gradient of a range of objects to gglob.
@@ -371,3 +393,6 @@ func (e *laEval) MStep(gglob, _ []float64, g, _ []float64) {
 func (e *laEval) Output(j int, l []float64, out []float64) {
 	e.posterior(e.d.Offsets[j+1]-e.d.Offsets[j], l, out[:e.k])
 }
+
+var _ SharedProbEvaluator = (*laEval)(nil)
+var _ MStepper = (*laEval)(nil)

@@ -78,6 +78,23 @@ type ProbEvaluator interface {
 	TaskProb(lo, hi int, p, g []float64, gglob, gtask []float64) (m float64, e, done int)
 }
 
+// SharedProbEvaluator is an optional interface of a ProbEvaluator whose
+// weights are the same for every label of an object, as LA's are
+// (g_i = γ_j): it writes them once per object instead of once per label.
+// Package model uses it with a noise model that can take the weights so
+// (noise.SharedBackpropper), which saves writing and reading K weights per
+// label, and TaskProb with any other, so every noise model works with the
+// assumption unchanged.
+type SharedProbEvaluator interface {
+	ProbEvaluator
+
+	// TaskProbShared does the same as TaskProb, except that it writes the
+	// weights of object j, shared by all its labels, once, at
+	// g[(j-lo)·K, (j-lo+1)·K): g holds K values per object of the range,
+	// not per label.
+	TaskProbShared(lo, hi int, p, g []float64, gglob, gtask []float64) (m float64, e, done int)
+}
+
 // MStepper is an optional interface of an Evaluator whose assumption has a
 // closed-form M-step, for the EM algorithm of package model: given the
 // weights g_i(z) of the E-step at the current parameters, it sets its own

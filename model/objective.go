@@ -52,6 +52,7 @@ type chunk struct {
 	value  float64
 	gw, gg []float64
 	l, g   []float64 // scratch of a batch: probabilities and weights
+	gs     []float64 // scratch of a batch: weights per object (shared)
 	lf, gf []float64 // scratch of one object on the log path, maxLabels·K
 }
 
@@ -65,8 +66,9 @@ type chunk struct {
 //
 // When the noise model and the assumption both work in probability space
 // (noise.ProbEvaluator and latent.ProbEvaluator) an object goes through
-// Prob, TaskProb and BackpropProb, which avoid most exponentials and
-// logarithms; an object whose probabilities underflow, and every object of
+// Prob, TaskProb and BackpropProb (TaskProbShared and BackpropShared, with
+// weights once per object, when both sides have them), which avoid most
+// exponentials and logarithms; an object whose probabilities underflow, and every object of
 // other models, goes through LogProb, Task and Backprop.
 type objective struct {
 	d       *data.Dataset
@@ -80,6 +82,12 @@ type objective struct {
 	// latent, both nil unless both sides have one.
 	pnoise  noise.ProbEvaluator
 	platent latent.ProbEvaluator
+
+	// slatent and snoise are the forms of platent and pnoise with
+	// weights per object (latent.SharedProbEvaluator and
+	// noise.SharedBackpropper), both nil unless both sides have one.
+	slatent latent.SharedProbEvaluator
+	snoise  noise.SharedBackpropper
 }
 
 // maxChunks bounds the number of chunks; it is also the largest number of
@@ -109,18 +117,28 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	pl, ok2 := o.latent.(latent.ProbEvaluator)
 	if ok1 && ok2 {
 		o.pnoise, o.platent = pn, pl
+		sl, ok1 := pl.(latent.SharedProbEvaluator)
+		sn, ok2 := pn.(noise.SharedBackpropper)
+		if ok1 && ok2 {
+			o.slatent, o.snoise = sl, sn
+		}
 	}
 	wdim := d.NumWorkers() * m.Noise.WorkerDim(k)
 	bounds := chunkBounds(d, chunkCount(d, wdim))
 	for i := 0; i+1 < len(bounds); i++ {
 		lo, hi := bounds[i], bounds[i+1]
 		most := mostLabels(d, lo, hi)
+		var gs []float64
+		if o.slatent != nil {
+			gs = make([]float64, mostBatchObjects(d, lo, hi)*k)
+		}
 		o.chunks = append(o.chunks, chunk{
 			lo: lo, hi: hi,
 			gw: make([]float64, wdim),
 			gg: make([]float64, m.Latent.GlobalDim(k)),
 			l:  make([]float64, max(most, batchLabels)*k),
 			g:  make([]float64, max(most, batchLabels)*k),
+			gs: gs,
 			lf: make([]float64, most*k),
 			gf: make([]float64, most*k),
 		})
@@ -147,6 +165,18 @@ func mostLabels(d *data.Dataset, lo, hi int) int {
 	most := 0
 	for j := lo; j < hi; j++ {
 		most = max(most, d.Offsets[j+1]-d.Offsets[j])
+	}
+	return most
+}
+
+// mostBatchObjects returns the largest number of objects of a batch
+// (batchEnd) in [lo, hi).
+func mostBatchObjects(d *data.Dataset, lo, hi int) int {
+	most := 0
+	for j := lo; j < hi; {
+		e := batchEnd(d.Offsets, j, hi)
+		most = max(most, e-j)
+		j = e
 	}
 	return most
 }
@@ -249,22 +279,28 @@ func (o *objective) pass(x, grad []float64) float64 {
 	for i := range o.chunks {
 		c := &o.chunks[i]
 		v += c.value
-		for p, x := range c.gw {
-			gw[p] += x
-		}
-		for p, x := range c.gg {
-			gg[p] += x
-		}
+		addAndClear(gw, c.gw)
+		addAndClear(gg, c.gg)
 	}
 	return v
 }
 
+// addAndClear adds acc to dst and sets acc to zero, ready for the next
+// pass: one sweep over a chunk's accumulator instead of a sum and, at the
+// next pass, a clear.
+func addAndClear(dst, acc []float64) {
+	dst = dst[:len(acc)]
+	for p, x := range acc {
+		dst[p] += x
+		acc[p] = 0
+	}
+}
+
 // chunkPass evaluates the objects of c, accumulating into c's value and
-// shared-parameter gradients and into the object rows of gob and gt.
+// shared-parameter gradients and into the object rows of gob and gt. The
+// accumulators c.gw and c.gg are zero before it (pass leaves them so).
 func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 	k := o.d.NumClasses()
-	clear(c.gw)
-	clear(c.gg)
 	var value float64
 	// The probability-space terms are multiplied into prod·2^scale, with
 	// prod kept in [2⁻²⁵⁶, 2²⁵⁶], and take one logarithm per chunk.
@@ -286,7 +322,13 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 			// that takes the log path: carry on from the next one
 			// without computing them again.
 			at := (off[j] - off[start]) * k
-			m, e, done := pl.TaskProb(j, hi, p[at:], g[at:], c.gg, gt)
+			var m float64
+			var e, done int
+			if o.slatent != nil {
+				m, e, done = o.slatent.TaskProbShared(j, hi, p[at:], c.gs, c.gg, gt)
+			} else {
+				m, e, done = pl.TaskProb(j, hi, p[at:], g[at:], c.gg, gt)
+			}
 			prod *= m
 			scale += e
 			if prod < 0x1p-256 || prod > 0x1p256 {
@@ -294,7 +336,11 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 				prod, ex = math.Frexp(prod)
 				scale += ex
 			}
-			if done > 0 {
+			switch {
+			case done == 0:
+			case o.snoise != nil:
+				o.snoise.BackpropShared(j, j+done, p[at:], c.gs, c.gw, gob)
+			default:
 				pn.BackpropProb(j, j+done, p[at:], g[at:], c.gw, gob)
 			}
 			j += done

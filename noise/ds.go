@@ -170,6 +170,37 @@ func (e *dsEval) BackpropProb(lo, hi int, _, g []float64, gw, _ []float64) {
 	e.counts(e.d.Worker[a:b], e.d.Label[a:b], g, gw)
 }
 
+// BackpropShared is BackpropProb with the weights of each object shared
+// by its labels (see SharedBackpropper): the same additions in the same
+// order, reading K weights per object instead of per label.
+func (e *dsEval) BackpropShared(lo, hi int, _, g []float64, gw, _ []float64) {
+	k := e.k
+	off := e.d.Offsets
+	for j := lo; j < hi; j++ {
+		a, b := off[j], off[j+1]
+		workers, labels := e.d.Worker[a:b], e.d.Label[a:b]
+		gj := g[(j-lo)*k : (j-lo+1)*k]
+		if k == 2 {
+			g0, g1 := gj[0], gj[1]
+			labels = labels[:len(workers)]
+			for i, w := range workers {
+				c := gw[4*int(w)+2*int(labels[i]&1):]
+				c[0] += g0
+				c[1] += g1
+			}
+			continue
+		}
+		labels = labels[:len(workers)]
+		for i, w := range workers {
+			base := (int(w)*k + int(labels[i])) * k
+			c := gw[base : base+k]
+			for z, v := range gj {
+				c[z] += v
+			}
+		}
+	}
+}
+
 // counts adds C_w(z, y_i) += g_i(z) for the given labels. The counts are
 // accumulated transposed, C_w(z, y) at w·K² + y·K + z (see countAt), so
 // that the K counts of one label are contiguous.
@@ -331,4 +362,5 @@ func (DS) SetWorker(d *data.Dataset, vals, w []float64) error {
 }
 
 var _ WorkerSetter = DS{}
+var _ SharedBackpropper = (*dsEval)(nil)
 var _ Describer = DS{}

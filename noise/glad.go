@@ -101,45 +101,69 @@ type gladEval struct {
 // probability-space paths of the assumptions detect and handle.
 func sigmoids(s float64) (a, na float64) {
 	if math.Abs(s) > underflowExp { // false for NaN, which propagates
-		if s > 0 {
-			return 1, 0
-		}
-		return 0, 1
+		return sigmoidsOf(s, 0)
 	}
 	return num.SigmoidPair(s, num.Exp(-math.Abs(s)))
 }
 
 // Prob writes P(y_i | z): a = σ(e_w d_j) for z = y_i and (1 - a)/(K - 1)
-// for the other classes, with one exponential per label.
+// for the other classes, with one exponential per label. The
+// exponentials of the whole range are taken in one call of num.ExpTo,
+// which overlaps them in the processor, with the arguments and then the
+// results kept in p's first values: label i's at p[i], which the loop that
+// writes the probabilities, running backwards, reads before it writes
+// p[i·K, (i+1)·K). The results are bit for bit those of sigmoids.
 func (e *gladEval) Prob(lo, hi int, p []float64) {
 	k := e.k
 	off := e.d.Offsets
 	base := off[lo]
+	n := off[hi] - base
+	x := p[:n]
 	for j := lo; j < hi; j++ {
 		dj := e.diff[j]
-		workers, labels := e.d.TaskLabels(j)
-		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
-		if k == 2 {
-			labels = labels[:len(workers)]
-			pj = pj[:2*len(workers)]
-			for i, w := range workers {
-				a, na := sigmoids(e.e[w] * dj)
-				y := int(labels[i]) & 1
-				pj[2*i+y] = a
-				pj[2*i+1-y] = na
-			}
-			continue
-		}
+		workers := e.d.Worker[off[j]:off[j+1]]
+		xj := x[off[j]-base : off[j+1]-base]
 		for i, w := range workers {
-			a, na := sigmoids(e.e[w] * dj)
+			s := e.e[w] * dj
+			if math.Abs(s) > underflowExp {
+				s = 0 // sigmoidsOf ignores this exponential
+			}
+			xj[i] = -math.Abs(s)
+		}
+	}
+	num.ExpTo(x, x)
+	for j := hi - 1; j >= lo; j-- {
+		dj := e.diff[j]
+		workers, labels := e.d.TaskLabels(j)
+		at := off[j] - base
+		for i := len(workers) - 1; i >= 0; i-- {
+			a, na := sigmoidsOf(e.e[workers[i]]*dj, x[at+i])
+			pi := p[(at+i)*k : (at+i+1)*k]
+			if k == 2 {
+				y := int(labels[i]) & 1
+				pi[y] = a
+				pi[1-y] = na
+				continue
+			}
 			wrong := na * e.invKm1
-			pi := pj[i*k : (i+1)*k]
 			for z := range pi {
 				pi[z] = wrong
 			}
 			pi[labels[i]] = a
 		}
 	}
+}
+
+// sigmoidsOf is sigmoids(s) given ex = num.Exp(-|s|) when
+// |s| ≤ underflowExp (and anything otherwise).
+func sigmoidsOf(s, ex float64) (a, na float64) {
+	if math.Abs(s) > underflowExp {
+		if s > 0 {
+			return 1, 0
+		}
+		return 0, 1
+	}
+	return num.SigmoidPair(s, ex)
 }
 
 // BackpropProb is Backprop reading a = σ(e_w d_j) from p instead of
@@ -181,11 +205,40 @@ func (e *gladEval) BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64) 
 	}
 }
 
+// BackpropShared is BackpropProb with the weights of each object shared
+// by its labels (see SharedBackpropper): Σ_z g_i(z) is summed once per
+// object.
+func (e *gladEval) BackpropShared(lo, hi int, p, g []float64, gw, gobj []float64) {
+	k := e.k
+	off := e.d.Offsets
+	base := off[lo]
+	for j := lo; j < hi; j++ {
+		dj := e.diff[j]
+		workers, labels := e.d.TaskLabels(j)
+		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
+		gj := g[(j-lo)*k : (j-lo+1)*k]
+		var sum, gd float64
+		if k == 2 {
+			sum = gj[0] + gj[1]
+		} else {
+			for _, v := range gj {
+				sum += v
+			}
+		}
+		labels = labels[:len(workers)]
+		for i, w := range workers {
+			y := int(labels[i])
+			ds := gj[y] - pj[i*k+y]*sum
+			gw[w] += ds * dj
+			gd += ds * e.e[w]
+		}
+		gobj[j] += gd * dj
+	}
+}
+
 func (e *gladEval) SetParams(w, o []float64) {
 	e.e = w
-	for j, v := range o {
-		e.diff[j] = num.Exp(v)
-	}
+	num.ExpTo(e.diff, o)
 }
 
 func (e *gladEval) LogProb(j int, l []float64) {
@@ -269,6 +322,7 @@ func (GLAD) TaskValues(o []float64, _, j int, dst []float64) []float64 {
 }
 
 var _ WorkerSetter = GLAD{}
+var _ SharedBackpropper = (*gladEval)(nil)
 var _ Describer = GLAD{}
 var _ TaskReporter = GLAD{}
 

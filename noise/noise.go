@@ -101,6 +101,21 @@ type ProbEvaluator interface {
 	BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64)
 }
 
+// SharedBackpropper is an optional interface of a ProbEvaluator that can
+// accumulate weights shared by all the labels of an object, as an
+// assumption that implements latent.SharedProbEvaluator writes them:
+// one weight vector per object instead of one per label.
+type SharedBackpropper interface {
+	ProbEvaluator
+
+	// BackpropShared does the same as BackpropProb for the objects
+	// [lo, hi) when every label of object j has the weights
+	// g[(j-lo)·K, (j-lo+1)·K): g holds K values per object of the range,
+	// not per label. Its result must be bit for bit BackpropProb's with
+	// those weights copied to every label.
+	BackpropShared(lo, hi int, p, g []float64, gw, gobj []float64)
+}
+
 // MStepper is an optional interface of an Evaluator whose noise model has
 // a closed-form M-step, for the EM algorithm of package model.
 //
