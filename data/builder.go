@@ -14,15 +14,16 @@ import (
 // Labels are stored in chunks, so that adding one never copies the earlier
 // ones, and a Builder uses 6 bytes per label (worker and class indices) as
 // long as the labels of each task come together, as they do in files
-// grouped by task; once a task comes back after another task, it also
-// keeps each label's task index (4 more bytes per label).
+// grouped by task, and the Dataset's offsets (8 bytes per task); once a
+// task comes back after another task, it keeps each label's task index (4
+// more bytes per label) instead of the offsets.
 type Builder struct {
 	fixed     bool // classes given up front
 	tasks     intern
 	workers   intern
 	raw       intern         // class strings in order of first appearance
 	scattered bool           // some task came back after another task
-	count     column[int32]  // labels per task, until scattered
+	ends      column[int]    // 0, then each task's last label plus one, until scattered
 	task      column[int32]  // task index per label, once scattered
 	worker    column[int32]  // worker index per label
 	label     column[uint16] // raw class index per label
@@ -137,6 +138,7 @@ func (c *column[T]) flat(consume bool) []T {
 func NewBuilder(classes []string) (*Builder, error) {
 	b := &Builder{}
 	b.workers.inline = true
+	b.ends.add(0)
 	if len(classes) > 0 {
 		b.fixed = true
 		for _, c := range classes {
@@ -170,11 +172,11 @@ func (b *Builder) Add(task, worker, label string) error {
 // raw class, which the Builder's interns gave.
 func (b *Builder) addIndex(t, w int32, c uint16) {
 	if !b.scattered {
-		switch n := int32(b.count.len()); t {
+		switch n := int32(b.ends.len() - 1); t {
 		case n - 1: // the task of the previous label
-			b.count.cur[len(b.count.cur)-1]++
+			b.ends.cur[len(b.ends.cur)-1]++
 		case n: // a new task
-			b.count.add(1)
+			b.ends.add(b.label.len() + 1)
 		default:
 			b.scatter()
 		}
@@ -186,18 +188,20 @@ func (b *Builder) addIndex(t, w int32, c uint16) {
 	b.label.add(c)
 }
 
-// scatter switches from counting the labels of each task to recording the
-// task of every label.
+// scatter switches from keeping the end of each task's labels to recording
+// the task of every label.
 func (b *Builder) scatter() {
 	b.task.reserve(b.worker.firstLen())
-	for j, ch := range b.count.chunks() {
-		for i, n := range ch {
-			for range n {
-				b.task.add(int32(j*chunkLen + i))
+	t, prev := int32(-1), 0
+	for _, ch := range b.ends.chunks() {
+		for _, end := range ch {
+			for range end - prev {
+				b.task.add(t)
 			}
+			t, prev = t+1, end
 		}
 	}
-	b.count = column[int32]{}
+	b.ends = column[int]{}
 	b.scattered = true
 }
 
@@ -211,7 +215,7 @@ func (b *Builder) reserve(labels, tasks int) {
 	if b.scattered {
 		b.task.reserve(labels)
 	} else {
-		b.count.reserve(tasks)
+		b.ends.reserve(tasks + 1)
 	}
 	b.tasks.reserve(tasks)
 }
@@ -252,12 +256,7 @@ func (b *Builder) build(consume bool) (*Dataset, error) {
 	if b.scattered {
 		return fromChunks(tasks, workers, classes, b.task.chunks(), b.worker.chunks(), b.label.chunks(), remap)
 	}
-	d := &Dataset{Tasks: tasks, Workers: workers, Classes: classes, Offsets: make([]int, 1, len(tasks)+1)}
-	for _, ch := range b.count.chunks() {
-		for _, n := range ch {
-			d.Offsets = append(d.Offsets, d.Offsets[len(d.Offsets)-1]+int(n))
-		}
-	}
+	d := &Dataset{Tasks: tasks, Workers: workers, Classes: classes, Offsets: b.ends.flat(consume)}
 	d.Worker = b.worker.flat(consume)
 	if consume && len(b.label.full) == 0 {
 		// One chunk: remapped in place.

@@ -183,6 +183,12 @@ func (p *chunkPipe) read() {
 		case job = <-p.free:
 		default:
 		}
+		if cap(job.data) < chunkSize {
+			// A new block: made at its full size at once, rather than
+			// grown by doubling, which would copy it and touch twice the
+			// memory.
+			job.data = make([]byte, 0, chunkSize+chunkSize/8)
+		}
 		buf := append(job.data[:0], p.carry...)
 		end := bytes.LastIndexByte(buf, '\n') + 1
 		for err == nil && (len(buf) < chunkSize || end == 0) {

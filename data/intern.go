@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
-	"strings"
 	"unsafe"
 )
 
@@ -25,9 +24,13 @@ type intern struct {
 	shift  uint     // 64 - log2(len(slots)): the home slot is hash>>shift
 	used   int      // slots in use
 	names  column[string]
-	text   strings.Builder // holds the latest names
-	last   string          // the string of the last get, which returns lastI again
-	lastI  int32
+	text   []byte // the latest block of names' text
+	stored int    // bytes of text stored in all
+	// hint is the text that reserve expects beyond the current block, in
+	// bytes: the next block is made that large (up to textHuge), once.
+	hint  int
+	last  string // the string of the last get, which returns lastI again
+	lastI int32
 	// inline, if set, keeps short: per index, the string packed by
 	// shortKey, so that a probe compares a string of up to 15 bytes with
 	// two words instead of reading it through names (the workers, looked
@@ -64,8 +67,12 @@ func shortKey(s string) [2]uint64 {
 }
 
 // textChunk is the largest size of the blocks in which intern stores the
-// text of the names, one after the other; the first blocks are smaller.
+// text of the names, one after the other, unless reserve expects more;
+// the first blocks are smaller.
 const textChunk = 64 << 10
+
+// textHuge is the largest block that reserve makes intern allocate.
+const textHuge = 256 << 20
 
 // minSlots is the size of a new intern's table.
 const minSlots = 1 << 8
@@ -151,10 +158,15 @@ func (in *intern) slotAt(h uint64) uint64 {
 	return in.slots[h>>in.shift]
 }
 
-// reserve sizes the table and the list of names for about n strings in
-// all: the table for a load of at most 2/3 (it grows past 1/2, so an
-// estimate that is a little high does not double it).
+// reserve sizes the table, the list of names and the block of their text
+// for about n strings in all: the table for a load of at most 2/3 (it
+// grows past 1/2, so an estimate that is a little high does not double
+// it).
 func (in *intern) reserve(n int) {
+	if k := in.names.len(); n > k && k > 0 {
+		// The text of the names to come, at the mean length so far.
+		in.hint = (n - k) * (in.stored/k + 1)
+	}
 	in.names.reserve(n)
 	if in.inline && n > cap(in.short) {
 		in.short = append(make([][2]uint64, 0, n), in.short...)
@@ -194,17 +206,25 @@ func (in *intern) resize(size int) {
 // store returns a copy of s, so as not to keep a caller's larger buffer
 // alive. The copies are packed into blocks of up to textChunk bytes, which
 // take less memory than a small allocation each and keep the names together
-// in the cache. A strings.Builder only appends, so the strings it returned
-// before stay valid.
+// in the cache; after reserve, the next block holds the text it expects,
+// in huge pages if it is large. A block is only appended to, so the
+// strings returned before stay valid.
 func (in *intern) store(s string) string {
-	if in.text.Cap()-in.text.Len() < len(s) {
-		size := min(textChunk, max(256, 2*in.text.Cap()))
-		in.text = strings.Builder{}
-		in.text.Grow(max(size, len(s)))
+	if len(s) == 0 {
+		return ""
 	}
-	at := in.text.Len()
-	in.text.WriteString(s)
-	return in.text.String()[at:]
+	if cap(in.text)-len(in.text) < len(s) {
+		size := min(textChunk, max(256, 2*cap(in.text)))
+		if in.hint > size {
+			size, in.hint = min(in.hint, textHuge), 0
+		}
+		in.text = make([]byte, 0, max(size, len(s)))
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(in.text)), uintptr(cap(in.text)))
+	}
+	at := len(in.text)
+	in.text = append(in.text, s...)
+	in.stored += len(s)
+	return unsafe.String(&in.text[at], len(s))
 }
 
 // find returns the index of s, or false if s is not known. A short list

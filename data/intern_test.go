@@ -104,3 +104,50 @@ func TestShortKey(t *testing.T) {
 		}
 	}
 }
+
+// TestInternReserveText checks that the block of text that reserve asks
+// for keeps every name intact, whether the estimate is exact, too high or
+// too low (the names then go on into new blocks), and that the names of a
+// reserved intern keep their indices and text.
+func TestInternReserveText(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		before, total int // names added before reserve, and in all
+		reserve       int // the estimate given to reserve
+	}{
+		{"exact", 10, 5000, 5000},
+		{"high", 10, 5000, 20000},
+		{"low", 10, 5000, 100},
+		{"longer later", 3, 5000, 5000}, // the mean length from "n0".."n2" is short
+		{"empty first", 0, 50, 50},      // no mean to estimate from: no hint
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var in intern
+			var want []string
+			for i := range tc.total {
+				if i == tc.before {
+					in.reserve(tc.reserve)
+					if tc.before > 0 && tc.reserve > tc.before && in.hint == 0 {
+						t.Fatalf("reserve(%d) after %d names set no hint", tc.reserve, tc.before)
+					}
+				}
+				s := "n" + strconv.Itoa(i)
+				if i%7 == 3 {
+					s += "-a-longer-name-that-is-not-short"
+				}
+				want = append(want, s)
+				if got := in.get(s); got != int32(i) {
+					t.Fatalf("get(%q) = %d, want %d", s, got, i)
+				}
+			}
+			if got := in.names.flat(false); !reflect.DeepEqual(got, want) {
+				t.Fatalf("names differ from those added")
+			}
+			for i, s := range want {
+				if j, ok := in.find(s); !ok || j != int32(i) {
+					t.Fatalf("find(%q) = %d, %v, want %d", s, j, ok, i)
+				}
+			}
+		})
+	}
+}
