@@ -103,7 +103,8 @@ func (a Dirichlet) NewEvaluator(d *data.Dataset) Evaluator {
 
 // dirEval wraps DA's evaluator in a named field, not by embedding, so
 // that it implements only the interfaces it overrides: DA's optional fast
-// paths would leave out the prior term.
+// paths would leave out the prior term. Its own fast paths (TaskProb,
+// MStepObjects) are in dirichlet_prob.go.
 type dirEval struct {
 	da    *daEval
 	k     int
@@ -141,24 +142,4 @@ func (e *dirEval) addPrior(j int, gtask []float64) float64 {
 
 func (e *dirEval) Task(j int, l, g []float64, gglob, gtask []float64) float64 {
 	return e.da.Task(j, l, g, gglob, gtask) + e.addPrior(j, gtask)
-}
-
-// MStep sets q_j = (Σ_{i ∈ j} r_i + α p)/(n_j + α) = q_j + gtask_j/(n_j + α),
-// the maximiser of the expected complete-data objective.
-func (e *dirEval) MStep(_, gtask []float64, _, t []float64) {
-	k := e.k
-	var qbuf num.Buf
-	q := num.Scratch(&qbuf, k)
-	for j := range e.d.Tasks {
-		n := float64(e.d.Offsets[j+1]-e.d.Offsets[j]) + e.alpha
-		if n == 0 {
-			continue
-		}
-		b := t[j*k : (j+1)*k]
-		softmax(q, b)
-		for z, qz := range q {
-			b[z] = qz + gtask[j*k+z]/n
-		}
-		logNormalise(b)
-	}
 }
