@@ -98,6 +98,7 @@ func (Dirichlet) Generate(rng *rand.Rand, q []float64, z []int) { DA{}.Generate(
 // NewEvaluator returns an evaluator of the assumption on d.
 func (a Dirichlet) NewEvaluator(d *data.Dataset) Evaluator {
 	da := DA{Floor: a.Floor}.NewEvaluator(d).(*daEval)
+	da.pseudo = a.Alpha
 	return &dirEval{da: da, k: d.NumClasses(), d: d, c: a.prior(d.NumClasses()), alpha: a.Alpha}
 }
 
@@ -126,16 +127,28 @@ func (e *dirEval) addPrior(j int, gtask []float64) float64 {
 		return 0
 	}
 	k := e.k
+	b := e.da.b[j*k : (j+1)*k]
+	mx := math.Inf(-1)
+	for _, v := range b {
+		mx = max(mx, v)
+	}
 	var buf num.Buf
-	logq := num.Scratch(&buf, k)
-	num.LogSoftmax(logq, e.da.b[j*k:(j+1)*k])
+	ex := num.Scratch(&buf, k)
+	var s float64
+	for z, v := range b {
+		ex[z] = num.Exp(v - mx)
+		s += ex[z]
+	}
+	// log q_j(z) = b_z - lse, q_j(z) = ex_z/s.
+	lse := mx + num.Log(s)
+	inv := e.alpha / s
 	gb := gtask[j*k : (j+1)*k]
 	var v float64
-	for z, lq := range logq {
-		if e.c[z] != 0 {
-			v += e.c[z] * lq
+	for z, c := range e.c {
+		if c != 0 {
+			v += c * (b[z] - lse)
 		}
-		gb[z] += e.c[z] - e.alpha*math.Exp(lq)
+		gb[z] += c - inv*ex[z]
 	}
 	return v
 }

@@ -1,10 +1,6 @@
 package latent
 
-import (
-	"math"
-
-	"github.com/consensuslab/consensus/internal/num"
-)
+import "math"
 
 // The fast paths of the Dirichlet evaluator: DA's, with the prior's
 // pseudo-count term added per object. Without them a hierarchical fit
@@ -44,22 +40,10 @@ func (e *dirEval) MStep(_, gtask []float64, _, t []float64) {
 // MStepGlobal does nothing: α and p are settings, not fitted here.
 func (e *dirEval) MStepGlobal(_, _ []float64) {}
 
-// MStepObjects is MStep for the objects [lo, hi) only. An object without
-// labels and with α = 0 keeps its distribution.
+// MStepObjects is MStep for the objects [lo, hi) only: DA's, with α
+// added to every object's number of labels (the expected counts already
+// hold the pseudo-counts α p, which Task and TaskProb add to gtask). An
+// object without labels and with α = 0 keeps its distribution.
 func (e *dirEval) MStepObjects(lo, hi int, gtask, t []float64) {
-	k := e.k
-	var qbuf num.Buf
-	q := num.Scratch(&qbuf, k)
-	for j := lo; j < hi; j++ {
-		n := float64(e.d.Offsets[j+1]-e.d.Offsets[j]) + e.alpha
-		if n == 0 {
-			continue
-		}
-		b := t[j*k : (j+1)*k]
-		softmax(q, b)
-		for z, qz := range q {
-			b[z] = qz + gtask[j*k+z]/n
-		}
-		logNormalise(b)
-	}
+	e.da.MStepObjects(lo, hi, gtask, t)
 }

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mathext"
-	"gonum.org/v1/gonum/optimize"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -110,7 +109,7 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	}
 	rounds := h.Rounds
 	if rounds <= 0 {
-		rounds = 4
+		rounds = defaultRounds
 	}
 	fixed := h.Alpha > 0 && h.P != nil
 	alpha, p := h.Alpha, h.P
@@ -125,15 +124,22 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	// the loop, unless the caller gave a start or fixed parameters.
 	guard := s == nil || s.Start == nil && s.Fixed == nil
 	var tally ebTally
+	var polys *polySet
+	if !h.MAP || !fixed && rounds > 1 {
+		polys = newPolySet(d)
+	}
 	if !fixed && rounds > 1 {
 		// Empirical Bayes from every start; the prior of the highest
 		// marginal likelihood wins and gets the final, full fit.
 		var best ebChain
 		for i, a := range []float64{alpha, alpha / 10} {
+			if i > 0 && os.Getenv("HDA_ONE") != "" {
+				break
+			}
 			if i > 0 && h.Alpha > 0 {
 				break // α is fixed: the starts coincide
 			}
-			c, err := h.chain(ctx, d, set, a, p, rounds-1, guard, &tally)
+			c, err := h.chain(ctx, d, set, a, p, rounds-1, guard, polys, &tally)
 			if err != nil {
 				return nil, 0, nil, err
 			}
@@ -149,15 +155,12 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	}
 	tally.add(res)
 	if !h.MAP && used.Alpha > 0 {
-		polys := buildPolys(res)
 		pp := used.P
 		if pp == nil {
-			pp = make([]float64, k)
-			for z := range pp {
-				pp[z] = 1 / float64(k)
-			}
+			pp = uniform(k)
 		}
-		marginal(polys, k, used.Alpha, pp, res.Probs)
+		polys.build(res, set.Threads)
+		polys.estep(used.Alpha, pp, set.Threads, make([]float64, k*(polys.nmax+1)), res.Probs)
 	}
 	res.Model = h.Name()
 	res.Iterations, res.Evaluations = tally.iters, tally.evals
@@ -169,6 +172,18 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	res.Runtime = time.Since(start)
 	return res, used.Alpha, used.P, nil
 }
+
+// The limits of an intermediate fit of the empirical Bayes loop.
+var (
+	segIters       = 200
+	segFunctionTol = 1e-8
+	segGradientTol = 1e-6
+	maxEsteps      = 50
+)
+
+// defaultRounds is the number of fits of the empirical Bayes loop from
+// each start when HDA.Rounds is zero.
+var defaultRounds = 8
 
 // ebTally adds up the iterations, evaluations and fits of the empirical
 // Bayes loop.
@@ -191,35 +206,80 @@ type ebChain struct {
 }
 
 // chain runs the empirical Bayes loop described at HDA from the prior
-// (alpha, p): at most n fits of at most 200 iterations, each followed by
-// the maximisation of the marginal likelihood over the free parts of α and
-// p, until they settle.
-func (h HDA) chain(ctx context.Context, d *data.Dataset, set Settings, alpha float64, p []float64, n int, guard bool, tally *ebTally) (ebChain, error) {
+// (alpha, p): at most n short fits, each started from the previous one
+// and followed by an update of the free parts of α and p, until they
+// settle.
+func (h HDA) chain(ctx context.Context, d *data.Dataset, set Settings, alpha float64, p []float64, n int, guard bool, polys *polySet, tally *ebTally) (ebChain, error) {
 	k := d.NumClasses()
-	// An intermediate fit only feeds the next estimate of α and p: 200
-	// iterations are plenty.
-	if set.MaxIterations <= 0 || set.MaxIterations > 200 {
-		set.MaxIterations = 200
+	hist := make([]float64, k*(polys.nmax+1))
+	budget := set.MaxIterations
+	if budget <= 0 {
+		budget = 1000
 	}
 	var c ebChain
 	for range n {
-		r, used, err := h.fit(ctx, d, set, alpha, p, guard)
+		fs := set
+		fs.MaxIterations = min(segIters, budget)
+		fs.FunctionTol = max(fs.FunctionTol, segFunctionTol)
+		fs.GradientTol = max(fs.GradientTol, segGradientTol)
+		t0 := time.Now()
+		r, used, err := h.fit(ctx, d, fs, alpha, p, guard)
 		if err != nil {
 			return c, err
 		}
+		t1 := time.Now()
 		tally.add(r)
 		// The guard may have relabelled p with the classes.
 		p = used.P
-		polys := buildPolys(r)
-		na, np, ml := marginalEB(polys, k, alpha, p, h.Alpha, h.P)
+		if p == nil {
+			p = uniform(k)
+		}
+		polys.build(r, set.Threads)
+		na, np, ml := h.updatePrior(polys, alpha, p, set.Threads, hist)
 		c = ebChain{na, np, r.Params, ml}
-		settled := math.Abs(math.Log(na/alpha)) < 0.02 && floats.Distance(np, p, math.Inf(1)) < 0.005
+		if debugHDA {
+			fmt.Fprintf(os.Stderr, "seg iters %d (%s) fit %v, update %v: alpha %.4g p %v ml %.3f\n", r.Iterations, r.Status, t1.Sub(t0), time.Since(t1), na, np, ml)
+		}
+		settled := r.Converged && math.Abs(math.Log(na/alpha)) < 0.02 && floats.Distance(np, p, math.Inf(1)) < 0.005
 		alpha, p, set.Start = na, np, r.Params
 		if settled {
 			break
 		}
 	}
 	return c, nil
+}
+
+// updatePrior returns the α and p that maximise the marginal likelihood of
+// the polynomials, by EM over the count vectors of subjective classes
+// (estep, then the weighted Dirichlet-multinomial estimate from the
+// histograms), started from (alpha, p), with a positive HDA.Alpha or a
+// non-nil HDA.P held; and the log marginal likelihood at them.
+func (h HDA) updatePrior(polys *polySet, alpha float64, p []float64, threads int, hist []float64) (float64, []float64, float64) {
+	k := polys.k
+	var ml float64
+	for i := range maxEsteps {
+		if debugHDA && i > 0 {
+			fmt.Fprintf(os.Stderr, " estep %d\n", i)
+		}
+		ml = polys.estep(alpha, p, threads, hist, nil)
+		hd := dmHist{k: k, nmax: polys.nmax, ns: polys.ns, h: hist}
+		na, np := hd.fit(alpha, p, h.Alpha > 0, h.P != nil, float64(polys.d.NumTasks()))
+		done := math.Abs(math.Log(na/alpha)) < 1e-4 && floats.Distance(np, p, math.Inf(1)) < 1e-5
+		alpha, p = na, np
+		if done {
+			break
+		}
+	}
+	return alpha, p, ml
+}
+
+// uniform returns the uniform distribution on k classes.
+func uniform(k int) []float64 {
+	p := make([]float64, k)
+	for z := range p {
+		p[z] = 1 / float64(k)
+	}
+	return p
 }
 
 // fit is one fit of the empirical Bayes loop: the noise model under
@@ -303,129 +363,11 @@ func SubjectiveCounts(r *Result) []float64 {
 	return m
 }
 
-// FitDirichletMultinomial returns the maximum-likelihood concentration α
-// and mean p of the Dirichlet-multinomial distribution of the rows of
-// counts (J×K, nonnegative, not necessarily integers): the maximiser of
-//
-//	Σ_j [log Γ(α) - log Γ(α + n_j) + Σ_z log Γ(α p_z + m_j(z)) - log Γ(α p_z)],
-//
-// n_j = Σ_z m_j(z), over rows with n_j > 0. A positive alpha or a non-nil p
-// is held fixed. α is kept within [1e-3, 1e4] (1e4 when the counts show no
-// overdispersion, where the likelihood grows up to α = ∞) and every p_z is
-// at least 1e-6.
-func FitDirichletMultinomial(counts []float64, k int, alpha float64, p []float64) (float64, []float64) {
-	const minA, maxA, minP = 1e-3, 1e4, 1e-6
-	if alpha > 0 && p != nil {
-		return alpha, p
+var debugHDA = os.Getenv("HDA_DEBUG") != ""
+
+func init() {
+	fmt.Sscan(os.Getenv("HDA_SEG"), &segIters, &segFunctionTol, &segGradientTol, &maxEsteps)
+	if r := os.Getenv("HDA_ROUNDS"); r != "" {
+		fmt.Sscan(r, &defaultRounds)
 	}
-	// Start at α = K and p at the smoothed pooled frequencies.
-	tot := make([]float64, k)
-	var all float64
-	for i, v := range counts {
-		tot[i%k] += v
-		all += v
-	}
-	x := make([]float64, k+1) // log α, logits of p
-	x[0] = math.Log(float64(k))
-	if alpha > 0 {
-		x[0] = math.Log(alpha)
-	}
-	for z := range k {
-		pz := (tot[z] + 1) / (all + float64(k))
-		if p != nil {
-			pz = p[z]
-		}
-		x[1+z] = math.Log(max(pz, minP))
-	}
-	rows := len(counts) / k
-	ap := make([]float64, k)
-	pp := make([]float64, k)
-	grad := make([]float64, k)
-	unpack := func(x []float64) float64 {
-		a := math.Exp(min(max(x[0], math.Log(minA)), math.Log(maxA)))
-		num.SoftmaxFrom(pp, x[1:], num.LogSumExp(x[1:]))
-		for z := range ap {
-			pp[z] = max(pp[z], minP)
-			ap[z] = a * pp[z]
-		}
-		return a
-	}
-	f := func(x, g []float64) float64 {
-		a := unpack(x)
-		var v float64
-		clear(grad)
-		lgA, _ := math.Lgamma(a)
-		psiA := mathext.Digamma(a)
-		lgz := make([]float64, k)
-		psiz := make([]float64, k)
-		for z := range ap {
-			lgz[z], _ = math.Lgamma(ap[z])
-			psiz[z] = mathext.Digamma(ap[z])
-		}
-		for j := range rows {
-			row := counts[j*k : (j+1)*k]
-			var n float64
-			for _, c := range row {
-				n += c
-			}
-			if n <= 0 {
-				continue
-			}
-			lg, _ := math.Lgamma(a + n)
-			v += lgA - lg
-			dA := psiA - mathext.Digamma(a+n)
-			for z, c := range row {
-				grad[z] += dA
-				if c > 0 {
-					lc, _ := math.Lgamma(ap[z] + c)
-					v += lc - lgz[z]
-					grad[z] += mathext.Digamma(ap[z]+c) - psiz[z]
-				}
-			}
-		}
-		if g != nil {
-			// Chain rule to log α and the logits of p.
-			var ga, mean float64
-			for z := range ap {
-				ga += ap[z] * grad[z]
-				mean += pp[z] * grad[z]
-			}
-			g[0] = -ga
-			if alpha > 0 {
-				g[0] = 0
-			}
-			for z := range ap {
-				g[1+z] = -a * pp[z] * (grad[z] - mean)
-				if p != nil {
-					g[1+z] = 0
-				}
-			}
-		}
-		return -v
-	}
-	prob := optimize.Problem{
-		Func: func(x []float64) float64 { return f(x, nil) },
-		Grad: func(g, x []float64) { f(x, g) },
-	}
-	res, _ := optimize.Minimize(prob, x, &optimize.Settings{GradientThreshold: 1e-6 * float64(max(rows, 1)), MajorIterations: 200}, &optimize.LBFGS{})
-	if res != nil {
-		copy(x, res.X)
-	}
-	a := unpack(x)
-	if alpha > 0 {
-		a = alpha
-	}
-	out := append([]float64(nil), pp...)
-	if p != nil {
-		out = append([]float64(nil), p...)
-	} else {
-		var s float64
-		for _, v := range out {
-			s += v
-		}
-		for z := range out {
-			out[z] /= s
-		}
-	}
-	return a, out
 }
