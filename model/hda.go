@@ -129,23 +129,10 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 		polys = newPolySet(d)
 	}
 	if !fixed && rounds > 1 {
-		// Empirical Bayes from every start; the prior of the highest
-		// marginal likelihood wins and gets the final, full fit.
-		var best ebChain
-		for i, a := range []float64{alpha, alpha / 10} {
-			if i > 0 && os.Getenv("HDA_ONE") != "" {
-				break
-			}
-			if i > 0 && h.Alpha > 0 {
-				break // α is fixed: the starts coincide
-			}
-			c, err := h.chain(ctx, d, set, a, p, rounds-1, guard, polys, &tally)
-			if err != nil {
-				return nil, 0, nil, err
-			}
-			if i == 0 || c.marginal > best.marginal {
-				best = c
-			}
+		eb := &ebLoop{h: h, d: d, set: set, guard: guard, polys: polys, tally: &tally, rounds: rounds - 1}
+		best, err := eb.run(ctx, alpha, p)
+		if err != nil {
+			return nil, 0, nil, err
 		}
 		alpha, p, set.Start = best.alpha, best.p, best.params
 	}
@@ -173,17 +160,26 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	return res, used.Alpha, used.P, nil
 }
 
-// The limits of an intermediate fit of the empirical Bayes loop.
+// The settings of the empirical Bayes loop (see HDA).
 var (
-	segIters       = 200
-	segFunctionTol = 1e-8
-	segGradientTol = 1e-6
-	maxEsteps      = 50
+	// segEM and segGrad are the iteration limits of an intermediate fit
+	// by EM and by a gradient method.
+	segEM, segGrad = 10, 25
+	// segFunctionTol and segGradientTol are the least tolerances of an
+	// intermediate fit.
+	segFunctionTol, segGradientTol = 1e-8, 1e-6
+	// lockstep is the number of iterations both starts run before the
+	// one of lower marginal likelihood is dropped.
+	lockstep = 100
+	// settleIters is the number of iterations over which the prior must
+	// have settled.
+	settleIters = 50
+	maxEsteps   = 1
 )
 
 // defaultRounds is the number of fits of the empirical Bayes loop from
 // each start when HDA.Rounds is zero.
-var defaultRounds = 8
+var defaultRounds = 100
 
 // ebTally adds up the iterations, evaluations and fits of the empirical
 // Bayes loop.
@@ -195,58 +191,156 @@ func (t *ebTally) add(r *Result) {
 	t.fits++
 }
 
-// ebChain is where one run of the empirical Bayes loop ended: the prior,
-// the fitted parameters it was estimated from, and the log marginal
-// likelihood of the labels at both.
+// ebChain is one run of the empirical Bayes loop: the prior, the fitted
+// parameters it was estimated from, the log marginal likelihood of the
+// labels at both, and its history.
 type ebChain struct {
 	alpha    float64
 	p        []float64
 	params   []float64
 	marginal float64
+	iters    int // iterations of its fits
+	fits     int
+	settled  bool
+	// past holds the prior after every round with the chain's
+	// iterations at that point, for the settling test.
+	past []ebPoint
 }
 
-// chain runs the empirical Bayes loop described at HDA from the prior
-// (alpha, p): at most n short fits, each started from the previous one
-// and followed by an update of the free parts of α and p, until they
-// settle.
-func (h HDA) chain(ctx context.Context, d *data.Dataset, set Settings, alpha float64, p []float64, n int, guard bool, polys *polySet, tally *ebTally) (ebChain, error) {
-	k := d.NumClasses()
-	hist := make([]float64, k*(polys.nmax+1))
-	budget := set.MaxIterations
+// ebPoint is the prior of a chain after some number of iterations.
+type ebPoint struct {
+	iters int
+	alpha float64
+	p     []float64
+}
+
+// ebLoop is the empirical Bayes loop of one HDA fit.
+type ebLoop struct {
+	h      HDA
+	d      *data.Dataset
+	set    Settings
+	guard  bool
+	polys  *polySet
+	tally  *ebTally
+	rounds int // the most fits per chain
+	seg    int // the iteration limit of a fit
+	hist   []float64
+}
+
+// run runs the loop from the prior (alpha, p) and returns the chain that
+// wins: both starts, (alpha, p) and (alpha/10, p), in turns for lockstep
+// iterations each (unless they settle or meet first), then the one of
+// higher marginal likelihood alone until its prior settles or it has used
+// half the iteration budget.
+func (eb *ebLoop) run(ctx context.Context, alpha float64, p []float64) (*ebChain, error) {
+	k := eb.d.NumClasses()
+	eb.hist = make([]float64, k*(eb.polys.nmax+1))
+	eb.seg = segGrad
+	if usesEM(Model{Noise: eb.h.Noise, Latent: latent.Dirichlet{}}, eb.d, eb.set) {
+		eb.seg = segEM
+	}
+	budget := eb.set.MaxIterations
 	if budget <= 0 {
 		budget = 1000
 	}
-	var c ebChain
-	for range n {
-		fs := set
-		fs.MaxIterations = min(segIters, budget)
-		fs.FunctionTol = max(fs.FunctionTol, segFunctionTol)
-		fs.GradientTol = max(fs.GradientTol, segGradientTol)
-		t0 := time.Now()
-		r, used, err := h.fit(ctx, d, fs, alpha, p, guard)
-		if err != nil {
-			return c, err
+	chains := []*ebChain{{alpha: alpha, p: p}}
+	if eb.h.Alpha == 0 {
+		// With α fixed the starts coincide.
+		chains = append(chains, &ebChain{alpha: alpha / 10, p: p})
+	}
+	live := func(c *ebChain) bool { return !c.settled && c.fits < eb.rounds && c.iters < budget/2 }
+	for len(chains) > 1 {
+		for _, c := range chains {
+			if live(c) {
+				if err := eb.round(ctx, c); err != nil {
+					return nil, err
+				}
+			}
 		}
-		t1 := time.Now()
-		tally.add(r)
-		// The guard may have relabelled p with the classes.
-		p = used.P
-		if p == nil {
-			p = uniform(k)
+		a, b := chains[0], chains[1]
+		met := a.fits > 0 && b.fits > 0 && priorsClose(a.alpha, b.alpha, a.p, b.p)
+		if met || min(a.iters, b.iters) >= lockstep || !live(a) && !live(b) {
+			if b.marginal > a.marginal {
+				a = b
+			}
+			chains = []*ebChain{a}
 		}
-		polys.build(r, set.Threads)
-		na, np, ml := h.updatePrior(polys, alpha, p, set.Threads, hist)
-		c = ebChain{na, np, r.Params, ml}
-		if debugHDA {
-			fmt.Fprintf(os.Stderr, "seg iters %d (%s) fit %v, update %v: alpha %.4g p %v ml %.3f\n", r.Iterations, r.Status, t1.Sub(t0), time.Since(t1), na, np, ml)
+	}
+	c := chains[0]
+	for live(c) {
+		if err := eb.round(ctx, c); err != nil {
+			return nil, err
 		}
-		settled := r.Converged && math.Abs(math.Log(na/alpha)) < 0.02 && floats.Distance(np, p, math.Inf(1)) < 0.005
-		alpha, p, set.Start = na, np, r.Params
-		if settled {
+	}
+	if debugHDA {
+		fmt.Fprintf(os.Stderr, "chain end: alpha %.4g p %.3f ml %.3f iters %d\n", c.alpha, c.p, c.marginal, c.iters)
+	}
+	return c, nil
+}
+
+// priorsClose reports whether two priors are within the settling tolerance of
+// each other: α within 2%, every p_z within 0.005.
+func priorsClose(a1, a2 float64, p1, p2 []float64) bool {
+	return math.Abs(math.Log(a1/a2)) < 0.02 && floats.Distance(p1, p2, math.Inf(1)) < 0.005
+}
+
+// round is one round of chain c: a fit of at most eb.seg iterations under
+// c's prior, started from c's parameters (Init for the first), then an
+// update of the prior from the fitted noise parameters (updatePrior).
+func (eb *ebLoop) round(ctx context.Context, c *ebChain) error {
+	k := eb.d.NumClasses()
+	fs := eb.set
+	fs.Start = c.params
+	fs.MaxIterations = eb.seg
+	fs.FunctionTol = max(fs.FunctionTol, segFunctionTol)
+	fs.GradientTol = max(fs.GradientTol, segGradientTol)
+	t0 := time.Now()
+	r, used, err := eb.h.fit(ctx, eb.d, fs, c.alpha, c.p, eb.guard)
+	if err != nil {
+		return err
+	}
+	t1 := time.Now()
+	eb.tally.add(r)
+	c.fits++
+	c.iters += r.Iterations
+	// The guard may have relabelled p with the classes.
+	p := used.P
+	if p == nil {
+		p = uniform(k)
+	}
+	eb.polys.build(r, eb.set.Threads)
+	na, np, ml := eb.h.updatePrior(eb.polys, c.alpha, p, eb.set.Threads, eb.hist)
+	if debugHDA {
+		fmt.Fprintf(os.Stderr, "seg iters %d (%s) fit %v, update %v: alpha %.4g p %.4f ml %.3f\n", r.Iterations, r.Status, t1.Sub(t0), time.Since(t1), na, np, ml)
+	}
+	c.alpha, c.p, c.params, c.marginal = na, np, r.Params, ml
+	c.past = append(c.past, ebPoint{c.iters, na, np})
+	// Settled: the prior has moved by less than the tolerance since the
+	// round settleIters iterations back, or, if this fit converged, since
+	// the previous round.
+	ref := ebPoint{0, 0, nil}
+	for i := len(c.past) - 2; i >= 0; i-- {
+		if r.Converged || c.iters-c.past[i].iters >= settleIters {
+			ref = c.past[i]
 			break
 		}
 	}
-	return c, nil
+	c.settled = ref.p != nil && priorsClose(na, ref.alpha, np, ref.p)
+	return nil
+}
+
+// usesEM reports whether Model.Fit fits m on d by EM with the settings
+// set (see Settings.Method).
+func usesEM(m Model, d *data.Dataset, set Settings) bool {
+	switch {
+	case set.Method == EM:
+		return true
+	case set.Method != Auto || set.Ridge != 0 || set.Fixed != nil:
+		return false
+	}
+	_, ok1 := m.Noise.NewEvaluator(d).(noise.MStepper)
+	_, ok2 := m.Latent.NewEvaluator(d).(latent.MStepper)
+	return ok1 && ok2
 }
 
 // updatePrior returns the α and p that maximise the marginal likelihood of
@@ -366,7 +460,7 @@ func SubjectiveCounts(r *Result) []float64 {
 var debugHDA = os.Getenv("HDA_DEBUG") != ""
 
 func init() {
-	fmt.Sscan(os.Getenv("HDA_SEG"), &segIters, &segFunctionTol, &segGradientTol, &maxEsteps)
+	fmt.Sscan(os.Getenv("HDA_SEG"), &segEM, &segGrad, &segFunctionTol, &segGradientTol, &maxEsteps, &lockstep, &settleIters)
 	if r := os.Getenv("HDA_ROUNDS"); r != "" {
 		fmt.Sscan(r, &defaultRounds)
 	}
