@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"time"
-
-	"gonum.org/v1/gonum/floats"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -20,34 +17,46 @@ import (
 // population distribution p estimated from the data by empirical Bayes
 // unless they are set.
 //
-// The empirical Bayes loop alternates two steps:
+// Empirical Bayes interleaves the fit of the model with the estimation of
+// the prior, in short fits each started where the previous one stopped:
 //
 //  1. fit the model (the pseudo-count MAP of latent.Dirichlet) with the
-//     current α and p; the first fit of a run starts from Settings.Start
-//     or Init, later fits from the previous optimum; fits before the
-//     final one stop after at most 200 iterations;
-//  2. holding the fitted noise parameters, set α and p to the maximiser of
-//     the exact marginal likelihood of the labels with every q_j
-//     integrated out,
-//     Σ_j log ∫ Dir(q | α p) Π_{i ∈ j} Σ_z q(z) P(y_i | z) dq
-//     (a type-II maximum-likelihood estimate, computed exactly by
-//     expanding each object's likelihood as a polynomial in q_j, see
-//     objectPoly, and maximised by Nelder-Mead).
+//     current α and p for at most 10 iterations of EM (Dawid-Skene) or 25
+//     of a gradient method, from Settings.Start or Init for the first fit
+//     of a run and from the previous fit's parameters after that, with
+//     tolerances no tighter than 10⁻⁸ (FunctionTol) and 10⁻⁶
+//     (GradientTol);
+//  2. holding the fitted noise parameters, move α and p toward the
+//     maximiser of the exact marginal likelihood of the labels with every
+//     q_j integrated out,
+//     Σ_j log ∫ Dir(q | α p) Π_{i ∈ j} Σ_z q(z) P(y_i | z) dq,
+//     a type-II maximum-likelihood estimate, by one step of EM over the
+//     count vectors of subjective classes: each object's likelihood is
+//     expanded as a polynomial in q_j (polySet), the posterior weights of
+//     its count vectors give expected histograms of the counts, and the
+//     weighted Dirichlet-multinomial estimate from them (dmHist) is the
+//     new prior. The step never lowers the marginal likelihood.
 //
-// The loop runs from two starts: the Dirichlet-multinomial maximum-
-// likelihood estimate (α₀, p₀) from the raw label counts
-// (FitDirichletMultinomial), and (α₀/10, p₀). Each run stops when α
-// changes by less than 2% and p by less than 0.005, or after Rounds − 1
-// fits of at most 200 iterations; the prior with the higher marginal
-// likelihood (at the fitted noise parameters it came from) gets the final
-// fit with the full iteration budget, started from those parameters. The
-// alternation can settle at a poor fixed point: the raw counts treat every
-// label as noise-free and overstate α, and a noise model fitted under a
-// strong prior then supports that prior. On temp, GLAD from (α₀, p₀) =
-// (3.94, (0.47, 0.53)) settles at α = 1.40, p = (0.36, 0.64) with log
-// marginal likelihood −2478, from the second start at α = 0.24,
-// p = (0.56, 0.44) with −1792 (log loss on the gold tasks 0.50 and 0.24).
-// With α fixed there is one start.
+// A run stops when its prior has settled: α within 2% and every p_z
+// within 0.005 of the prior 50 iterations earlier (of the previous one
+// after a fit that met its tolerances), or after Rounds − 1 fits, or when
+// its fits have used half of Settings.MaxIterations. The final fit, with
+// the full settings, starts from the last fit's parameters under the last
+// prior.
+//
+// There are two runs, from the Dirichlet-multinomial maximum-likelihood
+// estimate (α₀, p₀) from the raw label counts (FitDirichletMultinomial)
+// and from (α₀/10, p₀). They take turns, one fit and one update each, for
+// 4 fits (2 for EM) or until their priors meet or settle; then the run of
+// higher marginal likelihood (at its last update) goes on alone and the
+// other is dropped. The alternation can settle at a poor fixed point: the
+// raw counts treat every label as noise-free and overstate α, and a noise
+// model fitted under a strong prior then supports that prior. On temp,
+// GLAD from (α₀, p₀) = (3.94, (0.47, 0.53)) settles near α = 1.4,
+// p = (0.36, 0.64), from the second start near α = 0.25, p = (0.57, 0.43),
+// with a far higher marginal likelihood (log loss on the gold tasks 0.50
+// and 0.24); on duchenne the first start wins for GLAD, two-coin and MACE.
+// With α fixed there is one run.
 // Estimating α from the fitted q_j themselves, which are already shrunk
 // toward p, would drift to α = ∞; the marginal likelihood does not use the
 // q_j.
@@ -76,8 +85,10 @@ type HDA struct {
 	// estimates it.
 	P []float64
 	// Rounds bounds the number of fits of the empirical Bayes loop from
-	// each start, the final fit included; zero means 4. With both Alpha
-	// and P fixed, or Rounds 1, there is one fit.
+	// each start, the final fit included; zero means no bound but the
+	// iteration budget (see HDA). With both Alpha and P fixed, or Rounds
+	// 1, there is one fit, under the prior fixed or estimated from the
+	// raw counts.
 	Rounds int
 	// MAP outputs the pseudo-count MAP q_j instead of the posterior mean.
 	MAP bool
@@ -107,10 +118,6 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	if h.Alpha < 0 {
 		return nil, 0, nil, fmt.Errorf("model %s: negative concentration %g", h.Name(), h.Alpha)
 	}
-	rounds := h.Rounds
-	if rounds <= 0 {
-		rounds = defaultRounds
-	}
 	fixed := h.Alpha > 0 && h.P != nil
 	alpha, p := h.Alpha, h.P
 	if !fixed {
@@ -125,11 +132,11 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	guard := s == nil || s.Start == nil && s.Fixed == nil
 	var tally ebTally
 	var polys *polySet
-	if !h.MAP || !fixed && rounds > 1 {
+	if !h.MAP || !fixed && h.Rounds != 1 {
 		polys = newPolySet(d)
 	}
-	if !fixed && rounds > 1 {
-		eb := &ebLoop{h: h, d: d, set: set, guard: guard, polys: polys, tally: &tally, rounds: rounds - 1}
+	if !fixed && h.Rounds != 1 {
+		eb := &ebLoop{h: h, d: d, set: set, guard: guard, polys: polys, tally: &tally}
 		best, err := eb.run(ctx, alpha, p)
 		if err != nil {
 			return nil, 0, nil, err
@@ -158,222 +165,6 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	res.Method = fmt.Sprintf("%s, empirical Bayes prior alpha %.4g p %s (%d fits), %s output", res.Method, used.Alpha, fmtVec(used.P), tally.fits, form)
 	res.Runtime = time.Since(start)
 	return res, used.Alpha, used.P, nil
-}
-
-// The settings of the empirical Bayes loop (see HDA).
-var (
-	// segEM and segGrad are the iteration limits of an intermediate fit
-	// by EM and by a gradient method.
-	segEM, segGrad = 10, 25
-	// segFunctionTol and segGradientTol are the least tolerances of an
-	// intermediate fit.
-	segFunctionTol, segGradientTol = 1e-8, 1e-6
-	// lockstep is the number of iterations both starts run before the
-	// one of lower marginal likelihood is dropped.
-	lockstep = 100
-	// settleIters is the number of iterations over which the prior must
-	// have settled.
-	settleIters = 50
-	maxEsteps   = 1
-)
-
-// defaultRounds is the number of fits of the empirical Bayes loop from
-// each start when HDA.Rounds is zero.
-var defaultRounds = 100
-
-// ebTally adds up the iterations, evaluations and fits of the empirical
-// Bayes loop.
-type ebTally struct{ iters, evals, fits int }
-
-func (t *ebTally) add(r *Result) {
-	t.iters += r.Iterations
-	t.evals += r.Evaluations
-	t.fits++
-}
-
-// ebChain is one run of the empirical Bayes loop: the prior, the fitted
-// parameters it was estimated from, the log marginal likelihood of the
-// labels at both, and its history.
-type ebChain struct {
-	alpha    float64
-	p        []float64
-	params   []float64
-	marginal float64
-	iters    int // iterations of its fits
-	fits     int
-	settled  bool
-	// past holds the prior after every round with the chain's
-	// iterations at that point, for the settling test.
-	past []ebPoint
-}
-
-// ebPoint is the prior of a chain after some number of iterations.
-type ebPoint struct {
-	iters int
-	alpha float64
-	p     []float64
-}
-
-// ebLoop is the empirical Bayes loop of one HDA fit.
-type ebLoop struct {
-	h      HDA
-	d      *data.Dataset
-	set    Settings
-	guard  bool
-	polys  *polySet
-	tally  *ebTally
-	rounds int // the most fits per chain
-	seg    int // the iteration limit of a fit
-	hist   []float64
-}
-
-// run runs the loop from the prior (alpha, p) and returns the chain that
-// wins: both starts, (alpha, p) and (alpha/10, p), in turns for lockstep
-// iterations each (unless they settle or meet first), then the one of
-// higher marginal likelihood alone until its prior settles or it has used
-// half the iteration budget.
-func (eb *ebLoop) run(ctx context.Context, alpha float64, p []float64) (*ebChain, error) {
-	k := eb.d.NumClasses()
-	eb.hist = make([]float64, k*(eb.polys.nmax+1))
-	eb.seg = segGrad
-	if usesEM(Model{Noise: eb.h.Noise, Latent: latent.Dirichlet{}}, eb.d, eb.set) {
-		eb.seg = segEM
-	}
-	budget := eb.set.MaxIterations
-	if budget <= 0 {
-		budget = 1000
-	}
-	chains := []*ebChain{{alpha: alpha, p: p}}
-	if eb.h.Alpha == 0 {
-		// With α fixed the starts coincide.
-		chains = append(chains, &ebChain{alpha: alpha / 10, p: p})
-	}
-	live := func(c *ebChain) bool { return !c.settled && c.fits < eb.rounds && c.iters < budget/2 }
-	for len(chains) > 1 {
-		for _, c := range chains {
-			if live(c) {
-				if err := eb.round(ctx, c); err != nil {
-					return nil, err
-				}
-			}
-		}
-		a, b := chains[0], chains[1]
-		met := a.fits > 0 && b.fits > 0 && priorsClose(a.alpha, b.alpha, a.p, b.p)
-		if met || min(a.iters, b.iters) >= lockstep || !live(a) && !live(b) {
-			if b.marginal > a.marginal {
-				a = b
-			}
-			chains = []*ebChain{a}
-		}
-	}
-	c := chains[0]
-	for live(c) {
-		if err := eb.round(ctx, c); err != nil {
-			return nil, err
-		}
-	}
-	if debugHDA {
-		fmt.Fprintf(os.Stderr, "chain end: alpha %.4g p %.3f ml %.3f iters %d\n", c.alpha, c.p, c.marginal, c.iters)
-	}
-	return c, nil
-}
-
-// priorsClose reports whether two priors are within the settling tolerance of
-// each other: α within 2%, every p_z within 0.005.
-func priorsClose(a1, a2 float64, p1, p2 []float64) bool {
-	return math.Abs(math.Log(a1/a2)) < 0.02 && floats.Distance(p1, p2, math.Inf(1)) < 0.005
-}
-
-// round is one round of chain c: a fit of at most eb.seg iterations under
-// c's prior, started from c's parameters (Init for the first), then an
-// update of the prior from the fitted noise parameters (updatePrior).
-func (eb *ebLoop) round(ctx context.Context, c *ebChain) error {
-	k := eb.d.NumClasses()
-	fs := eb.set
-	fs.Start = c.params
-	fs.MaxIterations = eb.seg
-	fs.FunctionTol = max(fs.FunctionTol, segFunctionTol)
-	fs.GradientTol = max(fs.GradientTol, segGradientTol)
-	t0 := time.Now()
-	r, used, err := eb.h.fit(ctx, eb.d, fs, c.alpha, c.p, eb.guard)
-	if err != nil {
-		return err
-	}
-	t1 := time.Now()
-	eb.tally.add(r)
-	c.fits++
-	c.iters += r.Iterations
-	// The guard may have relabelled p with the classes.
-	p := used.P
-	if p == nil {
-		p = uniform(k)
-	}
-	eb.polys.build(r, eb.set.Threads)
-	na, np, ml := eb.h.updatePrior(eb.polys, c.alpha, p, eb.set.Threads, eb.hist)
-	if debugHDA {
-		fmt.Fprintf(os.Stderr, "seg iters %d (%s) fit %v, update %v: alpha %.4g p %.4f ml %.3f\n", r.Iterations, r.Status, t1.Sub(t0), time.Since(t1), na, np, ml)
-	}
-	c.alpha, c.p, c.params, c.marginal = na, np, r.Params, ml
-	c.past = append(c.past, ebPoint{c.iters, na, np})
-	// Settled: the prior has moved by less than the tolerance since the
-	// round settleIters iterations back, or, if this fit converged, since
-	// the previous round.
-	ref := ebPoint{0, 0, nil}
-	for i := len(c.past) - 2; i >= 0; i-- {
-		if r.Converged || c.iters-c.past[i].iters >= settleIters {
-			ref = c.past[i]
-			break
-		}
-	}
-	c.settled = ref.p != nil && priorsClose(na, ref.alpha, np, ref.p)
-	return nil
-}
-
-// usesEM reports whether Model.Fit fits m on d by EM with the settings
-// set (see Settings.Method).
-func usesEM(m Model, d *data.Dataset, set Settings) bool {
-	switch {
-	case set.Method == EM:
-		return true
-	case set.Method != Auto || set.Ridge != 0 || set.Fixed != nil:
-		return false
-	}
-	_, ok1 := m.Noise.NewEvaluator(d).(noise.MStepper)
-	_, ok2 := m.Latent.NewEvaluator(d).(latent.MStepper)
-	return ok1 && ok2
-}
-
-// updatePrior returns the α and p that maximise the marginal likelihood of
-// the polynomials, by EM over the count vectors of subjective classes
-// (estep, then the weighted Dirichlet-multinomial estimate from the
-// histograms), started from (alpha, p), with a positive HDA.Alpha or a
-// non-nil HDA.P held; and the log marginal likelihood at them.
-func (h HDA) updatePrior(polys *polySet, alpha float64, p []float64, threads int, hist []float64) (float64, []float64, float64) {
-	k := polys.k
-	var ml float64
-	for i := range maxEsteps {
-		if debugHDA && i > 0 {
-			fmt.Fprintf(os.Stderr, " estep %d\n", i)
-		}
-		ml = polys.estep(alpha, p, threads, hist, nil)
-		hd := dmHist{k: k, nmax: polys.nmax, ns: polys.ns, h: hist}
-		na, np := hd.fit(alpha, p, h.Alpha > 0, h.P != nil, float64(polys.d.NumTasks()))
-		done := math.Abs(math.Log(na/alpha)) < 1e-4 && floats.Distance(np, p, math.Inf(1)) < 1e-5
-		alpha, p = na, np
-		if done {
-			break
-		}
-	}
-	return alpha, p, ml
-}
-
-// uniform returns the uniform distribution on k classes.
-func uniform(k int) []float64 {
-	p := make([]float64, k)
-	for z := range p {
-		p[z] = 1 / float64(k)
-	}
-	return p
 }
 
 // fit is one fit of the empirical Bayes loop: the noise model under
@@ -455,13 +246,4 @@ func SubjectiveCounts(r *Result) []float64 {
 		}
 	}
 	return m
-}
-
-var debugHDA = os.Getenv("HDA_DEBUG") != ""
-
-func init() {
-	fmt.Sscan(os.Getenv("HDA_SEG"), &segEM, &segGrad, &segFunctionTol, &segGradientTol, &maxEsteps, &lockstep, &settleIters)
-	if r := os.Getenv("HDA_ROUNDS"); r != "" {
-		fmt.Sscan(r, &defaultRounds)
-	}
 }
