@@ -17,11 +17,11 @@ import (
 // population distribution p estimated from the data by empirical Bayes
 // unless they are set.
 //
-// Empirical Bayes interleaves the fit of the model with the estimation of
-// the prior, in short fits each started where the previous one stopped:
+// Empirical Bayes alternates short fits of the model, each started where
+// the previous one stopped, with updates of the prior:
 //
 //  1. fit the model (the pseudo-count MAP of latent.Dirichlet) with the
-//     current α and p for at most 10 iterations of EM (Dawid-Skene) or 25
+//     current α and p for at most 10 iterations of EM (Dawid-Skene) or 100
 //     of a gradient method, from Settings.Start or Init for the first fit
 //     of a run and from the previous fit's parameters after that, with
 //     tolerances no tighter than 10⁻⁸ (FunctionTol) and 10⁻⁶
@@ -30,33 +30,34 @@ import (
 //     maximiser of the exact marginal likelihood of the labels with every
 //     q_j integrated out,
 //     Σ_j log ∫ Dir(q | α p) Π_{i ∈ j} Σ_z q(z) P(y_i | z) dq,
-//     a type-II maximum-likelihood estimate, by one step of EM over the
-//     count vectors of subjective classes: each object's likelihood is
-//     expanded as a polynomial in q_j (polySet), the posterior weights of
-//     its count vectors give expected histograms of the counts, and the
-//     weighted Dirichlet-multinomial estimate from them (dmHist) is the
-//     new prior. The step never lowers the marginal likelihood.
+//     a type-II maximum-likelihood estimate, by EM over the count vectors
+//     of subjective classes: each object's likelihood is expanded as a
+//     polynomial in q_j (polySet), the posterior weights of its count
+//     vectors give expected histograms of the counts, and the weighted
+//     Dirichlet-multinomial estimate from them (dmHist) is the new prior;
+//     one such step after a fit by EM, which updates the prior every 10
+//     iterations, and up to 10 after a gradient fit. No step lowers the
+//     marginal likelihood.
 //
-// A run stops when its prior has settled: α within 2% and every p_z
-// within 0.005 of the prior 50 iterations earlier (of the previous one
-// after a fit that met its tolerances), or after Rounds − 1 fits, or when
-// its fits have used half of Settings.MaxIterations. The final fit, with
-// the full settings, starts from the last fit's parameters under the last
-// prior.
+// A run stops when its prior has settled (α within 2% and every p_z
+// within 0.005 of the prior 50 iterations earlier, or of the previous one
+// after a fit that met its tolerances), after Rounds − 1 fits, or when its
+// fits have used 200 iterations (or half of Settings.MaxIterations). The
+// final fit, with the full settings, starts from the last fit's
+// parameters under the last prior.
 //
 // There are two runs, from the Dirichlet-multinomial maximum-likelihood
 // estimate (α₀, p₀) from the raw label counts (FitDirichletMultinomial)
 // and from (α₀/10, p₀). They take turns, one fit and one update each, for
-// 4 fits (2 for EM) or until their priors meet or settle; then the run of
-// higher marginal likelihood (at its last update) goes on alone and the
-// other is dropped. The alternation can settle at a poor fixed point: the
-// raw counts treat every label as noise-free and overstate α, and a noise
-// model fitted under a strong prior then supports that prior. On temp,
-// GLAD from (α₀, p₀) = (3.94, (0.47, 0.53)) settles near α = 1.4,
-// p = (0.36, 0.64), from the second start near α = 0.25, p = (0.57, 0.43),
-// with a far higher marginal likelihood (log loss on the gold tasks 0.50
-// and 0.24); on duchenne the first start wins for GLAD, two-coin and MACE.
-// With α fixed there is one run.
+// 2 fits by EM or 1 gradient fit, or until their priors meet or settle;
+// then the run of higher marginal likelihood (at its last update) goes on
+// alone and the other is dropped. The alternation can settle at a poor
+// fixed point: the raw counts treat every label as noise-free and
+// overstate α, and a noise model fitted under a strong prior then supports
+// that prior. On temp, GLAD from (α₀, p₀) = (3.94, (0.47, 0.53)) settles
+// near α = 1.4, p = (0.36, 0.64), from the second start near α = 0.24,
+// p = (0.56, 0.44), with a far higher marginal likelihood (log loss on the
+// gold tasks 0.50 and 0.24). With α fixed there is one run.
 // Estimating α from the fitted q_j themselves, which are already shrunk
 // toward p, would drift to α = ∞; the marginal likelihood does not use the
 // q_j.

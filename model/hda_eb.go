@@ -15,13 +15,20 @@ import (
 const (
 	// ebFitEM and ebFitGrad bound the iterations of an intermediate fit
 	// by EM and by a gradient method.
-	ebFitEM, ebFitGrad = 10, 25
+	ebFitEM, ebFitGrad = 10, 100
+	// ebStepsEM and ebStepsGrad bound the EM steps on the marginal
+	// likelihood of an update of the prior after a fit by EM and by a
+	// gradient method.
+	ebStepsEM, ebStepsGrad = 1, 10
+	// ebMaxIters bounds the iterations of the intermediate fits of one
+	// start (and half of Settings.MaxIterations).
+	ebMaxIters = 200
 	// ebFunctionTol and ebGradientTol are the loosest tolerances of an
 	// intermediate fit (Settings.FunctionTol, Settings.GradientTol).
 	ebFunctionTol, ebGradientTol = 1e-8, 1e-6
 	// ebTurnsEM and ebTurnsGrad are the numbers of fits each start runs
 	// before the one of lower marginal likelihood is dropped.
-	ebTurnsEM, ebTurnsGrad = 2, 4
+	ebTurnsEM, ebTurnsGrad = 2, 1
 	// ebSettle is the number of iterations over which a prior must have
 	// settled.
 	ebSettle = 50
@@ -69,6 +76,7 @@ type ebLoop struct {
 	polys *polySet
 	tally *ebTally
 	seg   int       // the iteration limit of an intermediate fit
+	steps int       // the most EM steps of an update of the prior
 	hist  []float64 // the expected histograms of updatePrior
 }
 
@@ -79,8 +87,9 @@ func (eb *ebLoop) run(ctx context.Context, alpha float64, p []float64) (*ebChain
 	eb.hist = make([]float64, k*(eb.polys.nmax+1))
 	turns := ebTurnsGrad
 	eb.seg = ebFitGrad
+	eb.steps = ebStepsGrad
 	if usesEM(Model{Noise: eb.h.Noise, Latent: latent.Dirichlet{}}, eb.d, eb.set) {
-		eb.seg, turns = ebFitEM, ebTurnsEM
+		eb.seg, turns, eb.steps = ebFitEM, ebTurnsEM, ebStepsEM
 	}
 	budget := eb.set.MaxIterations
 	if budget <= 0 {
@@ -90,7 +99,7 @@ func (eb *ebLoop) run(ctx context.Context, alpha float64, p []float64) (*ebChain
 	if eb.h.Rounds <= 0 {
 		rounds = math.MaxInt
 	}
-	live := func(c *ebChain) bool { return !c.settled && c.fits < rounds && c.iters < budget/2 }
+	live := func(c *ebChain) bool { return !c.settled && c.fits < rounds && c.iters < min(budget/2, ebMaxIters) }
 	chains := []*ebChain{{alpha: alpha, p: p}}
 	if eb.h.Alpha == 0 {
 		// With α fixed the starts coincide.
@@ -150,7 +159,7 @@ func (eb *ebLoop) round(ctx context.Context, c *ebChain) error {
 		p = uniform(eb.d.NumClasses())
 	}
 	eb.polys.build(r, eb.set.Threads)
-	na, np, ml := eb.h.updatePrior(eb.polys, c.alpha, p, eb.set.Threads, eb.hist)
+	na, np, ml := eb.h.updatePrior(eb.polys, c.alpha, p, eb.steps, eb.set.Threads, eb.hist)
 	c.alpha, c.p, c.params, c.marginal = na, np, r.Params, ml
 	c.past = append(c.past, ebPoint{c.iters, na, np})
 	// Settled: the prior has moved by less than the tolerance since the
@@ -165,17 +174,27 @@ func (eb *ebLoop) round(ctx context.Context, c *ebChain) error {
 	return nil
 }
 
-// updatePrior returns the prior after one step of EM on the marginal
-// likelihood of the polynomials from (alpha, p): the expected histograms
-// of the subjective counts under the posterior weights of the count
-// vectors (polySet.estep), then the weighted Dirichlet-multinomial
-// estimate from them (dmHist.fit), with a positive HDA.Alpha or a non-nil
-// HDA.P held. It also returns the log marginal likelihood at (alpha, p).
-func (h HDA) updatePrior(polys *polySet, alpha float64, p []float64, threads int, hist []float64) (float64, []float64, float64) {
-	ml := polys.estep(alpha, p, threads, hist, nil)
-	hd := dmHist{k: polys.k, nmax: polys.nmax, ns: polys.ns, h: hist}
-	na, np := hd.fit(alpha, p, h.Alpha > 0, h.P != nil, float64(polys.d.NumTasks()))
-	return na, np, ml
+// updatePrior returns the prior after at most steps steps of EM on the
+// marginal likelihood of the polynomials from (alpha, p), each the
+// expected histograms of the subjective counts under the posterior
+// weights of the count vectors (polySet.estep) and the weighted
+// Dirichlet-multinomial estimate from them (dmHist.fit), with a positive
+// HDA.Alpha or a non-nil HDA.P held; it stops early when a step moves α
+// by less than 0.01% and every p_z by less than 10⁻⁵. It also returns the
+// log marginal likelihood at the prior of the last step's E-step.
+func (h HDA) updatePrior(polys *polySet, alpha float64, p []float64, steps, threads int, hist []float64) (float64, []float64, float64) {
+	var ml float64
+	for range steps {
+		ml = polys.estep(alpha, p, threads, hist, nil)
+		hd := dmHist{k: polys.k, nmax: polys.nmax, ns: polys.ns, h: hist}
+		na, np := hd.fit(alpha, p, h.Alpha > 0, h.P != nil, float64(polys.d.NumTasks()))
+		done := math.Abs(math.Log(na/alpha)) < 1e-4 && floats.Distance(np, p, math.Inf(1)) < 1e-5
+		alpha, p = na, np
+		if done {
+			break
+		}
+	}
+	return alpha, p, ml
 }
 
 // usesEM reports whether Model.Fit fits m on d by EM with the settings
