@@ -67,6 +67,10 @@ type daEval struct {
 	d *data.Dataset
 	k int
 	b []float64
+	// pseudo is added to every object's number of labels in the M-step:
+	// zero for DA, α for Dirichlet, whose M-step is DA's with the prior's
+	// pseudo-counts in the expected counts.
+	pseudo float64
 }
 
 func (e *daEval) SetParams(_, t []float64) { e.b = t }
@@ -267,17 +271,17 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 			end := min(hi, block+objBlock)
 			expNegAbsDiffs(&ex, t, block, end)
 			for j := block; j < end; j++ {
-				n := off[j+1] - off[j]
+				n := float64(off[j+1]-off[j]) + e.pseudo
 				if n == 0 {
 					continue
 				}
 				softmax2(q[:], t[2*j+1]-t[2*j], ex[j-block])
-				inv := 1 / float64(n)
+				inv := 1 / n
 				odds[j-block] = oddsRatio(q[0]+gtask[2*j]*inv, q[1]+gtask[2*j+1]*inv)
 			}
 			num.LogTo(odds[:end-block], odds[:end-block])
 			for j := block; j < end; j++ {
-				if off[j+1] > off[j] {
+				if float64(off[j+1]-off[j])+e.pseudo > 0 {
 					t[2*j], t[2*j+1] = 0, odds[j-block]
 				}
 			}
@@ -287,14 +291,14 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 	var qbuf num.Buf
 	q := num.Scratch(&qbuf, k)
 	for j := lo; j < hi; j++ {
-		n := off[j+1] - off[j]
+		n := float64(off[j+1]-off[j]) + e.pseudo
 		if n == 0 {
 			continue
 		}
 		b := t[j*k : (j+1)*k]
 		softmax(q, b)
 		for z, qz := range q {
-			b[z] = qz + gtask[j*k+z]/float64(n)
+			b[z] = qz + gtask[j*k+z]/n
 		}
 		logNormalise(b)
 	}

@@ -98,12 +98,14 @@ func (Dirichlet) Generate(rng *rand.Rand, q []float64, z []int) { DA{}.Generate(
 // NewEvaluator returns an evaluator of the assumption on d.
 func (a Dirichlet) NewEvaluator(d *data.Dataset) Evaluator {
 	da := DA{Floor: a.Floor}.NewEvaluator(d).(*daEval)
+	da.pseudo = a.Alpha
 	return &dirEval{da: da, k: d.NumClasses(), d: d, c: a.prior(d.NumClasses()), alpha: a.Alpha}
 }
 
 // dirEval wraps DA's evaluator in a named field, not by embedding, so
 // that it implements only the interfaces it overrides: DA's optional fast
-// paths would leave out the prior term.
+// paths would leave out the prior term. Its own fast paths (TaskProb,
+// MStepObjects) are in dirichlet_prob.go.
 type dirEval struct {
 	da    *daEval
 	k     int
@@ -125,40 +127,32 @@ func (e *dirEval) addPrior(j int, gtask []float64) float64 {
 		return 0
 	}
 	k := e.k
+	b := e.da.b[j*k : (j+1)*k]
+	mx := math.Inf(-1)
+	for _, v := range b {
+		mx = max(mx, v)
+	}
 	var buf num.Buf
-	logq := num.Scratch(&buf, k)
-	num.LogSoftmax(logq, e.da.b[j*k:(j+1)*k])
+	ex := num.Scratch(&buf, k)
+	var s float64
+	for z, v := range b {
+		ex[z] = num.Exp(v - mx)
+		s += ex[z]
+	}
+	// log q_j(z) = b_z - lse, q_j(z) = ex_z/s.
+	lse := mx + num.Log(s)
+	inv := e.alpha / s
 	gb := gtask[j*k : (j+1)*k]
 	var v float64
-	for z, lq := range logq {
-		if e.c[z] != 0 {
-			v += e.c[z] * lq
+	for z, c := range e.c {
+		if c != 0 {
+			v += c * (b[z] - lse)
 		}
-		gb[z] += e.c[z] - e.alpha*math.Exp(lq)
+		gb[z] += c - inv*ex[z]
 	}
 	return v
 }
 
 func (e *dirEval) Task(j int, l, g []float64, gglob, gtask []float64) float64 {
 	return e.da.Task(j, l, g, gglob, gtask) + e.addPrior(j, gtask)
-}
-
-// MStep sets q_j = (Σ_{i ∈ j} r_i + α p)/(n_j + α) = q_j + gtask_j/(n_j + α),
-// the maximiser of the expected complete-data objective.
-func (e *dirEval) MStep(_, gtask []float64, _, t []float64) {
-	k := e.k
-	var qbuf num.Buf
-	q := num.Scratch(&qbuf, k)
-	for j := range e.d.Tasks {
-		n := float64(e.d.Offsets[j+1]-e.d.Offsets[j]) + e.alpha
-		if n == 0 {
-			continue
-		}
-		b := t[j*k : (j+1)*k]
-		softmax(q, b)
-		for z, qz := range q {
-			b[z] = qz + gtask[j*k+z]/n
-		}
-		logNormalise(b)
-	}
 }

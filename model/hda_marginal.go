@@ -3,85 +3,318 @@ package model
 import (
 	"math"
 
-	"gonum.org/v1/gonum/optimize"
-
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
 )
 
 // maxStates bounds the number of count vectors of one object's polynomial
-// (see objectPoly); an object with more is left out of the marginal
-// likelihood and keeps its MAP output.
+// (see polySet); an object with more, or with more than maxPolyLabels
+// labels, is left out of the marginal likelihood and keeps its MAP output.
 const maxStates = 50000
 
-// objectPoly is the likelihood of one object's labels as a polynomial in
-// its distribution q:
+// maxPolyLabels is the largest number of labels of an object in the
+// marginal likelihood.
+const maxPolyLabels = 255
+
+// stateTable lists the count vectors c = (c_0, …, c_{K-1}) of subjective
+// classes up to a number of labels nmax in graded order: a vector is
+// stored as v = (c_1, …, c_{K-1}), with c_0 = n - Σv left implicit, and the
+// vectors with Σv = 0 come first, then those with Σv = 1, and so on. The
+// count vectors of n labels are then the first size[n] entries, the same
+// entries for every n' ≥ n, so that adding a label of class z ≥ 1 to the
+// vector at index s leads to the fixed index inc[s·(K-1) + z - 1], always
+// above s, and adding one of class 0 leaves the index as it is.
+type stateTable struct {
+	k    int
+	size []int   // size[n] = C(n + K - 1, K - 1)
+	v    []uint8 // K - 1 per state
+	sum  []int   // Σv per state
+	inc  []int32 // K - 1 per state with sum < nmax; -1 beyond
+}
+
+// newStateTable returns the table of K classes up to nmax labels.
+func newStateTable(k, nmax int) *stateTable {
+	t := &stateTable{k: k, size: make([]int, nmax+1)}
+	d := k - 1
+	idx := map[string]int32{}
+	cur := make([]uint8, d)
+	// Enumerate the vectors of every sum s in lexicographic order.
+	var rec func(i, left, s int)
+	rec = func(i, left, s int) {
+		if i == d-1 || d == 0 {
+			if d > 0 {
+				cur[i] = uint8(left)
+			} else if left > 0 {
+				return
+			}
+			idx[string(cur)] = int32(len(t.sum))
+			t.v = append(t.v, cur...)
+			t.sum = append(t.sum, s)
+			return
+		}
+		for c := left; c >= 0; c-- {
+			cur[i] = uint8(c)
+			rec(i+1, left-c, s)
+		}
+	}
+	for s := 0; s <= nmax; s++ {
+		if d > 0 || s == 0 {
+			rec(0, s, s)
+		}
+		t.size[s] = len(t.sum)
+	}
+	t.inc = make([]int32, len(t.sum)*d)
+	key := make([]uint8, d)
+	for st := range t.sum {
+		for z := range d {
+			if t.sum[st] == nmax {
+				t.inc[st*d+z] = -1
+				continue
+			}
+			copy(key, t.v[st*d:(st+1)*d])
+			key[z]++
+			t.inc[st*d+z] = idx[string(key)]
+		}
+	}
+	if d == 0 {
+		// One class: the single vector (n); never used by a fit.
+		for n := range t.size {
+			t.size[n] = 1
+		}
+	}
+	return t
+}
+
+// polySet holds every object's likelihood as a polynomial in its
+// distribution q:
 //
-//	Π_{i ∈ j} Σ_z q(z) P(y_i | z) = Σ_c A(c) Π_z q(z)^{c(z)},
+//	Π_{i ∈ j} Σ_z q(z) P(y_i | z) = Σ_c A_j(c) Π_z q(z)^{c(z)},
 //
 // summed over the count vectors c of subjective classes (Σ_z c(z) = n_j).
 // The coefficients do not depend on the prior, so the marginal likelihood
-// under Dirichlet(α p),
+// under Dirichlet(a), a = α p,
 //
-//	∫ Dir(q | α p) Σ_c A(c) Π_z q(z)^{c(z)} dq = Σ_c A(c) [Γ(α)/Γ(α + n)] Π_z Γ(α p_z + c(z))/Γ(α p_z),
+//	∫ Dir(q | a) Σ_c A_j(c) Π_z q(z)^{c(z)} dq = Σ_c A_j(c) [Γ(α)/Γ(α + n_j)] Π_z Γ(a_z + c(z))/Γ(a_z),
 //
-// and the posterior mean of q, E[q(z) | labels] = Σ_c w(c) (α p_z + c(z))/(α + n)
-// with w(c) the normalised terms of that sum, cost one pass over the states
-// for every (α, p).
-type objectPoly struct {
-	n      int
-	counts []uint8   // K per state
-	logA   []float64 // log A(c)
+// and the posterior mean of q, E[q(z) | labels] = Σ_c w_j(c) (a_z + c(z))/(α + n_j)
+// with w_j(c) the normalised terms of that sum, cost one pass over the
+// coefficients for every a (estep). The objects, their count vectors
+// (stateTable) and the chunks of the parallel passes are fixed for a data
+// set; build computes the coefficients at the noise parameters of a fit.
+type polySet struct {
+	d      *data.Dataset
+	k      int
+	tab    *stateTable
+	off    []int     // object j's coefficients are logA[off[j]:off[j+1]]
+	logA   []float64 // log A_j(c)
+	nmax   int       // the largest n_j of an included object
+	ns     []float64 // ns[n]: the number of included objects with n labels
+	chunks [][2]int  // object ranges of the parallel passes
+	hists  [][]float64
 }
 
-// buildPolys expands the polynomial of every object at the fitted noise
-// parameters of r. Objects with more than 255 labels or maxStates states
-// get a nil entry.
-func buildPolys(r *Result) []*objectPoly {
-	d := r.Data
+// newPolySet returns the polynomials' layout for d: every object with
+// 1 ≤ n_j ≤ maxPolyLabels labels and at most maxStates count vectors is
+// included.
+func newPolySet(d *data.Dataset) *polySet {
 	k := d.NumClasses()
-	r.obj.setParams(r.Params)
-	polys := make([]*objectPoly, d.NumTasks())
+	nmax := 0
+	for n := 1; n <= maxPolyLabels && binom(n+k-1, k-1) <= maxStates; n++ {
+		nmax = n
+	}
+	ps := &polySet{d: d, k: k, off: make([]int, d.NumTasks()+1)}
 	most := 0
 	for j := range d.Tasks {
-		most = max(most, d.Offsets[j+1]-d.Offsets[j])
-	}
-	l := make([]float64, most*k)
-	for j := range d.Tasks {
 		n := d.Offsets[j+1] - d.Offsets[j]
-		if n == 0 || n > 255 || binom(n+k-1, k-1) > maxStates {
-			continue
+		size := 0
+		if n >= 1 && n <= nmax {
+			size = binom(n+k-1, k-1)
+			most = max(most, n)
 		}
-		r.obj.noise.LogProb(j, l[:n*k])
-		idx := map[string]int{}
-		cur := &objectPoly{counts: make([]uint8, k), logA: []float64{0}}
-		for i := 0; i < n; i++ {
-			next := &objectPoly{n: i + 1}
-			clear(idx)
-			key := make([]uint8, k)
-			for s := range cur.logA {
-				c := cur.counts[s*k : (s+1)*k]
-				for z := 0; z < k; z++ {
-					copy(key, c)
-					key[z]++
-					v := cur.logA[s] + l[i*k+z]
-					if t, ok := idx[string(key)]; ok {
-						a := next.logA[t]
-						hi, lo := max(a, v), min(a, v)
-						if !math.IsInf(hi, -1) {
-							next.logA[t] = hi + math.Log1p(math.Exp(lo-hi))
-						}
+		ps.off[j+1] = ps.off[j] + size
+	}
+	ps.nmax = most
+	ps.tab = newStateTable(k, most)
+	ps.logA = make([]float64, ps.off[d.NumTasks()])
+	ps.ns = make([]float64, most+1)
+	for j := range d.Tasks {
+		if ps.off[j+1] > ps.off[j] {
+			ps.ns[d.Offsets[j+1]-d.Offsets[j]]++
+		}
+	}
+	// Chunks of about equal numbers of coefficients, at most maxChunks,
+	// fixed by the data.
+	total := len(ps.logA)
+	c := min(maxChunks, max(1, total/minChunkLabels))
+	lo := 0
+	for i := 1; i <= c && lo < d.NumTasks(); i++ {
+		hi := lo
+		for hi < d.NumTasks() && (i == c || ps.off[hi] < total*i/c) {
+			hi++
+		}
+		if hi > lo {
+			ps.chunks = append(ps.chunks, [2]int{lo, hi})
+		}
+		lo = hi
+	}
+	ps.hists = make([][]float64, len(ps.chunks))
+	for i := range ps.hists {
+		ps.hists[i] = make([]float64, k*(most+1))
+	}
+	return ps
+}
+
+// included reports whether object j has a polynomial.
+func (ps *polySet) included(j int) bool { return ps.off[j+1] > ps.off[j] }
+
+// build computes every included object's coefficients at the fitted noise
+// parameters of r, on up to threads goroutines: a dynamic programme over
+// the object's labels in probability space, each label's probabilities
+// divided by their largest (whose logarithm is added back at the end), so
+// that the largest coefficient never decreases and nothing it depends on
+// underflows.
+func (ps *polySet) build(r *Result, threads int) {
+	d, k := ps.d, ps.k
+	r.obj.setParams(r.Params)
+	tab := ps.tab
+	dd := k - 1
+	runChunks(len(ps.chunks), threads, func(ci int) {
+		lo, hi := ps.chunks[ci][0], ps.chunks[ci][1]
+		l := make([]float64, mostLabels(d, lo, hi)*k)
+		pz := make([]float64, k)
+		for j := lo; j < hi; j++ {
+			if !ps.included(j) {
+				continue
+			}
+			n := d.Offsets[j+1] - d.Offsets[j]
+			r.obj.noise.LogProb(j, l[:n*k])
+			a := ps.logA[ps.off[j]:ps.off[j+1]]
+			clear(a)
+			a[0] = 1
+			var scale float64
+			for i := range n {
+				li := l[i*k : (i+1)*k]
+				mx := math.Inf(-1)
+				for _, v := range li {
+					mx = max(mx, v)
+				}
+				if math.IsInf(mx, -1) {
+					mx = 0 // an impossible label: every coefficient 0
+				}
+				scale += mx
+				for z, v := range li {
+					pz[z] = math.Exp(v - mx)
+				}
+				// In place from the last state down: a state's
+				// targets lie above it and are final when it is read.
+				for s := tab.size[i] - 1; s >= 0; s-- {
+					c := a[s]
+					if c == 0 {
 						continue
 					}
-					idx[string(key)] = len(next.logA)
-					next.counts = append(next.counts, key...)
-					next.logA = append(next.logA, v)
+					a[s] = c * pz[0]
+					for z, t := range tab.inc[s*dd : (s+1)*dd] {
+						a[t] += c * pz[z+1]
+					}
 				}
 			}
-			cur = next
+			num.LogTo(a, a)
+			for s := range a {
+				a[s] += scale
+			}
 		}
-		polys[j] = cur
+	})
+}
+
+// estep returns the log marginal likelihood Σ_j log Σ_c A_j(c) DM(c | a)
+// of the included objects under Dirichlet(a), a_z = alpha·p_z, on up to
+// threads goroutines. It writes into hist the expected histogram of the
+// subjective counts, hist[z·(nmax+1) + v] = Σ_j Σ_c w_j(c) 1[c(z) = v],
+// with w_j(c) the posterior weights of the count vectors, and, if mean is
+// not nil, every included object's posterior mean of q (J×K; the rows of
+// the other objects are untouched). The results do not depend on threads.
+func (ps *polySet) estep(alpha float64, p []float64, threads int, hist, mean []float64) float64 {
+	d, k, tab := ps.d, ps.k, ps.tab
+	nm := ps.nmax
+	ra := make([]float64, nm+1)
+	risingLog(ra, alpha)
+	rz := make([]float64, k*(nm+1))
+	a := make([]float64, k)
+	for z := range k {
+		a[z] = alpha * p[z]
+		risingLog(rz[z*(nm+1):(z+1)*(nm+1)], a[z])
 	}
-	return polys
+	dd := k - 1
+	totals := make([]float64, len(ps.chunks))
+	runChunks(len(ps.chunks), threads, func(ci int) {
+		lo, hi := ps.chunks[ci][0], ps.chunks[ci][1]
+		h := ps.hists[ci]
+		clear(h)
+		var terms []float64
+		ec := make([]float64, k)
+		var total float64
+		for j := lo; j < hi; j++ {
+			if !ps.included(j) {
+				continue
+			}
+			n := d.Offsets[j+1] - d.Offsets[j]
+			la := ps.logA[ps.off[j]:ps.off[j+1]]
+			terms = append(terms[:0], la...)
+			mx := math.Inf(-1)
+			for s := range terms {
+				v := terms[s] + rz[n-tab.sum[s]]
+				for z, c := range tab.v[s*dd : (s+1)*dd] {
+					v += rz[(z+1)*(nm+1)+int(c)]
+				}
+				terms[s] = v
+				mx = max(mx, v)
+			}
+			if math.IsInf(mx, -1) {
+				// Labels impossible under the noise model.
+				total = mx
+				continue
+			}
+			for s := range terms {
+				terms[s] -= mx
+			}
+			num.ExpTo(terms, terms)
+			var sum float64
+			for _, e := range terms {
+				sum += e
+			}
+			total += mx + math.Log(sum) - ra[n]
+			inv := 1 / sum
+			clear(ec)
+			for s, e := range terms {
+				if e == 0 {
+					continue
+				}
+				w := e * inv
+				c0 := n - tab.sum[s]
+				h[c0] += w
+				ec[0] += w * float64(c0)
+				for z, c := range tab.v[s*dd : (s+1)*dd] {
+					h[(z+1)*(nm+1)+int(c)] += w
+					ec[z+1] += w * float64(c)
+				}
+			}
+			if mean != nil {
+				for z := range k {
+					mean[j*k+z] = (a[z] + ec[z]) / (alpha + float64(n))
+				}
+			}
+		}
+		totals[ci] = total
+	})
+	clear(hist)
+	var total float64
+	for ci, h := range ps.hists {
+		total += totals[ci]
+		for i, v := range h {
+			hist[i] += v
+		}
+	}
+	return total
 }
 
 func binom(n, k int) int {
@@ -102,104 +335,4 @@ func risingLog(t []float64, a float64) {
 	for c := 1; c < len(t); c++ {
 		t[c] = t[c-1] + math.Log(a+float64(c-1))
 	}
-}
-
-// marginal returns the log marginal likelihood Σ_j log Σ_c A_j(c) DM(c | α p)
-// of the objects' polynomials and, if mean is not nil, writes every
-// object's posterior mean of q into it (J×K, rows of objects without a
-// polynomial untouched).
-func marginal(polys []*objectPoly, k int, alpha float64, p []float64, mean []float64) float64 {
-	most := 0
-	for _, pl := range polys {
-		if pl != nil {
-			most = max(most, pl.n)
-		}
-	}
-	ra := make([]float64, most+1)
-	risingLog(ra, alpha)
-	rz := make([][]float64, k)
-	for z := range rz {
-		rz[z] = make([]float64, most+1)
-		risingLog(rz[z], alpha*p[z])
-	}
-	var total float64
-	var buf num.Buf
-	acc := num.Scratch(&buf, k)
-	var terms []float64
-	for j, pl := range polys {
-		if pl == nil {
-			continue
-		}
-		terms = terms[:0]
-		for s, la := range pl.logA {
-			v := la - ra[pl.n]
-			for z, c := range pl.counts[s*k : (s+1)*k] {
-				v += rz[z][c]
-			}
-			terms = append(terms, v)
-		}
-		lse := num.LogSumExp(terms)
-		total += lse
-		if mean == nil {
-			continue
-		}
-		clear(acc)
-		for s, v := range terms {
-			w := math.Exp(v - lse)
-			for z, c := range pl.counts[s*k : (s+1)*k] {
-				acc[z] += w * (alpha*p[z] + float64(c))
-			}
-		}
-		for z := range acc {
-			mean[j*k+z] = acc[z] / (alpha + float64(pl.n))
-		}
-	}
-	return total
-}
-
-// marginalEB returns the α and p that maximise the marginal likelihood of
-// the polynomials (Nelder-Mead over log α and the logits of p; a positive
-// fixA or non-nil fixP is held), starting from (alpha, p). α stays within
-// [1e-3, 1e4]. It also returns the log marginal likelihood at them.
-func marginalEB(polys []*objectPoly, k int, alpha float64, p []float64, fixA float64, fixP []float64) (float64, []float64, float64) {
-	const minA, maxA = 1e-3, 1e4
-	unpack := func(x []float64) (float64, []float64) {
-		a := fixA
-		if a <= 0 {
-			a = math.Exp(min(max(x[0], math.Log(minA)), math.Log(maxA)))
-		}
-		if fixP != nil {
-			return a, fixP
-		}
-		q := make([]float64, k)
-		q[k-1] = 0
-		copy(q, x[1:])
-		lse := num.LogSumExp(q)
-		num.SoftmaxFrom(q, q, lse)
-		for z := range q {
-			q[z] = max(q[z], 1e-6)
-		}
-		return a, q
-	}
-	// x = [log α, logits of p_0..p_{K-2} relative to p_{K-1}].
-	x := make([]float64, k)
-	x[0] = math.Log(alpha)
-	for z := 0; z < k-1; z++ {
-		x[1+z] = math.Log(max(p[z], 1e-6) / max(p[k-1], 1e-6))
-	}
-	f := func(x []float64) float64 {
-		a, q := unpack(x)
-		return -marginal(polys, k, a, q, nil)
-	}
-	res, _ := optimize.Minimize(optimize.Problem{Func: f}, x, &optimize.Settings{
-		MajorIterations: 400,
-		FuncEvaluations: 2000,
-		Converger:       &optimize.FunctionConverge{Absolute: 1e-6, Iterations: 50},
-	}, &optimize.NelderMead{})
-	best := f(x)
-	if res != nil && res.F <= best {
-		x, best = res.X, res.F
-	}
-	a, q := unpack(x)
-	return a, q, -best
 }
