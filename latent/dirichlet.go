@@ -139,11 +139,17 @@ func (e *dirEval) addPrior(j int, gtask []float64) float64 {
 		ex[z] = num.Exp(v - mx)
 		s += ex[z]
 	}
-	// log q_j(z) = b_z - lse, q_j(z) = ex_z/s.
-	lse := mx + num.Log(s)
+	return e.foldPrior(0, j, ex, mx+num.Log(s), s, gtask)
+}
+
+// foldPrior adds object j's prior term to v and its gradient to gtask,
+// and returns v, from ex_z = exp(b_z − m) for any m, their sum s and
+// lse = log Σ_z exp(b_z): log q_j(z) = b_z − lse and q_j(z) = ex_z/s.
+func (e *dirEval) foldPrior(v float64, j int, ex []float64, lse, s float64, gtask []float64) float64 {
+	k := e.k
+	b := e.da.b[j*k : (j+1)*k]
 	inv := e.alpha / s
 	gb := gtask[j*k : (j+1)*k]
-	var v float64
 	for z, c := range e.c {
 		if c != 0 {
 			v += c * (b[z] - lse)

@@ -91,16 +91,7 @@ func (e *dirEval) addPriors(lo, hi int, gtask []float64) float64 {
 		num.LogTo(logs[:n], sums[:n])
 		for j := block; j < end; j++ {
 			i := j - block
-			b := e.da.b[j*k : (j+1)*k]
-			lse := mx[i] + logs[i]
-			inv := e.alpha / sums[i]
-			gb := gtask[j*k : (j+1)*k]
-			for z, c := range e.c {
-				if c != 0 {
-					v += c * (b[z] - lse)
-				}
-				gb[z] += c - inv*ex[i*k+z]
-			}
+			v = e.foldPrior(v, j, ex[i*k:(i+1)*k], mx[i]+logs[i], sums[i], gtask)
 		}
 	}
 	return v

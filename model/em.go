@@ -25,6 +25,19 @@ func (o *objective) hasMStep() bool {
 	return ok1 && ok2
 }
 
+// fitsByEM reports whether a fit with the settings set runs EM: when
+// asked to, or with Method Auto when both sides have closed-form M-steps
+// (hasMStep, asked only then) and no ridge or fixed parameters.
+func fitsByEM(set Settings, hasMStep func() bool) bool {
+	switch set.Method {
+	case EM:
+		return true
+	case Auto:
+		return set.Ridge == 0 && set.Fixed == nil && hasMStep()
+	}
+	return false
+}
+
 // fitEM maximises the log-likelihood with the EM algorithm, written through
 // the composition of a noise model and an assumption, and accelerated by
 // SQUAREM (see squarem):

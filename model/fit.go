@@ -58,10 +58,11 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 		return nil, fmt.Errorf("model %s: fixed mask has %d values, want %d", m.Name(), len(set.Fixed), len(x0))
 	}
 	if set.Method == Auto {
-		set.Method = LBFGS
-		if obj.hasMStep() && set.Ridge == 0 && set.Fixed == nil {
-			set.Method = EM
+		method := LBFGS
+		if fitsByEM(set, obj.hasMStep) {
+			method = EM
 		}
+		set.Method = method
 	}
 	if set.Method == EM {
 		return m.fitEM(ctx, d, set, obj, x0, start)

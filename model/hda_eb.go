@@ -198,17 +198,13 @@ func (h HDA) updatePrior(polys *polySet, alpha float64, p []float64, steps, thre
 }
 
 // usesEM reports whether Model.Fit fits m on d by EM with the settings
-// set (see Settings.Method).
+// set (fitsByEM).
 func usesEM(m Model, d *data.Dataset, set Settings) bool {
-	switch {
-	case set.Method == EM:
-		return true
-	case set.Method != Auto || set.Ridge != 0 || set.Fixed != nil:
-		return false
-	}
-	_, ok1 := m.Noise.NewEvaluator(d).(noise.MStepper)
-	_, ok2 := m.Latent.NewEvaluator(d).(latent.MStepper)
-	return ok1 && ok2
+	return fitsByEM(set, func() bool {
+		_, ok1 := m.Noise.NewEvaluator(d).(noise.MStepper)
+		_, ok2 := m.Latent.NewEvaluator(d).(latent.MStepper)
+		return ok1 && ok2
+	})
 }
 
 // uniform returns the uniform distribution on k classes.
