@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
@@ -189,6 +190,69 @@ func TestHDAMirrorGuard(t *testing.T) {
 			t.Error("unguarded, the fit from the exact mirror has left it: the case does not test the guard")
 		case guard && (a < 1.0/k || got > 0.04 || got > 3*freq):
 			t.Errorf("guarded: agreement %.3f, MSE %.4f against the frequencies' %.4f", a, got, freq)
+		}
+	}
+}
+
+// TestWorkerSkillsDefinition checks WorkerSkills bit for bit against its
+// definition, Σ_z out_j(z) P(y = z | z; w, j) summed label by label with
+// Result.Conditional, for noise models whose conditionals are the
+// worker's alone (noise.WorkerOnly: read once per worker) and for those
+// that depend on the object (GLAD, minimax entropy), under LA, DA and
+// variational Bayes; and that a WorkerOnly model's conditionals are indeed
+// the same for every object.
+func TestWorkerSkillsDefinition(t *testing.T) {
+	d, _, err := datasets.Load("temp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"la-ds", "da-ds", "vb-da-ds", "vb-la-onecoin", "la-onecoin", "da-mace", "la-twocoin", "la-glad", "da-mme", "vb-da-glad"} {
+		est, err := ByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := est.Fit(context.Background(), d, &Settings{MaxIterations: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := d.NumClasses()
+		p, p0 := make([]float64, k), make([]float64, k)
+		want := make([]float64, d.NumWorkers())
+		n := make([]float64, d.NumWorkers())
+		varies := false
+		for j := range d.Tasks {
+			out := r.Dist(j)
+			workers, _ := d.TaskLabels(j)
+			for _, w := range workers {
+				n[w]++
+				for z, q := range out {
+					r.Conditional(w, j, z, p)
+					r.Conditional(w, 0, z, p0)
+					for y := range p {
+						varies = varies || p[y] != p0[y]
+					}
+					if q != 0 {
+						want[w] += q * p[z]
+					}
+				}
+			}
+		}
+		for w := range want {
+			want[w] /= n[w]
+		}
+		got := r.WorkerSkills()
+		for w := range got {
+			if got[w] != want[w] && !(math.IsNaN(got[w]) && math.IsNaN(want[w])) {
+				t.Errorf("%s: worker %d skill %v, by definition %v", name, w, got[w], want[w])
+				break
+			}
+		}
+		_, only := r.noiseView().(noise.WorkerOnly)
+		if only && varies {
+			t.Errorf("%s: marked noise.WorkerOnly, but its conditionals depend on the object", name)
+		}
+		if perObject := name == "la-glad" || name == "da-mme" || name == "vb-da-glad"; only == perObject {
+			t.Errorf("%s: noise.WorkerOnly %v, want %v", name, only, !perObject)
 		}
 	}
 }

@@ -301,6 +301,9 @@ func (e *dsEval) FinishGrad(gw, _ []float64) {
 	}
 }
 
+// WorkerOnly marks dsEval's conditionals as the worker's alone (noise.WorkerOnly).
+func (*dsEval) WorkerOnly() {}
+
 func (e *dsEval) Conditional(w int32, _ int, z int, p []float64) {
 	k := e.k
 	for y := range p[:k] {

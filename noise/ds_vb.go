@@ -122,6 +122,9 @@ func (v *dsVB) Update(acc []float64) float64 {
 	return kl
 }
 
+// WorkerOnly marks dsVB's conditionals as the worker's alone (noise.WorkerOnly).
+func (*dsVB) WorkerOnly() {}
+
 // Conditional writes the posterior mean λ_wz(y)/Σ_y' λ_wz(y').
 func (v *dsVB) Conditional(w int32, _ int, z int, p []float64) {
 	k := v.e.k

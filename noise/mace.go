@@ -172,6 +172,9 @@ func (e *maceEval) FinishGrad(gw, _ []float64) {
 	}
 }
 
+// WorkerOnly marks maceEval's conditionals as the worker's alone (noise.WorkerOnly).
+func (*maceEval) WorkerOnly() {}
+
 func (e *maceEval) Conditional(w int32, _ int, z int, p []float64) {
 	k := e.k
 	th := e.theta[w]

@@ -75,6 +75,17 @@ type Evaluator interface {
 	WorkerValues(w int, dst []float64) []float64
 }
 
+// WorkerOnly is an optional interface of an Evaluator or a Variational
+// whose conditional distributions P(y | z) depend on the worker alone:
+// Conditional writes the same values for every object j (Dawid-Skene,
+// one-coin, two-coin, MACE; not GLAD or minimax entropy, whose
+// conditionals depend on the object too). A caller that needs P(y | z) for
+// every label, such as model.Result.WorkerSkills, can then read each
+// worker's once. WorkerOnly itself does nothing.
+type WorkerOnly interface {
+	WorkerOnly()
+}
+
 // ProbEvaluator is an optional interface of an Evaluator that works in
 // probability space as well: it writes P(y | z) itself rather than its
 // logarithm, which lets an assumption that also works in probability space

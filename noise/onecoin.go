@@ -108,6 +108,9 @@ func (e *oneCoinEval) Backprop(j int, g []float64, gw, _ []float64) {
 
 func (e *oneCoinEval) FinishGrad(_, _ []float64) {}
 
+// WorkerOnly marks oneCoinEval's conditionals as the worker's alone (noise.WorkerOnly).
+func (*oneCoinEval) WorkerOnly() {}
+
 func (e *oneCoinEval) Conditional(w int32, _ int, z int, p []float64) {
 	a := num.Sigmoid(e.c[w])
 	for y := range p[:e.k] {

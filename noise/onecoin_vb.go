@@ -103,6 +103,9 @@ func (v *oneCoinVB) Accumulate(lo, hi int, g, acc []float64) {
 	}
 }
 
+// WorkerOnly marks oneCoinVB's conditionals as the worker's alone (noise.WorkerOnly).
+func (*oneCoinVB) WorkerOnly() {}
+
 // Conditional writes the posterior mean: A_w/(A_w + B_w) for y = z, the
 // rest spread evenly.
 func (v *oneCoinVB) Conditional(w int32, _ int, z int, p []float64) {

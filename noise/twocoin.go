@@ -129,6 +129,9 @@ func (e *twoCoinEval) Backprop(j int, g []float64, gw, _ []float64) {
 
 func (e *twoCoinEval) FinishGrad(_, _ []float64) {}
 
+// WorkerOnly marks twoCoinEval's conditionals as the worker's alone (noise.WorkerOnly).
+func (*twoCoinEval) WorkerOnly() {}
+
 func (e *twoCoinEval) Conditional(w int32, _ int, z int, p []float64) {
 	a := num.Sigmoid(e.c[int(w)*e.k+z])
 	for y := range p[:e.k] {
