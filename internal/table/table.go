@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -62,6 +63,7 @@ type Writer struct {
 	bw    *bufio.Writer
 	cw    *csv.Writer
 	cells []string
+	text  []byte // the text of the row's numbers (see number)
 
 	// JSON Lines
 	keys [][]byte
@@ -142,7 +144,7 @@ func (t *Writer) Float(v float64) {
 	}
 	switch {
 	case t.cw != nil:
-		t.cells[t.at] = FormatFloat(v)
+		t.cells[t.at] = t.number(strconv.AppendFloat(t.text, v, 'g', -1, 64))
 	case t.keys != nil:
 		t.line = AppendJSONNumber(append(t.line, t.keys[t.at]...), v)
 	default:
@@ -175,13 +177,25 @@ func (t *Writer) Int(v int64) {
 	}
 	switch {
 	case t.cw != nil:
-		t.cells[t.at] = strconv.FormatInt(v, 10)
+		t.cells[t.at] = t.number(strconv.AppendInt(t.text, v, 10))
 	case t.keys != nil:
 		t.line = strconv.AppendInt(append(t.line, t.keys[t.at]...), v, 10)
 	default:
 		t.row = append(t.row, parquet.Int64Value(v).Level(0, 0, t.at))
 	}
 	t.at++
+}
+
+// number returns the text that the last append added to t.text as a
+// string cell, without copying it, and keeps the appended text in t.text.
+// The string aliases t.text, which no later append of the row changes (an
+// append that grows it moves it, leaving the old bytes in place); EndRow
+// hands the row to the CSV writer, which copies it, and only then starts
+// t.text again. Writing numbers so allocates nothing per cell.
+func (t *Writer) number(b []byte) string {
+	n := len(t.text)
+	t.text = b
+	return unsafe.String(unsafe.SliceData(b[n:]), len(b)-n)
 }
 
 // full reports whether the row has all its cells; a cell written then is
@@ -205,7 +219,9 @@ func (t *Writer) EndRow() error {
 	t.at = 0
 	switch {
 	case t.cw != nil:
-		return t.cw.Write(t.cells)
+		err := t.cw.Write(t.cells)
+		t.text = t.text[:0]
+		return err
 	case t.keys != nil:
 		if len(t.cols) == 0 {
 			t.line = append(t.line, '{')

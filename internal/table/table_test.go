@@ -3,8 +3,12 @@ package table
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/csv"
+	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,6 +149,59 @@ func TestEncoder(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: wrote %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+// TestWriterNumbersCSV writes rows of many numbers of every length, so
+// that the text of a row's numbers outgrows its buffer within the row and
+// the buffer is reused from row to row, and checks every cell against
+// FormatFloat and strconv.FormatInt, in CSV and TSV.
+func TestWriterNumbersCSV(t *testing.T) {
+	vals := []float64{0, 1, -0.5, 1.0 / 3, math.Pi * 1e300, 5e-324, math.Inf(-1), math.NaN(), 0.1 + 0.2, 123456789}
+	cols := []Column{{"id", String}}
+	for i := range 40 {
+		cols = append(cols, Column{fmt.Sprintf("c%d", i), Float}, Column{fmt.Sprintf("n%d", i), Int})
+	}
+	for _, f := range []data.Format{data.CSV, data.TSV} {
+		var b bytes.Buffer
+		tw, err := NewWriter(&b, f, cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want [][]string
+		for r := range 50 {
+			row := []string{fmt.Sprintf("row %d", r)}
+			tw.String(row[0])
+			for i := range 40 {
+				v, n := vals[(r+i)%len(vals)]*float64(r+1), int64(r-i)*987654321
+				tw.Float(v)
+				tw.Int(n)
+				row = append(row, FormatFloat(v), strconv.FormatInt(n, 10))
+			}
+			if err := tw.EndRow(); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, row)
+		}
+		if err := tw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		cr := csv.NewReader(&b)
+		if f == data.TSV {
+			cr.Comma = '\t'
+		}
+		got, err := cr.ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want)+1 {
+			t.Fatalf("%s: %d records, want %d", f, len(got), len(want)+1)
+		}
+		for r, row := range want {
+			if !slices.Equal(got[r+1], row) {
+				t.Errorf("%s row %d:\n%q\nwant\n%q", f, r, got[r+1], row)
+			}
 		}
 	}
 }
