@@ -146,14 +146,20 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	return o
 }
 
+// chunkAccBudget is the number of accumulated numbers all chunks may hold
+// together whatever the size of the data (16 MiB of float64): enough for
+// a few chunks, and so a few goroutines, on inputs with many classes and
+// few labels, where four numbers per label would leave one chunk.
+const chunkAccBudget = 1 << 21
+
 // chunkCount returns the number of chunks for d when every chunk
 // accumulates accDim numbers of its own: one per minChunkLabels labels, at
 // most maxChunks, and few enough that the per-chunk accumulators stay
-// within a few times the data.
+// within four numbers per label or chunkAccBudget, whichever is more.
 func chunkCount(d *data.Dataset, accDim int) int {
 	n := d.NumLabels()
 	c := min(maxChunks, max(1, n/minChunkLabels))
-	for c > 1 && c*accDim > 4*n+1024 {
+	for c > 1 && c*accDim > max(4*n+1024, chunkAccBudget) {
 		c--
 	}
 	return c
