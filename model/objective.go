@@ -101,10 +101,17 @@ const minChunkLabels = 8192
 // hands to the evaluators at once (unless one object has more).
 const batchLabels = 256
 
-func newObjective(m Model, d *data.Dataset, threads int) *objective {
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
+// threadCount returns the number of goroutines of Settings.Threads n:
+// runtime.GOMAXPROCS(0) if n is not positive.
+func threadCount(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
 	}
+	return n
+}
+
+func newObjective(m Model, d *data.Dataset, threads int) *objective {
+	threads = threadCount(threads)
 	k := d.NumClasses()
 	o := &objective{
 		d:       d,
@@ -112,6 +119,9 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 		noise:   m.Noise.NewEvaluator(d),
 		latent:  m.Latent.NewEvaluator(d),
 		threads: threads,
+	}
+	if t, ok := o.noise.(noise.Threaded); ok {
+		t.SetThreads(threads)
 	}
 	pn, ok1 := o.noise.(noise.ProbEvaluator)
 	pl, ok2 := o.latent.(latent.ProbEvaluator)
@@ -224,9 +234,7 @@ func (o *objective) forChunks(f func(c *chunk)) {
 // runChunks calls f(i) for every i in [0, n), on up to threads goroutines
 // (GOMAXPROCS when threads ≤ 0), and returns when every call has.
 func runChunks(n, threads int, f func(i int)) {
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
+	threads = threadCount(threads)
 	t := min(threads, n)
 	if t <= 1 {
 		for i := range n {

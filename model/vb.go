@@ -67,6 +67,9 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 	start := time.Now()
 	k := d.NumClasses()
 	frozen := mode == vbFrozen
+	if t, ok := nv.(noise.Threaded); ok {
+		t.SetThreads(threadCount(set.Threads))
+	}
 	if !frozen {
 		nv.Start(d.Frequencies())
 	}

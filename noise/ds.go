@@ -116,22 +116,38 @@ type dsEval struct {
 	logPi  []float64 // log π_w(z, y), W·K² values, row-major per worker
 	// piT holds π_w(z, y) transposed, at w·K² + y·K + z, so that the
 	// probabilities of one label under every z are contiguous.
-	piT []float64
+	piT     []float64
+	threads int // goroutines of the per-worker work (Threaded)
+}
+
+// SetThreads sets the number of goroutines of SetParams and MStep
+// (Threaded).
+func (e *dsEval) SetThreads(n int) { e.threads = n }
+
+// forWorkers runs f on ranges of the n workers, on e.threads goroutines.
+func (e *dsEval) forWorkers(n int, f func(lo, hi int)) {
+	forWorkers(n, e.k*e.k, e.threads, f)
 }
 
 func (e *dsEval) SetParams(w, _ []float64) {
 	k := e.k
-	for r := 0; r < len(w); r += k {
-		num.LogSoftmax(e.logPi[r:r+k], w[r:r+k])
-	}
-	e.transpose()
+	k2 := k * k
+	e.forWorkers(len(w)/k2, func(lo, hi int) {
+		for r := lo * k2; r < hi*k2; r += k {
+			num.LogSoftmax(e.logPi[r:r+k], w[r:r+k])
+		}
+		e.transposeWorkers(lo, hi)
+	})
 }
 
 // transpose sets piT from logPi: piT[w·K² + y·K + z] = exp logPi[w·K² + z·K + y].
-func (e *dsEval) transpose() {
+func (e *dsEval) transpose() { e.forWorkers(len(e.logPi)/(e.k*e.k), e.transposeWorkers) }
+
+// transposeWorkers is transpose for the workers [lo, hi).
+func (e *dsEval) transposeWorkers(lo, hi int) {
 	k := e.k
 	k2 := k * k
-	for base := 0; base < len(e.logPi); base += k2 {
+	for base := lo * k2; base < hi*k2; base += k2 {
 		for z := range k {
 			for y := range k {
 				e.piT[base+y*k+z] = math.Exp(e.logPi[base+z*k+y])
@@ -244,19 +260,21 @@ func (e *dsEval) MStep(gw, _ []float64, w, _ []float64) {
 	k := e.k
 	k2 := k * k
 	s := e.pseudo
-	for base := 0; base < len(gw); base += k2 {
-		for z := range k {
-			sum := 0.0
-			for y := range k {
-				sum += gw[countAt(base, k, z, y)] + s
-			}
-			ls := math.Log(sum)
-			row := w[base+z*k : base+(z+1)*k]
-			for y := range row {
-				row[y] = math.Log(gw[countAt(base, k, z, y)]+s) - ls
+	e.forWorkers(len(gw)/k2, func(lo, hi int) {
+		for base := lo * k2; base < hi*k2; base += k2 {
+			for z := range k {
+				sum := 0.0
+				for y := range k {
+					sum += gw[countAt(base, k, z, y)] + s
+				}
+				ls := math.Log(sum)
+				row := w[base+z*k : base+(z+1)*k]
+				for y := range row {
+					row[y] = math.Log(gw[countAt(base, k, z, y)]+s) - ls
+				}
 			}
 		}
-	}
+	})
 }
 
 func (e *dsEval) LogProb(j int, l []float64) {

@@ -58,6 +58,7 @@ type dsVB struct {
 	e         dsEval
 	diag, off float64
 	lam       []float64 // λ_w(z, y), W·K², row-major per worker
+	kl        []float64 // Update's KL divergence of every row
 }
 
 func (v *dsVB) AccDim() int { return len(v.lam) }
@@ -101,26 +102,39 @@ func (v *dsVB) Load(params []float64) float64 {
 func (v *dsVB) Update(acc []float64) float64 {
 	k := v.e.k
 	k2 := k * k
-	beta := make([]float64, k)
-	for y := range beta {
-		beta[y] = v.prior(0, y)
+	if len(v.kl) != len(acc)/k {
+		v.kl = make([]float64, len(acc)/k)
 	}
-	// Every row's prior holds the same pseudo-counts in another order.
-	norm := num.DirichletLogNorm(beta)
-	var kl float64
-	for r := 0; r < len(acc); r += k {
-		base, z := r/k2*k2, (r%k2)/k
-		lam, elog := v.lam[r:r+k], v.e.logPi[r:r+k]
-		for y := range lam {
-			beta[y] = v.prior(z, y)
-			lam[y] = beta[y] + max(acc[countAt(base, k, z, y)], 0)
+	v.e.forWorkers(len(acc)/k2, func(lo, hi int) {
+		beta := make([]float64, k)
+		for y := range beta {
+			beta[y] = v.prior(0, y)
 		}
-		num.DirichletExpLog(elog, lam)
-		kl += num.DirichletKL(lam, beta, elog, norm)
+		// Every row's prior holds the same pseudo-counts in another order.
+		norm := num.DirichletLogNorm(beta)
+		for r := lo * k2; r < hi*k2; r += k {
+			base, z := r/k2*k2, (r%k2)/k
+			lam, elog := v.lam[r:r+k], v.e.logPi[r:r+k]
+			for y := range lam {
+				beta[y] = v.prior(z, y)
+				lam[y] = beta[y] + max(acc[countAt(base, k, z, y)], 0)
+			}
+			num.DirichletExpLog(elog, lam)
+			v.kl[r/k] = num.DirichletKL(lam, beta, elog, norm)
+		}
+		v.e.transposeWorkers(lo, hi)
+	})
+	// The rows' divergences are added in row order, whatever the number
+	// of goroutines.
+	var kl float64
+	for _, x := range v.kl {
+		kl += x
 	}
-	v.e.transpose()
 	return kl
 }
+
+// SetThreads sets the number of goroutines of Update (Threaded).
+func (v *dsVB) SetThreads(n int) { v.e.threads = n }
 
 // WorkerOnly marks dsVB's conditionals as the worker's alone (noise.WorkerOnly).
 func (*dsVB) WorkerOnly() {}
