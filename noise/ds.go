@@ -140,10 +140,8 @@ func (e *dsEval) SetParams(w, _ []float64) {
 	})
 }
 
-// transpose sets piT from logPi: piT[w·K² + y·K + z] = exp logPi[w·K² + z·K + y].
-func (e *dsEval) transpose() { e.forWorkers(len(e.logPi)/(e.k*e.k), e.transposeWorkers) }
-
-// transposeWorkers is transpose for the workers [lo, hi).
+// transposeWorkers sets piT from logPi for the workers [lo, hi):
+// piT[w·K² + y·K + z] = exp logPi[w·K² + z·K + y].
 func (e *dsEval) transposeWorkers(lo, hi int) {
 	k := e.k
 	k2 := k * k
