@@ -371,7 +371,9 @@ def _clean(v, role, where):
         raise ValueError("%s: %s is missing (%r); remove the row or fill in the value" % (where, role, v))
     if isinstance(v, (bytes, bytearray)):
         raise ValueError("%s: %s %r is bytes; decode it to str first" % (where, role, v))
-    text = (v if isinstance(v, str) else str(v)).strip()
+    # The CLI's CSV reader turns a line break \r\n inside a quoted cell into
+    # \n, then trims white space.
+    text = (v if isinstance(v, str) else str(v)).replace("\r\n", "\n").strip()
     if not text:
         raise ValueError("%s: %s %r is empty; remove the row or fill in the value" % (where, role, v))
     if role in ("label", "class") and text.lower().lstrip("+-") in _NON_FINITE and len(text) - len(text.lstrip("+-")) <= 1:
@@ -383,7 +385,7 @@ def _clean(v, role, where):
 def _remember(back, text, v, role, where):
     prev = back.setdefault(text, v)
     if prev is not v and prev != v:
-        raise ValueError("%s: %ss %r and %r are both %r to the CLI (text with surrounding white space trimmed); "
+        raise ValueError("%s: %ss %r and %r are both %r to the CLI (white space trimmed, \\r\\n read as \\n); "
                          "make them distinct" % (where, role, prev, v, text))
 
 
