@@ -72,7 +72,6 @@ class Result:
             value, white space trimmed), which the worker table's column
             names use (``p[<true>,<observed>]`` for Dawid-Skene).
         labels: a dict from task to its consensus label.
-        probas: a dict from task to a dict from class to probability.
         workers: a list of dicts, one per worker, with the keys of
             ``worker_columns`` (``worker``, ``labels``, ``skill`` and the
             model's own parameters), or ``None`` for a model without worker
@@ -96,7 +95,7 @@ class Result:
         self._task_ids = task_ids
         self._prob_rows = prob_rows
         self.labels = labels
-        self.probas = {t: dict(zip(classes, row)) for t, row in zip(task_ids, prob_rows)}
+        self._probas = None
         self.workers = workers
         self.worker_columns = worker_columns
         self.tasks = tasks
@@ -106,6 +105,14 @@ class Result:
         return "<Result model=%r: %d tasks, %d classes, %s workers>" % (
             self.model, len(self._task_ids), len(self.classes),
             "no" if self.workers is None else len(self.workers))
+
+    @property
+    def probas(self):
+        """A dict from task to a dict from class to probability (built on
+        first use)."""
+        if self._probas is None:
+            self._probas = {t: dict(zip(self.classes, row)) for t, row in zip(self._task_ids, self._prob_rows)}
+        return self._probas
 
     @property
     def labels_(self):
@@ -192,10 +199,13 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
     if classes is not None:
         class_text = []
         for c in classes:
-            text = _clean(c, "class", "classes=")
-            if "," in text:
-                raise ValueError("classes=: class %r contains a comma, which the CLI's --classes cannot take" % (c,))
-            _remember(back_label, text, c, "class", "classes=")
+            try:
+                text = _clean(c, "class")
+                if "," in text:
+                    raise ValueError("class %r contains a comma, which the CLI's --classes cannot take" % (c,))
+                _remember(back_label, text, c, "class")
+            except ValueError as e:
+                raise ValueError("classes=: %s" % e) from None
             class_text.append(text)
 
     with tempfile.TemporaryDirectory(prefix="consensus-crowd-") as tmp:
@@ -305,9 +315,9 @@ def _is_real(v):
     return not isinstance(v, str)
 
 
-def _rows(labels, task_column, worker_column, label_column):
-    """Return (rows, describe) where rows yields (task, worker, label) and
-    describe(i) names row i for a message."""
+def _columns(labels, task_column, worker_column, label_column):
+    """Return (columns, describe): the task, worker and label columns as
+    sequences, and describe(i), which names row i for a message."""
     if hasattr(labels, "columns") and hasattr(labels, "index"):  # a pandas DataFrame
         names = (task_column, worker_column, label_column)
         missing = [c for c in names if c not in labels.columns]
@@ -316,77 +326,92 @@ def _rows(labels, task_column, worker_column, label_column):
                              "worker_column= and label_column=" % (
                                  ", ".join(repr(c) for c in missing),
                                  ", ".join(repr(c) for c in labels.columns)))
-        cols = [labels[c].tolist() for c in names]
         index = labels.index
-        return zip(*cols), lambda i: "labels row %d (index %r)" % (i, index[i])
+        return [labels[c].tolist() for c in names], lambda i: "labels row %d (index %r)" % (i, index[i])
     if isinstance(labels, (str, bytes)):
         raise TypeError("labels must be a DataFrame or an iterable of (task, worker, label) tuples, not a %s"
                         % type(labels).__name__)
-    return iter(labels), lambda i: "labels item %d" % i
+    rows = labels if isinstance(labels, (list, tuple)) else list(labels)
+    for i, row in enumerate(rows):
+        try:
+            ok = len(row) == 3
+        except TypeError:
+            ok = False
+        if not ok:
+            raise ValueError("labels item %d: %r is not a (task, worker, label) tuple" % (i, row))
+    columns = list(zip(*rows)) if rows else [(), (), ()]
+    return columns, lambda i: "labels item %d" % i
 
 
 def _write_labels(path, labels, task_column, worker_column, label_column,
                   back_task, back_worker, back_label):
-    rows, describe = _rows(labels, task_column, worker_column, label_column)
-    # Caches from value to text: most values repeat. The type is checked
-    # because 1, 1.0 and True are one key of a dict but three texts.
-    caches = ({}, {}, {})
-    backs = (back_task, back_worker, back_label)
-    roles = ("task", "worker", "label")
-    n = 0
+    columns, describe = _columns(labels, task_column, worker_column, label_column)
+    texts = [_texts(col, role, describe, back)
+             for col, role, back in zip(columns, ("task", "worker", "label"), (back_task, back_worker, back_label))]
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(roles)
-        out = [None, None, None]
-        for i, row in enumerate(rows):
-            try:
-                if len(row) != 3:
-                    raise ValueError
-            except (TypeError, ValueError):
-                raise ValueError("%s: %r is not a (task, worker, label) tuple" % (describe(i), row)) from None
-            for k in range(3):
-                v = row[k]
-                try:
-                    hit = caches[k].get(v)
-                except TypeError:
-                    raise ValueError("%s: %s %r is not hashable" % (describe(i), roles[k], v)) from None
-                if hit is not None and type(hit[0]) is type(v):
-                    out[k] = hit[1]
-                    continue
-                text = _clean(v, roles[k], describe(i))
-                _remember(backs[k], text, v, roles[k], describe(i))
-                caches[k][v] = (v, text)
-                out[k] = text
-            try:
-                w.writerow(out)
-            except UnicodeEncodeError as e:
-                raise ValueError("%s: %s is not valid Unicode text: %s" % (describe(i), out, e)) from None
-            n += 1
-    return n
+        w.writerow(("task", "worker", "label"))
+        w.writerows(zip(*texts))
+    return len(texts[0])
 
 
-def _clean(v, role, where):
+def _texts(values, role, describe, back):
+    """Return the CLI's text of every value, checking each distinct value
+    once and recording text -> value in back."""
+    # 1, 1.0 and True are one key of a dict but three texts: when a column
+    # mixes types, its keys carry the type.
+    typed = len(set(map(type, values))) > 1
+    keys = list(zip(map(type, values), values)) if typed else values
+    try:
+        distinct = dict.fromkeys(keys)
+    except TypeError:
+        i = next(i for i, v in enumerate(values) if not _hashable(v))
+        raise ValueError("%s: %s %r is not hashable" % (describe(i), role, values[i])) from None
+    for key in distinct:
+        v = key[1] if typed else key
+        try:
+            text = _clean(v, role)
+            _remember(back, text, v, role)
+        except ValueError as e:
+            raise ValueError("%s: %s" % (describe(keys.index(key)), e)) from None
+        distinct[key] = text
+    return list(map(distinct.__getitem__, keys))
+
+
+def _hashable(v):
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _clean(v, role):
     """Return the text the CLI will see for v, or raise ValueError."""
     if v is None or (isinstance(v, float) and v != v) or type(v).__name__ in ("NAType", "NaTType"):
-        raise ValueError("%s: %s is missing (%r); remove the row or fill in the value" % (where, role, v))
+        raise ValueError("%s is missing (%r); remove the row or fill in the value" % (role, v))
     if isinstance(v, (bytes, bytearray)):
-        raise ValueError("%s: %s %r is bytes; decode it to str first" % (where, role, v))
+        raise ValueError("%s %r is bytes; decode it to str first" % (role, v))
     # The CLI's CSV reader turns a line break \r\n inside a quoted cell into
     # \n, then trims white space.
     text = (v if isinstance(v, str) else str(v)).replace("\r\n", "\n").strip()
     if not text:
-        raise ValueError("%s: %s %r is empty; remove the row or fill in the value" % (where, role, v))
+        raise ValueError("%s %r is empty; remove the row or fill in the value" % (role, v))
     if role in ("label", "class") and text.lower().lstrip("+-") in _NON_FINITE and len(text) - len(text.lstrip("+-")) <= 1:
-        raise ValueError("%s: %s %r is NaN or infinite: a missing value, not a class; remove the row or fill in "
-                         "the value" % (where, role, v))
+        raise ValueError("%s %r is NaN or infinite: a missing value, not a class; remove the row or fill in "
+                         "the value" % (role, v))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError("%s %r is not valid Unicode text: %s" % (role, v, e)) from None
     return text
 
 
-def _remember(back, text, v, role, where):
+def _remember(back, text, v, role):
     prev = back.setdefault(text, v)
     if prev is not v and prev != v:
-        raise ValueError("%s: %ss %r and %r are both %r to the CLI (white space trimmed, \\r\\n read as \\n); "
-                         "make them distinct" % (where, role, prev, v, text))
+        raise ValueError("%ss %r and %r are both %r to the CLI (white space trimmed, \\r\\n read as \\n); "
+                         "make them distinct" % (role, prev, v, text))
 
 
 def _run(cmd):
