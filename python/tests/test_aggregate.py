@@ -77,6 +77,13 @@ class TestAgreesWithCLI(unittest.TestCase):
         self.assertIn(r.model, ["vb-da-ds", "vb-la-ds"])
         self.assertIsNotNone(r.workers)
 
+    def test_auto_choosing_a_model_without_workers(self):
+        # mv wins on held-out labels here; its fit has no worker table.
+        r = cc.aggregate(self.rows, "auto", auto_models="mv,la-ds")
+        self.assertIn(r.model, ["mv", "la-ds"])
+        self.assertEqual(r.workers is None, r.model == "mv")
+        self.assertIn("auto: chose " + r.model, r.log)
+
     def test_glad_tasks(self):
         r = cc.aggregate(self.rows, "la-glad")
         self.assertEqual(len(r.tasks), len(r.labels))
