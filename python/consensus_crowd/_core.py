@@ -213,8 +213,8 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
         out_path = os.path.join(tmp, "consensus.csv")
         workers_path = os.path.join(tmp, "workers.csv")
         tasks_path = os.path.join(tmp, "tasks.csv")
-        n = _write_labels(in_path, labels, task_column, worker_column, label_column,
-                          back_task, back_worker, back_label)
+        n, describe, multiline = _write_labels(in_path, labels, task_column, worker_column, label_column,
+                                               back_task, back_worker, back_label)
         if n == 0:
             raise ValueError("labels: no rows")
         cmd = [exe, "fit", "--input", in_path, "--output", out_path, "--model", model]
@@ -234,7 +234,8 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             want_workers = False
             proc = _run(cmd)
         if proc.returncode != 0:
-            raise ConsensusError(_message(proc.stderr, proc.returncode), proc.returncode, proc.stderr, cmd)
+            message = _locate(_message(proc.stderr, proc.returncode), in_path, describe, multiline)
+            raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
 
         fitted = model
         if model == "auto":
@@ -352,7 +353,8 @@ def _write_labels(path, labels, task_column, worker_column, label_column,
         w = csv.writer(f, lineterminator="\n")
         w.writerow(("task", "worker", "label"))
         w.writerows(zip(*texts))
-    return len(texts[0])
+    multiline = any("\n" in t or "\r" in t for col in texts for t in set(col))
+    return len(texts[0]), describe, multiline
 
 
 def _texts(values, role, describe, back):
@@ -427,6 +429,19 @@ def _message(stderr, returncode):
     if lines:
         return lines[-1]
     return "consensus fit exited with status %d and no message" % returncode
+
+
+def _locate(message, path, describe, multiline):
+    """Replace the temporary file's name and line in a message of the CLI
+    by the row of the labels (by the file's name only when a value holds a
+    line break, which shifts the lines)."""
+    prefix = "consensus: " + path + ":"
+    if not message.startswith(prefix):
+        return message.replace(path, "the labels")
+    m = re.match(r"(\d+): (.*)", message[len(prefix):], re.DOTALL)
+    if m is None or multiline:
+        return "consensus: the labels (as CSV)" + message[len(prefix) - 1:]
+    return "consensus: %s: %s" % (describe(int(m.group(1)) - 2), m.group(2))
 
 
 def _lookup(back, text, role, path):

@@ -169,7 +169,10 @@ class TestErrors(unittest.TestCase):
         three = SMALL + [("t5", "w1", "bird"), ("t5", "w2", "bird")]
         tests = [
             ("a row repeats the header", SMALL + [("task", "worker", "label")], {},
-             "the row repeats the header's column names", 2),
+             "consensus: labels item 12: the row repeats the header's column names", 2),
+            ("a row repeats the header, ids with line breaks",
+             [("a\nb", "w1", "x"), ("task", "worker", "label")], {},
+             "consensus: the labels (as CSV):4: the row repeats the header's column names", 2),
             ("kos with three classes", three, {"model": "kos"}, "two classes", 2),
             ("label outside classes", SMALL, {"classes": ["cat", "bird"]}, '"dog" is not one of the classes', 2),
             ("unknown model", SMALL, {"model": "no-such-model"}, "no-such-model", 2),
@@ -186,6 +189,7 @@ class TestErrors(unittest.TestCase):
                 self.assertIn(want, str(err))
                 self.assertEqual(err.returncode, status)
                 self.assertEqual(os.listdir(tmp), [], "temporary files left behind")
+                self.assertNotIn(tmp, str(err))
 
     def test_temporary_directory_removed_on_success(self):
         with tempfile.TemporaryDirectory() as tmp, mock.patch.object(cc._core.tempfile, "tempdir", tmp):
