@@ -18,14 +18,15 @@ The core needs only the standard library; the Crowd-Kit classes and the
 
 from ._binary import BinaryNotFoundError, find_binary
 from ._core import DEFAULT_MODEL, OPTIONS, ConsensusError, Result, aggregate, check_options
-from .aggregation import (GLAD, KOS, MACE, MMSR, Auto, Consensus, DawidSkene, MajorityVote, OneCoinDawidSkene,
-                          Wawa, ZeroBasedSkill)
+from .aggregation import (GLAD, KOS, MACE, MMSR, Auto, Consensus, DawidSkene, GoldMajorityVote, MajorityVote,
+                          OneCoinDawidSkene, Wawa, ZeroBasedSkill)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "aggregate", "check_options", "find_binary", "Result", "ConsensusError", "BinaryNotFoundError",
     "DEFAULT_MODEL", "OPTIONS",
-    "MajorityVote", "Wawa", "ZeroBasedSkill", "DawidSkene", "OneCoinDawidSkene", "GLAD", "MACE", "KOS", "MMSR",
+    "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene", "GLAD",
+    "MACE", "KOS", "MMSR",
     "Consensus", "Auto",
 ]

@@ -160,7 +160,7 @@ def _pandas():
     return pandas
 
 
-def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers=True,
+def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers=True, train_gold=None,
               task_column="task", worker_column="worker", label_column="label", **options):
     """Fit a consensus model to crowdsourced labels with ``consensus fit``.
 
@@ -178,6 +178,10 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
         classes: the classes in order, as label values (``--classes``); labels
             outside them are refused; classes nobody chose get a column.
         workers: whether to read the fitted worker parameters (``--workers``).
+        train_gold: known classes of some tasks (``--train-gold``): a dict
+            or pandas Series from task to label, or an iterable of (task,
+            label) pairs. Their tasks are clamped to the class during the
+            fit; the gmv model needs them.
         **options: the options of ``OPTIONS`` (``seed``, ``max_iter``,
             ``strict``, ``q_prior``, ``threads``, ...), passed to the CLI as
             the flag of the same name with dashes.
@@ -218,6 +222,10 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
         if n == 0:
             raise ValueError("labels: no rows")
         cmd = [exe, "fit", "--input", in_path, "--output", out_path, "--model", model]
+        if train_gold is not None:
+            gold_path = os.path.join(tmp, "train-gold.csv")
+            _write_gold(gold_path, train_gold, back_task, back_label)
+            cmd += ["--train-gold", gold_path]
         if class_text is not None:
             cmd += ["--classes", ",".join(class_text)]
         want_workers = workers and model not in _NO_WORKERS
@@ -235,6 +243,8 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             proc = _run(cmd)
         if proc.returncode != 0:
             message = _locate(_message(proc.stderr, proc.returncode), in_path, describe, multiline)
+            if train_gold is not None:
+                message = message.replace(gold_path, "train_gold")
             raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
 
         fitted = model
@@ -255,7 +265,7 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
                   worker_rows, worker_columns, task_rows, proc.stderr)
 
 
-_KEYWORDS = ("binary", "classes", "workers", "task_column", "worker_column", "label_column")
+_KEYWORDS = ("binary", "classes", "workers", "train_gold", "task_column", "worker_column", "label_column")
 
 
 def check_options(options):
@@ -378,6 +388,25 @@ def _texts(values, role, describe, back):
             raise ValueError("%s: %s" % (describe(keys.index(key)), e)) from None
         distinct[key] = text
     return list(map(distinct.__getitem__, keys))
+
+
+def _write_gold(path, gold, back_task, back_label):
+    """Write train_gold as a task,label CSV file, recording its texts."""
+    pairs = gold.items() if hasattr(gold, "items") else gold
+    rows = []
+    for i, pair in enumerate(pairs):
+        try:
+            task, label = pair
+            row = (_clean(task, "task"), _clean(label, "label"))
+            _remember(back_task, row[0], task, "task")
+            _remember(back_label, row[1], label, "label")
+        except (TypeError, ValueError) as e:
+            raise ValueError("train_gold item %d: %s" % (i, e)) from None
+        rows.append(row)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(("task", "label"))
+        w.writerows(rows)
 
 
 def _hashable(v):

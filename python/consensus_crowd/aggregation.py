@@ -18,7 +18,7 @@ import math
 from ._core import DEFAULT_MODEL, aggregate, check_options
 
 __all__ = [
-    "MajorityVote", "Wawa", "ZeroBasedSkill", "DawidSkene", "OneCoinDawidSkene",
+    "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene",
     "GLAD", "MACE", "KOS", "MMSR", "Consensus", "Auto",
 ]
 
@@ -47,25 +47,32 @@ class _Aggregator:
             raise TypeError("%s(%s=%r): not supported: %s; see docs/python.md" % (
                 type(self).__name__, name, value, why))
 
-    def fit(self, data):
+    def fit(self, data, true_labels=None):
         """Fit the model to data and return self.
 
         data: a pandas DataFrame with columns task, worker and label, or an
-        iterable of (task, worker, label) tuples.
+        iterable of (task, worker, label) tuples. true_labels: the known
+        classes of some tasks (a Series or dict from task to label), clamped
+        during the fit (``--train-gold``), as Crowd-Kit's
+        ``DawidSkene.fit(data, true_labels)``.
         """
         options = dict(self._options)
         model = options.pop("model", self.MODEL)
+        if true_labels is not None:
+            if "train_gold" in options:
+                raise TypeError("give true_labels to fit or train_gold to the constructor, not both")
+            options["train_gold"] = true_labels
         self.result_ = aggregate(data, model, **options)
         self._set_attributes(self.result_)
         return self
 
-    def fit_predict(self, data):
+    def fit_predict(self, data, true_labels=None):
         """Fit the model and return ``labels_``, a Series of labels indexed by task."""
-        return self.fit(data).labels_
+        return self.fit(data, true_labels).labels_
 
-    def fit_predict_proba(self, data):
+    def fit_predict_proba(self, data, true_labels=None):
         """Fit the model and return ``probas_``, a DataFrame of tasks by classes."""
-        return self.fit(data).probas_
+        return self.fit(data, true_labels).probas_
 
     def _set_attributes(self, r):
         self.labels_ = r.labels_
@@ -136,6 +143,14 @@ class MajorityVote(_Aggregator):
                             "see docs/python.md")
         return super().fit(data)
 
+    def fit_predict(self, data, skills=None):
+        """Fit the model and return ``labels_``; ``skills`` must be None."""
+        return self.fit(data, skills).labels_
+
+    def fit_predict_proba(self, data, skills=None):
+        """Fit the model and return ``probas_``; ``skills`` must be None."""
+        return self.fit(data, skills).probas_
+
 
 class Wawa(_Aggregator):
     """Worker agreement with aggregate (model ``wawa``): majority vote
@@ -162,6 +177,27 @@ class ZeroBasedSkill(_Aggregator):
         super().__init__(options, {"n_iter": n_iter, "lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
                                    "lr_reduce_factor": lr_reduce_factor, "eps": eps},
                          {"n_iter": 100, "lr_init": 1.0, "lr_steps_to_reduce": 20, "lr_reduce_factor": 0.5})
+
+
+class GoldMajorityVote(_Aggregator):
+    """Gold majority vote (model ``gmv``): a vote weighted by each worker's
+    accuracy on the tasks of ``true_labels``, which ``fit`` needs, as
+    Crowd-Kit's ``fit(data, true_labels)``. A worker with no label on those
+    tasks gets the pooled accuracy of all labels on them (Crowd-Kit refuses
+    such a worker). There is no ``skills_``."""
+
+    MODEL = "gmv"
+
+    def __init__(self, **options):
+        super().__init__(options)
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data with the known labels true_labels and
+        return self."""
+        if true_labels is None and "train_gold" not in self._options:
+            raise TypeError("GoldMajorityVote.fit(data, true_labels): true_labels, the known labels of some "
+                            "tasks, is required")
+        return super().fit(data, true_labels)
 
 
 class DawidSkene(_Aggregator):

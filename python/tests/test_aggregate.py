@@ -65,6 +65,31 @@ class TestAgreesWithCLI(unittest.TestCase):
                     self.assertEqual(rec["labels"], int(row[1]))
                     self.assertEqual([rec[h] for h in wheader[2:]], [float(x) for x in row[2:]])
 
+    def test_train_gold(self):
+        # Every other gold task trains; the CLI given the same file agrees.
+        _, gold = read_table(os.path.join(self.tmp.name, "gold.csv"))
+        train = gold[::2]
+        path = os.path.join(self.tmp.name, "train.csv")
+        with open(path, "w") as f:
+            f.write("task,label\n" + "".join("%s,%s\n" % (t, y) for t, y in train))
+        for model in ["gmv", "la-ds"]:
+            with self.subTest(model=model):
+                out = os.path.join(self.tmp.name, model + "-train.csv")
+                cli("fit", "--dataset", "rte", "--model", model, "--train-gold", path, "--output", out, "-q")
+                _, rows = read_table(out)
+                r = cc.aggregate(self.rows, model, train_gold={t: y for t, y in train})
+                self.assertEqual({row[0]: [float(x) for x in row[2:]] for row in rows},
+                                 {t: [p[c] for c in r.classes] for t, p in r.probas.items()})
+                if model == "la-ds":  # clamped; gmv votes on every task
+                    for t, y in train:
+                        self.assertEqual(r.probas[t][y], 1.0)
+        with self.assertRaises(cc.ConsensusError) as ctx:
+            cc.aggregate(self.rows, "la-ds", train_gold=[(train[0][0], "7")])
+        self.assertIn("train_gold:2: gold label '7'", str(ctx.exception))
+        with self.assertRaises(ValueError) as ctx:
+            cc.aggregate(self.rows, "la-ds", train_gold=[(train[0][0], None)])
+        self.assertIn("train_gold item 0: label is missing", str(ctx.exception))
+
     def test_threads_do_not_change_the_result(self):
         one = cc.aggregate(self.rows, threads=1)
         two = cc.aggregate(self.rows, threads=2)

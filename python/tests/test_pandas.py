@@ -64,6 +64,23 @@ class RTE(unittest.TestCase):
                 self.assert_probas(agg.probas_, classes, probas)
                 self.assertTrue((labels == agg.probas_.idxmax(axis=1)).all() or model in ("mv", "wawa"))
 
+    def test_true_labels(self):
+        gold = pd.read_csv(os.path.join(self.tmp.name, "gold.csv"), index_col="task")["label"]
+        train = gold.iloc[::2]
+        path = os.path.join(self.tmp.name, "train.csv")
+        train.to_csv(path)
+        for cls, model in [(cc.GoldMajorityVote, "gmv"), (cc.DawidSkene, "la-ds")]:
+            with self.subTest(model):
+                classes, probas, _ = self.cli_fit(model, "--train-gold", path, "-q")
+                agg = cls()
+                agg.fit(self.df, train)
+                self.assert_probas(agg.probas_, classes, probas)
+                if model == "la-ds":  # clamped; gmv votes on every task
+                    self.assertTrue((agg.labels_[train.index] == train).all())
+        with self.assertRaises(TypeError) as ctx:
+            cc.GoldMajorityVote().fit(self.df)
+        self.assertIn("true_labels", str(ctx.exception))
+
     def test_dawid_skene_attributes(self):
         ds = cc.DawidSkene(n_iter=100).fit(self.df)
         _, _, log = self.cli_fit("la-ds", "--max-iter", "100")
