@@ -428,7 +428,7 @@ def _clean(v, role):
     text = (v if isinstance(v, str) else str(v)).replace("\r\n", "\n").strip()
     if not text:
         raise ValueError("%s %r is empty; remove the row or fill in the value" % (role, v))
-    if role in ("label", "class") and text.lower().lstrip("+-") in _NON_FINITE and len(text) - len(text.lstrip("+-")) <= 1:
+    if role in ("label", "class") and _non_finite(text):
         raise ValueError("%s %r is NaN or infinite: a missing value, not a class; remove the row or fill in "
                          "the value" % (role, v))
     try:
@@ -436,6 +436,13 @@ def _clean(v, role):
     except UnicodeEncodeError as e:
         raise ValueError("%s %r is not valid Unicode text: %s" % (role, v, e)) from None
     return text
+
+
+def _non_finite(text):
+    """Whether text spells NaN or an infinity with at most one sign, which
+    the CLI reads as a missing label."""
+    bare = text.lstrip("+-")
+    return len(text) - len(bare) <= 1 and bare.lower() in _NON_FINITE
 
 
 def _remember(back, text, v, role):
