@@ -155,7 +155,7 @@ def _pandas():
     try:
         import pandas
     except ImportError:
-        raise ImportError("this attribute needs pandas (pip install pandas); without it use "
+        raise ImportError("this needs pandas (pip install pandas); without it use aggregate() and "
                           "Result.labels, .probas, .workers and .tasks, which are plain dicts and lists") from None
     return pandas
 

@@ -15,7 +15,7 @@ pandas DataFrame with columns task, worker and label (or any iterable of
 
 import math
 
-from ._core import DEFAULT_MODEL, aggregate, check_options
+from ._core import DEFAULT_MODEL, _pandas, aggregate, check_options
 
 __all__ = [
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene",
@@ -56,6 +56,7 @@ class _Aggregator:
         during the fit (``--train-gold``), as Crowd-Kit's
         ``DawidSkene.fit(data, true_labels)``.
         """
+        _pandas()  # before the fit, whose results need it
         options = dict(self._options)
         model = options.pop("model", self.MODEL)
         if true_labels is not None:

@@ -243,6 +243,19 @@ class TestErrors(unittest.TestCase):
         self.assertEqual(cc.aggregate(SMALL, "vb-da-ds", q_prior=0.5).probas, cc.aggregate(SMALL).probas)
 
 
+class TestWithoutPandas(unittest.TestCase):
+
+    def test_core_works_and_pandas_parts_say_so(self):
+        with mock.patch.dict(sys.modules, {"pandas": None}):  # import pandas raises ImportError
+            r = cc.aggregate(SMALL, "la-ds")
+            self.assertEqual(set(r.labels), {"t1", "t2", "t3", "t4"})
+            for get in [lambda: r.labels_, lambda: r.probas_, lambda: r.workers_,
+                        lambda: cc.DawidSkene().fit(SMALL)]:
+                with self.assertRaises(ImportError) as ctx:
+                    get()
+                self.assertIn("needs pandas", str(ctx.exception))
+
+
 class TestBinary(unittest.TestCase):
 
     def test_order(self):
