@@ -1,6 +1,7 @@
 """aggregate(): one run of ``consensus fit`` on labels held in Python."""
 
 import csv
+import operator
 import os
 import re
 import subprocess
@@ -343,15 +344,22 @@ def _columns(labels, task_column, worker_column, label_column):
         raise TypeError("labels must be a DataFrame or an iterable of (task, worker, label) tuples, not a %s"
                         % type(labels).__name__)
     rows = labels if isinstance(labels, (list, tuple)) else list(labels)
-    for i, row in enumerate(rows):
-        try:
-            ok = len(row) == 3
-        except TypeError:
-            ok = False
-        if not ok:
-            raise ValueError("labels item %d: %r is not a (task, worker, label) tuple" % (i, row))
-    columns = list(zip(*rows)) if rows else [(), (), ()]
+    try:
+        ok = set(map(len, rows)) <= {3}
+    except TypeError:
+        ok = False
+    if not ok:
+        i = next(i for i, row in enumerate(rows) if not _triple(row))
+        raise ValueError("labels item %d: %r is not a (task, worker, label) tuple" % (i, rows[i]))
+    columns = [list(map(operator.itemgetter(k), rows)) for k in range(3)]
     return columns, lambda i: "labels item %d" % i
+
+
+def _triple(row):
+    try:
+        return len(row) == 3
+    except TypeError:
+        return False
 
 
 def _write_labels(path, labels, task_column, worker_column, label_column,
