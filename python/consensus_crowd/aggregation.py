@@ -52,9 +52,10 @@ class _Aggregator:
 
         data: a pandas DataFrame with columns task, worker and label, or an
         iterable of (task, worker, label) tuples. true_labels: the known
-        classes of some tasks (a Series or dict from task to label), clamped
-        during the fit (``--train-gold``), as Crowd-Kit's
-        ``DawidSkene.fit(data, true_labels)``.
+        classes of some tasks (a Series or dict from task to label;
+        ``--train-gold``), as Crowd-Kit's ``DawidSkene.fit(data,
+        true_labels)``: the la-* and da-* models clamp those tasks, gmv
+        weighs the workers by them, the other models refuse them.
         """
         _pandas()  # before the fit, whose results need it
         options = dict(self._options)
