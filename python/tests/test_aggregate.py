@@ -221,6 +221,13 @@ class TestErrors(unittest.TestCase):
             cc.aggregate(SMALL)
             self.assertEqual(os.listdir(tmp), [])
 
+    def test_temporary_directory_removed_on_interrupt(self):
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(cc._core.tempfile, "tempdir", tmp), \
+                mock.patch.object(cc._core, "_run", side_effect=KeyboardInterrupt):
+            with self.assertRaises(KeyboardInterrupt):
+                cc.aggregate(SMALL)
+            self.assertEqual(os.listdir(tmp), [])
+
     def test_options_are_checked(self):
         tests = [
             ({"n_iter": 5}, "unexpected keyword argument 'n_iter'"),
