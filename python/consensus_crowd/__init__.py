@@ -1,0 +1,32 @@
+"""consensus_crowd: consensus labels and calibrated label distributions
+from crowdsourced labels, for Python, with Crowd-Kit's interface.
+
+The package runs the ``consensus`` command-line program (a Go binary; see
+``find_binary`` for how it is found) on a temporary copy of the labels and
+reads its tables back. Two ways to call it:
+
+    >>> from consensus_crowd import aggregate
+    >>> r = aggregate(df)                  # df: columns task, worker, label
+    >>> r.labels, r.probas                 # dicts; r.labels_, r.probas_ with pandas
+
+    >>> from consensus_crowd import DawidSkene
+    >>> DawidSkene(n_iter=100).fit_predict(df)    # a Series indexed by task
+
+The core needs only the standard library; the Crowd-Kit classes and the
+``*_`` attributes need pandas. See docs/python.md.
+"""
+
+from ._binary import BinaryNotFoundError, find_binary
+from ._core import DEFAULT_MODEL, OPTIONS, ConsensusError, Result, aggregate, check_options
+from .aggregation import (GLAD, KOS, MACE, MMSR, Auto, Consensus, DawidSkene, GoldMajorityVote, MajorityVote,
+                          OneCoinDawidSkene, Wawa, ZeroBasedSkill)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "aggregate", "check_options", "find_binary", "Result", "ConsensusError", "BinaryNotFoundError",
+    "DEFAULT_MODEL", "OPTIONS",
+    "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene", "GLAD",
+    "MACE", "KOS", "MMSR",
+    "Consensus", "Auto",
+]

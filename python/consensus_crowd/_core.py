@@ -1,0 +1,535 @@
+"""aggregate(): one run of ``consensus fit`` on labels held in Python."""
+
+import csv
+import operator
+import os
+import re
+import subprocess
+import tempfile
+
+from ._binary import find_binary
+
+__all__ = ["aggregate", "check_options", "Result", "ConsensusError", "DEFAULT_MODEL", "OPTIONS"]
+
+#: The model that ``aggregate`` fits when none is named: the CLI's default.
+DEFAULT_MODEL = "vb-da-ds"
+
+# Models that the CLI's --workers refuses: they have no worker parameters.
+_NO_WORKERS = frozenset({"rfe", "mv", "wawa", "zbs", "gmv", "kos", "mmsr"})
+# Models whose --tasks table has per-task parameters (GLAD's difficulty).
+_TASK_PARAMS = frozenset({"la-glad", "da-glad", "hda-glad"})
+
+#: The keyword options of ``aggregate``, each with the ``consensus fit``
+#: flag it becomes and the type of its value. ``None`` (and ``False`` for a
+#: switch) leaves the flag out, so that the CLI's default applies.
+OPTIONS = {
+    "seed": ("--seed", int),
+    "max_iter": ("--max-iter", int),
+    "strict": ("--strict", bool),
+    "q_prior": ("--q-prior", float),
+    "staged": ("--staged", bool),
+    "threads": ("--threads", int),
+    "func_tol": ("--func-tol", float),
+    "grad_tol": ("--grad-tol", float),
+    "ridge": ("--ridge", float),
+    "glad_prior": ("--glad-prior", float),
+    "solver": ("--solver", str),
+    "auto_models": ("--auto-models", list),
+    "auto_criterion": ("--auto-criterion", str),
+    "max_memory": ("--max-memory", str),
+}
+
+_CHOSEN = re.compile(r"^auto: chose (\S+),", re.MULTILINE)
+_NON_FINITE = frozenset({"nan", "inf", "infinity"})
+
+
+class ConsensusError(RuntimeError):
+    """``consensus fit`` failed.
+
+    ``str(error)`` is the CLI's one-line message. The attributes hold the
+    rest: ``returncode`` (1 failure, 2 bad usage or input, 130 interrupted),
+    ``stderr`` (everything the CLI wrote there) and ``command`` (the argument
+    list that was run).
+    """
+
+    def __init__(self, message, returncode=None, stderr="", command=None):
+        super().__init__(message)
+        self.message = message
+        self.returncode = returncode
+        self.stderr = stderr
+        self.command = command
+
+
+class Result:
+    """The outcome of one fit.
+
+    Attributes:
+        model: the model that was fitted (for ``model="auto"``, the one that
+            was chosen).
+        requested_model: the model that was asked for.
+        classes: the classes in the CLI's order (numeric if every label is a
+            number, else by text), as the values found in the input.
+        class_texts: the classes as the CLI names them (the text of each
+            value, white space trimmed), which the worker table's column
+            names use (``p[<true>,<observed>]`` for Dawid-Skene).
+        labels: a dict from task to its consensus label.
+        workers: a list of dicts, one per worker, with the keys of
+            ``worker_columns`` (``worker``, ``labels``, ``skill`` and the
+            model's own parameters), or ``None`` for a model without worker
+            parameters (rfe, mv, wawa, zbs, gmv, kos, mmsr).
+        worker_columns: the column names of ``workers``, in the CLI's order.
+        tasks: for the GLAD models, a list of dicts with keys ``task``,
+            ``labels`` and ``difficulty``; else ``None``.
+        log: what the CLI wrote to standard error (the fit's summary:
+            iterations, log-likelihood, stopping reason, a fitted class prior).
+
+    With pandas installed, ``labels_``, ``probas_``, ``workers_`` and
+    ``tasks_`` give the same data in Crowd-Kit's shapes.
+    """
+
+    def __init__(self, model, requested_model, classes, class_texts, task_ids, prob_rows, labels,
+                 workers, worker_columns, tasks, log):
+        self.model = model
+        self.requested_model = requested_model
+        self.classes = classes
+        self.class_texts = class_texts
+        self._task_ids = task_ids
+        self._prob_rows = prob_rows
+        self.labels = labels
+        self._probas = None
+        self.workers = workers
+        self.worker_columns = worker_columns
+        self.tasks = tasks
+        self.log = log
+
+    def __repr__(self):
+        return "<Result model=%r: %d tasks, %d classes, %s workers>" % (
+            self.model, len(self._task_ids), len(self.classes),
+            "no" if self.workers is None else len(self.workers))
+
+    @property
+    def probas(self):
+        """A dict from task to a dict from class to probability (built on
+        first use)."""
+        if self._probas is None:
+            self._probas = {t: dict(zip(self.classes, row)) for t, row in zip(self._task_ids, self._prob_rows)}
+        return self._probas
+
+    @property
+    def labels_(self):
+        """The consensus labels as a pandas Series indexed by task, named
+        ``agg_label`` (Crowd-Kit's ``fit_predict``)."""
+        pd = _pandas()
+        index = pd.Index(self._task_ids, name="task")
+        return pd.Series([self.labels[t] for t in self._task_ids], index=index, name="agg_label")
+
+    @property
+    def probas_(self):
+        """The distributions as a pandas DataFrame, tasks by classes
+        (Crowd-Kit's ``fit_predict_proba``)."""
+        pd = _pandas()
+        frame = pd.DataFrame(self._prob_rows, index=pd.Index(self._task_ids, name="task"),
+                             columns=pd.Index(self.classes, name="label"))
+        return frame
+
+    @property
+    def workers_(self):
+        """The worker table as a pandas DataFrame indexed by worker, or
+        ``None`` for a model without worker parameters."""
+        if self.workers is None:
+            return None
+        pd = _pandas()
+        frame = pd.DataFrame(self.workers, columns=self.worker_columns)
+        return frame.set_index("worker")
+
+    @property
+    def tasks_(self):
+        """GLAD's task table as a pandas DataFrame indexed by task, or
+        ``None`` for the other models."""
+        if self.tasks is None:
+            return None
+        pd = _pandas()
+        return pd.DataFrame(self.tasks, columns=["task", "labels", "difficulty"]).set_index("task")
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("this needs pandas (pip install pandas); without it use aggregate() and "
+                          "Result.labels, .probas, .workers and .tasks, which are plain dicts and lists") from None
+    return pandas
+
+
+def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers=True, train_gold=None,
+              task_column="task", worker_column="worker", label_column="label", **options):
+    """Fit a consensus model to crowdsourced labels with ``consensus fit``.
+
+    Args:
+        labels: a pandas DataFrame with the columns named by ``task_column``,
+            ``worker_column`` and ``label_column``, or any iterable of
+            (task, worker, label) tuples. Values may be of any type whose
+            ``str()`` identifies them (str, int, float, ...); the results use
+            the values as given. A missing value (None, NaN) or one that is
+            empty after trimming white space is refused, as the CLI refuses
+            it.
+        model: a model name of ``consensus models``, or ``"auto"``.
+        binary: the path of the ``consensus`` executable (default: the
+            environment variable CONSENSUS_BIN, else ``consensus`` on PATH).
+        classes: the classes in order, as label values (``--classes``); labels
+            outside them are refused; classes nobody chose get a column.
+        workers: whether to read the fitted worker parameters (``--workers``).
+        train_gold: known classes of some tasks (``--train-gold``): a dict
+            or pandas Series from task to label, or an iterable of (task,
+            label) pairs. The la-* and da-* models clamp those tasks to
+            their class during the fit; gmv needs them to weigh the
+            workers; the CLI refuses them for the other models.
+        **options: the options of ``OPTIONS`` (``seed``, ``max_iter``,
+            ``strict``, ``q_prior``, ``threads``, ...), passed to the CLI as
+            the flag of the same name with dashes.
+
+    Returns:
+        Result
+
+    Raises:
+        TypeError: an unknown option or a value of the wrong type.
+        ValueError: a missing, empty or ambiguous value in the labels (the
+            message names the row).
+        ConsensusError: the CLI failed; the message is its one-line message.
+        BinaryNotFoundError: no ``consensus`` executable was found.
+    """
+    args = _option_args(options)
+    exe = find_binary(binary)
+    back_task, back_worker, back_label = {}, {}, {}
+    class_text = None
+    if classes is not None:
+        class_text = []
+        for c in classes:
+            try:
+                text = _clean(c, "class")
+                if "," in text:
+                    raise ValueError("class %r contains a comma, which the CLI's --classes cannot take" % (c,))
+                _remember(back_label, text, c, "class")
+            except ValueError as e:
+                raise ValueError("classes=: %s" % e) from None
+            class_text.append(text)
+
+    with tempfile.TemporaryDirectory(prefix="consensus-crowd-") as tmp:
+        in_path = os.path.join(tmp, "labels.csv")
+        out_path = os.path.join(tmp, "consensus.csv")
+        workers_path = os.path.join(tmp, "workers.csv")
+        tasks_path = os.path.join(tmp, "tasks.csv")
+        n, describe, multiline = _write_labels(in_path, labels, task_column, worker_column, label_column,
+                                               back_task, back_worker, back_label)
+        if n == 0:
+            raise ValueError("labels: no rows")
+        cmd = [exe, "fit", "--input", in_path, "--output", out_path, "--model", model]
+        if train_gold is not None:
+            gold_path = os.path.join(tmp, "train-gold.csv")
+            _write_gold(gold_path, train_gold, back_task, back_label)
+            cmd += ["--train-gold", gold_path]
+        if class_text is not None:
+            cmd += ["--classes", ",".join(class_text)]
+        want_workers = workers and model not in _NO_WORKERS
+        if want_workers:
+            cmd += ["--workers", workers_path]
+        if model in _TASK_PARAMS:
+            cmd += ["--tasks", tasks_path]
+        cmd += args
+        proc = _run(cmd)
+        if proc.returncode != 0 and want_workers and "has no worker parameters" in proc.stderr:
+            # auto with candidates of its own that have no worker parameters
+            cmd.remove(workers_path)
+            cmd.remove("--workers")
+            want_workers = False
+            proc = _run(cmd)
+        if proc.returncode != 0:
+            message = _locate(_message(proc.stderr, proc.returncode), in_path, describe, multiline)
+            if train_gold is not None:
+                message = message.replace(gold_path, "train_gold")
+            raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
+
+        fitted = model
+        if model == "auto":
+            m = _CHOSEN.search(proc.stderr)
+            if m:
+                fitted = m.group(1)
+        class_texts, task_ids, prob_rows, agg = _read_consensus(out_path, back_task)
+        class_names = [_lookup(back_label, c, "class", out_path) for c in class_texts]
+        agg = {t: _lookup(back_label, c, "label", out_path) for t, c in agg.items()}
+        worker_rows, worker_columns = None, None
+        if want_workers and os.path.exists(workers_path):
+            worker_columns, worker_rows = _read_table(workers_path, "worker", back_worker)
+        task_rows = None
+        if model in _TASK_PARAMS:
+            _, task_rows = _read_table(tasks_path, "task", back_task)
+    return Result(fitted, model, class_names, class_texts, task_ids, prob_rows, agg,
+                  worker_rows, worker_columns, task_rows, proc.stderr)
+
+
+_KEYWORDS = ("binary", "classes", "workers", "train_gold", "task_column", "worker_column", "label_column")
+
+
+def check_options(options):
+    """Raise TypeError if options (keywords of ``aggregate`` other than
+    ``labels`` and ``model``) has an unknown name or a value of the wrong
+    type."""
+    _option_args({k: v for k, v in options.items() if k not in _KEYWORDS})
+
+
+def _option_args(options):
+    args = []
+    for name, value in options.items():
+        if name not in OPTIONS:
+            raise TypeError("aggregate() got an unexpected keyword argument %r; the options are: %s"
+                            % (name, ", ".join(sorted(OPTIONS) + list(_KEYWORDS))))
+        flag, kind = OPTIONS[name]
+        if value is None:
+            continue
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise TypeError("%s must be True or False, not %r" % (name, value))
+            if value:
+                args.append(flag)
+            continue
+        if kind is int:
+            if isinstance(value, bool) or not isinstance(value, int) and not _is_integral(value):
+                raise TypeError("%s must be an int, not %r" % (name, value))
+            text = str(int(value))
+        elif kind is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) and not _is_real(value):
+                raise TypeError("%s must be a number, not %r" % (name, value))
+            text = repr(float(value))
+        elif kind is list:
+            if isinstance(value, str):
+                text = value
+            elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+                text = ",".join(value)
+            else:
+                raise TypeError("%s must be a list of model names or a comma-separated str, not %r" % (name, value))
+        else:
+            if not isinstance(value, str):
+                raise TypeError("%s must be a str, not %r" % (name, value))
+            text = value
+        args += [flag, text]
+    return args
+
+
+def _is_integral(v):
+    # numpy integers and the like
+    return hasattr(v, "__index__")
+
+
+def _is_real(v):
+    try:
+        float(v)
+    except (TypeError, ValueError):
+        return False
+    return not isinstance(v, str)
+
+
+def _columns(labels, task_column, worker_column, label_column):
+    """Return (columns, describe): the task, worker and label columns as
+    sequences, and describe(i), which names row i for a message."""
+    if hasattr(labels, "columns") and hasattr(labels, "index"):  # a pandas DataFrame
+        names = (task_column, worker_column, label_column)
+        missing = [c for c in names if c not in labels.columns]
+        if missing:
+            raise ValueError("labels: no column %s (columns: %s); name the columns with task_column=, "
+                             "worker_column= and label_column=" % (
+                                 ", ".join(repr(c) for c in missing),
+                                 ", ".join(repr(c) for c in labels.columns)))
+        index = labels.index
+        return [labels[c].tolist() for c in names], lambda i: "labels row %d (index %r)" % (i, index[i])
+    if isinstance(labels, (str, bytes)):
+        raise TypeError("labels must be a DataFrame or an iterable of (task, worker, label) tuples, not a %s"
+                        % type(labels).__name__)
+    rows = labels if isinstance(labels, (list, tuple)) else list(labels)
+    try:
+        ok = set(map(len, rows)) <= {3}
+    except TypeError:
+        ok = False
+    if not ok:
+        i = next(i for i, row in enumerate(rows) if not _triple(row))
+        raise ValueError("labels item %d: %r is not a (task, worker, label) tuple" % (i, rows[i]))
+    columns = [list(map(operator.itemgetter(k), rows)) for k in range(3)]
+    return columns, lambda i: "labels item %d" % i
+
+
+def _triple(row):
+    try:
+        return len(row) == 3
+    except TypeError:
+        return False
+
+
+def _write_labels(path, labels, task_column, worker_column, label_column,
+                  back_task, back_worker, back_label):
+    columns, describe = _columns(labels, task_column, worker_column, label_column)
+    texts = [_texts(col, role, describe, back)
+             for col, role, back in zip(columns, ("task", "worker", "label"), (back_task, back_worker, back_label))]
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(("task", "worker", "label"))
+        w.writerows(zip(*texts))
+    multiline = any("\n" in t or "\r" in t for col in texts for t in set(col))
+    return len(texts[0]), describe, multiline
+
+
+def _texts(values, role, describe, back):
+    """Return the CLI's text of every value, checking each distinct value
+    once and recording text -> value in back."""
+    # 1, 1.0 and True are one key of a dict but three texts: when a column
+    # mixes types, its keys carry the type.
+    typed = len(set(map(type, values))) > 1
+    keys = list(zip(map(type, values), values)) if typed else values
+    try:
+        distinct = dict.fromkeys(keys)
+    except TypeError:
+        i = next(i for i, v in enumerate(values) if not _hashable(v))
+        raise ValueError("%s: %s %r is not hashable" % (describe(i), role, values[i])) from None
+    for key in distinct:
+        v = key[1] if typed else key
+        try:
+            text = _clean(v, role)
+            _remember(back, text, v, role)
+        except ValueError as e:
+            raise ValueError("%s: %s" % (describe(keys.index(key)), e)) from None
+        distinct[key] = text
+    return list(map(distinct.__getitem__, keys))
+
+
+def _write_gold(path, gold, back_task, back_label):
+    """Write train_gold as a task,label CSV file, recording its texts."""
+    pairs = gold.items() if hasattr(gold, "items") else gold
+    rows = []
+    for i, pair in enumerate(pairs):
+        try:
+            task, label = pair
+            row = (_clean(task, "task"), _clean(label, "label"))
+            _remember(back_task, row[0], task, "task")
+            _remember(back_label, row[1], label, "label")
+        except (TypeError, ValueError) as e:
+            raise ValueError("train_gold item %d: %s" % (i, e)) from None
+        rows.append(row)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(("task", "label"))
+        w.writerows(rows)
+
+
+def _hashable(v):
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _clean(v, role):
+    """Return the text the CLI will see for v, or raise ValueError."""
+    if v is None or (isinstance(v, float) and v != v) or type(v).__name__ in ("NAType", "NaTType"):
+        raise ValueError("%s is missing (%r); remove the row or fill in the value" % (role, v))
+    if isinstance(v, (bytes, bytearray)):
+        raise ValueError("%s %r is bytes; decode it to str first" % (role, v))
+    # The CLI's CSV reader turns a line break \r\n inside a quoted cell into
+    # \n, then trims white space.
+    text = (v if isinstance(v, str) else str(v)).replace("\r\n", "\n").strip()
+    if not text:
+        raise ValueError("%s %r is empty; remove the row or fill in the value" % (role, v))
+    if role in ("label", "class") and _non_finite(text):
+        raise ValueError("%s %r is NaN or infinite: a missing value, not a class; remove the row or fill in "
+                         "the value" % (role, v))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError("%s %r is not valid Unicode text: %s" % (role, v, e)) from None
+    return text
+
+
+def _non_finite(text):
+    """Whether text spells NaN or an infinity with at most one sign, which
+    the CLI reads as a missing label."""
+    bare = text.lstrip("+-")
+    return len(text) - len(bare) <= 1 and bare.lower() in _NON_FINITE
+
+
+def _remember(back, text, v, role):
+    prev = back.setdefault(text, v)
+    if prev is not v and prev != v:
+        raise ValueError("%ss %r and %r are both %r to the CLI (white space trimmed, \\r\\n read as \\n); "
+                         "make them distinct" % (role, prev, v, text))
+
+
+def _run(cmd):
+    return subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          encoding="utf-8", errors="replace")
+
+
+def _message(stderr, returncode):
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        if ln.startswith("consensus: "):
+            return ln
+    if lines:
+        return lines[-1]
+    return "consensus fit exited with status %d and no message" % returncode
+
+
+def _locate(message, path, describe, multiline):
+    """Replace the temporary file's name and line in a message of the CLI
+    by the row of the labels (by the file's name only when a value holds a
+    line break, which shifts the lines)."""
+    prefix = "consensus: " + path + ":"
+    if not message.startswith(prefix):
+        return message.replace(path, "the labels")
+    m = re.match(r"(\d+): (.*)", message[len(prefix):], re.DOTALL)
+    if m is None or multiline:
+        return "consensus: the labels (as CSV)" + message[len(prefix) - 1:]
+    return "consensus: %s: %s" % (describe(int(m.group(1)) - 2), m.group(2))
+
+
+def _lookup(back, text, role, path):
+    try:
+        return back[text]
+    except KeyError:
+        raise ConsensusError("%s: %s %r is not in the input (a wrapper bug; please report it)"
+                             % (os.path.basename(path), role, text)) from None
+
+
+def _read_consensus(path, back_task):
+    with open(path, newline="", encoding="utf-8") as f:
+        r = csv.reader(f)
+        header = next(r)
+        if header[:2] != ["task", "label"] or not all(h.startswith("p_") for h in header[2:]):
+            raise ConsensusError("%s: unexpected header %r" % (os.path.basename(path), header))
+        classes = [h[2:] for h in header[2:]]
+        task_ids, prob_rows, agg = [], [], {}
+        for row in r:
+            task = _lookup(back_task, row[0], "task", path)
+            task_ids.append(task)
+            agg[task] = row[1]
+            prob_rows.append([float(x) for x in row[2:]])
+    return classes, task_ids, prob_rows, agg
+
+
+def _read_table(path, key, back):
+    """Read a worker or task table: the key column maps back to the input's
+    values, ``labels`` is an int and every other column a float."""
+    with open(path, newline="", encoding="utf-8") as f:
+        r = csv.reader(f)
+        header = next(r)
+        if header[0] != key:
+            raise ConsensusError("%s: unexpected header %r" % (os.path.basename(path), header))
+        kinds = [float] * len(header)
+        kinds[0] = None
+        for i, h in enumerate(header):
+            if h == "labels":
+                kinds[i] = int
+        rows = []
+        for row in r:
+            rec = {}
+            for h, kind, cell in zip(header, kinds, row):
+                rec[h] = _lookup(back, cell, key, path) if kind is None else kind(cell)
+            rows.append(rec)
+    return header, rows

@@ -1,0 +1,374 @@
+"""Classes with Crowd-Kit's names, methods and attributes.
+
+Each class runs one model of ``consensus fit`` (see ``MODEL``) through
+:func:`consensus_crowd.aggregate`. The constructors take Crowd-Kit's
+parameters where the model has them and this package's options (``seed``,
+``max_iter``, ``strict``, ``threads``, ... and ``binary``) as keywords.
+A Crowd-Kit parameter that has no counterpart here raises TypeError, which
+says why, unless its value is the one this implementation runs anyway (for
+example ``ZeroBasedSkill(n_iter=100)``): nothing is silently ignored.
+
+The methods ``fit``, ``fit_predict`` and ``fit_predict_proba`` take a
+pandas DataFrame with columns task, worker and label (or any iterable of
+(task, worker, label) tuples) and need pandas for their results.
+"""
+
+import math
+
+from ._core import DEFAULT_MODEL, _pandas, aggregate, check_options
+
+__all__ = [
+    "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene",
+    "GLAD", "MACE", "KOS", "MMSR", "Consensus", "Auto",
+]
+
+
+class _Aggregator:
+    """The shared part of every class: options, fit and the attributes."""
+
+    #: The consensus model that the class fits.
+    MODEL = None
+
+    def __init__(self, options, crowdkit=None, fixed=None):
+        check_options({k: v for k, v in options.items() if k != "model"})
+        self._options = dict(options)
+        self._check_crowdkit(crowdkit or {}, fixed or {})
+
+    def _check_crowdkit(self, given, fixed):
+        """given: Crowd-Kit parameters that were passed (not None) and have no
+        counterpart; fixed: the value this implementation runs, if any."""
+        for name, value in given.items():
+            if value is None:
+                continue
+            if name in fixed and value == fixed[name]:
+                continue
+            why = ("this implementation runs %r" % (fixed[name],)) if name in fixed else \
+                "it has no counterpart in consensus fit --model %s" % self.MODEL
+            raise TypeError("%s(%s=%r): not supported: %s; see docs/python.md" % (
+                type(self).__name__, name, value, why))
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self.
+
+        data: a pandas DataFrame with columns task, worker and label, or an
+        iterable of (task, worker, label) tuples. true_labels: the known
+        classes of some tasks (a Series or dict from task to label;
+        ``--train-gold``), as Crowd-Kit's ``DawidSkene.fit(data,
+        true_labels)``: the la-* and da-* models clamp those tasks, gmv
+        weighs the workers by them, the other models refuse them.
+        """
+        _pandas()  # before the fit, whose results need it
+        options = dict(self._options)
+        model = options.pop("model", self.MODEL)
+        if true_labels is not None:
+            if "train_gold" in options:
+                raise TypeError("give true_labels to fit or train_gold to the constructor, not both")
+            options["train_gold"] = true_labels
+        self.result_ = aggregate(data, model, **options)
+        self._set_attributes(self.result_)
+        return self
+
+    def fit_predict(self, data, true_labels=None):
+        """Fit the model and return ``labels_``, a Series of labels indexed by task."""
+        return self.fit(data, true_labels).labels_
+
+    def fit_predict_proba(self, data, true_labels=None):
+        """Fit the model and return ``probas_``, a DataFrame of tasks by classes."""
+        return self.fit(data, true_labels).probas_
+
+    def _set_attributes(self, r):
+        self.labels_ = r.labels_
+        self.probas_ = r.probas_
+        self.workers_ = r.workers_
+        if self.workers_ is not None:
+            self.skills_ = self.workers_["skill"].rename("skill")
+
+    def __repr__(self):
+        opts = ", ".join("%s=%r" % kv for kv in sorted(self._options.items()))
+        return "%s(%s)" % (type(self).__name__, opts)
+
+
+def _iter_options(n_iter, options):
+    if n_iter is not None:
+        if "max_iter" in options:
+            raise TypeError("give n_iter or max_iter, not both")
+        options["max_iter"] = n_iter
+    return options
+
+
+def _errors(pd, workers, classes, texts):
+    """Crowd-Kit's errors_: index (worker, observed label), one column per
+    true label; errors_.loc[(w, y), z] = P(y | z)."""
+    cols = [["p[%s,%s]" % (z, y) for z in texts] for y in texts]
+    table = workers[[c for row in cols for c in row]].to_numpy()
+    k = len(classes)
+    rows, index = [], []
+    for i, w in enumerate(workers.index):
+        for j, y in enumerate(classes):
+            index.append((w, y))
+            rows.append(table[i, j * k:(j + 1) * k].tolist())
+    return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["worker", "label"]),
+                        columns=pd.Index(classes, name="label"))
+
+
+def _one_coin_errors(pd, skills, classes):
+    k = len(classes)
+    rows, index = [], []
+    for w, s in skills.items():
+        for y in classes:
+            index.append((w, y))
+            rows.append([s if y == z else (1 - s) / (k - 1) for z in classes])
+    return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["worker", "label"]),
+                        columns=pd.Index(classes, name="label"))
+
+
+class MajorityVote(_Aggregator):
+    """Majority vote (model ``mv``): the labels' frequencies read through
+    their argmax. ``probas_`` holds the frequencies.
+
+    Crowd-Kit's weighted vote (``fit(data, skills=...)``) is not supported;
+    ``default_skill`` and ``on_missing_skill`` are accepted at their
+    defaults only. There is no ``skills_``: the CLI's ``--workers`` has no
+    table for this model.
+    """
+
+    MODEL = "mv"
+
+    def __init__(self, default_skill=None, on_missing_skill=None, **options):
+        super().__init__(options, {"default_skill": default_skill, "on_missing_skill": on_missing_skill},
+                         {"on_missing_skill": "error"})
+
+    def fit(self, data, skills=None):
+        """Fit the model to data and return self; ``skills`` must be None."""
+        if skills is not None:
+            raise TypeError("MajorityVote.fit(skills=...): a vote weighted by given skills is not supported; "
+                            "see docs/python.md")
+        return super().fit(data)
+
+    def fit_predict(self, data, skills=None):
+        """Fit the model and return ``labels_``; ``skills`` must be None."""
+        return self.fit(data, skills).labels_
+
+    def fit_predict_proba(self, data, skills=None):
+        """Fit the model and return ``probas_``; ``skills`` must be None."""
+        return self.fit(data, skills).probas_
+
+
+class Wawa(_Aggregator):
+    """Worker agreement with aggregate (model ``wawa``): majority vote
+    weighted by each worker's agreement with the majority vote. There is no
+    ``skills_``: the CLI's ``--workers`` has no table for this model."""
+
+    MODEL = "wawa"
+
+    def __init__(self, **options):
+        super().__init__(options)
+
+
+class ZeroBasedSkill(_Aggregator):
+    """Zero-based skill (model ``zbs``): a weighted vote whose skills move
+    towards each worker's agreement with it, 100 iterations, step 1 halved
+    every 20. The CLI runs these values only, so ``n_iter``, ``lr_init``,
+    ``lr_steps_to_reduce`` and ``lr_reduce_factor`` are accepted at them
+    alone; ``eps`` is not supported. There is no ``skills_``."""
+
+    MODEL = "zbs"
+
+    def __init__(self, n_iter=None, lr_init=None, lr_steps_to_reduce=None, lr_reduce_factor=None, eps=None,
+                 **options):
+        super().__init__(options, {"n_iter": n_iter, "lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
+                                   "lr_reduce_factor": lr_reduce_factor, "eps": eps},
+                         {"n_iter": 100, "lr_init": 1.0, "lr_steps_to_reduce": 20, "lr_reduce_factor": 0.5})
+
+
+class GoldMajorityVote(_Aggregator):
+    """Gold majority vote (model ``gmv``): a vote weighted by each worker's
+    accuracy on the tasks of ``true_labels``, which ``fit`` needs, as
+    Crowd-Kit's ``fit(data, true_labels)``. A worker with no label on those
+    tasks gets the pooled accuracy of all labels on them (Crowd-Kit refuses
+    such a worker). There is no ``skills_``."""
+
+    MODEL = "gmv"
+
+    def __init__(self, **options):
+        super().__init__(options)
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data with the known labels true_labels and
+        return self."""
+        if true_labels is None and "train_gold" not in self._options:
+            raise TypeError("GoldMajorityVote.fit(data, true_labels): true_labels, the known labels of some "
+                            "tasks, is required")
+        return super().fit(data, true_labels)
+
+
+class DawidSkene(_Aggregator):
+    """Dawid and Skene (model ``la-ds``): a confusion matrix per worker and a
+    learned class prior, maximum likelihood by EM (accelerated by SQUAREM).
+
+    ``n_iter`` is the iteration limit (``--max-iter``; None: the CLI's
+    1000; Crowd-Kit's default is 100). Crowd-Kit's ``tol`` (an absolute
+    change of its lower bound per label) has no counterpart: use
+    ``func_tol=``, a relative change of the mean log-likelihood.
+
+    Attributes after fit: ``labels_``, ``probas_``, ``errors_`` (index
+    (worker, observed label), one column per true label), ``priors_`` (the
+    mean of ``probas_``, which is EM's update of the prior), ``skills_``
+    (the probability that the worker reports the consensus class) and
+    ``workers_`` (the CLI's whole worker table).
+    """
+
+    MODEL = "la-ds"
+
+    def __init__(self, n_iter=None, tol=None, **options):
+        super().__init__(_iter_options(n_iter, options), {"tol": tol})
+
+    def _set_attributes(self, r):
+        super()._set_attributes(r)
+        import pandas as pd
+        self.errors_ = _errors(pd, self.workers_, r.classes, r.class_texts)
+        self.priors_ = self.probas_.mean().rename("prior")
+
+
+class OneCoinDawidSkene(_Aggregator):
+    """One-coin Dawid-Skene (model ``la-onecoin``): one accuracy per worker,
+    errors uniform over the other classes, a learned class prior; fitted by
+    L-BFGS. Parameters as ``DawidSkene``; ``skills_`` is the accuracy,
+    ``errors_`` the matrices it implies, ``priors_`` the mean of
+    ``probas_``."""
+
+    MODEL = "la-onecoin"
+
+    def __init__(self, n_iter=None, tol=None, **options):
+        super().__init__(_iter_options(n_iter, options), {"tol": tol})
+
+    def _set_attributes(self, r):
+        super()._set_attributes(r)
+        import pandas as pd
+        self.skills_ = self.workers_["accuracy"].rename("skill")
+        self.errors_ = _one_coin_errors(pd, self.skills_, r.classes)
+        self.priors_ = self.probas_.mean().rename("prior")
+
+
+class GLAD(_Aggregator):
+    """GLAD (model ``la-glad``): a worker is right with probability
+    σ(ability × difficulty), uniform class prior, maximum likelihood by
+    L-BFGS.
+
+    ``n_iter`` is the iteration limit (``--max-iter``). Crowd-Kit's priors
+    (``labels_priors``, ``alphas_priors_mean``, ``betas_priors_mean``) and
+    its inner M-step settings (``tol``, ``m_step_max_iter``,
+    ``m_step_tol``) are not supported; ``glad_prior=VAR`` gives Gaussian
+    priors N(1, VAR) on abilities and log difficulties instead. ``silent``
+    is accepted (the fit never prints).
+
+    Attributes after fit: ``alphas_`` (abilities), ``betas_`` (log
+    difficulties, as Crowd-Kit's), ``skills_``, ``workers_`` and ``tasks_``.
+    """
+
+    MODEL = "la-glad"
+
+    def __init__(self, n_iter=None, tol=None, silent=True, labels_priors=None, alphas_priors_mean=None,
+                 betas_priors_mean=None, m_step_max_iter=None, m_step_tol=None, **options):
+        super().__init__(_iter_options(n_iter, options),
+                         {"tol": tol, "labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
+                          "betas_priors_mean": betas_priors_mean, "m_step_max_iter": m_step_max_iter,
+                          "m_step_tol": m_step_tol})
+        self.silent = silent
+
+    def _set_attributes(self, r):
+        super()._set_attributes(r)
+        self.alphas_ = self.workers_["ability"].rename("alpha")
+        self.tasks_ = r.tasks_
+        self.betas_ = self.tasks_["difficulty"].map(math.log).rename("beta")
+
+
+class MACE(_Aggregator):
+    """MACE (model ``la-mace``): a worker is truthful with probability θ_w,
+    else draws a label from its own distribution; maximum likelihood by
+    L-BFGS, one deterministic start. ``n_iter`` is the iteration limit;
+    Crowd-Kit's variational and restart settings (``n_restarts``,
+    ``method``, ``smoothing``, ``default_noise``, ``alpha``, ``beta``,
+    ``random_state``) are not supported; ``verbose`` is accepted (the fit
+    never prints). ``workers_`` has the columns ``truthful`` (θ_w) and
+    ``spam[<class>]`` (the worker's own distribution)."""
+
+    MODEL = "la-mace"
+
+    def __init__(self, n_restarts=None, n_iter=None, method=None, smoothing=None, default_noise=None, alpha=None,
+                 beta=None, random_state=None, verbose=0, **options):
+        super().__init__(_iter_options(n_iter, options),
+                         {"n_restarts": n_restarts, "method": method, "smoothing": smoothing,
+                          "default_noise": default_noise, "alpha": alpha, "beta": beta,
+                          "random_state": random_state})
+        self.verbose = verbose
+
+
+class KOS(_Aggregator):
+    """Karger, Oh and Shah (model ``kos``): message passing, two classes
+    only, each worker's labels centred before the iterations (see
+    docs/crowdkit.md). The CLI runs 100 iterations from seed 0, so
+    ``n_iter`` is accepted as 100 and ``random_state`` as 0 only (Crowd-Kit's
+    default ``n_iter`` is 10)."""
+
+    MODEL = "kos"
+
+    def __init__(self, n_iter=None, random_state=None, **options):
+        super().__init__(options, {"n_iter": n_iter, "random_state": random_state},
+                         {"n_iter": 100, "random_state": 0})
+
+
+class MMSR(_Aggregator):
+    """Matrix mean-subsequence-reduced (model ``mmsr``): skills by robust
+    rank-one completion of the workers' agreement matrix, then a log-odds
+    weighted vote. The CLI runs at most 10000 sweeps, tolerance 1e-10, seed
+    0: ``n_iter``, ``tol`` and ``random_state`` are accepted at those values
+    only; the precomputed matrices and mappings of Crowd-Kit's constructor
+    are not supported. There is no ``skills_``."""
+
+    MODEL = "mmsr"
+
+    def __init__(self, n_iter=None, tol=None, random_state=None, observation_matrix=None, covariation_matrix=None,
+                 n_common_tasks=None, n_workers=None, n_tasks=None, n_labels=None, labels_mapping=None,
+                 workers_mapping=None, tasks_mapping=None, **options):
+        super().__init__(options,
+                         {"n_iter": n_iter, "tol": tol, "random_state": random_state,
+                          "observation_matrix": observation_matrix, "covariation_matrix": covariation_matrix,
+                          "n_common_tasks": n_common_tasks, "n_workers": n_workers, "n_tasks": n_tasks,
+                          "n_labels": n_labels, "labels_mapping": labels_mapping,
+                          "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
+                         {"n_iter": 10000, "tol": 1e-10, "random_state": 0})
+
+
+class Consensus(_Aggregator):
+    """Any model of ``consensus models``, by default ``vb-da-ds``: the
+    calibrated default, whose ``probas_`` estimate each task's distribution
+    of subjective labels rather than the posterior of one true label.
+
+    Every option of :data:`consensus_crowd.OPTIONS` is a keyword
+    (``q_prior``, ``max_iter``, ``seed``, ``strict``, ``threads``, ...).
+    After fit, ``model_`` is the model that was fitted.
+    """
+
+    MODEL = DEFAULT_MODEL
+
+    def __init__(self, model=DEFAULT_MODEL, **options):
+        options["model"] = model
+        super().__init__(options)
+
+    def _set_attributes(self, r):
+        super()._set_attributes(r)
+        self.model_ = r.model
+        self.tasks_ = r.tasks_
+
+
+class Auto(Consensus):
+    """``--model auto``: chooses among a few Bayesian models on held-out
+    labels (``auto_models``, default vb-da-ds, vb-hda-ds, vb-la-ds; the
+    criterion ``auto_criterion``) and fits the choice; ``model_`` names it.
+    """
+
+    def __init__(self, auto_models=None, auto_criterion=None, **options):
+        if "model" in options:
+            raise TypeError("Auto() chooses the model; use Consensus(model=...) to name one")
+        super().__init__("auto", auto_models=auto_models, auto_criterion=auto_criterion, **options)

@@ -1,0 +1,302 @@
+"""Tests of aggregate() and find_binary() with the standard library only."""
+
+import os
+import stat
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import consensus_crowd as cc  # noqa: E402
+from support import binary, cli, export, read_table  # noqa: E402
+
+
+def setUpModule():
+    binary()
+
+
+# A small crowd: three workers, two classes, every task labelled three times.
+SMALL = [
+    ("t1", "w1", "cat"), ("t1", "w2", "cat"), ("t1", "w3", "dog"),
+    ("t2", "w1", "dog"), ("t2", "w2", "dog"), ("t2", "w3", "dog"),
+    ("t3", "w1", "cat"), ("t3", "w2", "dog"), ("t3", "w3", "cat"),
+    ("t4", "w1", "dog"), ("t4", "w2", "cat"), ("t4", "w3", "dog"),
+]
+
+
+def rename(rows, tasks, workers, labels):
+    return [(tasks[t], workers[w], labels[y]) for t, w, y in rows]
+
+
+class TestAgreesWithCLI(unittest.TestCase):
+    """aggregate() on the exported labels gives the numbers of consensus fit
+    --dataset, to the last bit."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.rows = export("rte", cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_models(self):
+        for model in ["la-ds", "vb-da-ds"]:
+            with self.subTest(model=model):
+                out = os.path.join(self.tmp.name, model + ".csv")
+                wout = os.path.join(self.tmp.name, model + "-workers.csv")
+                cli("fit", "--dataset", "rte", "--model", model, "--output", out, "--workers", wout, "-q")
+                header, rows = read_table(out)
+                r = cc.aggregate(self.rows, model)
+                self.assertEqual(r.model, model)
+                self.assertEqual(r.classes, [h[2:] for h in header[2:]])
+                self.assertEqual(len(r.labels), len(rows))
+                for row in rows:
+                    self.assertEqual(r.labels[row[0]], row[1])
+                    self.assertEqual([r.probas[row[0]][c] for c in r.classes], [float(x) for x in row[2:]])
+                wheader, wrows = read_table(wout)
+                self.assertEqual(r.worker_columns, wheader)
+                self.assertEqual(len(r.workers), len(wrows))
+                for rec, row in zip(r.workers, wrows):
+                    self.assertEqual(rec["worker"], row[0])
+                    self.assertEqual(rec["labels"], int(row[1]))
+                    self.assertEqual([rec[h] for h in wheader[2:]], [float(x) for x in row[2:]])
+
+    def test_train_gold(self):
+        # Every other gold task trains; the CLI given the same file agrees.
+        _, gold = read_table(os.path.join(self.tmp.name, "gold.csv"))
+        train = gold[::2]
+        path = os.path.join(self.tmp.name, "train.csv")
+        with open(path, "w") as f:
+            f.write("task,label\n" + "".join("%s,%s\n" % (t, y) for t, y in train))
+        for model in ["gmv", "la-ds"]:
+            with self.subTest(model=model):
+                out = os.path.join(self.tmp.name, model + "-train.csv")
+                cli("fit", "--dataset", "rte", "--model", model, "--train-gold", path, "--output", out, "-q")
+                _, rows = read_table(out)
+                r = cc.aggregate(self.rows, model, train_gold={t: y for t, y in train})
+                self.assertEqual({row[0]: [float(x) for x in row[2:]] for row in rows},
+                                 {t: [p[c] for c in r.classes] for t, p in r.probas.items()})
+                if model == "la-ds":  # clamped; gmv votes on every task
+                    for t, y in train:
+                        self.assertEqual(r.probas[t][y], 1.0)
+        with self.assertRaises(cc.ConsensusError) as ctx:
+            cc.aggregate(self.rows, "la-ds", train_gold=[(train[0][0], "7")])
+        self.assertIn("train_gold:2: gold label '7'", str(ctx.exception))
+        with self.assertRaises(ValueError) as ctx:
+            cc.aggregate(self.rows, "la-ds", train_gold=[(train[0][0], None)])
+        self.assertIn("train_gold item 0: label is missing", str(ctx.exception))
+
+    def test_threads_do_not_change_the_result(self):
+        one = cc.aggregate(self.rows, threads=1)
+        two = cc.aggregate(self.rows, threads=2)
+        self.assertEqual(one.probas, two.probas)
+        self.assertEqual(one.workers, two.workers)
+
+    def test_auto_names_its_choice(self):
+        r = cc.aggregate(self.rows, "auto", auto_models=["vb-da-ds", "vb-la-ds"])
+        self.assertEqual(r.requested_model, "auto")
+        self.assertIn(r.model, ["vb-da-ds", "vb-la-ds"])
+        self.assertIsNotNone(r.workers)
+
+    def test_auto_choosing_a_model_without_workers(self):
+        # mv wins on held-out labels here; its fit has no worker table.
+        r = cc.aggregate(self.rows, "auto", auto_models="mv,la-ds")
+        self.assertIn(r.model, ["mv", "la-ds"])
+        self.assertEqual(r.workers is None, r.model == "mv")
+        self.assertIn("auto: chose " + r.model, r.log)
+
+    def test_glad_tasks(self):
+        r = cc.aggregate(self.rows, "la-glad")
+        self.assertEqual(len(r.tasks), len(r.labels))
+        self.assertEqual(sum(t["labels"] for t in r.tasks), len(self.rows))
+        self.assertTrue(all(t["difficulty"] > 0 for t in r.tasks))
+
+
+class TestValues(unittest.TestCase):
+
+    def test_types_come_back_as_given(self):
+        tests = [
+            ("str", {"t1": "a", "t2": "b", "t3": "c", "t4": "d"}, {"w1": "x", "w2": "y", "w3": "z"},
+             {"cat": "cat", "dog": "dog"}),
+            ("int", {"t1": 10, "t2": 20, "t3": 30, "t4": 40}, {"w1": 1, "w2": 2, "w3": 3}, {"cat": 0, "dog": 1}),
+            ("float labels", {"t1": 1, "t2": 2, "t3": 3, "t4": 4}, {"w1": "a", "w2": "b", "w3": "c"},
+             {"cat": 0.5, "dog": 2.5}),
+            ("bool labels", {"t1": 1, "t2": 2, "t3": 3, "t4": 4}, {"w1": "a", "w2": "b", "w3": "c"},
+             {"cat": False, "dog": True}),
+        ]
+        reference = cc.aggregate(SMALL, "la-ds")
+        for name, tasks, workers, labels in tests:
+            with self.subTest(name):
+                r = cc.aggregate(rename(SMALL, tasks, workers, labels), "la-ds")
+                want = {tasks[t]: labels[y] for t, y in reference.labels.items()}
+                self.assertEqual(r.labels, want)
+                for t, y in r.labels.items():
+                    self.assertIs(type(y), type(want[t]))
+                self.assertEqual(sorted(r.classes), sorted(labels.values()))
+                for rec in r.workers:
+                    self.assertIn(rec["worker"], workers.values())
+                    self.assertIs(type(rec["worker"]), type(next(iter(workers.values()))))
+
+    def test_numeric_classes_in_numeric_order(self):
+        rows = [("a", "u", 10), ("a", "v", 9), ("b", "u", 10), ("b", "v", 100)]
+        self.assertEqual(cc.aggregate(rows, "mv").classes, [9, 10, 100])
+
+    def test_quoting(self):
+        # Ids the CSV must quote or that need care: the same crowd under
+        # safe names gives the same numbers.
+        tasks = {"t1": "a,b", "t2": 'say "hi"', "t3": "line\nbreak\r\nand more", "t4": "  padded  "}
+        workers = {"w1": "ü日本", "w2": "tab\there", "w3": "x\u2028y"}
+        labels = {"cat": "chat, le", "dog": 'perro "p"'}
+        safe = cc.aggregate(SMALL, "vb-da-ds")
+        r = cc.aggregate(rename(SMALL, tasks, workers, labels), "vb-da-ds")
+        self.assertEqual(r.classes, [labels[c] for c in safe.classes])
+        for t, probs in safe.probas.items():
+            self.assertEqual(r.probas[tasks[t]], {labels[c]: p for c, p in probs.items()})
+            self.assertEqual(r.labels[tasks[t]], labels[safe.labels[t]])
+        self.assertEqual({w["worker"] for w in r.workers}, set(workers.values()))
+        for ws, wr in zip(safe.workers, r.workers):
+            self.assertEqual(workers[ws["worker"]], wr["worker"])
+            self.assertEqual(ws["skill"], wr["skill"])
+
+    def test_classes_option(self):
+        r = cc.aggregate(SMALL, "rfe", classes=["dog", "cat", "bird"])
+        self.assertEqual(r.classes, ["dog", "cat", "bird"])
+        self.assertEqual(r.probas["t2"], {"dog": 1.0, "cat": 0.0, "bird": 0.0})
+
+    def test_refused_values(self):
+        tests = [
+            ("missing label", [("t1", "w1", None)], "labels item 0: label is missing"),
+            ("NaN label", [("t1", "w1", "a"), ("t1", "w2", float("nan"))], "labels item 1: label is missing"),
+            ("empty task", [("  ", "w1", "a")], "labels item 0: task '  ' is empty"),
+            ("text NaN", [("t1", "w1", "-Inf")], "NaN or infinite"),
+            ("same text", [("t1", "w1", "a"), (" t1", "w1", "a")], "tasks 't1' and ' t1' are both 't1'"),
+            ("same text, other type", [("t1", "w1", 1), ("t1", "w2", "1")], "labels 1 and '1' are both '1'"),
+            ("not a triple", [("t1", "w1")], "labels item 0: ('t1', 'w1') is not a (task, worker, label) tuple"),
+            ("no rows", [], "labels: no rows"),
+            ("lone surrogate", [("t\ud800", "w1", "a")], "not valid Unicode"),
+            ("comma in classes", SMALL, "contains a comma"),
+        ]
+        for name, rows, want in tests:
+            with self.subTest(name):
+                kw = {"classes": ["a,b"]} if name == "comma in classes" else {}
+                with self.assertRaises(ValueError) as ctx:
+                    cc.aggregate(rows, "mv", **kw)
+                self.assertIn(want, str(ctx.exception))
+
+
+class TestErrors(unittest.TestCase):
+
+    def test_cli_errors_carry_the_message(self):
+        three = SMALL + [("t5", "w1", "bird"), ("t5", "w2", "bird")]
+        tests = [
+            ("a row repeats the header", SMALL + [("task", "worker", "label")], {},
+             "consensus: labels item 12: the row repeats the header's column names", 2),
+            ("a row repeats the header, ids with line breaks",
+             [("a\nb", "w1", "x"), ("task", "worker", "label")], {},
+             "consensus: the labels (as CSV):4: the row repeats the header's column names", 2),
+            ("kos with three classes", three, {"model": "kos"}, "two classes", 2),
+            ("label outside classes", SMALL, {"classes": ["cat", "bird"]}, '"dog" is not one of the classes', 2),
+            ("unknown model", SMALL, {"model": "no-such-model"}, "no-such-model", 2),
+            ("strict at the limit", SMALL, {"model": "la-glad", "max_iter": 1, "strict": True}, "", 1),
+        ]
+        for name, rows, kw, want, status in tests:
+            with self.subTest(name), tempfile.TemporaryDirectory() as tmp, \
+                    mock.patch.object(cc._core.tempfile, "tempdir", tmp):
+                with self.assertRaises(cc.ConsensusError) as ctx:
+                    cc.aggregate(rows, **kw)
+                err = ctx.exception
+                self.assertTrue(str(err).startswith("consensus: "), str(err))
+                self.assertNotIn("\n", str(err))
+                self.assertIn(want, str(err))
+                self.assertEqual(err.returncode, status)
+                self.assertEqual(os.listdir(tmp), [], "temporary files left behind")
+                self.assertNotIn(tmp, str(err))
+
+    def test_temporary_directory_removed_on_success(self):
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(cc._core.tempfile, "tempdir", tmp):
+            cc.aggregate(SMALL)
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_temporary_directory_removed_on_interrupt(self):
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(cc._core.tempfile, "tempdir", tmp), \
+                mock.patch.object(cc._core, "_run", side_effect=KeyboardInterrupt):
+            with self.assertRaises(KeyboardInterrupt):
+                cc.aggregate(SMALL)
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_options_are_checked(self):
+        tests = [
+            ({"n_iter": 5}, "unexpected keyword argument 'n_iter'"),
+            ({"max_iter": "5"}, "max_iter must be an int"),
+            ({"seed": True}, "seed must be an int"),
+            ({"strict": 1}, "strict must be True or False"),
+            ({"q_prior": "1"}, "q_prior must be a number"),
+            ({"auto_models": [1]}, "auto_models must be a list"),
+        ]
+        for kw, want in tests:
+            with self.subTest(kw):
+                with self.assertRaises(TypeError) as ctx:
+                    cc.aggregate(SMALL, **kw)
+                self.assertIn(want, str(ctx.exception))
+
+    def test_options_reach_the_cli(self):
+        loose = cc.aggregate(SMALL, "vb-da-ds", q_prior=1.0)
+        sharp = cc.aggregate(SMALL, "vb-da-ds", q_prior=0.1)
+        self.assertNotEqual(loose.probas, sharp.probas)
+        self.assertEqual(cc.aggregate(SMALL, "vb-da-ds", q_prior=0.5).probas, cc.aggregate(SMALL).probas)
+
+
+class TestWithoutPandas(unittest.TestCase):
+
+    def test_core_works_and_pandas_parts_say_so(self):
+        with mock.patch.dict(sys.modules, {"pandas": None}):  # import pandas raises ImportError
+            r = cc.aggregate(SMALL, "la-ds")
+            self.assertEqual(set(r.labels), {"t1", "t2", "t3", "t4"})
+            for get in [lambda: r.labels_, lambda: r.probas_, lambda: r.workers_,
+                        lambda: cc.DawidSkene().fit(SMALL)]:
+                with self.assertRaises(ImportError) as ctx:
+                    get()
+                self.assertIn("needs pandas", str(ctx.exception))
+
+
+class TestBinary(unittest.TestCase):
+
+    def test_order(self):
+        real = binary()
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "consensus")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\nexit 0\n")
+            os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+            with mock.patch.dict(os.environ, {"CONSENSUS_BIN": real, "PATH": tmp}):
+                self.assertEqual(cc.find_binary(), real)
+                self.assertEqual(cc.find_binary(fake), fake)
+            env = {k: v for k, v in os.environ.items() if k != "CONSENSUS_BIN"}
+            env["PATH"] = tmp
+            with mock.patch.dict(os.environ, env, clear=True):
+                self.assertEqual(cc.find_binary(), fake)
+
+    def test_not_found(self):
+        env = {k: v for k, v in os.environ.items() if k != "CONSENSUS_BIN"}
+        with tempfile.TemporaryDirectory() as tmp:
+            env["PATH"] = tmp
+            with mock.patch.dict(os.environ, env, clear=True):
+                for kw in [{}, {"binary": os.path.join(tmp, "nothing")}]:
+                    with self.subTest(kw):
+                        with self.assertRaises(cc.BinaryNotFoundError) as ctx:
+                            cc.aggregate(SMALL, **kw)
+                        msg = str(ctx.exception)
+                        self.assertIn("go install github.com/consensuslab/consensus/cmd/consensus@latest", msg)
+                        self.assertIn("go build ./cmd/consensus", msg)
+            with mock.patch.dict(os.environ, {"CONSENSUS_BIN": os.path.join(tmp, "nothing")}):
+                with self.assertRaises(cc.BinaryNotFoundError) as ctx:
+                    cc.find_binary()
+                self.assertIn("CONSENSUS_BIN", str(ctx.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()

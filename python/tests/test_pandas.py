@@ -1,0 +1,188 @@
+"""Tests of the pandas side: DataFrame input, the *_ attributes and the
+Crowd-Kit-named classes. They skip when pandas is not installed."""
+
+import math
+import os
+import re
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import consensus_crowd as cc  # noqa: E402
+from support import binary, cli, export, read_table  # noqa: E402
+
+try:
+    import pandas as pd
+except ImportError:
+    pd = None
+
+
+def setUpModule():
+    if pd is None:
+        raise unittest.SkipTest("pandas is not installed (apt-get install python3-pandas or pip install pandas)")
+    binary()
+
+
+class RTE(unittest.TestCase):
+    """Tests on the shipped rte data set, read as Crowd-Kit users read it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        export("rte", cls.tmp.name)
+        cls.df = pd.read_csv(os.path.join(cls.tmp.name, "labels.csv"))  # int tasks and labels, str workers
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def cli_fit(self, model, *args):
+        out = os.path.join(self.tmp.name, model + ".csv")
+        log = cli("fit", "--dataset", "rte", "--model", model, "--output", out, *args)
+        header, rows = read_table(out)
+        probas = {int(r[0]): [float(x) for x in r[2:]] for r in rows}
+        return [int(h[2:]) for h in header[2:]], probas, log
+
+    def assert_probas(self, frame, classes, probas):
+        self.assertEqual(list(frame.columns), classes)
+        self.assertEqual(len(frame), len(probas))
+        for task, row in frame.iterrows():
+            self.assertEqual(row.tolist(), probas[task])
+
+    def test_classes_agree_with_the_cli(self):
+        for cls, model in [(cc.DawidSkene, "la-ds"), (cc.Consensus, "vb-da-ds"), (cc.MajorityVote, "mv"),
+                           (cc.Wawa, "wawa"), (cc.OneCoinDawidSkene, "la-onecoin")]:
+            with self.subTest(model):
+                classes, probas, _ = self.cli_fit(model, "-q")
+                agg = cls()
+                labels = agg.fit_predict(self.df)
+                self.assertEqual(labels.name, "agg_label")
+                self.assertEqual(labels.index.name, "task")
+                self.assertEqual(labels.dtype, "int64")
+                self.assert_probas(agg.probas_, classes, probas)
+                self.assertTrue((labels == agg.probas_.idxmax(axis=1)).all() or model in ("mv", "wawa"))
+
+    def test_true_labels(self):
+        gold = pd.read_csv(os.path.join(self.tmp.name, "gold.csv"), index_col="task")["label"]
+        train = gold.iloc[::2]
+        path = os.path.join(self.tmp.name, "train.csv")
+        train.to_csv(path)
+        for cls, model in [(cc.GoldMajorityVote, "gmv"), (cc.DawidSkene, "la-ds")]:
+            with self.subTest(model):
+                classes, probas, _ = self.cli_fit(model, "--train-gold", path, "-q")
+                agg = cls()
+                agg.fit(self.df, train)
+                self.assert_probas(agg.probas_, classes, probas)
+                if model == "la-ds":  # clamped; gmv votes on every task
+                    self.assertTrue((agg.labels_[train.index] == train).all())
+        with self.assertRaises(TypeError) as ctx:
+            cc.GoldMajorityVote().fit(self.df)
+        self.assertIn("true_labels", str(ctx.exception))
+
+    def test_dawid_skene_attributes(self):
+        ds = cc.DawidSkene(n_iter=100).fit(self.df)
+        _, _, log = self.cli_fit("la-ds", "--max-iter", "100")
+        # priors_: the mean of probas_, which the summary prints to 4 places
+        m = re.search(r"class prior: 0 ([0-9.]+), 1 ([0-9.]+)", log)
+        self.assertIsNotNone(m, log)
+        self.assertAlmostEqual(ds.priors_[0], float(m.group(1)), delta=5e-5)
+        self.assertAlmostEqual(ds.priors_[1], float(m.group(2)), delta=5e-5)
+        self.assertEqual(ds.priors_.name, "prior")
+        # errors_: P(observed | true), so every (worker, true) column sums to 1
+        self.assertEqual(ds.errors_.index.names, ["worker", "label"])
+        self.assertEqual(len(ds.errors_), 2 * self.df.worker.nunique())
+        sums = ds.errors_.groupby(level="worker").sum()
+        self.assertTrue(((sums - 1).abs() < 1e-12).all().all())
+        w = ds.workers_.iloc[0]
+        self.assertEqual(ds.errors_.loc[(w.name, 1), 0], w["p[0,1]"])
+        self.assertEqual(list(ds.skills_.index), list(ds.workers_.index))
+
+    def test_one_coin_errors(self):
+        oc = cc.OneCoinDawidSkene().fit(self.df)
+        w = oc.skills_.index[0]
+        self.assertEqual(oc.errors_.loc[(w, 0), 0], oc.skills_[w])
+        self.assertAlmostEqual(oc.errors_.loc[(w, 1), 0], 1 - oc.skills_[w])
+
+    def test_glad_attributes(self):
+        g = cc.GLAD().fit(self.df)
+        self.assertEqual(len(g.betas_), self.df.task.nunique())
+        t = g.tasks_.index[0]
+        self.assertEqual(g.betas_[t], math.log(g.tasks_.loc[t, "difficulty"]))
+        self.assertEqual(list(g.alphas_), list(g.workers_["ability"]))
+
+    def test_every_class_fits(self):
+        for cls in [cc.MajorityVote, cc.Wawa, cc.ZeroBasedSkill, cc.DawidSkene, cc.OneCoinDawidSkene, cc.GLAD,
+                    cc.MACE, cc.KOS, cc.MMSR, cc.Consensus, cc.Auto]:
+            with self.subTest(cls.__name__):
+                p = cls().fit_predict_proba(self.df)
+                self.assertEqual(p.shape, (800, 2))
+                self.assertTrue(((p.sum(axis=1) - 1).abs() < 1e-9).all())
+                self.assertEqual(sorted(p.index), sorted(self.df.task.unique()))
+
+
+class TestFrames(unittest.TestCase):
+
+    def test_column_names_and_ids(self):
+        df = pd.DataFrame({
+            "item": ["0001", "0001", "0002", "0002", "0003", "0003"],
+            "annotator": ["a", "b", "a", "b", "a", "b"],
+            "answer": [1, 1, 0, 0, 1, 0],
+        })
+        r = cc.aggregate(df, "mv", task_column="item", worker_column="annotator", label_column="answer")
+        self.assertEqual(list(r.labels_.index), ["0001", "0002", "0003"])
+        self.assertEqual(r.labels_["0001"], 1)
+        self.assertEqual(r.labels_.dtype, "int64")
+        self.assertEqual(r.classes, [0, 1])
+        with self.assertRaises(ValueError) as ctx:
+            cc.aggregate(df)
+        self.assertIn("no column 'task', 'worker', 'label'", str(ctx.exception))
+
+    def test_missing_values_name_the_row(self):
+        df = pd.DataFrame({"task": ["x", "y"], "worker": ["a", "b"], "label": ["p", None]}, index=[10, 20])
+        with self.assertRaises(ValueError) as ctx:
+            cc.aggregate(df)
+        self.assertIn("labels row 1 (index 20): label is missing", str(ctx.exception))
+        df = pd.DataFrame({"task": ["x", "y"], "worker": ["a", "b"], "label": pd.array([1, None], dtype="Int64")})
+        with self.assertRaises(ValueError) as ctx:
+            cc.aggregate(df)
+        self.assertIn("label is missing", str(ctx.exception))
+
+    def test_crowdkit_parameters(self):
+        accepted = [
+            lambda: cc.DawidSkene(100),
+            lambda: cc.DawidSkene(n_iter=50, seed=3, threads=1),
+            lambda: cc.ZeroBasedSkill(n_iter=100, lr_init=1.0),
+            lambda: cc.KOS(n_iter=100, random_state=0),
+            lambda: cc.MMSR(n_iter=10000, tol=1e-10, random_state=0),
+            lambda: cc.GLAD(silent=False, glad_prior=4.0),
+            lambda: cc.MajorityVote(on_missing_skill="error"),
+            lambda: cc.MACE(verbose=1),
+            lambda: cc.Consensus("vb-hda-ds", q_prior=1.0),
+            lambda: cc.Auto(auto_models=["vb-da-ds", "vb-la-ds"]),
+        ]
+        for make in accepted:
+            make()
+        refused = [
+            (lambda: cc.DawidSkene(tol=1e-5), "DawidSkene(tol=1e-05): not supported: it has no counterpart"),
+            (lambda: cc.ZeroBasedSkill(n_iter=50), "ZeroBasedSkill(n_iter=50): not supported: this implementation "
+                                                   "runs 100"),
+            (lambda: cc.KOS(n_iter=10), "KOS(n_iter=10)"),
+            (lambda: cc.MACE(n_restarts=10), "MACE(n_restarts=10)"),
+            (lambda: cc.GLAD(labels_priors=[0.5, 0.5]), "GLAD(labels_priors=[0.5, 0.5])"),
+            (lambda: cc.MMSR(random_state=1), "MMSR(random_state=1)"),
+            (lambda: cc.DawidSkene(n_iter=5, max_iter=5), "n_iter or max_iter"),
+            (lambda: cc.Wawa(n_iter=5), "unexpected keyword argument 'n_iter'"),
+            (lambda: cc.Consensus(q_prior="sharp"), "q_prior must be a number"),
+            (lambda: cc.Auto(model="la-ds"), "Auto() chooses the model"),
+            (lambda: cc.MajorityVote().fit([("t", "w", "a")], skills=pd.Series({"w": 1.0})), "skills"),
+        ]
+        for make, want in refused:
+            with self.assertRaises(TypeError) as ctx:
+                make()
+            self.assertIn(want, str(ctx.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
