@@ -17,7 +17,8 @@ import (
 //	}
 
 // Parametric is an Estimator with fitted parameters, such as worker
-// parameters to report: Model, HDA and Bayes, not RFE. Its number of
+// parameters to report: Model, HDA, Bayes and the skill-weighted votes
+// (Wawa, ZeroBasedSkill, GoldMajorityVote, MMSR), not RFE or KOS. Its number of
 // parameters is what a memory estimate of a fit is based on.
 type Parametric interface {
 	Estimator
@@ -177,3 +178,10 @@ func (g GoldMajorityVote) WithGold(class []int) Estimator {
 	g.Gold = class
 	return g
 }
+
+var (
+	_ Parametric = Wawa{}
+	_ Parametric = ZeroBasedSkill{}
+	_ Parametric = GoldMajorityVote{}
+	_ Parametric = MMSR{}
+)

@@ -74,5 +74,9 @@ func (e GoldMajorityVote) Fit(ctx context.Context, d *data.Dataset, _ *Settings)
 			skill[w] = right / total
 		}
 	}
-	return closedForm(e.Name(), d, weightedVote(d, skill), start), nil
+	return withSkills(closedForm(e.Name(), d, weightedVote(d, skill), start), skill), nil
 }
+
+// NumParams returns the number of fitted parameters on d: one skill per
+// worker (Parametric). Result.WorkerSkills reports them.
+func (GoldMajorityVote) NumParams(d *data.Dataset) int { return voteParams(d) }

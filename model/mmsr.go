@@ -82,12 +82,12 @@ func (e MMSR) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, e
 	}
 	start := time.Now()
 	s, m, iter, converged := e.skills(d)
-	weight := oneCoinWeights(s, m, d.NumTasks())
+	weight, acc := oneCoinWeights(s, m, d.NumTasks())
 	status := "Converged"
 	if !converged {
 		status = "IterationLimit"
 	}
-	return &Result{
+	r := &Result{
 		Model:      e.Name(),
 		Data:       d,
 		Probs:      logitVote(d, weight),
@@ -96,8 +96,17 @@ func (e MMSR) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, e
 		Status:     status,
 		Converged:  converged,
 		Runtime:    time.Since(start),
-	}, nil
+	}
+	// The skill is the one-coin accuracy p_w; the signed skill s_w (Crowd-Kit's
+	// skills_) is the worker parameter.
+	r.view = &voteView{k: d.NumClasses(), acc: acc, col: "signed_skill", own: s}
+	return r, nil
 }
+
+// NumParams returns the number of fitted parameters on d: one signed skill
+// per worker (Parametric). Result.WorkerSkills reports the one-coin
+// accuracies and Result.WorkerValues the signed skills ("signed_skill").
+func (MMSR) NumParams(d *data.Dataset) int { return voteParams(d) }
 
 // skills returns every worker's signed skill s_w (0 for a worker without
 // partners), the number of classes M the labels use, the number of sweeps
@@ -171,16 +180,18 @@ func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, con
 
 // oneCoinWeights clips the skills s to [−1/(M−1) + J^−½, 1 − J^−½] (J
 // objects), turns them into one-coin accuracies p_w and returns the vote
-// weights log((M − 1) p_w / (1 − p_w)).
-func oneCoinWeights(s []float64, m float64, tasks int) []float64 {
+// weights log((M − 1) p_w / (1 − p_w)) and the accuracies.
+func oneCoinWeights(s []float64, m float64, tasks int) (weight, acc []float64) {
 	sqJ := math.Sqrt(float64(tasks))
-	weight := make([]float64, len(s))
+	weight = make([]float64, len(s))
+	acc = make([]float64, len(s))
 	for w, x := range s {
 		x = max(min(x, 1-1/sqJ), -1/(m-1)+1/sqJ)
 		p := x*(m-1)/m + 1/m
 		weight[w] = math.Log(p * (m - 1) / (1 - p))
+		acc[w] = p
 	}
-	return weight
+	return weight, acc
 }
 
 // classesUsed returns the number of classes that occur among d's labels,

@@ -47,7 +47,8 @@ func TestMMSRCrowdKitDifference(t *testing.T) {
 					adversarial++
 				}
 			}
-			acc := crowdKitVote(d, gold, oneCoinWeights(s, m, d.NumTasks()))
+			weight, _ := oneCoinWeights(s, m, d.NumTasks())
+			acc := crowdKitVote(d, gold, weight)
 			t.Logf("%s: %.4f (Crowd-Kit %.4f), %d of %d workers taken as adversarial", tc.name, acc, tc.crowdKit, adversarial, len(s))
 			if math.Abs(acc-tc.crowdKit) > 0.005 {
 				t.Errorf("%s: %.4f, Crowd-Kit %.4f", tc.name, acc, tc.crowdKit)

@@ -38,8 +38,12 @@ func (e Wawa) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, e
 	start := time.Now()
 	mv := firstArgmax(d.Frequencies(), d.NumClasses())
 	skill, _ := workerAccuracy(d, mv)
-	return closedForm(e.Name(), d, weightedVote(d, skill), start), nil
+	return withSkills(closedForm(e.Name(), d, weightedVote(d, skill), start), skill), nil
 }
+
+// NumParams returns the number of fitted parameters on d: one skill per
+// worker (Parametric). Result.WorkerSkills reports them.
+func (Wawa) NumParams(d *data.Dataset) int { return voteParams(d) }
 
 // closedForm returns the Result of an estimator without iterations or
 // parameters that took the time since start.

@@ -87,7 +87,7 @@ func (e ZeroBasedSkill) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (
 	if !converged {
 		status = "IterationLimit"
 	}
-	return &Result{
+	return withSkills(&Result{
 		Model:      e.Name(),
 		Data:       d,
 		Probs:      weightedVote(d, skill),
@@ -98,8 +98,12 @@ func (e ZeroBasedSkill) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (
 		// limit is the intended stop, not a failure.
 		Converged: true,
 		Runtime:   time.Since(start),
-	}, nil
+	}, skill), nil
 }
+
+// NumParams returns the number of fitted parameters on d: one skill per
+// worker (Parametric). Result.WorkerSkills reports them.
+func (ZeroBasedSkill) NumParams(d *data.Dataset) int { return voteParams(d) }
 
 // orInt returns v, or def when v is zero.
 func orInt(v, def int) int {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,5 +47,47 @@ func TestCrowdKitModels(t *testing.T) {
 				t.Errorf("panic:\n%s", r.stderr)
 			}
 		})
+	}
+}
+
+// TestCrowdKitWorkers checks the worker tables of the skill-weighted votes
+// (Crowd-Kit's skills_): worker a agrees with the majority vote on all 3 of
+// its labels, b on 1 of 2 (the tie on task 1 goes to x); MMSR adds the
+// signed skill; kos has no worker table.
+func TestCrowdKitWorkers(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"labels.csv": okLabels, "train.csv": "task,label\n1,x\n"})
+	for _, tt := range []struct {
+		model string
+		extra []string
+		want  []string // lines of the workers file
+	}{
+		{"wawa", nil, []string{"worker,labels,skill", "a,3,1", "b,2,0.5"}},
+		{"gmv", []string{"--train-gold", "train.csv"}, []string{"worker,labels,skill", "a,3,1", "b,2,0"}},
+		{"zbs", nil, []string{"worker,labels,skill"}},
+		{"mmsr", nil, []string{"worker,labels,skill,signed_skill"}},
+	} {
+		args := append([]string{"fit", "-i", "labels.csv", "--model", tt.model, "-o", "out.csv", "--workers", "w.csv"}, tt.extra...)
+		r := runIn(t, dir, "", args...)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", tt.model, r.code, r.stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "w.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if len(lines) != 3 {
+			t.Errorf("%s: %d lines in the workers file, want 3:\n%s", tt.model, len(lines), b)
+		}
+		for i, w := range tt.want {
+			if i < len(lines) && lines[i] != w {
+				t.Errorf("%s: line %d of the workers file is %q, want %q", tt.model, i+1, lines[i], w)
+			}
+		}
+	}
+	r := runIn(t, dir, "", "fit", "-i", "labels.csv", "--model", "kos", "-o", "out.csv", "--workers", "w.csv")
+	if r.code != 2 || !strings.Contains(r.stderr, "--workers: model kos has no worker parameters") {
+		t.Errorf("kos --workers: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -328,15 +328,17 @@ func gzipTextSize(f *os.File, size int64) (float64, error) {
 }
 
 // fitMemory estimates the memory a fit of est on d needs beyond the data set
-// itself: for a model with parameters (model.Parametric, the hierarchical
-// and variational models included) from their number, otherwise (rfe, mv
-// and the Crowd-Kit methods, whose memory is a few numbers per label and
-// per task and class) as for rfe.
+// itself: for a noise model under an assumption (model.Composite, the
+// hierarchical and variational models included) from the number of its
+// parameters, otherwise (rfe, mv and the Crowd-Kit methods, whose memory
+// is a few numbers per label, per worker and per task and class) as for
+// rfe.
 func fitMemory(est model.Estimator, d *data.Dataset) (need, params float64) {
 	n := float64(d.NumLabels())
 	jk := float64(d.NumTasks() * d.NumClasses())
+	_, composite := est.(model.Composite)
 	m, ok := est.(model.Parametric)
-	if !ok {
+	if !ok || !composite {
 		return n*4 + jk*16, 0 // counts and frequencies
 	}
 	params = float64(m.NumParams(d))
