@@ -15,7 +15,7 @@ __all__ = ["aggregate", "check_options", "Result", "ConsensusError", "DEFAULT_MO
 DEFAULT_MODEL = "vb-da-ds"
 
 # Models that the CLI's --workers refuses: they have no worker parameters.
-_NO_WORKERS = frozenset({"rfe", "mv", "wawa", "zbs", "gmv", "kos", "mmsr"})
+_NO_WORKERS = frozenset({"rfe", "mv", "kos"})
 # Models whose --tasks table has per-task parameters (GLAD's difficulty).
 _TASK_PARAMS = frozenset({"la-glad", "da-glad", "hda-glad"})
 

@@ -156,8 +156,8 @@ class MajorityVote(_Aggregator):
 
 class Wawa(_Aggregator):
     """Worker agreement with aggregate (model ``wawa``): majority vote
-    weighted by each worker's agreement with the majority vote. There is no
-    ``skills_``: the CLI's ``--workers`` has no table for this model."""
+    weighted by each worker's agreement with the majority vote, which is
+    ``skills_``."""
 
     MODEL = "wawa"
 
@@ -170,7 +170,7 @@ class ZeroBasedSkill(_Aggregator):
     towards each worker's agreement with it, 100 iterations, step 1 halved
     every 20. The CLI runs these values only, so ``n_iter``, ``lr_init``,
     ``lr_steps_to_reduce`` and ``lr_reduce_factor`` are accepted at them
-    alone; ``eps`` is not supported. There is no ``skills_``."""
+    alone; ``eps`` is not supported. ``skills_`` holds the final skills."""
 
     MODEL = "zbs"
 
@@ -186,7 +186,7 @@ class GoldMajorityVote(_Aggregator):
     accuracy on the tasks of ``true_labels``, which ``fit`` needs, as
     Crowd-Kit's ``fit(data, true_labels)``. A worker with no label on those
     tasks gets the pooled accuracy of all labels on them (Crowd-Kit refuses
-    such a worker). There is no ``skills_``."""
+    such a worker). ``skills_`` holds those accuracies."""
 
     MODEL = "gmv"
 
@@ -324,7 +324,9 @@ class MMSR(_Aggregator):
     weighted vote. The CLI runs at most 10000 sweeps, tolerance 1e-10, seed
     0: ``n_iter``, ``tol`` and ``random_state`` are accepted at those values
     only; the precomputed matrices and mappings of Crowd-Kit's constructor
-    are not supported. There is no ``skills_``."""
+    are not supported. ``skills_`` is the signed skill s_w, as Crowd-Kit's
+    (the CLI's ``signed_skill`` column; its ``skill`` column is the one-coin
+    accuracy (1 + (M - 1) s_w) / M, with s_w clipped)."""
 
     MODEL = "mmsr"
 
@@ -338,6 +340,10 @@ class MMSR(_Aggregator):
                           "n_labels": n_labels, "labels_mapping": labels_mapping,
                           "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
                          {"n_iter": 10000, "tol": 1e-10, "random_state": 0})
+
+    def _set_attributes(self, r):
+        super()._set_attributes(r)
+        self.skills_ = self.workers_["signed_skill"].rename("skill")
 
 
 class Consensus(_Aggregator):

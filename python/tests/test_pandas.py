@@ -105,6 +105,22 @@ class RTE(unittest.TestCase):
         self.assertEqual(oc.errors_.loc[(w, 0), 0], oc.skills_[w])
         self.assertAlmostEqual(oc.errors_.loc[(w, 1), 0], 1 - oc.skills_[w])
 
+    def test_vote_skills(self):
+        # Wawa's skills_ are each worker's agreement with the majority vote
+        # (ties to the first class), computed here from the labels.
+        counts = self.df.groupby(["task", "label"]).size().unstack(fill_value=0)
+        mv = counts.idxmax(axis=1)
+        agree = (self.df.label == self.df.task.map(mv)).groupby(self.df.worker).mean()
+        wawa = cc.Wawa().fit(self.df)
+        self.assertEqual(len(wawa.skills_), self.df.worker.nunique())
+        for w, s in wawa.skills_.items():
+            self.assertAlmostEqual(s, agree[w], places=12)
+        for cls in (cc.ZeroBasedSkill, cc.MMSR):
+            m = cls().fit(self.df)
+            self.assertEqual(list(m.skills_.index), list(m.workers_.index))
+        mmsr = cc.MMSR().fit(self.df)
+        self.assertTrue((mmsr.skills_ == mmsr.workers_["signed_skill"]).all())
+
     def test_glad_attributes(self):
         g = cc.GLAD().fit(self.df)
         self.assertEqual(len(g.betas_), self.df.task.nunique())
