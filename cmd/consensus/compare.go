@@ -78,6 +78,12 @@ sure the recommendation is.`,
 			if err != nil {
 				return err
 			}
+			// A fit flag applies to the models that read it, and is
+			// refused if none does.
+			if err := ff.checkUsed(cmd, ests, false); err != nil {
+				return err
+			}
+			ests = ff.withIterations(cmd, ests)
 			d, gold, err := in.load(cmd.Context())
 			if err != nil {
 				return err

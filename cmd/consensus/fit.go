@@ -34,7 +34,7 @@ type fitFlags struct {
 func (f *fitFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVar(&f.solver, "solver", "", "optimiser: lbfgs, cg (the paper's) or em (Dawid-Skene only); default per model, see 'consensus models'")
-	fl.IntVar(&f.maxIter, "max-iter", 0, "iteration limit (default 1000)")
+	fl.IntVar(&f.maxIter, "max-iter", 0, "iteration limit (default 1000); for kos, zbs and mmsr their number of iterations (default 100, 100 and 10000)")
 	fl.Float64Var(&f.gradTol, "grad-tol", 0, "stop when the gradient of the mean log-likelihood per label is below this (default 1e-7)")
 	fl.Float64Var(&f.funcTol, "func-tol", 0, "stop when the mean log-likelihood improves by less than this fraction for 10 iterations (default 1e-10; vb-* models: when the evidence lower bound changes by less than this fraction in one iteration, default 1e-9)")
 	fl.IntVar(&f.threads, "threads", 0, "goroutines per evaluation (default: all cores); results do not depend on it")
@@ -106,6 +106,12 @@ func newFitCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// A fit flag the model ignores is refused (with --model auto:
+			// one that no candidate reads).
+			if err := ff.checkUsed(cmd, ests, false); err != nil {
+				return err
+			}
+			ests = ff.withIterations(cmd, ests)
 			ofmt, err := data.ParseFormat(outFormat)
 			if err != nil {
 				return usagef("--output-format: %v", err)

@@ -168,17 +168,19 @@ class Wawa(_Aggregator):
 class ZeroBasedSkill(_Aggregator):
     """Zero-based skill (model ``zbs``): a weighted vote whose skills move
     towards each worker's agreement with it, 100 iterations, step 1 halved
-    every 20. The CLI runs these values only, so ``n_iter``, ``lr_init``,
-    ``lr_steps_to_reduce`` and ``lr_reduce_factor`` are accepted at them
-    alone; ``eps`` is not supported. ``skills_`` holds the final skills."""
+    every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100);
+    the step schedule is the CLI's, so ``lr_init``, ``lr_steps_to_reduce``
+    and ``lr_reduce_factor`` are accepted at its values alone; ``eps`` is not
+    supported. ``skills_`` holds the final skills."""
 
     MODEL = "zbs"
 
     def __init__(self, n_iter=None, lr_init=None, lr_steps_to_reduce=None, lr_reduce_factor=None, eps=None,
                  **options):
-        super().__init__(options, {"n_iter": n_iter, "lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
-                                   "lr_reduce_factor": lr_reduce_factor, "eps": eps},
-                         {"n_iter": 100, "lr_init": 1.0, "lr_steps_to_reduce": 20, "lr_reduce_factor": 0.5})
+        super().__init__(_iter_options(n_iter, options),
+                         {"lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
+                          "lr_reduce_factor": lr_reduce_factor, "eps": eps},
+                         {"lr_init": 1.0, "lr_steps_to_reduce": 20, "lr_reduce_factor": 0.5})
 
 
 class GoldMajorityVote(_Aggregator):
@@ -307,24 +309,24 @@ class MACE(_Aggregator):
 class KOS(_Aggregator):
     """Karger, Oh and Shah (model ``kos``): message passing, two classes
     only, each worker's labels centred before the iterations (see
-    docs/crowdkit.md). The CLI runs 100 iterations from seed 0, so
-    ``n_iter`` is accepted as 100 and ``random_state`` as 0 only (Crowd-Kit's
-    default ``n_iter`` is 10)."""
+    docs/crowdkit.md). ``n_iter`` is the number of iterations
+    (``--max-iter``; None: the CLI's 100, where Crowd-Kit's default is 10);
+    the CLI draws the start from seed 0, so ``random_state`` is accepted as 0
+    only."""
 
     MODEL = "kos"
 
     def __init__(self, n_iter=None, random_state=None, **options):
-        super().__init__(options, {"n_iter": n_iter, "random_state": random_state},
-                         {"n_iter": 100, "random_state": 0})
+        super().__init__(_iter_options(n_iter, options), {"random_state": random_state}, {"random_state": 0})
 
 
 class MMSR(_Aggregator):
     """Matrix mean-subsequence-reduced (model ``mmsr``): skills by robust
     rank-one completion of the workers' agreement matrix, then a log-odds
-    weighted vote. The CLI runs at most 10000 sweeps, tolerance 1e-10, seed
-    0: ``n_iter``, ``tol`` and ``random_state`` are accepted at those values
-    only; the precomputed matrices and mappings of Crowd-Kit's constructor
-    are not supported. ``skills_`` is the signed skill s_w, as Crowd-Kit's
+    weighted vote. ``n_iter`` bounds the sweeps (``--max-iter``; None:
+    10000); the CLI's tolerance is 1e-10 and its seed 0, so ``tol`` and
+    ``random_state`` are accepted at those values only; the precomputed
+    matrices and mappings of Crowd-Kit's constructor are not supported. ``skills_`` is the signed skill s_w, as Crowd-Kit's
     (the CLI's ``signed_skill`` column; its ``skill`` column is the one-coin
     accuracy (1 + (M - 1) s_w) / M, with s_w clipped)."""
 
@@ -333,13 +335,13 @@ class MMSR(_Aggregator):
     def __init__(self, n_iter=None, tol=None, random_state=None, observation_matrix=None, covariation_matrix=None,
                  n_common_tasks=None, n_workers=None, n_tasks=None, n_labels=None, labels_mapping=None,
                  workers_mapping=None, tasks_mapping=None, **options):
-        super().__init__(options,
-                         {"n_iter": n_iter, "tol": tol, "random_state": random_state,
+        super().__init__(_iter_options(n_iter, options),
+                         {"tol": tol, "random_state": random_state,
                           "observation_matrix": observation_matrix, "covariation_matrix": covariation_matrix,
                           "n_common_tasks": n_common_tasks, "n_workers": n_workers, "n_tasks": n_tasks,
                           "n_labels": n_labels, "labels_mapping": labels_mapping,
                           "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
-                         {"n_iter": 10000, "tol": 1e-10, "random_state": 0})
+                         {"tol": 1e-10, "random_state": 0})
 
     def _set_attributes(self, r):
         super()._set_attributes(r)

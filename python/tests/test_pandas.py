@@ -121,6 +121,13 @@ class RTE(unittest.TestCase):
         mmsr = cc.MMSR().fit(self.df)
         self.assertTrue((mmsr.skills_ == mmsr.workers_["signed_skill"]).all())
 
+    def test_n_iter_reaches_the_cli(self):
+        # zbs, kos and mmsr take --max-iter as their own iteration count:
+        # one iteration gives other probabilities than the default.
+        for cls in (cc.ZeroBasedSkill, cc.KOS, cc.MMSR):
+            one, default = cls(n_iter=1).fit(self.df), cls().fit(self.df)
+            self.assertFalse(one.probas_.equals(default.probas_), cls.__name__)
+
     def test_glad_attributes(self):
         g = cc.GLAD().fit(self.df)
         self.assertEqual(len(g.betas_), self.df.task.nunique())
@@ -170,7 +177,8 @@ class TestFrames(unittest.TestCase):
             lambda: cc.DawidSkene(100),
             lambda: cc.DawidSkene(n_iter=50, seed=3, threads=1),
             lambda: cc.ZeroBasedSkill(n_iter=100, lr_init=1.0),
-            lambda: cc.KOS(n_iter=100, random_state=0),
+            lambda: cc.KOS(n_iter=10, random_state=0),
+            lambda: cc.ZeroBasedSkill(n_iter=50),
             lambda: cc.MMSR(n_iter=10000, tol=1e-10, random_state=0),
             lambda: cc.GLAD(silent=False, glad_prior=4.0),
             lambda: cc.MajorityVote(on_missing_skill="error"),
@@ -182,9 +190,10 @@ class TestFrames(unittest.TestCase):
             make()
         refused = [
             (lambda: cc.DawidSkene(tol=1e-5), "DawidSkene(tol=1e-05): not supported: it has no counterpart"),
-            (lambda: cc.ZeroBasedSkill(n_iter=50), "ZeroBasedSkill(n_iter=50): not supported: this implementation "
-                                                   "runs 100"),
-            (lambda: cc.KOS(n_iter=10), "KOS(n_iter=10)"),
+            (lambda: cc.ZeroBasedSkill(lr_init=0.5), "ZeroBasedSkill(lr_init=0.5): not supported: this implementation "
+                                                     "runs 1.0"),
+            (lambda: cc.KOS(random_state=3), "KOS(random_state=3)"),
+            (lambda: cc.KOS(n_iter=5, max_iter=5), "n_iter or max_iter"),
             (lambda: cc.MACE(n_restarts=10), "MACE(n_restarts=10)"),
             (lambda: cc.GLAD(labels_priors=[0.5, 0.5]), "GLAD(labels_priors=[0.5, 0.5])"),
             (lambda: cc.MMSR(random_state=1), "MMSR(random_state=1)"),
