@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
@@ -66,6 +67,23 @@ type Bayes struct {
 	// Staged, under DA without Hierarchical, takes the workers from the LA
 	// fit and fits only the q_j given them (see Bayes).
 	Staged bool
+	// Gold, if not nil, holds the known class of every object of the data
+	// set to fit (-1 for none, as latent.GoldClasses returns): those
+	// objects are clamped to it during the fit, as latent.WithGold does
+	// for maximum likelihood (LA: ρ_j = e_g; DA: q_j = e_g, every label's
+	// subjective class g), so that their labels teach the workers, and
+	// their output is e_g. The fit is then made from two starts, the
+	// label frequencies' (the paper's) and one from the gold objects
+	// alone, and the one of higher bound is kept: from the majority vote a
+	// majority of adversarial workers is followed, from the gold it is
+	// found. Gold must have one entry per object.
+	Gold []int
+}
+
+// WithGold returns b with the known classes class (GoldTrainer).
+func (b Bayes) WithGold(class []int) Estimator {
+	b.Gold = class
+	return b
 }
 
 // JeffreysPrior is the default pseudo-count of every class in q_j's
@@ -138,6 +156,28 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 	if err := noise.CheckClasses(b.Noise, d.NumClasses()); err != nil {
 		return nil, fmt.Errorf("model %s: %w", b.Name(), err)
 	}
+	if err := checkGold(b.Gold, d); err != nil {
+		return nil, fmt.Errorf("model %s: %w", b.Name(), err)
+	}
+	r, rb, err := b.fitFrom(ctx, d, set, nil)
+	if err != nil || slices.IndexFunc(b.Gold, func(g int) bool { return g >= 0 }) < 0 {
+		return r, err
+	}
+	// With gold, a second start from the gold tasks alone; the fit of
+	// higher bound is kept (see Bayes.Gold).
+	g, gb, err := b.fitFrom(ctx, d, set, goldWeights(d, b.Gold))
+	if err != nil {
+		return nil, err
+	}
+	return keepBetter(r, g, rb, gb), nil
+}
+
+// fitFrom is Fit with the noise posterior started from the label weights
+// weight (nil: the label frequencies, the paper's start; see
+// noise.Variational.Start). It also returns the bound that tells two
+// starts apart: the fit's, or for the staged form the LA stage's (the fit
+// of the workers; the final stage's bound leaves the workers out).
+func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set Settings, weight []float64) (*Result, float64, error) {
 	var nv noise.Variational
 	switch m := b.Noise.(type) {
 	case noise.Conjugate:
@@ -145,21 +185,21 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 	case noise.MAPVariational:
 		nv = m.NewMAP(d)
 	default:
-		return nil, fmt.Errorf("model %s: noise model %s has neither a conjugate prior nor a point posterior", b.Name(), b.Noise.Name())
+		return nil, 0, fmt.Errorf("model %s: noise model %s has neither a conjugate prior nor a point posterior", b.Name(), b.Noise.Name())
 	}
 	switch b.Latent.Name() {
 	case "la":
-		return vbFit(ctx, b.Name(), d, set, nv, newVBLA(d), vbFresh)
+		return bounded(vbFit(ctx, b.Name(), d, set, nv, newVBLA(d, b.Gold), vbFresh, weight))
 	case "da":
 		if b.Hierarchical {
-			return vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, true, nil), vbFresh)
+			return bounded(vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, true, nil, b.Gold), vbFresh, weight))
 		}
 		a := make([]float64, d.NumClasses())
 		for z := range a {
 			a[z] = cmp.Or(b.Prior, JeffreysPrior)
 		}
 		if !b.Staged {
-			return vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, a), vbFresh)
+			return bounded(vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, a, b.Gold), vbFresh, weight))
 		}
 		// The LA stage only supplies the workers: it stops at 1000 times
 		// the tolerances of the final stage. On the shipped data sets the
@@ -170,13 +210,13 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 		ws := set
 		ws.FunctionTol *= 1000
 		ws.ParamTol *= 1000
-		la, err := vbFit(ctx, b.Name(), d, ws, nv, newVBLA(d), vbFresh)
+		la, err := vbFit(ctx, b.Name(), d, ws, nv, newVBLA(d, b.Gold), vbFresh, weight)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		r, err := vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, a), vbFrozen)
+		r, err := vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, a, b.Gold), vbFrozen, nil)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		r.Iterations += la.Iterations
 		r.Evaluations += la.Evaluations
@@ -186,9 +226,17 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 		}
 		r.Method = "vb, workers from the LA fit, " + r.Method[len("vb, "):]
 		r.Runtime += la.Runtime
-		return r, nil
+		return r, la.LogLikelihood, nil
 	}
-	return nil, fmt.Errorf("model %s: variational fits support the la and da assumptions, not %s", b.Name(), b.Latent.Name())
+	return nil, 0, fmt.Errorf("model %s: variational fits support the la and da assumptions, not %s", b.Name(), b.Latent.Name())
+}
+
+// bounded returns r, its bound and err.
+func bounded(r *Result, err error) (*Result, float64, error) {
+	if err != nil {
+		return nil, 0, err
+	}
+	return r, r.LogLikelihood, nil
 }
 
 // WithQPrior returns b with the prior pseudo-count of q_j set to a (zero:
@@ -201,4 +249,21 @@ func (b Bayes) WithQPrior(a float64, staged bool) (Estimator, bool) {
 	}
 	b.Prior, b.Staged = a, staged
 	return b, true
+}
+
+// checkGold returns an error if gold (when not nil) does not hold one
+// class index or -1 for every object of d.
+func checkGold(gold []int, d *data.Dataset) error {
+	if gold == nil {
+		return nil
+	}
+	if len(gold) != d.NumTasks() {
+		return fmt.Errorf("%d gold entries for %d tasks: want one per task (-1 for none)", len(gold), d.NumTasks())
+	}
+	for j, g := range gold {
+		if g < -1 || g >= d.NumClasses() {
+			return fmt.Errorf("task %s has gold class index %d, but there are %d classes", d.Tasks[j], g, d.NumClasses())
+		}
+	}
+	return nil
 }

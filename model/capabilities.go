@@ -57,8 +57,8 @@ type WorkerStarter interface {
 }
 
 // GoldTrainer is an Estimator that can fit with the classes of some tasks
-// known (semi-supervised fitting): Model (latent.WithGold) and
-// GoldMajorityVote.
+// known (semi-supervised fitting): Model (latent.WithGold), Bayes (the
+// variational fits, the default included) and GoldMajorityVote.
 type GoldTrainer interface {
 	Estimator
 	// WithGold returns the estimator with the gold class of every task
@@ -78,6 +78,7 @@ var (
 	_ WorkerStarter = HDA{}
 	_ GoldTrainer   = Model{}
 	_ GoldTrainer   = GoldMajorityVote{}
+	_ GoldTrainer   = Bayes{}
 )
 
 // Parts returns m's noise model and assumption.

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -29,12 +30,67 @@ import (
 // again from starts on the other side of the switch, and the fit whose
 // workers agree best with its consensus is kept; its Method says which.
 // Fits from Settings.Start or with Settings.Fixed are kept as they are.
+//
+// A fit with training gold (latent.WithGold with some known class) is not
+// guarded, since its gold tasks fix which class is which, and is made from
+// two starts, Init's and one whose workers start from the gold tasks alone
+// (goldWeights), keeping the one of higher log-likelihood: from the
+// majority vote alone a majority of adversarial workers is followed, from
+// the gold alone it is found.
 func (m Model) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
+	gold := knownClasses(m.Latent)
+	fixed := s != nil && (s.Start != nil || s.Fixed != nil)
 	r, err := m.fitOnce(ctx, d, s)
-	if err != nil || s != nil && (s.Start != nil || s.Fixed != nil) {
+	switch {
+	case err != nil || fixed:
 		return r, err
+	case gold == nil:
+		return mirrorGuard{}.check(ctx, m, d, s, r)
 	}
-	return mirrorGuard{}.check(ctx, m, d, s, r)
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	set.Start = m.initWith(d, goldWeights(d, gold))
+	g, err := m.fitOnce(ctx, d, &set)
+	if err != nil {
+		return nil, err
+	}
+	return keepBetter(r, g, r.LogLikelihood, g.LogLikelihood), nil
+}
+
+// keepBetter returns the one of a and b whose criterion (la, lb: the
+// log-likelihood or bound) is higher, with the iterations, evaluations and
+// time of both; if it is b, a fit from the gold tasks alone, its Method
+// says so.
+func keepBetter(a, b *Result, la, lb float64) *Result {
+	best, other := a, b
+	if lb > la {
+		best, other = b, a
+		best.Method += "; the workers started from the gold tasks"
+	}
+	best.Iterations += other.Iterations
+	best.Evaluations += other.Evaluations
+	best.Runtime += other.Runtime
+	return best
+}
+
+// knownClasses returns the gold classes of a (latent.WithGold, possibly
+// inside other wrappers) if some object has one, and nil otherwise.
+func knownClasses(a latent.Assumption) []int {
+	for {
+		if g, ok := a.(latent.WithGold); ok {
+			if slices.IndexFunc(g.Class, func(c int) bool { return c >= 0 }) >= 0 {
+				return g.Class
+			}
+			return nil
+		}
+		u, ok := a.(unwrapper)
+		if !ok {
+			return nil
+		}
+		a = u.Unwrap()
+	}
 }
 
 // fitOnce is Fit without the mirror guard.

@@ -84,12 +84,19 @@ type unwrapper interface {
 }
 
 // Init returns the initial parameter vector of the paper's section 5 for d.
-func (m Model) Init(d *data.Dataset) []float64 {
+func (m Model) Init(d *data.Dataset) []float64 { return m.initWith(d, nil) }
+
+// initWith is Init with the noise model started from the label weights
+// weight (J×K, as the frequencies; nil: the frequencies).
+func (m Model) initWith(d *data.Dataset, weight []float64) []float64 {
 	lay := newLayout(m, d)
 	x := make([]float64, lay.Dim())
 	w, o, g, t := lay.Split(x)
 	freq := d.Frequencies()
-	m.Noise.Init(d, freq, w, o)
+	if weight == nil {
+		weight = freq
+	}
+	m.Noise.Init(d, weight, w, o)
 	m.Latent.Init(d, freq, g, t)
 	return x
 }

@@ -63,7 +63,7 @@ type vbChunk struct {
 // by more than ParamTol, or after MaxIterations passes. With mode vbFrozen
 // the noise posterior is kept as it is (it must have been fitted before)
 // and only the objects' factors and the globals are fitted.
-func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, mode vbMode) (*Result, error) {
+func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, mode vbMode, weight []float64) (*Result, error) {
 	start := time.Now()
 	k := d.NumClasses()
 	frozen := mode == vbFrozen
@@ -71,7 +71,10 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 		t.SetThreads(threadCount(set.Threads))
 	}
 	if !frozen {
-		nv.Start(d.Frequencies())
+		if weight == nil {
+			weight = d.Frequencies()
+		}
+		nv.Start(weight)
 	}
 	s.start(d)
 	bounds := chunkBounds(d, chunkCount(d, nv.AccDim()))
@@ -274,4 +277,19 @@ func (c *vbChunk) batches(d *data.Dataset, nv noise.Variational, f func(lo, hi i
 		nv.Accumulate(j, hi, g, c.acc)
 		j = hi
 	}
+}
+
+// goldWeights returns the weights of every label in a start from the gold
+// objects alone (noise.Variational.Start, noise.Model.Init): one-hot at
+// the known class of an object with gold (gold[j] ≥ 0), zero for the
+// others, so that the workers start as the gold shows them.
+func goldWeights(d *data.Dataset, gold []int) []float64 {
+	k := d.NumClasses()
+	w := make([]float64, d.NumTasks()*k)
+	for j, g := range gold {
+		if g >= 0 {
+			w[j*k+g] = 1
+		}
+	}
+	return w
 }

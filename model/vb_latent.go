@@ -19,14 +19,33 @@ import (
 type vbLA struct {
 	d     *data.Dataset
 	k     int
+	gold  []int     // every object's known class, -1 for none; nil for none at all
 	post  []float64 // ν' = ν + Σ_j ρ_j
 	elogp []float64 // E[log p_z] under Dirichlet(ν')
 	rho   []float64 // J×K
 }
 
-func newVBLA(d *data.Dataset) *vbLA {
+// newVBLA returns the LA side on d with the objects of gold (nil: none)
+// clamped to their known class: ρ_j = e_g, whose term of the bound is
+// Σ_i E[log P(y_i | g)]; as in latent.WithGold they do not inform the class
+// prior.
+func newVBLA(d *data.Dataset, gold []int) *vbLA {
 	k := d.NumClasses()
-	return &vbLA{d: d, k: k, post: make([]float64, k), elogp: make([]float64, k), rho: make([]float64, d.NumTasks()*k)}
+	return &vbLA{d: d, k: k, gold: gold, post: make([]float64, k), elogp: make([]float64, k), rho: make([]float64, d.NumTasks()*k)}
+}
+
+// goldOf returns the known class of object j, or -1.
+func goldOf(gold []int, j int) int {
+	if gold == nil {
+		return -1
+	}
+	return gold[j]
+}
+
+// setOneHot writes e_g into row.
+func setOneHot(row []float64, g int) {
+	clear(row)
+	row[g] = 1
 }
 
 // start sets ν' = 1 + J·(class frequencies among all labels).
@@ -40,6 +59,11 @@ func (v *vbLA) start(d *data.Dataset) {
 	}
 	num.DirichletExpLog(v.elogp, v.post)
 	copy(v.rho, d.Frequencies())
+	for j := range d.Tasks {
+		if g := goldOf(v.gold, j); g >= 0 {
+			setOneHot(v.rho[j*v.k:(j+1)*v.k], g)
+		}
+	}
 }
 
 func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
@@ -75,8 +99,19 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 					prod.Scale(-500)
 				}
 			}
-			m := sum(s)
 			rho := v.rho[j*k : (j+1)*k]
+			if g := goldOf(v.gold, j); g >= 0 {
+				// Clamped: ρ_j = e_g, a factor without entropy; as
+				// latent.WithGold's, the object does not inform the
+				// class prior, so its term is Π_i exp E[log P(y_i | g)]
+				// without exp E[log p_g].
+				for i := 0; i < len(gj); i += k {
+					copy(gj[i:i+k], rho)
+				}
+				prod.Mul(s[g] / ep[g])
+				continue
+			}
+			m := sum(s)
 			inv := 1 / m
 			for z := range s {
 				r := s[z] * inv
@@ -145,6 +180,8 @@ func (v *vbLA) describe() string {
 type vbDA struct {
 	d     *data.Dataset
 	k     int
+	gold  []int // every object's known class, -1 for none; nil for none at all
+	free  int   // the number of objects without a known class
 	hier  bool
 	a     []float64 // α p
 	normA float64   // num.DirichletLogNorm(a)
@@ -159,10 +196,18 @@ const (
 )
 
 // newVBDA returns the DA side with the prior Dirichlet(a); nil a means
-// Dirichlet(1, …, 1).
-func newVBDA(d *data.Dataset, hier bool, a []float64) *vbDA {
+// Dirichlet(1, …, 1). The objects of gold (nil: none) are clamped to their
+// known class g, q_j = e_g, as latent.WithGold does for DA: every label's
+// subjective class is g, and the object's term of the bound is
+// Σ_i E[log P(y_i | g)]; it takes no part in the estimate of the prior.
+func newVBDA(d *data.Dataset, hier bool, a []float64, gold []int) *vbDA {
 	k := d.NumClasses()
-	v := &vbDA{d: d, k: k, hier: hier, a: make([]float64, k), gamma: make([]float64, d.NumTasks()*k)}
+	v := &vbDA{d: d, k: k, gold: gold, free: d.NumTasks(), hier: hier, a: make([]float64, k), gamma: make([]float64, d.NumTasks()*k)}
+	for j := range d.Tasks {
+		if goldOf(gold, j) >= 0 {
+			v.free--
+		}
+	}
 	for z := range v.a {
 		v.a[z] = 1
 		if a != nil {
@@ -199,6 +244,17 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 			pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 			gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
 			gamma := v.gamma[j*k : (j+1)*k]
+			if gc := goldOf(v.gold, j); gc >= 0 {
+				// Clamped: every φ_i = e_g, and the bound's term is
+				// Σ_i E[log P(y_i | g)].
+				prod := num.NewProduct()
+				for i := 0; i < len(pj); i += k {
+					setOneHot(gj[i:i+k], gc)
+					prod.Mul(pj[i+gc])
+				}
+				c.bound += prod.Log()
+				continue
+			}
 			// step is the object's update γ → a + Σ_i φ_i(γ): it writes
 			// the weights φ_i into gj and the new γ into dst, and returns
 			// the product of the normalisers Σ_z exp ψ(γ_z) P(y_i | z).
@@ -323,8 +379,11 @@ func (v *vbDA) global(chunks []vbChunk) {
 			s[z] += x
 		}
 	}
+	if v.free == 0 {
+		return
+	}
 	for z := range s {
-		s[z] /= float64(max(v.d.NumTasks(), 1))
+		s[z] /= float64(v.free)
 	}
 	num.DirichletFixedPoint(v.a, s, vbMinA, vbMaxA)
 }
@@ -375,6 +434,10 @@ func (v *vbDA) setGlobals(x []float64) float64 {
 func (v *vbDA) output(probs []float64) {
 	k := v.k
 	for j := 0; j < len(v.gamma); j += k {
+		if g := goldOf(v.gold, j/k); g >= 0 {
+			setOneHot(probs[j:j+k], g)
+			continue
+		}
 		row := v.gamma[j : j+k]
 		s := sum(row)
 		for z, x := range row {

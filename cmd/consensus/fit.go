@@ -125,6 +125,9 @@ func newFitCmd() *cobra.Command {
 				if err := tf.check(est, in.gold+in.dataset); err != nil {
 					return err
 				}
+				if modelName == autoName && (tf.trainGold != "" || tf.trainFraction > 0) {
+					return usagef("--train-gold and --train-fraction: --model auto chooses on held-out labels and cannot use training gold; name the model (such as vb-da-ds)")
+				}
 				if err := lf.check(est, est.Name()); err != nil {
 					return err
 				}

@@ -54,7 +54,7 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 		}
 	}
 	if _, ok := est.(model.GoldTrainer); !ok && (f.trainGold != "" || f.trainFraction > 0) {
-		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (gmv and the la-*, da-* models can)", est.Name())
+		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (gmv and the la-*, da-* and vb-* models can)", est.Name())
 	}
 	if f.initWorkers != "" {
 		if _, ok := est.(model.WorkerStarter); !ok {
@@ -65,7 +65,7 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 }
 
 // apply returns the estimator and settings to fit and the gold to evaluate
-// on: the model with the training gold clamped (latent.WithGold), the start
+// on: the model with the training gold clamped (model.GoldTrainer), the start
 // vector from --init-workers, and the evaluation gold without the training
 // tasks.
 func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dataset, gold *data.Gold, loadGold func(string, *data.Dataset) (*data.Gold, error), seed uint64) (model.Estimator, *data.Gold, error) {

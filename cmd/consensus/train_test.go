@@ -19,7 +19,7 @@ func TestTrainGold(t *testing.T) {
 		"train.csv":  "task,label\n1,x\n",
 		"gold.csv":   "task,label\n1,x\n2,x\n3,y\n4,x\n",
 	})
-	for _, m := range []string{"la-ds", "da-ds", "la-glad", "da-glad"} {
+	for _, m := range []string{"la-ds", "da-ds", "la-glad", "da-glad", "vb-da-ds", "vb-la-ds", "vb-hda-ds"} {
 		r := runIn(t, dir, "", "fit", "--input", "labels.csv", "--gold", "gold.csv", "--train-gold", "train.csv",
 			"--model", m, "--output", m+".csv")
 		if r.code != 0 {

@@ -181,8 +181,9 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
         workers: whether to read the fitted worker parameters (``--workers``).
         train_gold: known classes of some tasks (``--train-gold``): a dict
             or pandas Series from task to label, or an iterable of (task,
-            label) pairs. The la-* and da-* models clamp those tasks to
-            their class during the fit; gmv needs them to weigh the
+            label) pairs. The la-*, da-* and vb-* models (the default
+            included) clamp those tasks to their class during the fit;
+            gmv needs them to weigh the
             workers; the CLI refuses them for the other models.
         **options: the options of ``OPTIONS`` (``seed``, ``max_iter``,
             ``strict``, ``q_prior``, ``threads``, ...), passed to the CLI as

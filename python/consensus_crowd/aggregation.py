@@ -54,7 +54,7 @@ class _Aggregator:
         iterable of (task, worker, label) tuples. true_labels: the known
         classes of some tasks (a Series or dict from task to label;
         ``--train-gold``), as Crowd-Kit's ``DawidSkene.fit(data,
-        true_labels)``: the la-* and da-* models clamp those tasks, gmv
+        true_labels)``: the la-*, da-* and vb-* models clamp those tasks, gmv
         weighs the workers by them, the other models refuse them.
         """
         _pandas()  # before the fit, whose results need it
