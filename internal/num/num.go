@@ -25,9 +25,25 @@ func LogSumExp(x []float64) float64 {
 
 // SoftmaxFrom writes the softmax of x into dst, given lse = LogSumExp(x):
 // dst_i = exp(x_i - lse). dst and x may be the same slice.
+//
+// LogSumExp is rounded to the precision of its magnitude, 2⁻⁵³·|lse|, and
+// that error multiplies every exp(x_i - lse); when |lse| > 2⁸ it could
+// show in the sum's eleventh digit, so dst is then divided by its sum.
 func SoftmaxFrom(dst, x []float64, lse float64) {
 	for i, v := range x {
 		dst[i] = math.Exp(v - lse)
+	}
+	if !(math.Abs(lse) <= 0x1p8) {
+		var sum float64
+		for _, v := range dst[:len(x)] {
+			sum += v
+		}
+		if sum > 0 && !math.IsInf(sum, 0) {
+			inv := 1 / sum
+			for i := range x {
+				dst[i] *= inv
+			}
+		}
 	}
 }
 
