@@ -121,6 +121,9 @@ func (e *emRun) extrapolate(x0, x2 []float64, r []float32, maxStep float64) floa
 		extrapolateRange(x0, x2, r, used, b)
 	}
 	do, dt := e.rowDims()
+	if do+dt == 0 {
+		return used // no parameters of objects' own (LA)
+	}
 	var mu sync.Mutex
 	e.obj.forChunks(func(c *chunk) {
 		most := 1.0
