@@ -27,8 +27,8 @@ func LogSumExp(x []float64) float64 {
 // dst_i = exp(x_i - lse). dst and x may be the same slice.
 //
 // LogSumExp is rounded to the precision of its magnitude, 2⁻⁵³·|lse|, and
-// that error multiplies every exp(x_i - lse); when |lse| > 2⁸ it could
-// show in the sum's eleventh digit, so dst is then divided by its sum.
+// that error multiplies every exp(x_i - lse); when |lse| > 2⁸ the sum could
+// be off by more than 3·10⁻¹⁴, so dst is then divided by its sum.
 func SoftmaxFrom(dst, x []float64, lse float64) {
 	for i, v := range x {
 		dst[i] = math.Exp(v - lse)
@@ -38,7 +38,7 @@ func SoftmaxFrom(dst, x []float64, lse float64) {
 		for _, v := range dst[:len(x)] {
 			sum += v
 		}
-		if sum > 0 && !math.IsInf(sum, 0) {
+		if sum > 0 { // false for NaN, from an infinite lse
 			inv := 1 / sum
 			for i := range x {
 				dst[i] *= inv

@@ -23,7 +23,7 @@ func TestSigmoidPair(t *testing.T) {
 
 // TestSoftmaxFromSumsToOne checks that a softmax of far-from-zero values
 // sums to 1: LogSumExp is then rounded to the precision of its magnitude
-// (about 2⁻⁵²·|lse|), which would otherwise show in every exp(x_i - lse).
+// (2⁻⁵³·|lse|), which would otherwise show in every exp(x_i - lse).
 func TestSoftmaxFromSumsToOne(t *testing.T) {
 	for _, c := range []struct {
 		name string
