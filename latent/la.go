@@ -157,6 +157,7 @@ func (e *laEval) taskProb(lo, hi int, p, g []float64, gglob []float64, shared bo
 	s := num.Scratch(&buf, k)
 	gacc := num.Scratch(&gbuf, k)
 	prod, pscale := 1.0, 0
+	var a0, a1 float64 // gacc for K = 2
 	for j := lo; j < hi; j++ {
 		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 		if shared {
@@ -164,6 +165,9 @@ func (e *laEval) taskProb(lo, hi int, p, g []float64, gglob []float64, shared bo
 		}
 		sum, scale, ok := e.posteriorProb(pj, s)
 		if !ok {
+			if k == 2 {
+				gacc[0], gacc[1] = a0, a1
+			}
 			e.addGlobal(gglob, gacc)
 			return prod, pscale, j - lo
 		}
@@ -171,8 +175,15 @@ func (e *laEval) taskProb(lo, hi int, p, g []float64, gglob []float64, shared bo
 			fillRows(g[(off[j]-base)*k:(off[j+1]-base)*k], s)
 		}
 		if e.learn {
-			for z, v := range s {
-				gacc[z] += v - e.p[z]
+			if k == 2 {
+				// In registers: through memory, each object's
+				// additions would wait for the previous object's.
+				a0 += s[0] - e.p[0]
+				a1 += s[1] - e.p[1]
+			} else {
+				for z, v := range s {
+					gacc[z] += v - e.p[z]
+				}
 			}
 		}
 		prod *= sum
@@ -182,6 +193,9 @@ func (e *laEval) taskProb(lo, hi int, p, g []float64, gglob []float64, shared bo
 			prod, ex = math.Frexp(prod)
 			pscale += ex
 		}
+	}
+	if k == 2 {
+		gacc[0], gacc[1] = a0, a1
 	}
 	e.addGlobal(gglob, gacc)
 	return prod, pscale, hi - lo
@@ -243,7 +257,7 @@ func (e *laEval) posteriorChecked(p, s []float64) (sum float64, scale int, ok bo
 		for i := 0; i+1 < len(p); i += 2 {
 			s0 *= p[i]
 			s1 *= p[i+1]
-			if !(min(s0, s1) >= lostBelow) {
+			if !(s0 >= lostBelow && s1 >= lostBelow) { // or NaN
 				if s0 != s0 || s1 != s1 {
 					return 0, 0, false
 				}
@@ -254,8 +268,8 @@ func (e *laEval) posteriorChecked(p, s []float64) (sum float64, scale int, ok bo
 					s1, lost1 = lostBound, true
 				}
 			}
-			if mx := max(s0, s1); mx < 0x1p-256 {
-				_, ex := math.Frexp(mx)
+			if s0 < 0x1p-256 && s1 < 0x1p-256 { // neither is NaN here
+				_, ex := math.Frexp(max(s0, s1))
 				f := math.Ldexp(1, -ex)
 				s0 *= f
 				s1 *= f

@@ -164,9 +164,10 @@ func (e *dsEval) Prob(lo, hi int, p []float64) {
 		p = p[:2*len(workers)]
 		labels = labels[:len(workers)]
 		for i, w := range workers {
-			t := e.piT[4*int(w)+2*int(labels[i]&1):]
-			p[2*i] = t[0]
-			p[2*i+1] = t[1]
+			t := (*[4]float64)(e.piT[4*int(w):])
+			y := 2 * int(labels[i]&1)
+			p[2*i] = t[y]
+			p[2*i+1] = t[y+1]
 		}
 		return
 	}
@@ -198,9 +199,10 @@ func (e *dsEval) BackpropShared(lo, hi int, _, g []float64, gw, _ []float64) {
 			g0, g1 := gj[0], gj[1]
 			labels = labels[:len(workers)]
 			for i, w := range workers {
-				c := gw[4*int(w)+2*int(labels[i]&1):]
-				c[0] += g0
-				c[1] += g1
+				c := (*[4]float64)(gw[4*int(w):])
+				y := 2 * int(labels[i]&1)
+				c[y] += g0
+				c[y+1] += g1
 			}
 			continue
 		}
