@@ -188,6 +188,9 @@ type vbDA struct {
 	sumA  float64   // Σ_z a_z
 	lgS   []float64 // without hier, log Γ(Σa + n) for every object's label count n
 	gamma []float64 // J×K
+	// generic makes K = 2 take the generic loop instead of object2 (for
+	// the test that compares them).
+	generic bool
 }
 
 const (
@@ -253,6 +256,10 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 					prod.Mul(pj[i+gc])
 				}
 				c.bound += prod.Log()
+				continue
+			}
+			if k == 2 && !v.generic {
+				v.object2(c, pj, gj, gamma)
 				continue
 			}
 			// step is the object's update γ → a + Σ_i φ_i(γ): it writes

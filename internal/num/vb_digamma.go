@@ -10,20 +10,25 @@ package num
 func ExpDigammaTo(dst, x []float64) {
 	dst = dst[:len(x)]
 	for z, v := range x {
-		if !(v >= 1e-100) {
-			dst[z] = ExpDigamma(v)
-			continue
-		}
-		p, dp := 1.0, 0.0
-		for ; v < 7; v++ {
-			dp = dp*v + p
-			p *= v
-		}
-		w := v - 0.5
-		inv := 1 / (w * w * p)
-		w2 := inv * p
-		w4 := w2 * w2
-		s := (1.0/24)*w2 - (7.0/960)*w4 + (31.0/8064)*w4*w2 - (127.0/30720)*w4*w4 - dp*(w*w)*inv
-		dst[z] = w * Exp(s)
+		dst[z] = ExpDigammaFast(v)
 	}
+}
+
+// ExpDigammaFast is one element of ExpDigammaTo: exp(ψ(x)) for x > 0
+// within 10⁻¹⁴ relative of ExpDigamma, at about a third of its cost.
+func ExpDigammaFast(x float64) float64 {
+	if !(x >= 1e-100) {
+		return ExpDigamma(x)
+	}
+	p, dp := 1.0, 0.0
+	for ; x < 7; x++ {
+		dp = dp*x + p
+		p *= x
+	}
+	w := x - 0.5
+	inv := 1 / (w * w * p)
+	w2 := inv * p
+	w4 := w2 * w2
+	s := (1.0/24)*w2 - (7.0/960)*w4 + (31.0/8064)*w4*w2 - (127.0/30720)*w4*w4 - dp*(w*w)*inv
+	return w * Exp(s)
 }
