@@ -76,7 +76,11 @@ func (v *vbDA) object2(c *vbChunk, pj, gj, gamma []float64) {
 // weights φ_i of the labels into gj and returns exp ψ(γ), the new
 // γ = a + Σ_i φ_i and the product of the normalisers.
 func vbStep2(pj, gj []float64, s0, s1, a0, a1 float64) (e0, e1, d0, d1 float64, prod num.Product) {
-	e0, e1 = num.ExpDigammaFast(s0), num.ExpDigammaFast(s1)
+	// Both exponentials after both shifts, so that they overlap: as
+	// num.ExpDigammaTo, bit for bit num.ExpDigammaFast.
+	t0, w0 := num.ExpDigammaParts(s0)
+	t1, w1 := num.ExpDigammaParts(s1)
+	e0, e1 = num.Exp(t0)*w0, num.Exp(t1)*w1
 	d0, d1 = a0, a1
 	prod = num.NewProduct()
 	gj = gj[:len(pj)]

@@ -18,6 +18,25 @@ func TestExpDigammaTo(t *testing.T) {
 	}
 }
 
+// ExpDigammaTo gives ExpDigammaFast's values bit for bit, in blocks of
+// any length and in place.
+func TestExpDigammaToFast(t *testing.T) {
+	x := append([]float64{0, -1, math.NaN(), math.Inf(1), 1e-101}, vbDigammaArgs...)
+	for len(x) < 150 {
+		x = append(x, 0.37+float64(len(x))/9)
+	}
+	got := make([]float64, len(x))
+	ExpDigammaTo(got, x)
+	in := append([]float64(nil), x...)
+	ExpDigammaTo(in, in)
+	for i, v := range x {
+		want := ExpDigammaFast(v)
+		if math.Float64bits(got[i]) != math.Float64bits(want) || math.Float64bits(in[i]) != math.Float64bits(want) {
+			t.Errorf("ExpDigammaTo at %g = %v (in place %v), ExpDigammaFast %v", v, got[i], in[i], want)
+		}
+	}
+}
+
 func BenchmarkExpDigammaTo(b *testing.B) {
 	x := make([]float64, 64)
 	for i := range x {
