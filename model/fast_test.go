@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"testing"
 
 	"github.com/consensuslab/consensus/latent"
@@ -20,6 +21,39 @@ func TestProbPathUsed(t *testing.T) {
 	} {
 		if newObjective(m, d, 1).pnoise == nil {
 			t.Errorf("%s: no probability-space path", m.Name())
+		}
+	}
+}
+
+// TestAccumulatorsFreed checks that a pass after freeAccumulators (which
+// a fit calls before its output) allocates them again and gives the
+// same value and gradient, bit for bit, as before.
+func TestAccumulatorsFreed(t *testing.T) {
+	d := noisetest.Data(t, 2, 40, 6, 3)
+	for _, m := range []Model{
+		{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}},
+		{Noise: noise.DS{}, Latent: latent.DA{}},
+		{Noise: noise.GLAD{}, Latent: latent.LA{}},
+		{Noise: noise.MME{}, Latent: latent.DA{}},
+	} {
+		o := newObjective(m, d, 2)
+		x := m.Init(d)
+		g1 := make([]float64, len(x))
+		v1 := o.eval(x, g1)
+		o.freeAccumulators()
+		if o.chunks[0].gw != nil {
+			t.Fatalf("%s: accumulators kept", m.Name())
+		}
+		g2 := make([]float64, len(x))
+		v2 := o.eval(x, g2)
+		if math.Float64bits(v1) != math.Float64bits(v2) {
+			t.Errorf("%s: value %v after freeing, %v before", m.Name(), v2, v1)
+		}
+		for i := range g1 {
+			if math.Float64bits(g1[i]) != math.Float64bits(g2[i]) {
+				t.Errorf("%s: gradient %d is %v after freeing, %v before", m.Name(), i, g2[i], g1[i])
+				break
+			}
 		}
 	}
 }

@@ -88,6 +88,11 @@ type objective struct {
 	// noise.SharedBackpropper), both nil unless both sides have one.
 	slatent latent.SharedProbEvaluator
 	snoise  noise.SharedBackpropper
+
+	// gdim holds the lengths of a chunk's accumulators of the shared
+	// blocks: the noise model's worker block and the assumption's global
+	// block.
+	gdim [2]int
 }
 
 // maxChunks bounds the number of chunks; it is also the largest number of
@@ -138,22 +143,46 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	for i := 0; i+1 < len(bounds); i++ {
 		lo, hi := bounds[i], bounds[i+1]
 		most := mostLabels(d, lo, hi)
-		var gs []float64
-		if o.slatent != nil {
-			gs = make([]float64, mostBatchObjects(d, lo, hi)*k)
-		}
 		o.chunks = append(o.chunks, chunk{
 			lo: lo, hi: hi,
-			gw: make([]float64, wdim),
-			gg: make([]float64, m.Latent.GlobalDim(k)),
-			l:  make([]float64, max(most, batchLabels)*k),
-			g:  make([]float64, max(most, batchLabels)*k),
-			gs: gs,
 			lf: make([]float64, most*k),
 			gf: make([]float64, most*k),
 		})
 	}
+	o.gdim = [2]int{wdim, m.Latent.GlobalDim(k)}
+	o.allocAccumulators()
 	return o
+}
+
+// allocAccumulators gives every chunk its accumulators and batch scratch
+// (zero), unless it has them.
+func (o *objective) allocAccumulators() {
+	if len(o.chunks) == 0 || o.chunks[0].l != nil {
+		return
+	}
+	k := o.d.NumClasses()
+	for i := range o.chunks {
+		c := &o.chunks[i]
+		most := mostLabels(o.d, c.lo, c.hi)
+		if o.slatent != nil {
+			c.gs = make([]float64, mostBatchObjects(o.d, c.lo, c.hi)*k)
+		}
+		c.gw = make([]float64, o.gdim[0])
+		c.gg = make([]float64, o.gdim[1])
+		c.l = make([]float64, max(most, batchLabels)*k)
+		c.g = make([]float64, max(most, batchLabels)*k)
+	}
+}
+
+// freeAccumulators drops the chunks' accumulators and batch scratch, which
+// a fit no longer needs once its parameters are known: with many classes
+// the accumulators (a worker block per chunk) are as large as the output
+// that is allocated next. A later pass allocates them again.
+func (o *objective) freeAccumulators() {
+	for i := range o.chunks {
+		c := &o.chunks[i]
+		c.gw, c.gg, c.l, c.g, c.gs = nil, nil, nil, nil, nil
+	}
 }
 
 // chunkAccBudget is the number of accumulated numbers all chunks may hold
@@ -285,6 +314,7 @@ func (o *objective) eval(x, grad []float64) float64 {
 // evaluators accumulate over all objects before FinishGrad: the gradient
 // for most models, the expected counts for an M-step (see em.go).
 func (o *objective) pass(x, grad []float64) float64 {
+	o.allocAccumulators()
 	o.setParams(x)
 	clear(grad)
 	gw, gob, gg, gt := o.lay.Split(grad)
