@@ -149,8 +149,9 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 			gf: make([]float64, most*k),
 		})
 	}
+	// The accumulators come with the first pass, after the start's
+	// J·K label frequencies, which Init needs, are garbage.
 	o.gdim = [2]int{wdim, m.Latent.GlobalDim(k)}
-	o.allocAccumulators()
 	return o
 }
 
