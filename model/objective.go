@@ -46,11 +46,13 @@ func (l Layout) Split(x []float64) (w, o, g, t []float64) {
 
 // chunk is a contiguous range of objects evaluated by one goroutine at a
 // time, with its own accumulators for the parameters that several objects
-// share (worker and global blocks).
+// share (worker and global blocks). The accumulators and the batch scratch
+// are allocated by the first pass (allocAccumulators) and dropped when the
+// fit is done (freeAccumulators).
 type chunk struct {
 	lo, hi int // objects [lo, hi)
 	value  float64
-	gw, gg []float64
+	gw, gg []float64 // accumulators of the worker and global blocks
 	l, g   []float64 // scratch of a batch: probabilities and weights
 	gs     []float64 // scratch of a batch: weights per object (shared)
 	lf, gf []float64 // scratch of one object on the log path, maxLabels·K
