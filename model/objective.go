@@ -2,8 +2,6 @@ package model
 
 import (
 	"math"
-	"runtime"
-	"sync"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
@@ -97,26 +95,6 @@ type objective struct {
 	gdim [2]int
 }
 
-// maxChunks bounds the number of chunks; it is also the largest number of
-// goroutines one evaluation can use.
-const maxChunks = 32
-
-// minChunkLabels is the smallest number of labels worth a chunk of its own.
-const minChunkLabels = 8192
-
-// batchLabels is the largest number of labels the probability-space path
-// hands to the evaluators at once (unless one object has more).
-const batchLabels = 256
-
-// threadCount returns the number of goroutines of Settings.Threads n:
-// runtime.GOMAXPROCS(0) if n is not positive.
-func threadCount(n int) int {
-	if n <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return n
-}
-
 func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	threads = threadCount(threads)
 	k := d.NumClasses()
@@ -186,110 +164,6 @@ func (o *objective) freeAccumulators() {
 		c := &o.chunks[i]
 		c.gw, c.gg, c.l, c.g, c.gs = nil, nil, nil, nil, nil
 	}
-}
-
-// chunkAccBudget is the number of accumulated numbers all chunks may hold
-// together whatever the size of the data (16 MiB of float64): enough for
-// a few chunks, and so a few goroutines, on inputs with many classes and
-// few labels, where four numbers per label would leave one chunk.
-const chunkAccBudget = 1 << 21
-
-// chunkCount returns the number of chunks for d when every chunk
-// accumulates accDim numbers of its own: one per minChunkLabels labels, at
-// most maxChunks, and few enough that the per-chunk accumulators stay
-// within four numbers per label or chunkAccBudget, whichever is more.
-func chunkCount(d *data.Dataset, accDim int) int {
-	n := d.NumLabels()
-	c := min(maxChunks, max(1, n/minChunkLabels))
-	for c > 1 && c*accDim > max(4*n+1024, chunkAccBudget) {
-		c--
-	}
-	return c
-}
-
-// mostLabels returns the largest number of labels of an object in
-// [lo, hi).
-func mostLabels(d *data.Dataset, lo, hi int) int {
-	most := 0
-	for j := lo; j < hi; j++ {
-		most = max(most, d.Offsets[j+1]-d.Offsets[j])
-	}
-	return most
-}
-
-// mostBatchObjects returns the largest number of objects of a batch
-// (batchEnd) in [lo, hi).
-func mostBatchObjects(d *data.Dataset, lo, hi int) int {
-	most := 0
-	for j := lo; j < hi; {
-		e := batchEnd(d.Offsets, j, hi)
-		most = max(most, e-j)
-		j = e
-	}
-	return most
-}
-
-// batchEnd returns the end of the batch of whole objects that starts at
-// object j and ends by hi: at most batchLabels labels, or the one object j
-// if it has more. The cut depends on the data only.
-func batchEnd(off []int, j, hi int) int {
-	e := j + 1
-	for e < hi && off[e+1]-off[j] <= batchLabels {
-		e++
-	}
-	return e
-}
-
-// chunkBounds cuts the objects into at most c ranges of about equal numbers
-// of labels.
-func chunkBounds(d *data.Dataset, c int) []int {
-	bounds := []int{0}
-	n := d.NumLabels()
-	for i := 1; i < c; i++ {
-		target := n * i / c
-		j := bounds[len(bounds)-1]
-		for j < d.NumTasks() && d.Offsets[j] < target {
-			j++
-		}
-		if j > bounds[len(bounds)-1] && j < d.NumTasks() {
-			bounds = append(bounds, j)
-		}
-	}
-	return append(bounds, d.NumTasks())
-}
-
-// forChunks runs f on every chunk, on up to o.threads goroutines.
-func (o *objective) forChunks(f func(c *chunk)) {
-	runChunks(len(o.chunks), o.threads, func(i int) { f(&o.chunks[i]) })
-}
-
-// runChunks calls f(i) for every i in [0, n), on up to threads goroutines
-// (GOMAXPROCS when threads ≤ 0), and returns when every call has.
-func runChunks(n, threads int, f func(i int)) {
-	threads = threadCount(threads)
-	t := min(threads, n)
-	if t <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int, n)
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	for range t {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // setParams hands the parameters in x to both evaluators.
