@@ -1,9 +1,8 @@
 package model
 
 import (
-	"math"
-
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -223,9 +222,9 @@ func addAndClear(dst, acc []float64) {
 func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 	k := o.d.NumClasses()
 	var value float64
-	// The probability-space terms are multiplied into prod·2^scale, with
-	// prod kept in [2⁻²⁵⁶, 2²⁵⁶], and take one logarithm per chunk.
-	prod, scale := 1.0, 0
+	// The probability-space terms are multiplied into prod (M·2^E, with M
+	// kept in [2⁻²⁵⁶, 2²⁵⁶]) and take one logarithm per chunk.
+	prod := num.NewProduct()
 	pn, pl := o.pnoise, o.platent
 	off := o.d.Offsets
 	for j := c.lo; j < c.hi; {
@@ -250,13 +249,8 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 			} else {
 				m, e, done = pl.TaskProb(j, hi, p[at:], g[at:], c.gg, gt)
 			}
-			prod *= m
-			scale += e
-			if prod < 0x1p-256 || prod > 0x1p256 {
-				var ex int
-				prod, ex = math.Frexp(prod)
-				scale += ex
-			}
+			prod.Mul(m)
+			prod.Scale(e)
 			switch {
 			case done == 0:
 			case o.snoise != nil:
@@ -272,7 +266,7 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 			}
 		}
 	}
-	c.value = value + (math.Log(prod) + float64(scale)*math.Ln2)
+	c.value = value + prod.Log()
 }
 
 // logObject evaluates object j in log space (LogProb, Task, Backprop), with

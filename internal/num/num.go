@@ -130,14 +130,20 @@ type Product struct {
 // NewProduct returns the empty product, 1.
 func NewProduct() Product { return Product{M: 1} }
 
-// Mul multiplies the product by x > 0.
+// Mul multiplies the product by x > 0. It is small enough to be inlined;
+// the rare rescaling is a call.
 func (p *Product) Mul(x float64) {
 	p.M *= x
 	if p.M < 0x1p-256 || p.M > 0x1p256 {
-		var e int
-		p.M, e = math.Frexp(p.M)
-		p.E += e
+		p.rescale()
 	}
+}
+
+// rescale brings M back to [½, 1), moving its exponent into E.
+func (p *Product) rescale() {
+	var e int
+	p.M, e = math.Frexp(p.M)
+	p.E += e
 }
 
 // Scale multiplies the product by 2^e.
