@@ -45,6 +45,7 @@ func (e *laEval) taskProb(lo, hi int, p, g []float64, gglob []float64, shared bo
 	gacc := num.Scratch(&gbuf, k)
 	prod := num.NewProduct()
 	var a0, a1 float64 // gacc for K = 2
+	done := hi - lo
 	for j := lo; j < hi; j++ {
 		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 		if shared {
@@ -52,11 +53,8 @@ func (e *laEval) taskProb(lo, hi int, p, g []float64, gglob []float64, shared bo
 		}
 		sum, scale, ok := e.posteriorProb(pj, s)
 		if !ok {
-			if k == 2 {
-				gacc[0], gacc[1] = a0, a1
-			}
-			e.addGlobal(gglob, gacc)
-			return prod.M, prod.E, j - lo
+			done = j - lo
+			break
 		}
 		if !shared {
 			fillRows(g[(off[j]-base)*k:(off[j+1]-base)*k], s)
@@ -80,7 +78,7 @@ func (e *laEval) taskProb(lo, hi int, p, g []float64, gglob []float64, shared bo
 		gacc[0], gacc[1] = a0, a1
 	}
 	e.addGlobal(gglob, gacc)
-	return prod.M, prod.E, hi - lo
+	return prod.M, prod.E, done
 }
 
 // fillRows copies the K values of s into every row of K values of g.

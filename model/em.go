@@ -208,9 +208,7 @@ func (m Model) runEM(ctx context.Context, d *data.Dataset, set Settings, obj *ob
 		obj:           obj,
 		LogLikelihood: end.ll,
 	}
-	obj.freeAccumulators() // before the output, which is as large
-	r.Probs = make([]float64, d.NumTasks()*d.NumClasses())
-	obj.outputs(end.x, r.Probs)
+	r.Probs = obj.outputs(end.x)
 	r.Runtime = time.Since(start)
 	return r, nil
 }

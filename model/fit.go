@@ -237,9 +237,7 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 		r.Status += ": " + err.Error()
 		r.Stop = err
 	}
-	obj.freeAccumulators() // before the output, which is as large
-	r.Probs = make([]float64, d.NumTasks()*d.NumClasses())
-	obj.outputs(x, r.Probs)
+	r.Probs = obj.outputs(x)
 	if !isFinite(r.LogLikelihood) || !finite(r.Probs) {
 		which := "fitted"
 		if res.MajorIterations == 0 {

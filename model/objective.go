@@ -87,11 +87,6 @@ type objective struct {
 	// noise.SharedBackpropper), both nil unless both sides have one.
 	slatent latent.SharedProbEvaluator
 	snoise  noise.SharedBackpropper
-
-	// gdim holds the lengths of a chunk's accumulators of the shared
-	// blocks: the noise model's worker block and the assumption's global
-	// block.
-	gdim [2]int
 }
 
 func newObjective(m Model, d *data.Dataset, threads int) *objective {
@@ -117,8 +112,7 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 			o.slatent, o.snoise = sl, sn
 		}
 	}
-	wdim := d.NumWorkers() * m.Noise.WorkerDim(k)
-	bounds := chunkBounds(d, chunkCount(d, wdim))
+	bounds := chunkBounds(d, chunkCount(d, o.lay.W[1]-o.lay.W[0]))
 	for i := 0; i+1 < len(bounds); i++ {
 		lo, hi := bounds[i], bounds[i+1]
 		most := mostLabels(d, lo, hi)
@@ -128,9 +122,9 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 			gf: make([]float64, most*k),
 		})
 	}
-	// The accumulators come with the first pass, after the start's
-	// J·K label frequencies, which Init needs, are garbage.
-	o.gdim = [2]int{wdim, m.Latent.GlobalDim(k)}
+	// The accumulators come with the first pass (allocAccumulators),
+	// after the start's J·K label frequencies, which Init needs, are
+	// garbage.
 	return o
 }
 
@@ -147,8 +141,8 @@ func (o *objective) allocAccumulators() {
 		if o.slatent != nil {
 			c.gs = make([]float64, mostBatchObjects(o.d, c.lo, c.hi)*k)
 		}
-		c.gw = make([]float64, o.gdim[0])
-		c.gg = make([]float64, o.gdim[1])
+		c.gw = make([]float64, o.lay.W[1]-o.lay.W[0])
+		c.gg = make([]float64, o.lay.G[1]-o.lay.G[0])
 		c.l = make([]float64, max(most, batchLabels)*k)
 		c.g = make([]float64, max(most, batchLabels)*k)
 	}
@@ -281,11 +275,14 @@ func (o *objective) logObject(c *chunk, j int, gob, gt []float64) float64 {
 	return v
 }
 
-// outputs writes the consensus distribution of every object at the
-// parameters x into probs (J×K).
-func (o *objective) outputs(x, probs []float64) {
+// outputs returns the consensus distribution of every object at the
+// parameters x (J×K), the end of a fit: it first drops the chunks'
+// accumulators (freeAccumulators), which the output would otherwise join.
+func (o *objective) outputs(x []float64) []float64 {
+	o.freeAccumulators()
 	o.setParams(x)
 	k := o.d.NumClasses()
+	probs := make([]float64, o.d.NumTasks()*k)
 	o.forChunks(func(c *chunk) {
 		for j := c.lo; j < c.hi; j++ {
 			l := c.lf[:(o.d.Offsets[j+1]-o.d.Offsets[j])*k]
@@ -293,4 +290,5 @@ func (o *objective) outputs(x, probs []float64) {
 			o.latent.Output(j, l, probs[j*k:(j+1)*k])
 		}
 	})
+	return probs
 }

@@ -184,46 +184,43 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				// Under hier a has moved since γ_j was formed, Σγ_z
 				// differs from Σa_z + n_j, and the bound keeps
 				// (Σγ_z − Σa_z − n_j) ψ(S).
-				nj := len(pj) / k
-				t := prod.Log() + v.normA
-				if v.hier {
-					s := sum(gamma)
-					lg, _ := math.Lgamma(s)
-					t += (s-v.sumA-float64(nj))*num.Digamma(s) - lg
-				} else {
-					t -= v.lgS[nj]
-				}
-				for z, x := range gamma {
-					lg, _ := math.Lgamma(x)
-					// exp ψ(γ_z) underflows for γ_z below about
-					// 1/700 (a_z reaches 10⁻³ under hier): then ψ
-					// itself.
-					var psi float64
-					if e[z] > 0x1p-1000 {
-						psi = num.Log(e[z])
-					} else {
-						psi = num.Digamma(x)
-					}
-					t += lg - (x-v.a[z])*psi
-				}
-				c.bound += t
-				// The output's change in this pass: from γ_j as the
-				// last pass left it to the new one.
-				so, sn := sum(g0), sum(ng)
-				for z := range ng {
-					c.change = max(c.change, math.Abs(ng[z]/sn-g0[z]/so))
-				}
-				copy(gamma, ng)
-				if v.hier {
-					num.DirichletExpLog(elog, gamma)
-					for z, x := range elog {
-						c.glob[z] += x
-					}
-				}
+				v.settle(c, len(pj)/k, prod, gamma, e, g0, ng, elog)
 				break
 			}
 		}
 	})
+}
+
+// settle ends an object's update in objects: it adds to c the object's
+// terms of the bound at γ_j = gamma (e = exp ψ(γ_j), prod the product of
+// the label normalisers, nj the number of labels) and the largest change of
+// its output from old (γ_j as the last pass left it) to next, moves γ_j
+// to next, and under hier adds E[log q_j] to c.glob (elog is scratch of K
+// values).
+func (v *vbDA) settle(c *vbChunk, nj int, prod num.Product, gamma, e, old, next, elog []float64) {
+	t := prod.Log() + v.normA
+	if v.hier {
+		s := sum(gamma)
+		lg, _ := math.Lgamma(s)
+		t += (s-v.sumA-float64(nj))*num.Digamma(s) - lg
+	} else {
+		t -= v.lgS[nj]
+	}
+	for z, x := range gamma {
+		t += vbBoundTerm(x, v.a[z], e[z])
+	}
+	c.bound += t
+	so, sn := sum(old), sum(next)
+	for z := range next {
+		c.change = max(c.change, math.Abs(next[z]/sn-old[z]/so))
+	}
+	copy(gamma, next)
+	if v.hier {
+		num.DirichletExpLog(elog, gamma)
+		for z, x := range elog {
+			c.glob[z] += x
+		}
+	}
 }
 
 func (v *vbDA) global(chunks []vbChunk) {

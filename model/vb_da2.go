@@ -8,8 +8,9 @@ import (
 
 // object2 is the update of one object without a known class in
 // vbDA.objects for K = 2, with γ_j, exp ψ(γ_j) and the new γ_j held in
-// scalars instead of scratch slices: the same operations in the same order
-// (TestVBObject2 compares it with the generic loop bit for bit). An
+// scalars instead of scratch slices while it iterates, and settle's end:
+// the same operations in the same order (TestVBObject2 compares it with
+// the generic loop bit for bit). An
 // object's update is most of a variational pass, and this one took the
 // pass at K = 2 from 73-77 to 64-66 cpu-ns/label (BenchmarkVBPass).
 // pj holds the expected probabilities of the object's labels, gj receives
@@ -33,7 +34,6 @@ func (v *vbDA) object2(c *vbChunk, pj, gj, gamma []float64) {
 			_, _, m0, m1, _ := vbStep2(pj, gj, n0, n1, a0, a1)
 			r0, r1 := n0-x0, n1-x1
 			w0, w1 := m0-2*n0+x0, m1-2*n1+x1
-			// squaremLength(x, n, m, +Inf), written out.
 			alpha := -1.0
 			if vv := w0*w0 + w1*w1; vv > 0 {
 				alpha = -min(max(math.Sqrt((r0*r0+r1*r1)/vv), 1), math.Inf(1))
@@ -47,29 +47,10 @@ func (v *vbDA) object2(c *vbChunk, pj, gj, gamma []float64) {
 			}
 			continue
 		}
-		// The bound's terms as in objects, at γ_j = x.
-		nj := len(pj) / 2
-		t := prod.Log() + v.normA
-		if v.hier {
-			s := x0 + x1
-			lg, _ := math.Lgamma(s)
-			t += (s-v.sumA-float64(nj))*num.Digamma(s) - lg
-		} else {
-			t -= v.lgS[nj]
-		}
-		t += vbBoundTerm(x0, a0, e0)
-		t += vbBoundTerm(x1, a1, e1)
-		c.bound += t
-		so, sn := old0+old1, n0+n1
-		c.change = max(c.change, math.Abs(n0/sn-old0/so))
-		c.change = max(c.change, math.Abs(n1/sn-old1/so))
-		gamma[0], gamma[1] = n0, n1
-		if v.hier {
-			var elog [2]float64
-			num.DirichletExpLog(elog[:], gamma)
-			c.glob[0] += elog[0]
-			c.glob[1] += elog[1]
-		}
+		gamma[0], gamma[1] = x0, x1
+		e, old, next := [2]float64{e0, e1}, [2]float64{old0, old1}, [2]float64{n0, n1}
+		var elog [2]float64
+		v.settle(c, len(pj)/2, prod, gamma, e[:], old[:], next[:], elog[:])
 		return
 	}
 }
