@@ -132,50 +132,23 @@ func (e *laEval) posteriorProb(p, s []float64) (sum float64, scale int, ok bool)
 func (e *laEval) posteriorChecked(p, s []float64) (sum float64, scale int, ok bool) {
 	k := e.k
 	if k == 2 {
+		var q pair
 		s0, s1 := e.p[0], e.p[1]
-		var lost0, lost1 bool
 		for i := 0; i+1 < len(p); i += 2 {
 			s0 *= p[i]
 			s1 *= p[i+1]
-			if !(s0 >= lostBelow && s1 >= lostBelow) { // or NaN
-				if s0 != s0 || s1 != s1 {
+			if !(s0 >= 0x1p-256 && s1 >= 0x1p-256) {
+				if s0, s1, ok = q.check(s0, s1); !ok {
 					return 0, 0, false
 				}
-				if s0 < lostBelow {
-					s0, lost0 = lostBound, true
-				}
-				if s1 < lostBelow {
-					s1, lost1 = lostBound, true
-				}
-			}
-			if s0 < 0x1p-256 && s1 < 0x1p-256 { // neither is NaN here
-				_, ex := math.Frexp(max(s0, s1))
-				f := math.Ldexp(1, -ex)
-				s0 *= f
-				s1 *= f
-				scale += ex
 			}
 		}
-		switch {
-		case lost0 && lost1:
+		g0, g1, sum, ok := q.end(s0, s1)
+		if !ok {
 			return 0, 0, false
-		case lost0:
-			if !(s0 <= negligible*s1) {
-				return 0, 0, false
-			}
-			s[0], s[1] = 0, 1
-			return s1, scale, true
-		case lost1:
-			if !(s1 <= negligible*s0) {
-				return 0, 0, false
-			}
-			s[0], s[1] = 1, 0
-			return s0, scale, true
 		}
-		sum = s0 + s1
-		inv := 1 / sum
-		s[0], s[1] = s0*inv, s1*inv
-		return sum, scale, true
+		s[0], s[1] = g0, g1
+		return sum, q.scale, true
 	}
 	// lost has bit z set when the product of class z is lost; beyond 64
 	// classes any lost product sends the object to the log path.
@@ -228,6 +201,73 @@ func (e *laEval) posteriorChecked(p, s []float64) (sum float64, scale int, ok bo
 		s[z] *= inv
 	}
 	return sum, scale, true
+}
+
+// pair is the state of an object's two products p_z Π_i P(y_i | z) at
+// K = 2 besides their values, while posteriorChecked or TaskTable
+// multiplies its labels in: the products are scaled by 2^-scale, and lost
+// has bit z set when the product of class z is lost (replaced by lostBound,
+// see TaskProb). The products themselves stay in the caller's variables, s0
+// and s1, which the compiler keeps in registers; after each label the
+// caller calls check unless both are at least 2⁻²⁵⁶:
+//
+//	s0 *= a
+//	s1 *= b
+//	if !(s0 >= 0x1p-256 && s1 >= 0x1p-256) {
+//		if s0, s1, ok = q.check(s0, s1); !ok { ... }
+//	}
+type pair struct {
+	lost  int
+	scale int
+}
+
+// check returns the products s0 and s1 after a label when one is below
+// 2⁻²⁵⁶ or NaN: a product that has lost precision is marked and replaced
+// by lostBound, and both are rescaled when both are below 2⁻²⁵⁶. It
+// reports false if a product is NaN.
+func (q *pair) check(s0, s1 float64) (float64, float64, bool) {
+	if !(s0 >= lostBelow && s1 >= lostBelow) { // or NaN
+		if s0 != s0 || s1 != s1 {
+			return s0, s1, false
+		}
+		if s0 < lostBelow {
+			s0, q.lost = lostBound, q.lost|1
+		}
+		if s1 < lostBelow {
+			s1, q.lost = lostBound, q.lost|2
+		}
+	}
+	if s0 < 0x1p-256 && s1 < 0x1p-256 { // neither is NaN here
+		_, ex := math.Frexp(max(s0, s1))
+		f := math.Ldexp(1, -ex)
+		s0 *= f
+		s1 *= f
+		q.scale += ex
+	}
+	return s0, s1, true
+}
+
+// end returns the posterior γ_j = (g0, g1) and the sum of the products
+// s0 and s1, sum·2^scale; ok is false when the products lost too much
+// precision (see TaskProb).
+func (q *pair) end(s0, s1 float64) (g0, g1, sum float64, ok bool) {
+	switch q.lost {
+	case 3:
+		return 0, 0, 0, false
+	case 1:
+		if !(s0 <= negligible*s1) {
+			return 0, 0, 0, false
+		}
+		return 0, 1, s1, true
+	case 2:
+		if !(s1 <= negligible*s0) {
+			return 0, 0, 0, false
+		}
+		return 1, 0, s0, true
+	}
+	sum = s0 + s1
+	inv := 1 / sum
+	return s0 * inv, s1 * inv, sum, true
 }
 
 // posteriorQuick is posteriorProb for the common object with K > 2 classes,

@@ -95,6 +95,25 @@ type SharedProbEvaluator interface {
 	TaskProbShared(lo, hi int, p, g []float64, gglob, gtask []float64) (m float64, e, done int)
 }
 
+// TableEvaluator is an optional interface of a ProbEvaluator that can read
+// the probabilities of a noise model given as a table per worker
+// (noise.Tabled: P(y | z) = t[w·K² + y·K + z] for a label y of worker w)
+// and add its weights where that noise model's BackpropProb would: g_i(z)
+// to gw[w·K² + y·K + z]. Package model uses it when the noise model is
+// Tabled, which saves writing every label's K probabilities and weights
+// and reading them back. LA's evaluator has it for K = 2.
+type TableEvaluator interface {
+	ProbEvaluator
+
+	// TaskTable does for the objects lo, lo+1, ... up to hi what Prob,
+	// TaskProb and BackpropProb would do for them (TaskProbShared and
+	// BackpropShared, if the evaluator is a SharedProbEvaluator), bit for
+	// bit, given the table t of the noise model, and returns the same m,
+	// e and done as TaskProb. It stops before an object that TaskProb
+	// would stop before, having written nothing for it.
+	TaskTable(lo, hi int, t []float64, gw, gglob, gtask []float64) (m float64, e, done int)
+}
+
 // MStepper is an optional interface of an Evaluator whose assumption has a
 // closed-form M-step, for the EM algorithm of package model: given the
 // weights g_i(z) of the E-step at the current parameters, it sets its own

@@ -170,34 +170,70 @@ func TestProbPathMatchesGeneric(t *testing.T) {
 		}
 		generic := newObjective(m, d, 2)
 		generic.pnoise, generic.platent = nil, nil
-		k := d.NumClasses()
-		for _, scale := range []float64{0, 1, 5, 30, 300} {
-			x := m.Init(d)
-			rng := rand.New(rand.NewPCG(uint64(k), math.Float64bits(scale)))
-			for i := range x {
-				x[i] += scale * rng.NormFloat64()
-			}
-			gf := make([]float64, len(x))
-			gg := make([]float64, len(x))
-			vf := fast.eval(x, gf)
-			vg := generic.eval(x, gg)
-			if math.IsNaN(vg) {
-				continue // the generic path gives NaN too
-			}
-			if math.Abs(vf-vg) > 1e-12*(1+math.Abs(vg)) || math.IsNaN(vf) {
-				t.Errorf("scale %g: value %.17g, generic %.17g", scale, vf, vg)
-			}
-			bad := 0
-			for i := range gg {
-				if math.Abs(gf[i]-gg[i]) > 1e-12*(1+math.Abs(gg[i])) || math.IsNaN(gf[i]) != math.IsNaN(gg[i]) {
-					if bad < 5 {
-						t.Errorf("scale %g: gradient[%d] = %.17g, generic %.17g", scale, i, gf[i], gg[i])
-					}
-					bad++
+		generic.tnoise, generic.tlatent = nil, nil
+		comparePaths(t, m, d, fast, generic, 1e-12)
+	})
+}
+
+// TestTablePathIdentical checks that the path in which the assumption
+// reads the noise model's table (latent.TableEvaluator with noise.Tabled)
+// gives the value and gradient of the path through Prob, TaskProbShared
+// and BackpropShared bit for bit, at random parameters of growing scale, at
+// which more and more objects need the checks of their products or the
+// log path.
+func TestTablePathIdentical(t *testing.T) {
+	mk := func(k int) *data.Dataset { return noisetest.Data(t, uint64(20+k), 2000, 40, k) }
+	forCompositions(t, mk, func(t *testing.T, m Model, d *data.Dataset) {
+		table := newObjective(m, d, 2)
+		if table.tlatent == nil {
+			t.Skip("no table path")
+		}
+		shared := newObjective(m, d, 2)
+		shared.tlatent, shared.tnoise = nil, nil
+		comparePaths(t, m, d, table, shared, 0)
+	})
+}
+
+// comparePaths compares the value and gradient of the objective o with
+// those of the reference ref, to a relative tolerance tol (0: bit for
+// bit), at m's start on d with every parameter moved by scale times a
+// standard normal deviate, for growing scales. A scale at which the
+// reference's value is NaN is skipped (at scale 300 GLAD's difficulties
+// exp(δ_j) overflow).
+func comparePaths(t *testing.T, m Model, d *data.Dataset, o, ref *objective, tol float64) {
+	t.Helper()
+	near := func(v, want float64) bool {
+		if math.IsNaN(v) || math.IsNaN(want) {
+			return math.IsNaN(v) == math.IsNaN(want)
+		}
+		return v == want || math.Abs(v-want) <= tol*(1+math.Abs(want))
+	}
+	for _, scale := range []float64{0, 1, 5, 30, 300} {
+		x := m.Init(d)
+		rng := rand.New(rand.NewPCG(uint64(d.NumClasses()), math.Float64bits(scale)))
+		for i := range x {
+			x[i] += scale * rng.NormFloat64()
+		}
+		g := make([]float64, len(x))
+		gref := make([]float64, len(x))
+		v := o.eval(x, g)
+		vref := ref.eval(x, gref)
+		if math.IsNaN(vref) {
+			continue
+		}
+		if !near(v, vref) {
+			t.Errorf("scale %g: value %.17g, reference %.17g", scale, v, vref)
+		}
+		bad := 0
+		for i := range gref {
+			if !near(g[i], gref[i]) {
+				if bad < 5 {
+					t.Errorf("scale %g: gradient[%d] = %.17g, reference %.17g", scale, i, g[i], gref[i])
 				}
+				bad++
 			}
 		}
-	})
+	}
 }
 
 // TestThreadsIdentical checks that the value and gradient of every

@@ -87,6 +87,13 @@ type objective struct {
 	// noise.SharedBackpropper), both nil unless both sides have one.
 	slatent latent.SharedProbEvaluator
 	snoise  noise.SharedBackpropper
+
+	// tlatent and tnoise are the forms of platent and pnoise in which
+	// the assumption reads the noise model's table itself
+	// (latent.TableEvaluator and noise.Tabled), both nil unless both
+	// sides have one.
+	tlatent latent.TableEvaluator
+	tnoise  noise.Tabled
 }
 
 func newObjective(m Model, d *data.Dataset, threads int) *objective {
@@ -111,6 +118,11 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 		if ok1 && ok2 {
 			o.slatent, o.snoise = sl, sn
 		}
+		tl, ok1 := pl.(latent.TableEvaluator)
+		tn, ok2 := pn.(noise.Tabled)
+		if ok1 && ok2 {
+			o.tlatent, o.tnoise = tl, tn
+		}
 	}
 	bounds := chunkBounds(d, chunkCount(d, o.lay.W[1]-o.lay.W[0]))
 	for i := 0; i+1 < len(bounds); i++ {
@@ -131,18 +143,21 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 // allocAccumulators gives every chunk its accumulators and batch scratch
 // (zero), unless it has them.
 func (o *objective) allocAccumulators() {
-	if len(o.chunks) == 0 || o.chunks[0].l != nil {
+	if len(o.chunks) == 0 || o.chunks[0].gw != nil {
 		return
 	}
 	k := o.d.NumClasses()
 	for i := range o.chunks {
 		c := &o.chunks[i]
 		most := mostLabels(o.d, c.lo, c.hi)
+		c.gw = make([]float64, o.lay.W[1]-o.lay.W[0])
+		c.gg = make([]float64, o.lay.G[1]-o.lay.G[0])
+		if o.tlatent != nil {
+			continue // no batch scratch: see tableBatch
+		}
 		if o.slatent != nil {
 			c.gs = make([]float64, mostBatchObjects(o.d, c.lo, c.hi)*k)
 		}
-		c.gw = make([]float64, o.lay.W[1]-o.lay.W[0])
-		c.gg = make([]float64, o.lay.G[1]-o.lay.G[0])
 		c.l = make([]float64, max(most, batchLabels)*k)
 		c.g = make([]float64, max(most, batchLabels)*k)
 	}
@@ -228,6 +243,11 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 			continue
 		}
 		start, hi := j, batchEnd(off, j, c.hi)
+		if o.tlatent != nil {
+			o.tableBatch(c, start, hi, &prod, &value, gob, gt)
+			j = hi
+			continue
+		}
 		n := (off[hi] - off[start]) * k
 		p, g := c.l[:n], c.g[:n]
 		pn.Prob(start, hi, p)
@@ -261,6 +281,24 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 		}
 	}
 	c.value = value + prod.Log()
+}
+
+// tableBatch evaluates the objects [lo, hi) of c with the noise model's
+// table (latent.TableEvaluator), multiplying their terms into prod as
+// chunkPass does a batch's and adding to value the terms of the objects
+// that take the log path.
+func (o *objective) tableBatch(c *chunk, lo, hi int, prod *num.Product, value *float64, gob, gt []float64) {
+	t := o.tnoise.Table()
+	for j := lo; j < hi; {
+		m, e, done := o.tlatent.TaskTable(j, hi, t, c.gw, c.gg, gt)
+		prod.Mul(m)
+		prod.Scale(e)
+		j += done
+		if j < hi {
+			*value += o.logObject(c, j, gob, gt)
+			j++
+		}
+	}
 }
 
 // logObject evaluates object j in log space (LogProb, Task, Backprop), with

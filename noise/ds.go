@@ -177,6 +177,10 @@ func (e *dsEval) Prob(lo, hi int, p []float64) {
 	}
 }
 
+// Table returns π_w(z, y) transposed, at w·K² + y·K + z, where
+// BackpropShared adds the label's weights (Tabled).
+func (e *dsEval) Table() []float64 { return e.piT }
+
 // BackpropProb adds the weights to the worker counts as Backprop does, in
 // one loop over the labels of the objects [lo, hi); DS has no use for the
 // probabilities.
@@ -383,5 +387,5 @@ func (DS) SetWorker(d *data.Dataset, vals, w []float64) error {
 }
 
 var _ WorkerSetter = DS{}
-var _ SharedBackpropper = (*dsEval)(nil)
+var _ Tabled = (*dsEval)(nil)
 var _ Describer = DS{}

@@ -127,6 +127,26 @@ type SharedBackpropper interface {
 	BackpropShared(lo, hi int, p, g []float64, gw, gobj []float64)
 }
 
+// Tabled is an optional interface of a ProbEvaluator whose probabilities
+// are a table per worker, as DS's confusion matrices are: for a label y of
+// worker w,
+//
+//	P(y | z) = Table()[w·K² + y·K + z],
+//
+// and BackpropProb adds the label's weight g(z) to gw[w·K² + y·K + z], the
+// same place (as does BackpropShared, if it has one). An assumption that
+// can read the table (latent.TableEvaluator) then does the work of Prob, of
+// its own TaskProb and of BackpropProb in one loop over each object's
+// labels, without writing the probabilities and the weights out and reading
+// them back.
+type Tabled interface {
+	ProbEvaluator
+
+	// Table returns the table at the parameters of the last SetParams.
+	// The caller must not change it.
+	Table() []float64
+}
+
 // MStepper is an optional interface of an Evaluator whose noise model has
 // a closed-form M-step, for the EM algorithm of package model.
 //
