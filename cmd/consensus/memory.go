@@ -288,19 +288,37 @@ func distinctFields(sample []byte, format data.Format) float64 {
 	if format == data.TSV {
 		sep = []byte{'\t'}
 	}
-	seen := make(map[string]struct{})
-	rows := 0
-	for i, line := range bytes.Split(sample, []byte{'\n'}) {
-		if i == 0 || len(bytes.TrimSpace(line)) == 0 {
+	// One set per column; a lookup with string(cell) does not allocate,
+	// so only a new cell costs a copy of its text.
+	var seen [2]map[string]struct{}
+	for c := range seen {
+		seen[c] = make(map[string]struct{})
+	}
+	first := true
+	for len(sample) > 0 {
+		line := sample
+		if i := bytes.IndexByte(sample, '\n'); i >= 0 {
+			line, sample = sample[:i], sample[i+1:]
+		} else {
+			sample = nil
+		}
+		if first || len(bytes.TrimSpace(line)) == 0 {
+			first = false
 			continue
 		}
-		rows++
-		cells := bytes.SplitN(line, sep, 3)
-		for c, cell := range cells[:min(2, len(cells))] {
-			seen[strconv.Itoa(c)+string(bytes.TrimSpace(cell))] = struct{}{}
+		for c := range seen {
+			cell, rest, _ := bytes.Cut(line, sep)
+			cell = bytes.TrimSpace(cell)
+			if _, ok := seen[c][string(cell)]; !ok {
+				seen[c][string(cell)] = struct{}{}
+			}
+			if rest == nil {
+				break
+			}
+			line = rest
 		}
 	}
-	return float64(len(seen))
+	return float64(len(seen[0]) + len(seen[1]))
 }
 
 // maxDeflateRatio is the largest compression ratio deflate achieves.

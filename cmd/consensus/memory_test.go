@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,6 +110,49 @@ func TestFitMemory(t *testing.T) {
 		need, params := fitMemory(est, d)
 		if params != c.params || (params == 0) != (need == base) {
 			t.Errorf("%s: %v parameters, %v bytes; want %v parameters (rfe: %v bytes)", c.name, params, need, c.params, base)
+		}
+	}
+}
+
+// TestDistinctFields checks distinctFields against counting the distinct
+// trimmed cells of each of the first two columns of the rows after the
+// header, with the rows split by bytes.Split and the cells by
+// bytes.SplitN.
+func TestDistinctFields(t *testing.T) {
+	reference := func(sample []byte, sep []byte) float64 {
+		seen := map[string]bool{}
+		for i, line := range bytes.Split(sample, []byte{'\n'}) {
+			if i == 0 || len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			cells := bytes.SplitN(line, sep, 3)
+			for c, cell := range cells[:min(2, len(cells))] {
+				seen[strconv.Itoa(c)+string(bytes.TrimSpace(cell))] = true
+			}
+		}
+		return float64(len(seen))
+	}
+	for _, tc := range []struct {
+		sample string
+		format data.Format
+	}{
+		{"", data.CSV},
+		{"task,worker,label\n", data.CSV},
+		{"task,worker,label", data.CSV},
+		{"task,worker,label\nt1,w1,a\nt1,w2,b\nt2,w1,a\n", data.CSV},
+		{"task,worker,label\nt1,w1,a\n\n  \nt1 , w1,b\nt2,t1,a", data.CSV},
+		{"h\nonly\nonly\nother\n", data.CSV},
+		{"h\nx,\nx,\n,x\n,\n", data.CSV},
+		{"h\na,b,c,d,e\na,b\nb,a\n", data.CSV},
+		{"h\r\nt1,w1,a\r\nt2,w1,a\r\n", data.CSV},
+		{"task\tworker\tlabel\nt1\tw1\ta\nt1\tw2\ta,b\n", data.TSV},
+	} {
+		sep := []byte{','}
+		if tc.format == data.TSV {
+			sep = []byte{'\t'}
+		}
+		if got, want := distinctFields([]byte(tc.sample), tc.format), reference([]byte(tc.sample), sep); got != want {
+			t.Errorf("%q: %v distinct cells, want %v", tc.sample, got, want)
 		}
 	}
 }
