@@ -3,14 +3,13 @@ package table
 import (
 	"bufio"
 	"compress/gzip"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -59,15 +58,16 @@ type Writer struct {
 	cols []Column
 	at   int // the next cell of the row
 
-	// CSV and TSV
-	bw    *bufio.Writer
-	cw    *csv.Writer
-	cells []string
-	text  []byte // the text of the row's numbers (see number)
+	bw *bufio.Writer // CSV, TSV and JSON Lines
+
+	// line is the text of the row so far (CSV, TSV and JSON Lines).
+	line []byte
+
+	// CSV and TSV: the separator
+	comma byte
 
 	// JSON Lines
 	keys [][]byte
-	line []byte
 
 	// Parquet
 	pw   *parquet.GenericWriter[any]
@@ -91,15 +91,14 @@ func NewWriter(w io.Writer, f data.Format, cols []Column) (*Writer, error) {
 	switch f {
 	case data.CSV, data.TSV, "":
 		t.bw = bufio.NewWriterSize(w, 1<<16)
-		t.cw = csv.NewWriter(t.bw)
+		t.comma = ','
 		if f == data.TSV {
-			t.cw.Comma = '\t'
+			t.comma = '\t'
 		}
-		t.cells = make([]string, len(cols))
-		for i, c := range cols {
-			t.cells[i] = c.Name
+		for _, c := range cols {
+			t.String(c.Name)
 		}
-		if err := t.cw.Write(t.cells); err != nil {
+		if err := t.EndRow(); err != nil {
 			return nil, err
 		}
 	case data.JSONL:
@@ -127,8 +126,8 @@ func (t *Writer) String(s string) {
 		return
 	}
 	switch {
-	case t.cw != nil:
-		t.cells[t.at] = s
+	case t.comma != 0:
+		t.line = appendCSV(t.sep(), s, t.comma)
 	case t.keys != nil:
 		t.line = AppendJSONString(append(t.line, t.keys[t.at]...), s)
 	default:
@@ -143,8 +142,8 @@ func (t *Writer) Float(v float64) {
 		return
 	}
 	switch {
-	case t.cw != nil:
-		t.cells[t.at] = t.number(strconv.AppendFloat(t.text, v, 'g', -1, 64))
+	case t.comma != 0:
+		t.line = strconv.AppendFloat(t.sep(), v, 'g', -1, 64)
 	case t.keys != nil:
 		t.line = AppendJSONNumber(append(t.line, t.keys[t.at]...), v)
 	default:
@@ -158,7 +157,7 @@ func (t *Writer) Float(v float64) {
 // reads in JSON Lines and Parquet. Text that is not a number is an error
 // naming the column.
 func (t *Writer) FloatText(s string) error {
-	if t.cw != nil || t.full() {
+	if t.comma != 0 || t.full() {
 		t.String(s)
 		return nil
 	}
@@ -176,8 +175,8 @@ func (t *Writer) Int(v int64) {
 		return
 	}
 	switch {
-	case t.cw != nil:
-		t.cells[t.at] = t.number(strconv.AppendInt(t.text, v, 10))
+	case t.comma != 0:
+		t.line = strconv.AppendInt(t.sep(), v, 10)
 	case t.keys != nil:
 		t.line = strconv.AppendInt(append(t.line, t.keys[t.at]...), v, 10)
 	default:
@@ -186,16 +185,54 @@ func (t *Writer) Int(v int64) {
 	t.at++
 }
 
-// number returns the text that the last append added to t.text as a
-// string cell, without copying it, and keeps the appended text in t.text.
-// The string aliases t.text, which no later append of the row changes (an
-// append that grows it moves it, leaving the old bytes in place); EndRow
-// hands the row to the CSV writer, which copies it, and only then starts
-// t.text again. Writing numbers so allocates nothing per cell.
-func (t *Writer) number(b []byte) string {
-	n := len(t.text)
-	t.text = b
-	return unsafe.String(unsafe.SliceData(b[n:]), len(b)-n)
+// sep returns the row's text followed by the separator that comes before
+// the next CSV or TSV cell, if it is not the first.
+func (t *Writer) sep() []byte {
+	if t.at == 0 {
+		return t.line
+	}
+	return append(t.line, t.comma)
+}
+
+// appendCSV appends the cell s to b as encoding/csv's Writer writes a field
+// with the ASCII separator comma: as it is, or, when csvNeedsQuotes, in
+// double quotes with each double quote doubled (line ends are kept as they
+// are). Numbers never need quotes, so the Writer appends them directly.
+func appendCSV(b []byte, s string, comma byte) []byte {
+	if !csvNeedsQuotes(s, comma) {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, '"')
+		s = s[i+1:]
+	}
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// csvNeedsQuotes reports whether encoding/csv's Writer quotes the field s
+// with the ASCII separator comma: s is `\.`, holds a line end, a double
+// quote or the separator, or starts with a space (unicode.IsSpace).
+func csvNeedsQuotes(s string, comma byte) bool {
+	if s == "" {
+		return false
+	}
+	if s == `\.` {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\n' || c == '\r' || c == '"' || c == comma {
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsSpace(r)
 }
 
 // full reports whether the row has all its cells; a cell written then is
@@ -218,9 +255,10 @@ func (t *Writer) EndRow() error {
 	}
 	t.at = 0
 	switch {
-	case t.cw != nil:
-		err := t.cw.Write(t.cells)
-		t.text = t.text[:0]
+	case t.comma != 0:
+		t.line = append(t.line, '\n')
+		_, err := t.bw.Write(t.line)
+		t.line = t.line[:0]
 		return err
 	case t.keys != nil:
 		if len(t.cols) == 0 {
@@ -250,13 +288,7 @@ func (t *Writer) flushRows() error {
 // footer). It does not close the underlying writer.
 func (t *Writer) Close() error {
 	switch {
-	case t.cw != nil:
-		t.cw.Flush()
-		if err := t.cw.Error(); err != nil {
-			return err
-		}
-		return t.bw.Flush()
-	case t.keys != nil:
+	case t.bw != nil:
 		return t.bw.Flush()
 	}
 	if err := t.flushRows(); err != nil {

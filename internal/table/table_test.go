@@ -205,3 +205,46 @@ func TestWriterNumbersCSV(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWriterCSV checks that the Writer writes the bytes encoding/csv's
+// Writer writes, with either separator, for rows of two text cells and a
+// number: the quoting of cells (empty, `\.`, line ends, quotes,
+// separators, a leading Unicode space, invalid UTF-8) included.
+func FuzzWriterCSV(f *testing.F) {
+	for _, s := range []string{"", "a", `\.`, `\.x`, " a", "\ta", "\u00a0a", "\u2003x", "\u0085", "a,b", "a\tb",
+		`a"b`, `"`, "a\nb", "a\r\nb", "\r", "\xff", "\xc2", "x ", "é", "t1"} {
+		f.Add(s, "w", 0.5, false)
+		f.Add("t", s, -1e-300, true)
+	}
+	f.Fuzz(func(t *testing.T, a, b string, v float64, tsv bool) {
+		format, comma := data.CSV, ','
+		if tsv {
+			format, comma = data.TSV, '\t'
+		}
+		var got, want bytes.Buffer
+		tw, err := NewWriter(&got, format, []Column{{a + "h", String}, {"x" + b, Dict}, {"v", Float}})
+		if err != nil {
+			t.Skip() // two equal column names
+		}
+		for range 2 {
+			tw.String(a)
+			tw.String(b)
+			tw.Float(v)
+			if err := tw.EndRow(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		cw := csv.NewWriter(&want)
+		cw.Comma = comma
+		rows := [][]string{{a + "h", "x" + b, "v"}, {a, b, FormatFloat(v)}, {a, b, FormatFloat(v)}}
+		if err := cw.WriteAll(rows); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("cells %q, %q, %v: wrote\n%q\nencoding/csv writes\n%q", a, b, v, got.Bytes(), want.Bytes())
+		}
+	})
+}
