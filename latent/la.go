@@ -142,5 +142,26 @@ func (e *laEval) Output(j int, l []float64, out []float64) {
 	e.posterior(e.d.Offsets[j+1]-e.d.Offsets[j], l, out[:e.k])
 }
 
+// OutputProb writes γ_j into out as TaskProb computes it (ProbOutputter),
+// unless a class's posterior is below the smallest normal number: TaskProb
+// drops a posterior below 2⁻⁶⁴ times the largest when its product has lost
+// precision, which is harmless in a pass's weights but not in the output,
+// where Output gives the small probability, or 0 where it underflows.
+func (e *laEval) OutputProb(j int, p, out []float64) bool {
+	var buf num.Buf
+	s := num.Scratch(&buf, e.k)
+	if _, _, ok := e.posteriorProb(p, s); !ok {
+		return false
+	}
+	for _, v := range s {
+		if !(v >= 0x1p-1022) {
+			return false
+		}
+	}
+	copy(out, s)
+	return true
+}
+
 var _ SharedProbEvaluator = (*laEval)(nil)
 var _ MStepper = (*laEval)(nil)
+var _ ProbOutputter = (*laEval)(nil)

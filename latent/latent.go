@@ -95,6 +95,21 @@ type SharedProbEvaluator interface {
 	TaskProbShared(lo, hi int, p, g []float64, gglob, gtask []float64) (m float64, e, done int)
 }
 
+// ProbOutputter is an optional interface of a ProbEvaluator whose
+// consensus output can be computed from the probabilities P(y_i | z), as
+// LA's posterior γ_j can, without the K exponentials and the logarithm of
+// the log-space Output.
+type ProbOutputter interface {
+	ProbEvaluator
+
+	// OutputProb does the same as Output for object j given
+	// p[i·K+z] = P(y_i | z) for its labels instead of their logarithms,
+	// to rounding. It reports false, having written nothing, when the
+	// probabilities are too small to be combined accurately (as TaskProb
+	// would stop); the caller then uses Output.
+	OutputProb(j int, p, out []float64) bool
+}
+
 // TableEvaluator is an optional interface of a ProbEvaluator that can read
 // the probabilities of a noise model given as a table per worker
 // (noise.Tabled: P(y | z) = t[w·K² + y·K + z] for a label y of worker w)

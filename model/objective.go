@@ -321,11 +321,19 @@ func (o *objective) outputs(x []float64) []float64 {
 	o.setParams(x)
 	k := o.d.NumClasses()
 	probs := make([]float64, o.d.NumTasks()*k)
+	po, _ := o.platent.(latent.ProbOutputter)
 	o.forChunks(func(c *chunk) {
 		for j := c.lo; j < c.hi; j++ {
 			l := c.lf[:(o.d.Offsets[j+1]-o.d.Offsets[j])*k]
+			out := probs[j*k : (j+1)*k]
+			if po != nil {
+				o.pnoise.Prob(j, j+1, l)
+				if po.OutputProb(j, l, out) {
+					continue
+				}
+			}
 			o.noise.LogProb(j, l)
-			o.latent.Output(j, l, probs[j*k:(j+1)*k])
+			o.latent.Output(j, l, out)
 		}
 	})
 	return probs
