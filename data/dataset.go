@@ -56,6 +56,7 @@ func (d *Dataset) TaskLabels(j int) (workers []int32, labels []uint16) {
 func (d *Dataset) Counts() []float64 {
 	k := d.NumClasses()
 	c := make([]float64, d.NumTasks()*k)
+	clear(c) // written before it is read (see intern.resize)
 	for j := range d.Tasks {
 		for _, y := range d.Label[d.Offsets[j]:d.Offsets[j+1]] {
 			c[j*k+int(y)]++

@@ -168,6 +168,11 @@ func (in *intern) reserve(n int) {
 		in.hint = (n - k) * (in.stored/k + 1)
 	}
 	in.names.reserve(n)
+	// The garbage collector reads the whole reserved slice of strings,
+	// its unused tail too, which maps the zero page where the names will
+	// be written: a second fault per page, with a flush of the other
+	// cores' TLBs. Writing it first avoids both.
+	clear(in.names.cur[len(in.names.cur):cap(in.names.cur)])
 	if in.inline && n > cap(in.short) {
 		in.short = append(make([][2]uint64, 0, n), in.short...)
 	}
@@ -190,6 +195,10 @@ func (in *intern) resize(size int) {
 	old := in.slots
 	in.slots, in.shift = make([]uint64, size), uint(64-bits.TrailingZeros(uint(size)))
 	adviseHuge(unsafe.Pointer(unsafe.SliceData(in.slots)), uintptr(size)*8)
+	// Written before it is read: a lookup's first read of fresh memory
+	// would map the zero page, which its insertion's write must then
+	// replace, a second fault that also flushes the other cores' TLBs.
+	clear(in.slots)
 	mask := len(in.slots) - 1
 	for _, e := range old {
 		if e == 0 {
@@ -298,6 +307,7 @@ func (ids *localIDs) get(data []byte, a, z, row int32) int32 {
 	if 2*len(ids.off) > len(ids.slots) {
 		old := ids.slots
 		ids.slots, ids.shift = make([]uint64, 2*len(old)), ids.shift-1
+		clear(ids.slots) // written before it is read (see intern.resize)
 		mask = len(ids.slots) - 1
 		for _, e := range old {
 			if e != 0 {
