@@ -1,6 +1,8 @@
 package model
 
 import (
+	"runtime"
+
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
@@ -141,12 +143,16 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 }
 
 // allocAccumulators gives every chunk its accumulators and batch scratch
-// (zero), unless it has them.
+// (zero), unless it has them. Large accumulators are preceded by a
+// collection (see bigAccumulators).
 func (o *objective) allocAccumulators() {
 	if len(o.chunks) == 0 || o.chunks[0].gw != nil {
 		return
 	}
 	k := o.d.NumClasses()
+	if o.bigAccumulators() {
+		runtime.GC()
+	}
 	for i := range o.chunks {
 		c := &o.chunks[i]
 		most := mostLabels(o.d, c.lo, c.hi)
@@ -166,12 +172,32 @@ func (o *objective) allocAccumulators() {
 // freeAccumulators drops the chunks' accumulators and batch scratch, which
 // a fit no longer needs once its parameters are known: with many classes
 // the accumulators (a worker block per chunk) are as large as the output
-// that is allocated next. A later pass allocates them again.
+// that is allocated next. Large accumulators are followed by a collection
+// (see bigAccumulators). A later pass allocates them again.
 func (o *objective) freeAccumulators() {
+	big := len(o.chunks) > 0 && o.chunks[0].gw != nil && o.bigAccumulators()
 	for i := range o.chunks {
 		c := &o.chunks[i]
 		c.gw, c.gg, c.l, c.g, c.gs = nil, nil, nil, nil, nil
 	}
+	if big {
+		runtime.GC()
+	}
+}
+
+// bigAccumulators reports whether the chunks' worker accumulators hold at
+// least 2²¹ numbers (16 MiB) in all, as with many classes and workers. The
+// fit then collects garbage before it allocates them, when the start's
+// J·K label frequencies have just become garbage, and after it drops them,
+// before the J·K output is allocated: so each large allocation reuses the
+// memory of the one before instead of growing the heap while the
+// collector's next cycle is still ahead. A collection costs a mark of the
+// live heap, tens of milliseconds, against a fit of seconds; on 10⁶ labels
+// with K = 20 it lowered the peak from 123-143 to 106-114 MB (la-ds) and
+// from 247-250 to 200-202 MB (da-ds) with no change of CPU time beyond
+// the spread of runs.
+func (o *objective) bigAccumulators() bool {
+	return len(o.chunks)*(o.lay.W[1]-o.lay.W[0]) >= 1<<21
 }
 
 // setParams hands the parameters in x to both evaluators.
