@@ -159,7 +159,7 @@ func (o *objective) allocAccumulators() {
 		c.gw = make([]float64, o.lay.W[1]-o.lay.W[0])
 		c.gg = make([]float64, o.lay.G[1]-o.lay.G[0])
 		if o.tlatent != nil {
-			continue // no batch scratch: see tableBatch
+			continue // no batch scratch: see probObjects
 		}
 		if o.slatent != nil {
 			c.gs = make([]float64, mostBatchObjects(o.d, c.lo, c.hi)*k)
@@ -175,7 +175,7 @@ func (o *objective) allocAccumulators() {
 // that is allocated next. Large accumulators are followed by a collection
 // (see bigAccumulators). A later pass allocates them again.
 func (o *objective) freeAccumulators() {
-	big := len(o.chunks) > 0 && o.chunks[0].gw != nil && o.bigAccumulators()
+	big := o.bigAccumulators() && o.chunks[0].gw != nil
 	for i := range o.chunks {
 		c := &o.chunks[i]
 		c.gw, c.gg, c.l, c.g, c.gs = nil, nil, nil, nil, nil
@@ -260,44 +260,32 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 	// The probability-space terms are multiplied into prod (M·2^E, with M
 	// kept in [2⁻²⁵⁶, 2²⁵⁶]) and take one logarithm per chunk.
 	prod := num.NewProduct()
-	pn, pl := o.pnoise, o.platent
 	off := o.d.Offsets
 	for j := c.lo; j < c.hi; {
-		if pn == nil {
+		if o.pnoise == nil {
 			value += o.logObject(c, j, gob, gt)
 			j++
 			continue
 		}
 		start, hi := j, batchEnd(off, j, c.hi)
-		if o.tlatent != nil {
-			o.tableBatch(c, start, hi, &prod, &value, gob, gt)
-			j = hi
-			continue
+		var p, g []float64
+		if o.tlatent == nil {
+			n := (off[hi] - off[start]) * k
+			p, g = c.l[:n], c.g[:n]
+			o.pnoise.Prob(start, hi, p)
 		}
-		n := (off[hi] - off[start]) * k
-		p, g := c.l[:n], c.g[:n]
-		pn.Prob(start, hi, p)
 		for j < hi {
 			// The batch's probabilities stay valid after an object
 			// that takes the log path: carry on from the next one
 			// without computing them again.
-			at := (off[j] - off[start]) * k
-			var m float64
-			var e, done int
-			if o.slatent != nil {
-				m, e, done = o.slatent.TaskProbShared(j, hi, p[at:], c.gs, c.gg, gt)
-			} else {
-				m, e, done = pl.TaskProb(j, hi, p[at:], g[at:], c.gg, gt)
+			var pj, gj []float64
+			if p != nil {
+				at := (off[j] - off[start]) * k
+				pj, gj = p[at:], g[at:]
 			}
+			m, e, done := o.probObjects(c, j, hi, pj, gj, gob, gt)
 			prod.Mul(m)
 			prod.Scale(e)
-			switch {
-			case done == 0:
-			case o.snoise != nil:
-				o.snoise.BackpropShared(j, j+done, p[at:], c.gs, c.gw, gob)
-			default:
-				pn.BackpropProb(j, j+done, p[at:], g[at:], c.gw, gob)
-			}
 			j += done
 			if j < hi {
 				// Object j underflows in probability space.
@@ -309,22 +297,33 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 	c.value = value + prod.Log()
 }
 
-// tableBatch evaluates the objects [lo, hi) of c with the noise model's
-// table (latent.TableEvaluator), multiplying their terms into prod as
-// chunkPass does a batch's and adding to value the terms of the objects
-// that take the log path.
-func (o *objective) tableBatch(c *chunk, lo, hi int, prod *num.Product, value *float64, gob, gt []float64) {
-	t := o.tnoise.Table()
-	for j := lo; j < hi; {
-		m, e, done := o.tlatent.TaskTable(j, hi, t, c.gw, c.gg, gt)
-		prod.Mul(m)
-		prod.Scale(e)
-		j += done
-		if j < hi {
-			*value += o.logObject(c, j, gob, gt)
-			j++
-		}
+// probObjects evaluates the objects j, j+1, ... of a batch that ends at hi
+// in probability space, up to one that needs the log path, and returns
+// their terms as m·2^e and their number, as latent.ProbEvaluator.TaskProb
+// does; p and g are the batch's probabilities and weights from object j
+// on. With the noise model's table (latent.TableEvaluator) the assumption
+// reads the probabilities and adds the weights itself, and p and g are
+// nil; otherwise the noise model accumulates the weights, once per
+// object if both sides can (SharedProbEvaluator and SharedBackpropper).
+func (o *objective) probObjects(c *chunk, j, hi int, p, g, gob, gt []float64) (float64, int, int) {
+	if o.tlatent != nil {
+		return o.tlatent.TaskTable(j, hi, o.tnoise.Table(), c.gw, c.gg, gt)
 	}
+	var m float64
+	var e, done int
+	if o.slatent != nil {
+		m, e, done = o.slatent.TaskProbShared(j, hi, p, c.gs, c.gg, gt)
+	} else {
+		m, e, done = o.platent.TaskProb(j, hi, p, g, c.gg, gt)
+	}
+	switch {
+	case done == 0:
+	case o.snoise != nil:
+		o.snoise.BackpropShared(j, j+done, p, c.gs, c.gw, gob)
+	default:
+		o.pnoise.BackpropProb(j, j+done, p, g, c.gw, gob)
+	}
+	return m, e, done
 }
 
 // logObject evaluates object j in log space (LogProb, Task, Backprop), with
