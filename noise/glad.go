@@ -82,9 +82,6 @@ func (e *gladPriorEval) Penalty(w, o, gw, gobj []float64) float64 {
 	return l2(e.prec, 1, w, gw) + l2(e.prec, 1, o, gobj)
 }
 
-// underflowExp is the largest x for which e^-x is a normal number.
-const underflowExp = 1022 * math.Ln2
-
 type gladEval struct {
 	d      *data.Dataset
 	k      int
@@ -95,75 +92,56 @@ type gladEval struct {
 }
 
 // sigmoids returns σ(s) and 1 - σ(s) = σ(-s), each to full relative
-// precision, with one exponential. Below the smallest normal number, where
-// the exponential would give a subnormal (slow on x86, and imprecise) or
-// zero, the smaller of the two is returned as 0: an underflow, which the
-// probability-space paths of the assumptions detect and handle.
-func sigmoids(s float64) (a, na float64) {
-	if math.Abs(s) > underflowExp { // false for NaN, which propagates
-		return sigmoidsOf(s, 0)
-	}
-	return num.SigmoidPair(s, num.Exp(-math.Abs(s)))
-}
+// precision, with one exponential; beyond num.SigmoidLimit, where the
+// smaller would be a subnormal number (slow on x86, and imprecise) or
+// zero, the smaller is exactly 0, which the probability-space paths of the
+// assumptions detect and handle (num.SigmoidPairOf).
+func sigmoids(s float64) (a, na float64) { return num.SigmoidPairOf(s) }
 
 // Prob writes P(y_i | z): a = σ(e_w d_j) for z = y_i and (1 - a)/(K - 1)
-// for the other classes, with one exponential per label. The
-// exponentials of the whole range are taken in one call of num.ExpTo,
-// which overlaps them in the processor, with the arguments and then the
-// results kept in p's first values: label i's at p[i], which the loop that
-// writes the probabilities, running backwards, reads before it writes
-// p[i·K, (i+1)·K). The results are bit for bit those of sigmoids.
+// for the other classes, with one exponential per label. The arguments
+// s_i = e_w d_j of the whole range go into p's first values, and
+// num.SigmoidPairs turns them into the pairs (σ(s_i), σ(-s_i)) at p[2i]
+// and p[2i+1] (the exponentials overlapped, four at a time with AVX2);
+// then each label's pair is put in its classes' places (at K > 2 from the
+// end, so that label i's pair is read before p[i·K, (i+1)·K) is written).
+// The results are bit for bit those of sigmoids.
 func (e *gladEval) Prob(lo, hi int, p []float64) {
 	k := e.k
 	off := e.d.Offsets
 	base := off[lo]
 	n := off[hi] - base
-	x := p[:n]
+	s := p[:n]
 	for j := lo; j < hi; j++ {
 		dj := e.diff[j]
 		workers := e.d.Worker[off[j]:off[j+1]]
-		xj := x[off[j]-base : off[j+1]-base]
+		sj := s[off[j]-base : off[j+1]-base]
+		sj = sj[:len(workers)]
 		for i, w := range workers {
-			s := e.e[w] * dj
-			if math.Abs(s) > underflowExp {
-				s = 0 // sigmoidsOf ignores this exponential
-			}
-			xj[i] = -math.Abs(s)
+			sj[i] = e.e[w] * dj
 		}
 	}
-	num.ExpTo(x, x)
-	for j := hi - 1; j >= lo; j-- {
-		dj := e.diff[j]
-		workers, labels := e.d.TaskLabels(j)
-		at := off[j] - base
-		for i := len(workers) - 1; i >= 0; i-- {
-			a, na := sigmoidsOf(e.e[workers[i]]*dj, x[at+i])
-			pi := p[(at+i)*k : (at+i+1)*k]
-			if k == 2 {
-				y := int(labels[i]) & 1
-				pi[y] = a
-				pi[1-y] = na
-				continue
-			}
-			wrong := na * e.invKm1
-			for z := range pi {
-				pi[z] = wrong
-			}
-			pi[labels[i]] = a
+	num.SigmoidPairs(p[:2*n], s)
+	labels := e.d.Label[base:off[hi]]
+	if k == 2 {
+		pairs := p[:2*len(labels)]
+		for i, l := range labels {
+			y := int(l) & 1
+			a, na := pairs[2*i], pairs[2*i+1]
+			pairs[2*i+y] = a
+			pairs[2*i+1-y] = na
 		}
+		return
 	}
-}
-
-// sigmoidsOf is sigmoids(s) given ex = num.Exp(-|s|) when
-// |s| ≤ underflowExp (and anything otherwise).
-func sigmoidsOf(s, ex float64) (a, na float64) {
-	if math.Abs(s) > underflowExp {
-		if s > 0 {
-			return 1, 0
+	for i := len(labels) - 1; i >= 0; i-- {
+		a, na := p[2*i], p[2*i+1]
+		pi := p[i*k : (i+1)*k]
+		wrong := na * e.invKm1
+		for z := range pi {
+			pi[z] = wrong
 		}
-		return 0, 1
+		pi[labels[i]] = a
 	}
-	return num.SigmoidPair(s, ex)
 }
 
 // BackpropProb is Backprop reading a = σ(e_w d_j) from p instead of

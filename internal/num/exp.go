@@ -54,9 +54,27 @@ func Exp(x float64) float64 {
 
 // ExpTo writes Exp(x[i]) into dst[i] for every i of x. With no call per
 // element, consecutive elements overlap in the processor: it takes about
-// half the time of calling Exp in a loop. dst must be at least as long as x
+// half the time of calling Exp in a loop. On amd64 with AVX2 it takes four
+// elements at a time, with the same operations in the same order (no fused
+// multiply-add), so the results are the same bit for bit; build with the
+// tag purego for the scalar loop alone. dst must be at least as long as x
 // and may be x itself.
 func ExpTo(dst, x []float64) {
+	dst = dst[:len(x)]
+	if !haveAVX2 {
+		expTo(dst, x)
+		return
+	}
+	for i := 0; i < len(x); i++ {
+		i = expAVX2(dst, x, i)
+		if i < len(x) {
+			expTo(dst[i:i+1], x[i:i+1])
+		}
+	}
+}
+
+// expTo is ExpTo's scalar loop.
+func expTo(dst, x []float64) {
 	dst = dst[:len(x)]
 	for i, v := range x {
 		if !(v > -700 && v < 700) {

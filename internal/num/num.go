@@ -151,3 +151,71 @@ func (p *Product) Scale(e int) { p.E += e }
 
 // Log returns the logarithm of the product.
 func (p Product) Log() float64 { return math.Log(p.M) + float64(p.E)*math.Ln2 }
+
+// SigmoidLimit is the largest |s| for which SigmoidPairOf computes σ(s)
+// and σ(-s): 1022·log 2, beyond which the smaller of the two would be
+// below the smallest normal number.
+const SigmoidLimit = 1022 * math.Ln2
+
+// SigmoidPairOf returns σ(s) and 1 - σ(s) = σ(-s), each to full relative
+// precision, with one exponential (Exp): SigmoidPair(s, Exp(-|s|)). Where
+// |s| > SigmoidLimit, where the smaller would be a subnormal number (slow
+// on x86, and imprecise) or zero, the smaller is returned as exactly 0 and
+// the larger as 1. A NaN gives two NaNs.
+func SigmoidPairOf(s float64) (a, na float64) {
+	if math.Abs(s) > SigmoidLimit { // false for NaN, which propagates
+		if s > 0 {
+			return 1, 0
+		}
+		return 0, 1
+	}
+	return SigmoidPair(s, Exp(-math.Abs(s)))
+}
+
+// SigmoidPairs writes SigmoidPairOf(s[i]) into dst[2i] and dst[2i+1] for
+// every i of s, with the exponentials overlapped as in ExpTo (and four at
+// a time with AVX2, bit for bit the same). dst must hold 2·len(s) numbers;
+// s may be dst's first len(s), since each element is read before the
+// pairs that overwrite it are written.
+func SigmoidPairs(dst, s []float64) {
+	n := len(s)
+	dst = dst[:2*n]
+	if !haveAVX2 {
+		sigmoidPairs(dst, s)
+		return
+	}
+	for i := n; i > 0; i-- {
+		if i = sigmoidPairsAVX2(dst, s, i); i == 0 {
+			return
+		}
+		dst[2*i-2], dst[2*i-1] = SigmoidPairOf(s[i-1])
+	}
+}
+
+// sigmoidPairs is SigmoidPairs' scalar loop: blocks of elements from the
+// end, each copied out of s, its exponentials taken in one loop (expTo),
+// then its pairs written.
+func sigmoidPairs(dst, s []float64) {
+	var sb, xb [32]float64
+	for hi := len(s); hi > 0; {
+		lo := max(hi-len(sb), 0)
+		sv, xv := sb[:hi-lo], xb[:hi-lo]
+		copy(sv, s[lo:hi])
+		for j, v := range sv {
+			xv[j] = -math.Abs(v)
+			if math.Abs(v) > SigmoidLimit {
+				xv[j] = 0 // not used
+			}
+		}
+		expTo(xv, xv)
+		for j, v := range sv {
+			i := lo + j
+			if math.Abs(v) > SigmoidLimit {
+				dst[2*i], dst[2*i+1] = SigmoidPairOf(v)
+				continue
+			}
+			dst[2*i], dst[2*i+1] = SigmoidPair(v, xv[j])
+		}
+		hi = lo
+	}
+}

@@ -1,0 +1,30 @@
+//go:build amd64 && !purego
+
+package num
+
+import "golang.org/x/sys/cpu"
+
+// haveAVX2 reports whether ExpTo and SigmoidPairs use their AVX2 loops,
+// which take four elements at a time with the same operations, in the
+// same order, as the scalar loops (no fused multiply-add), so that the
+// results are bit for bit the same.
+var haveAVX2 = cpu.X86.HasAVX2
+
+// expAVX2 writes Exp(x[j]) into dst[j] for j = i, i+1, ... in groups of
+// four, and returns the first j it did not write: where fewer than four
+// elements remain, or at a group with an element outside (-700, 700) or
+// NaN, which the caller takes one element at a time. dst must be at least
+// as long as x.
+//
+//go:noescape
+func expAVX2(dst, x []float64, i int) int
+
+// sigmoidPairsAVX2 writes SigmoidPairOf(s[j]) into dst[2j] and dst[2j+1]
+// for j = i-1, i-2, ... in groups of four, from the end, and returns the
+// number of elements it left at the start: fewer than four, or up to a
+// group whose exponential's argument -|s_j| is below -700 (or NaN), which
+// the caller takes one element at a time. dst must hold 2i numbers; s
+// may be dst's first i.
+//
+//go:noescape
+func sigmoidPairsAVX2(dst, s []float64, i int) int

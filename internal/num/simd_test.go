@@ -1,0 +1,141 @@
+package num
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// sameBits reports whether a and b are the same number bit for bit, or
+// both NaN.
+func sameBits(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+}
+
+// TestExpToGroups checks ExpTo against Exp bit for bit at every length up
+// to 21 and with an argument that the four-at-a-time loop must leave to
+// the scalar code (outside (-700, 700), infinite or NaN) at every
+// position, so that every way of cutting a slice into groups is taken.
+func TestExpToGroups(t *testing.T) {
+	t.Logf("AVX2 loops: %v", haveAVX2)
+	rng := rand.New(rand.NewPCG(5, 6))
+	specials := []float64{math.NaN(), -700, 700, -745, 800, math.Inf(1), math.Inf(-1), 699.99, -699.99, 0, math.Copysign(0, -1)}
+	for n := range 22 {
+		for _, special := range specials {
+			for p := range max(n, 1) {
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = (rng.Float64()*2 - 1) * 700
+				}
+				if n > 0 {
+					x[p] = special
+				}
+				dst := make([]float64, n+1)
+				ExpTo(dst, x)
+				in := slices.Clone(x)
+				ExpTo(in, in)
+				for i, v := range x {
+					want := Exp(v)
+					if !sameBits(dst[i], want) || !sameBits(in[i], want) {
+						t.Fatalf("n=%d: ExpTo(%v) = %v (in place %v), Exp %v", n, v, dst[i], in[i], want)
+					}
+				}
+				if dst[n] != 0 {
+					t.Fatalf("n=%d: ExpTo wrote past len(x)", n)
+				}
+			}
+		}
+	}
+}
+
+// TestSigmoidPairOf checks σ(s) and σ(-s) against math.Exp to full
+// relative precision, and the exact 0 and 1 beyond SigmoidLimit.
+func TestSigmoidPairOf(t *testing.T) {
+	for _, s := range []float64{0, 1e-12, -1e-12, 0.5, -0.5, 3, -3, 40, -40, 700, -700, 708, -708} {
+		a, na := SigmoidPairOf(s)
+		wantA, wantNA := 1/(1+math.Exp(-s)), 1/(1+math.Exp(s))
+		if math.Abs(a-wantA) > 4e-16*wantA || math.Abs(na-wantNA) > 4e-16*wantNA {
+			t.Errorf("SigmoidPairOf(%v) = (%v, %v), want (%v, %v)", s, a, na, wantA, wantNA)
+		}
+	}
+	for _, c := range []struct{ s, a, na float64 }{
+		{709, 1, 0}, {-709, 0, 1}, {math.Inf(1), 1, 0}, {math.Inf(-1), 0, 1},
+		{math.Nextafter(SigmoidLimit, 1000), 1, 0}, {-math.Nextafter(SigmoidLimit, 1000), 0, 1},
+	} {
+		if a, na := SigmoidPairOf(c.s); a != c.a || na != c.na {
+			t.Errorf("SigmoidPairOf(%v) = (%v, %v), want (%v, %v)", c.s, a, na, c.a, c.na)
+		}
+	}
+	if a, na := SigmoidPairOf(math.NaN()); !math.IsNaN(a) || !math.IsNaN(na) {
+		t.Errorf("SigmoidPairOf(NaN) = (%v, %v), want NaNs", a, na)
+	}
+}
+
+// TestSigmoidPairs checks SigmoidPairs against SigmoidPairOf bit for bit,
+// into another slice and in place (s the first half of dst), at every
+// length up to 41 (the scalar loop's blocks are 32), with special values
+// at every position: both zeros, the limit and the numbers beside it, the
+// ends of the exponential's fast range, infinities and NaN.
+func TestSigmoidPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	lim := SigmoidLimit
+	specials := []float64{0, math.Copysign(0, -1), lim, -lim, math.Nextafter(lim, 0), -math.Nextafter(lim, 1000),
+		700, -700, 700.5, -700.5, 699.99, 1e300, -1e300, math.Inf(1), math.Inf(-1), math.NaN()}
+	for n := range 42 {
+		for _, special := range specials {
+			for p := range max(n, 1) {
+				s := make([]float64, n)
+				for i := range s {
+					s[i] = rng.NormFloat64() * []float64{1, 30, 500}[i%3]
+				}
+				if n > 0 {
+					s[p] = special
+				}
+				dst := make([]float64, 2*n+1)
+				SigmoidPairs(dst[:2*n], s)
+				in := make([]float64, 2*n)
+				copy(in, s)
+				SigmoidPairs(in, in[:n])
+				for i, v := range s {
+					a, na := SigmoidPairOf(v)
+					for _, got := range [][2]float64{{dst[2*i], dst[2*i+1]}, {in[2*i], in[2*i+1]}} {
+						if !sameBits(got[0], a) || !sameBits(got[1], na) {
+							t.Fatalf("n=%d: SigmoidPairs at %v = %v, SigmoidPairOf (%v, %v)", n, v, got, a, na)
+						}
+					}
+				}
+				if dst[2*n] != 0 {
+					t.Fatalf("n=%d: SigmoidPairs wrote past 2·len(s)", n)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkSlices measures ExpTo and SigmoidPairs per element on 256
+// arguments (a batch of the pass), with the scalar loops beside them.
+func BenchmarkSlices(b *testing.B) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	x := make([]float64, 256)
+	for i := range x {
+		x[i] = rng.NormFloat64() * 3
+	}
+	dst := make([]float64, 2*len(x))
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"ExpTo", func() { ExpTo(dst, x) }},
+		{"expTo", func() { expTo(dst, x) }},
+		{"SigmoidPairs", func() { SigmoidPairs(dst, x) }},
+		{"sigmoidPairs", func() { sigmoidPairs(dst, x) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				c.f()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/element")
+		})
+	}
+}
