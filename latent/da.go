@@ -125,19 +125,15 @@ func (e *daEval) TaskProb(lo, hi int, p, g []float64, _, gtask []float64) (float
 		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 		gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
 		n := off[j+1] - off[j]
+		oprod := prod // the product before object j, to undo a failure
+		oscale := scale
 		if k == 2 {
 			if j == blockEnd {
 				block, blockEnd = j, min(hi, j+objBlock)
 				expNegAbsDiffs(&ex, e.b, block, blockEnd)
 			}
-			softmax2(q, e.b[2*j+1]-e.b[2*j], ex[j-block])
-		} else {
-			softmax(q, e.b[j*k:(j+1)*k])
-		}
-		oprod := prod // the product before object j, to undo a failure
-		oscale := scale
-		if k == 2 {
-			q0, q1 := q[0], q[1]
+			// softmax2, without the slice
+			q1, q0 := num.SigmoidPair(e.b[2*j+1]-e.b[2*j], ex[j-block])
 			var a0, a1 float64
 			gj = gj[:len(pj)]
 			ok := true
@@ -168,6 +164,7 @@ func (e *daEval) TaskProb(lo, hi int, p, g []float64, _, gtask []float64) (float
 			gb[1] += a1 - float64(n)*q1
 			continue
 		}
+		softmax(q, e.b[j*k:(j+1)*k])
 		clear(acc)
 		for i := 0; i < len(pj); i += k {
 			pi, gi := pj[i:i+k], gj[i:i+k]

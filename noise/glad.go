@@ -102,9 +102,11 @@ func sigmoids(s float64) (a, na float64) { return num.SigmoidPairOf(s) }
 // for the other classes, with one exponential per label. The arguments
 // s_i = e_w d_j of the whole range go into p's first values, and
 // num.SigmoidPairs turns them into the pairs (σ(s_i), σ(-s_i)) at p[2i]
-// and p[2i+1] (the exponentials overlapped, four at a time with AVX2);
-// then each label's pair is put in its classes' places (at K > 2 from the
-// end, so that label i's pair is read before p[i·K, (i+1)·K) is written).
+// and p[2i+1] (the exponentials overlapped, four at a time with AVX2),
+// at K = 2 in the order of the label (num.SigmoidPairsAt: σ(s_i) at
+// p[2i + y_i]); at K > 2 each label's pair is then put in its classes'
+// places from the end, so that label i's pair is read before
+// p[i·K, (i+1)·K) is written.
 // The results are bit for bit those of sigmoids.
 func (e *gladEval) Prob(lo, hi int, p []float64) {
 	k := e.k
@@ -112,27 +114,22 @@ func (e *gladEval) Prob(lo, hi int, p []float64) {
 	base := off[lo]
 	n := off[hi] - base
 	s := p[:n]
+	ability := e.e
 	for j := lo; j < hi; j++ {
 		dj := e.diff[j]
 		workers := e.d.Worker[off[j]:off[j+1]]
 		sj := s[off[j]-base : off[j+1]-base]
 		sj = sj[:len(workers)]
 		for i, w := range workers {
-			sj[i] = e.e[w] * dj
+			sj[i] = ability[w] * dj
 		}
 	}
-	num.SigmoidPairs(p[:2*n], s)
 	labels := e.d.Label[base:off[hi]]
 	if k == 2 {
-		pairs := p[:2*len(labels)]
-		for i, l := range labels {
-			y := int(l) & 1
-			a, na := pairs[2*i], pairs[2*i+1]
-			pairs[2*i+y] = a
-			pairs[2*i+1-y] = na
-		}
+		num.SigmoidPairsAt(p[:2*n], s, labels)
 		return
 	}
+	num.SigmoidPairs(p[:2*n], s)
 	for i := len(labels) - 1; i >= 0; i-- {
 		a, na := p[2*i], p[2*i+1]
 		pi := p[i*k : (i+1)*k]
@@ -150,6 +147,7 @@ func (e *gladEval) BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64) 
 	k := e.k
 	off := e.d.Offsets
 	base := off[lo]
+	ability := e.e
 	for j := lo; j < hi; j++ {
 		dj := e.diff[j]
 		workers, labels := e.d.TaskLabels(j)
@@ -157,15 +155,7 @@ func (e *gladEval) BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64) 
 		gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
 		var gd float64
 		if k == 2 {
-			labels = labels[:len(workers)]
-			pj, gj = pj[:2*len(workers)], gj[:2*len(workers)]
-			for i, w := range workers {
-				y := int(labels[i]) & 1
-				ds := gj[2*i+y] - pj[2*i+y]*(gj[2*i]+gj[2*i+1])
-				gw[w] += ds * dj
-				gd += ds * e.e[w]
-			}
-			gobj[j] += gd * dj
+			gobj[j] += backprop2(workers, labels, pj, gj, ability, gw, dj) * dj
 			continue
 		}
 		for i, w := range workers {
@@ -181,6 +171,24 @@ func (e *gladEval) BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64) 
 		}
 		gobj[j] += gd * dj
 	}
+}
+
+// backprop2 is BackpropProb's work for one object at K = 2, given its
+// labels' probabilities p and weights g (two each): it adds each label's
+// ds = g(y) - P(y | y)·(g(0) + g(1)) times d_j to its worker's gradient
+// and returns Σ ds·e_w, the object's gradient before the factor d_j. A
+// function of its own, so that its loop keeps its values in registers.
+func backprop2(workers []int32, labels []uint16, p, g []float64, ability, gw []float64, dj float64) float64 {
+	labels = labels[:len(workers)]
+	p, g = p[:2*len(workers)], g[:2*len(workers)]
+	var gd float64
+	for i, w := range workers {
+		y := int(labels[i]) & 1
+		ds := g[2*i+y] - p[2*i+y]*(g[2*i]+g[2*i+1])
+		gw[w] += ds * dj
+		gd += ds * ability[w]
+	}
+	return gd
 }
 
 // BackpropShared is BackpropProb with the weights of each object shared

@@ -219,3 +219,30 @@ func sigmoidPairs(dst, s []float64) {
 		hi = lo
 	}
 }
+
+// SigmoidPairsAt is SigmoidPairs with each pair in the order that y[i]'s
+// lowest bit gives: σ(s_i) at dst[2i + y_i&1] and σ(-s_i) at the other of
+// dst[2i] and dst[2i+1]. For a label y_i ∈ {0, 1} and a one-coin noise model
+// at K = 2, that is P(y_i | z) for z = 0, 1, with σ(s_i) the probability
+// of a correct label. y must be as long as s.
+func SigmoidPairsAt(dst, s []float64, y []uint16) {
+	n := len(s)
+	dst, y = dst[:2*n], y[:n]
+	if !haveAVX2 {
+		sigmoidPairs(dst, s)
+		for i, l := range y {
+			b := int(l) & 1
+			a, na := dst[2*i], dst[2*i+1]
+			dst[2*i+b] = a
+			dst[2*i+1-b] = na
+		}
+		return
+	}
+	for i := n; i > 0; i-- {
+		if i = sigmoidPairsAtAVX2(dst, s, y, i); i == 0 {
+			return
+		}
+		b := int(y[i-1]) & 1
+		dst[2*i-2+b], dst[2*i-1-b] = SigmoidPairOf(s[i-1])
+	}
+}

@@ -28,3 +28,9 @@ func expAVX2(dst, x []float64, i int) int
 //
 //go:noescape
 func sigmoidPairsAVX2(dst, s []float64, i int) int
+
+// sigmoidPairsAtAVX2 is sigmoidPairsAVX2 with each pair in the order of
+// SigmoidPairsAt: swapped where y[j] is odd. y must hold i labels.
+//
+//go:noescape
+func sigmoidPairsAtAVX2(dst, s []float64, y []uint16, i int) int

@@ -26,6 +26,7 @@ CONST4(limit, 0x4086232bdd7abcd2)
 CONST4(absMask, 0x7fffffffffffffff)
 CONST4(signBit, 0x8000000000000000)
 CONST4(mask127, 0x000000000000007f)
+CONST4(bit0, 0x0000000000000001)
 
 // EXP4 computes Exp of the four arguments in X into E, using K, F, R, Q,
 // T, M as scratch, and R8 as the table's address: kf = x·invLn2N + round,
@@ -88,6 +89,54 @@ expDone:
 	MOVQ CX, ret+56(FP)
 	RET
 
+// SIG4 computes the pairs of the four s at -32(SI)(CX*8) into dst at
+// -64(DI)(CX*16), given the macro SELECT, which turns the mask ge (Y6:
+// s >= 0) into the mask of the lanes whose first number is the larger
+// sigmoid. It jumps to done at a group with -|s| at or below -700 or NaN
+// (that group is not written).
+#define SIG4(SELECT, done) \
+	VMOVUPD -32(SI)(CX*8), Y0; \
+	VANDPD absMask<>(SB), Y0, Y1; \
+	VCMPPD $0x1E, limit<>(SB), Y1, Y2; \
+	VXORPD signBit<>(SB), Y1, Y1; \
+	VANDNPD Y1, Y2, Y1; \
+	VCMPPD $0x1E, m700<>(SB), Y1, Y3; \
+	VMOVMSKPD Y3, AX; \
+	CMPQ AX, $15; \
+	JNE  done; \
+	EXP4(Y1, Y3, Y4, Y5, Y6, Y7, Y8); \
+	VADDPD one<>(SB), Y3, Y4; \
+	VMOVUPD one<>(SB), Y5; \
+	VDIVPD Y4, Y5, Y4; \
+	VMULPD Y4, Y3, Y5; \
+	VXORPD Y6, Y6, Y6; \
+	VCMPPD $0x1D, Y6, Y0, Y6; \
+	SELECT; \
+	VBLENDVPD Y6, Y4, Y5, Y7; \
+	VBLENDVPD Y6, Y5, Y4, Y9; \
+	VANDPD one<>(SB), Y6, Y4; \
+	VANDNPD one<>(SB), Y6, Y5; \
+	VBLENDVPD Y2, Y4, Y7, Y7; \
+	VBLENDVPD Y2, Y5, Y9, Y9; \
+	VUNPCKLPD Y9, Y7, Y10; \
+	VUNPCKHPD Y9, Y7, Y11; \
+	VPERM2F128 $0x20, Y11, Y10, Y12; \
+	VPERM2F128 $0x31, Y11, Y10, Y13; \
+	LEAQ (CX)(CX*1), BX; \
+	VMOVUPD Y12, -64(DI)(BX*8); \
+	VMOVUPD Y13, -32(DI)(BX*8);
+
+// The first number of a pair is σ(s) = the larger where s >= 0.
+#define GE
+
+// The first number of a pair is σ(s) where y is even, σ(-s) where odd:
+// the mask ge is flipped where y (four uint16 at -8(R9)(CX*2)) is odd.
+#define BYLABEL \
+	VPMOVZXWQ -8(R9)(CX*2), Y10; \
+	VPAND bit0<>(SB), Y10, Y10; \
+	VPCMPEQQ bit0<>(SB), Y10, Y10; \
+	VXORPD Y10, Y6, Y6;
+
 // func sigmoidPairsAVX2(dst, s []float64, i int) int
 TEXT ·sigmoidPairsAVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -98,39 +147,31 @@ TEXT ·sigmoidPairsAVX2(SB), NOSPLIT, $0-64
 sigLoop:
 	CMPQ CX, $4
 	JLT  sigDone
-	VMOVUPD -32(SI)(CX*8), Y0          // s
-	VANDPD absMask<>(SB), Y0, Y1        // |s|
-	VCMPPD $0x1E, limit<>(SB), Y1, Y2   // far = |s| > limit
-	VXORPD signBit<>(SB), Y1, Y1        // x = -|s|
-	VANDNPD Y1, Y2, Y1                  // x = 0 where far
-	VCMPPD $0x1E, m700<>(SB), Y1, Y3    // x > -700, false for NaN
-	VMOVMSKPD Y3, AX
-	CMPQ AX, $15
-	JNE  sigDone
-	EXP4(Y1, Y3, Y4, Y5, Y6, Y7, Y8)    // Y3 = ex
-	VADDPD one<>(SB), Y3, Y4
-	VMOVUPD one<>(SB), Y5
-	VDIVPD Y4, Y5, Y4                   // big = 1/(1 + ex)
-	VMULPD Y4, Y3, Y5                   // small = ex·big
-	VXORPD Y6, Y6, Y6
-	VCMPPD $0x1D, Y6, Y0, Y6            // ge = s >= 0
-	VBLENDVPD Y6, Y4, Y5, Y7            // a = ge ? big : small
-	VBLENDVPD Y6, Y5, Y4, Y9            // na = ge ? small : big
-	VANDPD one<>(SB), Y6, Y4            // far: a = ge ? 1 : 0
-	VANDNPD one<>(SB), Y6, Y5           // far: na = ge ? 0 : 1
-	VBLENDVPD Y2, Y4, Y7, Y7
-	VBLENDVPD Y2, Y5, Y9, Y9
-	VUNPCKLPD Y9, Y7, Y10               // a0 na0 | a2 na2
-	VUNPCKHPD Y9, Y7, Y11               // a1 na1 | a3 na3
-	VPERM2F128 $0x20, Y11, Y10, Y12     // a0 na0 a1 na1
-	VPERM2F128 $0x31, Y11, Y10, Y13     // a2 na2 a3 na3
-	LEAQ (CX)(CX*1), BX
-	VMOVUPD Y12, -64(DI)(BX*8)
-	VMOVUPD Y13, -32(DI)(BX*8)
+	SIG4(GE, sigDone)
 	SUBQ $4, CX
 	JMP  sigLoop
 
 sigDone:
 	VZEROUPPER
 	MOVQ CX, ret+56(FP)
+	RET
+
+// func sigmoidPairsAtAVX2(dst, s []float64, y []uint16, i int) int
+TEXT ·sigmoidPairsAtAVX2(SB), NOSPLIT, $0-88
+	MOVQ dst_base+0(FP), DI
+	MOVQ s_base+24(FP), SI
+	MOVQ y_base+48(FP), R9
+	MOVQ i+72(FP), CX
+	LEAQ ·expTable(SB), R8
+
+atLoop:
+	CMPQ CX, $4
+	JLT  atDone
+	SIG4(BYLABEL, atDone)
+	SUBQ $4, CX
+	JMP  atLoop
+
+atDone:
+	VZEROUPPER
+	MOVQ CX, ret+80(FP)
 	RET

@@ -72,7 +72,8 @@ func TestSigmoidPairOf(t *testing.T) {
 	}
 }
 
-// TestSigmoidPairs checks SigmoidPairs against SigmoidPairOf bit for bit,
+// TestSigmoidPairs checks SigmoidPairs and SigmoidPairsAt (with labels 0
+// to 5, so both parities) against SigmoidPairOf bit for bit,
 // into another slice and in place (s the first half of dst), at every
 // length up to 41 (the scalar loop's blocks are 32), with special values
 // at every position: both zeros, the limit and the numbers beside it, the
@@ -92,21 +93,37 @@ func TestSigmoidPairs(t *testing.T) {
 				if n > 0 {
 					s[p] = special
 				}
-				dst := make([]float64, 2*n+1)
-				SigmoidPairs(dst[:2*n], s)
-				in := make([]float64, 2*n)
-				copy(in, s)
-				SigmoidPairs(in, in[:n])
-				for i, v := range s {
-					a, na := SigmoidPairOf(v)
-					for _, got := range [][2]float64{{dst[2*i], dst[2*i+1]}, {in[2*i], in[2*i+1]}} {
-						if !sameBits(got[0], a) || !sameBits(got[1], na) {
-							t.Fatalf("n=%d: SigmoidPairs at %v = %v, SigmoidPairOf (%v, %v)", n, v, got, a, na)
+				y := make([]uint16, n)
+				for i := range y {
+					y[i] = uint16(rng.IntN(6))
+				}
+				for _, at := range []bool{false, true} {
+					pairs := func(dst, s []float64) {
+						if at {
+							SigmoidPairsAt(dst, s, y)
+						} else {
+							SigmoidPairs(dst, s)
 						}
 					}
-				}
-				if dst[2*n] != 0 {
-					t.Fatalf("n=%d: SigmoidPairs wrote past 2·len(s)", n)
+					dst := make([]float64, 2*n+1)
+					pairs(dst[:2*n], s)
+					in := make([]float64, 2*n)
+					copy(in, s)
+					pairs(in, in[:n])
+					for i, v := range s {
+						a, na := SigmoidPairOf(v)
+						if at && y[i]&1 == 1 {
+							a, na = na, a
+						}
+						for _, got := range [][2]float64{{dst[2*i], dst[2*i+1]}, {in[2*i], in[2*i+1]}} {
+							if !sameBits(got[0], a) || !sameBits(got[1], na) {
+								t.Fatalf("n=%d, by label %v: pair of %v = %v, want (%v, %v)", n, at, v, got, a, na)
+							}
+						}
+					}
+					if dst[2*n] != 0 {
+						t.Fatalf("n=%d: SigmoidPairs wrote past 2·len(s)", n)
+					}
 				}
 			}
 		}
@@ -122,6 +139,10 @@ func BenchmarkSlices(b *testing.B) {
 		x[i] = rng.NormFloat64() * 3
 	}
 	dst := make([]float64, 2*len(x))
+	y := make([]uint16, len(x))
+	for i := range y {
+		y[i] = uint16(rng.IntN(2))
+	}
 	for _, c := range []struct {
 		name string
 		f    func()
@@ -130,6 +151,7 @@ func BenchmarkSlices(b *testing.B) {
 		{"expTo", func() { expTo(dst, x) }},
 		{"SigmoidPairs", func() { SigmoidPairs(dst, x) }},
 		{"sigmoidPairs", func() { sigmoidPairs(dst, x) }},
+		{"SigmoidPairsAt", func() { SigmoidPairsAt(dst, x, y) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
