@@ -33,7 +33,7 @@ CONST4(bit0, 0x0000000000000001)
 // k = its bits - round's bits, kf -= round, r = (x - kf·ln2Hi) - kf·ln2Lo,
 // q = r + r²·(1/2 + r·(1/6 + r·(1/24 + r/120))), t = table[k & 127],
 // t += t·q, and 2^(k>>7) added to t's exponent bits.
-#define EXP4(X, E, K, F, R, Q, M) \
+#define EXP4(X, E, K, F, R, Q, M, XE, XF, XM) \
 	VMULPD invLn2N<>(SB), X, K; \
 	VADDPD round<>(SB), K, K; \
 	VSUBPD round<>(SB), K, F; \
@@ -52,8 +52,16 @@ CONST4(bit0, 0x0000000000000001)
 	VMULPD Q, F, Q; \
 	VADDPD Q, R, Q; \
 	VPAND mask127<>(SB), K, F; \
-	VPCMPEQQ M, M, M; \
-	VGATHERQPD M, (R8)(F*8), E; \
+	VMOVQ XF, R10; \
+	VPEXTRQ $1, XF, R11; \
+	VEXTRACTI128 $1, F, XM; \
+	VMOVQ XM, R12; \
+	VPEXTRQ $1, XM, R13; \
+	VMOVSD (R8)(R10*8), XE; \
+	VMOVHPD (R8)(R11*8), XE, XE; \
+	VMOVSD (R8)(R12*8), XM; \
+	VMOVHPD (R8)(R13*8), XM, XM; \
+	VINSERTF128 $1, XM, E, E; \
 	VMULPD Q, E, Q; \
 	VADDPD Q, E, E; \
 	VPSRLQ $7, K, K; \
@@ -79,7 +87,7 @@ expLoop:
 	VMOVMSKPD Y1, AX
 	CMPQ AX, $15
 	JNE  expDone
-	EXP4(Y0, Y3, Y4, Y5, Y6, Y7, Y8)
+	EXP4(Y0, Y3, Y4, Y5, Y6, Y7, Y8, X3, X5, X8)
 	VMOVUPD Y3, (DI)(CX*8)
 	ADDQ $4, CX
 	JMP  expLoop
@@ -92,7 +100,8 @@ expDone:
 // SIG4 computes the pairs of the four s at -32(SI)(CX*8) into dst at
 // -64(DI)(CX*16), given the macro SELECT, which turns the mask ge (Y6:
 // s >= 0) into the mask of the lanes whose first number is the larger
-// sigmoid. It jumps to done at a group with -|s| at or below -700 or NaN
+// sigmoid: ex = e^-|s|, or 0 where |s| > limit (so that the pair is
+// exactly 1 and 0), the larger 1/(1 + ex), the smaller ex times it. It jumps to done at a group with -|s| at or below -700 or NaN
 // (that group is not written).
 #define SIG4(SELECT, done) \
 	VMOVUPD -32(SI)(CX*8), Y0; \
@@ -104,7 +113,8 @@ expDone:
 	VMOVMSKPD Y3, AX; \
 	CMPQ AX, $15; \
 	JNE  done; \
-	EXP4(Y1, Y3, Y4, Y5, Y6, Y7, Y8); \
+	EXP4(Y1, Y3, Y4, Y5, Y6, Y7, Y8, X3, X5, X8); \
+	VANDNPD Y3, Y2, Y3; \
 	VADDPD one<>(SB), Y3, Y4; \
 	VMOVUPD one<>(SB), Y5; \
 	VDIVPD Y4, Y5, Y4; \
@@ -114,10 +124,6 @@ expDone:
 	SELECT; \
 	VBLENDVPD Y6, Y4, Y5, Y7; \
 	VBLENDVPD Y6, Y5, Y4, Y9; \
-	VANDPD one<>(SB), Y6, Y4; \
-	VANDNPD one<>(SB), Y6, Y5; \
-	VBLENDVPD Y2, Y4, Y7, Y7; \
-	VBLENDVPD Y2, Y5, Y9, Y9; \
 	VUNPCKLPD Y9, Y7, Y10; \
 	VUNPCKHPD Y9, Y7, Y11; \
 	VPERM2F128 $0x20, Y11, Y10, Y12; \
