@@ -113,57 +113,19 @@ func (e *daEval) TaskProb(lo, hi int, p, g []float64, _, gtask []float64) (float
 	k := e.k
 	off := e.d.Offsets
 	base := off[lo]
+	if k == 2 {
+		return e.taskProb2(lo, hi, p, g, gtask)
+	}
 	var qbuf, abuf num.Buf
 	q := num.Scratch(&qbuf, k)
 	acc := num.Scratch(&abuf, k)
 	prod, scale := 1.0, 0
-	// For K = 2, the exponentials of softmax(b_j) of a block of objects
-	// [block, blockEnd) in one call.
-	var ex [objBlock]float64
-	block, blockEnd := lo, lo
 	for j := lo; j < hi; j++ {
 		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 		gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
 		n := off[j+1] - off[j]
 		oprod := prod // the product before object j, to undo a failure
 		oscale := scale
-		if k == 2 {
-			if j == blockEnd {
-				block, blockEnd = j, min(hi, j+objBlock)
-				expNegAbsDiffs(&ex, e.b, block, blockEnd)
-			}
-			// softmax2, without the slice
-			q1, q0 := num.SigmoidPair(e.b[2*j+1]-e.b[2*j], ex[j-block])
-			var a0, a1 float64
-			gj = gj[:len(pj)]
-			ok := true
-			for i := 0; i+1 < len(pj); i += 2 {
-				t0, t1 := q0*pj[i], q1*pj[i+1]
-				m := t0 + t1
-				if !(m >= 0x1p-600) {
-					ok = false
-					break
-				}
-				inv := 1 / m
-				r0, r1 := t0*inv, t1*inv
-				gj[i], gj[i+1] = r0, r1
-				a0 += r0
-				a1 += r1
-				prod *= m
-				if prod < 0x1p-256 {
-					var ex int
-					prod, ex = math.Frexp(prod)
-					scale += ex
-				}
-			}
-			if !ok {
-				return oprod, oscale, j - lo
-			}
-			gb := gtask[2*j : 2*j+2]
-			gb[0] += a0 - float64(n)*q0
-			gb[1] += a1 - float64(n)*q1
-			continue
-		}
 		softmax(q, e.b[j*k:(j+1)*k])
 		clear(acc)
 		for i := 0; i < len(pj); i += k {
@@ -185,6 +147,55 @@ func (e *daEval) TaskProb(lo, hi int, p, g []float64, _, gtask []float64) (float
 		gb := gtask[j*k : (j+1)*k]
 		for z, qz := range q {
 			gb[z] += acc[z] - float64(n)*qz
+		}
+	}
+	return prod, scale, hi - lo
+}
+
+// taskProb2 is TaskProb at K = 2: q_j = (σ(-d_j), σ(d_j)) with
+// d_j = b_j1 - b_j0, the exponentials of a block of objBlock objects in one
+// call, and one loop over the labels with the objects' ends as marks, so
+// that its values stay in registers.
+func (e *daEval) taskProb2(lo, hi int, p, g, gtask []float64) (float64, int, int) {
+	off := e.d.Offsets[lo : hi+1]
+	base := off[0]
+	n := off[hi-lo] - base
+	p, g = p[:2*n], g[:2*n]
+	b := e.b[2*lo : 2*hi]
+	gb := gtask[2*lo : 2*hi]
+	prod, scale := 1.0, 0
+	var ex [objBlock]float64
+	i := 0
+	for block := 0; block < hi-lo; block += objBlock {
+		blockEnd := min(hi-lo, block+objBlock)
+		expNegAbsDiffs(&ex, e.b, lo+block, lo+blockEnd)
+		for j := block; j < blockEnd; j++ {
+			// softmax2, and the product before object j, to undo a failure
+			q1, q0 := num.SigmoidPair(b[2*j+1]-b[2*j], ex[j-block])
+			oprod, oscale := prod, scale
+			end := off[j+1] - base
+			cnt := float64(end - i)
+			var a0, a1 float64
+			for ; i < end; i++ {
+				t0, t1 := q0*p[2*i], q1*p[2*i+1]
+				m := t0 + t1
+				if !(m >= 0x1p-600) {
+					return oprod, oscale, j
+				}
+				inv := 1 / m
+				r0, r1 := t0*inv, t1*inv
+				g[2*i], g[2*i+1] = r0, r1
+				a0 += r0
+				a1 += r1
+				prod *= m
+				if prod < 0x1p-256 {
+					var ex int
+					prod, ex = math.Frexp(prod)
+					scale += ex
+				}
+			}
+			gb[2*j] += a0 - cnt*q0
+			gb[2*j+1] += a1 - cnt*q1
 		}
 	}
 	return prod, scale, hi - lo

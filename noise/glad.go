@@ -115,13 +115,11 @@ func (e *gladEval) Prob(lo, hi int, p []float64) {
 	n := off[hi] - base
 	s := p[:n]
 	ability := e.e
-	for j := lo; j < hi; j++ {
-		dj := e.diff[j]
-		workers := e.d.Worker[off[j]:off[j+1]]
-		sj := s[off[j]-base : off[j+1]-base]
-		sj = sj[:len(workers)]
-		for i, w := range workers {
-			sj[i] = ability[w] * dj
+	workers := e.d.Worker[base:off[hi]]
+	i := 0
+	for j, dj := range e.diff[lo:hi] {
+		for end := off[lo+j+1] - base; i < end; i++ {
+			s[i] = ability[workers[i]] * dj
 		}
 	}
 	labels := e.d.Label[base:off[hi]]
@@ -147,17 +145,16 @@ func (e *gladEval) BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64) 
 	k := e.k
 	off := e.d.Offsets
 	base := off[lo]
-	ability := e.e
+	if k == 2 {
+		backprop2(e.d.Worker[base:off[hi]], e.d.Label[base:off[hi]], off[lo:hi+1], p, g, e.e, e.diff[lo:hi], gw, gobj[lo:hi])
+		return
+	}
 	for j := lo; j < hi; j++ {
 		dj := e.diff[j]
 		workers, labels := e.d.TaskLabels(j)
 		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 		gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
 		var gd float64
-		if k == 2 {
-			gobj[j] += backprop2(workers, labels, pj, gj, ability, gw, dj) * dj
-			continue
-		}
 		for i, w := range workers {
 			y := int(labels[i])
 			gi := gj[i*k : (i+1)*k]
@@ -173,22 +170,31 @@ func (e *gladEval) BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64) 
 	}
 }
 
-// backprop2 is BackpropProb's work for one object at K = 2, given its
-// labels' probabilities p and weights g (two each): it adds each label's
-// ds = g(y) - P(y | y)·(g(0) + g(1)) times d_j to its worker's gradient
-// and returns Σ ds·e_w, the object's gradient before the factor d_j. A
-// function of its own, so that its loop keeps its values in registers.
-func backprop2(workers []int32, labels []uint16, p, g []float64, ability, gw []float64, dj float64) float64 {
-	labels = labels[:len(workers)]
-	p, g = p[:2*len(workers)], g[:2*len(workers)]
-	var gd float64
-	for i, w := range workers {
-		y := int(labels[i]) & 1
-		ds := g[2*i+y] - p[2*i+y]*(g[2*i]+g[2*i+1])
-		gw[w] += ds * dj
-		gd += ds * ability[w]
+// backprop2 is BackpropProb at K = 2 for a range of objects, given their
+// labels' workers and labels, the objects' offsets (off[0] is the first
+// label's), two probabilities and two weights a label, and the objects'
+// d_j and gradients: each label's ds = g(y) - P(y | y)·(g(0) + g(1)) times
+// d_j goes to its worker's gradient, and Σ ds·e_w times d_j to its
+// object's. One loop over the labels with the objects' ends as marks, so
+// that its values stay in registers.
+func backprop2(workers []int32, labels []uint16, off []int, p, g, ability, diff, gw, gobj []float64) {
+	n := len(workers)
+	labels, p, g = labels[:n], p[:2*n], g[:2*n]
+	gobj = gobj[:len(diff)]
+	base := off[0]
+	i := 0
+	for j, dj := range diff {
+		end := off[j+1] - base
+		var gd float64
+		for ; i < end; i++ {
+			w := workers[i]
+			y := int(labels[i]) & 1
+			ds := g[2*i+y] - p[2*i+y]*(g[2*i]+g[2*i+1])
+			gw[w] += ds * dj
+			gd += ds * ability[w]
+		}
+		gobj[j] += gd * dj
 	}
-	return gd
 }
 
 // BackpropShared is BackpropProb with the weights of each object shared
@@ -198,18 +204,18 @@ func (e *gladEval) BackpropShared(lo, hi int, p, g []float64, gw, gobj []float64
 	k := e.k
 	off := e.d.Offsets
 	base := off[lo]
+	if k == 2 {
+		backpropShared2(e.d.Worker[base:off[hi]], e.d.Label[base:off[hi]], off[lo:hi+1], p, g, e.e, e.diff[lo:hi], gw, gobj[lo:hi])
+		return
+	}
 	for j := lo; j < hi; j++ {
 		dj := e.diff[j]
 		workers, labels := e.d.TaskLabels(j)
 		pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 		gj := g[(j-lo)*k : (j-lo+1)*k]
 		var sum, gd float64
-		if k == 2 {
-			sum = gj[0] + gj[1]
-		} else {
-			for _, v := range gj {
-				sum += v
-			}
+		for _, v := range gj {
+			sum += v
 		}
 		labels = labels[:len(workers)]
 		for i, w := range workers {
@@ -217,6 +223,29 @@ func (e *gladEval) BackpropShared(lo, hi int, p, g []float64, gw, gobj []float64
 			ds := gj[y] - pj[i*k+y]*sum
 			gw[w] += ds * dj
 			gd += ds * e.e[w]
+		}
+		gobj[j] += gd * dj
+	}
+}
+
+// backpropShared2 is backprop2 with two weights an object, shared by its
+// labels (g[2j], g[2j+1] for the j-th object of the range).
+func backpropShared2(workers []int32, labels []uint16, off []int, p, g, ability, diff, gw, gobj []float64) {
+	n := len(workers)
+	labels, p = labels[:n], p[:2*n]
+	g, gobj = g[:2*len(diff)], gobj[:len(diff)]
+	base := off[0]
+	i := 0
+	for j, dj := range diff {
+		gj := g[2*j : 2*j+2]
+		sum := gj[0] + gj[1]
+		var gd float64
+		for end := off[j+1] - base; i < end; i++ {
+			w := workers[i]
+			y := int(labels[i]) & 1
+			ds := gj[y] - p[2*i+y]*sum
+			gw[w] += ds * dj
+			gd += ds * ability[w]
 		}
 		gobj[j] += gd * dj
 	}
