@@ -12,7 +12,12 @@ import "math"
 // The variational fits need exp E[log θ_z] = exp(ψ(a_z) − ψ(Σa)) for the
 // responsibilities, which are invariant to a common factor: exp(ψ(a_z))
 // alone serves, at a third of the cost of a digamma and an exponential.
+// ExpDigamma(0) is 0, the limit from above; for x < 0 (where the shift
+// would cross ψ's poles, and from -∞ never end) and NaN it returns NaN.
 func ExpDigamma(x float64) float64 {
+	if !(x >= 0) {
+		return math.NaN()
+	}
 	var s float64
 	for ; x < 7; x++ {
 		s -= 1 / x

@@ -31,3 +31,20 @@ func BenchmarkExpOfDigamma(b *testing.B) {
 	}
 	_ = s
 }
+
+// TestExpDigammaOutsideDomain checks that ExpDigamma returns at 0 and
+// below: 0 (the limit from above) at 0, NaN below and for NaN, where the
+// shift would otherwise never end at -∞ or below -2⁵³.
+func TestExpDigammaOutsideDomain(t *testing.T) {
+	if v := ExpDigamma(0); v != 0 {
+		t.Errorf("ExpDigamma(0) = %v, want 0", v)
+	}
+	for _, x := range []float64{-0.5, -3, -1e300, math.Inf(-1), math.NaN()} {
+		if v := ExpDigamma(x); !math.IsNaN(v) {
+			t.Errorf("ExpDigamma(%v) = %v, want NaN", x, v)
+		}
+		if v := ExpDigammaFast(x); !math.IsNaN(v) {
+			t.Errorf("ExpDigammaFast(%v) = %v, want NaN", x, v)
+		}
+	}
+}
