@@ -106,8 +106,8 @@ func sigmoids(s float64) (a, na float64) { return num.SigmoidPairOf(s) }
 // at K = 2 in the order of the label (num.SigmoidPairsAt: σ(s_i) at
 // p[2i + y_i]); at K > 2 each label's pair is then put in its classes'
 // places from the end, so that label i's pair is read before
-// p[i·K, (i+1)·K) is written.
-// The results are bit for bit those of sigmoids.
+// p[i·K, (i+1)·K) is written. The results are bit for bit those of
+// sigmoids.
 func (e *gladEval) Prob(lo, hi int, p []float64) {
 	k := e.k
 	off := e.d.Offsets

@@ -158,10 +158,10 @@ func (p Product) Log() float64 { return math.Log(p.M) + float64(p.E)*math.Ln2 }
 const SigmoidLimit = 1022 * math.Ln2
 
 // SigmoidPairOf returns σ(s) and 1 - σ(s) = σ(-s), each to full relative
-// precision, with one exponential (Exp): SigmoidPair(s, Exp(-|s|)). Where
+// precision, with one exponential (Exp): SigmoidPair(s, Exp(-|s|)). For
 // |s| > SigmoidLimit, where the smaller would be a subnormal number (slow
-// on x86, and imprecise) or zero, the smaller is returned as exactly 0 and
-// the larger as 1. A NaN gives two NaNs.
+// on x86, and imprecise) or zero, it returns exactly 0 and 1. A NaN gives
+// two NaNs.
 func SigmoidPairOf(s float64) (a, na float64) {
 	if math.Abs(s) > SigmoidLimit { // false for NaN, which propagates
 		if s > 0 {
@@ -185,7 +185,7 @@ func SigmoidPairs(dst, s []float64) {
 		return
 	}
 	for i := n; i > 0; i-- {
-		if i = sigmoidPairsAVX2(dst, s, i); i == 0 {
+		if i = sigmoidPairsAVX2(dst, s, nil, i); i == 0 {
 			return
 		}
 		dst[2*i-2], dst[2*i-1] = SigmoidPairOf(s[i-1])
@@ -239,7 +239,7 @@ func SigmoidPairsAt(dst, s []float64, y []uint16) {
 		return
 	}
 	for i := n; i > 0; i-- {
-		if i = sigmoidPairsAtAVX2(dst, s, y, i); i == 0 {
+		if i = sigmoidPairsAVX2(dst, s, y, i); i == 0 {
 			return
 		}
 		b := int(y[i-1]) & 1

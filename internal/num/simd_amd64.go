@@ -20,17 +20,12 @@ var haveAVX2 = cpu.X86.HasAVX2
 func expAVX2(dst, x []float64, i int) int
 
 // sigmoidPairsAVX2 writes SigmoidPairOf(s[j]) into dst[2j] and dst[2j+1]
-// for j = i-1, i-2, ... in groups of four, from the end, and returns the
-// number of elements it left at the start: fewer than four, or up to a
-// group whose exponential's argument -|s_j| is below -700 (or NaN), which
-// the caller takes one element at a time. dst must hold 2i numbers; s
-// may be dst's first i.
+// for j = i-1, i-2, ... in groups of four, from the end, swapped where
+// y[j] is odd if y is not nil (SigmoidPairsAt), and returns the number of
+// elements it left at the start: fewer than four, or up to a group whose
+// exponential's argument -|s_j| is below -700 (or NaN), which the caller
+// takes one element at a time. dst must hold 2i numbers, and y, if not
+// nil, i labels; s may be dst's first i.
 //
 //go:noescape
-func sigmoidPairsAVX2(dst, s []float64, i int) int
-
-// sigmoidPairsAtAVX2 is sigmoidPairsAVX2 with each pair in the order of
-// SigmoidPairsAt: swapped where y[j] is odd. y must hold i labels.
-//
-//go:noescape
-func sigmoidPairsAtAVX2(dst, s []float64, y []uint16, i int) int
+func sigmoidPairsAVX2(dst, s []float64, y []uint16, i int) int

@@ -132,52 +132,34 @@ expDone:
 	VMOVUPD Y12, -64(DI)(BX*8); \
 	VMOVUPD Y13, -32(DI)(BX*8);
 
-// The first number of a pair is σ(s) = the larger where s >= 0.
-#define GE
-
-// The first number of a pair is σ(s) where y is even, σ(-s) where odd:
-// the mask ge is flipped where y (four uint16 at -8(R9)(CX*2)) is odd.
+// BYLABEL makes the first number of a pair σ(s) where y is even and
+// σ(-s) where odd: the mask ge is flipped where y (four uint16 at
+// -8(R9)(CX*2)) is odd. Without labels (R9 nil) the first number is σ(s).
 #define BYLABEL \
+	TESTQ R9, R9; \
+	JZ   sigPlain; \
 	VPMOVZXWQ -8(R9)(CX*2), Y10; \
 	VPAND bit0<>(SB), Y10, Y10; \
 	VPCMPEQQ bit0<>(SB), Y10, Y10; \
-	VXORPD Y10, Y6, Y6;
+	VXORPD Y10, Y6, Y6; \
+sigPlain:
 
-// func sigmoidPairsAVX2(dst, s []float64, i int) int
-TEXT ·sigmoidPairsAVX2(SB), NOSPLIT, $0-64
-	MOVQ dst_base+0(FP), DI
-	MOVQ s_base+24(FP), SI
-	MOVQ i+48(FP), CX
-	LEAQ ·expTable(SB), R8
-
-sigLoop:
-	CMPQ CX, $4
-	JLT  sigDone
-	SIG4(GE, sigDone)
-	SUBQ $4, CX
-	JMP  sigLoop
-
-sigDone:
-	VZEROUPPER
-	MOVQ CX, ret+56(FP)
-	RET
-
-// func sigmoidPairsAtAVX2(dst, s []float64, y []uint16, i int) int
-TEXT ·sigmoidPairsAtAVX2(SB), NOSPLIT, $0-88
+// func sigmoidPairsAVX2(dst, s []float64, y []uint16, i int) int
+TEXT ·sigmoidPairsAVX2(SB), NOSPLIT, $0-88
 	MOVQ dst_base+0(FP), DI
 	MOVQ s_base+24(FP), SI
 	MOVQ y_base+48(FP), R9
 	MOVQ i+72(FP), CX
 	LEAQ ·expTable(SB), R8
 
-atLoop:
+sigLoop:
 	CMPQ CX, $4
-	JLT  atDone
-	SIG4(BYLABEL, atDone)
+	JLT  sigDone
+	SIG4(BYLABEL, sigDone)
 	SUBQ $4, CX
-	JMP  atLoop
+	JMP  sigLoop
 
-atDone:
+sigDone:
 	VZEROUPPER
 	MOVQ CX, ret+80(FP)
 	RET

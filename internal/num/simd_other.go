@@ -7,6 +7,4 @@ const haveAVX2 = false
 
 func expAVX2(_, _ []float64, i int) int { return i }
 
-func sigmoidPairsAVX2(_, _ []float64, i int) int { return i }
-
-func sigmoidPairsAtAVX2(_, _ []float64, _ []uint16, i int) int { return i }
+func sigmoidPairsAVX2(_, _ []float64, _ []uint16, i int) int { return i }
