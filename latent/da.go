@@ -285,7 +285,10 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 				}
 				softmax2(q[:], t[2*j+1]-t[2*j], ex[j-block])
 				inv := 1 / n
-				odds[j-block] = oddsRatio(q[0]+gtask[2*j]*inv, q[1]+gtask[2*j+1]*inv)
+				// The products are rounded before the sums (float64),
+				// so that no build fuses them into a multiply-add, whose
+				// exact residual would replace a 0 here.
+				odds[j-block] = oddsRatio(q[0]+float64(gtask[2*j]*inv), q[1]+float64(gtask[2*j+1]*inv))
 			}
 			num.LogTo(odds[:end-block], odds[:end-block])
 			for j := block; j < end; j++ {

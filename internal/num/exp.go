@@ -33,6 +33,11 @@ const (
 // A loop over many independent arguments is faster with ExpTo, which gives
 // the same results.
 //
+// Every product that an addition takes is converted to float64 explicitly,
+// which keeps the compiler from fusing the two into one multiply-add (as it
+// may when building for GOAMD64=v3): the results are then the same on
+// every build, and the same as ExpTo's vector loop.
+//
 // Its body is ExpTo's loop body, written out twice on purpose: as one
 // function called from both (too large for the compiler to inline), it
 // would cost a call per element in ExpTo, and calling ExpTo from Exp costs
@@ -41,14 +46,14 @@ func Exp(x float64) float64 {
 	if !(x > -700 && x < 700) {
 		return math.Exp(x)
 	}
-	kf := x*invLn2N + round
+	kf := float64(x*invLn2N) + round
 	kf -= round
 	k := int64(kf)
-	r := (x - kf*expLn2Hi) - kf*expLn2Lo
+	r := (x - float64(kf*expLn2Hi)) - float64(kf*expLn2Lo)
 	// e^r - 1, added to 1 last for accuracy.
-	q := r + r*r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120))))
+	q := r + float64(float64(r*r)*(1.0/2+float64(r*(1.0/6+float64(r*(1.0/24+float64(r*(1.0/120))))))))
 	t := expTable[k&(expN-1)]
-	t += t * q
+	t += float64(t * q)
 	return math.Float64frombits(math.Float64bits(t) + uint64(k>>7)<<52)
 }
 
@@ -81,13 +86,13 @@ func expTo(dst, x []float64) {
 			dst[i] = math.Exp(v)
 			continue
 		}
-		kf := v*invLn2N + round
+		kf := float64(v*invLn2N) + round
 		kf -= round
 		k := int64(kf)
-		r := (v - kf*expLn2Hi) - kf*expLn2Lo
-		q := r + r*r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120))))
+		r := (v - float64(kf*expLn2Hi)) - float64(kf*expLn2Lo)
+		q := r + float64(float64(r*r)*(1.0/2+float64(r*(1.0/6+float64(r*(1.0/24+float64(r*(1.0/120))))))))
 		t := expTable[k&(expN-1)]
-		t += t * q
+		t += float64(t * q)
 		dst[i] = math.Float64frombits(math.Float64bits(t) + uint64(k>>7)<<52)
 	}
 }
