@@ -170,8 +170,8 @@ func (e *daEval) taskProb2(lo, hi int, p, g, gtask []float64) (float64, int, int
 		blockEnd := min(hi-lo, block+objBlock)
 		expNegAbsDiffs(&ex, e.b, lo+block, lo+blockEnd)
 		for j := block; j < blockEnd; j++ {
-			// softmax2, and the product before object j, to undo a failure
-			q1, q0 := num.SigmoidPair(b[2*j+1]-b[2*j], ex[j-block])
+			q1, q0 := num.SigmoidPair(b[2*j+1]-b[2*j], ex[j-block]) // softmax2
+			// The product before object j, to undo a failure.
 			oprod, oscale := prod, scale
 			end := off[j+1] - base
 			cnt := float64(end - i)

@@ -41,7 +41,8 @@ const (
 // Its body is ExpTo's loop body, written out twice on purpose: as one
 // function called from both (too large for the compiler to inline), it
 // would cost a call per element in ExpTo, and calling ExpTo from Exp costs
-// about 2 ns per call, which GLAD pays on every label.
+// about 2 ns per call, which the callers of one value at a time (the
+// default's K = 2 update, twice per object and step) would pay.
 func Exp(x float64) float64 {
 	if !(x > -700 && x < 700) {
 		return math.Exp(x)

@@ -177,20 +177,7 @@ func SigmoidPairOf(s float64) (a, na float64) {
 // a time with AVX2, bit for bit the same). dst must hold 2·len(s) numbers;
 // s may be dst's first len(s), since each element is read before the
 // pairs that overwrite it are written.
-func SigmoidPairs(dst, s []float64) {
-	n := len(s)
-	dst = dst[:2*n]
-	if !haveAVX2 {
-		sigmoidPairs(dst, s)
-		return
-	}
-	for i := n; i > 0; i-- {
-		if i = sigmoidPairsAVX2(dst, s, nil, i); i == 0 {
-			return
-		}
-		dst[2*i-2], dst[2*i-1] = SigmoidPairOf(s[i-1])
-	}
-}
+func SigmoidPairs(dst, s []float64) { pairsAt(dst, s, nil) }
 
 // sigmoidPairs is SigmoidPairs' scalar loop: blocks of elements from the
 // end, each copied out of s, its exponentials taken in one loop (expTo),
@@ -225,9 +212,12 @@ func sigmoidPairs(dst, s []float64) {
 // dst[2i] and dst[2i+1]. For a label y_i ∈ {0, 1} and a one-coin noise model
 // at K = 2, that is P(y_i | z) for z = 0, 1, with σ(s_i) the probability
 // of a correct label. y must be as long as s.
-func SigmoidPairsAt(dst, s []float64, y []uint16) {
+func SigmoidPairsAt(dst, s []float64, y []uint16) { pairsAt(dst, s, y[:len(s)]) }
+
+// pairsAt is SigmoidPairsAt, or SigmoidPairs for a nil y.
+func pairsAt(dst, s []float64, y []uint16) {
 	n := len(s)
-	dst, y = dst[:2*n], y[:n]
+	dst = dst[:2*n]
 	if !haveAVX2 {
 		sigmoidPairs(dst, s)
 		for i, l := range y {
@@ -242,7 +232,10 @@ func SigmoidPairsAt(dst, s []float64, y []uint16) {
 		if i = sigmoidPairsAVX2(dst, s, y, i); i == 0 {
 			return
 		}
-		b := int(y[i-1]) & 1
+		b := 0
+		if y != nil {
+			b = int(y[i-1]) & 1
+		}
 		dst[2*i-2+b], dst[2*i-1-b] = SigmoidPairOf(s[i-1])
 	}
 }
