@@ -70,10 +70,7 @@ func (a LA) NewEvaluator(d *data.Dataset) Evaluator {
 		e.logp[z] = -math.Log(float64(k))
 		e.p[z] = 1 / float64(k)
 	}
-	if k == 2 {
-		return laEval2{e}
-	}
-	return e
+	return laTable{e}
 }
 
 type laEval struct {

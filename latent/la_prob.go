@@ -291,15 +291,22 @@ func (e *laEval) posteriorQuick(p, s []float64) (float64, bool) {
 			top = max(top, math.Float64bits(v))
 		}
 	}
+	if top > one {
+		return 0, false
+	}
+	return quickEnd(s)
+}
+
+// quickEnd ends posteriorQuick given the products s, every probability
+// in [0, 1]: unless a product is below 2⁻²⁵⁶ (or NaN), it divides them by
+// their sum, which it returns.
+func quickEnd(s []float64) (float64, bool) {
 	sum := 0.0
 	for _, v := range s {
 		if !(v >= 0x1p-256) {
 			return 0, false
 		}
 		sum += v
-	}
-	if top > one {
-		return 0, false
 	}
 	inv := 1 / sum
 	for z := range s {

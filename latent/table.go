@@ -2,24 +2,86 @@ package latent
 
 import "github.com/consensuslab/consensus/internal/num"
 
-// laEval2 is LA's evaluator for K = 2 classes, which can also read the
-// noise model's table (TableEvaluator). With more classes an object's
-// products, its posterior and its counts take as long read from a copy of
-// the table as read from the table, so only K = 2 has the capability.
-type laEval2 struct {
+// laTable is LA's evaluator that can also read the noise model's table
+// (TableEvaluator).
+type laTable struct {
 	*laEval
 }
 
-var _ TableEvaluator = laEval2{}
+var _ TableEvaluator = laTable{}
 
 // TaskTable is TaskProbShared with the probabilities read from the noise
 // model's table t (see TableEvaluator) and the weights γ_j added to the
-// worker counts gw as they are found: for each object, one loop over its
-// labels multiplies the products p_z Π_i P(y_i | z), and a second adds
-// γ_j(z) to gw[4w + 2y + z] for each label y of worker w. The arithmetic
-// is TaskProbShared's and BackpropShared's, in the same order, so the value
+// worker counts gw as they are found: for each object, the products
+// p_z Π_i P(y_i | z) are multiplied straight from the rows of t, and γ_j is
+// added to the rows of gw of its labels. The arithmetic is
+// TaskProbShared's and BackpropShared's, in the same order, so the value
 // and the sums are the same bit for bit.
-func (e laEval2) TaskTable(lo, hi int, t []float64, gw, gglob, _ []float64) (float64, int, int) {
+func (e laTable) TaskTable(lo, hi int, t []float64, gw, gglob, _ []float64) (float64, int, int) {
+	if e.k == 2 {
+		return e.taskTable2(lo, hi, t, gw, gglob)
+	}
+	return e.taskTableK(lo, hi, t, gw, gglob)
+}
+
+// taskTableK is TaskTable for K > 2: an object's labels give the offsets
+// of their rows, (w·K + y)·K for a label y of worker w, in t and gw alike;
+// num.MulRows multiplies the products by the rows, four classes at a time
+// where it can, and num.AddRows adds γ_j to the counts. Where
+// posteriorQuick would refuse the object (a probability outside [0, 1] or
+// a product below 2⁻²⁵⁶), the object's rows are copied out for
+// posteriorChecked, as TaskProbShared does.
+func (e laTable) taskTableK(lo, hi int, t []float64, gw, gglob []float64) (float64, int, int) {
+	k := e.k
+	var sbuf, abuf num.Buf
+	s := num.Scratch(&sbuf, k)
+	gacc := num.Scratch(&abuf, k)
+	var buf0, buf1 [64]int
+	rows, next := buf0[:0], e.rowsOf(buf1[:0], lo, hi)
+	prefetch := len(t) >= prefetchFrom
+	var p []float64 // an object's rows, for posteriorChecked
+	prod := num.NewProduct()
+	done := hi - lo
+	for j := lo; j < hi; j++ {
+		rows, next = next, rows
+		next = e.rowsOf(next, j+1, hi)
+		if prefetch {
+			num.PrefetchRows(t, next, k)
+			num.PrefetchRows(gw, next, k)
+		}
+		copy(s, e.p)
+		var sum float64
+		scale, ok := 0, false
+		if mn, mx := num.MulRows(s, t, rows); mn >= 0 && mx <= 1 {
+			sum, ok = quickEnd(s)
+		}
+		if !ok {
+			p = p[:0]
+			for _, r := range rows {
+				p = append(p, t[r:r+k]...)
+			}
+			if sum, scale, ok = e.posteriorChecked(p, s); !ok {
+				done = j - lo
+				break
+			}
+		}
+		num.AddRows(gw, rows, s)
+		if e.learn {
+			for z, v := range s {
+				gacc[z] += v - e.p[z]
+			}
+		}
+		prod.Mul(sum)
+		prod.Scale(scale)
+	}
+	e.addGlobal(gglob, gacc)
+	return prod.M, prod.E, done
+}
+
+// taskTable2 is TaskTable for K = 2: for each object, one loop over its
+// labels multiplies the two products, and a second adds γ_j(z) to
+// gw[4w + 2y + z] for each label y of worker w.
+func (e laTable) taskTable2(lo, hi int, t []float64, gw, gglob []float64) (float64, int, int) {
 	off := e.d.Offsets
 	prod := num.NewProduct()
 	var a0, a1 float64 // the prior's gradient, in registers (see taskProb)
@@ -70,3 +132,24 @@ func (e laEval2) TaskTable(lo, hi int, t []float64, gw, gglob, _ []float64) (flo
 	}
 	return prod.M, prod.E, done
 }
+
+// rowsOf returns rows[:0] with the offsets of the rows of object j's
+// labels appended, (w·K + y)·K for a label y of worker w; none if j is hi.
+func (e laTable) rowsOf(rows []int, j, hi int) []int {
+	rows = rows[:0]
+	if j >= hi {
+		return rows
+	}
+	k := e.k
+	workers, labels := e.d.TaskLabels(j)
+	labels = labels[:len(workers)]
+	for i, w := range workers {
+		rows = append(rows, (int(w)*k+int(labels[i]))*k)
+	}
+	return rows
+}
+
+// prefetchFrom is the size of a table, in numbers, from which taskTableK
+// asks for the rows of the next object while it works on one
+// (num.PrefetchRows): 2¹⁵ numbers, 256 KB, a quarter of a core's L2 cache.
+const prefetchFrom = 1 << 15

@@ -180,10 +180,12 @@ func TestProbPathMatchesGeneric(t *testing.T) {
 // gives the value and gradient of the path through Prob, TaskProbShared
 // and BackpropShared bit for bit, at random parameters of growing scale, at
 // which more and more objects need the checks of their products or the
-// log path.
+// log path. Beyond forCompositions' K = 2 and 3 it takes K = 6 and 20,
+// where num.MulRows and num.AddRows work four classes at a time and leave
+// the rest to their scalar loops.
 func TestTablePathIdentical(t *testing.T) {
 	mk := func(k int) *data.Dataset { return noisetest.Data(t, uint64(20+k), 2000, 40, k) }
-	forCompositions(t, mk, func(t *testing.T, m Model, d *data.Dataset) {
+	check := func(t *testing.T, m Model, d *data.Dataset) {
 		table := newObjective(m, d, 2)
 		if table.tlatent == nil {
 			t.Skip("no table path")
@@ -191,7 +193,15 @@ func TestTablePathIdentical(t *testing.T) {
 		shared := newObjective(m, d, 2)
 		shared.tlatent, shared.tnoise = nil, nil
 		comparePaths(t, m, d, table, shared, 0)
-	})
+	}
+	forCompositions(t, mk, check)
+	for _, k := range []int{6, 20} {
+		d := mk(k)
+		for _, a := range assumptions(k, d.NumTasks()) {
+			m := Model{Noise: noise.DS{}, Latent: a}
+			t.Run(fmt.Sprintf("ds/%s/K=%d", assumptionName(a), k), func(t *testing.T) { check(t, m, d) })
+		}
+	}
 }
 
 // comparePaths compares the value and gradient of the objective o with

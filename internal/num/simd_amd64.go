@@ -29,3 +29,22 @@ func expAVX2(dst, x []float64, i int) int
 //
 //go:noescape
 func sigmoidPairsAVX2(dst, s []float64, y []uint16, i int) int
+
+// mulRowsAVX2 is MulRows for the elements [0, n) of s, n a multiple of
+// four, and rows not empty: the values of each group of four are held in a
+// register while the rows multiply them.
+//
+//go:noescape
+func mulRowsAVX2(s, t []float64, rows []int, n int) (lo, hi float64)
+
+// addRowsAVX2 is AddRows for the elements [0, n) of g, n a multiple of
+// four, and rows not empty.
+//
+//go:noescape
+func addRowsAVX2(t []float64, rows []int, g []float64, n int)
+
+// prefetchRows asks the processor to bring the rows [r, r+n) of t into its
+// cache, for every r in rows: a hint, which reads and writes nothing.
+//
+//go:noescape
+func prefetchRows(t []float64, rows []int, n int)

@@ -8,3 +8,9 @@ const haveAVX2 = false
 func expAVX2(_, _ []float64, i int) int { return i }
 
 func sigmoidPairsAVX2(_, _ []float64, _ []uint16, i int) int { return i }
+
+func mulRowsAVX2(_, _ []float64, _ []int, _ int) (lo, hi float64) { panic("no AVX2") }
+
+func addRowsAVX2(_ []float64, _ []int, _ []float64, _ int) { panic("no AVX2") }
+
+func prefetchRows(_ []float64, _ []int, _ int) {}
