@@ -60,6 +60,15 @@ func (a DA) Init(d *data.Dataset, freq []float64, _, t []float64) {
 
 // NewEvaluator returns an evaluator of DA on d.
 func (DA) NewEvaluator(d *data.Dataset) Evaluator {
+	e := newDAEval(d)
+	if e.k > 2 {
+		return daTable{e}
+	}
+	return e
+}
+
+// newDAEval returns DA's evaluator on d without the table path.
+func newDAEval(d *data.Dataset) *daEval {
 	return &daEval{d: d, k: d.NumClasses()}
 }
 
@@ -209,10 +218,7 @@ func softmax(q, b []float64) {
 		softmax2(q, d, num.Exp(-math.Abs(d)))
 		return
 	}
-	mx := math.Inf(-1)
-	for _, v := range b {
-		mx = max(mx, v)
-	}
+	mx := maxOf(b)
 	for z, v := range b {
 		q[z] = v - mx
 	}
@@ -225,6 +231,25 @@ func softmax(q, b []float64) {
 	for z := range q {
 		q[z] *= inv
 	}
+}
+
+// maxOf returns the largest element of b, -Inf if b is empty, NaN if one
+// is NaN, +0 rather than -0: Go's max, which gives the same whatever the
+// order, taken in four independent chains.
+func maxOf(b []float64) float64 {
+	m0, m1, m2, m3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
+	i := 0
+	for ; i+4 <= len(b); i += 4 {
+		c := b[i : i+4 : i+4]
+		m0 = max(m0, c[0])
+		m1 = max(m1, c[1])
+		m2 = max(m2, c[2])
+		m3 = max(m3, c[3])
+	}
+	for ; i < len(b); i++ {
+		m0 = max(m0, b[i])
+	}
+	return max(max(m0, m1), max(m2, m3))
 }
 
 // softmax2 writes q = softmax(0, d): q_1 = σ(d), q_0 = σ(-d), given

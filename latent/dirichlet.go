@@ -97,7 +97,7 @@ func (Dirichlet) Generate(rng *rand.Rand, q []float64, z []int) { DA{}.Generate(
 
 // NewEvaluator returns an evaluator of the assumption on d.
 func (a Dirichlet) NewEvaluator(d *data.Dataset) Evaluator {
-	da := DA{Floor: a.Floor}.NewEvaluator(d).(*daEval)
+	da := newDAEval(d)
 	da.pseudo = a.Alpha
 	return &dirEval{da: da, k: d.NumClasses(), d: d, c: a.prior(d.NumClasses()), alpha: a.Alpha}
 }

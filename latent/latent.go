@@ -125,8 +125,11 @@ type TableEvaluator interface {
 	// BackpropShared, if the evaluator is a SharedProbEvaluator), bit for
 	// bit, given the table t of the noise model, and returns the same m,
 	// e and done as TaskProb. It stops before an object that TaskProb
-	// would stop before, having written nothing for it.
-	TaskTable(lo, hi int, t []float64, gw, gglob, gtask []float64) (m float64, e, done int)
+	// would stop before, having written nothing for it. p and g are
+	// scratch that it may overwrite, each at least K numbers per label of
+	// the object with the most labels among them, so that it need not
+	// allocate.
+	TaskTable(lo, hi int, t []float64, gw, gglob, gtask, p, g []float64) (m float64, e, done int)
 }
 
 // MStepper is an optional interface of an Evaluator whose assumption has a

@@ -1,6 +1,9 @@
 package latent
 
-import "github.com/consensuslab/consensus/internal/num"
+import (
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
+)
 
 // laTable is LA's evaluator that can also read the noise model's table
 // (TableEvaluator).
@@ -17,11 +20,11 @@ var _ TableEvaluator = laTable{}
 // added to the rows of gw of its labels. The arithmetic is
 // TaskProbShared's and BackpropShared's, in the same order, so the value
 // and the sums are the same bit for bit.
-func (e laTable) TaskTable(lo, hi int, t []float64, gw, gglob, _ []float64) (float64, int, int) {
+func (e laTable) TaskTable(lo, hi int, t []float64, gw, gglob, _, p, _ []float64) (float64, int, int) {
 	if e.k == 2 {
 		return e.taskTable2(lo, hi, t, gw, gglob)
 	}
-	return e.taskTableK(lo, hi, t, gw, gglob)
+	return e.taskTableK(lo, hi, t, gw, gglob, p)
 }
 
 // taskTableK is TaskTable for K > 2: an object's labels give the offsets
@@ -30,25 +33,19 @@ func (e laTable) TaskTable(lo, hi int, t []float64, gw, gglob, _ []float64) (flo
 // where it can, and num.AddRows adds γ_j to the counts. Where
 // posteriorQuick would refuse the object (a probability outside [0, 1] or
 // a product below 2⁻²⁵⁶), the object's rows are copied out for
-// posteriorChecked, as TaskProbShared does.
-func (e laTable) taskTableK(lo, hi int, t []float64, gw, gglob []float64) (float64, int, int) {
+// posteriorChecked, as TaskProbShared does, into p.
+func (e laTable) taskTableK(lo, hi int, t []float64, gw, gglob, p []float64) (float64, int, int) {
 	k := e.k
 	var sbuf, abuf num.Buf
 	s := num.Scratch(&sbuf, k)
 	gacc := num.Scratch(&abuf, k)
 	var buf0, buf1 [64]int
-	rows, next := buf0[:0], e.rowsOf(buf1[:0], lo, hi)
-	prefetch := len(t) >= prefetchFrom
-	var p []float64 // an object's rows, for posteriorChecked
+	walk := newRowWalk(e.d, k, lo, hi, t, gw, buf0[:0], buf1[:0])
 	prod := num.NewProduct()
 	done := hi - lo
 	for j := lo; j < hi; j++ {
-		rows, next = next, rows
-		next = e.rowsOf(next, j+1, hi)
-		if prefetch {
-			num.PrefetchRows(t, next, k)
-			num.PrefetchRows(gw, next, k)
-		}
+		var rows []int
+		walk, rows = walk.advance(j)
 		copy(s, e.p)
 		var sum float64
 		scale, ok := 0, false
@@ -56,11 +53,10 @@ func (e laTable) taskTableK(lo, hi int, t []float64, gw, gglob []float64) (float
 			sum, ok = quickEnd(s)
 		}
 		if !ok {
-			p = p[:0]
-			for _, r := range rows {
-				p = append(p, t[r:r+k]...)
+			for i, r := range rows {
+				copy(p[i*k:(i+1)*k], t[r:r+k])
 			}
-			if sum, scale, ok = e.posteriorChecked(p, s); !ok {
+			if sum, scale, ok = e.posteriorChecked(p[:len(rows)*k], s); !ok {
 				done = j - lo
 				break
 			}
@@ -133,23 +129,57 @@ func (e laTable) taskTable2(lo, hi int, t []float64, gw, gglob []float64) (float
 	return prod.M, prod.E, done
 }
 
-// rowsOf returns rows[:0] with the offsets of the rows of object j's
-// labels appended, (w·K + y)·K for a label y of worker w; none if j is hi.
-func (e laTable) rowsOf(rows []int, j, hi int) []int {
-	rows = rows[:0]
+// rowWalk gives the table paths of LA and DA the rows of each object's
+// labels in turn, in a table of K×K numbers per worker read by label and
+// class: (w·K + y)·K for a label y of worker w, the same offsets in the
+// noise model's table t and in the counts gw. When the table is large
+// (prefetchFrom) it asks for the next object's rows of both while the
+// caller works on one (num.PrefetchRows), so that their cache misses
+// overlap that work.
+type rowWalk struct {
+	d         *data.Dataset
+	k, hi     int
+	t, gw     []float64
+	prefetch  bool
+	cur, next []int
+}
+
+// newRowWalk returns a walk over the objects [lo, hi), whose offsets it
+// keeps in the two buffers given (of any length; they grow as needed).
+func newRowWalk(d *data.Dataset, k, lo, hi int, t, gw []float64, buf0, buf1 []int) rowWalk {
+	w := rowWalk{d: d, k: k, hi: hi, t: t, gw: gw, prefetch: len(t) >= prefetchFrom, cur: buf0}
+	w.next = appendRows(d, k, hi, buf1[:0], lo)
+	return w
+}
+
+// advance returns the walk moved on to object j and the offsets of j's
+// rows; j must follow the object of the previous call (lo at the first).
+// The slice is valid until the next call. (A walk is a value, advanced by
+// assignment, so that its buffers can stay on the caller's stack.)
+func (w rowWalk) advance(j int) (rowWalk, []int) {
+	w.cur, w.next = w.next, w.cur
+	w.next = appendRows(w.d, w.k, w.hi, w.next[:0], j+1)
+	if w.prefetch {
+		num.PrefetchRows(w.t, w.next, w.k)
+		num.PrefetchRows(w.gw, w.next, w.k)
+	}
+	return w, w.cur
+}
+
+// appendRows appends the offsets of object j's rows in a table of K×K
+// numbers per worker to rows, none if j is hi or beyond.
+func appendRows(d *data.Dataset, k, hi int, rows []int, j int) []int {
 	if j >= hi {
 		return rows
 	}
-	k := e.k
-	workers, labels := e.d.TaskLabels(j)
+	workers, labels := d.TaskLabels(j)
 	labels = labels[:len(workers)]
-	for i, w := range workers {
-		rows = append(rows, (int(w)*k+int(labels[i]))*k)
+	for i, wk := range workers {
+		rows = append(rows, (int(wk)*k+int(labels[i]))*k)
 	}
 	return rows
 }
 
-// prefetchFrom is the size of a table, in numbers, from which taskTableK
-// asks for the rows of the next object while it works on one
-// (num.PrefetchRows): 2¹⁵ numbers, 256 KB, a quarter of a core's L2 cache.
+// prefetchFrom is the size of a table, in numbers, from which rowWalk
+// prefetches: 2¹⁵ numbers, 256 KB, a quarter of a core's L2 cache.
 const prefetchFrom = 1 << 15

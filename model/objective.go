@@ -307,7 +307,7 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 // object if both sides can (SharedProbEvaluator and SharedBackpropper).
 func (o *objective) probObjects(c *chunk, j, hi int, p, g, gob, gt []float64) (float64, int, int) {
 	if o.tlatent != nil {
-		return o.tlatent.TaskTable(j, hi, o.tnoise.Table(), c.gw, c.gg, gt)
+		return o.tlatent.TaskTable(j, hi, o.tnoise.Table(), c.gw, c.gg, gt, c.lf, c.gf)
 	}
 	var m float64
 	var e, done int

@@ -48,6 +48,11 @@ type vbChunk struct {
 	bound  float64   // the objects' part of the bound
 	change float64   // the largest change of an output
 	p, g   []float64 // scratch: expected probabilities and weights
+	// rows and sums are scratch of DA's generic object update: the
+	// offsets of an object's labels in p (0, K, 2K, ...) and their
+	// normalisers.
+	rows []int
+	sums []float64
 }
 
 // vbFit runs mean-field variational Bayes for a conjugate noise model under

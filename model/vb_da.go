@@ -118,14 +118,20 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 			// exp ψ(γ_z) stands in for exp E[log q_z] = exp(ψ(γ_z) −
 			// ψ(Σγ)): the weights do not see the common factor, and the
 			// bound below takes it out.
+			//
+			// The labels' responsibilities are taken by num.RespRows
+			// (four classes at a time), each label's
+			// num.Responsibilities bit for bit.
+			n := len(pj) / k
+			rows, sums := c.labelRows(n, k)
 			step := func(src, dst []float64) num.Product {
 				num.ExpDigammaTo(e, src)
 				copy(dst, v.a)
+				num.RespRows(gj, e, pj, rows, sums)
 				prod := num.NewProduct()
-				for i := 0; i < len(pj); i += k {
-					gi := gj[i : i+k]
-					prod.Mul(num.Responsibilities(gi, e, pj[i:i+k]))
-					for z, r := range gi {
+				for i, m := range sums {
+					prod.Mul(m)
+					for z, r := range gj[i*k : (i+1)*k] {
 						dst[z] += r
 					}
 				}
@@ -308,4 +314,18 @@ func (v *vbDA) describe() string {
 		return fmt.Sprintf("q_j ~ Dirichlet(alpha p), empirical Bayes alpha %.4g p %s", a, fmtVec(normalised(v.a)))
 	}
 	return fmt.Sprintf("q_j ~ Dirichlet(alpha p), alpha %.4g p %s", a, fmtVec(normalised(v.a)))
+}
+
+// labelRows returns the offsets 0, K, 2K, ... of n labels' rows in a
+// batch's probabilities and room for their n normalisers, in c's scratch.
+func (c *vbChunk) labelRows(n, k int) ([]int, []float64) {
+	if cap(c.rows) < n {
+		size := max(n, 2*cap(c.rows))
+		c.rows, c.sums = make([]int, size), make([]float64, size)
+	}
+	rows := c.rows[:n]
+	for i := range rows {
+		rows[i] = i * k
+	}
+	return rows, c.sums[:n]
 }

@@ -105,3 +105,122 @@ pfLine:
 
 pfDone:
 	RET
+
+// func respRowsAVX2(r, q, t []float64, rows []int, m []float64)
+TEXT ·respRowsAVX2(SB), NOSPLIT, $0-120
+	MOVQ r_base+0(FP), DI
+	MOVQ q_base+24(FP), R11
+	MOVQ q_len+32(FP), R10
+	MOVQ t_base+48(FP), SI
+	MOVQ rows_base+72(FP), R8
+	MOVQ rows_len+80(FP), R9
+	MOVQ m_base+96(FP), R12
+	MOVQ R10, R13
+	ANDQ $-4, R13
+	MOVQ R10, R14
+	SHLQ $3, R14
+	MOVQ $0x3FF0000000000000, AX // 1.0
+	XORQ BX, BX
+	CMPQ BX, R9
+	JGE  respDone
+
+respLabel:
+	MOVQ (R8)(BX*8), DX
+	LEAQ (SI)(DX*8), DX
+	VXORPD X1, X1, X1 // m = 0
+	XORQ CX, CX
+	CMPQ CX, R13
+	JGE  respTail
+
+respGroup:
+	// r = q·row, four at a time; m += r in the order of z.
+	VMOVUPD (R11)(CX*8), Y0
+	VMULPD  (DX)(CX*8), Y0, Y0
+	VMOVUPD Y0, (DI)(CX*8)
+	VADDSD  X0, X1, X1
+	VPERMILPD $1, X0, X3
+	VADDSD  X3, X1, X1
+	VEXTRACTF128 $1, Y0, X4
+	VADDSD  X4, X1, X1
+	VPERMILPD $1, X4, X4
+	VADDSD  X4, X1, X1
+	ADDQ $4, CX
+	CMPQ CX, R13
+	JLT  respGroup
+
+respTail:
+	CMPQ CX, R10
+	JGE  respScale
+	VMOVSD (R11)(CX*8), X0
+	VMULSD (DX)(CX*8), X0, X0
+	VMOVSD X0, (DI)(CX*8)
+	VADDSD X0, X1, X1
+	INCQ CX
+	JMP  respTail
+
+respScale:
+	VMOVSD X1, (R12)(BX*8)
+	MOVQ   AX, X2
+	VDIVSD X1, X2, X2 // 1/m
+	VBROADCASTSD X2, Y2
+	XORQ CX, CX
+	CMPQ CX, R13
+	JGE  respScaleTail
+
+respScaleGroup:
+	VMULPD  (DI)(CX*8), Y2, Y0
+	VMOVUPD Y0, (DI)(CX*8)
+	ADDQ $4, CX
+	CMPQ CX, R13
+	JLT  respScaleGroup
+
+respScaleTail:
+	CMPQ CX, R10
+	JGE  respNext
+	VMULSD (DI)(CX*8), X2, X0
+	VMOVSD X0, (DI)(CX*8)
+	INCQ CX
+	JMP  respScaleTail
+
+respNext:
+	ADDQ R14, DI
+	INCQ BX
+	CMPQ BX, R9
+	JLT  respLabel
+
+respDone:
+	VZEROUPPER
+	RET
+
+// func addRowsEachAVX2(t []float64, rows []int, g, acc []float64, n int)
+TEXT ·addRowsEachAVX2(SB), NOSPLIT, $0-104
+	MOVQ t_base+0(FP), SI
+	MOVQ rows_base+24(FP), R8
+	MOVQ rows_len+32(FP), R9
+	MOVQ g_base+48(FP), DI
+	MOVQ acc_base+72(FP), R11
+	MOVQ acc_len+80(FP), R14
+	SHLQ $3, R14
+	MOVQ n+96(FP), R10
+	XORQ BX, BX
+
+eachRow:
+	MOVQ (R8)(BX*8), DX
+	LEAQ (SI)(DX*8), DX
+	XORQ CX, CX
+
+eachGroup:
+	VMOVUPD (DI)(CX*8), Y0
+	VADDPD  (DX)(CX*8), Y0, Y1
+	VMOVUPD Y1, (DX)(CX*8)
+	VADDPD  (R11)(CX*8), Y0, Y1
+	VMOVUPD Y1, (R11)(CX*8)
+	ADDQ $4, CX
+	CMPQ CX, R10
+	JLT  eachGroup
+	ADDQ R14, DI
+	INCQ BX
+	CMPQ BX, R9
+	JLT  eachRow
+	VZEROUPPER
+	RET

@@ -48,3 +48,25 @@ func addRowsAVX2(t []float64, rows []int, g []float64, n int)
 //
 //go:noescape
 func prefetchRows(t []float64, rows []int, n int)
+
+// respRowsAVX2 is RespRows for rows not empty and len(q) of at least
+// four: four classes at a time, the rest one at a time.
+//
+//go:noescape
+func respRowsAVX2(r, q, t []float64, rows []int, m []float64)
+
+// addRowsEachAVX2 is AddRowsEach for the elements [0, n) of each row, n a
+// multiple of four, and rows not empty.
+//
+//go:noescape
+func addRowsEachAVX2(t []float64, rows []int, g, acc []float64, n int)
+
+// expDigammaPartsAVX2 writes ExpDigammaParts(x[j]) into s[j] and w[j] for
+// j = i, i+1, ... in groups of four, and returns the first j it did not
+// write: where fewer than four elements remain, or at a group with an
+// element below 10⁻¹⁰⁰ or NaN, which the caller takes one element at a
+// time. The shifts are taken where x < 7 until no element of the group
+// needs one. s and w must be at least as long as x.
+//
+//go:noescape
+func expDigammaPartsAVX2(s, w, x []float64, i int) int

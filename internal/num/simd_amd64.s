@@ -28,6 +28,14 @@ CONST4(signBit, 0x8000000000000000)
 CONST4(mask127, 0x000000000000007f)
 CONST4(bit0, 0x0000000000000001)
 
+// ExpDigammaParts' operands besides one, c2 (1/2) and c24 (1/24): 10⁻¹⁰⁰,
+// 7, and 7.0/960, 31.0/8064 and 127.0/30720 as Go rounds them.
+CONST4(tiny, 0x2b2bff2ee48e0530)
+CONST4(seven, 0x401c000000000000)
+CONST4(c960, 0x3f7dddddddddddde)
+CONST4(c8064, 0x3f6f7df7df7df7df)
+CONST4(c30720, 0x3f70eeeeeeeeeeef)
+
 // EXP4 computes Exp of the four arguments in X into E, using K, F, R, Q,
 // T, M as scratch, and R8 as the table's address: kf = x·invLn2N + round,
 // k = its bits - round's bits, kf -= round, r = (x - kf·ln2Hi) - kf·ln2Lo,
@@ -160,6 +168,71 @@ sigLoop:
 	JMP  sigLoop
 
 sigDone:
+	VZEROUPPER
+	MOVQ CX, ret+80(FP)
+	RET
+
+// func expDigammaPartsAVX2(s, w, x []float64, i int) int
+TEXT ·expDigammaPartsAVX2(SB), NOSPLIT, $0-88
+	MOVQ s_base+0(FP), DI
+	MOVQ w_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ x_len+56(FP), DX
+	MOVQ i+72(FP), CX
+
+edLoop:
+	LEAQ 4(CX), AX
+	CMPQ AX, DX
+	JGT  edDone
+	VMOVUPD (SI)(CX*8), Y0
+	VCMPPD $0x1D, tiny<>(SB), Y0, Y1 // x >= 1e-100, false for NaN
+	VMOVMSKPD Y1, AX
+	CMPQ AX, $15
+	JNE  edDone
+	VMOVUPD one<>(SB), Y2 // p = 1
+	VXORPD Y3, Y3, Y3       // dp = 0
+
+edShift:
+	// Where x < 7: dp = dp·x + p, p = p·x, x = x + 1.
+	VCMPPD $0x11, seven<>(SB), Y0, Y1
+	VMOVMSKPD Y1, AX
+	TESTQ AX, AX
+	JZ   edShifted
+	VMULPD Y0, Y3, Y4
+	VADDPD Y2, Y4, Y4
+	VBLENDVPD Y1, Y4, Y3, Y3
+	VMULPD Y0, Y2, Y4
+	VBLENDVPD Y1, Y4, Y2, Y2
+	VADDPD one<>(SB), Y0, Y4
+	VBLENDVPD Y1, Y4, Y0, Y0
+	JMP  edShift
+
+edShifted:
+	VSUBPD c2<>(SB), Y0, Y5 // w = x - 1/2
+	VMULPD Y5, Y5, Y6           // w·w
+	VMULPD Y2, Y6, Y7           // w·w·p
+	VMOVUPD one<>(SB), Y8
+	VDIVPD Y7, Y8, Y8           // inv = 1/(w·w·p)
+	VMULPD Y2, Y8, Y9           // w2 = inv·p
+	VMULPD Y9, Y9, Y10          // w4 = w2·w2
+	VMULPD c24<>(SB), Y9, Y11
+	VMULPD c960<>(SB), Y10, Y12
+	VSUBPD Y12, Y11, Y11
+	VMULPD c8064<>(SB), Y10, Y12
+	VMULPD Y9, Y12, Y12
+	VADDPD Y12, Y11, Y11
+	VMULPD c30720<>(SB), Y10, Y12
+	VMULPD Y10, Y12, Y12
+	VSUBPD Y12, Y11, Y11
+	VMULPD Y6, Y3, Y12          // dp·(w·w)
+	VMULPD Y8, Y12, Y12         // ·inv
+	VSUBPD Y12, Y11, Y11        // s
+	VMOVUPD Y11, (DI)(CX*8)
+	VMOVUPD Y5, (R9)(CX*8)
+	ADDQ $4, CX
+	JMP  edLoop
+
+edDone:
 	VZEROUPPER
 	MOVQ CX, ret+80(FP)
 	RET

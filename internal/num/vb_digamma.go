@@ -21,8 +21,14 @@ func ExpDigammaTo(dst, x []float64) {
 		n := min(len(x), len(buf))
 		w := buf[:n]
 		d := dst[:n]
-		for z, v := range x[:n] {
-			d[z], w[z] = ExpDigammaParts(v)
+		xs := x[:n]
+		for z := 0; z < n; z++ {
+			if haveAVX2 {
+				if z = expDigammaPartsAVX2(d, w, xs, z); z == n {
+					break
+				}
+			}
+			d[z], w[z] = ExpDigammaParts(xs[z])
 		}
 		ExpTo(d, d)
 		for z, f := range w {

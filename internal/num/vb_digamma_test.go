@@ -2,6 +2,8 @@ package num
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -33,6 +35,45 @@ func TestExpDigammaToFast(t *testing.T) {
 		want := ExpDigammaFast(v)
 		if math.Float64bits(got[i]) != math.Float64bits(want) || math.Float64bits(in[i]) != math.Float64bits(want) {
 			t.Errorf("ExpDigammaTo at %g = %v (in place %v), ExpDigammaFast %v", v, got[i], in[i], want)
+		}
+	}
+}
+
+// TestExpDigammaToGroups checks ExpDigammaTo against ExpDigammaFast bit
+// for bit at every length up to 21 and with an argument that the
+// four-at-a-time loop must leave to the scalar code (below 10⁻¹⁰⁰, zero,
+// negative, NaN) or that ends a group's shifts early or late (at 7, just
+// below it, huge, infinite) at every position, so that every way of
+// cutting a slice into groups is taken; the other arguments are spread
+// over decades, so that the lanes of a group take different numbers of
+// shifts.
+func TestExpDigammaToGroups(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	specials := []float64{1e-101, 1e-100, 0, -1, math.NaN(), 7, 6.999999, 1e300, math.Inf(1), 0.3}
+	for n := range 22 {
+		for _, special := range specials {
+			for p := range max(n, 1) {
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = math.Pow(10, rng.Float64()*6-3)
+				}
+				if n > 0 {
+					x[p] = special
+				}
+				dst := make([]float64, n+1)
+				ExpDigammaTo(dst, x)
+				in := slices.Clone(x)
+				ExpDigammaTo(in, in)
+				for i, v := range x {
+					want := ExpDigammaFast(v)
+					if !sameBits(dst[i], want) || !sameBits(in[i], want) {
+						t.Fatalf("n=%d: ExpDigammaTo(%v) = %v (in place %v), ExpDigammaFast %v", n, v, dst[i], in[i], want)
+					}
+				}
+				if dst[n] != 0 {
+					t.Fatalf("n=%d: ExpDigammaTo wrote past len(x)", n)
+				}
+			}
 		}
 	}
 }
