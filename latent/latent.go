@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // Assumption is a latent assumption: it combines the log probabilities
@@ -189,6 +190,7 @@ func logNormalise(x []float64) {
 		return
 	}
 	for i, v := range x {
-		x[i] = math.Log(max(v/sum, MinProb))
+		x[i] = max(v/sum, MinProb)
 	}
+	num.MathLogTo(x, x) // math.Log of each, four at a time
 }

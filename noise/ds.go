@@ -274,7 +274,11 @@ func (e *dsEval) MStep(gw, _ []float64, w, _ []float64) {
 				ls := math.Log(sum)
 				row := w[base+z*k : base+(z+1)*k]
 				for y := range row {
-					row[y] = math.Log(gw[countAt(base, k, z, y)]+s) - ls
+					row[y] = gw[countAt(base, k, z, y)] + s
+				}
+				num.MathLogTo(row, row) // math.Log of each, four at a time
+				for y := range row {
+					row[y] -= ls
 				}
 			}
 		}

@@ -56,3 +56,22 @@ func LogTo(dst, x []float64) {
 		dst[i] = float64(ex)*ln2Hi + (c[2] + (p + float64(ex)*ln2Lo))
 	}
 }
+
+// MathLogTo writes math.Log(x[i]) into dst[i] for every i of x, bit for
+// bit on every build: on amd64 with AVX2, four at a time by the
+// operations of math.Log's amd64 code in their order (an element that is
+// zero, negative, infinite or NaN sends its group of four to math.Log).
+// dst must be at least as long as x and may be x itself. Unlike LogTo,
+// whose results may differ from math.Log's in the last bit, it can
+// replace a loop of math.Log calls without changing any result.
+func MathLogTo(dst, x []float64) {
+	dst = dst[:len(x)]
+	for i := 0; i < len(x); i++ {
+		if haveAVX2 {
+			if i = logAVX2(dst, x, i); i == len(x) {
+				break
+			}
+		}
+		dst[i] = math.Log(x[i])
+	}
+}

@@ -3,6 +3,7 @@ package num
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -59,4 +60,84 @@ func BenchmarkMathLog(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(logArgs)), "ns/log")
+}
+
+// TestMathLogTo checks MathLogTo against math.Log bit for bit: on a
+// million arguments spread over every exponent (subnormals included) and
+// on values near √2/2 and 1, where the reduction changes branch, and at
+// every length up to 21 with an argument that sends its group to math.Log
+// (zero, negative, infinite, NaN) at every position.
+func TestMathLogTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	x := make([]float64, 1<<20)
+	for i := range x {
+		switch i % 4 {
+		case 0:
+			x[i] = math.Float64frombits(rng.Uint64() &^ (1 << 63)) // any positive bits, NaN and Inf included
+		case 1:
+			x[i] = math.Sqrt2 / 2 * (1 + (rng.Float64()-0.5)*1e-12)
+		case 2:
+			x[i] = 1 + (rng.Float64()-0.5)*1e-6
+		default:
+			x[i] = rng.Float64() * math.Pow(2, float64(rng.IntN(2100)-1074))
+		}
+	}
+	x[5], x[9] = 0x1p-1074, math.Nextafter(math.Sqrt2/2, 1)
+	x[13] = 0x1.6a09e667f3bcdp-1 // √2/2 rounded, the reduction's bound
+	got := make([]float64, len(x))
+	MathLogTo(got, x)
+	for i, v := range x {
+		if want := math.Log(v); !sameBits(got[i], want) {
+			t.Fatalf("MathLogTo(%v) = %v, math.Log %v", v, got[i], want)
+		}
+	}
+	specials := []float64{0, math.Copysign(0, -1), -1, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, math.MaxFloat64}
+	for n := range 22 {
+		for _, special := range specials {
+			for p := range max(n, 1) {
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = rng.ExpFloat64()
+				}
+				if n > 0 {
+					x[p] = special
+				}
+				dst := make([]float64, n+1)
+				MathLogTo(dst, x)
+				in := slices.Clone(x)
+				MathLogTo(in, in)
+				for i, v := range x {
+					want := math.Log(v)
+					if !sameBits(dst[i], want) || !sameBits(in[i], want) {
+						t.Fatalf("n=%d: MathLogTo(%v) = %v (in place %v), math.Log %v", n, v, dst[i], in[i], want)
+					}
+				}
+				if dst[n] != 0 {
+					t.Fatalf("n=%d: MathLogTo wrote past len(x)", n)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkMathLogTo(b *testing.B) {
+	x := make([]float64, 256)
+	for i := range x {
+		x[i] = 0.001 + float64(i)/64
+	}
+	dst := make([]float64, len(x))
+	b.Run("vector", func(b *testing.B) {
+		for b.Loop() {
+			MathLogTo(dst, x)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/value")
+	})
+	b.Run("math.Log", func(b *testing.B) {
+		for b.Loop() {
+			for i, v := range x {
+				dst[i] = math.Log(v)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/value")
+	})
 }

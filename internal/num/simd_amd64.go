@@ -70,3 +70,12 @@ func addRowsEachAVX2(t []float64, rows []int, g, acc []float64, n int)
 //
 //go:noescape
 func expDigammaPartsAVX2(s, w, x []float64, i int) int
+
+// logAVX2 writes math.Log(x[j]) into dst[j], bit for bit, for j = i, i+1,
+// ... in groups of four, and returns the first j it did not write: where
+// fewer than four elements remain, or at a group with an element that is
+// zero, negative, infinite or NaN, which the caller takes one element at
+// a time. dst must be at least as long as x.
+//
+//go:noescape
+func logAVX2(dst, x []float64, i int) int
