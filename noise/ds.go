@@ -145,10 +145,12 @@ func (e *dsEval) SetParams(w, _ []float64) {
 func (e *dsEval) transposeWorkers(lo, hi int) {
 	k := e.k
 	k2 := k * k
+	pi := make([]float64, k2) // a worker's π_w, row-major
 	for base := lo * k2; base < hi*k2; base += k2 {
+		num.MathExpTo(pi, e.logPi[base:base+k2]) // math.Exp of each, four at a time
 		for z := range k {
 			for y := range k {
-				e.piT[base+y*k+z] = math.Exp(e.logPi[base+z*k+y])
+				e.piT[base+y*k+z] = pi[z*k+y]
 			}
 		}
 	}

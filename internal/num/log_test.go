@@ -141,3 +141,82 @@ func BenchmarkMathLogTo(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/value")
 	})
 }
+
+// TestMathExpTo checks MathExpTo against math.Exp bit for bit: on a
+// million arguments over the whole range, near the overflow bound and
+// where the result turns subnormal, and at every length up to 21 with an
+// argument that sends its group to math.Exp (infinite, NaN, too large,
+// subnormal result) at every position.
+func TestMathExpTo(t *testing.T) {
+	t.Logf("vector loop: %v", haveMathExpAVX2)
+	rng := rand.New(rand.NewPCG(15, 16))
+	x := make([]float64, 1<<20)
+	for i := range x {
+		switch i % 4 {
+		case 0:
+			x[i] = (rng.Float64()*2 - 1) * 750
+		case 1:
+			x[i] = (rng.Float64()*2 - 1) * 3
+		case 2:
+			x[i] = -708 - rng.Float64()*40
+		default:
+			x[i] = 709.78 + rng.Float64()*0.01
+		}
+	}
+	got := make([]float64, len(x))
+	MathExpTo(got, x)
+	for i, v := range x {
+		if want := math.Exp(v); !sameBits(got[i], want) {
+			t.Fatalf("MathExpTo(%v) = %v, math.Exp %v", v, got[i], want)
+		}
+	}
+	specials := []float64{math.Inf(1), math.Inf(-1), math.NaN(), 710, -745.2, -800, 7.09782712893384e+02, 0, math.Copysign(0, -1), -708.4}
+	for n := range 22 {
+		for _, special := range specials {
+			for p := range max(n, 1) {
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = rng.NormFloat64() * 10
+				}
+				if n > 0 {
+					x[p] = special
+				}
+				dst := make([]float64, n+1)
+				MathExpTo(dst, x)
+				in := slices.Clone(x)
+				MathExpTo(in, in)
+				for i, v := range x {
+					want := math.Exp(v)
+					if !sameBits(dst[i], want) || !sameBits(in[i], want) {
+						t.Fatalf("n=%d: MathExpTo(%v) = %v (in place %v), math.Exp %v", n, v, dst[i], in[i], want)
+					}
+				}
+				if dst[n] != 0 {
+					t.Fatalf("n=%d: MathExpTo wrote past len(x)", n)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkMathExpTo(b *testing.B) {
+	x := make([]float64, 256)
+	for i := range x {
+		x[i] = -20 + float64(i)/8
+	}
+	dst := make([]float64, len(x))
+	b.Run("vector", func(b *testing.B) {
+		for b.Loop() {
+			MathExpTo(dst, x)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/value")
+	})
+	b.Run("math.Exp", func(b *testing.B) {
+		for b.Loop() {
+			for i, v := range x {
+				dst[i] = math.Exp(v)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/value")
+	})
+}

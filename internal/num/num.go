@@ -17,8 +17,25 @@ func LogSumExp(x []float64) float64 {
 		return m
 	}
 	var s float64
-	for _, v := range x {
-		s += math.Exp(v - m)
+	if len(x) < 4 {
+		for _, v := range x {
+			s += math.Exp(v - m)
+		}
+		return m + math.Log(s)
+	}
+	// The exponentials of up to 64 at a time by MathExpTo, then their
+	// sum in order: the same numbers as the loop above.
+	var buf [64]float64
+	for len(x) > 0 {
+		b := buf[:min(len(x), len(buf))]
+		for i, v := range x[:len(b)] {
+			b[i] = v - m
+		}
+		MathExpTo(b, b)
+		for _, e := range b {
+			s += e
+		}
+		x = x[len(b):]
 	}
 	return m + math.Log(s)
 }
@@ -31,8 +48,9 @@ func LogSumExp(x []float64) float64 {
 // be off by more than 3·10⁻¹⁴, so dst is then divided by its sum.
 func SoftmaxFrom(dst, x []float64, lse float64) {
 	for i, v := range x {
-		dst[i] = math.Exp(v - lse)
+		dst[i] = v - lse
 	}
+	MathExpTo(dst[:len(x)], dst[:len(x)]) // math.Exp of each, four at a time
 	if !(math.Abs(lse) <= 0x1p8) {
 		var sum float64
 		for _, v := range dst[:len(x)] {

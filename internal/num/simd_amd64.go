@@ -79,3 +79,18 @@ func expDigammaPartsAVX2(s, w, x []float64, i int) int
 //
 //go:noescape
 func logAVX2(dst, x []float64, i int) int
+
+// haveMathExpAVX2 reports whether MathExpTo uses mathExpAVX2: math.Exp
+// takes its code with fused multiply-adds where the processor has FMA and
+// AVX (math's useFMA), which is the code the vector loop repeats.
+var haveMathExpAVX2 = haveAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX
+
+// mathExpAVX2 writes math.Exp(x[j]) into dst[j], bit for bit where
+// haveMathExpAVX2, for j = i, i+1, ... in groups of four, and returns the
+// first j it did not write: where fewer than four elements remain, or at
+// a group with an element that is not finite, above math.Exp's overflow
+// bound or whose result would be subnormal or zero, which the caller
+// takes one element at a time. dst must be at least as long as x.
+//
+//go:noescape
+func mathExpAVX2(dst, x []float64, i int) int

@@ -56,6 +56,29 @@ CONST4(posInf, 0x7ff0000000000000)
 CONST4(magic, 0x4330000000000000)
 CONST4(magicK, 0x43300000000003fe)
 
+// The operands of math.Exp's amd64 code with fused multiply-adds
+// (math/exp_amd64.s) besides one, two, c2, c6, c24 and c120: log₂e, ln 2
+// in two parts, the largest argument, 1/16, the series' 1/720, 1/5040 and
+// 1/40320, and, as four int32 each, the exponent's bias 1023 and 2047.
+CONST4(log2e, 0x3ff71547652b82fe)
+CONST4(expLn2U, 0x3fe62e42fefa3000)
+CONST4(expLn2L, 0x3d53de6af278ece6)
+CONST4(expOverflow, 0x40862e42fefa39ef)
+CONST4(c16th, 0x3fb0000000000000)
+CONST4(c720, 0x3f56c16c16c16c17)
+CONST4(c5040, 0x3f2a01a01a01a01a)
+CONST4(c40320, 0x3efa01a01a01a01a)
+DATA bias32<>+0(SB)/4, $0x3ff
+DATA bias32<>+4(SB)/4, $0x3ff
+DATA bias32<>+8(SB)/4, $0x3ff
+DATA bias32<>+12(SB)/4, $0x3ff
+GLOBL bias32<>(SB), RODATA|NOPTR, $16
+DATA max32<>+0(SB)/4, $0x7ff
+DATA max32<>+4(SB)/4, $0x7ff
+DATA max32<>+8(SB)/4, $0x7ff
+DATA max32<>+12(SB)/4, $0x7ff
+GLOBL max32<>(SB), RODATA|NOPTR, $16
+
 // EXP4 computes Exp of the four arguments in X into E, using K, F, R, Q,
 // T, M as scratch, and R8 as the table's address: kf = x·invLn2N + round,
 // k = its bits - round's bits, kf -= round, r = (x - kf·ln2Hi) - kf·ln2Lo,
@@ -329,6 +352,74 @@ logLoop:
 	JMP  logLoop
 
 logDone:
+	VZEROUPPER
+	MOVQ CX, ret+56(FP)
+	RET
+
+// func mathExpAVX2(dst, x []float64, i int) int
+//
+// math.Exp's amd64 code with fused multiply-adds, four at a time: the
+// same operations in the same order, so the results are bit for bit its
+// own where it takes that code (the processor has FMA and AVX).
+TEXT ·mathExpAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ x_len+32(FP), DX
+	MOVQ i+48(FP), CX
+	VMOVUPD posInf<>(SB), Y14
+	VPXOR   X15, X15, X15
+
+mexpLoop:
+	LEAQ 4(CX), AX
+	CMPQ AX, DX
+	JGT  mexpDone
+	VMOVUPD (SI)(CX*8), Y0
+	VANDPD   absMask<>(SB), Y0, Y1
+	VPCMPGTQ Y1, Y14, Y2                  // |x|'s bits < +Inf's: finite
+	VCMPPD   $0x12, expOverflow<>(SB), Y0, Y3 // x <= the largest argument
+	VANDPD   Y3, Y2, Y2
+	VMOVMSKPD Y2, AX
+	CMPQ AX, $15
+	JNE  mexpDone
+	VMULPD log2e<>(SB), Y0, Y1
+	VCVTPD2DQY Y1, X4                     // k = round(x·log₂e)
+	VPADDD bias32<>(SB), X4, X5           // k + 1023, which must be in [1, 2046]
+	VPCMPGTD X15, X5, X6
+	VMOVDQU max32<>(SB), X7
+	VPCMPGTD X5, X7, X7
+	VPAND X7, X6, X6
+	VMOVMSKPS X6, AX
+	CMPQ AX, $15
+	JNE  mexpDone
+	VCVTDQ2PD X4, Y1
+	VFNMADD231PD expLn2U<>(SB), Y1, Y0    // x - k·ln2U, fused
+	VFNMADD231PD expLn2L<>(SB), Y1, Y0    // - k·ln2L, fused
+	VMULPD c16th<>(SB), Y0, Y0
+	VMOVUPD c40320<>(SB), Y1
+	VFMADD213PD c5040<>(SB), Y0, Y1
+	VFMADD213PD c720<>(SB), Y0, Y1
+	VFMADD213PD c120<>(SB), Y0, Y1
+	VFMADD213PD c24<>(SB), Y0, Y1
+	VFMADD213PD c6<>(SB), Y0, Y1
+	VFMADD213PD c2<>(SB), Y0, Y1
+	VFMADD213PD one<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD two<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD two<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD two<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD two<>(SB), Y0, Y1
+	VFMADD213PD one<>(SB), Y1, Y0
+	VPMOVZXDQ X5, Y2                      // 2^k as the bits (k + 1023) << 52
+	VPSLLQ $52, Y2, Y2
+	VMULPD Y2, Y0, Y0
+	VMOVUPD Y0, (DI)(CX*8)
+	ADDQ $4, CX
+	JMP  mexpLoop
+
+mexpDone:
 	VZEROUPPER
 	MOVQ CX, ret+56(FP)
 	RET

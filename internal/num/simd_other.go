@@ -22,3 +22,7 @@ func addRowsEachAVX2(_ []float64, _ []int, _, _ []float64, _ int) { panic("no AV
 func expDigammaPartsAVX2(_, _, _ []float64, i int) int { return i }
 
 func logAVX2(_, _ []float64, i int) int { return i }
+
+const haveMathExpAVX2 = false
+
+func mathExpAVX2(_, _ []float64, i int) int { return i }
