@@ -3,7 +3,6 @@ package num
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -92,32 +91,7 @@ func TestMathLogTo(t *testing.T) {
 		}
 	}
 	specials := []float64{0, math.Copysign(0, -1), -1, math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, math.MaxFloat64}
-	for n := range 22 {
-		for _, special := range specials {
-			for p := range max(n, 1) {
-				x := make([]float64, n)
-				for i := range x {
-					x[i] = rng.ExpFloat64()
-				}
-				if n > 0 {
-					x[p] = special
-				}
-				dst := make([]float64, n+1)
-				MathLogTo(dst, x)
-				in := slices.Clone(x)
-				MathLogTo(in, in)
-				for i, v := range x {
-					want := math.Log(v)
-					if !sameBits(dst[i], want) || !sameBits(in[i], want) {
-						t.Fatalf("n=%d: MathLogTo(%v) = %v (in place %v), math.Log %v", n, v, dst[i], in[i], want)
-					}
-				}
-				if dst[n] != 0 {
-					t.Fatalf("n=%d: MathLogTo wrote past len(x)", n)
-				}
-			}
-		}
-	}
+	checkGroups(t, "MathLogTo", MathLogTo, math.Log, rng.ExpFloat64, specials)
 }
 
 func BenchmarkMathLogTo(b *testing.B) {
@@ -171,32 +145,7 @@ func TestMathExpTo(t *testing.T) {
 		}
 	}
 	specials := []float64{math.Inf(1), math.Inf(-1), math.NaN(), 710, -745.2, -800, 7.09782712893384e+02, 0, math.Copysign(0, -1), -708.4}
-	for n := range 22 {
-		for _, special := range specials {
-			for p := range max(n, 1) {
-				x := make([]float64, n)
-				for i := range x {
-					x[i] = rng.NormFloat64() * 10
-				}
-				if n > 0 {
-					x[p] = special
-				}
-				dst := make([]float64, n+1)
-				MathExpTo(dst, x)
-				in := slices.Clone(x)
-				MathExpTo(in, in)
-				for i, v := range x {
-					want := math.Exp(v)
-					if !sameBits(dst[i], want) || !sameBits(in[i], want) {
-						t.Fatalf("n=%d: MathExpTo(%v) = %v (in place %v), math.Exp %v", n, v, dst[i], in[i], want)
-					}
-				}
-				if dst[n] != 0 {
-					t.Fatalf("n=%d: MathExpTo wrote past len(x)", n)
-				}
-			}
-		}
-	}
+	checkGroups(t, "MathExpTo", MathExpTo, math.Exp, func() float64 { return rng.NormFloat64() * 10 }, specials)
 }
 
 func BenchmarkMathExpTo(b *testing.B) {

@@ -21,28 +21,39 @@ func TestExpToGroups(t *testing.T) {
 	t.Logf("AVX2 loops: %v", haveAVX2)
 	rng := rand.New(rand.NewPCG(5, 6))
 	specials := []float64{math.NaN(), -700, 700, -745, 800, math.Inf(1), math.Inf(-1), 699.99, -699.99, 0, math.Copysign(0, -1)}
+	checkGroups(t, "ExpTo", ExpTo, Exp, func() float64 { return (rng.Float64()*2 - 1) * 700 }, specials)
+}
+
+// checkGroups checks the slice function f (ExpTo's signature) against the
+// scalar function want bit for bit, at every length up to 21, with each
+// special value at every position among arguments drawn by arg, into
+// another slice and in place, and that f writes nothing past len(x): so
+// that every way of cutting a slice into a vector loop's groups of four is
+// taken, and every group that must go to the scalar code.
+func checkGroups(t *testing.T, name string, f func(dst, x []float64), want func(float64) float64, arg func() float64, specials []float64) {
+	t.Helper()
 	for n := range 22 {
 		for _, special := range specials {
 			for p := range max(n, 1) {
 				x := make([]float64, n)
 				for i := range x {
-					x[i] = (rng.Float64()*2 - 1) * 700
+					x[i] = arg()
 				}
 				if n > 0 {
 					x[p] = special
 				}
 				dst := make([]float64, n+1)
-				ExpTo(dst, x)
+				f(dst, x)
 				in := slices.Clone(x)
-				ExpTo(in, in)
+				f(in, in)
 				for i, v := range x {
-					want := Exp(v)
-					if !sameBits(dst[i], want) || !sameBits(in[i], want) {
-						t.Fatalf("n=%d: ExpTo(%v) = %v (in place %v), Exp %v", n, v, dst[i], in[i], want)
+					w := want(v)
+					if !sameBits(dst[i], w) || !sameBits(in[i], w) {
+						t.Fatalf("n=%d: %s(%v) = %v (in place %v), want %v", n, name, v, dst[i], in[i], w)
 					}
 				}
 				if dst[n] != 0 {
-					t.Fatalf("n=%d: ExpTo wrote past len(x)", n)
+					t.Fatalf("n=%d: %s wrote past len(x)", n, name)
 				}
 			}
 		}

@@ -3,7 +3,6 @@ package num
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -50,32 +49,7 @@ func TestExpDigammaToFast(t *testing.T) {
 func TestExpDigammaToGroups(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	specials := []float64{1e-101, 1e-100, 0, -1, math.NaN(), 7, 6.999999, 1e300, math.Inf(1), 0.3}
-	for n := range 22 {
-		for _, special := range specials {
-			for p := range max(n, 1) {
-				x := make([]float64, n)
-				for i := range x {
-					x[i] = math.Pow(10, rng.Float64()*6-3)
-				}
-				if n > 0 {
-					x[p] = special
-				}
-				dst := make([]float64, n+1)
-				ExpDigammaTo(dst, x)
-				in := slices.Clone(x)
-				ExpDigammaTo(in, in)
-				for i, v := range x {
-					want := ExpDigammaFast(v)
-					if !sameBits(dst[i], want) || !sameBits(in[i], want) {
-						t.Fatalf("n=%d: ExpDigammaTo(%v) = %v (in place %v), ExpDigammaFast %v", n, v, dst[i], in[i], want)
-					}
-				}
-				if dst[n] != 0 {
-					t.Fatalf("n=%d: ExpDigammaTo wrote past len(x)", n)
-				}
-			}
-		}
-	}
+	checkGroups(t, "ExpDigammaTo", ExpDigammaTo, ExpDigammaFast, func() float64 { return math.Pow(10, rng.Float64()*6-3) }, specials)
 }
 
 func BenchmarkExpDigammaTo(b *testing.B) {
