@@ -160,8 +160,7 @@ func (w rowWalk) advance(j int) (rowWalk, []int) {
 	w.cur, w.next = w.next, w.cur
 	w.next = appendRows(w.d, w.k, w.hi, w.next[:0], j+1)
 	if w.prefetch {
-		num.PrefetchRows(w.t, w.next, w.k)
-		num.PrefetchRows(w.gw, w.next, w.k)
+		num.PrefetchRows(w.t, w.gw, w.next, w.k)
 	}
 	return w, w.cur
 }

@@ -77,21 +77,15 @@ func checkRows(n, k int, rows []int) {
 	}
 }
 
-// PrefetchRows hints that the rows [r, r+n) of t, for every r in rows,
-// will be read or written soon, so that the processor brings them into
-// its cache ahead of the work that needs them. It reads and writes
-// nothing, and does nothing where there is no such hint (rows out of
-// range are skipped).
-func PrefetchRows(t []float64, rows []int, n int) {
-	if n < 1 {
-		return
+// PrefetchRows hints that the rows [r, r+n) of t and of u, for every r
+// in rows, will be read or written soon, so that the processor brings
+// them into its cache ahead of the work that needs them. It reads and
+// writes nothing, skips a row that does not lie within its table (u may
+// be nil), and does nothing where there is no such hint.
+func PrefetchRows(t, u []float64, rows []int, n int) {
+	if n >= 1 {
+		prefetchRows(t, u, rows, n)
 	}
-	for _, r := range rows {
-		if uint(r) > uint(len(t)-n) || n > len(t) {
-			return
-		}
-	}
-	prefetchRows(t, rows, n)
 }
 
 // RespRows writes the responsibilities of rows of t under the

@@ -76,12 +76,34 @@ addRow:
 	VZEROUPPER
 	RET
 
-// func prefetchRows(t []float64, rows []int, n int)
-TEXT ·prefetchRows(SB), NOSPLIT, $0-56
+// PFROW prefetches the cache lines of the row [DX, DX+n) of the table at
+// base, given R10 = 8(n-1), unless DX is outside [0, last] (signed).
+#define PFROW(base, last, line, skip) \
+	TESTQ DX, DX; \
+	JL    skip; \
+	CMPQ  DX, last; \
+	JG    skip; \
+	LEAQ  (base)(DX*8), AX; \
+	XORQ  CX, CX; \
+line: \
+	PREFETCHT0 (AX)(CX*1); \
+	ADDQ  $64, CX; \
+	CMPQ  CX, R10; \
+	JLT   line; \
+	PREFETCHT0 (AX)(R10*1); \
+skip:
+
+// func prefetchRows(t, u []float64, rows []int, n int)
+TEXT ·prefetchRows(SB), NOSPLIT, $0-80
 	MOVQ t_base+0(FP), SI
-	MOVQ rows_base+24(FP), R8
-	MOVQ rows_len+32(FP), R9
-	MOVQ n+48(FP), R10
+	MOVQ t_len+8(FP), R11
+	MOVQ u_base+24(FP), DI
+	MOVQ u_len+32(FP), R12
+	MOVQ rows_base+48(FP), R8
+	MOVQ rows_len+56(FP), R9
+	MOVQ n+72(FP), R10
+	SUBQ R10, R11 // the last row start within t (negative: none)
+	SUBQ R10, R12 // and within u
 	SHLQ $3, R10
 	SUBQ $8, R10
 	XORQ BX, BX
@@ -90,15 +112,8 @@ TEXT ·prefetchRows(SB), NOSPLIT, $0-56
 
 pfRow:
 	MOVQ (R8)(BX*8), DX
-	LEAQ (SI)(DX*8), DX
-	XORQ CX, CX
-
-pfLine:
-	PREFETCHT0 (DX)(CX*1)
-	ADDQ $64, CX
-	CMPQ CX, R10
-	JLT  pfLine
-	PREFETCHT0 (DX)(R10*1)
+	PFROW(SI, R11, pfTLine, pfT)
+	PFROW(DI, R12, pfULine, pfU)
 	INCQ BX
 	CMPQ BX, R9
 	JLT  pfRow

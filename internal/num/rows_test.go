@@ -180,7 +180,7 @@ func TestRowsOutOfRange(t *testing.T) {
 				call(rows)
 			}()
 		}
-		PrefetchRows(make([]float64, 10), rows, 4)
+		PrefetchRows(make([]float64, 10), nil, rows, 4)
 	}
 }
 

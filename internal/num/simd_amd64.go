@@ -43,11 +43,13 @@ func mulRowsAVX2(s, t []float64, rows []int, n int) (lo, hi float64)
 //go:noescape
 func addRowsAVX2(t []float64, rows []int, g []float64, n int)
 
-// prefetchRows asks the processor to bring the rows [r, r+n) of t into its
-// cache, for every r in rows: a hint, which reads and writes nothing.
+// prefetchRows asks the processor to bring the rows [r, r+n) of t and of
+// u into its cache, for every r in rows, skipping a row that does not lie
+// within its table; n must be at least 1. A hint: it reads and writes
+// nothing.
 //
 //go:noescape
-func prefetchRows(t []float64, rows []int, n int)
+func prefetchRows(t, u []float64, rows []int, n int)
 
 // respRowsAVX2 is RespRows for rows not empty and len(q) of at least
 // four: four classes at a time, the rest one at a time.

@@ -13,7 +13,7 @@ func mulRowsAVX2(_, _ []float64, _ []int, _ int) (lo, hi float64) { panic("no AV
 
 func addRowsAVX2(_ []float64, _ []int, _ []float64, _ int) { panic("no AVX2") }
 
-func prefetchRows(_ []float64, _ []int, _ int) {}
+func prefetchRows(_, _ []float64, _ []int, _ int) {}
 
 func respRowsAVX2(_, _, _ []float64, _ []int, _ []float64) { panic("no AVX2") }
 
