@@ -259,8 +259,8 @@ func squaremLength(x0, x1, x2 []float64, maxStep float64) float64 {
 	for i := range x0 {
 		r := x1[i] - x0[i]
 		w := x2[i] - 2*x1[i] + x0[i]
-		rr += r * r
-		vv += w * w
+		rr += float64(r * r) // each product rounded before its sum, on every
+		vv += float64(w * w) // build (no multiply-add), as object2 does
 	}
 	if !(vv > 0) {
 		return 1

@@ -165,7 +165,7 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 					for z := range ng {
 						r := ng[z] - gamma[z]
 						w := n2[z] - 2*ng[z] + gamma[z]
-						e[z] = gamma[z] - 2*alpha*r + alpha*alpha*w
+						e[z] = gamma[z] - float64(2*alpha*r) + float64(alpha*alpha*w)
 						ok = ok && e[z] >= v.a[z]
 					}
 					if ok {

@@ -35,11 +35,14 @@ func (v *vbDA) object2(c *vbChunk, pj, gj, gamma []float64) {
 			r0, r1 := n0-x0, n1-x1
 			w0, w1 := m0-2*n0+x0, m1-2*n1+x1
 			alpha := -1.0
-			if vv := w0*w0 + w1*w1; vv > 0 {
-				alpha = -min(max(math.Sqrt((r0*r0+r1*r1)/vv), 1), math.Inf(1))
+			// Each product is rounded before the sum that takes it
+			// (float64), as in squaremLength and objects, so that no
+			// build fuses one path and not the other.
+			if vv := float64(w0*w0) + float64(w1*w1); vv > 0 {
+				alpha = -min(max(math.Sqrt((float64(r0*r0)+float64(r1*r1))/vv), 1), math.Inf(1))
 			}
-			p0 := x0 - 2*alpha*r0 + alpha*alpha*w0
-			p1 := x1 - 2*alpha*r1 + alpha*alpha*w1
+			p0 := x0 - float64(2*alpha*r0) + float64(alpha*alpha*w0)
+			p1 := x1 - float64(2*alpha*r1) + float64(alpha*alpha*w1)
 			if p0 >= a0 && p1 >= a1 {
 				x0, x1 = p0, p1
 			} else {
@@ -68,7 +71,7 @@ func vbStep2(pj, gj []float64, s0, s1, a0, a1 float64) (e0, e1, d0, d1 float64, 
 	prod = num.NewProduct()
 	gj = gj[:len(pj)]
 	for i := 0; i+1 < len(pj); i += 2 {
-		t0, t1 := e0*pj[i], e1*pj[i+1]
+		t0, t1 := float64(e0*pj[i]), float64(e1*pj[i+1]) // rounded, as num.Responsibilities
 		m := t0 + t1
 		inv := 1 / m
 		r0, r1 := t0*inv, t1*inv

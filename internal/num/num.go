@@ -127,8 +127,9 @@ func Scratch(buf *Buf, k int) []float64 {
 func Responsibilities(r, q, p []float64) float64 {
 	var m float64
 	for z, qz := range q {
-		r[z] = qz * p[z]
-		m += r[z]
+		t := float64(qz * p[z]) // rounded before the sum, on every build
+		r[z] = t
+		m += t
 	}
 	inv := 1 / m
 	for z := range r {

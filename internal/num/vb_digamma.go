@@ -56,14 +56,17 @@ func ExpDigammaParts(x float64) (s, w float64) {
 		return 0, ExpDigamma(x)
 	}
 	p, dp := 1.0, 0.0
+	// Every product is rounded before the sum that takes it (float64),
+	// so that no build fuses the two into a multiply-add: the vector
+	// loop of ExpDigammaTo repeats these operations unfused.
 	for ; x < 7; x++ {
-		dp = dp*x + p
+		dp = float64(dp*x) + p
 		p *= x
 	}
 	w = x - 0.5
 	inv := 1 / (w * w * p)
 	w2 := inv * p
 	w4 := w2 * w2
-	s = (1.0/24)*w2 - (7.0/960)*w4 + (31.0/8064)*w4*w2 - (127.0/30720)*w4*w4 - dp*(w*w)*inv
+	s = float64((1.0/24)*w2) - float64((7.0/960)*w4) + float64((31.0/8064)*w4*w2) - float64((127.0/30720)*w4*w4) - float64(dp*(w*w)*inv)
 	return s, w
 }
