@@ -53,7 +53,7 @@ func (e daTable) TaskTable(lo, hi int, t []float64, gw, _, gtask, p, g []float64
 			}
 		}
 		clear(acc)
-		num.AddRowsEach(gw, rows, r, acc)
+		num.AddRowsEach(gw, rows, r, k, acc)
 		gb := gtask[j*k : (j+1)*k]
 		for z, qz := range q {
 			gb[z] += acc[z] - float64(n)*qz

@@ -240,12 +240,17 @@ func (e *dsEval) counts(workers []int32, labels []uint16, g, gw []float64) {
 	}
 	g = g[:k*len(workers)]
 	labels = labels[:len(workers)]
-	for i, w := range workers {
-		base := (int(w)*k + int(labels[i])) * k
-		c := gw[base : base+k]
-		for z, v := range g[i*k : (i+1)*k] {
-			c[z] += v
+	// The rows of up to 64 labels at a time, their additions by
+	// num.AddRowsEach (four classes at a time).
+	var buf [64]int
+	for len(workers) > 0 {
+		n := min(len(workers), len(buf))
+		rows := buf[:n]
+		for i, w := range workers[:n] {
+			rows[i] = (int(w)*k + int(labels[i])) * k
 		}
+		num.AddRowsEach(gw, rows, g[:n*k], k, nil)
+		workers, labels, g = workers[n:], labels[n:], g[n*k:]
 	}
 }
 

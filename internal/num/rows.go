@@ -111,24 +111,26 @@ func RespRows(r, q, t []float64, rows []int, m []float64) {
 	}
 }
 
-// AddRowsEach adds the rows of g, K = len(acc) numbers each, to rows of
-// t and all of them to acc, one after the other in the order of rows: for
-// the i-th offset r_i in rows,
+// AddRowsEach adds the rows of g, K numbers each, to rows of t and, if
+// acc is not nil, all of them to acc, one after the other in the order of
+// rows: for the i-th offset r_i in rows,
 //
 //	t[r_i+z] += g[i·K+z],  acc[z] += g[i·K+z],  z = 0, 1, ..., K-1.
 //
 // Two rows of t must be equal or not overlap. g must hold len(rows)·K
-// numbers. It panics if a row does not lie within t. Each element's
-// additions are those of the scalar loop in the same order, so the result
-// is the same bit for bit on every build.
-func AddRowsEach(t []float64, rows []int, g, acc []float64) {
-	k := len(acc)
+// numbers and acc, if not nil, K. It panics if a row does not lie within
+// t. Each element's additions are those of the scalar loop in the same
+// order, so the result is the same bit for bit on every build.
+func AddRowsEach(t []float64, rows []int, g []float64, k int, acc []float64) {
 	checkRows(len(t), k, rows)
 	g = g[:len(rows)*k]
+	if acc != nil {
+		acc = acc[:k]
+	}
 	z := 0
 	if haveAVX2 && k >= 4 && len(rows) > 0 {
 		z = k &^ 3
-		addRowsEachAVX2(t, rows, g, acc, z)
+		addRowsEachAVX2(t, rows, g, acc, k, z)
 	}
 	if z == k {
 		return
@@ -137,7 +139,9 @@ func AddRowsEach(t []float64, rows []int, g, acc []float64) {
 		row, gi := t[r+z:r+k], g[i*k+z:(i+1)*k]
 		for x, v := range gi {
 			row[x] += v
-			acc[z+x] += v
+			if acc != nil {
+				acc[z+x] += v
+			}
 		}
 	}
 }

@@ -207,17 +207,19 @@ respDone:
 	VZEROUPPER
 	RET
 
-// func addRowsEachAVX2(t []float64, rows []int, g, acc []float64, n int)
-TEXT ·addRowsEachAVX2(SB), NOSPLIT, $0-104
+// func addRowsEachAVX2(t []float64, rows []int, g, acc []float64, k, n int)
+TEXT ·addRowsEachAVX2(SB), NOSPLIT, $0-112
 	MOVQ t_base+0(FP), SI
 	MOVQ rows_base+24(FP), R8
 	MOVQ rows_len+32(FP), R9
 	MOVQ g_base+48(FP), DI
 	MOVQ acc_base+72(FP), R11
-	MOVQ acc_len+80(FP), R14
+	MOVQ k+96(FP), R14
 	SHLQ $3, R14
-	MOVQ n+96(FP), R10
+	MOVQ n+104(FP), R10
 	XORQ BX, BX
+	TESTQ R11, R11
+	JZ   onlyRow
 
 eachRow:
 	MOVQ (R8)(BX*8), DX
@@ -237,5 +239,24 @@ eachGroup:
 	INCQ BX
 	CMPQ BX, R9
 	JLT  eachRow
+	VZEROUPPER
+	RET
+
+onlyRow: // acc is nil
+	MOVQ (R8)(BX*8), DX
+	LEAQ (SI)(DX*8), DX
+	XORQ CX, CX
+
+onlyGroup:
+	VMOVUPD (DI)(CX*8), Y0
+	VADDPD  (DX)(CX*8), Y0, Y1
+	VMOVUPD Y1, (DX)(CX*8)
+	ADDQ $4, CX
+	CMPQ CX, R10
+	JLT  onlyGroup
+	ADDQ R14, DI
+	INCQ BX
+	CMPQ BX, R9
+	JLT  onlyRow
 	VZEROUPPER
 	RET

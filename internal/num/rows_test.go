@@ -81,7 +81,7 @@ func TestRows(t *testing.T) {
 }
 
 // TestRespRows checks RespRows against Responsibilities row by row and
-// AddRowsEach against the plain loop, bit for bit, at every number of
+// AddRowsEach (with and without acc) against the plain loop, bit for bit, at every number of
 // classes up to 21, with up to six rows (a row given twice among them) and
 // a special value at every position of the last row.
 func TestRespRows(t *testing.T) {
@@ -133,6 +133,7 @@ func TestRespRows(t *testing.T) {
 					for i := range acc {
 						acc[i] = rng.Float64()
 					}
+					noAcc := slices.Clone(tab)
 					wantTab, wantAcc := slices.Clone(tab), slices.Clone(acc)
 					for i, row := range rows {
 						for z := range k {
@@ -140,10 +141,11 @@ func TestRespRows(t *testing.T) {
 							wantAcc[z] += g[i*k+z]
 						}
 					}
-					AddRowsEach(tab, rows, g, acc)
+					AddRowsEach(tab, rows, g, k, acc)
+					AddRowsEach(noAcc, rows, g, k, nil)
 					for i := range tab {
-						if !sameBits(tab[i], wantTab[i]) {
-							t.Fatalf("k=%d rows=%v: AddRowsEach element %d = %v, want %v", k, rows, i, tab[i], wantTab[i])
+						if !sameBits(tab[i], wantTab[i]) || !sameBits(noAcc[i], wantTab[i]) {
+							t.Fatalf("k=%d rows=%v: AddRowsEach element %d = %v (without acc %v), want %v", k, rows, i, tab[i], noAcc[i], wantTab[i])
 						}
 					}
 					for z := range acc {
@@ -167,7 +169,7 @@ func TestRowsOutOfRange(t *testing.T) {
 		"RespRows": func(rows []int) {
 			RespRows(make([]float64, 8), make([]float64, 4), make([]float64, 10), rows, make([]float64, 2))
 		},
-		"AddRowsEach": func(rows []int) { AddRowsEach(make([]float64, 10), rows, make([]float64, 8), make([]float64, 4)) },
+		"AddRowsEach": func(rows []int) { AddRowsEach(make([]float64, 10), rows, make([]float64, 8), 4, make([]float64, 4)) },
 	}
 	for _, rows := range [][]int{{-1}, {0, 7}, {8}} {
 		for name, call := range calls {

@@ -57,11 +57,11 @@ func prefetchRows(t, u []float64, rows []int, n int)
 //go:noescape
 func respRowsAVX2(r, q, t []float64, rows []int, m []float64)
 
-// addRowsEachAVX2 is AddRowsEach for the elements [0, n) of each row, n a
-// multiple of four, and rows not empty.
+// addRowsEachAVX2 is AddRowsEach for the elements [0, n) of each row of
+// k numbers, n a multiple of four, and rows not empty; acc may be nil.
 //
 //go:noescape
-func addRowsEachAVX2(t []float64, rows []int, g, acc []float64, n int)
+func addRowsEachAVX2(t []float64, rows []int, g, acc []float64, k, n int)
 
 // expDigammaPartsAVX2 writes ExpDigammaParts(x[j]) into s[j] and w[j] for
 // j = i, i+1, ... in groups of four, and returns the first j it did not

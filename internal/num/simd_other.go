@@ -17,7 +17,7 @@ func prefetchRows(_, _ []float64, _ []int, _ int) {}
 
 func respRowsAVX2(_, _, _ []float64, _ []int, _ []float64) { panic("no AVX2") }
 
-func addRowsEachAVX2(_ []float64, _ []int, _, _ []float64, _ int) { panic("no AVX2") }
+func addRowsEachAVX2(_ []float64, _ []int, _, _ []float64, _, _ int) { panic("no AVX2") }
 
 func expDigammaPartsAVX2(_, _, _ []float64, i int) int { return i }
 
