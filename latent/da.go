@@ -61,7 +61,7 @@ func (a DA) Init(d *data.Dataset, freq []float64, _, t []float64) {
 // NewEvaluator returns an evaluator of DA on d.
 func (DA) NewEvaluator(d *data.Dataset) Evaluator {
 	e := newDAEval(d)
-	if e.k > 2 {
+	if e.k >= minTableK {
 		return daTable{e}
 	}
 	return e

@@ -6,10 +6,10 @@ import (
 	"github.com/consensuslab/consensus/internal/num"
 )
 
-// daTable is DA's evaluator for K > 2 classes, which can also read the
-// noise model's table (TableEvaluator). At K = 2 the flat loop of
+// daTable is DA's evaluator for K ≥ minTableK classes, which can also
+// read the noise model's table (TableEvaluator). At K = 2 the flat loop of
 // taskProb2 over a batch's probabilities is faster than reading the table
-// per object, so only K > 2 has the capability.
+// per object, and at K = 3 the row kernels have no group of four to take.
 type daTable struct {
 	*daEval
 }

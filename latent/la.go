@@ -70,7 +70,10 @@ func (a LA) NewEvaluator(d *data.Dataset) Evaluator {
 		e.logp[z] = -math.Log(float64(k))
 		e.p[z] = 1 / float64(k)
 	}
-	return laTable{e}
+	if k == 2 || k >= minTableK {
+		return laTable{e}
+	}
+	return e
 }
 
 type laEval struct {

@@ -27,7 +27,13 @@ func (e laTable) TaskTable(lo, hi int, t []float64, gw, gglob, _, p, _ []float64
 	return e.taskTableK(lo, hi, t, gw, gglob, p)
 }
 
-// taskTableK is TaskTable for K > 2: an object's labels give the offsets
+// minTableK is the least number of classes beyond 2 for which LA and DA
+// read the noise model's table: from four, num.MulRows, num.AddRows,
+// num.RespRows and num.AddRowsEach take four classes at a time; at K = 3
+// they would be scalar loops with more bookkeeping than the batch's.
+const minTableK = 4
+
+// taskTableK is TaskTable for K ≥ minTableK: an object's labels give the offsets
 // of their rows, (w·K + y)·K for a label y of worker w, in t and gw alike;
 // num.MulRows multiplies the products by the rows, four classes at a time
 // where it can, and num.AddRows adds γ_j to the counts. Where

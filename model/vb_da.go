@@ -122,13 +122,28 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 			// The labels' responsibilities are taken by num.RespRows
 			// (four classes at a time), each label's
 			// num.Responsibilities bit for bit.
-			n := len(pj) / k
-			rows, sums := c.labelRows(n, k)
+			// At K = 3 there is no group of four, and the plain loop
+			// over the labels is the faster.
+			var rows []int
+			var sums []float64
+			if k >= 4 {
+				rows, sums = c.labelRows(len(pj)/k, k)
+			}
 			step := func(src, dst []float64) num.Product {
 				num.ExpDigammaTo(e, src)
 				copy(dst, v.a)
-				num.RespRows(gj, e, pj, rows, sums)
 				prod := num.NewProduct()
+				if k < 4 {
+					for i := 0; i < len(pj); i += k {
+						gi := gj[i : i+k]
+						prod.Mul(num.Responsibilities(gi, e, pj[i:i+k]))
+						for z, r := range gi {
+							dst[z] += r
+						}
+					}
+					return prod
+				}
+				num.RespRows(gj, e, pj, rows, sums)
 				for i, m := range sums {
 					prod.Mul(m)
 					for z, r := range gj[i*k : (i+1)*k] {

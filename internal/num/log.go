@@ -86,7 +86,7 @@ func MathExpTo(dst, x []float64) {
 func inGroups(dst, x []float64, vector bool, groups func(dst, x []float64, i int) int, f func(float64) float64) {
 	dst = dst[:len(x)]
 	for i := 0; i < len(x); i++ {
-		if vector {
+		if vector && len(x)-i >= 4 {
 			if i = groups(dst, x, i); i == len(x) {
 				break
 			}

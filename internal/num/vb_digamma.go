@@ -23,7 +23,7 @@ func ExpDigammaTo(dst, x []float64) {
 		d := dst[:n]
 		xs := x[:n]
 		for z := 0; z < n; z++ {
-			if haveAVX2 {
+			if haveAVX2 && n-z >= 4 {
 				if z = expDigammaPartsAVX2(d, w, xs, z); z == n {
 					break
 				}
