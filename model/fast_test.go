@@ -57,3 +57,27 @@ func TestAccumulatorsFreed(t *testing.T) {
 		}
 	}
 }
+
+// TestPassAllocations checks that a pass allocates a bounded number of
+// times whatever the number of objects: a buffer allocated per object or
+// batch (a scratch slice that escapes to the heap) would let the garbage
+// grow a large fit's peak memory to twice its live memory. It evaluates
+// every DS and GLAD model at K = 2, 3, 6 and 20 on 3000 objects, on one
+// goroutine.
+func TestPassAllocations(t *testing.T) {
+	for _, k := range []int{2, 3, 6, 20} {
+		d := noisetest.Data(t, uint64(30+k), 3000, 40, k)
+		for _, m := range benchModels() {
+			if m.Noise.Name() == "mme" {
+				continue
+			}
+			obj := newObjective(m, d, 1)
+			x := m.Init(d)
+			grad := make([]float64, len(x))
+			obj.eval(x, grad) // the accumulators come with the first pass
+			if n := testing.AllocsPerRun(3, func() { obj.eval(x, grad) }); n > 16 {
+				t.Errorf("%s, K = %d: %v allocations a pass on %d objects", m.Name(), k, n, d.NumTasks())
+			}
+		}
+	}
+}

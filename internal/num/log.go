@@ -65,7 +65,15 @@ func LogTo(dst, x []float64) {
 // whose results may differ from math.Log's in the last bit, it can
 // replace a loop of math.Log calls without changing any result.
 func MathLogTo(dst, x []float64) {
-	inGroups(dst, x, haveAVX2, logAVX2, math.Log)
+	dst = dst[:len(x)]
+	for i := 0; i < len(x); i++ {
+		if haveAVX2 && len(x)-i >= 4 {
+			if i = logAVX2(dst, x, i); i == len(x) {
+				break
+			}
+		}
+		dst[i] = math.Log(x[i])
+	}
 }
 
 // MathExpTo writes math.Exp(x[i]) into dst[i] for every i of x, bit for
@@ -77,20 +85,16 @@ func MathLogTo(dst, x []float64) {
 // math.Exp's in the last bit, it can replace a loop of math.Exp calls
 // without changing any result.
 func MathExpTo(dst, x []float64) {
-	inGroups(dst, x, haveMathExpAVX2, mathExpAVX2, math.Exp)
-}
-
-// inGroups writes f(x[i]) into dst[i] for every i of x: by groups where
-// vector is set (groups(dst, x, i) writes from i on, four at a time, and
-// returns where it stopped), the element it stopped at by f, and on.
-func inGroups(dst, x []float64, vector bool, groups func(dst, x []float64, i int) int, f func(float64) float64) {
+	// The loop of MathLogTo, written out: with the kernel and the scalar
+	// function passed as values, dst and x would escape to the heap, and
+	// so would every caller's buffer.
 	dst = dst[:len(x)]
 	for i := 0; i < len(x); i++ {
-		if vector && len(x)-i >= 4 {
-			if i = groups(dst, x, i); i == len(x) {
+		if haveMathExpAVX2 && len(x)-i >= 4 {
+			if i = mathExpAVX2(dst, x, i); i == len(x) {
 				break
 			}
 		}
-		dst[i] = f(x[i])
+		dst[i] = math.Exp(x[i])
 	}
 }
