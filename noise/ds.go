@@ -240,16 +240,6 @@ func (e *dsEval) counts(workers []int32, labels []uint16, g, gw []float64) {
 	}
 	g = g[:k*len(workers)]
 	labels = labels[:len(workers)]
-	if k < 4 { // no group of four for num.AddRowsEach
-		for i, w := range workers {
-			base := (int(w)*k + int(labels[i])) * k
-			c := gw[base : base+k]
-			for z, v := range g[i*k : (i+1)*k] {
-				c[z] += v
-			}
-		}
-		return
-	}
 	// The rows of up to 64 labels at a time, their additions by
 	// num.AddRowsEach (four classes at a time).
 	var buf [64]int
