@@ -298,8 +298,8 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 	if k == 2 {
 		// In blocks of objBlock objects: the exponentials of softmax(b_j)
 		// in one call, then the odds, then their logarithms in one call.
-		var q [2]float64
 		var ex, odds [objBlock]float64
+		lastN, inv := math.NaN(), 0.0
 		for block := lo; block < hi; block += objBlock {
 			end := min(hi, block+objBlock)
 			expNegAbsDiffs(&ex, t, block, end)
@@ -308,12 +308,14 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 				if n == 0 {
 					continue
 				}
-				softmax2(q[:], t[2*j+1]-t[2*j], ex[j-block])
-				inv := 1 / n
+				if n != lastN { // most objects have as many labels as the last
+					lastN, inv = n, 1/n
+				}
+				q1, q0 := num.SigmoidPair(t[2*j+1]-t[2*j], ex[j-block]) // softmax2
 				// The products are rounded before the sums (float64),
 				// so that no build fuses them into a multiply-add, whose
 				// exact residual would replace a 0 here.
-				odds[j-block] = oddsRatio(q[0]+float64(gtask[2*j]*inv), q[1]+float64(gtask[2*j+1]*inv))
+				odds[j-block] = oddsRatio(q0+float64(gtask[2*j]*inv), q1+float64(gtask[2*j+1]*inv))
 			}
 			num.LogTo(odds[:end-block], odds[:end-block])
 			for j := block; j < end; j++ {
@@ -345,12 +347,27 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 // each probability raised to at least MinProb as logNormalise does; 1 if
 // both weights are zero. Its logarithm is the M-step's logit.
 func oddsRatio(w0, w1 float64) float64 {
-	w0, w1 = max(w0, 0), max(w1, 0)
+	// Go's max(w, 0), which keeps a NaN and turns -0 into +0, without
+	// its sign tests: w <= 0 is false for a NaN.
+	if w0 <= 0 {
+		w0 = 0
+	}
+	if w1 <= 0 {
+		w1 = 0
+	}
 	s := w0 + w1
 	if !(s > 0) {
 		return 1
 	}
-	return max(w1, MinProb*s) / max(w0, MinProb*s)
+	// Neither is a NaN now, nor -0: a comparison is max.
+	m := MinProb * s
+	if w0 < m {
+		w0 = m
+	}
+	if w1 < m {
+		w1 = m
+	}
+	return w1 / w0
 }
 
 func (e *daEval) Output(j int, _ []float64, out []float64) {

@@ -167,3 +167,52 @@ func TestDAMStepObjects(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDAMStep measures DA's M-step on 4·10⁵ objects of five labels
+// each (the shape of the 2·10⁶-label file of docs/performance.md), with
+// logits and gradients as a fit late on the boundary has them (a third of
+// the objects with a probability near 0). ns/object is the time per object.
+//
+//	go test ./latent -run '^$' -bench DAMStep
+func BenchmarkDAMStep(b *testing.B) {
+	for _, k := range []int{2, 5} {
+		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
+			const nt, per = 400000, 5
+			classes := make([]string, k)
+			for z := range classes {
+				classes[z] = fmt.Sprint(z)
+			}
+			names := make([]string, nt)
+			for j := range names {
+				names[j] = fmt.Sprint("t", j)
+			}
+			task := make([]int32, nt*per)
+			worker := make([]int32, nt*per)
+			label := make([]uint16, nt*per)
+			for i := range task {
+				task[i], worker[i], label[i] = int32(i/per), int32(i%per), uint16(i%k)
+			}
+			d, err := data.FromIndices(names, []string{"a", "b", "c", "d", "e"}, classes, task, worker, label)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ev := latent.DA{}.NewEvaluator(d).(latent.MStepper)
+			t0 := make([]float64, nt*k)
+			gtask := make([]float64, nt*k)
+			for i := range t0 {
+				t0[i] = 3 * math.Sin(float64(i))
+				if i%3 == 0 {
+					t0[i] = -30 // near the boundary
+				}
+				gtask[i] = 0.3 * math.Cos(float64(3*i))
+			}
+			t := make([]float64, len(t0))
+			b.ResetTimer()
+			for b.Loop() {
+				copy(t, t0)
+				ev.MStep(nil, gtask, nil, t)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/nt, "ns/object")
+		})
+	}
+}

@@ -34,9 +34,28 @@ func Log(x float64) float64 {
 }
 
 // LogTo writes Log(x[i]) into dst[i] for every i of x, faster than calling
-// Log in a loop (see ExpTo). dst must be at least as long as x and may be x
-// itself.
+// Log in a loop (see ExpTo). On amd64 with AVX2 it takes four elements at a
+// time, with the scalar loop's operations in its order (no fused
+// multiply-add), so the results are the same bit for bit. dst must be at
+// least as long as x and may be x itself.
 func LogTo(dst, x []float64) {
+	dst = dst[:len(x)]
+	if !haveAVX2 {
+		logTo(dst, x)
+		return
+	}
+	for i := 0; i < len(x); i++ {
+		i = logToAVX2(dst, x, i)
+		if i < len(x) {
+			logTo(dst[i:i+1], x[i:i+1])
+		}
+	}
+}
+
+// logTo is LogTo's scalar loop. Every product is rounded before the sum
+// that takes it (float64), so that a build for GOAMD64=v3 does not fuse
+// the two into a multiply-add and gives the vector loop's results.
+func logTo(dst, x []float64) {
 	const (
 		ln2Hi = 6.93147180369123816490e-01 // ex·ln2Hi is exact
 		ln2Lo = 1.90821492927058770002e-10
@@ -52,8 +71,15 @@ func LogTo(dst, x []float64) {
 		c := &logTable[(bits>>(52-7))&(logN-1)]
 		m := math.Float64frombits(bits&(1<<52-1) | 1023<<52)
 		u := (m - c[0]) * c[1] // m - c_i is exact
-		p := u * (1 - u*(1.0/2-u*(1.0/3-u*(1.0/4-u*(1.0/5-u*(1.0/6-u*(1.0/7)))))))
-		dst[i] = float64(ex)*ln2Hi + (c[2] + (p + float64(ex)*ln2Lo))
+		p := float64(u * (1.0 / 7))
+		p = float64(u * (1.0/6 - p))
+		p = float64(u * (1.0/5 - p))
+		p = float64(u * (1.0/4 - p))
+		p = float64(u * (1.0/3 - p))
+		p = float64(u * (1.0/2 - p))
+		p = float64(u * (1 - p))
+		e := float64(ex)
+		dst[i] = float64(e*ln2Hi) + (c[2] + (p + float64(e*ln2Lo)))
 	}
 }
 

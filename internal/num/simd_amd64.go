@@ -96,3 +96,12 @@ var haveMathExpAVX2 = haveAVX2 && cpu.X86.HasFMA && cpu.X86.HasAVX
 //
 //go:noescape
 func mathExpAVX2(dst, x []float64, i int) int
+
+// logToAVX2 writes LogTo(x[j]) into dst[j], bit for bit the scalar loop's,
+// for j = i, i+1, ... in groups of four, and returns the first j it did
+// not write: where fewer than four elements remain, or at a group with an
+// element that is zero, subnormal, negative, infinite or NaN, which the
+// caller takes one element at a time. dst must be at least as long as x.
+//
+//go:noescape
+func logToAVX2(dst, x []float64, i int) int

@@ -56,6 +56,18 @@ CONST4(posInf, 0x7ff0000000000000)
 CONST4(magic, 0x4330000000000000)
 CONST4(magicK, 0x43300000000003fe)
 
+// LogTo's operands besides one, c2 (1/2), c6 (1/6), mask127, mantMask,
+// magic and ln 2 in two parts (logLn2Hi, logLn2Lo, the same numbers): 1/3,
+// 1/4, 1/5 and 1/7 as Go rounds them, 2⁵² + 1023, whose difference with
+// 2⁵² + e is e - 1023 for an 11-bit exponent e, and the exponent 2047 as
+// an integer.
+CONST4(c3rd, 0x3fd5555555555555)
+CONST4(c4th, 0x3fd0000000000000)
+CONST4(c5th, 0x3fc999999999999a)
+CONST4(c7th, 0x3fc2492492492492)
+CONST4(magic1023, 0x43300000000003ff)
+CONST4(exp2047, 0x00000000000007ff)
+
 // The operands of math.Exp's amd64 code with fused multiply-adds
 // (math/exp_amd64.s) besides one, two, c2, c6, c24 and c120: log₂e, ln 2
 // in two parts, the largest argument, 1/16, the series' 1/720, 1/5040 and
@@ -420,6 +432,103 @@ mexpLoop:
 	JMP  mexpLoop
 
 mexpDone:
+	VZEROUPPER
+	MOVQ CX, ret+56(FP)
+	RET
+
+// func logToAVX2(dst, x []float64, i int) int
+//
+// LogTo's scalar loop (log.go) four at a time: e = the exponent bits,
+// c = logTable[bits>>45 & 127] by four loads of each of its three numbers,
+// m = the mantissa with the exponent of 1, u = (m - c₀)·c₁, the series
+// p = u·(1 - u·(1/2 - u·(1/3 - u·(1/4 - u·(1/5 - u·(1/6 - u/7)))))) and
+// (e - 1023)·ln2Hi + (c₂ + (p + (e - 1023)·ln2Lo)): the same operations in
+// the same order, so the results are the scalar ones bit for bit.
+TEXT ·logToAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ x_len+32(FP), DX
+	MOVQ i+48(FP), CX
+	LEAQ ·logTable(SB), R8
+	VPXOR   Y15, Y15, Y15
+	VMOVUPD exp2047<>(SB), Y14
+	VMOVUPD c6<>(SB), Y8
+	VMOVUPD c5th<>(SB), Y9
+	VMOVUPD c4th<>(SB), Y10
+	VMOVUPD c3rd<>(SB), Y11
+	VMOVUPD c2<>(SB), Y12
+	VMOVUPD one<>(SB), Y13
+
+logToLoop:
+	LEAQ 4(CX), AX
+	CMPQ AX, DX
+	JGT  logToDone
+	VMOVUPD  (SI)(CX*8), Y0
+	VPSRLQ   $52, Y0, Y1 // e, with the sign bit above it
+	VPCMPGTQ Y15, Y1, Y2 // e > 0: not zero or subnormal
+	VPCMPGTQ Y1, Y14, Y3 // e < 2047: positive, finite, not NaN
+	VPAND    Y3, Y2, Y2
+	VMOVMSKPD Y2, AX
+	CMPQ AX, $15
+	JNE  logToDone
+
+	VPOR   magic<>(SB), Y1, Y1
+	VSUBPD magic1023<>(SB), Y1, Y1 // e - 1023
+	VPSRLQ $45, Y0, Y2
+	VPAND  mask127<>(SB), Y2, Y2   // the table's index
+	VPAND  mantMask<>(SB), Y0, Y3
+	VPOR   one<>(SB), Y3, Y3       // m
+
+	VMOVQ        X2, R10
+	VPEXTRQ      $1, X2, R11
+	VEXTRACTI128 $1, Y2, X4
+	VMOVQ        X4, R12
+	VPEXTRQ      $1, X4, R13
+	LEAQ (R10)(R10*2), R10 // entries of three numbers
+	LEAQ (R11)(R11*2), R11
+	LEAQ (R12)(R12*2), R12
+	LEAQ (R13)(R13*2), R13
+	VMOVSD      (R8)(R10*8), X5
+	VMOVHPD     (R8)(R11*8), X5, X5
+	VMOVSD      (R8)(R12*8), X4
+	VMOVHPD     (R8)(R13*8), X4, X4
+	VINSERTF128 $1, X4, Y5, Y5 // c₀
+	VMOVSD      8(R8)(R10*8), X6
+	VMOVHPD     8(R8)(R11*8), X6, X6
+	VMOVSD      8(R8)(R12*8), X4
+	VMOVHPD     8(R8)(R13*8), X4, X4
+	VINSERTF128 $1, X4, Y6, Y6 // c₁
+	VMOVSD      16(R8)(R10*8), X7
+	VMOVHPD     16(R8)(R11*8), X7, X7
+	VMOVSD      16(R8)(R12*8), X4
+	VMOVHPD     16(R8)(R13*8), X4, X4
+	VINSERTF128 $1, X4, Y7, Y7 // c₂
+
+	VSUBPD Y5, Y3, Y3 // m - c₀, exact
+	VMULPD Y6, Y3, Y3 // u
+	VMULPD c7th<>(SB), Y3, Y4
+	VSUBPD Y4, Y8, Y4
+	VMULPD Y3, Y4, Y4
+	VSUBPD Y4, Y9, Y4
+	VMULPD Y3, Y4, Y4
+	VSUBPD Y4, Y10, Y4
+	VMULPD Y3, Y4, Y4
+	VSUBPD Y4, Y11, Y4
+	VMULPD Y3, Y4, Y4
+	VSUBPD Y4, Y12, Y4
+	VMULPD Y3, Y4, Y4
+	VSUBPD Y4, Y13, Y4
+	VMULPD Y3, Y4, Y4 // p
+	VMULPD logLn2Lo<>(SB), Y1, Y5
+	VADDPD Y5, Y4, Y4
+	VADDPD Y4, Y7, Y4
+	VMULPD logLn2Hi<>(SB), Y1, Y1
+	VADDPD Y4, Y1, Y1
+	VMOVUPD Y1, (DI)(CX*8)
+	ADDQ $4, CX
+	JMP  logToLoop
+
+logToDone:
 	VZEROUPPER
 	MOVQ CX, ret+56(FP)
 	RET

@@ -24,6 +24,40 @@ func TestExpToGroups(t *testing.T) {
 	checkGroups(t, "ExpTo", ExpTo, Exp, func() float64 { return (rng.Float64()*2 - 1) * 700 }, specials)
 }
 
+// TestLogToGroups checks LogTo against its scalar loop bit for bit: on a
+// million arguments spread over every exponent (subnormals included) and
+// on values at the table's entries, and at every length up to 21 with an
+// argument that the four-at-a-time loop must leave to the scalar code
+// (zero, subnormal, negative, infinite, NaN) at every position.
+func TestLogToGroups(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	scalar := func(v float64) float64 {
+		d := []float64{v}
+		logTo(d, d)
+		return d[0]
+	}
+	x := make([]float64, 1<<20)
+	for i := range x {
+		switch i % 3 {
+		case 0:
+			x[i] = math.Float64frombits(rng.Uint64() &^ (1 << 63)) // any positive bits, NaN and Inf included
+		case 1:
+			x[i] = (1 + float64(rng.IntN(logN))/logN) * math.Ldexp(1, rng.IntN(64)-32) * (1 + (rng.Float64()-0.5)*1e-15)
+		default:
+			x[i] = rng.Float64() * math.Pow(2, float64(rng.IntN(2100)-1074))
+		}
+	}
+	got := make([]float64, len(x))
+	LogTo(got, x)
+	for i, v := range x {
+		if want := scalar(v); !sameBits(got[i], want) {
+			t.Fatalf("LogTo(%v) = %v, its scalar loop %v", v, got[i], want)
+		}
+	}
+	specials := []float64{0, math.Copysign(0, -1), -1, 5e-324, 0x1p-1022, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	checkGroups(t, "LogTo", LogTo, scalar, rng.ExpFloat64, specials)
+}
+
 // checkGroups checks the slice function f (ExpTo's signature) against the
 // scalar function want bit for bit, at every length up to 21, with each
 // special value at every position among arguments drawn by arg, into
@@ -154,6 +188,10 @@ func BenchmarkSlices(b *testing.B) {
 	for i := range y {
 		y[i] = uint16(rng.IntN(2))
 	}
+	pos := make([]float64, len(x)) // arguments of the logarithms
+	for i := range pos {
+		pos[i] = math.Exp(x[i])
+	}
 	for _, c := range []struct {
 		name string
 		f    func()
@@ -163,6 +201,8 @@ func BenchmarkSlices(b *testing.B) {
 		{"SigmoidPairs", func() { SigmoidPairs(dst, x) }},
 		{"sigmoidPairs", func() { sigmoidPairs(dst, x) }},
 		{"SigmoidPairsAt", func() { SigmoidPairsAt(dst, x, y) }},
+		{"LogTo", func() { LogTo(dst, pos) }},
+		{"logTo", func() { logTo(dst, pos) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
