@@ -298,8 +298,8 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 	if k == 2 {
 		// In blocks of objBlock objects: the exponentials of softmax(b_j)
 		// in one call, then the odds, then their logarithms in one call.
+		var q [2]float64
 		var ex, odds [objBlock]float64
-		lastN, inv := math.NaN(), 0.0
 		for block := lo; block < hi; block += objBlock {
 			end := min(hi, block+objBlock)
 			expNegAbsDiffs(&ex, t, block, end)
@@ -308,14 +308,12 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 				if n == 0 {
 					continue
 				}
-				if n != lastN { // most objects have as many labels as the last
-					lastN, inv = n, 1/n
-				}
-				q1, q0 := num.SigmoidPair(t[2*j+1]-t[2*j], ex[j-block]) // softmax2
+				softmax2(q[:], t[2*j+1]-t[2*j], ex[j-block])
+				inv := 1 / n
 				// The products are rounded before the sums (float64),
 				// so that no build fuses them into a multiply-add, whose
 				// exact residual would replace a 0 here.
-				odds[j-block] = oddsRatio(q0+float64(gtask[2*j]*inv), q1+float64(gtask[2*j+1]*inv))
+				odds[j-block] = oddsRatio(q[0]+float64(gtask[2*j]*inv), q[1]+float64(gtask[2*j+1]*inv))
 			}
 			num.LogTo(odds[:end-block], odds[:end-block])
 			for j := block; j < end; j++ {
@@ -326,19 +324,83 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 		}
 		return
 	}
-	var qbuf num.Buf
-	q := num.Scratch(&qbuf, k)
+	// Blocks of mstepBlock/K objects, or one object at a time beyond
+	// mstepBlock classes.
+	per := max(1, mstepBlock/k)
+	var buf [mstepBlock]float64
+	x := buf[:]
+	if k > mstepBlock {
+		x = make([]float64, k)
+	}
+	var flat [mstepBlock]bool
+	for block := lo; block < hi; block += per {
+		e.mstepBlockK(block, min(hi, block+per), gtask, t, x, flat[:])
+	}
+}
+
+// mstepBlock is the number of values on which the M-step for K > 2 takes
+// its exponentials and its logarithms in one call: the objects of a block,
+// mstepBlock/K of them (at least one), at a time.
+const mstepBlock = 256
+
+// mstepBlockK is MStepObjects for K > 2 on the objects [lo, hi), with
+// scratch x for their K·(hi - lo) values and flat for hi - lo marks:
+// softmax's and logNormalise's operations on every object in their order,
+// with the exponentials of the whole block in one num.ExpTo call and the
+// logarithms in one num.MathLogTo call instead of a call of each per
+// object, and an object's two divisions per class four at a time
+// (num.WeightsTo, num.DivMaxTo).
+func (e *daEval) mstepBlockK(lo, hi int, gtask, t, x []float64, flat []bool) {
+	k := e.k
+	off := e.d.Offsets
+	x = x[:(hi-lo)*k]
+	flat = flat[:hi-lo] // logNormalise's uniform case
+	for j := lo; j < hi; j++ {
+		xj := x[(j-lo)*k : (j-lo+1)*k]
+		flat[j-lo] = false
+		if float64(off[j+1]-off[j])+e.pseudo == 0 {
+			clear(xj)
+			continue
+		}
+		b := t[j*k : (j+1)*k]
+		mx := maxOf(b)
+		for z, v := range b {
+			xj[z] = v - mx
+		}
+	}
+	num.ExpTo(x, x)
 	for j := lo; j < hi; j++ {
 		n := float64(off[j+1]-off[j]) + e.pseudo
 		if n == 0 {
 			continue
 		}
-		b := t[j*k : (j+1)*k]
-		softmax(q, b)
-		for z, qz := range q {
-			b[z] = qz + gtask[j*k+z]/n
+		xj := x[(j-lo)*k : (j-lo+1)*k]
+		var sum float64
+		for _, v := range xj {
+			sum += v
 		}
-		logNormalise(b)
+		// q_j(z) + gtask_j(z)/n with softmax's q_j(z) = v/sum, raised to 0,
+		// and their sum.
+		s := num.WeightsTo(xj, gtask[j*k:(j+1)*k], 1/sum, n)
+		if !(s > 0) {
+			flat[j-lo] = true
+			continue
+		}
+		num.DivMaxTo(xj, s, MinProb)
+	}
+	num.MathLogTo(x, x)
+	for j := lo; j < hi; j++ {
+		if float64(off[j+1]-off[j])+e.pseudo == 0 {
+			continue
+		}
+		b := t[j*k : (j+1)*k]
+		if flat[j-lo] {
+			for z := range b {
+				b[z] = -math.Log(float64(k))
+			}
+			continue
+		}
+		copy(b, x[(j-lo)*k:(j-lo+1)*k])
 	}
 }
 
@@ -347,27 +409,12 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 // each probability raised to at least MinProb as logNormalise does; 1 if
 // both weights are zero. Its logarithm is the M-step's logit.
 func oddsRatio(w0, w1 float64) float64 {
-	// Go's max(w, 0), which keeps a NaN and turns -0 into +0, without
-	// its sign tests: w <= 0 is false for a NaN.
-	if w0 <= 0 {
-		w0 = 0
-	}
-	if w1 <= 0 {
-		w1 = 0
-	}
+	w0, w1 = max(w0, 0), max(w1, 0)
 	s := w0 + w1
 	if !(s > 0) {
 		return 1
 	}
-	// Neither is a NaN now, nor -0: a comparison is max.
-	m := MinProb * s
-	if w0 < m {
-		w0 = m
-	}
-	if w1 < m {
-		w1 = m
-	}
-	return w1 / w0
+	return max(w1, MinProb*s) / max(w0, MinProb*s)
 }
 
 func (e *daEval) Output(j int, _ []float64, out []float64) {

@@ -3,6 +3,7 @@ package latent_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
@@ -98,11 +99,12 @@ func softmaxOf(b []float64) []float64 {
 
 // TestDAMStepObjects checks that DA's MStep equals MStepGlobal followed by
 // MStepObjects on any split of the objects into ranges, bit for bit, for
-// K = 2 and 3, on more objects than one block of the K = 2 M-step, that
+// K = 2, 3, 5 and 300 (more classes than a block of the K > 2 M-step
+// holds values), on more objects than one block, that
 // objects without labels keep their parameters, and that every other
 // object's distribution is the one TestDAMStep checks.
 func TestDAMStepObjects(t *testing.T) {
-	for _, k := range []int{2, 3} {
+	for _, k := range []int{2, 3, 5, 300} {
 		classes := make([]string, k)
 		for z := range classes {
 			classes[z] = fmt.Sprint(z)
@@ -169,15 +171,19 @@ func TestDAMStepObjects(t *testing.T) {
 }
 
 // BenchmarkDAMStep measures DA's M-step on 4·10⁵ objects of five labels
-// each (the shape of the 2·10⁶-label file of docs/performance.md), with
+// each (the shape of the 2·10⁶-label file of docs/performance.md; at
+// K = 20, 2·10⁵, the shape of the K = 20 file), with
 // logits and gradients as a fit late on the boundary has them (a third of
-// the objects with a probability near 0). ns/object is the time per object.
+// the objects with a probability near 0, drawn at random). ns/object is the time per object.
 //
 //	go test ./latent -run '^$' -bench DAMStep
 func BenchmarkDAMStep(b *testing.B) {
-	for _, k := range []int{2, 5} {
+	for _, k := range []int{2, 5, 20} {
 		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
-			const nt, per = 400000, 5
+			nt, per := 400000, 5
+			if k == 20 {
+				nt = 200000 // the K = 20 file's shape
+			}
 			classes := make([]string, k)
 			for z := range classes {
 				classes[z] = fmt.Sprint(z)
@@ -199,12 +205,13 @@ func BenchmarkDAMStep(b *testing.B) {
 			ev := latent.DA{}.NewEvaluator(d).(latent.MStepper)
 			t0 := make([]float64, nt*k)
 			gtask := make([]float64, nt*k)
+			rng := rand.New(rand.NewPCG(1, 2))
 			for i := range t0 {
-				t0[i] = 3 * math.Sin(float64(i))
-				if i%3 == 0 {
+				t0[i] = 3 * rng.NormFloat64()
+				if rng.IntN(3) == 0 {
 					t0[i] = -30 // near the boundary
 				}
-				gtask[i] = 0.3 * math.Cos(float64(3*i))
+				gtask[i] = 0.3 * rng.NormFloat64()
 			}
 			t := make([]float64, len(t0))
 			b.ResetTimer()
@@ -212,7 +219,7 @@ func BenchmarkDAMStep(b *testing.B) {
 				copy(t, t0)
 				ev.MStep(nil, gtask, nil, t)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/nt, "ns/object")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nt), "ns/object")
 		})
 	}
 }

@@ -131,11 +131,16 @@ func (e *emRun) extrapolate(x0, x2 []float64, r []float32, maxStep float64) floa
 		o, t := rows[0][0], rows[1][0] // object j's rows start here
 		for range c.hi - c.lo {
 			ob, tb := [2]int{o, o + do}, [2]int{t, t + dt}
-			r1, v1 := sumSquares(x0, x2, r, ob[0], ob[1])
-			r2, v2 := sumSquares(x0, x2, r, tb[0], tb[1])
-			a := clampStep(r1+r2, v1+v2, maxStep)
+			rr, vv := sumSquares(x0, x2, r, tb[0], tb[1])
+			if do > 0 { // (DA-DS has none: no calls on empty rows)
+				r1, v1 := sumSquares(x0, x2, r, ob[0], ob[1])
+				rr, vv = r1+rr, v1+vv
+			}
+			a := clampStep(rr, vv, maxStep)
 			most = max(most, a)
-			extrapolateRange(x0, x2, r, a, ob)
+			if do > 0 {
+				extrapolateRange(x0, x2, r, a, ob)
+			}
 			extrapolateRange(x0, x2, r, a, tb)
 			o, t = o+do, t+dt
 		}

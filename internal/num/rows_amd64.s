@@ -260,3 +260,56 @@ onlyGroup:
 	JLT  onlyRow
 	VZEROUPPER
 	RET
+
+// func weightsAVX2(x, g []float64, a, n float64, m int) float64
+TEXT ·weightsAVX2(SB), NOSPLIT, $0-80
+	MOVQ         x_base+0(FP), DI
+	MOVQ         g_base+24(FP), SI
+	VBROADCASTSD a+48(FP), Y14
+	VBROADCASTSD n+56(FP), Y13
+	MOVQ         m+64(FP), DX
+	VXORPD       Y15, Y15, Y15
+	VXORPD       X12, X12, X12 // the sum, +0
+	XORQ         CX, CX
+
+weightsGroup:
+	VMOVUPD (DI)(CX*8), Y1
+	VMULPD  Y14, Y1, Y1    // x·a
+	VMOVUPD (SI)(CX*8), Y2
+	VDIVPD  Y13, Y2, Y2    // g/n
+	VADDPD  Y2, Y1, Y1
+	VMAXPD  Y1, Y15, Y1    // max(0, w): w where w is NaN or a zero
+	VADDPD  Y15, Y1, Y1    // -0 + 0 = +0
+	VMOVUPD Y1, (DI)(CX*8)
+	VADDSD  X1, X12, X12   // the sum, one element after the other
+	VPERMILPD $1, X1, X3
+	VADDSD  X3, X12, X12
+	VEXTRACTF128 $1, Y1, X3
+	VADDSD  X3, X12, X12
+	VPERMILPD $1, X3, X3
+	VADDSD  X3, X12, X12
+	ADDQ    $4, CX
+	CMPQ    CX, DX
+	JLT     weightsGroup
+	VZEROUPPER
+	MOVSD   X12, ret+72(FP)
+	RET
+
+// func divMaxAVX2(x []float64, s, floor float64, m int)
+TEXT ·divMaxAVX2(SB), NOSPLIT, $0-48
+	MOVQ         x_base+0(FP), DI
+	VBROADCASTSD s+24(FP), Y14
+	VBROADCASTSD floor+32(FP), Y13
+	MOVQ         m+40(FP), DX
+	XORQ         CX, CX
+
+divMaxGroup:
+	VMOVUPD (DI)(CX*8), Y1
+	VDIVPD  Y14, Y1, Y1 // x/s
+	VMAXPD  Y1, Y13, Y1 // max(floor, q): q where q is NaN
+	VMOVUPD Y1, (DI)(CX*8)
+	ADDQ    $4, CX
+	CMPQ    CX, DX
+	JLT     divMaxGroup
+	VZEROUPPER
+	RET

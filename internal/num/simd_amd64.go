@@ -105,3 +105,18 @@ func mathExpAVX2(dst, x []float64, i int) int
 //
 //go:noescape
 func logToAVX2(dst, x []float64, i int) int
+
+// weightsAVX2 is WeightsTo for the elements [0, m) of x, m a multiple of
+// four: Intel's max with 0 as its first operand keeps a NaN and a zero of
+// either sign, and adding +0 then turns -0 into +0, which is Go's max.
+//
+//go:noescape
+func weightsAVX2(x, g []float64, a, n float64, m int) float64
+
+// divMaxAVX2 is DivMaxTo for the elements [0, m) of x, m a multiple of
+// four, and a positive floor: Intel's max with the floor as its first
+// operand keeps a NaN quotient, and with a positive floor there is no
+// pair of zeros, so it is Go's max.
+//
+//go:noescape
+func divMaxAVX2(x []float64, s, floor float64, m int)

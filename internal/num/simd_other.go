@@ -28,3 +28,7 @@ const haveMathExpAVX2 = false
 func mathExpAVX2(_, _ []float64, i int) int { return i }
 
 func logToAVX2(_, _ []float64, i int) int { return i }
+
+func weightsAVX2(_, _ []float64, _, _ float64, _ int) float64 { panic("no AVX2") }
+
+func divMaxAVX2(_ []float64, _, _ float64, _ int) { panic("no AVX2") }
