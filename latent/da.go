@@ -61,7 +61,7 @@ func (a DA) Init(d *data.Dataset, freq []float64, _, t []float64) {
 // NewEvaluator returns an evaluator of DA on d.
 func (DA) NewEvaluator(d *data.Dataset) Evaluator {
 	e := newDAEval(d)
-	if e.k >= minTableK {
+	if e.k >= minTableK || e.k == 2 && num.Vectorised() {
 		return daTable{e}
 	}
 	return e

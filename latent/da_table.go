@@ -6,10 +6,12 @@ import (
 	"github.com/consensuslab/consensus/internal/num"
 )
 
-// daTable is DA's evaluator for K ≥ minTableK classes, which can also
-// read the noise model's table (TableEvaluator). At K = 2 the flat loop of
+// daTable is DA's evaluator for K ≥ minTableK classes, and for K = 2 where
+// num.RespPairs runs in vector instructions, which can also read the noise
+// model's table (TableEvaluator). At K = 2 without them the flat loop of
 // taskProb2 over a batch's probabilities is faster than reading the table
-// per object, and at K = 3 the row kernels have no group of four to take.
+// per object in Go, and at K = 3 the row kernels have no group of four to
+// take.
 type daTable struct {
 	*daEval
 }
@@ -27,6 +29,9 @@ var _ TableEvaluator = daTable{}
 // to p.
 func (e daTable) TaskTable(lo, hi int, t []float64, gw, _, gtask, p, g []float64) (float64, int, int) {
 	k := e.k
+	if k == 2 {
+		return e.taskTable2(lo, hi, t, gw, gtask, g)
+	}
 	var qbuf, abuf num.Buf
 	q := num.Scratch(&qbuf, k)
 	acc := num.Scratch(&abuf, k)
@@ -57,6 +62,35 @@ func (e daTable) TaskTable(lo, hi int, t []float64, gw, _, gtask, p, g []float64
 		gb := gtask[j*k : (j+1)*k]
 		for z, qz := range q {
 			gb[z] += acc[z] - float64(n)*qz
+		}
+	}
+	return prod, scale, hi - lo
+}
+
+// taskTable2 is TaskTable for K = 2: the exponentials e^-|d_j| of
+// taskProb2's q_j for a block of objBlock objects at a time, then
+// num.RespPairs, which forms each q_j as taskProb2 does, reads each label's
+// row of t, adds its responsibilities to gw once its object has passed
+// TaskProb's check, and adds the object's gradient to gtask. r is scratch
+// for the responsibilities of one object.
+func (e daTable) taskTable2(lo, hi int, t []float64, gw, gtask, r []float64) (float64, int, int) {
+	off := e.d.Offsets
+	var ex [objBlock]float64
+	var ends [objBlock]int
+	prod, scale := 1.0, 0
+	for block := lo; block < hi; block += objBlock {
+		end := min(hi, block+objBlock)
+		expNegAbsDiffs(&ex, e.b, block, end)
+		base := off[block]
+		for j := block; j < end; j++ {
+			ends[j-block] = off[j+1] - base
+		}
+		last := off[end]
+		var done int
+		prod, scale, done = num.RespPairs(t, gw, e.d.Worker[base:last], e.d.Label[base:last], ends[:end-block],
+			e.b[2*block:2*end], ex[:end-block], gtask[2*block:2*end], r, prod, scale)
+		if done < end-block {
+			return prod, scale, block + done - lo
 		}
 	}
 	return prod, scale, hi - lo

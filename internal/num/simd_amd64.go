@@ -120,3 +120,10 @@ func weightsAVX2(x, g []float64, a, n float64, m int) float64
 //
 //go:noescape
 func divMaxAVX2(x []float64, s, floor float64, m int)
+
+// respPairsAVX is RespPairs' loop for slices of the right lengths, with
+// the labels' two classes in one register; it returns done = -1 at a
+// worker whose row lies outside t.
+//
+//go:noescape
+func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b, ex, gb, r []float64, prod float64, scale int) (float64, int, int)

@@ -1,0 +1,107 @@
+package num
+
+import "math"
+
+// RespPairs is the E-step of the latent distribution assumption at K = 2
+// over a table of two-class rows, for consecutive groups of labels (the
+// objects): group j holds the labels [ends[j-1], ends[j]) (from 0 for the
+// first). Its distribution is q_j = (σ(-d_j), σ(d_j)) with d_j =
+// b[2j+1] - b[2j], as SigmoidPair(d_j, ex[j]) gives it from ex[j] =
+// e^-|d_j|. Label i reads the row p = t[4w + 2y : 4w + 2y + 2] for its
+// worker w = worker[i] and class y = label[i] (of which only the lowest
+// bit is read), and
+//
+//	t_z = q_j(z)·p_z,  m = t_0 + t_1,  r_z = t_z·(1/m);
+//
+// its responsibilities r_z are added to the same place of gw,
+// gw[4w + 2y + z], and the group's gradient in its logits,
+// Σ_i r_i(z) - n_j q_j(z) for its n_j labels, to gb[2j+z]; m multiplies
+// prod, which is kept from underflowing by math.Frexp whenever it falls
+// below 2⁻²⁵⁶, its exponents added to scale. Groups are taken in order,
+// every label's operations in that order; a group is added to gw and gb
+// only once every m of it is at least 2⁻⁶⁰⁰. At the first group with an
+// m below that (or NaN) it stops, having written nothing for that group,
+// and returns prod and scale as they were before it and the number of
+// groups done; otherwise prod, scale and len(ends). r is scratch for two
+// numbers per label of the largest group.
+//
+// It panics if a worker's row lies outside t, if gw is shorter than t, or
+// if the slices are shorter than the groups need. The results are the
+// scalar loop's bit for bit on every build; on amd64 with AVX2 (Vectorised)
+// the loop is written in assembly, both classes of a label in one
+// instruction and a group's prior without a branch.
+func RespPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, ex, gb, r []float64, prod float64, scale int) (float64, int, int) {
+	if len(ends) == 0 {
+		return prod, scale, 0
+	}
+	n := ends[len(ends)-1]
+	most, start := 0, 0
+	for _, e := range ends {
+		if e < start {
+			panic("num: RespPairs: groups out of order")
+		}
+		most = max(most, e-start)
+		start = e
+	}
+	g := len(ends)
+	if len(worker) < n || len(label) < n || len(b) < 2*g || len(ex) < g || len(gb) < 2*g || len(r) < 2*most || len(gw) < len(t) {
+		panic("num: RespPairs: slices too short")
+	}
+	if haveAVX2 {
+		prod, scale, done := respPairsAVX(t, gw, worker[:n], label[:n], ends, b, ex, gb, r, prod, scale)
+		if done < 0 {
+			panic("num: row out of range")
+		}
+		return prod, scale, done
+	}
+	return respPairs(t, gw, worker, label, ends, b, ex, gb, r, prod, scale)
+}
+
+// Vectorised reports whether the loops of this package that take four
+// values (or both classes of a pair) at a time in vector instructions are
+// in use: on amd64 with AVX2, unless built with the tag purego. Where they
+// are not, a caller may prefer a path that suits scalar loops better.
+func Vectorised() bool { return haveAVX2 }
+
+// respPairs is RespPairs' scalar loop. The products are rounded before the
+// sums that take them (float64), so that no build fuses them.
+func respPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, ex, gb, r []float64, prod float64, scale int) (float64, int, int) {
+	start := 0
+	for j, end := range ends {
+		q1, q0 := SigmoidPair(b[2*j+1]-b[2*j], ex[j])
+		oprod, oscale := prod, scale // to undo the group
+		var a0, a1 float64
+		rj := r[:2*(end-start)]
+		for i := start; i < end; i++ {
+			p := (*[4]float64)(t[4*int(worker[i]):])
+			y := 2 * int(label[i]&1)
+			t0, t1 := float64(q0*p[y]), float64(q1*p[y+1])
+			m := t0 + t1
+			if !(m >= 0x1p-600) {
+				return oprod, oscale, j
+			}
+			inv := 1 / m
+			r0, r1 := t0*inv, t1*inv
+			rj[2*(i-start)], rj[2*(i-start)+1] = r0, r1
+			a0 += r0
+			a1 += r1
+			prod *= m
+			if prod < 0x1p-256 {
+				var e int
+				prod, e = math.Frexp(prod)
+				scale += e
+			}
+		}
+		for i := start; i < end; i++ {
+			c := (*[4]float64)(gw[4*int(worker[i]):])
+			y := 2 * int(label[i]&1)
+			c[y] += rj[2*(i-start)]
+			c[y+1] += rj[2*(i-start)+1]
+		}
+		n := float64(end - start)
+		gb[2*j] += a0 - float64(n*q0)
+		gb[2*j+1] += a1 - float64(n*q1)
+		start = end
+	}
+	return prod, scale, len(ends)
+}

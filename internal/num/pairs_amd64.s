@@ -1,0 +1,158 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b, ex, gb, r []float64, prod float64, scale int) (float64, int, int)
+//
+// RespPairs' loop (pairs.go), a label's two classes in one register: the
+// same operations in the same order, so the results are the scalar loop's
+// bit for bit. Registers: DI t, SI gw, R8 worker, R9 label, R10 ends,
+// R13 r, R12 the number of workers' rows in t (len(t)/4), BX the group j,
+// CX the label i, DX the group's end, R14 its start; X0 the group's q,
+// X1 its sums of responsibilities, X13 prod, X9 prod before the group,
+// X10 1, X11 2⁻²⁵⁶, X12 2⁻⁶⁰⁰. scale is kept in its result's slot, and
+// scale before the group in done's.
+TEXT ·respPairsAVX(SB), NOSPLIT, $0-256
+	MOVQ   t_base+0(FP), DI
+	MOVQ   t_len+8(FP), R12
+	SHRQ   $2, R12
+	MOVQ   gw_base+24(FP), SI
+	MOVQ   worker_base+48(FP), R8
+	MOVQ   label_base+72(FP), R9
+	MOVQ   ends_base+96(FP), R10
+	MOVQ   r_base+192(FP), R13
+	VMOVSD prod+216(FP), X13
+	MOVQ   scale+224(FP), AX
+	MOVQ   AX, ret1+240(FP)
+	MOVQ   $0x3ff0000000000000, AX
+	VMOVQ  AX, X10
+	MOVQ   $0x2ff0000000000000, AX
+	VMOVQ  AX, X11
+	MOVQ   $0x1a70000000000000, AX
+	VMOVQ  AX, X12
+	XORQ   BX, BX
+	XORQ   CX, CX
+
+pairsGroup:
+	CMPQ    BX, ends_len+104(FP)
+	JGE     pairsDone
+	MOVQ    (R10)(BX*8), DX
+	MOVQ    CX, R14
+	// q_j as SigmoidPair(d, ex) gives it: big = 1/(1 + ex), small =
+	// ex·big, (q₀, q₁) = (small, big) where d ≥ 0, else (big, small).
+	MOVQ      BX, R11
+	SHLQ      $4, R11
+	MOVQ      b_base+120(FP), AX
+	VMOVSD    8(AX)(R11*1), X5
+	VSUBSD    (AX)(R11*1), X5, X5 // d = b₁ - b₀
+	MOVQ      ex_base+144(FP), AX
+	VMOVSD    (AX)(BX*8), X6
+	VADDSD    X10, X6, X7
+	VDIVSD    X7, X10, X7         // big
+	VMULSD    X7, X6, X6          // small
+	VUNPCKLPD X6, X7, X8          // (big, small)
+	VPERMILPD $1, X8, X0          // (small, big)
+	VXORPD    X4, X4, X4
+	VCMPSD    $0x0D, X4, X5, X3   // d >= 0, false for NaN
+	VMOVDDUP  X3, X3
+	VBLENDVPD X3, X0, X8, X0      // q_j
+	VXORPD    X1, X1, X1
+	VMOVAPD X13, X9
+	MOVQ    ret1+240(FP), AX
+	MOVQ    AX, ret2+248(FP)
+
+pairsLabel:
+	CMPQ     CX, DX
+	JGE      pairsAdd
+	MOVLQSX  (R8)(CX*4), AX
+	CMPQ     AX, R12
+	JAE      pairsBadRow        // unsigned: a negative worker too
+	MOVWQZX  (R9)(CX*2), R11
+	ANDQ     $1, R11
+	LEAQ     (R11)(AX*2), AX
+	SHLQ     $4, AX             // (2w + y)·16, the row's byte offset
+	VMULPD   (DI)(AX*1), X0, X2 // t_z = q_z·p_z
+	VHADDPD  X2, X2, X3         // m = t_0 + t_1
+	VUCOMISD X12, X3
+	JCS      pairsFail          // m < 2⁻⁶⁰⁰, or NaN
+	VDIVSD   X3, X10, X4        // 1/m
+	VMOVDDUP X4, X4
+	VMULPD   X4, X2, X2         // r_z = t_z·(1/m)
+	VADDPD   X2, X1, X1
+	MOVQ     CX, R11
+	SUBQ     R14, R11
+	SHLQ     $4, R11
+	VMOVUPD  X2, (R13)(R11*1)
+	VMULSD   X3, X13, X13       // prod *= m
+	VUCOMISD X11, X13
+	JCS      pairsRescale       // prod < 2⁻²⁵⁶, or NaN
+
+pairsNext:
+	INCQ CX
+	JMP  pairsLabel
+
+pairsRescale:
+	JPS   pairsNext // NaN: no rescale
+	VMOVQ X13, AX   // math.Frexp of a normal number
+	MOVQ  AX, R11
+	SHRQ  $52, R11
+	ANDQ  $0x7ff, R11
+	SUBQ  $1022, R11
+	ADDQ  R11, ret1+240(FP)
+	MOVQ  $0x800fffffffffffff, R11
+	ANDQ  R11, AX
+	MOVQ  $0x3fe0000000000000, R11
+	ORQ   R11, AX
+	VMOVQ AX, X13
+	JMP   pairsNext
+
+pairsAdd:
+	// Every m of the group passed: its responsibilities to gw.
+	MOVQ R14, CX
+
+pairsAddLabel:
+	CMPQ    CX, DX
+	JGE     pairsGroupEnd
+	MOVLQSX (R8)(CX*4), AX
+	MOVWQZX (R9)(CX*2), R11
+	ANDQ    $1, R11
+	LEAQ    (R11)(AX*2), AX
+	SHLQ    $4, AX
+	MOVQ    CX, R11
+	SUBQ    R14, R11
+	SHLQ    $4, R11
+	VMOVUPD (R13)(R11*1), X2
+	VADDPD  (SI)(AX*1), X2, X2
+	VMOVUPD X2, (SI)(AX*1)
+	INCQ    CX
+	JMP     pairsAddLabel
+
+pairsGroupEnd:
+	// gb_j += Σ_i r_i - n_j·q_j.
+	MOVQ      DX, AX
+	SUBQ      R14, AX
+	VCVTSI2SDQ AX, X5, X5
+	VMOVDDUP  X5, X5
+	VMULPD    X0, X5, X5
+	VSUBPD    X5, X1, X5
+	MOVQ      gb_base+168(FP), AX
+	MOVQ      BX, R11
+	SHLQ      $4, R11
+	VADDPD    (AX)(R11*1), X5, X5
+	VMOVUPD   X5, (AX)(R11*1)
+	INCQ      BX
+	JMP       pairsGroup
+
+pairsFail:
+	VMOVAPD X9, X13
+	MOVQ    ret2+248(FP), AX
+	MOVQ    AX, ret1+240(FP)
+	JMP     pairsDone
+
+pairsBadRow:
+	MOVQ $-1, BX
+
+pairsDone:
+	VMOVSD X13, ret+232(FP)
+	MOVQ   BX, ret2+248(FP)
+	RET

@@ -1,0 +1,117 @@
+package num
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestRespPairs checks RespPairs against its scalar loop bit for bit (the
+// counts, the groups' sums, the product, its scale and the number of
+// groups done, the groups' gradients) on random tables and groups: empty
+// groups, long groups whose product is rescaled many times, priors at 0, 1
+// and ½, and groups that stop the loop (a label with m below 2⁻⁶⁰⁰, a NaN
+// logit) at every position. It
+// also checks that a worker outside the table panics.
+func TestRespPairs(t *testing.T) {
+	t.Logf("vector loop: %v", Vectorised())
+	rng := rand.New(rand.NewPCG(23, 24))
+	const nw = 37
+	stopped, rescaled := 0, 0
+	for trial := range 400 {
+		tab := make([]float64, 4*nw)
+		for i := range tab {
+			tab[i] = rng.Float64()
+			if trial%5 == 1 && rng.IntN(8) == 0 {
+				tab[i] = 1e-200 // with another like it, m < 2⁻⁶⁰⁰
+			}
+		}
+		ng := 1 + rng.IntN(40)
+		ends := make([]int, ng)
+		b := make([]float64, 2*ng)
+		ex := make([]float64, ng)
+		n := 0
+		for j := range ends {
+			switch rng.IntN(6) {
+			case 0: // empty
+			case 1:
+				n += 100 + rng.IntN(400) // rescaled
+			default:
+				n += 1 + rng.IntN(7)
+			}
+			ends[j] = n
+			b[2*j], b[2*j+1] = rng.NormFloat64(), 3*rng.NormFloat64()
+			switch rng.IntN(10) {
+			case 0:
+				b[2*j+1] = 800 // q_j = (0, 1)
+			case 1:
+				b[2*j+1] = -800 // (1, 0)
+			case 2:
+				b[2*j+1] = b[2*j] // d = 0
+			case 3:
+				if trial%7 == 3 {
+					b[2*j] = math.NaN()
+				}
+			}
+			ex[j] = math.Exp(-math.Abs(b[2*j+1] - b[2*j]))
+		}
+		worker := make([]int32, n)
+		label := make([]uint16, n)
+		for i := range worker {
+			worker[i] = int32(rng.IntN(nw))
+			label[i] = uint16(rng.IntN(2))
+		}
+		most := 0
+		for j := range ends {
+			lo := 0
+			if j > 0 {
+				lo = ends[j-1]
+			}
+			most = max(most, ends[j]-lo)
+		}
+		gw0 := make([]float64, len(tab))
+		for i := range gw0 {
+			gw0[i] = rng.NormFloat64()
+		}
+		prod0, scale0 := rng.Float64(), rng.IntN(100)-50
+		gw, gwRef := slices.Clone(gw0), slices.Clone(gw0)
+		gb0 := make([]float64, 2*ng)
+		for i := range gb0 {
+			gb0[i] = rng.NormFloat64()
+		}
+		gb, gbRef := slices.Clone(gb0), slices.Clone(gb0)
+		r, rRef := make([]float64, 2*most), make([]float64, 2*most)
+		p, e, done := RespPairs(tab, gw, worker, label, ends, b, ex, gb, r, prod0, scale0)
+		pRef, eRef, doneRef := respPairs(tab, gwRef, worker, label, ends, b, ex, gbRef, rRef, prod0, scale0)
+		if done != doneRef || !sameBits(p, pRef) || e != eRef {
+			t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, p, e, done, pRef, eRef, doneRef)
+		}
+		for i := range gw {
+			if !sameBits(gw[i], gwRef[i]) {
+				t.Fatalf("trial %d: gw[%d] = %v, the scalar loop %v", trial, i, gw[i], gwRef[i])
+			}
+		}
+		for i := range gb {
+			if !sameBits(gb[i], gbRef[i]) {
+				t.Fatalf("trial %d: gb[%d] = %v, the scalar loop %v", trial, i, gb[i], gbRef[i])
+			}
+		}
+		if done < ng {
+			stopped++
+		}
+		if e != scale0 {
+			rescaled++
+		}
+	}
+	if stopped < 20 || rescaled < 20 {
+		t.Errorf("%d trials stopped early and %d rescaled: too few to test those branches", stopped, rescaled)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a worker outside the table did not panic")
+		}
+	}()
+	tab := []float64{0.9, 0.1, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8}
+	RespPairs(tab, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, []float64{0, 0}, []float64{1}, make([]float64, 2), make([]float64, 4), 1, 0)
+}
