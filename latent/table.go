@@ -80,59 +80,79 @@ func (e laTable) taskTableK(lo, hi int, t []float64, gw, gglob, p []float64) (fl
 	return prod.M, prod.E, done
 }
 
-// taskTable2 is TaskTable for K = 2: for each object, one loop over its
-// labels multiplies the two products, and a second adds γ_j(z) to
-// gw[4w + 2y + z] for each label y of worker w.
+// taskTable2 is TaskTable for K = 2: num.PosteriorPairs takes the objects
+// of a block of objBlock at a time whose products need no check (every
+// product at least 2⁻²⁵⁶ after every label, their sum at most 2), and an
+// object that does takes the checked loop (object2); the same operations
+// in the same order as for every object in the checked loop.
 func (e laTable) taskTable2(lo, hi int, t []float64, gw, gglob []float64) (float64, int, int) {
 	off := e.d.Offsets
 	prod := num.NewProduct()
-	var a0, a1 float64 // the prior's gradient, in registers (see taskProb)
-	p0, p1 := e.p[0], e.p[1]
-	done := hi - lo
-	for j := lo; j < hi; j++ {
-		a, b := off[j], off[j+1]
-		workers, labels := e.d.Worker[a:b], e.d.Label[a:b]
-		labels = labels[:len(workers)]
-		var q pair
-		s0, s1 := p0, p1
-		ok := true
-		for i, w := range workers {
-			r := (*[4]float64)(t[4*int(w):])
-			y := 2 * int(labels[i]&1)
-			s0 *= r[y]
-			s1 *= r[y+1]
-			if !(s0 >= 0x1p-256 && s1 >= 0x1p-256) {
-				if s0, s1, ok = q.check(s0, s1); !ok {
-					break
-				}
+	var acc [2]float64 // the prior's gradient
+	var ends [objBlock]int
+	j := lo
+	for j < hi {
+		end := min(hi, j+objBlock)
+		base, last := off[j], off[end]
+		for i := j; i < end; i++ {
+			ends[i-j] = off[i+1] - base
+		}
+		var done int
+		prod.M, prod.E, done = num.PosteriorPairs(t, gw, e.d.Worker[base:last], e.d.Label[base:last], ends[:end-j], e.p[0], e.p[1], acc[:], prod.M, prod.E)
+		if j += done; j < end {
+			if !e.object2(j, t, gw, &acc, &prod) {
+				break
 			}
+			j++
 		}
-		var g0, g1, sum float64
-		if ok {
-			g0, g1, sum, ok = q.end(s0, s1)
-		}
-		if !ok {
-			done = j - lo
-			break
-		}
-		for i, w := range workers {
-			c := (*[4]float64)(gw[4*int(w):])
-			y := 2 * int(labels[i]&1)
-			c[y] += g0
-			c[y+1] += g1
-		}
-		if e.learn {
-			a0 += g0 - p0
-			a1 += g1 - p1
-		}
-		prod.Mul(sum)
-		prod.Scale(q.scale)
 	}
 	if e.learn {
-		gglob[0] += a0
-		gglob[1] += a1
+		gglob[0] += acc[0]
+		gglob[1] += acc[1]
 	}
-	return prod.M, prod.E, done
+	return prod.M, prod.E, j - lo
+}
+
+// object2 is taskTable2 for object j with the products checked after every
+// label (pair.check): it multiplies the two products, adds γ_j(z) to
+// gw[4w + 2y + z] for each label y of worker w, γ_j - p to acc and the
+// object's term to prod, and reports false, having written nothing, where
+// TaskProb would stop before the object.
+func (e laTable) object2(j int, t, gw []float64, acc *[2]float64, prod *num.Product) bool {
+	off := e.d.Offsets
+	a, b := off[j], off[j+1]
+	workers, labels := e.d.Worker[a:b], e.d.Label[a:b]
+	labels = labels[:len(workers)]
+	var q pair
+	p0, p1 := e.p[0], e.p[1]
+	s0, s1 := p0, p1
+	ok := true
+	for i, w := range workers {
+		r := (*[4]float64)(t[4*int(w):])
+		y := 2 * int(labels[i]&1)
+		s0 *= r[y]
+		s1 *= r[y+1]
+		if !(s0 >= 0x1p-256 && s1 >= 0x1p-256) {
+			if s0, s1, ok = q.check(s0, s1); !ok {
+				return false
+			}
+		}
+	}
+	g0, g1, sum, ok := q.end(s0, s1)
+	if !ok {
+		return false
+	}
+	for i, w := range workers {
+		c := (*[4]float64)(gw[4*int(w):])
+		y := 2 * int(labels[i]&1)
+		c[y] += g0
+		c[y+1] += g1
+	}
+	acc[0] += g0 - p0
+	acc[1] += g1 - p1
+	prod.Mul(sum)
+	prod.Scale(q.scale)
+	return true
 }
 
 // rowWalk gives the table paths of LA and DA the rows of each object's

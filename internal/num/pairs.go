@@ -105,3 +105,84 @@ func respPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, e
 	}
 	return prod, scale, len(ends)
 }
+
+// PosteriorPairs is the E-step of the latent label assumption at K = 2
+// over the same table of two-class rows as RespPairs, for consecutive
+// groups of labels (the objects; group j holds the labels
+// [ends[j-1], ends[j])), with the class prior (p0, p1). For each group the
+// products s_z = p_z Π_i p_i(z) of the rows of its labels are taken label
+// by label; the posterior is g_z = s_z·(1/(s_0 + s_1)); g is added to the
+// rows of gw of the group's labels, g - p to acc[0:2], and the sum
+// s_0 + s_1 multiplies the product m·2^e, kept in range as Product.Mul
+// keeps it. It stops, having written nothing for it, at the first group
+// whose products need more care than that: a product below 2⁻²⁵⁶ (or NaN)
+// after one of its labels, or a sum above 2, which a caller then takes by
+// a checked loop. It returns m, e and the number of groups done.
+//
+// It panics if a worker's row lies outside t, if gw is shorter than t, or
+// if the slices are shorter than the groups need. The results are the
+// scalar loop's bit for bit on every build; on amd64 with AVX2 (Vectorised)
+// the loop is written in assembly, both classes in one instruction.
+func PosteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int) {
+	if len(ends) == 0 {
+		return m, e, 0
+	}
+	n := ends[len(ends)-1]
+	start := 0
+	for _, x := range ends {
+		if x < start {
+			panic("num: PosteriorPairs: groups out of order")
+		}
+		start = x
+	}
+	if len(worker) < n || len(label) < n || len(acc) < 2 || len(gw) < len(t) {
+		panic("num: PosteriorPairs: slices too short")
+	}
+	if haveAVX2 {
+		m, e, done := posteriorPairsAVX(t, gw, worker[:n], label[:n], ends, p0, p1, acc, m, e)
+		if done < 0 {
+			panic("num: row out of range")
+		}
+		return m, e, done
+	}
+	return posteriorPairs(t, gw, worker, label, ends, p0, p1, acc, m, e)
+}
+
+// posteriorPairs is PosteriorPairs' scalar loop.
+func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int) {
+	start := 0
+	for j, end := range ends {
+		s0, s1 := p0, p1
+		for i := start; i < end; i++ {
+			r := (*[4]float64)(t[4*int(worker[i]):])
+			y := 2 * int(label[i]&1)
+			s0 *= r[y]
+			s1 *= r[y+1]
+			if !(s0 >= 0x1p-256 && s1 >= 0x1p-256) {
+				return m, e, j
+			}
+		}
+		sum := s0 + s1
+		if !(sum <= 2) {
+			return m, e, j
+		}
+		inv := 1 / sum
+		g0, g1 := s0*inv, s1*inv
+		for i := start; i < end; i++ {
+			c := (*[4]float64)(gw[4*int(worker[i]):])
+			y := 2 * int(label[i]&1)
+			c[y] += g0
+			c[y+1] += g1
+		}
+		acc[0] += g0 - p0
+		acc[1] += g1 - p1
+		m *= sum
+		if m < 0x1p-256 || m > 0x1p256 {
+			var x int
+			m, x = math.Frexp(m)
+			e += x
+		}
+		start = end
+	}
+	return m, e, len(ends)
+}

@@ -156,3 +156,122 @@ pairsDone:
 	VMOVSD X13, ret+232(FP)
 	MOVQ   BX, ret2+248(FP)
 	RET
+
+// func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int)
+//
+// PosteriorPairs' loop (pairs.go), both classes in one register: the same
+// operations in the same order, so the results are the scalar loop's bit
+// for bit. Registers: DI t, SI gw, R8 worker, R9 label, R10 ends, R12 the
+// number of workers' rows in t, BX the group j, CX the label i, DX the
+// group's end, R14 its start; X0 the prior, X1 acc, X2 the products, X13
+// m, X10 1, X11 2⁻²⁵⁶ twice, X12 2, X14 2²⁵⁶. e is kept in its result's
+// slot.
+TEXT ·posteriorPairsAVX(SB), NOSPLIT, $0-200
+	MOVQ    t_base+0(FP), DI
+	MOVQ    t_len+8(FP), R12
+	SHRQ    $2, R12
+	MOVQ    gw_base+24(FP), SI
+	MOVQ    worker_base+48(FP), R8
+	MOVQ    label_base+72(FP), R9
+	MOVQ    ends_base+96(FP), R10
+	VMOVUPD p0+120(FP), X0
+	MOVQ    acc_base+136(FP), AX
+	VMOVUPD (AX), X1
+	VMOVSD  m+160(FP), X13
+	MOVQ    e+168(FP), AX
+	MOVQ    AX, ret1+184(FP)
+	MOVQ    $0x3ff0000000000000, AX
+	VMOVQ   AX, X10
+	MOVQ    $0x2ff0000000000000, AX
+	VMOVQ   AX, X11
+	VMOVDDUP X11, X11
+	MOVQ    $0x4000000000000000, AX
+	VMOVQ   AX, X12
+	MOVQ    $0x4ff0000000000000, AX
+	VMOVQ   AX, X14
+	XORQ    BX, BX
+	XORQ    CX, CX
+
+postGroup:
+	CMPQ    BX, ends_len+104(FP)
+	JGE     postDone
+	MOVQ    (R10)(BX*8), DX
+	MOVQ    CX, R14
+	VMOVAPD X0, X2
+
+postLabel:
+	CMPQ      CX, DX
+	JGE       postEnd
+	MOVLQSX   (R8)(CX*4), AX
+	CMPQ      AX, R12
+	JAE       postBadRow // unsigned: a negative worker too
+	MOVWQZX   (R9)(CX*2), R11
+	ANDQ      $1, R11
+	LEAQ      (R11)(AX*2), AX
+	SHLQ      $4, AX
+	VMULPD    (DI)(AX*1), X2, X2 // s_z *= p_i(z)
+	VCMPPD    $0x0D, X11, X2, X3 // s_z >= 2⁻²⁵⁶, false for NaN
+	VMOVMSKPD X3, R11
+	CMPQ      R11, $3
+	JNE       postDone           // the checked loop's object
+	INCQ      CX
+	JMP       postLabel
+
+postEnd:
+	VHADDPD  X2, X2, X3 // sum = s_0 + s_1
+	VUCOMISD X12, X3
+	JHI      postDone   // sum > 2: the checked loop's object
+	JPS      postDone   // or NaN (an empty group's prior)
+	VDIVSD   X3, X10, X4
+	VMOVDDUP X4, X4
+	VMULPD   X4, X2, X5 // g = s·(1/sum)
+	MOVQ     R14, CX
+
+postAdd:
+	CMPQ    CX, DX
+	JGE     postAcc
+	MOVLQSX (R8)(CX*4), AX
+	MOVWQZX (R9)(CX*2), R11
+	ANDQ    $1, R11
+	LEAQ    (R11)(AX*2), AX
+	SHLQ    $4, AX
+	VADDPD  (SI)(AX*1), X5, X6
+	VMOVUPD X6, (SI)(AX*1)
+	INCQ    CX
+	JMP     postAdd
+
+postAcc:
+	VSUBPD   X0, X5, X6 // g - p
+	VADDPD   X6, X1, X1
+	VMULSD   X3, X13, X13 // m *= sum
+	VUCOMISD X11, X13
+	JCS      postRescale
+	VUCOMISD X14, X13
+	JHI      postRescale
+	INCQ     BX
+	JMP      postGroup
+
+postRescale:
+	VMOVQ X13, AX // math.Frexp of m, a normal number here
+	MOVQ  AX, R11
+	SHRQ  $52, R11
+	ANDQ  $0x7ff, R11
+	SUBQ  $1022, R11
+	ADDQ  R11, ret1+184(FP)
+	MOVQ  $0x800fffffffffffff, R11
+	ANDQ  R11, AX
+	MOVQ  $0x3fe0000000000000, R11
+	ORQ   R11, AX
+	VMOVQ AX, X13
+	INCQ  BX
+	JMP   postGroup
+
+postBadRow:
+	MOVQ $-1, BX
+
+postDone:
+	MOVQ    acc_base+136(FP), AX
+	VMOVUPD X1, (AX)
+	VMOVSD  X13, ret+176(FP)
+	MOVQ    BX, ret2+192(FP)
+	RET

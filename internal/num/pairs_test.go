@@ -115,3 +115,97 @@ func TestRespPairs(t *testing.T) {
 	tab := []float64{0.9, 0.1, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8}
 	RespPairs(tab, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, []float64{0, 0}, []float64{1}, make([]float64, 2), make([]float64, 4), 1, 0)
 }
+
+// TestPosteriorPairs checks PosteriorPairs against its scalar loop bit for
+// bit (the counts, acc, the product m·2^e and the number of groups done)
+// on random tables and groups: empty groups, products rescaled from below
+// and above, and groups that stop the loop (a product below 2⁻²⁵⁶ or NaN,
+// a sum above 2, a NaN prior) at every position. It also checks that a
+// worker outside the table panics.
+func TestPosteriorPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	const nw = 29
+	stopped, rescaled, above := 0, 0, 0
+	for trial := range 600 {
+		tab := make([]float64, 4*nw)
+		for i := range tab {
+			tab[i] = 0.3 + 0.7*rng.Float64()
+			switch {
+			case trial%5 == 1 && rng.IntN(10) == 0:
+				tab[i] = 1e-80 // products below 2⁻²⁵⁶ after a few labels
+			case trial%5 == 2 && rng.IntN(20) == 0:
+				tab[i] = 3 // a sum above 2
+			}
+		}
+		ng := 1 + rng.IntN(60)
+		ends := make([]int, ng)
+		n := 0
+		for j := range ends {
+			switch rng.IntN(8) {
+			case 0: // empty
+			case 1:
+				n += 50 + rng.IntN(300)
+			default:
+				n += 1 + rng.IntN(7)
+			}
+			ends[j] = n
+		}
+		worker := make([]int32, n)
+		label := make([]uint16, n)
+		for i := range worker {
+			worker[i] = int32(rng.IntN(nw))
+			label[i] = uint16(rng.IntN(2))
+		}
+		p0 := rng.Float64()
+		p1 := 1 - p0
+		if trial%11 == 5 {
+			p0 = math.NaN()
+		}
+		m0 := math.Ldexp(0.5+0.5*rng.Float64(), rng.IntN(500)-250)
+		if trial%13 == 7 { // sums near 2 take m above 2²⁵⁶
+			p0, p1, m0 = 1, 1, 0x1p255
+		}
+		e0 := rng.IntN(100) - 50
+		gw0 := make([]float64, len(tab))
+		for i := range gw0 {
+			gw0[i] = rng.NormFloat64()
+		}
+		acc0 := []float64{rng.NormFloat64(), rng.NormFloat64()}
+		gw, gwRef := slices.Clone(gw0), slices.Clone(gw0)
+		acc, accRef := slices.Clone(acc0), slices.Clone(acc0)
+		m, e, done := PosteriorPairs(tab, gw, worker, label, ends, p0, p1, acc, m0, e0)
+		mRef, eRef, doneRef := posteriorPairs(tab, gwRef, worker, label, ends, p0, p1, accRef, m0, e0)
+		if done != doneRef || !sameBits(m, mRef) || e != eRef {
+			t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, m, e, done, mRef, eRef, doneRef)
+		}
+		for i := range gw {
+			if !sameBits(gw[i], gwRef[i]) {
+				t.Fatalf("trial %d: gw[%d] = %v, the scalar loop %v", trial, i, gw[i], gwRef[i])
+			}
+		}
+		for i := range acc {
+			if !sameBits(acc[i], accRef[i]) {
+				t.Fatalf("trial %d: acc[%d] = %v, the scalar loop %v", trial, i, acc[i], accRef[i])
+			}
+		}
+		if done < ng {
+			stopped++
+		}
+		if e != e0 {
+			rescaled++
+			if trial%13 == 7 {
+				above++
+			}
+		}
+	}
+	if stopped < 50 || rescaled < 50 || above < 10 {
+		t.Errorf("%d trials stopped early, %d rescaled, %d from above: too few to test those branches", stopped, rescaled, above)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a worker outside the table did not panic")
+		}
+	}()
+	tab := []float64{0.9, 0.1, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8}
+	PosteriorPairs(tab, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, 0.5, 0.5, make([]float64, 2), 1, 0)
+}
