@@ -74,6 +74,10 @@ func TestWeightsTo(t *testing.T) {
 // MinProbForTest is a floor as DA's M-step uses (latent.MinProb).
 const MinProbForTest = 1e-30
 
+// BenchmarkWeightsTo compares WeightsTo and DivMaxTo with their loops in
+// Go on an object of K = 20 classes.
+//
+//	go test ./internal/num -run '^$' -bench WeightsTo
 func BenchmarkWeightsTo(b *testing.B) {
 	x := make([]float64, 20)
 	g := make([]float64, len(x))
@@ -88,10 +92,32 @@ func BenchmarkWeightsTo(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/element")
 	})
+	b.Run("scalar WeightsTo", func(b *testing.B) {
+		for b.Loop() {
+			copy(y, x)
+			var s float64
+			for i, v := range y {
+				w := max(float64(v*0.3)+g[i]/5, 0)
+				y[i] = w
+				s += w
+			}
+			y[0] += s
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/element")
+	})
 	b.Run("DivMaxTo", func(b *testing.B) {
 		for b.Loop() {
 			copy(y, x)
 			DivMaxTo(y, 5, MinProbForTest)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/element")
+	})
+	b.Run("scalar DivMaxTo", func(b *testing.B) {
+		for b.Loop() {
+			copy(y, x)
+			for i, v := range y {
+				y[i] = max(v/5, MinProbForTest)
+			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/element")
 	})
