@@ -162,49 +162,28 @@ func (e *daEval) TaskProb(lo, hi int, p, g []float64, _, gtask []float64) (float
 }
 
 // taskProb2 is TaskProb at K = 2: q_j = (σ(-d_j), σ(d_j)) with
-// d_j = b_j1 - b_j0, the exponentials of a block of objBlock objects in one
-// call, and one loop over the labels with the objects' ends as marks, so
-// that its values stay in registers.
+// d_j = b_j1 - b_j0, the exponentials e^-|d_j| of a block of objBlock
+// objects in one call, and num.RespPairsBatch for the block's labels: one
+// loop over them with the objects' ends as marks (in assembly where
+// num.Vectorised).
 func (e *daEval) taskProb2(lo, hi int, p, g, gtask []float64) (float64, int, int) {
-	off := e.d.Offsets[lo : hi+1]
-	base := off[0]
-	n := off[hi-lo] - base
-	p, g = p[:2*n], g[:2*n]
-	b := e.b[2*lo : 2*hi]
-	gb := gtask[2*lo : 2*hi]
+	off := e.d.Offsets
+	base := off[lo]
 	prod, scale := 1.0, 0
 	var ex [objBlock]float64
-	i := 0
-	for block := 0; block < hi-lo; block += objBlock {
-		blockEnd := min(hi-lo, block+objBlock)
-		expNegAbsDiffs(&ex, e.b, lo+block, lo+blockEnd)
-		for j := block; j < blockEnd; j++ {
-			q1, q0 := num.SigmoidPair(b[2*j+1]-b[2*j], ex[j-block]) // softmax2
-			// The product before object j, to undo a failure.
-			oprod, oscale := prod, scale
-			end := off[j+1] - base
-			cnt := float64(end - i)
-			var a0, a1 float64
-			for ; i < end; i++ {
-				t0, t1 := q0*p[2*i], q1*p[2*i+1]
-				m := t0 + t1
-				if !(m >= 0x1p-600) {
-					return oprod, oscale, j
-				}
-				inv := 1 / m
-				r0, r1 := t0*inv, t1*inv
-				g[2*i], g[2*i+1] = r0, r1
-				a0 += r0
-				a1 += r1
-				prod *= m
-				if prod < 0x1p-256 {
-					var ex int
-					prod, ex = math.Frexp(prod)
-					scale += ex
-				}
-			}
-			gb[2*j] += a0 - cnt*q0
-			gb[2*j+1] += a1 - cnt*q1
+	var ends [objBlock]int
+	for block := lo; block < hi; block += objBlock {
+		end := min(hi, block+objBlock)
+		expNegAbsDiffs(&ex, e.b, block, end)
+		first := off[block] - base
+		for j := block; j < end; j++ {
+			ends[j-block] = off[j+1] - base - first
+		}
+		var done int
+		prod, scale, done = num.RespPairsBatch(p[2*first:], g[2*first:], ends[:end-block],
+			e.b[2*block:2*end], ex[:end-block], gtask[2*block:2*end], prod, scale)
+		if done < end-block {
+			return prod, scale, block + done - lo
 		}
 	}
 	return prod, scale, hi - lo

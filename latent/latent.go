@@ -117,7 +117,8 @@ type ProbOutputter interface {
 // and add its weights where that noise model's BackpropProb would: g_i(z)
 // to gw[w·K² + y·K + z]. Package model uses it when the noise model is
 // Tabled, which saves writing every label's K probabilities and weights
-// and reading them back. LA's evaluator has it for K = 2.
+// and reading them back. LA's evaluator has it for K = 2 and K ≥ 4, DA's
+// for K ≥ 4 and, where num.Vectorised, for K = 2.
 type TableEvaluator interface {
 	ProbEvaluator
 

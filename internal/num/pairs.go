@@ -81,7 +81,7 @@ func respPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, e
 				return oprod, oscale, j
 			}
 			inv := 1 / m
-			r0, r1 := t0*inv, t1*inv
+			r0, r1 := float64(t0*inv), float64(t1*inv)
 			rj[2*(i-start)], rj[2*(i-start)+1] = r0, r1
 			a0 += r0
 			a1 += r1
@@ -150,6 +150,9 @@ func PosteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 
 // posteriorPairs is PosteriorPairs' scalar loop.
 func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int) {
+	// acc in two locals, written back at the end: in memory, each group's
+	// additions would wait for the last group's stores.
+	a0, a1 := acc[0], acc[1]
 	start := 0
 	for j, end := range ends {
 		s0, s1 := p0, p1
@@ -159,23 +162,25 @@ func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 			s0 *= r[y]
 			s1 *= r[y+1]
 			if !(s0 >= 0x1p-256 && s1 >= 0x1p-256) {
+				acc[0], acc[1] = a0, a1
 				return m, e, j
 			}
 		}
 		sum := s0 + s1
 		if !(sum <= 2) {
+			acc[0], acc[1] = a0, a1
 			return m, e, j
 		}
 		inv := 1 / sum
-		g0, g1 := s0*inv, s1*inv
+		g0, g1 := float64(s0*inv), float64(s1*inv) // rounded before the sums (see respPairs)
 		for i := start; i < end; i++ {
 			c := (*[4]float64)(gw[4*int(worker[i]):])
 			y := 2 * int(label[i]&1)
 			c[y] += g0
 			c[y+1] += g1
 		}
-		acc[0] += g0 - p0
-		acc[1] += g1 - p1
+		a0 += g0 - p0
+		a1 += g1 - p1
 		m *= sum
 		if m < 0x1p-256 || m > 0x1p256 {
 			var x int
@@ -184,5 +189,73 @@ func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 		}
 		start = end
 	}
+	acc[0], acc[1] = a0, a1
 	return m, e, len(ends)
+}
+
+// RespPairsBatch is RespPairs for labels whose two probabilities are given
+// in order instead of read from a table: label i of the groups has
+// p_i(z) = p[2i+z], its responsibilities are written to g[2i+z] (and to
+// no counts), and group j's gradient in its logits is added to gb[2j+z].
+// Where it stops at a group, that group's labels may have had their g
+// written. It panics if the slices are shorter than the groups need. The
+// results are the scalar loop's bit for bit on every build; on amd64 with
+// AVX2 (Vectorised) the loop is written in assembly.
+func RespPairsBatch(p, g []float64, ends []int, b, ex, gb []float64, prod float64, scale int) (float64, int, int) {
+	if len(ends) == 0 {
+		return prod, scale, 0
+	}
+	n := ends[len(ends)-1]
+	start := 0
+	for _, e := range ends {
+		if e < start {
+			panic("num: RespPairsBatch: groups out of order")
+		}
+		start = e
+	}
+	k := len(ends)
+	if len(p) < 2*n || len(g) < 2*n || len(b) < 2*k || len(ex) < k || len(gb) < 2*k {
+		panic("num: RespPairsBatch: slices too short")
+	}
+	if haveAVX2 {
+		return respPairsBatchAVX(p[:2*n], g[:2*n], ends, b, ex, gb, prod, scale)
+	}
+	return respPairsBatch(p, g, ends, b, ex, gb, prod, scale)
+}
+
+// respPairsBatch is RespPairsBatch's scalar loop: one loop over the labels
+// with the groups' ends as marks, so that its values stay in registers.
+// The products are rounded before the sums that take them (float64), so
+// that no build fuses them.
+func respPairsBatch(p, g []float64, ends []int, b, ex, gb []float64, prod float64, scale int) (float64, int, int) {
+	n := ends[len(ends)-1]
+	p, g = p[:2*n], g[:2*n]
+	i := 0
+	for j, end := range ends {
+		q1, q0 := SigmoidPair(b[2*j+1]-b[2*j], ex[j])
+		oprod, oscale := prod, scale // to undo the group
+		cnt := float64(end - i)
+		var a0, a1 float64
+		for ; i < end; i++ {
+			t0, t1 := float64(q0*p[2*i]), float64(q1*p[2*i+1])
+			m := t0 + t1
+			if !(m >= 0x1p-600) {
+				return oprod, oscale, j
+			}
+			inv := 1 / m
+			r0, r1 := float64(t0*inv), float64(t1*inv)
+			g[2*i], g[2*i+1] = r0, r1
+			a0 += r0
+			a1 += r1
+			prod *= m
+			if prod < 0x1p-256 {
+				var e int
+				prod, e = math.Frexp(prod)
+				scale += e
+			}
+		}
+		gb[2*j] += a0 - float64(cnt*q0)
+		gb[2*j+1] += a1 - float64(cnt*q1)
+	}
+	return prod, scale, len(ends)
 }

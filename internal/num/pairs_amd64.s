@@ -275,3 +275,116 @@ postDone:
 	VMOVSD  X13, ret+176(FP)
 	MOVQ    BX, ret2+192(FP)
 	RET
+
+// func respPairsBatchAVX(p, g []float64, ends []int, b, ex, gb []float64, prod float64, scale int) (float64, int, int)
+//
+// RespPairsBatch's loop (pairs.go): respPairsAVX's, with each label's
+// probabilities read in order from p and its responsibilities written to
+// g. Registers: DI p, SI g, R10 ends, BX the group j, CX the label i, DX
+// the group's end, R14 its start; X0 the group's q, X1 its sums, X13
+// prod, X9 prod before the group, X10 1, X11 2⁻²⁵⁶, X12 2⁻⁶⁰⁰. scale is
+// kept in its result's slot, and scale before the group in done's.
+TEXT ·respPairsBatchAVX(SB), NOSPLIT, $0-184
+	MOVQ   p_base+0(FP), DI
+	MOVQ   g_base+24(FP), SI
+	MOVQ   ends_base+48(FP), R10
+	VMOVSD prod+144(FP), X13
+	MOVQ   scale+152(FP), AX
+	MOVQ   AX, ret1+168(FP)
+	MOVQ   $0x3ff0000000000000, AX
+	VMOVQ  AX, X10
+	MOVQ   $0x2ff0000000000000, AX
+	VMOVQ  AX, X11
+	MOVQ   $0x1a70000000000000, AX
+	VMOVQ  AX, X12
+	XORQ   BX, BX
+	XORQ   CX, CX
+
+batchGroup:
+	CMPQ      BX, ends_len+56(FP)
+	JGE       batchDone
+	MOVQ      (R10)(BX*8), DX
+	MOVQ      CX, R14
+	MOVQ      BX, R11
+	SHLQ      $4, R11
+	MOVQ      b_base+72(FP), AX
+	VMOVSD    8(AX)(R11*1), X5
+	VSUBSD    (AX)(R11*1), X5, X5 // d = b₁ - b₀
+	MOVQ      ex_base+96(FP), AX
+	VMOVSD    (AX)(BX*8), X6
+	VADDSD    X10, X6, X7
+	VDIVSD    X7, X10, X7         // big
+	VMULSD    X7, X6, X6          // small
+	VUNPCKLPD X6, X7, X8          // (big, small)
+	VPERMILPD $1, X8, X0          // (small, big)
+	VXORPD    X4, X4, X4
+	VCMPSD    $0x0D, X4, X5, X3   // d >= 0, false for NaN
+	VMOVDDUP  X3, X3
+	VBLENDVPD X3, X0, X8, X0      // q_j
+	VXORPD    X1, X1, X1
+	VMOVAPD   X13, X9
+	MOVQ      ret1+168(FP), AX
+	MOVQ      AX, ret2+176(FP)
+
+batchLabel:
+	CMPQ     CX, DX
+	JGE      batchGroupEnd
+	MOVQ     CX, AX
+	SHLQ     $4, AX
+	VMULPD   (DI)(AX*1), X0, X2 // t_z = q_z·p_z
+	VHADDPD  X2, X2, X3         // m = t_0 + t_1
+	VUCOMISD X12, X3
+	JCS      batchFail          // m < 2⁻⁶⁰⁰, or NaN
+	VDIVSD   X3, X10, X4        // 1/m
+	VMOVDDUP X4, X4
+	VMULPD   X4, X2, X2         // r_z = t_z·(1/m)
+	VMOVUPD  X2, (SI)(AX*1)
+	VADDPD   X2, X1, X1
+	VMULSD   X3, X13, X13       // prod *= m
+	VUCOMISD X11, X13
+	JCS      batchRescale       // prod < 2⁻²⁵⁶, or NaN
+
+batchNext:
+	INCQ CX
+	JMP  batchLabel
+
+batchRescale:
+	JPS   batchNext // NaN: no rescale
+	VMOVQ X13, AX   // math.Frexp of a normal number
+	MOVQ  AX, R11
+	SHRQ  $52, R11
+	ANDQ  $0x7ff, R11
+	SUBQ  $1022, R11
+	ADDQ  R11, ret1+168(FP)
+	MOVQ  $0x800fffffffffffff, R11
+	ANDQ  R11, AX
+	MOVQ  $0x3fe0000000000000, R11
+	ORQ   R11, AX
+	VMOVQ AX, X13
+	JMP   batchNext
+
+batchGroupEnd:
+	// gb_j += Σ_i r_i - n_j·q_j.
+	MOVQ       DX, AX
+	SUBQ       R14, AX
+	VCVTSI2SDQ AX, X5, X5
+	VMOVDDUP   X5, X5
+	VMULPD     X0, X5, X5
+	VSUBPD     X5, X1, X5
+	MOVQ       gb_base+120(FP), AX
+	MOVQ       BX, R11
+	SHLQ       $4, R11
+	VADDPD     (AX)(R11*1), X5, X5
+	VMOVUPD    X5, (AX)(R11*1)
+	INCQ       BX
+	JMP        batchGroup
+
+batchFail:
+	VMOVAPD X9, X13
+	MOVQ    ret2+176(FP), AX
+	MOVQ    AX, ret1+168(FP)
+
+batchDone:
+	VMOVSD X13, ret+160(FP)
+	MOVQ   BX, ret2+176(FP)
+	RET

@@ -209,3 +209,85 @@ func TestPosteriorPairs(t *testing.T) {
 	tab := []float64{0.9, 0.1, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8}
 	PosteriorPairs(tab, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, 0.5, 0.5, make([]float64, 2), 1, 0)
 }
+
+// TestRespPairsBatch checks RespPairsBatch against its scalar loop bit for
+// bit (the responsibilities of the groups done, the groups' gradients, the
+// product, its scale and the number of groups done) on random groups, as
+// TestRespPairs does for RespPairs.
+func TestRespPairsBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	stopped, rescaled := 0, 0
+	for trial := range 400 {
+		ng := 1 + rng.IntN(40)
+		ends := make([]int, ng)
+		b := make([]float64, 2*ng)
+		ex := make([]float64, ng)
+		n := 0
+		for j := range ends {
+			switch rng.IntN(6) {
+			case 0: // empty
+			case 1:
+				n += 100 + rng.IntN(400)
+			default:
+				n += 1 + rng.IntN(7)
+			}
+			ends[j] = n
+			b[2*j], b[2*j+1] = rng.NormFloat64(), 3*rng.NormFloat64()
+			switch rng.IntN(10) {
+			case 0:
+				b[2*j+1] = 800
+			case 1:
+				b[2*j+1] = -800
+			case 2:
+				b[2*j+1] = b[2*j]
+			case 3:
+				if trial%7 == 3 {
+					b[2*j] = math.NaN()
+				}
+			}
+			ex[j] = math.Exp(-math.Abs(b[2*j+1] - b[2*j]))
+		}
+		p := make([]float64, 2*n)
+		for i := range p {
+			p[i] = rng.Float64()
+			if trial%5 == 1 && rng.IntN(8) == 0 {
+				p[i] = 1e-200
+			}
+		}
+		gb0 := make([]float64, 2*ng)
+		for i := range gb0 {
+			gb0[i] = rng.NormFloat64()
+		}
+		prod0, scale0 := rng.Float64(), rng.IntN(100)-50
+		g, gRef := make([]float64, 2*n), make([]float64, 2*n)
+		gb, gbRef := slices.Clone(gb0), slices.Clone(gb0)
+		pr, e, done := RespPairsBatch(p, g, ends, b, ex, gb, prod0, scale0)
+		prRef, eRef, doneRef := respPairsBatch(p, gRef, ends, b, ex, gbRef, prod0, scale0)
+		if done != doneRef || !sameBits(pr, prRef) || e != eRef {
+			t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, pr, e, done, prRef, eRef, doneRef)
+		}
+		last := 0
+		if done > 0 {
+			last = ends[done-1]
+		}
+		for i := range 2 * last {
+			if !sameBits(g[i], gRef[i]) {
+				t.Fatalf("trial %d: g[%d] = %v, the scalar loop %v", trial, i, g[i], gRef[i])
+			}
+		}
+		for i := range gb {
+			if !sameBits(gb[i], gbRef[i]) {
+				t.Fatalf("trial %d: gb[%d] = %v, the scalar loop %v", trial, i, gb[i], gbRef[i])
+			}
+		}
+		if done < ng {
+			stopped++
+		}
+		if e != scale0 {
+			rescaled++
+		}
+	}
+	if stopped < 20 || rescaled < 20 {
+		t.Errorf("%d trials stopped early and %d rescaled: too few to test those branches", stopped, rescaled)
+	}
+}

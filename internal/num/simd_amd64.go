@@ -134,3 +134,9 @@ func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b
 //
 //go:noescape
 func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int)
+
+// respPairsBatchAVX is RespPairsBatch's loop for slices of the right
+// lengths, with the labels' two classes in one register.
+//
+//go:noescape
+func respPairsBatchAVX(p, g []float64, ends []int, b, ex, gb []float64, prod float64, scale int) (float64, int, int)

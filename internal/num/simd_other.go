@@ -40,3 +40,7 @@ func respPairsAVX(_, _ []float64, _ []int32, _ []uint16, _ []int, _, _, _, _ []f
 func posteriorPairsAVX(_, _ []float64, _ []int32, _ []uint16, _ []int, _, _ float64, _ []float64, _ float64, _ int) (float64, int, int) {
 	panic("no AVX2")
 }
+
+func respPairsBatchAVX(_, _ []float64, _ []int, _, _, _ []float64, _ float64, _ int) (float64, int, int) {
+	panic("no AVX2")
+}
