@@ -34,15 +34,7 @@ func RespPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, e
 	if len(ends) == 0 {
 		return prod, scale, 0
 	}
-	n := ends[len(ends)-1]
-	most, start := 0, 0
-	for _, e := range ends {
-		if e < start {
-			panic("num: RespPairs: groups out of order")
-		}
-		most = max(most, e-start)
-		start = e
-	}
+	n, most := groupSpan(ends)
 	g := len(ends)
 	if len(worker) < n || len(label) < n || len(b) < 2*g || len(ex) < g || len(gb) < 2*g || len(r) < 2*most || len(gw) < len(t) {
 		panic("num: RespPairs: slices too short")
@@ -55,6 +47,21 @@ func RespPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, e
 		return prod, scale, done
 	}
 	return respPairs(t, gw, worker, label, ends, b, ex, gb, r, prod, scale)
+}
+
+// groupSpan returns the number of labels of the groups ending at ends and
+// the number of the largest; it panics if the ends decrease (or the first
+// is negative).
+func groupSpan(ends []int) (n, most int) {
+	start := 0
+	for _, e := range ends {
+		if e < start {
+			panic("num: groups out of order")
+		}
+		most = max(most, e-start)
+		start = e
+	}
+	return start, most
 }
 
 // Vectorised reports whether the loops of this package that take four
@@ -127,14 +134,7 @@ func PosteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 	if len(ends) == 0 {
 		return m, e, 0
 	}
-	n := ends[len(ends)-1]
-	start := 0
-	for _, x := range ends {
-		if x < start {
-			panic("num: PosteriorPairs: groups out of order")
-		}
-		start = x
-	}
+	n, _ := groupSpan(ends)
 	if len(worker) < n || len(label) < n || len(acc) < 2 || len(gw) < len(t) {
 		panic("num: PosteriorPairs: slices too short")
 	}
@@ -205,14 +205,7 @@ func RespPairsBatch(p, g []float64, ends []int, b, ex, gb []float64, prod float6
 	if len(ends) == 0 {
 		return prod, scale, 0
 	}
-	n := ends[len(ends)-1]
-	start := 0
-	for _, e := range ends {
-		if e < start {
-			panic("num: RespPairsBatch: groups out of order")
-		}
-		start = e
-	}
+	n, _ := groupSpan(ends)
 	k := len(ends)
 	if len(p) < 2*n || len(g) < 2*n || len(b) < 2*k || len(ex) < k || len(gb) < 2*k {
 		panic("num: RespPairsBatch: slices too short")

@@ -291,3 +291,44 @@ func TestRespPairsBatch(t *testing.T) {
 		t.Errorf("%d trials stopped early and %d rescaled: too few to test those branches", stopped, rescaled)
 	}
 }
+
+// TestPairsPanics checks that the two-class loops refuse groups whose ends
+// decrease and slices too short for their groups, rather than read or
+// write past them.
+func TestPairsPanics(t *testing.T) {
+	tab := []float64{0.9, 0.1, 0.1, 0.9}
+	w, y := []int32{0, 0, 0}, []uint16{0, 1, 0}
+	two, four := make([]float64, 2), make([]float64, 4)
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"RespPairs, ends decreasing", func() {
+			RespPairs(tab, four, w, y, []int{2, 1}, four, two, four, four, 1, 0)
+		}},
+		{"RespPairs, scratch too short", func() {
+			RespPairs(tab, four, w, y, []int{3}, two, two[:1], two, four, 1, 0)
+		}},
+		{"PosteriorPairs, ends decreasing", func() {
+			PosteriorPairs(tab, four, w, y, []int{2, 1}, 0.5, 0.5, two, 1, 0)
+		}},
+		{"PosteriorPairs, labels too few", func() {
+			PosteriorPairs(tab, four, w, y[:2], []int{3}, 0.5, 0.5, two, 1, 0)
+		}},
+		{"RespPairsBatch, ends decreasing", func() {
+			RespPairsBatch(make([]float64, 6), make([]float64, 6), []int{2, 1}, four, two, four, 1, 0)
+		}},
+		{"RespPairsBatch, weights too short", func() {
+			RespPairsBatch(make([]float64, 6), four, []int{3}, two, two[:1], two, 1, 0)
+		}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", c.name)
+				}
+			}()
+			c.f()
+		}()
+	}
+}
