@@ -2,6 +2,61 @@
 
 #include "textflag.h"
 
+// PRIOR2 sets X0 to group BX's q = (q₀, q₁) as SigmoidPair(d, ex) gives it,
+// d = b₁ - b₀ from the logits at BASEB and ex from BASEEX (slices' bases
+// in the frame): big = 1/(1 + ex), small = ex·big, (q₀, q₁) = (small, big)
+// where d ≥ 0 (false for NaN), else (big, small), without a branch. X10
+// holds 1; it uses AX, R11 and X3-X8.
+#define PRIOR2(BASEB, BASEEX) \
+	MOVQ      BX, R11; \
+	SHLQ      $4, R11; \
+	MOVQ      BASEB, AX; \
+	VMOVSD    8(AX)(R11*1), X5; \
+	VSUBSD    (AX)(R11*1), X5, X5; \
+	MOVQ      BASEEX, AX; \
+	VMOVSD    (AX)(BX*8), X6; \
+	VADDSD    X10, X6, X7; \
+	VDIVSD    X7, X10, X7; \
+	VMULSD    X7, X6, X6; \
+	VUNPCKLPD X6, X7, X8; \
+	VPERMILPD $1, X8, X0; \
+	VXORPD    X4, X4, X4; \
+	VCMPSD    $0x0D, X4, X5, X3; \
+	VMOVDDUP  X3, X3; \
+	VBLENDVPD X3, X0, X8, X0
+
+// GRAD2 adds to group BX's gradient at BASEGB (a slice's base in the
+// frame) its sums of responsibilities X1 less its n = DX - R14 labels
+// times its q (X0): gb_j += Σ_i r_i - n·q_j. It uses AX, R11 and X5.
+#define GRAD2(BASEGB) \
+	MOVQ       DX, AX; \
+	SUBQ       R14, AX; \
+	VCVTSI2SDQ AX, X5, X5; \
+	VMOVDDUP   X5, X5; \
+	VMULPD     X0, X5, X5; \
+	VSUBPD     X5, X1, X5; \
+	MOVQ       BASEGB, AX; \
+	MOVQ       BX, R11; \
+	SHLQ       $4, R11; \
+	VADDPD     (AX)(R11*1), X5, X5; \
+	VMOVUPD    X5, (AX)(R11*1)
+
+// FREXP sets the positive normal number X13 to its fraction in [½, 1), as
+// math.Frexp does, and adds its exponent to the integer at SCALE (a
+// result's slot in the frame). It uses AX and R11.
+#define FREXP(SCALE) \
+	VMOVQ X13, AX; \
+	MOVQ  AX, R11; \
+	SHRQ  $52, R11; \
+	ANDQ  $0x7ff, R11; \
+	SUBQ  $1022, R11; \
+	ADDQ  R11, SCALE; \
+	MOVQ  $0x800fffffffffffff, R11; \
+	ANDQ  R11, AX; \
+	MOVQ  $0x3fe0000000000000, R11; \
+	ORQ   R11, AX; \
+	VMOVQ AX, X13
+
 // func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b, ex, gb, r []float64, prod float64, scale int) (float64, int, int)
 //
 // RespPairs' loop (pairs.go), a label's two classes in one register: the
@@ -38,24 +93,7 @@ pairsGroup:
 	JGE     pairsDone
 	MOVQ    (R10)(BX*8), DX
 	MOVQ    CX, R14
-	// q_j as SigmoidPair(d, ex) gives it: big = 1/(1 + ex), small =
-	// ex·big, (q₀, q₁) = (small, big) where d ≥ 0, else (big, small).
-	MOVQ      BX, R11
-	SHLQ      $4, R11
-	MOVQ      b_base+120(FP), AX
-	VMOVSD    8(AX)(R11*1), X5
-	VSUBSD    (AX)(R11*1), X5, X5 // d = b₁ - b₀
-	MOVQ      ex_base+144(FP), AX
-	VMOVSD    (AX)(BX*8), X6
-	VADDSD    X10, X6, X7
-	VDIVSD    X7, X10, X7         // big
-	VMULSD    X7, X6, X6          // small
-	VUNPCKLPD X6, X7, X8          // (big, small)
-	VPERMILPD $1, X8, X0          // (small, big)
-	VXORPD    X4, X4, X4
-	VCMPSD    $0x0D, X4, X5, X3   // d >= 0, false for NaN
-	VMOVDDUP  X3, X3
-	VBLENDVPD X3, X0, X8, X0      // q_j
+	PRIOR2(b_base+120(FP), ex_base+144(FP))
 	VXORPD    X1, X1, X1
 	VMOVAPD X13, X9
 	MOVQ    ret1+240(FP), AX
@@ -93,17 +131,7 @@ pairsNext:
 
 pairsRescale:
 	JPS   pairsNext // NaN: no rescale
-	VMOVQ X13, AX   // math.Frexp of a normal number
-	MOVQ  AX, R11
-	SHRQ  $52, R11
-	ANDQ  $0x7ff, R11
-	SUBQ  $1022, R11
-	ADDQ  R11, ret1+240(FP)
-	MOVQ  $0x800fffffffffffff, R11
-	ANDQ  R11, AX
-	MOVQ  $0x3fe0000000000000, R11
-	ORQ   R11, AX
-	VMOVQ AX, X13
+	FREXP(ret1+240(FP))
 	JMP   pairsNext
 
 pairsAdd:
@@ -128,20 +156,9 @@ pairsAddLabel:
 	JMP     pairsAddLabel
 
 pairsGroupEnd:
-	// gb_j += Σ_i r_i - n_j·q_j.
-	MOVQ      DX, AX
-	SUBQ      R14, AX
-	VCVTSI2SDQ AX, X5, X5
-	VMOVDDUP  X5, X5
-	VMULPD    X0, X5, X5
-	VSUBPD    X5, X1, X5
-	MOVQ      gb_base+168(FP), AX
-	MOVQ      BX, R11
-	SHLQ      $4, R11
-	VADDPD    (AX)(R11*1), X5, X5
-	VMOVUPD   X5, (AX)(R11*1)
-	INCQ      BX
-	JMP       pairsGroup
+	GRAD2(gb_base+168(FP))
+	INCQ BX
+	JMP  pairsGroup
 
 pairsFail:
 	VMOVAPD X9, X13
@@ -252,17 +269,7 @@ postAcc:
 	JMP      postGroup
 
 postRescale:
-	VMOVQ X13, AX // math.Frexp of m, a normal number here
-	MOVQ  AX, R11
-	SHRQ  $52, R11
-	ANDQ  $0x7ff, R11
-	SUBQ  $1022, R11
-	ADDQ  R11, ret1+184(FP)
-	MOVQ  $0x800fffffffffffff, R11
-	ANDQ  R11, AX
-	MOVQ  $0x3fe0000000000000, R11
-	ORQ   R11, AX
-	VMOVQ AX, X13
+	FREXP(ret1+184(FP)) // m, a normal number here
 	INCQ  BX
 	JMP   postGroup
 
@@ -305,22 +312,7 @@ batchGroup:
 	JGE       batchDone
 	MOVQ      (R10)(BX*8), DX
 	MOVQ      CX, R14
-	MOVQ      BX, R11
-	SHLQ      $4, R11
-	MOVQ      b_base+72(FP), AX
-	VMOVSD    8(AX)(R11*1), X5
-	VSUBSD    (AX)(R11*1), X5, X5 // d = b₁ - b₀
-	MOVQ      ex_base+96(FP), AX
-	VMOVSD    (AX)(BX*8), X6
-	VADDSD    X10, X6, X7
-	VDIVSD    X7, X10, X7         // big
-	VMULSD    X7, X6, X6          // small
-	VUNPCKLPD X6, X7, X8          // (big, small)
-	VPERMILPD $1, X8, X0          // (small, big)
-	VXORPD    X4, X4, X4
-	VCMPSD    $0x0D, X4, X5, X3   // d >= 0, false for NaN
-	VMOVDDUP  X3, X3
-	VBLENDVPD X3, X0, X8, X0      // q_j
+	PRIOR2(b_base+72(FP), ex_base+96(FP))
 	VXORPD    X1, X1, X1
 	VMOVAPD   X13, X9
 	MOVQ      ret1+168(FP), AX
@@ -350,34 +342,13 @@ batchNext:
 
 batchRescale:
 	JPS   batchNext // NaN: no rescale
-	VMOVQ X13, AX   // math.Frexp of a normal number
-	MOVQ  AX, R11
-	SHRQ  $52, R11
-	ANDQ  $0x7ff, R11
-	SUBQ  $1022, R11
-	ADDQ  R11, ret1+168(FP)
-	MOVQ  $0x800fffffffffffff, R11
-	ANDQ  R11, AX
-	MOVQ  $0x3fe0000000000000, R11
-	ORQ   R11, AX
-	VMOVQ AX, X13
+	FREXP(ret1+168(FP))
 	JMP   batchNext
 
 batchGroupEnd:
-	// gb_j += Σ_i r_i - n_j·q_j.
-	MOVQ       DX, AX
-	SUBQ       R14, AX
-	VCVTSI2SDQ AX, X5, X5
-	VMOVDDUP   X5, X5
-	VMULPD     X0, X5, X5
-	VSUBPD     X5, X1, X5
-	MOVQ       gb_base+120(FP), AX
-	MOVQ       BX, R11
-	SHLQ       $4, R11
-	VADDPD     (AX)(R11*1), X5, X5
-	VMOVUPD    X5, (AX)(R11*1)
-	INCQ       BX
-	JMP        batchGroup
+	GRAD2(gb_base+120(FP))
+	INCQ BX
+	JMP  batchGroup
 
 batchFail:
 	VMOVAPD X9, X13

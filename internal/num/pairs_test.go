@@ -27,35 +27,8 @@ func TestRespPairs(t *testing.T) {
 				tab[i] = 1e-200 // with another like it, m < 2⁻⁶⁰⁰
 			}
 		}
-		ng := 1 + rng.IntN(40)
-		ends := make([]int, ng)
-		b := make([]float64, 2*ng)
-		ex := make([]float64, ng)
-		n := 0
-		for j := range ends {
-			switch rng.IntN(6) {
-			case 0: // empty
-			case 1:
-				n += 100 + rng.IntN(400) // rescaled
-			default:
-				n += 1 + rng.IntN(7)
-			}
-			ends[j] = n
-			b[2*j], b[2*j+1] = rng.NormFloat64(), 3*rng.NormFloat64()
-			switch rng.IntN(10) {
-			case 0:
-				b[2*j+1] = 800 // q_j = (0, 1)
-			case 1:
-				b[2*j+1] = -800 // (1, 0)
-			case 2:
-				b[2*j+1] = b[2*j] // d = 0
-			case 3:
-				if trial%7 == 3 {
-					b[2*j] = math.NaN()
-				}
-			}
-			ex[j] = math.Exp(-math.Abs(b[2*j+1] - b[2*j]))
-		}
+		ends, b, ex := randomGroups(rng, trial%7 == 3)
+		ng, n := len(ends), ends[len(ends)-1]
 		worker := make([]int32, n)
 		label := make([]uint16, n)
 		for i := range worker {
@@ -218,35 +191,8 @@ func TestRespPairsBatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 28))
 	stopped, rescaled := 0, 0
 	for trial := range 400 {
-		ng := 1 + rng.IntN(40)
-		ends := make([]int, ng)
-		b := make([]float64, 2*ng)
-		ex := make([]float64, ng)
-		n := 0
-		for j := range ends {
-			switch rng.IntN(6) {
-			case 0: // empty
-			case 1:
-				n += 100 + rng.IntN(400)
-			default:
-				n += 1 + rng.IntN(7)
-			}
-			ends[j] = n
-			b[2*j], b[2*j+1] = rng.NormFloat64(), 3*rng.NormFloat64()
-			switch rng.IntN(10) {
-			case 0:
-				b[2*j+1] = 800
-			case 1:
-				b[2*j+1] = -800
-			case 2:
-				b[2*j+1] = b[2*j]
-			case 3:
-				if trial%7 == 3 {
-					b[2*j] = math.NaN()
-				}
-			}
-			ex[j] = math.Exp(-math.Abs(b[2*j+1] - b[2*j]))
-		}
+		ends, b, ex := randomGroups(rng, trial%7 == 3)
+		ng, n := len(ends), ends[len(ends)-1]
 		p := make([]float64, 2*n)
 		for i := range p {
 			p[i] = rng.Float64()
@@ -331,4 +277,41 @@ func TestPairsPanics(t *testing.T) {
 			c.f()
 		}()
 	}
+}
+
+// randomGroups returns the ends of 1 to 40 random groups of labels (empty
+// ones, long ones whose products are rescaled, and short ones), and their
+// logits and e^-|d_j| for RespPairs: priors at 0, 1 and ½ among them, and
+// with nan a NaN logit now and then.
+func randomGroups(rng *rand.Rand, nan bool) (ends []int, b, ex []float64) {
+	ng := 1 + rng.IntN(40)
+	ends = make([]int, ng)
+	b = make([]float64, 2*ng)
+	ex = make([]float64, ng)
+	n := 0
+	for j := range ends {
+		switch rng.IntN(6) {
+		case 0: // empty
+		case 1:
+			n += 100 + rng.IntN(400) // rescaled
+		default:
+			n += 1 + rng.IntN(7)
+		}
+		ends[j] = n
+		b[2*j], b[2*j+1] = rng.NormFloat64(), 3*rng.NormFloat64()
+		switch rng.IntN(10) {
+		case 0:
+			b[2*j+1] = 800 // q_j = (0, 1)
+		case 1:
+			b[2*j+1] = -800 // (1, 0)
+		case 2:
+			b[2*j+1] = b[2*j] // d = 0
+		case 3:
+			if nan {
+				b[2*j] = math.NaN()
+			}
+		}
+		ex[j] = math.Exp(-math.Abs(b[2*j+1] - b[2*j]))
+	}
+	return ends, b, ex
 }
