@@ -276,24 +276,13 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 	off := e.d.Offsets
 	if k == 2 {
 		// In blocks of objBlock objects: the exponentials of softmax(b_j)
-		// in one call, then the odds, then their logarithms in one call.
-		var q [2]float64
+		// in one call, then the odds (num.OddsPairs, four objects at a
+		// time where num.Vectorised), then their logarithms in one call.
 		var ex, odds [objBlock]float64
 		for block := lo; block < hi; block += objBlock {
 			end := min(hi, block+objBlock)
 			expNegAbsDiffs(&ex, t, block, end)
-			for j := block; j < end; j++ {
-				n := float64(off[j+1]-off[j]) + e.pseudo
-				if n == 0 {
-					continue
-				}
-				softmax2(q[:], t[2*j+1]-t[2*j], ex[j-block])
-				inv := 1 / n
-				// The products are rounded before the sums (float64),
-				// so that no build fuses them into a multiply-add, whose
-				// exact residual would replace a 0 here.
-				odds[j-block] = oddsRatio(q[0]+float64(gtask[2*j]*inv), q[1]+float64(gtask[2*j+1]*inv))
-			}
+			num.OddsPairs(odds[:end-block], t[2*block:2*end], gtask[2*block:2*end], ex[:end-block], off[block:end+1], e.pseudo, MinProb)
 			num.LogTo(odds[:end-block], odds[:end-block])
 			for j := block; j < end; j++ {
 				if float64(off[j+1]-off[j])+e.pseudo > 0 {
@@ -381,19 +370,6 @@ func (e *daEval) mstepBlockK(lo, hi int, gtask, t, x []float64, flat []bool) {
 		}
 		copy(b, x[(j-lo)*k:(j-lo+1)*k])
 	}
-}
-
-// oddsRatio returns p₁/p₀ for the distribution (p₀, p₁) ∝ (w₀, w₁) of
-// two nonnegative weights (which may have rounded slightly below zero),
-// each probability raised to at least MinProb as logNormalise does; 1 if
-// both weights are zero. Its logarithm is the M-step's logit.
-func oddsRatio(w0, w1 float64) float64 {
-	w0, w1 = max(w0, 0), max(w1, 0)
-	s := w0 + w1
-	if !(s > 0) {
-		return 1
-	}
-	return max(w1, MinProb*s) / max(w0, MinProb*s)
 }
 
 func (e *daEval) Output(j int, _ []float64, out []float64) {

@@ -140,3 +140,11 @@ func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []i
 //
 //go:noescape
 func respPairsBatchAVX(p, g []float64, ends []int, b, ex, gb []float64, prod float64, scale int) (float64, int, int)
+
+// oddsPairsAVX is OddsPairs for the objects [0, m), m a multiple of four,
+// four at a time: Intel's max with 0 as its first operand keeps a NaN and
+// a zero of either sign, and adding +0 then turns -0 into +0, which is
+// Go's max; where the sum is positive neither weight is a NaN.
+//
+//go:noescape
+func oddsPairsAVX(odds, b, g, ex []float64, off []int, pseudo, floor float64, m int)

@@ -44,3 +44,5 @@ func posteriorPairsAVX(_, _ []float64, _ []int32, _ []uint16, _ []int, _, _ floa
 func respPairsBatchAVX(_, _ []float64, _ []int, _, _, _ []float64, _ float64, _ int) (float64, int, int) {
 	panic("no AVX2")
 }
+
+func oddsPairsAVX(_, _, _, _ []float64, _ []int, _, _ float64, _ int) { panic("no AVX2") }
