@@ -98,7 +98,7 @@ func (e laTable) taskTable2(lo, hi int, t []float64, gw, gglob []float64) (float
 			ends[i-j] = off[i+1] - base
 		}
 		var done int
-		prod.M, prod.E, done = num.PosteriorPairs(t, gw, e.d.Worker[base:last], e.d.Label[base:last], ends[:end-j], e.p[0], e.p[1], acc[:], prod.M, prod.E)
+		prod, done = num.PosteriorPairs(t, gw, e.d.Worker[base:last], e.d.Label[base:last], ends[:end-j], e.p[0], e.p[1], acc[:], prod)
 		if j += done; j < end {
 			if !e.object2(j, t, gw, &acc, &prod) {
 				break

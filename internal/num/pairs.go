@@ -70,34 +70,22 @@ func groupSpan(ends []int) (n, most int) {
 // are not, a caller may prefer a path that suits scalar loops better.
 func Vectorised() bool { return haveAVX2 }
 
-// respPairs is RespPairs' scalar loop. The products are rounded before the
-// sums that take them (float64), so that no build fuses them.
+// respPairs is RespPairs' scalar loop: each group's rows copied into r in
+// the order of its labels, respPairsBatch on them in place (the same
+// operations), and the responsibilities it leaves in r added to gw.
 func respPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, ex, gb, r []float64, prod float64, scale int) (float64, int, int) {
 	start := 0
 	for j, end := range ends {
-		q1, q0 := SigmoidPair(b[2*j+1]-b[2*j], ex[j])
-		oprod, oscale := prod, scale // to undo the group
-		var a0, a1 float64
 		rj := r[:2*(end-start)]
 		for i := start; i < end; i++ {
 			p := (*[4]float64)(t[4*int(worker[i]):])
 			y := 2 * int(label[i]&1)
-			t0, t1 := float64(q0*p[y]), float64(q1*p[y+1])
-			m := t0 + t1
-			if !(m >= 0x1p-600) {
-				return oprod, oscale, j
-			}
-			inv := 1 / m
-			r0, r1 := float64(t0*inv), float64(t1*inv)
-			rj[2*(i-start)], rj[2*(i-start)+1] = r0, r1
-			a0 += r0
-			a1 += r1
-			prod *= m
-			if prod < 0x1p-256 {
-				var e int
-				prod, e = math.Frexp(prod)
-				scale += e
-			}
+			rj[2*(i-start)], rj[2*(i-start)+1] = p[y], p[y+1]
+		}
+		group := [1]int{end - start}
+		var done int
+		if prod, scale, done = respPairsBatch(rj, rj, group[:], b[2*j:2*j+2], ex[j:j+1], gb[2*j:2*j+2], prod, scale); done == 0 {
+			return prod, scale, j
 		}
 		for i := start; i < end; i++ {
 			c := (*[4]float64)(gw[4*int(worker[i]):])
@@ -105,9 +93,6 @@ func respPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, e
 			c[y] += rj[2*(i-start)]
 			c[y+1] += rj[2*(i-start)+1]
 		}
-		n := float64(end - start)
-		gb[2*j] += a0 - float64(n*q0)
-		gb[2*j+1] += a1 - float64(n*q1)
 		start = end
 	}
 	return prod, scale, len(ends)
@@ -120,36 +105,36 @@ func respPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, e
 // products s_z = p_z Π_i p_i(z) of the rows of its labels are taken label
 // by label; the posterior is g_z = s_z·(1/(s_0 + s_1)); g is added to the
 // rows of gw of the group's labels, g - p to acc[0:2], and the sum
-// s_0 + s_1 multiplies the product m·2^e, kept in range as Product.Mul
-// keeps it. It stops, having written nothing for it, at the first group
-// whose products need more care than that: a product below 2⁻²⁵⁶ (or NaN)
-// after one of its labels, or a sum above 2, which a caller then takes by
-// a checked loop. It returns m, e and the number of groups done.
+// s_0 + s_1 multiplies prod (Product.Mul). It stops, having written
+// nothing for it, at the first group whose products need more care than
+// that: a product below 2⁻²⁵⁶ (or NaN) after one of its labels, or a sum
+// above 2, which a caller then takes by a checked loop. It returns the
+// product and the number of groups done.
 //
 // It panics if a worker's row lies outside t, if gw is shorter than t, or
 // if the slices are shorter than the groups need. The results are the
 // scalar loop's bit for bit on every build; on amd64 with AVX2 (Vectorised)
 // the loop is written in assembly, both classes in one instruction.
-func PosteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int) {
+func PosteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, prod Product) (Product, int) {
 	if len(ends) == 0 {
-		return m, e, 0
+		return prod, 0
 	}
 	n, _ := groupSpan(ends)
 	if len(worker) < n || len(label) < n || len(acc) < 2 || len(gw) < len(t) {
 		panic("num: PosteriorPairs: slices too short")
 	}
 	if haveAVX2 {
-		m, e, done := posteriorPairsAVX(t, gw, worker[:n], label[:n], ends, p0, p1, acc, m, e)
+		m, e, done := posteriorPairsAVX(t, gw, worker[:n], label[:n], ends, p0, p1, acc, prod.M, prod.E)
 		if done < 0 {
 			panic("num: row out of range")
 		}
-		return m, e, done
+		return Product{M: m, E: e}, done
 	}
-	return posteriorPairs(t, gw, worker, label, ends, p0, p1, acc, m, e)
+	return posteriorPairs(t, gw, worker, label, ends, p0, p1, acc, prod)
 }
 
 // posteriorPairs is PosteriorPairs' scalar loop.
-func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int) {
+func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, prod Product) (Product, int) {
 	// acc in two locals, written back at the end: in memory, each group's
 	// additions would wait for the last group's stores.
 	a0, a1 := acc[0], acc[1]
@@ -163,13 +148,13 @@ func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 			s1 *= r[y+1]
 			if !(s0 >= 0x1p-256 && s1 >= 0x1p-256) {
 				acc[0], acc[1] = a0, a1
-				return m, e, j
+				return prod, j
 			}
 		}
 		sum := s0 + s1
 		if !(sum <= 2) {
 			acc[0], acc[1] = a0, a1
-			return m, e, j
+			return prod, j
 		}
 		inv := 1 / sum
 		g0, g1 := float64(s0*inv), float64(s1*inv) // rounded before the sums (see respPairs)
@@ -181,16 +166,11 @@ func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 		}
 		a0 += g0 - p0
 		a1 += g1 - p1
-		m *= sum
-		if m < 0x1p-256 || m > 0x1p256 {
-			var x int
-			m, x = math.Frexp(m)
-			e += x
-		}
+		prod.Mul(sum)
 		start = end
 	}
 	acc[0], acc[1] = a0, a1
-	return m, e, len(ends)
+	return prod, len(ends)
 }
 
 // RespPairsBatch is RespPairs for labels whose two probabilities are given

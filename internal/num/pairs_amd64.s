@@ -41,6 +41,52 @@
 	VADDPD     (AX)(R11*1), X5, X5; \
 	VMOVUPD    X5, (AX)(R11*1)
 
+// START2 sets up a DA loop's registers: X13 prod from PROD, the scale
+// from SCALE kept in its result's slot RET1, X10 1, X11 2⁻²⁵⁶, X12 2⁻⁶⁰⁰,
+// and BX (the group) and CX (the label) 0. It uses AX.
+#define START2(PROD, SCALE, RET1) \
+	VMOVSD PROD, X13; \
+	MOVQ   SCALE, AX; \
+	MOVQ   AX, RET1; \
+	MOVQ   $0x3ff0000000000000, AX; \
+	VMOVQ  AX, X10; \
+	MOVQ   $0x2ff0000000000000, AX; \
+	VMOVQ  AX, X11; \
+	MOVQ   $0x1a70000000000000, AX; \
+	VMOVQ  AX, X12; \
+	XORQ   BX, BX; \
+	XORQ   CX, CX
+
+// GROUP2 starts group BX of a DA loop, or jumps to DONE after the last
+// (ENDSLEN the number of groups): DX its end from R10's ends, R14 its
+// start, X0 its q (PRIOR2 from BASEB and BASEEX), X1 its sums 0, and prod
+// and the scale before it in X9 and SAVED (from RET1).
+#define GROUP2(ENDSLEN, DONE, BASEB, BASEEX, RET1, SAVED) \
+	CMPQ    BX, ENDSLEN; \
+	JGE     DONE; \
+	MOVQ    (R10)(BX*8), DX; \
+	MOVQ    CX, R14; \
+	PRIOR2(BASEB, BASEEX); \
+	VXORPD  X1, X1, X1; \
+	VMOVAPD X13, X9; \
+	MOVQ    RET1, AX; \
+	MOVQ    AX, SAVED
+
+// RESP2 is a DA loop's label with the row PROW (a memory operand): t = q·p
+// in X2, m = t₀ + t₁ in X3, a jump to FAIL where m < 2⁻⁶⁰⁰ or is NaN,
+// r = t·(1/m) in X2, added to the sums X1, and prod X13 *= m; it uses X4.
+// The caller stores r and then checks prod.
+#define RESP2(PROW, FAIL) \
+	VMULPD   PROW, X0, X2; \
+	VHADDPD  X2, X2, X3; \
+	VUCOMISD X12, X3; \
+	JCS      FAIL; \
+	VDIVSD   X3, X10, X4; \
+	VMOVDDUP X4, X4; \
+	VMULPD   X4, X2, X2; \
+	VADDPD   X2, X1, X1; \
+	VMULSD   X3, X13, X13
+
 // FREXP sets the positive normal number X13 to its fraction in [½, 1), as
 // math.Frexp does, and adds its exponent to the integer at SCALE (a
 // result's slot in the frame). It uses AX and R11.
@@ -76,28 +122,10 @@ TEXT ·respPairsAVX(SB), NOSPLIT, $0-256
 	MOVQ   label_base+72(FP), R9
 	MOVQ   ends_base+96(FP), R10
 	MOVQ   r_base+192(FP), R13
-	VMOVSD prod+216(FP), X13
-	MOVQ   scale+224(FP), AX
-	MOVQ   AX, ret1+240(FP)
-	MOVQ   $0x3ff0000000000000, AX
-	VMOVQ  AX, X10
-	MOVQ   $0x2ff0000000000000, AX
-	VMOVQ  AX, X11
-	MOVQ   $0x1a70000000000000, AX
-	VMOVQ  AX, X12
-	XORQ   BX, BX
-	XORQ   CX, CX
+	START2(prod+216(FP), scale+224(FP), ret1+240(FP))
 
 pairsGroup:
-	CMPQ    BX, ends_len+104(FP)
-	JGE     pairsDone
-	MOVQ    (R10)(BX*8), DX
-	MOVQ    CX, R14
-	PRIOR2(b_base+120(FP), ex_base+144(FP))
-	VXORPD    X1, X1, X1
-	VMOVAPD X13, X9
-	MOVQ    ret1+240(FP), AX
-	MOVQ    AX, ret2+248(FP)
+	GROUP2(ends_len+104(FP), pairsDone, b_base+120(FP), ex_base+144(FP), ret1+240(FP), ret2+248(FP))
 
 pairsLabel:
 	CMPQ     CX, DX
@@ -108,20 +136,12 @@ pairsLabel:
 	MOVWQZX  (R9)(CX*2), R11
 	ANDQ     $1, R11
 	LEAQ     (R11)(AX*2), AX
-	SHLQ     $4, AX             // (2w + y)·16, the row's byte offset
-	VMULPD   (DI)(AX*1), X0, X2 // t_z = q_z·p_z
-	VHADDPD  X2, X2, X3         // m = t_0 + t_1
-	VUCOMISD X12, X3
-	JCS      pairsFail          // m < 2⁻⁶⁰⁰, or NaN
-	VDIVSD   X3, X10, X4        // 1/m
-	VMOVDDUP X4, X4
-	VMULPD   X4, X2, X2         // r_z = t_z·(1/m)
-	VADDPD   X2, X1, X1
+	SHLQ     $4, AX // (2w + y)·16, the row's byte offset
+	RESP2((DI)(AX*1), pairsFail)
 	MOVQ     CX, R11
 	SUBQ     R14, R11
 	SHLQ     $4, R11
 	VMOVUPD  X2, (R13)(R11*1)
-	VMULSD   X3, X13, X13       // prod *= m
 	VUCOMISD X11, X13
 	JCS      pairsRescale       // prod < 2⁻²⁵⁶, or NaN
 
@@ -295,44 +315,18 @@ TEXT ·respPairsBatchAVX(SB), NOSPLIT, $0-184
 	MOVQ   p_base+0(FP), DI
 	MOVQ   g_base+24(FP), SI
 	MOVQ   ends_base+48(FP), R10
-	VMOVSD prod+144(FP), X13
-	MOVQ   scale+152(FP), AX
-	MOVQ   AX, ret1+168(FP)
-	MOVQ   $0x3ff0000000000000, AX
-	VMOVQ  AX, X10
-	MOVQ   $0x2ff0000000000000, AX
-	VMOVQ  AX, X11
-	MOVQ   $0x1a70000000000000, AX
-	VMOVQ  AX, X12
-	XORQ   BX, BX
-	XORQ   CX, CX
+	START2(prod+144(FP), scale+152(FP), ret1+168(FP))
 
 batchGroup:
-	CMPQ      BX, ends_len+56(FP)
-	JGE       batchDone
-	MOVQ      (R10)(BX*8), DX
-	MOVQ      CX, R14
-	PRIOR2(b_base+72(FP), ex_base+96(FP))
-	VXORPD    X1, X1, X1
-	VMOVAPD   X13, X9
-	MOVQ      ret1+168(FP), AX
-	MOVQ      AX, ret2+176(FP)
+	GROUP2(ends_len+56(FP), batchDone, b_base+72(FP), ex_base+96(FP), ret1+168(FP), ret2+176(FP))
 
 batchLabel:
 	CMPQ     CX, DX
 	JGE      batchGroupEnd
 	MOVQ     CX, AX
 	SHLQ     $4, AX
-	VMULPD   (DI)(AX*1), X0, X2 // t_z = q_z·p_z
-	VHADDPD  X2, X2, X3         // m = t_0 + t_1
-	VUCOMISD X12, X3
-	JCS      batchFail          // m < 2⁻⁶⁰⁰, or NaN
-	VDIVSD   X3, X10, X4        // 1/m
-	VMOVDDUP X4, X4
-	VMULPD   X4, X2, X2         // r_z = t_z·(1/m)
+	RESP2((DI)(AX*1), batchFail)
 	VMOVUPD  X2, (SI)(AX*1)
-	VADDPD   X2, X1, X1
-	VMULSD   X3, X13, X13       // prod *= m
 	VUCOMISD X11, X13
 	JCS      batchRescale       // prod < 2⁻²⁵⁶, or NaN
 

@@ -29,47 +29,19 @@ func TestRespPairs(t *testing.T) {
 		}
 		ends, b, ex := randomGroups(rng, trial%7 == 3)
 		ng, n := len(ends), ends[len(ends)-1]
-		worker := make([]int32, n)
-		label := make([]uint16, n)
-		for i := range worker {
-			worker[i] = int32(rng.IntN(nw))
-			label[i] = uint16(rng.IntN(2))
-		}
-		most := 0
-		for j := range ends {
-			lo := 0
-			if j > 0 {
-				lo = ends[j-1]
-			}
-			most = max(most, ends[j]-lo)
-		}
-		gw0 := make([]float64, len(tab))
-		for i := range gw0 {
-			gw0[i] = rng.NormFloat64()
-		}
+		worker, label := randomLabels(rng, n, nw)
+		_, most := groupSpan(ends)
 		prod0, scale0 := rng.Float64(), rng.IntN(100)-50
-		gw, gwRef := slices.Clone(gw0), slices.Clone(gw0)
-		gb0 := make([]float64, 2*ng)
-		for i := range gb0 {
-			gb0[i] = rng.NormFloat64()
-		}
-		gb, gbRef := slices.Clone(gb0), slices.Clone(gb0)
+		gw, gb := normals(rng, len(tab)), normals(rng, 2*ng)
+		gwRef, gbRef := slices.Clone(gw), slices.Clone(gb)
 		r, rRef := make([]float64, 2*most), make([]float64, 2*most)
 		p, e, done := RespPairs(tab, gw, worker, label, ends, b, ex, gb, r, prod0, scale0)
 		pRef, eRef, doneRef := respPairs(tab, gwRef, worker, label, ends, b, ex, gbRef, rRef, prod0, scale0)
 		if done != doneRef || !sameBits(p, pRef) || e != eRef {
 			t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, p, e, done, pRef, eRef, doneRef)
 		}
-		for i := range gw {
-			if !sameBits(gw[i], gwRef[i]) {
-				t.Fatalf("trial %d: gw[%d] = %v, the scalar loop %v", trial, i, gw[i], gwRef[i])
-			}
-		}
-		for i := range gb {
-			if !sameBits(gb[i], gbRef[i]) {
-				t.Fatalf("trial %d: gb[%d] = %v, the scalar loop %v", trial, i, gb[i], gbRef[i])
-			}
-		}
+		sameSlices(t, trial, "gw", gw, gwRef)
+		sameSlices(t, trial, "gb", gb, gbRef)
 		if done < ng {
 			stopped++
 		}
@@ -123,12 +95,7 @@ func TestPosteriorPairs(t *testing.T) {
 			}
 			ends[j] = n
 		}
-		worker := make([]int32, n)
-		label := make([]uint16, n)
-		for i := range worker {
-			worker[i] = int32(rng.IntN(nw))
-			label[i] = uint16(rng.IntN(2))
-		}
+		worker, label := randomLabels(rng, n, nw)
 		p0 := rng.Float64()
 		p1 := 1 - p0
 		if trial%11 == 5 {
@@ -139,28 +106,16 @@ func TestPosteriorPairs(t *testing.T) {
 			p0, p1, m0 = 1, 1, 0x1p255
 		}
 		e0 := rng.IntN(100) - 50
-		gw0 := make([]float64, len(tab))
-		for i := range gw0 {
-			gw0[i] = rng.NormFloat64()
+		gw, acc := normals(rng, len(tab)), normals(rng, 2)
+		gwRef, accRef := slices.Clone(gw), slices.Clone(acc)
+		got, done := PosteriorPairs(tab, gw, worker, label, ends, p0, p1, acc, Product{M: m0, E: e0})
+		want, doneRef := posteriorPairs(tab, gwRef, worker, label, ends, p0, p1, accRef, Product{M: m0, E: e0})
+		e := got.E
+		if done != doneRef || !sameBits(got.M, want.M) || e != want.E {
+			t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, got.M, e, done, want.M, want.E, doneRef)
 		}
-		acc0 := []float64{rng.NormFloat64(), rng.NormFloat64()}
-		gw, gwRef := slices.Clone(gw0), slices.Clone(gw0)
-		acc, accRef := slices.Clone(acc0), slices.Clone(acc0)
-		m, e, done := PosteriorPairs(tab, gw, worker, label, ends, p0, p1, acc, m0, e0)
-		mRef, eRef, doneRef := posteriorPairs(tab, gwRef, worker, label, ends, p0, p1, accRef, m0, e0)
-		if done != doneRef || !sameBits(m, mRef) || e != eRef {
-			t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, m, e, done, mRef, eRef, doneRef)
-		}
-		for i := range gw {
-			if !sameBits(gw[i], gwRef[i]) {
-				t.Fatalf("trial %d: gw[%d] = %v, the scalar loop %v", trial, i, gw[i], gwRef[i])
-			}
-		}
-		for i := range acc {
-			if !sameBits(acc[i], accRef[i]) {
-				t.Fatalf("trial %d: acc[%d] = %v, the scalar loop %v", trial, i, acc[i], accRef[i])
-			}
-		}
+		sameSlices(t, trial, "gw", gw, gwRef)
+		sameSlices(t, trial, "acc", acc, accRef)
 		if done < ng {
 			stopped++
 		}
@@ -180,7 +135,7 @@ func TestPosteriorPairs(t *testing.T) {
 		}
 	}()
 	tab := []float64{0.9, 0.1, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8}
-	PosteriorPairs(tab, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, 0.5, 0.5, make([]float64, 2), 1, 0)
+	PosteriorPairs(tab, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, 0.5, 0.5, make([]float64, 2), NewProduct())
 }
 
 // TestRespPairsBatch checks RespPairsBatch against its scalar loop bit for
@@ -200,13 +155,10 @@ func TestRespPairsBatch(t *testing.T) {
 				p[i] = 1e-200
 			}
 		}
-		gb0 := make([]float64, 2*ng)
-		for i := range gb0 {
-			gb0[i] = rng.NormFloat64()
-		}
+		gb := normals(rng, 2*ng)
 		prod0, scale0 := rng.Float64(), rng.IntN(100)-50
 		g, gRef := make([]float64, 2*n), make([]float64, 2*n)
-		gb, gbRef := slices.Clone(gb0), slices.Clone(gb0)
+		gbRef := slices.Clone(gb)
 		pr, e, done := RespPairsBatch(p, g, ends, b, ex, gb, prod0, scale0)
 		prRef, eRef, doneRef := respPairsBatch(p, gRef, ends, b, ex, gbRef, prod0, scale0)
 		if done != doneRef || !sameBits(pr, prRef) || e != eRef {
@@ -216,16 +168,8 @@ func TestRespPairsBatch(t *testing.T) {
 		if done > 0 {
 			last = ends[done-1]
 		}
-		for i := range 2 * last {
-			if !sameBits(g[i], gRef[i]) {
-				t.Fatalf("trial %d: g[%d] = %v, the scalar loop %v", trial, i, g[i], gRef[i])
-			}
-		}
-		for i := range gb {
-			if !sameBits(gb[i], gbRef[i]) {
-				t.Fatalf("trial %d: gb[%d] = %v, the scalar loop %v", trial, i, gb[i], gbRef[i])
-			}
-		}
+		sameSlices(t, trial, "g", g[:2*last], gRef[:2*last])
+		sameSlices(t, trial, "gb", gb, gbRef)
 		if done < ng {
 			stopped++
 		}
@@ -256,10 +200,10 @@ func TestPairsPanics(t *testing.T) {
 			RespPairs(tab, four, w, y, []int{3}, two, two[:1], two, four, 1, 0)
 		}},
 		{"PosteriorPairs, ends decreasing", func() {
-			PosteriorPairs(tab, four, w, y, []int{2, 1}, 0.5, 0.5, two, 1, 0)
+			PosteriorPairs(tab, four, w, y, []int{2, 1}, 0.5, 0.5, two, NewProduct())
 		}},
 		{"PosteriorPairs, labels too few", func() {
-			PosteriorPairs(tab, four, w, y[:2], []int{3}, 0.5, 0.5, two, 1, 0)
+			PosteriorPairs(tab, four, w, y[:2], []int{3}, 0.5, 0.5, two, NewProduct())
 		}},
 		{"RespPairsBatch, ends decreasing", func() {
 			RespPairsBatch(make([]float64, 6), make([]float64, 6), []int{2, 1}, four, two, four, 1, 0)
@@ -314,4 +258,34 @@ func randomGroups(rng *rand.Rand, nan bool) (ends []int, b, ex []float64) {
 		ex[j] = math.Exp(-math.Abs(b[2*j+1] - b[2*j]))
 	}
 	return ends, b, ex
+}
+
+// sameSlices fails the test unless got and want are the same bit for bit.
+func sameSlices(t *testing.T, trial int, name string, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if !sameBits(got[i], want[i]) {
+			t.Fatalf("trial %d: %s[%d] = %v, the scalar loop %v", trial, name, i, got[i], want[i])
+		}
+	}
+}
+
+// normals returns n standard normal deviates.
+func normals(rng *rand.Rand, n int) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	return x
+}
+
+// randomLabels returns n labels of two classes by workers drawn from nw.
+func randomLabels(rng *rand.Rand, n, nw int) ([]int32, []uint16) {
+	worker := make([]int32, n)
+	label := make([]uint16, n)
+	for i := range worker {
+		worker[i] = int32(rng.IntN(nw))
+		label[i] = uint16(rng.IntN(2))
+	}
+	return worker, label
 }
