@@ -2,7 +2,6 @@ package data
 
 import (
 	"bytes"
-	"hash/maphash"
 	"io"
 	"io/fs"
 	"runtime"
@@ -68,7 +67,7 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 		go func() {
 			defer wg.Done()
 			c := newChunkParser(byte(f.sep), t.width, t.index)
-			c.seeds = [3]maphash.Seed{b.tasks.seed, b.workers.seed, b.tasks.seed}
+			c.hashers = [3]idHash{b.tasks.hasher, b.workers.hasher, b.tasks.hasher}
 			for job := range p.jobs {
 				c.parse(job)
 				close(job.done)
@@ -350,22 +349,32 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 	have := false
 	n := int32(0) // lines split so far
 	var sink uint64
+	if len(p.batch) < directBatch {
+		p.batch = make([]splitRow, directBatch)
+	}
+	defer func() { p.cells = &p.own }()
 	for pos := 0; pos < len(data); {
-		rows := p.batch[:0]
-		for pos < len(data) && len(rows) < directBatch {
+		// Each line is split into its row of the batch in place: cells
+		// copied from a scratch array were read back as 16-byte words
+		// just written as 4-byte ones, each a failed store forwarding.
+		k := 0
+		for pos < len(data) && k < directBatch {
+			r := &p.batch[k]
+			p.cells = &r.cells
 			next, kind := p.splitLine(data, pos)
-			r := splitRow{at: int32(pos), line: n, kind: kind, cells: p.cells}
+			r.at, r.line, r.kind = int32(pos), n, kind
+			r.hash, r.hashed, r.worker = 0, false, 0
 			pos = next
 			n++
-			if r.kind == lineBlank {
+			if kind == lineBlank {
 				continue
 			}
-			rows = append(rows, r)
-			if r.kind == lineOdd {
+			k++
+			if kind == lineOdd {
 				break
 			}
 		}
-		p.batch = rows
+		rows := p.batch[:k]
 		// Hash the tasks, then load their home slots in a loop of
 		// independent loads, whose cache misses overlap.
 		prev, havePrev := last[0], have
@@ -376,7 +385,7 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 			}
 			task := data[r.cells[0][0]:r.cells[0][1]]
 			if !havePrev || !bytes.Equal(task, prev) {
-				r.hash, r.hashed = maphash.Bytes(b.tasks.seed, task), true
+				r.hash, r.hashed = b.tasks.hasher.Bytes(task), true
 			}
 			prev, havePrev = task, true
 		}
@@ -404,8 +413,8 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				return r.stop(), nil
 			}
 			var text [3][]byte
-			for j, cell := range r.cells {
-				text[j] = data[cell[0]:cell[1]]
+			for j := range r.cells {
+				text[j] = data[r.cells[j][0]:r.cells[j][1]]
 			}
 			// The loop above hashed every task that differs from the
 			// previous row's and looked up every known worker.
@@ -485,21 +494,25 @@ func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), le
 
 // chunkParser splits the lines of chunks.
 type chunkParser struct {
-	sep   byte
-	width int
-	index []int      // position of the task, worker and label columns
-	class [256]uint8 // what each byte is to splitLine: a byteXxx
-	want  []int8     // the wanted cell in each field, or -1
-	seeds [3]maphash.Seed
-	cells [3][2]int32 // start and end of each wanted cell in the chunk
-	batch []splitRow  // direct's lines split ahead
-	sink  uint64      // keeps direct's loads of table slots
+	sep     byte
+	width   int
+	index   []int      // position of the task, worker and label columns
+	class   [256]uint8 // what each byte is to splitLine: a byteXxx
+	want    []int8     // the wanted cell in each field, or -1
+	hashers [3]idHash
+	// cells receives the start and end of each wanted cell of the line
+	// split last: own, or the row of direct's batch being split.
+	cells *[3][2]int32
+	own   [3][2]int32
+	batch []splitRow // direct's lines split ahead
+	sink  uint64     // keeps direct's loads of table slots
 }
 
 // newChunkParser returns a parser of lines whose fields are separated by
 // sep (ASCII), width fields a line, the wanted ones at index.
-func newChunkParser(sep byte, width int, index []int) chunkParser {
-	p := chunkParser{sep: sep, width: width, index: index, want: make([]int8, width)}
+func newChunkParser(sep byte, width int, index []int) *chunkParser {
+	p := &chunkParser{sep: sep, width: width, index: index, want: make([]int8, width)}
+	p.cells = &p.own
 	for i := range p.want {
 		p.want[i] = -1
 	}
@@ -584,7 +597,7 @@ func (p *chunkParser) parse(c *chunk) {
 	data := c.data
 	c.rows, c.stop, c.lines = c.rows[:0], false, 0
 	for j := range c.ids {
-		c.ids[j].reset(p.seeds[j])
+		c.ids[j].reset(p.hashers[j])
 	}
 	var last [3][]byte // cells of the previous row, for runs of one id
 	var lastID [3]int32
@@ -601,7 +614,8 @@ func (p *chunkParser) parse(c *chunk) {
 			c.stop = true
 			return
 		}
-		for j, cell := range p.cells {
+		for j := range p.cells {
+			cell := &p.cells[j]
 			text := data[cell[0]:cell[1]]
 			if len(c.rows) > 0 && bytes.Equal(text, last[j]) {
 				row.id[j] = lastID[j]

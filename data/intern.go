@@ -3,7 +3,6 @@ package data
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/maphash"
 	"math/bits"
 	"unsafe"
 )
@@ -18,7 +17,7 @@ import (
 // growing the table moves the slots without reading a string or hashing
 // again. The strings themselves are packed into shared blocks of text.
 type intern struct {
-	seed   maphash.Seed
+	hasher idHash
 	seeded bool
 	slots  []uint64 // hash>>32<<32 | index+1, or 0; a power of two long
 	shift  uint     // 64 - log2(len(slots)): the home slot is hash>>shift
@@ -42,18 +41,20 @@ type intern struct {
 // shortKey packs a string of up to 15 bytes into two words, its bytes then
 // its length in the last byte, so that two strings of up to 15 bytes are
 // equal if and only if their keys are; a longer string gets a key with
-// 0xFF as its length, equal to no short string's.
-func shortKey(s string) [2]uint64 {
+// 0xFF as its length, equal to no short string's. The two words come back
+// as two results, in registers: returned as an array they went through the
+// stack, and reading them back as one 16-byte word waited for the two
+// 8-byte stores to retire (a failed store forwarding, about a dozen cycles).
+func shortKey(s string) (k0, k1 uint64) {
 	n := len(s)
 	if n > 15 {
-		return [2]uint64{0, 0xFF << 56}
+		return 0, 0xFF << 56
 	}
 	// Overlapping loads of the string's own bytes: two of 8 bytes for 8
 	// to 15 bytes (the second shifted down to the bytes after the first
 	// 8), two of 4 bytes for 4 to 7, three single bytes for 1 to 3; an
 	// overlapping byte lands where it belongs, so OR keeps it.
 	b := unsafe.Slice(unsafe.StringData(s), n)
-	var k0, k1 uint64
 	switch {
 	case n >= 8:
 		k0 = binary.LittleEndian.Uint64(b)
@@ -63,7 +64,7 @@ func shortKey(s string) [2]uint64 {
 	case n > 0:
 		k0 = uint64(b[0]) | uint64(b[n/2])<<(8*(n/2)) | uint64(b[n-1])<<(8*(n-1))
 	}
-	return [2]uint64{k0, k1 | uint64(n)<<56}
+	return k0, k1 | uint64(n)<<56
 }
 
 // textChunk is the largest size of the blocks in which intern stores the
@@ -80,9 +81,9 @@ const minSlots = 1 << 8
 // hash returns the hash of s that get and find use.
 func (in *intern) hash(s string) uint64 {
 	if !in.seeded {
-		in.seed, in.seeded = maphash.MakeSeed(), true
+		in.hasher, in.seeded = newIDHash(), true
 	}
-	return maphash.String(in.seed, s)
+	return in.hasher.String(s)
 }
 
 // get returns the index of s, adding s if it is new. The string of the
@@ -103,7 +104,8 @@ func (in *intern) getHashed(s string, h uint64) int32 {
 		s = in.store(s)
 		in.names.add(s)
 		if in.inline {
-			in.short = append(in.short, shortKey(s))
+			k0, k1 := shortKey(s)
+			in.short = append(in.short, [2]uint64{k0, k1})
 		}
 		in.slots[slot] = h>>32<<32 | uint64(i) + 1
 		if in.used++; 2*in.used > len(in.slots) {
@@ -123,14 +125,14 @@ func (in *intern) probe(s string, h uint64) (slot int, i int32, ok bool) {
 	mask := len(in.slots) - 1
 	tag := h >> 32
 	if in.inline && len(s) <= 15 {
-		k := shortKey(s)
+		k0, k1 := shortKey(s)
 		for p := int(h >> in.shift); ; p = (p + 1) & mask {
 			e := in.slots[p]
 			if e == 0 {
 				return p, 0, false
 			}
 			if e>>32 == tag {
-				if i := int32(uint32(e) - 1); in.short[i] == k {
+				if i := int32(uint32(e) - 1); in.short[i][0] == k0 && in.short[i][1] == k1 {
 					return p, i, true
 				}
 			}
@@ -255,7 +257,7 @@ func (in *intern) find(s string) (int32, bool) {
 // first appearance, in an open-addressing table like intern's over the
 // chunk's own bytes.
 type localIDs struct {
-	seed   maphash.Seed
+	hasher idHash
 	slots  []uint64 // hash>>32<<32 | index+1, or 0
 	shift  uint
 	off    []int32 // id i is data[off[i]:end[i]]
@@ -266,8 +268,8 @@ type localIDs struct {
 }
 
 // reset empties ids for a new chunk.
-func (ids *localIDs) reset(seed maphash.Seed) {
-	ids.seed = seed
+func (ids *localIDs) reset(h idHash) {
+	ids.hasher = h
 	if ids.slots == nil {
 		ids.slots, ids.shift = make([]uint64, 1<<10), 64-10
 	}
@@ -285,7 +287,7 @@ func (ids *localIDs) name(data []byte, i int) string {
 // row, if it is new.
 func (ids *localIDs) get(data []byte, a, z, row int32) int32 {
 	s := data[a:z]
-	h := maphash.Bytes(ids.seed, s)
+	h := ids.hasher.Bytes(s)
 	mask := len(ids.slots) - 1
 	tag := h >> 32
 	p := int(h >> ids.shift)

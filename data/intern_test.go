@@ -98,7 +98,8 @@ func TestShortKey(t *testing.T) {
 			for i := range b {
 				b[i] = byte(r.IntN(256))
 			}
-			if got, w := shortKey(string(b)), want(string(b)); got != w {
+			k0, k1 := shortKey(string(b))
+			if got, w := [2]uint64{k0, k1}, want(string(b)); got != w {
 				t.Fatalf("shortKey(%q) = %x, want %x", b, got, w)
 			}
 		}
