@@ -231,7 +231,7 @@ type chunk struct {
 	fresh [2][]int32  // rows where tasks and workers new to the Builder first appear
 	stop  bool        // rows ends before a row that is not plain
 	lines int         // lines in data
-	sink  uint64      // keeps merge's loads of table slots
+	homes []uint32    // merge's home slots to prefetch
 }
 
 // chunkRow is a data row of a chunk: where its line starts, the line's
@@ -282,7 +282,6 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 			break
 		}
 	}
-	var sink uint64
 	for j, in := range []*intern{&b.tasks, &b.workers} {
 		ids := &c.ids[j]
 		c.fresh[j] = c.fresh[j][:0]
@@ -293,9 +292,7 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 			if i%directBatch == 0 {
 				// Bring the home slots of the next ids into the cache
 				// at once, so that their misses overlap (see direct).
-				for _, h := range ids.hash[i:min(i+directBatch, len(ids.hash))] {
-					sink += in.slotAt(h)
-				}
+				c.homes = in.prefetchHomes(ids.hash[i:min(i+directBatch, len(ids.hash))], c.homes)
 			}
 			n := in.names.len()
 			ids.global[i] = in.getHashed(ids.name(c.data, i), ids.hash[i])
@@ -304,7 +301,6 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 			}
 		}
 	}
-	c.sink = sink
 	gl := [3][]int32{c.ids[0].global, c.ids[1].global, c.ids[2].global}
 	if g == nil {
 		for _, r := range c.rows[:stop] {
@@ -339,8 +335,8 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 // number of lines before c, for the guard g, whose error ends it.
 //
 // It splits the lines in batches of directBatch first, hashing each task
-// that differs from the previous row's and loading its home slot in b's
-// task table, so that the cache misses of a batch's new tasks, nearly all
+// that differs from the previous row's and prefetching its home slot in
+// b's task table, so that the cache misses of a batch's new tasks, nearly all
 // of the misses, overlap instead of coming one after the other.
 func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColumn string) (*chunkRow, error) {
 	data := c.data
@@ -348,7 +344,6 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 	var lastID [3]int32
 	have := false
 	n := int32(0) // lines split so far
-	var sink uint64
 	if len(p.batch) < directBatch {
 		p.batch = make([]splitRow, directBatch)
 	}
@@ -389,11 +384,13 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 			}
 			prev, havePrev = task, true
 		}
+		p.hashes = p.hashes[:0]
 		for i := range rows {
 			if rows[i].hashed {
-				sink += b.tasks.slotAt(rows[i].hash)
+				p.hashes = append(p.hashes, rows[i].hash)
 			}
 		}
+		p.homes = b.tasks.prefetchHomes(p.hashes, p.homes)
 		// Look up the workers that the intern knows, in a loop whose
 		// iterations do not depend on each other, so that their loads
 		// overlap; a new worker is added with its row.
@@ -455,7 +452,6 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 			}
 		}
 	}
-	p.sink = sink
 	c.lines = int(n)
 	return nil, nil
 }
@@ -502,10 +498,11 @@ type chunkParser struct {
 	hashers [3]idHash
 	// cells receives the start and end of each wanted cell of the line
 	// split last: own, or the row of direct's batch being split.
-	cells *[3][2]int32
-	own   [3][2]int32
-	batch []splitRow // direct's lines split ahead
-	sink  uint64     // keeps direct's loads of table slots
+	cells  *[3][2]int32
+	own    [3][2]int32
+	batch  []splitRow // direct's lines split ahead
+	hashes []uint64   // the hashes of a batch's new tasks
+	homes  []uint32   // and their home slots, to prefetch
 }
 
 // newChunkParser returns a parser of lines whose fields are separated by

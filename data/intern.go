@@ -151,15 +151,6 @@ func (in *intern) probe(s string, h uint64) (slot int, i int32, ok bool) {
 	}
 }
 
-// slotAt returns the home slot of hash h, to bring it into the cache ahead
-// of a lookup; the value means nothing.
-func (in *intern) slotAt(h uint64) uint64 {
-	if in.slots == nil {
-		return 0
-	}
-	return in.slots[h>>in.shift]
-}
-
 // reserve sizes the table, the list of names and the block of their text
 // for about n strings in all: the table for a load of at most 2/3 (it
 // grows past 1/2, so an estimate that is a little high does not double

@@ -125,7 +125,8 @@ type pageColumn struct {
 	batch int
 	hash  [pageBatch]uint64
 	same  [pageBatch]bool
-	sink  uint64
+	fresh []uint64 // the hashes not marked same
+	homes []uint32 // and their home slots
 }
 
 // pageBatch is the number of values of a plain page whose hashes prefetch
@@ -230,9 +231,9 @@ func (c *pageColumn) value(in *intern, b *Builder) (int32, bool) {
 
 // prefetch hashes the trimmed values of the plain page from value pos on,
 // up to pageBatch of them, except those equal to the value before them,
-// and loads their home slots in in's table in a loop of nothing but those
-// loads, so that the cache misses of new ids overlap instead of coming one
-// after the other (as direct does for CSV).
+// and prefetches their home slots in in's table, so that the cache misses
+// of new ids overlap instead of coming one after the other (as direct
+// does for CSV).
 func (c *pageColumn) prefetch(in *intern, pos int) {
 	c.batch = pos
 	end := min(pos+pageBatch, c.n)
@@ -248,11 +249,13 @@ func (c *pageColumn) prefetch(in *intern, pos int) {
 		}
 		prev = s
 	}
+	c.fresh = c.fresh[:0]
 	for q := pos; q < end; q++ {
 		if !c.same[q-pos] {
-			c.sink += in.slotAt(c.hash[q-pos])
+			c.fresh = append(c.fresh, c.hash[q-pos])
 		}
 	}
+	c.homes = in.prefetchHomes(c.fresh, c.homes)
 }
 
 // asciiOnly reports whether b has only ASCII bytes.
