@@ -2,6 +2,7 @@ package model
 
 import (
 	"runtime"
+	"sync"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -44,14 +45,14 @@ func (l Layout) Split(x []float64) (w, o, g, t []float64) {
 }
 
 // chunk is a contiguous range of objects evaluated by one goroutine at a
-// time, with its own accumulators for the parameters that several objects
-// share (worker and global blocks). The accumulators and the batch scratch
-// are allocated by the first pass (allocAccumulators) and dropped when the
-// fit is done (freeAccumulators).
+// time, with accumulators of its own, while it is evaluated, for the
+// parameters that several objects share (worker and global blocks). The
+// batch scratch is allocated by the first pass (allocAccumulators) and
+// dropped when the fit is done (freeAccumulators).
 type chunk struct {
 	lo, hi int // objects [lo, hi)
 	value  float64
-	gw, gg []float64 // accumulators of the worker and global blocks
+	gw, gg []float64 // accumulators of the worker and global blocks, during a pass
 	l, g   []float64 // scratch of a batch: probabilities and weights
 	gs     []float64 // scratch of a batch: weights per object (shared)
 	lf, gf []float64 // scratch of one object on the log path, maxLabels·K
@@ -96,7 +97,17 @@ type objective struct {
 	// sides have one.
 	tlatent latent.TableEvaluator
 	tnoise  noise.Tabled
+
+	// scratch reports whether the chunks have their batch scratch.
+	scratch bool
+	// free holds accumulators of the shared blocks, zero, for the
+	// chunks of a pass to take (see pass).
+	free []*accumulator
 }
+
+// accumulator holds what a chunk accumulates for the worker and global
+// blocks.
+type accumulator struct{ gw, gg []float64 }
 
 func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	threads = threadCount(threads)
@@ -142,13 +153,14 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	return o
 }
 
-// allocAccumulators gives every chunk its accumulators and batch scratch
-// (zero), unless it has them. Large accumulators are preceded by a
-// collection (see bigAccumulators).
+// allocAccumulators gives every chunk its batch scratch (zero), unless it
+// has it. Large accumulators are preceded by a collection (see
+// bigAccumulators).
 func (o *objective) allocAccumulators() {
-	if len(o.chunks) == 0 || o.chunks[0].gw != nil {
+	if len(o.chunks) == 0 || o.scratch {
 		return
 	}
+	o.scratch = true
 	k := o.d.NumClasses()
 	if o.bigAccumulators() {
 		runtime.GC()
@@ -156,8 +168,6 @@ func (o *objective) allocAccumulators() {
 	for i := range o.chunks {
 		c := &o.chunks[i]
 		most := mostLabels(o.d, c.lo, c.hi)
-		c.gw = make([]float64, o.lay.W[1]-o.lay.W[0])
-		c.gg = make([]float64, o.lay.G[1]-o.lay.G[0])
 		if o.tlatent != nil {
 			continue // no batch scratch: see probObjects
 		}
@@ -175,27 +185,33 @@ func (o *objective) allocAccumulators() {
 // that is allocated next. Large accumulators are followed by a collection
 // (see bigAccumulators). A later pass allocates them again.
 func (o *objective) freeAccumulators() {
-	big := o.bigAccumulators() && o.chunks[0].gw != nil
+	big := o.bigAccumulators() && o.scratch
 	for i := range o.chunks {
 		c := &o.chunks[i]
 		c.gw, c.gg, c.l, c.g, c.gs = nil, nil, nil, nil, nil
 	}
+	o.free, o.scratch = nil, false
 	if big {
 		runtime.GC()
 	}
 }
 
-// bigAccumulators reports whether the chunks' worker accumulators hold at
-// least 2²¹ numbers (16 MiB) in all, as with many classes and workers. The
-// fit then collects garbage before it allocates them, when the start's
-// J·K label frequencies have just become garbage, and after it drops them,
-// before the J·K output is allocated: so each large allocation reuses the
-// memory of the one before instead of growing the heap while the
-// collector's next cycle is still ahead. A collection costs a mark of the
-// live heap, tens of milliseconds, against a fit of seconds; on 10⁶ labels
-// with K = 20 it lowered the peak from 123-143 to 106-114 MB (la-ds) and
-// from 247-250 to 200-202 MB (da-ds) with no change of CPU time beyond
-// the spread of runs.
+// bigAccumulators reports whether the worker block, once per chunk, holds
+// at least 2²¹ numbers (16 MiB), as with many classes and workers: a fit
+// whose first pass and output allocate large arrays. The fit then
+// collects garbage before its first pass, when the start's J·K label
+// frequencies have just become garbage, and after it drops the
+// accumulators, before the J·K output is allocated: so each large
+// allocation reuses the memory of the one before instead of growing the
+// heap while the collector's next cycle is still ahead. A collection
+// costs a mark of the live heap, tens of milliseconds, against a fit of
+// seconds; on 10⁶ labels with K = 20 it lowered the peak from 123-143 to
+// 106-114 MB (la-ds) and from 247-250 to 200-202 MB (da-ds) with no change
+// of CPU time beyond the spread of runs, when every chunk kept its own
+// accumulators; with the pool of pass, whose few accumulators fall below
+// the threshold, the same collections still lower the peaks (three runs
+// each with and without them: la-ds 108-120 against 142-151 MB, da-ds
+// 187-194 against 224-249 MB).
 func (o *objective) bigAccumulators() bool {
 	return len(o.chunks)*(o.lay.W[1]-o.lay.W[0]) >= 1<<21
 }
@@ -224,20 +240,57 @@ func (o *objective) eval(x, grad []float64) float64 {
 // pass returns the log-likelihood L at x and writes into grad what the
 // evaluators accumulate over all objects before FinishGrad: the gradient
 // for most models, the expected counts for an M-step (see em.go).
+//
+// Each chunk accumulates the shared blocks into an accumulator of its own,
+// which is added to grad, and returned to the pool, as soon as the chunks
+// before it have been: the sums are made in chunk order, as if every chunk
+// had its own accumulator and they were added one after the other at the
+// end, but only the chunks in flight, and those done before an earlier
+// one, hold one (one on one goroutine, a few on several, instead of one
+// per chunk, up to 32).
 func (o *objective) pass(x, grad []float64) float64 {
 	o.allocAccumulators()
 	o.setParams(x)
 	clear(grad)
 	gw, gob, gg, gt := o.lay.Split(grad)
-	o.forChunks(func(c *chunk) { o.chunkPass(c, gob, gt) })
-	var v float64
-	for i := range o.chunks {
+	var (
+		mu   sync.Mutex
+		done = make([]*accumulator, len(o.chunks))
+		next int
+		v    float64
+	)
+	runChunks(len(o.chunks), o.threads, func(i int) {
+		mu.Lock()
+		a := o.takeAccumulator()
+		mu.Unlock()
 		c := &o.chunks[i]
-		v += c.value
-		addAndClear(gw, c.gw)
-		addAndClear(gg, c.gg)
-	}
+		c.gw, c.gg = a.gw, a.gg
+		o.chunkPass(c, gob, gt)
+		c.gw, c.gg = nil, nil
+		mu.Lock()
+		defer mu.Unlock()
+		done[i] = a
+		for ; next < len(done) && done[next] != nil; next++ {
+			v += o.chunks[next].value
+			addAndClear(gw, done[next].gw)
+			addAndClear(gg, done[next].gg)
+			o.free = append(o.free, done[next])
+		}
+	})
 	return v
+}
+
+// takeAccumulator returns a zero accumulator from the pool, or a new one.
+func (o *objective) takeAccumulator() *accumulator {
+	if n := len(o.free); n > 0 {
+		a := o.free[n-1]
+		o.free = o.free[:n-1]
+		return a
+	}
+	return &accumulator{
+		gw: make([]float64, o.lay.W[1]-o.lay.W[0]),
+		gg: make([]float64, o.lay.G[1]-o.lay.G[0]),
+	}
 }
 
 // addAndClear adds acc to dst and sets acc to zero, ready for the next
