@@ -130,3 +130,51 @@ func runChunks(n, threads int, f func(i int)) {
 	}
 	wg.Wait()
 }
+
+// accPool holds zero accumulators of one length for runChunksOrdered.
+type accPool struct {
+	dim  int
+	free [][]float64
+}
+
+// take returns a zero accumulator, from the pool or new.
+func (p *accPool) take() []float64 {
+	if n := len(p.free); n > 0 {
+		a := p.free[n-1]
+		p.free = p.free[:n-1]
+		return a
+	}
+	return make([]float64, p.dim)
+}
+
+// runChunksOrdered is runChunks for chunks that accumulate into shared
+// sums: work(i, acc) evaluates chunk i into acc, a zero accumulator from
+// pool, and merge(i, acc) adds acc into the sums and sets it to zero
+// again. The merges run one at a time in chunk order, each as soon as
+// chunk i and every chunk before it are done, so the sums are those of
+// every chunk accumulating into its own and the chunks added one after
+// the other at the end, for any number of goroutines; but an accumulator
+// goes back to the pool at its merge, so only the chunks in flight, and
+// those done before an earlier one, hold one: one on one goroutine, a
+// few on several, instead of one per chunk.
+func runChunksOrdered(n, threads int, pool *accPool, work, merge func(i int, acc []float64)) {
+	var (
+		mu   sync.Mutex
+		done = make([][]float64, n)
+		next int
+	)
+	runChunks(n, threads, func(i int) {
+		mu.Lock()
+		acc := pool.take()
+		mu.Unlock()
+		work(i, acc)
+		mu.Lock()
+		defer mu.Unlock()
+		done[i] = acc
+		for ; next < n && done[next] != nil; next++ {
+			merge(next, done[next])
+			pool.free = append(pool.free, done[next])
+			done[next] = nil
+		}
+	})
+}

@@ -61,12 +61,12 @@ func TestPassAccumulatorPool(t *testing.T) {
 		var wantV float64
 		for i := range ref.chunks {
 			c := &ref.chunks[i]
-			a := &accumulator{gw: make([]float64, len(gw)), gg: make([]float64, len(gg))}
-			c.gw, c.gg = a.gw, a.gg
+			cw, cg := make([]float64, len(gw)), make([]float64, len(gg))
+			c.gw, c.gg = cw, cg
 			ref.chunkPass(c, gob, gt)
 			wantV += c.value
-			addAndClear(gw, a.gw)
-			addAndClear(gg, a.gg)
+			addAndClear(gw, cw)
+			addAndClear(gg, cg)
 		}
 		for _, threads := range []int{1, 3} {
 			o := newObjective(m, d, threads)
@@ -77,8 +77,8 @@ func TestPassAccumulatorPool(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("%T/%T, %d goroutines: the sums differ from the chunks' in order", m.Noise, m.Latent, threads)
 			}
-			if threads == 1 && len(o.free) != 1 {
-				t.Errorf("%T/%T, one goroutine: %d accumulators, want 1", m.Noise, m.Latent, len(o.free))
+			if threads == 1 && len(o.pool.free) != 1 {
+				t.Errorf("%T/%T, one goroutine: %d accumulators, want 1", m.Noise, m.Latent, len(o.pool.free))
 			}
 		}
 	}

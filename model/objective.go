@@ -2,7 +2,6 @@ package model
 
 import (
 	"runtime"
-	"sync"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -100,14 +99,10 @@ type objective struct {
 
 	// scratch reports whether the chunks have their batch scratch.
 	scratch bool
-	// free holds accumulators of the shared blocks, zero, for the
-	// chunks of a pass to take (see pass).
-	free []*accumulator
+	// pool holds accumulators of the worker and global blocks, one
+	// after the other, for the chunks of a pass (see pass).
+	pool accPool
 }
-
-// accumulator holds what a chunk accumulates for the worker and global
-// blocks.
-type accumulator struct{ gw, gg []float64 }
 
 func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	threads = threadCount(threads)
@@ -190,7 +185,7 @@ func (o *objective) freeAccumulators() {
 		c := &o.chunks[i]
 		c.gw, c.gg, c.l, c.g, c.gs = nil, nil, nil, nil, nil
 	}
-	o.free, o.scratch = nil, false
+	o.pool.free, o.scratch = nil, false
 	if big {
 		runtime.GC()
 	}
@@ -241,56 +236,29 @@ func (o *objective) eval(x, grad []float64) float64 {
 // evaluators accumulate over all objects before FinishGrad: the gradient
 // for most models, the expected counts for an M-step (see em.go).
 //
-// Each chunk accumulates the shared blocks into an accumulator of its own,
-// which is added to grad, and returned to the pool, as soon as the chunks
-// before it have been: the sums are made in chunk order, as if every chunk
-// had its own accumulator and they were added one after the other at the
-// end, but only the chunks in flight, and those done before an earlier
-// one, hold one (one on one goroutine, a few on several, instead of one
-// per chunk, up to 32).
+// The chunks accumulate the shared blocks into accumulators from a pool
+// (runChunksOrdered), added to grad in chunk order.
 func (o *objective) pass(x, grad []float64) float64 {
 	o.allocAccumulators()
 	o.setParams(x)
 	clear(grad)
 	gw, gob, gg, gt := o.lay.Split(grad)
-	var (
-		mu   sync.Mutex
-		done = make([]*accumulator, len(o.chunks))
-		next int
-		v    float64
-	)
-	runChunks(len(o.chunks), o.threads, func(i int) {
-		mu.Lock()
-		a := o.takeAccumulator()
-		mu.Unlock()
+	nw := len(gw)
+	if o.pool.dim == 0 {
+		o.pool.dim = nw + len(gg)
+	}
+	var v float64
+	runChunksOrdered(len(o.chunks), o.threads, &o.pool, func(i int, acc []float64) {
 		c := &o.chunks[i]
-		c.gw, c.gg = a.gw, a.gg
+		c.gw, c.gg = acc[:nw], acc[nw:]
 		o.chunkPass(c, gob, gt)
 		c.gw, c.gg = nil, nil
-		mu.Lock()
-		defer mu.Unlock()
-		done[i] = a
-		for ; next < len(done) && done[next] != nil; next++ {
-			v += o.chunks[next].value
-			addAndClear(gw, done[next].gw)
-			addAndClear(gg, done[next].gg)
-			o.free = append(o.free, done[next])
-		}
+	}, func(i int, acc []float64) {
+		v += o.chunks[i].value
+		addAndClear(gw, acc[:nw])
+		addAndClear(gg, acc[nw:])
 	})
 	return v
-}
-
-// takeAccumulator returns a zero accumulator from the pool, or a new one.
-func (o *objective) takeAccumulator() *accumulator {
-	if n := len(o.free); n > 0 {
-		a := o.free[n-1]
-		o.free = o.free[:n-1]
-		return a
-	}
-	return &accumulator{
-		gw: make([]float64, o.lay.W[1]-o.lay.W[0]),
-		gg: make([]float64, o.lay.G[1]-o.lay.G[0]),
-	}
 }
 
 // addAndClear adds acc to dst and sets acc to zero, ready for the next

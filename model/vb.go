@@ -43,7 +43,7 @@ type vbSide interface {
 // number of goroutines (see objective).
 type vbChunk struct {
 	lo, hi int
-	acc    []float64 // the noise model's expected counts
+	acc    []float64 // the noise model's expected counts, during a pass
 	glob   []float64 // the assumption's shared sums
 	bound  float64   // the objects' part of the bound
 	change float64   // the largest change of an output
@@ -89,13 +89,12 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 		most := mostLabels(d, lo, hi)
 		chunks[i] = vbChunk{
 			lo: lo, hi: hi,
-			acc:  make([]float64, nv.AccDim()),
 			glob: make([]float64, k),
 			p:    make([]float64, max(most, batchLabels)*k),
 			g:    make([]float64, max(most, batchLabels)*k),
 		}
 	}
-	v := &vbRun{ctx: ctx, nv: nv, s: s, chunks: chunks, set: set, frozen: frozen, acc: make([]float64, nv.AccDim()), start: start}
+	v := &vbRun{ctx: ctx, nv: nv, s: s, chunks: chunks, set: set, frozen: frozen, acc: make([]float64, nv.AccDim()), pool: accPool{dim: nv.AccDim()}, start: start}
 	if !frozen {
 		v.nl = len(nv.Params(nil))
 	}
@@ -190,6 +189,7 @@ type vbRun struct {
 	frozen bool
 	nl     int       // the noise posterior's share of the state (0 if frozen)
 	acc    []float64 // the summed expected counts of the last pass
+	pool   accPool   // the chunks' accumulators of expected counts
 	iter   int
 	start  time.Time
 }
@@ -215,23 +215,23 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 		bound -= v.nv.Load(x[:v.nl])
 	}
 	bound += v.s.setGlobals(x[v.nl:])
-	runChunks(len(v.chunks), v.set.Threads, func(i int) {
+	clear(v.acc)
+	var change float64
+	// Each chunk's expected counts go into an accumulator from the
+	// pool, added to v.acc in chunk order (see runChunksOrdered).
+	runChunksOrdered(len(v.chunks), v.set.Threads, &v.pool, func(i int, acc []float64) {
 		c := &v.chunks[i]
-		clear(c.acc)
+		c.acc = acc
 		clear(c.glob)
 		c.bound, c.change = 0, 0
 		v.s.objects(c, v.nv)
-	})
-	clear(v.acc)
-	var change float64
-	for i := range v.chunks {
+		c.acc = nil
+	}, func(i int, acc []float64) {
 		c := &v.chunks[i]
 		bound += c.bound
 		change = max(change, c.change)
-		for p, a := range c.acc {
-			v.acc[p] += a
-		}
-	}
+		addAndClear(v.acc, acc)
+	})
 	if !v.frozen {
 		v.nv.Update(v.acc)
 	}
