@@ -146,7 +146,9 @@ func (e *gladEval) BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64) 
 	off := e.d.Offsets
 	base := off[lo]
 	if k == 2 {
-		backprop2(e.d.Worker[base:off[hi]], e.d.Label[base:off[hi]], off[lo:hi+1], p, g, e.e, e.diff[lo:hi], gw, gobj[lo:hi])
+		// ds = g(y) - P(y | y)·(g(0) + g(1)) times d_j to each label's
+		// worker, Σ ds·e_w times d_j to its object.
+		num.SigmoidGradPairs(e.d.Worker[base:off[hi]], e.d.Label[base:off[hi]], off[lo:hi+1], p, g, e.e, e.diff[lo:hi], gw, gobj[lo:hi])
 		return
 	}
 	for j := lo; j < hi; j++ {
@@ -170,33 +172,6 @@ func (e *gladEval) BackpropProb(lo, hi int, p, g []float64, gw, gobj []float64) 
 	}
 }
 
-// backprop2 is BackpropProb at K = 2 for a range of objects, given their
-// labels' workers and labels, the objects' offsets (off[0] is the first
-// label's), two probabilities and two weights a label, and the objects'
-// d_j and gradients: each label's ds = g(y) - P(y | y)·(g(0) + g(1)) times
-// d_j goes to its worker's gradient, and Σ ds·e_w times d_j to its
-// object's. One loop over the labels with the objects' ends as marks, so
-// that its values stay in registers.
-func backprop2(workers []int32, labels []uint16, off []int, p, g, ability, diff, gw, gobj []float64) {
-	n := len(workers)
-	labels, p, g = labels[:n], p[:2*n], g[:2*n]
-	gobj = gobj[:len(diff)]
-	base := off[0]
-	i := 0
-	for j, dj := range diff {
-		end := off[j+1] - base
-		var gd float64
-		for ; i < end; i++ {
-			w := workers[i]
-			y := int(labels[i]) & 1
-			ds := g[2*i+y] - p[2*i+y]*(g[2*i]+g[2*i+1])
-			gw[w] += ds * dj
-			gd += ds * ability[w]
-		}
-		gobj[j] += gd * dj
-	}
-}
-
 // BackpropShared is BackpropProb with the weights of each object shared
 // by its labels (see SharedBackpropper): Σ_z g_i(z) is summed once per
 // object.
@@ -205,7 +180,7 @@ func (e *gladEval) BackpropShared(lo, hi int, p, g []float64, gw, gobj []float64
 	off := e.d.Offsets
 	base := off[lo]
 	if k == 2 {
-		backpropShared2(e.d.Worker[base:off[hi]], e.d.Label[base:off[hi]], off[lo:hi+1], p, g, e.e, e.diff[lo:hi], gw, gobj[lo:hi])
+		num.SigmoidGradPairsShared(e.d.Worker[base:off[hi]], e.d.Label[base:off[hi]], off[lo:hi+1], p, g, e.e, e.diff[lo:hi], gw, gobj[lo:hi])
 		return
 	}
 	for j := lo; j < hi; j++ {
@@ -223,29 +198,6 @@ func (e *gladEval) BackpropShared(lo, hi int, p, g []float64, gw, gobj []float64
 			ds := gj[y] - pj[i*k+y]*sum
 			gw[w] += ds * dj
 			gd += ds * e.e[w]
-		}
-		gobj[j] += gd * dj
-	}
-}
-
-// backpropShared2 is backprop2 with two weights an object, shared by its
-// labels (g[2j], g[2j+1] for the j-th object of the range).
-func backpropShared2(workers []int32, labels []uint16, off []int, p, g, ability, diff, gw, gobj []float64) {
-	n := len(workers)
-	labels, p = labels[:n], p[:2*n]
-	g, gobj = g[:2*len(diff)], gobj[:len(diff)]
-	base := off[0]
-	i := 0
-	for j, dj := range diff {
-		gj := g[2*j : 2*j+2]
-		sum := gj[0] + gj[1]
-		var gd float64
-		for end := off[j+1] - base; i < end; i++ {
-			w := workers[i]
-			y := int(labels[i]) & 1
-			ds := gj[y] - p[2*i+y]*sum
-			gw[w] += ds * dj
-			gd += ds * ability[w]
 		}
 		gobj[j] += gd * dj
 	}
