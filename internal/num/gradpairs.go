@@ -21,36 +21,36 @@ package num
 // assembly, which keeps every slice and index in a register where the
 // compiled loop reloads half of them from the stack at every label.
 func SigmoidGradPairs(worker []int32, label []uint16, off []int, p, g, e, d, gw, gobj []float64) {
-	n := gradPairsLabels(worker, label, off, p, g, e, d, gw, gobj, false)
-	if n < 0 {
-		return
-	}
-	groups := len(off) - 1
-	if haveGradPairsAsm {
-		if sigmoidGradPairsAsm(worker[:n], label[:n], off[:groups+1], p, g, e, d, gw, gobj) < 0 {
-			panic("num: worker out of range")
-		}
-		return
-	}
-	sigmoidGradPairs(worker[:n], label[:n], off[:groups+1], p, g, e, d, gw, gobj)
+	gradPairs(worker, label, off, p, g, e, d, gw, gobj, false)
 }
 
 // SigmoidGradPairsShared is SigmoidGradPairs with the weights of a group
 // shared by its labels: group j's at g[2j] and g[2j+1], in the place of
 // each label's g[2i] and g[2i+1].
 func SigmoidGradPairsShared(worker []int32, label []uint16, off []int, p, g, e, d, gw, gobj []float64) {
-	n := gradPairsLabels(worker, label, off, p, g, e, d, gw, gobj, true)
+	gradPairs(worker, label, off, p, g, e, d, gw, gobj, true)
+}
+
+// gradPairs is SigmoidGradPairs, or SigmoidGradPairsShared if shared.
+func gradPairs(worker []int32, label []uint16, off []int, p, g, e, d, gw, gobj []float64, shared bool) {
+	n := gradPairsLabels(worker, label, off, p, g, e, d, gw, gobj, shared)
 	if n < 0 {
 		return
 	}
-	groups := len(off) - 1
-	if haveGradPairsAsm {
-		if sigmoidGradPairsSharedAsm(worker[:n], label[:n], off[:groups+1], p, g, e, d, gw, gobj) < 0 {
-			panic("num: worker out of range")
-		}
-		return
+	worker, label = worker[:n], label[:n]
+	switch {
+	case haveGradPairsAsm && shared:
+		n = sigmoidGradPairsSharedAsm(worker, label, off, p, g, e, d, gw, gobj)
+	case haveGradPairsAsm:
+		n = sigmoidGradPairsAsm(worker, label, off, p, g, e, d, gw, gobj)
+	case shared:
+		sigmoidGradPairsShared(worker, label, off, p, g, e, d, gw, gobj)
+	default:
+		sigmoidGradPairs(worker, label, off, p, g, e, d, gw, gobj)
 	}
-	sigmoidGradPairsShared(worker[:n], label[:n], off[:groups+1], p, g, e, d, gw, gobj)
+	if n < 0 {
+		panic("num: worker out of range")
+	}
 }
 
 // gradPairsLabels returns the number of labels of the groups of off, or

@@ -34,6 +34,16 @@
 	XORQ CX, CX; \
 	XORQ DX, DX
 
+// GROUP2 starts group DX, or jumps to DONE after the last: AX its end,
+// from the first label, X0 d_j and X1 t_j = 0.
+#define GROUP2(DONE) \
+	CMPQ  DX, R13; \
+	JGE   DONE; \
+	MOVQ  8(R8)(DX*8), AX; \
+	SUBQ  (R8), AX; \
+	MOVSD (R12)(DX*8), X0; \
+	XORPS X1, X1
+
 // GROUPEND2 adds t_j (X1) times d_j (X0) to gobj[DX] and moves to the
 // next group. It uses BX.
 #define GROUPEND2 \
@@ -52,12 +62,7 @@ TEXT ·sigmoidGradPairsAsm(SB), NOSPLIT, $0-224
 	SETUP2
 
 group:
-	CMPQ DX, R13
-	JGE  done
-	MOVQ 8(R8)(DX*8), AX
-	SUBQ (R8), AX        // the group's end, from the first label
-	MOVSD (R12)(DX*8), X0
-	XORPS X1, X1
+	GROUP2(done)
 	CMPQ CX, AX
 	JGE  groupend
 
@@ -97,12 +102,7 @@ TEXT ·sigmoidGradPairsSharedAsm(SB), NOSPLIT, $0-224
 	SETUP2
 
 sgroup:
-	CMPQ DX, R13
-	JGE  sdone
-	MOVQ 8(R8)(DX*8), AX
-	SUBQ (R8), AX
-	MOVSD (R12)(DX*8), X0
-	XORPS X1, X1
+	GROUP2(sdone)
 	MOVSD (R10), X5
 	ADDSD 8(R10), X5
 	CMPQ CX, AX
