@@ -370,8 +370,8 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 			}
 		}
 		rows := p.batch[:k]
-		// Hash the tasks, then load their home slots in a loop of
-		// independent loads, whose cache misses overlap.
+		// Hash the tasks, then prefetch their home slots, so that their
+		// cache misses overlap.
 		prev, havePrev := last[0], have
 		for i := range rows {
 			r := &rows[i]
