@@ -154,6 +154,14 @@ func NewBuilder(classes []string) (*Builder, error) {
 // Add records one noisy label. It returns an error if the class list is
 // fixed and label is not in it, or if there are too many classes.
 func (b *Builder) Add(task, worker, label string) error {
+	// A new task's home slot is prefetched first, so that its likely
+	// cache miss overlaps the lookups of the label and the worker.
+	known := task == b.tasks.last && b.tasks.names.len() > 0
+	var h uint64
+	if !known {
+		h = b.tasks.hash(task)
+		b.tasks.prefetchHome(h)
+	}
 	c, ok := b.raw.find(label)
 	if !ok {
 		if b.fixed {
@@ -164,7 +172,12 @@ func (b *Builder) Add(task, worker, label string) error {
 		}
 		c = b.raw.get(label)
 	}
-	b.addIndex(b.tasks.get(task), b.workers.get(worker), uint16(c))
+	w := b.workers.get(worker)
+	t := b.tasks.lastI
+	if !known {
+		t = b.tasks.getHashed(task, h)
+	}
+	b.addIndex(t, w, uint16(c))
 	return nil
 }
 

@@ -15,3 +15,11 @@ func (in *intern) prefetchHomes(h []uint64, at []uint32) []uint32 {
 	prefetchSlots(in.slots, at)
 	return at
 }
+
+// prefetchHome is prefetchHomes for one hash.
+func (in *intern) prefetchHome(h uint64) {
+	if in.slots != nil {
+		at := [1]uint32{uint32(h >> in.shift)}
+		prefetchSlots(in.slots, at[:])
+	}
+}
