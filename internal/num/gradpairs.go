@@ -62,13 +62,7 @@ func gradPairsLabels(worker []int32, label []uint16, off []int, p, g, e, d, gw, 
 	if groups <= 0 {
 		return -1
 	}
-	start, n := off[0], 0
-	for _, o := range off {
-		if o < start+n {
-			panic("num: groups out of order")
-		}
-		n = o - start
-	}
+	n, _ := groupSpanFrom(off[0], off[1:])
 	weights := 2 * n
 	if shared {
 		weights = 2 * groups

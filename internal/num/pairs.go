@@ -52,8 +52,12 @@ func RespPairs(t, gw []float64, worker []int32, label []uint16, ends []int, b, e
 // groupSpan returns the number of labels of the groups ending at ends and
 // the number of the largest; it panics if the ends decrease (or the first
 // is negative).
-func groupSpan(ends []int) (n, most int) {
-	start := 0
+func groupSpan(ends []int) (n, most int) { return groupSpanFrom(0, ends) }
+
+// groupSpanFrom is groupSpan for groups that start at label base, their
+// ends counted from 0 as base is.
+func groupSpanFrom(base int, ends []int) (n, most int) {
+	start := base
 	for _, e := range ends {
 		if e < start {
 			panic("num: groups out of order")
@@ -61,7 +65,7 @@ func groupSpan(ends []int) (n, most int) {
 		most = max(most, e-start)
 		start = e
 	}
-	return start, most
+	return start - base, most
 }
 
 // Vectorised reports whether the loops of this package that take four

@@ -12,8 +12,7 @@ import (
 // groups done, the groups' gradients) on random tables and groups: empty
 // groups, long groups whose product is rescaled many times, priors at 0, 1
 // and ½, and groups that stop the loop (a label with m below 2⁻⁶⁰⁰, a NaN
-// logit) at every position. It
-// also checks that a worker outside the table panics.
+// logit) at every position.
 func TestRespPairs(t *testing.T) {
 	t.Logf("vector loop: %v", Vectorised())
 	rng := rand.New(rand.NewPCG(23, 24))
@@ -37,9 +36,7 @@ func TestRespPairs(t *testing.T) {
 		r, rRef := make([]float64, 2*most), make([]float64, 2*most)
 		p, e, done := RespPairs(tab, gw, worker, label, ends, b, ex, gb, r, prod0, scale0)
 		pRef, eRef, doneRef := respPairs(tab, gwRef, worker, label, ends, b, ex, gbRef, rRef, prod0, scale0)
-		if done != doneRef || !sameBits(p, pRef) || e != eRef {
-			t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, p, e, done, pRef, eRef, doneRef)
-		}
+		sameRun(t, trial, p, e, done, pRef, eRef, doneRef)
 		sameSlices(t, trial, "gw", gw, gwRef)
 		sameSlices(t, trial, "gb", gb, gbRef)
 		if done < ng {
@@ -52,21 +49,13 @@ func TestRespPairs(t *testing.T) {
 	if stopped < 20 || rescaled < 20 {
 		t.Errorf("%d trials stopped early and %d rescaled: too few to test those branches", stopped, rescaled)
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("a worker outside the table did not panic")
-		}
-	}()
-	tab := []float64{0.9, 0.1, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8}
-	RespPairs(tab, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, []float64{0, 0}, []float64{1}, make([]float64, 2), make([]float64, 4), 1, 0)
 }
 
 // TestPosteriorPairs checks PosteriorPairs against its scalar loop bit for
 // bit (the counts, acc, the product m·2^e and the number of groups done)
 // on random tables and groups: empty groups, products rescaled from below
 // and above, and groups that stop the loop (a product below 2⁻²⁵⁶ or NaN,
-// a sum above 2, a NaN prior) at every position. It also checks that a
-// worker outside the table panics.
+// a sum above 2, a NaN prior) at every position.
 func TestPosteriorPairs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
 	const nw = 29
@@ -111,9 +100,7 @@ func TestPosteriorPairs(t *testing.T) {
 		got, done := PosteriorPairs(tab, gw, worker, label, ends, p0, p1, acc, Product{M: m0, E: e0})
 		want, doneRef := posteriorPairs(tab, gwRef, worker, label, ends, p0, p1, accRef, Product{M: m0, E: e0})
 		e := got.E
-		if done != doneRef || !sameBits(got.M, want.M) || e != want.E {
-			t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, got.M, e, done, want.M, want.E, doneRef)
-		}
+		sameRun(t, trial, got.M, e, done, want.M, want.E, doneRef)
 		sameSlices(t, trial, "gw", gw, gwRef)
 		sameSlices(t, trial, "acc", acc, accRef)
 		if done < ng {
@@ -129,13 +116,6 @@ func TestPosteriorPairs(t *testing.T) {
 	if stopped < 50 || rescaled < 50 || above < 10 {
 		t.Errorf("%d trials stopped early, %d rescaled, %d from above: too few to test those branches", stopped, rescaled, above)
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("a worker outside the table did not panic")
-		}
-	}()
-	tab := []float64{0.9, 0.1, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8}
-	PosteriorPairs(tab, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, 0.5, 0.5, make([]float64, 2), NewProduct())
 }
 
 // TestRespPairsBatch checks RespPairsBatch against its scalar loop bit for
@@ -161,9 +141,7 @@ func TestRespPairsBatch(t *testing.T) {
 		gbRef := slices.Clone(gb)
 		pr, e, done := RespPairsBatch(p, g, ends, b, ex, gb, prod0, scale0)
 		prRef, eRef, doneRef := respPairsBatch(p, gRef, ends, b, ex, gbRef, prod0, scale0)
-		if done != doneRef || !sameBits(pr, prRef) || e != eRef {
-			t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, pr, e, done, prRef, eRef, doneRef)
-		}
+		sameRun(t, trial, pr, e, done, prRef, eRef, doneRef)
 		last := 0
 		if done > 0 {
 			last = ends[done-1]
@@ -183,16 +161,23 @@ func TestRespPairsBatch(t *testing.T) {
 }
 
 // TestPairsPanics checks that the two-class loops refuse groups whose ends
-// decrease and slices too short for their groups, rather than read or
-// write past them.
+// decrease, slices too short for their groups and workers outside their
+// tables, rather than read or write past them.
 func TestPairsPanics(t *testing.T) {
 	tab := []float64{0.9, 0.1, 0.1, 0.9}
+	tab2 := []float64{0.9, 0.1, 0.1, 0.9, 0.8, 0.2, 0.2, 0.8} // two workers
 	w, y := []int32{0, 0, 0}, []uint16{0, 1, 0}
 	two, four := make([]float64, 2), make([]float64, 4)
 	for _, c := range []struct {
 		name string
 		f    func()
 	}{
+		{"RespPairs, a worker outside the table", func() {
+			RespPairs(tab2, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, []float64{0, 0}, []float64{1}, make([]float64, 2), make([]float64, 4), 1, 0)
+		}},
+		{"PosteriorPairs, a worker outside the table", func() {
+			PosteriorPairs(tab2, make([]float64, 8), []int32{0, 2}, []uint16{0, 1}, []int{2}, 0.5, 0.5, make([]float64, 2), NewProduct())
+		}},
 		{"RespPairs, ends decreasing", func() {
 			RespPairs(tab, four, w, y, []int{2, 1}, four, two, four, four, 1, 0)
 		}},
@@ -210,6 +195,24 @@ func TestPairsPanics(t *testing.T) {
 		}},
 		{"RespPairsBatch, weights too short", func() {
 			RespPairsBatch(make([]float64, 6), four, []int{3}, two, two[:1], two, 1, 0)
+		}},
+		{"SigmoidGradPairs, a worker outside e", func() {
+			SigmoidGradPairs([]int32{0, 3}, []uint16{0, 1}, []int{0, 2}, make([]float64, 4), make([]float64, 4), make([]float64, 3), []float64{1}, make([]float64, 3), make([]float64, 1))
+		}},
+		{"SigmoidGradPairs, a negative worker", func() {
+			SigmoidGradPairs([]int32{-1}, []uint16{0}, []int{5, 6}, make([]float64, 2), make([]float64, 2), make([]float64, 3), []float64{1}, make([]float64, 3), make([]float64, 1))
+		}},
+		{"SigmoidGradPairs, offsets that decrease", func() {
+			SigmoidGradPairs([]int32{0, 0}, []uint16{0, 1}, []int{0, 2, 1}, make([]float64, 4), make([]float64, 4), make([]float64, 3), []float64{1, 1}, make([]float64, 3), make([]float64, 2))
+		}},
+		{"SigmoidGradPairsShared, a worker outside e", func() {
+			SigmoidGradPairsShared([]int32{0, 3}, []uint16{0, 1}, []int{0, 2}, make([]float64, 4), make([]float64, 2), make([]float64, 3), []float64{1}, make([]float64, 3), make([]float64, 1))
+		}},
+		{"SigmoidGradPairsShared, too few weights", func() {
+			SigmoidGradPairsShared([]int32{0, 0}, []uint16{0, 1}, []int{0, 1, 2}, make([]float64, 4), make([]float64, 2), make([]float64, 3), []float64{1, 1}, make([]float64, 3), make([]float64, 2))
+		}},
+		{"SigmoidGradPairs, too few labels", func() {
+			SigmoidGradPairs([]int32{0}, []uint16{0}, []int{0, 2}, make([]float64, 4), make([]float64, 4), make([]float64, 3), []float64{1}, make([]float64, 3), make([]float64, 1))
 		}},
 	} {
 		func() {
@@ -258,6 +261,15 @@ func randomGroups(rng *rand.Rand, nan bool) (ends []int, b, ex []float64) {
 		ex[j] = math.Exp(-math.Abs(b[2*j+1] - b[2*j]))
 	}
 	return ends, b, ex
+}
+
+// sameRun fails the test unless a loop's product p·2^e and number of
+// groups done are its scalar loop's, bit for bit.
+func sameRun(t *testing.T, trial int, p float64, e, done int, pRef float64, eRef, doneRef int) {
+	t.Helper()
+	if done != doneRef || !sameBits(p, pRef) || e != eRef {
+		t.Fatalf("trial %d: (%v, %d, %d groups), the scalar loop (%v, %d, %d)", trial, p, e, done, pRef, eRef, doneRef)
+	}
 }
 
 // sameSlices fails the test unless got and want are the same bit for bit.
