@@ -156,7 +156,7 @@ func NewBuilder(classes []string) (*Builder, error) {
 func (b *Builder) Add(task, worker, label string) error {
 	// A new task's home slot is prefetched first, so that its likely
 	// cache miss overlaps the lookups of the label and the worker.
-	known := task == b.tasks.last && b.tasks.names.len() > 0
+	known := b.tasks.isLast(task)
 	var h uint64
 	if !known {
 		h = b.tasks.hash(task)

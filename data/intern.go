@@ -90,11 +90,15 @@ func (in *intern) hash(s string) uint64 {
 // previous call is recognised without a lookup, which makes runs of one
 // identifier (such as a labels file grouped by task) cheap.
 func (in *intern) get(s string) int32 {
-	if s == in.last && in.names.len() > 0 {
+	if in.isLast(s) {
 		return in.lastI
 	}
 	return in.getHashed(s, in.hash(s))
 }
+
+// isLast reports whether s is the string of the last get, whose index get
+// returns without a lookup.
+func (in *intern) isLast(s string) bool { return s == in.last && in.names.len() > 0 }
 
 // getHashed is get for a string whose hash h is known.
 func (in *intern) getHashed(s string, h uint64) int32 {

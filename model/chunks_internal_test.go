@@ -54,7 +54,7 @@ func TestPassAccumulatorPool(t *testing.T) {
 		if len(ref.chunks) < 3 {
 			t.Fatalf("%d chunks: the test needs several", len(ref.chunks))
 		}
-		ref.allocAccumulators()
+		ref.allocScratch()
 		ref.setParams(x)
 		want := make([]float64, len(x))
 		gw, gob, gg, gt := ref.lay.Split(want)

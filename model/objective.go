@@ -46,7 +46,7 @@ func (l Layout) Split(x []float64) (w, o, g, t []float64) {
 // chunk is a contiguous range of objects evaluated by one goroutine at a
 // time, with accumulators of its own, while it is evaluated, for the
 // parameters that several objects share (worker and global blocks). The
-// batch scratch is allocated by the first pass (allocAccumulators) and
+// batch scratch is allocated by the first pass (allocScratch) and
 // dropped when the fit is done (freeAccumulators).
 type chunk struct {
 	lo, hi int // objects [lo, hi)
@@ -132,6 +132,7 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 			o.tlatent, o.tnoise = tl, tn
 		}
 	}
+	o.pool.dim = (o.lay.W[1] - o.lay.W[0]) + (o.lay.G[1] - o.lay.G[0])
 	bounds := chunkBounds(d, chunkCount(d, o.lay.W[1]-o.lay.W[0]))
 	for i := 0; i+1 < len(bounds); i++ {
 		lo, hi := bounds[i], bounds[i+1]
@@ -142,16 +143,16 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 			gf: make([]float64, most*k),
 		})
 	}
-	// The accumulators come with the first pass (allocAccumulators),
-	// after the start's J·K label frequencies, which Init needs, are
-	// garbage.
+	// The scratch comes with the first pass (allocScratch), and the
+	// accumulators with each pass from the pool, after the start's J·K
+	// label frequencies, which Init needs, are garbage.
 	return o
 }
 
-// allocAccumulators gives every chunk its batch scratch (zero), unless it
+// allocScratch gives every chunk its batch scratch (zero), unless it
 // has it. Large accumulators are preceded by a collection (see
 // bigAccumulators).
-func (o *objective) allocAccumulators() {
+func (o *objective) allocScratch() {
 	if len(o.chunks) == 0 || o.scratch {
 		return
 	}
@@ -239,14 +240,11 @@ func (o *objective) eval(x, grad []float64) float64 {
 // The chunks accumulate the shared blocks into accumulators from a pool
 // (runChunksOrdered), added to grad in chunk order.
 func (o *objective) pass(x, grad []float64) float64 {
-	o.allocAccumulators()
+	o.allocScratch()
 	o.setParams(x)
 	clear(grad)
 	gw, gob, gg, gt := o.lay.Split(grad)
 	nw := len(gw)
-	if o.pool.dim == 0 {
-		o.pool.dim = nw + len(gg)
-	}
 	var v float64
 	runChunksOrdered(len(o.chunks), o.threads, &o.pool, func(i int, acc []float64) {
 		c := &o.chunks[i]
