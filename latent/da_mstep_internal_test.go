@@ -18,28 +18,8 @@ import (
 func TestMStepBlocksExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	for _, k := range []int{3, 4, 5, 7, 20, 64, 300} {
-		classes := make([]string, k)
-		for z := range classes {
-			classes[z] = fmt.Sprint(z)
-		}
 		const nt = 200
-		names := make([]string, nt)
-		for j := range names {
-			names[j] = fmt.Sprint("t", j)
-		}
-		var task, worker []int32
-		var label []uint16
-		for j := range nt {
-			for i := range j % 6 { // objects 0, 6, 12, ... have no labels
-				task = append(task, int32(j))
-				worker = append(worker, int32(i))
-				label = append(label, uint16((i+j)%k))
-			}
-		}
-		d, err := data.FromIndices(names, []string{"a", "b", "c", "d", "e"}, classes, task, worker, label)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := mstepData(t, k, nt, func(j int) int { return j % 6 }) // objects 0, 6, 12, ... have no labels
 		e := newDAEval(d)
 		t0 := make([]float64, nt*k)
 		gtask := make([]float64, nt*k)
@@ -90,4 +70,40 @@ func TestMStepBlocksExact(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mstepData returns nt objects of k classes in which object j has
+// labels(j) labels, the i-th by worker i with class (i + j) mod k: the
+// data of the DA M-step's tests and benchmark.
+func mstepData(tb testing.TB, k, nt int, labels func(j int) int) *data.Dataset {
+	tb.Helper()
+	classes := make([]string, k)
+	for z := range classes {
+		classes[z] = fmt.Sprint(z)
+	}
+	names := make([]string, nt)
+	for j := range names {
+		names[j] = fmt.Sprint("t", j)
+	}
+	var task, worker []int32
+	var label []uint16
+	most := 0
+	for j := range nt {
+		n := labels(j)
+		most = max(most, n)
+		for i := range n {
+			task = append(task, int32(j))
+			worker = append(worker, int32(i))
+			label = append(label, uint16((i+j)%k))
+		}
+	}
+	workers := make([]string, max(most, 1))
+	for i := range workers {
+		workers[i] = fmt.Sprint("w", i)
+	}
+	d, err := data.FromIndices(names, workers, classes, task, worker, label)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
 }

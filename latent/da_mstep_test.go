@@ -105,28 +105,8 @@ func softmaxOf(b []float64) []float64 {
 // object's distribution is the one TestDAMStep checks.
 func TestDAMStepObjects(t *testing.T) {
 	for _, k := range []int{2, 3, 5, 300} {
-		classes := make([]string, k)
-		for z := range classes {
-			classes[z] = fmt.Sprint(z)
-		}
 		const nt = 150
-		names := make([]string, nt)
-		for j := range names {
-			names[j] = fmt.Sprint("t", j)
-		}
-		var task, worker []int32
-		var label []uint16
-		for j := range nt {
-			for i := range j % 4 { // objects 0, 4, 8, ... have no labels
-				task = append(task, int32(j))
-				worker = append(worker, int32(i))
-				label = append(label, uint16((i+j)%k))
-			}
-		}
-		d, err := data.FromIndices(names, []string{"u", "v", "w"}, classes, task, worker, label)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := latent.MStepData(t, k, nt, func(j int) int { return j % 4 }) // objects 0, 4, 8, ... have no labels
 		ev := latent.DA{}.NewEvaluator(d).(latent.ObjectMStepper)
 		t0 := make([]float64, nt*k)
 		gtask := make([]float64, nt*k)
@@ -184,24 +164,7 @@ func BenchmarkDAMStep(b *testing.B) {
 			if k == 20 {
 				nt = 200000 // the K = 20 file's shape
 			}
-			classes := make([]string, k)
-			for z := range classes {
-				classes[z] = fmt.Sprint(z)
-			}
-			names := make([]string, nt)
-			for j := range names {
-				names[j] = fmt.Sprint("t", j)
-			}
-			task := make([]int32, nt*per)
-			worker := make([]int32, nt*per)
-			label := make([]uint16, nt*per)
-			for i := range task {
-				task[i], worker[i], label[i] = int32(i/per), int32(i%per), uint16(i%k)
-			}
-			d, err := data.FromIndices(names, []string{"a", "b", "c", "d", "e"}, classes, task, worker, label)
-			if err != nil {
-				b.Fatal(err)
-			}
+			d := latent.MStepData(b, k, nt, func(int) int { return per })
 			ev := latent.DA{}.NewEvaluator(d).(latent.MStepper)
 			t0 := make([]float64, nt*k)
 			gtask := make([]float64, nt*k)

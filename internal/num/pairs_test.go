@@ -17,7 +17,7 @@ func TestRespPairs(t *testing.T) {
 	t.Logf("vector loop: %v", Vectorised())
 	rng := rand.New(rand.NewPCG(23, 24))
 	const nw = 37
-	stopped, rescaled := 0, 0
+	var runs branches
 	for trial := range 400 {
 		tab := make([]float64, 4*nw)
 		for i := range tab {
@@ -39,16 +39,9 @@ func TestRespPairs(t *testing.T) {
 		sameRun(t, trial, p, e, done, pRef, eRef, doneRef)
 		sameSlices(t, trial, "gw", gw, gwRef)
 		sameSlices(t, trial, "gb", gb, gbRef)
-		if done < ng {
-			stopped++
-		}
-		if e != scale0 {
-			rescaled++
-		}
+		runs.count(done < ng, e != scale0)
 	}
-	if stopped < 20 || rescaled < 20 {
-		t.Errorf("%d trials stopped early and %d rescaled: too few to test those branches", stopped, rescaled)
-	}
+	runs.check(t, 20)
 }
 
 // TestPosteriorPairs checks PosteriorPairs against its scalar loop bit for
@@ -59,7 +52,8 @@ func TestRespPairs(t *testing.T) {
 func TestPosteriorPairs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
 	const nw = 29
-	stopped, rescaled, above := 0, 0, 0
+	var runs branches
+	above := 0
 	for trial := range 600 {
 		tab := make([]float64, 4*nw)
 		for i := range tab {
@@ -103,18 +97,14 @@ func TestPosteriorPairs(t *testing.T) {
 		sameRun(t, trial, got.M, e, done, want.M, want.E, doneRef)
 		sameSlices(t, trial, "gw", gw, gwRef)
 		sameSlices(t, trial, "acc", acc, accRef)
-		if done < ng {
-			stopped++
-		}
-		if e != e0 {
-			rescaled++
-			if trial%13 == 7 {
-				above++
-			}
+		runs.count(done < ng, e != e0)
+		if e != e0 && trial%13 == 7 {
+			above++
 		}
 	}
-	if stopped < 50 || rescaled < 50 || above < 10 {
-		t.Errorf("%d trials stopped early, %d rescaled, %d from above: too few to test those branches", stopped, rescaled, above)
+	runs.check(t, 50)
+	if above < 10 {
+		t.Errorf("%d trials rescaled from above: too few to test that branch", above)
 	}
 }
 
@@ -124,7 +114,7 @@ func TestPosteriorPairs(t *testing.T) {
 // TestRespPairs does for RespPairs.
 func TestRespPairsBatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 28))
-	stopped, rescaled := 0, 0
+	var runs branches
 	for trial := range 400 {
 		ends, b, ex := randomGroups(rng, trial%7 == 3)
 		ng, n := len(ends), ends[len(ends)-1]
@@ -148,16 +138,9 @@ func TestRespPairsBatch(t *testing.T) {
 		}
 		sameSlices(t, trial, "g", g[:2*last], gRef[:2*last])
 		sameSlices(t, trial, "gb", gb, gbRef)
-		if done < ng {
-			stopped++
-		}
-		if e != scale0 {
-			rescaled++
-		}
+		runs.count(done < ng, e != scale0)
 	}
-	if stopped < 20 || rescaled < 20 {
-		t.Errorf("%d trials stopped early and %d rescaled: too few to test those branches", stopped, rescaled)
-	}
+	runs.check(t, 20)
 }
 
 // TestPairsPanics checks that the two-class loops refuse groups whose ends
@@ -261,6 +244,28 @@ func randomGroups(rng *rand.Rand, nan bool) (ends []int, b, ex []float64) {
 		ex[j] = math.Exp(-math.Abs(b[2*j+1] - b[2*j]))
 	}
 	return ends, b, ex
+}
+
+// branches counts the trials of a loop's test that stopped early and that
+// rescaled the product, the branches random data must reach.
+type branches struct{ stopped, rescaled int }
+
+// count adds a trial that stopped early and/or rescaled.
+func (b *branches) count(stopped, rescaled bool) {
+	if stopped {
+		b.stopped++
+	}
+	if rescaled {
+		b.rescaled++
+	}
+}
+
+// check fails the test unless at least least trials took each branch.
+func (b *branches) check(t *testing.T, least int) {
+	t.Helper()
+	if b.stopped < least || b.rescaled < least {
+		t.Errorf("%d trials stopped early and %d rescaled: too few to test those branches", b.stopped, b.rescaled)
+	}
 }
 
 // sameRun fails the test unless a loop's product p·2^e and number of

@@ -1,0 +1,4 @@
+package latent
+
+// MStepData is mstepData for the external tests.
+var MStepData = mstepData
