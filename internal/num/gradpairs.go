@@ -38,17 +38,18 @@ func gradPairs(worker []int32, label []uint16, off []int, p, g, e, d, gw, gobj [
 		return
 	}
 	worker, label = worker[:n], label[:n]
+	status := 0 // the assembly's: -1 at a worker outside e
 	switch {
 	case haveGradPairsAsm && shared:
-		n = sigmoidGradPairsSharedAsm(worker, label, off, p, g, e, d, gw, gobj)
+		status = sigmoidGradPairsSharedAsm(worker, label, off, p, g, e, d, gw, gobj)
 	case haveGradPairsAsm:
-		n = sigmoidGradPairsAsm(worker, label, off, p, g, e, d, gw, gobj)
+		status = sigmoidGradPairsAsm(worker, label, off, p, g, e, d, gw, gobj)
 	case shared:
 		sigmoidGradPairsShared(worker, label, off, p, g, e, d, gw, gobj)
 	default:
 		sigmoidGradPairs(worker, label, off, p, g, e, d, gw, gobj)
 	}
-	if n < 0 {
+	if status < 0 {
 		panic("num: worker out of range")
 	}
 }
