@@ -73,19 +73,11 @@ func (d *Dataset) Counts() []float64 {
 // A task without labels gets the uniform distribution 1/K.
 func (d *Dataset) Frequencies() []float64 {
 	k := d.NumClasses()
-	c := d.Counts()
+	f := make([]float64, d.NumTasks()*k)
 	for j := range d.Tasks {
-		n := float64(d.Offsets[j+1] - d.Offsets[j])
-		row := c[j*k : (j+1)*k]
-		for z := range row {
-			if n == 0 {
-				row[z] = 1 / float64(k)
-			} else {
-				row[z] /= n
-			}
-		}
+		d.frequencyRow(j, f[j*k:(j+1)*k])
 	}
-	return c
+	return f
 }
 
 // ClassIndex returns the index of the class with the given name, or -1.

@@ -39,22 +39,28 @@ func (DA) TaskDim(k int) int { return k }
 
 // Init sets q_j to object j's label frequencies, with zeros raised to the
 // Floor and the vector renormalised, and b_j = log q_j.
-func (a DA) Init(d *data.Dataset, freq []float64, _, t []float64) {
+func (a DA) Init(d *data.Dataset, freq data.TaskWeights, _, t []float64) {
+	k := d.NumClasses()
+	buf := make([]float64, k)
+	for j := range d.Tasks {
+		a.initRow(t[j*k:(j+1)*k], freq.Row(j, buf))
+	}
+}
+
+// initRow sets the logits row to log q, q ∝ max(f, Floor), given the
+// frequencies f of one object. row and f may be the same slice.
+func (a DA) initRow(row, f []float64) {
 	floor := a.Floor
 	if floor == 0 {
 		floor = 0.01
 	}
-	k := d.NumClasses()
-	for j := range d.Tasks {
-		row := t[j*k : (j+1)*k]
-		var sum float64
-		for z, v := range freq[j*k : (j+1)*k] {
-			row[z] = max(v, floor)
-			sum += row[z]
-		}
-		for z, v := range row {
-			row[z] = math.Log(v / sum)
-		}
+	var sum float64
+	for z, v := range f {
+		row[z] = max(v, floor)
+		sum += row[z]
+	}
+	for z, v := range row {
+		row[z] = math.Log(v / sum)
 	}
 }
 

@@ -70,26 +70,28 @@ func (a Dirichlet) prior(k int) []float64 {
 // Init sets q_j to the smoothed frequencies (n_j(z) + α p_z)/(n_j + α),
 // with probabilities below the Floor raised to it and the vector
 // renormalised, and b_j = log q_j.
-func (a Dirichlet) Init(d *data.Dataset, freq []float64, g, t []float64) {
+func (a Dirichlet) Init(d *data.Dataset, freq data.TaskWeights, _, t []float64) {
 	k := d.NumClasses()
 	c := a.prior(k)
-	sm := make([]float64, len(freq))
+	buf := make([]float64, k)
 	for j := range d.Tasks {
 		n := float64(d.Offsets[j+1] - d.Offsets[j])
+		f := freq.Row(j, buf)
+		sm := t[j*k : (j+1)*k]
 		var s float64
 		for z := range k {
-			sm[j*k+z] = n*freq[j*k+z] + c[z]
-			s += sm[j*k+z]
+			sm[z] = n*f[z] + c[z]
+			s += sm[z]
 		}
 		for z := range k {
 			if s > 0 {
-				sm[j*k+z] /= s
+				sm[z] /= s
 			} else {
-				sm[j*k+z] = 1 / float64(k)
+				sm[z] = 1 / float64(k)
 			}
 		}
+		DA{Floor: a.Floor}.initRow(sm, sm)
 	}
-	DA{Floor: a.Floor}.Init(d, sm, g, t)
 }
 
 // Generate draws a fresh subjective class z ~ q for every label, as DA.

@@ -54,20 +54,11 @@ func (a WithGold) TaskDim(k int) int { return a.Base.TaskDim(k) }
 // replaced by their one-hot gold vectors, so that a DA base starts with
 // q_j pinned near the gold class (the parameters of gold objects are not
 // used by the likelihood).
-func (a WithGold) Init(d *data.Dataset, freq []float64, g, t []float64) {
-	k := d.NumClasses()
-	f := freq
+func (a WithGold) Init(d *data.Dataset, freq data.TaskWeights, g, t []float64) {
 	if a.Class != nil {
-		f = append([]float64(nil), freq...)
-		for j, c := range a.Class {
-			if c >= 0 {
-				row := f[j*k : (j+1)*k]
-				clear(row)
-				row[c] = 1
-			}
-		}
+		freq = data.WithClasses(freq, a.Class)
 	}
-	a.Base.Init(d, f, g, t)
+	a.Base.Init(d, freq, g, t)
 }
 
 // NewEvaluator returns an evaluator of the wrapped assumption on d. It

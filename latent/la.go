@@ -45,7 +45,7 @@ func (LA) TaskDim(int) int { return 0 }
 
 // Init sets the prior logits to the log frequencies of the classes among
 // all labels (a class that never occurs gets half a label's count).
-func (a LA) Init(d *data.Dataset, _ []float64, g, _ []float64) {
+func (a LA) Init(d *data.Dataset, _ data.TaskWeights, g, _ []float64) {
 	if !a.LearnPrior {
 		return
 	}

@@ -22,9 +22,9 @@ type Assumption interface {
 	TaskDim(k int) int
 
 	// Init writes the initial parameters into the global block g and the
-	// task block t. freq is the J×K matrix of relative label frequencies
-	// of d.
-	Init(d *data.Dataset, freq []float64, g, t []float64)
+	// task block t. freq gives the J×K relative label frequencies of d
+	// (data.Dataset.FrequencyWeights).
+	Init(d *data.Dataset, freq data.TaskWeights, g, t []float64)
 
 	// NewEvaluator returns an evaluator of the assumption on d.
 	NewEvaluator(d *data.Dataset) Evaluator

@@ -165,7 +165,7 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 	}
 	// With gold, a second start from the gold tasks alone; the fit of
 	// higher bound is kept (see Bayes.Gold).
-	g, gb, err := b.fitFrom(ctx, d, set, goldWeights(d, b.Gold))
+	g, gb, err := b.fitFrom(ctx, d, set, goldWeights(b.Gold))
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 // noise.Variational.Start). It also returns the bound that tells two
 // starts apart: the fit's, or for the staged form the LA stage's (the fit
 // of the workers; the final stage's bound leaves the workers out).
-func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set Settings, weight []float64) (*Result, float64, error) {
+func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set Settings, weight data.TaskWeights) (*Result, float64, error) {
 	var nv noise.Variational
 	switch m := b.Noise.(type) {
 	case noise.Conjugate:

@@ -51,7 +51,7 @@ func (m Model) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 	if s != nil {
 		set = *s
 	}
-	set.Start = m.initWith(d, goldWeights(d, gold))
+	set.Start = m.initWith(d, goldWeights(gold))
 	g, err := m.fitOnce(ctx, d, &set)
 	if err != nil {
 		return nil, err

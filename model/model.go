@@ -87,12 +87,14 @@ type unwrapper interface {
 func (m Model) Init(d *data.Dataset) []float64 { return m.initWith(d, nil) }
 
 // initWith is Init with the noise model started from the label weights
-// weight (J×K, as the frequencies; nil: the frequencies).
-func (m Model) initWith(d *data.Dataset, weight []float64) []float64 {
+// weight (J×K, as the frequencies; nil: the frequencies). The frequencies
+// are computed a row at a time (data.Dataset.FrequencyWeights), so that
+// no J×K matrix is made beside the parameters.
+func (m Model) initWith(d *data.Dataset, weight data.TaskWeights) []float64 {
 	lay := newLayout(m, d)
 	x := make([]float64, lay.Dim())
 	w, o, g, t := lay.Split(x)
-	freq := d.Frequencies()
+	freq := d.FrequencyWeights()
 	if weight == nil {
 		weight = freq
 	}

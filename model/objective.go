@@ -2,6 +2,7 @@ package model
 
 import (
 	"runtime"
+	"runtime/debug"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -144,14 +145,13 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 		})
 	}
 	// The scratch comes with the first pass (allocScratch), and the
-	// accumulators with each pass from the pool, after the start's J·K
-	// label frequencies, which Init needs, are garbage.
+	// accumulators with each pass from the pool.
 	return o
 }
 
 // allocScratch gives every chunk its batch scratch (zero), unless it
-// has it. Large accumulators are preceded by a collection (see
-// bigAccumulators).
+// has it. Large accumulators are preceded by a collection that returns
+// the free memory to the system (see bigAccumulators).
 func (o *objective) allocScratch() {
 	if len(o.chunks) == 0 || o.scratch {
 		return
@@ -159,7 +159,7 @@ func (o *objective) allocScratch() {
 	o.scratch = true
 	k := o.d.NumClasses()
 	if o.bigAccumulators() {
-		runtime.GC()
+		debug.FreeOSMemory()
 	}
 	for i := range o.chunks {
 		c := &o.chunks[i]
@@ -195,19 +195,19 @@ func (o *objective) freeAccumulators() {
 // bigAccumulators reports whether the worker block, once per chunk, holds
 // at least 2²¹ numbers (16 MiB), as with many classes and workers: a fit
 // whose first pass and output allocate large arrays. The fit then
-// collects garbage before its first pass, when the start's J·K label
-// frequencies have just become garbage, and after it drops the
-// accumulators, before the J·K output is allocated: so each large
-// allocation reuses the memory of the one before instead of growing the
-// heap while the collector's next cycle is still ahead. A collection
-// costs a mark of the live heap, tens of milliseconds, against a fit of
-// seconds; on 10⁶ labels with K = 20 it lowered the peak from 123-143 to
-// 106-114 MB (la-ds) and from 247-250 to 200-202 MB (da-ds) with no change
-// of CPU time beyond the spread of runs, when every chunk kept its own
-// accumulators; with the pool of pass, whose few accumulators fall below
-// the threshold, the same collections still lower the peaks (three runs
-// each with and without them: la-ds 108-120 against 142-151 MB, da-ds
-// 187-194 against 224-249 MB).
+// collects garbage before its first pass, returning the free memory to
+// the system (the reader's, whose many small blocks the large vectors of
+// the fit cannot reuse), and after it drops the accumulators, before the
+// J·K output is allocated: so each large allocation reuses the memory of
+// the one before, or fresh pages in place of the ones given back, instead
+// of growing the heap while the collector's next cycle is still ahead. A
+// collection costs a mark of the live heap, tens of milliseconds, against
+// a fit of seconds. On 10⁶ labels with K = 20 (three runs each) the
+// collections lowered the peaks from 142-151 to 108-120 MB (la-ds) and
+// from 224-249 to 187-194 MB (da-ds); returning the memory at the first,
+// once the start no longer made a J·K matrix of frequencies, from 119-130
+// to 85-91 MB and from 189-197 to 170-172 MB, with no change of CPU time
+// beyond the spread of runs.
 func (o *objective) bigAccumulators() bool {
 	return len(o.chunks)*(o.lay.W[1]-o.lay.W[0]) >= 1<<21
 }

@@ -68,7 +68,7 @@ type vbChunk struct {
 // by more than ParamTol, or after MaxIterations passes. With mode vbFrozen
 // the noise posterior is kept as it is (it must have been fitted before)
 // and only the objects' factors and the globals are fitted.
-func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, mode vbMode, weight []float64) (*Result, error) {
+func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, mode vbMode, weight data.TaskWeights) (*Result, error) {
 	start := time.Now()
 	k := d.NumClasses()
 	frozen := mode == vbFrozen
@@ -77,7 +77,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 	}
 	if !frozen {
 		if weight == nil {
-			weight = d.Frequencies()
+			weight = d.FrequencyWeights()
 		}
 		nv.Start(weight)
 	}
@@ -125,11 +125,16 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 			if alpha == maxStep {
 				maxStep *= squaremStepGrowth
 			}
+			v.release(x)
 			x, bound, fx = fx, b1, f1
 			continue
 		}
 		// x' = x + 2α r + α² v with r = F(x) - x, v = F(F(x)) - 2F(x) + x.
-		xp := make([]float64, len(x))
+		xp := v.vector()
+		if cap(xp) < len(x) {
+			xp = make([]float64, len(x))
+		}
+		xp = xp[:len(x)]
 		for i := range xp {
 			r := fx[i] - x[i]
 			w := f1[i] - 2*fx[i] + x[i]
@@ -140,10 +145,12 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 			if alpha == maxStep {
 				maxStep *= squaremStepGrowth
 			}
+			v.release(x, fx, f1)
 			x, bound, fx = xp, bp, fp
 			continue
 		}
 		maxStep = max(1, maxStep/squaremStepGrowth)
+		v.release(x, xp, fp)
 		x, bound, fx = fx, b1, f1
 	}
 	if !isFinite(bound) {
@@ -190,8 +197,34 @@ type vbRun struct {
 	nl     int       // the noise posterior's share of the state (0 if frozen)
 	acc    []float64 // the summed expected counts of the last pass
 	pool   accPool   // the chunks' accumulators of expected counts
+	spare  [][]float64
 	iter   int
 	start  time.Time
+}
+
+// vector returns a state vector that the fit no longer uses, with length
+// 0, or nil if there is none: with many classes and workers a state holds
+// W·K² numbers, and SQUAREM drops one to three of them in every cycle,
+// which would otherwise be garbage that grows the heap between the
+// collector's cycles.
+func (v *vbRun) vector() []float64 {
+	n := len(v.spare)
+	if n == 0 {
+		return nil
+	}
+	s := v.spare[n-1]
+	v.spare = v.spare[:n-1]
+	return s[:0]
+}
+
+// release hands state vectors that the fit no longer uses to vector; nil
+// ones are left out.
+func (v *vbRun) release(s ...[]float64) {
+	for _, x := range s {
+		if x != nil {
+			v.spare = append(v.spare, x)
+		}
+	}
 }
 
 // state appends the shared factors (noise pseudo-counts unless frozen,
@@ -243,7 +276,7 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 	if v.set.Progress != nil {
 		v.set.Progress(Progress{Iteration: v.iter, MaxIterations: v.set.MaxIterations, LogLikelihood: bound, Elapsed: time.Since(v.start)})
 	}
-	return bound, v.state(nil), change, nil
+	return bound, v.state(v.vector()), change, nil
 }
 
 // done reports whether a step from a bound prev to b with the largest
@@ -288,13 +321,6 @@ func (c *vbChunk) batches(d *data.Dataset, nv noise.Variational, f func(lo, hi i
 // objects alone (noise.Variational.Start, noise.Model.Init): one-hot at
 // the known class of an object with gold (gold[j] ≥ 0), zero for the
 // others, so that the workers start as the gold shows them.
-func goldWeights(d *data.Dataset, gold []int) []float64 {
-	k := d.NumClasses()
-	w := make([]float64, d.NumTasks()*k)
-	for j, g := range gold {
-		if g >= 0 {
-			w[j*k+g] = 1
-		}
-	}
-	return w
+func goldWeights(gold []int) data.TaskWeights {
+	return data.WithClasses(nil, gold)
 }

@@ -74,10 +74,15 @@ func newVBDA(d *data.Dataset, hier bool, a []float64, gold []int) *vbDA {
 // every worker is taken as perfect.
 func (v *vbDA) start(d *data.Dataset) {
 	k := v.k
-	counts := d.Counts()
+	counts := make([]float64, k)
 	for j := range d.Tasks {
-		for z := range k {
-			v.gamma[j*k+z] = v.a[z] + counts[j*k+z]
+		clear(counts)
+		_, labels := d.TaskLabels(j)
+		for _, y := range labels {
+			counts[y]++
+		}
+		for z, c := range counts {
+			v.gamma[j*k+z] = v.a[z] + c
 		}
 	}
 }

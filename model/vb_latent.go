@@ -58,10 +58,12 @@ func (v *vbLA) start(d *data.Dataset) {
 		v.post[z] = 1 + float64(d.NumTasks())*n[z]/float64(max(d.NumLabels(), 1))
 	}
 	num.DirichletExpLog(v.elogp, v.post)
-	copy(v.rho, d.Frequencies())
+	freq := d.FrequencyWeights()
 	for j := range d.Tasks {
+		row := v.rho[j*v.k : (j+1)*v.k]
+		copy(row, freq.Row(j, row))
 		if g := goldOf(v.gold, j); g >= 0 {
-			setOneHot(v.rho[j*v.k:(j+1)*v.k], g)
+			setOneHot(row, g)
 		}
 	}
 }

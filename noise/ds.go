@@ -58,7 +58,7 @@ func (DS) ObjectDim(int) int { return 0 }
 // q_j is added to column y of a count matrix C_w, so C_w(z, y) sums q_j(z);
 // each row is then normalised, π_w(z, y) = (C_w(z, y) + s)/Σ_k (C_w(z, k) + s)
 // with s the Smoothing pseudo-count, and the logits are log π_w(z, y).
-func (m DS) Init(d *data.Dataset, freq []float64, w, _ []float64) {
+func (m DS) Init(d *data.Dataset, freq data.TaskWeights, w, _ []float64) {
 	k := d.NumClasses()
 	clear(w)
 	RFECounts(d, freq, w)
@@ -81,10 +81,11 @@ func (m DS) Init(d *data.Dataset, freq []float64, w, _ []float64) {
 // RFECounts adds, for every label y_i given by worker w to object j, the
 // frequency vector freq_j to column y_i of worker w's K×K count matrix in
 // c (W·K² values, row-major per worker): c_w(z, y_i) += freq_j(z).
-func RFECounts(d *data.Dataset, freq []float64, c []float64) {
+func RFECounts(d *data.Dataset, freq data.TaskWeights, c []float64) {
 	k := d.NumClasses()
+	buf := make([]float64, k)
 	for j := range d.Tasks {
-		q := freq[j*k : (j+1)*k]
+		q := freq.Row(j, buf)
 		workers, labels := d.TaskLabels(j)
 		for i, w := range workers {
 			base := int(w)*k*k + int(labels[i])

@@ -59,6 +59,7 @@ type dsVB struct {
 	diag, off float64
 	lam       []float64 // λ_w(z, y), W·K², row-major per worker
 	kl        []float64 // Update's KL divergence of every row
+	load      []float64 // Load's counts, kept from one call to the next
 }
 
 func (v *dsVB) AccDim() int { return len(v.lam) }
@@ -70,7 +71,7 @@ func (v *dsVB) prior(z, y int) float64 {
 	return v.off
 }
 
-func (v *dsVB) Start(freq []float64) {
+func (v *dsVB) Start(freq data.TaskWeights) {
 	c := make([]float64, len(v.lam))
 	RFECounts(v.e.d, freq, c)
 	k := v.e.k
@@ -91,7 +92,10 @@ func (v *dsVB) Params(dst []float64) []float64          { return append(dst, v.l
 // the counts λ − β.
 func (v *dsVB) Load(params []float64) float64 {
 	k := v.e.k
-	acc := make([]float64, len(v.lam))
+	if len(v.load) != len(v.lam) {
+		v.load = make([]float64, len(v.lam))
+	}
+	acc := v.load
 	for r := range acc {
 		base, z, y := r/(k*k)*(k*k), (r%(k*k))/k, r%k
 		acc[countAt(base, k, z, y)] = params[r] - v.prior(z, y)

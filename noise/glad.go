@@ -47,7 +47,7 @@ func (GLAD) ObjectDim(int) int { return 1 }
 
 // Init sets e_w = 1 and d_j = e (δ_j = 1), as the paper's section 5 and the
 // original GLAD paper suggest.
-func (GLAD) Init(_ *data.Dataset, _ []float64, w, o []float64) {
+func (GLAD) Init(_ *data.Dataset, _ data.TaskWeights, w, o []float64) {
 	for i := range w {
 		w[i] = 1
 	}

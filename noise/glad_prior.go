@@ -78,7 +78,7 @@ func (g *gladMAP) AccDim() int { return 2 * len(g.w) }
 
 // Start sets every parameter to its prior mean and then takes one step
 // with the weights freq_j(z) on every label i of object j.
-func (g *gladMAP) Start(freq []float64) {
+func (g *gladMAP) Start(freq data.TaskWeights) {
 	for i := range g.w {
 		g.w[i] = g.mu
 	}
@@ -88,9 +88,11 @@ func (g *gladMAP) Start(freq []float64) {
 	g.e.SetParams(g.w, g.o)
 	d, k := g.e.d, g.e.k
 	gw := make([]float64, d.NumLabels()*k)
+	buf := make([]float64, k)
 	for j := range d.Tasks {
+		fj := freq.Row(j, buf)
 		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
-			copy(gw[i*k:(i+1)*k], freq[j*k:(j+1)*k])
+			copy(gw[i*k:(i+1)*k], fj)
 		}
 	}
 	acc := make([]float64, g.AccDim())

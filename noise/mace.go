@@ -45,16 +45,18 @@ func (MACE) ObjectDim(int) int { return 0 }
 // object frequencies a_w = (Σ_i freq_{j(i)}(y_i) + 1)/(n_w + 2) by solving
 // a_w = θ + (1 - θ)/K (the agreement of a worker who spams uniformly),
 // clipped to [0.05, 0.95].
-func (MACE) Init(d *data.Dataset, freq []float64, w, _ []float64) {
+func (MACE) Init(d *data.Dataset, freq data.TaskWeights, w, _ []float64) {
 	k := d.NumClasses()
 	dim := k + 1
 	clear(w)
 	agree := make([]float64, d.NumWorkers())
 	n := make([]float64, d.NumWorkers())
+	buf := make([]float64, k)
 	for j := range d.Tasks {
 		workers, labels := d.TaskLabels(j)
+		fj := freq.Row(j, buf)
 		for i, wk := range workers {
-			agree[wk] += freq[j*k+int(labels[i])]
+			agree[wk] += fj[labels[i]]
 			n[wk]++
 			w[int(wk)*dim+1+int(labels[i])]++
 		}

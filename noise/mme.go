@@ -39,7 +39,7 @@ func (MME) ObjectDim(k int) int { return k * k }
 // worker's label). The object matrix is d_j(y, k) = log(1 + D_j(y, k)), where
 // for every label y given to object j by worker w the worker's own label
 // frequency vector r_w is added to row y of D_j, as the paper describes.
-func (MME) Init(d *data.Dataset, freq []float64, w, o []float64) {
+func (MME) Init(d *data.Dataset, freq data.TaskWeights, w, o []float64) {
 	k := d.NumClasses()
 	clear(w)
 	clear(o)

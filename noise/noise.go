@@ -25,9 +25,10 @@ type Model interface {
 	ObjectDim(k int) int
 
 	// Init writes the initial values of the paper's section 5 into the
-	// worker block w and the object block o. freq is the J×K matrix of
-	// relative label frequencies of d (data.Dataset.Frequencies).
-	Init(d *data.Dataset, freq []float64, w, o []float64)
+	// worker block w and the object block o. freq gives the J×K relative
+	// label frequencies of d (data.Dataset.FrequencyWeights), or other
+	// weights of the classes per object in their place.
+	Init(d *data.Dataset, freq data.TaskWeights, w, o []float64)
 
 	// NewEvaluator returns an Evaluator of the model on d.
 	NewEvaluator(d *data.Dataset) Evaluator

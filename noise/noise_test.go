@@ -20,7 +20,7 @@ func TestDSInitPaper(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := make([]float64, 2*4)
-	noise.DS{}.Init(d, d.Frequencies(), w, nil)
+	noise.DS{}.Init(d, d.FrequencyWeights(), w, nil)
 	const s = 0.01
 	want := []float64{(1.5 + s) / (1.5 + 2*s), s / (1.5 + 2*s), (0.5 + s) / (0.5 + 2*s), s / (0.5 + 2*s)}
 	for i, p := range want {

@@ -38,14 +38,15 @@ func (OneCoin) ObjectDim(int) int { return 0 }
 // frequencies, a_w = (Σ_i freq_{j(i)}(y_i) + 1)/(n_w + 2) over the worker's
 // n_w labels (the one-coin analogue of the paper's DS initialisation), and
 // c_w = logit(a_w).
-func (OneCoin) Init(d *data.Dataset, freq []float64, w, _ []float64) {
-	k := d.NumClasses()
+func (OneCoin) Init(d *data.Dataset, freq data.TaskWeights, w, _ []float64) {
 	agree := make([]float64, d.NumWorkers())
 	n := make([]float64, d.NumWorkers())
+	buf := make([]float64, d.NumClasses())
 	for j := range d.Tasks {
 		workers, labels := d.TaskLabels(j)
+		fj := freq.Row(j, buf)
 		for i, wk := range workers {
-			agree[wk] += freq[j*k+int(labels[i])]
+			agree[wk] += fj[labels[i]]
 			n[wk]++
 		}
 	}

@@ -37,13 +37,14 @@ type oneCoinVB struct {
 func (v *oneCoinVB) AccDim() int                    { return len(v.ab) }
 func (v *oneCoinVB) Params(dst []float64) []float64 { return append(dst, v.ab...) }
 
-func (v *oneCoinVB) Start(freq []float64) {
+func (v *oneCoinVB) Start(freq data.TaskWeights) {
 	acc := make([]float64, len(v.ab))
-	k := v.k
+	buf := make([]float64, v.k)
 	for j := range v.d.Tasks {
 		workers, labels := v.d.TaskLabels(j)
+		fj := freq.Row(j, buf)
 		for i, w := range workers {
-			f := freq[j*k+int(labels[i])]
+			f := fj[labels[i]]
 			acc[2*w] += f
 			acc[2*w+1] += 1 - f
 		}

@@ -69,7 +69,7 @@ func (RegMME) ObjectDim(k int) int { return k * k }
 // objective value: the likelihood with a uniform prior and the penalty are
 // both invariant under permuting the classes). From the centred start it
 // does not.
-func (RegMME) Init(d *data.Dataset, freq []float64, w, o []float64) {
+func (RegMME) Init(d *data.Dataset, freq data.TaskWeights, w, o []float64) {
 	MME{}.Init(d, freq, w, o)
 	k := d.NumClasses()
 	centreRows(w, k)

@@ -52,17 +52,19 @@ func (TwoCoin) ObjectDim(int) int { return 0 }
 // frequencies among the labels whose latent class is z by those
 // frequencies, (Σ_i f_i(z) 1[y_i = z] + 1)/(Σ_i f_i(z) + 2) with
 // f_i = freq_{j(i)}, and c_w(z) = logit(a_w(z)).
-func (TwoCoin) Init(d *data.Dataset, freq []float64, w, _ []float64) {
+func (TwoCoin) Init(d *data.Dataset, freq data.TaskWeights, w, _ []float64) {
 	k := d.NumClasses()
 	agree := make([]float64, len(w))
 	n := make([]float64, len(w))
+	buf := make([]float64, k)
 	for j := range d.Tasks {
 		workers, labels := d.TaskLabels(j)
+		fj := freq.Row(j, buf)
 		for i, wk := range workers {
-			for z, f := range freq[j*k : (j+1)*k] {
+			for z, f := range fj {
 				n[int(wk)*k+z] += f
 			}
-			agree[int(wk)*k+int(labels[i])] += freq[j*k+int(labels[i])]
+			agree[int(wk)*k+int(labels[i])] += fj[labels[i]]
 		}
 	}
 	for i := range w {

@@ -59,7 +59,7 @@ func Params(m noise.Model, d *data.Dataset, rng *rand.Rand) (w, o []float64) {
 		s.SampleParams(rng, k, w, o)
 		return w, o
 	}
-	m.Init(d, d.Frequencies(), w, o)
+	m.Init(d, d.FrequencyWeights(), w, o)
 	for _, b := range [][]float64{w, o} {
 		for i := range b {
 			b[i] += 0.5 * rng.NormFloat64()
@@ -115,7 +115,7 @@ func checkInit(t *testing.T, m noise.Model, d *data.Dataset) {
 	k := d.NumClasses()
 	w := make([]float64, d.NumWorkers()*m.WorkerDim(k))
 	o := make([]float64, d.NumTasks()*m.ObjectDim(k))
-	m.Init(d, d.Frequencies(), w, o)
+	m.Init(d, d.FrequencyWeights(), w, o)
 	for i, v := range append(w, o...) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			t.Fatalf("initial parameter %d is %v", i, v)

@@ -22,7 +22,7 @@ func CheckVariational(t *testing.T, m noise.Conjugate, d *data.Dataset) {
 	if kl := v.Update(make([]float64, v.AccDim())); math.Abs(kl) > 1e-12 {
 		t.Errorf("KL %g with no counts", kl)
 	}
-	v.Start(d.Frequencies())
+	v.Start(d.FrequencyWeights())
 	n := d.NumLabels()
 	p := make([]float64, n*k)
 	v.Prob(0, d.NumTasks(), p)
