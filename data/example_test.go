@@ -133,3 +133,29 @@ func ExampleReadTable() {
 	// 2 [b 1 0]
 	// <nil>
 }
+
+// A model's initialisation reads the label frequencies one task at a time,
+// into a buffer of its own, instead of a J×K matrix; WithClasses puts the
+// known classes of some tasks in their place.
+func ExampleDataset_FrequencyWeights() {
+	const labels = `task,worker,label
+img1,alice,cat
+img1,bob,dog
+img1,carol,dog
+img2,alice,dog
+`
+	d, err := data.ReadLabels(strings.NewReader(labels), "pets.csv", data.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// A row is valid until the next call with the same buffer: one each.
+	b1, b2 := make([]float64, d.NumClasses()), make([]float64, d.NumClasses())
+	freq := d.FrequencyWeights()
+	known := data.WithClasses(freq, []int{-1, 0}) // img2 is known to be a cat
+	for j, task := range d.Tasks {
+		fmt.Printf("%s %.3f %.3f\n", task, freq.Row(j, b1), known.Row(j, b2))
+	}
+	// Output:
+	// img1 [0.333 0.667] [0.333 0.667]
+	// img2 [0.000 1.000] [1.000 0.000]
+}
