@@ -2,6 +2,7 @@ package noise
 
 import (
 	"math"
+	"slices"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -87,17 +88,22 @@ func (g *gladMAP) Start(freq data.TaskWeights) {
 	}
 	g.e.SetParams(g.w, g.o)
 	d, k := g.e.d, g.e.k
-	gw := make([]float64, d.NumLabels()*k)
+	acc := make([]float64, g.AccDim())
+	g.floor = 0.25
+	// One object at a time, the weights of its labels only: the same sums
+	// in the same order as for all objects at once, without a number per
+	// label and class of the whole data set.
+	var gw []float64
 	buf := make([]float64, k)
 	for j := range d.Tasks {
 		fj := freq.Row(j, buf)
-		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
+		n := d.Offsets[j+1] - d.Offsets[j]
+		gw = slices.Grow(gw[:0], n*k)[:n*k]
+		for i := range n {
 			copy(gw[i*k:(i+1)*k], fj)
 		}
+		g.Accumulate(j, j+1, gw, acc)
 	}
-	acc := make([]float64, g.AccDim())
-	g.floor = 0.25
-	g.Accumulate(0, d.NumTasks(), gw, acc)
 	g.Update(acc)
 	g.floor = 1.0 / 16
 }
