@@ -15,7 +15,9 @@ import (
 // hyperparameters.
 type vbSide interface {
 	// start sets the object factors from the data before the first pass.
-	start(d *data.Dataset)
+	// head is the number of the noise posterior's parameters that will
+	// come before the side's in the fit's parameters (see params).
+	start(d *data.Dataset, head int)
 	// objects runs the E-step over the objects [lo, hi) of chunk c: it
 	// reads the noise model's expected log probabilities, writes the
 	// object factors, adds the weights of every label to c.acc through
@@ -81,7 +83,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 		}
 		nv.Start(weight)
 	}
-	s.start(d)
+	s.start(d, len(nv.Params(nil)))
 	bounds := chunkBounds(d, chunkCount(d, nv.AccDim()))
 	chunks := make([]vbChunk, len(bounds)-1)
 	for i := range chunks {

@@ -37,7 +37,12 @@ type vbDA struct {
 	normA float64   // num.DirichletLogNorm(a)
 	sumA  float64   // Σ_z a_z
 	lgS   []float64 // without hier, log Γ(Σa + n) for every object's label count n
-	gamma []float64 // J×K
+	gamma []float64 // J×K, within store
+	// store holds gamma with room for head numbers before it and K after
+	// it, so that params can return the fit's parameters (the noise
+	// posterior's, γ, a) without a copy of γ's J×K numbers.
+	store []float64
+	head  int
 	// generic makes K = 2 take the generic loop instead of object2 (for
 	// the test that compares them).
 	generic bool
@@ -55,7 +60,7 @@ const (
 // Σ_i E[log P(y_i | g)]; it takes no part in the estimate of the prior.
 func newVBDA(d *data.Dataset, hier bool, a []float64, gold []int) *vbDA {
 	k := d.NumClasses()
-	v := &vbDA{d: d, k: k, gold: gold, free: d.NumTasks(), hier: hier, a: make([]float64, k), gamma: make([]float64, d.NumTasks()*k)}
+	v := &vbDA{d: d, k: k, gold: gold, free: d.NumTasks(), hier: hier, a: make([]float64, k)}
 	for j := range d.Tasks {
 		if goldOf(gold, j) >= 0 {
 			v.free--
@@ -72,8 +77,11 @@ func newVBDA(d *data.Dataset, hier bool, a []float64, gold []int) *vbDA {
 
 // start sets γ_j = a + (object j's label counts), the posterior of q_j when
 // every worker is taken as perfect.
-func (v *vbDA) start(d *data.Dataset) {
+func (v *vbDA) start(d *data.Dataset, head int) {
 	k := v.k
+	n := d.NumTasks() * k
+	v.store, v.head = make([]float64, head+n+k), head
+	v.gamma = v.store[head : head+n : head+n]
 	counts := make([]float64, k)
 	for j := range d.Tasks {
 		clear(counts)
@@ -327,7 +335,17 @@ func (v *vbDA) output(probs []float64) {
 	}
 }
 
-func (v *vbDA) params(dst []float64) []float64 { return append(append(dst, v.gamma...), v.a...) }
+// params appends γ and a to dst. Given the head numbers that start was
+// told of, it returns store with them before γ and a after it, which
+// holds γ already.
+func (v *vbDA) params(dst []float64) []float64 {
+	if len(dst) != v.head || v.store == nil {
+		return append(append(dst, v.gamma...), v.a...)
+	}
+	copy(v.store, dst)
+	copy(v.store[v.head+len(v.gamma):], v.a)
+	return v.store
+}
 
 func (v *vbDA) describe() string {
 	a := sum(v.a)

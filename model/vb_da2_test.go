@@ -3,9 +3,11 @@ package model
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/consensuslab/consensus/datasets"
+	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -65,6 +67,49 @@ func TestVBObject2(t *testing.T) {
 					t.Errorf("%s %s: output %d is %v, generic loop %v", name, tc.name, i, p, want.Probs[i])
 					break
 				}
+			}
+		}
+	}
+}
+
+// TestVBDAParams checks that the DA side's params gives the noise
+// posterior's numbers, γ and a whatever dst it is handed, and that for a
+// dst of the length start was told of it returns γ's own storage instead
+// of a copy; and that a fit's Params are the noise posterior's followed by
+// γ and a.
+func TestVBDAParams(t *testing.T) {
+	d, _, err := datasets.Load("temp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hier := range []bool{false, true} {
+		v := newVBDA(d, hier, nil, nil)
+		v.start(d, 3)
+		for _, head := range [][]float64{{7, 8, 9}, {7}, nil} {
+			want := append(append(append([]float64(nil), head...), v.gamma...), v.a...)
+			got := v.params(append([]float64(nil), head...))
+			if !slices.Equal(got, want) {
+				t.Fatalf("hier %v, head %v: params differ from γ and a appended", hier, head)
+			}
+			if inPlace := &got[len(head)] == &v.gamma[0]; inPlace != (len(head) == 3) {
+				t.Errorf("hier %v, head %v: γ's storage returned %v, want %v", hier, head, inPlace, len(head) == 3)
+			}
+		}
+	}
+	r, err := Bayes{Noise: noise.DS{}, Latent: latent.DA{}}.Fit(context.Background(), d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := d.NumClasses()
+	nw := d.NumWorkers() * k * k
+	if len(r.Params) != nw+d.NumTasks()*k+k {
+		t.Fatalf("%d parameters, want %d", len(r.Params), nw+d.NumTasks()*k+k)
+	}
+	for j := range d.Tasks { // the output is γ_j normalised
+		g := r.Params[nw+j*k : nw+(j+1)*k]
+		for z, p := range r.Dist(j) {
+			if math.Abs(p-g[z]/sum(g)) > 1e-15 {
+				t.Fatalf("task %d: output %v, γ_j %v", j, r.Dist(j), g)
 			}
 		}
 	}

@@ -49,7 +49,7 @@ func setOneHot(row []float64, g int) {
 }
 
 // start sets ν' = 1 + J·(class frequencies among all labels).
-func (v *vbLA) start(d *data.Dataset) {
+func (v *vbLA) start(d *data.Dataset, _ int) {
 	n := make([]float64, v.k)
 	for _, y := range d.Label {
 		n[y]++
