@@ -204,10 +204,10 @@ func (o *objective) freeAccumulators() {
 // collection costs a mark of the live heap, tens of milliseconds, against
 // a fit of seconds. On 10⁶ labels with K = 20 (three runs each) the
 // collections lowered the peaks from 142-151 to 108-120 MB (la-ds) and
-// from 224-249 to 187-194 MB (da-ds); returning the memory at the first,
-// once the start no longer made a J·K matrix of frequencies, from 119-130
-// to 85-91 MB and from 189-197 to 170-172 MB, with no change of CPU time
-// beyond the spread of runs.
+// from 224-249 to 187-194 MB (da-ds), and returning the free memory at
+// the first, with the start reading the frequencies a row at a time, from
+// 119-130 to 85-91 MB and from 189-197 to 170-172 MB, with no change of
+// CPU time beyond the spread of runs.
 func (o *objective) bigAccumulators() bool {
 	return len(o.chunks)*(o.lay.W[1]-o.lay.W[0]) >= 1<<21
 }

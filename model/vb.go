@@ -132,11 +132,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 			continue
 		}
 		// x' = x + 2α r + α² v with r = F(x) - x, v = F(F(x)) - 2F(x) + x.
-		xp := v.vector()
-		if cap(xp) < len(x) {
-			xp = make([]float64, len(x))
-		}
-		xp = xp[:len(x)]
+		xp := v.vector(len(x))
 		for i := range xp {
 			r := fx[i] - x[i]
 			w := f1[i] - 2*fx[i] + x[i]
@@ -204,19 +200,20 @@ type vbRun struct {
 	start  time.Time
 }
 
-// vector returns a state vector that the fit no longer uses, with length
-// 0, or nil if there is none: with many classes and workers a state holds
-// W·K² numbers, and SQUAREM drops one to three of them in every cycle,
-// which would otherwise be garbage that grows the heap between the
-// collector's cycles.
-func (v *vbRun) vector() []float64 {
-	n := len(v.spare)
-	if n == 0 {
-		return nil
+// vector returns a vector of length n in the memory of a state vector
+// that the fit no longer uses, if there is one large enough: with many
+// classes and workers a state holds W·K² numbers, and SQUAREM drops one to
+// three of them in every cycle, which would otherwise be garbage that
+// grows the heap between the collector's cycles.
+func (v *vbRun) vector(n int) []float64 {
+	if k := len(v.spare); k > 0 {
+		s := v.spare[k-1]
+		v.spare = v.spare[:k-1]
+		if cap(s) >= n {
+			return s[:n]
+		}
 	}
-	s := v.spare[n-1]
-	v.spare = v.spare[:n-1]
-	return s[:0]
+	return make([]float64, n)
 }
 
 // release hands state vectors that the fit no longer uses to vector; nil
@@ -278,7 +275,7 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 	if v.set.Progress != nil {
 		v.set.Progress(Progress{Iteration: v.iter, MaxIterations: v.set.MaxIterations, LogLikelihood: bound, Elapsed: time.Since(v.start)})
 	}
-	return bound, v.state(v.vector()), change, nil
+	return bound, v.state(v.vector(0)), change, nil
 }
 
 // done reports whether a step from a bound prev to b with the largest
