@@ -36,7 +36,7 @@ func (e Wawa) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, e
 		return nil, err
 	}
 	start := time.Now()
-	mv := firstArgmax(d.Frequencies(), d.NumClasses())
+	mv := firstArgmaxRows(d.FrequencyWeights(), d.NumTasks(), d.NumClasses())
 	skill, _ := workerAccuracy(d, mv)
 	return withSkills(closedForm(e.Name(), d, weightedVote(d, skill), start), skill), nil
 }
@@ -117,9 +117,15 @@ func weightedVote(d *data.Dataset, skill []float64) []float64 {
 // votes (pandas idxmax over the sorted classes), which the estimators that
 // reproduce Crowd-Kit use inside their iterations.
 func firstArgmax(p []float64, k int) []int {
-	out := make([]int, len(p)/k)
+	return firstArgmaxRows(data.DenseWeights{K: k, W: p}, len(p)/k, k)
+}
+
+// firstArgmaxRows is firstArgmax on the n rows of w, read one at a time.
+func firstArgmaxRows(w data.TaskWeights, n, k int) []int {
+	out := make([]int, n)
+	buf := make([]float64, k)
 	for j := range out {
-		row := p[j*k : (j+1)*k]
+		row := w.Row(j, buf)
 		for z, v := range row {
 			if v > row[out[j]] {
 				out[j] = z
