@@ -74,7 +74,7 @@ func vbStep2(pj, gj []float64, s0, s1, a0, a1 float64) (e0, e1, d0, d1 float64, 
 		t0, t1 := float64(e0*pj[i]), float64(e1*pj[i+1]) // rounded, as num.Responsibilities
 		m := t0 + t1
 		inv := 1 / m
-		r0, r1 := t0*inv, t1*inv
+		r0, r1 := float64(t0*inv), float64(t1*inv) // rounded before the sums, on every build
 		gj[i], gj[i+1] = r0, r1
 		prod.Mul(m)
 		d0 += r0
