@@ -52,8 +52,8 @@ func (v *vbDA) object2(c *vbChunk, pj, gj, gamma []float64) {
 		}
 		gamma[0], gamma[1] = x0, x1
 		e, old, next := [2]float64{e0, e1}, [2]float64{old0, old1}, [2]float64{n0, n1}
-		var elog [2]float64
-		v.settle(c, len(pj)/2, prod, gamma, e[:], old[:], next[:], elog[:])
+		var elog, psi [2]float64
+		v.settle(c, len(pj)/2, prod, gamma, e[:], old[:], next[:], elog[:], psi[:])
 		return
 	}
 }
@@ -84,15 +84,19 @@ func vbStep2(pj, gj []float64, s0, s1, a0, a1 float64) (e0, e1, d0, d1 float64, 
 }
 
 // vbBoundTerm is one class's term log Γ(x) − (x − a) ψ(x) of the bound in
-// objects, with ψ(x) = log e from e = exp ψ(x), or ψ(x) itself where e
-// underflows.
-func vbBoundTerm(x, a, e float64) float64 {
-	lg, _ := math.Lgamma(x)
-	var psi float64
-	if e > 0x1p-1000 {
-		psi = num.Log(e)
-	} else {
-		psi = num.Digamma(x)
-	}
+// objects, given lg = log Γ(x) and psi = ψ(x) (vbPsi).
+func vbBoundTerm(x, a, lg, psi float64) float64 {
 	return lg - (x-a)*psi
+}
+
+// vbPsi writes ψ(x_z) into psi for every class: log e_z from
+// e_z = exp ψ(x_z) (num.LogTo, num.Log's values for all of them in one
+// call), or ψ(x_z) itself where e_z underflows.
+func vbPsi(psi, x, e []float64) {
+	num.LogTo(psi, e)
+	for z, ez := range e {
+		if !(ez > 0x1p-1000) {
+			psi[z] = num.Digamma(x[z])
+		}
+	}
 }
