@@ -76,7 +76,11 @@ import (
 // a new subjective label). With MAP set it is the pseudo-count MAP q_j of
 // the fit instead. Objects with more than 255 labels (or too many count
 // vectors, see maxStates) are left out of the marginal likelihood and keep
-// the MAP output.
+// the MAP output, as do, when the objects' count vectors number more than
+// 2²⁵ in all, the objects with the most labels (see newPolySet); the
+// result's Method says how many tasks have the posterior mean. With no
+// object in the marginal likelihood there is one fit, under the raw-count
+// prior.
 type HDA struct {
 	// Noise is the noise model.
 	Noise noise.Model
@@ -136,7 +140,11 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	if !h.MAP || !fixed && h.Rounds != 1 {
 		polys = newPolySet(d)
 	}
-	if !fixed && h.Rounds != 1 {
+	// Without a single object in the marginal likelihood (with many
+	// classes every object may have too many count vectors) the loop has
+	// nothing to estimate the prior from: one fit under the raw-count
+	// prior, as with Rounds 1.
+	if !fixed && h.Rounds != 1 && polys.count() > 0 {
 		eb := &ebLoop{h: h, d: d, set: set, guard: guard, polys: polys, tally: &tally}
 		best, err := eb.run(ctx, alpha, p)
 		if err != nil {
@@ -162,6 +170,10 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 	form := "posterior mean"
 	if h.MAP {
 		form = "MAP"
+	} else if n := polys.count(); n == 0 {
+		form = "MAP (every task has too many count vectors for the posterior mean)"
+	} else if n < d.NumTasks() {
+		form = fmt.Sprintf("posterior mean (%d of %d tasks; the others MAP)", n, d.NumTasks())
 	}
 	res.Method = fmt.Sprintf("%s, empirical Bayes prior alpha %.4g p %s (%d fits), %s output", res.Method, used.Alpha, fmtVec(used.P), tally.fits, form)
 	res.Runtime = time.Since(start)

@@ -16,6 +16,11 @@ const maxStates = 50000
 // marginal likelihood.
 const maxPolyLabels = 255
 
+// maxCoefficients bounds the coefficients of all the objects' polynomials
+// together (2²⁵ numbers, 256 MiB): beyond it, the objects with the most
+// labels are left out (see newPolySet). A variable for the tests.
+var maxCoefficients = 1 << 25
+
 // stateTable lists the count vectors c = (c_0, …, c_{K-1}) of subjective
 // classes up to a number of labels nmax in graded order: a vector is
 // stored as v = (c_1, …, c_{K-1}), with c_0 = n - Σv left implicit, and the
@@ -115,12 +120,27 @@ type polySet struct {
 
 // newPolySet returns the polynomials' layout for d: every object with
 // 1 ≤ n_j ≤ maxPolyLabels labels and at most maxStates count vectors is
-// included.
+// included, as long as the included objects' count vectors number at most
+// maxCoefficients in all; beyond that, the objects with the most labels
+// are left out, as many as it takes (with many classes, all of them: at
+// K = 20 an object of 5 labels has 42,504 count vectors).
 func newPolySet(d *data.Dataset) *polySet {
 	k := d.NumClasses()
 	nmax := 0
 	for n := 1; n <= maxPolyLabels && binom(n+k-1, k-1) <= maxStates; n++ {
 		nmax = n
+	}
+	objects := make([]int, nmax+1) // the number of objects of n labels
+	for j := range d.Tasks {
+		if n := d.Offsets[j+1] - d.Offsets[j]; n <= nmax {
+			objects[n]++
+		}
+	}
+	for n, total := 1, 0; n <= nmax; n++ {
+		if total += objects[n] * binom(n+k-1, k-1); total > maxCoefficients {
+			nmax = n - 1
+			break
+		}
 	}
 	ps := &polySet{d: d, k: k, off: make([]int, d.NumTasks()+1)}
 	most := 0
@@ -166,6 +186,17 @@ func newPolySet(d *data.Dataset) *polySet {
 
 // included reports whether object j has a polynomial.
 func (ps *polySet) included(j int) bool { return ps.off[j+1] > ps.off[j] }
+
+// count returns the number of objects with a polynomial.
+func (ps *polySet) count() int {
+	n := 0
+	for j := range ps.d.Tasks {
+		if ps.included(j) {
+			n++
+		}
+	}
+	return n
+}
 
 // build computes every included object's coefficients at the fitted noise
 // parameters of r, on up to threads goroutines: a dynamic programme over

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
@@ -221,6 +223,64 @@ func TestHDAThreadsIdentical(t *testing.T) {
 		for i, p := range r.Probs {
 			if p != first.Probs[i] {
 				t.Fatalf("threads %d: probability [%d] %v, threads 1: %v", threads, i, p, first.Probs[i])
+			}
+		}
+	}
+}
+
+// TestHDACoefficientBudget checks the bound on the polynomials'
+// coefficients (maxCoefficients): with room for the 60 objects of 3 labels
+// (20 count vectors each at K = 4) but not for the 40 of 6 (84 each), only
+// the former have the posterior mean, which the result's Method reports,
+// and the latter keep the MAP output of the same fit bit for bit; with no
+// room at all, every object keeps the MAP output and there is one fit.
+func TestHDACoefficientBudget(t *testing.T) {
+	full, _, err := sim.Simulate(sim.Config{Tasks: 100, Workers: 20, Classes: 4, LabelsPerTask: 6, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first 60 objects keep their first 3 labels.
+	d := *full
+	d.Offsets, d.Worker, d.Label = []int{0}, nil, nil
+	for j := range full.Tasks {
+		workers, labels := full.TaskLabels(j)
+		if j < 60 {
+			workers, labels = workers[:3], labels[:3]
+		}
+		d.Worker, d.Label = append(d.Worker, workers...), append(d.Label, labels...)
+		d.Offsets = append(d.Offsets, len(d.Label))
+	}
+	defer func(m int) { maxCoefficients = m }(maxCoefficients)
+	for _, tc := range []struct {
+		budget   int
+		included int
+		method   string
+	}{
+		{1 << 25, 100, "), posterior mean output"},
+		{60*20 + 40*84 - 1, 60, "posterior mean (60 of 100 tasks; the others MAP) output"},
+		{60 * 20, 60, "posterior mean (60 of 100 tasks; the others MAP) output"},
+		{60*20 - 1, 0, "(1 fits), MAP (every task has too many count vectors for the posterior mean) output"},
+	} {
+		maxCoefficients = tc.budget
+		if n := newPolySet(&d).count(); n != tc.included {
+			t.Fatalf("budget %d: %d objects included, want %d", tc.budget, n, tc.included)
+		}
+		set := &Settings{MaxIterations: 60}
+		r, err := HDA{Noise: noise.DS{}}.Fit(context.Background(), &d, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Method, tc.method) {
+			t.Errorf("budget %d: method %q, want it to contain %q", tc.budget, r.Method, tc.method)
+		}
+		m, err := HDA{Noise: noise.DS{}, MAP: true}.Fit(context.Background(), &d, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range d.Tasks {
+			same := slices.Equal(r.Dist(j), m.Dist(j))
+			if posterior := j < tc.included; same == posterior {
+				t.Fatalf("budget %d: task %d's output equals the MAP's: %v, want %v", tc.budget, j, same, !posterior)
 			}
 		}
 	}
