@@ -56,13 +56,19 @@ func (d *Dataset) TaskLabels(j int) (workers []int32, labels []uint16) {
 func (d *Dataset) Counts() []float64 {
 	k := d.NumClasses()
 	c := make([]float64, d.NumTasks()*k)
-	clear(c) // written before it is read (see intern.resize)
 	for j := range d.Tasks {
-		for _, y := range d.Label[d.Offsets[j]:d.Offsets[j+1]] {
-			c[j*k+int(y)]++
-		}
+		d.TaskCounts(j, c[j*k:(j+1)*k])
 	}
 	return c
+}
+
+// TaskCounts writes the label counts of task j into row, which must have
+// length K: row[k] is the number of labels of class k given to task j.
+func (d *Dataset) TaskCounts(j int, row []float64) {
+	clear(row)
+	for _, y := range d.Label[d.Offsets[j]:d.Offsets[j+1]] {
+		row[y]++
+	}
 }
 
 // Frequencies returns the J×K matrix of relative label frequencies, the

@@ -44,12 +44,8 @@ func (f frequencyWeights) Row(j int, buf []float64) []float64 {
 // its count of each class divided by its number of labels, or 1/K for a
 // task without labels.
 func (d *Dataset) frequencyRow(j int, row []float64) {
-	clear(row)
-	labels := d.Label[d.Offsets[j]:d.Offsets[j+1]]
-	for _, y := range labels {
-		row[y]++
-	}
-	n := float64(len(labels))
+	d.TaskCounts(j, row)
+	n := float64(d.Offsets[j+1] - d.Offsets[j])
 	for z := range row {
 		if n == 0 {
 			row[z] = 1 / float64(len(row))

@@ -7,8 +7,9 @@ import (
 	"github.com/consensuslab/consensus/data"
 )
 
-// TestTaskWeights checks every TaskWeights row by row against the matrix
-// it stands for: the frequencies against Frequencies (a task without
+// TestTaskWeights checks Counts and TaskCounts, and every TaskWeights row
+// by row against the matrix it stands for: the frequencies against
+// Frequencies (a task without
 // labels included), DenseWeights against its slice, and WithClasses with
 // and without a base.
 func TestTaskWeights(t *testing.T) {
@@ -19,6 +20,14 @@ func TestTaskWeights(t *testing.T) {
 		Offsets: []int{0, 3, 4, 6, 6},
 		Worker:  []int32{0, 1, 2, 0, 1, 2},
 		Label:   []uint16{0, 1, 1, 2, 0, 2},
+	}
+	counts := []float64{1, 2, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0}
+	if got := d.Counts(); !slices.Equal(got, counts) {
+		t.Fatalf("Counts = %v, want %v", got, counts)
+	}
+	row := []float64{-1, -1, -1} // stale values must not show
+	if d.TaskCounts(0, row); !slices.Equal(row, counts[:3]) {
+		t.Fatalf("TaskCounts(0) = %v, want %v", row, counts[:3])
 	}
 	const third = 1.0 / 3
 	freq := []float64{third, 2 * third, 0, 0, 0, 1, 0.5, 0, 0.5, third, third, third}

@@ -83,7 +83,8 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 		}
 		nv.Start(weight)
 	}
-	s.start(d, len(nv.Params(nil)))
+	nl := len(nv.Params(nil)) // the noise posterior's share of the parameters
+	s.start(d, nl)
 	bounds := chunkBounds(d, chunkCount(d, nv.AccDim()))
 	chunks := make([]vbChunk, len(bounds)-1)
 	for i := range chunks {
@@ -98,7 +99,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 	}
 	v := &vbRun{ctx: ctx, nv: nv, s: s, chunks: chunks, set: set, frozen: frozen, acc: make([]float64, nv.AccDim()), pool: accPool{dim: nv.AccDim()}, start: start}
 	if !frozen {
-		v.nl = len(nv.Params(nil))
+		v.nl = nl
 	}
 	x := v.state(nil)
 	bound, fx, _, err := v.pass(x)

@@ -38,11 +38,11 @@ type vbDA struct {
 	sumA  float64   // Σ_z a_z
 	lgS   []float64 // without hier, log Γ(Σa + n) for every object's label count n
 	gamma []float64 // J×K, within store
-	// store holds gamma with room for head numbers before it and K after
-	// it, so that params can return the fit's parameters (the noise
-	// posterior's, γ, a) without a copy of γ's J×K numbers.
+	// store holds gamma with room before it for the numbers that start
+	// was told of and K after it, so that params can return the fit's
+	// parameters (the noise posterior's, γ, a) without a copy of γ's J×K
+	// numbers.
 	store []float64
-	head  int
 	// generic makes K = 2 take the generic loop instead of object2 (for
 	// the test that compares them).
 	generic bool
@@ -80,15 +80,11 @@ func newVBDA(d *data.Dataset, hier bool, a []float64, gold []int) *vbDA {
 func (v *vbDA) start(d *data.Dataset, head int) {
 	k := v.k
 	n := d.NumTasks() * k
-	v.store, v.head = make([]float64, head+n+k), head
+	v.store = make([]float64, head+n+k)
 	v.gamma = v.store[head : head+n : head+n]
 	counts := make([]float64, k)
 	for j := range d.Tasks {
-		clear(counts)
-		_, labels := d.TaskLabels(j)
-		for _, y := range labels {
-			counts[y]++
-		}
+		d.TaskCounts(j, counts)
 		for z, c := range counts {
 			v.gamma[j*k+z] = v.a[z] + c
 		}
@@ -343,11 +339,12 @@ func (v *vbDA) output(probs []float64) {
 // told of, it returns store with them before γ and a after it, which
 // holds γ already.
 func (v *vbDA) params(dst []float64) []float64 {
-	if len(dst) != v.head || v.store == nil {
+	head := len(v.store) - len(v.gamma) - len(v.a)
+	if v.store == nil || len(dst) != head {
 		return append(append(dst, v.gamma...), v.a...)
 	}
 	copy(v.store, dst)
-	copy(v.store[v.head+len(v.gamma):], v.a)
+	copy(v.store[head+len(v.gamma):], v.a)
 	return v.store
 }
 
