@@ -97,43 +97,107 @@ func (e *mmeEval) row(w int32, j, z int, dst []float64) float64 {
 	return num.LogSumExp(dst)
 }
 
+// mmeBlock is the number of values of the stack buffers of LogProb and
+// Backprop: the K² sums e_w + d_j of as many labels as fit (at least one;
+// above K = 20 the buffers are allocated). It is small because Go clears
+// the buffers at every call.
+const mmeBlock = 400
+
+// mmeScratch is the per-call working memory of LogProb and Backprop: the
+// sums e_w(z, ·) + d_j(z, ·) of a block of labels, their exponentials and
+// the rows' log-sum-exps.
+type mmeScratch struct {
+	sums, exps [mmeBlock]float64
+	lse        [mmeBlock / 2]float64 // K ≥ 2
+}
+
+// buffers returns the scratch's buffers for labels of k² values each, with
+// the number of labels they hold; above K = 20 they are allocated.
+func (s *mmeScratch) buffers(k int) (sums, exps, lse []float64, per int) {
+	if k*k > mmeBlock {
+		return make([]float64, k*k), make([]float64, k*k), make([]float64, k), 1
+	}
+	per = mmeBlock / (k * k)
+	return s.sums[:per*k*k], s.exps[:per*k*k], s.lse[:per*k], per
+}
+
+// sums writes e_w + d_j for the labels of workers into dst, K² values a
+// label (row z of both matrices side by side, as row does), and the
+// log-sum-exp of each row into lse; exps gets the rows' exponentials less
+// their largest value.
+func (e *mmeEval) sums(j int, workers []int32, dst, exps, lse []float64) {
+	kk := e.k * e.k
+	dj := e.o[j*kk : (j+1)*kk]
+	for i, w := range workers {
+		ew := e.w[int(w)*kk : (int(w)+1)*kk]
+		d := dst[i*kk : (i+1)*kk]
+		for c := range d {
+			d[c] = ew[c] + dj[c]
+		}
+	}
+	n := len(workers) * kk
+	num.LogSumExpRows(lse, dst[:n], exps[:n], e.k)
+}
+
+// LogProb writes log P(y_i | z) = e_w(z, y_i) + d_j(z, y_i) - log Σ_c
+// exp(e_w(z, c) + d_j(z, c)) for object j's labels, the log-sum-exps of a
+// block of labels taken together (num.LogSumExpRows).
 func (e *mmeEval) LogProb(j int, l []float64) {
 	k := e.k
-	var buf num.Buf
-	tmp := num.Scratch(&buf, k)
+	var sc mmeScratch
+	sums, exps, lse, per := sc.buffers(k)
 	workers, labels := e.d.TaskLabels(j)
-	for i, w := range workers {
-		y := labels[i]
-		for z := 0; z < k; z++ {
-			lse := e.row(w, j, z, tmp)
-			l[i*k+z] = tmp[y] - lse
+	for b := 0; b < len(workers); b += per {
+		ws := workers[b:min(b+per, len(workers))]
+		e.sums(j, ws, sums, exps, lse)
+		for i := range ws {
+			y := int(labels[b+i])
+			li := l[(b+i)*k : (b+i+1)*k]
+			for z := range li {
+				li[z] = sums[(i*k+z)*k+y] - lse[i*k+z]
+			}
 		}
 	}
 }
 
+// Backprop adds g_i(z)·(1[c = y_i] - P_i(c | z)) to e_w(z, c) and d_j(z,
+// c) for object j's labels, the probabilities of a block of labels
+// taken in one num.MathExpTo call.
 func (e *mmeEval) Backprop(j int, g []float64, gw, gobj []float64) {
 	k := e.k
-	var buf num.Buf
-	tmp := num.Scratch(&buf, k)
+	kk := k * k
+	var sc mmeScratch
+	sums, exps, lse, per := sc.buffers(k)
 	workers, labels := e.d.TaskLabels(j)
-	gd := gobj[j*k*k : (j+1)*k*k]
-	for i, w := range workers {
-		y := int(labels[i])
-		for z := 0; z < k; z++ {
-			gz := g[i*k+z]
-			if gz == 0 {
-				continue
+	gd := gobj[j*kk : (j+1)*kk]
+	for b := 0; b < len(workers); b += per {
+		ws := workers[b:min(b+per, len(workers))]
+		e.sums(j, ws, sums, exps, lse)
+		n := len(ws) * kk
+		for r, l := range lse[:len(ws)*k] {
+			row := sums[r*k : (r+1)*k]
+			for c, v := range row {
+				row[c] = v - l
 			}
-			lse := e.row(w, j, z, tmp)
-			gwr := gw[int(w)*k*k+z*k : int(w)*k*k+(z+1)*k]
-			gdr := gd[z*k : (z+1)*k]
-			for c, v := range tmp {
-				t := -gz * math.Exp(v-lse)
-				if c == y {
-					t += gz
+		}
+		num.MathExpTo(sums[:n], sums[:n]) // P_i(c | z)
+		for i, w := range ws {
+			y := int(labels[b+i])
+			for z := 0; z < k; z++ {
+				gz := g[(b+i)*k+z]
+				if gz == 0 {
+					continue
 				}
-				gwr[c] += t
-				gdr[c] += t
+				gwr := gw[int(w)*kk+z*k : int(w)*kk+(z+1)*k]
+				gdr := gd[z*k : (z+1)*k]
+				for c, p := range sums[(i*k+z)*k : (i*k+z+1)*k] {
+					t := -gz * p
+					if c == y {
+						t += gz
+					}
+					gwr[c] += t
+					gdr[c] += t
+				}
 			}
 		}
 	}

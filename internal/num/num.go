@@ -40,6 +40,86 @@ func LogSumExp(x []float64) float64 {
 	return m + math.Log(s)
 }
 
+// LogSumExpRows writes LogSumExp of each row of k values of x into dst
+// (len(x)/k rows), bit for bit, with the exponentials of all rows taken in
+// one MathExpTo call and the logarithms in one MathLogTo call instead of a
+// call of each per row. exps must hold len(x) values; it is overwritten
+// with exp(x_i - m) for the row's largest value m (garbage in a row whose m
+// is infinite). dst must hold len(x)/k values, and k must be at least 1.
+func LogSumExpRows(dst, x, exps []float64, k int) {
+	rows := len(x) / k
+	dst = dst[:rows]
+	exps = exps[:rows*k]
+	// Four rows at a time, each row's maximum and sum taken in its own
+	// order: four independent chains instead of one.
+	r := 0
+	for ; r+4 <= rows; r += 4 {
+		x0, x1, x2, x3 := x[r*k:(r+1)*k], x[(r+1)*k:(r+2)*k], x[(r+2)*k:(r+3)*k], x[(r+3)*k:(r+4)*k]
+		m0, m1, m2, m3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
+		for i := range x0 {
+			if v := x0[i]; v > m0 {
+				m0 = v
+			}
+			if v := x1[i]; v > m1 {
+				m1 = v
+			}
+			if v := x2[i]; v > m2 {
+				m2 = v
+			}
+			if v := x3[i]; v > m3 {
+				m3 = v
+			}
+		}
+		dst[r], dst[r+1], dst[r+2], dst[r+3] = m0, m1, m2, m3
+	}
+	for ; r < rows; r++ {
+		m := math.Inf(-1)
+		for _, v := range x[r*k : (r+1)*k] {
+			if v > m {
+				m = v
+			}
+		}
+		dst[r] = m
+	}
+	for r, m := range dst {
+		e := exps[r*k : (r+1)*k]
+		for i, v := range x[r*k : (r+1)*k] {
+			e[i] = v - m
+		}
+	}
+	MathExpTo(exps, exps)
+	var sbuf [64]float64
+	for r0 := 0; r0 < rows; r0 += len(sbuf) {
+		sums := sbuf[:min(rows-r0, len(sbuf))]
+		e := exps[r0*k:]
+		r := 0
+		for ; r+4 <= len(sums); r += 4 {
+			e0, e1, e2, e3 := e[r*k:(r+1)*k], e[(r+1)*k:(r+2)*k], e[(r+2)*k:(r+3)*k], e[(r+3)*k:(r+4)*k]
+			var s0, s1, s2, s3 float64
+			for i := range e0 {
+				s0 += e0[i]
+				s1 += e1[i]
+				s2 += e2[i]
+				s3 += e3[i]
+			}
+			sums[r], sums[r+1], sums[r+2], sums[r+3] = s0, s1, s2, s3
+		}
+		for ; r < len(sums); r++ {
+			var s float64
+			for _, v := range e[r*k : (r+1)*k] {
+				s += v
+			}
+			sums[r] = s
+		}
+		MathLogTo(sums, sums)
+		for r, l := range sums {
+			if m := dst[r0+r]; !math.IsInf(m, 0) {
+				dst[r0+r] = m + l
+			}
+		}
+	}
+}
+
 // SoftmaxFrom writes the softmax of x into dst, given lse = LogSumExp(x):
 // dst_i = exp(x_i - lse). dst and x may be the same slice.
 //
@@ -51,16 +131,42 @@ func SoftmaxFrom(dst, x []float64, lse float64) {
 		dst[i] = v - lse
 	}
 	MathExpTo(dst[:len(x)], dst[:len(x)]) // math.Exp of each, four at a time
-	if !(math.Abs(lse) <= 0x1p8) {
-		var sum float64
-		for _, v := range dst[:len(x)] {
-			sum += v
+	renormalise(dst[:len(x)], lse)
+}
+
+// SoftmaxRows overwrites each row of k values of x with its softmax, given
+// the rows' log-sum-exps lse (from LogSumExpRows): x_i = exp(x_i - lse_r),
+// bit for bit SoftmaxFrom(row, row, lse_r), with the exponentials of all
+// rows taken in one MathExpTo call.
+func SoftmaxRows(x, lse []float64, k int) {
+	x = x[:len(lse)*k]
+	for r, l := range lse {
+		row := x[r*k : (r+1)*k]
+		for i, v := range row {
+			row[i] = v - l
 		}
-		if sum > 0 { // false for NaN, from an infinite lse
-			inv := 1 / sum
-			for i := range x {
-				dst[i] *= inv
-			}
+	}
+	MathExpTo(x, x)
+	for r, l := range lse {
+		renormalise(x[r*k:(r+1)*k], l)
+	}
+}
+
+// renormalise divides the exponentials exp(x_i - lse) in dst by their sum
+// when |lse| > 2⁸, where the rounding of lse could leave them off a sum of
+// 1 by more than 3·10⁻¹⁴ (see SoftmaxFrom).
+func renormalise(dst []float64, lse float64) {
+	if math.Abs(lse) <= 0x1p8 {
+		return
+	}
+	var sum float64
+	for _, v := range dst {
+		sum += v
+	}
+	if sum > 0 { // false for NaN, from an infinite lse
+		inv := 1 / sum
+		for i := range dst {
+			dst[i] *= inv
 		}
 	}
 }

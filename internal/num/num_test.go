@@ -2,6 +2,7 @@ package num
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -45,6 +46,60 @@ func TestSoftmaxFromSumsToOne(t *testing.T) {
 		}
 		if math.Abs(sum-1) > 1e-14 {
 			t.Errorf("%s: softmax %v sums to 1%+g", c.name, dst, sum-1)
+		}
+	}
+}
+
+// TestLogSumExpRows compares LogSumExpRows with LogSumExp and SoftmaxRows
+// with SoftmaxFrom row by row, bit for bit, for rows of 1 to 70 values (below and above LogSumExp's loop of
+// four and its blocks of 64) and up to 130 rows (more than one block of
+// logarithms), with ordinary values, values far from zero, and rows with
+// -Inf, +Inf, NaN and every value -Inf.
+func TestLogSumExpRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	special := []float64{math.Inf(-1), math.Inf(1), math.NaN(), 800, -800, 0}
+	for _, k := range []int{1, 2, 3, 4, 5, 7, 20, 64, 65, 70} {
+		for _, rows := range []int{1, 3, 64, 65, 130} {
+			x := make([]float64, rows*k)
+			for i := range x {
+				x[i] = 30 * rng.NormFloat64()
+			}
+			for r := 0; r < rows; r++ {
+				row := x[r*k : (r+1)*k]
+				switch r % 7 {
+				case 1: // one special value
+					row[rng.IntN(k)] = special[rng.IntN(len(special))]
+				case 2: // every value -Inf
+					for i := range row {
+						row[i] = math.Inf(-1)
+					}
+				case 3: // far from zero
+					for i := range row {
+						row[i] += 1e4
+					}
+				}
+			}
+			dst := make([]float64, rows)
+			exps := make([]float64, rows*k)
+			LogSumExpRows(dst, x, exps, k)
+			for r := range dst {
+				want := LogSumExp(x[r*k : (r+1)*k])
+				if !sameBits(dst[r], want) {
+					t.Errorf("k=%d rows=%d: row %d: LogSumExpRows %v, LogSumExp %v", k, rows, r, dst[r], want)
+				}
+			}
+			soft := append([]float64(nil), x...)
+			SoftmaxRows(soft, dst, k)
+			want := make([]float64, k)
+			for r := range dst {
+				SoftmaxFrom(want, x[r*k:(r+1)*k], dst[r])
+				for i, v := range soft[r*k : (r+1)*k] {
+					if !sameBits(v, want[i]) {
+						t.Errorf("k=%d rows=%d: row %d: SoftmaxRows %v, SoftmaxFrom %v", k, rows, r, soft[r*k:(r+1)*k], want)
+						break
+					}
+				}
+			}
 		}
 	}
 }
