@@ -22,8 +22,8 @@ type Assumption interface {
 	TaskDim(k int) int
 
 	// Init writes the initial parameters into the global block g and the
-	// task block t. freq gives the J×K relative label frequencies of d
-	// (data.Dataset.FrequencyWeights).
+	// task block t. freq gives each task's relative label frequencies, a
+	// row at a time (data.Dataset.FrequencyWeights).
 	Init(d *data.Dataset, freq data.TaskWeights, g, t []float64)
 
 	// NewEvaluator returns an evaluator of the assumption on d.

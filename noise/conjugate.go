@@ -32,8 +32,8 @@ type Variational interface {
 
 	// Start sets the posterior to the prior plus the counts of the
 	// paper's initialisation, in which label i counts with the weights
-	// freq_j(i) (the J×K relative label frequencies, or other weights of
-	// the classes per object in their place).
+	// freq_j(i) (each object's relative label frequencies, or other
+	// weights of the classes per object in their place).
 	Start(freq data.TaskWeights)
 
 	// Prob writes p[i·K + z] = exp E[log P(y_i | z)] for every label of

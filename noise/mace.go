@@ -90,7 +90,8 @@ func (MACE) NewEvaluator(d *data.Dataset) Evaluator {
 	k := d.NumClasses()
 	nw := d.NumWorkers()
 	return &maceEval{d: d, k: k, theta: make([]float64, nw), xi: make([]float64, nw*k),
-		logEq: make([]float64, nw*k), logNe: make([]float64, nw*k)}
+		logEq: make([]float64, nw*k), logNe: make([]float64, nw*k),
+		eq: make([]float64, nw*k), ratio: make([]float64, nw*k)}
 }
 
 type maceEval struct {
@@ -99,6 +100,7 @@ type maceEval struct {
 	theta        []float64 // θ_w
 	xi           []float64 // ξ_w(y), W·K
 	logEq, logNe []float64 // log P(y | z = y) and log P(y | z ≠ y), W·K
+	eq, ratio    []float64 // P(y | z = y) and P(y | z ≠ y)/P(y | z = y), W·K, for Backprop
 }
 
 func (e *maceEval) SetParams(w, _ []float64) {
@@ -118,6 +120,8 @@ func (e *maceEval) SetParams(w, _ []float64) {
 			// log(θ + (1-θ)ξ(y)) = logaddexp(log θ, ne)
 			hi, lo := max(lth, ne), min(lth, ne)
 			e.logEq[wk*k+y] = hi + math.Log1p(math.Exp(lo-hi))
+			e.eq[wk*k+y] = math.Exp(e.logEq[wk*k+y])
+			e.ratio[wk*k+y] = math.Exp(ne - e.logEq[wk*k+y])
 		}
 	}
 }
@@ -153,9 +157,9 @@ func (e *maceEval) Backprop(j int, g []float64, gw, _ []float64) {
 		th := e.theta[w]
 		xy := e.xi[int(w)*k+y]
 		// ξ(y)(1-θ)/P(y|y) and ξ(y)/P(y|z≠y) = 1/(1-θ), in closed form.
-		r := math.Exp(e.logNe[int(w)*k+y] - e.logEq[int(w)*k+y])
+		r := e.ratio[int(w)*k+y]
 		base := int(w) * (k + 1)
-		gw[base] += th*(1-th)*gy*(1-xy)/math.Exp(e.logEq[int(w)*k+y]) - th*rest
+		gw[base] += th*(1-th)*gy*(1-xy)/e.eq[int(w)*k+y] - th*rest
 		gw[base+1+y] += gy*r + rest
 	}
 }

@@ -75,21 +75,24 @@ type oneCoinEval struct {
 	k      int
 	logKm1 float64
 	c      []float64
+	t      coinTable
 }
 
-func (e *oneCoinEval) SetParams(w, _ []float64) { e.c = w }
+func (e *oneCoinEval) SetParams(w, _ []float64) {
+	e.c = w
+	e.t.fill(w, e.logKm1)
+}
 
 func (e *oneCoinEval) LogProb(j int, l []float64) {
 	k := e.k
 	workers, labels := e.d.TaskLabels(j)
 	for i, w := range workers {
-		c := e.c[w]
-		wrong := num.LogSigmoid(-c) - e.logKm1
+		wrong := e.t.wrong[w]
 		li := l[i*k : (i+1)*k]
 		for z := range li {
 			li[z] = wrong
 		}
-		li[labels[i]] = num.LogSigmoid(c)
+		li[labels[i]] = e.t.right[w]
 	}
 }
 
@@ -97,7 +100,7 @@ func (e *oneCoinEval) Backprop(j int, g []float64, gw, _ []float64) {
 	k := e.k
 	workers, labels := e.d.TaskLabels(j)
 	for i, w := range workers {
-		a := num.Sigmoid(e.c[w])
+		a := e.t.acc[w]
 		gi := g[i*k : (i+1)*k]
 		var sum float64
 		for _, v := range gi {

@@ -101,19 +101,21 @@ type twoCoinEval struct {
 	k      int
 	logKm1 float64
 	c      []float64
+	t      coinTable
 }
 
-func (e *twoCoinEval) SetParams(w, _ []float64) { e.c = w }
+func (e *twoCoinEval) SetParams(w, _ []float64) {
+	e.c = w
+	e.t.fill(w, e.logKm1)
+}
 
 func (e *twoCoinEval) LogProb(j int, l []float64) {
 	k := e.k
 	workers, labels := e.d.TaskLabels(j)
 	for i, w := range workers {
-		c, li := e.c[int(w)*k:int(w+1)*k], l[i*k:(i+1)*k]
-		for z := range li {
-			li[z] = num.LogSigmoid(-c[z]) - e.logKm1
-		}
-		li[labels[i]] = num.LogSigmoid(c[labels[i]])
+		li := l[i*k : (i+1)*k]
+		copy(li, e.t.wrong[int(w)*k:int(w+1)*k])
+		li[labels[i]] = e.t.right[int(w)*k+int(labels[i])]
 	}
 }
 
@@ -121,9 +123,9 @@ func (e *twoCoinEval) Backprop(j int, g []float64, gw, _ []float64) {
 	k := e.k
 	workers, labels := e.d.TaskLabels(j)
 	for i, w := range workers {
-		c, gi, gc := e.c[int(w)*k:int(w+1)*k], g[i*k:(i+1)*k], gw[int(w)*k:int(w+1)*k]
+		a, gi, gc := e.t.acc[int(w)*k:int(w+1)*k], g[i*k:(i+1)*k], gw[int(w)*k:int(w+1)*k]
 		for z := range gi {
-			gc[z] -= gi[z] * num.Sigmoid(c[z])
+			gc[z] -= gi[z] * a[z]
 		}
 		gc[labels[i]] += gi[labels[i]]
 	}
