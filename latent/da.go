@@ -90,25 +90,57 @@ type daEval struct {
 
 func (e *daEval) SetParams(_, t []float64) { e.b = t }
 
+// taskBlock is the number of values of taskScratch's buffer of
+// exponentials: Task takes the log-sum-exps of as many labels as fit. It
+// is small because Go clears the buffer at every call.
+const taskBlock = 128
+
+// taskScratch is Task's working memory on the stack.
+type taskScratch struct {
+	exps [taskBlock]float64
+	lse  [taskBlock / 2]float64 // K ≥ 2
+}
+
+// buffers returns the buffers for blocks of labels of k values each and
+// the number of labels in a block (allocated above K = taskBlock).
+func (s *taskScratch) buffers(k int) (exps, lse []float64, per int) {
+	if k > taskBlock {
+		return make([]float64, k), make([]float64, 1), 1
+	}
+	// (k = 1, which no model has, would need taskBlock log-sum-exps.)
+	per = taskBlock / k
+	return s.exps[:per*k], s.lse[:per], per
+}
+
 func (e *daEval) Task(j int, l, g []float64, _, gtask []float64) float64 {
 	k := e.k
-	var buf, tbuf num.Buf
+	var buf num.Buf
 	logq := num.Scratch(&buf, k)
-	t := num.Scratch(&tbuf, k)
 	num.LogSoftmax(logq, e.b[j*k:(j+1)*k])
 	n := e.d.Offsets[j+1] - e.d.Offsets[j]
 	gb := gtask[j*k : (j+1)*k]
+	// The labels a block at a time: t_i = log q_j + l_i written into g,
+	// the block's log-sum-exps and softmaxes each in one call (the same
+	// numbers as LogSumExp and SoftmaxFrom label by label).
+	var sc taskScratch
+	exps, lse, per := sc.buffers(k)
 	var v float64
-	for i := 0; i < n; i++ {
-		for z, lq := range logq {
-			t[z] = lq + l[i*k+z]
+	for i0 := 0; i0 < n; i0 += per {
+		m := min(per, n-i0)
+		t := g[i0*k : (i0+m)*k]
+		for i := range m {
+			li, ti := l[(i0+i)*k:(i0+i+1)*k], t[i*k:(i+1)*k]
+			for z, lq := range logq {
+				ti[z] = lq + li[z]
+			}
 		}
-		lse := num.LogSumExp(t)
-		v += lse
-		gi := g[i*k : (i+1)*k]
-		num.SoftmaxFrom(gi, t, lse)
-		for z, r := range gi {
-			gb[z] += r
+		num.LogSumExpRows(lse[:m], t, exps, k)
+		num.SoftmaxRows(t, lse[:m], k)
+		for i, lsei := range lse[:m] {
+			v += lsei
+			for z, r := range t[i*k : (i+1)*k] {
+				gb[z] += r
+			}
 		}
 	}
 	for z, lq := range logq {
