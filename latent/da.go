@@ -98,7 +98,7 @@ const taskBlock = 128
 // taskScratch is Task's working memory on the stack.
 type taskScratch struct {
 	exps [taskBlock]float64
-	lse  [taskBlock / 2]float64 // K ≥ 2
+	lse  [taskBlock / 2]float64 // enough from K = 2
 }
 
 // buffers returns the buffers for blocks of labels of k values each and
@@ -107,8 +107,7 @@ func (s *taskScratch) buffers(k int) (exps, lse []float64, per int) {
 	if k > taskBlock {
 		return make([]float64, k), make([]float64, 1), 1
 	}
-	// (k = 1, which no model has, would need taskBlock log-sum-exps.)
-	per = taskBlock / k
+	per = min(taskBlock/k, len(s.lse))
 	return s.exps[:per*k], s.lse[:per], per
 }
 

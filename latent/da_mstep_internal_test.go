@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // TestMStepBlocksExact checks that the M-step for K > 2, which takes a
@@ -106,4 +107,76 @@ func mstepData(tb testing.TB, k, nt int, labels func(j int) int) *data.Dataset {
 		tb.Fatal(err)
 	}
 	return d
+}
+
+// TestTaskBlocksExact checks that DA's log-space Task, which takes a block
+// of labels' log-sum-exps and softmaxes in one call each, gives bit for
+// bit what the loop of LogSumExp and SoftmaxFrom gives label by label: the
+// object's term, every weight and the object's gradient, for K from 2 to
+// 130 (above the stack buffer) and objects of 1 to 200 labels (several
+// blocks), with logits at the boundary and log-probabilities of -Inf.
+func TestTaskBlocksExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, k := range []int{2, 3, 20, 64, 130} {
+		sizes := []int{1, 5, 7, 63, 64, 65, 200}
+		d := mstepData(t, k, len(sizes), func(j int) int { return sizes[j] })
+		e := newDAEval(d)
+		b := make([]float64, len(sizes)*k)
+		for i := range b {
+			b[i] = 3 * rng.NormFloat64()
+			if rng.IntN(5) == 0 {
+				b[i] = -700 + rng.Float64()
+			}
+		}
+		e.SetParams(nil, b)
+		for j, n := range sizes {
+			l := make([]float64, n*k)
+			for i := range l {
+				l[i] = -5 * rng.Float64()
+				if rng.IntN(9) == 0 {
+					l[i] = math.Inf(-1)
+				}
+			}
+			g := make([]float64, n*k)
+			gtask := make([]float64, len(b))
+			v := e.Task(j, l, g, nil, gtask)
+
+			// The label-by-label loop.
+			logq := make([]float64, k)
+			num.LogSoftmax(logq, b[j*k:(j+1)*k])
+			wantG := make([]float64, n*k)
+			wantGT := make([]float64, k)
+			tz := make([]float64, k)
+			var want float64
+			for i := range n {
+				for z, lq := range logq {
+					tz[z] = lq + l[i*k+z]
+				}
+				lse := num.LogSumExp(tz)
+				want += lse
+				num.SoftmaxFrom(wantG[i*k:(i+1)*k], tz, lse)
+				for z, r := range wantG[i*k : (i+1)*k] {
+					wantGT[z] += r
+				}
+			}
+			for z, lq := range logq {
+				wantGT[z] -= float64(n) * math.Exp(lq)
+			}
+			if math.Float64bits(v) != math.Float64bits(want) {
+				t.Errorf("K=%d, %d labels: term %v, want %v", k, n, v, want)
+			}
+			for i := range g {
+				if math.Float64bits(g[i]) != math.Float64bits(wantG[i]) {
+					t.Errorf("K=%d, %d labels: weight %d %v, want %v", k, n, i, g[i], wantG[i])
+					break
+				}
+			}
+			for z := range k {
+				if math.Float64bits(gtask[j*k+z]) != math.Float64bits(wantGT[z]) {
+					t.Errorf("K=%d, %d labels: gradient %d %v, want %v", k, n, z, gtask[j*k+z], wantGT[z])
+					break
+				}
+			}
+		}
+	}
 }

@@ -108,7 +108,7 @@ const mmeBlock = 400
 // the rows' log-sum-exps.
 type mmeScratch struct {
 	sums, exps [mmeBlock]float64
-	lse        [mmeBlock / 2]float64 // K ≥ 2
+	lse        [mmeBlock / 2]float64 // enough from K = 2
 }
 
 // buffers returns the scratch's buffers for labels of k² values each, with
@@ -117,7 +117,7 @@ func (s *mmeScratch) buffers(k int) (sums, exps, lse []float64, per int) {
 	if k*k > mmeBlock {
 		return make([]float64, k*k), make([]float64, k*k), make([]float64, k), 1
 	}
-	per = mmeBlock / (k * k)
+	per = min(mmeBlock/(k*k), len(s.lse)/k)
 	return s.sums[:per*k*k], s.exps[:per*k*k], s.lse[:per*k], per
 }
 

@@ -51,10 +51,11 @@ func TestSoftmaxFromSumsToOne(t *testing.T) {
 }
 
 // TestLogSumExpRows compares LogSumExpRows with LogSumExp and SoftmaxRows
-// with SoftmaxFrom row by row, bit for bit, for rows of 1 to 70 values (below and above LogSumExp's loop of
-// four and its blocks of 64) and up to 130 rows (more than one block of
-// logarithms), with ordinary values, values far from zero, and rows with
-// -Inf, +Inf, NaN and every value -Inf.
+// with SoftmaxFrom row by row, bit for bit, for rows of 1 to 70 values
+// (below and above LogSumExp's loop of four and its blocks of 64) and up
+// to 130 rows (more than one block of logarithms), with ordinary values,
+// values far from zero, and rows with -Inf, +Inf, NaN and every value
+// -Inf.
 func TestLogSumExpRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	special := []float64{math.Inf(-1), math.Inf(1), math.NaN(), 800, -800, 0}
