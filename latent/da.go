@@ -142,8 +142,9 @@ func (e *daEval) Task(j int, l, g []float64, _, gtask []float64) float64 {
 			}
 		}
 	}
-	for z, lq := range logq {
-		gb[z] -= float64(n) * math.Exp(lq)
+	num.MathExpTo(logq, logq) // q_j, as math.Exp of each
+	for z, q := range logq {
+		gb[z] -= float64(n) * q
 	}
 	return v
 }

@@ -199,3 +199,27 @@ func benchFits(b *testing.B, d *data.Dataset, est Estimator) *Result {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(d.NumLabels()), "ns/label")
 	return r
 }
+
+// BenchmarkFitVotes measures whole fits of the vote-based models that
+// Crowd-Kit also has (majority vote, Wawa, ZeroBasedSkill, KOS with its
+// 100 iterations) on data simulated from DA-DS with two classes, with
+// -benchtime 1x and -count for repeats:
+//
+//	go test ./model -run '^$' -bench 'FitVotes/kos/N=1e6' -benchtime 1x -count 5
+func BenchmarkFitVotes(b *testing.B) {
+	for _, name := range []string{"mv", "wawa", "zbs", "kos"} {
+		est, err := ByName(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, n := range benchdata.Sizes() {
+			b.Run(fmt.Sprintf("%s/N=%s", name, benchdata.Label(n)), func(b *testing.B) {
+				d, err := benchdata.Get(n, 2, noise.DS{}, latent.DA{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchFits(b, d, est)
+			})
+		}
+	}
+}

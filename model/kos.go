@@ -86,8 +86,9 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 	for i, y := range d.Label {
 		a[i] = 1 - 2*float64(y) // class 0 → +1, class 1 → −1
 	}
-	// The labels grouped by worker: byWorker[wOff[w]:wOff[w+1]] are the
-	// label indices of worker w.
+	// The labels grouped by worker: worker w's are the positions
+	// [wOff[w], wOff[w+1]) of the worker order, label i at pos[i], in the
+	// order of the data set within each worker.
 	wOff := make([]int, d.NumWorkers()+1)
 	for _, w := range d.Worker {
 		wOff[w+1]++
@@ -95,54 +96,76 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 	for w := range d.NumWorkers() {
 		wOff[w+1] += wOff[w]
 	}
-	byWorker := make([]int, n)
+	pos := make([]int32, n)
 	fill := append([]int(nil), wOff[:d.NumWorkers()]...)
 	for i, w := range d.Worker {
-		byWorker[fill[w]] = i
+		pos[i] = int32(fill[w])
 		fill[w]++
 	}
-
 	if !e.Raw {
-		for w := range d.NumWorkers() {
-			mine := byWorker[wOff[w]:wOff[w+1]]
-			var mean float64
-			for _, i := range mine {
-				mean += a[i]
-			}
-			mean /= float64(len(mine))
-			for _, i := range mine {
-				a[i] -= mean
-			}
+		sum, cnt := make([]float64, d.NumWorkers()), make([]float64, d.NumWorkers())
+		for i, w := range d.Worker { // each worker's labels in the worker order
+			sum[w] += a[i]
+			cnt[w]++
 		}
+		for i, w := range d.Worker {
+			a[i] -= sum[w] / cnt[w]
+		}
+	}
+	aw := make([]float64, n) // a in the worker order
+	for i, p := range pos {
+		aw[p] = a[i]
 	}
 	rng := rand.New(rand.NewPCG(e.Seed, 0x6b6f73))
-	x, y := make([]float64, n), make([]float64, n)
-	for i := range y {
-		y[i] = rng.NormFloat64() + 1
+	// The object messages are kept in the worker order (xw), where the
+	// worker side reads them, and the worker messages in the worker order
+	// too (yw), which the object side reads through pos into y, an
+	// object's at a time. Each side's rescaling by its largest absolute
+	// value (scale) is taken where the messages are next read: the same
+	// division of the same numbers.
+	xw, yw := make([]float64, n), make([]float64, n)
+	for i := range n {
+		yw[pos[i]] = rng.NormFloat64() + 1
 	}
+	most := 0
+	for j := range d.Tasks {
+		most = max(most, d.Offsets[j+1]-d.Offsets[j])
+	}
+	y := make([]float64, most)
+	my := 1.0 // the worker messages' scale: none before the first update
 	iters := orInt(e.MaxIterations, 100)
 	for range iters {
+		var mx float64
 		for j := range d.Tasks {
 			lo, hi := d.Offsets[j], d.Offsets[j+1]
+			yj := y[:hi-lo]
 			var sum float64
 			for i := lo; i < hi; i++ {
-				sum += a[i] * y[i]
+				yj[i-lo] = yw[pos[i]] / my
+				sum += a[i] * yj[i-lo]
 			}
 			for i := lo; i < hi; i++ {
-				x[i] = sum - a[i]*y[i]
+				v := sum - a[i]*yj[i-lo]
+				xw[pos[i]] = v
+				mx = max(mx, math.Abs(v))
 			}
 		}
-		rescale(x)
+		mx = scale(mx)
+		my = 0
 		for w := range d.NumWorkers() {
+			lo, hi := wOff[w], wOff[w+1]
 			var sum float64
-			for _, i := range byWorker[wOff[w]:wOff[w+1]] {
-				sum += a[i] * x[i]
+			for p := lo; p < hi; p++ {
+				xw[p] /= mx
+				sum += aw[p] * xw[p]
 			}
-			for _, i := range byWorker[wOff[w]:wOff[w+1]] {
-				y[i] = sum - a[i]*x[i]
+			for p := lo; p < hi; p++ {
+				v := sum - aw[p]*xw[p]
+				yw[p] = v
+				my = max(my, math.Abs(v))
 			}
 		}
-		rescale(y)
+		my = scale(my)
 	}
 
 	score := make([]float64, d.NumTasks())
@@ -151,7 +174,7 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 		lo, hi := d.Offsets[j], d.Offsets[j+1]
 		var margin float64
 		for i := lo; i < hi; i++ {
-			score[j] += a[i] * y[i]
+			score[j] += a[i] * (yw[pos[i]] / my)
 			margin += a[i]
 		}
 		agree += margin * score[j]
@@ -187,16 +210,13 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 	}, nil
 }
 
-// rescale divides v by its largest absolute value, if that is positive and
-// finite.
-func rescale(v []float64) {
-	var m float64
-	for _, x := range v {
-		m = max(m, math.Abs(x))
-	}
+// scale returns m, the largest absolute value of a set of messages, if
+// they are to be divided by it (m positive and finite), and 1 otherwise,
+// by which a division leaves every number as it is: the rescaling of
+// KOS.Fit, which changes no sign and keeps the messages finite.
+func scale(m float64) float64 {
 	if m > 0 && !math.IsInf(m, 0) {
-		for i := range v {
-			v[i] /= m
-		}
+		return m
 	}
+	return 1
 }
