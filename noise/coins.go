@@ -5,7 +5,8 @@ import "github.com/consensuslab/consensus/internal/num"
 // coinTable holds what OneCoin and TwoCoin need of each accuracy logit c,
 // which depends on the worker (and for TwoCoin the latent class) alone:
 // SetParams fills it once per parameter vector, so that a label reads
-// three numbers instead of taking two logarithms and two exponentials.
+// these numbers instead of computing them from c (a logarithm and an
+// exponential each).
 type coinTable struct {
 	right []float64 // log σ(c): log P(y = z | z)
 	wrong []float64 // log σ(-c) - log(K - 1): log P(y | z) for each y ≠ z
