@@ -96,6 +96,9 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 	for w := range d.NumWorkers() {
 		wOff[w+1] += wOff[w]
 	}
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("kos: %d labels, more than it indexes (2³¹ − 1)", n)
+	}
 	pos := make([]int32, n)
 	fill := append([]int(nil), wOff[:d.NumWorkers()]...)
 	for i, w := range d.Worker {
@@ -104,7 +107,7 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 	}
 	if !e.Raw {
 		sum, cnt := make([]float64, d.NumWorkers()), make([]float64, d.NumWorkers())
-		for i, w := range d.Worker { // each worker's labels in the worker order
+		for i, w := range d.Worker { // each worker's labels in their order
 			sum[w] += a[i]
 			cnt[w]++
 		}
