@@ -162,7 +162,7 @@ func (e *mmeEval) LogProb(j int, l []float64) {
 
 // Backprop adds g_i(z)·(1[c = y_i] - P_i(c | z)) to e_w(z, c) and d_j(z,
 // c) for object j's labels, the probabilities of a block of labels
-// taken in one num.MathExpTo call.
+// taken in one call (num.ExpLessRows).
 func (e *mmeEval) Backprop(j int, g []float64, gw, gobj []float64) {
 	k := e.k
 	kk := k * k
@@ -173,14 +173,7 @@ func (e *mmeEval) Backprop(j int, g []float64, gw, gobj []float64) {
 	for b := 0; b < len(workers); b += per {
 		ws := workers[b:min(b+per, len(workers))]
 		e.sums(j, ws, sums, exps, lse)
-		n := len(ws) * kk
-		for r, l := range lse[:len(ws)*k] {
-			row := sums[r*k : (r+1)*k]
-			for c, v := range row {
-				row[c] = v - l
-			}
-		}
-		num.MathExpTo(sums[:n], sums[:n]) // P_i(c | z)
+		num.ExpLessRows(sums, lse[:len(ws)*k], k) // P_i(c | z)
 		for i, w := range ws {
 			y := int(labels[b+i])
 			for z := 0; z < k; z++ {

@@ -139,17 +139,25 @@ func SoftmaxFrom(dst, x []float64, lse float64) {
 // bit for bit SoftmaxFrom(row, row, lse_r), with the exponentials of all
 // rows taken in one MathExpTo call.
 func SoftmaxRows(x, lse []float64, k int) {
-	x = x[:len(lse)*k]
+	ExpLessRows(x, lse, k)
 	for r, l := range lse {
+		renormalise(x[r*k:(r+1)*k], l)
+	}
+}
+
+// ExpLessRows overwrites each row r of k values of x with exp(x_i - c_r),
+// math.Exp's results bit for bit, for the len(c) rows of x, with the
+// exponentials of all rows taken in one MathExpTo call. With c the rows'
+// log-sum-exps these are the softmaxes before SoftmaxRows' renormalisation.
+func ExpLessRows(x, c []float64, k int) {
+	x = x[:len(c)*k]
+	for r, l := range c {
 		row := x[r*k : (r+1)*k]
 		for i, v := range row {
 			row[i] = v - l
 		}
 	}
 	MathExpTo(x, x)
-	for r, l := range lse {
-		renormalise(x[r*k:(r+1)*k], l)
-	}
 }
 
 // renormalise divides the exponentials exp(x_i - lse) in dst by their sum

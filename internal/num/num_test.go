@@ -50,8 +50,8 @@ func TestSoftmaxFromSumsToOne(t *testing.T) {
 	}
 }
 
-// TestLogSumExpRows compares LogSumExpRows with LogSumExp and SoftmaxRows
-// with SoftmaxFrom row by row, bit for bit, for rows of 1 to 70 values
+// TestLogSumExpRows compares LogSumExpRows with LogSumExp, ExpLessRows
+// with math.Exp and SoftmaxRows with SoftmaxFrom row by row, bit for bit, for rows of 1 to 70 values
 // (below and above LogSumExp's loop of four and its blocks of 64) and up
 // to 130 rows (more than one block of logarithms), with ordinary values,
 // values far from zero, and rows with -Inf, +Inf, NaN and every value
@@ -87,6 +87,14 @@ func TestLogSumExpRows(t *testing.T) {
 				want := LogSumExp(x[r*k : (r+1)*k])
 				if !sameBits(dst[r], want) {
 					t.Errorf("k=%d rows=%d: row %d: LogSumExpRows %v, LogSumExp %v", k, rows, r, dst[r], want)
+				}
+			}
+			less := append([]float64(nil), x...)
+			ExpLessRows(less, dst, k)
+			for i, v := range less {
+				if want := math.Exp(x[i] - dst[i/k]); !sameBits(v, want) {
+					t.Errorf("k=%d rows=%d: ExpLessRows[%d] %v, math.Exp %v", k, rows, i, v, want)
+					break
 				}
 			}
 			soft := append([]float64(nil), x...)
