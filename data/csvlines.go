@@ -1,0 +1,245 @@
+package data
+
+import (
+	"bytes"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Kinds of byte for splitLine.
+const (
+	bytePlain = iota // ASCII, not a separator, quote or line end
+	byteSep
+	byteEnd   // '\n'
+	byteOther // a quote or a byte that is not ASCII
+)
+
+// Kinds of line for chunkParser.split.
+const (
+	linePlain = iota // a data row
+	lineBlank        // empty or white space only: skipped
+	lineOdd          // anything else: read by the row-by-row path
+)
+
+// lineEnd returns the end of the line that starts at data[pos], without
+// its '\n', and the start of the next line.
+func lineEnd(data []byte, pos int) (end, next int) {
+	if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+		return pos + i, pos + i + 1
+	}
+	return len(data), len(data)
+}
+
+// bytesString returns b as a string without copying it; the string is
+// valid only as long as b is not changed.
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// chunkParser splits the lines of chunks.
+type chunkParser struct {
+	sep     byte
+	width   int
+	index   []int      // position of the task, worker and label columns
+	class   [256]uint8 // what each byte is to splitLine: a byteXxx
+	want    []int8     // the wanted cell in each field, or -1
+	hashers [3]idHash
+	// cells receives the start and end of each wanted cell of the line
+	// split last: own, or the row of direct's batch being split.
+	cells  *[3][2]int32
+	own    [3][2]int32
+	batch  []splitRow // direct's lines split ahead
+	hashes []uint64   // the hashes of a batch's new tasks
+	homes  []uint32   // and their home slots, to prefetch
+}
+
+// newChunkParser returns a parser of lines whose fields are separated by
+// sep (ASCII), width fields a line, the wanted ones at index.
+func newChunkParser(sep byte, width int, index []int) *chunkParser {
+	p := &chunkParser{sep: sep, width: width, index: index, want: make([]int8, width)}
+	p.cells = &p.own
+	for i := range p.want {
+		p.want[i] = -1
+	}
+	for j, at := range index {
+		p.want[at] = int8(j)
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		p.class[c] = byteOther
+	}
+	p.class['"'] = byteOther
+	p.class['\n'] = byteEnd
+	p.class[sep] = byteSep
+	return p
+}
+
+// splitLine splits the line at data[pos] as split does and returns the
+// start of the next line and the line's kind. It scans the line once,
+// which is several times faster than split for the common line: ASCII
+// without quotes, with as many fields as the header and no wanted cell
+// empty. Every other line goes to split.
+func (p *chunkParser) splitLine(data []byte, pos int) (next, kind int) {
+	field, start := 0, pos
+	for i := pos; i < len(data); i++ {
+		switch p.class[data[i]] {
+		case bytePlain:
+			continue
+		case byteSep:
+			if field >= p.width-1 || !p.cell(data, field, start, i) {
+				return p.slowLine(data, pos)
+			}
+			field, start = field+1, i+1
+			continue
+		case byteEnd:
+			if field != p.width-1 || !p.cell(data, field, start, i) {
+				return p.slowLine(data, pos)
+			}
+			return i + 1, linePlain
+		}
+		return p.slowLine(data, pos)
+	}
+	if field != p.width-1 || !p.cell(data, field, start, len(data)) {
+		return p.slowLine(data, pos)
+	}
+	return len(data), linePlain
+}
+
+// cell records data[start:stop], field field of an ASCII line, trimmed, in
+// p.cells if the field is wanted, and reports false if it is wanted and
+// empty after trimming.
+func (p *chunkParser) cell(data []byte, field, start, stop int) bool {
+	j := p.want[field]
+	if j < 0 {
+		return true
+	}
+	for start < stop && asciiSpace[data[start]] {
+		start++
+	}
+	for stop > start && asciiSpace[data[stop-1]] {
+		stop--
+	}
+	p.cells[j] = [2]int32{int32(start), int32(stop)}
+	return stop > start
+}
+
+// slowLine is splitLine for any line, with lineEnd and split.
+func (p *chunkParser) slowLine(data []byte, pos int) (next, kind int) {
+	end, next := lineEnd(data, pos)
+	return next, p.split(data, pos, end)
+}
+
+// parse fills in the rows of c. A row that is not plain ends them, as the
+// last row with c.stop set.
+func (p *chunkParser) parse(c *chunk) {
+	data := c.data
+	c.rows, c.stop, c.lines = c.rows[:0], false, 0
+	for j := range c.ids {
+		c.ids[j].reset(p.hashers[j])
+	}
+	var last [3][]byte // cells of the previous row, for runs of one id
+	var lastID [3]int32
+	line := int32(0)
+	for pos := 0; pos < len(data); line++ {
+		next, kind := p.splitLine(data, pos)
+		row := chunkRow{at: int32(pos), line: line}
+		switch kind {
+		case lineBlank:
+			pos = next
+			continue
+		case lineOdd:
+			c.rows = append(c.rows, row)
+			c.stop = true
+			return
+		}
+		for j := range p.cells {
+			cell := &p.cells[j]
+			text := data[cell[0]:cell[1]]
+			if len(c.rows) > 0 && bytes.Equal(text, last[j]) {
+				row.id[j] = lastID[j]
+				continue
+			}
+			if j == 2 { // labels: few, so scanned
+				row.id[j] = c.ids[j].scan(data, cell[0], cell[1], int32(len(c.rows)))
+			} else {
+				row.id[j] = c.ids[j].get(data, cell[0], cell[1], int32(len(c.rows)))
+			}
+			last[j], lastID[j] = text, row.id[j]
+		}
+		c.rows = append(c.rows, row)
+		pos = next
+	}
+	c.lines = int(line)
+}
+
+// split finds the wanted cells of the line data[pos:end] (without its
+// '\n'), trimmed, in p.cells.
+func (p *chunkParser) split(data []byte, pos, end int) int {
+	line := data[pos:end]
+	if bytes.IndexByte(line, '"') >= 0 {
+		return lineOdd
+	}
+	field, start := 0, 0
+	for {
+		i := bytes.IndexByte(line[start:], p.sep)
+		stop := len(line)
+		if i >= 0 {
+			stop = start + i
+		}
+		for j, at := range p.index {
+			if at == field {
+				a, z, ok := trimCell(line, start, stop)
+				if !ok {
+					if i < 0 && field == 0 && len(bytes.TrimSpace(line)) == 0 {
+						return lineBlank
+					}
+					return lineOdd
+				}
+				p.cells[j] = [2]int32{int32(pos + a), int32(pos + z)}
+			}
+		}
+		field++
+		if i < 0 {
+			break
+		}
+		start = stop + 1
+	}
+	if field != p.width {
+		if field == 1 && len(bytes.TrimSpace(line)) == 0 {
+			return lineBlank
+		}
+		return lineOdd
+	}
+	return linePlain
+}
+
+// trimCell returns the bounds of line[start:stop] with white space trimmed
+// as strings.TrimSpace trims it, and whether the cell is neither empty nor
+// invalid UTF-8.
+func trimCell(line []byte, start, stop int) (int, int, bool) {
+	for start < stop && line[start] < utf8.RuneSelf && asciiSpace[line[start]] {
+		start++
+	}
+	for stop > start && line[stop-1] < utf8.RuneSelf && asciiSpace[line[stop-1]] {
+		stop--
+	}
+	cell := line[start:stop]
+	for _, c := range cell {
+		if c >= utf8.RuneSelf {
+			if !utf8.Valid(cell) {
+				return 0, 0, false
+			}
+			t := bytes.TrimSpace(cell)
+			if len(t) == 0 {
+				return 0, 0, false
+			}
+			start += bytes.Index(cell, t)
+			return start, start + len(t), true
+		}
+	}
+	return start, stop, stop > start
+}
+
+// headerLike reports whether a cell equals its column's name as
+// repeatedHeader compares them: a row can repeat the header only if its
+// task cell is headerLike.
+func headerLike(cell, name string) bool {
+	return repeatedHeader([]string{cell}, []string{name})
+}
