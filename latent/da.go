@@ -302,16 +302,14 @@ func (e *daEval) FinishGrad(_, _ []float64) {}
 // b_j = (0, log(q_j(1)/q_j(0))): the same q_j = softmax(b_j) for one
 // logarithm per object instead of two.
 func (e *daEval) MStep(_, gtask []float64, _, t []float64) {
-	e.MStepObjects(0, e.d.NumTasks(), gtask, t, t)
+	e.MStepObjects(0, e.d.NumTasks(), gtask, t)
 }
 
 // MStepGlobal does nothing: DA has no global parameters.
 func (e *daEval) MStepGlobal(_, _ []float64) {}
 
-// MStepObjects is MStep for the objects [lo, hi) only, from the logits
-// src to dst (see latent.ObjectMStepper): a block's logits and counts are
-// all read before its new logits are written.
-func (e *daEval) MStepObjects(lo, hi int, gtask, src, dst []float64) {
+// MStepObjects is MStep for the objects [lo, hi) only.
+func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 	k := e.k
 	off := e.d.Offsets
 	if k == 2 {
@@ -321,14 +319,12 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, src, dst []float64) {
 		var ex, odds [objBlock]float64
 		for block := lo; block < hi; block += objBlock {
 			end := min(hi, block+objBlock)
-			expNegAbsDiffs(&ex, src, block, end)
-			num.OddsPairs(odds[:end-block], src[2*block:2*end], gtask[2*block:2*end], ex[:end-block], off[block:end+1], e.pseudo, MinProb)
+			expNegAbsDiffs(&ex, t, block, end)
+			num.OddsPairs(odds[:end-block], t[2*block:2*end], gtask[2*block:2*end], ex[:end-block], off[block:end+1], e.pseudo, MinProb)
 			num.LogTo(odds[:end-block], odds[:end-block])
 			for j := block; j < end; j++ {
 				if float64(off[j+1]-off[j])+e.pseudo > 0 {
-					dst[2*j], dst[2*j+1] = 0, odds[j-block]
-				} else {
-					dst[2*j], dst[2*j+1] = src[2*j], src[2*j+1]
+					t[2*j], t[2*j+1] = 0, odds[j-block]
 				}
 			}
 		}
@@ -344,7 +340,7 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, src, dst []float64) {
 	}
 	var flat [mstepBlock]bool
 	for block := lo; block < hi; block += per {
-		e.mstepBlockK(block, min(hi, block+per), gtask, src, dst, x, flat[:])
+		e.mstepBlockK(block, min(hi, block+per), gtask, t, x, flat[:])
 	}
 }
 
@@ -353,15 +349,14 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, src, dst []float64) {
 // mstepBlock/K of them (at least one), at a time.
 const mstepBlock = 256
 
-// mstepBlockK is MStepObjects for K > 2 on the objects [lo, hi), from the
-// logits src to dst, with scratch x for their K·(hi - lo) values and flat
-// for hi - lo marks:
+// mstepBlockK is MStepObjects for K > 2 on the objects [lo, hi), with
+// scratch x for their K·(hi - lo) values and flat for hi - lo marks:
 // softmax's and logNormalise's operations on every object in their order,
 // with the exponentials of the whole block in one num.ExpTo call and the
 // logarithms in one num.MathLogTo call instead of a call of each per
 // object, and an object's two divisions per class four at a time
 // (num.WeightsTo, num.DivMaxTo).
-func (e *daEval) mstepBlockK(lo, hi int, gtask, src, dst, x []float64, flat []bool) {
+func (e *daEval) mstepBlockK(lo, hi int, gtask, t, x []float64, flat []bool) {
 	k := e.k
 	off := e.d.Offsets
 	x = x[:(hi-lo)*k]
@@ -373,7 +368,7 @@ func (e *daEval) mstepBlockK(lo, hi int, gtask, src, dst, x []float64, flat []bo
 			clear(xj)
 			continue
 		}
-		b := src[j*k : (j+1)*k]
+		b := t[j*k : (j+1)*k]
 		mx := maxOf(b)
 		for z, v := range b {
 			xj[z] = v - mx
@@ -401,11 +396,10 @@ func (e *daEval) mstepBlockK(lo, hi int, gtask, src, dst, x []float64, flat []bo
 	}
 	num.MathLogTo(x, x)
 	for j := lo; j < hi; j++ {
-		b := dst[j*k : (j+1)*k]
 		if float64(off[j+1]-off[j])+e.pseudo == 0 {
-			copy(b, src[j*k:(j+1)*k])
 			continue
 		}
+		b := t[j*k : (j+1)*k]
 		if flat[j-lo] {
 			for z := range b {
 				b[z] = -math.Log(float64(k))

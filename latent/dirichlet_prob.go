@@ -35,7 +35,7 @@ func (e *dirEval) TaskProb(lo, hi int, p, g []float64, gglob, gtask []float64) (
 // MStep sets q_j = (Σ_{i ∈ j} r_i + α p)/(n_j + α) = q_j + gtask_j/(n_j + α),
 // the maximiser of the expected complete-data objective.
 func (e *dirEval) MStep(_, gtask []float64, _, t []float64) {
-	e.MStepObjects(0, e.d.NumTasks(), gtask, t, t)
+	e.MStepObjects(0, e.d.NumTasks(), gtask, t)
 }
 
 // MStepGlobal does nothing: α and p are settings, not fitted here.
@@ -45,8 +45,8 @@ func (e *dirEval) MStepGlobal(_, _ []float64) {}
 // added to every object's number of labels (the expected counts already
 // hold the pseudo-counts α p, which Task and TaskProb add to gtask). An
 // object without labels and with α = 0 keeps its distribution.
-func (e *dirEval) MStepObjects(lo, hi int, gtask, src, dst []float64) {
-	e.da.MStepObjects(lo, hi, gtask, src, dst)
+func (e *dirEval) MStepObjects(lo, hi int, gtask, t []float64) {
+	e.da.MStepObjects(lo, hi, gtask, t)
 }
 
 // addPriors is addPrior for the objects [lo, hi), with the exponentials

@@ -178,6 +178,6 @@ type goldObjectMStepEval struct {
 
 func (e goldObjectMStepEval) MStepGlobal(gglob, g []float64) { e.o.MStepGlobal(gglob, g) }
 
-func (e goldObjectMStepEval) MStepObjects(lo, hi int, gtask, src, dst []float64) {
-	e.o.MStepObjects(lo, hi, gtask, src, dst)
+func (e goldObjectMStepEval) MStepObjects(lo, hi int, gtask, t []float64) {
+	e.o.MStepObjects(lo, hi, gtask, t)
 }

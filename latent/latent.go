@@ -161,15 +161,11 @@ type ObjectMStepper interface {
 	MStepGlobal(gglob, g []float64)
 
 	// MStepObjects writes the M-step's parameters of the objects [lo, hi)
-	// into their rows of the task block dst, given their rows of gtask as
-	// for MStep and of the current parameters src (src, gtask and dst are
-	// whole task blocks). An object the M-step leaves where it is gets its
-	// rows of src. dst may be src, gtask or both: the rows of an object
-	// are read before its rows of dst are written, so that EM can turn
-	// each object's expected counts into its new parameters in place, as
-	// soon as a pass has accumulated them. MStep(gglob, gtask, g, t) is
-	// MStepGlobal(gglob, g) followed by MStepObjects(0, J, gtask, t, t).
-	MStepObjects(lo, hi int, gtask, src, dst []float64)
+	// into their rows of the task block t, given their rows of gtask as
+	// for MStep (t and gtask are whole task blocks). MStep(gglob, gtask,
+	// g, t) is MStepGlobal(gglob, g) followed by MStepObjects over all
+	// objects.
+	MStepObjects(lo, hi int, gtask, t []float64)
 }
 
 // MinProb is the smallest probability an M-step writes: a probability of 0

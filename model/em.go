@@ -55,9 +55,7 @@ func fitsByEM(set Settings, hasMStep func() bool) bool {
 //     LA: p = mean γ_j if the prior is learned; DA: q_j = mean r_i).
 //
 // One E-step followed by one M-step is the EM map x ↦ F(x). Each F costs
-// one pass over the labels: the M-step of the objects (DA's q_j) runs
-// inside the pass, on each batch of objects as soon as their expected
-// counts are complete (see evalTo). L never decreases from one accepted iterate to
+// one pass over the labels. L never decreases from one accepted iterate to
 // the next (up to the pseudo-count's effect, below 10⁻⁸ of a label's
 // log-likelihood). The fit stops when one EM step x ↦ F(x) changes L by at
 // most FunctionTol·|L|, or after MaxIterations M-steps.
@@ -65,61 +63,42 @@ func (m Model) fitEM(ctx context.Context, d *data.Dataset, set Settings, obj *ob
 	return m.runEM(ctx, d, set, obj, x0, start, true)
 }
 
-// emRun is the state of one EM fit: the M-steppers, the expected counts of
-// the shared blocks that the E-step fills, and the counts of M-steps and
-// passes so far.
+// emRun is the state of one EM fit: the M-steppers, the vector of expected
+// counts the E-step fills, and the counts of M-steps and passes so far.
 type emRun struct {
-	ctx    context.Context
-	obj    *objective
-	nm     noise.MStepper
-	lm     latent.MStepper
-	set    Settings
-	start  time.Time
-	shared []float64 // expected counts of the worker, object and global blocks at the last point passed
-	accT   []float64 // those of the task block, for an assumption without a per-object M-step
-	iter   int       // M-steps taken
-	evals  int       // passes
+	ctx   context.Context
+	obj   *objective
+	nm    noise.MStepper
+	lm    latent.MStepper
+	set   Settings
+	start time.Time
+	acc   []float64 // expected counts at the last point passed
+	iter  int       // M-steps
+	evals int       // passes
 }
 
-// evalTo runs the E-step at x and the M-step after it: it returns L(x)
-// and writes F(x), the EM map's next point, into dst, which must not be
-// x. A latent.ObjectMStepper's objects take their M-step inside the pass
-// (objective.passTo): each batch's expected counts, accumulated in dst's
-// rows, become its new parameters there as soon as the batch is done, and
-// the M-step of the shared blocks follows the pass. F(x) is computed
-// whether or not the fit takes it (e.iter counts those it takes): that
-// saves the passes over the J·K task block that a separate M-step would
-// make (reading the counts, writing the parameters, and copying x there
-// first). A non-finite L is returned as it is.
-func (e *emRun) evalTo(x, dst []float64) (float64, error) {
-	lay := e.obj.lay
-	_, _, _, xt := lay.Split(x)
-	w, o, g, t := lay.Split(dst)
-	aw, ao, ag := e.shared[lay.W[0]:lay.W[1]], e.shared[lay.O[0]:lay.O[1]], e.shared[lay.G[0]:lay.G[1]]
-	om, fused := e.lm.(latent.ObjectMStepper)
-	var ll float64
-	if fused {
-		e.obj.fused = fusedMStep{om: om, src: xt}
-		ll = e.obj.passTo(x, e.shared, t)
-		e.obj.fused = fusedMStep{}
-	} else {
-		if e.accT == nil {
-			e.accT = make([]float64, len(t))
-		}
-		ll = e.obj.passTo(x, e.shared, e.accT)
-		copy(t, xt)
-	}
+// eval runs the E-step at x: it returns L(x) and leaves the expected counts
+// at x in e.acc. A non-finite L is returned as it is.
+func (e *emRun) eval(x []float64) (float64, error) {
+	ll := e.obj.pass(x, e.acc)
 	e.evals++
-	// The shared blocks' M-step, from x's values (which an M-step may
-	// read) and their counts.
-	copy(dst[:lay.T[0]], x[:lay.T[0]])
-	e.nm.MStep(aw, ao, w, o)
-	if fused {
-		om.MStepGlobal(ag, g)
-	} else {
-		e.lm.MStep(ag, e.accT, g, t)
-	}
 	return ll, e.ctx.Err()
+}
+
+// mstep overwrites x, the point of the last E-step, with F(x), the M-step's
+// parameters given the expected counts of that E-step. The per-object part
+// of a latent.ObjectMStepper runs on the objective's chunks in parallel.
+func (e *emRun) mstep(x []float64) {
+	w, o, g, t := e.obj.lay.Split(x)
+	aw, ao, ag, at := e.obj.lay.Split(e.acc)
+	e.nm.MStep(aw, ao, w, o)
+	if om, ok := e.lm.(latent.ObjectMStepper); ok {
+		om.MStepGlobal(ag, g)
+		e.obj.forChunks(func(c *chunk) { om.MStepObjects(c.lo, c.hi, at, t) })
+	} else {
+		e.lm.MStep(ag, at, g, t)
+	}
+	e.iter++
 }
 
 // accept reports an accepted iterate with log-likelihood ll to Progress.
@@ -145,11 +124,10 @@ type emEnd struct {
 }
 
 // step runs the E-step at x, the result of an EM step from a point of
-// log-likelihood prev, and the M-step after it into dst (see evalTo),
-// reports x to Progress as an accepted iterate, and returns L(x) and
-// whether the fit has converged.
-func (e *emRun) step(x, dst []float64, prev float64) (float64, bool, error) {
-	ll, err := e.evalTo(x, dst)
+// log-likelihood prev, reports x to Progress as an accepted iterate, and
+// returns L(x) and whether the fit has converged.
+func (e *emRun) step(x []float64, prev float64) (float64, bool, error) {
+	ll, err := e.eval(x)
 	if err != nil {
 		return 0, false, err
 	}
@@ -160,20 +138,19 @@ func (e *emRun) step(x, dst []float64, prev float64) (float64, bool, error) {
 	return ll, e.converged(prev, ll), nil
 }
 
-// plain runs unaccelerated EM from x, whose log-likelihood is ll, with
-// f = F(x): x ← F(x) until convergence.
-func (e *emRun) plain(x, f []float64, ll float64) (emEnd, error) {
+// plain runs unaccelerated EM from x, whose log-likelihood is ll and whose
+// expected counts are in e.acc: x ← F(x) until convergence.
+func (e *emRun) plain(x []float64, ll float64) (emEnd, error) {
 	for e.iter < e.set.MaxIterations {
-		e.iter++
+		e.mstep(x)
 		var done bool
 		var err error
-		if ll, done, err = e.step(f, x, ll); err != nil {
+		if ll, done, err = e.step(x, ll); err != nil {
 			return emEnd{}, err
 		}
 		if done {
-			return emEnd{f, ll, "FunctionConvergence", true}, nil
+			return emEnd{x, ll, "FunctionConvergence", true}, nil
 		}
-		x, f = f, x
 	}
 	return emEnd{x, ll, "IterationLimit", false}, nil
 }
@@ -198,9 +175,8 @@ func (m Model) runEM(ctx context.Context, d *data.Dataset, set Settings, obj *ob
 		// a copy would only cost memory (a vector of J·K values for DA).
 		x = slices.Clone(x0)
 	}
-	e := &emRun{ctx: ctx, obj: obj, nm: nm, lm: lm, set: set, start: start, shared: make([]float64, obj.lay.T[0])}
-	f := make([]float64, len(x)) // F(x)
-	ll, err := e.evalTo(x, f)
+	e := &emRun{ctx: ctx, obj: obj, nm: nm, lm: lm, set: set, start: start, acc: make([]float64, len(x))}
+	ll, err := e.eval(x)
 	if err != nil {
 		return nil, err
 	}
@@ -209,9 +185,9 @@ func (m Model) runEM(ctx context.Context, d *data.Dataset, set Settings, obj *ob
 	}
 	var end emEnd
 	if squarem {
-		end, err = e.squarem(x, f, ll)
+		end, err = e.squarem(x, ll)
 	} else {
-		end, err = e.plain(x, f, ll)
+		end, err = e.plain(x, ll)
 	}
 	if err != nil {
 		if ctx.Err() != nil {

@@ -103,19 +103,6 @@ type objective struct {
 	// pool holds accumulators of the worker and global blocks, one
 	// after the other, for the chunks of a pass (see pass).
 	pool accPool
-
-	// fused, while its om is set, is EM's M-step of the objects, which
-	// a pass then runs on each batch of objects as soon as it has
-	// accumulated their expected counts (see passTo).
-	fused fusedMStep
-}
-
-// fusedMStep is the M-step of the objects that EM runs inside a pass: om's
-// MStepObjects from the task block src, the parameters being evaluated, to
-// the rows of the accumulated counts themselves.
-type fusedMStep struct {
-	om  latent.ObjectMStepper
-	src []float64
 }
 
 func newObjective(m Model, d *data.Dataset, threads int) *objective {
@@ -253,26 +240,10 @@ func (o *objective) eval(x, grad []float64) float64 {
 // The chunks accumulate the shared blocks into accumulators from a pool
 // (runChunksOrdered), added to grad in chunk order.
 func (o *objective) pass(x, grad []float64) float64 {
-	t0 := o.lay.T[0]
-	return o.passTo(x, grad[:t0], grad[t0:])
-}
-
-// passTo is pass with the accumulations of the worker, object and global
-// blocks written into shared (the first lay.T[0] values of a parameter
-// vector) and those of the task block into gt. While o.fused is set, each
-// batch of objects' rows of gt are cleared just before the batch and
-// turned into the objects' new parameters by the M-step right after it,
-// while they are in the cache: gt then ends as the task block of the EM
-// map's next point, the same numbers, bit for bit, as the M-step run on
-// the whole task block after the pass.
-func (o *objective) passTo(x, shared, gt []float64) float64 {
 	o.allocScratch()
 	o.setParams(x)
-	clear(shared)
-	if o.fused.om == nil {
-		clear(gt)
-	}
-	gw, gob, gg := shared[o.lay.W[0]:o.lay.W[1]], shared[o.lay.O[0]:o.lay.O[1]], shared[o.lay.G[0]:o.lay.G[1]]
+	clear(grad)
+	gw, gob, gg, gt := o.lay.Split(grad)
 	nw := len(gw)
 	var v float64
 	runChunksOrdered(len(o.chunks), o.threads, &o.pool, func(i int, acc []float64) {
@@ -311,14 +282,11 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 	off := o.d.Offsets
 	for j := c.lo; j < c.hi; {
 		if o.pnoise == nil {
-			o.clearRows(gt, j, j+1)
 			value += o.logObject(c, j, gob, gt)
-			o.mstepRows(gt, j, j+1)
 			j++
 			continue
 		}
 		start, hi := j, batchEnd(off, j, c.hi)
-		o.clearRows(gt, start, hi)
 		var p, g []float64
 		if o.tlatent == nil {
 			n := (off[hi] - off[start]) * k
@@ -344,28 +312,8 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 				j++
 			}
 		}
-		o.mstepRows(gt, start, hi)
 	}
 	c.value = value + prod.Log()
-}
-
-// clearRows sets the rows of objects [lo, hi) of the task block's
-// accumulations gt to zero, before a batch, when the pass runs the M-step
-// of the objects (passTo); otherwise the pass cleared gt at its start.
-func (o *objective) clearRows(gt []float64, lo, hi int) {
-	if o.fused.om != nil {
-		dt := len(gt) / o.d.NumTasks()
-		clear(gt[lo*dt : hi*dt])
-	}
-}
-
-// mstepRows runs the M-step of objects [lo, hi), when the pass runs it
-// (passTo), on their accumulated rows of gt, which become their new
-// parameters.
-func (o *objective) mstepRows(gt []float64, lo, hi int) {
-	if f := o.fused; f.om != nil {
-		f.om.MStepObjects(lo, hi, gt, f.src, gt)
-	}
 }
 
 // probObjects evaluates the objects j, j+1, ... of a batch that ends at hi

@@ -10,11 +10,11 @@ import (
 // rejected one (Varadhan and Roland's mstep = 4).
 const squaremStepGrowth = 4
 
-// squarem runs EM from x, whose log-likelihood is ll, with f = F(x) from
-// x's E-step, accelerated by SQUAREM (Varadhan and Roland 2008, "Simple
-// and globally convergent methods for accelerating the convergence of any
-// EM algorithm", scheme S3), on the parameter vector the M-steps write
-// (logits). A cycle from x₀ with L(x₀) known is:
+// squarem runs EM from x, whose log-likelihood is ll and whose expected
+// counts are in e.acc, accelerated by SQUAREM (Varadhan and Roland 2008,
+// "Simple and globally convergent methods for accelerating the convergence
+// of any EM algorithm", scheme S3), on the parameter vector the M-steps
+// write (logits). A cycle from x₀ with L(x₀) known is:
 //
 //	x₁ = F(x₀), x₂ = F(x₁), r = x₁ - x₀, v = x₂ - 2x₁ + x₀,
 //	α = clamp(‖r‖/‖v‖, 1, αmax),
@@ -30,46 +30,45 @@ const squaremStepGrowth = 4
 // multiplied by 4 after an accepted step (α = 1 included) at αmax and
 // divided by 4 (down to 1) after a rejected one.
 //
-// Every E-step computes the M-step after it (evalTo), into a vector whose
-// point the fit no longer needs: the fit holds three vectors of parameters,
-// whose roles rotate (x₀, x₁ = F(x₀) and x₂ = F(x₁); then x', F(x') and
-// F(F(x'))), and r in single precision: v is formed from x₂ - x₀ - 2r when
-// needed, and x' overwrites x₀. r and the step length only steer the
-// extrapolation, whose result is checked by its log-likelihood, so their
-// precision does not affect the fixed point.
+// Besides the parameters and the expected counts it keeps one more vector
+// of parameters (x₂, or x₁ on the way) and r in single precision: v is
+// formed from x₂ - x₀ - 2r when needed, and x' overwrites x₀. r and the
+// step length only steer the extrapolation, whose result is checked by its
+// log-likelihood, so their precision does not affect the fixed point.
 //
 // The convergence test is plain EM's, applied to every EM step it takes
 // (x₀ → x₁, x' → F(x') and x₁ → x₂ when it is evaluated): the fit stops
 // when one of them changes L by at most FunctionTol·|L|.
-func (e *emRun) squarem(x, f []float64, ll float64) (emEnd, error) {
-	s := make([]float64, len(x))
+func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
+	y := make([]float64, len(x))
 	r := make([]float32, len(x))
 	maxStep := 1.0
 	for {
-		// x = x₀, ll = L(x₀), f = F(x₀) = x₁; s is free.
+		// x = x₀, ll = L(x₀), e.acc holds the counts at x₀.
 		if e.iter >= e.set.MaxIterations {
 			return emEnd{x, ll, "IterationLimit", false}, nil
 		}
-		e.iter++ // x₁
+		e.each(func(b [2]int) { copy(y[b[0]:b[1]], x[b[0]:b[1]]) })
+		e.mstep(y) // x₁
 		e.each(func(b [2]int) {
 			for i := b[0]; i < b[1]; i++ {
-				r[i] = float32(f[i] - x[i])
+				r[i] = float32(y[i] - x[i])
 			}
 		})
-		ll1, done, err := e.step(f, s, ll) // and s = F(x₁) = x₂
+		ll1, done, err := e.step(y, ll)
 		if err != nil {
 			return emEnd{}, err
 		}
 		if done {
-			return emEnd{f, ll1, "FunctionConvergence", true}, nil
+			return emEnd{y, ll1, "FunctionConvergence", true}, nil
 		}
 		if e.iter >= e.set.MaxIterations {
-			return emEnd{f, ll1, "IterationLimit", false}, nil
+			return emEnd{y, ll1, "IterationLimit", false}, nil
 		}
-		e.iter++ // x₂
+		e.mstep(y) // x₂
 		// x ← x', unless every step length is 1 (x' = x₂).
-		if alpha := e.extrapolate(x, s, r, maxStep); alpha > 1 {
-			llx, err := e.evalTo(x, f) // f = F(x'): x₁ is no longer needed
+		if alpha := e.extrapolate(x, y, r, maxStep); alpha > 1 {
+			llx, err := e.eval(x)
 			if err != nil {
 				return emEnd{}, err
 			}
@@ -81,14 +80,13 @@ func (e *emRun) squarem(x, f []float64, ll float64) (emEnd, error) {
 				if e.iter >= e.set.MaxIterations {
 					return emEnd{x, llx, "IterationLimit", false}, nil
 				}
-				e.iter++ // F(x'), the next x₀, whose M-step goes to x
-				if ll, done, err = e.step(f, x, llx); err != nil {
+				e.mstep(x) // F(x')
+				if ll, done, err = e.step(x, llx); err != nil {
 					return emEnd{}, err
 				}
 				if done {
-					return emEnd{f, ll, "FunctionConvergence", true}, nil
+					return emEnd{x, ll, "FunctionConvergence", true}, nil
 				}
-				x, f = f, x
 				continue
 			}
 			if alpha == maxStep {
@@ -97,14 +95,13 @@ func (e *emRun) squarem(x, f []float64, ll float64) (emEnd, error) {
 		} else if maxStep == 1 {
 			maxStep = squaremStepGrowth
 		}
-		// x₂, the next x₀, whose M-step goes to f.
-		if ll, done, err = e.step(s, f, ll1); err != nil {
+		x, y = y, x // x₂
+		if ll, done, err = e.step(x, ll1); err != nil {
 			return emEnd{}, err
 		}
 		if done {
-			return emEnd{s, ll, "FunctionConvergence", true}, nil
+			return emEnd{x, ll, "FunctionConvergence", true}, nil
 		}
-		x, s = s, x
 	}
 }
 
