@@ -43,8 +43,8 @@ type vbDA struct {
 	// parameters (the noise posterior's, γ, a) without a copy of γ's J×K
 	// numbers.
 	store []float64
-	// generic makes K = 2 take the generic loop instead of object2 (for
-	// the test that compares them).
+	// generic makes K = 2 and K = 3 take the generic loop instead of
+	// object2 and vbStep3 (for the test that compares them).
 	generic bool
 }
 
@@ -141,6 +141,9 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				rows, sums = c.labelRows(len(pj)/k, k)
 			}
 			step := func(src, dst []float64) num.Product {
+				if k == 3 && !v.generic {
+					return vbStep3(pj, gj, src, dst, e, v.a)
+				}
 				num.ExpDigammaTo(e, src)
 				copy(dst, v.a)
 				prod := num.NewProduct()

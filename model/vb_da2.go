@@ -83,6 +83,34 @@ func vbStep2(pj, gj []float64, s0, s1, a0, a1 float64) (e0, e1, d0, d1 float64, 
 	return e0, e1, d0, d1, prod
 }
 
+// vbStep3 is objects' step for K = 3 from γ = src: it writes exp ψ(γ)
+// into e, the weights φ_i of the labels into gj and the new γ = a + Σ_i φ_i
+// into dst, and returns the product of the normalisers. The generic loop's
+// operations in the same order (num.ExpDigammaTo, then each label's
+// num.Responsibilities and its additions to dst), with the three classes
+// in registers instead of a loop over them.
+func vbStep3(pj, gj, src, dst, e, a []float64) num.Product {
+	num.ExpDigammaTo(e, src)
+	e0, e1, e2 := e[0], e[1], e[2]
+	d0, d1, d2 := a[0], a[1], a[2]
+	prod := num.NewProduct()
+	gj = gj[:len(pj)]
+	for i := 0; i+2 < len(pj); i += 3 {
+		// Rounded before the sums, as num.Responsibilities, on every build.
+		t0, t1, t2 := float64(e0*pj[i]), float64(e1*pj[i+1]), float64(e2*pj[i+2])
+		m := t0 + t1 + t2
+		inv := 1 / m
+		r0, r1, r2 := float64(t0*inv), float64(t1*inv), float64(t2*inv)
+		gj[i], gj[i+1], gj[i+2] = r0, r1, r2
+		prod.Mul(m)
+		d0 += r0
+		d1 += r1
+		d2 += r2
+	}
+	dst[0], dst[1], dst[2] = d0, d1, d2
+	return prod
+}
+
 // vbBoundTerm is one class's term log Γ(x) − (x − a) ψ(x) of the bound in
 // objects, given lg = log Γ(x) and psi = ψ(x) (vbPsi).
 func vbBoundTerm(x, a, lg, psi float64) float64 {

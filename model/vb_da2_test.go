@@ -6,22 +6,47 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
 )
 
 // TestVBObject2 checks that the scalar update of an object at K = 2
-// (vbDA.object2) gives bit for bit the fit of the generic loop: the same
-// outputs, bound and number of passes, with the prior fixed and estimated
-// (hier), with and without gold objects, on the binary shipped sets.
+// (vbDA.object2) and the step at K = 3 (vbStep3) give bit for bit the fit
+// of the generic loop: the same outputs, bound and number of passes, with
+// the prior fixed and estimated (hier), with and without gold objects, on
+// the binary shipped sets and on simulated three-class data (2,000 tasks
+// of 4 labels from 60 workers, under DA).
 func TestVBObject2(t *testing.T) {
+	type set struct {
+		name string
+		d    *data.Dataset
+		gold *data.Gold
+	}
+	var sets []set
 	for _, name := range []string{"rte", "temp", "duchenne"} {
 		d, gold, err := datasets.Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.NumClasses() != 2 {
+		sets = append(sets, set{name, d, gold})
+	}
+	d3, tr, err := sim.Simulate(sim.Config{Noise: noise.DS{}, Latent: latent.DA{}, Classes: 3, Tasks: 2000, Workers: 60, LabelsPerTask: 4, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g3 := &data.Gold{} // every third task, at the argmax of its q_j
+	for j := 0; j < d3.NumTasks(); j += 3 {
+		q := tr.Q[j*3 : j*3+3]
+		g3.Task = append(g3.Task, int32(j))
+		g3.Label = append(g3.Label, uint16(slices.Index(q, slices.Max(q))))
+	}
+	sets = append(sets, set{"simulated K=3", d3, g3})
+	for _, st := range sets {
+		name, d, gold := st.name, st.d, st.gold
+		if d.NumClasses() > 3 {
 			continue
 		}
 		// Every fifth gold task clamped, the others free.
@@ -48,7 +73,7 @@ func TestVBObject2(t *testing.T) {
 				set := own.withDefaults()
 				var a []float64
 				if !tc.hier {
-					a = []float64{JeffreysPrior, JeffreysPrior}
+					a = slices.Repeat([]float64{JeffreysPrior}, d.NumClasses())
 				}
 				s := newVBDA(d, tc.hier, a, tc.gold)
 				s.generic = generic
