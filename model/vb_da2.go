@@ -90,8 +90,13 @@ func vbStep2(pj, gj []float64, s0, s1, a0, a1 float64) (e0, e1, d0, d1 float64, 
 // num.Responsibilities and its additions to dst), with the three classes
 // in registers instead of a loop over them.
 func vbStep3(pj, gj, src, dst, e, a []float64) num.Product {
-	num.ExpDigammaTo(e, src)
-	e0, e1, e2 := e[0], e[1], e[2]
+	// exp ψ of the three classes and of 7 (no shift), so that they form
+	// a group of four for num.ExpDigammaTo's vector code.
+	x4 := [4]float64{src[0], src[1], src[2], 7}
+	var e4 [4]float64
+	num.ExpDigammaTo(e4[:], x4[:])
+	e0, e1, e2 := e4[0], e4[1], e4[2]
+	e[0], e[1], e[2] = e0, e1, e2
 	d0, d1, d2 := a[0], a[1], a[2]
 	prod := num.NewProduct()
 	gj = gj[:len(pj)]
