@@ -44,7 +44,7 @@ type vbDA struct {
 	// numbers.
 	store []float64
 	// generic makes K = 2 and K = 3 take the generic loop instead of
-	// object2 and vbStep3 (for the test that compares them).
+	// object2 and object3 (for the test that compares them).
 	generic bool
 }
 
@@ -122,6 +122,10 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				v.object2(c, pj, gj, gamma)
 				continue
 			}
+			if k == 3 && !v.generic {
+				v.object3(c, pj, gj, gamma)
+				continue
+			}
 			// step is the object's update γ → a + Σ_i φ_i(γ): it writes
 			// the weights φ_i into gj and the new γ into dst, and returns
 			// the product of the normalisers Σ_z exp ψ(γ_z) P(y_i | z).
@@ -141,9 +145,6 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				rows, sums = c.labelRows(len(pj)/k, k)
 			}
 			step := func(src, dst []float64) num.Product {
-				if k == 3 && !v.generic {
-					return vbStep3(pj, gj, src, dst, e, v.a)
-				}
 				num.ExpDigammaTo(e, src)
 				copy(dst, v.a)
 				prod := num.NewProduct()

@@ -83,22 +83,67 @@ func vbStep2(pj, gj []float64, s0, s1, a0, a1 float64) (e0, e1, d0, d1 float64, 
 	return e0, e1, d0, d1, prod
 }
 
-// vbStep3 is objects' step for K = 3 from γ = src: it writes exp ψ(γ)
-// into e, the weights φ_i of the labels into gj and the new γ = a + Σ_i φ_i
-// into dst, and returns the product of the normalisers. The generic loop's
-// operations in the same order (num.ExpDigammaTo, then each label's
-// num.Responsibilities and its additions to dst), with the three classes
-// in registers instead of a loop over them.
-func vbStep3(pj, gj, src, dst, e, a []float64) num.Product {
-	// exp ψ of the three classes and of 7 (no shift), so that they form
-	// a group of four for num.ExpDigammaTo's vector code.
-	x4 := [4]float64{src[0], src[1], src[2], 7}
+// object3 is objects' update of one object for K = 3, as object2 is for
+// K = 2: the generic loop's operations in the same order (its step, its
+// SQUAREM and its end, settle), bit for bit, with the three classes in
+// registers instead of scratch slices.
+func (v *vbDA) object3(c *vbChunk, pj, gj, gamma []float64) {
+	a0, a1, a2 := v.a[0], v.a[1], v.a[2]
+	old := [3]float64{gamma[0], gamma[1], gamma[2]} // γ_j as the last pass left it
+	x0, x1, x2 := old[0], old[1], old[2]
+	accel, last := true, math.Inf(1)
+	for it := 0; ; it++ {
+		e0, e1, e2, n0, n1, n2, prod := vbStep3(pj, gj, x0, x1, x2, a0, a1, a2)
+		diff := max(max(max(0, math.Abs(n0-x0)), math.Abs(n1-x1)), math.Abs(n2-x2))
+		if diff >= innerTol && it+1 < maxInner {
+			// SQUAREM as in objects.
+			accel = accel && diff < last
+			last = diff
+			if !accel {
+				x0, x1, x2 = n0, n1, n2
+				continue
+			}
+			_, _, _, m0, m1, m2, _ := vbStep3(pj, gj, n0, n1, n2, a0, a1, a2)
+			r0, r1, r2 := n0-x0, n1-x1, n2-x2
+			w0, w1, w2 := m0-2*n0+x0, m1-2*n1+x1, m2-2*n2+x2
+			alpha := -1.0
+			// Each product rounded before the sum that takes it, as in
+			// squaremLength.
+			if vv := float64(w0*w0) + float64(w1*w1) + float64(w2*w2); vv > 0 {
+				rr := float64(r0*r0) + float64(r1*r1) + float64(r2*r2)
+				alpha = -min(max(math.Sqrt(rr/vv), 1), math.Inf(1))
+			}
+			p0 := x0 - float64(2*alpha*r0) + float64(alpha*alpha*w0)
+			p1 := x1 - float64(2*alpha*r1) + float64(alpha*alpha*w1)
+			p2 := x2 - float64(2*alpha*r2) + float64(alpha*alpha*w2)
+			if p0 >= a0 && p1 >= a1 && p2 >= a2 {
+				x0, x1, x2 = p0, p1, p2
+			} else {
+				x0, x1, x2 = m0, m1, m2
+			}
+			continue
+		}
+		gamma[0], gamma[1], gamma[2] = x0, x1, x2
+		e, next := [3]float64{e0, e1, e2}, [3]float64{n0, n1, n2}
+		var elog, psi [3]float64
+		v.settle(c, len(pj)/3, prod, gamma, e[:], old[:], next[:], elog[:], psi[:])
+		return
+	}
+}
+
+// vbStep3 is objects' step for K = 3 from γ = (s0, s1, s2): it writes the
+// weights φ_i of the labels into gj and returns exp ψ(γ), the new
+// γ = a + Σ_i φ_i and the product of the normalisers. exp ψ of the three
+// classes is taken with a fourth value, 7 (no shift), so that they make a
+// group of four for num.ExpDigammaTo's vector code; each label's
+// responsibilities are num.Responsibilities', rounded alike.
+func vbStep3(pj, gj []float64, s0, s1, s2, a0, a1, a2 float64) (e0, e1, e2, d0, d1, d2 float64, prod num.Product) {
+	x4 := [4]float64{s0, s1, s2, 7}
 	var e4 [4]float64
 	num.ExpDigammaTo(e4[:], x4[:])
-	e0, e1, e2 := e4[0], e4[1], e4[2]
-	e[0], e[1], e[2] = e0, e1, e2
-	d0, d1, d2 := a[0], a[1], a[2]
-	prod := num.NewProduct()
+	e0, e1, e2 = e4[0], e4[1], e4[2]
+	d0, d1, d2 = a0, a1, a2
+	prod = num.NewProduct()
 	gj = gj[:len(pj)]
 	for i := 0; i+2 < len(pj); i += 3 {
 		// Rounded before the sums, as num.Responsibilities, on every build.
@@ -112,8 +157,7 @@ func vbStep3(pj, gj, src, dst, e, a []float64) num.Product {
 		d1 += r1
 		d2 += r2
 	}
-	dst[0], dst[1], dst[2] = d0, d1, d2
-	return prod
+	return e0, e1, e2, d0, d1, d2, prod
 }
 
 // vbBoundTerm is one class's term log Γ(x) − (x − a) ψ(x) of the bound in

@@ -14,7 +14,7 @@ import (
 )
 
 // TestVBObject2 checks that the scalar update of an object at K = 2
-// (vbDA.object2) and the step at K = 3 (vbStep3) give bit for bit the fit
+// (vbDA.object2) and at K = 3 (vbDA.object3) give bit for bit the fit
 // of the generic loop: the same outputs, bound and number of passes, with
 // the prior fixed and estimated (hier), with and without gold objects, on
 // the binary shipped sets and on simulated three-class data (2,000 tasks
