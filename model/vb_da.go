@@ -135,10 +135,12 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 			//
 			// From K = 4 the labels' responsibilities are taken by
 			// num.RespRows (four classes at a time), each label's
-			// num.Responsibilities bit for bit. At K = 3 there is no
-			// group of four, and the plain loop is faster (the default's
-			// trec2010 fit, K = 3: 2.64-2.69 CPU-s with it, 2.75-2.83
-			// with RespRows' own scalar loop, five alternating runs).
+			// num.Responsibilities bit for bit. Below, the plain loop
+			// (K = 2 and 3 take it only when generic is set; object2 and
+			// object3 make the same operations): at K = 3 there is no
+			// group of four, and it was faster than RespRows' own scalar
+			// loop (the default's trec2010 fit: 2.64-2.69 against
+			// 2.75-2.83 CPU-s, five alternating runs).
 			var rows []int
 			var sums []float64
 			if k >= 4 {
