@@ -17,9 +17,9 @@ import (
 // Dawid-Skene fits (the E-step over every object, with DA's per-object
 // inner loop, and the closed-form updates), as CPU nanoseconds per label
 // and pass of whole fits on data simulated from DA-DS, so that changes to
-// the pass and changes to the number of passes are told apart. K = 2 and
-// K = 3 have updates of their own (object2, object3), larger K the generic
-// loop:
+// the pass and changes to the number of passes are told apart. K = 2, 3
+// and 4 have updates of their own (object2, object3, object4), larger K
+// the generic loop:
 //
 //	go test ./model -run '^$' -bench 'VBPass/vb-da-ds/K=2' -benchtime 1x -count 3
 func BenchmarkVBPass(b *testing.B) {
@@ -28,7 +28,7 @@ func BenchmarkVBPass(b *testing.B) {
 		{Noise: noise.DS{}, Latent: latent.DA{}},
 		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
 	} {
-		for _, k := range []int{2, 3, 10} {
+		for _, k := range []int{2, 3, 4, 10} {
 			n := 1_000_000
 			if k > 2 {
 				n = 200_000

@@ -43,8 +43,8 @@ type vbDA struct {
 	// parameters (the noise posterior's, γ, a) without a copy of γ's J×K
 	// numbers.
 	store []float64
-	// generic makes K = 2 and K = 3 take the generic loop instead of
-	// object2 and object3 (for the test that compares them).
+	// generic makes K = 2, 3 and 4 take the generic loop instead of
+	// object2, object3 and object4 (for the test that compares them).
 	generic bool
 }
 
@@ -126,6 +126,10 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				v.object3(c, pj, gj, gamma)
 				continue
 			}
+			if k == 4 && !v.generic {
+				v.object4(c, pj, gj, gamma)
+				continue
+			}
 			// step is the object's update γ → a + Σ_i φ_i(γ): it writes
 			// the weights φ_i into gj and the new γ into dst, and returns
 			// the product of the normalisers Σ_z exp ψ(γ_z) P(y_i | z).
@@ -135,9 +139,10 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 			//
 			// From K = 4 the labels' responsibilities are taken by
 			// num.RespRows (four classes at a time), each label's
-			// num.Responsibilities bit for bit. Below, the plain loop
-			// (K = 2 and 3 take it only when generic is set; object2 and
-			// object3 make the same operations): at K = 3 there is no
+			// num.Responsibilities bit for bit (K = 4 takes it only when
+			// generic is set; object4 makes the same operations). Below,
+			// the plain loop (K = 2 and 3 take it only when generic is
+			// set; object2 and object3 likewise): at K = 3 there is no
 			// group of four, and it was faster than RespRows' own scalar
 			// loop (the default's trec2010 fit: 2.64-2.69 against
 			// 2.75-2.83 CPU-s, five alternating runs).

@@ -160,6 +160,73 @@ func vbStep3(pj, gj []float64, s0, s1, s2, a0, a1, a2 float64) (e0, e1, e2, d0, 
 	return e0, e1, e2, d0, d1, d2, prod
 }
 
+// object4 is object3 for K = 4.
+func (v *vbDA) object4(c *vbChunk, pj, gj, gamma []float64) {
+	a0, a1, a2, a3 := v.a[0], v.a[1], v.a[2], v.a[3]
+	old := [4]float64{gamma[0], gamma[1], gamma[2], gamma[3]}
+	x0, x1, x2, x3 := old[0], old[1], old[2], old[3]
+	accel, last := true, math.Inf(1)
+	for it := 0; ; it++ {
+		e0, e1, e2, e3, n0, n1, n2, n3, prod := vbStep4(pj, gj, x0, x1, x2, x3, a0, a1, a2, a3)
+		diff := max(max(max(max(0, math.Abs(n0-x0)), math.Abs(n1-x1)), math.Abs(n2-x2)), math.Abs(n3-x3))
+		if diff >= innerTol && it+1 < maxInner {
+			accel = accel && diff < last
+			last = diff
+			if !accel {
+				x0, x1, x2, x3 = n0, n1, n2, n3
+				continue
+			}
+			_, _, _, _, m0, m1, m2, m3, _ := vbStep4(pj, gj, n0, n1, n2, n3, a0, a1, a2, a3)
+			r0, r1, r2, r3 := n0-x0, n1-x1, n2-x2, n3-x3
+			w0, w1, w2, w3 := m0-2*n0+x0, m1-2*n1+x1, m2-2*n2+x2, m3-2*n3+x3
+			alpha := -1.0
+			if vv := float64(w0*w0) + float64(w1*w1) + float64(w2*w2) + float64(w3*w3); vv > 0 {
+				rr := float64(r0*r0) + float64(r1*r1) + float64(r2*r2) + float64(r3*r3)
+				alpha = -min(max(math.Sqrt(rr/vv), 1), math.Inf(1))
+			}
+			p0 := x0 - float64(2*alpha*r0) + float64(alpha*alpha*w0)
+			p1 := x1 - float64(2*alpha*r1) + float64(alpha*alpha*w1)
+			p2 := x2 - float64(2*alpha*r2) + float64(alpha*alpha*w2)
+			p3 := x3 - float64(2*alpha*r3) + float64(alpha*alpha*w3)
+			if p0 >= a0 && p1 >= a1 && p2 >= a2 && p3 >= a3 {
+				x0, x1, x2, x3 = p0, p1, p2, p3
+			} else {
+				x0, x1, x2, x3 = m0, m1, m2, m3
+			}
+			continue
+		}
+		gamma[0], gamma[1], gamma[2], gamma[3] = x0, x1, x2, x3
+		e, next := [4]float64{e0, e1, e2, e3}, [4]float64{n0, n1, n2, n3}
+		var elog, psi [4]float64
+		v.settle(c, len(pj)/4, prod, gamma, e[:], old[:], next[:], elog[:], psi[:])
+		return
+	}
+}
+
+// vbStep4 is vbStep3 for K = 4.
+func vbStep4(pj, gj []float64, s0, s1, s2, s3, a0, a1, a2, a3 float64) (e0, e1, e2, e3, d0, d1, d2, d3 float64, prod num.Product) {
+	x4 := [4]float64{s0, s1, s2, s3}
+	var e4 [4]float64
+	num.ExpDigammaTo(e4[:], x4[:])
+	e0, e1, e2, e3 = e4[0], e4[1], e4[2], e4[3]
+	d0, d1, d2, d3 = a0, a1, a2, a3
+	prod = num.NewProduct()
+	gj = gj[:len(pj)]
+	for i := 0; i+3 < len(pj); i += 4 {
+		t0, t1, t2, t3 := float64(e0*pj[i]), float64(e1*pj[i+1]), float64(e2*pj[i+2]), float64(e3*pj[i+3])
+		m := t0 + t1 + t2 + t3
+		inv := 1 / m
+		r0, r1, r2, r3 := float64(t0*inv), float64(t1*inv), float64(t2*inv), float64(t3*inv)
+		gj[i], gj[i+1], gj[i+2], gj[i+3] = r0, r1, r2, r3
+		prod.Mul(m)
+		d0 += r0
+		d1 += r1
+		d2 += r2
+		d3 += r3
+	}
+	return e0, e1, e2, e3, d0, d1, d2, d3, prod
+}
+
 // vbBoundTerm is one class's term log Γ(x) − (x − a) ψ(x) of the bound in
 // objects, given lg = log Γ(x) and psi = ψ(x) (vbPsi).
 func vbBoundTerm(x, a, lg, psi float64) float64 {
