@@ -9,7 +9,7 @@ import (
 // object2 is the update of one object without a known class in
 // vbDA.objects for K = 2, with γ_j, exp ψ(γ_j) and the new γ_j held in
 // scalars instead of scratch slices while it iterates, and settle's end:
-// the same operations in the same order (TestVBObject2 compares it with
+// the same operations in the same order (TestVBObjectScalar compares it with
 // the generic loop bit for bit). An
 // object's update is most of a variational pass, and this one took the
 // pass at K = 2 from 73-77 to 64-66 cpu-ns/label (BenchmarkVBPass).

@@ -14,13 +14,13 @@ import (
 	"github.com/consensuslab/consensus/sim"
 )
 
-// TestVBObject2 checks that the scalar updates of an object at K = 2, 3
+// TestVBObjectScalar checks that the scalar updates of an object at K = 2, 3
 // and 4 (vbDA.object2, object3, object4) give bit for bit the fit of the
 // generic loop: the same outputs, bound and number of passes, with the
 // prior fixed and estimated (hier), with and without gold objects, on the
 // binary shipped sets and on simulated three- and four-class data (2,000
 // tasks of 4 labels from 60 workers, under DA).
-func TestVBObject2(t *testing.T) {
+func TestVBObjectScalar(t *testing.T) {
 	type set struct {
 		name string
 		d    *data.Dataset
