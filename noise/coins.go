@@ -10,7 +10,7 @@ import "github.com/consensuslab/consensus/internal/num"
 type coinTable struct {
 	right []float64 // log σ(c): log P(y = z | z)
 	wrong []float64 // log σ(-c) - log(K - 1): log P(y | z) for each y ≠ z
-	acc   []float64 // σ(c), the accuracy, for the gradient
+	acc   []float64 // σ(c), the accuracy: the gradient, Conditional and WorkerValues read it
 }
 
 // fill sets the table's entries for the logits c, with logKm1 = log(K - 1).

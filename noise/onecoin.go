@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/consensuslab/consensus/data"
-	"github.com/consensuslab/consensus/internal/num"
 )
 
 // OneCoin is the one-coin Dawid-Skene noise model: every worker w has a
@@ -74,14 +73,10 @@ type oneCoinEval struct {
 	d      *data.Dataset
 	k      int
 	logKm1 float64
-	c      []float64
-	t      coinTable
+	t      coinTable // of the accuracy logits c_w
 }
 
-func (e *oneCoinEval) SetParams(w, _ []float64) {
-	e.c = w
-	e.t.fill(w, e.logKm1)
-}
+func (e *oneCoinEval) SetParams(w, _ []float64) { e.t.fill(w, e.logKm1) }
 
 func (e *oneCoinEval) LogProb(j int, l []float64) {
 	k := e.k
@@ -116,7 +111,7 @@ func (e *oneCoinEval) FinishGrad(_, _ []float64) {}
 func (*oneCoinEval) WorkerOnly() {}
 
 func (e *oneCoinEval) Conditional(w int32, _ int, z int, p []float64) {
-	a := num.Sigmoid(e.c[w])
+	a := e.t.acc[w]
 	for y := range p[:e.k] {
 		p[y] = (1 - a) / float64(e.k-1)
 	}
@@ -126,7 +121,7 @@ func (e *oneCoinEval) Conditional(w int32, _ int, z int, p []float64) {
 func (e *oneCoinEval) WorkerColumns() []string { return []string{"accuracy"} }
 
 func (e *oneCoinEval) WorkerValues(w int, dst []float64) []float64 {
-	return append(dst, num.Sigmoid(e.c[w]))
+	return append(dst, e.t.acc[w])
 }
 
 // Info declares one-coin Dawid-Skene for the registry: like DS, its LA

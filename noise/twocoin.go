@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/consensuslab/consensus/data"
-	"github.com/consensuslab/consensus/internal/num"
 )
 
 // TwoCoin is the class-conditional accuracy noise model, for two classes
@@ -100,14 +99,10 @@ type twoCoinEval struct {
 	d      *data.Dataset
 	k      int
 	logKm1 float64
-	c      []float64
-	t      coinTable
+	t      coinTable // of the accuracy logits c_w(z)
 }
 
-func (e *twoCoinEval) SetParams(w, _ []float64) {
-	e.c = w
-	e.t.fill(w, e.logKm1)
-}
+func (e *twoCoinEval) SetParams(w, _ []float64) { e.t.fill(w, e.logKm1) }
 
 func (e *twoCoinEval) LogProb(j int, l []float64) {
 	k := e.k
@@ -137,7 +132,7 @@ func (e *twoCoinEval) FinishGrad(_, _ []float64) {}
 func (*twoCoinEval) WorkerOnly() {}
 
 func (e *twoCoinEval) Conditional(w int32, _ int, z int, p []float64) {
-	a := num.Sigmoid(e.c[int(w)*e.k+z])
+	a := e.t.acc[int(w)*e.k+z]
 	for y := range p[:e.k] {
 		p[y] = (1 - a) / float64(e.k-1)
 	}
@@ -153,8 +148,5 @@ func (e *twoCoinEval) WorkerColumns() []string {
 }
 
 func (e *twoCoinEval) WorkerValues(w int, dst []float64) []float64 {
-	for _, c := range e.c[w*e.k : (w+1)*e.k] {
-		dst = append(dst, num.Sigmoid(c))
-	}
-	return dst
+	return append(dst, e.t.acc[w*e.k:(w+1)*e.k]...)
 }
