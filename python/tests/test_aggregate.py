@@ -263,15 +263,27 @@ class TestWithoutPandas(unittest.TestCase):
                 self.assertIn("needs pandas", str(ctx.exception))
 
 
+def fake_program(directory, name="consensus"):
+    """Write a shell script that exits 0 at directory/name; return its path."""
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\nexit 0\n")
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+    return path
+
+
 class TestBinary(unittest.TestCase):
+
+    def setUp(self):
+        # No program is bundled in a checkout; these tests say where one is.
+        p = mock.patch("consensus_crowd._binary.bundled_path", return_value=os.path.join("/nonexistent", "consensus"))
+        p.start()
+        self.addCleanup(p.stop)
 
     def test_order(self):
         real = binary()
         with tempfile.TemporaryDirectory() as tmp:
-            fake = os.path.join(tmp, "consensus")
-            with open(fake, "w") as f:
-                f.write("#!/bin/sh\nexit 0\n")
-            os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+            fake = fake_program(tmp)
             with mock.patch.dict(os.environ, {"CONSENSUS_BIN": real, "PATH": tmp}):
                 self.assertEqual(cc.find_binary(), real)
                 self.assertEqual(cc.find_binary(fake), fake)
@@ -279,6 +291,30 @@ class TestBinary(unittest.TestCase):
             env["PATH"] = tmp
             with mock.patch.dict(os.environ, env, clear=True):
                 self.assertEqual(cc.find_binary(), fake)
+
+    def test_bundled(self):
+        """The bundled program comes after binary= and CONSENSUS_BIN and
+        before PATH; one that lost its executable bits gets them back."""
+        real = binary()
+        with tempfile.TemporaryDirectory() as tmp:
+            os.mkdir(os.path.join(tmp, "bin"))
+            os.mkdir(os.path.join(tmp, "path"))
+            bundled = fake_program(os.path.join(tmp, "bin"))
+            on_path = fake_program(os.path.join(tmp, "path"))
+            env = {k: v for k, v in os.environ.items() if k != "CONSENSUS_BIN"}
+            env["PATH"] = os.path.dirname(on_path)
+            with mock.patch("consensus_crowd._binary.bundled_path", return_value=bundled):
+                with mock.patch.dict(os.environ, env, clear=True):
+                    self.assertEqual(cc.find_binary(), bundled)
+                    self.assertEqual(cc.find_binary(real), real)
+                    os.chmod(bundled, 0o644)
+                    self.assertEqual(cc.find_binary(), bundled)
+                    self.assertTrue(os.stat(bundled).st_mode & stat.S_IXUSR)
+                with mock.patch.dict(os.environ, dict(env, CONSENSUS_BIN=real), clear=True):
+                    self.assertEqual(cc.find_binary(), real)
+            with mock.patch("consensus_crowd._binary.bundled_path", return_value=os.path.join(tmp, "none")):
+                with mock.patch.dict(os.environ, env, clear=True):
+                    self.assertEqual(cc.find_binary(), on_path)
 
     def test_not_found(self):
         env = {k: v for k, v in os.environ.items() if k != "CONSENSUS_BIN"}
@@ -292,6 +328,7 @@ class TestBinary(unittest.TestCase):
                         msg = str(ctx.exception)
                         self.assertIn("go install github.com/consensuslab/consensus/cmd/consensus@latest", msg)
                         self.assertIn("go build ./cmd/consensus", msg)
+                        self.assertIn("python/build_wheels.py", msg)
             with mock.patch.dict(os.environ, {"CONSENSUS_BIN": os.path.join(tmp, "nothing")}):
                 with self.assertRaises(cc.BinaryNotFoundError) as ctx:
                     cc.find_binary()
