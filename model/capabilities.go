@@ -54,6 +54,10 @@ type WorkerStarter interface {
 	// values, or if the noise model cannot set its workers
 	// (noise.WorkerSetter).
 	SetWorker(d *data.Dataset, x []float64, w int, vals []float64) error
+	// WorkerParams returns the range [lo, hi) of worker w's parameters in
+	// the parameter vector on d, the block SetWorker sets: marked in
+	// Settings.Fixed, they keep the start's values during the fit.
+	WorkerParams(d *data.Dataset, w int) (lo, hi int)
 }
 
 // GoldTrainer is an Estimator that can fit with the classes of some tasks
@@ -112,9 +116,17 @@ func (m Model) SetWorker(d *data.Dataset, x []float64, w int, vals []float64) er
 	if want := len(m.WorkerColumns(d)); len(vals) != want {
 		return fmt.Errorf("model %s: %d worker values, want %d", m.Name(), len(vals), want)
 	}
-	lay := m.Layout(d)
+	lo, hi := m.WorkerParams(d, w)
+	return ws.SetWorker(d, vals, x[lo:hi])
+}
+
+// WorkerParams returns the range of worker w's block in the worker block
+// of the parameter vector on d (Layout.W): WorkerDim(K) values from
+// W[0] + w·WorkerDim(K).
+func (m Model) WorkerParams(d *data.Dataset, w int) (lo, hi int) {
 	dim := m.Noise.WorkerDim(d.NumClasses())
-	return ws.SetWorker(d, vals, x[lay.W[0]+w*dim:lay.W[0]+(w+1)*dim])
+	lo = m.Layout(d).W[0] + w*dim
+	return lo, lo + dim
 }
 
 // inner returns the model HDA fits, with the prior pinned to Alpha and P
@@ -157,6 +169,10 @@ func (h HDA) WorkerColumns(d *data.Dataset) []string { return h.inner().WorkerCo
 func (h HDA) SetWorker(d *data.Dataset, x []float64, w int, vals []float64) error {
 	return h.inner().SetWorker(d, x, w, vals)
 }
+
+// WorkerParams returns the range of worker w's block as Model.WorkerParams
+// does.
+func (h HDA) WorkerParams(d *data.Dataset, w int) (lo, hi int) { return h.inner().WorkerParams(d, w) }
 
 // Parts returns b's noise model and assumption: latent.Dirichlet (DA with
 // an estimated Dirichlet prior) for the hierarchical form.

@@ -27,13 +27,13 @@ func (o *objective) hasMStep() bool {
 
 // fitsByEM reports whether a fit with the settings set runs EM: when
 // asked to, or with Method Auto when both sides have closed-form M-steps
-// (hasMStep, asked only then) and no ridge or fixed parameters.
+// (hasMStep, asked only then) and there is no ridge.
 func fitsByEM(set Settings, hasMStep func() bool) bool {
 	switch set.Method {
 	case EM:
 		return true
 	case Auto:
-		return set.Ridge == 0 && set.Fixed == nil && hasMStep()
+		return set.Ridge == 0 && hasMStep()
 	}
 	return false
 }
@@ -75,6 +75,15 @@ type emRun struct {
 	acc   []float64 // expected counts at the last point passed
 	iter  int       // M-steps
 	evals int       // passes
+	// hold lists the parameters Settings.Fixed marks, with their start
+	// values, which every M-step puts back.
+	hold []heldParam
+}
+
+// heldParam is a parameter that an EM fit holds at its start value.
+type heldParam struct {
+	i int
+	v float64
 }
 
 // eval runs the E-step at x: it returns L(x) and leaves the expected counts
@@ -97,6 +106,9 @@ func (e *emRun) mstep(x []float64) {
 		e.obj.forChunks(func(c *chunk) { om.MStepObjects(c.lo, c.hi, at, t) })
 	} else {
 		e.lm.MStep(ag, at, g, t)
+	}
+	for _, h := range e.hold {
+		x[h.i] = h.v
 	}
 	e.iter++
 }
@@ -166,9 +178,6 @@ func (m Model) runEM(ctx context.Context, d *data.Dataset, set Settings, obj *ob
 	if set.Ridge > 0 {
 		return nil, fmt.Errorf("model %s: EM does not support a ridge penalty; use lbfgs or cg", m.Name())
 	}
-	if set.Fixed != nil {
-		return nil, fmt.Errorf("model %s: EM does not support fixed parameters; use lbfgs or cg", m.Name())
-	}
 	x := x0
 	if set.Start != nil {
 		// x0 is the caller's: work on a copy. Otherwise it is Init's, and
@@ -176,6 +185,11 @@ func (m Model) runEM(ctx context.Context, d *data.Dataset, set Settings, obj *ob
 		x = slices.Clone(x0)
 	}
 	e := &emRun{ctx: ctx, obj: obj, nm: nm, lm: lm, set: set, start: start, acc: make([]float64, len(x))}
+	for i, f := range set.Fixed {
+		if f {
+			e.hold = append(e.hold, heldParam{i, x0[i]})
+		}
+	}
 	ll, err := e.eval(x)
 	if err != nil {
 		return nil, err

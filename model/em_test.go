@@ -167,8 +167,74 @@ func TestEMUnsupported(t *testing.T) {
 	if _, err := ds.Fit(context.Background(), d, &Settings{Method: EM, Ridge: 1}); err == nil {
 		t.Error("EM with a ridge: no error")
 	}
-	if _, err := ds.Fit(context.Background(), d, &Settings{Method: EM, Fixed: make([]bool, ds.Layout(d).Dim())}); err == nil {
-		t.Error("EM with fixed parameters: no error")
+}
+
+// TestEMFixed checks that EM holds the parameters Settings.Fixed marks (here
+// the confusion matrices of half the workers, set to other values than a
+// fit gives them) at their start values, bit for bit, and gets at least as
+// high as L-BFGS with them held.
+func TestEMFixed(t *testing.T) {
+	d := noisetest.Data(t, 3, 200, 8, 3)
+	for _, m := range []Model{
+		{Noise: noise.DS{}, Latent: latent.DA{}},
+		{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}},
+	} {
+		x := m.Init(d)
+		fixed := make([]bool, len(x))
+		k := d.NumClasses()
+		vals := make([]float64, k*k)
+		for z := range k {
+			for y := range k {
+				vals[z*k+y] = 0.1 / float64(k-1)
+				if y == z {
+					vals[z*k+y] = 0.9
+				}
+			}
+		}
+		for w := 0; w < d.NumWorkers(); w += 2 {
+			if err := m.SetWorker(d, x, w, vals); err != nil {
+				t.Fatal(err)
+			}
+			lo, hi := m.WorkerParams(d, w)
+			for i := lo; i < hi; i++ {
+				fixed[i] = true
+			}
+		}
+		start := slices.Clone(x)
+		em, err := m.Fit(context.Background(), d, &Settings{Method: EM, Start: x, Fixed: fixed, FunctionTol: 1e-13})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if em.Method != "em" || !em.Converged {
+			t.Errorf("%s: method %s, converged %v", m.Name(), em.Method, em.Converged)
+		}
+		if !slices.Equal(x, start) {
+			t.Errorf("%s: the start vector was changed", m.Name())
+		}
+		for i, f := range fixed {
+			if f && em.Params[i] != start[i] {
+				t.Fatalf("%s: held parameter %d moved from %v to %v", m.Name(), i, start[i], em.Params[i])
+			}
+		}
+		free := 0
+		for i := range fixed {
+			if !fixed[i] && em.Params[i] != start[i] {
+				free++
+			}
+		}
+		if free == 0 {
+			t.Errorf("%s: no free parameter moved", m.Name())
+		}
+		lb, err := m.Fit(context.Background(), d, &Settings{Method: LBFGS, Start: x, Fixed: fixed, GradientTol: 1e-10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Under DA L-BFGS stops short of the boundary maximum (many
+		// q_j(z) → 0), where EM goes on: EM is never below it.
+		if em.LogLikelihood < lb.LogLikelihood-1e-9*math.Abs(lb.LogLikelihood) {
+			t.Errorf("%s: EM reached L = %v, below L-BFGS's %v", m.Name(), em.LogLikelihood, lb.LogLikelihood)
+		}
+		t.Logf("%s: L = %v by EM, %v by L-BFGS", m.Name(), em.LogLikelihood, lb.LogLikelihood)
 	}
 }
 
@@ -188,8 +254,8 @@ func TestParseMethodEM(t *testing.T) {
 	}
 }
 
-// TestAutoMethod checks the default solver: EM for Dawid-Skene, L-BFGS
-// for the others and for DS with a ridge or fixed parameters.
+// TestAutoMethod checks the default solver: EM for Dawid-Skene (with
+// fixed parameters too), L-BFGS for the others and for DS with a ridge.
 func TestAutoMethod(t *testing.T) {
 	d := noisetest.Data(t, 2, 50, 5, 2)
 	ds := Model{Noise: noise.DS{}, Latent: latent.DA{}}
@@ -201,7 +267,7 @@ func TestAutoMethod(t *testing.T) {
 		{ds, nil, "em"},
 		{Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}, &Settings{}, "em"},
 		{ds, &Settings{Ridge: 1e-3}, "lbfgs"},
-		{ds, &Settings{Fixed: make([]bool, ds.Layout(d).Dim())}, "lbfgs"},
+		{ds, &Settings{Fixed: make([]bool, ds.Layout(d).Dim())}, "em"},
 		{Model{Noise: noise.GLAD{}, Latent: latent.DA{}}, nil, "lbfgs"},
 		{Model{Noise: noise.MME{}, Latent: latent.LA{}}, &Settings{MaxIterations: 5}, "lbfgs"},
 	} {

@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"slices"
+	"strings"
+
+	"github.com/consensuslab/consensus/data"
 
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
@@ -66,4 +70,48 @@ func ExampleWorkerStarter() {
 	// img2 [0.00 1.00]
 	// img3 [0.00 1.00]
 	// img4 [1.00 0.00]
+}
+
+// Workers fitted before can be held while new objects are fitted: their
+// parameters go into the start vector, and Settings.Fixed marks their
+// blocks (WorkerParams), whose values the fit then keeps, as the
+// command's --init-workers with --fix-workers does. Here the workers of the
+// pets are held while two new images are labelled by them (workers are
+// matched by name, since each data set numbers its own).
+func ExampleWorkerStarter_fixed() {
+	old := load()
+	first, err := model.Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}}.Fit(context.Background(), old, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, err := data.ReadLabels(strings.NewReader("task,worker,label\nimg5,ann,cat\nimg5,bob,dog\nimg5,cid,dog\nimg6,ann,dog\nimg6,cid,dog\n"),
+		"new.csv", data.ReadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	est, _ := model.ByName("da-ds")
+	ws := est.(model.WorkerStarter)
+	x, fixed := ws.Init(d), make([]bool, len(ws.Init(d)))
+	for w, name := range d.Workers {
+		if err := ws.SetWorker(d, x, w, first.WorkerValues(slices.Index(old.Workers, name), nil)); err != nil {
+			log.Fatal(err)
+		}
+		lo, hi := ws.WorkerParams(d, w)
+		for i := lo; i < hi; i++ {
+			fixed[i] = true
+		}
+	}
+	res, err := est.Fit(context.Background(), d, &model.Settings{Start: x, Fixed: fixed})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for j, task := range d.Tasks {
+		fmt.Printf("%s %.2f\n", task, res.Dist(j))
+	}
+	cid := slices.Index(d.Workers, "cid")
+	fmt.Printf("cid before %.3f, after %.3f\n", first.WorkerValues(slices.Index(old.Workers, "cid"), nil), res.WorkerValues(cid, nil))
+	// Output:
+	// img5 [0.00 1.00]
+	// img6 [0.00 1.00]
+	// cid before [0.500 0.500 0.000 1.000], after [0.500 0.500 0.000 1.000]
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -100,10 +101,13 @@ func (eb *ebLoop) run(ctx context.Context, alpha float64, p []float64) (*ebChain
 		rounds = math.MaxInt
 	}
 	live := func(c *ebChain) bool { return !c.settled && c.fits < rounds && c.iters < min(budget/2, ebMaxIters) }
-	chains := []*ebChain{{alpha: alpha, p: p}}
+	// Every run's first fit starts from Settings.Start (nil: Init), so
+	// that a start from known workers (and Settings.Fixed, which holds
+	// them) reaches every fit of the loop.
+	chains := []*ebChain{{alpha: alpha, p: p, params: slices.Clone(eb.set.Start)}}
 	if eb.h.Alpha == 0 {
 		// With α fixed the starts coincide.
-		chains = append(chains, &ebChain{alpha: alpha / 10, p: p})
+		chains = append(chains, &ebChain{alpha: alpha / 10, p: p, params: slices.Clone(eb.set.Start)})
 	}
 	for len(chains) > 1 {
 		for _, c := range chains {

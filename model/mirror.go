@@ -238,8 +238,10 @@ func relabelledStart(ctx context.Context, m Model, d *data.Dataset, set Settings
 	}
 	fs := set
 	fs.Start, fs.Fixed = x, fixed
-	if fs.Method == EM {
-		fs.Method = Auto // EM does not hold parameters fixed
+	if fs.Method == EM || fs.Method == Auto {
+		// By L-BFGS, as before EM could hold parameters: EM, which
+		// would also hold them, would end this fit elsewhere.
+		fs.Method = LBFGS
 	}
 	n, err := da.fitOnce(ctx, d, &fs)
 	if cerr := ctx.Err(); cerr != nil {

@@ -117,7 +117,10 @@ type Settings struct {
 	Start []float64
 
 	// Fixed, if not nil, marks parameters (same layout as Start) that keep
-	// their initial values: their gradient is held at zero.
+	// their initial values: gradient methods hold their gradient at zero,
+	// and EM puts them back after every M-step (so that SQUAREM's
+	// extrapolation leaves them where they are too). WorkerStarter's
+	// WorkerParams gives the block of one worker.
 	Fixed []bool
 }
 

@@ -83,6 +83,11 @@ func TestEveryNoiseModelEverywhere(t *testing.T) {
 				if !strings.Contains(r.stderr, "6 of 6 workers start from w.csv") {
 					t.Errorf("%s --init-workers: %s", m, r.stderr)
 				}
+				r = ok("fit", "-i", "labels.csv", "-m", m, "--max-iter", "50", "--init-workers", "w.csv", "--fix-workers", "--workers", "w2.csv", "-o", "o3.csv")
+				if !strings.Contains(r.stderr, "6 of 6 workers are held at their parameters in w.csv, 0 are fitted") {
+					t.Errorf("%s --fix-workers: %s", m, r.stderr)
+				}
+				sameWorkerParams(t, m, filepath.Join(dir, "w.csv"), filepath.Join(dir, "w2.csv"))
 			}
 			models := "la-" + n.Name() + ",da-" + n.Name() + ",hda-" + n.Name()
 			r := ok("compare", "-i", "labels.csv", "--models", models, "--splits", "2", "--max-iter", "50")

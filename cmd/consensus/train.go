@@ -24,6 +24,7 @@ type trainFlags struct {
 	trainFraction float64
 	initWorkers   string
 	initFormat    string
+	fixWorkers    bool
 	// ctx and maxMemory bound the reading of --init-workers.
 	ctx       context.Context
 	maxMemory int64
@@ -35,6 +36,7 @@ func (f *trainFlags) register(c *cobra.Command) {
 	fl.Float64Var(&f.trainFraction, "train-fraction", 0, "use this fraction of the --gold tasks, drawn with --seed, as --train-gold and evaluate on the rest")
 	fl.StringVar(&f.initWorkers, "init-workers", "", "start the fit from these worker parameters (a file as written by fit --workers with the same noise model, such as worker,labels,p[a,b],... for Dawid-Skene; CSV, TSV, JSON Lines or Parquet, gzip-compressed or not, by extension or --init-workers-format); workers not in it start from the model's initialisation")
 	fl.StringVar(&f.initFormat, "init-workers-format", "", "format of --init-workers: csv, tsv, jsonl or parquet (default: by extension, CSV for standard input)")
+	fl.BoolVar(&f.fixWorkers, "fix-workers", false, "with --init-workers: hold the workers of that file at its parameters during the fit instead of starting from them, and fit only the other workers and the tasks: new tasks aggregated with workers fitted before")
 }
 
 // check refuses inconsistent combinations before any reading.
@@ -59,6 +61,11 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 	if f.initWorkers != "" {
 		if _, ok := est.(model.WorkerStarter); !ok {
 			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-* and hda-* models can)", est.Name())
+		}
+	}
+	if f.fixWorkers {
+		if f.initWorkers == "" {
+			return usagef("--fix-workers needs --init-workers: the file of the workers' parameters to hold")
 		}
 	}
 	return nil
@@ -90,12 +97,24 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 		est = gt.WithGold(latent.GoldClasses(d, train))
 	}
 	if ws, ok := est.(model.WorkerStarter); ok && f.initWorkers != "" {
-		start, n, err := f.startWorkers(ws, d)
+		start, set_, err := f.startWorkers(ws, d)
 		if err != nil {
 			return nil, nil, err
 		}
-		fmt.Fprintf(os.Stderr, "note: %d of %d workers start from %s\n", n, d.NumWorkers(), f.initWorkers)
 		set.Start = start
+		if !f.fixWorkers {
+			fmt.Fprintf(os.Stderr, "note: %d of %d workers start from %s\n", len(set_), d.NumWorkers(), f.initWorkers)
+			return est, gold, nil
+		}
+		set.Fixed = make([]bool, len(start))
+		for _, w := range set_ {
+			lo, hi := ws.WorkerParams(d, w)
+			for i := lo; i < hi; i++ {
+				set.Fixed[i] = true
+			}
+		}
+		fmt.Fprintf(os.Stderr, "note: %d of %d workers are held at their parameters in %s, %d are fitted\n",
+			len(set_), d.NumWorkers(), f.initWorkers, d.NumWorkers()-len(set_))
 	}
 	return est, gold, nil
 }
@@ -144,16 +163,16 @@ func withoutTasks(g, train *data.Gold) *data.Gold {
 }
 
 // startWorkers returns the initial parameter vector of m on d with the
-// parameters of the workers listed in the --init-workers file, and how many
-// workers it set. The file has a "worker" column and one column for every
+// parameters of the workers listed in the --init-workers file, and the
+// workers it set, in increasing order. The file has a "worker" column and one column for every
 // worker parameter of the model (m.WorkerColumns, the columns fit --workers
 // writes, in any format); other columns are ignored. The values of each row
 // must be numbers the model accepts (model.WorkerStarter.SetWorker), such
 // as probabilities that sum to 1 per row of a Dawid-Skene confusion matrix.
-func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]float64, int, error) {
+func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]float64, []int, error) {
 	format, err := data.ParseFormat(f.initFormat)
 	if err != nil {
-		return nil, 0, usagef("--init-workers-format: %v", err)
+		return nil, nil, usagef("--init-workers-format: %v", err)
 	}
 	names := m.WorkerColumns(d)
 	opt := data.ReadOptions{Context: f.ctx, MaxMemory: f.maxMemory}
@@ -163,9 +182,9 @@ func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]flo
 		if errors.As(err, &ie) && ie.Hint == data.HintColumns {
 			e := *ie
 			e.Msg += fmt.Sprintf("; model %s needs the worker columns %s (as fit --workers writes them with this model)", m.Name(), strings.Join(names, ","))
-			return nil, 0, &e
+			return nil, nil, &e
 		}
-		return nil, 0, limitHint(withAdvice(err, readFlags{format: "--init-workers-format"}))
+		return nil, nil, limitHint(withAdvice(err, readFlags{format: "--init-workers-format"}))
 	}
 	index := make(map[string]int, d.NumWorkers())
 	for w, name := range d.Workers {
@@ -173,16 +192,22 @@ func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]flo
 	}
 	x := m.Init(d)
 	nc := len(names)
-	set := 0
-	for i, name := range t.Workers {
+	given := make([]bool, d.NumWorkers())
+	for i, name := range t.Workers { // each worker once: output.LoadWorkers refuses a second row
 		w, ok := index[name]
 		if !ok {
 			continue // a worker with no labels here: nothing to start
 		}
 		if err := m.SetWorker(d, x, w, t.Values[i*nc:(i+1)*nc]); err != nil {
-			return nil, 0, &data.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: err.Error()}
+			return nil, nil, &data.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: err.Error()}
 		}
-		set++
+		given[w] = true
+	}
+	var set []int
+	for w, ok := range given {
+		if ok {
+			set = append(set, w)
+		}
 	}
 	return x, set, nil
 }

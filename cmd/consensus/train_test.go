@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -79,6 +81,77 @@ func TestInitWorkers(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
 			t.Errorf("%v: wrote an output file", c.args)
+		}
+	}
+}
+
+// TestFixWorkers checks that --fix-workers holds the workers of the
+// --init-workers file at its parameters, fits the others, and refuses
+// what it cannot do.
+func TestFixWorkers(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"labels.csv": "task,worker,label\n1,a,x\n1,b,x\n1,c,y\n2,a,y\n2,b,y\n2,c,y\n3,a,x\n3,b,y\n3,c,x\n4,a,y\n4,b,x\n4,c,x\n",
+		// Worker a held at an unlikely matrix, c absent from the data.
+		"one.csv":   "worker,\"p[x,x]\",\"p[x,y]\",\"p[y,x]\",\"p[y,y]\"\na,0.6,0.4,0.3,0.7\nc,0.9,0.1,0.1,0.9\n",
+		"twice.csv": "worker,\"p[x,x]\",\"p[x,y]\",\"p[y,x]\",\"p[y,y]\"\na,0.6,0.4,0.3,0.7\nb,0.9,0.1,0.1,0.9\na,0.5,0.5,0.5,0.5\n",
+	})
+	for _, m := range []string{"la-ds", "da-ds", "hda-ds"} {
+		r := runIn(t, dir, "", "fit", "--input", "labels.csv", "--model", m, "--init-workers", "one.csv", "--fix-workers", "--workers", m+"-w.csv", "--output", m+".csv")
+		if r.code != 0 || !strings.Contains(r.stderr, "2 of 3 workers are held at their parameters in one.csv, 1 are fitted") {
+			t.Fatalf("%s: exit %d: %s", m, r.code, r.stderr)
+		}
+		rows := readCSV(t, filepath.Join(dir, m+"-w.csv"))
+		got := map[string][]string{}
+		for _, row := range rows[1:] {
+			got[row[0]] = row[3:] // worker, labels, skill, then p[x,x] ...
+		}
+		for w, want := range map[string][]float64{"a": {0.6, 0.4, 0.3, 0.7}, "c": {0.9, 0.1, 0.1, 0.9}} {
+			for i, v := range want {
+				if x, err := strconv.ParseFloat(got[w][i], 64); err != nil || math.Abs(x-v) > 1e-12 {
+					t.Errorf("%s: held worker %s's %s = %s, want %v", m, w, rows[0][3+i], got[w][i], v)
+				}
+			}
+		}
+		if strings.Join(got["b"], ",") == "0.9,0.1,0.1,0.9" || len(got["b"]) != 4 {
+			t.Errorf("%s: worker b, not in the file, was not fitted: %v", m, got["b"])
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "da-ds", "--fix-workers"}, "--fix-workers needs --init-workers"},
+		{[]string{"--model", "vb-da-ds", "--init-workers", "one.csv", "--fix-workers"}, "model vb-da-ds cannot start from worker parameters"},
+		{[]string{"--model", "la-ds", "--init-workers", "twice.csv", "--fix-workers"}, `twice.csv:4: worker "a" appears twice`},
+		{[]string{"--model", "la-ds", "--init-workers", "twice.csv"}, `twice.csv:4: worker "a" appears twice`},
+	} {
+		r := runIn(t, dir, "", append([]string{"fit", "--input", "labels.csv", "--output", "x.csv"}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", c.args, r.code, r.stderr, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
+			t.Errorf("%v: wrote an output file", c.args)
+		}
+	}
+}
+
+// sameWorkerParams checks that the workers files a and b, written by fit
+// --workers with model m, hold the same parameters (every column after
+// worker, labels and skill) to 10⁻⁹: a fit with --fix-workers keeps them.
+func sameWorkerParams(t *testing.T, m, a, b string) {
+	t.Helper()
+	ra, rb := readCSV(t, a), readCSV(t, b)
+	if len(ra) != len(rb) || strings.Join(ra[0], ",") != strings.Join(rb[0], ",") {
+		t.Fatalf("%s: %s and %s differ in shape: %v, %v", m, a, b, ra[0], rb[0])
+	}
+	for i := 1; i < len(ra); i++ {
+		for c := 3; c < len(ra[i]); c++ {
+			x, _ := strconv.ParseFloat(ra[i][c], 64)
+			y, _ := strconv.ParseFloat(rb[i][c], 64)
+			if ra[i][0] != rb[i][0] || math.Abs(x-y) > 1e-9 {
+				t.Errorf("%s: worker %s's %s: %s held, %s after the fit", m, ra[i][0], ra[0][c], ra[i][c], rb[i][c])
+			}
 		}
 	}
 }

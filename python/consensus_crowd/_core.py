@@ -162,6 +162,7 @@ def _pandas():
 
 
 def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers=True, train_gold=None,
+              init_workers=None, fix_workers=False,
               task_column="task", worker_column="worker", label_column="label", **options):
     """Fit a consensus model to crowdsourced labels with ``consensus fit``.
 
@@ -185,6 +186,15 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             included) clamp those tasks to their class during the fit;
             gmv needs them to weigh the
             workers; the CLI refuses them for the other models.
+        init_workers: worker parameters to start the fit from
+            (``--init-workers``): an earlier ``Result`` of the same noise
+            model, its ``workers`` (dicts with a "worker" key) or its
+            ``workers_`` DataFrame. The la-*, da-* and hda-* models take
+            them; workers not listed start from the model's initialisation.
+        fix_workers: with ``init_workers``, hold those workers at the given
+            parameters and fit only the other workers and the tasks
+            (``--fix-workers``): new tasks aggregated with workers fitted
+            before.
         **options: the options of ``OPTIONS`` (``seed``, ``max_iter``,
             ``strict``, ``q_prior``, ``threads``, ...), passed to the CLI as
             the flag of the same name with dashes.
@@ -200,6 +210,10 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
         BinaryNotFoundError: no ``consensus`` executable was found.
     """
     args = _option_args(options)
+    if not isinstance(fix_workers, bool):
+        raise TypeError("fix_workers must be True or False, not %r" % (fix_workers,))
+    if fix_workers and init_workers is None:
+        raise ValueError("fix_workers=True needs init_workers=, the parameters of the workers to hold")
     exe = find_binary(binary)
     back_task, back_worker, back_label = {}, {}, {}
     class_text = None
@@ -229,6 +243,12 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             gold_path = os.path.join(tmp, "train-gold.csv")
             _write_gold(gold_path, train_gold, back_task, back_label)
             cmd += ["--train-gold", gold_path]
+        if init_workers is not None:
+            init_path = os.path.join(tmp, "init-workers.csv")
+            _write_workers(init_path, init_workers)
+            cmd += ["--init-workers", init_path]
+            if fix_workers:
+                cmd += ["--fix-workers"]
         if class_text is not None:
             cmd += ["--classes", ",".join(class_text)]
         want_workers = workers and model not in _NO_WORKERS
@@ -248,6 +268,8 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             message = _locate(_message(proc.stderr, proc.returncode), in_path, describe, multiline)
             if train_gold is not None:
                 message = message.replace(gold_path, "train_gold")
+            if init_workers is not None:
+                message = message.replace(init_path, "init_workers")
             raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
 
         fitted = model
@@ -268,7 +290,8 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
                   worker_rows, worker_columns, task_rows, proc.stderr)
 
 
-_KEYWORDS = ("binary", "classes", "workers", "train_gold", "task_column", "worker_column", "label_column")
+_KEYWORDS = ("binary", "classes", "workers", "train_gold", "init_workers", "fix_workers", "task_column", "worker_column",
+             "label_column")
 
 
 def check_options(options):
@@ -417,6 +440,56 @@ def _write_gold(path, gold, back_task, back_label):
         w = csv.writer(f, lineterminator="\n")
         w.writerow(("task", "label"))
         w.writerows(rows)
+
+
+def _write_workers(path, workers):
+    """Write init_workers (a Result, its ``workers`` list of dicts or its
+    ``workers_`` DataFrame) as a worker,<parameters>... CSV file; numbers
+    are written so that the CLI reads back the same float."""
+    if isinstance(workers, Result):
+        if workers.workers is None:
+            raise ValueError("init_workers: the Result has no worker table (a model without worker parameters, "
+                             "or fitted with workers=False)")
+        workers = workers.workers
+    if hasattr(workers, "reset_index") and hasattr(workers, "columns"):  # a DataFrame such as Result.workers_
+        frame = workers.reset_index() if "worker" not in workers.columns else workers
+        if "worker" not in frame.columns:
+            raise ValueError("init_workers: the DataFrame has no worker column or index named 'worker'")
+        workers = frame.to_dict("records")
+    columns, rows = [], []
+    for i, rec in enumerate(workers):
+        if not hasattr(rec, "keys") or "worker" not in rec:
+            raise ValueError("init_workers item %d: want a dict with a 'worker' key, as Result.workers holds, not %r"
+                             % (i, rec))
+        for key in rec:
+            if key != "worker" and key not in columns:
+                columns.append(key)
+        rows.append(rec)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["worker"] + [str(c) for c in columns])
+        for i, rec in enumerate(rows):
+            try:
+                row = [_clean(rec["worker"], "worker")]
+                for c in columns:
+                    if c not in rec:
+                        raise ValueError("has no %r" % (c,))
+                    v = rec[c]
+                    if isinstance(v, bool) or not isinstance(v, (int, float)) and not _is_number(v):
+                        raise ValueError("%r is %r, not a number" % (c, v))
+                    row.append(repr(float(v)))
+            except ValueError as e:
+                raise ValueError("init_workers item %d: %s" % (i, e)) from None
+            w.writerow(row)
+
+
+def _is_number(v):
+    # numpy's scalars, which are not int or float subclasses.
+    try:
+        float(v)
+    except (TypeError, ValueError):
+        return False
+    return not isinstance(v, (str, bytes))
 
 
 def _hashable(v):

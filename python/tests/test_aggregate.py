@@ -1,5 +1,6 @@
 """Tests of aggregate() and find_binary() with the standard library only."""
 
+import csv
 import os
 import stat
 import sys
@@ -89,6 +90,49 @@ class TestAgreesWithCLI(unittest.TestCase):
         with self.assertRaises(ValueError) as ctx:
             cc.aggregate(self.rows, "la-ds", train_gold=[(train[0][0], None)])
         self.assertIn("train_gold item 0: label is missing", str(ctx.exception))
+
+    def test_init_and_fix_workers(self):
+        """Workers fitted on half the tasks, held while the other half is
+        fitted: the CLI given the same workers file agrees to the last bit."""
+        tasks = sorted({t for t, _, _ in self.rows})
+        first = set(tasks[::2])
+        a = [r for r in self.rows if r[0] in first]
+        b = [r for r in self.rows if r[0] not in first]
+        old = cc.aggregate(a, "da-ds")
+        labels_b = os.path.join(self.tmp.name, "b.csv")
+        wfile = os.path.join(self.tmp.name, "a-workers.csv")
+        with open(labels_b, "w") as f:
+            f.write("task,worker,label\n" + "".join("%s,%s,%s\n" % r for r in b))
+        with open(wfile, "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(old.worker_columns)
+            for rec in old.workers:
+                w.writerow([rec["worker"]] + [repr(float(rec[c])) for c in old.worker_columns[1:]])
+        out = os.path.join(self.tmp.name, "b-fixed.csv")
+        cli("fit", "--input", labels_b, "--model", "da-ds", "--init-workers", wfile, "--fix-workers", "--output", out, "-q")
+        _, rows = read_table(out)
+        want = {row[0]: [float(x) for x in row[2:]] for row in rows}
+        held = {rec["worker"]: rec for rec in old.workers}
+        for given in [old, old.workers]:
+            new = cc.aggregate(b, "da-ds", init_workers=given, fix_workers=True)
+            self.assertEqual({t: [p[c] for c in new.classes] for t, p in new.probas.items()}, want)
+            self.assertIn("are held at their parameters in", new.log)
+            for rec in new.workers:
+                for c in new.worker_columns[3:]:  # after worker, labels, skill
+                    self.assertAlmostEqual(rec[c], held[rec["worker"]][c], delta=1e-12)
+        started = cc.aggregate(b, "da-ds", init_workers=old)
+        self.assertIn("workers start from", started.log)
+        self.assertNotEqual(started.probas, new.probas)
+        with self.assertRaises(ValueError) as ctx:
+            cc.aggregate(b, "da-ds", fix_workers=True)
+        self.assertIn("fix_workers=True needs init_workers=", str(ctx.exception))
+        with self.assertRaises(ValueError) as ctx:
+            cc.aggregate(b, "da-ds", init_workers=[{"worker": "w", "p[0,0]": "x"}])
+        self.assertIn("init_workers item 0: 'p[0,0]' is 'x', not a number", str(ctx.exception))
+        with self.assertRaises(cc.ConsensusError) as ctx:
+            cc.aggregate(b, "da-glad", init_workers=old)
+        self.assertIn("init_workers:1: header has", str(ctx.exception))
+        self.assertIn("model da-glad needs the worker columns ability", str(ctx.exception))
 
     def test_threads_do_not_change_the_result(self):
         one = cc.aggregate(self.rows, threads=1)

@@ -81,6 +81,21 @@ class RTE(unittest.TestCase):
             cc.GoldMajorityVote().fit(self.df)
         self.assertIn("true_labels", str(ctx.exception))
 
+    def test_init_workers_from_a_frame(self):
+        """workers_ of one fit holds the workers of the next as the Result
+        itself does: the tasks of even id by workers of the odd ones."""
+        odd, even = self.df[self.df.task % 2 == 1], self.df[self.df.task % 2 == 0]
+        old = cc.aggregate(odd, "la-ds")
+        by_result = cc.aggregate(even, "la-ds", init_workers=old, fix_workers=True)
+        by_frame = cc.aggregate(even, "la-ds", init_workers=old.workers_, fix_workers=True)
+        self.assertEqual(by_frame.probas, by_result.probas)
+        self.assertEqual(by_frame.workers, by_result.workers)
+        common = by_frame.workers_.index.intersection(old.workers_.index)
+        self.assertGreater(len(common), 0)
+        cols = ["p[0,0]", "p[0,1]", "p[1,0]", "p[1,1]"]
+        diff = (by_frame.workers_.loc[common, cols] - old.workers_.loc[common, cols]).abs().max().max()
+        self.assertLess(diff, 1e-12)
+
     def test_dawid_skene_attributes(self):
         ds = cc.DawidSkene(n_iter=100).fit(self.df)
         _, _, log = self.cli_fit("la-ds", "--max-iter", "100")
