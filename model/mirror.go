@@ -239,8 +239,9 @@ func relabelledStart(ctx context.Context, m Model, d *data.Dataset, set Settings
 	fs := set
 	fs.Start, fs.Fixed = x, fixed
 	if fs.Method == EM || fs.Method == Auto {
-		// By L-BFGS, as before EM could hold parameters: EM, which
-		// would also hold them, would end this fit elsewhere.
+		// The relabelled start's noise fit is made by L-BFGS (or CG when
+		// asked): EM, which can hold the q_j too, would end it elsewhere
+		// and change which start the guard keeps.
 		fs.Method = LBFGS
 	}
 	n, err := da.fitOnce(ctx, d, &fs)

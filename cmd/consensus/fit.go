@@ -90,6 +90,7 @@ func newFitCmd() *cobra.Command {
   consensus fit --input labels.csv --model auto --output consensus.csv
   consensus fit --input labels.csv --gold gold.csv --model la-ds --output consensus.csv
   consensus fit --input labels.tsv --model da-ds --workers workers.csv
+  consensus fit --input today.csv --model da-ds --init-workers workers.csv --fix-workers --output today-consensus.csv
   consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
   consensus fit --input labels.csv --layout crowdkit --output agg.csv
   consensus fit --dataset rte --model la-glad --tasks tasks.csv
