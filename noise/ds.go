@@ -381,6 +381,9 @@ func (DS) Info() Info {
 // every row z must sum to 1 within 1e-6.
 func (DS) SetWorker(d *data.Dataset, vals, w []float64) error {
 	k := d.NumClasses()
+	if err := valueCount(vals, k*k); err != nil {
+		return err
+	}
 	for z := range k {
 		var sum float64
 		for y := range k {

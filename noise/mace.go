@@ -214,6 +214,9 @@ func (MACE) Info() Info {
 // ξ_w ("spam[y]"): the logit of θ_w and the logarithms of ξ_w(y), each
 // probability kept at least 1e-12; ξ_w must sum to 1 within 1e-6.
 func (MACE) SetWorker(d *data.Dataset, vals, w []float64) error {
+	if err := valueCount(vals, 1+d.NumClasses()); err != nil {
+		return err
+	}
 	if err := probability("truthful", vals[0]); err != nil {
 		return err
 	}

@@ -228,6 +228,9 @@ func (MME) Info() Info {
 // which must be finite; the object matrices keep their initial values.
 func (MME) SetWorker(d *data.Dataset, vals, w []float64) error {
 	k := d.NumClasses()
+	if err := valueCount(vals, k*k); err != nil {
+		return err
+	}
 	for i, v := range vals {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("e[%s,%s] = %v is not a finite number", d.Classes[i/k], d.Classes[i%k], v)

@@ -247,9 +247,18 @@ type WorkerSetter interface {
 	// SetWorker writes into w, one worker's block of WorkerDim(K)
 	// parameters for the K classes of d, the parameters at which
 	// WorkerValues reports vals (one value per WorkerColumns entry). It
-	// returns an error naming the column and the problem if vals are not
-	// values WorkerValues can report, such as a probability below zero.
+	// returns an error if vals has another length, and one naming the
+	// column and the problem if vals are not values WorkerValues can
+	// report, such as a probability below zero.
 	SetWorker(d *data.Dataset, vals, w []float64) error
+}
+
+// valueCount returns an error unless vals holds want values.
+func valueCount(vals []float64, want int) error {
+	if len(vals) != want {
+		return fmt.Errorf("%d worker values, want %d", len(vals), want)
+	}
+	return nil
 }
 
 // probability returns an error unless v is a probability, naming column

@@ -81,6 +81,9 @@ func (TwoCoin) SampleParams(rng *rand.Rand, _ int, w, _ []float64) {
 // SetWorker sets c_w(z) = logit(vals[z]), the accuracies kept within
 // [1e-12, 1 - 1e-12].
 func (TwoCoin) SetWorker(d *data.Dataset, vals, w []float64) error {
+	if err := valueCount(vals, d.NumClasses()); err != nil {
+		return err
+	}
 	for z, c := range d.Classes {
 		if err := probability("accuracy["+c+"]", vals[z]); err != nil {
 			return err
