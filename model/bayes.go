@@ -136,8 +136,12 @@ const (
 
 // Fit fits the model to d. Settings.MaxIterations bounds the variational
 // iterations of each stage, FunctionTol and ParamTol set the stopping rule
-// (zero: VBFunctionTol and VBParamTol) and Threads apply; Method, Ridge,
-// Start and Fixed do not. A cancelled ctx stops the fit between passes.
+// (zero: VBFunctionTol and VBParamTol) and Threads apply; Method and Ridge
+// do not. Start, if not nil, is the noise posterior's start (laid out as
+// Init returns it; with Staged, the LA stage's), and Fixed marks the
+// pseudo-counts it holds there (the noise model must be a
+// noise.WorkerPosteriorSetter; see WorkerStarter); a fit from Start makes
+// one start, with Gold too. A cancelled ctx stops the fit between passes.
 func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
 	if err := checkFit(ctx, d); err != nil {
 		return nil, err
@@ -160,11 +164,12 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 		return nil, fmt.Errorf("model %s: %w", b.Name(), err)
 	}
 	r, rb, err := b.fitFrom(ctx, d, set, nil)
-	if err != nil || slices.IndexFunc(b.Gold, func(g int) bool { return g >= 0 }) < 0 {
+	if err != nil || set.Start != nil || slices.IndexFunc(b.Gold, func(g int) bool { return g >= 0 }) < 0 {
 		return r, err
 	}
-	// With gold, a second start from the gold tasks alone; the fit of
-	// higher bound is kept (see Bayes.Gold).
+	// With gold, a second start from the gold tasks alone, unless the
+	// caller gave the start; the fit of higher bound is kept (see
+	// Bayes.Gold).
 	g, gb, err := b.fitFrom(ctx, d, set, goldWeights(b.Gold))
 	if err != nil {
 		return nil, err
@@ -178,14 +183,9 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 // starts apart: the fit's, or for the staged form the LA stage's (the fit
 // of the workers; the final stage's bound leaves the workers out).
 func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set Settings, weight data.TaskWeights) (*Result, float64, error) {
-	var nv noise.Variational
-	switch m := b.Noise.(type) {
-	case noise.Conjugate:
-		nv = m.NewVariational(d)
-	case noise.MAPVariational:
-		nv = m.NewMAP(d)
-	default:
-		return nil, 0, fmt.Errorf("model %s: noise model %s has neither a conjugate prior nor a point posterior", b.Name(), b.Noise.Name())
+	nv, err := b.posterior(d)
+	if err != nil {
+		return nil, 0, err
 	}
 	switch b.Latent.Name() {
 	case "la":

@@ -39,8 +39,11 @@ type Composite interface {
 }
 
 // WorkerStarter is an Estimator whose fit can start from known worker
-// parameters, such as those of an earlier fit's workers file: Model and
-// HDA. The start vector goes into Settings.Start.
+// parameters, such as those of an earlier fit's workers file, and hold
+// them: Model, HDA and Bayes (whose vector is its noise posterior's
+// pseudo-counts; vb-*-glad cannot set them, see SetsWorkers). The start
+// vector goes into Settings.Start, and Settings.Fixed marks the blocks
+// (WorkerParams) of the workers to hold.
 type WorkerStarter interface {
 	Parametric
 	// Init returns the initial parameter vector on d.

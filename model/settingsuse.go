@@ -44,9 +44,11 @@ func (m Model) Reads(s Setting) bool { return s != SetParamTol }
 func (h HDA) Reads(s Setting) bool { return s != SetParamTol }
 
 // Reads reports whether Bayes's fits read s: MaxIterations, FunctionTol
-// and ParamTol, the variational fit's iteration limit and stopping rule.
+// and ParamTol, the variational fit's iteration limit and stopping rule,
+// and Start and Fixed when the noise model can set its workers' posteriors
+// (SetsWorkers).
 func (b Bayes) Reads(s Setting) bool {
-	return s == SetMaxIterations || s == SetFunctionTol || s == SetParamTol
+	return s == SetMaxIterations || s == SetFunctionTol || s == SetParamTol || s == SetStart && SetsWorkers(b)
 }
 
 // WithMaxIterations returns e with MaxIterations n.

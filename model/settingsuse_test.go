@@ -10,7 +10,8 @@ import (
 
 // TestReads checks which settings the registered models say they read:
 // the maximum-likelihood forms all but ParamTol, the variational ones the
-// iteration limit and the stopping rule, and the closed-form and
+// iteration limit and the stopping rule (and a start, when their noise
+// posterior can set its workers), and the closed-form and
 // Crowd-Kit methods none (kos, zbs and mmsr take their iteration count
 // through model.IterationSetter instead).
 func TestReads(t *testing.T) {
@@ -22,7 +23,8 @@ func TestReads(t *testing.T) {
 	}{
 		{"la-ds", []model.Setting{model.SetMethod, model.SetMaxIterations, model.SetGradientTol, model.SetFunctionTol, model.SetRidge, model.SetStart}, false},
 		{"hda-glad", []model.Setting{model.SetMethod, model.SetMaxIterations, model.SetGradientTol, model.SetFunctionTol, model.SetRidge, model.SetStart}, false},
-		{"vb-da-ds", []model.Setting{model.SetMaxIterations, model.SetFunctionTol, model.SetParamTol}, false},
+		{"vb-da-ds", []model.Setting{model.SetMaxIterations, model.SetFunctionTol, model.SetParamTol, model.SetStart}, false},
+		{"vb-da-glad", []model.Setting{model.SetMaxIterations, model.SetFunctionTol, model.SetParamTol}, false},
 		{"rfe", nil, false},
 		{"wawa", nil, false},
 		{"gmv", nil, false},

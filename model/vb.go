@@ -69,7 +69,9 @@ type vbChunk struct {
 // the bound is at most FunctionTol·|bound| and no output probability moved
 // by more than ParamTol, or after MaxIterations passes. With mode vbFrozen
 // the noise posterior is kept as it is (it must have been fitted before)
-// and only the objects' factors and the globals are fitted.
+// and only the objects' factors and the globals are fitted; otherwise it
+// starts from weight, then from set.Start if given, with the pseudo-counts
+// set.Fixed marks held (see Bayes.Init).
 func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, mode vbMode, weight data.TaskWeights) (*Result, error) {
 	start := time.Now()
 	k := d.NumClasses()
@@ -82,6 +84,9 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 			weight = d.FrequencyWeights()
 		}
 		nv.Start(weight)
+		if err := loadStart(name, nv, set); err != nil {
+			return nil, err
+		}
 	}
 	nl := len(nv.Params(nil)) // the noise posterior's share of the parameters
 	s.start(d, nl)

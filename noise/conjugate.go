@@ -70,6 +70,39 @@ type Variational interface {
 	WorkerValues(w int, dst []float64) []float64
 }
 
+// WorkerPosteriorSetter is an optional interface of a Conjugate noise model
+// whose variational posterior can be set worker by worker from the values
+// its WorkerValues reports: a variational fit can then start from the
+// workers of an earlier fit (package model's Bayes with Settings.Start).
+// DS and OneCoin implement it; their posteriors' WorkerValues report,
+// beside the posterior means, the number of labels each row of the
+// posterior weighs, so that the pseudo-counts follow from the values.
+type WorkerPosteriorSetter interface {
+	Conjugate
+
+	// WorkerPosteriorDim returns the number of pseudo-counts of one worker
+	// for K classes: worker w's are [w·dim, (w+1)·dim) of the vector
+	// Variational.Params writes.
+	WorkerPosteriorDim(k int) int
+
+	// SetWorkerPosterior writes into params, one worker's pseudo-counts,
+	// those of the posterior whose WorkerValues on d are vals. It returns
+	// an error if vals has another length than WorkerColumns, and one
+	// naming the column and the problem if vals are not values
+	// WorkerValues can report. Pseudo-counts that rounding puts below the
+	// prior's are raised to it.
+	SetWorkerPosterior(d *data.Dataset, vals, params []float64) error
+}
+
+// Holder is an optional interface of a Variational posterior that keeps
+// some of its pseudo-counts as they are (package model's Bayes with
+// Settings.Fixed): the posteriors of DS and OneCoin.
+type Holder interface {
+	// Hold marks the pseudo-counts (laid out as Params) that Update and
+	// Load keep as they are from then on; nil holds none.
+	Hold(fixed []bool)
+}
+
 // MAPVariational is an optional interface of a noise Model without a
 // conjugate prior that can still take part in a variational fit (package
 // model's Bayes): its parameters get point estimates, moved towards the

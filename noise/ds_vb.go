@@ -1,6 +1,10 @@
 package noise
 
 import (
+	"cmp"
+	"fmt"
+	"math"
+
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
 )
@@ -60,7 +64,13 @@ type dsVB struct {
 	lam       []float64 // λ_w(z, y), W·K², row-major per worker
 	kl        []float64 // Update's KL divergence of every row
 	load      []float64 // Load's counts, kept from one call to the next
+	fixed     []bool    // Hold's marks, laid out as lam; nil: none
 }
+
+var (
+	_ WorkerPosteriorSetter = DS{}
+	_ Holder                = (*dsVB)(nil)
+)
 
 func (v *dsVB) AccDim() int { return len(v.lam) }
 
@@ -121,7 +131,9 @@ func (v *dsVB) Update(acc []float64) float64 {
 			lam, elog := v.lam[r:r+k], v.e.logPi[r:r+k]
 			for y := range lam {
 				beta[y] = v.prior(z, y)
-				lam[y] = beta[y] + max(acc[countAt(base, k, z, y)], 0)
+				if v.fixed == nil || !v.fixed[r+y] {
+					lam[y] = beta[y] + max(acc[countAt(base, k, z, y)], 0)
+				}
 			}
 			num.DirichletExpLog(elog, lam)
 			v.kl[r/k] = num.DirichletKL(lam, beta, elog, norm)
@@ -156,7 +168,17 @@ func (v *dsVB) Conditional(w int32, _ int, z int, p []float64) {
 	}
 }
 
-func (v *dsVB) WorkerColumns() []string { return v.e.WorkerColumns() }
+// WorkerColumns names the posterior means p[z,y] of the confusion rows, as
+// DS's maximum-likelihood evaluator does, then n[z]: the number of the
+// worker's labels that row z of the posterior weighs, Σ_y λ_wz(y) − Σ_y
+// β_z(y) (the expected number of its labels on objects of class z).
+func (v *dsVB) WorkerColumns() []string {
+	cols := v.e.WorkerColumns()
+	for _, z := range v.e.d.Classes {
+		cols = append(cols, "n["+z+"]")
+	}
+	return cols
+}
 
 func (v *dsVB) WorkerValues(w int, dst []float64) []float64 {
 	k := v.e.k
@@ -165,5 +187,49 @@ func (v *dsVB) WorkerValues(w int, dst []float64) []float64 {
 		v.Conditional(int32(w), 0, z, p)
 		dst = append(dst, p...)
 	}
+	for z := range k {
+		var s, b float64
+		for y, x := range v.lam[(w*k+z)*k : (w*k+z+1)*k] {
+			s += x
+			b += v.prior(z, y)
+		}
+		dst = append(dst, s-b)
+	}
 	return dst
 }
+
+// WorkerPosteriorDim returns K²: a worker's pseudo-counts are its K rows
+// of K, row-major.
+func (DS) WorkerPosteriorDim(k int) int { return k * k }
+
+// SetWorkerPosterior sets λ_wz(y) = p[z,y]·(Σ_y β_z(y) + n[z]), at least
+// β_z(y), from the values the posterior's WorkerValues reports: every row
+// of p a distribution, every n[z] a finite number of labels, at least 0.
+func (m DS) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
+	k := d.NumClasses()
+	if err := valueCount(vals, k*k+k); err != nil {
+		return err
+	}
+	if err := m.SetWorker(d, vals[:k*k], make([]float64, k*k)); err != nil {
+		return err
+	}
+	diag, off := cmp.Or(m.PriorDiag, DefaultPriorDiag), cmp.Or(m.PriorOff, DefaultPriorOff)
+	for z := range k {
+		n := vals[k*k+z]
+		if !(n >= 0) || math.IsInf(n, 0) {
+			return fmt.Errorf("n[%s] = %v is not a number of labels (finite, at least 0)", d.Classes[z], n)
+		}
+		s := diag + float64(k-1)*off + n
+		for y := range k {
+			beta := off
+			if y == z {
+				beta = diag
+			}
+			params[z*k+y] = max(vals[z*k+y]*s, beta)
+		}
+	}
+	return nil
+}
+
+// Hold keeps the pseudo-counts marked in fixed through Update and Load.
+func (v *dsVB) Hold(fixed []bool) { v.fixed = fixed }

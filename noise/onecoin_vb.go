@@ -1,6 +1,7 @@
 package noise
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/consensuslab/consensus/data"
@@ -32,7 +33,13 @@ type oneCoinVB struct {
 	prior        [2]float64
 	ab           []float64 // A_w, B_w
 	right, wrong []float64
+	fixed        []bool // Hold's marks, laid out as ab; nil: none
 }
+
+var (
+	_ WorkerPosteriorSetter = OneCoin{}
+	_ Holder                = (*oneCoinVB)(nil)
+)
 
 func (v *oneCoinVB) AccDim() int                    { return len(v.ab) }
 func (v *oneCoinVB) Params(dst []float64) []float64 { return append(dst, v.ab...) }
@@ -67,8 +74,11 @@ func (v *oneCoinVB) Update(acc []float64) float64 {
 	logKm1 := math.Log(float64(v.k - 1))
 	for w := range v.right {
 		ab := v.ab[2*w : 2*w+2]
-		ab[0] = v.prior[0] + max(acc[2*w], 0)
-		ab[1] = v.prior[1] + max(acc[2*w+1], 0)
+		for i := range ab {
+			if v.fixed == nil || !v.fixed[2*w+i] {
+				ab[i] = v.prior[i] + max(acc[2*w+i], 0)
+			}
+		}
 		num.DirichletExpLog(elog, ab)
 		kl += num.DirichletKL(ab, v.prior[:], elog, norm)
 		v.right[w] = math.Exp(elog[0])
@@ -117,8 +127,38 @@ func (v *oneCoinVB) Conditional(w int32, _ int, z int, p []float64) {
 	p[z] = a
 }
 
-func (v *oneCoinVB) WorkerColumns() []string { return []string{"accuracy"} }
+// WorkerColumns names the posterior mean accuracy and n, the number of
+// labels the posterior weighs: A_w + B_w less the prior's pseudo-counts.
+func (v *oneCoinVB) WorkerColumns() []string { return []string{"accuracy", "n"} }
 
 func (v *oneCoinVB) WorkerValues(w int, dst []float64) []float64 {
-	return append(dst, v.ab[2*w]/(v.ab[2*w]+v.ab[2*w+1]))
+	s := v.ab[2*w] + v.ab[2*w+1]
+	return append(dst, v.ab[2*w]/s, s-v.prior[0]-v.prior[1])
 }
+
+// WorkerPosteriorDim returns 2: a worker's (A_w, B_w).
+func (OneCoin) WorkerPosteriorDim(int) int { return 2 }
+
+// SetWorkerPosterior sets A_w = a·(2 + K − 1 + n) and B_w = (1 − a)·(2 +
+// K − 1 + n), each at least its prior's, from the accuracy a and the
+// number of labels n that the posterior's WorkerValues reports.
+func (OneCoin) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
+	if err := valueCount(vals, 2); err != nil {
+		return err
+	}
+	if err := probability("accuracy", vals[0]); err != nil {
+		return err
+	}
+	n := vals[1]
+	if !(n >= 0) || math.IsInf(n, 0) {
+		return fmt.Errorf("n = %v is not a number of labels (finite, at least 0)", n)
+	}
+	a0, b0 := 2.0, float64(d.NumClasses()-1)
+	s := a0 + b0 + n
+	params[0] = max(vals[0]*s, a0)
+	params[1] = max((1-vals[0])*s, b0)
+	return nil
+}
+
+// Hold keeps the pseudo-counts marked in fixed through Update and Load.
+func (v *oneCoinVB) Hold(fixed []bool) { v.fixed = fixed }

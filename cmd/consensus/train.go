@@ -34,7 +34,7 @@ func (f *trainFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVar(&f.trainGold, "train-gold", "", "gold file (task,label) whose tasks are clamped to their gold class during the fit (LA: the true class; DA: q_j one-hot); evaluation with --gold then uses only the other gold tasks")
 	fl.Float64Var(&f.trainFraction, "train-fraction", 0, "use this fraction of the --gold tasks, drawn with --seed, as --train-gold and evaluate on the rest")
-	fl.StringVar(&f.initWorkers, "init-workers", "", "start the fit from these worker parameters (a file as written by fit --workers with the same noise model, such as worker,labels,p[a,b],... for Dawid-Skene; CSV, TSV, JSON Lines or Parquet, gzip-compressed or not, by extension or --init-workers-format); workers not in it start from the model's initialisation")
+	fl.StringVar(&f.initWorkers, "init-workers", "", "start the fit from these worker parameters (a file as written by fit --workers with the same noise model, such as worker,labels,p[a,b],... for Dawid-Skene, with n[a],... for vb-*-ds; CSV, TSV, JSON Lines or Parquet, gzip-compressed or not, by extension or --init-workers-format); workers not in it start from the model's initialisation")
 	fl.StringVar(&f.initFormat, "init-workers-format", "", "format of --init-workers: csv, tsv, jsonl or parquet (default: by extension, CSV for standard input)")
 	fl.BoolVar(&f.fixWorkers, "fix-workers", false, "with --init-workers: hold the workers of that file at its parameters during the fit instead of starting from them, and fit only the other workers and the tasks: new tasks aggregated with workers fitted before")
 }
@@ -59,8 +59,8 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (gmv and the la-*, da-* and vb-* models can)", est.Name())
 	}
 	if f.initWorkers != "" {
-		if _, ok := est.(model.WorkerStarter); !ok {
-			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-* and hda-* models can)", est.Name())
+		if !model.SetsWorkers(est) {
+			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-*, hda-*, vb-*-ds and vb-*-onecoin models can)", est.Name())
 		}
 	}
 	if f.fixWorkers {

@@ -117,12 +117,25 @@ func TestFixWorkers(t *testing.T) {
 			t.Errorf("%s: worker b, not in the file, was not fitted: %v", m, got["b"])
 		}
 	}
+	// The variational forms hold their workers' posteriors: the pseudo-counts
+	// follow from p and n in the workers file.
+	for _, m := range []string{"vb-la-ds", "vb-da-ds", "vb-hda-ds", "vb-da-onecoin", "vb-la-onecoin"} {
+		if r := runIn(t, dir, "", "fit", "--input", "labels.csv", "--model", m, "--workers", m+"-w.csv", "--output", m+".csv"); r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", m, r.code, r.stderr)
+		}
+		r := runIn(t, dir, "", "fit", "--input", "labels.csv", "--model", m, "--init-workers", m+"-w.csv", "--fix-workers", "--workers", m+"-w2.csv", "--output", m+".csv")
+		if r.code != 0 || !strings.Contains(r.stderr, "3 of 3 workers are held") {
+			t.Fatalf("%s: exit %d: %s", m, r.code, r.stderr)
+		}
+		sameWorkerParams(t, m, filepath.Join(dir, m+"-w.csv"), filepath.Join(dir, m+"-w2.csv"))
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--model", "da-ds", "--fix-workers"}, "--fix-workers needs --init-workers"},
-		{[]string{"--model", "vb-da-ds", "--init-workers", "one.csv", "--fix-workers"}, "model vb-da-ds cannot start from worker parameters"},
+		{[]string{"--model", "vb-da-glad", "--init-workers", "one.csv", "--fix-workers"}, "model vb-da-glad cannot start from worker parameters"},
+		{[]string{"--model", "vb-da-ds", "--init-workers", "one.csv", "--fix-workers"}, "one.csv:1: header has 5 columns"},
 		{[]string{"--model", "la-ds", "--init-workers", "twice.csv", "--fix-workers"}, `twice.csv:4: worker "a" appears twice`},
 		{[]string{"--model", "la-ds", "--init-workers", "twice.csv"}, `twice.csv:4: worker "a" appears twice`},
 	} {

@@ -120,6 +120,11 @@ class TestAgreesWithCLI(unittest.TestCase):
             for rec in new.workers:
                 for c in new.worker_columns[3:]:  # after worker, labels, skill
                     self.assertAlmostEqual(rec[c], held[rec["worker"]][c], delta=1e-12)
+        default_old = cc.aggregate(a)
+        default_new = cc.aggregate(b, init_workers=default_old, fix_workers=True)
+        self.assertIn("164 of", default_new.log)
+        self.assertIn("are held at their parameters in", default_new.log)
+        self.assertIn("n[0]", default_new.worker_columns)
         started = cc.aggregate(b, "da-ds", init_workers=old)
         self.assertIn("workers start from", started.log)
         self.assertNotEqual(started.probas, new.probas)

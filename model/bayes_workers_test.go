@@ -1,0 +1,77 @@
+package model
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/noise/noisetest"
+)
+
+// TestBayesFixedWorkers checks that a variational fit started from the
+// workers of an earlier fit, with half of them held (Settings.Start and
+// Fixed through the WorkerStarter methods), keeps the held pseudo-counts
+// bit for bit and reports their values, fits the others, and that GLAD's
+// point posterior refuses.
+func TestBayesFixedWorkers(t *testing.T) {
+	d := noisetest.Data(t, 4, 120, 6, 3)
+	for _, b := range []Bayes{
+		{Noise: noise.DS{}, Latent: latent.DA{}},
+		{Noise: noise.DS{}, Latent: latent.LA{}},
+		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
+		{Noise: noise.DS{}, Latent: latent.DA{}, Staged: true},
+		{Noise: noise.OneCoin{}, Latent: latent.DA{}},
+	} {
+		if !SetsWorkers(b) || !b.Reads(SetStart) {
+			t.Fatalf("%s: cannot set workers", b.Name())
+		}
+		first, err := b.Fit(context.Background(), d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := b.Init(d)
+		fixed := make([]bool, len(x))
+		for w := 0; w < d.NumWorkers(); w += 2 {
+			if err := b.SetWorker(d, x, w, first.WorkerValues(w, nil)); err != nil {
+				t.Fatal(err)
+			}
+			lo, hi := b.WorkerParams(d, w)
+			for i := lo; i < hi; i++ {
+				fixed[i] = true
+			}
+		}
+		start := slices.Clone(x)
+		r, err := b.Fit(context.Background(), d, &Settings{Start: x, Fixed: fixed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		moved := false
+		for i, f := range fixed {
+			if f && r.Params[i] != start[i] {
+				t.Fatalf("%s: held pseudo-count %d moved from %v to %v", b.Name(), i, start[i], r.Params[i])
+			}
+			moved = moved || !f && r.Params[i] != start[i]
+		}
+		if !moved {
+			t.Errorf("%s: no free pseudo-count moved", b.Name())
+		}
+		for w := 0; w < d.NumWorkers(); w += 2 {
+			want, got := first.WorkerValues(w, nil), r.WorkerValues(w, nil)
+			for i := range want {
+				if math.Abs(got[i]-want[i]) > 1e-9*max(1, math.Abs(want[i])) {
+					t.Errorf("%s: held worker %d's %s = %v, want %v", b.Name(), w, r.WorkerColumns()[i], got[i], want[i])
+				}
+			}
+		}
+	}
+	g := Bayes{Noise: noise.GLAD{}, Latent: latent.DA{}}
+	if SetsWorkers(g) || g.Reads(SetStart) {
+		t.Errorf("%s: sets workers", g.Name())
+	}
+	if err := g.SetWorker(d, g.Init(d), 0, []float64{1}); err == nil {
+		t.Errorf("%s: SetWorker gave no error", g.Name())
+	}
+}
