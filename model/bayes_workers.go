@@ -76,19 +76,12 @@ func (b Bayes) WorkerParams(d *data.Dataset, w int) (lo, hi int) {
 	return w * dim, (w + 1) * dim
 }
 
-// SetsWorkers reports whether est can start a fit from known worker
-// parameters (WorkerStarter) with a noise model that can set them: every
-// Model and HDA, and Bayes with a noise.WorkerPosteriorSetter (vb-*-ds,
-// vb-*-onecoin; not vb-*-glad, whose abilities are point estimates).
-func SetsWorkers(est Estimator) bool {
-	switch e := est.(type) {
-	case Bayes:
-		_, ok := e.Noise.(noise.WorkerPosteriorSetter)
-		return ok
-	case WorkerStarter:
-		return true
-	}
-	return false
+// CanSetWorkers reports whether b's noise model can set its workers'
+// posteriors (a noise.WorkerPosteriorSetter: vb-*-ds, vb-*-onecoin; not
+// vb-*-glad, whose abilities are point estimates).
+func (b Bayes) CanSetWorkers() bool {
+	_, ok := b.Noise.(noise.WorkerPosteriorSetter)
+	return ok
 }
 
 // loadStart sets the noise posterior nv of the model named name, just

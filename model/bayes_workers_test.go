@@ -25,7 +25,7 @@ func TestBayesFixedWorkers(t *testing.T) {
 		{Noise: noise.DS{}, Latent: latent.DA{}, Staged: true},
 		{Noise: noise.OneCoin{}, Latent: latent.DA{}},
 	} {
-		if !SetsWorkers(b) || !b.Reads(SetStart) {
+		if !b.CanSetWorkers() || !b.Reads(SetStart) {
 			t.Fatalf("%s: cannot set workers", b.Name())
 		}
 		first, err := b.Fit(context.Background(), d, nil)
@@ -68,7 +68,7 @@ func TestBayesFixedWorkers(t *testing.T) {
 		}
 	}
 	g := Bayes{Noise: noise.GLAD{}, Latent: latent.DA{}}
-	if SetsWorkers(g) || g.Reads(SetStart) {
+	if g.CanSetWorkers() || g.Reads(SetStart) {
 		t.Errorf("%s: sets workers", g.Name())
 	}
 	if err := g.SetWorker(d, g.Init(d), 0, []float64{1}); err == nil {

@@ -41,11 +41,14 @@ type Composite interface {
 // WorkerStarter is an Estimator whose fit can start from known worker
 // parameters, such as those of an earlier fit's workers file, and hold
 // them: Model, HDA and Bayes (whose vector is its noise posterior's
-// pseudo-counts; vb-*-glad cannot set them, see SetsWorkers). The start
-// vector goes into Settings.Start, and Settings.Fixed marks the blocks
-// (WorkerParams) of the workers to hold.
+// pseudo-counts). The start vector goes into Settings.Start, and
+// Settings.Fixed marks the blocks (WorkerParams) of the workers to hold.
 type WorkerStarter interface {
 	Parametric
+	// CanSetWorkers reports whether the noise model can set its workers'
+	// parameters: always for Model and HDA, and for Bayes unless its
+	// workers are point estimates (vb-*-glad).
+	CanSetWorkers() bool
 	// Init returns the initial parameter vector on d.
 	Init(d *data.Dataset) []float64
 	// WorkerColumns returns the names of the worker parameters on d, the
@@ -123,6 +126,10 @@ func (m Model) SetWorker(d *data.Dataset, x []float64, w int, vals []float64) er
 	return ws.SetWorker(d, vals, x[lo:hi])
 }
 
+// CanSetWorkers reports true: every registered noise model is a
+// noise.WorkerSetter, and SetWorker says so for one that is not.
+func (m Model) CanSetWorkers() bool { return true }
+
 // WorkerParams returns the range of worker w's block in the worker block
 // of the parameter vector on d (Layout.W): WorkerDim(K) values from
 // W[0] + w·WorkerDim(K).
@@ -172,6 +179,9 @@ func (h HDA) WorkerColumns(d *data.Dataset) []string { return h.inner().WorkerCo
 func (h HDA) SetWorker(d *data.Dataset, x []float64, w int, vals []float64) error {
 	return h.inner().SetWorker(d, x, w, vals)
 }
+
+// CanSetWorkers reports true, as Model's does.
+func (h HDA) CanSetWorkers() bool { return true }
 
 // WorkerParams returns the range of worker w's block as Model.WorkerParams
 // does.

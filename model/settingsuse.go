@@ -46,9 +46,9 @@ func (h HDA) Reads(s Setting) bool { return s != SetParamTol }
 // Reads reports whether Bayes's fits read s: MaxIterations, FunctionTol
 // and ParamTol, the variational fit's iteration limit and stopping rule,
 // and Start and Fixed when the noise model can set its workers' posteriors
-// (SetsWorkers).
+// (CanSetWorkers).
 func (b Bayes) Reads(s Setting) bool {
-	return s == SetMaxIterations || s == SetFunctionTol || s == SetParamTol || s == SetStart && SetsWorkers(b)
+	return s == SetMaxIterations || s == SetFunctionTol || s == SetParamTol || s == SetStart && b.CanSetWorkers()
 }
 
 // WithMaxIterations returns e with MaxIterations n.

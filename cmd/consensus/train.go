@@ -59,7 +59,7 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (gmv and the la-*, da-* and vb-* models can)", est.Name())
 	}
 	if f.initWorkers != "" {
-		if !model.SetsWorkers(est) {
+		if ws, ok := est.(model.WorkerStarter); !ok || !ws.CanSetWorkers() {
 			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-*, hda-*, vb-*-ds and vb-*-onecoin models can)", est.Name())
 		}
 	}
