@@ -3,7 +3,6 @@ package noise
 import (
 	"cmp"
 	"fmt"
-	"math"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -216,8 +215,8 @@ func (m DS) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
 	diag, off := cmp.Or(m.PriorDiag, DefaultPriorDiag), cmp.Or(m.PriorOff, DefaultPriorOff)
 	for z := range k {
 		n := vals[k*k+z]
-		if !(n >= 0) || math.IsInf(n, 0) {
-			return fmt.Errorf("n[%s] = %v is not a number of labels (finite, at least 0)", d.Classes[z], n)
+		if !labelCount(n) {
+			return fmt.Errorf("n[%s] = %v is not a number of labels (0 to 2^53)", d.Classes[z], n)
 		}
 		s := diag + float64(k-1)*off + n
 		for y := range k {

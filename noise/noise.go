@@ -253,6 +253,11 @@ type WorkerSetter interface {
 	SetWorker(d *data.Dataset, vals, w []float64) error
 }
 
+// labelCount reports whether n can be a (weighted) number of labels: from 0
+// to 2⁵³, beyond which counts are no longer exact in float64 and
+// pseudo-counts built from them overflow the bound's sums.
+func labelCount(n float64) bool { return n >= 0 && n <= 1<<53 }
+
 // valueCount returns an error unless vals holds want values.
 func valueCount(vals []float64, want int) error {
 	if len(vals) != want {

@@ -150,8 +150,8 @@ func (OneCoin) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error
 		return err
 	}
 	n := vals[1]
-	if !(n >= 0) || math.IsInf(n, 0) {
-		return fmt.Errorf("n = %v is not a number of labels (finite, at least 0)", n)
+	if !labelCount(n) {
+		return fmt.Errorf("n = %v is not a number of labels (0 to 2^53)", n)
 	}
 	a0, b0 := 2.0, float64(d.NumClasses()-1)
 	s := a0 + b0 + n

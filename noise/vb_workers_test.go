@@ -58,7 +58,7 @@ func TestWorkerPosterior(t *testing.T) {
 		k   int
 		bad []badValue
 	}{
-		{DS{}, 3, []badValue{{0, 1.5, "p[c0,c0] = 1.5 is not a probability"}, {9, -1, "n[c0] = -1 is not a number of labels"}, {10, math.Inf(1), "n[c1] = +Inf is not"}}},
+		{DS{}, 3, []badValue{{0, 1.5, "p[c0,c0] = 1.5 is not a probability"}, {9, -1, "n[c0] = -1 is not a number of labels"}, {10, math.Inf(1), "n[c1] = +Inf is not"}, {11, 1e300, "n[c2] = 1e+300 is not a number of labels (0 to 2^53)"}}},
 		{DS{PriorDiag: 4, PriorOff: 0.5}, 2, []badValue{{1, 2, "p[c0,c1] = 2 is not a probability"}, {0, 0, "the row of class c0 sums to"}}},
 		{OneCoin{}, 4, []badValue{{0, -0.1, "accuracy = -0.1 is not a probability"}, {1, math.NaN(), "n = NaN is not a number of labels"}}},
 	} {
