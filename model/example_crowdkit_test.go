@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"math"
 
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/latent"
@@ -103,4 +104,29 @@ func ExampleMMSR() {
 	// Output:
 	// non-adversarial false: accuracy 0.7207
 	// non-adversarial true: accuracy 0.7598
+}
+
+// A vote weighted by skills known from elsewhere (Crowd-Kit's
+// MajorityVote.fit(data, skills)): bob counts three times as much as ann,
+// and cid, whose skill is unknown, is left out. img1, where ann and bob say
+// cat and cid dog, gets P(cat) = 1, and img3, where ann says cat and bob
+// dog, P(cat) = 1/(1 + 3). WorkerSkills reports each worker's agreement
+// with the consensus label, cid's too.
+func ExampleWeightedVote() {
+	d := load() // workers ann, bob, cid
+	v := model.WeightedVote{Skills: []float64{1, 3, math.NaN()}, Missing: model.MissingIgnore}
+	res, err := v.Fit(context.Background(), d, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for j, task := range d.Tasks {
+		fmt.Printf("%s P(cat) = %.2f\n", task, res.Dist(j)[0])
+	}
+	fmt.Println(res.WorkerSkills())
+	// Output:
+	// img1 P(cat) = 1.00
+	// img2 P(cat) = 0.00
+	// img3 P(cat) = 0.25
+	// img4 P(cat) = 1.00
+	// [0.75 1 0.75]
 }

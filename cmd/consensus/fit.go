@@ -78,6 +78,7 @@ func newFitCmd() *cobra.Command {
 	var in inputFlags
 	var ff fitFlags
 	var tf trainFlags
+	var sf skillFlags
 	var lf layoutFlags
 	var af autoFlags
 	var modelName, out, workers, outFormat string
@@ -91,6 +92,7 @@ func newFitCmd() *cobra.Command {
   consensus fit --input labels.csv --gold gold.csv --model la-ds --output consensus.csv
   consensus fit --input labels.tsv --model da-ds --workers workers.csv
   consensus fit --input today.csv --model da-ds --init-workers workers.csv --fix-workers --output today-consensus.csv
+  consensus fit --input labels.csv --model mv --skills skills.csv --missing-skill ignore
   consensus fit --input labels.parquet --output consensus.parquet --workers workers.parquet
   consensus fit --input labels.csv --layout crowdkit --output agg.csv
   consensus fit --dataset rte --model la-glad --tasks tasks.csv
@@ -119,11 +121,15 @@ func newFitCmd() *cobra.Command {
 			}
 			for _, est := range ests {
 				if workers != "" {
-					if _, ok := est.(model.Parametric); !ok {
+					_, weighed := est.(model.SkillWeigher)
+					if _, ok := est.(model.Parametric); !ok && !(weighed && sf.path != "") {
 						return usagef("--workers: model %s has no worker parameters", est.Name())
 					}
 				}
 				if err := tf.check(est, in.gold+in.dataset); err != nil {
+					return err
+				}
+				if err := sf.check(est); err != nil {
 					return err
 				}
 				if modelName == autoName && (tf.trainGold != "" || tf.trainFraction > 0) {
@@ -133,7 +139,7 @@ func newFitCmd() *cobra.Command {
 					return err
 				}
 			}
-			if err := checkOutputs([]string{"input", "gold", "train-gold", "init-workers"}, []string{in.input, in.gold, tf.trainGold, tf.initWorkers},
+			if err := checkOutputs([]string{"input", "gold", "train-gold", "init-workers", "skills"}, []string{in.input, in.gold, tf.trainGold, tf.initWorkers, sf.path},
 				[]string{"output", "workers", "tasks"}, []string{out, workers, lf.tasks}); err != nil {
 				return err
 			}
@@ -158,6 +164,10 @@ func newFitCmd() *cobra.Command {
 			tf.ctx, tf.maxMemory = cmd.Context(), in.maxMemory.bytes()
 			loadGold := func(path string, d *data.Dataset) (*data.Gold, error) { return in.loadGold(cmd.Context(), path, d) }
 			if est, gold, err = tf.apply(est, set, d, gold, loadGold, ff.seed); err != nil {
+				return err
+			}
+			sf.ctx, sf.maxMemory = cmd.Context(), in.maxMemory.bytes()
+			if est, err = sf.apply(est, d); err != nil {
 				return err
 			}
 			var bar *progress
@@ -196,6 +206,7 @@ func newFitCmd() *cobra.Command {
 	in.register(c)
 	ff.register(c)
 	tf.register(c)
+	sf.register(c)
 	lf.register(c)
 	af.register(c)
 	c.Flags().Float64Var(&mo.gladPrior, "glad-prior", 0, gladPriorHelp)

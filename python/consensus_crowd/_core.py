@@ -162,7 +162,7 @@ def _pandas():
 
 
 def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers=True, train_gold=None,
-              init_workers=None, fix_workers=False,
+              init_workers=None, fix_workers=False, skills=None, missing_skill=None,
               task_column="task", worker_column="worker", label_column="label", **options):
     """Fit a consensus model to crowdsourced labels with ``consensus fit``.
 
@@ -196,6 +196,12 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             parameters and fit only the other workers and the tasks
             (``--fix-workers``): new tasks aggregated with workers fitted
             before.
+        skills: with ``"mv"``, a weight for every worker's vote (a dict or
+            pandas Series from worker to a number at least 0; ``--skills``),
+            as Crowd-Kit's ``MajorityVote.fit(data, skills)``.
+        missing_skill: with ``skills``, what a worker without one gets:
+            ``"error"`` (the default), ``"ignore"`` (its labels are left
+            out) or a number (``--missing-skill``).
         **options: the options of ``OPTIONS`` (``seed``, ``max_iter``,
             ``strict``, ``q_prior``, ``threads``, ...), passed to the CLI as
             the flag of the same name with dashes.
@@ -244,15 +250,22 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             gold_path = os.path.join(tmp, "train-gold.csv")
             _write_gold(gold_path, train_gold, back_task, back_label)
             cmd += ["--train-gold", gold_path]
+        if skills is not None:
+            skills_path = os.path.join(tmp, "skills.csv")
+            pairs = skills.items() if hasattr(skills, "items") else skills
+            _write_workers(skills_path, [{"worker": w, "skill": v} for w, v in pairs], "skills")
+            cmd += ["--skills", skills_path]
+        if missing_skill is not None:
+            cmd += ["--missing-skill", missing_skill if isinstance(missing_skill, str) else repr(float(missing_skill))]
         if init_workers is not None:
             init_path = os.path.join(tmp, "init-workers.csv")
-            _write_workers(init_path, init_workers)
+            _write_workers(init_path, init_workers, "init_workers")
             cmd += ["--init-workers", init_path]
             if fix_workers:
                 cmd += ["--fix-workers"]
         if class_text is not None:
             cmd += ["--classes", ",".join(class_text)]
-        want_workers = workers and model not in _NO_WORKERS
+        want_workers = workers and (model not in _NO_WORKERS or skills is not None)
         if want_workers:
             cmd += ["--workers", workers_path]
         if model in _TASK_PARAMS:
@@ -271,6 +284,8 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
                 message = message.replace(gold_path, "train_gold")
             if init_workers is not None:
                 message = message.replace(init_path, "init_workers")
+            if skills is not None:
+                message = message.replace(skills_path, "skills")
             raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
 
         fitted = model
@@ -291,8 +306,8 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
                   worker_rows, worker_columns, task_rows, proc.stderr)
 
 
-_KEYWORDS = ("binary", "classes", "workers", "train_gold", "init_workers", "fix_workers", "task_column", "worker_column",
-             "label_column")
+_KEYWORDS = ("binary", "classes", "workers", "train_gold", "init_workers", "fix_workers", "skills", "missing_skill",
+             "task_column", "worker_column", "label_column")
 
 
 def check_options(options):
@@ -443,25 +458,26 @@ def _write_gold(path, gold, back_task, back_label):
         w.writerows(rows)
 
 
-def _write_workers(path, workers):
-    """Write init_workers (a Result, its ``workers`` list of dicts or its
-    ``workers_`` DataFrame) as a worker,<parameters>... CSV file; numbers
+def _write_workers(path, workers, what):
+    """Write the argument named what (init_workers: a Result, its
+    ``workers`` list of dicts or its ``workers_`` DataFrame; skills: dicts
+    with "worker" and "skill") as a worker,<values>... CSV file; numbers
     are written so that the CLI reads back the same float."""
     if isinstance(workers, Result):
         if workers.workers is None:
-            raise ValueError("init_workers: the Result has no worker table (a model without worker parameters, "
-                             "or fitted with workers=False)")
+            raise ValueError("%s: the Result has no worker table (a model without worker parameters, "
+                             "or fitted with workers=False)" % what)
         workers = workers.workers
     if hasattr(workers, "reset_index") and hasattr(workers, "columns"):  # a DataFrame such as Result.workers_
         frame = workers.reset_index() if "worker" not in workers.columns else workers
         if "worker" not in frame.columns:
-            raise ValueError("init_workers: the DataFrame has no worker column or index named 'worker'")
+            raise ValueError("%s: the DataFrame has no worker column or index named 'worker'" % what)
         workers = frame.to_dict("records")
     columns, rows = [], []
     for i, rec in enumerate(workers):
         if not hasattr(rec, "keys") or "worker" not in rec:
-            raise ValueError("init_workers item %d: want a dict with a 'worker' key, as Result.workers holds, not %r"
-                             % (i, rec))
+            raise ValueError("%s item %d: want a dict with a 'worker' key, as Result.workers holds, not %r"
+                             % (what, i, rec))
         for key in rec:
             if key != "worker" and key not in columns:
                 columns.append(key)
@@ -480,7 +496,7 @@ def _write_workers(path, workers):
                         raise ValueError("%r is %r, not a number" % (c, v))
                     row.append(repr(float(v)))
             except ValueError as e:
-                raise ValueError("init_workers item %d: %s" % (i, e)) from None
+                raise ValueError("%s item %d: %s" % (what, i, e)) from None
             w.writerow(row)
 
 

@@ -126,31 +126,44 @@ class MajorityVote(_Aggregator):
     """Majority vote (model ``mv``): the labels' frequencies read through
     their argmax. ``probas_`` holds the frequencies.
 
-    Crowd-Kit's weighted vote (``fit(data, skills=...)``) is not supported;
-    ``default_skill`` and ``on_missing_skill`` are accepted at their
-    defaults only. There is no ``skills_``: the CLI's ``--workers`` has no
-    table for this model.
+    ``fit(data, skills)`` is Crowd-Kit's weighted vote: every worker's vote
+    counts its skill (a Series or dict from worker to a number at least 0;
+    ``--skills``), and ``skills_`` is then every worker's agreement with the
+    consensus label, as Crowd-Kit's. ``on_missing_skill`` says what a worker
+    without a skill gets: ``"error"`` (the default) refuses, ``"ignore"``
+    leaves its labels out, ``"value"`` gives it ``default_skill``
+    (``--missing-skill``). Without skills there is no ``skills_``: the CLI's
+    ``--workers`` has no table for the plain vote.
     """
 
     MODEL = "mv"
 
-    def __init__(self, default_skill=None, on_missing_skill=None, **options):
-        super().__init__(options, {"default_skill": default_skill, "on_missing_skill": on_missing_skill},
-                         {"on_missing_skill": "error"})
+    def __init__(self, default_skill=None, on_missing_skill="error", **options):
+        if on_missing_skill not in ("error", "ignore", "value"):
+            raise ValueError("MajorityVote(on_missing_skill=%r): want 'error', 'ignore' or 'value'" % (on_missing_skill,))
+        if (on_missing_skill == "value") != (default_skill is not None):
+            raise ValueError("MajorityVote: default_skill is given with on_missing_skill='value', and only then")
+        super().__init__(options)
+        self.on_missing_skill, self.default_skill = on_missing_skill, default_skill
 
     def fit(self, data, skills=None):
-        """Fit the model to data and return self; ``skills`` must be None."""
+        """Fit the model to data, with every worker's vote weighted by its
+        skill in skills if given, and return self."""
+        _pandas()
+        options = dict(self._options)
         if skills is not None:
-            raise TypeError("MajorityVote.fit(skills=...): a vote weighted by given skills is not supported; "
-                            "see docs/python.md")
-        return super().fit(data)
+            options["skills"] = skills
+            options["missing_skill"] = self.default_skill if self.on_missing_skill == "value" else self.on_missing_skill
+        self.result_ = aggregate(data, self.MODEL, **options)
+        self._set_attributes(self.result_)
+        return self
 
     def fit_predict(self, data, skills=None):
-        """Fit the model and return ``labels_``; ``skills`` must be None."""
+        """Fit the model and return ``labels_``."""
         return self.fit(data, skills).labels_
 
     def fit_predict_proba(self, data, skills=None):
-        """Fit the model and return ``probas_``; ``skills`` must be None."""
+        """Fit the model and return ``probas_``."""
         return self.fit(data, skills).probas_
 
 

@@ -120,6 +120,33 @@ class RTE(unittest.TestCase):
         self.assertEqual(oc.errors_.loc[(w, 0), 0], oc.skills_[w])
         self.assertAlmostEqual(oc.errors_.loc[(w, 1), 0], 1 - oc.skills_[w])
 
+    def test_weighted_majority_vote(self):
+        """MajorityVote.fit(data, skills) is the CLI's --skills, to the last
+        bit; skills_ is the agreement with the consensus; on_missing_skill
+        decides about a worker without a skill."""
+        workers = sorted(self.df.worker.unique())
+        skills = pd.Series({w: 0.1 + (i % 7) / 10 for i, w in enumerate(workers)})
+        path = os.path.join(self.tmp.name, "skills.csv")
+        skills.rename("skill").rename_axis("worker").to_csv(path)
+        classes, probas, log = self.cli_fit("mv", "--skills", path)
+        self.assertIn("164 of 164 workers have a skill", log)
+        mv = cc.MajorityVote().fit(self.df, skills)
+        self.assert_probas(mv.probas_, classes, probas)
+        agree = (self.df.label == self.df.task.map(mv.labels_)).groupby(self.df.worker).mean()
+        self.assertTrue(((mv.skills_ - agree[mv.skills_.index]).abs() < 1e-12).all())
+        partial = skills.iloc[:-1]
+        with self.assertRaises(cc.ConsensusError) as ctx:
+            cc.MajorityVote().fit(self.df, partial)
+        self.assertIn("skills: worker %s has no skill" % workers[-1], str(ctx.exception))
+        by_value = cc.MajorityVote(on_missing_skill="value", default_skill=skills.iloc[-1]).fit(self.df, partial)
+        self.assertEqual(by_value.probas_.to_dict(), mv.probas_.to_dict())
+        ignored = cc.MajorityVote(on_missing_skill="ignore").fit(self.df, partial)
+        self.assertEqual(len(ignored.probas_), len(mv.probas_))
+        with self.assertRaises(ValueError):
+            cc.MajorityVote(on_missing_skill="value")
+        with self.assertRaises(ValueError):
+            cc.MajorityVote(on_missing_skill="sometimes")
+
     def test_vote_skills(self):
         # Wawa's skills_ are each worker's agreement with the majority vote
         # (ties to the first class), computed here from the labels.
@@ -216,7 +243,6 @@ class TestFrames(unittest.TestCase):
             (lambda: cc.Wawa(n_iter=5), "unexpected keyword argument 'n_iter'"),
             (lambda: cc.Consensus(q_prior="sharp"), "q_prior must be a number"),
             (lambda: cc.Auto(model="la-ds"), "Auto() chooses the model"),
-            (lambda: cc.MajorityVote().fit([("t", "w", "a")], skills=pd.Series({"w": 1.0})), "skills"),
         ]
         for make, want in refused:
             with self.assertRaises(TypeError) as ctx:
