@@ -30,11 +30,12 @@ var fuzzCommands = [][]string{
 	{"compare", "-i", "IN", "--models", "rfe,mv", "--splits", "1", "--bootstrap", "2"},
 	// Last, so that the corpus's earlier inputs keep their commands.
 	{"fit", "-i", "labels.csv", "-m", "vb-da-ds", "--max-iter", "3", "--init-workers", "IN", "--fix-workers", "-o", "out.csv"},
+	{"fit", "-i", "labels.csv", "-m", "mv", "--skills", "IN", "--missing-skill", "ignore", "-o", "out.csv"},
 }
 
 // FuzzReadCommands runs every reading subcommand (fit, fit with gold and
 // --init-workers, of la-ds and of the default model with --fix-workers,
-// eval, report, compare) in-process on fuzzed bytes given
+// mv with --skills, eval, report, compare) in-process on fuzzed bytes given
 // as a file of every input format, plain or gzip-compressed. It must never
 // panic (run turns a panic into "internal error"): the exit status is 0,
 // 1 or 2, and a failure is one line on stderr.
@@ -51,6 +52,7 @@ func FuzzReadCommands(f *testing.F) {
 		[]byte("task,label,p_x,p_y\n1,x,0.5,0.5\n2,y,0.25,0.75\n"),
 		[]byte("worker,labels,p[x,x],p[x,y],p[y,x],p[y,y]\na,3,0.9,0.1,0.2,0.8\n"),
 		[]byte("worker,labels,p[x,x],p[x,y],p[y,x],p[y,y],n[x],n[y]\na,3,0.9,0.1,0.2,0.8,1.5,1.5\nb,2,1,0,0,1,0,2\n"),
+		[]byte("worker,skill\na,0.5\nb,2\n"),
 		[]byte("task,worker,label\n1,a,x\ntask,worker,label\n1,b,NaN\n"),
 		[]byte(`{"task":"1","worker":"\ud800","label":"x"}` + "\n")}
 	for _, s := range seeds {

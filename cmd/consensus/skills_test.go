@@ -56,23 +56,12 @@ func TestSkills(t *testing.T) {
 	if want := "worker,labels,skill,weight\np1,2,1,0.5\np2,2,0.5,0.7\np3,2,0.5,0.4\n"; string(w) != want {
 		t.Errorf("workers table\n%s\nwant\n%s", w, want)
 	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	checkRefusals(t, dir, []refusal{
 		{[]string{"--model", "la-ds", "--skills", "skills.csv"}, "--skills: model la-ds does not weigh votes by given skills (mv does)"},
 		{[]string{"--model", "mv", "--missing-skill", "ignore"}, "--missing-skill and --skills-format need --skills"},
 		{[]string{"--model", "mv", "--skills", "skills.csv", "--missing-skill", "often"}, `--missing-skill "often": want error, ignore or a skill`},
 		{[]string{"--model", "mv", "--skills", "two.csv"}, "two.csv: worker p2 has no skill, and 1 workers in all"},
 		{[]string{"--model", "mv", "--skills", "neg.csv"}, `neg.csv:3: worker "p2" has skill -1: want a finite number, at least 0`},
 		{[]string{"--model", "mv", "--skills", "noskill.csv"}, "noskill.csv:1: header has 2 columns 'worker', 'weight' but no 'skill' column"},
-	} {
-		r := runIn(t, dir, "", append([]string{"fit", "--input", "labels.csv", "--output", "x.csv"}, c.args...)...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", c.args, r.code, r.stderr, c.want)
-		}
-		if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
-			t.Errorf("%v: wrote an output file", c.args)
-		}
-	}
+	})
 }

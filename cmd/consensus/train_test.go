@@ -65,24 +65,13 @@ func TestInitWorkers(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, "2 of 2 workers start from w.csv") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	checkRefusals(t, dir, []refusal{
 		{[]string{"--model", "da-glad", "--init-workers", "w.csv"}, "w.csv:1: header has 7 columns 'worker', 'labels', 'skill', 'p[x,x]', 'p[x,y]', 'p[y,x]', 'p[y,y]' but no 'ability' column; model da-glad needs the worker columns ability"},
 		{[]string{"--model", "rfe", "--init-workers", "w.csv"}, "model rfe cannot start from worker parameters"},
 		{[]string{"--model", "da-ds", "--init-workers", "bad.csv"}, "bad.csv:2: the row of class x sums to 1.1"},
 		{[]string{"--model", "rfe", "--train-gold", "w.csv"}, "model rfe cannot use training gold"},
 		{[]string{"--model", "da-ds", "--train-fraction", "0.5"}, "--train-fraction needs --gold"},
-	} {
-		r := runIn(t, dir, "", append([]string{"fit", "--input", "labels.csv", "--output", "x.csv"}, c.args...)...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", c.args, r.code, r.stderr, c.want)
-		}
-		if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
-			t.Errorf("%v: wrote an output file", c.args)
-		}
-	}
+	})
 }
 
 // TestFixWorkers checks that --fix-workers holds the workers of the
@@ -129,24 +118,13 @@ func TestFixWorkers(t *testing.T) {
 		}
 		sameWorkerParams(t, m, filepath.Join(dir, m+"-w.csv"), filepath.Join(dir, m+"-w2.csv"))
 	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	checkRefusals(t, dir, []refusal{
 		{[]string{"--model", "da-ds", "--fix-workers"}, "--fix-workers needs --init-workers"},
 		{[]string{"--model", "vb-da-glad", "--init-workers", "one.csv", "--fix-workers"}, "model vb-da-glad cannot start from worker parameters"},
 		{[]string{"--model", "vb-da-ds", "--init-workers", "one.csv", "--fix-workers"}, "one.csv:1: header has 5 columns"},
 		{[]string{"--model", "la-ds", "--init-workers", "twice.csv", "--fix-workers"}, `twice.csv:4: worker "a" appears twice`},
 		{[]string{"--model", "la-ds", "--init-workers", "twice.csv"}, `twice.csv:4: worker "a" appears twice`},
-	} {
-		r := runIn(t, dir, "", append([]string{"fit", "--input", "labels.csv", "--output", "x.csv"}, c.args...)...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", c.args, r.code, r.stderr, c.want)
-		}
-		if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
-			t.Errorf("%v: wrote an output file", c.args)
-		}
-	}
+	})
 }
 
 // sameWorkerParams checks that the workers files a and b, written by fit
@@ -165,6 +143,28 @@ func sameWorkerParams(t *testing.T, m, a, b string) {
 			if ra[i][0] != rb[i][0] || math.Abs(x-y) > 1e-9 {
 				t.Errorf("%s: worker %s's %s: %s held, %s after the fit", m, ra[i][0], ra[0][c], ra[i][c], rb[i][c])
 			}
+		}
+	}
+}
+
+// refusal is a fit command line (after fit --input labels.csv --output
+// x.csv) that must be refused, and a part of its message.
+type refusal struct {
+	args []string
+	want string
+}
+
+// checkRefusals runs every refusal in dir and checks that it exits with
+// status 2, one line of message containing want, and no output file.
+func checkRefusals(t *testing.T, dir string, cases []refusal) {
+	t.Helper()
+	for _, c := range cases {
+		r := runIn(t, dir, "", append([]string{"fit", "--input", "labels.csv", "--output", "x.csv"}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", c.args, r.code, r.stderr, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
+			t.Errorf("%v: wrote an output file", c.args)
 		}
 	}
 }
