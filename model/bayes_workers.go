@@ -77,8 +77,8 @@ func (b Bayes) WorkerParams(d *data.Dataset, w int) (lo, hi int) {
 }
 
 // CanSetWorkers reports whether b's noise model can set its workers'
-// posteriors (a noise.WorkerPosteriorSetter: vb-*-ds, vb-*-onecoin; not
-// vb-*-glad, whose abilities are point estimates).
+// posteriors: a noise.WorkerPosteriorSetter (DS, OneCoin and GLAD, whose
+// point posterior's worker parameter is the ability).
 func (b Bayes) CanSetWorkers() bool {
 	_, ok := b.Noise.(noise.WorkerPosteriorSetter)
 	return ok

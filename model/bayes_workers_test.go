@@ -14,8 +14,8 @@ import (
 // TestBayesFixedWorkers checks that a variational fit started from the
 // workers of an earlier fit, with half of them held (Settings.Start and
 // Fixed through the WorkerStarter methods), keeps the held pseudo-counts
-// bit for bit and reports their values, fits the others, and that GLAD's
-// point posterior refuses.
+// bit for bit and reports their values, and fits the others: DS's and
+// one-coin's posteriors, and GLAD's point posterior.
 func TestBayesFixedWorkers(t *testing.T) {
 	d := noisetest.Data(t, 4, 120, 6, 3)
 	for _, b := range []Bayes{
@@ -24,6 +24,8 @@ func TestBayesFixedWorkers(t *testing.T) {
 		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
 		{Noise: noise.DS{}, Latent: latent.DA{}, Staged: true},
 		{Noise: noise.OneCoin{}, Latent: latent.DA{}},
+		{Noise: noise.GLAD{}, Latent: latent.DA{}},
+		{Noise: noise.GLAD{}, Latent: latent.LA{}},
 	} {
 		if !b.CanSetWorkers() || !b.Reads(SetStart) {
 			t.Fatalf("%s: cannot set workers", b.Name())
@@ -66,12 +68,5 @@ func TestBayesFixedWorkers(t *testing.T) {
 				}
 			}
 		}
-	}
-	g := Bayes{Noise: noise.GLAD{}, Latent: latent.DA{}}
-	if g.CanSetWorkers() || g.Reads(SetStart) {
-		t.Errorf("%s: sets workers", g.Name())
-	}
-	if err := g.SetWorker(d, g.Init(d), 0, []float64{1}); err == nil {
-		t.Errorf("%s: SetWorker gave no error", g.Name())
 	}
 }

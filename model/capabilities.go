@@ -46,8 +46,8 @@ type Composite interface {
 type WorkerStarter interface {
 	Parametric
 	// CanSetWorkers reports whether the noise model can set its workers'
-	// parameters: always for Model and HDA, and for Bayes unless its
-	// workers are point estimates (vb-*-glad).
+	// parameters: always for Model and HDA, and for Bayes when the noise
+	// model is a noise.WorkerPosteriorSetter (every registered one).
 	CanSetWorkers() bool
 	// Init returns the initial parameter vector on d.
 	Init(d *data.Dataset) []float64

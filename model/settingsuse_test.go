@@ -24,7 +24,7 @@ func TestReads(t *testing.T) {
 		{"la-ds", []model.Setting{model.SetMethod, model.SetMaxIterations, model.SetGradientTol, model.SetFunctionTol, model.SetRidge, model.SetStart}, false},
 		{"hda-glad", []model.Setting{model.SetMethod, model.SetMaxIterations, model.SetGradientTol, model.SetFunctionTol, model.SetRidge, model.SetStart}, false},
 		{"vb-da-ds", []model.Setting{model.SetMaxIterations, model.SetFunctionTol, model.SetParamTol, model.SetStart}, false},
-		{"vb-da-glad", []model.Setting{model.SetMaxIterations, model.SetFunctionTol, model.SetParamTol}, false},
+		{"vb-da-glad", []model.Setting{model.SetMaxIterations, model.SetFunctionTol, model.SetParamTol, model.SetStart}, false},
 		{"rfe", nil, false},
 		{"wawa", nil, false},
 		{"gmv", nil, false},

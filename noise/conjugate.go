@@ -70,15 +70,17 @@ type Variational interface {
 	WorkerValues(w int, dst []float64) []float64
 }
 
-// WorkerPosteriorSetter is an optional interface of a Conjugate noise model
-// whose variational posterior can be set worker by worker from the values
-// its WorkerValues reports: a variational fit can then start from the
-// workers of an earlier fit (package model's Bayes with Settings.Start).
-// DS and OneCoin implement it; their posteriors' WorkerValues report,
-// beside the posterior means, the number of labels each row of the
-// posterior weighs, so that the pseudo-counts follow from the values.
+// WorkerPosteriorSetter is an optional interface of a Conjugate or
+// MAPVariational noise model whose variational posterior can be set worker
+// by worker from the values its WorkerValues reports: a variational fit can
+// then start from the workers of an earlier fit (package model's Bayes with
+// Settings.Start). DS and OneCoin implement it, their posteriors'
+// WorkerValues reporting, beside the posterior means, the number of labels
+// each row of the posterior weighs, so that the pseudo-counts follow from
+// the values; and GLAD, whose point posterior's worker parameter is the
+// ability itself.
 type WorkerPosteriorSetter interface {
-	Conjugate
+	Model
 
 	// WorkerPosteriorDim returns the number of pseudo-counts of one worker
 	// for K classes: worker w's are [w·dim, (w+1)·dim) of the vector
@@ -95,10 +97,10 @@ type WorkerPosteriorSetter interface {
 }
 
 // Holder is an optional interface of a Variational posterior that keeps
-// some of its pseudo-counts as they are (package model's Bayes with
-// Settings.Fixed): the posteriors of DS and OneCoin.
+// some of its parameters as they are (package model's Bayes with
+// Settings.Fixed): the posteriors of DS, OneCoin and GLAD.
 type Holder interface {
-	// Hold marks the pseudo-counts (laid out as Params) that Update and
+	// Hold marks the parameters (laid out as Params) that Update and
 	// Load keep as they are from then on; nil holds none.
 	Hold(fixed []bool)
 }

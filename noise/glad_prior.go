@@ -67,6 +67,10 @@ type gladMAP struct {
 	prec, mu float64
 	w, o     []float64 // abilities e_w and log difficulties δ_j
 	next     []float64 // the δ_j of the next Update, written by Accumulate
+	// fixed, if not nil, marks the parameters (laid out as Params) that
+	// Update and Load keep (Hold); held abilities also fix the scale, so
+	// that rescale does not run.
+	fixed []bool
 	// floor is the least curvature a(1 − a) of a label in the abilities'
 	// Newton steps.
 	floor float64
@@ -189,14 +193,52 @@ func (g *gladMAP) taskObjective(j int, gj []float64, x float64) float64 {
 func (g *gladMAP) Update(acc []float64) float64 {
 	nw := len(g.w)
 	for w, x := range g.w {
+		if g.held(w) {
+			continue
+		}
 		step := (acc[w] - g.prec*(x-g.mu)) / (acc[nw+w] + g.prec)
 		g.w[w] = x + max(-gladMaxStep, min(step, gladMaxStep))
 	}
-	copy(g.o, g.next)
-	g.rescale()
+	for j, x := range g.next {
+		if !g.held(nw + j) {
+			g.o[j] = x
+		}
+	}
+	if g.fixed == nil {
+		g.rescale()
+	}
 	g.e.SetParams(g.w, g.o)
 	return g.penalty()
 }
+
+// held reports whether Hold marked parameter i.
+func (g *gladMAP) held(i int) bool { return g.fixed != nil && g.fixed[i] }
+
+// Hold keeps the parameters marked in fixed through Update and Load, and
+// stops the rescaling, whose direction held abilities pin.
+func (g *gladMAP) Hold(fixed []bool) { g.fixed = fixed }
+
+// WorkerPosteriorDim returns 1: a worker's ability, the first block of the
+// point posterior's parameters.
+func (GLAD) WorkerPosteriorDim(int) int { return 1 }
+
+// SetWorkerPosterior sets a worker's ability to vals[0], the ability
+// WorkerValues reports.
+func (GLAD) SetWorkerPosterior(_ *data.Dataset, vals, params []float64) error {
+	if err := valueCount(vals, 1); err != nil {
+		return err
+	}
+	if err := finiteValues([]string{"ability"}, vals); err != nil {
+		return err
+	}
+	params[0] = vals[0]
+	return nil
+}
+
+var (
+	_ WorkerPosteriorSetter = GLAD{}
+	_ Holder                = (*gladMAP)(nil)
+)
 
 // rescale moves along the one direction the likelihood does not see: the
 // abilities times c and the difficulties divided by c leave every e_w d_j,
@@ -251,8 +293,16 @@ func (g *gladMAP) penalty() float64 {
 // them) and returns the negative log prior density.
 func (g *gladMAP) Load(params []float64) float64 {
 	nw := len(g.w)
-	copy(g.w, params[:nw])
-	copy(g.o, params[nw:])
+	for i, x := range params {
+		if g.held(i) {
+			continue
+		}
+		if i < nw {
+			g.w[i] = x
+		} else {
+			g.o[i-nw] = x
+		}
+	}
 	copy(g.next, g.o)
 	g.e.SetParams(g.w, g.o)
 	return g.penalty()

@@ -48,7 +48,7 @@ type badValue struct {
 }
 
 // TestWorkerPosterior checks, for DS's and OneCoin's variational
-// posteriors, that SetWorkerPosterior gives back the pseudo-counts whose
+// posteriors and GLAD's point posterior, that SetWorkerPosterior gives back the pseudo-counts whose
 // WorkerValues it is given (to rounding), that Hold keeps the marked
 // pseudo-counts bit for bit through Update and Load while the others move,
 // and that values WorkerValues cannot report are refused.
@@ -61,10 +61,17 @@ func TestWorkerPosterior(t *testing.T) {
 		{DS{}, 3, []badValue{{0, 1.5, "p[c0,c0] = 1.5 is not a probability"}, {9, -1, "n[c0] = -1 is not a number of labels"}, {10, math.Inf(1), "n[c1] = +Inf is not"}, {11, 1e300, "n[c2] = 1e+300 is not a number of labels (0 to 2^53)"}}},
 		{DS{PriorDiag: 4, PriorOff: 0.5}, 2, []badValue{{1, 2, "p[c0,c1] = 2 is not a probability"}, {0, 0, "the row of class c0 sums to"}}},
 		{OneCoin{}, 4, []badValue{{0, -0.1, "accuracy = -0.1 is not a probability"}, {1, math.NaN(), "n = NaN is not a number of labels"}}},
+		{GLAD{}, 2, []badValue{{0, math.NaN(), "ability = NaN is not a finite number"}}},
 	} {
 		t.Run(fmt.Sprintf("%s/K=%d", c.m.Name(), c.k), func(t *testing.T) {
 			d := vbData(t, 6, c.k, 7)
-			v := c.m.NewVariational(d)
+			var v Variational
+			switch m := c.m.(type) {
+			case Conjugate:
+				v = m.NewVariational(d)
+			case MAPVariational:
+				v = m.NewMAP(d)
+			}
 			v.Start(d.FrequencyWeights())
 			rng := rand.New(rand.NewPCG(2, 9))
 			acc := make([]float64, v.AccDim())
@@ -74,10 +81,12 @@ func TestWorkerPosterior(t *testing.T) {
 			v.Update(acc)
 			lam := v.Params(nil)
 			dim := c.m.WorkerPosteriorDim(c.k)
-			if len(lam) != dim*d.NumWorkers() {
-				t.Fatalf("%d pseudo-counts, want %d per worker", len(lam), dim)
+			// The workers' blocks come first (GLAD's point posterior has
+			// the objects' difficulties after them).
+			if len(lam) < dim*d.NumWorkers() {
+				t.Fatalf("%d parameters, want at least %d per worker", len(lam), dim)
 			}
-			got := make([]float64, len(lam))
+			got := make([]float64, dim*d.NumWorkers())
 			for w := range d.NumWorkers() {
 				vals := v.WorkerValues(w, nil)
 				if len(vals) != len(v.WorkerColumns()) {
@@ -87,8 +96,8 @@ func TestWorkerPosterior(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for i := range lam {
-				if math.Abs(got[i]-lam[i]) > 1e-12*lam[i] {
+			for i := range got {
+				if math.Abs(got[i]-lam[i]) > 1e-12*math.Abs(lam[i]) {
 					t.Errorf("pseudo-count %d: %v from the values, %v before", i, got[i], lam[i])
 				}
 			}

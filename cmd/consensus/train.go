@@ -60,7 +60,7 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 	}
 	if f.initWorkers != "" {
 		if ws, ok := est.(model.WorkerStarter); !ok || !ws.CanSetWorkers() {
-			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-*, hda-*, vb-*-ds and vb-*-onecoin models can)", est.Name())
+			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-*, hda-* and vb-* models can)", est.Name())
 		}
 	}
 	if f.fixWorkers {

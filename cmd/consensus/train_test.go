@@ -108,7 +108,7 @@ func TestFixWorkers(t *testing.T) {
 	}
 	// The variational forms hold their workers' posteriors: the pseudo-counts
 	// follow from p and n in the workers file.
-	for _, m := range []string{"vb-la-ds", "vb-da-ds", "vb-hda-ds", "vb-da-onecoin", "vb-la-onecoin"} {
+	for _, m := range []string{"vb-la-ds", "vb-da-ds", "vb-hda-ds", "vb-da-onecoin", "vb-la-onecoin", "vb-da-glad", "vb-hda-glad"} {
 		if r := runIn(t, dir, "", "fit", "--input", "labels.csv", "--model", m, "--workers", m+"-w.csv", "--output", m+".csv"); r.code != 0 {
 			t.Fatalf("%s: exit %d: %s", m, r.code, r.stderr)
 		}
@@ -120,7 +120,7 @@ func TestFixWorkers(t *testing.T) {
 	}
 	checkRefusals(t, dir, []refusal{
 		{[]string{"--model", "da-ds", "--fix-workers"}, "--fix-workers needs --init-workers"},
-		{[]string{"--model", "vb-da-glad", "--init-workers", "one.csv", "--fix-workers"}, "model vb-da-glad cannot start from worker parameters"},
+		{[]string{"--model", "wawa", "--init-workers", "one.csv", "--fix-workers"}, "model wawa cannot start from worker parameters (the la-*, da-*, hda-* and vb-* models can)"},
 		{[]string{"--model", "vb-da-ds", "--init-workers", "one.csv", "--fix-workers"}, "one.csv:1: header has 5 columns"},
 		{[]string{"--model", "la-ds", "--init-workers", "twice.csv", "--fix-workers"}, `twice.csv:4: worker "a" appears twice`},
 		{[]string{"--model", "la-ds", "--init-workers", "twice.csv"}, `twice.csv:4: worker "a" appears twice`},
