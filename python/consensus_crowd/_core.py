@@ -189,9 +189,9 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
         init_workers: worker parameters to start the fit from
             (``--init-workers``): an earlier ``Result`` of the same noise
             model, its ``workers`` (dicts with a "worker" key) or its
-            ``workers_`` DataFrame. The la-*, da-*, hda-*, vb-*-ds (the
-            default included) and vb-*-onecoin models take them; workers not
-            listed start from the model's initialisation.
+            ``workers_`` DataFrame. The la-*, da-*, hda-* and vb-* models
+            (the default included) take them; workers not listed start from
+            the model's initialisation.
         fix_workers: with ``init_workers``, hold those workers at the given
             parameters and fit only the other workers and the tasks
             (``--fix-workers``): new tasks aggregated with workers fitted
