@@ -125,3 +125,73 @@ func WorkerAgreement(d *data.Dataset, consensus []int) (agree []float64, n []int
 	}
 	return agree, n
 }
+
+// Consistency returns, for every task j of d, the posterior probability of
+// its consensus class under the one-coin model with the worker skills s_w
+// (the probability that worker w reports the true class, its errors spread
+// evenly over the other classes) and a uniform prior over the L classes
+// that occur among d's labels:
+//
+//	P_j(ℓ) ∝ Π_{i ∈ j} (s_w(i) if y_i = ℓ, else (1 − s_w(i))/(L − 1)),   c_j = P_j(consensus[j]).
+//
+// It is Crowd-Kit's consistency (crowdkit.metrics.data.consistency) per
+// task, whose mean it reports, with the products taken in log space: where
+// every product is 0 (a skill of 1 on every side) c_j is 0, as there, but
+// a task with so many labels that Crowd-Kit's products underflow gets its
+// posterior here. A task without labels, or a negative consensus, gives NaN;
+// L = 1 gives 1.
+func Consistency(d *data.Dataset, consensus []int, skills []float64) []float64 {
+	k := d.NumClasses()
+	seen := make([]bool, k)
+	for _, y := range d.Label {
+		seen[y] = true
+	}
+	var classes []int
+	for z, ok := range seen {
+		if ok {
+			classes = append(classes, z)
+		}
+	}
+	l := float64(len(classes))
+	c := make([]float64, d.NumTasks())
+	logp := make([]float64, k)
+	for j := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		if len(labels) == 0 || consensus[j] < 0 {
+			c[j] = math.NaN()
+			continue
+		}
+		if len(classes) == 1 {
+			c[j] = 1
+			if consensus[j] != classes[0] {
+				c[j] = 0
+			}
+			continue
+		}
+		clear(logp)
+		for i, w := range workers {
+			s := skills[w]
+			right, wrong := math.Log(s), math.Log((1-s)/(l-1))
+			for _, z := range classes {
+				if int(labels[i]) == z {
+					logp[z] += right
+				} else {
+					logp[z] += wrong
+				}
+			}
+		}
+		top := math.Inf(-1)
+		for _, z := range classes {
+			top = max(top, logp[z])
+		}
+		if math.IsInf(top, -1) || !seen[consensus[j]] {
+			continue // every product 0, or a class no label names: 0
+		}
+		var sum float64
+		for _, z := range classes {
+			sum += math.Exp(logp[z] - top)
+		}
+		c[j] = math.Exp(logp[consensus[j]]-top) / sum
+	}
+	return c
+}

@@ -105,3 +105,64 @@ func TestWorkerAgreement(t *testing.T) {
 		}
 	}
 }
+
+// TestConsistencyCrowdKit checks Consistency against Crowd-Kit's own test of
+// its consistency metric: on its toy data (five workers, five tasks, labels
+// no and yes) with the majority vote (the tie of t1 goes to no, the first
+// class, as Crowd-Kit's idxmax takes it) and the workers' agreement with it
+// as skills (0.6, 0.8, 1, 0.4, 0.8), the mean is 0.9384615384615385
+// (tests/metrics/test_metrics.py, test_consistency).
+func TestConsistencyCrowdKit(t *testing.T) {
+	d := buildRows(t, nil,
+		"t1 w1 no", "t2 w1 yes", "t3 w1 yes", "t4 w1 yes", "t5 w1 yes",
+		"t1 w2 yes", "t2 w2 yes", "t3 w2 no", "t4 w2 yes", "t5 w2 no",
+		"t2 w3 yes", "t3 w3 no", "t4 w3 yes", "t5 w3 no",
+		"t1 w4 yes", "t2 w4 no", "t3 w4 yes", "t4 w4 yes", "t5 w4 no",
+		"t1 w5 no", "t2 w5 no", "t3 w5 no", "t4 w5 yes", "t5 w5 no")
+	no, yes := 0, 1
+	if d.Classes[0] != "no" {
+		t.Fatalf("classes %v", d.Classes)
+	}
+	mv := []int{no, yes, no, yes, no}
+	skills, _ := WorkerAgreement(d, mv)
+	want := []float64{0.6, 0.8, 1, 0.4, 0.8}
+	for w, s := range skills {
+		if math.Abs(s-want[w]) > 1e-15 {
+			t.Fatalf("skills %v, want %v", skills, want)
+		}
+	}
+	c := Consistency(d, mv, skills)
+	var mean float64
+	for _, x := range c {
+		mean += x / float64(len(c))
+	}
+	if math.Abs(mean-0.9384615384615385) > 1e-15 {
+		t.Errorf("mean consistency %v, want Crowd-Kit's 0.9384615384615385 (per task %v)", mean, c)
+	}
+	// By hand, t1: P(no) ∝ 0.6·0.2·0.6·0.8, P(yes) ∝ 0.4·0.8·0.4·0.2.
+	pNo, pYes := 0.6*0.2*0.6*0.8, 0.4*0.8*0.4*0.2
+	if math.Abs(c[0]-pNo/(pNo+pYes)) > 1e-15 {
+		t.Errorf("t1: %v, want %v", c[0], pNo/(pNo+pYes))
+	}
+	// A task with 2000 labels, whose products underflow in float64, still
+	// gets its posterior; a task without a consensus gets NaN.
+	var rows []string
+	for i := range 2000 {
+		y := "a"
+		if i%3 == 0 {
+			y = "b"
+		}
+		rows = append(rows, "t "+"w"+string(rune('0'+i%10))+" "+y)
+	}
+	long := buildRows(t, nil, rows...)
+	s := make([]float64, long.NumWorkers())
+	for w := range s {
+		s[w] = 0.7
+	}
+	if got := Consistency(long, []int{0}, s)[0]; !(got > 0.999) {
+		t.Errorf("2000 labels: %v, want near 1", got)
+	}
+	if got := Consistency(long, []int{-1}, s)[0]; !math.IsNaN(got) {
+		t.Errorf("no consensus: %v, want NaN", got)
+	}
+}

@@ -28,12 +28,17 @@ Krippendorff's alpha for nominal data over all labels (tasks are the units,
 every label a value; 1 is perfect agreement, 0 chance level), the mean
 entropy of the tasks' label frequencies (in nats, as Crowd-Kit's
 uncertainty; 0 when a task's labels agree, ln K when they spread evenly),
-and the fraction of all labels equal to the consensus label of their task.
+the fraction of all labels equal to the consensus label of their task, and
+the mean consistency (Crowd-Kit's consistency): each task's posterior
+probability of its consensus label under the one-coin model whose worker
+skills are the workers' agreement with the consensus, with a uniform prior
+over the classes that occur.
 
 The consensus is the argmax of --model (majority vote by default; ties
 broken with --seed). --tasks writes one row per task (task, labels, label:
 the consensus, entropy, normalized_entropy: entropy / ln K, agreement: the
-fraction of the task's labels equal to the consensus) and --workers one row
+fraction of the task's labels equal to the consensus, consistency) and
+--workers one row
 per worker (worker, labels, agreement: the fraction of the worker's labels
 equal to the consensus, Crowd-Kit's accuracy_on_aggregates), in the format
 of their extension (or --output-format), all or nothing.`,
@@ -79,7 +84,8 @@ of their extension (or --output-format), all or nothing.`,
 			fmt.Fprintf(w, "tasks\t%d\nworkers\t%d\nlabels\t%d\n", d.NumTasks(), d.NumWorkers(), d.NumLabels())
 			fmt.Fprintf(w, "krippendorff_alpha\t%.6f\n", st.alpha)
 			fmt.Fprintf(w, "mean_entropy\t%.6f\n", st.meanEntropy)
-			_, err = fmt.Fprintf(w, "agreement_with_%s\t%.6f\n", res.Model, st.agreement)
+			fmt.Fprintf(w, "agreement_with_%s\t%.6f\n", res.Model, st.agreement)
+			_, err = fmt.Fprintf(w, "consistency_with_%s\t%.6f\n", res.Model, st.consistency)
 			return err
 		},
 	}
@@ -95,8 +101,8 @@ of their extension (or --output-format), all or nothing.`,
 
 // agreement holds the statistics of the agreement command.
 type agreement struct {
-	alpha, meanEntropy, agreement float64
-	tasks, workers                *output.Table
+	alpha, meanEntropy, agreement, consistency float64
+	tasks, workers                             *output.Table
 }
 
 // agreementStats computes the agreement statistics of d against the
@@ -107,10 +113,12 @@ func agreementStats(d *data.Dataset, labels []int) agreement {
 	h := metrics.TaskEntropy(d)
 	lnK := math.Log(float64(d.NumClasses()))
 	st.tasks = &output.Table{
-		Columns: []string{"task", "labels", "label", "entropy", "normalized_entropy", "agreement"},
-		Numeric: []bool{false, true, false, true, true, true},
+		Columns: []string{"task", "labels", "label", "entropy", "normalized_entropy", "agreement", "consistency"},
+		Numeric: []bool{false, true, false, true, true, true, true},
 	}
-	var sumH, agreeing float64
+	a, n := metrics.WorkerAgreement(d, labels)
+	cons := metrics.Consistency(d, labels, a)
+	var sumH, agreeing, sumC float64
 	for j, task := range d.Tasks {
 		_, ys := d.TaskLabels(j)
 		same := 0
@@ -121,12 +129,13 @@ func agreementStats(d *data.Dataset, labels []int) agreement {
 		}
 		agreeing += float64(same)
 		sumH += h[j]
+		sumC += cons[j]
 		st.tasks.Rows = append(st.tasks.Rows, []string{task, strconv.Itoa(len(ys)), d.Classes[labels[j]],
-			num(h[j]), num(h[j] / lnK), num(float64(same) / float64(len(ys)))})
+			num(h[j]), num(h[j] / lnK), num(float64(same) / float64(len(ys))), num(cons[j])})
 	}
 	st.meanEntropy = sumH / float64(d.NumTasks())
 	st.agreement = agreeing / float64(d.NumLabels())
-	a, n := metrics.WorkerAgreement(d, labels)
+	st.consistency = sumC / float64(d.NumTasks())
 	st.workers = &output.Table{Columns: []string{"worker", "labels", "agreement"}, Numeric: []bool{false, true, true}}
 	for w, name := range d.Workers {
 		st.workers.Rows = append(st.workers.Rows, []string{name, strconv.Itoa(n[w]), num(a[w])})

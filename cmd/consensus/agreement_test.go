@@ -22,7 +22,7 @@ func TestAgreementCLI(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{"krippendorff_alpha\t0.444444\n", "labels\t7\n", "agreement_with_mv\t"} {
+	for _, want := range []string{"krippendorff_alpha\t0.444444\n", "labels\t7\n", "agreement_with_mv\t", "consistency_with_mv\t1.000000\n"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
@@ -36,11 +36,13 @@ func TestAgreementCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "task,labels,label,entropy,normalized_entropy,agreement" || len(recs) != 5 {
+	if strings.Join(recs[0], ",") != "task,labels,label,entropy,normalized_entropy,agreement,consistency" || len(recs) != 5 {
 		t.Fatalf("tasks table: %v", recs)
 	}
-	// Task 3 has one a and one b: entropy ln 2, normalised 1, half agree.
-	if got := strings.Join(recs[3][3:], ","); got != "0.6931471805599453,1,0.5" {
+	// Task 3 has one a and one b: entropy ln 2, normalised 1, half agree;
+	// whichever label the seed makes its consensus, the worker who gave it
+	// agrees with every consensus (skill 1), so that its posterior is 1.
+	if got := strings.Join(recs[3][3:], ","); got != "0.6931471805599453,1,0.5,1" {
 		t.Errorf("task 3: %s", got)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "workers.jsonl"))
