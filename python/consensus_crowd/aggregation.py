@@ -96,6 +96,42 @@ def _iter_options(n_iter, options):
     return options
 
 
+def _rows(data):
+    """The (task, worker, label) rows of data, a DataFrame or an iterable."""
+    if hasattr(data, "columns"):
+        return data[["task", "worker", "label"]].itertuples(index=False, name=None)
+    return data
+
+
+def _error_workers(initial_error, workers):
+    """Turn Crowd-Kit's initial_error (index (worker, observed label), one
+    column per true label; counts or probabilities) into init_workers rows
+    with the CLI's p[z,y] columns, each true label's column normalised. Every
+    worker of the data must have a matrix, as Crowd-Kit's 'assign' needs."""
+    from ._core import _clean
+    observed = list(initial_error.index.get_level_values(1).unique())
+    rows = []
+    for w, block in initial_error.groupby(level=0, sort=False):
+        block = block.droplevel(0)
+        rec = {"worker": w}
+        for z in initial_error.columns:
+            col = block[z].reindex(observed)
+            if col.isna().any():
+                raise ValueError("initial_error: worker %r has no row for observed label %r"
+                                 % (w, list(col[col.isna()].index)[0]))
+            total = float(col.sum())
+            if not total > 0:
+                raise ValueError("initial_error: worker %r's column for true label %r sums to %r" % (w, z, total))
+            for y, v in col.items():
+                rec["p[%s,%s]" % (_clean(z, "label"), _clean(y, "label"))] = float(v) / total
+        rows.append(rec)
+    missing = workers - {r["worker"] for r in rows}
+    if missing:
+        raise ValueError("initial_error: no error matrix for worker %r (and %d others): the 'assign' strategy "
+                         "needs every worker's" % (sorted(missing, key=str)[0], len(missing) - 1))
+    return rows
+
+
 def _errors(pd, workers, classes, texts):
     """Crowd-Kit's errors_: index (worker, observed label), one column per
     true label; errors_.loc[(w, y), z] = P(y | z)."""
@@ -226,6 +262,14 @@ class DawidSkene(_Aggregator):
     change of its lower bound per label) has no counterpart: use
     ``func_tol=``, a relative change of the mean log-likelihood.
 
+    ``fit(data, true_labels, initial_error)`` with
+    ``initial_error_strategy="assign"`` starts EM from the given error
+    matrices (``--init-workers``), as Crowd-Kit's: ``initial_error`` is
+    indexed by (worker, observed label) with one column per true label, in
+    counts or probabilities (each column of a worker is normalised), and
+    must hold every worker of the data. Crowd-Kit's ``"addition"``, which
+    adds counts to the first M-step's, has no counterpart.
+
     Attributes after fit: ``labels_``, ``probas_``, ``errors_`` (index
     (worker, observed label), one column per true label), ``priors_`` (the
     mean of ``probas_``, which is EM's update of the prior), ``skills_``
@@ -235,8 +279,36 @@ class DawidSkene(_Aggregator):
 
     MODEL = "la-ds"
 
-    def __init__(self, n_iter=None, tol=None, **options):
-        super().__init__(_iter_options(n_iter, options), {"tol": tol})
+    def __init__(self, n_iter=None, tol=None, initial_error_strategy=None, **options):
+        super().__init__(_iter_options(n_iter, options), {"tol": tol, "initial_error_strategy": initial_error_strategy},
+                         {"initial_error_strategy": "assign"})
+        self.initial_error_strategy = initial_error_strategy
+
+    def fit(self, data, true_labels=None, initial_error=None):
+        """Fit the model to data (with the known labels true_labels, and
+        from the error matrices initial_error) and return self."""
+        if initial_error is None:
+            return super().fit(data, true_labels)
+        if self.initial_error_strategy != "assign":
+            raise TypeError("DawidSkene.fit(initial_error=...) needs initial_error_strategy='assign' (Crowd-Kit "
+                            "would not use the matrices without a strategy, and 'addition' has no counterpart)")
+        if "init_workers" in self._options:
+            raise TypeError("give initial_error to fit or init_workers to the constructor, not both")
+        workers = {w for _, w, _ in _rows(data)}
+        saved = self._options
+        self._options = dict(saved, init_workers=_error_workers(initial_error, workers))
+        try:
+            return super().fit(data, true_labels)
+        finally:
+            self._options = saved
+
+    def fit_predict(self, data, true_labels=None, initial_error=None):
+        """Fit the model and return ``labels_``."""
+        return self.fit(data, true_labels, initial_error).labels_
+
+    def fit_predict_proba(self, data, true_labels=None, initial_error=None):
+        """Fit the model and return ``probas_``."""
+        return self.fit(data, true_labels, initial_error).probas_
 
     def _set_attributes(self, r):
         super()._set_attributes(r)

@@ -120,6 +120,27 @@ class RTE(unittest.TestCase):
         self.assertEqual(oc.errors_.loc[(w, 0), 0], oc.skills_[w])
         self.assertAlmostEqual(oc.errors_.loc[(w, 1), 0], 1 - oc.skills_[w])
 
+    def test_dawid_skene_initial_error(self):
+        """initial_error with the 'assign' strategy is a start from those
+        matrices (init_workers), in counts or in probabilities."""
+        ds = cc.DawidSkene(n_iter=100).fit(self.df)
+        via = cc.aggregate(self.df, "la-ds", init_workers=ds.result_, max_iter=100)
+        for scale in [1, 10]:
+            again = cc.DawidSkene(n_iter=100, initial_error_strategy="assign").fit(
+                self.df, initial_error=ds.errors_ * scale)
+            diff = (again.probas_ - via.probas_).abs().max().max()
+            self.assertLess(diff, 1e-9)
+            self.assertIn("164 of 164 workers start from", again.result_.log)
+        with self.assertRaises(TypeError):
+            cc.DawidSkene(initial_error_strategy="addition")
+        with self.assertRaises(TypeError) as ctx:
+            cc.DawidSkene().fit(self.df, initial_error=ds.errors_)
+        self.assertIn("initial_error_strategy='assign'", str(ctx.exception))
+        partial = ds.errors_.drop(index=ds.errors_.index.get_level_values(0)[0], level=0)
+        with self.assertRaises(ValueError) as ctx:
+            cc.DawidSkene(initial_error_strategy="assign").fit(self.df, initial_error=partial)
+        self.assertIn("no error matrix for worker", str(ctx.exception))
+
     def test_weighted_majority_vote(self):
         """MajorityVote.fit(data, skills) is the CLI's --skills, to the last
         bit; skills_ is the agreement with the consensus; on_missing_skill
