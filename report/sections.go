@@ -75,9 +75,9 @@ func orderOf(rank map[string]int, name string) int {
 }
 
 // agreement fills the section on the agreement of the labels: Krippendorff's
-// alpha, the entropy of every task's label frequencies and every worker's
+// alpha, the entropy of every task's label frequencies, every worker's
 // agreement with the consensus of the recommended model (or of the default
-// model, or of the first model compared).
+// model, or of the first model compared) and the mean consistency with it.
 func (r *Report) agreement(v *view) error {
 	d := r.d
 	alpha := metrics.KrippendorffAlpha(d)
@@ -127,6 +127,13 @@ func (r *Report) agreement(v *view) error {
 		}
 	}
 	v.Agreement = append(v.Agreement, card{"labels equal to the consensus", fmt.Sprintf("%.1f%%", 100*right/total), "consensus of " + name})
+	var cons []float64
+	for _, c := range metrics.Consistency(d, res.Labels(r.seed), agree) {
+		if !math.IsNaN(c) {
+			cons = append(cons, c)
+		}
+	}
+	v.Agreement = append(v.Agreement, card{"consistency", num(mean(cons), 3), "mean posterior of the " + name + " label given the workers' agreement (Crowd-Kit's)"})
 	s, err = histPlot("Worker agreement with the consensus", "share of the worker's labels equal to the "+name+" consensus", "workers", vals)
 	if err != nil {
 		return err
