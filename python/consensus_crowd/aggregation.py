@@ -203,10 +203,38 @@ class MajorityVote(_Aggregator):
         return self.fit(data, skills).probas_
 
 
-class Wawa(_Aggregator):
+class _SkillVote:
+    """predict and predict_proba of the skill-weighted votes (Wawa,
+    ZeroBasedSkill, GoldMajorityVote), as Crowd-Kit's: the majority vote of
+    data weighted by the fitted ``skills_`` (``fit -m mv --skills``), which
+    also sets ``labels_`` and ``probas_``. A worker of data without a skill
+    is refused, as by Crowd-Kit's MajorityVote; ties are broken with the
+    ``seed`` option (Crowd-Kit takes the first class)."""
+
+    def predict(self, data):
+        """The labels of data's tasks by the vote weighted by ``skills_``."""
+        return self._apply(data).labels_
+
+    def predict_proba(self, data):
+        """The vote of data's tasks weighted by ``skills_``, a DataFrame of
+        tasks by classes."""
+        return self._apply(data).probas_
+
+    def _apply(self, data):
+        skills = getattr(self, "skills_", None)
+        if skills is None:
+            raise ValueError("%s.predict: fit the model first; predict weighs the votes by its skills_"
+                             % type(self).__name__)
+        options = {k: v for k, v in self._options.items() if k in ("binary", "seed", "max_memory")}
+        r = aggregate(data, "mv", skills=skills, workers=False, **options)
+        self.labels_, self.probas_ = r.labels_, r.probas_
+        return self
+
+
+class Wawa(_SkillVote, _Aggregator):
     """Worker agreement with aggregate (model ``wawa``): majority vote
     weighted by each worker's agreement with the majority vote, which is
-    ``skills_``."""
+    ``skills_``; ``predict(data)`` weighs the votes of new data by them."""
 
     MODEL = "wawa"
 
@@ -214,13 +242,14 @@ class Wawa(_Aggregator):
         super().__init__(options)
 
 
-class ZeroBasedSkill(_Aggregator):
+class ZeroBasedSkill(_SkillVote, _Aggregator):
     """Zero-based skill (model ``zbs``): a weighted vote whose skills move
     towards each worker's agreement with it, 100 iterations, step 1 halved
     every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100);
     the step schedule is the CLI's, so ``lr_init``, ``lr_steps_to_reduce``
     and ``lr_reduce_factor`` are accepted at its values alone; ``eps`` is not
-    supported. ``skills_`` holds the final skills."""
+    supported. ``skills_`` holds the final skills; ``predict(data)`` weighs
+    the votes of new data by them."""
 
     MODEL = "zbs"
 
@@ -232,12 +261,13 @@ class ZeroBasedSkill(_Aggregator):
                          {"lr_init": 1.0, "lr_steps_to_reduce": 20, "lr_reduce_factor": 0.5})
 
 
-class GoldMajorityVote(_Aggregator):
+class GoldMajorityVote(_SkillVote, _Aggregator):
     """Gold majority vote (model ``gmv``): a vote weighted by each worker's
     accuracy on the tasks of ``true_labels``, which ``fit`` needs, as
     Crowd-Kit's ``fit(data, true_labels)``. A worker with no label on those
     tasks gets the pooled accuracy of all labels on them (Crowd-Kit refuses
-    such a worker). ``skills_`` holds those accuracies."""
+    such a worker). ``skills_`` holds those accuracies; ``predict(data)``
+    weighs the votes of new data by them."""
 
     MODEL = "gmv"
 

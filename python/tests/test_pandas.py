@@ -141,6 +141,26 @@ class RTE(unittest.TestCase):
             cc.DawidSkene(initial_error_strategy="assign").fit(self.df, initial_error=partial)
         self.assertIn("no error matrix for worker", str(ctx.exception))
 
+    def test_predict_with_fitted_skills(self):
+        """Wawa, ZeroBasedSkill and GoldMajorityVote predict as Crowd-Kit's:
+        the vote weighted by their skills_, which on the data they were fitted
+        to is their own consensus, bit for bit; on other tasks by the same
+        workers, a weighted vote."""
+        gold = self.df.groupby("task").label.first()  # any labels: gmv needs some
+        for make, fit in [(cc.Wawa, lambda m: m.fit(self.df)), (cc.ZeroBasedSkill, lambda m: m.fit(self.df)),
+                          (cc.GoldMajorityVote, lambda m: m.fit(self.df, gold))]:
+            with self.subTest(model=make.__name__):
+                m = fit(make())
+                fitted = m.probas_
+                again = m.predict_proba(self.df)
+                self.assertEqual(again.to_dict(), fitted.to_dict())
+                part = self.df[self.df.task % 3 == 0]
+                labels = m.predict(part)
+                self.assertEqual(set(labels.index), set(part.task))
+                self.assertEqual(len(m.probas_), part.task.nunique())
+        with self.assertRaises(ValueError):
+            cc.Wawa().predict(self.df)
+
     def test_weighted_majority_vote(self):
         """MajorityVote.fit(data, skills) is the CLI's --skills, to the last
         bit; skills_ is the agreement with the consensus; on_missing_skill
