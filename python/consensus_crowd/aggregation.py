@@ -187,10 +187,11 @@ class MajorityVote(_Aggregator):
         skill in skills if given, and return self."""
         _pandas()
         options = dict(self._options)
+        model = options.pop("model", self.MODEL)
         if skills is not None:
             options["skills"] = skills
             options["missing_skill"] = self.default_skill if self.on_missing_skill == "value" else self.on_missing_skill
-        self.result_ = aggregate(data, self.MODEL, **options)
+        self.result_ = aggregate(data, model, **options)
         self._set_attributes(self.result_)
         return self
 
