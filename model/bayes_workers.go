@@ -8,8 +8,9 @@ import (
 )
 
 // The variational models start from known workers through the noise
-// posterior's pseudo-counts: Settings.Start and Settings.Fixed of a Bayes
-// fit are laid out as noise.Variational.Params, W blocks of
+// posterior's parameters (pseudo-counts, or GLAD's abilities and
+// difficulties): Settings.Start and Settings.Fixed of a Bayes fit are laid
+// out as noise.Variational.Params, beginning with W blocks of
 // noise.WorkerPosteriorSetter.WorkerPosteriorDim values, which Init,
 // SetWorker and WorkerParams make and name.
 
@@ -53,9 +54,9 @@ func (b Bayes) WorkerColumns(d *data.Dataset) []string {
 // SetWorker sets worker w's pseudo-counts in x (as Init returns it) to
 // those of the posterior whose values are vals, as
 // noise.WorkerPosteriorSetter.SetWorkerPosterior does: the posterior of
-// the same worker in an earlier fit of the same noise model and prior. It
-// returns an error if the noise model cannot set them (GLAD's point
-// posterior).
+// the same worker in an earlier fit of the same noise model and prior (for
+// GLAD's point posterior, the ability itself). It returns an error if the
+// noise model cannot set them (CanSetWorkers).
 func (b Bayes) SetWorker(d *data.Dataset, x []float64, w int, vals []float64) error {
 	ps, ok := b.Noise.(noise.WorkerPosteriorSetter)
 	if !ok {
