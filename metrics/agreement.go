@@ -94,6 +94,35 @@ func TaskEntropy(d *data.Dataset) []float64 {
 	return h
 }
 
+// WorkerEntropy returns, for every worker w of d, the entropy of the
+// frequencies of the classes in the worker's labels in nats, as TaskEntropy
+// does for a task: 0 for a worker who always gives one class, ln K for one
+// who spreads its labels evenly, NaN for a worker without labels. It is
+// Crowd-Kit's uncertainty with compute_by="worker" and equal skills.
+func WorkerEntropy(d *data.Dataset) []float64 {
+	k := d.NumClasses()
+	cnt := make([]float64, d.NumWorkers()*k)
+	n := make([]float64, d.NumWorkers())
+	for i, w := range d.Worker {
+		cnt[int(w)*k+int(d.Label[i])]++
+		n[w]++
+	}
+	h := make([]float64, d.NumWorkers())
+	for w := range h {
+		if n[w] == 0 {
+			h[w] = math.NaN()
+			continue
+		}
+		for _, v := range cnt[w*k : (w+1)*k] {
+			if v > 0 {
+				f := v / n[w]
+				h[w] -= f * math.Log(f)
+			}
+		}
+	}
+	return h
+}
+
 // WorkerAgreement returns, for every worker w of d, the fraction of the
 // worker's labels that equal the consensus class of their task,
 //

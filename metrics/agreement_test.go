@@ -166,3 +166,21 @@ func TestConsistencyCrowdKit(t *testing.T) {
 		t.Errorf("no consensus: %v, want NaN", got)
 	}
 }
+
+// TestWorkerEntropy is Crowd-Kit's test of uncertainty per worker
+// (tests/metrics/test_metrics.py, test_uncertainty_per_worker): B always
+// says cat (0), A says dog and cat twice each (ln 2 = 0.693147), C in
+// between.
+func TestWorkerEntropy(t *testing.T) {
+	d := buildRows(t, nil,
+		"1 A dog", "1 B cat", "1 C cat", "2 A cat", "2 B cat", "2 C cat",
+		"3 A dog", "3 B cat", "3 C dog", "4 A cat", "4 B cat", "4 C cat")
+	h := WorkerEntropy(d)
+	a, b, c := h[0], h[1], h[2]
+	if d.Workers[0] != "A" || math.Abs(a-math.Ln2) > 1e-15 || b != 0 || !(a > c && c > b) {
+		t.Errorf("entropies A %v, B %v, C %v; want ln 2, 0 and between", a, b, c)
+	}
+	if want := -(0.25*math.Log(0.25) + 0.75*math.Log(0.75)); math.Abs(c-want) > 1e-15 {
+		t.Errorf("C: %v, want %v", c, want)
+	}
+}

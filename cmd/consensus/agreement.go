@@ -40,7 +40,8 @@ the consensus, entropy, normalized_entropy: entropy / ln K, agreement: the
 fraction of the task's labels equal to the consensus, consistency) and
 --workers one row
 per worker (worker, labels, agreement: the fraction of the worker's labels
-equal to the consensus, Crowd-Kit's accuracy_on_aggregates), in the format
+equal to the consensus, Crowd-Kit's accuracy_on_aggregates; entropy: of
+the classes of the worker's labels), in the format
 of their extension (or --output-format), all or nothing.`,
 		Example: `  consensus agreement --dataset rte
   consensus agreement --input labels.csv --tasks tasks.csv --workers workers.csv
@@ -136,9 +137,10 @@ func agreementStats(d *data.Dataset, labels []int) agreement {
 	st.meanEntropy = sumH / float64(d.NumTasks())
 	st.agreement = agreeing / float64(d.NumLabels())
 	st.consistency = sumC / float64(d.NumTasks())
-	st.workers = &output.Table{Columns: []string{"worker", "labels", "agreement"}, Numeric: []bool{false, true, true}}
+	hw := metrics.WorkerEntropy(d)
+	st.workers = &output.Table{Columns: []string{"worker", "labels", "agreement", "entropy"}, Numeric: []bool{false, true, true, true}}
 	for w, name := range d.Workers {
-		st.workers.Rows = append(st.workers.Rows, []string{name, strconv.Itoa(n[w]), num(a[w])})
+		st.workers.Rows = append(st.workers.Rows, []string{name, strconv.Itoa(n[w]), num(a[w]), num(hw[w])})
 	}
 	return st
 }

@@ -11,8 +11,7 @@ The consensus these metrics compare with is the majority vote unless
 ``aggregator`` names another model (a class of this package, such as
 ``DawidSkene()``, or a model name); ties of the consensus are broken with
 ``seed`` (Crowd-Kit takes the first class). Crowd-Kit's arguments that have
-no counterpart here (given worker skills, per-worker uncertainty) raise
-TypeError.
+no counterpart here (unequal given worker skills) raise TypeError.
 """
 
 import csv
@@ -33,19 +32,29 @@ def alpha_krippendorff(answers, *, binary=None):
 
 
 def uncertainty(answers, workers_skills=None, aggregator=None, compute_by="task", aggregate=True, *, binary=None):
-    """The entropy (nats) of every task's label frequencies, as Crowd-Kit's
-    ``uncertainty`` with equal skills: their mean, or with ``aggregate=False``
-    a dict from task to entropy. ``workers_skills``, ``aggregator`` and
-    ``compute_by="worker"`` have no counterpart and raise TypeError."""
-    if workers_skills is not None or aggregator is not None:
-        raise TypeError("uncertainty(workers_skills=, aggregator=): entropies weighted by worker skills are not "
-                        "supported; the entropy is of the tasks' label frequencies")
-    if compute_by != "task":
-        raise TypeError("uncertainty(compute_by=%r): only 'task' is supported" % (compute_by,))
+    """The entropy (nats) of the label frequencies of every task (or with
+    ``compute_by="worker"`` of every worker), as Crowd-Kit's ``uncertainty``
+    with equal skills: their mean, or with ``aggregate=False`` a dict from
+    task (worker) to entropy. ``workers_skills`` may be given when all are
+    equal, which weighs every label alike; other skills and ``aggregator``
+    have no counterpart and raise TypeError."""
+    if aggregator is not None or workers_skills is not None and not _constant(workers_skills):
+        raise TypeError("uncertainty(workers_skills=, aggregator=): entropies weighted by unequal worker skills are "
+                        "not supported; the entropy is of the label frequencies")
+    if compute_by not in ("task", "worker"):
+        raise TypeError("uncertainty(compute_by=%r): want 'task' or 'worker'" % (compute_by,))
     r = _agreement(answers, None, binary, 1)
+    if compute_by == "worker":
+        h = {w: row["entropy"] for w, row in r["workers"].items()}
+        return sum(h.values()) / len(h) if aggregate else h
     if aggregate:
         return r["summary"]["mean_entropy"]
     return {t: row["entropy"] for t, row in r["tasks"].items()}
+
+
+def _constant(skills):
+    values = list(skills.values()) if hasattr(skills, "values") and callable(skills.values) else list(skills)
+    return len(set(float(v) for v in values)) <= 1
 
 
 def consistency(answers, workers_skills=None, aggregator=None, by_task=False, *, seed=1, binary=None):
@@ -71,7 +80,7 @@ def accuracy_on_aggregates(answers, aggregator=None, by=None, *, seed=1, binary=
         raise TypeError("accuracy_on_aggregates(by=%r): only None and 'worker' are supported" % (by,))
     r = _agreement(answers, aggregator, binary, seed)
     if by == "worker":
-        return dict(r["workers"])
+        return {w: row["agreement"] for w, row in r["workers"].items()}
     return r["summary"]["agreement"]
 
 
@@ -91,7 +100,7 @@ def _model(aggregator):
 def _agreement(answers, aggregator, binary, seed):
     """Run consensus agreement on answers; return its summary (floats), its
     tasks (task: {"entropy", "consistency", ...}) and its workers (worker:
-    agreement), with the input's own task and worker values."""
+    {"agreement", "entropy"}), with the input's own task and worker values."""
     exe = find_binary(binary)
     back_task, back_worker, back_label = {}, {}, {}
     with tempfile.TemporaryDirectory(prefix="consensus-crowd-") as tmp:
@@ -121,8 +130,8 @@ def _agreement(answers, aggregator, binary, seed):
             for row in csv.DictReader(f):
                 tasks[back_task[row["task"]]] = {k: float(row[k]) for k in ("entropy", "normalized_entropy",
                                                                             "agreement", "consistency")}
-        workers = []
+        workers = {}
         with open(workers_path, newline="", encoding="utf-8") as f:
             for row in csv.DictReader(f):
-                workers.append((back_worker[row["worker"]], float(row["agreement"])))
+                workers[back_worker[row["worker"]]] = {k: float(row[k]) for k in ("agreement", "entropy")}
     return {"summary": summary, "tasks": tasks, "workers": workers}

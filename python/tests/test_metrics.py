@@ -50,7 +50,10 @@ class TestMetrics(unittest.TestCase):
             self.assertEqual(by_task[row[0]], float(row[6]))
             self.assertEqual(entropy[row[0]], float(row[3]))
         by_worker = metrics.accuracy_on_aggregates(self.rows, by="worker")
-        self.assertEqual(by_worker, {w: float(a) for w, _, a in self.worker_rows})
+        self.assertEqual(by_worker, {w: float(a) for w, _, a, _ in self.worker_rows})
+        worker_h = metrics.uncertainty(self.rows, compute_by="worker", aggregate=False)
+        self.assertEqual(worker_h, {w: float(h) for w, _, _, h in self.worker_rows})
+        self.assertEqual(metrics.uncertainty(self.rows, workers_skills={w: 1 for w in worker_h}), s["mean_entropy"])
         mean = sum(by_task.values()) / len(by_task)
         self.assertTrue(math.isclose(mean, metrics.consistency(self.rows), rel_tol=1e-6))
 
@@ -63,8 +66,9 @@ class TestMetrics(unittest.TestCase):
         self.assertNotEqual(a, metrics.consistency(self.rows))
 
     def test_refused(self):
-        for call in [lambda: metrics.uncertainty(self.rows, workers_skills={"w": 1.0}),
-                     lambda: metrics.uncertainty(self.rows, compute_by="worker"),
+        for call in [lambda: metrics.uncertainty(self.rows, aggregator=cc.DawidSkene()),
+                     lambda: metrics.uncertainty(self.rows, compute_by="label"),
+                     lambda: metrics.uncertainty(self.rows, workers_skills={"a": 1, "b": 2}),
                      lambda: metrics.consistency(self.rows, workers_skills={"w": 1.0}),
                      lambda: metrics.accuracy_on_aggregates(self.rows, by="task"),
                      lambda: metrics.consistency(self.rows, aggregator=object())]:
@@ -83,3 +87,18 @@ def cli_stdout(*args):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestCrowdKitExample(unittest.TestCase):
+
+    def test_uncertainty_per_worker(self):
+        """Crowd-Kit's test of uncertainty per worker: B always says cat (0),
+        A dog and cat twice each (ln 2), C in between."""
+        rows = [("1", "A", "dog"), ("1", "B", "cat"), ("1", "C", "cat"), ("2", "A", "cat"), ("2", "B", "cat"),
+                ("2", "C", "cat"), ("3", "A", "dog"), ("3", "B", "cat"), ("3", "C", "dog"), ("4", "A", "cat"),
+                ("4", "B", "cat"), ("4", "C", "cat")]
+        h = metrics.uncertainty(rows, {"A": 1, "B": 1, "C": 1}, compute_by="worker", aggregate=False)
+        self.assertAlmostEqual(h["B"], 0, delta=1e-6)
+        self.assertAlmostEqual(h["A"], 0.693147, delta=1e-6)
+        self.assertTrue(h["A"] > h["C"] > h["B"])
+        self.assertEqual(sum(h.values()) / 3, metrics.uncertainty(rows, compute_by="worker"))
