@@ -108,7 +108,7 @@ def _error_workers(initial_error, workers):
     column per true label; counts or probabilities) into init_workers rows
     with the CLI's p[z,y] columns, each true label's column normalised. Every
     worker of the data must have a matrix, as Crowd-Kit's 'assign' needs."""
-    from ._core import _clean
+    from ._files import _clean
     observed = list(initial_error.index.get_level_values(1).unique())
     rows = []
     for w, block in initial_error.groupby(level=0, sort=False):

@@ -20,7 +20,8 @@ import subprocess
 import tempfile
 
 from ._binary import find_binary
-from ._core import ConsensusError, _message, _write_labels
+from ._core import ConsensusError, _message
+from ._files import _write_labels
 
 __all__ = ["alpha_krippendorff", "uncertainty", "consistency", "accuracy_on_aggregates"]
 
