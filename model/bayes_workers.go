@@ -86,10 +86,9 @@ func (b Bayes) CanSetWorkers() bool {
 }
 
 // loadStart sets the noise posterior nv of the model named name, just
-// started, to set.Start and holds the pseudo-counts set.Fixed marks, when
-// they are given.
-func loadStart(name string, nv noise.Variational, set Settings) error {
-	n := len(nv.Params(nil))
+// started, with n parameters, to set.Start and holds the pseudo-counts
+// set.Fixed marks, when they are given.
+func loadStart(name string, nv noise.Variational, set Settings, n int) error {
 	if set.Start != nil {
 		if len(set.Start) != n {
 			return fmt.Errorf("model %s: start vector has %d values, want %d", name, len(set.Start), n)

@@ -35,16 +35,14 @@ func TestBayesFixedWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		x := b.Init(d)
-		fixed := make([]bool, len(x))
+		var even []int
 		for w := 0; w < d.NumWorkers(); w += 2 {
 			if err := b.SetWorker(d, x, w, first.WorkerValues(w, nil)); err != nil {
 				t.Fatal(err)
 			}
-			lo, hi := b.WorkerParams(d, w)
-			for i := lo; i < hi; i++ {
-				fixed[i] = true
-			}
+			even = append(even, w)
 		}
+		fixed := FixedWorkers(b, d, x, even)
 		start := slices.Clone(x)
 		r, err := b.Fit(context.Background(), d, &Settings{Start: x, Fixed: fixed})
 		if err != nil {

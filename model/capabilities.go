@@ -66,6 +66,21 @@ type WorkerStarter interface {
 	WorkerParams(d *data.Dataset, w int) (lo, hi int)
 }
 
+// FixedWorkers returns the Settings.Fixed of a fit of ws on d from the
+// parameter vector x (as Init returns it, with the workers set by
+// SetWorker) that holds the given workers: their blocks (WorkerParams)
+// marked, everything else free.
+func FixedWorkers(ws WorkerStarter, d *data.Dataset, x []float64, workers []int) []bool {
+	fixed := make([]bool, len(x))
+	for _, w := range workers {
+		lo, hi := ws.WorkerParams(d, w)
+		for i := lo; i < hi; i++ {
+			fixed[i] = true
+		}
+	}
+	return fixed
+}
+
 // GoldTrainer is an Estimator that can fit with the classes of some tasks
 // known (semi-supervised fitting): Model (latent.WithGold), Bayes (the
 // variational fits, the default included) and GoldMajorityVote.

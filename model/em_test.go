@@ -180,7 +180,6 @@ func TestEMFixed(t *testing.T) {
 		{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}},
 	} {
 		x := m.Init(d)
-		fixed := make([]bool, len(x))
 		k := d.NumClasses()
 		vals := make([]float64, k*k)
 		for z := range k {
@@ -191,15 +190,14 @@ func TestEMFixed(t *testing.T) {
 				}
 			}
 		}
+		var even []int
 		for w := 0; w < d.NumWorkers(); w += 2 {
 			if err := m.SetWorker(d, x, w, vals); err != nil {
 				t.Fatal(err)
 			}
-			lo, hi := m.WorkerParams(d, w)
-			for i := lo; i < hi; i++ {
-				fixed[i] = true
-			}
+			even = append(even, w)
 		}
+		fixed := FixedWorkers(m, d, x, even)
 		start := slices.Clone(x)
 		em, err := m.Fit(context.Background(), d, &Settings{Method: EM, Start: x, Fixed: fixed, FunctionTol: 1e-13})
 		if err != nil {

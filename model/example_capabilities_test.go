@@ -74,7 +74,7 @@ func ExampleWorkerStarter() {
 
 // Workers fitted before can be held while new objects are fitted: their
 // parameters go into the start vector, and Settings.Fixed marks their
-// blocks (WorkerParams), whose values the fit then keeps, as the
+// blocks (FixedWorkers), whose values the fit then keeps, as the
 // command's --init-workers with --fix-workers does. Here the workers of the
 // pets are held while two new images are labelled by them (workers are
 // matched by name, since each data set numbers its own).
@@ -91,16 +91,15 @@ func ExampleWorkerStarter_fixed() {
 	}
 	est, _ := model.ByName("da-ds")
 	ws := est.(model.WorkerStarter)
-	x, fixed := ws.Init(d), make([]bool, len(ws.Init(d)))
+	x := ws.Init(d)
+	var known []int
 	for w, name := range d.Workers {
 		if err := ws.SetWorker(d, x, w, first.WorkerValues(slices.Index(old.Workers, name), nil)); err != nil {
 			log.Fatal(err)
 		}
-		lo, hi := ws.WorkerParams(d, w)
-		for i := lo; i < hi; i++ {
-			fixed[i] = true
-		}
+		known = append(known, w)
 	}
+	fixed := model.FixedWorkers(ws, d, x, known)
 	res, err := est.Fit(context.Background(), d, &model.Settings{Start: x, Fixed: fixed})
 	if err != nil {
 		log.Fatal(err)

@@ -33,16 +33,14 @@ func BenchmarkHeldWorkers(b *testing.B) {
 				b.Fatal(err)
 			}
 			x := est.Init(d)
-			fixed := make([]bool, len(x))
-			for w := range d.Workers {
+			all := make([]int, d.NumWorkers())
+			for w := range all {
 				if err := est.SetWorker(d, x, w, joint.WorkerValues(w, nil)); err != nil {
 					b.Fatal(err)
 				}
-				lo, hi := est.WorkerParams(d, w)
-				for i := lo; i < hi; i++ {
-					fixed[i] = true
-				}
+				all[w] = w
 			}
+			fixed := FixedWorkers(est, d, x, all)
 			var r *Result
 			b.ResetTimer()
 			cpu0, _ := benchdata.CPUTime()

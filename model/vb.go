@@ -84,11 +84,13 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 			weight = d.FrequencyWeights()
 		}
 		nv.Start(weight)
-		if err := loadStart(name, nv, set); err != nil {
+	}
+	nl := len(nv.Params(nil)) // the noise posterior's share of the parameters
+	if !frozen {
+		if err := loadStart(name, nv, set, nl); err != nil {
 			return nil, err
 		}
 	}
-	nl := len(nv.Params(nil)) // the noise posterior's share of the parameters
 	s.start(d, nl)
 	bounds := chunkBounds(d, chunkCount(d, nv.AccDim()))
 	chunks := make([]vbChunk, len(bounds)-1)

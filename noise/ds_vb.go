@@ -35,14 +35,7 @@ var _ Conjugate = DS{}
 //	E[log π_w(z, y)] = ψ(λ_wz(y)) − ψ(Σ_y' λ_wz(y')).
 func (m DS) NewVariational(d *data.Dataset) Variational {
 	k := d.NumClasses()
-	diag, off := m.PriorDiag, m.PriorOff
-	if diag == 0 {
-		diag = DefaultPriorDiag
-	}
-	if off == 0 {
-		off = DefaultPriorOff
-	}
-
+	diag, off := m.confusionPrior()
 	return &dsVB{
 		e: dsEval{
 			d: d, k: k,
@@ -197,6 +190,12 @@ func (v *dsVB) WorkerValues(w int, dst []float64) []float64 {
 	return dst
 }
 
+// confusionPrior returns the pseudo-counts of the prior on a confusion row,
+// on the diagonal and off it: PriorDiag and PriorOff, or their defaults.
+func (m DS) confusionPrior() (diag, off float64) {
+	return cmp.Or(m.PriorDiag, DefaultPriorDiag), cmp.Or(m.PriorOff, DefaultPriorOff)
+}
+
 // WorkerPosteriorDim returns K²: a worker's pseudo-counts are its K rows
 // of K, row-major.
 func (DS) WorkerPosteriorDim(k int) int { return k * k }
@@ -212,7 +211,7 @@ func (m DS) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
 	if err := m.SetWorker(d, vals[:k*k], make([]float64, k*k)); err != nil {
 		return err
 	}
-	diag, off := cmp.Or(m.PriorDiag, DefaultPriorDiag), cmp.Or(m.PriorOff, DefaultPriorOff)
+	diag, off := m.confusionPrior()
 	for z := range k {
 		n := vals[k*k+z]
 		if !labelCount(n) {

@@ -199,16 +199,24 @@ func (g *gladMAP) Update(acc []float64) float64 {
 		step := (acc[w] - g.prec*(x-g.mu)) / (acc[nw+w] + g.prec)
 		g.w[w] = x + max(-gladMaxStep, min(step, gladMaxStep))
 	}
-	for j, x := range g.next {
-		if !g.held(nw + j) {
-			g.o[j] = x
-		}
-	}
 	if g.fixed == nil {
+		copy(g.o, g.next)
 		g.rescale()
+	} else {
+		g.keepHeld(g.o, g.next, nw)
 	}
 	g.e.SetParams(g.w, g.o)
 	return g.penalty()
+}
+
+// keepHeld copies src into dst, parameters off..off+len(dst) of Params,
+// except those Hold marked.
+func (g *gladMAP) keepHeld(dst, src []float64, off int) {
+	for i, x := range src {
+		if !g.held(off + i) {
+			dst[i] = x
+		}
+	}
 }
 
 // held reports whether Hold marked parameter i.
@@ -293,15 +301,12 @@ func (g *gladMAP) penalty() float64 {
 // them) and returns the negative log prior density.
 func (g *gladMAP) Load(params []float64) float64 {
 	nw := len(g.w)
-	for i, x := range params {
-		if g.held(i) {
-			continue
-		}
-		if i < nw {
-			g.w[i] = x
-		} else {
-			g.o[i-nw] = x
-		}
+	if g.fixed == nil {
+		copy(g.w, params[:nw])
+		copy(g.o, params[nw:])
+	} else {
+		g.keepHeld(g.w, params[:nw], 0)
+		g.keepHeld(g.o, params[nw:], nw)
 	}
 	copy(g.next, g.o)
 	g.e.SetParams(g.w, g.o)

@@ -22,8 +22,12 @@ var _ Conjugate = OneCoin{}
 func (OneCoin) NewVariational(d *data.Dataset) Variational {
 	k := d.NumClasses()
 	w := d.NumWorkers()
-	return &oneCoinVB{d: d, k: k, prior: [2]float64{2, float64(k - 1)}, ab: make([]float64, 2*w), right: make([]float64, w), wrong: make([]float64, w)}
+	return &oneCoinVB{d: d, k: k, prior: oneCoinPrior(k), ab: make([]float64, 2*w), right: make([]float64, w), wrong: make([]float64, w)}
 }
+
+// oneCoinPrior returns the pseudo-counts (A₀, B₀) = (2, K − 1) of the Beta
+// prior on an accuracy.
+func oneCoinPrior(k int) [2]float64 { return [2]float64{2, float64(k - 1)} }
 
 // oneCoinVB is OneCoin's variational posterior: (A_w, B_w) per worker, and
 // exp E[log P(y | z)] for y = z (right) and y ≠ z (wrong).
@@ -153,10 +157,10 @@ func (OneCoin) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error
 	if !labelCount(n) {
 		return fmt.Errorf("n = %v is not a number of labels (0 to 2^53)", n)
 	}
-	a0, b0 := 2.0, float64(d.NumClasses()-1)
-	s := a0 + b0 + n
-	params[0] = max(vals[0]*s, a0)
-	params[1] = max((1-vals[0])*s, b0)
+	prior := oneCoinPrior(d.NumClasses())
+	s := prior[0] + prior[1] + n
+	params[0] = max(vals[0]*s, prior[0])
+	params[1] = max((1-vals[0])*s, prior[1])
 	return nil
 }
 

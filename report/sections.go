@@ -116,7 +116,8 @@ func (r *Report) agreement(v *view) error {
 	if res == nil {
 		return nil
 	}
-	agree, n := metrics.WorkerAgreement(d, res.Labels(r.seed))
+	labels := res.Labels(r.seed)
+	agree, n := metrics.WorkerAgreement(d, labels)
 	var vals []float64
 	var right, total float64
 	for w, a := range agree {
@@ -128,7 +129,7 @@ func (r *Report) agreement(v *view) error {
 	}
 	v.Agreement = append(v.Agreement, card{"labels equal to the consensus", fmt.Sprintf("%.1f%%", 100*right/total), "consensus of " + name})
 	var cons []float64
-	for _, c := range metrics.Consistency(d, res.Labels(r.seed), agree) {
+	for _, c := range metrics.Consistency(d, labels, agree) {
 		if !math.IsNaN(c) {
 			cons = append(cons, c)
 		}

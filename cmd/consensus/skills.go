@@ -84,10 +84,7 @@ func (f *skillFlags) apply(est model.Estimator, d *data.Dataset) (model.Estimato
 	if err != nil {
 		return nil, limitHint(withAdvice(err, readFlags{format: "--skills-format"}))
 	}
-	index := make(map[string]int, d.NumWorkers())
-	for w, name := range d.Workers {
-		index[name] = w
-	}
+	index := workerIndex(d)
 	skills := make([]float64, d.NumWorkers())
 	for w := range skills {
 		skills[w] = math.NaN()

@@ -97,24 +97,18 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 		est = gt.WithGold(latent.GoldClasses(d, train))
 	}
 	if ws, ok := est.(model.WorkerStarter); ok && f.initWorkers != "" {
-		start, set_, err := f.startWorkers(ws, d)
+		start, given, err := f.startWorkers(ws, d)
 		if err != nil {
 			return nil, nil, err
 		}
 		set.Start = start
 		if !f.fixWorkers {
-			fmt.Fprintf(os.Stderr, "note: %d of %d workers start from %s\n", len(set_), d.NumWorkers(), f.initWorkers)
+			fmt.Fprintf(os.Stderr, "note: %d of %d workers start from %s\n", len(given), d.NumWorkers(), f.initWorkers)
 			return est, gold, nil
 		}
-		set.Fixed = make([]bool, len(start))
-		for _, w := range set_ {
-			lo, hi := ws.WorkerParams(d, w)
-			for i := lo; i < hi; i++ {
-				set.Fixed[i] = true
-			}
-		}
+		set.Fixed = model.FixedWorkers(ws, d, start, given)
 		fmt.Fprintf(os.Stderr, "note: %d of %d workers are held at their parameters in %s, %d are fitted\n",
-			len(set_), d.NumWorkers(), f.initWorkers, d.NumWorkers()-len(set_))
+			len(given), d.NumWorkers(), f.initWorkers, d.NumWorkers()-len(given))
 	}
 	return est, gold, nil
 }
@@ -164,7 +158,7 @@ func withoutTasks(g, train *data.Gold) *data.Gold {
 
 // startWorkers returns the initial parameter vector of m on d with the
 // parameters of the workers listed in the --init-workers file, and the
-// workers it set, in increasing order. The file has a "worker" column and one column for every
+// workers it set. The file has a "worker" column and one column for every
 // worker parameter of the model (m.WorkerColumns, the columns fit --workers
 // writes, in any format); other columns are ignored. The values of each row
 // must be numbers the model accepts (model.WorkerStarter.SetWorker), such
@@ -186,13 +180,10 @@ func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]flo
 		}
 		return nil, nil, limitHint(withAdvice(err, readFlags{format: "--init-workers-format"}))
 	}
-	index := make(map[string]int, d.NumWorkers())
-	for w, name := range d.Workers {
-		index[name] = w
-	}
+	index := workerIndex(d)
 	x := m.Init(d)
 	nc := len(names)
-	given := make([]bool, d.NumWorkers())
+	var set []int
 	for i, name := range t.Workers { // each worker once: output.LoadWorkers refuses a second row
 		w, ok := index[name]
 		if !ok {
@@ -201,13 +192,16 @@ func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]flo
 		if err := m.SetWorker(d, x, w, t.Values[i*nc:(i+1)*nc]); err != nil {
 			return nil, nil, &data.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: err.Error()}
 		}
-		given[w] = true
-	}
-	var set []int
-	for w, ok := range given {
-		if ok {
-			set = append(set, w)
-		}
+		set = append(set, w)
 	}
 	return x, set, nil
+}
+
+// workerIndex maps the name of every worker of d to its index.
+func workerIndex(d *data.Dataset) map[string]int {
+	index := make(map[string]int, d.NumWorkers())
+	for w, name := range d.Workers {
+		index[name] = w
+	}
+	return index
 }

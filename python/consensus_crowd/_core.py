@@ -373,9 +373,10 @@ def _is_real(v):
     return not isinstance(v, str)
 
 
-def _run(cmd):
-    return subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          encoding="utf-8", errors="replace")
+def _run(cmd, stdout=False):
+    """Run the CLI; keep its standard output only if stdout is set."""
+    return subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, encoding="utf-8", errors="replace")
 
 
 def _message(stderr, returncode):

@@ -16,6 +16,7 @@ pandas DataFrame with columns task, worker and label (or any iterable of
 import math
 
 from ._core import DEFAULT_MODEL, _pandas, aggregate, check_options
+from ._files import _clean
 
 __all__ = [
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene",
@@ -108,7 +109,6 @@ def _error_workers(initial_error, workers):
     column per true label; counts or probabilities) into init_workers rows
     with the CLI's p[z,y] columns, each true label's column normalised. Every
     worker of the data must have a matrix, as Crowd-Kit's 'assign' needs."""
-    from ._files import _clean
     observed = list(initial_error.index.get_level_values(1).unique())
     rows = []
     for w, block in initial_error.groupby(level=0, sort=False):

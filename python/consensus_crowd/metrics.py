@@ -16,11 +16,10 @@ no counterpart here (unequal given worker skills) raise TypeError.
 
 import csv
 import os
-import subprocess
 import tempfile
 
 from ._binary import find_binary
-from ._core import ConsensusError, _message
+from ._core import ConsensusError, _message, _run
 from ._files import _write_labels
 
 __all__ = ["alpha_krippendorff", "uncertainty", "consistency", "accuracy_on_aggregates"]
@@ -113,8 +112,7 @@ def _agreement(answers, aggregator, binary, seed):
             raise ValueError("answers: no rows")
         cmd = [exe, "agreement", "--input", path, "--model", _model(aggregator), "--seed", str(int(seed)),
                "--tasks", tasks_path, "--workers", workers_path]
-        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           encoding="utf-8", errors="replace")
+        p = _run(cmd, stdout=True)
         if p.returncode != 0:
             raise ConsensusError(_message(p.stderr, p.returncode).replace(path, "the answers"), p.returncode,
                                  p.stderr, cmd)
