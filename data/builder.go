@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/consensuslab/consensus/internal/mem"
 )
 
 // Builder accumulates labels given as strings and builds a Dataset.
@@ -76,7 +78,7 @@ func (c *column[T]) reserve(n int) {
 		return
 	}
 	cur := make([]T, 0, n)
-	adviseHuge(unsafe.Pointer(unsafe.SliceData(cur)), uintptr(n)*unsafe.Sizeof(cur[:1][0]))
+	mem.Advise(unsafe.Pointer(unsafe.SliceData(cur)), uintptr(n)*unsafe.Sizeof(cur[:1][0]))
 	for _, ch := range c.chunks() {
 		cur = append(cur, ch...)
 	}

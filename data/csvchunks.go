@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/consensuslab/consensus/internal/mem"
 )
 
 // chunkSize is the size of the blocks of lines that readChunks parses in
@@ -57,6 +59,7 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 		jobs:  make(chan *chunk, parsers),
 		order: make(chan *chunk, 2*n),
 		free:  make(chan *chunk, 3*n+2),
+		most:  3*n + 2,
 	}
 	p.carry = append([]byte(nil), f.buf[f.pos:]...)
 	var wg sync.WaitGroup
@@ -166,6 +169,48 @@ type chunkPipe struct {
 	stop  atomic.Bool // the merge needs no more blocks
 	carry []byte      // input read but not in a block, once order is closed
 	err   error       // the error that ended the input, if it did
+
+	// The blocks and their rows are carved out of two slabs of huge pages
+	// (mem.Make), one block's worth at a time: each block is fresh memory
+	// when first used, which would otherwise be mapped 4 KiB at a time.
+	most      int        // the blocks in flight at most: one slab's worth
+	dataSlab  []byte     // what is left of the blocks' slab
+	rowSlab   []chunkRow // what is left of the rows' slab
+	rowsEach  int        // the rows of each block cut from rowSlab
+	rowsSlabs bool       // rowSlab has been made
+	dataSlabs bool       // dataSlab has been made
+}
+
+// block returns an empty block of capacity size, from the slab while it
+// lasts.
+func (p *chunkPipe) block(size int) []byte {
+	if !p.dataSlabs {
+		p.dataSlabs = true
+		p.dataSlab = mem.Make[byte](p.most * size)
+	}
+	if len(p.dataSlab) < size {
+		return make([]byte, 0, size)
+	}
+	b := p.dataSlab[:0:size]
+	p.dataSlab = p.dataSlab[size:]
+	return b
+}
+
+// rows returns an empty slice of capacity at least n for a block's rows,
+// from the slab while it lasts. The slab is cut when the first block asks,
+// with room for a sixteenth more rows than it has in each block.
+func (p *chunkPipe) rows(n int) []chunkRow {
+	if !p.rowsSlabs {
+		p.rowsSlabs = true
+		p.rowsEach = n + n/16
+		p.rowSlab = mem.Make[chunkRow](p.most * p.rowsEach)
+	}
+	if n > p.rowsEach || len(p.rowSlab) < p.rowsEach {
+		return make([]chunkRow, 0, n)
+	}
+	r := p.rowSlab[:0:p.rowsEach]
+	p.rowSlab = p.rowSlab[p.rowsEach:]
+	return r
 }
 
 // read cuts the input into blocks of whole lines and hands them out, until
@@ -185,7 +230,7 @@ func (p *chunkPipe) read() {
 			// A new block: made at its full size at once, rather than
 			// grown by doubling, which would copy it and touch twice the
 			// memory.
-			job.data = make([]byte, 0, chunkSize+chunkSize/8)
+			job.data = p.block(chunkSize + chunkSize/8)
 		}
 		buf := append(job.data[:0], p.carry...)
 		end := bytes.LastIndexByte(buf, '\n') + 1
@@ -210,6 +255,11 @@ func (p *chunkPipe) read() {
 		p.carry = append(p.carry[:0:0], buf[end:]...)
 		job.data = buf[:end]
 		if !direct {
+			// The rows at their full number at once: grown by doubling
+			// in parse, they would touch about twice their memory.
+			if n := bytes.Count(job.data, newline) + 1; cap(job.rows) < n {
+				job.rows = p.rows(n)
+			}
 			job.done = make(chan struct{})
 			p.jobs <- job
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unsafe"
+
+	"github.com/consensuslab/consensus/internal/mem"
 )
 
 // intern maps strings to dense indices in order of first appearance.
@@ -191,7 +193,7 @@ func (in *intern) grow() { in.resize(2 * len(in.slots)) }
 func (in *intern) resize(size int) {
 	old := in.slots
 	in.slots, in.shift = make([]uint64, size), uint(64-bits.TrailingZeros(uint(size)))
-	adviseHuge(unsafe.Pointer(unsafe.SliceData(in.slots)), uintptr(size)*8)
+	mem.Advise(unsafe.Pointer(unsafe.SliceData(in.slots)), uintptr(size)*8)
 	// Written before it is read: a lookup's first read of fresh memory
 	// would map the zero page, which its insertion's write must then
 	// replace, a second fault that also flushes the other cores' TLBs.
@@ -225,7 +227,7 @@ func (in *intern) store(s string) string {
 			size, in.hint = min(in.hint, textHuge), 0
 		}
 		in.text = make([]byte, 0, max(size, len(s)))
-		adviseHuge(unsafe.Pointer(unsafe.SliceData(in.text)), uintptr(cap(in.text)))
+		mem.Advise(unsafe.Pointer(unsafe.SliceData(in.text)), uintptr(cap(in.text)))
 	}
 	at := len(in.text)
 	in.text = append(in.text, s...)

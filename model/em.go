@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -184,7 +185,7 @@ func (m Model) runEM(ctx context.Context, d *data.Dataset, set Settings, obj *ob
 		// a copy would only cost memory (a vector of J·K values for DA).
 		x = slices.Clone(x0)
 	}
-	e := &emRun{ctx: ctx, obj: obj, nm: nm, lm: lm, set: set, start: start, acc: make([]float64, len(x))}
+	e := &emRun{ctx: ctx, obj: obj, nm: nm, lm: lm, set: set, start: start, acc: mem.Make[float64](len(x))}
 	for i, f := range set.Fixed {
 		if f {
 			e.hold = append(e.hold, heldParam{i, x0[i]})

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -127,8 +128,8 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 
 	// gonum calls Func and Grad separately, often at the same x: cache
 	// the last evaluation.
-	cacheX := make([]float64, len(x0))
-	cacheG := make([]float64, len(x0))
+	cacheX := mem.Make[float64](len(x0))
+	cacheG := mem.Make[float64](len(x0))
 	var cacheF float64
 	cached := false
 	evals := 0

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -92,7 +93,7 @@ func (m Model) Init(d *data.Dataset) []float64 { return m.initWith(d, nil) }
 // no J×K matrix is made beside the parameters.
 func (m Model) initWith(d *data.Dataset, weight data.TaskWeights) []float64 {
 	lay := newLayout(m, d)
-	x := make([]float64, lay.Dim())
+	x := mem.Make[float64](lay.Dim())
 	w, o, g, t := lay.Split(x)
 	freq := d.FrequencyWeights()
 	if weight == nil {

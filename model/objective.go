@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
@@ -364,7 +365,7 @@ func (o *objective) outputs(x []float64) []float64 {
 	o.freeAccumulators()
 	o.setParams(x)
 	k := o.d.NumClasses()
-	probs := make([]float64, o.d.NumTasks()*k)
+	probs := mem.Make[float64](o.d.NumTasks() * k)
 	po, _ := o.platent.(latent.ProbOutputter)
 	o.forChunks(func(c *chunk) {
 		for j := c.lo; j < c.hi; j++ {

@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 	"sync"
+
+	"github.com/consensuslab/consensus/internal/mem"
 )
 
 // squaremStepGrowth is the factor by which SQUAREM's largest step length
@@ -40,8 +42,8 @@ const squaremStepGrowth = 4
 // (x₀ → x₁, x' → F(x') and x₁ → x₂ when it is evaluated): the fit stops
 // when one of them changes L by at most FunctionTol·|L|.
 func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
-	y := make([]float64, len(x))
-	r := make([]float32, len(x))
+	y := mem.Make[float64](len(x))
+	r := mem.Make[float32](len(x))
 	maxStep := 1.0
 	for {
 		// x = x₀, ll = L(x₀), e.acc holds the counts at x₀.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -174,7 +175,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 		Params:        s.params(nv.Params(nil)),
 		view:          nv,
 	}
-	r.Probs = make([]float64, d.NumTasks()*k)
+	r.Probs = mem.Make[float64](d.NumTasks() * k)
 	s.output(r.Probs)
 	r.Runtime = time.Since(start)
 	return r, nil
@@ -221,7 +222,7 @@ func (v *vbRun) vector(n int) []float64 {
 			return s[:n]
 		}
 	}
-	return make([]float64, n)
+	return mem.Make[float64](n)
 }
 
 // release hands state vectors that the fit no longer uses to vector; nil

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -80,7 +81,7 @@ func newVBDA(d *data.Dataset, hier bool, a []float64, gold []int) *vbDA {
 func (v *vbDA) start(d *data.Dataset, head int) {
 	k := v.k
 	n := d.NumTasks() * k
-	v.store = make([]float64, head+n+k)
+	v.store = mem.Make[float64](head + n + k)
 	v.gamma = v.store[head : head+n : head+n]
 	counts := make([]float64, k)
 	for j := range d.Tasks {

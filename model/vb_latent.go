@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -31,7 +32,7 @@ type vbLA struct {
 // prior.
 func newVBLA(d *data.Dataset, gold []int) *vbLA {
 	k := d.NumClasses()
-	return &vbLA{d: d, k: k, gold: gold, post: make([]float64, k), elogp: make([]float64, k), rho: make([]float64, d.NumTasks()*k)}
+	return &vbLA{d: d, k: k, gold: gold, post: make([]float64, k), elogp: make([]float64, k), rho: mem.Make[float64](d.NumTasks() * k)}
 }
 
 // goldOf returns the known class of object j, or -1.

@@ -1,0 +1,52 @@
+package mem
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestAdviseLinux checks in /proc/self/smaps that the mapping holding the
+// first whole huge page of a slice from Make carries the huge-page advice
+// ("hg" in VmFlags).
+func TestAdviseLinux(t *testing.T) {
+	s := Make[float64](3 * HugePage / 8)
+	page := (uintptr(unsafe.Pointer(&s[0])) + HugePage - 1) &^ (HugePage - 1)
+	flags, err := vmFlags(page)
+	if err != nil {
+		t.Skip(err)
+	}
+	if !strings.Contains(" "+flags+" ", " hg ") {
+		t.Errorf("VmFlags of the mapping at %#x: %q, want hg", page, flags)
+	}
+}
+
+// vmFlags returns the VmFlags line of the mapping of /proc/self/smaps that
+// holds the address a.
+func vmFlags(a uintptr) (string, error) {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		var lo, hi uintptr
+		if n, _ := fmt.Sscanf(line, "%x-%x", &lo, &hi); n == 2 && strings.Contains(line, " ") {
+			in = lo <= a && a < hi
+			continue
+		}
+		if in && strings.HasPrefix(line, "VmFlags:") {
+			return strings.TrimSpace(strings.TrimPrefix(line, "VmFlags:")), nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("no mapping holds %#x", a)
+}
