@@ -103,25 +103,53 @@
 	ORQ   R11, AX; \
 	VMOVQ AX, X13
 
+// PFAHEAD is how many labels ahead respPairsAVX prefetches the rows of t
+// and gw: with many workers the two tables outgrow a core's cache, and a
+// label's loads would otherwise wait for memory.
+#define PFAHEAD 16
+
+// PFPAIR prefetches the rows of t (DI) and gw (SI) of the label PFAHEAD
+// after CX, or of the last label within R15, the last index that worker
+// (R8) and label (R9) hold in their capacity. A worker outside t gives an
+// address outside it, which a prefetch ignores. It uses AX and R11.
+#define PFPAIR \
+	LEAQ       PFAHEAD(CX), AX; \
+	CMPQ       AX, R15; \
+	CMOVQGT    R15, AX; \
+	MOVLQSX    (R8)(AX*4), R11; \
+	MOVWQZX    (R9)(AX*2), AX; \
+	ANDQ       $1, AX; \
+	LEAQ       (AX)(R11*2), AX; \
+	SHLQ       $4, AX; \
+	PREFETCHT0 (DI)(AX*1); \
+	PREFETCHT0 (SI)(AX*1)
+
 // func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b, ex, gb, r []float64, prod float64, scale int) (float64, int, int)
 //
 // RespPairs' loop (pairs.go), a label's two classes in one register: the
 // same operations in the same order, so the results are the scalar loop's
 // bit for bit. Registers: DI t, SI gw, R8 worker, R9 label, R10 ends,
 // R13 r, R12 the number of workers' rows in t (len(t)/4), BX the group j,
-// CX the label i, DX the group's end, R14 its start; X0 the group's q,
-// X1 its sums of responsibilities, X13 prod, X9 prod before the group,
-// X10 1, X11 2⁻²⁵⁶, X12 2⁻⁶⁰⁰. scale is kept in its result's slot, and
-// scale before the group in done's.
+// CX the label i, DX the group's end, R14 its start, R15 the last label
+// within the capacities of worker and label (for PFPAIR, which reads
+// ahead of the labels given, as far as the slices' memory goes); X0 the
+// group's q, X1 its sums of responsibilities, X13 prod, X9 prod before the
+// group, X10 1, X11 2⁻²⁵⁶, X12 2⁻⁶⁰⁰. scale is kept in its result's slot,
+// and scale before the group in done's.
 TEXT ·respPairsAVX(SB), NOSPLIT, $0-256
-	MOVQ   t_base+0(FP), DI
-	MOVQ   t_len+8(FP), R12
-	SHRQ   $2, R12
-	MOVQ   gw_base+24(FP), SI
-	MOVQ   worker_base+48(FP), R8
-	MOVQ   label_base+72(FP), R9
-	MOVQ   ends_base+96(FP), R10
-	MOVQ   r_base+192(FP), R13
+	MOVQ    t_base+0(FP), DI
+	MOVQ    t_len+8(FP), R12
+	SHRQ    $2, R12
+	MOVQ    gw_base+24(FP), SI
+	MOVQ    worker_base+48(FP), R8
+	MOVQ    label_base+72(FP), R9
+	MOVQ    worker_cap+64(FP), R15
+	MOVQ    label_cap+88(FP), AX
+	CMPQ    R15, AX
+	CMOVQGT AX, R15
+	DECQ    R15
+	MOVQ    ends_base+96(FP), R10
+	MOVQ    r_base+192(FP), R13
 	START2(prod+216(FP), scale+224(FP), ret1+240(FP))
 
 pairsGroup:
@@ -130,6 +158,7 @@ pairsGroup:
 pairsLabel:
 	CMPQ     CX, DX
 	JGE      pairsAdd
+	PFPAIR
 	MOVLQSX  (R8)(CX*4), AX
 	CMPQ     AX, R12
 	JAE      pairsBadRow        // unsigned: a negative worker too
@@ -200,9 +229,10 @@ pairsDone:
 // operations in the same order, so the results are the scalar loop's bit
 // for bit. Registers: DI t, SI gw, R8 worker, R9 label, R10 ends, R12 the
 // number of workers' rows in t, BX the group j, CX the label i, DX the
-// group's end, R14 its start; X0 the prior, X1 acc, X2 the products, X13
-// m, X10 1, X11 2⁻²⁵⁶ twice, X12 2, X14 2²⁵⁶. e is kept in its result's
-// slot.
+// group's end, R14 its start, R15 the last label within the capacities of
+// worker and label (for PFPAIR); X0 the prior, X1 acc, X2 the products,
+// X13 m, X10 1, X11 2⁻²⁵⁶ twice, X12 2, X14 2²⁵⁶. e is kept in its
+// result's slot.
 TEXT ·posteriorPairsAVX(SB), NOSPLIT, $0-200
 	MOVQ    t_base+0(FP), DI
 	MOVQ    t_len+8(FP), R12
@@ -210,6 +240,11 @@ TEXT ·posteriorPairsAVX(SB), NOSPLIT, $0-200
 	MOVQ    gw_base+24(FP), SI
 	MOVQ    worker_base+48(FP), R8
 	MOVQ    label_base+72(FP), R9
+	MOVQ    worker_cap+64(FP), R15
+	MOVQ    label_cap+88(FP), AX
+	CMPQ    R15, AX
+	CMOVQGT AX, R15
+	DECQ    R15
 	MOVQ    ends_base+96(FP), R10
 	VMOVUPD p0+120(FP), X0
 	MOVQ    acc_base+136(FP), AX
@@ -239,6 +274,7 @@ postGroup:
 postLabel:
 	CMPQ      CX, DX
 	JGE       postEnd
+	PFPAIR
 	MOVLQSX   (R8)(CX*4), AX
 	CMPQ      AX, R12
 	JAE       postBadRow // unsigned: a negative worker too
