@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/gonum/stat/distmv"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -123,9 +124,9 @@ func Simulate(c Config) (*data.Dataset, *Truth, error) {
 		Tasks:   names("t", c.Tasks),
 		Workers: names("w", c.Workers),
 		Classes: names("", k),
-		Offsets: make([]int, c.Tasks+1),
-		Worker:  make([]int32, 0, c.Tasks*n),
-		Label:   make([]uint16, c.Tasks*n),
+		Offsets: mem.Make[int](c.Tasks + 1),
+		Worker:  mem.MakeCap[int32](0, c.Tasks*n),
+		Label:   mem.Make[uint16](c.Tasks * n),
 	}
 	perm := make([]int32, c.Workers)
 	for i := range perm {
@@ -152,10 +153,10 @@ func Simulate(c Config) (*data.Dataset, *Truth, error) {
 	}
 
 	tr := &Truth{
-		Q:      make([]float64, c.Tasks*k),
-		Target: make([]float64, c.Tasks*k),
+		Q:      mem.Make[float64](c.Tasks * k),
+		Target: mem.Make[float64](c.Tasks * k),
 		Worker: make([]float64, c.Workers*c.Noise.WorkerDim(k)),
-		Object: make([]float64, c.Tasks*c.Noise.ObjectDim(k)),
+		Object: mem.Make[float64](c.Tasks * c.Noise.ObjectDim(k)),
 	}
 	sampler.SampleParams(rng, k, tr.Worker, tr.Object)
 	ev := c.Noise.NewEvaluator(d)
