@@ -124,6 +124,24 @@
 	PREFETCHT0 (DI)(AX*1); \
 	PREFETCHT0 (SI)(AX*1)
 
+// TABLEARGS loads the arguments that respPairsAVX and posteriorPairsAVX
+// share, t, gw []float64, worker []int32, label []uint16 at the start of
+// the frame: DI t, R12 the number of workers' rows in t (len(t)/4), SI
+// gw, R8 worker, R9 label, and R15 the last index within the capacities of
+// worker and label (for PFPAIR). It uses AX.
+#define TABLEARGS \
+	MOVQ    t_base+0(FP), DI; \
+	MOVQ    t_len+8(FP), R12; \
+	SHRQ    $2, R12; \
+	MOVQ    gw_base+24(FP), SI; \
+	MOVQ    worker_base+48(FP), R8; \
+	MOVQ    label_base+72(FP), R9; \
+	MOVQ    worker_cap+64(FP), R15; \
+	MOVQ    label_cap+88(FP), AX; \
+	CMPQ    R15, AX; \
+	CMOVQGT AX, R15; \
+	DECQ    R15
+
 // func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b, ex, gb, r []float64, prod float64, scale int) (float64, int, int)
 //
 // RespPairs' loop (pairs.go), a label's two classes in one register: the
@@ -137,17 +155,7 @@
 // group, X10 1, X11 2⁻²⁵⁶, X12 2⁻⁶⁰⁰. scale is kept in its result's slot,
 // and scale before the group in done's.
 TEXT ·respPairsAVX(SB), NOSPLIT, $0-256
-	MOVQ    t_base+0(FP), DI
-	MOVQ    t_len+8(FP), R12
-	SHRQ    $2, R12
-	MOVQ    gw_base+24(FP), SI
-	MOVQ    worker_base+48(FP), R8
-	MOVQ    label_base+72(FP), R9
-	MOVQ    worker_cap+64(FP), R15
-	MOVQ    label_cap+88(FP), AX
-	CMPQ    R15, AX
-	CMOVQGT AX, R15
-	DECQ    R15
+	TABLEARGS
 	MOVQ    ends_base+96(FP), R10
 	MOVQ    r_base+192(FP), R13
 	START2(prod+216(FP), scale+224(FP), ret1+240(FP))
@@ -234,17 +242,7 @@ pairsDone:
 // X13 m, X10 1, X11 2⁻²⁵⁶ twice, X12 2, X14 2²⁵⁶. e is kept in its
 // result's slot.
 TEXT ·posteriorPairsAVX(SB), NOSPLIT, $0-200
-	MOVQ    t_base+0(FP), DI
-	MOVQ    t_len+8(FP), R12
-	SHRQ    $2, R12
-	MOVQ    gw_base+24(FP), SI
-	MOVQ    worker_base+48(FP), R8
-	MOVQ    label_base+72(FP), R9
-	MOVQ    worker_cap+64(FP), R15
-	MOVQ    label_cap+88(FP), AX
-	CMPQ    R15, AX
-	CMOVQGT AX, R15
-	DECQ    R15
+	TABLEARGS
 	MOVQ    ends_base+96(FP), R10
 	VMOVUPD p0+120(FP), X0
 	MOVQ    acc_base+136(FP), AX
