@@ -141,8 +141,9 @@ func TestBuilder(t *testing.T) {
 // the Dataset of reading the same bytes from memory, which does not: with
 // small blocks, on one and two goroutines, for files grouped by task (the
 // estimate from the first block is close), with tasks that come back (the
-// task estimate is high) and with ids that grow longer (the estimate of
-// labels is high at first).
+// task estimate is high), with ids that grow longer (the estimate of
+// labels is high at first) and with ids that grow shorter (later blocks
+// hold more rows than the first, for which the rows' slab was cut).
 func TestLoadLabelsReserved(t *testing.T) {
 	defer func(old int) { chunkSize = old }(chunkSize)
 	defer func(old int) { chunkThreads = old }(chunkThreads)
@@ -150,6 +151,9 @@ func TestLoadLabelsReserved(t *testing.T) {
 		"grouped":   func(i int) string { return fmt.Sprintf("t%d,w%d,%d\n", i/5, i*7919%97, i*i%3) },
 		"scattered": func(i int) string { return fmt.Sprintf("t%d,w%d,%d\n", i*31%1013, i%50, i%2) },
 		"growing":   func(i int) string { return fmt.Sprintf("%s,w%d,%d\n", strings.Repeat("t", 1+i/5000), i%7, i%2) },
+		"shrinking": func(i int) string {
+			return fmt.Sprintf("%s,w%d,%d\n", strings.Repeat("t", 1+(chunkLen+5000-i)/5000), i%7, i%2)
+		},
 	}
 	for name, row := range files {
 		var buf bytes.Buffer
