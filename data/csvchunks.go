@@ -173,19 +173,16 @@ type chunkPipe struct {
 	// The blocks and their rows are carved out of two slabs of huge pages
 	// (mem.Make), one block's worth at a time: each block is fresh memory
 	// when first used, which would otherwise be mapped 4 KiB at a time.
-	most      int        // the blocks in flight at most: one slab's worth
-	dataSlab  []byte     // what is left of the blocks' slab
-	rowSlab   []chunkRow // what is left of the rows' slab
-	rowsEach  int        // the rows of each block cut from rowSlab
-	rowsSlabs bool       // rowSlab has been made
-	dataSlabs bool       // dataSlab has been made
+	most     int        // the blocks in flight at most: one slab's worth
+	dataSlab []byte     // what is left of the blocks' slab; nil until made
+	rowSlab  []chunkRow // what is left of the rows' slab; nil until made
+	rowsEach int        // the rows of each block cut from rowSlab
 }
 
 // block returns an empty block of capacity size, from the slab while it
 // lasts.
 func (p *chunkPipe) block(size int) []byte {
-	if !p.dataSlabs {
-		p.dataSlabs = true
+	if p.dataSlab == nil {
 		p.dataSlab = mem.Make[byte](p.most * size)
 	}
 	if len(p.dataSlab) < size {
@@ -200,8 +197,7 @@ func (p *chunkPipe) block(size int) []byte {
 // from the slab while it lasts. The slab is cut when the first block asks,
 // with room for a sixteenth more rows than it has in each block.
 func (p *chunkPipe) rows(n int) []chunkRow {
-	if !p.rowsSlabs {
-		p.rowsSlabs = true
+	if p.rowSlab == nil {
 		p.rowsEach = n + n/16
 		p.rowSlab = mem.Make[chunkRow](p.most * p.rowsEach)
 	}
