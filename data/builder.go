@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/consensuslab/consensus/internal/mem"
 )
@@ -77,8 +76,7 @@ func (c *column[T]) reserve(n int) {
 	if n <= c.len() || len(c.full) == 0 && n <= max(c.lim, chunkLen) {
 		return
 	}
-	cur := make([]T, 0, n)
-	mem.Advise(unsafe.Pointer(unsafe.SliceData(cur)), uintptr(n)*unsafe.Sizeof(cur[:1][0]))
+	cur := mem.MakeCap[T](0, n)
 	for _, ch := range c.chunks() {
 		cur = append(cur, ch...)
 	}

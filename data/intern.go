@@ -192,8 +192,7 @@ func (in *intern) grow() { in.resize(2 * len(in.slots)) }
 // table never exceeds 2³² slots).
 func (in *intern) resize(size int) {
 	old := in.slots
-	in.slots, in.shift = make([]uint64, size), uint(64-bits.TrailingZeros(uint(size)))
-	mem.Advise(unsafe.Pointer(unsafe.SliceData(in.slots)), uintptr(size)*8)
+	in.slots, in.shift = mem.Make[uint64](size), uint(64-bits.TrailingZeros(uint(size)))
 	// Written before it is read: a lookup's first read of fresh memory
 	// would map the zero page, which its insertion's write must then
 	// replace, a second fault that also flushes the other cores' TLBs.
@@ -226,8 +225,7 @@ func (in *intern) store(s string) string {
 		if in.hint > size {
 			size, in.hint = min(in.hint, textHuge), 0
 		}
-		in.text = make([]byte, 0, max(size, len(s)))
-		mem.Advise(unsafe.Pointer(unsafe.SliceData(in.text)), uintptr(cap(in.text)))
+		in.text = mem.MakeCap[byte](0, max(size, len(s)))
 	}
 	at := len(in.text)
 	in.text = append(in.text, s...)

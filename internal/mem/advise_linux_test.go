@@ -50,3 +50,20 @@ func vmFlags(a uintptr) (string, error) {
 	}
 	return "", fmt.Errorf("no mapping holds %#x", a)
 }
+
+// TestAdviseNeighbours checks that advice on a slice that holds no whole
+// huge page, or on part of one, leaves its bytes and its neighbours' as
+// they were.
+func TestAdviseNeighbours(t *testing.T) {
+	b := make([]byte, 3*HugePage)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	advise(unsafe.Pointer(&b[100]), 10)
+	advise(unsafe.Pointer(&b[HugePage/2]), 2*HugePage)
+	for i, v := range b {
+		if v != byte(i) {
+			t.Fatalf("b[%d] = %d, want %d", i, v, byte(i))
+		}
+	}
+}

@@ -4,5 +4,5 @@ package mem
 
 import "unsafe"
 
-// Advise does nothing outside Linux (see advise_linux.go).
-func Advise(p unsafe.Pointer, n uintptr) {}
+// advise does nothing outside Linux (see advise_linux.go).
+func advise(p unsafe.Pointer, n uintptr) {}

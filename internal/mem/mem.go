@@ -6,8 +6,9 @@ import "unsafe"
 // arm64 with 4 KiB base pages.
 const HugePage = 2 << 20
 
-// Make returns make([]T, n), advised to transparent huge pages (see
-// Advise) if it holds at least one whole huge page. It is meant for a
+// Make returns make([]T, n), with the whole 2 MiB pages inside it advised
+// to transparent huge pages (madvise MADV_HUGEPAGE on Linux; see the
+// package documentation), if it holds at least one. It is meant for a
 // slice that is written soon after, in full: its fresh pages are then
 // mapped 2 MiB at a time.
 func Make[T any](n int) []T {
@@ -18,6 +19,6 @@ func Make[T any](n int) []T {
 func MakeCap[T any](n, c int) []T {
 	s := make([]T, n, c)
 	var zero T
-	Advise(unsafe.Pointer(unsafe.SliceData(s)), uintptr(c)*unsafe.Sizeof(zero))
+	advise(unsafe.Pointer(unsafe.SliceData(s)), uintptr(c)*unsafe.Sizeof(zero))
 	return s
 }

@@ -2,7 +2,6 @@ package mem_test
 
 import (
 	"testing"
-	"unsafe"
 
 	"github.com/consensuslab/consensus/internal/mem"
 )
@@ -40,22 +39,5 @@ func TestMake(t *testing.T) {
 	}
 	if s := mem.Make[int32](7); len(s) != 7 || cap(s) != 7 {
 		t.Errorf("Make(7): len %d cap %d", len(s), cap(s))
-	}
-}
-
-// TestAdviseNeighbours checks that advice on a slice that holds no whole
-// huge page, or on part of one, leaves its bytes and its neighbours' as
-// they were.
-func TestAdviseNeighbours(t *testing.T) {
-	b := make([]byte, 3*mem.HugePage)
-	for i := range b {
-		b[i] = byte(i)
-	}
-	mem.Advise(unsafe.Pointer(&b[100]), 10)
-	mem.Advise(unsafe.Pointer(&b[mem.HugePage/2]), 2*mem.HugePage)
-	for i, v := range b {
-		if v != byte(i) {
-			t.Fatalf("b[%d] = %d, want %d", i, v, byte(i))
-		}
 	}
 }
