@@ -9,6 +9,7 @@ import (
 	"github.com/consensuslab/consensus/internal/benchdata"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
 )
 
 // benchModels are the six models of the paper, with the LA prior learned
@@ -64,6 +65,37 @@ func BenchmarkEvalCoins(b *testing.B) {
 	}
 }
 
+// BenchmarkEvalWorkers is BenchmarkEval's one goroutine at K = 2 for la-ds
+// and da-ds on 10⁷ labels from 5,000 workers (BenchmarkEval's data at that
+// size) and from 50,000, as many as consensus bench simulates for 10⁸
+// labels: DS's table and counts then outgrow a core's L2 cache, and the
+// pass waits on the workers' rows unless they are fetched ahead
+// (num.RespPairs). With 200 labels a worker or more, the per-worker work
+// of a pass (the chunks' counts, the gradient's worker block) stays small
+// against the labels':
+//
+//	go test ./model -run '^$' -bench 'EvalWorkers' -count 3
+func BenchmarkEvalWorkers(b *testing.B) {
+	for _, name := range []string{"la-ds", "da-ds"} {
+		est, err := ByName(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := est.(Model)
+		for _, w := range []int{5_000, 50_000} {
+			b.Run(fmt.Sprintf("%s/W=%d", name, w), func(b *testing.B) {
+				c := benchdata.Config(10_000_000, 2, m.Noise, m.Latent, 1)
+				c.Workers = w
+				d, _, err := sim.Simulate(c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchEvalData(b, m, d, 1)
+			})
+		}
+	}
+}
+
 // benchEval measures one evaluation of m's log-likelihood and gradient on
 // the simulated data of n labels and k classes with the given number of
 // goroutines, reporting ns/label and cpu-ns/label.
@@ -72,6 +104,11 @@ func benchEval(b *testing.B, m Model, k, n, threads int) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchEvalData(b, m, d, threads)
+}
+
+// benchEvalData is benchEval on the data set d.
+func benchEvalData(b *testing.B, m Model, d *data.Dataset, threads int) {
 	obj := newObjective(m, d, threads)
 	x := m.Init(d)
 	grad := make([]float64, len(x))

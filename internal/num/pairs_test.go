@@ -16,9 +16,12 @@ import (
 func TestRespPairs(t *testing.T) {
 	t.Logf("vector loop: %v", Vectorised())
 	rng := rand.New(rand.NewPCG(23, 24))
-	const nw = 37
 	var runs branches
 	for trial := range 400 {
+		nw := 37
+		if trial%4 == 3 {
+			nw = 9000 // a table large enough for the rows to be prefetched
+		}
 		tab := make([]float64, 4*nw)
 		for i := range tab {
 			tab[i] = rng.Float64()
@@ -51,10 +54,13 @@ func TestRespPairs(t *testing.T) {
 // a sum above 2, a NaN prior) at every position.
 func TestPosteriorPairs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
-	const nw = 29
 	var runs branches
 	above := 0
 	for trial := range 600 {
+		nw := 29
+		if trial%4 == 3 {
+			nw = 9000 // a table large enough for the rows to be prefetched
+		}
 		tab := make([]float64, 4*nw)
 		for i := range tab {
 			tab[i] = 0.3 + 0.7*rng.Float64()
@@ -298,11 +304,19 @@ func normals(rng *rand.Rand, n int) []float64 {
 
 // randomLabels returns n labels of two classes by workers drawn from nw.
 func randomLabels(rng *rand.Rand, n, nw int) ([]int32, []uint16) {
-	worker := make([]int32, n)
-	label := make([]uint16, n)
+	// Beyond n, within the slices' capacity, as when a kernel is given a
+	// block of the data set's labels, come labels that the prefetches of
+	// the vector loops read: workers outside the table among them, whose
+	// rows' addresses lie outside it.
+	extra := rng.IntN(40)
+	worker := make([]int32, n+extra)
+	label := make([]uint16, n+extra)
 	for i := range worker {
 		worker[i] = int32(rng.IntN(nw))
 		label[i] = uint16(rng.IntN(2))
+		if i >= n && rng.IntN(4) == 0 {
+			worker[i] = []int32{-1 << 31, -7, int32(nw), 1<<31 - 1}[rng.IntN(4)]
+		}
 	}
-	return worker, label
+	return worker[:n], label[:n]
 }
