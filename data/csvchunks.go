@@ -59,7 +59,6 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 		jobs:  make(chan *chunk, parsers),
 		order: make(chan *chunk, 2*n),
 		free:  make(chan *chunk, 3*n+2),
-		most:  3*n + 2,
 	}
 	p.carry = append([]byte(nil), f.buf[f.pos:]...)
 	var wg sync.WaitGroup
@@ -170,42 +169,34 @@ type chunkPipe struct {
 	carry []byte      // input read but not in a block, once order is closed
 	err   error       // the error that ended the input, if it did
 
-	// The blocks and their rows are carved out of two slabs of huge pages
-	// (mem.Make), one block's worth at a time: each block is fresh memory
-	// when first used, which would otherwise be mapped 4 KiB at a time.
-	most     int        // the blocks in flight at most: one slab's worth
-	dataSlab []byte     // what is left of the blocks' slab; nil until made
-	rowSlab  []chunkRow // what is left of the rows' slab; nil until made
-	rowsEach int        // the rows of each block cut from rowSlab
+	// The blocks and their rows are cut from slabs of huge pages: each
+	// block is fresh memory when first used, which would otherwise be
+	// mapped 4 KiB at a time.
+	blocks slab[byte]
+	rows   slab[chunkRow]
 }
 
-// block returns an empty block of capacity size, from the slab while it
-// lasts.
-func (p *chunkPipe) block(size int) []byte {
-	if p.dataSlab == nil {
-		p.dataSlab = mem.Make[byte](p.most * size)
-	}
-	if len(p.dataSlab) < size {
-		return make([]byte, 0, size)
-	}
-	b := p.dataSlab[:0:size]
-	p.dataSlab = p.dataSlab[size:]
-	return b
+// slab hands out empty slices of one capacity, cut from one allocation
+// advised to huge pages (mem.Make), and slices of their own once it is used
+// up.
+type slab[T any] struct {
+	left []T // what is left of the allocation; nil until made
+	each int // the capacity of the slices cut from it
 }
 
-// rows returns an empty slice of capacity at least n for a block's rows,
-// from the slab while it lasts. The slab is cut when the first block asks,
-// with room for a sixteenth more rows than it has in each block.
-func (p *chunkPipe) rows(n int) []chunkRow {
-	if p.rowSlab == nil {
-		p.rowsEach = n + n/16
-		p.rowSlab = mem.Make[chunkRow](p.most * p.rowsEach)
+// cut returns an empty slice of capacity at least n. The first call makes
+// the allocation for count slices of capacity each (at least n); a later n
+// beyond each gets a slice of its own.
+func (s *slab[T]) cut(n, each, count int) []T {
+	if s.left == nil {
+		s.each = each
+		s.left = mem.Make[T](count * each)
 	}
-	if n > p.rowsEach || len(p.rowSlab) < p.rowsEach {
-		return make([]chunkRow, 0, n)
+	if n > s.each || len(s.left) < s.each {
+		return make([]T, 0, n)
 	}
-	r := p.rowSlab[:0:p.rowsEach]
-	p.rowSlab = p.rowSlab[p.rowsEach:]
+	r := s.left[:0:s.each]
+	s.left = s.left[s.each:]
 	return r
 }
 
@@ -226,7 +217,10 @@ func (p *chunkPipe) read() {
 			// A new block: made at its full size at once, rather than
 			// grown by doubling, which would copy it and touch twice the
 			// memory.
-			job.data = p.block(chunkSize + chunkSize/8)
+			// The slab holds as many blocks as the free list: those
+			// in flight at most.
+			size := chunkSize + chunkSize/8
+			job.data = p.blocks.cut(size, size, cap(p.free))
 		}
 		buf := append(job.data[:0], p.carry...)
 		end := bytes.LastIndexByte(buf, '\n') + 1
@@ -252,9 +246,11 @@ func (p *chunkPipe) read() {
 		job.data = buf[:end]
 		if !direct {
 			// The rows at their full number at once: grown by doubling
-			// in parse, they would touch about twice their memory.
+			// in parse, they would touch about twice their memory. The
+			// slab's slices have room for a sixteenth more rows than the
+			// first block's.
 			if n := bytes.Count(job.data, newline) + 1; cap(job.rows) < n {
-				job.rows = p.rows(n)
+				job.rows = p.rows.cut(n, n+n/16, cap(p.free))
 			}
 			job.done = make(chan struct{})
 			p.jobs <- job
