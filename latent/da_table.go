@@ -35,12 +35,14 @@ func (e daTable) TaskTable(lo, hi int, t []float64, gw, _, gtask, p, g []float64
 	var qbuf, abuf num.Buf
 	q := num.Scratch(&qbuf, k)
 	acc := num.Scratch(&abuf, k)
-	var buf0, buf1 [64]int
-	walk := newRowWalk(e.d, k, lo, hi, t, gw, buf0[:0], buf1[:0])
+	var buf [2 * walkBlock]int // a block and the object after it, unless one has more labels
+	walk := newRowWalk(e.d, k, lo, hi, t, gw, buf[:0])
 	prod, scale := 1.0, 0
 	for j := lo; j < hi; j++ {
-		var rows []int
-		walk, rows = walk.advance(j)
+		if j >= walk.last {
+			walk = walk.fill(j)
+		}
+		rows := walk.rowsOf(j)
 		n := len(rows)
 		r, m := g[:n*k], p[:n] // the responsibilities and their sums
 		softmax(q, e.b[j*k:(j+1)*k])
@@ -60,8 +62,10 @@ func (e daTable) TaskTable(lo, hi int, t []float64, gw, _, gtask, p, g []float64
 		clear(acc)
 		num.AddRowsEach(gw, rows, r, k, acc)
 		gb := gtask[j*k : (j+1)*k]
+		gb, ac := gb[:len(q)], acc[:len(q)]
+		nf := float64(n)
 		for z, qz := range q {
-			gb[z] += acc[z] - float64(n)*qz
+			gb[z] += ac[z] - nf*qz
 		}
 	}
 	return prod, scale, hi - lo

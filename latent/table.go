@@ -45,14 +45,17 @@ func (e laTable) taskTableK(lo, hi int, t []float64, gw, gglob, p []float64) (fl
 	var sbuf, abuf num.Buf
 	s := num.Scratch(&sbuf, k)
 	gacc := num.Scratch(&abuf, k)
-	var buf0, buf1 [64]int
-	walk := newRowWalk(e.d, k, lo, hi, t, gw, buf0[:0], buf1[:0])
+	var buf [2 * walkBlock]int // a block and the object after it, unless one has more labels
+	walk := newRowWalk(e.d, k, lo, hi, t, gw, buf[:0])
+	prior := e.p // a local, which the stores into gacc cannot change
 	prod := num.NewProduct()
 	done := hi - lo
 	for j := lo; j < hi; j++ {
-		var rows []int
-		walk, rows = walk.advance(j)
-		copy(s, e.p)
+		if j >= walk.last {
+			walk = walk.fill(j)
+		}
+		rows := walk.rowsOf(j)
+		copy(s, prior)
 		var sum float64
 		scale, ok := 0, false
 		if mn, mx := num.MulRows(s, t, rows); mn >= 0 && mx <= 1 {
@@ -69,8 +72,10 @@ func (e laTable) taskTableK(lo, hi int, t []float64, gw, gglob, p []float64) (fl
 		}
 		num.AddRows(gw, rows, s)
 		if e.learn {
+			pz := prior[:len(s)]
+			ga := gacc[:len(s)]
 			for z, v := range s {
-				gacc[z] += v - e.p[z]
+				ga[z] += v - pz[z]
 			}
 		}
 		prod.Mul(sum)
@@ -158,51 +163,70 @@ func (e laTable) object2(j int, t, gw []float64, acc *[2]float64, prod *num.Prod
 // rowWalk gives the table paths of LA and DA the rows of each object's
 // labels in turn, in a table of K×K numbers per worker read by label and
 // class: (w·K + y)·K for a label y of worker w, the same offsets in the
-// noise model's table t and in the counts gw. When the table is large
-// (prefetchFrom) it asks for the next object's rows of both while the
-// caller works on one (num.PrefetchRows), so that their cache misses
-// overlap that work.
+// noise model's table t and in the counts gw. It computes the offsets of a
+// block of objects at a time (up to walkBlock objects, or one object with
+// more labels than that), in one loop over the block's labels, plus those
+// of the object after the block. When the table is large (prefetchFrom)
+// it asks for the next object's rows of both while the caller works on
+// one (num.PrefetchRows), so that their cache misses overlap that work.
 type rowWalk struct {
-	d         *data.Dataset
-	k, hi     int
-	t, gw     []float64
-	prefetch  bool
-	cur, next []int
+	d        *data.Dataset
+	k, hi    int
+	t, gw    []float64
+	prefetch bool
+	rows     []int // the offsets of the objects [first, last]
+	base     int   // the index of first's first label
+	last     int   // the last object whose offsets rows holds; first - 1 before the first block
 }
 
+// walkBlock is the number of objects, and of labels, that rowWalk's blocks
+// hold at most (beyond one object's labels).
+const walkBlock = 256
+
 // newRowWalk returns a walk over the objects [lo, hi), whose offsets it
-// keeps in the two buffers given (of any length; they grow as needed).
-func newRowWalk(d *data.Dataset, k, lo, hi int, t, gw []float64, buf0, buf1 []int) rowWalk {
-	w := rowWalk{d: d, k: k, hi: hi, t: t, gw: gw, prefetch: len(t) >= prefetchFrom, cur: buf0}
-	w.next = appendRows(d, k, hi, buf1[:0], lo)
+// keeps in buf (of any length; it grows as needed).
+func newRowWalk(d *data.Dataset, k, lo, hi int, t, gw []float64, buf []int) rowWalk {
+	return rowWalk{d: d, k: k, hi: hi, t: t, gw: gw, prefetch: len(t) >= prefetchFrom, rows: buf[:0], last: lo - 1}
+}
+
+// rowsOf returns the offsets of object j's rows, which the walk's block
+// must hold (j < last unless j is the last object; see fill), and
+// prefetches those of the object after it. The slice is valid until the
+// next fill.
+func (w *rowWalk) rowsOf(j int) []int {
+	off := w.d.Offsets
+	if w.prefetch && j+1 < w.hi {
+		num.PrefetchRows(w.t, w.gw, w.rows[off[j+1]-w.base:off[j+2]-w.base], w.k)
+	}
+	return w.rows[off[j]-w.base : off[j+1]-w.base]
+}
+
+// fill returns the walk with the block of objects from j: a walk is a
+// value, refilled by assignment (walk = walk.fill(j) when j ≥ walk.last),
+// so that its buffer can stay on the caller's stack.
+func (w rowWalk) fill(j int) rowWalk {
+	w.rows, w.base, w.last = blockRows(w.d, w.k, w.hi, j, w.rows[:0])
 	return w
 }
 
-// advance returns the walk moved on to object j and the offsets of j's
-// rows; j must follow the object of the previous call (lo at the first).
-// The slice is valid until the next call. (A walk is a value, advanced by
-// assignment, so that its buffers can stay on the caller's stack.)
-func (w rowWalk) advance(j int) (rowWalk, []int) {
-	w.cur, w.next = w.next, w.cur
-	w.next = appendRows(w.d, w.k, w.hi, w.next[:0], j+1)
-	if w.prefetch {
-		num.PrefetchRows(w.t, w.gw, w.next, w.k)
+// blockRows appends to rows the offsets of a block of objects from j, and
+// of the object after the block (whose rows the prefetch needs), of the
+// objects before hi; it returns them, the index of j's first label and the
+// last object whose offsets they hold.
+func blockRows(d *data.Dataset, k, hi, j int, rows []int) ([]int, int, int) {
+	off := d.Offsets
+	last := j + 1
+	for last < hi && last-j < walkBlock && off[last+1]-off[j] <= walkBlock {
+		last++
 	}
-	return w, w.cur
-}
-
-// appendRows appends the offsets of object j's rows in a table of K×K
-// numbers per worker to rows, none if j is hi or beyond.
-func appendRows(d *data.Dataset, k, hi int, rows []int, j int) []int {
-	if j >= hi {
-		return rows
-	}
-	workers, labels := d.TaskLabels(j)
+	last = min(last, hi-1) // the block [j, last) and the object last
+	a, b := off[j], off[last+1]
+	workers, labels := d.Worker[a:b], d.Label[a:b]
 	labels = labels[:len(workers)]
 	for i, wk := range workers {
 		rows = append(rows, (int(wk)*k+int(labels[i]))*k)
 	}
-	return rows
+	return rows, a, last
 }
 
 // prefetchFrom is the size of a table, in numbers, from which rowWalk
