@@ -213,10 +213,8 @@ func (e *daEval) taskProb2(lo, hi int, p, g, gtask []float64) (float64, int, int
 	for block := lo; block < hi; block += objBlock {
 		end := min(hi, block+objBlock)
 		expNegAbsDiffs(&ex, e.b, block, end)
-		first := off[block] - base
-		for j := block; j < end; j++ {
-			ends[j-block] = off[j+1] - base - first
-		}
+		first, _ := blockEnds(off, block, end, &ends)
+		first -= base
 		var done int
 		prod, scale, done = num.RespPairsBatch(p[2*first:], g[2*first:], ends[:end-block],
 			e.b[2*block:2*end], ex[:end-block], gtask[2*block:2*end], prod, scale)
@@ -235,18 +233,35 @@ func softmax(q, b []float64) {
 		softmax2(q, d, num.Exp(-math.Abs(d)))
 		return
 	}
-	mx := maxOf(b)
-	for z, v := range b {
-		q[z] = v - mx
+	softmaxRows(q, b, len(b))
+}
+
+// softmaxRows writes softmax(b_j) for each row b_j of k > 2 logits of b
+// into the same row of q: softmax's operations in its order on every row
+// (the largest logit subtracted, the exponentials, their sum in the order
+// of z, the division), with the exponentials of all rows in one
+// num.ExpTo call.
+func softmaxRows(q, b []float64, k int) {
+	n := len(b) / k
+	q = q[:n*k]
+	for j := range n {
+		bj, qj := b[j*k:(j+1)*k], q[j*k:(j+1)*k]
+		mx := maxOf(bj)
+		for z, v := range bj {
+			qj[z] = v - mx
+		}
 	}
-	num.ExpTo(q, q[:len(b)])
-	var sum float64
-	for _, v := range q[:len(b)] {
-		sum += v
-	}
-	inv := 1 / sum
-	for z := range q {
-		q[z] *= inv
+	num.ExpTo(q, q)
+	for j := range n {
+		qj := q[j*k : (j+1)*k]
+		var sum float64
+		for _, v := range qj {
+			sum += v
+		}
+		inv := 1 / sum
+		for z := range qj {
+			qj[z] *= inv
+		}
 	}
 }
 
@@ -279,6 +294,18 @@ func softmax2(q []float64, d, ex float64) {
 // logarithms the DA evaluator computes in one call of num.ExpTo or
 // num.LogTo.
 const objBlock = 64
+
+// blockEnds writes into ends the ends of the labels of the objects
+// [j, end), at most objBlock of them, counted from the first label of j,
+// as the kernels of num take a block's objects, and returns the range
+// [base, last) of the block's labels.
+func blockEnds(off []int, j, end int, ends *[objBlock]int) (base, last int) {
+	base = off[j]
+	for i := j; i < end; i++ {
+		ends[i-j] = off[i+1] - base
+	}
+	return base, off[end]
+}
 
 // expNegAbsDiffs writes e^-|b_j1 - b_j0| for the objects [lo, hi), at most
 // objBlock of them, into ex[:hi-lo], given the K = 2 logits b.

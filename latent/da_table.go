@@ -1,10 +1,6 @@
 package latent
 
-import (
-	"math"
-
-	"github.com/consensuslab/consensus/internal/num"
-)
+import "github.com/consensuslab/consensus/internal/num"
 
 // daTable is DA's evaluator for K ≥ minTableK classes, and for K = 2 where
 // num.RespPairs runs in vector instructions, which can also read the noise
@@ -20,56 +16,47 @@ var _ TableEvaluator = daTable{}
 
 // TaskTable is TaskProb with the probabilities read from the noise model's
 // table t (see TableEvaluator) and the responsibilities added to the
-// worker counts gw: for each object, q_j = softmax(b_j), then
-// num.RespRows gives each label's m_i and r_i straight from its row of t,
-// and once every m_i has passed TaskProb's check, num.AddRowsEach adds the
-// r_i to the rows of gw and to the object's sum. The arithmetic is
-// TaskProb's and BackpropProb's, in the same order, so the value and the
-// sums are the same bit for bit. The responsibilities go to g, their sums
-// to p.
-func (e daTable) TaskTable(lo, hi int, t []float64, gw, _, gtask, p, g []float64) (float64, int, int) {
+// worker counts gw: for a block of objects at a time, their q_j =
+// softmax(b_j) (softmaxRows), then num.RespRowsGroups gives each label's
+// m_i and r_i straight from its row of t and, once every m_i of an object
+// has passed TaskProb's check, adds the r_i to the rows of gw and the
+// object's gradient to gtask. The arithmetic is TaskProb's and
+// BackpropProb's, in the same order, so the value and the sums are the
+// same bit for bit. The responsibilities go to g.
+func (e daTable) TaskTable(lo, hi int, t []float64, gw, _, gtask, _, g []float64) (float64, int, int) {
 	k := e.k
 	if k == 2 {
 		return e.taskTable2(lo, hi, t, gw, gtask, g)
 	}
-	var qbuf, abuf num.Buf
-	q := num.Scratch(&qbuf, k)
+	var abuf num.Buf
 	acc := num.Scratch(&abuf, k)
-	var buf [2 * walkBlock]int // a block and the object after it, unless one has more labels
-	walk := newRowWalk(e.d, k, lo, hi, t, gw, buf[:0])
+	var qbuf [qBlock]float64
+	q := qbuf[:]
+	if k > qBlock {
+		q = make([]float64, k)
+	}
+	per := min(objBlock, max(1, qBlock/k))
+	off := e.d.Offsets
+	var ends [objBlock]int
 	prod, scale := 1.0, 0
-	for j := lo; j < hi; j++ {
-		if j >= walk.last {
-			walk = walk.fill(j)
-		}
-		rows := walk.rowsOf(j)
-		n := len(rows)
-		r, m := g[:n*k], p[:n] // the responsibilities and their sums
-		softmax(q, e.b[j*k:(j+1)*k])
-		num.RespRows(r, q, t, rows, m)
-		oprod, oscale := prod, scale // to undo a failure
-		for _, mi := range m {
-			if !(mi >= 0x1p-600) {
-				return oprod, oscale, j - lo
-			}
-			prod *= mi
-			if prod < 0x1p-256 {
-				var ex int
-				prod, ex = math.Frexp(prod)
-				scale += ex
-			}
-		}
-		clear(acc)
-		num.AddRowsEach(gw, rows, r, k, acc)
-		gb := gtask[j*k : (j+1)*k]
-		gb, ac := gb[:len(q)], acc[:len(q)]
-		nf := float64(n)
-		for z, qz := range q {
-			gb[z] += ac[z] - nf*qz
+	for block := lo; block < hi; block += per {
+		end := min(hi, block+per)
+		softmaxRows(q, e.b[block*k:end*k], k)
+		base, last := blockEnds(off, block, end, &ends)
+		var done int
+		prod, scale, done = num.RespRowsGroups(t, gw, e.d.Worker[base:last], e.d.Label[base:last], ends[:end-block],
+			q[:(end-block)*k], gtask[block*k:end*k], g, acc, prod, scale)
+		if done < end-block {
+			return prod, scale, block + done - lo
 		}
 	}
 	return prod, scale, hi - lo
 }
+
+// qBlock is the number of values of the objects' distributions q_j that
+// DA's table path forms in one block: qBlock/K objects (at most objBlock,
+// at least one).
+const qBlock = 1024
 
 // taskTable2 is TaskTable for K = 2: the exponentials e^-|d_j| of
 // taskProb2's q_j for a block of objBlock objects at a time, then
@@ -85,11 +72,7 @@ func (e daTable) taskTable2(lo, hi int, t []float64, gw, gtask, r []float64) (fl
 	for block := lo; block < hi; block += objBlock {
 		end := min(hi, block+objBlock)
 		expNegAbsDiffs(&ex, e.b, block, end)
-		base := off[block]
-		for j := block; j < end; j++ {
-			ends[j-block] = off[j+1] - base
-		}
-		last := off[end]
+		base, last := blockEnds(off, block, end, &ends)
 		var done int
 		prod, scale, done = num.RespPairs(t, gw, e.d.Worker[base:last], e.d.Label[base:last], ends[:end-block],
 			e.b[2*block:2*end], ex[:end-block], gtask[2*block:2*end], r, prod, scale)

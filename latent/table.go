@@ -1,9 +1,6 @@
 package latent
 
-import (
-	"github.com/consensuslab/consensus/data"
-	"github.com/consensuslab/consensus/internal/num"
-)
+import "github.com/consensuslab/consensus/internal/num"
 
 // laTable is LA's evaluator that can also read the noise model's table
 // (TableEvaluator).
@@ -28,61 +25,77 @@ func (e laTable) TaskTable(lo, hi int, t []float64, gw, gglob, _, p, _ []float64
 }
 
 // minTableK is the least number of classes beyond 2 for which LA and DA
-// read the noise model's table: from four, num.MulRows, num.AddRows,
-// num.RespRows and num.AddRowsEach take four classes at a time; at K = 3
-// they would be scalar loops with more bookkeeping than the batch's.
+// read the noise model's table: from four, num.PosteriorRows and
+// num.RespRowsGroups take four classes at a time; at K = 3 they would be
+// scalar loops, slower than the batch path.
 const minTableK = 4
 
-// taskTableK is TaskTable for K ≥ minTableK: an object's labels give the offsets
-// of their rows, (w·K + y)·K for a label y of worker w, in t and gw alike;
-// num.MulRows multiplies the products by the rows, four classes at a time
-// where it can, and num.AddRows adds γ_j to the counts. Where
-// posteriorQuick would refuse the object (a probability outside [0, 1] or
-// a product below 2⁻²⁵⁶), the object's rows are copied out for
-// posteriorChecked, as TaskProbShared does, into p.
+// taskTableK is TaskTable for K ≥ minTableK: num.PosteriorRows takes the
+// objects of a block of objBlock at a time whose products need no check
+// (every probability read in [0, 1], every product at least 2⁻²⁵⁶), reading
+// each label's row of t at (w·K + y)·K and adding γ_j to the same row of
+// gw, and an object that does takes the checked loop (objectK).
 func (e laTable) taskTableK(lo, hi int, t []float64, gw, gglob, p []float64) (float64, int, int) {
 	k := e.k
 	var sbuf, abuf num.Buf
 	s := num.Scratch(&sbuf, k)
 	gacc := num.Scratch(&abuf, k)
-	var buf [2 * walkBlock]int // a block and the object after it, unless one has more labels
-	walk := newRowWalk(e.d, k, lo, hi, t, gw, buf[:0])
-	prior := e.p // a local, which the stores into gacc cannot change
+	var acc []float64 // the prior's gradient, if it is learned
+	if e.learn {
+		acc = gacc
+	}
+	off := e.d.Offsets
 	prod := num.NewProduct()
-	done := hi - lo
-	for j := lo; j < hi; j++ {
-		if j >= walk.last {
-			walk = walk.fill(j)
-		}
-		rows := walk.rowsOf(j)
-		copy(s, prior)
-		var sum float64
-		scale, ok := 0, false
-		if mn, mx := num.MulRows(s, t, rows); mn >= 0 && mx <= 1 {
-			sum, ok = quickEnd(s)
-		}
-		if !ok {
-			for i, r := range rows {
-				copy(p[i*k:(i+1)*k], t[r:r+k])
-			}
-			if sum, scale, ok = e.posteriorChecked(p[:len(rows)*k], s); !ok {
-				done = j - lo
+	var ends [objBlock]int
+	j := lo
+	for j < hi {
+		end := min(hi, j+objBlock)
+		base, last := blockEnds(off, j, end, &ends)
+		var done int
+		prod, done = num.PosteriorRows(t, gw, e.d.Worker[base:last], e.d.Label[base:last], ends[:end-j], e.p, s, acc, prod)
+		if j += done; j < end {
+			if !e.objectK(j, t, gw, p, s, acc, &prod) {
 				break
 			}
+			j++
 		}
-		num.AddRows(gw, rows, s)
-		if e.learn {
-			pz := prior[:len(s)]
-			ga := gacc[:len(s)]
-			for z, v := range s {
-				ga[z] += v - pz[z]
-			}
-		}
-		prod.Mul(sum)
-		prod.Scale(scale)
 	}
 	e.addGlobal(gglob, gacc)
-	return prod.M, prod.E, done
+	return prod.M, prod.E, j - lo
+}
+
+// objectK is taskTableK for object j by the checked loop, as TaskProbShared
+// takes it: its rows copied out of t into p, posteriorChecked, then γ_j
+// (left in s) added to the rows of gw, γ_j - p to acc if it is not nil,
+// and the object's term to prod. It reports false, having written nothing
+// but scratch, where TaskProb would stop before the object.
+func (e laTable) objectK(j int, t, gw, p, s, acc []float64, prod *num.Product) bool {
+	k := e.k
+	workers, labels := e.d.TaskLabels(j)
+	labels = labels[:len(workers)]
+	for i, w := range workers {
+		r := (int(w)*k + int(labels[i])) * k
+		copy(p[i*k:(i+1)*k], t[r:r+k])
+	}
+	sum, scale, ok := e.posteriorChecked(p[:len(workers)*k], s)
+	if !ok {
+		return false
+	}
+	for i, w := range workers {
+		r := (int(w)*k + int(labels[i])) * k
+		row := gw[r : r+k]
+		for z, v := range s {
+			row[z] += v
+		}
+	}
+	if acc != nil {
+		for z, v := range s {
+			acc[z] += v - e.p[z]
+		}
+	}
+	prod.Mul(sum)
+	prod.Scale(scale)
+	return true
 }
 
 // taskTable2 is TaskTable for K = 2: num.PosteriorPairs takes the objects
@@ -98,10 +111,7 @@ func (e laTable) taskTable2(lo, hi int, t []float64, gw, gglob []float64) (float
 	j := lo
 	for j < hi {
 		end := min(hi, j+objBlock)
-		base, last := off[j], off[end]
-		for i := j; i < end; i++ {
-			ends[i-j] = off[i+1] - base
-		}
+		base, last := blockEnds(off, j, end, &ends)
 		var done int
 		prod, done = num.PosteriorPairs(t, gw, e.d.Worker[base:last], e.d.Label[base:last], ends[:end-j], e.p[0], e.p[1], acc[:], prod)
 		if j += done; j < end {
@@ -159,76 +169,3 @@ func (e laTable) object2(j int, t, gw []float64, acc *[2]float64, prod *num.Prod
 	prod.Scale(q.scale)
 	return true
 }
-
-// rowWalk gives the table paths of LA and DA the rows of each object's
-// labels in turn, in a table of K×K numbers per worker read by label and
-// class: (w·K + y)·K for a label y of worker w, the same offsets in the
-// noise model's table t and in the counts gw. It computes the offsets of a
-// block of objects at a time (up to walkBlock objects, or one object with
-// more labels than that), in one loop over the block's labels, plus those
-// of the object after the block. When the table is large (prefetchFrom)
-// it asks for the next object's rows of both while the caller works on
-// one (num.PrefetchRows), so that their cache misses overlap that work.
-type rowWalk struct {
-	d        *data.Dataset
-	k, hi    int
-	t, gw    []float64
-	prefetch bool
-	rows     []int // the offsets of the objects [first, last]
-	base     int   // the index of first's first label
-	last     int   // the last object whose offsets rows holds; first - 1 before the first block
-}
-
-// walkBlock is the number of objects, and of labels, that rowWalk's blocks
-// hold at most (beyond one object's labels).
-const walkBlock = 256
-
-// newRowWalk returns a walk over the objects [lo, hi), whose offsets it
-// keeps in buf (of any length; it grows as needed).
-func newRowWalk(d *data.Dataset, k, lo, hi int, t, gw []float64, buf []int) rowWalk {
-	return rowWalk{d: d, k: k, hi: hi, t: t, gw: gw, prefetch: len(t) >= prefetchFrom, rows: buf[:0], last: lo - 1}
-}
-
-// rowsOf returns the offsets of object j's rows, which the walk's block
-// must hold (j < last unless j is the last object; see fill), and
-// prefetches those of the object after it. The slice is valid until the
-// next fill.
-func (w *rowWalk) rowsOf(j int) []int {
-	off := w.d.Offsets
-	if w.prefetch && j+1 < w.hi {
-		num.PrefetchRows(w.t, w.gw, w.rows[off[j+1]-w.base:off[j+2]-w.base], w.k)
-	}
-	return w.rows[off[j]-w.base : off[j+1]-w.base]
-}
-
-// fill returns the walk with the block of objects from j: a walk is a
-// value, refilled by assignment (walk = walk.fill(j) when j ≥ walk.last),
-// so that its buffer can stay on the caller's stack.
-func (w rowWalk) fill(j int) rowWalk {
-	w.rows, w.base, w.last = blockRows(w.d, w.k, w.hi, j, w.rows[:0])
-	return w
-}
-
-// blockRows appends to rows the offsets of a block of objects from j, and
-// of the object after the block (whose rows the prefetch needs), of the
-// objects before hi; it returns them, the index of j's first label and the
-// last object whose offsets they hold.
-func blockRows(d *data.Dataset, k, hi, j int, rows []int) ([]int, int, int) {
-	off := d.Offsets
-	last := j + 1
-	for last < hi && last-j < walkBlock && off[last+1]-off[j] <= walkBlock {
-		last++
-	}
-	last = min(last, hi-1) // the block [j, last) and the object last
-	a, b := off[j], off[last+1]
-	workers, labels := d.Worker[a:b], d.Label[a:b]
-	labels = labels[:len(workers)]
-	for i, wk := range workers {
-		rows = append(rows, (int(wk)*k+int(labels[i]))*k)
-	}
-	return rows, a, last
-}
-
-// prefetchFrom is the size of a table, in numbers, from which rowWalk
-// prefetches: 2¹⁵ numbers, 256 KB, a quarter of a core's L2 cache.
-const prefetchFrom = 1 << 15

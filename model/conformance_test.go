@@ -181,8 +181,8 @@ func TestProbPathMatchesGeneric(t *testing.T) {
 // and BackpropShared bit for bit, at random parameters of growing scale, at
 // which more and more objects need the checks of their products or the
 // log path. Beyond forCompositions' K = 2 and 3 it takes K = 6 and 20,
-// where num.MulRows and num.AddRows work four classes at a time and leave
-// the rest to their scalar loops.
+// where num.PosteriorRows and num.RespRowsGroups work four classes at a
+// time and leave the rest to their scalar loops.
 func TestTablePathIdentical(t *testing.T) {
 	mk := func(k int) *data.Dataset { return noisetest.Data(t, uint64(20+k), 2000, 40, k) }
 	check := func(t *testing.T, m Model, d *data.Dataset) {

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "table_amd64.h"
 
 // PRIOR2 sets X0 to group BX's q = (q₀, q₁) as SigmoidPair(d, ex) gives it,
 // d = b₁ - b₀ from the logits at BASEB and ex from BASEEX (slices' bases
@@ -87,32 +88,9 @@
 	VADDPD   X2, X1, X1; \
 	VMULSD   X3, X13, X13
 
-// FREXP sets the positive normal number X13 to its fraction in [½, 1), as
-// math.Frexp does, and adds its exponent to the integer at SCALE (a
-// result's slot in the frame). It uses AX and R11.
-#define FREXP(SCALE) \
-	VMOVQ X13, AX; \
-	MOVQ  AX, R11; \
-	SHRQ  $52, R11; \
-	ANDQ  $0x7ff, R11; \
-	SUBQ  $1022, R11; \
-	ADDQ  R11, SCALE; \
-	MOVQ  $0x800fffffffffffff, R11; \
-	ANDQ  R11, AX; \
-	MOVQ  $0x3fe0000000000000, R11; \
-	ORQ   R11, AX; \
-	VMOVQ AX, X13
-
-// PFAHEAD is how many labels ahead respPairsAVX prefetches the rows of t
-// and gw: with many workers the two tables outgrow a core's cache, and a
 // label's loads would otherwise wait for memory.
 #define PFAHEAD 16
 
-// PFMIN is the smallest table t (in numbers) whose rows are prefetched:
-// with t and gw together within half of a 1 MiB L2 cache, the prefetches'
-// instructions cost more than they save (LA's pass at K = 2 with 5,000
-// workers went from 2.4-2.5 to 2.8 cpu-ns/label with them).
-#define PFMIN 32768
 
 // PFPAIR prefetches the rows of t (DI) and gw (SI) of the label PFAHEAD
 // after CX, or of the last label within R15, the last index that worker

@@ -1,90 +1,11 @@
 package num
 
-import "math"
-
-// MulRows multiplies s element by element by rows of t, one after the
-// other in the order of rows: for each offset r in rows,
-//
-//	s[z] *= t[r+z],  z = 0, 1, ..., len(s)-1,
-//
-// and returns the smallest and the largest of the values of t it read
-// (+Inf and -Inf if rows is empty). Where a value read is NaN, lo and hi
-// are unspecified, but then so is the element of s it multiplied NaN.
-// It panics if a row does not lie within t.
-//
-// Each element's products are those of the scalar loop in the same order,
-// so the result is the same bit for bit on every build; on amd64 with AVX2
-// four elements are multiplied at a time.
-func MulRows(s, t []float64, rows []int) (lo, hi float64) {
-	k := len(s)
-	checkRows(len(t), k, rows)
-	lo, hi = math.Inf(1), math.Inf(-1)
-	z := 0
-	if haveAVX2 && k >= 4 && len(rows) > 0 {
-		z = k &^ 3
-		lo, hi = mulRowsAVX2(s, t, rows, z)
-	}
-	if z == k {
-		return lo, hi
-	}
-	s = s[z:]
-	for _, r := range rows {
-		for i, x := range t[r+z : r+k] {
-			s[i] *= x
-			lo = min(lo, x)
-			hi = max(hi, x)
-		}
-	}
-	return lo, hi
-}
-
-// AddRows adds g element by element to rows of t, one after the other in
-// the order of rows: for each offset r in rows,
-//
-//	t[r+z] += g[z],  z = 0, 1, ..., len(g)-1.
-//
-// Two rows must be equal or not overlap. It panics if a row does not lie
-// within t. Each element's additions are those of the scalar loop in the
-// same order (a row given twice gets both), so the result is the same bit
-// for bit on every build; on amd64 with AVX2 four elements are added at a
-// time.
-func AddRows(t []float64, rows []int, g []float64) {
-	k := len(g)
-	checkRows(len(t), k, rows)
-	z := 0
-	if haveAVX2 && k >= 4 && len(rows) > 0 {
-		z = k &^ 3
-		addRowsAVX2(t, rows, g, z)
-	}
-	if z == k {
-		return
-	}
-	g = g[z:]
-	for _, r := range rows {
-		row := t[r+z : r+k]
-		for i, v := range g {
-			row[i] += v
-		}
-	}
-}
-
 // checkRows panics unless every row [r, r+k) lies within [0, n).
 func checkRows(n, k int, rows []int) {
 	for _, r := range rows {
 		if uint(r) > uint(n-k) || k > n {
 			panic("num: row out of range")
 		}
-	}
-}
-
-// PrefetchRows hints that the rows [r, r+n) of t and of u, for every r
-// in rows, will be read or written soon, so that the processor brings
-// them into its cache ahead of the work that needs them. It reads and
-// writes nothing, skips a row that does not lie within its table (u may
-// be nil), and does nothing where there is no such hint.
-func PrefetchRows(t, u []float64, rows []int, n int) {
-	if n >= 1 {
-		prefetchRows(t, u, rows, n)
 	}
 }
 

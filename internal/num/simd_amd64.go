@@ -30,27 +30,6 @@ func expAVX2(dst, x []float64, i int) int
 //go:noescape
 func sigmoidPairsAVX2(dst, s []float64, y []uint16, i int) int
 
-// mulRowsAVX2 is MulRows for the elements [0, n) of s, n a multiple of
-// four, and rows not empty: the values of each group of four are held in a
-// register while the rows multiply them.
-//
-//go:noescape
-func mulRowsAVX2(s, t []float64, rows []int, n int) (lo, hi float64)
-
-// addRowsAVX2 is AddRows for the elements [0, n) of g, n a multiple of
-// four, and rows not empty.
-//
-//go:noescape
-func addRowsAVX2(t []float64, rows []int, g []float64, n int)
-
-// prefetchRows asks the processor to bring the rows [r, r+n) of t and of
-// u into its cache, for every r in rows, skipping a row that does not lie
-// within its table; n must be at least 1. A hint: it reads and writes
-// nothing.
-//
-//go:noescape
-func prefetchRows(t, u []float64, rows []int, n int)
-
 // respRowsAVX2 is RespRows for rows not empty and len(q) of at least
 // four: four classes at a time, the rest one at a time.
 //
@@ -134,6 +113,20 @@ func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b
 //
 //go:noescape
 func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int)
+
+// posteriorRowsAVX is PosteriorRows' loop for slices of the right lengths
+// and K ≥ 4, with the product as M and E; its last result is the number of
+// groups done, or -1 if a label's row lies outside t.
+//
+//go:noescape
+func posteriorRowsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p, s, acc []float64, m float64, e int) (float64, int, int)
+
+// respRowsGroupsAVX is RespRowsGroups' loop for slices of the right
+// lengths and K ≥ 4; its last result is the number of groups done, or -1
+// if a label's row lies outside t.
+//
+//go:noescape
+func respRowsGroupsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, q, gb, r, acc []float64, prod float64, scale int) (float64, int, int)
 
 // respPairsBatchAVX is RespPairsBatch's loop for slices of the right
 // lengths, with the labels' two classes in one register.

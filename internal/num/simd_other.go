@@ -9,12 +9,6 @@ func expAVX2(_, _ []float64, i int) int { return i }
 
 func sigmoidPairsAVX2(_, _ []float64, _ []uint16, i int) int { return i }
 
-func mulRowsAVX2(_, _ []float64, _ []int, _ int) (lo, hi float64) { panic("no AVX2") }
-
-func addRowsAVX2(_ []float64, _ []int, _ []float64, _ int) { panic("no AVX2") }
-
-func prefetchRows(_, _ []float64, _ []int, _ int) {}
-
 func respRowsAVX2(_, _, _ []float64, _ []int, _ []float64) { panic("no AVX2") }
 
 func addRowsEachAVX2(_ []float64, _ []int, _, _ []float64, _, _ int) { panic("no AVX2") }
@@ -46,3 +40,11 @@ func respPairsBatchAVX(_, _ []float64, _ []int, _, _, _ []float64, _ float64, _ 
 }
 
 func oddsPairsAVX(_, _, _, _ []float64, _ []int, _, _ float64, _ int) { panic("no AVX2") }
+
+func posteriorRowsAVX(_, _ []float64, _ []int32, _ []uint16, _ []int, _, _, _ []float64, _ float64, _ int) (float64, int, int) {
+	panic("no AVX2")
+}
+
+func respRowsGroupsAVX(_, _ []float64, _ []int32, _ []uint16, _ []int, _, _, _, _ []float64, _ float64, _ int) (float64, int, int) {
+	panic("no AVX2")
+}
