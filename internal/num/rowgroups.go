@@ -10,11 +10,11 @@ import "math"
 //
 //	s_z = p_z Π_i t[r_i + z],  z = 0, ..., K-1,
 //
-// are taken label by label (as MulRows takes them); the posterior is
-// g_z = s_z·(1/sum) with sum = s_0 + s_1 + ... + s_{K-1} in the order of
-// z; g is added to the rows of gw of the group's labels in their order (as
-// AddRows adds it), g - p to acc if acc is not nil, and sum multiplies
-// prod (Product.Mul). It stops, having written nothing for it, at the
+// are taken label by label, each element's products in the order of the
+// labels; the posterior is g_z = s_z·(1/sum) with sum = s_0 + s_1 + ... +
+// s_{K-1} in the order of z; g is added to the rows of gw of the group's
+// labels in their order (a row given twice gets both), g - p to acc if acc
+// is not nil, and sum multiplies prod (Product.Mul). It stops, having written nothing for it, at the
 // first group that needs more care than that: a value read below 0 or
 // above 1, or a product below 2⁻²⁵⁶ (or NaN) at the end of its labels,
 // which a caller then takes by a checked loop. It returns the product and
