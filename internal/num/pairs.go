@@ -224,15 +224,23 @@ func respPairsBatch(p, g []float64, ends []int, b, ex, gb []float64, prod float6
 			g[2*i], g[2*i+1] = r0, r1
 			a0 += r0
 			a1 += r1
-			prod *= m
-			if prod < 0x1p-256 {
-				var e int
-				prod, e = math.Frexp(prod)
-				scale += e
-			}
+			prod, scale = mulScaled(prod, scale, m)
 		}
 		gb[2*j] += a0 - float64(cnt*q0)
 		gb[2*j+1] += a1 - float64(cnt*q1)
 	}
 	return prod, scale, len(ends)
+}
+
+// mulScaled multiplies the DA loops' product prod·2^scale by m: it returns
+// prod·m and scale, or, where prod·m falls below 2⁻²⁵⁶, its fraction in
+// [½, 1) (math.Frexp) and scale plus its exponent.
+func mulScaled(prod float64, scale int, m float64) (float64, int) {
+	prod *= m
+	if prod < 0x1p-256 {
+		var e int
+		prod, e = math.Frexp(prod)
+		scale += e
+	}
+	return prod, scale
 }

@@ -88,9 +88,10 @@
 	VADDPD   X2, X1, X1; \
 	VMULSD   X3, X13, X13
 
-// label's loads would otherwise wait for memory.
+// PFAHEAD is how many labels ahead respPairsAVX and posteriorPairsAVX
+// prefetch the rows of t and gw: with many workers the two tables outgrow
+// a core's cache, and a label's loads would otherwise wait for memory.
 #define PFAHEAD 16
-
 
 // PFPAIR prefetches the rows of t (DI) and gw (SI) of the label PFAHEAD
 // after CX, or of the last label within R15, the last index that worker
@@ -115,9 +116,8 @@
 // TABLEARGS loads the arguments that respPairsAVX and posteriorPairsAVX
 // share, t, gw []float64, worker []int32, label []uint16 at the start of
 // the frame: DI t, R12 the number of workers' rows in t (len(t)/4), SI
-// gw, R8 worker, R9 label, and R15 the last index within the capacities of
-// worker and label, or -1 if t holds fewer than PFMIN numbers (for
-// PFPAIR). It uses AX.
+// gw, R8 worker, R9 label, and R15 as PFLAST sets it (for PFPAIR). It
+// uses AX.
 #define TABLEARGS \
 	MOVQ    t_base+0(FP), DI; \
 	MOVQ    t_len+8(FP), R12; \
@@ -125,14 +125,7 @@
 	MOVQ    gw_base+24(FP), SI; \
 	MOVQ    worker_base+48(FP), R8; \
 	MOVQ    label_base+72(FP), R9; \
-	MOVQ    worker_cap+64(FP), R15; \
-	MOVQ    label_cap+88(FP), AX; \
-	CMPQ    R15, AX; \
-	CMOVQGT AX, R15; \
-	DECQ    R15; \
-	MOVQ    $-1, AX; \
-	CMPQ    R12, $(PFMIN/4); \
-	CMOVQLT AX, R15
+	PFLAST(R15)
 
 // func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b, ex, gb, r []float64, prod float64, scale int) (float64, int, int)
 //

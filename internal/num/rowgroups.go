@@ -1,7 +1,5 @@
 package num
 
-import "math"
-
 // PosteriorRows is PosteriorPairs for K ≥ 2 classes over a table of K×K
 // numbers per worker read by label and class, K = len(p): label i reads
 // the row t[r : r+K] at r = (w·K + y)·K for its worker w = worker[i] and
@@ -162,12 +160,7 @@ func respRowsGroups(t, gw []float64, worker []int32, label []uint16, ends []int,
 			if !(m >= 0x1p-600) {
 				return oprod, oscale, j
 			}
-			prod *= m
-			if prod < 0x1p-256 {
-				var ex int
-				prod, ex = math.Frexp(prod)
-				scale += ex
-			}
+			prod, scale = mulScaled(prod, scale, m)
 		}
 		clear(acc)
 		for i := start; i < end; i++ {

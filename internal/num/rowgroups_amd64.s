@@ -10,10 +10,9 @@
 // ROWARGS loads what posteriorRowsAVX and respRowsGroupsAVX share: DI t,
 // SI gw, R8 worker, R9 label (the first four slices of the frame), R11 K
 // from KLEN, R15 K &^ 3, and in the frame the number of rows in t
-// (nrows-8(SP)), the last label within the capacities of worker and label
-// for the prefetch, -1 if t holds fewer than PFMIN numbers
-// (pflast-16(SP)), and 8(K-1), the offset of a row's last number
-// (rowlast-24(SP)). It uses AX and DX.
+// (nrows-8(SP)), PFLAST's index for the prefetch (pflast-16(SP)), and
+// 8(K-1), the offset of a row's last number (rowlast-24(SP)). It uses AX
+// and DX.
 #define ROWARGS(KLEN) \
 	MOVQ    t_base+0(FP), DI; \
 	MOVQ    gw_base+24(FP), SI; \
@@ -26,15 +25,8 @@
 	XORQ    DX, DX; \
 	DIVQ    R11; \
 	MOVQ    AX, nrows-8(SP); \
-	MOVQ    worker_cap+64(FP), AX; \
-	MOVQ    label_cap+88(FP), DX; \
-	CMPQ    AX, DX; \
-	CMOVQGT DX, AX; \
-	DECQ    AX; \
-	MOVQ    $-1, DX; \
-	CMPQ    t_len+8(FP), $PFMIN; \
-	CMOVQLT DX, AX; \
-	MOVQ    AX, pflast-16(SP); \
+	PFLAST(DX); \
+	MOVQ    DX, pflast-16(SP); \
 	LEAQ    -8(R11*8), AX; \
 	MOVQ    AX, rowlast-24(SP)
 
@@ -67,17 +59,25 @@ FETCH: \
 	PREFETCHT0 (AX)(R10*1); \
 	PREFETCHT0 (R12)(R10*1)
 
-// ROWOF sets AX to label CX's row index w·K + y and jumps to BAD unless it
-// lies within t (nrows-8(SP)); then AX to its offset (w·K + y)·K. It uses
-// R12.
-#define ROWOF(BAD) \
+// ROWIDX sets AX to label CX's row index w·K + y. It uses R12.
+#define ROWIDX \
 	MOVLQSX (R8)(CX*4), AX; \
 	IMULQ   R11, AX; \
 	MOVWQZX (R9)(CX*2), R12; \
-	ADDQ    R12, AX; \
-	CMPQ    AX, nrows-8(SP); \
-	JAE     BAD; \
-	IMULQ   R11, AX
+	ADDQ    R12, AX
+
+// ROWOF sets AX to the offset (w·K + y)·K of label CX's row, and jumps to
+// BAD unless the row lies within t (nrows-8(SP)). It uses R12.
+#define ROWOF(BAD) \
+	ROWIDX; \
+	CMPQ  AX, nrows-8(SP); \
+	JAE   BAD; \
+	IMULQ R11, AX
+
+// ROWAT is ROWOF for a label whose row ROWOF has checked before.
+#define ROWAT \
+	ROWIDX; \
+	IMULQ R11, AX
 
 // SCALEROW multiplies the K numbers at BASE by the number broadcast in YS
 // (XS its low lane), four at a time while R10 < R15 and then one at a
@@ -241,7 +241,7 @@ rpAddRows:
 rpAddLabel:
 	CMPQ    CX, DX
 	JGE     rpAcc
-	ROWOF(rpBadRow)
+	ROWAT
 	LEAQ    (SI)(AX*8), R12
 	XORQ    R10, R10
 
@@ -444,7 +444,7 @@ rgAddRows:
 rgAddLabel:
 	CMPQ  CX, DX
 	JGE   rgGrad
-	ROWOF(rgBadRow)
+	ROWAT
 	LEAQ  (SI)(AX*8), R12
 	MOVQ  CX, AX
 	SUBQ  R14, AX

@@ -17,11 +17,22 @@
 	ORQ   R11, AX; \
 	VMOVQ AX, X13
 
-// PFAHEAD is how many labels ahead respPairsAVX prefetches the rows of t
-// and gw: with many workers the two tables outgrow a core's cache, and a
-
 // PFMIN is the smallest table t (in numbers) whose rows are prefetched:
 // with t and gw together within half of a 1 MiB L2 cache, the prefetches'
 // instructions cost more than they save (LA's pass at K = 2 with 5,000
 // workers went from 2.4-2.5 to 2.8 cpu-ns/label with them).
 #define PFMIN 32768
+
+// PFLAST sets REG to the last index within the capacities of the frame's
+// worker and label slices, as far as a kernel's prefetch may read ahead of
+// the labels it was given, or to -1 if the frame's table t holds fewer
+// than PFMIN numbers (no prefetch). It uses AX.
+#define PFLAST(REG) \
+	MOVQ    worker_cap+64(FP), REG; \
+	MOVQ    label_cap+88(FP), AX; \
+	CMPQ    REG, AX; \
+	CMOVQGT AX, REG; \
+	DECQ    REG; \
+	MOVQ    $-1, AX; \
+	CMPQ    t_len+8(FP), $PFMIN; \
+	CMOVQLT AX, REG
