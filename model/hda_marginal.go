@@ -118,15 +118,11 @@ type polySet struct {
 	hists  [][]float64
 }
 
-// newPolySet returns the polynomials' layout for d: every object with
-// 1 ≤ n_j ≤ maxPolyLabels labels and at most maxStates count vectors is
-// included, as long as the included objects' count vectors number at most
-// maxCoefficients in all; beyond that, the objects with the most labels
-// are left out, as many as it takes (with many classes, all of them: at
-// K = 20 an object of 5 labels has 42,504 count vectors).
-func newPolySet(d *data.Dataset) *polySet {
+// polyLimit returns the largest number of labels of an object that
+// newPolySet includes (0 for none) and the number of coefficients of the
+// included objects in all, which newPolySet allocates.
+func polyLimit(d *data.Dataset) (nmax, coefficients int) {
 	k := d.NumClasses()
-	nmax := 0
 	for n := 1; n <= maxPolyLabels && binom(n+k-1, k-1) <= maxStates; n++ {
 		nmax = n
 	}
@@ -136,12 +132,26 @@ func newPolySet(d *data.Dataset) *polySet {
 			objects[n]++
 		}
 	}
-	for n, total := 1, 0; n <= nmax; n++ {
-		if total += objects[n] * binom(n+k-1, k-1); total > maxCoefficients {
-			nmax = n - 1
-			break
+	total := 0
+	for n := 1; n <= nmax; n++ {
+		size := objects[n] * binom(n+k-1, k-1)
+		if total+size > maxCoefficients {
+			return n - 1, total
 		}
+		total += size
 	}
+	return nmax, total
+}
+
+// newPolySet returns the polynomials' layout for d: every object with
+// 1 ≤ n_j ≤ maxPolyLabels labels and at most maxStates count vectors is
+// included, as long as the included objects' count vectors number at most
+// maxCoefficients in all; beyond that, the objects with the most labels
+// are left out, as many as it takes (with many classes, all of them: at
+// K = 20 an object of 5 labels has 42,504 count vectors).
+func newPolySet(d *data.Dataset) *polySet {
+	k := d.NumClasses()
+	nmax, _ := polyLimit(d)
 	ps := &polySet{d: d, k: k, off: make([]int, d.NumTasks()+1)}
 	most := 0
 	for j := range d.Tasks {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"time"
@@ -11,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/internal/benchdata"
+	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
 )
 
 func init() { extraCommands = append(extraCommands, newBenchCmd) }
@@ -29,14 +32,19 @@ func newBenchCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "bench",
 		Short: "Simulate a data set of a given size, fit a model to it and report speed and memory",
-		Long: `bench simulates labels from the model itself (each object labelled by 5
-distinct workers out of max(50, labels/2000), as in the go test benchmarks),
+		Long: `bench simulates labels from the model itself, or from da-ds for a model
+without a generative process (rfe, mv and the Crowd-Kit methods), each
+object labelled by 5 distinct workers out of max(50, labels/2000) as in the
+go test benchmarks,
 fits the model with the chosen solver and reports: the time to simulate, the
 fit's time and process CPU time, iterations and evaluations, the time per iteration, labels per
 second (labels × evaluations / fit time), the peak resident memory of the
 process (getrusage maxrss: the simulation and the fits, with a garbage
 collection before each fit, so that it is the peak of one fit and not of
-the leftovers of earlier ones) and the peak per label. With --repeat above 1 it ends with the median and the range of the
+the leftovers of earlier ones) and the peak per label. On Linux it also
+reports each fit's own peak, the resident memory above that at the fit's
+start (after the collection returns the free memory to the system), next to the estimate that
+fit --max-memory checks before a fit (model.FitMemory). With --repeat above 1 it ends with the median and the range of the
 fit times. --cpuprofile writes a CPU profile of the fits (not of the
 simulation) for go tool pprof. See docs/performance.md.`,
 		Example: `  consensus bench --model da-ds --labels 1e8 --solver em
@@ -48,16 +56,19 @@ simulation) for go tool pprof. See docs/performance.md.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			if _, ok := est.(model.Composite); !ok {
-				return usagef("--model %s has no generative process to simulate from", modelName)
-			}
 			if labels < 1 || classes < 2 || repeat < 1 || threads < 0 || maxIter < 0 {
 				return usagef("--labels must be at least 1, --classes at least 2, --repeat at least 1, --threads and --max-iter not negative")
 			}
 			if est, err = withGLADPrior(est, gladPrior); err != nil {
 				return err
 			}
-			noiseModel, assumption := est.(model.Composite).Parts()
+			// A model without a generative process of its own (rfe, mv,
+			// the Crowd-Kit methods) is fitted to labels from da-ds.
+			var noiseModel noise.Model = noise.DS{}
+			var assumption latent.Assumption = latent.DA{}
+			if c, ok := est.(model.Composite); ok {
+				noiseModel, assumption = c.Parts()
+			}
 			s := &model.Settings{Threads: threads, MaxIterations: maxIter}
 			if solver != "" {
 				if s.Method, err = model.ParseMethod(solver); err != nil {
@@ -86,20 +97,33 @@ simulation) for go tool pprof. See docs/performance.md.`,
 				// Collect the previous fit's vectors first, so that
 				// the peak memory is that of one fit, not of the
 				// garbage of earlier ones plus this one.
-				runtime.GC()
+				debug.FreeOSMemory()
+				rss0, _, rssOK := benchdata.RSS()
+				rssOK = rssOK && benchdata.ResetPeakRSS()
 				cpu0, _ := benchdata.CPUTime()
 				r, err := est.Fit(cmd.Context(), d, s)
 				if err != nil {
 					return err
 				}
 				cpu1, _ := benchdata.CPUTime()
+				_, peak, ok := benchdata.RSS()
+				rssOK = rssOK && ok
 				wall, cpu = append(wall, r.Runtime), append(cpu, cpu1-cpu0)
 				sec := r.Runtime.Seconds()
 				perIter := r.Runtime / time.Duration(max(r.Iterations, 1))
-				fmt.Fprintf(out, "fit %d: solver %s, %v (CPU %v), %d iterations, %d evaluations, %v per iteration, %.3g labels/s, L/N %.6f, %s\n",
-					i+1, r.Method, r.Runtime.Round(time.Millisecond), (cpu1 - cpu0).Round(time.Millisecond), r.Iterations, r.Evaluations,
-					perIter.Round(time.Microsecond), float64(n)*float64(r.Evaluations)/sec,
-					r.LogLikelihood/float64(n), r.Status)
+				// Passes over the labels and the log-likelihood for the
+				// fits that have them (not the votes).
+				passes := ""
+				if r.Evaluations > 0 {
+					passes = fmt.Sprintf(", %d evaluations, %v per iteration, %.3g labels/s, L/N %.6f",
+						r.Evaluations, perIter.Round(time.Microsecond), float64(n)*float64(r.Evaluations)/sec, r.LogLikelihood/float64(n))
+				}
+				fmt.Fprintf(out, "fit %d: solver %s, %v (CPU %v), %d iterations%s, %s\n",
+					i+1, r.Method, r.Runtime.Round(time.Millisecond), (cpu1 - cpu0).Round(time.Millisecond), r.Iterations, passes, r.Status)
+				if rssOK {
+					fmt.Fprintf(out, "fit %d memory: peak %.1f MB above the %.1f MB resident at its start, %.1f bytes per label; estimated %.1f MB\n",
+						i+1, float64(peak-rss0)/1e6, float64(rss0)/1e6, float64(peak-rss0)/float64(n), model.FitMemory(est, d, s)/1e6)
+				}
 			}
 			if repeat > 1 {
 				fmt.Fprintf(out, "fit time: median %s; CPU: median %s\n", spread(wall), spread(cpu))
@@ -111,7 +135,7 @@ simulation) for go tool pprof. See docs/performance.md.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&modelName, "model", "da-ds", "model to simulate from and fit (la-*, da-*, hda-* or vb-*)")
+	f.StringVar(&modelName, "model", "da-ds", "model to fit, and to simulate from if it has a generative process (la-*, da-*, hda-*, vb-*)")
 	f.Float64Var(&labels, "labels", 1e6, "number of labels (rounded down to a multiple of 5)")
 	f.IntVar(&classes, "classes", 2, "number of classes")
 	f.StringVar(&solver, "solver", "", "lbfgs, cg or em (default: the model's, as 'consensus models' lists it)")

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/consensuslab/consensus/internal/benchdata"
 )
 
 // consensusBin is the consensus program built once for the tests that run it as
@@ -457,7 +459,8 @@ func TestSummary(t *testing.T) {
 }
 
 // TestBench runs the bench command with repeats and a CPU profile: it
-// reports every fit and the median and range of their times, writes a
+// reports every fit, its own peak memory where Linux tells it, and the
+// median and range of their times, fits a vote too, writes a
 // profile that go tool pprof can read, and leaves no profile behind when
 // the command fails.
 func TestBench(t *testing.T) {
@@ -471,8 +474,16 @@ func TestBench(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	if _, _, ok := benchdata.RSS(); ok && benchdata.ResetPeakRSS() && !strings.Contains(r.stdout, "fit 1 memory: peak ") {
+		t.Errorf("output lacks the fit's own peak and its estimate:\n%s", r.stdout)
+	}
 	if out, err := exec.Command("go", "tool", "pprof", "-top", filepath.Join(dir, "cpu.out")).CombinedOutput(); err != nil {
 		t.Errorf("go tool pprof cannot read the profile: %v\n%s", err, out)
+	}
+	// A vote is fitted to labels from da-ds, without the passes' figures.
+	r = runIn(t, dir, "", "bench", "--model", "wawa", "--labels", "2e4")
+	if r.code != 0 || !strings.Contains(r.stdout, "fit 1: solver ") || strings.Contains(r.stdout, "labels/s") {
+		t.Errorf("wawa: exit %d, stdout %q, stderr %q; want a fit without passes", r.code, r.stdout, r.stderr)
 	}
 	// A fit that fails (EM for GLAD) leaves no profile.
 	r = runIn(t, dir, "", "bench", "--model", "la-glad", "--labels", "2e4", "--solver", "em", "--cpuprofile", "bad.out")

@@ -148,7 +148,7 @@ func newFitCmd() *cobra.Command {
 				return err
 			}
 			for _, est := range ests {
-				if err := checkFitMemory(est, d, in.maxMemory); err != nil {
+				if err := checkFitMemory(est, d, set, in.maxMemory); err != nil {
 					return err
 				}
 			}

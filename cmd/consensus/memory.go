@@ -18,24 +18,9 @@ import (
 	"github.com/consensuslab/consensus/sim"
 )
 
-// Memory model of a run, measured with runtime.MemStats on 10^6-label
-// files (peak heap in use while reading, and while fitting with L-BFGS):
-//
-//   - reading: about 42 bytes per label (the index arrays while they grow,
-//     then grouped by task) plus about 125 bytes per distinct task or worker
-//     identifier of ~10 characters (the interned string and its map entry);
-//   - fitting: about 345 bytes per parameter (gonum L-BFGS keeps 15 pairs
-//     of vectors, plus the iterates and gradients) plus about 10 bytes per
-//     label (per-chunk scratch and the consensus table).
-//
-// The constants below round these up.
-const (
-	readBytesPerLabel = 48
-	readBytesPerID    = 140
-	fitBytesPerParam  = 360
-	fitBytesPerLabel  = 16
-	sampleBytes       = 1 << 20 // text sampled to estimate the rows of a file
-)
+// sampleBytes is the text estimateRows samples to estimate the rows of a
+// file.
+const sampleBytes = 1 << 20
 
 // memLimit is the value of --max-memory: a number of bytes, 0 for "the
 // memory available" (the default) or -1 for no check.
@@ -209,7 +194,7 @@ func checkReadMemory(path string, format data.Format, limit memLimit) error {
 	if err != nil || rows == 0 {
 		return nil // the reader reports unreadable files properly
 	}
-	need := rows*readBytesPerLabel + ids*readBytesPerID
+	need := data.EstimateReadMemory(rows, ids)
 	if need <= avail {
 		return nil
 	}
@@ -345,38 +330,24 @@ func gzipTextSize(f *os.File, size int64) (float64, error) {
 	return float64(min(isize, maxDeflateRatio*size)), nil
 }
 
-// fitMemory estimates the memory a fit of est on d needs beyond the data set
-// itself: for a noise model under an assumption (model.Composite, the
-// hierarchical and variational models included) from the number of its
-// parameters, otherwise (rfe, mv and the Crowd-Kit methods, whose memory
-// is a few numbers per label, per worker and per task and class) as for
-// rfe.
-func fitMemory(est model.Estimator, d *data.Dataset) (need, params float64) {
-	n := float64(d.NumLabels())
-	jk := float64(d.NumTasks() * d.NumClasses())
-	_, composite := est.(model.Composite)
-	m, ok := est.(model.Parametric)
-	if !ok || !composite {
-		return n*4 + jk*16, 0 // counts and frequencies
-	}
-	params = float64(m.NumParams(d))
-	return params*fitBytesPerParam + n*fitBytesPerLabel + jk*16, params
-}
-
-// checkFitMemory fails if fitting est on d is estimated to need more memory
-// than the limit allows.
-func checkFitMemory(est model.Estimator, d *data.Dataset, limit memLimit) error {
+// checkFitMemory fails if fitting est on d with the settings s is
+// estimated (model.FitMemory) to need more memory than the limit allows.
+func checkFitMemory(est model.Estimator, d *data.Dataset, s *model.Settings, limit memLimit) error {
 	avail, desc, ok := limit.available()
 	if !ok {
 		return nil
 	}
-	need, params := fitMemory(est, d)
+	need := model.FitMemory(est, d, s)
 	if need <= avail {
 		return nil
 	}
-	msg := fmt.Sprintf("fitting %s needs about %s of memory (%s parameters for %d tasks, %d workers and %d classes), more than %s; ",
-		est.Name(), formatBytes(need), formatCount(params), d.NumTasks(), d.NumWorkers(), d.NumClasses(), desc)
-	if smaller := smallerModels(est, d, need); len(smaller) > 0 {
+	size := fmt.Sprintf("%d tasks, %d workers and %d classes", d.NumTasks(), d.NumWorkers(), d.NumClasses())
+	if p, ok := est.(model.Parametric); ok {
+		size = formatCount(float64(p.NumParams(d))) + " parameters for " + size
+	}
+	msg := fmt.Sprintf("fitting %s needs about %s of memory (%s), more than %s; ",
+		est.Name(), formatBytes(need), size, desc)
+	if smaller := smallerModels(est, d, s, need); len(smaller) > 0 {
 		msg += "a model with fewer parameters (" + strings.Join(smaller, ", ") + ") or "
 	}
 	msg += "a machine with more memory would do, or --max-memory changes the limit"
@@ -384,15 +355,15 @@ func checkFitMemory(est model.Estimator, d *data.Dataset, limit memLimit) error 
 }
 
 // smallerModels returns those of la-ds, la-glad and rfe that need less
-// memory than need on d, other than est itself.
-func smallerModels(est model.Estimator, d *data.Dataset, need float64) []string {
+// memory than need on d with the settings s, other than est itself.
+func smallerModels(est model.Estimator, d *data.Dataset, s *model.Settings, need float64) []string {
 	var out []string
 	for _, name := range []string{"la-ds", "la-glad", "rfe"} {
 		m, err := model.ByName(name)
 		if err != nil || m.Name() == est.Name() {
 			continue
 		}
-		if n, _ := fitMemory(m, d); n < need {
+		if model.FitMemory(m, d, s) < need {
 			out = append(out, name)
 		}
 	}
@@ -435,7 +406,7 @@ func checkSimulateMemory(cfg sim.Config, limit memLimit) error {
 	}
 	k := max(float64(cfg.Classes), 2)
 	labels := tasks * per
-	need := labels*simBytesPerLabel + (tasks+workers)*readBytesPerID + tasks*k*16
+	need := labels*simBytesPerLabel + (tasks+workers)*data.ReadBytesPerID + tasks*k*16
 	if need <= avail {
 		return nil
 	}

@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
-	"github.com/consensuslab/consensus/datasets"
-	"github.com/consensuslab/consensus/model"
 )
 
 func TestParseSize(t *testing.T) {
@@ -82,34 +80,6 @@ func TestFormatBytes(t *testing.T) {
 	for in, want := range map[float64]string{1000: "1000 B", 1 << 10: "1.0 KiB", 3.5 * (1 << 30): "3.5 GiB", 1 << 50: "1.0 PiB"} {
 		if got := formatBytes(in); got != want {
 			t.Errorf("formatBytes(%g) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// TestFitMemory checks that every model with parameters is costed by them,
-// the hierarchical ones included, and the others as rfe.
-func TestFitMemory(t *testing.T) {
-	d, _, err := datasets.Load("rte")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rfe, _ := model.ByName("rfe")
-	base, _ := fitMemory(rfe, d)
-	for _, c := range []struct {
-		name   string
-		params float64
-	}{
-		{"rfe", 0}, {"wawa", 0},
-		{"da-ds", 164*4 + 800*2}, {"hda-ds", 164*4 + 800*2}, {"la-ds", 164*4 + 2},
-		{"hda-onecoin", 164 + 800*2}, {"vb-hda-ds", 164*4 + 800*2 + 2},
-	} {
-		est, err := model.ByName(c.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		need, params := fitMemory(est, d)
-		if params != c.params || (params == 0) != (need == base) {
-			t.Errorf("%s: %v parameters, %v bytes; want %v parameters (rfe: %v bytes)", c.name, params, need, c.params, base)
 		}
 	}
 }

@@ -1,0 +1,179 @@
+package model
+
+import (
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// MemoryEstimator is implemented by an Estimator that can tell, before a
+// fit, about how much memory the fit will need, so that a program can
+// refuse a fit that cannot fit in the memory it has instead of being
+// killed part way (the command line's --max-memory check).
+type MemoryEstimator interface {
+	Estimator
+
+	// FitMemory returns an estimate in bytes of the memory that fitting
+	// d with the settings s (nil for the defaults) needs beyond d
+	// itself: the peak of the resident memory during the fit above that
+	// at its start, as `consensus bench` measures it, erring on the high
+	// side.
+	FitMemory(d *data.Dataset, s *Settings) float64
+}
+
+// The bytes an estimate counts. Each was measured with `consensus bench`
+// (the fit's peak resident memory above that at its start) on 2·10⁶
+// labels with K = 2 and 10⁶ labels with K = 20, five labels an object, and
+// rounded up; docs/performance.md lists the measurements against the
+// estimates.
+const (
+	// memSlack is what every fit needs besides its vectors: the
+	// goroutines' scratch, the chunks' accumulators, the runtime.
+	memSlack = 4 << 20
+	// emBytesPerParam is an EM fit's: the parameters, the iterate
+	// SQUAREM keeps and the expected counts in float64, SQUAREM's r in
+	// float32 (28 bytes), rounded up.
+	emBytesPerParam = 30
+	// cgBytesPerParam is a conjugate-gradient fit's: gonum's CG keeps
+	// the iterate, the gradient, the direction and the previous
+	// gradient, the line search its own (measured 114-116).
+	cgBytesPerParam = 120
+	// lbfgsBytesPerParam is an L-BFGS fit's: gonum's LBFGS keeps 15
+	// pairs of vectors besides the iterate and the gradient (measured
+	// 337-361 with the collector's headroom).
+	lbfgsBytesPerParam = 360
+	// vbBytesPerValue is a variational fit's per value of its J×K
+	// objects' factors (γ_j or ρ_j): the factors, the output and a third
+	// vector's worth of scratch and headroom.
+	vbBytesPerValue = 24
+	// vbBytesPerWorkerParam is a variational fit's per worker parameter:
+	// SQUAREM's states of the workers' posterior.
+	vbBytesPerWorkerParam = 96
+	// vbBytesPerTaskPoint is a variational fit's per task with a point
+	// posterior of its own (GLAD's difficulty, noise.MAPVariational).
+	vbBytesPerTaskPoint = 90
+	// hdaBytesPerCoefficient is empirical Bayes' per coefficient of its
+	// objects' polynomials (polySet): the coefficients, their weights
+	// in the E-step over them and the histograms.
+	hdaBytesPerCoefficient = 36
+)
+
+// FitMemory returns est.FitMemory(d, s) if est is a MemoryEstimator;
+// otherwise, for a Parametric estimator, the estimate of an L-BFGS fit of
+// its parameters (the largest per parameter), and for any other the
+// estimate of a vote, which counts the labels and keeps a few numbers per
+// task and class.
+func FitMemory(est Estimator, d *data.Dataset, s *Settings) float64 {
+	switch m := est.(type) {
+	case MemoryEstimator:
+		return m.FitMemory(d, s)
+	case Parametric:
+		return lbfgsBytesPerParam*float64(m.NumParams(d)) + 8*float64(d.NumTasks()*d.NumClasses()) + memSlack
+	}
+	return voteMemory(d, 10, 4)
+}
+
+// voteMemory is the estimate of a fit that keeps perValue bytes per task
+// and class and perLabel bytes per label.
+func voteMemory(d *data.Dataset, perValue, perLabel float64) float64 {
+	return perValue*float64(d.NumTasks()*d.NumClasses()) + perLabel*float64(d.NumLabels()) + memSlack
+}
+
+// FitMemory estimates the memory of fitting m to d: the J×K output and,
+// per parameter, what the solver keeps (EM with SQUAREM about 30 bytes,
+// CG 120, L-BFGS 360). A fit the label-switching guard makes again
+// (mirrorGuard) needs more.
+func (m Model) FitMemory(d *data.Dataset, s *Settings) float64 {
+	per := float64(lbfgsBytesPerParam)
+	switch {
+	case m.fitsByEM(d, s):
+		per = emBytesPerParam
+	case s != nil && s.Method == CG:
+		per = cgBytesPerParam
+	}
+	return per*float64(m.NumParams(d)) + 8*float64(d.NumTasks()*d.NumClasses()) + memSlack
+}
+
+// fitsByEM reports whether a fit of m to d with the settings s runs EM
+// (the package's fitsByEM), without building the objective.
+func (m Model) fitsByEM(d *data.Dataset, s *Settings) bool {
+	return fitsByEM(s.withDefaults(), func() bool { return m.hasMStep(d) })
+}
+
+// hasMStep reports whether a fit of m to d with the method Auto can run
+// EM: the noise model names EM as its solver (noise.Describer) and the
+// assumption's evaluator has a closed-form M-step. A noise model that does
+// not describe itself is taken to be fitted by L-BFGS, the larger
+// estimate.
+func (m Model) hasMStep(d *data.Dataset) bool {
+	n, ok := m.Noise.(noise.Describer)
+	if !ok || n.Info().Solver != EM.String() {
+		return false
+	}
+	_, ok = m.Latent.NewEvaluator(d).(latent.MStepper)
+	return ok
+}
+
+// FitMemory estimates the memory of empirical Bayes on d: the fit of the
+// inner model (half as much again for a gradient solver, whose runs leave
+// their state to the collector) and the polynomials of the marginal
+// likelihood.
+func (h HDA) FitMemory(d *data.Dataset, s *Settings) float64 {
+	inner := h.inner()
+	fit := inner.FitMemory(d, s)
+	if !inner.fitsByEM(d, s) {
+		fit *= 1.5
+	}
+	_, coefficients := polyLimit(d)
+	return fit + hdaBytesPerCoefficient*float64(coefficients) + 8*float64(d.NumTasks())
+}
+
+// FitMemory estimates the memory of a variational fit of b to d: the
+// objects' factors, the output and scratch (24 bytes per task and class),
+// SQUAREM's states of the workers' posterior, and for GLAD the tasks'
+// point posteriors.
+func (b Bayes) FitMemory(d *data.Dataset, _ *Settings) float64 {
+	jk := float64(d.NumTasks() * d.NumClasses())
+	need := vbBytesPerValue*jk + vbBytesPerWorkerParam*max(float64(b.NumParams(d))-jk, 0) + memSlack
+	if _, ok := b.Noise.(noise.MAPVariational); ok {
+		need += vbBytesPerTaskPoint * float64(d.NumTasks())
+	}
+	return need
+}
+
+// FitMemory estimates the memory of rfe (or mv): the counts and the
+// frequencies.
+func (r RFE) FitMemory(d *data.Dataset, _ *Settings) float64 { return voteMemory(d, 10, 4) }
+
+// FitMemory estimates the memory of GoldMajorityVote: rfe's and the
+// workers' accuracies.
+func (e GoldMajorityVote) FitMemory(d *data.Dataset, _ *Settings) float64 {
+	return voteMemory(d, 10, 4)
+}
+
+// FitMemory estimates the memory of WeightedVote: rfe's.
+func (e WeightedVote) FitMemory(d *data.Dataset, _ *Settings) float64 {
+	return voteMemory(d, 10, 4)
+}
+
+// FitMemory estimates the memory of Wawa: rfe's and the workers'
+// agreement.
+func (e Wawa) FitMemory(d *data.Dataset, _ *Settings) float64 { return voteMemory(d, 10, 4) }
+
+// FitMemory estimates the memory of ZeroBasedSkill: the weighted votes of
+// every iteration besides rfe's (26 bytes per task and class).
+func (e ZeroBasedSkill) FitMemory(d *data.Dataset, _ *Settings) float64 {
+	return voteMemory(d, 26, 4)
+}
+
+// FitMemory estimates the memory of KOS: its messages, two per label and
+// direction, and the output.
+func (e KOS) FitMemory(d *data.Dataset, _ *Settings) float64 { return voteMemory(d, 8, 44) }
+
+// FitMemory estimates the memory of MMSR: the workers' agreement and
+// covariance matrices (W² each) and about 56 bytes per label of counts and
+// scratch.
+func (e MMSR) FitMemory(d *data.Dataset, _ *Settings) float64 {
+	w := float64(d.NumWorkers())
+	return voteMemory(d, 8, 56) + 16*w*w
+}
