@@ -21,6 +21,19 @@ type MemoryEstimator interface {
 	FitMemory(d *data.Dataset, s *Settings) float64
 }
 
+var (
+	_ MemoryEstimator = Model{}
+	_ MemoryEstimator = HDA{}
+	_ MemoryEstimator = Bayes{}
+	_ MemoryEstimator = RFE{}
+	_ MemoryEstimator = GoldMajorityVote{}
+	_ MemoryEstimator = WeightedVote{}
+	_ MemoryEstimator = Wawa{}
+	_ MemoryEstimator = ZeroBasedSkill{}
+	_ MemoryEstimator = KOS{}
+	_ MemoryEstimator = MMSR{}
+)
+
 // The bytes an estimate counts. Each was measured with `consensus bench`
 // (the fit's peak resident memory above that at its start) on 2·10⁶
 // labels with K = 2 and 10⁶ labels with K = 20, five labels an object, and
@@ -160,10 +173,11 @@ func (e WeightedVote) FitMemory(d *data.Dataset, _ *Settings) float64 {
 // agreement.
 func (e Wawa) FitMemory(d *data.Dataset, _ *Settings) float64 { return voteMemory(d, 10, 4) }
 
-// FitMemory estimates the memory of ZeroBasedSkill: the weighted votes of
-// every iteration besides rfe's (26 bytes per task and class).
+// FitMemory estimates the memory of ZeroBasedSkill: rfe's and the
+// collector's headroom for the votes of its iterations (14 bytes per task
+// and class).
 func (e ZeroBasedSkill) FitMemory(d *data.Dataset, _ *Settings) float64 {
-	return voteMemory(d, 26, 4)
+	return voteMemory(d, 14, 4)
 }
 
 // FitMemory estimates the memory of KOS: its messages, two per label and

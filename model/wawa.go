@@ -93,23 +93,39 @@ func workerAccuracy(d *data.Dataset, ref []int) (acc, n []float64) {
 func weightedVote(d *data.Dataset, skill []float64) []float64 {
 	k := d.NumClasses()
 	p := make([]float64, d.NumTasks()*k)
+	v := skillVotes{d, skill}
 	for j := range d.Tasks {
-		row := p[j*k : (j+1)*k]
-		ws, ys := d.TaskLabels(j)
-		var sum float64
-		for i, w := range ws {
-			row[ys[i]] += skill[w]
-			sum += skill[w]
-		}
-		for z := range row {
-			if sum > 0 {
-				row[z] /= sum
-			} else {
-				row[z] = 1 / float64(k)
-			}
-		}
+		v.Row(j, p[j*k:(j+1)*k])
 	}
 	return p
+}
+
+// skillVotes is weightedVote's distributions as data.TaskWeights, one task
+// at a time: for a loop that needs one row at a time (ZeroBasedSkill's
+// argmax), without the J×K matrix.
+type skillVotes struct {
+	d     *data.Dataset
+	skill []float64
+}
+
+// Row writes task j's weighted vote into buf (K values) and returns it.
+func (v skillVotes) Row(j int, buf []float64) []float64 {
+	k := len(buf)
+	clear(buf)
+	ws, ys := v.d.TaskLabels(j)
+	var sum float64
+	for i, w := range ws {
+		buf[ys[i]] += v.skill[w]
+		sum += v.skill[w]
+	}
+	for z := range buf {
+		if sum > 0 {
+			buf[z] /= sum
+		} else {
+			buf[z] = 1 / float64(k)
+		}
+	}
+	return buf
 }
 
 // firstArgmax returns the index of the largest entry of every K-long row

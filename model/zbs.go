@@ -69,7 +69,7 @@ func (e ZeroBasedSkill) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (
 		if iter%steps == 0 {
 			rate *= factor
 		}
-		votes := firstArgmax(weightedVote(d, skill), k)
+		votes := firstArgmaxRows(skillVotes{d, skill}, d.NumTasks(), k)
 		acc, _ := workerAccuracy(d, votes)
 		moved := false
 		for w := range skill {
