@@ -40,9 +40,11 @@ var (
 // rounded up; docs/performance.md lists the measurements against the
 // estimates.
 const (
-	// memSlack is what every fit needs besides its vectors: the
-	// goroutines' scratch, the chunks' accumulators, the runtime.
-	memSlack = 4 << 20
+	// memSlack and memSlackPerLabel are what every fit needs besides its
+	// vectors: the goroutines' scratch, the chunks' accumulators and
+	// batches, the runtime.
+	memSlack         = 2 << 20
+	memSlackPerLabel = 2
 	// emBytesPerParam is an EM fit's: the parameters, the iterate
 	// SQUAREM keeps and the expected counts in float64, SQUAREM's r in
 	// float32 (28 bytes), rounded up.
@@ -81,15 +83,20 @@ func FitMemory(est Estimator, d *data.Dataset, s *Settings) float64 {
 	case MemoryEstimator:
 		return m.FitMemory(d, s)
 	case Parametric:
-		return lbfgsBytesPerParam*float64(m.NumParams(d)) + 8*float64(d.NumTasks()*d.NumClasses()) + memSlack
+		return paramMemory(d, lbfgsBytesPerParam, m.NumParams(d))
 	}
 	return voteMemory(d, 10, 4)
+}
+
+// slack returns memSlack and memSlackPerLabel's bytes for d.
+func slack(d *data.Dataset) float64 {
+	return memSlack + memSlackPerLabel*float64(d.NumLabels())
 }
 
 // voteMemory is the estimate of a fit that keeps perValue bytes per task
 // and class and perLabel bytes per label.
 func voteMemory(d *data.Dataset, perValue, perLabel float64) float64 {
-	return perValue*float64(d.NumTasks()*d.NumClasses()) + perLabel*float64(d.NumLabels()) + memSlack
+	return perValue*float64(d.NumTasks()*d.NumClasses()) + perLabel*float64(d.NumLabels()) + slack(d)
 }
 
 // FitMemory estimates the memory of fitting m to d: the J×K output and,
@@ -104,7 +111,13 @@ func (m Model) FitMemory(d *data.Dataset, s *Settings) float64 {
 	case s != nil && s.Method == CG:
 		per = cgBytesPerParam
 	}
-	return per*float64(m.NumParams(d)) + 8*float64(d.NumTasks()*d.NumClasses()) + memSlack
+	return paramMemory(d, per, m.NumParams(d))
+}
+
+// paramMemory is the estimate of a fit of params parameters that keeps per
+// bytes for each, with its J×K output.
+func paramMemory(d *data.Dataset, per float64, params int) float64 {
+	return per*float64(params) + 8*float64(d.NumTasks()*d.NumClasses()) + slack(d)
 }
 
 // fitsByEM reports whether a fit of m to d with the settings s runs EM
@@ -147,7 +160,7 @@ func (h HDA) FitMemory(d *data.Dataset, s *Settings) float64 {
 // point posteriors.
 func (b Bayes) FitMemory(d *data.Dataset, _ *Settings) float64 {
 	jk := float64(d.NumTasks() * d.NumClasses())
-	need := vbBytesPerValue*jk + vbBytesPerWorkerParam*max(float64(b.NumParams(d))-jk, 0) + memSlack
+	need := vbBytesPerValue*jk + vbBytesPerWorkerParam*max(float64(b.NumParams(d))-jk, 0) + slack(d)
 	if _, ok := b.Noise.(noise.MAPVariational); ok {
 		need += vbBytesPerTaskPoint * float64(d.NumTasks())
 	}
