@@ -140,7 +140,7 @@ func (f *inputFlags) load(ctx context.Context) (*data.Dataset, *data.Gold, error
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
-	if err := checkReadMemory(f.input, format, f.maxMemory); err != nil {
+	if err := checkReadMemory(f.input, format, opt, f.maxMemory); err != nil {
 		return nil, nil, err
 	}
 	opt.Context = ctx

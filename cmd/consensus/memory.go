@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
@@ -176,7 +177,7 @@ func (e *memoryError) Error() string { return e.msg }
 // limit. Standard input and Parquet files are not checked here (their size
 // is unknown or not proportional to the rows); the fit is checked later by
 // checkFitMemory in every case.
-func checkReadMemory(path string, format data.Format, limit memLimit) error {
+func checkReadMemory(path string, format data.Format, opt data.ReadOptions, limit memLimit) error {
 	if path == "" || path == "-" {
 		return nil
 	}
@@ -190,11 +191,11 @@ func checkReadMemory(path string, format data.Format, limit memLimit) error {
 	if !ok {
 		return nil
 	}
-	rows, ids, err := estimateRows(path, format)
+	rows, ids, text, err := estimateRows(path, format, opt)
 	if err != nil || rows == 0 {
 		return nil // the reader reports unreadable files properly
 	}
-	need := data.EstimateReadMemory(rows, ids)
+	need := data.EstimateReadMemory(rows, ids) + min(data.ReadBufferBytes, 2*text)
 	if need <= avail {
 		return nil
 	}
@@ -205,30 +206,30 @@ func checkReadMemory(path string, format data.Format, limit memLimit) error {
 }
 
 // estimateRows estimates the number of data rows of a text file and the
-// number of distinct identifiers in them from the file's size and its first
-// sampleBytes of text. For a gzip-compressed file the size of the text is
-// read from the gzip trailer.
-func estimateRows(path string, format data.Format) (rows, ids float64, err error) {
+// number of distinct identifiers in them from the size of its text and its
+// first sampleBytes, and returns that size too. For a gzip-compressed file
+// the size of the text is read from the gzip trailer.
+func estimateRows(path string, format data.Format, opt data.ReadOptions) (rows, ids, size float64, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return 0, 0, errors.New("not a regular file")
+		return 0, 0, 0, errors.New("not a regular file")
 	}
-	size := float64(fi.Size())
+	size = float64(fi.Size())
 	var text io.Reader = bufio.NewReaderSize(f, 64<<10)
 	var magic [2]byte
 	if _, err := f.ReadAt(magic[:], 0); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
 		size, err = gzipTextSize(f, fi.Size())
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		zr, err := gzip.NewReader(text)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		defer zr.Close()
 		text = zr
@@ -236,7 +237,7 @@ func estimateRows(path string, format data.Format) (rows, ids float64, err error
 	sample := make([]byte, sampleBytes)
 	n, err := io.ReadFull(text, sample)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	sample = sample[:n]
 	if end := bytes.LastIndexByte(sample, '\n'); end >= 0 && n == sampleBytes {
@@ -247,22 +248,28 @@ func estimateRows(path string, format data.Format) (rows, ids float64, err error
 		lines++
 	}
 	if lines <= 1 || len(sample) == 0 {
-		return 0, 0, nil
+		return 0, 0, 0, nil
 	}
 	sampleRows := float64(lines - 1) // the header
 	// Distinct fields among the sampled rows; the count of distinct
 	// values grows at most linearly with the rows, so scaling it up
-	// over-estimates, which is the safe side. For other formats than
-	// CSV and TSV every row counts as a new identifier.
+	// over-estimates, which is the safe side. For JSON Lines the task and
+	// worker values as the reader finds them; if the sample does not
+	// read, every row counts as a new identifier.
 	distinct := sampleRows
-	if format == data.CSV || format == data.TSV {
+	switch format {
+	case data.CSV, data.TSV:
 		distinct = distinctFields(sample, format)
+	case data.JSONL:
+		if n, ok := distinctJSONL(sample, opt); ok {
+			distinct = n
+		}
 	}
 	scale := size / float64(len(sample))
 	if scale < 1 {
 		scale = 1
 	}
-	return sampleRows * scale, distinct * scale, nil
+	return sampleRows * scale, distinct * scale, size, nil
 }
 
 // distinctFields counts the distinct cells of the first two columns of the
@@ -304,6 +311,29 @@ func distinctFields(sample []byte, format data.Format) float64 {
 		}
 	}
 	return float64(len(seen[0]) + len(seen[1]))
+}
+
+// distinctJSONL counts the distinct task values and the distinct worker
+// values of a sample of JSON Lines, read by data.ReadTable with the
+// columns of opt, and reports whether the sample read.
+func distinctJSONL(sample []byte, opt data.ReadOptions) (float64, bool) {
+	cols := data.Columns{Names: []string{
+		cmp.Or(opt.TaskColumn, data.DefaultTaskColumn),
+		cmp.Or(opt.WorkerColumn, data.DefaultWorkerColumn),
+	}}
+	var seen [2]map[string]struct{}
+	for c := range seen {
+		seen[c] = make(map[string]struct{})
+	}
+	err := data.ReadTable(bytes.NewReader(sample), "", data.JSONL, data.ReadOptions{}, cols, func(cells []string, _ int) error {
+		for c := range seen {
+			if _, ok := seen[c][cells[c]]; !ok {
+				seen[c][strings.Clone(cells[c])] = struct{}{}
+			}
+		}
+		return nil
+	})
+	return float64(len(seen[0]) + len(seen[1])), err == nil
 }
 
 // maxDeflateRatio is the largest compression ratio deflate achieves.

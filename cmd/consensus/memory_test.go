@@ -55,7 +55,7 @@ func TestEstimateRows(t *testing.T) {
 		if err := os.WriteFile(path, content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		n, ids, err := estimateRows(path, data.CSV)
+		n, ids, _, err := estimateRows(path, data.CSV, data.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,6 +72,37 @@ func TestEstimateRows(t *testing.T) {
 		// sample over-estimates, never under-estimates.
 		if ids < 20050 {
 			t.Errorf("%s: estimated %.0f identifiers, fewer than the 20050 there are", name, ids)
+		}
+	}
+}
+
+// TestDistinctJSONL checks the count of distinct tasks and workers in a
+// sample of JSON Lines: the columns by name (and by ReadOptions), values
+// of any JSON type, and no count for a sample that does not read.
+func TestDistinctJSONL(t *testing.T) {
+	for _, c := range []struct {
+		name, sample string
+		opt          data.ReadOptions
+		want         float64
+		ok           bool
+	}{
+		{"repeats", `{"task":"t1","worker":"w1","label":"a"}
+{"worker":"w2","task":"t1","label":"b"}
+{"task":"t2","worker":"w1","label":"a"}
+`, data.ReadOptions{}, 4, true},
+		{"numbers and case", `{"Task":1,"worker":"w1","label":0}
+{"Task":2,"worker":"w1","label":1}
+`, data.ReadOptions{}, 3, true},
+		{"named columns", `{"item":"t1","annotator":"w1","label":"a"}
+{"item":"t2","annotator":"w2","label":"a"}
+`, data.ReadOptions{TaskColumn: "item", WorkerColumn: "annotator"}, 4, true},
+		{"missing column", `{"item":"t1","worker":"w1","label":"a"}
+`, data.ReadOptions{}, 0, false},
+		{"not JSON", "task,worker,label\nt1,w1,a\n", data.ReadOptions{}, 0, false},
+	} {
+		got, ok := distinctJSONL([]byte(c.sample), c.opt)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("%s: %v, %v; want %v, %v", c.name, got, ok, c.want, c.ok)
 		}
 	}
 }
