@@ -28,6 +28,7 @@ func newBenchCmd() *cobra.Command {
 		seed              uint64
 		gladPrior         float64
 		cpuProfile        string
+		maxMem            memLimit
 	)
 	c := &cobra.Command{
 		Use:   "bench",
@@ -41,7 +42,9 @@ fit's time and process CPU time, iterations and evaluations, the time per iterat
 second (labels × evaluations / fit time), the peak resident memory of the
 process (getrusage maxrss: the simulation and the fits, with a garbage
 collection before each fit, so that it is the peak of one fit and not of
-the leftovers of earlier ones) and the peak per label. On Linux it also
+the leftovers of earlier ones) and the peak per label; a fit estimated to
+need more memory than --max-memory (by default the memory available) is
+refused, as fit refuses it. On Linux it also
 reports each fit's own peak, the resident memory above that at the fit's
 start (after the collection returns the free memory to the system), next to the estimate that
 fit --max-memory checks before a fit (model.FitMemory). With --repeat above 1 it ends with the median and the range of the
@@ -84,6 +87,9 @@ simulation) for go tool pprof. See docs/performance.md.`,
 			n := d.NumLabels()
 			fmt.Fprintf(out, "data: %d labels, %d objects, %d workers, %d classes, simulated in %v\n",
 				n, d.NumTasks(), d.NumWorkers(), d.NumClasses(), time.Since(t0).Round(time.Millisecond))
+			if err := checkFitMemory(est, d, s, maxMem); err != nil {
+				return err
+			}
 			fmt.Fprintf(out, "model %s, GOMAXPROCS %d, threads %d\n", est.Name(), runtime.GOMAXPROCS(0), threads)
 			if cpuProfile != "" {
 				stop, perr := startCPUProfile(cpuProfile)
@@ -144,6 +150,7 @@ simulation) for go tool pprof. See docs/performance.md.`,
 	f.IntVar(&maxIter, "max-iter", 0, "iteration limit (default 1000)")
 	f.Uint64Var(&seed, "seed", 1, "simulation seed")
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the fits to this file (go tool pprof)")
+	f.Var(&maxMem, "max-memory", "refuse fits estimated to need more memory than this, such as 4GiB (default: the memory available; off: no check)")
 	f.Float64Var(&gladPrior, "glad-prior", 0, "fit GLAD with Gaussian priors of this variance on abilities and log difficulties (noise.GLAD.PriorVar; default 0: maximum likelihood); the data are simulated without")
 	return c
 }

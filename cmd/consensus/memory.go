@@ -1,14 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"cmp"
-	"compress/gzip"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
@@ -18,10 +11,6 @@ import (
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/sim"
 )
-
-// sampleBytes is the text estimateRows samples to estimate the rows of a
-// file.
-const sampleBytes = 1 << 20
 
 // memLimit is the value of --max-memory: a number of bytes, 0 for "the
 // memory available" (the default) or -1 for no check.
@@ -173,191 +162,29 @@ type memoryError struct{ msg string }
 func (e *memoryError) Error() string { return e.msg }
 
 // checkReadMemory estimates the memory needed to read the labels file path
-// from its size and a sample of its first MiB, and fails if it exceeds the
-// limit. Standard input and Parquet files are not checked here (their size
+// (data.EstimateFile) and fails if it exceeds the limit. Standard input and Parquet files are not checked here (their size
 // is unknown or not proportional to the rows); the fit is checked later by
 // checkFitMemory in every case.
 func checkReadMemory(path string, format data.Format, opt data.ReadOptions, limit memLimit) error {
 	if path == "" || path == "-" {
 		return nil
 	}
-	if format == "" {
-		format = data.FormatOf(path)
-	}
-	if format == data.Parquet {
-		return nil
-	}
 	avail, desc, ok := limit.available()
 	if !ok {
 		return nil
 	}
-	rows, ids, text, err := estimateRows(path, format, opt)
-	if err != nil || rows == 0 {
-		return nil // the reader reports unreadable files properly
+	est, err := data.EstimateFile(path, format, opt)
+	if err != nil {
+		return nil // Parquet, or a file the reader reports on properly
 	}
-	need := data.EstimateReadMemory(rows, ids) + min(data.ReadBufferBytes, 2*text)
+	need := est.ReadMemory()
 	if need <= avail {
 		return nil
 	}
 	return &memoryError{fmt.Sprintf(
 		"%s: reading it needs about %s of memory (an estimate for about %s rows), more than %s; "+
 			"use a machine with more memory, or --max-memory to change the limit",
-		path, formatBytes(need), formatCount(rows), desc)}
-}
-
-// estimateRows estimates the number of data rows of a text file and the
-// number of distinct identifiers in them from the size of its text and its
-// first sampleBytes, and returns that size too. For a gzip-compressed file
-// the size of the text is read from the gzip trailer.
-func estimateRows(path string, format data.Format, opt data.ReadOptions) (rows, ids, size float64, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return 0, 0, 0, errors.New("not a regular file")
-	}
-	size = float64(fi.Size())
-	var text io.Reader = bufio.NewReaderSize(f, 64<<10)
-	var magic [2]byte
-	if _, err := f.ReadAt(magic[:], 0); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		size, err = gzipTextSize(f, fi.Size())
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		zr, err := gzip.NewReader(text)
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		defer zr.Close()
-		text = zr
-	}
-	sample := make([]byte, sampleBytes)
-	n, err := io.ReadFull(text, sample)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return 0, 0, 0, err
-	}
-	sample = sample[:n]
-	if end := bytes.LastIndexByte(sample, '\n'); end >= 0 && n == sampleBytes {
-		sample = sample[:end+1] // whole lines only
-	}
-	lines := bytes.Count(sample, []byte{'\n'})
-	if n < sampleBytes && len(sample) > 0 && sample[len(sample)-1] != '\n' {
-		lines++
-	}
-	if lines <= 1 || len(sample) == 0 {
-		return 0, 0, 0, nil
-	}
-	sampleRows := float64(lines - 1) // the header
-	// Distinct fields among the sampled rows; the count of distinct
-	// values grows at most linearly with the rows, so scaling it up
-	// over-estimates, which is the safe side. For JSON Lines the task and
-	// worker values as the reader finds them; if the sample does not
-	// read, every row counts as a new identifier.
-	distinct := sampleRows
-	switch format {
-	case data.CSV, data.TSV:
-		distinct = distinctFields(sample, format)
-	case data.JSONL:
-		if n, ok := distinctJSONL(sample, opt); ok {
-			distinct = n
-		}
-	}
-	scale := size / float64(len(sample))
-	if scale < 1 {
-		scale = 1
-	}
-	return sampleRows * scale, distinct * scale, size, nil
-}
-
-// distinctFields counts the distinct cells of the first two columns of the
-// sampled rows (after the header); with three columns in any order, that
-// counts tasks and workers or labels, within a factor of two.
-func distinctFields(sample []byte, format data.Format) float64 {
-	sep := []byte{','}
-	if format == data.TSV {
-		sep = []byte{'\t'}
-	}
-	// One set per column; a lookup with string(cell) does not allocate,
-	// so only a new cell costs a copy of its text.
-	var seen [2]map[string]struct{}
-	for c := range seen {
-		seen[c] = make(map[string]struct{})
-	}
-	first := true
-	for len(sample) > 0 {
-		line := sample
-		if i := bytes.IndexByte(sample, '\n'); i >= 0 {
-			line, sample = sample[:i], sample[i+1:]
-		} else {
-			sample = nil
-		}
-		if first || len(bytes.TrimSpace(line)) == 0 {
-			first = false
-			continue
-		}
-		for c := range seen {
-			cell, rest, _ := bytes.Cut(line, sep)
-			cell = bytes.TrimSpace(cell)
-			if _, ok := seen[c][string(cell)]; !ok {
-				seen[c][string(cell)] = struct{}{}
-			}
-			if rest == nil {
-				break
-			}
-			line = rest
-		}
-	}
-	return float64(len(seen[0]) + len(seen[1]))
-}
-
-// distinctJSONL counts the distinct task values and the distinct worker
-// values of a sample of JSON Lines, read by data.ReadTable with the
-// columns of opt, and reports whether the sample read.
-func distinctJSONL(sample []byte, opt data.ReadOptions) (float64, bool) {
-	cols := data.Columns{Names: []string{
-		cmp.Or(opt.TaskColumn, data.DefaultTaskColumn),
-		cmp.Or(opt.WorkerColumn, data.DefaultWorkerColumn),
-	}}
-	var seen [2]map[string]struct{}
-	for c := range seen {
-		seen[c] = make(map[string]struct{})
-	}
-	err := data.ReadTable(bytes.NewReader(sample), "", data.JSONL, data.ReadOptions{}, cols, func(cells []string, _ int) error {
-		for c := range seen {
-			if _, ok := seen[c][cells[c]]; !ok {
-				seen[c][strings.Clone(cells[c])] = struct{}{}
-			}
-		}
-		return nil
-	})
-	return float64(len(seen[0]) + len(seen[1])), err == nil
-}
-
-// maxDeflateRatio is the largest compression ratio deflate achieves.
-const maxDeflateRatio = 1032
-
-// gzipTextSize returns the size of the text in a gzip file of the given
-// size, from the ISIZE field of its trailer (the size modulo 2^32, fixed up
-// by assuming the text is at least as large as the compressed file).
-func gzipTextSize(f *os.File, size int64) (float64, error) {
-	if size < 18 {
-		return float64(size), nil
-	}
-	var b [4]byte
-	if _, err := f.ReadAt(b[:], size-4); err != nil {
-		return 0, err
-	}
-	isize := int64(binary.LittleEndian.Uint32(b[:]))
-	for isize < size {
-		isize += 1 << 32
-	}
-	// Deflate cannot compress by more than 1032:1; a larger ISIZE comes
-	// from trailing garbage or a multi-member file, where the last member's
-	// size says nothing.
-	return float64(min(isize, maxDeflateRatio*size)), nil
+		path, formatBytes(need), formatCount(est.Rows), desc)}
 }
 
 // checkFitMemory fails if fitting est on d with the settings s is
