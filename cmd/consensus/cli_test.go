@@ -460,9 +460,9 @@ func TestSummary(t *testing.T) {
 
 // TestBench runs the bench command with repeats and a CPU profile: it
 // reports every fit, its own peak memory where Linux tells it, and the
-// median and range of their times, fits a vote too, writes a
-// profile that go tool pprof can read, and leaves no profile behind when
-// the command fails.
+// median and range of their times, fits a vote too, refuses a fit beyond
+// --max-memory, writes a profile that go tool pprof can read, and leaves
+// no profile behind when the command fails.
 func TestBench(t *testing.T) {
 	dir := t.TempDir()
 	r := runIn(t, dir, "", "bench", "--model", "la-ds", "--labels", "2e4", "--repeat", "3", "--cpuprofile", "cpu.out")
@@ -479,6 +479,11 @@ func TestBench(t *testing.T) {
 	}
 	if out, err := exec.Command("go", "tool", "pprof", "-top", filepath.Join(dir, "cpu.out")).CombinedOutput(); err != nil {
 		t.Errorf("go tool pprof cannot read the profile: %v\n%s", err, out)
+	}
+	// A fit estimated beyond --max-memory is refused in one line.
+	r = runIn(t, dir, "", "bench", "--model", "la-mme", "--labels", "2e4", "--classes", "20", "--max-memory", "1M")
+	if r.code != 1 || !strings.Contains(r.stderr, "fitting la-mme needs about") || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Errorf("bench beyond --max-memory: exit %d, stderr %q; want 1 and one line", r.code, r.stderr)
 	}
 	// A vote is fitted to labels from da-ds, without the passes' figures.
 	r = runIn(t, dir, "", "bench", "--model", "wawa", "--labels", "2e4")
