@@ -105,6 +105,12 @@ type Options struct {
 	Level float64
 	// Seed seeds the splits, the bootstrap and tie-breaking.
 	Seed uint64
+	// MaxMemory, if positive, is the memory in bytes that the fits may
+	// take: a fit whose estimate (model.FitMemory) exceeds its share,
+	// MaxMemory/Parallel since Parallel fits run at once, is not made,
+	// and its model's row reports why, instead of the comparison being
+	// killed for want of memory part way.
+	MaxMemory float64
 	// Progress, if not nil, is called (from one goroutine at a time)
 	// when a fit ends, with Run "compare", Done and Total counting the
 	// fits, Item the model's name (followed by " (split k)" for the k-th
@@ -276,6 +282,10 @@ func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options
 		}
 		set.Threads, set.Progress = 1, nil
 		set.Start, set.Fixed = nil, nil
+		if err := memoryShare(ests[jb.model], jb.d, &set, opt); err != nil {
+			out[i] = fitOut{err: err}
+			return err
+		}
 		start := time.Now()
 		res, err := safeFit(ctx, ests[jb.model], jb.d, &set)
 		out[i] = fitOut{res: res, err: err, dur: time.Since(start)}
@@ -285,6 +295,20 @@ func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options
 		return nil, err
 	}
 	return out, nil
+}
+
+// memoryShare returns an error if opt.MaxMemory is set and fitting e to d
+// is estimated to need more than its share of it (see Options.MaxMemory).
+func memoryShare(e model.Estimator, d *data.Dataset, s *model.Settings, opt Options) error {
+	if opt.MaxMemory <= 0 {
+		return nil
+	}
+	need, share := model.FitMemory(e, d, s), opt.MaxMemory/float64(opt.Parallel)
+	if need <= share {
+		return nil
+	}
+	return fmt.Errorf("needs about %.3g GB of memory, more than its share of %.3g GB (the memory limit over %d fits at once); not fitted",
+		need/1e9, share/1e9, opt.Parallel)
 }
 
 // safeFit fits e, turning a panic into an error so that one broken model

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
@@ -139,5 +140,30 @@ func TestEstimatorsOption(t *testing.T) {
 	b, okB := scores["vb-da-ds (prior 2)"]
 	if len(scores) != 2 || !okA || !okB || a == b {
 		t.Errorf("scores %v: want vb-da-ds and vb-da-ds (prior 2), different", scores)
+	}
+}
+
+// TestMaxMemory checks that a model whose fit is estimated beyond its
+// share of Options.MaxMemory is not fitted and says so in its row, while
+// the others are ranked.
+func TestMaxMemory(t *testing.T) {
+	d, _, err := sim.Simulate(sim.Config{Tasks: 150, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, _ := model.ByName("rfe")
+	large, _ := model.ByName("da-mme")
+	share := (model.FitMemory(small, d, nil) + model.FitMemory(large, d, nil)) / 2
+	rep, err := Run(context.Background(), d, Options{Models: []string{"rfe", "da-mme"}, Parallel: 2, MaxMemory: 2 * share, Bootstrap: 10, Splits: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		switch {
+		case r.Model == "rfe" && r.Err != nil:
+			t.Errorf("rfe: %v, want a fit", r.Err)
+		case r.Model == "da-mme" && (r.Err == nil || !strings.Contains(r.Err.Error(), "not fitted")):
+			t.Errorf("da-mme: %v, want not fitted for want of memory", r.Err)
+		}
 	}
 }

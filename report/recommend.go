@@ -26,7 +26,7 @@ func (r *Report) recommend(names []string, o *Options) (*compare.Report, error) 
 	if len(models) == 0 {
 		return nil, nil
 	}
-	opt := compare.Options{Models: models, Gold: r.gold, Settings: o.Settings, Seed: o.Seed, Bootstrap: max(o.BootstrapReps, 0)}
+	opt := compare.Options{Models: models, Gold: r.gold, Settings: o.Settings, Seed: o.Seed, Bootstrap: max(o.BootstrapReps, 0), MaxMemory: o.MaxMemory}
 	if o.BootstrapReps < 0 {
 		opt.Bootstrap = 1 // compare needs resamples to say how sure it is; one costs nothing
 	}

@@ -65,6 +65,12 @@ type Options struct {
 	// Context, if not nil, stops the fits when it is done.
 	Context context.Context
 
+	// MaxMemory, if positive, is the memory in bytes that a fit may
+	// take: New fails before a fit estimated to need more
+	// (model.FitMemory), and the ranking on held-out labels leaves out
+	// such a model (compare.Options.MaxMemory).
+	MaxMemory float64
+
 	// Step, if not nil, is called before each fit with the number of fits
 	// done, their total and a description such as "fitting la-ds".
 	Step func(done, total int, what string)
@@ -170,6 +176,9 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 		if _, err := model.ByName(n); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkMemory(d, fits, o); err != nil {
+		return nil, err
 	}
 	for i, n := range fits {
 		if o.Step != nil {
@@ -312,4 +321,22 @@ func workerQuality(name string, res *model.Result) (q []float64, what string, ok
 		return nil, "", false
 	}
 	return q, "worker skill under " + name, true
+}
+
+// checkMemory returns an error naming the first of the models fits whose
+// fit of d is estimated to need more than o.MaxMemory, if it is set.
+func checkMemory(d *data.Dataset, fits []string, o Options) error {
+	if o.MaxMemory <= 0 {
+		return nil
+	}
+	for _, n := range fits {
+		est, err := model.ByName(n)
+		if err != nil {
+			return err
+		}
+		if need := model.FitMemory(est, d, o.Settings); need > o.MaxMemory {
+			return fmt.Errorf("fitting %s needs about %.3g GB of memory, more than the limit of %.3g GB; leave it out of the models", n, need/1e9, o.MaxMemory/1e9)
+		}
+	}
+	return nil
 }

@@ -362,3 +362,20 @@ func TestWorkerQuality(t *testing.T) {
 		t.Error("ok for a nil result")
 	}
 }
+
+// TestMaxMemory checks that New refuses, before any fit, a report whose
+// models are estimated to need more than Options.MaxMemory, naming the
+// model.
+func TestMaxMemory(t *testing.T) {
+	d, g := smallData(t)
+	fitted := 0
+	_, err := New(d, g, &Options{Models: []string{"la-ds", "da-mme"}, MaxMemory: 1000,
+		Step: func(_, _ int, what string) {
+			if strings.HasPrefix(what, "fitting") {
+				fitted++
+			}
+		}})
+	if err == nil || !strings.Contains(err.Error(), "needs about") || fitted != 0 {
+		t.Errorf("New: %v after %d fits; want a memory error before any fit", err, fitted)
+	}
+}

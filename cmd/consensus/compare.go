@@ -91,6 +91,7 @@ sure the recommendation is.`,
 			opt := compare.Options{
 				Estimators: ests, Gold: gold, Criterion: crit, Settings: set, Parallel: parallel,
 				HoldOutFraction: frac, Splits: splits, Bootstrap: boot, Seed: ff.seed,
+				MaxMemory: float64(in.maxMemory.bytes()),
 			}
 			if !ff.quiet {
 				opt.Progress = func(p model.Progress) {

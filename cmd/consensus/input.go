@@ -42,7 +42,7 @@ func (f *inputFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.workerCol, "worker-column", "worker", "name of the worker column")
 	fl.StringVar(&f.labelCol, "label-column", "label", "name of the label column")
 	fl.StringVar(&f.classes, "classes", "", "comma-separated list of the classes, in order (default: the labels found, numeric order if all are numbers)")
-	fl.Var(&f.maxMemory, "max-memory", "refuse inputs that need more memory than this, such as 4GiB, checked before and while reading (default: the memory available; off: no check)")
+	fl.Var(&f.maxMemory, "max-memory", "refuse inputs and fits that need more memory than this, such as 4GiB, checked before and while reading and before each fit (default: the memory available; off: no check)")
 	f.goldLayout.register(c)
 }
 

@@ -47,7 +47,7 @@ where the LA and DA forms of one noise model disagree most.`,
 				return err
 			}
 			opt := &report.Options{Title: title, Noise: noiseName, Settings: set, Seed: ff.seed, Top: top,
-				BootstrapReps: reps, Context: cmd.Context(), NoRecommendation: noRec}
+				BootstrapReps: reps, Context: cmd.Context(), NoRecommendation: noRec, MaxMemory: float64(in.maxMemory.bytes())}
 			if models != "" {
 				for _, m := range strings.Split(models, ",") {
 					if m = strings.TrimSpace(m); m != "" {
