@@ -146,7 +146,7 @@ type idSets [2]map[string]struct{}
 func sampleIDs(sample []byte, f Format, opt ReadOptions, header bool) (idSets, bool) {
 	switch f {
 	case CSV, TSV:
-		return distinctFields(sample, f, header), true
+		return distinctFields(sample, textSep(f, opt), header), true
 	case JSONL:
 		return distinctJSONL(sample, opt)
 	}
@@ -191,14 +191,11 @@ func population(a, b map[string]struct{}, linear float64) float64 {
 }
 
 // distinctFields returns the distinct cells of each of the first two
-// columns of the sampled rows, after the first line if header is set;
-// with three columns in any order, that counts tasks and workers or
-// labels, within a factor of two.
-func distinctFields(sample []byte, f Format, header bool) idSets {
-	sep := []byte{','}
-	if f == TSV {
-		sep = []byte{'\t'}
-	}
+// columns, split at sep, of the sampled rows, after the first line if
+// header is set; with three columns in any order, that counts tasks and
+// workers or labels, within a factor of two.
+func distinctFields(sample []byte, sep rune, header bool) idSets {
+	sepb := []byte(string(sep))
 	// A lookup with string(cell) does not allocate, so only a new cell
 	// costs a copy of its text.
 	var seen idSets
@@ -218,7 +215,7 @@ func distinctFields(sample []byte, f Format, header bool) idSets {
 			continue
 		}
 		for c := range seen {
-			cell, rest, _ := bytes.Cut(line, sep)
+			cell, rest, _ := bytes.Cut(line, sepb)
 			cell = bytes.TrimSpace(cell)
 			if _, ok := seen[c][string(cell)]; !ok {
 				seen[c][string(cell)] = struct{}{}

@@ -162,9 +162,10 @@ type memoryError struct{ msg string }
 func (e *memoryError) Error() string { return e.msg }
 
 // checkReadMemory estimates the memory needed to read the labels file path
-// (data.EstimateFile) and fails if it exceeds the limit. Standard input and Parquet files are not checked here (their size
-// is unknown or not proportional to the rows); the fit is checked later by
-// checkFitMemory in every case.
+// (data.EstimateFile) and fails if it exceeds the limit. Standard input
+// and Parquet files are not checked here (their size is unknown or not
+// proportional to the rows); the fit is checked later by checkFitMemory in
+// every case.
 func checkReadMemory(path string, format data.Format, opt data.ReadOptions, limit memLimit) error {
 	if path == "" || path == "-" {
 		return nil
