@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/consensuslab/consensus/internal/benchdata"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
 )
 
 // FitMemory tells before a fit how much memory it will take, so that a
@@ -16,7 +16,7 @@ import (
 // model by L-BFGS keeps fifteen pairs of vectors, and the default
 // variational fit a few numbers per object and class.
 func ExampleFitMemory() {
-	d, err := benchdata.Get(1_000_000, 2, noise.DS{}, latent.DA{})
+	d, _, err := sim.Simulate(sim.Config{Tasks: 200_000, Workers: 500, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}
