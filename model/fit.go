@@ -126,9 +126,22 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 	}
 	n := float64(d.NumLabels())
 
+	// With every parameter from some index on held (Settings.Fixed, such
+	// as the q_j of mirrorGuard's relabelled start), gonum's vectors hold
+	// only the dim before it (see optimDim); full is the whole vector the
+	// objective takes, its held part from x0.
+	dim := len(x0)
+	if !set.fullOptim {
+		dim = optimDim(set.Fixed, len(x0))
+	}
+	var full []float64
+	if dim < len(x0) {
+		full = mem.Make[float64](len(x0))
+		copy(full, x0)
+	}
 	// gonum calls Func and Grad separately, often at the same x: cache
 	// the last evaluation.
-	cacheX := mem.Make[float64](len(x0))
+	cacheX := mem.Make[float64](dim)
 	cacheG := mem.Make[float64](len(x0))
 	var cacheF float64
 	cached := false
@@ -147,6 +160,10 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 			return
 		}
 		copy(cacheX, x)
+		if full != nil {
+			copy(full, x)
+			x = full
+		}
 		cacheF = -obj.eval(x, cacheG) / n
 		for i := range cacheG {
 			cacheG[i] = -cacheG[i] / n
@@ -210,7 +227,7 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 	default:
 		method = &optimize.LBFGS{GradStopThreshold: math.NaN()}
 	}
-	res, err := optimize.Minimize(prob, x0, settings, method)
+	res, err := optimize.Minimize(prob, x0[:dim], settings, method)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
@@ -218,6 +235,10 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 		return nil, fmt.Errorf("model %s: %v", m.Name(), err)
 	}
 	x := res.X
+	if full != nil {
+		copy(full, x)
+		x = full
+	}
 	if !finite(x) {
 		return nil, fmt.Errorf("model %s: the optimiser produced non-finite parameters (%v)", m.Name(), res.Status)
 	}
@@ -371,4 +392,29 @@ func (p *progressRecorder) Record(loc *optimize.Location, op optimize.Operation,
 	}
 	p.f(Progress{Iteration: p.iter, MaxIterations: p.max, LogLikelihood: -loc.F * p.n, Elapsed: time.Since(p.start)})
 	return nil
+}
+
+// optimDim returns the number of the n parameters that a gradient fit
+// hands to gonum's optimiser when fixed holds every parameter from some
+// index on: the free ones before it, rounded up to a multiple of four (the
+// held ones in between stay at their values, their gradient zero). The
+// held parameters' gradient is zero and their steps are zero, so they add
+// only zeros to gonum's sums; with the same first multiple of four
+// parameters the sums' four-way unrolled loops (f64.DotUnitary) add the
+// same numbers in the same order, and the fit is the same bit for bit,
+// while the optimiser's history (L-BFGS keeps 15 pairs of vectors) holds
+// only the free parameters. Without fixed, without a held suffix or
+// without a free parameter, it returns n.
+func optimDim(fixed []bool, n int) int {
+	if fixed == nil {
+		return n
+	}
+	free := n
+	for free > 0 && fixed[free-1] {
+		free--
+	}
+	if free == 0 {
+		return n // nothing to fit: gonum takes the whole vector as before
+	}
+	return min(n, (free+3)/4*4)
 }

@@ -101,8 +101,9 @@ func voteMemory(d *data.Dataset, perValue, perLabel float64) float64 {
 
 // FitMemory estimates the memory of fitting m to d: the J×K output and,
 // per parameter, what the solver keeps (EM with SQUAREM about 30 bytes,
-// CG 120, L-BFGS 360). A fit the label-switching guard makes again
-// (mirrorGuard) needs more.
+// CG 120, L-BFGS 360). A fit that the label-switching guard (mirrorGuard)
+// makes again from other starts, holding the first fit's result, needs
+// more.
 func (m Model) FitMemory(d *data.Dataset, s *Settings) float64 {
 	per := float64(lbfgsBytesPerParam)
 	switch {

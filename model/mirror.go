@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"time"
 
@@ -152,10 +153,11 @@ func (g mirrorGuard) check(ctx context.Context, m Model, d *data.Dataset, s *Set
 	}
 	best, bestA, how := r, a, ""
 	var iters, evals int
-	var runtime time.Duration
+	var took time.Duration
 	try := func(name string, mm Model, start []float64) error {
 		fs := set
 		fs.Start, fs.Fixed = start, nil
+		runtime.GC() // the last fit's optimiser state, before this one makes its own
 		c, err := mm.fitOnce(ctx, d, &fs)
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
@@ -163,7 +165,7 @@ func (g mirrorGuard) check(ctx context.Context, m Model, d *data.Dataset, s *Set
 		if err != nil {
 			return nil
 		}
-		iters, evals, runtime = iters+c.Iterations, evals+c.Evaluations, runtime+c.Runtime
+		iters, evals, took = iters+c.Iterations, evals+c.Evaluations, took+c.Runtime
 		if ca := c.Agreement(); ca > bestA {
 			best, bestA, how = c, ca, name
 		}
@@ -189,7 +191,7 @@ func (g mirrorGuard) check(ctx context.Context, m Model, d *data.Dataset, s *Set
 			return nil, err
 		}
 		iters, evals = iters+n.Iterations, evals+n.Evaluations
-		runtime += n.Runtime
+		took += n.Runtime
 		if x != nil {
 			if err := try("relabelled start", mm, x); err != nil {
 				return nil, err
@@ -203,12 +205,12 @@ func (g mirrorGuard) check(ctx context.Context, m Model, d *data.Dataset, s *Set
 		}
 	}
 	if best == r {
-		r.Iterations, r.Evaluations, r.Runtime = r.Iterations+iters, r.Evaluations+evals, r.Runtime+runtime
+		r.Iterations, r.Evaluations, r.Runtime = r.Iterations+iters, r.Evaluations+evals, r.Runtime+took
 		return r, nil
 	}
 	best.Method += fmt.Sprintf(", refitted from the %s (worker agreement %.3f, below chance 1/K, became %.3f)", how, a, bestA)
-	// best's own counts are among iters, evals and runtime.
-	best.Iterations, best.Evaluations, best.Runtime = r.Iterations+iters, r.Evaluations+evals, r.Runtime+runtime
+	// best's own counts are among iters, evals and took.
+	best.Iterations, best.Evaluations, best.Runtime = r.Iterations+iters, r.Evaluations+evals, r.Runtime+took
 	return best, nil
 }
 
@@ -244,6 +246,7 @@ func relabelledStart(ctx context.Context, m Model, d *data.Dataset, set Settings
 		// and change which start the guard keeps.
 		fs.Method = LBFGS
 	}
+	runtime.GC() // the guard's last fit's optimiser state, as in check's try
 	n, err := da.fitOnce(ctx, d, &fs)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, nil, cerr

@@ -122,6 +122,11 @@ type Settings struct {
 	// extrapolation leaves them where they are too). WorkerStarter's
 	// WorkerParams gives the block of one worker.
 	Fixed []bool
+
+	// fullOptim hands gonum the whole parameter vector even when a suffix
+	// of it is held (see optimDim), for the test that both fits are the
+	// same.
+	fullOptim bool
 }
 
 // Progress describes a run in progress: the one progress report of the
