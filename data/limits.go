@@ -9,16 +9,13 @@ import (
 	"math"
 )
 
-// Memory a data set takes while it is read: the peak of the resident memory
-// while a file is read above that before, measured on simulated files of
-// 10⁶ to 10⁷ labels with 2·10⁵ to 2·10⁶ tasks of ids of up to eight
-// characters (CSV, TSV, JSON Lines, Parquet and gzip-compressed CSV),
-// fitted as a cost per label and per distinct task or worker identifier
-// and rounded up to cover every format: CSV 9 bytes a label and 59 an
-// identifier, gzip-compressed CSV half as much again on the largest file
-// (the text's blocks in flight and the collector's headroom).
-// ReadBufferBytes is the reader's blocks of text besides, which a file of
-// more than a few MB fills.
+// Memory a data set takes while it is read: a cost per label and per
+// distinct task or worker identifier, set above the peaks of reading
+// simulated files of 10⁶ to 10⁸ labels with 2·10⁵ to 2·10⁷ tasks of ids of
+// up to nine characters in every format (gzip-compressed CSV, with its
+// blocks of text in flight, the largest); docs/errors.md lists the
+// measurements. ReadBufferBytes is the reader's blocks of text besides,
+// which a file of more than a few MB fills.
 const (
 	ReadBytesPerLabel = 20
 	ReadBytesPerID    = 90
