@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
@@ -189,6 +190,11 @@ func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *Settings) (*Resul
 // returns the fit and the assumption it was made under.
 func (h HDA) fit(ctx context.Context, d *data.Dataset, set Settings, alpha float64, p []float64, guard bool) (*Result, latent.Dirichlet, error) {
 	m := Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: alpha, P: p}}
+	if !m.fitsByEM(d, &set) {
+		// The last fit's optimiser state (L-BFGS's 15 pairs of vectors)
+		// is garbage: collect it before this fit makes its own.
+		runtime.GC()
+	}
 	r, err := m.fitOnce(ctx, d, &set)
 	if err == nil && guard {
 		g := mirrorGuard{warm: set.Start != nil, relabel: func(perm []int) latent.Assumption {

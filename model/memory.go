@@ -142,17 +142,11 @@ func (m Model) hasMStep(d *data.Dataset) bool {
 }
 
 // FitMemory estimates the memory of empirical Bayes on d: the fit of the
-// inner model (half as much again for a gradient solver, whose runs leave
-// their state to the collector) and the polynomials of the marginal
-// likelihood.
+// inner model (HDA collects the last gradient fit's optimiser state before
+// the next fit) and the polynomials of the marginal likelihood.
 func (h HDA) FitMemory(d *data.Dataset, s *Settings) float64 {
-	inner := h.inner()
-	fit := inner.FitMemory(d, s)
-	if !inner.fitsByEM(d, s) {
-		fit *= 1.5
-	}
 	_, coefficients := polyLimit(d)
-	return fit + hdaBytesPerCoefficient*float64(coefficients) + 8*float64(d.NumTasks())
+	return h.inner().FitMemory(d, s) + hdaBytesPerCoefficient*float64(coefficients) + 8*float64(d.NumTasks())
 }
 
 // FitMemory estimates the memory of a variational fit of b to d: the
