@@ -242,8 +242,16 @@ func formatCount(v float64) string {
 }
 
 // simBytesPerLabel is the memory a simulated label takes (the data set's
-// index arrays and the generator's scratch), rounded up.
-const simBytesPerLabel = 24
+// index arrays: a worker and a class), and simBytes what a simulation
+// takes besides its labels, identifiers and true distributions, set above
+// the whole process's peaks of `consensus simulate` under /usr/bin/time:
+// 65 MB for 2·10⁶ labels of 4·10⁵ objects (estimated 81), 117 MB for 10⁷
+// of 5·10⁵ (158), 1.27 GB for 2·10⁸ labels of 2·10⁵ objects with K = 20
+// (1.70 GB).
+const (
+	simBytesPerLabel = 8
+	simBytes         = 16 << 20
+)
 
 // checkSimulateMemory fails if the simulation described by cfg is estimated
 // to need more memory than the limit allows.
@@ -264,7 +272,7 @@ func checkSimulateMemory(cfg sim.Config, limit memLimit) error {
 	}
 	k := max(float64(cfg.Classes), 2)
 	labels := tasks * per
-	need := labels*simBytesPerLabel + (tasks+workers)*data.ReadBytesPerID + tasks*k*16
+	need := labels*simBytesPerLabel + (tasks+workers)*data.ReadBytesPerID + tasks*k*16 + simBytes
 	if need <= avail {
 		return nil
 	}
