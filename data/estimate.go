@@ -139,6 +139,11 @@ func EstimateFile(path string, f Format, opt ReadOptions) (FileEstimate, error) 
 // a sample.
 type idSets [2]map[string]struct{}
 
+// newIDSets returns two empty sets.
+func newIDSets() idSets {
+	return idSets{make(map[string]struct{}), make(map[string]struct{})}
+}
+
 // sampleIDs returns the distinct task and worker values of the sample's
 // rows, and whether it could tell them: for CSV and TSV the first two
 // columns' (header says whether the sample starts with the header), for
@@ -198,10 +203,7 @@ func distinctFields(sample []byte, sep rune, header bool) idSets {
 	sepb := []byte(string(sep))
 	// A lookup with string(cell) does not allocate, so only a new cell
 	// costs a copy of its text.
-	var seen idSets
-	for c := range seen {
-		seen[c] = make(map[string]struct{})
-	}
+	seen := newIDSets()
 	skip := header
 	for len(sample) > 0 {
 		line := sample
@@ -237,10 +239,7 @@ func distinctJSONL(sample []byte, opt ReadOptions) (idSets, bool) {
 		cmp.Or(opt.TaskColumn, DefaultTaskColumn),
 		cmp.Or(opt.WorkerColumn, DefaultWorkerColumn),
 	}}
-	var seen idSets
-	for c := range seen {
-		seen[c] = make(map[string]struct{})
-	}
+	seen := newIDSets()
 	err := ReadTable(bytes.NewReader(sample), "", JSONL, ReadOptions{}, cols, func(cells []string, _ int) error {
 		for c := range seen {
 			if _, ok := seen[c][cells[c]]; !ok {

@@ -79,27 +79,6 @@ FETCH: \
 	ROWIDX; \
 	IMULQ R11, AX
 
-// SCALEROW multiplies the K numbers at BASE by the number broadcast in YS
-// (XS its low lane), four at a time while R10 < R15 and then one at a
-// time to R11, and goes on at NEXT. It uses R10 and Y0; GROUP and TAIL
-// name its loops.
-#define SCALEROW(BASE, YS, XS, GROUP, TAIL, NEXT) \
-	XORQ    R10, R10; \
-GROUP: \
-	CMPQ    R10, R15; \
-	JGE     TAIL; \
-	VMULPD  (BASE)(R10*8), YS, Y0; \
-	VMOVUPD Y0, (BASE)(R10*8); \
-	ADDQ    $4, R10; \
-	JMP     GROUP; \
-TAIL: \
-	CMPQ    R10, R11; \
-	JGE     NEXT; \
-	VMULSD  (BASE)(R10*8), XS, X0; \
-	VMOVSD  X0, (BASE)(R10*8); \
-	INCQ    R10; \
-	JMP     TAIL
-
 // func posteriorRowsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p, s, acc []float64, m float64, e int) (float64, int, int)
 //
 // PosteriorRows' loop (rowgroups.go) for K ≥ 4, four classes at a
@@ -233,7 +212,7 @@ rpSum:
 rpScale:
 	VDIVSD       X3, X10, X4 // 1/sum
 	VBROADCASTSD X4, Y4
-	SCALEROW(R13, Y4, X4, rpScaleGroup, rpScaleTail, rpAddRows)
+	SCALEROW(R13, Y4, X4, R10, R15, R11, rpScaleGroup, rpScaleTail, rpAddRows)
 
 rpAddRows:
 	MOVQ R14, CX
@@ -373,41 +352,14 @@ rgFetched:
 	SHLQ  $3, AX
 	ADDQ  r_base+168(FP), AX
 	VXORPD X1, X1, X1 // m = 0
-	XORQ  R10, R10
-
-rgResp:
-	// ρ = q·row, four at a time; m += ρ in the order of z.
-	CMPQ         R10, R15
-	JGE          rgRespTail
-	VMOVUPD      (R13)(R10*8), Y0
-	VMULPD       (R12)(R10*8), Y0, Y0
-	VMOVUPD      Y0, (AX)(R10*8)
-	VADDSD       X0, X1, X1
-	VPERMILPD    $1, X0, X3
-	VADDSD       X3, X1, X1
-	VEXTRACTF128 $1, Y0, X4
-	VADDSD       X4, X1, X1
-	VPERMILPD    $1, X4, X4
-	VADDSD       X4, X1, X1
-	ADDQ         $4, R10
-	JMP          rgResp
-
-rgRespTail:
-	CMPQ   R10, R11
-	JGE    rgCheck
-	VMOVSD (R13)(R10*8), X0
-	VMULSD (R12)(R10*8), X0, X0
-	VMOVSD X0, (AX)(R10*8)
-	VADDSD X0, X1, X1
-	INCQ   R10
-	JMP    rgRespTail
+	RESPROW(R13, R12, AX, R10, R15, R11, rgResp, rgRespTail, rgCheck)
 
 rgCheck:
 	VUCOMISD     X12, X1
 	JCS          rgFail // m below 2⁻⁶⁰⁰ or NaN
 	VDIVSD       X1, X10, X2 // 1/m
 	VBROADCASTSD X2, Y2
-	SCALEROW(AX, Y2, X2, rgScale, rgScaleTail, rgProd)
+	SCALEROW(AX, Y2, X2, R10, R15, R11, rgScale, rgScaleTail, rgProd)
 
 rgProd:
 	VMULSD   X1, X13, X13 // prod *= m

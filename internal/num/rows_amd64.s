@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "table_amd64.h"
 
 // func respRowsAVX2(r, q, t []float64, rows []int, m []float64)
 TEXT ·respRowsAVX2(SB), NOSPLIT, $0-120
@@ -24,59 +25,14 @@ respLabel:
 	MOVQ (R8)(BX*8), DX
 	LEAQ (SI)(DX*8), DX
 	VXORPD X1, X1, X1 // m = 0
-	XORQ CX, CX
-	CMPQ CX, R13
-	JGE  respTail
-
-respGroup:
-	// r = q·row, four at a time; m += r in the order of z.
-	VMOVUPD (R11)(CX*8), Y0
-	VMULPD  (DX)(CX*8), Y0, Y0
-	VMOVUPD Y0, (DI)(CX*8)
-	VADDSD  X0, X1, X1
-	VPERMILPD $1, X0, X3
-	VADDSD  X3, X1, X1
-	VEXTRACTF128 $1, Y0, X4
-	VADDSD  X4, X1, X1
-	VPERMILPD $1, X4, X4
-	VADDSD  X4, X1, X1
-	ADDQ $4, CX
-	CMPQ CX, R13
-	JLT  respGroup
-
-respTail:
-	CMPQ CX, R10
-	JGE  respScale
-	VMOVSD (R11)(CX*8), X0
-	VMULSD (DX)(CX*8), X0, X0
-	VMOVSD X0, (DI)(CX*8)
-	VADDSD X0, X1, X1
-	INCQ CX
-	JMP  respTail
+	RESPROW(R11, DX, DI, CX, R13, R10, respGroup, respTail, respScale)
 
 respScale:
 	VMOVSD X1, (R12)(BX*8)
 	MOVQ   AX, X2
 	VDIVSD X1, X2, X2 // 1/m
 	VBROADCASTSD X2, Y2
-	XORQ CX, CX
-	CMPQ CX, R13
-	JGE  respScaleTail
-
-respScaleGroup:
-	VMULPD  (DI)(CX*8), Y2, Y0
-	VMOVUPD Y0, (DI)(CX*8)
-	ADDQ $4, CX
-	CMPQ CX, R13
-	JLT  respScaleGroup
-
-respScaleTail:
-	CMPQ CX, R10
-	JGE  respNext
-	VMULSD (DI)(CX*8), X2, X0
-	VMOVSD X0, (DI)(CX*8)
-	INCQ CX
-	JMP  respScaleTail
+	SCALEROW(DI, Y2, X2, CX, R13, R10, respScaleGroup, respScaleTail, respNext)
 
 respNext:
 	ADDQ R14, DI

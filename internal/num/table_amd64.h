@@ -1,5 +1,5 @@
-// Macros shared by the table kernels of pairs_amd64.s and
-// rowgroups_amd64.s.
+// Macros shared by the table kernels of pairs_amd64.s, rowgroups_amd64.s
+// and rows_amd64.s.
 
 // FREXP sets the positive normal number X13 to its fraction in [½, 1), as
 // math.Frexp does, and adds its exponent to the integer at SCALE (a
@@ -36,3 +36,56 @@
 	MOVQ    $-1, AX; \
 	CMPQ    t_len+8(FP), $PFMIN; \
 	CMOVQLT AX, REG
+
+// RESPROW writes OUT[i] = Q[i]·ROW[i] for i from 0 to N, four at a time
+// while I < GROUPS (N rounded down to four) and then one at a time, adds
+// each to X1 in the order of i (the scalar loops' sum, bit for bit), and
+// goes on at NEXT. It uses I, Y0, X3 and X4; GROUP and TAIL name its
+// loops.
+#define RESPROW(Q, ROW, OUT, I, GROUPS, N, GROUP, TAIL, NEXT) \
+	XORQ         I, I; \
+GROUP: \
+	CMPQ         I, GROUPS; \
+	JGE          TAIL; \
+	VMOVUPD      (Q)(I*8), Y0; \
+	VMULPD       (ROW)(I*8), Y0, Y0; \
+	VMOVUPD      Y0, (OUT)(I*8); \
+	VADDSD       X0, X1, X1; \
+	VPERMILPD    $1, X0, X3; \
+	VADDSD       X3, X1, X1; \
+	VEXTRACTF128 $1, Y0, X4; \
+	VADDSD       X4, X1, X1; \
+	VPERMILPD    $1, X4, X4; \
+	VADDSD       X4, X1, X1; \
+	ADDQ         $4, I; \
+	JMP          GROUP; \
+TAIL: \
+	CMPQ         I, N; \
+	JGE          NEXT; \
+	VMOVSD       (Q)(I*8), X0; \
+	VMULSD       (ROW)(I*8), X0, X0; \
+	VMOVSD       X0, (OUT)(I*8); \
+	VADDSD       X0, X1, X1; \
+	INCQ         I; \
+	JMP          TAIL
+
+// SCALEROW multiplies the N numbers at BASE by the number broadcast in YS
+// (XS its low lane), four at a time while I < GROUPS (N rounded down to
+// four) and then one at a time, and goes on at NEXT. It uses I and Y0;
+// GROUP and TAIL name its loops.
+#define SCALEROW(BASE, YS, XS, I, GROUPS, N, GROUP, TAIL, NEXT) \
+	XORQ    I, I; \
+GROUP: \
+	CMPQ    I, GROUPS; \
+	JGE     TAIL; \
+	VMULPD  (BASE)(I*8), YS, Y0; \
+	VMOVUPD Y0, (BASE)(I*8); \
+	ADDQ    $4, I; \
+	JMP     GROUP; \
+TAIL: \
+	CMPQ    I, N; \
+	JGE     NEXT; \
+	VMULSD  (BASE)(I*8), XS, X0; \
+	VMOVSD  X0, (BASE)(I*8); \
+	INCQ    I; \
+	JMP     TAIL
