@@ -239,49 +239,25 @@ func softmax(q, b []float64) {
 // softmaxRows writes softmax(b_j) for each row b_j of k > 2 logits of b
 // into the same row of q: softmax's operations in its order on every row
 // (the largest logit subtracted, the exponentials, their sum in the order
-// of z, the division), with the exponentials of all rows in one
-// num.ExpTo call.
+// of z, the division), with the shifts of all rows in one
+// num.ShiftMaxRows call, their exponentials in one num.ExpTo call and their
+// sums objBlock rows at a time by num.SumRows.
 func softmaxRows(q, b []float64, k int) {
-	n := len(b) / k
-	q = q[:n*k]
-	for j := range n {
-		bj, qj := b[j*k:(j+1)*k], q[j*k:(j+1)*k]
-		mx := maxOf(bj)
-		for z, v := range bj {
-			qj[z] = v - mx
-		}
-	}
+	q = q[:len(b)]
+	num.ShiftMaxRows(q, b, k)
 	num.ExpTo(q, q)
-	for j := range n {
-		qj := q[j*k : (j+1)*k]
-		var sum float64
-		for _, v := range qj {
-			sum += v
+	var sums [objBlock]float64
+	for lo := 0; lo < len(q); lo += objBlock * k {
+		block := q[lo:min(len(q), lo+objBlock*k)]
+		num.SumRows(sums[:], block, k)
+		for j := range len(block) / k {
+			inv := 1 / sums[j]
+			qj := block[j*k : (j+1)*k]
+			for z := range qj {
+				qj[z] *= inv
+			}
 		}
-		inv := 1 / sum
-		for z := range qj {
-			qj[z] *= inv
-		}
 	}
-}
-
-// maxOf returns the largest element of b, -Inf if b is empty, NaN if one
-// is NaN, +0 rather than -0: Go's max, which gives the same whatever the
-// order, taken in four independent chains.
-func maxOf(b []float64) float64 {
-	m0, m1, m2, m3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
-	i := 0
-	for ; i+4 <= len(b); i += 4 {
-		c := b[i : i+4 : i+4]
-		m0 = max(m0, c[0])
-		m1 = max(m1, c[1])
-		m2 = max(m2, c[2])
-		m3 = max(m3, c[3])
-	}
-	for ; i < len(b); i++ {
-		m0 = max(m0, b[i])
-	}
-	return max(max(m0, m1), max(m2, m3))
 }
 
 // softmax2 writes q = softmax(0, d): q_1 = σ(d), q_0 = σ(-d), given
@@ -366,8 +342,9 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 		x = make([]float64, k)
 	}
 	var flat [mstepBlock]bool
+	var sums [mstepBlock]float64
 	for block := lo; block < hi; block += per {
-		e.mstepBlockK(block, min(hi, block+per), gtask, t, x, flat[:])
+		e.mstepBlockK(block, min(hi, block+per), gtask, t, x, sums[:], flat[:])
 	}
 }
 
@@ -377,41 +354,34 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 const mstepBlock = 256
 
 // mstepBlockK is MStepObjects for K > 2 on the objects [lo, hi), with
-// scratch x for their K·(hi - lo) values and flat for hi - lo marks:
-// softmax's and logNormalise's operations on every object in their order,
-// with the exponentials of the whole block in one num.ExpTo call and the
-// logarithms in one num.MathLogTo call instead of a call of each per
-// object, and an object's two divisions per class four at a time
-// (num.WeightsTo, num.DivMaxTo).
-func (e *daEval) mstepBlockK(lo, hi int, gtask, t, x []float64, flat []bool) {
+// scratch x for their K·(hi - lo) values, sums and flat for hi - lo sums
+// and marks: softmax's and logNormalise's operations on every object in
+// their order, with the shifts of the whole block in one num.ShiftMaxRows
+// call, its exponentials in one num.ExpTo call, its sums in one
+// num.SumRows call and its logarithms in one num.MathLogTo call instead of
+// a call of each per object, and an object's two divisions per class four
+// at a time (num.WeightsTo, num.DivMaxTo).
+func (e *daEval) mstepBlockK(lo, hi int, gtask, t, x, sums []float64, flat []bool) {
 	k := e.k
 	off := e.d.Offsets
 	x = x[:(hi-lo)*k]
 	flat = flat[:hi-lo] // logNormalise's uniform case
+	num.ShiftMaxRows(x, t[lo*k:hi*k], k)
 	for j := lo; j < hi; j++ {
-		xj := x[(j-lo)*k : (j-lo+1)*k]
 		flat[j-lo] = false
 		if float64(off[j+1]-off[j])+e.pseudo == 0 {
-			clear(xj)
-			continue
-		}
-		b := t[j*k : (j+1)*k]
-		mx := maxOf(b)
-		for z, v := range b {
-			xj[z] = v - mx
+			clear(x[(j-lo)*k : (j-lo+1)*k])
 		}
 	}
 	num.ExpTo(x, x)
+	num.SumRows(sums, x, k)
 	for j := lo; j < hi; j++ {
 		n := float64(off[j+1]-off[j]) + e.pseudo
 		if n == 0 {
 			continue
 		}
 		xj := x[(j-lo)*k : (j-lo+1)*k]
-		var sum float64
-		for _, v := range xj {
-			sum += v
-		}
+		sum := sums[j-lo]
 		// q_j(z) + gtask_j(z)/n with softmax's q_j(z) = v/sum, raised to 0,
 		// and their sum.
 		s := num.WeightsTo(xj, gtask[j*k:(j+1)*k], 1/sum, n)

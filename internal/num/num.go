@@ -91,26 +91,7 @@ func LogSumExpRows(dst, x, exps []float64, k int) {
 	var sbuf [64]float64
 	for r0 := 0; r0 < rows; r0 += len(sbuf) {
 		sums := sbuf[:min(rows-r0, len(sbuf))]
-		e := exps[r0*k:]
-		r := 0
-		for ; r+4 <= len(sums); r += 4 {
-			e0, e1, e2, e3 := e[r*k:(r+1)*k], e[(r+1)*k:(r+2)*k], e[(r+2)*k:(r+3)*k], e[(r+3)*k:(r+4)*k]
-			var s0, s1, s2, s3 float64
-			for i := range e0 {
-				s0 += e0[i]
-				s1 += e1[i]
-				s2 += e2[i]
-				s3 += e3[i]
-			}
-			sums[r], sums[r+1], sums[r+2], sums[r+3] = s0, s1, s2, s3
-		}
-		for ; r < len(sums); r++ {
-			var s float64
-			for _, v := range e[r*k : (r+1)*k] {
-				s += v
-			}
-			sums[r] = s
-		}
+		SumRows(sums, exps[r0*k:(r0+len(sums))*k], k)
 		MathLogTo(sums, sums)
 		for r, l := range sums {
 			if m := dst[r0+r]; !math.IsInf(m, 0) {

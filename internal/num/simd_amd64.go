@@ -141,3 +141,9 @@ func respPairsBatchAVX(p, g []float64, ends []int, b, ex, gb []float64, prod flo
 //
 //go:noescape
 func oddsPairsAVX(odds, b, g, ex []float64, off []int, pseudo, floor float64, m int)
+
+// shiftMaxRowsAVX2 is ShiftMaxRows for n ≥ 1 rows of k ≥ 4 numbers, the
+// four chains of a row's largest element the lanes of one vector.
+//
+//go:noescape
+func shiftMaxRowsAVX2(dst, b []float64, k, n int)

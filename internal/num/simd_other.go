@@ -48,3 +48,5 @@ func posteriorRowsAVX(_, _ []float64, _ []int32, _ []uint16, _ []int, _, _, _ []
 func respRowsGroupsAVX(_, _ []float64, _ []int32, _ []uint16, _ []int, _, _, _, _ []float64, _ float64, _ int) (float64, int, int) {
 	panic("no AVX2")
 }
+
+func shiftMaxRowsAVX2(_, _ []float64, _, _ int) { panic("no AVX2") }
