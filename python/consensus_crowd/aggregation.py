@@ -370,15 +370,18 @@ class OneCoinDawidSkene(_Aggregator):
 
 class GLAD(_Aggregator):
     """GLAD (model ``la-glad``): a worker is right with probability
-    σ(ability × difficulty), uniform class prior, maximum likelihood by
-    L-BFGS.
+    σ(ability × difficulty), uniform class prior, fitted by L-BFGS.
 
-    ``n_iter`` is the iteration limit (``--max-iter``). Crowd-Kit's priors
-    (``labels_priors``, ``alphas_priors_mean``, ``betas_priors_mean``) and
-    its inner M-step settings (``tol``, ``m_step_max_iter``,
-    ``m_step_tol``) are not supported; ``glad_prior=VAR`` gives Gaussian
-    priors N(1, VAR) on abilities and log difficulties instead. ``silent``
-    is accepted (the fit never prints).
+    As Crowd-Kit's GLAD, it fits the posterior mode under Gaussian priors
+    N(1, 1) on the abilities and the log difficulties (``glad_prior=1``,
+    ``--glad-prior 1``), whose optimum is finite; ``glad_prior=VAR`` sets
+    their variance, and ``glad_prior=0`` fits the paper's maximum
+    likelihood, whose optimum lies at infinity (the fit stops at its
+    iteration limit). ``n_iter`` is the iteration limit (``--max-iter``).
+    Crowd-Kit's own prior settings (``labels_priors``,
+    ``alphas_priors_mean``, ``betas_priors_mean``) and its inner M-step
+    settings (``tol``, ``m_step_max_iter``, ``m_step_tol``) are not
+    supported. ``silent`` is accepted (the fit never prints).
 
     Attributes after fit: ``alphas_`` (abilities), ``betas_`` (log
     difficulties, as Crowd-Kit's), ``skills_``, ``workers_`` and ``tasks_``.
@@ -388,6 +391,7 @@ class GLAD(_Aggregator):
 
     def __init__(self, n_iter=None, tol=None, silent=True, labels_priors=None, alphas_priors_mean=None,
                  betas_priors_mean=None, m_step_max_iter=None, m_step_tol=None, **options):
+        options.setdefault("glad_prior", 1.0)
         super().__init__(_iter_options(n_iter, options),
                          {"tol": tol, "labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
                           "betas_priors_mean": betas_priors_mean, "m_step_max_iter": m_step_max_iter,

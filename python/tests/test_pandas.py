@@ -218,6 +218,17 @@ class RTE(unittest.TestCase):
         self.assertEqual(g.betas_[t], math.log(g.tasks_.loc[t, "difficulty"]))
         self.assertEqual(list(g.alphas_), list(g.workers_["ability"]))
 
+    def test_glad_prior_as_crowdkit(self):
+        # GLAD() fits Crowd-Kit's priors N(1, 1) (--glad-prior 1), whose
+        # optimum is finite; glad_prior=0 is the paper's maximum likelihood,
+        # which stops at its iteration limit with other probabilities.
+        default, prior1 = cc.GLAD().fit(self.df), cc.GLAD(glad_prior=1).fit(self.df)
+        self.assertTrue(default.probas_.equals(prior1.probas_))
+        direct = cc.aggregate(self.df, "la-glad", glad_prior=1.0)
+        self.assertTrue(default.probas_.equals(direct.probas_))
+        ml = cc.GLAD(glad_prior=0, n_iter=50).fit(self.df)
+        self.assertFalse(ml.probas_.equals(default.probas_))
+
     def test_every_class_fits(self):
         for cls in [cc.MajorityVote, cc.Wawa, cc.ZeroBasedSkill, cc.DawidSkene, cc.OneCoinDawidSkene, cc.GLAD,
                     cc.MACE, cc.KOS, cc.MMSR, cc.Consensus, cc.Auto]:
