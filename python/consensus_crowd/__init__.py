@@ -9,7 +9,8 @@ reads its tables back. Two ways to call it:
     >>> r = aggregate(df)                  # df: columns task, worker, label
     >>> r.labels, r.probas                 # dicts; r.labels_, r.probas_ with pandas
 
-    >>> from consensus_crowd import DawidSkene
+    >>> from consensus_crowd import DawidSkene, load_dataset
+    >>> df, gt = load_dataset("rte")       # a shipped data set, as Crowd-Kit's load_dataset
     >>> DawidSkene(n_iter=100).fit_predict(df)    # a Series indexed by task
 
 The core needs only the standard library; the Crowd-Kit classes and the
@@ -20,11 +21,12 @@ from ._binary import BinaryNotFoundError, find_binary
 from ._core import DEFAULT_MODEL, OPTIONS, ConsensusError, Result, aggregate, check_options
 from .aggregation import (GLAD, KOS, MACE, MMSR, Auto, Consensus, DawidSkene, GoldMajorityVote, MajorityVote,
                           OneCoinDawidSkene, Wawa, ZeroBasedSkill)
+from .datasets import load_dataset
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "aggregate", "check_options", "find_binary", "Result", "ConsensusError", "BinaryNotFoundError",
+    "aggregate", "check_options", "find_binary", "load_dataset", "Result", "ConsensusError", "BinaryNotFoundError",
     "DEFAULT_MODEL", "OPTIONS",
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene", "GLAD",
     "MACE", "KOS", "MMSR",

@@ -312,6 +312,22 @@ class TestWithoutPandas(unittest.TestCase):
                 self.assertIn("needs pandas", str(ctx.exception))
 
 
+class TestLoadDataset(unittest.TestCase):
+
+    def test_plain_and_errors(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            want = export("temp", tmp)
+            _, gold = read_table(os.path.join(tmp, "gold.csv"))
+        with mock.patch.dict(sys.modules, {"pandas": None}):  # the lists without pandas
+            labels, truth = cc.load_dataset("temp")
+        self.assertEqual(labels, want)
+        self.assertEqual(truth, {t: g for t, g in gold})
+        with self.assertRaises(cc.ConsensusError) as ctx:
+            cc.load_dataset("no-such-set")
+        self.assertIn('unknown data set "no-such-set"', str(ctx.exception))
+        self.assertEqual(ctx.exception.returncode, 2)
+
+
 def fake_program(directory, name="consensus"):
     """Write a shell script that exits 0 at directory/name; return its path."""
     path = os.path.join(directory, name)

@@ -218,6 +218,19 @@ class RTE(unittest.TestCase):
         self.assertEqual(g.betas_[t], math.log(g.tasks_.loc[t, "difficulty"]))
         self.assertEqual(list(g.alphas_), list(g.workers_["ability"]))
 
+    def test_load_dataset(self):
+        # Crowd-Kit's shape: a DataFrame of the labels in the file's order,
+        # every value text, and the gold labels as a Series "true_label"
+        # indexed by "task".
+        df, gt = cc.load_dataset("rte")
+        self.assertEqual(list(df.columns), ["task", "worker", "label"])
+        self.assertEqual(len(df), len(self.df))
+        self.assertTrue((df.task == self.df.task.astype(str)).all())
+        self.assertTrue((df.worker == self.df.worker.astype(str)).all())
+        self.assertEqual((gt.name, gt.index.name, len(gt)), ("true_label", "task", 800))
+        acc = (cc.DawidSkene().fit_predict(df).reindex(gt.index) == gt).mean()
+        self.assertAlmostEqual(acc, 0.9275, places=4)  # la-ds on rte, as docs/crowdkit.md
+
     def test_glad_prior_as_crowdkit(self):
         # GLAD() fits Crowd-Kit's priors N(1, 1) (--glad-prior 1), whose
         # optimum is finite; glad_prior=0 is the paper's maximum likelihood,
