@@ -2,7 +2,8 @@
 
 These tests run the Crowd-Kit-named classes of consensus_crowd and the same
 classes of Crowd-Kit (crowdkit.aggregation, default settings) on each
-shipped data set read the same way, and compare their labels task by task.
+shipped data set read the same way, and compare their labels task by task,
+and Krippendorff's alpha and the tasks' uncertainty of both.
 They skip unless both pandas and Crowd-Kit can be imported (a checkout of
 Crowd-Kit's source on PYTHONPATH will do; see docs/crowdkit.md). The
 expected agreement is what docs/crowdkit.md explains: the same labels where
@@ -18,13 +19,15 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import consensus_crowd.aggregation as ours  # noqa: E402
+import consensus_crowd.metrics as our_metrics  # noqa: E402
 from support import REPO, binary  # noqa: E402
 
 try:
     import pandas as pd
     from crowdkit import aggregation as ck
+    from crowdkit.metrics import data as ck_metrics
 except ImportError:
-    pd = ck = None
+    pd = ck = ck_metrics = None
 
 SETS = ["rte", "temp", "duchenne", "websearch", "adult", "trec2010"]
 
@@ -85,6 +88,18 @@ class Agreement(unittest.TestCase):
                 b = ck.MajorityVote().fit_predict(df).reindex(clear).astype(str)
                 self.assertGreater(len(clear), 0)
                 self.assertTrue((a == b).all(), "%d of %d tasks differ" % ((a != b).sum(), len(clear)))
+
+
+class Metrics(unittest.TestCase):
+    def test_alpha_and_uncertainty(self):
+        # The same definitions: the values agree to the six decimals that
+        # consensus agreement prints.
+        for name in SETS:
+            df = labels(name)
+            with self.subTest(set=name):
+                self.assertAlmostEqual(our_metrics.alpha_krippendorff(df), ck_metrics.alpha_krippendorff(df),
+                                       delta=1e-6)
+                self.assertAlmostEqual(our_metrics.uncertainty(df), ck_metrics.uncertainty(df), delta=1e-6)
 
 
 if __name__ == "__main__":
