@@ -71,6 +71,11 @@ const (
 	// objects' polynomials (polySet): the coefficients, their weights
 	// in the E-step over them and the histograms.
 	hdaBytesPerCoefficient = 36
+	// voteBytesPerValue and voteBytesPerLabel are a vote's (rfe's and the
+	// skill-weighted votes'): the counts and the frequencies per task and
+	// class, the index of the labels.
+	voteBytesPerValue = 10
+	voteBytesPerLabel = 4
 )
 
 // FitMemory returns est.FitMemory(d, s) if est is a MemoryEstimator;
@@ -85,12 +90,18 @@ func FitMemory(est Estimator, d *data.Dataset, s *Settings) float64 {
 	case Parametric:
 		return paramMemory(d, lbfgsBytesPerParam, m.NumParams(d))
 	}
-	return voteMemory(d, 10, 4)
+	return rfeMemory(d)
 }
 
 // slack returns memSlack and memSlackPerLabel's bytes for d.
 func slack(d *data.Dataset) float64 {
 	return memSlack + memSlackPerLabel*float64(d.NumLabels())
+}
+
+// rfeMemory is the estimate of rfe's fit, which the votes that count
+// labels with weights share.
+func rfeMemory(d *data.Dataset) float64 {
+	return voteMemory(d, voteBytesPerValue, voteBytesPerLabel)
 }
 
 // voteMemory is the estimate of a fit that keeps perValue bytes per task
@@ -164,28 +175,28 @@ func (b Bayes) FitMemory(d *data.Dataset, _ *Settings) float64 {
 
 // FitMemory estimates the memory of rfe (or mv): the counts and the
 // frequencies.
-func (r RFE) FitMemory(d *data.Dataset, _ *Settings) float64 { return voteMemory(d, 10, 4) }
+func (r RFE) FitMemory(d *data.Dataset, _ *Settings) float64 { return rfeMemory(d) }
 
 // FitMemory estimates the memory of GoldMajorityVote: rfe's and the
 // workers' accuracies.
 func (e GoldMajorityVote) FitMemory(d *data.Dataset, _ *Settings) float64 {
-	return voteMemory(d, 10, 4)
+	return rfeMemory(d)
 }
 
 // FitMemory estimates the memory of WeightedVote: rfe's.
 func (e WeightedVote) FitMemory(d *data.Dataset, _ *Settings) float64 {
-	return voteMemory(d, 10, 4)
+	return rfeMemory(d)
 }
 
 // FitMemory estimates the memory of Wawa: rfe's and the workers'
 // agreement.
-func (e Wawa) FitMemory(d *data.Dataset, _ *Settings) float64 { return voteMemory(d, 10, 4) }
+func (e Wawa) FitMemory(d *data.Dataset, _ *Settings) float64 { return rfeMemory(d) }
 
 // FitMemory estimates the memory of ZeroBasedSkill: rfe's and the
 // collector's headroom for the votes of its iterations (14 bytes per task
 // and class).
 func (e ZeroBasedSkill) FitMemory(d *data.Dataset, _ *Settings) float64 {
-	return voteMemory(d, 14, 4)
+	return voteMemory(d, 14, voteBytesPerLabel)
 }
 
 // FitMemory estimates the memory of KOS: its messages, two per label and

@@ -172,19 +172,22 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 	for _, e := range model.Registry() {
 		summaries[e.Name] = e.Summary
 	}
-	for _, n := range fits {
-		if _, err := model.ByName(n); err != nil {
+	ests := make([]model.Estimator, len(fits))
+	for i, n := range fits {
+		est, err := model.ByName(n)
+		if err != nil {
 			return nil, err
 		}
+		ests[i] = est
 	}
-	if err := checkMemory(d, fits, o); err != nil {
+	if err := checkMemory(d, ests, o); err != nil {
 		return nil, err
 	}
-	for i, n := range fits {
+	for i, est := range ests {
+		n := fits[i]
 		if o.Step != nil {
 			o.Step(i, len(fits), "fitting "+n)
 		}
-		est, _ := model.ByName(n)
 		var s model.Settings
 		if o.Settings != nil {
 			s = *o.Settings
@@ -323,19 +326,15 @@ func workerQuality(name string, res *model.Result) (q []float64, what string, ok
 	return q, "worker skill under " + name, true
 }
 
-// checkMemory returns an error naming the first of the models fits whose
+// checkMemory returns an error naming the first of the estimators whose
 // fit of d is estimated to need more than o.MaxMemory, if it is set.
-func checkMemory(d *data.Dataset, fits []string, o Options) error {
+func checkMemory(d *data.Dataset, ests []model.Estimator, o Options) error {
 	if o.MaxMemory <= 0 {
 		return nil
 	}
-	for _, n := range fits {
-		est, err := model.ByName(n)
-		if err != nil {
-			return err
-		}
+	for _, est := range ests {
 		if need := model.FitMemory(est, d, o.Settings); need > o.MaxMemory {
-			return fmt.Errorf("fitting %s needs about %.3g GB of memory, more than the limit of %.3g GB; leave it out of the models", n, need/1e9, o.MaxMemory/1e9)
+			return fmt.Errorf("fitting %s needs about %.3g GB of memory, more than the limit of %.3g GB; leave it out of the models", est.Name(), need/1e9, o.MaxMemory/1e9)
 		}
 	}
 	return nil
