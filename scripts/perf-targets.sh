@@ -12,10 +12,11 @@
 # adds the 10^8-label DA-DS fit (about 10 more minutes and 4 GB).
 #
 # Every figure is the median of RUNS runs (default 3; FIT_RUNS, if set, for
-# the whole fits). PERF_DIR=DIR keeps the inputs, outputs and raw timings
-# in DIR. CPU is user + system
-# time of the whole process, the figure to read on a shared machine; wall
-# times are printed beside it.
+# the whole fits), taken in rounds: one run of each reading, of each pass
+# benchmark or of each fit a round, so that the two sides of every ratio
+# are measured side by side. PERF_DIR=DIR keeps the inputs, outputs and raw
+# timings in DIR. CPU is user + system time of the whole process, the
+# figure to read on a shared machine; wall times are printed beside it.
 #
 # Crowd-Kit is timed in the same run when its Python package can be
 # imported by $PYTHON (default python3), with CROWDKIT=DIR, if set, put in
@@ -23,9 +24,9 @@
 # pandas, scipy, scikit-learn, attrs, tqdm and nltk, which Debian packages
 # as python3-numpy and so on): its DawidSkene with default settings reads,
 # fits and writes each file of the Crowd-Kit targets
-# (scripts/crowdkit-ds.py) as often as the fits are timed. Otherwise its
-# targets are checked against the Crowd-Kit CPU times the issue quotes,
-# which the script prints with them.
+# (scripts/crowdkit-ds.py) once a round, after the fits of the same file.
+# Otherwise its targets are checked against the Crowd-Kit CPU times the
+# issue quotes, which the script prints with them.
 set -eu
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
@@ -59,22 +60,27 @@ timed() {
 	awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}' "$tmp/time"
 }
 
-# measure NAME CMD...: runs CMD $count times; sets NAME_wall, NAME_cpu (the
-# medians, seconds) and NAME_rss (the largest peak, MB), and keeps the last
-# run's output in $tmp/NAME.out.
-measure() {
+# once NAME CMD...: runs CMD once and adds its timing to $tmp/NAME.t, its
+# output to $tmp/NAME.out.
+once() {
 	name=$1
 	shift
-	: >"$tmp/$name.t"
-	i=0
-	while [ "$i" -lt "$count" ]; do
-		timed "$tmp/$name.out" "$@" >>"$tmp/$name.t"
-		i=$((i + 1))
-	done
-	eval "${name}_wall=$(cut -d' ' -f1 "$tmp/$name.t" | median)"
-	eval "${name}_cpu=$(cut -d' ' -f2 "$tmp/$name.t" | median)"
-	eval "${name}_rss=$(cut -d' ' -f3 "$tmp/$name.t" | sort -g | tail -1 | awk '{printf "%.0f", $1 / 1024}')"
+	timed "$tmp/$name.out" "$@" >>"$tmp/$name.t"
 }
+
+# summarise NAME...: sets NAME_wall, NAME_cpu (the medians, seconds) and
+# NAME_rss (the largest peak, MB) from the runs in $tmp/NAME.t.
+summarise() {
+	for name in "$@"; do
+		eval "${name}_wall=$(cut -d' ' -f1 "$tmp/$name.t" | median)"
+		eval "${name}_cpu=$(cut -d' ' -f2 "$tmp/$name.t" | median)"
+		eval "${name}_rss=$(cut -d' ' -f3 "$tmp/$name.t" | sort -g | tail -1 | awk '{printf "%.0f", $1 / 1024}')"
+	done
+}
+
+# The runs that a target compares alternate, round after round, so that a
+# change in the machine's speed during the script (a shared machine's
+# speed drifts by a third within the hour) falls on both sides of a ratio.
 
 # calc EXPR: prints the value of an awk expression to 3 significant digits.
 calc() { awk "BEGIN {printf \"%.3g\\n\", $1}"; }
@@ -99,22 +105,34 @@ echo "## data" >&2
 "$bin" simulate --model la-ds --objects 200000 --workers 1000 --labels-per-object 5 --classes 20 --seed 1 -o "$tmp/sim1m-k20.csv"
 
 echo "## reading 10^7 labels (data.LoadLabels in a test binary)" >&2
-count=$runs
 read10m() { # NAME FILE GOMAXPROCS
-	measure "$1" env GOMAXPROCS="$3" CONSENSUS_BENCH_FILE="$2" "$tmp/data.test" \
+	once "$1" env GOMAXPROCS="$3" CONSENSUS_BENCH_FILE="$2" "$tmp/data.test" \
 		-test.run '^$' -test.bench LoadLabelsFile -test.benchtime 1x
 }
-read10m csv1 "$tmp/l10m.csv" 1
-read10m csv2 "$tmp/l10m.csv" 2
-read10m jsonl1 "$tmp/l10m.jsonl" 1
-read10m parquet1 "$tmp/l10m.parquet" 1
+for name in csv1 csv2 jsonl1 parquet1; do : >"$tmp/$name.t"; done
+i=0
+while [ "$i" -lt "$runs" ]; do
+	read10m csv1 "$tmp/l10m.csv" 1
+	read10m csv2 "$tmp/l10m.csv" 2
+	read10m jsonl1 "$tmp/l10m.jsonl" 1
+	read10m parquet1 "$tmp/l10m.parquet" 1
+	i=$((i + 1))
+done
+summarise csv1 csv2 jsonl1 parquet1
 rm "$tmp/l10m.csv" "$tmp/l10m.jsonl" "$tmp/l10m.parquet"
 
 echo "## one pass, 10^6 labels, one goroutine" >&2
 # Anchored: an unanchored 'Eval' would also run BenchmarkEvalLate (a whole
 # GLAD fit per row) and 'K=2' also K=20.
-"$tmp/model.test" -test.run '^$' -test.bench '^BenchmarkEval$/(la|da)-(ds|glad)/K=(2|20)$/N=1e6/threads=1' \
-	-test.count "$runs" >"$tmp/pass.out"
+# One run of each benchmark a round, so that the K = 20 and K = 2 passes
+# of a ratio alternate.
+: >"$tmp/pass.out"
+i=0
+while [ "$i" -lt "$runs" ]; do
+	"$tmp/model.test" -test.run '^$' -test.bench '^BenchmarkEval$/(la|da)-(ds|glad)/K=(2|20)$/N=1e6/threads=1' \
+		>>"$tmp/pass.out"
+	i=$((i + 1))
+done
 # pass MODEL K: the median cpu-ns/label of BenchmarkEval.
 pass() {
 	grep "Eval/$1/K=$2/N=1e6/threads=1" "$tmp/pass.out" |
@@ -122,23 +140,41 @@ pass() {
 }
 
 echo "## whole fits" >&2
-count=$fit_runs
-measure la2m "$bin" fit "$tmp/sim2m.csv" -m la-ds -o "$tmp/o.csv"
-measure da2m "$bin" fit "$tmp/sim2m.csv" -m da-ds -o "$tmp/o.csv"
-measure la20 "$bin" fit "$tmp/sim1m-k20.csv" -m la-ds -o "$tmp/o.csv"
-measure da20 "$bin" fit "$tmp/sim1m-k20.csv" -m da-ds -o "$tmp/o.csv"
-# Crowd-Kit's DawidSkene, timed in this run if it can be imported; else the
-# CPU seconds the issue quotes: 2·10^6 labels, K = 2: 27.4 (against la-ds)
-# and 25.9 (against da-ds); 10^6 labels, K = 20: 28.6 (against da-ds, on a
-# file the issue does not name).
+# Crowd-Kit's DawidSkene is timed in this run if it can be imported, each
+# of its runs beside the fits it is compared with; else the targets take
+# the CPU seconds the issue quotes: 2·10^6 labels, K = 2: 27.4 (against
+# la-ds) and 25.9 (against da-ds); 10^6 labels, K = 20: 28.6 (against da-ds,
+# on a file the issue does not name).
 python=${PYTHON:-python3}
 if [ -n "${CROWDKIT:-}" ]; then
 	PYTHONPATH=$CROWDKIT${PYTHONPATH:+:$PYTHONPATH}
 	export PYTHONPATH
 fi
+ck=false
 if "$python" -c 'import crowdkit.aggregation' 2>/dev/null; then
-	measure ck2m "$python" scripts/crowdkit-ds.py "$tmp/sim2m.csv" "$tmp/o.csv"
-	measure ck20 "$python" scripts/crowdkit-ds.py "$tmp/sim1m-k20.csv" "$tmp/o.csv"
+	ck=true
+fi
+fits="la2m da2m la20 da20"
+if $ck; then
+	fits="$fits ck2m ck20"
+fi
+for name in $fits; do : >"$tmp/$name.t"; done
+i=0
+while [ "$i" -lt "$fit_runs" ]; do
+	once la2m "$bin" fit "$tmp/sim2m.csv" -m la-ds -o "$tmp/o.csv"
+	once da2m "$bin" fit "$tmp/sim2m.csv" -m da-ds -o "$tmp/o.csv"
+	if $ck; then
+		once ck2m "$python" scripts/crowdkit-ds.py "$tmp/sim2m.csv" "$tmp/o.csv"
+	fi
+	once la20 "$bin" fit "$tmp/sim1m-k20.csv" -m la-ds -o "$tmp/o.csv"
+	once da20 "$bin" fit "$tmp/sim1m-k20.csv" -m da-ds -o "$tmp/o.csv"
+	if $ck; then
+		once ck20 "$python" scripts/crowdkit-ds.py "$tmp/sim1m-k20.csv" "$tmp/o.csv"
+	fi
+	i=$((i + 1))
+done
+summarise $fits
+if $ck; then
 	ck_la2m=$ck2m_cpu ck_da2m=$ck2m_cpu ck_da20=$ck20_cpu
 	ck_how="Crowd-Kit $("$python" -c 'import crowdkit; print(getattr(crowdkit, "__version__", "(version unknown)"))' 2>/dev/null) timed in this run, CPU s"
 else
