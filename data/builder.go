@@ -154,11 +154,16 @@ func NewBuilder(classes []string) (*Builder, error) {
 // Add records one noisy label. It returns an error if the class list is
 // fixed and label is not in it, or if there are too many classes.
 func (b *Builder) Add(task, worker, label string) error {
+	return b.add(task, worker, label, 0, false)
+}
+
+// add is Add for a task whose hash h is known if hashed is set (and whose
+// home slot was then prefetched, see taskHints).
+func (b *Builder) add(task, worker, label string, h uint64, hashed bool) error {
 	// A new task's home slot is prefetched first, so that its likely
 	// cache miss overlaps the lookups of the label and the worker.
 	known := b.tasks.isLast(task)
-	var h uint64
-	if !known {
+	if !known && !hashed {
 		h = b.tasks.hash(task)
 		b.tasks.prefetchHome(h)
 	}

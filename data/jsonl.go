@@ -33,6 +33,12 @@ type jsonlReader struct {
 	// more, if not nil, adds wanted keys from the keys of the first
 	// record (Columns.More).
 	more func(header []string) (names, roles []string, err error)
+	// The records readAhead read: their cells, len(names) a record, the
+	// lengths of their raw lines, and the next one's place.
+	aheadCells []string
+	aheadLen   []int
+	aheadTasks []string
+	aheadNext  int
 }
 
 // newJSONLTable returns the reader of the columns cols of JSON Lines.
@@ -157,6 +163,17 @@ func (j *jsonlReader) fail(msg string, a ...any) error {
 }
 
 func (j *jsonlReader) next() ([]string, int, error) {
+	if i := j.aheadNext; i < len(j.aheadLen) {
+		// A record readAhead read and checked: its line is the next
+		// bytes of the buffer, which Discard passes without a read.
+		n, _ := j.br.Discard(j.aheadLen[i])
+		j.read += int64(n)
+		j.line++
+		j.aheadNext++
+		j.records++
+		w := len(j.names)
+		return j.aheadCells[i*w : (i+1)*w : (i+1)*w], j.line, nil
+	}
 	for {
 		raw, err := j.readLine()
 		if err == io.EOF {
@@ -189,6 +206,44 @@ func (j *jsonlReader) next() ([]string, int, error) {
 		j.records++
 		return j.cells, j.line, nil
 	}
+}
+
+// jsonlAhead switches readAhead on; tests switch it off to compare.
+var jsonlAhead = true
+
+// readAhead reads ahead the records of up to n lines that are whole in
+// the reader's buffer, up to the first that is blank or that the first
+// tier (jsonlScan) does not read or checkRow refuses, which next then
+// reads as ever; see aheadReader. It reads nothing from the input: the
+// lines stay where they are in the buffer (bufio.Reader moves its data
+// only to read more), and next passes them one by one (Discard) and
+// returns their records without reading them again.
+func (j *jsonlReader) readAhead(n int) []string {
+	j.aheadLen, j.aheadTasks, j.aheadNext = j.aheadLen[:0], j.aheadTasks[:0], 0
+	if j.more != nil || !jsonlAhead {
+		return nil
+	}
+	buf, _ := j.br.Peek(j.br.Buffered()) // within the buffer: no read
+	w := len(j.names)
+	if len(j.aheadCells) < n*w {
+		j.aheadCells = make([]string, n*w)
+	}
+	for k := 0; k < n; k++ {
+		end := bytes.IndexByte(buf, '\n')
+		if end < 0 {
+			break
+		}
+		raw := buf[:end+1]
+		line := bytes.TrimSpace(raw)
+		cells := j.aheadCells[k*w : (k+1)*w]
+		if len(line) == 0 || !j.scan.parse(line, j.names, cells) || checkRow(cells, j.names, j.roles) != "" {
+			break
+		}
+		j.aheadLen = append(j.aheadLen, len(raw))
+		j.aheadTasks = append(j.aheadTasks, cells[0])
+		buf = buf[end+1:]
+	}
+	return j.aheadTasks
 }
 
 // parse reads the wanted values of one record into j.cells. The fast path

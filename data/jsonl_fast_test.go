@@ -3,6 +3,8 @@ package data
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -131,6 +133,128 @@ func checkJSONLPaths(t *testing.T, in []byte) {
 		if line := bytes.TrimSpace(raw); len(line) > 0 {
 			parseBoth(t, line, []string{"task", "worker", "label"})
 		}
+	}
+	compareJSONLAhead(t, in, ReadOptions{})
+}
+
+// compareJSONLAhead reads in as JSON Lines with the records read ahead in
+// batches (readAhead) and without, and checks that the Datasets, or the
+// errors, are the same.
+func compareJSONLAhead(t *testing.T, in []byte, opt ReadOptions) {
+	t.Helper()
+	read := func(ahead bool) (*Dataset, string) {
+		defer func(old bool) { jsonlAhead = old }(jsonlAhead)
+		jsonlAhead = ahead
+		d, err := ReadLabelsAs(bytes.NewReader(in), "f.jsonl", JSONL, opt)
+		if err != nil {
+			return nil, err.Error()
+		}
+		return d, ""
+	}
+	d1, e1 := read(false)
+	d2, e2 := read(true)
+	if e1 != e2 {
+		t.Fatalf("%.200q: error %q read ahead, %q row by row", in, e2, e1)
+	}
+	if !reflect.DeepEqual(d1, d2) {
+		t.Fatalf("%.200q: read ahead %+v, row by row %+v", in, d2, d1)
+	}
+}
+
+// TestJSONLAhead checks that reading records ahead in batches gives the
+// Dataset, or the error with its line, that reading them one by one gives:
+// across the reader's buffer refills, with blank lines, records that only
+// the later tiers read, a line longer than the buffer, and bad rows or
+// labels after many good ones.
+func TestJSONLAhead(t *testing.T) {
+	body := func(n int, odd func(i int) string) []byte {
+		var b bytes.Buffer
+		for i := range n {
+			if s := odd(i); s != "" {
+				b.WriteString(s)
+				continue
+			}
+			fmt.Fprintf(&b, `{"task":"t%d","worker":"w%d","label":"%d"}`+"\n", i/3, i%97, i%2)
+		}
+		return b.Bytes()
+	}
+	none := func(int) string { return "" }
+	long := `{"task":"` + strings.Repeat("x", 70000) + `","worker":"w","label":"1"}` + "\n"
+	for _, c := range []struct {
+		name string
+		in   []byte
+		opt  ReadOptions
+	}{
+		{"plain", body(20000, none), ReadOptions{}},
+		{"blank and spaced lines", body(20000, func(i int) string {
+			switch i % 401 {
+			case 7:
+				return "\n"
+			case 9:
+				return "  \t\n"
+			}
+			return ""
+		}), ReadOptions{}},
+		{"later tiers", body(20000, func(i int) string {
+			switch i % 333 {
+			case 5:
+				return fmt.Sprintf(`{"task":"t\u0041%d","worker":"w\"","label":"1"}`+"\n", i)
+			case 6:
+				return fmt.Sprintf(`{"task":"té%d","worker":"w","label":"0"}`+"\n", i)
+			}
+			return ""
+		}), ReadOptions{}},
+		{"a line longer than the buffer", body(20000, func(i int) string {
+			if i == 3000 || i == 3001 {
+				return long
+			}
+			return ""
+		}), ReadOptions{}},
+		{"no line end at the end", bytes.TrimSuffix(body(20000, none), []byte("\n")), ReadOptions{}},
+		{"empty task late", body(20000, func(i int) string {
+			if i == 15000 {
+				return `{"task":"","worker":"w","label":"1"}` + "\n"
+			}
+			return ""
+		}), ReadOptions{}},
+		{"bad record late", body(20000, func(i int) string {
+			if i == 15001 {
+				return `{"task":"t","worker":"w","label":"1"` + "\n"
+			}
+			return ""
+		}), ReadOptions{}},
+		{"NaN label late", body(20000, func(i int) string {
+			if i == 14000 {
+				return `{"task":"t","worker":"w","label":"NaN"}` + "\n"
+			}
+			return ""
+		}), ReadOptions{}},
+		{"header repeated late", body(20000, func(i int) string {
+			if i == 14000 {
+				return `{"task":"task","worker":"worker","label":"label"}` + "\n"
+			}
+			return ""
+		}), ReadOptions{}},
+		{"tasks that come back, and blank lines", body(20000, func(i int) string {
+			switch {
+			case i%501 == 3:
+				return "\n"
+			case i%2 == 0:
+				return fmt.Sprintf(`{"task":"s%d","worker":"w%d","label":"%d"}`+"\n", i%1543, i%89, i%3%2)
+			}
+			return ""
+		}), ReadOptions{}},
+		{"label not a class", body(20000, func(i int) string {
+			if i == 12345 {
+				return `{"task":"t","worker":"w","label":"2"}` + "\n"
+			}
+			return ""
+		}), ReadOptions{Classes: []string{"0", "1"}}},
+		{"memory limit", body(20000, none), ReadOptions{MaxMemory: 1 << 20}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			compareJSONLAhead(t, c.in, c.opt)
+		})
 	}
 }
 

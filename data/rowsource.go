@@ -66,6 +66,65 @@ var (
 	_ sizer = (*parquetReader)(nil)
 )
 
+// aheadReader is a row source that can read records ahead when they are
+// already at hand, so that labelsFrom hashes their tasks and brings their
+// home slots in the Builder's task table into the cache a batch at a time,
+// and the cache misses of a batch's new tasks overlap (as the CSV path's
+// batches do, see chunkParser.direct).
+type aheadReader interface {
+	// readAhead reads up to n records ahead, as far as its buffer holds
+	// them, and returns their task cells in order: the next len(tasks)
+	// calls of next return those records, which stay valid until then. It
+	// returns none when it cannot read a record without reading more
+	// input, and changes nothing that next returns.
+	readAhead(n int) (tasks []string)
+}
+
+var _ aheadReader = (*jsonlReader)(nil)
+
+// aheadBatch is the number of records labelsFrom reads ahead at a time.
+const aheadBatch = 256
+
+// taskHints are the hashes of the tasks of a batch of records read ahead,
+// for Builder.add.
+type taskHints struct {
+	hash   []uint64
+	hashed []bool   // the record's task differs from the one before it
+	next   int      // the next record's place
+	fresh  []uint64 // the hashes to prefetch
+	homes  []uint32
+}
+
+// fill hashes the tasks of a batch read ahead that differ from the task
+// before them (the Builder's last task for the first) and prefetches their
+// home slots in b's task table.
+func (h *taskHints) fill(b *Builder, tasks []string) {
+	h.hash, h.hashed, h.fresh, h.next = h.hash[:0], h.hashed[:0], h.fresh[:0], 0
+	for i, t := range tasks {
+		differs := i == 0 && !b.tasks.isLast(t) || i > 0 && t != tasks[i-1]
+		var x uint64
+		if differs {
+			x = b.tasks.hash(t)
+		}
+		h.hash, h.hashed = append(h.hash, x), append(h.hashed, differs)
+		if differs {
+			h.fresh = append(h.fresh, x)
+		}
+	}
+	h.homes = b.tasks.prefetchHomes(h.fresh, h.homes)
+}
+
+// take returns the hint of the next record: its task's hash, and whether
+// it has one.
+func (h *taskHints) take() (uint64, bool) {
+	if h.next >= len(h.hash) {
+		return 0, false
+	}
+	i := h.next
+	h.next++
+	return h.hash[i], h.hashed[i]
+}
+
 // sizeAfter is the number of labels after which labelsFrom sizes the
 // Builder from a sizer: a full first chunk of each column, which the
 // reservation then copies once.
@@ -92,7 +151,12 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 			}
 		}
 	}
+	ahead, _ := src.(aheadReader)
+	var hints taskHints
 	for {
+		if ahead != nil && hints.next >= len(hints.hash) {
+			hints.fill(b, ahead.readAhead(aheadBatch))
+		}
 		cells, line, err := src.next()
 		if err == io.EOF {
 			break
@@ -100,7 +164,8 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 		if err != nil {
 			return nil, err
 		}
-		if err := b.Add(cells[0], cells[1], cells[2]); err != nil {
+		h, hashed := hints.take()
+		if err := b.add(cells[0], cells[1], cells[2], h, hashed); err != nil {
 			e := &InputError{File: file, Line: line, Msg: err.Error()}
 			if len(classes) > 0 {
 				e.Hint = HintClasses
