@@ -142,23 +142,27 @@ func checkJSONLPaths(t *testing.T, in []byte) {
 // errors, are the same.
 func compareJSONLAhead(t *testing.T, in []byte, opt ReadOptions) {
 	t.Helper()
-	read := func(ahead bool) (*Dataset, string) {
-		defer func(old bool) { jsonlAhead = old }(jsonlAhead)
-		jsonlAhead = ahead
-		d, err := ReadLabelsAs(bytes.NewReader(in), "f.jsonl", JSONL, opt)
-		if err != nil {
-			return nil, err.Error()
-		}
-		return d, ""
-	}
-	d1, e1 := read(false)
-	d2, e2 := read(true)
+	d1, e1 := readSwitched(&jsonlAhead, false, in, "f.jsonl", JSONL, opt)
+	d2, e2 := readSwitched(&jsonlAhead, true, in, "f.jsonl", JSONL, opt)
 	if e1 != e2 {
 		t.Fatalf("%.200q: error %q read ahead, %q row by row", in, e2, e1)
 	}
 	if !reflect.DeepEqual(d1, d2) {
 		t.Fatalf("%.200q: read ahead %+v, row by row %+v", in, d2, d1)
 	}
+}
+
+// readSwitched reads in as labels in format f (from the name if empty)
+// with the switch *flag set to on, and puts the switch back: the Dataset,
+// or the error's text.
+func readSwitched(flag *bool, on bool, in []byte, name string, f Format, opt ReadOptions) (*Dataset, string) {
+	defer func(old bool) { *flag = old }(*flag)
+	*flag = on
+	d, err := ReadLabelsAs(bytes.NewReader(in), name, f, opt)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return d, ""
 }
 
 // TestJSONLAhead checks that reading records ahead in batches gives the
@@ -179,6 +183,14 @@ func TestJSONLAhead(t *testing.T) {
 		return b.Bytes()
 	}
 	none := func(int) string { return "" }
+	at := func(n int, line string) func(int) string { // line in place of row n
+		return func(i int) string {
+			if i == n {
+				return line
+			}
+			return ""
+		}
+	}
 	long := `{"task":"` + strings.Repeat("x", 70000) + `","worker":"w","label":"1"}` + "\n"
 	for _, c := range []struct {
 		name string
@@ -211,30 +223,10 @@ func TestJSONLAhead(t *testing.T) {
 			return ""
 		}), ReadOptions{}},
 		{"no line end at the end", bytes.TrimSuffix(body(20000, none), []byte("\n")), ReadOptions{}},
-		{"empty task late", body(20000, func(i int) string {
-			if i == 15000 {
-				return `{"task":"","worker":"w","label":"1"}` + "\n"
-			}
-			return ""
-		}), ReadOptions{}},
-		{"bad record late", body(20000, func(i int) string {
-			if i == 15001 {
-				return `{"task":"t","worker":"w","label":"1"` + "\n"
-			}
-			return ""
-		}), ReadOptions{}},
-		{"NaN label late", body(20000, func(i int) string {
-			if i == 14000 {
-				return `{"task":"t","worker":"w","label":"NaN"}` + "\n"
-			}
-			return ""
-		}), ReadOptions{}},
-		{"header repeated late", body(20000, func(i int) string {
-			if i == 14000 {
-				return `{"task":"task","worker":"worker","label":"label"}` + "\n"
-			}
-			return ""
-		}), ReadOptions{}},
+		{"empty task late", body(20000, at(15000, `{"task":"","worker":"w","label":"1"}`+"\n")), ReadOptions{}},
+		{"bad record late", body(20000, at(15001, `{"task":"t","worker":"w","label":"1"`+"\n")), ReadOptions{}},
+		{"NaN label late", body(20000, at(14000, `{"task":"t","worker":"w","label":"NaN"}`+"\n")), ReadOptions{}},
+		{"header repeated late", body(20000, at(14000, `{"task":"task","worker":"worker","label":"label"}`+"\n")), ReadOptions{}},
 		{"tasks that come back, and blank lines", body(20000, func(i int) string {
 			switch {
 			case i%501 == 3:
@@ -244,12 +236,7 @@ func TestJSONLAhead(t *testing.T) {
 			}
 			return ""
 		}), ReadOptions{}},
-		{"label not a class", body(20000, func(i int) string {
-			if i == 12345 {
-				return `{"task":"t","worker":"w","label":"2"}` + "\n"
-			}
-			return ""
-		}), ReadOptions{Classes: []string{"0", "1"}}},
+		{"label not a class", body(20000, at(12345, `{"task":"t","worker":"w","label":"2"}`+"\n")), ReadOptions{Classes: []string{"0", "1"}}},
 		{"memory limit", body(20000, none), ReadOptions{MaxMemory: 1 << 20}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

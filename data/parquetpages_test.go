@@ -63,17 +63,8 @@ func compareParquetPaths(t *testing.T, rows string, mode uint8) {
 	if mode&0x80 != 0 {
 		opt.Classes = []string{"x", "y", "1", "2"}
 	}
-	read := func(pages bool) (*Dataset, string) {
-		defer func(old bool) { useParquetPages = old }(useParquetPages)
-		useParquetPages = pages
-		d, err := ReadLabelsAs(bytes.NewReader(buf.Bytes()), "p.parquet", "", opt)
-		if err != nil {
-			return nil, err.Error()
-		}
-		return d, ""
-	}
-	d1, e1 := read(false)
-	d2, e2 := read(true)
+	d1, e1 := readSwitched(&useParquetPages, false, buf.Bytes(), "p.parquet", "", opt)
+	d2, e2 := readSwitched(&useParquetPages, true, buf.Bytes(), "p.parquet", "", opt)
 	if e1 != e2 {
 		t.Fatalf("%q mode %#x: error %q, want %q", rows, mode, e2, e1)
 	}
