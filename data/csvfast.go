@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -90,6 +91,9 @@ func (f *fastCSV) Read() ([]string, error) {
 			return nil, err
 		}
 		if bytes.IndexByte(raw, '"') >= 0 {
+			if !f.first && err == nil && f.quotedHeader(raw) {
+				return f.rec, nil
+			}
 			f.handOver(raw)
 			return f.Read()
 		}
@@ -155,6 +159,32 @@ func (f *fastCSV) fill() {
 		m, f.err = f.r.Read(f.buf[n:cap(f.buf)])
 		f.buf = f.buf[:n+m]
 	}
+}
+
+// quotedHeader reads raw, the first line that is not empty, when it has a
+// quote, as the header that spreadsheets and R write ("task","worker",
+// "label"): if encoding/csv reads it as one record that ends with the
+// line, that record is the first, and fastCSV goes on with the next line;
+// otherwise (a quoted field that goes on over the next line, or an error)
+// it reports false, and the input goes to encoding/csv from raw on.
+func (f *fastCSV) quotedHeader(raw []byte) bool {
+	cr := newCSVReader(bytes.NewReader(raw), f.sep, f.trim)
+	rec, err := cr.Read()
+	if err != nil {
+		return false
+	}
+	f.rec, f.cols = f.rec[:0], f.cols[:0]
+	for i, field := range rec {
+		_, col := cr.FieldPos(i)
+		f.rec = append(f.rec, strings.Clone(field))
+		f.cols = append(f.cols, col)
+	}
+	if _, err := cr.Read(); err != io.EOF {
+		return false
+	}
+	f.line++
+	f.first = true
+	return true
 }
 
 // handOver passes the input from raw, a line just returned by readLine,

@@ -32,6 +32,24 @@ var csvFastSeeds = []string{
 	"task,worker,label\n1,a,x\n2,b,NaN\n3,c,y\n",
 	"task,worker,label\n1,a,x\nTask,Worker,LABEL\n3,c,y\n",
 	"task,worker,label\n1,a,x\ntask,b,y\n3,c,y\n",
+	// Quoted fields, as spreadsheets and R's write.csv write them.
+	"\"task\",\"worker\",\"label\"\n\"t1\",\"w1\",\"x\"\n\"t1\",\"w2\",\"y\"\n\"t2\",\"w1\",\"x\"\n",
+	"\"task\",\"worker\",\"label\"\n\"a,b\",\" w \",\"x\"\n\"c\",d,\"y\"\r\n\"a,b\",e,x\n",
+	"\"task\",\"worker\",\"label\"\r\n\"1\",\"a\",\"x\"\r\n\"2\",\"b\",\"y\"\r",
+	"\"task\",\"worker\",\"label\"\n\"1\",\"a\"\"b\",\"x\"\n\"2\",\"b\",\"y\"\n",
+	"\"task\",\"worker\",\"label\"\n\"1\",a\"b,\"x\"\n\"2\",\"b\",\"y\"\n",
+	"\"task\",\"worker\",\"label\"\n\"1\",\"a\nb\",\"x\"\n\"2\",\"b\",\"y\"\n",
+	"\"ta\nsk\",\"worker\",\"label\"\n1,a,x\n2,b,y\n",
+	"\"task\",\"worker\",\"label\"\n\"1\"x,a,x\n2,b,y\n",
+	"\"task\",\"worker\",\"label\"\n\"\",a,x\n\" \",b,y\n\"3\",\"c\",\"\"\n4,d,y\n",
+	"\"task\",\"worker\",\"label\"\n\"\u00e9\",\"a\",\"x\"\n\"\xff\",\"b\",\"y\"\n\"\u00a0c\u00a0\",d,x\n",
+	"\"task\",\"worker\",\"label\"\n\"1\",\"a\"\n\"2\",\"b\",\"y\",\"z\"\n3,c,x\n",
+	"\"task\",\"worker\",\"label\"\n \"1\",\"a\",\"x\"\n2,b,y\n",
+	"\xef\xbb\xbf\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"x\"\n\"2\",\"b\",\"y\"\n",
+	"ta\"sk,worker,label\n1,a,x\n2,b,y\n",
+	"\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"NaN\"\n\"2\",\"b\",\"y\"\n",
+	"\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"x\"\n\"Task\",\"worker\",\"label\"\n\"2\",\"b\",\"y\"\n",
+	"\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"x\"\n\"1\",\"b\",\"y\"\n\"2\",\"a\",\"x\"\n\"1\",\"c\",\"y\"\n",
 }
 
 // FuzzFastCSV checks that fastCSV returns the records, field positions and

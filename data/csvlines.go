@@ -174,7 +174,7 @@ func (p *chunkParser) parse(c *chunk) {
 func (p *chunkParser) split(data []byte, pos, end int) int {
 	line := data[pos:end]
 	if bytes.IndexByte(line, '"') >= 0 {
-		return lineOdd
+		return p.splitQuoted(data, pos, end)
 	}
 	field, start := 0, 0
 	for {
@@ -205,6 +205,62 @@ func (p *chunkParser) split(data []byte, pos, end int) int {
 		if field == 1 && len(bytes.TrimSpace(line)) == 0 {
 			return lineBlank
 		}
+		return lineOdd
+	}
+	return linePlain
+}
+
+// splitQuoted is split for a line with a quote. It takes the quoting
+// that spreadsheets and R's write.csv write, a field that starts with a
+// quote and ends with the next one, just before a separator or the line's
+// end (or a '\r' there, which encoding/csv drops), with the text between
+// them as its cell, as encoding/csv reads it; any other quote (a doubled
+// one, a quote inside a field that does not start with one, a field not
+// closed on its line, which may go on over the next) makes the line odd,
+// for encoding/csv to read or refuse.
+func (p *chunkParser) splitQuoted(data []byte, pos, end int) int {
+	line := data[pos:end]
+	n := len(line)
+	field, start := 0, 0
+	for {
+		a, z, stop := start, n, n // the cell's text and the field's end
+		if start < n && line[start] == '"' {
+			k := bytes.IndexByte(line[start+1:], '"')
+			if k < 0 {
+				return lineOdd
+			}
+			a, z = start+1, start+1+k
+			switch after := z + 1; {
+			case after == n || after == n-1 && line[after] == '\r':
+			case line[after] == p.sep:
+				stop = after
+			default: // a doubled quote, or text after the closing one
+				return lineOdd
+			}
+		} else {
+			if i := bytes.IndexByte(line[start:], p.sep); i >= 0 {
+				z, stop = start+i, start+i
+			}
+			if bytes.IndexByte(line[a:z], '"') >= 0 {
+				return lineOdd // a quote inside a field
+			}
+		}
+		for j, at := range p.index {
+			if at == field {
+				a, z, ok := trimCell(line, a, z)
+				if !ok {
+					return lineOdd
+				}
+				p.cells[j] = [2]int32{int32(pos + a), int32(pos + z)}
+			}
+		}
+		field++
+		if stop == n {
+			break
+		}
+		start = stop + 1
+	}
+	if field != p.width {
 		return lineOdd
 	}
 	return linePlain
