@@ -62,12 +62,12 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 	}
 	p.carry = append([]byte(nil), f.buf[f.pos:]...)
 	var wg sync.WaitGroup
-	single := newChunkParser(byte(f.sep), t.width, t.index)
+	single := newChunkParser(byte(f.sep), f.trim, t.width, t.index)
 	for range parsers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := newChunkParser(byte(f.sep), t.width, t.index)
+			c := newChunkParser(byte(f.sep), f.trim, t.width, t.index)
 			c.hashers = [3]idHash{b.tasks.hasher, b.workers.hasher, b.tasks.hasher}
 			for job := range p.jobs {
 				c.parse(job)

@@ -45,6 +45,8 @@ var csvFastSeeds = []string{
 	"\"task\",\"worker\",\"label\"\n\"\u00e9\",\"a\",\"x\"\n\"\xff\",\"b\",\"y\"\n\"\u00a0c\u00a0\",d,x\n",
 	"\"task\",\"worker\",\"label\"\n\"1\",\"a\"\n\"2\",\"b\",\"y\",\"z\"\n3,c,x\n",
 	"\"task\",\"worker\",\"label\"\n \"1\",\"a\",\"x\"\n2,b,y\n",
+	"task\tworker\tlabel\n1\t \"a\"\tx\n2 \"b\" y\n",
+	"\"task\", \"worker\", \"label\"\n\"1\", \"a\",\t\"x\"\n\"2\", \"b\" , \"y\"\n3,\u00a0\"c\",x\n\"4\",\v\f\"d\",  y\n",
 	"\xef\xbb\xbf\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"x\"\n\"2\",\"b\",\"y\"\n",
 	"ta\"sk,worker,label\n1,a,x\n2,b,y\n",
 	"\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"NaN\"\n\"2\",\"b\",\"y\"\n",

@@ -37,6 +37,7 @@ func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), le
 // chunkParser splits the lines of chunks.
 type chunkParser struct {
 	sep     byte
+	trim    bool // encoding/csv's TrimLeadingSpace: white space before a quote
 	width   int
 	index   []int      // position of the task, worker and label columns
 	class   [256]uint8 // what each byte is to splitLine: a byteXxx
@@ -52,9 +53,10 @@ type chunkParser struct {
 }
 
 // newChunkParser returns a parser of lines whose fields are separated by
-// sep (ASCII), width fields a line, the wanted ones at index.
-func newChunkParser(sep byte, width int, index []int) *chunkParser {
-	p := &chunkParser{sep: sep, width: width, index: index, want: make([]int8, width)}
+// sep (ASCII), width fields a line, the wanted ones at index; trim is
+// the TrimLeadingSpace of the encoding/csv reader it stands for.
+func newChunkParser(sep byte, trim bool, width int, index []int) *chunkParser {
+	p := &chunkParser{sep: sep, trim: trim, width: width, index: index, want: make([]int8, width)}
 	p.cells = &p.own
 	for i := range p.want {
 		p.want[i] = -1
@@ -214,17 +216,23 @@ func (p *chunkParser) split(data []byte, pos, end int) int {
 // that spreadsheets and R's write.csv write, a field that starts with a
 // quote and ends with the next one, just before a separator or the line's
 // end (or a '\r' there, which encoding/csv drops), with the text between
-// them as its cell, as encoding/csv reads it; any other quote (a doubled
-// one, a quote inside a field that does not start with one, a field not
-// closed on its line, which may go on over the next) makes the line odd,
-// for encoding/csv to read or refuse.
+// them as its cell, as encoding/csv reads it (after ASCII white space
+// that it skips with TrimLeadingSpace); any other quote (a doubled one, a
+// quote inside a field that does not start with one, a field not closed on
+// its line, which may go on over the next) makes the line odd, for
+// encoding/csv to read or refuse.
 func (p *chunkParser) splitQuoted(data []byte, pos, end int) int {
 	line := data[pos:end]
 	n := len(line)
 	field, start := 0, 0
 	for {
 		a, z, stop := start, n, n // the cell's text and the field's end
-		if start < n && line[start] == '"' {
+		q := start // where a quoted field's quote would be
+		for p.trim && q < n && line[q] < utf8.RuneSelf && asciiSpace[line[q]] {
+			q++ // encoding/csv skips it; a quote after other white space goes to it
+		}
+		if q < n && line[q] == '"' {
+			start = q
 			k := bytes.IndexByte(line[start+1:], '"')
 			if k < 0 {
 				return lineOdd
