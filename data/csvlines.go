@@ -227,7 +227,7 @@ func (p *chunkParser) splitQuoted(data []byte, pos, end int) int {
 	field, start := 0, 0
 	for {
 		a, z, stop := start, n, n // the cell's text and the field's end
-		q := start // where a quoted field's quote would be
+		q := start                // where a quoted field's quote would be
 		for p.trim && q < n && line[q] < utf8.RuneSelf && asciiSpace[line[q]] {
 			q++ // encoding/csv skips it; a quote after other white space goes to it
 		}
