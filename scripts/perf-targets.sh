@@ -8,7 +8,7 @@
 # quick (the default): reading 10^7 labels in CSV, JSON Lines and Parquet on
 # one and two goroutines, the one-pass benchmarks at K = 2 and 20, and
 # whole `consensus fit` processes on the 2·10^6-label file (K = 2) and a
-# 10^6-label file with K = 20; about 10 minutes on two idle cores. full
+# 10^6-label file with K = 20; about 10 minutes on two idle cores (13-15 with Crowd-Kit). full
 # adds the 10^8-label DA-DS fit (about 10 more minutes and 4 GB).
 #
 # Every figure is the median of RUNS runs (default 3; FIT_RUNS, if set, for
