@@ -172,66 +172,27 @@ func (p *chunkParser) parse(c *chunk) {
 }
 
 // split finds the wanted cells of the line data[pos:end] (without its
-// '\n'), trimmed, in p.cells.
+// '\n'), trimmed, in p.cells. Of quotes it takes the quoting that
+// spreadsheets and R's write.csv write, a field that starts with a quote
+// and ends with the next one, just before a separator or the line's end
+// (or a '\r' there, which encoding/csv drops), with the text between them
+// as its cell, as encoding/csv reads it (after ASCII white space that it
+// skips with TrimLeadingSpace); any other quote (a doubled one, a quote
+// inside a field that does not start with one, a field not closed on its
+// line, which may go on over the next) makes the line odd, for
+// encoding/csv to read or refuse.
 func (p *chunkParser) split(data []byte, pos, end int) int {
 	line := data[pos:end]
-	if bytes.IndexByte(line, '"') >= 0 {
-		return p.splitQuoted(data, pos, end)
-	}
-	field, start := 0, 0
-	for {
-		i := bytes.IndexByte(line[start:], p.sep)
-		stop := len(line)
-		if i >= 0 {
-			stop = start + i
-		}
-		for j, at := range p.index {
-			if at == field {
-				a, z, ok := trimCell(line, start, stop)
-				if !ok {
-					if i < 0 && field == 0 && len(bytes.TrimSpace(line)) == 0 {
-						return lineBlank
-					}
-					return lineOdd
-				}
-				p.cells[j] = [2]int32{int32(pos + a), int32(pos + z)}
-			}
-		}
-		field++
-		if i < 0 {
-			break
-		}
-		start = stop + 1
-	}
-	if field != p.width {
-		if field == 1 && len(bytes.TrimSpace(line)) == 0 {
-			return lineBlank
-		}
-		return lineOdd
-	}
-	return linePlain
-}
-
-// splitQuoted is split for a line with a quote. It takes the quoting
-// that spreadsheets and R's write.csv write, a field that starts with a
-// quote and ends with the next one, just before a separator or the line's
-// end (or a '\r' there, which encoding/csv drops), with the text between
-// them as its cell, as encoding/csv reads it (after ASCII white space
-// that it skips with TrimLeadingSpace); any other quote (a doubled one, a
-// quote inside a field that does not start with one, a field not closed on
-// its line, which may go on over the next) makes the line odd, for
-// encoding/csv to read or refuse.
-func (p *chunkParser) splitQuoted(data []byte, pos, end int) int {
-	line := data[pos:end]
 	n := len(line)
+	quoted := bytes.IndexByte(line, '"') >= 0
 	field, start := 0, 0
 	for {
 		a, z, stop := start, n, n // the cell's text and the field's end
 		q := start                // where a quoted field's quote would be
-		for p.trim && q < n && line[q] < utf8.RuneSelf && asciiSpace[line[q]] {
+		for quoted && p.trim && q < n && line[q] < utf8.RuneSelf && asciiSpace[line[q]] {
 			q++ // encoding/csv skips it; a quote after other white space goes to it
 		}
-		if q < n && line[q] == '"' {
+		if quoted && q < n && line[q] == '"' {
 			start = q
 			k := bytes.IndexByte(line[start+1:], '"')
 			if k < 0 {
@@ -249,7 +210,7 @@ func (p *chunkParser) splitQuoted(data []byte, pos, end int) int {
 			if i := bytes.IndexByte(line[start:], p.sep); i >= 0 {
 				z, stop = start+i, start+i
 			}
-			if bytes.IndexByte(line[a:z], '"') >= 0 {
+			if quoted && bytes.IndexByte(line[a:z], '"') >= 0 {
 				return lineOdd // a quote inside a field
 			}
 		}
@@ -257,6 +218,9 @@ func (p *chunkParser) splitQuoted(data []byte, pos, end int) int {
 			if at == field {
 				a, z, ok := trimCell(line, a, z)
 				if !ok {
+					if stop == n && field == 0 && len(bytes.TrimSpace(line)) == 0 {
+						return lineBlank
+					}
 					return lineOdd
 				}
 				p.cells[j] = [2]int32{int32(pos + a), int32(pos + z)}
@@ -269,6 +233,9 @@ func (p *chunkParser) splitQuoted(data []byte, pos, end int) int {
 		start = stop + 1
 	}
 	if field != p.width {
+		if field == 1 && len(bytes.TrimSpace(line)) == 0 {
+			return lineBlank
+		}
 		return lineOdd
 	}
 	return linePlain
