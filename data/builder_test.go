@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,8 +137,9 @@ func TestBuilder(t *testing.T) {
 	}
 }
 
-// TestLoadLabelsReserved checks that reading a file, which sizes the
-// Builder from the file's size after the first block (reserveFor), gives
+// TestLoadLabelsReserved checks that reading a file, plain or
+// gzip-compressed, which sizes the Builder from the size of the file's text
+// after the first block (reserveFor), gives
 // the Dataset of reading the same bytes from memory, which does not: with
 // small blocks, on one and two goroutines, for files grouped by task (the
 // estimate from the first block is close), with tasks that come back (the
@@ -161,32 +163,109 @@ func TestLoadLabelsReserved(t *testing.T) {
 		for i := range chunkLen + 5000 { // more than a column's first chunk
 			buf.WriteString(row(i))
 		}
-		path := filepath.Join(t.TempDir(), name+".csv")
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		for _, threads := range []int{1, 2} {
-			for _, size := range []int{64, 4096, 1 << 20} {
-				chunkThreads, chunkSize = threads, size
-				got, err := LoadLabels(path, "", ReadOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := ReadLabels(bytes.NewReader(buf.Bytes()), path, ReadOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%s, %d goroutines, blocks of %d bytes: the file and the same bytes in memory read differently", name, threads, size)
+		// The gzip-compressed file is sized by its trailer (inputSize).
+		dir := t.TempDir()
+		for path, content := range map[string][]byte{
+			filepath.Join(dir, name+".csv"):    buf.Bytes(),
+			filepath.Join(dir, name+".csv.gz"): gzipOf(t, buf.Bytes()),
+		} {
+			if err := os.WriteFile(path, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, threads := range []int{1, 2} {
+				for _, size := range []int{64, 4096, 1 << 20} {
+					chunkThreads, chunkSize = threads, size
+					got, err := LoadLabels(path, "", ReadOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := ReadLabels(bytes.NewReader(buf.Bytes()), path, ReadOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("%s, %d goroutines, blocks of %d bytes: the file and the same bytes in memory read differently", filepath.Base(path), threads, size)
+					}
 				}
 			}
 		}
 	}
 }
 
-// TestLoadOtherFormatsReserved reads files in JSON Lines and Parquet, which
-// size the Builder from the file after its first chunkLen labels (JSON
-// Lines by the bytes read, Parquet by the rows the file declares), and
+// gzipOf returns text gzip-compressed in one member.
+func gzipOf(t *testing.T, text []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestInputSize checks the size of the text that the readers size the
+// Builder for: a regular file's size, the size a gzip file's trailer
+// records when it is at least the file's and at most maxSizingRatio times
+// it, and 0 (not known) for what is not a regular file, for a gzip file
+// whose last member is smaller than the file, and for an empty gzip file.
+func TestInputSize(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("task,worker,label\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "t%d,w%d,%d\n", i*7919%1009, i*31%97, i%3)
+	}
+	text := b.Bytes()
+	one := gzipOf(t, text)
+	many := append(append([]byte(nil), one...), gzipOf(t, []byte("t2,w2,b\n"))...)
+	// The trailer of a file with bytes after its gzip stream, as read.
+	huge := append(append([]byte(nil), one...), 0xff, 0xff, 0xff, 0x7f)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		want    int64
+	}{
+		{"plain", text, int64(len(text))},
+		{"gzip", one, int64(len(text))},
+		{"gzip, two members", many, 0},
+		{"gzip, bytes after it", huge, maxSizingRatio * int64(len(huge))},
+		{"gzip, empty", gzipOf(t, nil), 0},
+		{"empty", nil, 0},
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", ""))
+		if err := os.WriteFile(path, tc.content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := inputSize(f); got != tc.want {
+			t.Errorf("%s: inputSize = %d, want %d", tc.name, got, tc.want)
+		}
+		f.Close()
+		if got := inputSize(bytes.NewReader(tc.content)); got != 0 {
+			t.Errorf("%s in memory: inputSize = %d, want 0", tc.name, got)
+		}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if got := inputSize(r); got != 0 {
+		t.Errorf("a pipe: inputSize = %d, want 0", got)
+	}
+}
+
+// TestLoadOtherFormatsReserved reads files in JSON Lines (plain and
+// gzip-compressed) and Parquet, which size the Builder from the file after
+// its first chunkLen labels (JSON Lines by the bytes of text read, Parquet
+// by the rows the file declares), and
 // compares the Datasets with the CSV read of the same rows: grouped,
 // scattered and growing ids, Parquet page by page and value by value.
 func TestLoadOtherFormatsReserved(t *testing.T) {
@@ -216,7 +295,7 @@ func TestLoadOtherFormatsReserved(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for ext, content := range map[string][]byte{"jsonl": jsonl.Bytes(), "parquet": parquetOf(t, rows)} {
+		for ext, content := range map[string][]byte{"jsonl": jsonl.Bytes(), "jsonl.gz": gzipOf(t, jsonl.Bytes()), "parquet": parquetOf(t, rows)} {
 			path := filepath.Join(dir, name+"."+ext)
 			if err := os.WriteFile(path, content, 0o644); err != nil {
 				t.Fatal(err)

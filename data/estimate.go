@@ -258,14 +258,13 @@ const maxDeflateRatio = 1032
 // size, from the ISIZE field of its trailer (the size modulo 2^32, fixed up
 // by assuming the text is at least as large as the compressed file).
 func gzipTextSize(f *os.File, size int64) (float64, error) {
-	if size < 18 {
+	if size < gzipMinSize {
 		return float64(size), nil
 	}
-	var b [4]byte
-	if _, err := f.ReadAt(b[:], size-4); err != nil {
+	isize, err := gzipISize(f, size)
+	if err != nil {
 		return 0, err
 	}
-	isize := int64(binary.LittleEndian.Uint32(b[:]))
 	for isize < size {
 		isize += 1 << 32
 	}
@@ -273,4 +272,22 @@ func gzipTextSize(f *os.File, size int64) (float64, error) {
 	// from trailing garbage or a multi-member file, where the last member's
 	// size says nothing.
 	return float64(min(isize, maxDeflateRatio*size)), nil
+}
+
+// gzipMinSize is the size of a gzip file's 10-byte header and 8-byte
+// trailer; a smaller file is not gzip.
+const gzipMinSize = 18
+
+// gzipISize returns the ISIZE field of the trailer of a gzip file of the
+// given size: the size of its last member's text modulo 2^32 (RFC 1952).
+// A file too small to be gzip gives 0.
+func gzipISize(ra io.ReaderAt, size int64) (int64, error) {
+	if size < gzipMinSize {
+		return 0, nil
+	}
+	var b [4]byte
+	if _, err := ra.ReadAt(b[:], size-4); err != nil {
+		return 0, err
+	}
+	return int64(binary.LittleEndian.Uint32(b[:])), nil
 }
