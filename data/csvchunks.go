@@ -24,23 +24,64 @@ var chunkThreads = 0
 // readChunks adds the data rows of t to b in parallel, as long as they are
 // plain: lines without quotes, with as many fields as the header, and
 // wanted cells that are neither empty nor invalid UTF-8 after trimming,
-// with labels that b accepts. The input is cut into blocks of whole lines;
-// goroutines split the lines of a block and number its ids locally, in
-// order of first appearance, with the hashes of the Builder's interns;
-// the blocks are then merged into b in order, so that tasks, workers and
-// classes are numbered by first appearance in the file, whatever the
-// number of goroutines. At the first row that is not plain, readChunks
-// points t at the input from that row's line on and returns; reading the
-// rest row by row gives the same rows, or the error, that reading the
-// whole input row by row would. t must use a fastCSV that has read only
-// the header. The guard g sees every row, with its line and the number of
-// distinct tasks and workers after it, as the row-by-row path shows them;
-// readChunks returns the guard's error, if it gives one.
+// with labels that b accepts (readBlocks). At the first row that is not
+// plain, readChunks points t at the input from that row's line on and
+// returns; reading the rest row by row gives the same rows, or the error,
+// that reading the whole input row by row would. t must use a fastCSV that
+// has read only the header.
 func readChunks(t *tableReader, b *Builder, g *guard) error {
 	f, ok := t.cr.(*fastCSV)
 	if !ok || f.slow != nil || f.sep >= utf8.RuneSelf || f.err != nil && f.pos == len(f.buf) {
 		return nil
 	}
+	in := blockInput{r: f.r, err: f.err, carry: f.buf[f.pos:], line: f.line, read: int64(f.pos), size: t.size}
+	parser := func() *chunkParser { return newChunkParser(byte(f.sep), f.trim, t.width, t.index) }
+	rest, err := readBlocks(in, parser, b, g, t.names[0])
+	if err != nil {
+		return err
+	}
+	t.cr = &fastCSV{r: rest.r, sep: f.sep, trim: f.trim, buf: make([]byte, 0, fastBlock), line: rest.line, first: true}
+	return nil
+}
+
+// blockInput is the input of readBlocks: a reader and the error that
+// ended it, if any, the bytes read from it that were not used (carry),
+// the lines and the bytes of the input before them, and the size of the
+// whole input (0: not known).
+type blockInput struct {
+	r     io.Reader
+	err   error
+	carry []byte
+	line  int
+	read  int64
+	size  int64
+}
+
+// blockRest is what readBlocks leaves: a reader of the input from the first
+// line it did not add on, the lines and bytes of the input before that
+// line, and whether it sized the Builder (reserveFor).
+type blockRest struct {
+	r        io.Reader
+	line     int
+	read     int64
+	reserved bool
+}
+
+// readBlocks adds the rows of in to b in parallel, as long as a parser
+// from newParser finds them plain and b accepts their labels. The input is
+// cut into blocks of whole lines; goroutines split the lines of a block
+// and number its ids locally, in order of first appearance, with the
+// hashes of the Builder's interns; the blocks are then merged into b in
+// order, so that tasks, workers and classes are numbered by first
+// appearance in the input, whatever the number of goroutines. At the first
+// row that is not plain it stops and returns the rest of the input from
+// that row's line on, which the row-by-row path then reads. The guard g
+// sees every row, with its line and the number of distinct tasks and
+// workers after it, as the row-by-row path shows them; readBlocks returns
+// the guard's error, if it gives one. taskColumn is the name of the task
+// column: a row whose task equals it may repeat the header, which the
+// row-by-row path decides.
+func readBlocks(in blockInput, newParser func() *chunkParser, b *Builder, g *guard, taskColumn string) (blockRest, error) {
 	b.tasks.hash("")
 	b.workers.hash("")
 	n := chunkThreads
@@ -55,19 +96,20 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 		parsers = 0
 	}
 	p := &chunkPipe{
-		f:     f,
+		in:    in.r,
+		inErr: in.err,
 		jobs:  make(chan *chunk, parsers),
 		order: make(chan *chunk, 2*n),
 		free:  make(chan *chunk, 3*n+2),
 	}
-	p.carry = append([]byte(nil), f.buf[f.pos:]...)
+	p.carry = append([]byte(nil), in.carry...)
 	var wg sync.WaitGroup
-	single := newChunkParser(byte(f.sep), f.trim, t.width, t.index)
+	single := newParser()
 	for range parsers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := newChunkParser(byte(f.sep), f.trim, t.width, t.index)
+			c := newParser()
 			c.hashers = [3]idHash{b.tasks.hasher, b.workers.hasher, b.tasks.hasher}
 			for job := range p.jobs {
 				c.parse(job)
@@ -77,8 +119,9 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 	}
 	go p.read()
 
-	line := f.line             // lines before the current block
-	read, first := f.pos, true // bytes of the input in the blocks so far
+	line := in.line   // lines before the current block
+	read := in.read   // bytes of the input before the current block
+	reserved := false // whether b was sized
 	var rest [][]byte
 	var failed error
 	for job := range p.order {
@@ -89,11 +132,11 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 		var stop *chunkRow // the first row not added, if any
 		var err error
 		if parsers == 0 {
-			stop, err = single.direct(job, b, g, line, t.names[0])
+			stop, err = single.direct(job, b, g, line, taskColumn)
 		} else {
 			<-job.done
 			var added int
-			added, err = job.merge(b, g, line, t.names[0])
+			added, err = job.merge(b, g, line, taskColumn)
 			if added < len(job.rows) {
 				stop = &job.rows[added]
 			}
@@ -107,12 +150,14 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 			p.stop.Store(true)
 			rest = append(rest, job.data[stop.at:])
 			line += int(stop.line)
+			read += int64(stop.at)
 			continue
 		}
 		line += job.lines
-		if read += len(job.data); first {
-			first = false
-			reserveFor(b, t.size, read)
+		read += int64(len(job.data))
+		if !reserved {
+			reserved = true
+			reserveFor(b, in.size, int(read))
 		}
 		select {
 		case p.free <- job:
@@ -121,20 +166,19 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 	}
 	wg.Wait()
 	if failed != nil {
-		return failed
+		return blockRest{}, failed
 	}
 	rest = append(rest, p.carry)
 	readers := make([]io.Reader, 0, len(rest)+1)
 	for _, r := range rest {
 		readers = append(readers, bytes.NewReader(r))
 	}
-	tail := f.r
+	tail := in.r
 	if p.err != nil {
 		tail = errReader{p.err}
 	}
 	readers = append(readers, tail)
-	t.cr = &fastCSV{r: io.MultiReader(readers...), sep: f.sep, trim: f.trim, buf: make([]byte, 0, fastBlock), line: line, first: true}
-	return nil
+	return blockRest{r: io.MultiReader(readers...), line: line, read: read, reserved: reserved}, nil
 }
 
 // reserveFor reserves b for an input of size bytes (0 if not known) of
@@ -188,9 +232,10 @@ func gzipSizeHint(ra io.ReaderAt, size int64) int64 {
 	return min(isize, maxSizingRatio*size)
 }
 
-// chunkPipe carries the blocks of readChunks.
+// chunkPipe carries the blocks of readBlocks.
 type chunkPipe struct {
-	f     *fastCSV
+	in    io.Reader   // the input
+	inErr error       // the error that ended it before the blocks, if any
 	jobs  chan *chunk // to the parsers
 	order chan *chunk // to the merge, in input order
 	free  chan *chunk // merged chunks, to reuse
@@ -235,7 +280,7 @@ func (p *chunkPipe) read() {
 	defer close(p.order)
 	defer close(p.jobs)
 	direct := cap(p.jobs) == 0 // no parsers: the merge reads the blocks
-	err := p.f.err
+	err := p.inErr
 	for !p.stop.Load() {
 		job := &chunk{}
 		select {
@@ -258,7 +303,7 @@ func (p *chunkPipe) read() {
 				buf = append(buf, 0)[:len(buf)]
 			}
 			var m int
-			m, err = p.f.r.Read(buf[len(buf):cap(buf)])
+			m, err = p.in.Read(buf[len(buf):cap(buf)])
 			if i := bytes.LastIndexByte(buf[len(buf):len(buf)+m], '\n'); i >= 0 {
 				end = len(buf) + i + 1
 			}

@@ -34,7 +34,7 @@ func lineEnd(data []byte, pos int) (end, next int) {
 // valid only as long as b is not changed.
 func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// chunkParser splits the lines of chunks.
+// chunkParser splits the lines of chunks: CSV or TSV, or JSON Lines.
 type chunkParser struct {
 	sep     byte
 	trim    bool // encoding/csv's TrimLeadingSpace: white space before a quote
@@ -43,6 +43,10 @@ type chunkParser struct {
 	class   [256]uint8 // what each byte is to splitLine: a byteXxx
 	want    []int8     // the wanted cell in each field, or -1
 	hashers [3]idHash
+	// json, if not nil, makes the lines JSON Lines records with the keys
+	// names, which json's first tier reads (jsonLine).
+	json  *jsonlScan
+	names []string
 	// cells receives the start and end of each wanted cell of the line
 	// split last: own, or the row of direct's batch being split.
 	cells  *[3][2]int32
@@ -79,6 +83,9 @@ func newChunkParser(sep byte, trim bool, width int, index []int) *chunkParser {
 // without quotes, with as many fields as the header and no wanted cell
 // empty. Every other line goes to split.
 func (p *chunkParser) splitLine(data []byte, pos int) (next, kind int) {
+	if p.json != nil {
+		return p.jsonLine(data, pos)
+	}
 	field, start := 0, pos
 	for i := pos; i < len(data); i++ {
 		switch p.class[data[i]] {

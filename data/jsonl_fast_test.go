@@ -134,21 +134,38 @@ func checkJSONLPaths(t *testing.T, in []byte) {
 			parseBoth(t, line, []string{"task", "worker", "label"})
 		}
 	}
-	compareJSONLAhead(t, in, ReadOptions{})
+	compareJSONLPaths(t, in, ReadOptions{})
 }
 
-// compareJSONLAhead reads in as JSON Lines with the records read ahead in
-// batches (readAhead) and without, and checks that the Datasets, or the
-// errors, are the same.
-func compareJSONLAhead(t *testing.T, in []byte, opt ReadOptions) {
+// compareJSONLPaths reads in as JSON Lines record by record, and checks
+// that reading records ahead in batches (readAhead), and reading them in
+// parallel blocks (readJSONLChunks) on one and two goroutines with blocks
+// of several sizes, give the same Dataset, or the same error.
+func compareJSONLPaths(t *testing.T, in []byte, opt ReadOptions) {
 	t.Helper()
+	defer func(old bool) { jsonlChunks = old }(jsonlChunks)
+	jsonlChunks = false
 	d1, e1 := readSwitched(&jsonlAhead, false, in, "f.jsonl", JSONL, opt)
-	d2, e2 := readSwitched(&jsonlAhead, true, in, "f.jsonl", JSONL, opt)
-	if e1 != e2 {
-		t.Fatalf("%.200q: error %q read ahead, %q row by row", in, e2, e1)
+	check := func(how string, d2 *Dataset, e2 string) {
+		t.Helper()
+		if e1 != e2 {
+			t.Fatalf("%.200q: error %q %s, %q record by record", in, e2, how, e1)
+		}
+		if !reflect.DeepEqual(d1, d2) {
+			t.Fatalf("%.200q: %s %+v, record by record %+v", in, how, d2, d1)
+		}
 	}
-	if !reflect.DeepEqual(d1, d2) {
-		t.Fatalf("%.200q: read ahead %+v, row by row %+v", in, d2, d1)
+	d2, e2 := readSwitched(&jsonlAhead, true, in, "f.jsonl", JSONL, opt)
+	check("read ahead", d2, e2)
+	defer func(old int) { chunkSize = old }(chunkSize)
+	defer func(old int) { chunkThreads = old }(chunkThreads)
+	for _, threads := range []int{1, 2} {
+		chunkThreads = threads
+		for _, size := range []int{1, 7, 4096, 1 << 20} {
+			chunkSize = size
+			d2, e2 := readSwitched(&jsonlChunks, true, in, "f.jsonl", JSONL, opt)
+			check(fmt.Sprintf("in blocks of %d bytes on %d goroutines", size, threads), d2, e2)
+		}
 	}
 }
 
@@ -165,12 +182,13 @@ func readSwitched(flag *bool, on bool, in []byte, name string, f Format, opt Rea
 	return d, ""
 }
 
-// TestJSONLAhead checks that reading records ahead in batches gives the
-// Dataset, or the error with its line, that reading them one by one gives:
-// across the reader's buffer refills, with blank lines, records that only
-// the later tiers read, a line longer than the buffer, and bad rows or
-// labels after many good ones.
-func TestJSONLAhead(t *testing.T) {
+// TestJSONLPaths checks that reading records ahead in batches, and in
+// parallel blocks, gives the Dataset, or the error with its line, that
+// reading them one by one gives: across the reader's buffer refills and
+// the blocks' ends, with blank lines, records that only the later tiers
+// read, a line longer than the buffer, and bad rows or labels after many
+// good ones.
+func TestJSONLPaths(t *testing.T) {
 	body := func(n int, odd func(i int) string) []byte {
 		var b bytes.Buffer
 		for i := range n {
@@ -204,6 +222,8 @@ func TestJSONLAhead(t *testing.T) {
 				return "\n"
 			case 9:
 				return "  \t\n"
+			case 11, 12:
+				return fmt.Sprintf(" \t{\"task\":\"t%d\",\"worker\":\"w%d\",\"label\":\"%d\"} \r\n", i/3, i%97, i%2)
 			}
 			return ""
 		}), ReadOptions{}},
@@ -226,6 +246,7 @@ func TestJSONLAhead(t *testing.T) {
 		{"empty task late", body(20000, at(15000, `{"task":"","worker":"w","label":"1"}`+"\n")), ReadOptions{}},
 		{"bad record late", body(20000, at(15001, `{"task":"t","worker":"w","label":"1"`+"\n")), ReadOptions{}},
 		{"NaN label late", body(20000, at(14000, `{"task":"t","worker":"w","label":"NaN"}`+"\n")), ReadOptions{}},
+		{"an array late", body(20000, at(14000, `[{"task":"t","worker":"w","label":"1"}]`+"\n")), ReadOptions{}},
 		{"header repeated late", body(20000, at(14000, `{"task":"task","worker":"worker","label":"label"}`+"\n")), ReadOptions{}},
 		{"tasks that come back, and blank lines", body(20000, func(i int) string {
 			switch {
@@ -240,7 +261,7 @@ func TestJSONLAhead(t *testing.T) {
 		{"memory limit", body(20000, none), ReadOptions{MaxMemory: 1 << 20}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			compareJSONLAhead(t, c.in, c.opt)
+			compareJSONLPaths(t, c.in, c.opt)
 		})
 	}
 }

@@ -13,15 +13,28 @@ import "bytes"
 // line, jsonlFast would accept it with the same cells (TestJSONLFastPath
 // and FuzzReadLabels check it).
 type jsonlScan struct {
-	got []bool // per wanted key: seen in this record
+	got []bool     // per wanted key: seen in this record
+	at  [][2]int32 // per wanted key: the bounds of its value in the line
 }
 
 // parse reads the wanted values of the trimmed line into cells, as
 // jsonlFast.parse does, and reports true, or reports false (leaving cells
 // partly written). Cells point into line.
 func (s *jsonlScan) parse(line []byte, names, cells []string) bool {
+	if !s.spans(line, names) {
+		return false
+	}
+	for k, at := range s.at {
+		cells[k] = bytesString(line[at[0]:at[1]])
+	}
+	return true
+}
+
+// spans finds the wanted values of the trimmed line as parse does and
+// reports true with their bounds in line in s.at, or reports false.
+func (s *jsonlScan) spans(line []byte, names []string) bool {
 	if len(s.got) != len(names) {
-		s.got = make([]bool, len(names))
+		s.got, s.at = make([]bool, len(names)), make([][2]int32, len(names))
 	}
 	clear(s.got)
 	n := len(line)
@@ -104,13 +117,18 @@ func (s *jsonlScan) parse(line []byte, names, cells []string) bool {
 			return false
 		}
 		if want >= 0 {
-			v := line[va:vz]
-			if str {
-				if v = bytes.TrimSpace(v); len(v) == 0 {
+			if str { // ASCII: trimmed as bytes.TrimSpace trims it
+				for va < vz && asciiSpace[line[va]] {
+					va++
+				}
+				for vz > va && asciiSpace[line[vz-1]] {
+					vz--
+				}
+				if va == vz {
 					return false
 				}
 			}
-			cells[want] = bytesString(v)
+			s.at[want] = [2]int32{int32(va), int32(vz)}
 			s.got[want] = true
 		}
 		if end {

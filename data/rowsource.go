@@ -143,6 +143,11 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 		if err := readChunks(s, b, g); err != nil {
 			return nil, err
 		}
+	case *jsonlReader:
+		// The plain records in parallel, if it can.
+		if err := readJSONLChunks(s, b, g); err != nil {
+			return nil, err
+		}
 	case *parquetReader:
 		// Page by page, through the dictionaries, if it can.
 		if useParquetPages {
