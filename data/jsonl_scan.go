@@ -117,11 +117,14 @@ func (s *jsonlScan) spans(line []byte, names []string) bool {
 			return false
 		}
 		if want >= 0 {
-			if str { // ASCII: trimmed as bytes.TrimSpace trims it
-				for va < vz && asciiSpace[line[va]] {
+			if str {
+				// Trimmed as bytes.TrimSpace trims it: of its white
+				// space, a string that scanJSONString takes can hold
+				// only ' ' (the others are control characters).
+				for va < vz && line[va] == ' ' {
 					va++
 				}
-				for vz > va && asciiSpace[line[vz-1]] {
+				for vz > va && line[vz-1] == ' ' {
 					vz--
 				}
 				if va == vz {
