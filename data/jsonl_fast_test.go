@@ -127,13 +127,17 @@ func TestJSONLFastPath(t *testing.T) {
 }
 
 // checkJSONLPaths runs every line of in through both paths of the JSON Lines
-// reader, for FuzzReadLabels.
+// reader, and through the first tier with and without the layout of the
+// lines before it (checkLayout), for FuzzReadLabels.
 func checkJSONLPaths(t *testing.T, in []byte) {
+	var lines [][]byte
 	for _, raw := range bytes.Split(in, []byte("\n")) {
 		if line := bytes.TrimSpace(raw); len(line) > 0 {
 			parseBoth(t, line, []string{"task", "worker", "label"})
+			lines = append(lines, line)
 		}
 	}
+	checkLayout(t, lines...)
 	compareJSONLPaths(t, in, ReadOptions{})
 }
 
@@ -263,6 +267,76 @@ func TestJSONLPaths(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			compareJSONLPaths(t, c.in, c.opt)
 		})
+	}
+}
+
+// checkLayout reads lines in turn with one jsonlScan, which takes the
+// shortcut of a line with the layout of the last one it read in full
+// (sameLayout), and checks that each gives what a jsonlScan that has read
+// nothing before gives it: whether it reads the line, and the cells.
+func checkLayout(t *testing.T, lines ...[]byte) {
+	t.Helper()
+	names := []string{"task", "worker", "label"}
+	var carried jsonlScan
+	for i, line := range lines {
+		var fresh jsonlScan
+		got, want := make([]string, 3), make([]string, 3)
+		gotOK, wantOK := carried.parse(line, names, got), fresh.parse(line, names, want)
+		if gotOK != wantOK || wantOK && !slices.Equal(got, want) {
+			t.Fatalf("line %d %q after %q: the scan reads it %v %q, without the lines before %v %q",
+				i+1, line, lines[:i], gotOK, got, wantOK, want)
+		}
+	}
+}
+
+// TestJSONLLayout checks the first tier's shortcut for a record with the
+// layout of the one before (sameLayout): taken with the new values where
+// the full scan reads the line alike, and refused where the values would
+// not be read alike (escapes, non-ASCII text, an empty value, a string
+// where a number was, a number that does not end where the layout goes
+// on), where the text around the values differs, and after a record with
+// true or false.
+func TestJSONLLayout(t *testing.T) {
+	const (
+		str = `{"task":"t1","worker":"w1","label":"x"}`
+		num = `{"id":7, "task":12,"worker":"w","label":-1.5e3 }`
+	)
+	for _, second := range []string{
+		`{"task":"t2 with, commas: and } braces","worker":"w2","label":"y"}`,
+		`{"task":"  padded ","worker":"w2","label":"y"}`,
+		`{"task":"t\"2","worker":"w2","label":"y"}`,
+		`{"task":"té","worker":"w2","label":"y"}`,
+		`{"task":"   ","worker":"w2","label":"y"}`,
+		`{"task":"","worker":"w2","label":"y"}`,
+		`{"task":"t","worker":"w2","label":"y"} `,
+		`{"task":"t","worker":"w2","label":"y","n":null}`,
+		`{"task":"t","worker":"w2","label":"y"`,
+		`{"task":"t","worker":"w2","label":"y}`,
+		`{"task":"t","Worker":"w2","label":"y"}`,
+		`{"task":"t","worker":"w2","label":"y"}}`,
+		`{"id":7, "task":3,"worker":"w","label":0 }`,
+		`{"id":7, "task":-0.25e-3,"worker":"w","label":1E+2 }`,
+		`{"id":7, "task":"3","worker":"w","label":0 }`,
+		`{"id":7, "task":01,"worker":"w","label":0 }`,
+		`{"id":7, "task":1.,"worker":"w","label":0 }`,
+		`{"id":7, "task":1e,"worker":"w","label":0 }`,
+		`{"id":7, "task":1,"worker":"w","label":0x }`,
+		`{"id":8, "task":1,"worker":"w","label":0 }`,
+		`{"id":7, "task":true,"worker":"w","label":0 }`,
+	} {
+		for _, first := range []string{str, num, `{"task":"t","worker":true,"label":"x"}`} {
+			checkLayout(t, []byte(first), []byte(second), []byte(first))
+		}
+	}
+	// The shortcut is taken: a line with the layout and new values.
+	var s jsonlScan
+	names := []string{"task", "worker", "label"}
+	cells := make([]string, 3)
+	if !s.parse([]byte(str), names, cells) || !s.sameLayout([]byte(`{"task":"t9","worker":"w9","label":"z"}`)) {
+		t.Errorf("a record with the layout of the one before does not take the shortcut")
+	}
+	if !s.parse([]byte(`{"task":"t","worker":true,"label":"x"}`), names, cells) || s.sameLayout([]byte(`{"task":"t","worker":true,"label":"x"}`)) {
+		t.Errorf("a record with a value true takes the shortcut")
 	}
 }
 

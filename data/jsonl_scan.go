@@ -13,8 +13,26 @@ import "bytes"
 // line, jsonlFast would accept it with the same cells (TestJSONLFastPath
 // and FuzzReadLabels check it).
 type jsonlScan struct {
-	got []bool     // per wanted key: seen in this record
-	at  [][2]int32 // per wanted key: the bounds of its value in the line
+	got   []bool     // per wanted key: seen in this record
+	at    [][2]int32 // per wanted key: the bounds of its value in the line
+	raw   [][2]int32 // per wanted key: the bounds before trimming
+	kind  []byte     // per wanted key: its value's first byte
+	order []int      // the wanted keys in the order of the record
+
+	// layout is the last record that the full scan read with no wanted
+	// value true or false, whose layout, the text around its wanted
+	// values, the next records likely share (sameLayout); nil for none.
+	layout []byte
+	// cuts are its wanted values in the order of the record.
+	cuts []layoutCut
+}
+
+// layoutCut is a wanted value of jsonlScan.layout: its bounds, as in
+// jsonlScan.raw, its key and its first byte, as in jsonlScan.kind.
+type layoutCut struct {
+	at   [2]int32
+	key  int
+	kind byte
 }
 
 // parse reads the wanted values of the trimmed line into cells, as
@@ -31,12 +49,87 @@ func (s *jsonlScan) parse(line []byte, names, cells []string) bool {
 }
 
 // spans finds the wanted values of the trimmed line as parse does and
-// reports true with their bounds in line in s.at, or reports false.
+// reports true with their bounds in line in s.at, or reports false. A
+// line with the layout of the last one it read in full takes
+// sameLayout's shortcut; any other, the full scan (scan).
 func (s *jsonlScan) spans(line []byte, names []string) bool {
 	if len(s.got) != len(names) {
-		s.got, s.at = make([]bool, len(names)), make([][2]int32, len(names))
+		w := len(names)
+		s.got, s.at, s.raw, s.kind = make([]bool, w), make([][2]int32, w), make([][2]int32, w), make([]byte, w)
+		s.layout = nil
 	}
+	if s.sameLayout(line) {
+		return true
+	}
+	if !s.scan(line, names) {
+		return false
+	}
+	// This record's layout for the next ones.
+	s.layout, s.cuts = append(s.layout[:0], line...), s.cuts[:0]
+	for _, k := range s.order {
+		if s.kind[k] != '"' && s.kind[k] != '-' && (s.kind[k] < '0' || s.kind[k] > '9') {
+			s.layout = nil // true or false
+			break
+		}
+		s.cuts = append(s.cuts, layoutCut{at: s.raw[k], key: k, kind: s.kind[k]})
+	}
+	return true
+}
+
+// sameLayout reports whether line has the layout of s.layout, the same
+// bytes around its wanted values, each of which is again a string that
+// scanJSONString takes (not empty once trimmed), or a number, and if so
+// sets s.at. The full scan would then read line as it read s.layout, token
+// for token, with the same keys and the values here: a string's text does
+// not change how the rest of the line is read, and a number ends where
+// scanJSONNumber ends it, before what follows it in both lines.
+func (s *jsonlScan) sameLayout(line []byte) bool {
+	if s.layout == nil {
+		return false
+	}
+	pos, prev := 0, 0 // where line and s.layout go on
+	for _, cut := range s.cuts {
+		k := cut.key
+		lit := s.layout[prev:cut.at[0]]
+		if len(line)-pos < len(lit) || string(line[pos:pos+len(lit)]) != string(lit) {
+			return false
+		}
+		pos += len(lit)
+		if cut.kind == '"' {
+			// lit ends with the string's opening quote.
+			a, z, ok := scanJSONString(line, pos-1)
+			if !ok {
+				return false
+			}
+			pos = z
+			for a < z && line[a] == ' ' { // as in scan
+				a++
+			}
+			for z > a && line[z-1] == ' ' {
+				z--
+			}
+			if a == z {
+				return false
+			}
+			s.at[k] = [2]int32{int32(a), int32(z)}
+		} else {
+			end := scanJSONNumber(line, pos)
+			if end < 0 {
+				return false
+			}
+			s.at[k] = [2]int32{int32(pos), int32(end)}
+			pos = end
+		}
+		prev = int(cut.at[1])
+	}
+	return string(line[pos:]) == string(s.layout[prev:])
+}
+
+// scan is spans' full scan of a line, which also sets s.raw, s.kind and
+// s.order.
+func (s *jsonlScan) scan(line []byte, names []string) bool {
 	clear(s.got)
+	s.order = s.order[:0]
 	n := len(line)
 	if n < 2 || line[0] != '{' {
 		return false
@@ -83,7 +176,8 @@ func (s *jsonlScan) spans(line []byte, names []string) bool {
 		// A value: [va, vz) is its text, or a string's text without quotes.
 		var va, vz int
 		str := false
-		switch c := line[i]; {
+		first := line[i]
+		switch c := first; {
 		case c == '"':
 			va, vz, ok = scanJSONString(line, i)
 			if !ok {
@@ -117,6 +211,8 @@ func (s *jsonlScan) spans(line []byte, names []string) bool {
 			return false
 		}
 		if want >= 0 {
+			s.raw[want], s.kind[want] = [2]int32{int32(va), int32(vz)}, first
+			s.order = append(s.order, want)
 			if str {
 				// Trimmed as bytes.TrimSpace trims it: of its white
 				// space, a string that scanJSONString takes can hold
