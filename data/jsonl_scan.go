@@ -102,13 +102,7 @@ func (s *jsonlScan) sameLayout(line []byte) bool {
 				return false
 			}
 			pos = z
-			for a < z && line[a] == ' ' { // as in scan
-				a++
-			}
-			for z > a && line[z-1] == ' ' {
-				z--
-			}
-			if a == z {
+			if a, z = trimScanned(line, a, z); a == z {
 				return false
 			}
 			s.at[k] = [2]int32{int32(a), int32(z)}
@@ -214,16 +208,7 @@ func (s *jsonlScan) scan(line []byte, names []string) bool {
 			s.raw[want], s.kind[want] = [2]int32{int32(va), int32(vz)}, first
 			s.order = append(s.order, want)
 			if str {
-				// Trimmed as bytes.TrimSpace trims it: of its white
-				// space, a string that scanJSONString takes can hold
-				// only ' ' (the others are control characters).
-				for va < vz && line[va] == ' ' {
-					va++
-				}
-				for vz > va && line[vz-1] == ' ' {
-					vz--
-				}
-				if va == vz {
+				if va, vz = trimScanned(line, va, vz); va == vz {
 					return false
 				}
 			}
@@ -244,6 +229,20 @@ func (s *jsonlScan) scan(line []byte, names []string) bool {
 		}
 	}
 	return true
+}
+
+// trimScanned returns the bounds of line[a:z], the text of a string that
+// scanJSONString takes, trimmed as bytes.TrimSpace trims it: of its white
+// space, such a string can hold only ' ' (the others are control
+// characters).
+func trimScanned(line []byte, a, z int) (int, int) {
+	for a < z && line[a] == ' ' {
+		a++
+	}
+	for z > a && line[z-1] == ' ' {
+		z--
+	}
+	return a, z
 }
 
 // skipJSONSpace returns the position of the first byte of line from i on
