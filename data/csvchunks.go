@@ -455,7 +455,7 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 // of the misses, overlap instead of coming one after the other.
 func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColumn string) (*chunkRow, error) {
 	data := c.data
-	var last [3][]byte // cells of the previous row, for runs of one id
+	var lastTask, lastLabel []byte // cells of the previous row, for runs of one id
 	var lastID [3]int32
 	have := false
 	n := int32(0) // lines split so far
@@ -487,7 +487,7 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 		rows := p.batch[:k]
 		// Hash the tasks, then prefetch their home slots, so that their
 		// cache misses overlap.
-		prev, havePrev := last[0], have
+		prev, havePrev := lastTask, have
 		for i := range rows {
 			r := &rows[i]
 			if r.kind != linePlain {
@@ -524,16 +524,14 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 			if r.kind == lineOdd {
 				return r.stop(), nil
 			}
-			var text [3][]byte
-			for j := range r.cells {
-				text[j] = data[r.cells[j][0]:r.cells[j][1]]
-			}
+			taskText := data[r.cells[0][0]:r.cells[0][1]]
+			labelText := data[r.cells[2][0]:r.cells[2][1]]
 			// The loop above hashed every task that differs from the
 			// previous row's and looked up every known worker.
 			sameTask := !r.hashed
 			label, newLabel := lastID[2], false
-			if !have || !bytes.Equal(text[2], last[2]) {
-				s := bytesString(text[2])
+			if !have || !bytes.Equal(labelText, lastLabel) {
+				s := bytesString(labelText)
 				if nonFiniteText(s) {
 					return r.stop(), nil
 				}
@@ -543,23 +541,23 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				}
 				label, newLabel = k, !ok
 			}
-			if !sameTask && headerLike(bytesString(text[0]), taskColumn) {
+			if !sameTask && headerLike(bytesString(taskText), taskColumn) {
 				return r.stop(), nil
 			}
 			if newLabel {
-				label = b.raw.get(bytesString(text[2]))
+				label = b.raw.get(bytesString(labelText))
 			}
 			task := lastID[0]
 			if !sameTask {
-				task = b.tasks.getHashed(bytesString(text[0]), r.hash)
+				task = b.tasks.getHashed(bytesString(taskText), r.hash)
 			}
 			worker := r.worker - 1
 			if worker < 0 { // a new worker, or one the batch added
-				s := bytesString(text[1])
+				s := bytesString(data[r.cells[1][0]:r.cells[1][1]])
 				worker = b.workers.getHashed(s, b.workers.hash(s))
 			}
 			b.addIndex(task, worker, uint16(label))
-			last, lastID, have = text, [3]int32{task, worker, label}, true
+			lastTask, lastLabel, lastID, have = taskText, labelText, [3]int32{task, worker, label}, true
 			if g != nil {
 				if err := g.row(line+int(r.line)+1, b.ids()); err != nil {
 					return nil, err
