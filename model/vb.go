@@ -56,6 +56,9 @@ type vbChunk struct {
 	// normalisers.
 	rows []int
 	sums []float64
+	// settles holds DA's object updates of a batch until their end
+	// (vbDA.settleAll).
+	settles vbSettles
 }
 
 // vbFit runs mean-field variational Bayes for a conjugate noise model under

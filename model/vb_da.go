@@ -95,13 +95,11 @@ func (v *vbDA) start(d *data.Dataset, head int) {
 func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 	k := v.k
 	off := v.d.Offsets
-	var ebuf, nbuf, n2buf, lbuf, pbuf, g0buf num.Buf
+	var ebuf, nbuf, n2buf, g0buf num.Buf
 	g0 := num.Scratch(&g0buf, k)
 	e := num.Scratch(&ebuf, k)
 	ng := num.Scratch(&nbuf, k)
 	n2 := num.Scratch(&n2buf, k)
-	elog := num.Scratch(&lbuf, k)
-	psi := num.Scratch(&pbuf, k)
 	c.batches(v.d, nv, func(lo, hi int, p, g []float64) {
 		base := off[lo]
 		for j := lo; j < hi; j++ {
@@ -110,7 +108,9 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 			gamma := v.gamma[j*k : (j+1)*k]
 			if gc := goldOf(v.gold, j); gc >= 0 {
 				// Clamped: every φ_i = e_g, and the bound's term is
-				// Σ_i E[log P(y_i | g)].
+				// Σ_i E[log P(y_i | g)], added after the objects
+				// before it.
+				v.settleAll(c)
 				prod := num.NewProduct()
 				for i := 0; i < len(pj); i += k {
 					setOneHot(gj[i:i+k], gc)
@@ -228,46 +228,12 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				// Under hier a has moved since γ_j was formed, Σγ_z
 				// differs from Σa_z + n_j, and the bound keeps
 				// (Σγ_z − Σa_z − n_j) ψ(S).
-				v.settle(c, len(pj)/k, prod, gamma, e, g0, ng, elog, psi)
+				v.settle(c, len(pj)/k, prod, gamma, e, g0, ng)
 				break
 			}
 		}
+		v.settleAll(c)
 	})
-}
-
-// settle ends an object's update in objects: it adds to c the object's
-// terms of the bound at γ_j = gamma (e = exp ψ(γ_j), prod the product of
-// the label normalisers, nj the number of labels) and the largest change of
-// its output from old (γ_j as the last pass left it) to next, moves γ_j
-// to next, and under hier adds E[log q_j] to c.glob (elog and psi are
-// scratch of K values each).
-func (v *vbDA) settle(c *vbChunk, nj int, prod num.Product, gamma, e, old, next, elog, psi []float64) {
-	t := prod.Log() + v.normA
-	if v.hier {
-		s := sum(gamma)
-		lg, _ := math.Lgamma(s)
-		t += (s-v.sumA-float64(nj))*num.Digamma(s) - lg
-	} else {
-		t -= v.lgS[nj]
-	}
-	lg := elog // free until the end
-	num.LgammaTo(lg, gamma)
-	vbPsi(psi, gamma, e)
-	for z, x := range gamma {
-		t += vbBoundTerm(x, v.a[z], lg[z], psi[z])
-	}
-	c.bound += t
-	so, sn := sum(old), sum(next)
-	for z := range next {
-		c.change = max(c.change, math.Abs(next[z]/sn-old[z]/so))
-	}
-	copy(gamma, next)
-	if v.hier {
-		num.DirichletExpLog(elog, gamma)
-		for z, x := range elog {
-			c.glob[z] += x
-		}
-	}
 }
 
 func (v *vbDA) global(chunks []vbChunk) {

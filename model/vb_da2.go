@@ -52,8 +52,7 @@ func (v *vbDA) object2(c *vbChunk, pj, gj, gamma []float64) {
 		}
 		gamma[0], gamma[1] = x0, x1
 		e, old, next := [2]float64{e0, e1}, [2]float64{old0, old1}, [2]float64{n0, n1}
-		var elog, psi [2]float64
-		v.settle(c, len(pj)/2, prod, gamma, e[:], old[:], next[:], elog[:], psi[:])
+		v.settle(c, len(pj)/2, prod, gamma, e[:], old[:], next[:])
 		return
 	}
 }
@@ -125,8 +124,7 @@ func (v *vbDA) object3(c *vbChunk, pj, gj, gamma []float64) {
 		}
 		gamma[0], gamma[1], gamma[2] = x0, x1, x2
 		e, next := [3]float64{e0, e1, e2}, [3]float64{n0, n1, n2}
-		var elog, psi [3]float64
-		v.settle(c, len(pj)/3, prod, gamma, e[:], old[:], next[:], elog[:], psi[:])
+		v.settle(c, len(pj)/3, prod, gamma, e[:], old[:], next[:])
 		return
 	}
 }
@@ -197,8 +195,7 @@ func (v *vbDA) object4(c *vbChunk, pj, gj, gamma []float64) {
 		}
 		gamma[0], gamma[1], gamma[2], gamma[3] = x0, x1, x2, x3
 		e, next := [4]float64{e0, e1, e2, e3}, [4]float64{n0, n1, n2, n3}
-		var elog, psi [4]float64
-		v.settle(c, len(pj)/4, prod, gamma, e[:], old[:], next[:], elog[:], psi[:])
+		v.settle(c, len(pj)/4, prod, gamma, e[:], old[:], next[:])
 		return
 	}
 }

@@ -264,7 +264,12 @@ func (p *Product) rescale() {
 func (p *Product) Scale(e int) { p.E += e }
 
 // Log returns the logarithm of the product.
-func (p Product) Log() float64 { return math.Log(p.M) + float64(p.E)*math.Ln2 }
+func (p Product) Log() float64 { return p.LogWith(math.Log(p.M)) }
+
+// LogWith returns the natural logarithm of the product given logM =
+// math.Log(p.M), as Log does: for logarithms of many products taken in
+// one call (MathLogTo).
+func (p Product) LogWith(logM float64) float64 { return logM + float64(p.E)*math.Ln2 }
 
 // SigmoidLimit is the largest |s| for which SigmoidPairOf computes σ(s)
 // and σ(-s): 1022·log 2, beyond which the smaller of the two would be
