@@ -290,16 +290,18 @@ func checkLayout(t *testing.T, lines ...[]byte) {
 }
 
 // TestJSONLLayout checks the first tier's shortcut for a record with the
-// layout of the one before (sameLayout): taken with the new values where
-// the full scan reads the line alike, and refused where the values would
+// layout of the one before (sameLayout): taken with the new values, of the
+// wanted keys and of others, where the full scan reads the line alike, and
+// refused where the values would
 // not be read alike (escapes, non-ASCII text, an empty value, a string
 // where a number was, a number that does not end where the layout goes
 // on), where the text around the values differs, and after a record with
 // true or false.
 func TestJSONLLayout(t *testing.T) {
 	const (
-		str = `{"task":"t1","worker":"w1","label":"x"}`
-		num = `{"id":7, "task":12,"worker":"w","label":-1.5e3 }`
+		str   = `{"task":"t1","worker":"w1","label":"x"}`
+		num   = `{"id":7, "task":12,"worker":"w","label":-1.5e3 }`
+		extra = `{"task":"t1","worker":"w1","label":"x","ts":1700000000,"conf":"0.5","n":null}`
 	)
 	for _, second := range []string{
 		`{"task":"t2 with, commas: and } braces","worker":"w2","label":"y"}`,
@@ -323,8 +325,16 @@ func TestJSONLLayout(t *testing.T) {
 		`{"id":7, "task":1,"worker":"w","label":0x }`,
 		`{"id":8, "task":1,"worker":"w","label":0 }`,
 		`{"id":7, "task":true,"worker":"w","label":0 }`,
+		`{"task":"t2","worker":"w2","label":"y","ts":1800000000,"conf":"0.25","n":null}`,
+		`{"task":"t2","worker":"w2","label":"y","ts":-1e3,"conf":"","n":null}`,
+		`{"task":"t2","worker":"w2","label":"y","ts":18,"conf":"a\"b","n":null}`,
+		`{"task":"t2","worker":"w2","label":"y","ts":18,"conf":"é","n":null}`,
+		`{"task":"t2","worker":"w2","label":"y","ts":"18","conf":"c","n":null}`,
+		`{"task":"t2","worker":"w2","label":"y","ts":18,"conf":"c","n":true}`,
+		`{"task":"t2","worker":"w2","label":"y","ts":18,"conf":7,"n":null}`,
+		`{"task":"t2","worker":"w2","label":"y","ts":18.,"conf":"c","n":null}`,
 	} {
-		for _, first := range []string{str, num, `{"task":"t","worker":true,"label":"x"}`} {
+		for _, first := range []string{str, num, extra, `{"task":"t","worker":true,"label":"x"}`} {
 			checkLayout(t, []byte(first), []byte(second), []byte(first))
 		}
 	}
@@ -334,6 +344,9 @@ func TestJSONLLayout(t *testing.T) {
 	cells := make([]string, 3)
 	if !s.parse([]byte(str), names, cells) || !s.sameLayout([]byte(`{"task":"t9","worker":"w9","label":"z"}`)) {
 		t.Errorf("a record with the layout of the one before does not take the shortcut")
+	}
+	if !s.parse([]byte(extra), names, cells) || !s.sameLayout([]byte(`{"task":"t9","worker":"w9","label":"z","ts":1700000123,"conf":"","n":null}`)) {
+		t.Errorf("a record whose other keys' values differ from the one before does not take the shortcut")
 	}
 	if !s.parse([]byte(`{"task":"t","worker":true,"label":"x"}`), names, cells) || s.sameLayout([]byte(`{"task":"t","worker":true,"label":"x"}`)) {
 		t.Errorf("a record with a value true takes the shortcut")

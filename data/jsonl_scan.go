@@ -13,22 +13,25 @@ import "bytes"
 // line, jsonlFast would accept it with the same cells (TestJSONLFastPath
 // and FuzzReadLabels check it).
 type jsonlScan struct {
-	got   []bool     // per wanted key: seen in this record
-	at    [][2]int32 // per wanted key: the bounds of its value in the line
-	raw   [][2]int32 // per wanted key: the bounds before trimming
-	kind  []byte     // per wanted key: its value's first byte
-	order []int      // the wanted keys in the order of the record
+	got []bool     // per wanted key: seen in this record
+	at  [][2]int32 // per wanted key: the bounds of its value in the line
+	// vals are the record's string and number values, wanted or not, in
+	// its order; bools, whether a wanted value is true or false.
+	vals  []layoutCut
+	bools bool
 
 	// layout is the last record that the full scan read with no wanted
-	// value true or false, whose layout, the text around its wanted
-	// values, the next records likely share (sameLayout); nil for none.
+	// value true or false, whose layout, the text around its string and
+	// number values, the next records likely share (sameLayout); nil for
+	// none.
 	layout []byte
-	// cuts are its wanted values in the order of the record.
+	// cuts are its string and number values in the order of the record.
 	cuts []layoutCut
 }
 
-// layoutCut is a wanted value of jsonlScan.layout: its bounds, as in
-// jsonlScan.raw, its key and its first byte, as in jsonlScan.kind.
+// layoutCut is a string or number value of a record: its bounds (a
+// string's text without its quotes, not trimmed), the wanted key it is
+// the value of, or -1, and its first byte (a quote for a string).
 type layoutCut struct {
 	at   [2]int32
 	key  int
@@ -55,7 +58,7 @@ func (s *jsonlScan) parse(line []byte, names, cells []string) bool {
 func (s *jsonlScan) spans(line []byte, names []string) bool {
 	if len(s.got) != len(names) {
 		w := len(names)
-		s.got, s.at, s.raw, s.kind = make([]bool, w), make([][2]int32, w), make([][2]int32, w), make([]byte, w)
+		s.got, s.at = make([]bool, w), make([][2]int32, w)
 		s.layout = nil
 	}
 	if s.sameLayout(line) {
@@ -65,24 +68,21 @@ func (s *jsonlScan) spans(line []byte, names []string) bool {
 		return false
 	}
 	// This record's layout for the next ones.
-	s.layout, s.cuts = append(s.layout[:0], line...), s.cuts[:0]
-	for _, k := range s.order {
-		if s.kind[k] != '"' && s.kind[k] != '-' && (s.kind[k] < '0' || s.kind[k] > '9') {
-			s.layout = nil // true or false
-			break
-		}
-		s.cuts = append(s.cuts, layoutCut{at: s.raw[k], key: k, kind: s.kind[k]})
+	s.layout, s.cuts = append(s.layout[:0], line...), append(s.cuts[:0], s.vals...)
+	if s.bools {
+		s.layout = nil
 	}
 	return true
 }
 
 // sameLayout reports whether line has the layout of s.layout, the same
-// bytes around its wanted values, each of which is again a string that
-// scanJSONString takes (not empty once trimmed), or a number, and if so
-// sets s.at. The full scan would then read line as it read s.layout, token
-// for token, with the same keys and the values here: a string's text does
-// not change how the rest of the line is read, and a number ends where
-// scanJSONNumber ends it, before what follows it in both lines.
+// bytes around its string and number values, each of which is again a
+// string that scanJSONString takes (not empty once trimmed, if wanted), or
+// a number, and if so sets s.at. The full scan would then read line as it
+// read s.layout, token for token, with the same keys and the values here:
+// a string's text does not change how the rest of the line is read, and a
+// number ends where scanJSONNumber ends it, before what follows it in both
+// lines.
 func (s *jsonlScan) sameLayout(line []byte) bool {
 	if s.layout == nil {
 		return false
@@ -102,16 +102,20 @@ func (s *jsonlScan) sameLayout(line []byte) bool {
 				return false
 			}
 			pos = z
-			if a, z = trimScanned(line, a, z); a == z {
-				return false
+			if k >= 0 {
+				if a, z = trimScanned(line, a, z); a == z {
+					return false
+				}
+				s.at[k] = [2]int32{int32(a), int32(z)}
 			}
-			s.at[k] = [2]int32{int32(a), int32(z)}
 		} else {
 			end := scanJSONNumber(line, pos)
 			if end < 0 {
 				return false
 			}
-			s.at[k] = [2]int32{int32(pos), int32(end)}
+			if k >= 0 {
+				s.at[k] = [2]int32{int32(pos), int32(end)}
+			}
 			pos = end
 		}
 		prev = int(cut.at[1])
@@ -119,11 +123,10 @@ func (s *jsonlScan) sameLayout(line []byte) bool {
 	return string(line[pos:]) == string(s.layout[prev:])
 }
 
-// scan is spans' full scan of a line, which also sets s.raw, s.kind and
-// s.order.
+// scan is spans' full scan of a line, which also sets s.vals and s.bools.
 func (s *jsonlScan) scan(line []byte, names []string) bool {
 	clear(s.got)
-	s.order = s.order[:0]
+	s.vals, s.bools = s.vals[:0], false
 	n := len(line)
 	if n < 2 || line[0] != '{' {
 		return false
@@ -204,9 +207,13 @@ func (s *jsonlScan) scan(line []byte, names []string) bool {
 		if !end && line[i] != ',' {
 			return false
 		}
+		switch {
+		case str || first == '-' || first >= '0' && first <= '9':
+			s.vals = append(s.vals, layoutCut{at: [2]int32{int32(va), int32(vz)}, key: want, kind: first})
+		case want >= 0: // true or false
+			s.bools = true
+		}
 		if want >= 0 {
-			s.raw[want], s.kind[want] = [2]int32{int32(va), int32(vz)}, first
-			s.order = append(s.order, want)
 			if str {
 				if va, vz = trimScanned(line, va, vz); va == vz {
 					return false
