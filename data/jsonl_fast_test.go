@@ -338,18 +338,36 @@ func TestJSONLLayout(t *testing.T) {
 			checkLayout(t, []byte(first), []byte(second), []byte(first))
 		}
 	}
-	// The shortcut is taken: a line with the layout and new values.
-	var s jsonlScan
+	// The shortcut is taken: a line with the layout and new values; the
+	// layout is the first record's, and a record of another layout becomes
+	// it only when the record before had that other layout too.
 	names := []string{"task", "worker", "label"}
 	cells := make([]string, 3)
-	if !s.parse([]byte(str), names, cells) || !s.sameLayout([]byte(`{"task":"t9","worker":"w9","label":"z"}`)) {
-		t.Errorf("a record with the layout of the one before does not take the shortcut")
+	takes := func(records []string, line string) bool {
+		var s jsonlScan
+		for _, r := range records {
+			if !s.parse([]byte(r), names, cells) {
+				t.Fatalf("%q is not read", r)
+			}
+		}
+		return s.sameLayout([]byte(line))
 	}
-	if !s.parse([]byte(extra), names, cells) || !s.sameLayout([]byte(`{"task":"t9","worker":"w9","label":"z","ts":1700000123,"conf":"","n":null}`)) {
-		t.Errorf("a record whose other keys' values differ from the one before does not take the shortcut")
-	}
-	if !s.parse([]byte(`{"task":"t","worker":true,"label":"x"}`), names, cells) || s.sameLayout([]byte(`{"task":"t","worker":true,"label":"x"}`)) {
-		t.Errorf("a record with a value true takes the shortcut")
+	for _, c := range []struct {
+		records []string
+		line    string
+		want    bool
+	}{
+		{[]string{str}, `{"task":"t9","worker":"w9","label":"z"}`, true},
+		{[]string{extra}, `{"task":"t9","worker":"w9","label":"z","ts":1700000123,"conf":"","n":null}`, true},
+		{[]string{`{"task":"t","worker":true,"label":"x"}`}, `{"task":"t","worker":true,"label":"x"}`, false},
+		{[]string{str, extra}, `{"task":"t9","worker":"w9","label":"z"}`, true},
+		{[]string{str, extra}, extra, false},
+		{[]string{str, extra, extra}, extra, true},
+		{[]string{str, extra, str, extra}, `{"task":"t9","worker":"w9","label":"z"}`, true},
+	} {
+		if got := takes(c.records, c.line); got != c.want {
+			t.Errorf("%q after %q: the shortcut taken %v, want %v", c.line, c.records, got, c.want)
+		}
 	}
 }
 

@@ -27,6 +27,9 @@ type jsonlScan struct {
 	layout []byte
 	// cuts are its string and number values in the order of the record.
 	cuts []layoutCut
+	// missed is whether the last record the scan read did not have the
+	// layout.
+	missed bool
 }
 
 // layoutCut is a string or number value of a record: its bounds (a
@@ -62,13 +65,20 @@ func (s *jsonlScan) spans(line []byte, names []string) bool {
 		s.layout = nil
 	}
 	if s.sameLayout(line) {
+		s.missed = false
 		return true
 	}
 	if !s.scan(line, names) {
 		return false
 	}
-	// This record's layout for the next ones.
-	s.layout, s.cuts = append(s.layout[:0], line...), append(s.cuts[:0], s.vals...)
+	// This record's layout for the next ones, if there is none or the
+	// record before did not have it either: records of two layouts in
+	// turn then keep one of them rather than copy each.
+	if s.layout != nil && !s.missed {
+		s.missed = true
+		return true
+	}
+	s.layout, s.cuts, s.missed = append(s.layout[:0], line...), append(s.cuts[:0], s.vals...), false
 	if s.bools {
 		s.layout = nil
 	}
