@@ -12,12 +12,12 @@ import (
 	"github.com/consensuslab/consensus/internal/mem"
 )
 
-// chunkSize is the size of the blocks of lines that readChunks parses in
+// chunkSize is the size of the blocks of lines that readBlocks parses in
 // parallel; tests make it small.
 var chunkSize = 1 << 20
 
 // chunkThreads is the number of goroutines that parse blocks in
-// readChunks; 0 means GOMAXPROCS. Tests set it to compare the one-goroutine
+// readBlocks; 0 means GOMAXPROCS. Tests set it to compare the one-goroutine
 // path with the parallel one.
 var chunkThreads = 0
 

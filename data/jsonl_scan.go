@@ -11,7 +11,8 @@ import "bytes"
 // given twice or a key equal to a wanted one ignoring case and space,
 // invalid JSON), and jsonlFast then reads the line. Whenever it accepts a
 // line, jsonlFast would accept it with the same cells (TestJSONLFastPath
-// and FuzzReadLabels check it).
+// and FuzzReadLabels check it). A record with the layout of the last one it
+// read in full takes a shortcut (sameLayout) to the same cells.
 type jsonlScan struct {
 	got []bool     // per wanted key: seen in this record
 	at  [][2]int32 // per wanted key: the bounds of its value in the line
