@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/datasets"
+	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
@@ -136,6 +138,101 @@ func TestVBDAParams(t *testing.T) {
 			if math.Abs(p-g[z]/sum(g)) > 1e-15 {
 				t.Fatalf("task %d: output %v, γ_j %v", j, r.Dist(j), g)
 			}
+		}
+	}
+}
+
+// TestVBSettleAll checks that ending a batch of object updates at once
+// (vbDA.settleAll, the logarithms of the whole batch in one call each)
+// adds to the chunk, and leaves in γ, bit for bit what ending each object
+// by itself gives (settleOne: one object's logarithms by math.Log,
+// math.Lgamma and num.Log, in the order of the terms), with and without
+// the hierarchical prior, at K = 2, 3 and 20, on objects whose γ_j fall in
+// every branch of log Γ, with some exp ψ underflowing.
+func TestVBSettleAll(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, k := range []int{2, 3, 20} {
+		d, _, err := sim.Simulate(sim.Config{Noise: noise.DS{}, Latent: latent.DA{}, Classes: k, Tasks: 300, Workers: 20, LabelsPerTask: 5, Seed: uint64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, hier := range []bool{false, true} {
+			v := newVBDA(d, hier, nil, nil)
+			for z := range v.a {
+				v.a[z] = 0.3 + float64(z%4)
+			}
+			v.setGlobals(v.a)
+			v.start(d, 0)
+			want := slices.Clone(v.gamma)
+			var c, ref vbChunk
+			c.glob, ref.glob = make([]float64, k), make([]float64, k)
+			for j := range d.Tasks {
+				row := v.gamma[j*k : (j+1)*k]
+				e, old, next := make([]float64, k), make([]float64, k), make([]float64, k)
+				for z := range row {
+					// γ from 10⁻³ to 10⁴: every branch of log Γ.
+					row[z] = math.Exp(rng.Float64()*16 - 7)
+					e[z] = math.Exp(num.Digamma(row[z]))
+					old[z], next[z] = rng.Float64()*5+0.1, rng.Float64()*5+0.1
+				}
+				if j%5 == 0 {
+					e[0] = 0 // exp ψ underflowed: ψ from γ
+				}
+				copy(want[j*k:(j+1)*k], row)
+				prod := num.NewProduct()
+				for range 5 {
+					prod.Mul(rng.Float64() * 1e-3)
+				}
+				nj := d.Offsets[j+1] - d.Offsets[j]
+				v.settleOne(&ref, nj, prod, want[j*k:(j+1)*k], e, old, next)
+				v.settle(&c, nj, prod, row, e, old, next)
+				if j%7 == 6 {
+					v.settleAll(&c) // batches of seven objects
+				}
+			}
+			v.settleAll(&c)
+			if math.Float64bits(c.bound) != math.Float64bits(ref.bound) || c.change != ref.change {
+				t.Errorf("K=%d hier %v: bound %v change %v, one object at a time %v %v", k, hier, c.bound, c.change, ref.bound, ref.change)
+			}
+			if !slices.Equal(v.gamma, want) || !slices.Equal(c.glob, ref.glob) {
+				t.Errorf("K=%d hier %v: γ or the prior's sums differ from one object at a time", k, hier)
+			}
+		}
+	}
+}
+
+// settleOne ends one object's update by itself, as vbDA.settle and
+// settleAll together do for a batch, for TestVBSettleAll.
+func (v *vbDA) settleOne(c *vbChunk, nj int, prod num.Product, gamma, e, old, next []float64) {
+	k := v.k
+	t := prod.Log() + v.normA
+	if v.hier {
+		s := sum(gamma)
+		lg, _ := math.Lgamma(s)
+		t += (s-v.sumA-float64(nj))*num.Digamma(s) - lg
+	} else {
+		t -= v.lgS[nj]
+	}
+	psi := make([]float64, k)
+	for z, x := range gamma {
+		lg, _ := math.Lgamma(x)
+		psi[z] = num.Log(e[z])
+		if !(e[z] > 0x1p-1000) {
+			psi[z] = num.Digamma(x)
+		}
+		t += vbBoundTerm(x, v.a[z], lg, psi[z])
+	}
+	c.bound += t
+	so, sn := sum(old), sum(next)
+	for z := range next {
+		c.change = max(c.change, math.Abs(next[z]/sn-old[z]/so))
+	}
+	copy(gamma, next)
+	if v.hier {
+		elog := make([]float64, k)
+		num.DirichletExpLog(elog, gamma)
+		for z, x := range elog {
+			c.glob[z] += x
 		}
 	}
 }
