@@ -2,7 +2,6 @@ package data
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -167,7 +166,7 @@ func TestLoadLabelsReserved(t *testing.T) {
 		dir := t.TempDir()
 		for path, content := range map[string][]byte{
 			filepath.Join(dir, name+".csv"):    buf.Bytes(),
-			filepath.Join(dir, name+".csv.gz"): gzipOf(t, buf.Bytes()),
+			filepath.Join(dir, name+".csv.gz"): gz(t, buf.Bytes()),
 		} {
 			if err := os.WriteFile(path, content, 0o644); err != nil {
 				t.Fatal(err)
@@ -192,20 +191,6 @@ func TestLoadLabelsReserved(t *testing.T) {
 	}
 }
 
-// gzipOf returns text gzip-compressed in one member.
-func gzipOf(t *testing.T, text []byte) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	if _, err := zw.Write(text); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestInputSize checks the size of the text that the readers size the
 // Builder for: a regular file's size, the size a gzip file's trailer
 // records when it is at least the file's and at most maxSizingRatio times
@@ -218,8 +203,8 @@ func TestInputSize(t *testing.T) {
 		fmt.Fprintf(&b, "t%d,w%d,%d\n", i*7919%1009, i*31%97, i%3)
 	}
 	text := b.Bytes()
-	one := gzipOf(t, text)
-	many := append(append([]byte(nil), one...), gzipOf(t, []byte("t2,w2,b\n"))...)
+	one := gz(t, text)
+	many := append(append([]byte(nil), one...), gz(t, []byte("t2,w2,b\n"))...)
 	// The trailer of a file with bytes after its gzip stream, as read.
 	huge := append(append([]byte(nil), one...), 0xff, 0xff, 0xff, 0x7f)
 	dir := t.TempDir()
@@ -232,7 +217,7 @@ func TestInputSize(t *testing.T) {
 		{"gzip", one, int64(len(text))},
 		{"gzip, two members", many, 0},
 		{"gzip, bytes after it", huge, maxSizingRatio * int64(len(huge))},
-		{"gzip, empty", gzipOf(t, nil), 0},
+		{"gzip, empty", gz(t, nil), 0},
 		{"empty", nil, 0},
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", ""))
@@ -295,7 +280,7 @@ func TestLoadOtherFormatsReserved(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for ext, content := range map[string][]byte{"jsonl": jsonl.Bytes(), "jsonl.gz": gzipOf(t, jsonl.Bytes()), "parquet": parquetOf(t, rows)} {
+		for ext, content := range map[string][]byte{"jsonl": jsonl.Bytes(), "jsonl.gz": gz(t, jsonl.Bytes()), "parquet": parquetOf(t, rows)} {
 			path := filepath.Join(dir, name+"."+ext)
 			if err := os.WriteFile(path, content, 0o644); err != nil {
 				t.Fatal(err)

@@ -13,11 +13,11 @@ var jsonlChunks = true
 // (jsonlScan) reads them and checkRow would accept them, and points j at
 // the input from the first other line on (a blank line is skipped), which
 // j then reads record by record, with the rows, the messages and the line
-// numbers that reading the whole input record by record would give. It
-// does nothing while the wanted keys are still to be resolved from the
-// first record (Columns.More).
+// numbers that reading the whole input record by record would give. j
+// must not have read a line yet. It does nothing while the wanted keys are
+// still to be resolved from the first record (Columns.More).
 func readJSONLChunks(j *jsonlReader, b *Builder, g *guard) error {
-	if !jsonlChunks || j.more != nil || j.line > 0 {
+	if !jsonlChunks || j.more != nil {
 		return nil
 	}
 	added := b.Len()

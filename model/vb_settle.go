@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 
 	"github.com/consensuslab/consensus/internal/num"
 )
@@ -56,9 +57,10 @@ func (v *vbDA) settleAll(c *vbChunk) {
 	if n == 0 {
 		return
 	}
-	q.logM = grow(q.logM, n)
-	q.lg = grow(q.lg, n*k)
-	q.psi = grow(q.psi, n*k)
+	q.logM = slices.Grow(q.logM[:0], n)[:n]
+	q.lg = slices.Grow(q.lg[:0], n*k)[:n*k]
+	q.psi = slices.Grow(q.psi[:0], n*k)[:n*k]
+	q.elog = slices.Grow(q.elog[:0], k)[:k]
 	for i, p := range q.prod {
 		q.logM[i] = p.M
 	}
@@ -87,7 +89,6 @@ func (v *vbDA) settleAll(c *vbChunk) {
 		}
 		copy(row, next)
 		if v.hier {
-			q.elog = grow(q.elog, k)
 			num.DirichletExpLog(q.elog, next)
 			for z, x := range q.elog {
 				c.glob[z] += x
@@ -97,12 +98,4 @@ func (v *vbDA) settleAll(c *vbChunk) {
 	clear(q.rows) // no pointers into γ left behind
 	q.rows, q.nj, q.prod = q.rows[:0], q.nj[:0], q.prod[:0]
 	q.gamma, q.e, q.old, q.next = q.gamma[:0], q.e[:0], q.old[:0], q.next[:0]
-}
-
-// grow returns s with length n, reusing its memory if it can.
-func grow(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
 }
