@@ -1,0 +1,188 @@
+package pairwise
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/consensuslab/consensus/data"
+)
+
+// Comparisons holds pairwise comparisons with their items and workers
+// numbered by first appearance.
+type Comparisons struct {
+	// Items names the items, in the order of their first appearance
+	// (a row's left item before its right one).
+	Items []string
+	// Workers names the workers in the order of their first appearance;
+	// it is empty when the comparisons have no worker column.
+	Workers []string
+	// Left and Right hold the items of each comparison, as indices into
+	// Items.
+	Left, Right []int32
+	// Worker holds the worker of each comparison, an index into Workers;
+	// it is nil when the comparisons have no worker column.
+	Worker []int32
+	// LeftWon tells, for each comparison, whether the left item was
+	// chosen.
+	LeftWon []bool
+
+	items, workers map[string]int32
+}
+
+// Len returns the number of comparisons.
+func (c *Comparisons) Len() int { return len(c.Left) }
+
+// HasWorkers reports whether the comparisons name their workers.
+func (c *Comparisons) HasWorkers() bool { return c.Worker != nil }
+
+// Add appends a comparison of the items left and right whose chosen item
+// is label, by worker (ignored if the comparisons so far have none, and
+// then empty). It returns an error if left and right are the same item or
+// label is neither of them; the comparisons are then unchanged. The first
+// comparison decides whether the comparisons have workers: with a worker,
+// every later one must have one too.
+func (c *Comparisons) Add(worker, left, right, label string) error {
+	if left == right {
+		return fmt.Errorf("left and right are the same item %q; a comparison needs two items", left)
+	}
+	var leftWon bool
+	switch label {
+	case left:
+		leftWon = true
+	case right:
+	default:
+		return fmt.Errorf("label %q is neither the left item %q nor the right item %q; the label names the chosen item", label, left, right)
+	}
+	if c.Len() == 0 && worker != "" && c.Worker == nil {
+		c.Worker = []int32{}
+	}
+	if c.Worker != nil {
+		if worker == "" {
+			return fmt.Errorf("the worker is empty")
+		}
+		c.Worker = append(c.Worker, intern(&c.workers, &c.Workers, worker))
+	}
+	c.Left = append(c.Left, intern(&c.items, &c.Items, left))
+	c.Right = append(c.Right, intern(&c.items, &c.Items, right))
+	c.LeftWon = append(c.LeftWon, leftWon)
+	return nil
+}
+
+// intern returns the index of name in *names, adding it if it is new.
+func intern(index *map[string]int32, names *[]string, name string) int32 {
+	if *index == nil {
+		*index = make(map[string]int32)
+	}
+	if i, ok := (*index)[name]; ok {
+		return i
+	}
+	name = strings.Clone(name)
+	i := int32(len(*names))
+	(*index)[name] = i
+	*names = append(*names, name)
+	return i
+}
+
+// Wins returns, for every item, the number of comparisons it was chosen in
+// and the number it took part in.
+func (c *Comparisons) Wins() (wins, games []int) {
+	wins = make([]int, len(c.Items))
+	games = make([]int, len(c.Items))
+	for k, l := range c.Left {
+		r := c.Right[k]
+		games[l]++
+		games[r]++
+		if c.LeftWon[k] {
+			wins[l]++
+		} else {
+			wins[r]++
+		}
+	}
+	return wins, games
+}
+
+// Columns names the columns of a comparisons table. The zero value is
+// Crowd-Kit's: "worker", "left", "right" and "label".
+type Columns struct {
+	// Worker, Left, Right and Label name the columns; empty means
+	// "worker", "left", "right" and "label". The worker column may be
+	// absent from a table (the Bradley-Terry model does not need it);
+	// the others must be there.
+	Worker, Left, Right, Label string
+}
+
+// names returns the column names, with the defaults for the empty ones.
+func (c Columns) names() (worker, left, right, label string) {
+	or := func(s, def string) string {
+		if s == "" {
+			return def
+		}
+		return s
+	}
+	return or(c.Worker, "worker"), or(c.Left, "left"), or(c.Right, "right"), or(c.Label, "label")
+}
+
+// ReadComparisons reads comparisons from r in format f (empty: by the
+// name's extension, see data.FormatOf), gzip-compressed or not, with
+// data.ReadTable's rules: CSV and TSV with a header line, JSON Lines,
+// Parquet; cells are trimmed text, neither empty nor null. Each row is one
+// comparison whose label cell names the chosen item, which must be the
+// row's left or right item; a row whose two items are the same is an
+// error. The worker column is read when the table has one. Every problem
+// is a *data.InputError naming the file and the line (for Parquet, the
+// row). opt.Sep, opt.Context and opt.MaxMemory apply as in data.ReadTable.
+func ReadComparisons(r io.Reader, name string, f data.Format, cols Columns, opt data.ReadOptions) (*Comparisons, error) {
+	c := &Comparisons{}
+	spec, row := c.reader(cols)
+	if err := data.ReadTable(r, name, f, opt, spec, row); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// LoadComparisons reads comparisons from the named file, or from standard
+// input if path is "-", as ReadComparisons does.
+func LoadComparisons(path string, f data.Format, cols Columns, opt data.ReadOptions) (*Comparisons, error) {
+	c := &Comparisons{}
+	spec, row := c.reader(cols)
+	if err := data.LoadTable(path, f, opt, spec, row); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// reader returns the columns to read into c and the function that adds a
+// row.
+func (c *Comparisons) reader(cols Columns) (data.Columns, func([]string, int) error) {
+	worker, left, right, label := cols.names()
+	spec := data.Columns{
+		Names: []string{left, right, label},
+		Roles: []string{"left", "right", "choice"},
+		More: func(header []string) (names, roles []string, err error) {
+			for _, h := range header {
+				if h == worker {
+					return []string{h}, []string{"worker"}, nil
+				}
+			}
+			for _, h := range header {
+				if strings.EqualFold(h, worker) {
+					return []string{h}, []string{"worker"}, nil
+				}
+			}
+			return nil, nil, nil
+		},
+	}
+	first := true
+	return spec, func(cells []string, _ int) error {
+		if first && len(cells) == 4 {
+			c.Worker = []int32{}
+		}
+		first = false
+		w := ""
+		if len(cells) == 4 {
+			w = cells[3]
+		}
+		return c.Add(w, cells[0], cells[1], cells[2])
+	}
+}

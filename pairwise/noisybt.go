@@ -1,0 +1,158 @@
+package pairwise
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// NoisyBT fits the noisy Bradley-Terry model (Crowd-Kit's
+// NoisyBradleyTerry): worker w compares by quality with probability
+// γ_w = σ(g_w) and otherwise picks the left item with probability
+// β_w = σ(b_w), so that
+//
+//	P(left ≻ right | w) = γ_w σ(θ_left − θ_right) + (1 − γ_w) β_w.
+//
+// The fit maximises the log-likelihood of the comparisons plus the log
+// priors λ (log σ(θ_i) + log σ(−θ_i)) on every score (as BradleyTerry's)
+// and log σ(x) + log σ(−x) on every g_w and b_w, which are uniform priors
+// on γ_w and β_w maximised in their logits, by L-BFGS (gonum's
+// optimize.LBFGS) with the analytic gradient, from the Bradley-Terry
+// scores, γ_w = σ(1) and β_w = 1/2. The zero value is the default: λ = 1,
+// at most 1,000 iterations, convergence when the largest component of the
+// gradient of the objective per comparison is below 10⁻⁸ or the
+// objective has changed by less than a fraction 10⁻¹³ in 20 iterations.
+//
+// Unlike Bradley-Terry's, this objective is not concave, so the fit finds
+// a local maximum; the start from the Bradley-Terry scores makes it the
+// one near them.
+type NoisyBT struct {
+	// Prior is the weight λ of the scores' prior; 0 means 1.
+	Prior float64
+	// MaxIterations bounds the L-BFGS iterations; 0 means 1,000.
+	MaxIterations int
+	// GradTol is the convergence test on the largest component of the
+	// gradient of the objective divided by the number of comparisons;
+	// 0 means 10⁻⁸.
+	GradTol float64
+}
+
+// ErrNoWorkers is the error of a noisy fit of comparisons without workers.
+var ErrNoWorkers = errors.New("the noisy Bradley-Terry model needs the worker of every comparison (a worker column)")
+
+// Fit fits the model to c. It returns ctx's error if ctx ends first.
+func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
+	bt := BradleyTerry{Prior: m.Prior}
+	if err := bt.check(); err != nil {
+		return nil, err
+	}
+	if m.MaxIterations < 0 || m.GradTol < 0 || math.IsNaN(m.GradTol) {
+		return nil, fmt.Errorf("the iteration limit %d and the gradient tolerance %v must not be negative", m.MaxIterations, m.GradTol)
+	}
+	if c.Len() == 0 {
+		return nil, ErrNoComparisons
+	}
+	if !c.HasWorkers() {
+		return nil, ErrNoWorkers
+	}
+	start, err := bt.Fit(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	n, nw := len(c.Items), len(c.Workers)
+	x0 := make([]float64, n+2*nw)
+	copy(x0, start.Scores)
+	for w := range nw {
+		x0[n+w] = 1
+	}
+	obj := noisyObjective{c: c, lambda: bt.lambda()}
+	x, iters, converged, err := maximize(ctx, "noisy-bt", obj.eval, x0, c.Len(), m.MaxIterations, m.GradTol)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{
+		Model: "noisy-bt", Items: c.Items, Workers: c.Workers, Wins: start.Wins, Games: start.Games,
+		Scores:     append([]float64(nil), x[:n]...),
+		Skills:     make([]float64, nw),
+		Biases:     make([]float64, nw),
+		Iterations: iters,
+		Converged:  converged,
+	}
+	for w := range nw {
+		r.Skills[w] = sigmoid(x[n+w])
+		r.Biases[w] = sigmoid(x[n+nw+w])
+	}
+	r.LogPosterior = obj.eval(x, nil)
+	r.LogLikelihood = obj.logLikelihood(x)
+	return r, nil
+}
+
+// noisyObjective is the noisy model's log posterior (up to a constant) as a
+// function of x = (θ_1 … θ_n, g_1 … g_W, b_1 … b_W).
+type noisyObjective struct {
+	c      *Comparisons
+	lambda float64 // the scores' prior weight
+}
+
+// eval returns the log posterior at x and, if grad is not nil, writes its
+// gradient there.
+func (o *noisyObjective) eval(x, grad []float64) float64 {
+	c := o.c
+	n, nw := len(c.Items), len(c.Workers)
+	if grad != nil {
+		clear(grad)
+	}
+	var lp float64
+	for k, l := range c.Left {
+		rt, w := c.Right[k], c.Worker[k]
+		d := x[l] - x[rt]
+		gw, bw := x[n+int(w)], x[n+nw+int(w)]
+		gamma, beta := sigmoid(gw), sigmoid(bw)
+		sign := 1.0
+		if !c.LeftWon[k] {
+			d, beta, sign = -d, 1-beta, -1
+		}
+		s := sigmoid(d)
+		p := gamma*s + (1-gamma)*beta
+		lp += math.Log(p)
+		if grad == nil {
+			continue
+		}
+		dd := gamma * s * (1 - s) / p // ∂ log p / ∂d, d = θ_winner − θ_loser
+		grad[l] += sign * dd
+		grad[rt] -= sign * dd
+		grad[n+int(w)] += gamma * (1 - gamma) * (s - beta) / p
+		grad[n+nw+int(w)] += sign * (1 - gamma) * beta * (1 - beta) / p
+	}
+	for i, v := range x {
+		lambda := 1.0
+		if i < n {
+			lambda = o.lambda
+		}
+		if lambda == 0 {
+			continue
+		}
+		pv, pd := logisticPrior(lambda, v)
+		lp += pv
+		if grad != nil {
+			grad[i] += pd
+		}
+	}
+	return lp
+}
+
+// logLikelihood returns the log-likelihood of the comparisons at x, without
+// the priors.
+func (o *noisyObjective) logLikelihood(x []float64) float64 {
+	lp := o.eval(x, nil)
+	for i, v := range x {
+		lambda := 1.0
+		if i < len(o.c.Items) {
+			lambda = o.lambda
+		}
+		pv, _ := logisticPrior(lambda, v)
+		lp -= pv
+	}
+	return lp
+}

@@ -1,0 +1,116 @@
+package pairwise
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/stat"
+)
+
+func TestNoisyGradient(t *testing.T) {
+	c, _, err := Simulate(Sim{Items: 6, Workers: 3, Comparisons: 40, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, lambda := range []float64{0.5, 1} {
+		o := noisyObjective{c: c, lambda: lambda}
+		x := make([]float64, len(c.Items)+2*len(c.Workers))
+		for i := range x {
+			x[i] = 2 * rng.NormFloat64()
+		}
+		g := make([]float64, len(x))
+		o.eval(x, g)
+		want := fd.Gradient(nil, func(x []float64) float64 { return o.eval(x, nil) }, x, &fd.Settings{Formula: fd.Central, Step: 1e-5})
+		for i := range g {
+			if math.Abs(g[i]-want[i]) > 1e-7 {
+				t.Fatalf("λ = %v: component %d of the gradient %v, finite differences %v", lambda, i, g[i], want[i])
+			}
+		}
+	}
+}
+
+// TestNoisyRecovery: comparisons from workers of whom 30 % are spammers
+// (skill 0.05): the noisy model finds the spammers, the skills and the
+// scores, and ranks the items closer to the truth than Bradley-Terry.
+func TestNoisyRecovery(t *testing.T) {
+	c, tr, err := Simulate(Sim{Items: 300, Workers: 40, Comparisons: 40000, Spammers: 0.3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NoisyBT{}.Fit(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Converged {
+		t.Errorf("not converged after %d iterations", r.Iterations)
+	}
+	bt, err := BradleyTerry{}.Fit(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noisyCorr := stat.Correlation(r.Scores, tr.Scores, nil)
+	btCorr := stat.Correlation(bt.Scores, tr.Scores, nil)
+	if noisyCorr < 0.95 || noisyCorr <= btCorr {
+		t.Errorf("correlation with the true scores: noisy %.4f, Bradley-Terry %.4f", noisyCorr, btCorr)
+	}
+	if corr := stat.Correlation(r.Skills, tr.Skills, nil); corr < 0.95 {
+		t.Errorf("correlation of the skills %.4f", corr)
+	}
+	for w, s := range tr.Skills {
+		if spam := s < 0.1; spam != (r.Skills[w] < 0.3) {
+			t.Errorf("worker %s: skill %.3f, fitted %.3f", c.Workers[w], s, r.Skills[w])
+		}
+	}
+	if r.LogPosterior < bt.LogPosterior || r.LogLikelihood < bt.LogLikelihood {
+		t.Errorf("the noisy model's log posterior %v and log-likelihood %v are below Bradley-Terry's %v and %v", r.LogPosterior, r.LogLikelihood, bt.LogPosterior, bt.LogLikelihood)
+	}
+}
+
+func TestNoisyErrors(t *testing.T) {
+	c := comparisons(t, [3]string{"a", "b", "a"})
+	if _, err := (NoisyBT{}).Fit(context.Background(), c); err != ErrNoWorkers {
+		t.Errorf("no workers: %v", err)
+	}
+	if _, err := (NoisyBT{}).Fit(context.Background(), &Comparisons{}); err != ErrNoComparisons {
+		t.Errorf("no comparisons: %v", err)
+	}
+	for _, m := range []NoisyBT{{Prior: -1}, {MaxIterations: -1}, {GradTol: -1}} {
+		if _, err := m.Fit(context.Background(), c); err == nil {
+			t.Errorf("%+v: no error", m)
+		}
+	}
+}
+
+// TestDeterministic: the same comparisons give the same fits, bit for bit.
+func TestDeterministic(t *testing.T) {
+	c, _, err := Simulate(Sim{Items: 100, Workers: 10, Comparisons: 3000, Spammers: 0.2, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := Simulate(Sim{Items: 100, Workers: 10, Comparisons: 3000, Spammers: 0.2, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fit := range []func(*Comparisons) (*Result, error){
+		func(c *Comparisons) (*Result, error) { return BradleyTerry{}.Fit(context.Background(), c) },
+		func(c *Comparisons) (*Result, error) { return NoisyBT{}.Fit(context.Background(), c) },
+	} {
+		a, err := fit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := fit(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range a.Scores {
+			if math.Float64bits(a.Scores[i]) != math.Float64bits(b.Scores[i]) {
+				t.Fatalf("%s: item %d: %v and %v", a.Model, i, a.Scores[i], b.Scores[i])
+			}
+		}
+	}
+}
