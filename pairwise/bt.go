@@ -127,14 +127,17 @@ func (b BradleyTerry) Fit(ctx context.Context, c *Comparisons) (*Result, error) 
 		}
 	}
 	r.Scores = theta
-	r.LogLikelihood, r.LogPosterior = btObjective(c, theta, lambda, nil)
+	r.LogLikelihood, r.LogPosterior = btObjective(c, theta, lambda, nil, nil)
 	return r, nil
 }
 
 // btObjective returns the log-likelihood of the comparisons c at the scores
-// theta and the log-likelihood plus the prior of weight lambda, and if grad
-// is not nil writes the latter's gradient there.
-func btObjective(c *Comparisons, theta []float64, lambda float64, grad []float64) (ll, lp float64) {
+// theta and the log-likelihood plus the prior of weight lambda. If grad is
+// not nil it writes the latter's gradient there, and if weight is not nil
+// it writes σ(d_c)σ(−d_c) for every comparison c there (the Hessian's edge
+// weights, see BradleyTerry). One exponential and one logarithm a
+// comparison give all three.
+func btObjective(c *Comparisons, theta []float64, lambda float64, grad, weight []float64) (ll, lp float64) {
 	if grad != nil {
 		clear(grad)
 	}
@@ -144,11 +147,22 @@ func btObjective(c *Comparisons, theta []float64, lambda float64, grad []float64
 			w, o = o, w
 		}
 		d := theta[w] - theta[o]
-		ll += logSigmoid(d)
+		e := math.Exp(-math.Abs(d)) // σ(−|d|) = e/(1+e)
+		inv := 1 / (1 + e)
+		var lose float64 // σ(−d), the loser's probability
+		if d >= 0 {
+			ll -= math.Log1p(e)
+			lose = e * inv
+		} else {
+			ll += d - math.Log1p(e)
+			lose = inv
+		}
 		if grad != nil {
-			s := sigmoid(-d)
-			grad[w] += s
-			grad[o] -= s
+			grad[w] += lose
+			grad[o] -= lose
+		}
+		if weight != nil {
+			weight[k] = e * inv * inv
 		}
 	}
 	lp = ll

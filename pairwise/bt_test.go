@@ -194,9 +194,9 @@ func TestBTGradientAndHessian(t *testing.T) {
 		x[i] = rng.NormFloat64()
 	}
 	for _, lambda := range []float64{0, 0.5, 1} {
-		f := func(x []float64) float64 { _, lp := btObjective(c, x, lambda, nil); return lp }
+		f := func(x []float64) float64 { _, lp := btObjective(c, x, lambda, nil, nil); return lp }
 		g := make([]float64, len(x))
-		btObjective(c, x, lambda, g)
+		btObjective(c, x, lambda, g, nil)
 		want := fd.Gradient(nil, f, x, &fd.Settings{Formula: fd.Central, Step: 1e-5})
 		for i := range g {
 			if math.Abs(g[i]-want[i]) > 1e-7 {

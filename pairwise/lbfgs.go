@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/optimize"
 )
@@ -29,14 +30,26 @@ func maximize(ctx context.Context, name string, f objective, x0 []float64, n, ma
 		gradTol = 1e-8
 	}
 	scale := 1 / float64(n)
+	// gonum asks for the value and then the gradient at the same point:
+	// one evaluation gives both, kept for the second call.
+	var at, grad []float64
+	var val float64
+	eval := func(x []float64) {
+		if at != nil && slices.Equal(at, x) {
+			return
+		}
+		if at == nil {
+			at, grad = make([]float64, len(x)), make([]float64, len(x))
+		}
+		copy(at, x)
+		val = -f(x, grad) * scale
+		for i := range grad {
+			grad[i] *= -scale
+		}
+	}
 	prob := optimize.Problem{
-		Func: func(x []float64) float64 { return -f(x, nil) * scale },
-		Grad: func(g, x []float64) {
-			f(x, g)
-			for i := range g {
-				g[i] *= -scale
-			}
-		},
+		Func: func(x []float64) float64 { eval(x); return val },
+		Grad: func(g, x []float64) { eval(x); copy(g, grad) },
 		Status: func() (optimize.Status, error) {
 			if err := ctx.Err(); err != nil {
 				return optimize.Failure, err

@@ -42,7 +42,7 @@ const maxCG = 1000
 // of the step raises the objective: the maximum to rounding).
 func (nt *newton) step(theta []float64) (float64, error) {
 	c := nt.c
-	_, lp := btObjective(c, theta, nt.lambda, nt.grad)
+	_, lp := btObjective(c, theta, nt.lambda, nt.grad, nt.weight)
 	if math.IsNaN(lp) || math.IsInf(lp, 0) {
 		return 0, fmt.Errorf("bt: the log-likelihood is not finite")
 	}
@@ -52,12 +52,9 @@ func (nt *newton) step(theta []float64) (float64, error) {
 		nt.diag[i] = nt.curv[i]
 	}
 	for k, l := range c.Left {
-		r := c.Right[k]
-		s := sigmoid(theta[l] - theta[r])
-		w := s * (1 - s)
-		nt.weight[k] = w
+		w := nt.weight[k]
 		nt.diag[l] += w
-		nt.diag[r] += w
+		nt.diag[c.Right[k]] += w
 	}
 	nt.solve()
 	full := 0.0
@@ -75,7 +72,7 @@ func (nt *newton) step(theta []float64) (float64, error) {
 		for i, d := range nt.delta {
 			nt.trial[i] = theta[i] + d
 		}
-		_, lt := btObjective(c, nt.trial, nt.lambda, nil)
+		_, lt := btObjective(c, nt.trial, nt.lambda, nil, nil)
 		if lt >= lp {
 			copy(theta, nt.trial)
 			return full, nil

@@ -93,6 +93,9 @@ func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
 type noisyObjective struct {
 	c      *Comparisons
 	lambda float64 // the scores' prior weight
+	// gamma and beta hold every worker's γ_w and β_w at the x of the
+	// evaluation, taken once per worker rather than per comparison.
+	gamma, beta []float64
 }
 
 // eval returns the log posterior at x and, if grad is not nil, writes its
@@ -103,12 +106,17 @@ func (o *noisyObjective) eval(x, grad []float64) float64 {
 	if grad != nil {
 		clear(grad)
 	}
+	if o.gamma == nil {
+		o.gamma, o.beta = make([]float64, nw), make([]float64, nw)
+	}
+	for w := range nw {
+		o.gamma[w], o.beta[w] = sigmoid(x[n+w]), sigmoid(x[n+nw+w])
+	}
 	var lp float64
 	for k, l := range c.Left {
 		rt, w := c.Right[k], c.Worker[k]
 		d := x[l] - x[rt]
-		gw, bw := x[n+int(w)], x[n+nw+int(w)]
-		gamma, beta := sigmoid(gw), sigmoid(bw)
+		gamma, beta := o.gamma[w], o.beta[w]
 		sign := 1.0
 		if !c.LeftWon[k] {
 			d, beta, sign = -d, 1-beta, -1
