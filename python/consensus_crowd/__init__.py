@@ -22,6 +22,7 @@ from ._core import DEFAULT_MODEL, OPTIONS, ConsensusError, Result, aggregate, ch
 from .aggregation import (GLAD, KOS, MACE, MMSR, Auto, Consensus, DawidSkene, GoldMajorityVote, MajorityVote,
                           OneCoinDawidSkene, Wawa, ZeroBasedSkill)
 from .datasets import load_dataset
+from .pairwise import BradleyTerry, NoisyBradleyTerry, PairwiseResult, aggregate_pairwise
 
 __version__ = "0.1.0"
 
@@ -31,4 +32,5 @@ __all__ = [
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene", "GLAD",
     "MACE", "KOS", "MMSR",
     "Consensus", "Auto",
+    "aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry",
 ]

@@ -389,16 +389,16 @@ def _message(stderr, returncode):
     return "consensus fit exited with status %d and no message" % returncode
 
 
-def _locate(message, path, describe, multiline):
+def _locate(message, path, describe, multiline, what="labels"):
     """Replace the temporary file's name and line in a message of the CLI
-    by the row of the labels (by the file's name only when a value holds a
-    line break, which shifts the lines)."""
+    by the row of the input, the labels or what it names (by the input's
+    name only when a value holds a line break, which shifts the lines)."""
     prefix = "consensus: " + path + ":"
     if not message.startswith(prefix):
-        return message.replace(path, "the labels")
+        return message.replace(path, "the " + what)
     m = re.match(r"(\d+): (.*)", message[len(prefix):], re.DOTALL)
     if m is None or multiline:
-        return "consensus: the labels (as CSV)" + message[len(prefix) - 1:]
+        return "consensus: the %s (as CSV)" % what + message[len(prefix) - 1:]
     return "consensus: %s: %s" % (describe(int(m.group(1)) - 2), m.group(2))
 
 

@@ -1,0 +1,284 @@
+"""Pairwise comparisons: Crowd-Kit's BradleyTerry and NoisyBradleyTerry over
+``consensus pairwise fit``.
+
+    >>> from consensus_crowd import BradleyTerry, NoisyBradleyTerry, aggregate_pairwise
+    >>> BradleyTerry(n_iter=100).fit_predict(df)   # df: columns worker, left, right, label
+    >>> r = aggregate_pairwise(df, "noisy-bt")      # every output: r.scores, r.ranks, r.workers
+
+The comparisons are written to a temporary CSV file (each value's text
+recorded, so that the results use the values given), the CLI fits them, and
+its tables are read back. See docs/pairwise.md for the models.
+"""
+
+import csv
+import math
+import os
+import tempfile
+
+from ._binary import find_binary
+from ._core import ConsensusError, _locate, _message, _pandas, _run
+from ._files import _texts
+
+__all__ = ["aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry"]
+
+_MODELS = ("bt", "noisy-bt")
+
+
+class PairwiseResult:
+    """The outcome of one pairwise fit.
+
+    Attributes:
+        model: ``"bt"`` or ``"noisy-bt"``.
+        items: the items, best first.
+        scores: a dict from item to its score θ (the item beats another with
+            probability σ(θ − θ_other)).
+        weights: a dict from item to exp θ normalised to sum to 1.
+        ranks: a dict from item to its rank, 1 for the best.
+        wins, comparisons: dicts from item to the comparisons it won and
+            those it took part in.
+        workers: for ``noisy-bt``, a list of dicts with the keys
+            ``worker``, ``skill``, ``bias`` and ``comparisons``; else None.
+        log: the CLI's summary on standard error.
+
+    With pandas, ``scores_``, ``weights_`` and ``workers_`` give the same
+    data as a Series indexed by item and a DataFrame indexed by worker.
+    """
+
+    def __init__(self, model, rows, workers, log):
+        self.model = model
+        self.items = [r["item"] for r in rows]
+        self.scores = {r["item"]: r["score"] for r in rows}
+        self.weights = {r["item"]: r["weight"] for r in rows}
+        self.ranks = {r["item"]: r["rank"] for r in rows}
+        self.wins = {r["item"]: r["wins"] for r in rows}
+        self.comparisons = {r["item"]: r["comparisons"] for r in rows}
+        self.workers = workers
+        self.log = log
+
+    def __repr__(self):
+        return "<PairwiseResult model=%r: %d items, %s workers>" % (
+            self.model, len(self.items), "no" if self.workers is None else len(self.workers))
+
+    def _series(self, values, name):
+        pd = _pandas()
+        return pd.Series([values[i] for i in self.items], index=pd.Index(self.items, name="label"), name=name)
+
+    @property
+    def scores_(self):
+        """The scores θ as a pandas Series indexed by item, best first."""
+        return self._series(self.scores, "score")
+
+    @property
+    def weights_(self):
+        """The weights (exp θ normalised to sum to 1) as a pandas Series
+        indexed by item, best first: Crowd-Kit's BradleyTerry ``scores_``."""
+        return self._series(self.weights, "score")
+
+    @property
+    def workers_(self):
+        """The workers' table as a pandas DataFrame indexed by worker, or
+        None for ``bt``."""
+        if self.workers is None:
+            return None
+        pd = _pandas()
+        return pd.DataFrame(self.workers, columns=["worker", "skill", "bias", "comparisons"]).set_index("worker")
+
+
+def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, binary=None,
+                       worker_column="worker", left_column="left", right_column="right", label_column="label"):
+    """Fit Bradley-Terry (``"bt"``) or noisy Bradley-Terry (``"noisy-bt"``)
+    scores to pairwise comparisons with ``consensus pairwise fit``.
+
+    Args:
+        comparisons: a pandas DataFrame with the columns named by
+            ``left_column``, ``right_column``, ``label_column`` (the chosen
+            item, equal to the row's left or right item) and, for
+            ``"noisy-bt"``, ``worker_column``; or an iterable of (worker,
+            left, right, label) tuples. Values may be of any type whose
+            ``str()`` identifies them; the results use the values as given.
+        model: ``"bt"`` or ``"noisy-bt"``.
+        prior: the weight of the logistic prior on the scores (``--prior``);
+            0 fits Bradley-Terry's maximum likelihood, as Crowd-Kit does.
+        max_iter: the iteration limit (``--max-iter``: Newton steps for
+            ``"bt"``, L-BFGS iterations for ``"noisy-bt"``).
+        binary: the path of the ``consensus`` executable (default: the
+            environment variable CONSENSUS_BIN, else ``consensus`` on PATH).
+
+    Returns:
+        PairwiseResult
+
+    Raises:
+        TypeError, ValueError: an argument or value the CLI cannot take (the
+            message names the row).
+        ConsensusError: the CLI failed; the message is its one-line message,
+            naming the row of ``comparisons``.
+    """
+    if model not in _MODELS:
+        raise ValueError("model %r: want one of %s" % (model, ", ".join(_MODELS)))
+    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not math.isfinite(prior) or prior < 0:
+        raise TypeError("prior must be a finite number at least 0, not %r" % (prior,))
+    if max_iter is not None and (isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1):
+        raise TypeError("max_iter must be a positive int, not %r" % (max_iter,))
+    exe = find_binary(binary)
+    columns, describe = _pairwise_columns(comparisons, model, (worker_column, left_column, right_column, label_column))
+    back_item, back_worker = {}, {}
+    texts = [None if col is None else _texts(col, role, describe, back)
+             for col, role, back in zip(columns, ("worker", "item", "item", "item"),
+                                        (back_worker, back_item, back_item, back_item))]
+    if not texts[1]:
+        raise ValueError("comparisons: no rows")
+    with tempfile.TemporaryDirectory(prefix="consensus-crowd-") as tmp:
+        in_path = os.path.join(tmp, "comparisons.csv")
+        out_path = os.path.join(tmp, "scores.csv")
+        workers_path = os.path.join(tmp, "workers.csv")
+        header = ["left", "right", "label"]
+        cols = texts[1:]
+        if texts[0] is not None:
+            header, cols = ["worker"] + header, texts
+        with open(in_path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(header)
+            w.writerows(zip(*cols))
+        multiline = any("\n" in t or "\r" in t for col in cols for t in set(col))
+        cmd = [exe, "pairwise", "fit", in_path, "-o", out_path, "-m", model, "--prior", repr(float(prior))]
+        if max_iter is not None:
+            cmd += ["--max-iter", str(max_iter)]
+        if model == "noisy-bt":
+            cmd += ["--workers", workers_path]
+        proc = _run(cmd)
+        if proc.returncode != 0:
+            message = _locate(_message(proc.stderr, proc.returncode), in_path, describe, multiline, "comparisons")
+            raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
+        rows = _read(out_path, "item", back_item,
+                     {"rank": int, "score": float, "weight": float, "wins": int, "comparisons": int})
+        workers = None
+        if model == "noisy-bt":
+            workers = _read(workers_path, "worker", back_worker, {"skill": float, "bias": float, "comparisons": int})
+    return PairwiseResult(model, rows, workers, proc.stderr)
+
+
+def _pairwise_columns(comparisons, model, names):
+    """Return the worker (None if absent and not needed), left, right and
+    label columns as lists, and describe(i), which names row i."""
+    if hasattr(comparisons, "columns") and hasattr(comparisons, "index"):  # a pandas DataFrame
+        need = names if model == "noisy-bt" or names[0] in comparisons.columns else names[1:]
+        missing = [c for c in need if c not in comparisons.columns]
+        if missing:
+            raise ValueError("comparisons: no column %s (columns: %s)" % (
+                ", ".join(repr(c) for c in missing), ", ".join(repr(c) for c in comparisons.columns)))
+        index = comparisons.index
+        cols = [comparisons[c].tolist() if c in comparisons.columns else None for c in names]
+        return cols, lambda i: "comparisons row %d (index %r)" % (i, index[i])
+    if isinstance(comparisons, (str, bytes)):
+        raise TypeError("comparisons must be a DataFrame or an iterable of (worker, left, right, label) tuples")
+    rows = list(comparisons)
+    for i, row in enumerate(rows):
+        try:
+            ok = len(row) == 4
+        except TypeError:
+            ok = False
+        if not ok:
+            raise ValueError("comparisons item %d: %r is not a (worker, left, right, label) tuple" % (i, row))
+    return [[row[k] for row in rows] for k in range(4)], lambda i: "comparisons item %d" % i
+
+
+def _read(path, key, back, kinds):
+    """Read a table of the CLI: the key column mapped back to the values
+    given, the others converted by kinds."""
+    with open(path, newline="", encoding="utf-8") as f:
+        r = csv.DictReader(f)
+        rows = []
+        for row in r:
+            rec = {key: back[row[key]]}
+            for name, kind in kinds.items():
+                rec[name] = kind(row[name])
+            rows.append(rec)
+    return rows
+
+
+class _Pairwise:
+    """The shared part of the two classes."""
+
+    MODEL = None
+
+    def __init__(self, n_iter, options, unsupported, fixed):
+        for name, value in unsupported.items():
+            if value is None or (name in fixed and value == fixed[name]):
+                continue
+            raise TypeError("%s(%s=%r): not supported: %s; see docs/pairwise.md" % (
+                type(self).__name__, name, value, fixed.get("_why_" + name, "it has no counterpart here")))
+        if n_iter is not None:
+            if "max_iter" in options:
+                raise TypeError("give n_iter or max_iter, not both")
+            options["max_iter"] = n_iter
+        unknown = set(options) - {"prior", "max_iter", "binary", "worker_column", "left_column", "right_column",
+                                  "label_column"}
+        if unknown:
+            raise TypeError("%s: unknown option %s" % (type(self).__name__, ", ".join(sorted(unknown))))
+        self._options = options
+
+    def fit(self, data):
+        """Fit the model to data (columns worker, left, right and label)
+        and return self."""
+        _pandas()
+        self.result_ = aggregate_pairwise(data, self.MODEL, **self._options)
+        self._set_attributes(self.result_)
+        return self
+
+    def fit_predict(self, data):
+        """Fit the model and return ``scores_``."""
+        return self.fit(data).scores_
+
+    def __repr__(self):
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % kv for kv in sorted(self._options.items())))
+
+
+class BradleyTerry(_Pairwise):
+    """Crowd-Kit's ``BradleyTerry``: ``consensus pairwise fit -m bt``.
+
+    By default the maximum likelihood, Crowd-Kit's model (``prior=0``);
+    ``prior=1`` adds the logistic prior of the CLI's default, which keeps
+    every score finite. ``n_iter`` bounds the Newton steps. ``scores_`` are
+    the weights exp θ normalised to sum to 1, as Crowd-Kit's, indexed by
+    item; ``result_`` holds every output. Crowd-Kit's ``tol`` (a change of
+    the weights between MM steps) is not supported: the fit here stops
+    when a Newton step moves no score by more than 1e-9.
+    """
+
+    MODEL = "bt"
+
+    def __init__(self, n_iter=None, tol=None, **options):
+        options.setdefault("prior", 0.0)
+        super().__init__(n_iter, options, {"tol": tol}, {})
+
+    def _set_attributes(self, r):
+        self.scores_ = r.weights_
+
+
+class NoisyBradleyTerry(_Pairwise):
+    """Crowd-Kit's ``NoisyBradleyTerry``: ``consensus pairwise fit -m noisy-bt``.
+
+    ``scores_`` are σ(θ), Crowd-Kit's scale, indexed by item; ``skills_``
+    and ``biases_`` the workers' γ_w and β_w; ``result_`` holds every
+    output. ``n_iter`` bounds the L-BFGS iterations. The start is the
+    Bradley-Terry fit, not random, so ``random_state`` is accepted at
+    Crowd-Kit's default 0 only; Crowd-Kit's ``tol`` and
+    ``regularization_ratio`` are not supported (``prior=`` sets the weight
+    of the scores' logistic prior, default 1).
+    """
+
+    MODEL = "noisy-bt"
+
+    def __init__(self, n_iter=None, tol=None, regularization_ratio=None, random_state=None, **options):
+        super().__init__(n_iter, options, {"tol": tol, "regularization_ratio": regularization_ratio,
+                                           "random_state": random_state},
+                         {"random_state": 0, "_why_random_state": "the fit starts from the Bradley-Terry scores, "
+                                                                  "not at random, as if from random_state=0"})
+
+    def _set_attributes(self, r):
+        pd = _pandas()
+        s = r.scores_
+        self.scores_ = pd.Series([1 / (1 + math.exp(-v)) for v in s], index=s.index, name="score")
+        w = r.workers_
+        self.skills_ = w["skill"].rename("skill")
+        self.biases_ = w["bias"].rename("bias")
