@@ -37,11 +37,11 @@ func (c *Comparisons) Len() int { return len(c.Left) }
 func (c *Comparisons) HasWorkers() bool { return c.Worker != nil }
 
 // Add appends a comparison of the items left and right whose chosen item
-// is label, by worker (ignored if the comparisons so far have none, and
-// then empty). It returns an error if left and right are the same item or
-// label is neither of them; the comparisons are then unchanged. The first
-// comparison decides whether the comparisons have workers: with a worker,
-// every later one must have one too.
+// is label, by worker (empty if the comparisons name no workers). It
+// returns an error if left and right are the same item, label is neither of
+// them, or the comparison names a worker where the ones before it did not,
+// or the other way round; the comparisons are then unchanged. The first
+// comparison decides whether the comparisons have workers.
 func (c *Comparisons) Add(worker, left, right, label string) error {
 	if left == right {
 		return fmt.Errorf("left and right are the same item %q; a comparison needs two items", left)
@@ -54,13 +54,16 @@ func (c *Comparisons) Add(worker, left, right, label string) error {
 	default:
 		return fmt.Errorf("label %q is neither the left item %q nor the right item %q; the label names the chosen item", label, left, right)
 	}
-	if c.Len() == 0 && worker != "" && c.Worker == nil {
+	if c.Len() == 0 && c.Worker == nil && worker != "" {
 		c.Worker = []int32{}
 	}
+	switch {
+	case c.Worker != nil && worker == "":
+		return fmt.Errorf("the worker is missing; the comparisons before name theirs")
+	case c.Worker == nil && worker != "":
+		return fmt.Errorf("worker %q given where the comparisons before name none", worker)
+	}
 	if c.Worker != nil {
-		if worker == "" {
-			return fmt.Errorf("the worker is empty")
-		}
 		c.Worker = append(c.Worker, intern(&c.workers, &c.Workers, worker))
 	}
 	c.Left = append(c.Left, intern(&c.items, &c.Items, left))

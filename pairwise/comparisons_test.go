@@ -111,6 +111,26 @@ func TestReadComparisonsColumns(t *testing.T) {
 	}
 }
 
+func TestAddWorkers(t *testing.T) {
+	c := &Comparisons{}
+	if err := c.Add("", "a", "b", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Add("w", "a", "b", "a"); err == nil || c.Len() != 1 {
+		t.Errorf("a worker after comparisons without one: %v, %d comparisons", err, c.Len())
+	}
+	d := &Comparisons{}
+	if err := d.Add("w", "a", "b", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Add("", "a", "b", "a"); err == nil || d.Len() != 1 {
+		t.Errorf("no worker after comparisons with one: %v, %d comparisons", err, d.Len())
+	}
+	if !d.HasWorkers() || c.HasWorkers() {
+		t.Errorf("HasWorkers: %v with workers, %v without", d.HasWorkers(), c.HasWorkers())
+	}
+}
+
 func TestWins(t *testing.T) {
 	c := &Comparisons{}
 	for _, row := range [][3]string{{"a", "b", "a"}, {"b", "c", "c"}, {"a", "c", "a"}} {
