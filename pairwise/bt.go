@@ -46,6 +46,9 @@ type BradleyTerry struct {
 	// Tol is the convergence test: the fit stops when a step moved no
 	// score by more than Tol. 0 means 10⁻⁹.
 	Tol float64
+	// Threads is the number of goroutines that evaluate the objective;
+	// 0 means all cores. The result does not depend on it.
+	Threads int
 }
 
 // ErrNoComparisons is the error of a fit given no comparisons.
@@ -100,7 +103,7 @@ func (b BradleyTerry) Fit(ctx context.Context, c *Comparisons) (*Result, error) 
 	}
 	wins, games := c.Wins()
 	r := &Result{Model: "bt", Items: c.Items, Wins: wins, Games: games}
-	nt := newNewton(c, lambda)
+	nt := newNewton(c, lambda, b.Threads)
 	theta := make([]float64, len(c.Items))
 	for r.Iterations < maxIter {
 		if err := ctx.Err(); err != nil {
@@ -127,7 +130,7 @@ func (b BradleyTerry) Fit(ctx context.Context, c *Comparisons) (*Result, error) 
 		}
 	}
 	r.Scores = theta
-	r.LogLikelihood, r.LogPosterior = btObjective(c, theta, lambda, nil, nil)
+	r.LogLikelihood, r.LogPosterior = btObjective(c, theta, lambda, nil, nil, b.Threads)
 	return r, nil
 }
 
@@ -136,35 +139,48 @@ func (b BradleyTerry) Fit(ctx context.Context, c *Comparisons) (*Result, error) 
 // not nil it writes the latter's gradient there, and if weight is not nil
 // it writes σ(d_c)σ(−d_c) for every comparison c there (the Hessian's edge
 // weights, see BradleyTerry). One exponential and one logarithm a
-// comparison give all three.
-func btObjective(c *Comparisons, theta []float64, lambda float64, grad, weight []float64) (ll, lp float64) {
+// comparison give all three, computed on threads goroutines (0: all cores)
+// and added in the comparisons' order, so that the result does not depend
+// on threads.
+func btObjective(c *Comparisons, theta []float64, lambda float64, grad, weight []float64, threads int) (ll, lp float64) {
 	if grad != nil {
 		clear(grad)
 	}
-	for k, l := range c.Left {
-		w, o := l, c.Right[k]
-		if !c.LeftWon[k] {
-			w, o = o, w
+	terms := make([]btTerm, min(blockSize, c.Len()))
+	runBlocks(c.Len(), threads, func(lo, hi, at int) {
+		for k := lo; k < hi; k++ {
+			w, o := c.Left[k], c.Right[k]
+			if !c.LeftWon[k] {
+				w, o = o, w
+			}
+			d := theta[w] - theta[o]
+			e := math.Exp(-math.Abs(d)) // σ(−|d|) = e/(1+e)
+			inv := 1 / (1 + e)
+			t := &terms[at+k-lo]
+			if d >= 0 {
+				t.logP, t.lose = -math.Log1p(e), e*inv
+			} else {
+				t.logP, t.lose = d-math.Log1p(e), inv
+			}
+			if weight != nil {
+				weight[k] = e * inv * inv
+			}
 		}
-		d := theta[w] - theta[o]
-		e := math.Exp(-math.Abs(d)) // σ(−|d|) = e/(1+e)
-		inv := 1 / (1 + e)
-		var lose float64 // σ(−d), the loser's probability
-		if d >= 0 {
-			ll -= math.Log1p(e)
-			lose = e * inv
-		} else {
-			ll += d - math.Log1p(e)
-			lose = inv
+	}, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			t := &terms[k-lo]
+			ll += t.logP
+			if grad == nil {
+				continue
+			}
+			w, o := c.Left[k], c.Right[k]
+			if !c.LeftWon[k] {
+				w, o = o, w
+			}
+			grad[w] += t.lose
+			grad[o] -= t.lose
 		}
-		if grad != nil {
-			grad[w] += lose
-			grad[o] -= lose
-		}
-		if weight != nil {
-			weight[k] = e * inv * inv
-		}
-	}
+	})
 	lp = ll
 	if lambda > 0 {
 		for i, t := range theta {
@@ -176,6 +192,12 @@ func btObjective(c *Comparisons, theta []float64, lambda float64, grad, weight [
 		}
 	}
 	return ll, lp
+}
+
+// btTerm is one comparison's term of the Bradley-Terry log-likelihood,
+// log σ(d), and the loser's probability σ(−d), the term's derivative.
+type btTerm struct {
+	logP, lose float64
 }
 
 // checkConnected returns an error unless every item beats every other

@@ -194,9 +194,9 @@ func TestBTGradientAndHessian(t *testing.T) {
 		x[i] = rng.NormFloat64()
 	}
 	for _, lambda := range []float64{0, 0.5, 1} {
-		f := func(x []float64) float64 { _, lp := btObjective(c, x, lambda, nil, nil); return lp }
+		f := func(x []float64) float64 { _, lp := btObjective(c, x, lambda, nil, nil, 0); return lp }
 		g := make([]float64, len(x))
-		btObjective(c, x, lambda, g, nil)
+		btObjective(c, x, lambda, g, nil, 0)
 		want := fd.Gradient(nil, f, x, &fd.Settings{Formula: fd.Central, Step: 1e-5})
 		for i := range g {
 			if math.Abs(g[i]-want[i]) > 1e-7 {
@@ -204,7 +204,7 @@ func TestBTGradientAndHessian(t *testing.T) {
 			}
 		}
 		// The Newton system's matrix is the negative Hessian.
-		nt := newNewton(c, lambda)
+		nt := newNewton(c, lambda, 0)
 		if _, err := nt.step(append([]float64(nil), x...)); err != nil {
 			t.Fatal(err)
 		}

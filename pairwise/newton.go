@@ -11,8 +11,9 @@ import (
 // the system (Laplacian + prior diagonal) δ = ∇L solved by conjugate
 // gradients with the system's diagonal as the preconditioner.
 type newton struct {
-	c      *Comparisons
-	lambda float64
+	c       *Comparisons
+	lambda  float64
+	threads int // goroutines of an evaluation of the objective
 	// weight holds σ(d_c)σ(−d_c) for every comparison at the current
 	// scores, the Laplacian's edge weights.
 	weight []float64
@@ -26,10 +27,10 @@ type newton struct {
 }
 
 // newNewton returns the Newton stepper for c with prior weight lambda.
-func newNewton(c *Comparisons, lambda float64) *newton {
+func newNewton(c *Comparisons, lambda float64, threads int) *newton {
 	n := len(c.Items)
 	vec := func() []float64 { return make([]float64, n) }
-	return &newton{c: c, lambda: lambda, weight: make([]float64, c.Len()),
+	return &newton{c: c, lambda: lambda, threads: threads, weight: make([]float64, c.Len()),
 		grad: vec(), curv: vec(), diag: vec(), delta: vec(), trial: vec(), res: vec(), dir: vec(), pre: vec(), hd: vec()}
 }
 
@@ -42,7 +43,7 @@ const maxCG = 1000
 // of the step raises the objective: the maximum to rounding).
 func (nt *newton) step(theta []float64) (float64, error) {
 	c := nt.c
-	_, lp := btObjective(c, theta, nt.lambda, nt.grad, nt.weight)
+	_, lp := btObjective(c, theta, nt.lambda, nt.grad, nt.weight, nt.threads)
 	if math.IsNaN(lp) || math.IsInf(lp, 0) {
 		return 0, fmt.Errorf("bt: the log-likelihood is not finite")
 	}
@@ -72,7 +73,7 @@ func (nt *newton) step(theta []float64) (float64, error) {
 		for i, d := range nt.delta {
 			nt.trial[i] = theta[i] + d
 		}
-		_, lt := btObjective(c, nt.trial, nt.lambda, nil, nil)
+		_, lt := btObjective(c, nt.trial, nt.lambda, nil, nil, nt.threads)
 		if lt >= lp {
 			copy(theta, nt.trial)
 			return full, nil

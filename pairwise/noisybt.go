@@ -32,6 +32,9 @@ type NoisyBT struct {
 	Prior float64
 	// MaxIterations bounds the L-BFGS iterations; 0 means 1,000.
 	MaxIterations int
+	// Threads is the number of goroutines that evaluate the objective;
+	// 0 means all cores. The result does not depend on it.
+	Threads int
 	// GradTol is the convergence test on the largest component of the
 	// gradient of the objective divided by the number of comparisons;
 	// 0 means 10⁻⁸.
@@ -43,7 +46,7 @@ var ErrNoWorkers = errors.New("the noisy Bradley-Terry model needs the worker of
 
 // Fit fits the model to c. It returns ctx's error if ctx ends first.
 func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
-	bt := BradleyTerry{Prior: m.Prior}
+	bt := BradleyTerry{Prior: m.Prior, Threads: m.Threads}
 	if err := bt.check(); err != nil {
 		return nil, err
 	}
@@ -66,7 +69,7 @@ func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
 	for w := range nw {
 		x0[n+w] = 1
 	}
-	obj := noisyObjective{c: c, lambda: bt.lambda()}
+	obj := noisyObjective{c: c, lambda: bt.lambda(), threads: m.Threads}
 	x, iters, converged, err := maximize(ctx, "noisy-bt", obj.eval, x0, c.Len(), m.MaxIterations, m.GradTol)
 	if err != nil {
 		return nil, err
@@ -93,13 +96,20 @@ func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
 type noisyObjective struct {
 	c      *Comparisons
 	lambda float64 // the scores' prior weight
+	// threads is the number of goroutines of an evaluation (0: all
+	// cores).
+	threads int
 	// gamma and beta hold every worker's γ_w and β_w at the x of the
 	// evaluation, taken once per worker rather than per comparison.
 	gamma, beta []float64
+	// buf holds the terms of a block of comparisons.
+	buf []noisyTerm
 }
 
 // eval returns the log posterior at x and, if grad is not nil, writes its
-// gradient there.
+// gradient there. The per-comparison terms are computed on o.threads
+// goroutines and added in the comparisons' order (runBlocks), so the result
+// does not depend on the number of goroutines.
 func (o *noisyObjective) eval(x, grad []float64) float64 {
 	c := o.c
 	n, nw := len(c.Items), len(c.Workers)
@@ -108,31 +118,30 @@ func (o *noisyObjective) eval(x, grad []float64) float64 {
 	}
 	if o.gamma == nil {
 		o.gamma, o.beta = make([]float64, nw), make([]float64, nw)
+		o.buf = make([]noisyTerm, min(blockSize, c.Len()))
 	}
 	for w := range nw {
 		o.gamma[w], o.beta[w] = sigmoid(x[n+w]), sigmoid(x[n+nw+w])
 	}
 	var lp float64
-	for k, l := range c.Left {
-		rt, w := c.Right[k], c.Worker[k]
-		d := x[l] - x[rt]
-		gamma, beta := o.gamma[w], o.beta[w]
-		sign := 1.0
-		if !c.LeftWon[k] {
-			d, beta, sign = -d, 1-beta, -1
+	runBlocks(c.Len(), o.threads, func(lo, hi, at int) {
+		for k := lo; k < hi; k++ {
+			o.buf[at+k-lo] = o.term(x, k, grad != nil)
 		}
-		s := sigmoid(d)
-		p := gamma*s + (1-gamma)*beta
-		lp += math.Log(p)
-		if grad == nil {
-			continue
+	}, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			t := &o.buf[k-lo]
+			lp += t.logP
+			if grad == nil {
+				continue
+			}
+			l, rt, w := c.Left[k], c.Right[k], c.Worker[k]
+			grad[l] += t.dd
+			grad[rt] -= t.dd
+			grad[n+int(w)] += t.dg
+			grad[n+nw+int(w)] += t.db
 		}
-		dd := gamma * s * (1 - s) / p // ∂ log p / ∂d, d = θ_winner − θ_loser
-		grad[l] += sign * dd
-		grad[rt] -= sign * dd
-		grad[n+int(w)] += gamma * (1 - gamma) * (s - beta) / p
-		grad[n+nw+int(w)] += sign * (1 - gamma) * beta * (1 - beta) / p
-	}
+	})
 	for i, v := range x {
 		lambda := 1.0
 		if i < n {
@@ -148,6 +157,34 @@ func (o *noisyObjective) eval(x, grad []float64) float64 {
 		}
 	}
 	return lp
+}
+
+// noisyTerm is one comparison's term of the log posterior and its
+// derivatives with respect to θ_left (−θ_right's), g_w and b_w.
+type noisyTerm struct {
+	logP, dd, dg, db float64
+}
+
+// term returns comparison k's term at x, with its derivatives if deriv is
+// set.
+func (o *noisyObjective) term(x []float64, k int, deriv bool) noisyTerm {
+	c := o.c
+	d := x[c.Left[k]] - x[c.Right[k]]
+	w := c.Worker[k]
+	gamma, beta := o.gamma[w], o.beta[w]
+	sign := 1.0
+	if !c.LeftWon[k] {
+		d, beta, sign = -d, 1-beta, -1
+	}
+	s := sigmoid(d)
+	p := gamma*s + (1-gamma)*beta
+	t := noisyTerm{logP: math.Log(p)}
+	if deriv {
+		t.dd = sign * (gamma * s * (1 - s) / p) // ∂ log p / ∂θ_left, through d = θ_winner − θ_loser
+		t.dg = gamma * (1 - gamma) * (s - beta) / p
+		t.db = sign * (1 - gamma) * beta * (1 - beta) / p
+	}
+	return t
 }
 
 // logLikelihood returns the log-likelihood of the comparisons at x, without

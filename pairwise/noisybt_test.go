@@ -114,3 +114,38 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadsSameFit: one, two and three goroutines give the same fits, bit
+// for bit, on comparisons spanning several blocks.
+func TestThreadsSameFit(t *testing.T) {
+	c, _, err := Simulate(Sim{Items: 2000, Workers: 30, Comparisons: 3*blockSize + 123, Spammers: 0.2, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits := map[string]func(threads int) (*Result, error){
+		"bt":       func(n int) (*Result, error) { return BradleyTerry{Threads: n}.Fit(context.Background(), c) },
+		"noisy-bt": func(n int) (*Result, error) { return NoisyBT{Threads: n}.Fit(context.Background(), c) },
+	}
+	for name, fit := range fits {
+		one, err := fit(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{2, 3} {
+			r, err := fit(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			same := r.Iterations == one.Iterations && math.Float64bits(r.LogPosterior) == math.Float64bits(one.LogPosterior)
+			for i := range r.Scores {
+				same = same && math.Float64bits(r.Scores[i]) == math.Float64bits(one.Scores[i])
+			}
+			for w := range r.Skills {
+				same = same && math.Float64bits(r.Skills[w]) == math.Float64bits(one.Skills[w]) && math.Float64bits(r.Biases[w]) == math.Float64bits(one.Biases[w])
+			}
+			if !same {
+				t.Errorf("%s: %d goroutines gave another fit than one (%d against %d iterations)", name, n, r.Iterations, one.Iterations)
+			}
+		}
+	}
+}

@@ -34,7 +34,7 @@ type pairwiseFlags struct {
 	worker, left, right, label  string
 	model, out, outFormat, work string
 	prior, tol, gradTol         float64
-	maxIter                     int
+	maxIter, threads            int
 	maxMemory                   memLimit
 	quiet, strict               bool
 }
@@ -89,6 +89,7 @@ the gradient per comparison, default 1e-8). A summary goes to stderr.`,
 	fl.Float64Var(&f.tol, "tol", 0, "bt: stop when a Newton step moves no score by more than this (default 1e-9)")
 	fl.Float64Var(&f.gradTol, "grad-tol", 0, "noisy-bt: stop when the gradient per comparison is below this (default 1e-8)")
 	fl.IntVar(&f.maxIter, "max-iter", 0, "iteration limit (default: bt 100 Newton steps, noisy-bt 1000 L-BFGS iterations)")
+	fl.IntVar(&f.threads, "threads", 0, "goroutines per evaluation (default: all cores); results do not depend on it")
 	fl.Var(&f.maxMemory, "max-memory", "refuse inputs that need more memory than this while reading, such as 4GiB (default: the memory available; off: no check)")
 	fl.StringVarP(&f.out, "output", "o", "-", `scores file (item,rank,score,weight,wins,comparisons); "-" is standard output; format by extension`)
 	fl.StringVar(&f.outFormat, "output-format", "", "format of --output and --workers: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
@@ -163,6 +164,9 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) (*pairwise.Result, error), error) {
 	changed := cmd.Flags().Changed
 	ctx := cmd.Context()
+	if f.threads < 0 {
+		return nil, usagef("--threads %d: want 0 (all cores) or more", f.threads)
+	}
 	switch f.model {
 	case "bt":
 		for _, flag := range []string{"grad-tol", "workers"} {
@@ -170,7 +174,7 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 				return nil, usagef("--%s applies to --model noisy-bt, not bt", flag)
 			}
 		}
-		b := pairwise.BradleyTerry{Prior: f.prior, NoPrior: f.prior == 0, MaxIterations: f.maxIter, Tol: f.tol}
+		b := pairwise.BradleyTerry{Prior: f.prior, NoPrior: f.prior == 0, MaxIterations: f.maxIter, Tol: f.tol, Threads: f.threads}
 		return func(c *pairwise.Comparisons) (*pairwise.Result, error) { return b.Fit(ctx, c) }, nil
 	case "noisy-bt":
 		if changed("tol") {
@@ -179,7 +183,7 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 		if f.prior == 0 {
 			return nil, usagef("--prior 0: noisy-bt needs a prior (its maximum likelihood is often at infinite parameters)")
 		}
-		m := pairwise.NoisyBT{Prior: f.prior, MaxIterations: f.maxIter, GradTol: f.gradTol}
+		m := pairwise.NoisyBT{Prior: f.prior, MaxIterations: f.maxIter, GradTol: f.gradTol, Threads: f.threads}
 		return func(c *pairwise.Comparisons) (*pairwise.Result, error) { return m.Fit(ctx, c) }, nil
 	}
 	return nil, usagef("--model %q: want bt or noisy-bt", f.model)

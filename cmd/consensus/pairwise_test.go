@@ -79,6 +79,7 @@ func TestPairwiseCLIErrors(t *testing.T) {
 		{[]string{"fit", "noworker.csv", "-m", "noisy-bt", "--prior", "0", "-o", "out.csv"}, "noisy-bt needs a prior"},
 		{[]string{"fit", "missing.csv", "-o", "out.csv"}, "missing.csv"},
 		{[]string{"fit", "noworker.csv", "--prior", "-1", "-o", "out.csv"}, "must be a positive number"},
+		{[]string{"fit", "noworker.csv", "--threads", "-1", "-o", "out.csv"}, "--threads -1"},
 	} {
 		r := runIn(t, dir, "", append([]string{"pairwise"}, tc.args...)...)
 		if r.code == 0 || !strings.Contains(r.stderr, tc.msg) || strings.Contains(r.stderr, "goroutine") {
