@@ -76,6 +76,9 @@ func (b BradleyTerry) check() error {
 	if b.MaxIterations < 0 {
 		return fmt.Errorf("the iteration limit %d must not be negative", b.MaxIterations)
 	}
+	if b.Threads < 0 {
+		return fmt.Errorf("the number of goroutines %d must not be negative", b.Threads)
+	}
 	return nil
 }
 

@@ -252,7 +252,7 @@ func TestBTNoMaximumLikelihood(t *testing.T) {
 
 func TestBTSettings(t *testing.T) {
 	c := comparisons(t, [3]string{"a", "b", "a"})
-	for _, b := range []BradleyTerry{{Prior: -1}, {Prior: math.NaN()}, {Prior: math.Inf(1)}, {Tol: -1}, {MaxIterations: -1}} {
+	for _, b := range []BradleyTerry{{Prior: -1}, {Prior: math.NaN()}, {Prior: math.Inf(1)}, {Tol: -1}, {MaxIterations: -1}, {Threads: -1}} {
 		if _, err := b.Fit(context.Background(), c); err == nil {
 			t.Errorf("%+v: no error", b)
 		}

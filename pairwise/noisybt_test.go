@@ -78,7 +78,7 @@ func TestNoisyErrors(t *testing.T) {
 	if _, err := (NoisyBT{}).Fit(context.Background(), &Comparisons{}); err != ErrNoComparisons {
 		t.Errorf("no comparisons: %v", err)
 	}
-	for _, m := range []NoisyBT{{Prior: -1}, {MaxIterations: -1}, {GradTol: -1}} {
+	for _, m := range []NoisyBT{{Prior: -1}, {MaxIterations: -1}, {GradTol: -1}, {Threads: -1}} {
 		if _, err := m.Fit(context.Background(), c); err == nil {
 			t.Errorf("%+v: no error", m)
 		}
