@@ -224,7 +224,7 @@ func checkConnected(c *Comparisons) error {
 		if i := unreached(g); i >= 0 {
 			rel := "beats"
 			if g == beaten {
-				rel = "is beaten by"
+				rel = "loses to"
 			}
 			return fmt.Errorf("no chain of wins connects item %q and item %q (%q never %s %q, directly or through other items), so no maximum-likelihood scores exist; fit with a prior",
 				c.Items[0], c.Items[i], c.Items[0], rel, c.Items[i])
