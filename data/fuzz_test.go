@@ -23,6 +23,7 @@ func FuzzReadLabels(f *testing.F) {
 		"task,worker,label\n1,a,x\n\"2,b,y\n",
 		`{"task":"t1","worker":"w1","label":"x"}` + "\n" + `{"task":2,"worker":"w\u00e9","label":true,"e":[{}]}` + "\n",
 		`{"Task":"t1","worker":"w1","label":"x","task":null}` + "\n" + `{"task":1e3,"worker":" w ","label":"y"} 1` + "\n",
+		"{\"task\":\"задача\u00a0\",\"worker\":\" w\u3000\",\"label\":\"кошка\"}\n{\"task\":\"задача\",\"worker\":\"w\xc3\",\"label\":\"x\"}\n",
 	} {
 		f.Add([]byte(s))
 	}

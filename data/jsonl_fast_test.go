@@ -372,7 +372,7 @@ func TestJSONLLayout(t *testing.T) {
 }
 
 // TestJSONLScan checks which lines the first tier of the JSON Lines reader
-// takes: the plain ASCII records it must read itself, for speed, and the
+// takes: the plain records it must read itself, for speed, and the
 // others it leaves to jsonlFast. parseBoth checks that the cells of the
 // lines it takes are jsonlFast's.
 func TestJSONLScan(t *testing.T) {
@@ -388,9 +388,16 @@ func TestJSONLScan(t *testing.T) {
 		{`{"task":-1.5e+3,"worker":0,"label":true}`, true},
 		{"{\"task\":\"t\",\"worker\":false,\"label\":\"x\",\"n\":null,\"m\":\"~\x7f\"}", true},
 		{`{"id":7,"task":"t","worker":"w","label":"x","id":8}`, true},
+		{`{"task":"é","worker":"w","label":"x"}`, true},
+		{`{"task":"задача 7","worker":"работник","label":"кошка","заметка":"…"}`, true},
+		{"{\"task\":\"\u00a0t\u3000\",\"worker\":\"w\u2028\",\"label\":\" \u0085x\"}", true}, // trimmed as by TrimSpace
+		{"{\"task\":\"t\u00e9\u00a0\",\"worker\":\"\u00a0w\",\"label\":\"\u00e9\"}", true},
 		// jsonlFast or the slow path reads these.
 		{`{"task":"t\"","worker":"w","label":"x"}`, false},
-		{`{"task":"é","worker":"w","label":"x"}`, false},
+		{"{\"task\":\"\u00a0\u3000\",\"worker\":\"w\",\"label\":\"x\"}", false}, // empty once trimmed
+		{"{\"task\":\"t\xff\",\"worker\":\"w\",\"label\":\"x\"}", false},
+		{"{\"task\":\"t\",\"worker\":\"w\",\"label\":\"x\",\"n\":\"\xc3\"}", false},
+		{"{\"t\xe9sk\xff\":1,\"task\":\"t\",\"worker\":\"w\",\"label\":\"x\"}", false},
 		{`{"task":"t","worker":"w","label":"x","e":{}}`, false},
 		{`{"task":"t","worker":"w","label":"x","e":[1]}`, false},
 		{`{"task":null,"worker":"w","label":"x"}`, false},

@@ -1,12 +1,16 @@
 package data
 
-import "bytes"
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+)
 
 // jsonlScan is the first tier of the JSON Lines reader: one pass over the
-// bytes of a line that accepts only the plainest records, ASCII text
+// bytes of a line that accepts only the plainest records, UTF-8 text
 // without escapes, in which every key is a string, every wanted value a
 // string, a number, true or false and every other value one of those or
-// null. It reports false for anything else (a non-ASCII byte, a backslash,
+// null. It reports false for anything else (invalid UTF-8, a backslash,
 // a nested object or array, white space other than JSON's, a wanted key
 // given twice or a key equal to a wanted one ignoring case and space,
 // invalid JSON), and jsonlFast then reads the line. Whenever it accepts a
@@ -110,11 +114,16 @@ func (s *jsonlScan) sameLayout(line []byte) bool {
 			// lit ends with the string's opening quote.
 			a, z, ok := scanJSONString(line, pos-1)
 			if !ok {
-				return false
+				if a, z, ok = scanJSONText(line, pos-1); !ok {
+					return false
+				}
 			}
 			pos = z
 			if k >= 0 {
-				if a, z = trimScanned(line, a, z); a == z {
+				if a, z = trimScanned(line, a, z); a < z && line[a]|line[z-1] >= utf8.RuneSelf {
+					a, z = trimText(line, a, z)
+				}
+				if a == z {
 					return false
 				}
 				s.at[k] = [2]int32{int32(a), int32(z)}
@@ -153,7 +162,9 @@ func (s *jsonlScan) scan(line []byte, names []string) bool {
 		}
 		a, z, ok := scanJSONString(line, i)
 		if !ok {
-			return false
+			if a, z, ok = scanJSONText(line, i); !ok {
+				return false
+			}
 		}
 		key := line[a:z]
 		want := -1
@@ -189,7 +200,9 @@ func (s *jsonlScan) scan(line []byte, names []string) bool {
 		case c == '"':
 			va, vz, ok = scanJSONString(line, i)
 			if !ok {
-				return false
+				if va, vz, ok = scanJSONText(line, i); !ok {
+					return false
+				}
 			}
 			str, i = true, vz+1
 		case c == '-' || c >= '0' && c <= '9':
@@ -226,7 +239,10 @@ func (s *jsonlScan) scan(line []byte, names []string) bool {
 		}
 		if want >= 0 {
 			if str {
-				if va, vz = trimScanned(line, va, vz); va == vz {
+				if va, vz = trimScanned(line, va, vz); va < vz && line[va]|line[vz-1] >= utf8.RuneSelf {
+					va, vz = trimText(line, va, vz)
+				}
+				if va == vz {
 					return false
 				}
 			}
@@ -252,7 +268,9 @@ func (s *jsonlScan) scan(line []byte, names []string) bool {
 // trimScanned returns the bounds of line[a:z], the text of a string that
 // scanJSONString takes, trimmed as bytes.TrimSpace trims it: of its white
 // space, such a string can hold only ' ' (the others are control
-// characters).
+// characters). A string that scanJSONText takes may also begin or end
+// with white space that is not ASCII (such as U+00A0 or U+3000): after
+// trimScanned, when line[a] or line[z-1] is not ASCII, trimText trims it.
 func trimScanned(line []byte, a, z int) (int, int) {
 	for a < z && line[a] == ' ' {
 		a++
@@ -261,6 +279,15 @@ func trimScanned(line []byte, a, z int) (int, int) {
 		z--
 	}
 	return a, z
+}
+
+// trimText returns the bounds of line[a:z] trimmed as bytes.TrimSpace
+// trims it, for a text that trimScanned has trimmed of its spaces.
+func trimText(line []byte, a, z int) (int, int) {
+	t := line[a:z]
+	left := bytes.TrimLeftFunc(t, unicode.IsSpace)
+	a += len(t) - len(left)
+	return a, a + len(bytes.TrimRightFunc(left, unicode.IsSpace))
 }
 
 // skipJSONSpace returns the position of the first byte of line from i on
@@ -279,14 +306,32 @@ func skipJSONSpace(line []byte, i int) int {
 
 // scanJSONString reads the string that starts with the quote at line[i]
 // and returns the bounds of its text, or false if it has an escape, a
-// control character or a non-ASCII byte, or is not closed.
+// control character or a byte that is not ASCII, or is not closed: the
+// common case, short enough to be inlined. scanJSONText reads the strings
+// that are not ASCII.
 func scanJSONString(line []byte, i int) (a, z int, ok bool) {
 	a = i + 1
 	for z = a; z < len(line); z++ {
 		switch c := line[z]; {
 		case c == '"':
 			return a, z, true
-		case c == '\\' || c < 0x20 || c >= 0x80:
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
+			return 0, 0, false
+		}
+	}
+	return 0, 0, false
+}
+
+// scanJSONText reads the string that starts with the quote at line[i] as
+// scanJSONString does, and also takes one that is valid UTF-8 but not
+// ASCII. The scan's callers try scanJSONString first.
+func scanJSONText(line []byte, i int) (a, z int, ok bool) {
+	a = i + 1
+	for z = a; z < len(line); z++ {
+		switch c := line[z]; {
+		case c == '"':
+			return a, z, utf8.Valid(line[a:z])
+		case c == '\\' || c < 0x20:
 			return 0, 0, false
 		}
 	}
