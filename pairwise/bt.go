@@ -18,11 +18,14 @@ import (
 //	L(θ) = Σ_c log σ(θ_winner(c) − θ_loser(c)) + λ Σ_i (log σ(θ_i) + log σ(−θ_i)),
 //
 // which is concave and, with the prior, strictly so: it has one maximum
-// whatever the comparisons. Its gradient is
+// whatever the comparisons. A tie (Comparisons.AddTie) counts as half a
+// win for each item, as Elo ratings score a draw: its term is
+// (log σ(θ_a − θ_b) + log σ(θ_b − θ_a)) / 2. The gradient is
 //
 //	∂L/∂θ_i = W_i − Σ_{c ∋ i} σ(θ_i − θ_other(c)) + λ (1 − 2σ(θ_i)),
 //
-// the item's wins W_i less the wins the model expects of it, and its
+// the item's wins W_i (ties counting 1/2) less the wins the model expects
+// of it, and its
 // negative Hessian is the Laplacian of the comparison graph with the
 // weight σ(d_c)σ(−d_c) on comparison c's edge, plus the diagonal
 // 2λ σ(θ_i)σ(−θ_i): sparse, with one entry per comparison. Each Newton
@@ -106,6 +109,9 @@ func (b BradleyTerry) Fit(ctx context.Context, c *Comparisons) (*Result, error) 
 	}
 	wins, games := c.Wins()
 	r := &Result{Model: "bt", Items: c.Items, Wins: wins, Games: games}
+	if c.HasTies() {
+		r.Ties = c.Ties()
+	}
 	nt := newNewton(c, lambda, b.Threads)
 	theta := make([]float64, len(c.Items))
 	for r.Iterations < maxIter {
@@ -160,9 +166,16 @@ func btObjective(c *Comparisons, theta []float64, lambda float64, grad, weight [
 			e := math.Exp(-math.Abs(d)) // σ(−|d|) = e/(1+e)
 			inv := 1 / (1 + e)
 			t := &terms[at+k-lo]
-			if d >= 0 {
+			switch {
+			case c.isTie(k): // half a win each: (log σ(d) + log σ(−d)) / 2
+				sig := inv // σ(d)
+				if d < 0 {
+					sig = e * inv
+				}
+				t.logP, t.lose = -0.5*math.Abs(d)-math.Log1p(e), 0.5-sig
+			case d >= 0:
 				t.logP, t.lose = -math.Log1p(e), e*inv
-			} else {
+			default:
 				t.logP, t.lose = d-math.Log1p(e), inv
 			}
 			if weight != nil {
@@ -198,7 +211,11 @@ func btObjective(c *Comparisons, theta []float64, lambda float64, grad, weight [
 }
 
 // btTerm is one comparison's term of the Bradley-Terry log-likelihood,
-// log σ(d), and the loser's probability σ(−d), the term's derivative.
+// log σ(d) with d the winner's score less the loser's, and the term's
+// derivative with respect to the winner's score, the loser's probability
+// σ(−d). A tie counts as half a win for each item: its term is
+// (log σ(d) + log σ(−d)) / 2 and its derivative 1/2 − σ(d), with the
+// right item in the winner's place.
 type btTerm struct {
 	logP, lose float64
 }
@@ -211,9 +228,10 @@ type btTerm struct {
 func checkConnected(c *Comparisons) error {
 	n := len(c.Items)
 	wins, games := c.Wins()
+	ties := c.Ties()
 	for i := range n {
 		switch {
-		case wins[i] == 0:
+		case wins[i]+ties[i] == 0:
 			return fmt.Errorf("item %q wins none of its %d comparisons, so its maximum-likelihood score is −∞; fit with a prior", c.Items[i], games[i])
 		case wins[i] == games[i]:
 			return fmt.Errorf("item %q wins all of its %d comparisons, so its maximum-likelihood score is +∞; fit with a prior", c.Items[i], games[i])
@@ -241,35 +259,42 @@ type csr struct {
 }
 
 // winGraph returns the graph with an edge from each comparison's winner to
-// its loser, and the same graph reversed.
+// its loser (for a tie, one each way), and the same graph reversed.
 func winGraph(c *Comparisons) (beats, beaten *csr) {
 	n := len(c.Items)
-	beats = &csr{at: make([]int, n+1), to: make([]int32, c.Len())}
-	beaten = &csr{at: make([]int, n+1), to: make([]int32, c.Len())}
-	ends := func(k int) (w, l int32) {
-		if c.LeftWon[k] {
+	beats, beaten = &csr{at: make([]int, n+1)}, &csr{at: make([]int, n+1)}
+	// A tie is half a win for each item: an edge each way.
+	ends := func(k int, back bool) (w, l int32) {
+		if c.LeftWon[k] != back {
 			return c.Left[k], c.Right[k]
 		}
 		return c.Right[k], c.Left[k]
 	}
-	for k := range c.Left {
-		w, l := ends(k)
+	edges := func(each func(w, l int32)) {
+		for k := range c.Left {
+			each(ends(k, false))
+			if c.isTie(k) {
+				each(ends(k, true))
+			}
+		}
+	}
+	edges(func(w, l int32) {
 		beats.at[w+1]++
 		beaten.at[l+1]++
-	}
+	})
 	for i := range n {
 		beats.at[i+1] += beats.at[i]
 		beaten.at[i+1] += beaten.at[i]
 	}
+	beats.to, beaten.to = make([]int32, beats.at[n]), make([]int32, beaten.at[n])
 	fb := append([]int(nil), beats.at[:n]...)
 	fd := append([]int(nil), beaten.at[:n]...)
-	for k := range c.Left {
-		w, l := ends(k)
+	edges(func(w, l int32) {
 		beats.to[fb[w]] = l
 		fb[w]++
 		beaten.to[fd[l]] = w
 		fd[l]++
-	}
+	})
 	return beats, beaten
 }
 

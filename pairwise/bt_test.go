@@ -2,6 +2,7 @@ package pairwise
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -57,6 +58,49 @@ func TestBTWorkedExample(t *testing.T) {
 	}
 }
 
+// TestBTTies: a beats b once and ties twice, two wins of three, so the
+// maximum likelihood has σ(θ_a − θ_b) = 2/3, θ_a = −θ_b = ln 2 / 2.
+func TestBTTies(t *testing.T) {
+	c := comparisons(t, [3]string{"a", "b", "a"})
+	for _, row := range [][2]string{{"a", "b"}, {"b", "a"}} {
+		if err := c.AddTie("", row[0], row[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := BradleyTerry{NoPrior: true}.Fit(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := math.Log(2) / 2; math.Abs(r.Scores[0]-want) > 1e-12 || math.Abs(r.Scores[1]+want) > 1e-12 {
+		t.Errorf("scores %v, want ±%v", r.Scores, want)
+	}
+	if !slices.Equal(r.Wins, []int{1, 0}) || !slices.Equal(r.Ties, []int{2, 2}) || !slices.Equal(r.Games, []int{3, 3}) {
+		t.Errorf("wins %v, ties %v, games %v", r.Wins, r.Ties, r.Games)
+	}
+	if ll := 2*math.Log(2.0/3) + math.Log(1.0/3); math.Abs(r.LogLikelihood-ll) > 1e-12 {
+		t.Errorf("log-likelihood %v, want %v", r.LogLikelihood, ll)
+	}
+	// Ties alone connect items both ways: the maximum exists (all
+	// scores 0), where a win alone would not have one.
+	d := &Comparisons{}
+	if err := d.AddTie("", "x", "y"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := (BradleyTerry{NoPrior: true}).Fit(context.Background(), d); err != nil || r.Scores[0] != 0 || r.Scores[1] != 0 {
+		t.Errorf("a tie alone: %v, %v", err, r)
+	}
+	if _, err := (NoisyBT{}).Fit(context.Background(), d); err != ErrNoWorkers {
+		t.Errorf("noisy, no workers: %v", err)
+	}
+	e := &Comparisons{}
+	if err := e.AddTie("w", "x", "y"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (NoisyBT{}).Fit(context.Background(), e); err != ErrTies {
+		t.Errorf("noisy with ties: %v", err)
+	}
+}
+
 // simulateBT draws m comparisons of n items under the plain Bradley-Terry
 // model with scores N(0, 1).
 func simulateBT(t *testing.T, n, m int, seed uint64) (*Comparisons, []float64) {
@@ -74,9 +118,17 @@ func simulateBT(t *testing.T, n, m int, seed uint64) (*Comparisons, []float64) {
 }
 
 // mmReference is Hunter's (2004) MM algorithm with the virtual games of the
-// prior, run to a tight tolerance: an independent route to the maximum.
+// prior, run to a tight tolerance: an independent route to the maximum. A
+// tie adds half a win to each item.
 func mmReference(c *Comparisons, lambda float64) []float64 {
-	wins, _ := c.Wins()
+	iwins, _ := c.Wins()
+	wins := make([]float64, len(iwins))
+	for i, w := range iwins {
+		wins[i] = float64(w)
+	}
+	for i, t := range c.Ties() {
+		wins[i] += float64(t) / 2
+	}
 	p := make([]float64, len(c.Items))
 	for i := range p {
 		p[i] = 1
@@ -94,7 +146,7 @@ func mmReference(c *Comparisons, lambda float64) []float64 {
 		}
 		var step, logSum float64
 		for i, pi := range p {
-			q := (float64(wins[i]) + lambda) / den[i]
+			q := (wins[i] + lambda) / den[i]
 			step = max(step, math.Abs(math.Log(q/pi)))
 			p[i] = q
 			logSum += math.Log(q)
@@ -116,8 +168,25 @@ func mmReference(c *Comparisons, lambda float64) []float64 {
 	return theta
 }
 
+// withTies turns every fifth comparison of c into a tie.
+func withTies(c *Comparisons) *Comparisons {
+	d := *c
+	d.Tie = make([]bool, c.Len())
+	d.LeftWon = append([]bool(nil), c.LeftWon...)
+	for k := 0; k < c.Len(); k += 5 {
+		d.Tie[k], d.LeftWon[k] = true, false
+	}
+	return &d
+}
+
 func TestBTAgainstMM(t *testing.T) {
-	c, _ := simulateBT(t, 60, 600, 3)
+	plain, _ := simulateBT(t, 60, 600, 3)
+	for _, c := range []*Comparisons{plain, withTies(plain)} {
+		testBTAgainstMM(t, c)
+	}
+}
+
+func testBTAgainstMM(t *testing.T, c *Comparisons) {
 	for _, tc := range []struct {
 		name string
 		b    BradleyTerry
@@ -128,7 +197,7 @@ func TestBTAgainstMM(t *testing.T) {
 		{"prior 10", BradleyTerry{Prior: 10}, 10},
 		{"no prior", BradleyTerry{NoPrior: true}, 0},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/ties=%v", tc.name, c.HasTies()), func(t *testing.T) {
 			r, err := tc.b.Fit(context.Background(), c)
 			if err != nil {
 				t.Fatal(err)
@@ -188,6 +257,7 @@ func TestBTRecovery(t *testing.T) {
 
 func TestBTGradientAndHessian(t *testing.T) {
 	c, _ := simulateBT(t, 8, 40, 6)
+	c = withTies(c)
 	rng := rand.New(rand.NewPCG(7, 7))
 	x := make([]float64, len(c.Items))
 	for i := range x {

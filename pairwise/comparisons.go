@@ -24,8 +24,11 @@ type Comparisons struct {
 	// it is nil when the comparisons have no worker column.
 	Worker []int32
 	// LeftWon tells, for each comparison, whether the left item was
-	// chosen.
+	// chosen (false for a tie).
 	LeftWon []bool
+	// Tie tells, for each comparison, whether it was a tie, neither item
+	// chosen; it is nil when no comparison is (AddTie).
+	Tie []bool
 
 	items, workers map[string]int32
 }
@@ -69,8 +72,32 @@ func (c *Comparisons) Add(worker, left, right, label string) error {
 	c.Left = append(c.Left, intern(&c.items, &c.Items, left))
 	c.Right = append(c.Right, intern(&c.items, &c.Items, right))
 	c.LeftWon = append(c.LeftWon, leftWon)
+	if c.Tie != nil {
+		c.Tie = append(c.Tie, false)
+	}
 	return nil
 }
+
+// AddTie appends a comparison of the items left and right that ended in a
+// tie, by worker, with Add's rules for the items and the worker.
+func (c *Comparisons) AddTie(worker, left, right string) error {
+	if err := c.Add(worker, left, right, left); err != nil {
+		return err
+	}
+	k := c.Len() - 1
+	if c.Tie == nil {
+		c.Tie = make([]bool, k, max(16, 2*k))
+	}
+	c.Tie = append(c.Tie[:k], true)
+	c.LeftWon[k] = false
+	return nil
+}
+
+// HasTies reports whether some comparison is a tie.
+func (c *Comparisons) HasTies() bool { return c.Tie != nil }
+
+// isTie reports whether comparison k is a tie.
+func (c *Comparisons) isTie(k int) bool { return c.Tie != nil && c.Tie[k] }
 
 // intern returns the index of name in *names, adding it if it is new.
 func intern(index *map[string]int32, names *[]string, name string) int32 {
@@ -88,7 +115,7 @@ func intern(index *map[string]int32, names *[]string, name string) int32 {
 }
 
 // Wins returns, for every item, the number of comparisons it was chosen in
-// and the number it took part in.
+// and the number it took part in, ties included.
 func (c *Comparisons) Wins() (wins, games []int) {
 	wins = make([]int, len(c.Items))
 	games = make([]int, len(c.Items))
@@ -96,23 +123,43 @@ func (c *Comparisons) Wins() (wins, games []int) {
 		r := c.Right[k]
 		games[l]++
 		games[r]++
-		if c.LeftWon[k] {
+		switch {
+		case c.isTie(k):
+		case c.LeftWon[k]:
 			wins[l]++
-		} else {
+		default:
 			wins[r]++
 		}
 	}
 	return wins, games
 }
 
+// Ties returns, for every item, the number of its comparisons that were
+// ties.
+func (c *Comparisons) Ties() []int {
+	ties := make([]int, len(c.Items))
+	for k, t := range c.Tie {
+		if t {
+			ties[c.Left[k]]++
+			ties[c.Right[k]]++
+		}
+	}
+	return ties
+}
+
 // Columns names the columns of a comparisons table. The zero value is
-// Crowd-Kit's: "worker", "left", "right" and "label".
+// Crowd-Kit's: "worker", "left", "right" and "label", and no ties.
 type Columns struct {
 	// Worker, Left, Right and Label name the columns; empty means
 	// "worker", "left", "right" and "label". The worker column may be
 	// absent from a table (the Bradley-Terry model does not need it);
 	// the others must be there.
 	Worker, Left, Right, Label string
+	// Tie, if not empty, is the label of a tie: a row whose label is
+	// Tie is a comparison in which neither item was chosen (AddTie). A
+	// row whose items include one named Tie is an error, as the label
+	// would be ambiguous.
+	Tie string
 }
 
 // names returns the column names, with the defaults for the empty ones.
@@ -131,8 +178,8 @@ func (c Columns) names() (worker, left, right, label string) {
 // data.ReadTable's rules: CSV and TSV with a header line, JSON Lines,
 // Parquet; cells are trimmed text, neither empty nor null. Each row is one
 // comparison whose label cell names the chosen item, which must be the
-// row's left or right item; a row whose two items are the same is an
-// error. The worker column is read when the table has one. Every problem
+// row's left or right item, or is cols.Tie for a tie; a row whose two items
+// are the same is an error. The worker column is read when the table has one. Every problem
 // is a *data.InputError naming the file and the line (for Parquet, the
 // row). opt.Sep, opt.Context and opt.MaxMemory apply as in data.ReadTable.
 func ReadComparisons(r io.Reader, name string, f data.Format, cols Columns, opt data.ReadOptions) (*Comparisons, error) {
@@ -185,6 +232,14 @@ func (c *Comparisons) reader(cols Columns) (data.Columns, func([]string, int) er
 		w := ""
 		if len(cells) == 4 {
 			w = cells[3]
+		}
+		if cols.Tie != "" {
+			if cells[0] == cols.Tie || cells[1] == cols.Tie {
+				return fmt.Errorf("item %q is also the tie label; name the tie with another label", cols.Tie)
+			}
+			if cells[2] == cols.Tie {
+				return c.AddTie(w, cells[0], cells[1])
+			}
 		}
 		return c.Add(w, cells[0], cells[1], cells[2])
 	}

@@ -131,6 +131,29 @@ func TestAddWorkers(t *testing.T) {
 	}
 }
 
+func TestReadTies(t *testing.T) {
+	text := "worker,left,right,label\nw,x,y,x\nw,y,z,tie\nw,z,x,z\n"
+	c, err := ReadComparisons(strings.NewReader(text), "c.csv", "", Columns{Tie: "tie"}, data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.Tie, []bool{false, true, false}) || !reflect.DeepEqual(c.LeftWon, []bool{true, false, true}) ||
+		!reflect.DeepEqual(c.Ties(), []int{0, 1, 1}) {
+		t.Errorf("got %+v", c)
+	}
+	if wins, _ := c.Wins(); !reflect.DeepEqual(wins, []int{1, 0, 1}) {
+		t.Errorf("wins %v", wins)
+	}
+	// Without Columns.Tie a tie is a label that is neither item.
+	if _, err := ReadComparisons(strings.NewReader(text), "c.csv", "", Columns{}, data.ReadOptions{}); err == nil || !strings.HasPrefix(err.Error(), `c.csv:3: label "tie" is neither`) {
+		t.Errorf("no tie label: %v", err)
+	}
+	bad := "left,right,label\nx,tie,x\n"
+	if _, err := ReadComparisons(strings.NewReader(bad), "c.csv", "", Columns{Tie: "tie"}, data.ReadOptions{}); err == nil || !strings.HasPrefix(err.Error(), `c.csv:2: item "tie" is also the tie label`) {
+		t.Errorf("an item named as the tie: %v", err)
+	}
+}
+
 func TestWins(t *testing.T) {
 	c := &Comparisons{}
 	for _, row := range [][3]string{{"a", "b", "a"}, {"b", "c", "c"}, {"a", "c", "a"}} {

@@ -44,6 +44,10 @@ type NoisyBT struct {
 // ErrNoWorkers is the error of a noisy fit of comparisons without workers.
 var ErrNoWorkers = errors.New("the noisy Bradley-Terry model needs the worker of every comparison (a worker column)")
 
+// ErrTies is the error of a noisy fit of comparisons with ties, which the
+// noisy model does not describe (BradleyTerry fits them).
+var ErrTies = errors.New("the noisy Bradley-Terry model has no ties; fit the comparisons with Bradley-Terry, which counts a tie as half a win for each item")
+
 // Fit fits the model to c. It returns ctx's error if ctx ends first.
 func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
 	bt := BradleyTerry{Prior: m.Prior, Threads: m.Threads}
@@ -58,6 +62,9 @@ func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
 	}
 	if !c.HasWorkers() {
 		return nil, ErrNoWorkers
+	}
+	if c.HasTies() {
+		return nil, ErrTies
 	}
 	start, err := bt.Fit(ctx, c)
 	if err != nil {

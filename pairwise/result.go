@@ -20,6 +20,9 @@ type Result struct {
 	// Wins and Games hold, for every item, the comparisons it was chosen
 	// in and those it took part in.
 	Wins, Games []int
+	// Ties holds, for every item, its comparisons that were ties; it is
+	// nil when there are none.
+	Ties []int
 	// Workers names the workers (the noisy model only).
 	Workers []string
 	// Skills holds every worker's γ_w, the probability that the worker

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -32,6 +33,7 @@ and NoisyBradleyTerry; docs/pairwise.md).`,
 type pairwiseFlags struct {
 	input, format, sep          string
 	worker, left, right, label  string
+	tie                         string
 	model, out, outFormat, work string
 	prior, tol, gradTol         float64
 	maxIter, threads            int
@@ -49,7 +51,9 @@ chosen item, left's or right's) and, for noisy-bt, worker: Crowd-Kit's
 columns, in CSV, TSV, JSON Lines or Parquet, optionally gzip-compressed. It
 writes one row per item, best first: item, rank, score (θ: the item beats
 another with probability σ(θ − θ_other)), weight (exp θ normalised to sum to
-1, the scale of Crowd-Kit's BradleyTerry scores), wins and comparisons.
+1, the scale of Crowd-Kit's BradleyTerry scores), wins, ties (with --tie)
+and comparisons. With --tie LABEL a row labelled LABEL is a tie, half a win
+for each item (bt only).
 --workers writes the noisy model's worker, skill (the probability of
 comparing by quality), bias (the probability of picking the left item
 otherwise) and comparisons.
@@ -84,6 +88,7 @@ the gradient per comparison, default 1e-8). A summary goes to stderr.`,
 	fl.StringVar(&f.left, "left-column", "left", "name of the left item's column")
 	fl.StringVar(&f.right, "right-column", "right", "name of the right item's column")
 	fl.StringVar(&f.label, "label-column", "label", "name of the column of the chosen item")
+	fl.StringVar(&f.tie, "tie", "", `the label of a tie, such as "tie": such a row is a comparison in which neither item was chosen, half a win for each (bt only)`)
 	fl.StringVarP(&f.model, "model", "m", "bt", "model: bt (Bradley-Terry) or noisy-bt (with worker skills and biases)")
 	fl.Float64Var(&f.prior, "prior", 1, "weight of the logistic prior on the scores; 0: none (bt's maximum likelihood)")
 	fl.Float64Var(&f.tol, "tol", 0, "bt: stop when a Newton step moves no score by more than this (default 1e-9)")
@@ -129,7 +134,7 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 		}
 		path = "-"
 	}
-	cols := pairwise.Columns{Worker: f.worker, Left: f.left, Right: f.right, Label: f.label}
+	cols := pairwise.Columns{Worker: f.worker, Left: f.left, Right: f.right, Label: f.label, Tie: f.tie}
 	comp, err := pairwise.LoadComparisons(path, ifmt, cols, opt)
 	if err != nil {
 		return err
@@ -189,16 +194,25 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 	return nil, usagef("--model %q: want bt or noisy-bt", f.model)
 }
 
-// scoresTable returns the items' table, best first.
+// scoresTable returns the items' table, best first, with a ties column
+// when some comparison was a tie.
 func scoresTable(r *pairwise.Result) *output.Table {
 	t := &output.Table{
 		Columns: []string{"item", "rank", "score", "weight", "wins", "comparisons"},
 		Numeric: []bool{false, true, true, true, true, true},
 	}
+	if r.Ties != nil {
+		t.Columns = slices.Insert(t.Columns, 5, "ties")
+		t.Numeric = append(t.Numeric, true)
+	}
 	w := r.Weights()
 	for rank, i := range r.Ranking() {
-		t.Rows = append(t.Rows, []string{r.Items[i], strconv.Itoa(rank + 1), output.FormatProb(r.Scores[i]),
-			output.FormatProb(w[i]), strconv.Itoa(r.Wins[i]), strconv.Itoa(r.Games[i])})
+		row := []string{r.Items[i], strconv.Itoa(rank + 1), output.FormatProb(r.Scores[i]),
+			output.FormatProb(w[i]), strconv.Itoa(r.Wins[i])}
+		if r.Ties != nil {
+			row = append(row, strconv.Itoa(r.Ties[i]))
+		}
+		t.Rows = append(t.Rows, append(row, strconv.Itoa(r.Games[i])))
 	}
 	return t
 }

@@ -59,6 +59,27 @@ func TestPairwiseCLI(t *testing.T) {
 	}
 }
 
+// TestPairwiseTiesCLI: a beats b once and ties twice (--tie): the
+// maximum likelihood has σ(θ_a − θ_b) = 2/3, and the table a ties column.
+func TestPairwiseTiesCLI(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"c.csv": "left,right,label\na,b,a\na,b,draw\nb,a,draw\n"})
+	r := runIn(t, dir, "", "pairwise", "fit", "c.csv", "--tie", "draw", "--prior", "0", "-o", "s.csv")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	recs := readCSV(t, filepath.Join(dir, "s.csv"))
+	if strings.Join(recs[0], ",") != "item,rank,score,weight,wins,ties,comparisons" || strings.Join(recs[1][4:], ",") != "1,2,3" {
+		t.Fatalf("scores: %v", recs)
+	}
+	if w, _ := strconv.ParseFloat(recs[1][3], 64); math.Abs(w-2.0/3) > 1e-12 {
+		t.Errorf("weight of a %v, want 2/3", w)
+	}
+	if r := runIn(t, dir, "", "pairwise", "fit", "c.csv", "-o", "s2.csv"); r.code != 2 || !strings.Contains(r.stderr, `c.csv:3: label "draw" is neither`) {
+		t.Errorf("without --tie: exit %d, %s", r.code, r.stderr)
+	}
+}
+
 func TestPairwiseCLIErrors(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{

@@ -17,7 +17,7 @@ import tempfile
 
 from ._binary import find_binary
 from ._core import ConsensusError, _locate, _message, _pandas, _run
-from ._files import _texts
+from ._files import _clean, _texts
 
 __all__ = ["aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry"]
 
@@ -36,6 +36,8 @@ class PairwiseResult:
         ranks: a dict from item to its rank, 1 for the best.
         wins, comparisons: dicts from item to the comparisons it won and
             those it took part in.
+        ties: with ``tie=``, a dict from item to its comparisons that were
+            ties; else None.
         workers: for ``noisy-bt``, a list of dicts with the keys
             ``worker``, ``skill``, ``bias`` and ``comparisons``; else None.
         log: the CLI's summary on standard error.
@@ -52,6 +54,7 @@ class PairwiseResult:
         self.ranks = {r["item"]: r["rank"] for r in rows}
         self.wins = {r["item"]: r["wins"] for r in rows}
         self.comparisons = {r["item"]: r["comparisons"] for r in rows}
+        self.ties = {r["item"]: r["ties"] for r in rows} if rows and "ties" in rows[0] else None
         self.workers = workers
         self.log = log
 
@@ -84,7 +87,7 @@ class PairwiseResult:
         return pd.DataFrame(self.workers, columns=["worker", "skill", "bias", "comparisons"]).set_index("worker")
 
 
-def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, binary=None,
+def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, tie=None, binary=None,
                        worker_column="worker", left_column="left", right_column="right", label_column="label"):
     """Fit Bradley-Terry (``"bt"``) or noisy Bradley-Terry (``"noisy-bt"``)
     scores to pairwise comparisons with ``consensus pairwise fit``.
@@ -101,6 +104,9 @@ def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, bin
             0 fits Bradley-Terry's maximum likelihood, as Crowd-Kit does.
         max_iter: the iteration limit (``--max-iter``: Newton steps for
             ``"bt"``, L-BFGS iterations for ``"noisy-bt"``).
+        tie: the label of a tie (``--tie``, ``"bt"`` only): a row whose
+            label is ``tie`` is a comparison in which neither item was
+            chosen, half a win for each; ``ties`` then counts them.
         binary: the path of the ``consensus`` executable (default: the
             environment variable CONSENSUS_BIN, else ``consensus`` on PATH).
 
@@ -119,6 +125,9 @@ def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, bin
         raise TypeError("prior must be a finite number at least 0, not %r" % (prior,))
     if max_iter is not None and (isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1):
         raise TypeError("max_iter must be a positive int, not %r" % (max_iter,))
+    tie_text = None
+    if tie is not None:
+        tie_text = _clean(tie, "tie")
     exe = find_binary(binary)
     columns, describe = _pairwise_columns(comparisons, model, (worker_column, left_column, right_column, label_column))
     back_item, back_worker = {}, {}
@@ -143,14 +152,18 @@ def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, bin
         cmd = [exe, "pairwise", "fit", in_path, "-o", out_path, "-m", model, "--prior", repr(float(prior))]
         if max_iter is not None:
             cmd += ["--max-iter", str(max_iter)]
+        if tie_text is not None:
+            cmd += ["--tie", tie_text]
         if model == "noisy-bt":
             cmd += ["--workers", workers_path]
         proc = _run(cmd)
         if proc.returncode != 0:
             message = _locate(_message(proc.stderr, proc.returncode), in_path, describe, multiline, "comparisons")
             raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
-        rows = _read(out_path, "item", back_item,
-                     {"rank": int, "score": float, "weight": float, "wins": int, "comparisons": int})
+        kinds = {"rank": int, "score": float, "weight": float, "wins": int, "comparisons": int}
+        if tie_text is not None:
+            kinds["ties"] = int
+        rows = _read(out_path, "item", back_item, kinds)
         workers = None
         if model == "noisy-bt":
             workers = _read(workers_path, "worker", back_worker, {"skill": float, "bias": float, "comparisons": int})
@@ -211,7 +224,7 @@ class _Pairwise:
             if "max_iter" in options:
                 raise TypeError("give n_iter or max_iter, not both")
             options["max_iter"] = n_iter
-        unknown = set(options) - {"prior", "max_iter", "binary", "worker_column", "left_column", "right_column",
+        unknown = set(options) - {"prior", "max_iter", "tie", "binary", "worker_column", "left_column", "right_column",
                                   "label_column"}
         if unknown:
             raise TypeError("%s: unknown option %s" % (type(self).__name__, ", ".join(sorted(unknown))))

@@ -37,6 +37,15 @@ class TestAggregatePairwise(unittest.TestCase):
         self.assertIsNone(r.workers)
         self.assertIn("bt: 2 items", r.log)
 
+    def test_ties(self):
+        rows = [("w", "a", "b", "a"), ("w", "a", "b", "draw"), ("w", "b", "a", "draw")]
+        r = aggregate_pairwise(rows, prior=0, tie="draw")
+        self.assertAlmostEqual(r.weights["a"], 2 / 3, places=12)
+        self.assertEqual((r.wins["a"], r.ties["a"], r.comparisons["a"]), (1, 2, 3))
+        self.assertIsNone(aggregate_pairwise(ROWS).ties)
+        with self.assertRaisesRegex(ConsensusError, "has no ties"):
+            aggregate_pairwise(rows, "noisy-bt", tie="draw")
+
     def test_values_mapped_back(self):
         rows = [(1, 10, 20.5, 10), (2, 20.5, 10, 20.5), (1, 10, 20.5, 20.5), (2, 10, 20.5, 10)]
         r = aggregate_pairwise(rows, "noisy-bt")
