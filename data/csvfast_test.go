@@ -13,6 +13,7 @@ import (
 
 // csvFastSeeds are inputs for the differential tests of fastCSV.
 var csvFastSeeds = []string{
+	"task,worker,label,note\n\u0437\u0430\u0434\u0430\u0447\u0430,\u0440\u0430\u0431,\u043a\u043e\u0442,\xff\n\u00a0,w,x,n\nt,w,\u3000y\u0085,z\nt2,\xc3,x,n\n",
 	"task,worker,label\n1,a,x\n1,b,y\n",
 	"task,worker,label\r\n1,a,x\r\n\r\n2,b,y\r",
 	"  task , worker ,label\n \n\t\n1, a ,x\r\r\n2,\u00a0b,y",

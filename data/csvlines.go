@@ -11,7 +11,8 @@ const (
 	bytePlain = iota // ASCII, not a separator, quote or line end
 	byteSep
 	byteEnd   // '\n'
-	byteOther // a quote or a byte that is not ASCII
+	byteHigh  // a byte that is not ASCII
+	byteOther // a quote
 )
 
 // Kinds of line for chunkParser.split.
@@ -69,7 +70,7 @@ func newChunkParser(sep byte, trim bool, width int, index []int) *chunkParser {
 		p.want[at] = int8(j)
 	}
 	for c := utf8.RuneSelf; c < 256; c++ {
-		p.class[c] = byteOther
+		p.class[c] = byteHigh
 	}
 	p.class['"'] = byteOther
 	p.class['\n'] = byteEnd
@@ -79,45 +80,55 @@ func newChunkParser(sep byte, trim bool, width int, index []int) *chunkParser {
 
 // splitLine splits the line at data[pos] as split does and returns the
 // start of the next line and the line's kind. It scans the line once,
-// which is several times faster than split for the common line: ASCII
-// without quotes, with as many fields as the header and no wanted cell
-// empty. Every other line goes to split.
+// which is several times faster than split for the common line: without
+// quotes, with as many fields as the header and no wanted cell empty. A
+// wanted cell with bytes that are not ASCII is checked and trimmed as
+// split does it (trimCell). Every other line goes to split.
 func (p *chunkParser) splitLine(data []byte, pos int) (next, kind int) {
 	if p.json != nil {
 		return p.jsonLine(data, pos)
 	}
-	field, start := 0, pos
+	field, start, high := 0, pos, false
 	for i := pos; i < len(data); i++ {
 		switch p.class[data[i]] {
 		case bytePlain:
 			continue
 		case byteSep:
-			if field >= p.width-1 || !p.cell(data, field, start, i) {
+			if field >= p.width-1 || !p.cell(data, field, start, i, high) {
 				return p.slowLine(data, pos)
 			}
-			field, start = field+1, i+1
+			field, start, high = field+1, i+1, false
 			continue
 		case byteEnd:
-			if field != p.width-1 || !p.cell(data, field, start, i) {
+			if field != p.width-1 || !p.cell(data, field, start, i, high) {
 				return p.slowLine(data, pos)
 			}
 			return i + 1, linePlain
+		case byteHigh:
+			high = true
+			continue
 		}
 		return p.slowLine(data, pos)
 	}
-	if field != p.width-1 || !p.cell(data, field, start, len(data)) {
+	if field != p.width-1 || !p.cell(data, field, start, len(data), high) {
 		return p.slowLine(data, pos)
 	}
 	return len(data), linePlain
 }
 
-// cell records data[start:stop], field field of an ASCII line, trimmed, in
-// p.cells if the field is wanted, and reports false if it is wanted and
-// empty after trimming.
-func (p *chunkParser) cell(data []byte, field, start, stop int) bool {
+// cell records data[start:stop], field field of a line without quotes,
+// trimmed, in p.cells if the field is wanted, and reports false if it is
+// wanted and empty after trimming, or, when it has bytes that are not
+// ASCII (high), not valid UTF-8.
+func (p *chunkParser) cell(data []byte, field, start, stop int, high bool) bool {
 	j := p.want[field]
 	if j < 0 {
 		return true
+	}
+	if high {
+		a, z, ok := trimCell(data, start, stop)
+		p.cells[j] = [2]int32{int32(a), int32(z)}
+		return ok
 	}
 	for start < stop && asciiSpace[data[start]] {
 		start++
