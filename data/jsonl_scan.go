@@ -2,7 +2,6 @@ package data
 
 import (
 	"bytes"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -121,7 +120,7 @@ func (s *jsonlScan) sameLayout(line []byte) bool {
 			pos = z
 			if k >= 0 {
 				if a, z = trimScanned(line, a, z); a < z && line[a]|line[z-1] >= utf8.RuneSelf {
-					a, z = trimText(line, a, z)
+					a, z, _ = trimCell(line, a, z)
 				}
 				if a == z {
 					return false
@@ -240,7 +239,7 @@ func (s *jsonlScan) scan(line []byte, names []string) bool {
 		if want >= 0 {
 			if str {
 				if va, vz = trimScanned(line, va, vz); va < vz && line[va]|line[vz-1] >= utf8.RuneSelf {
-					va, vz = trimText(line, va, vz)
+					va, vz, _ = trimCell(line, va, vz)
 				}
 				if va == vz {
 					return false
@@ -270,7 +269,7 @@ func (s *jsonlScan) scan(line []byte, names []string) bool {
 // space, such a string can hold only ' ' (the others are control
 // characters). A string that scanJSONText takes may also begin or end
 // with white space that is not ASCII (such as U+00A0 or U+3000): after
-// trimScanned, when line[a] or line[z-1] is not ASCII, trimText trims it.
+// trimScanned, when line[a] or line[z-1] is not ASCII, trimCell trims it.
 func trimScanned(line []byte, a, z int) (int, int) {
 	for a < z && line[a] == ' ' {
 		a++
@@ -279,15 +278,6 @@ func trimScanned(line []byte, a, z int) (int, int) {
 		z--
 	}
 	return a, z
-}
-
-// trimText returns the bounds of line[a:z] trimmed as bytes.TrimSpace
-// trims it, for a text that trimScanned has trimmed of its spaces.
-func trimText(line []byte, a, z int) (int, int) {
-	t := line[a:z]
-	left := bytes.TrimLeftFunc(t, unicode.IsSpace)
-	a += len(t) - len(left)
-	return a, a + len(bytes.TrimRightFunc(left, unicode.IsSpace))
 }
 
 // skipJSONSpace returns the position of the first byte of line from i on

@@ -93,9 +93,11 @@ func (b BradleyTerry) Fit(ctx context.Context, c *Comparisons) (*Result, error) 
 	if c.Len() == 0 {
 		return nil, ErrNoComparisons
 	}
+	wins, games := c.Wins()
+	ties := c.Ties()
 	lambda := b.lambda()
 	if lambda == 0 {
-		if err := checkConnected(c); err != nil {
+		if err := checkConnected(c, wins, games, ties); err != nil {
 			return nil, err
 		}
 	}
@@ -107,10 +109,9 @@ func (b BradleyTerry) Fit(ctx context.Context, c *Comparisons) (*Result, error) 
 	if tol == 0 {
 		tol = 1e-9
 	}
-	wins, games := c.Wins()
 	r := &Result{Model: "bt", Items: c.Items, Wins: wins, Games: games}
 	if c.HasTies() {
-		r.Ties = c.Ties()
+		r.Ties = ties
 	}
 	nt := newNewton(c, lambda, b.Threads)
 	theta := make([]float64, len(c.Items))
@@ -224,11 +225,9 @@ type btTerm struct {
 // through a chain of wins (item a beat b, b beat c, ...), the condition
 // under which the maximum-likelihood scores exist (Hunter 2004, Assumption
 // 1): the graph with an edge from each comparison's winner to its loser is
-// strongly connected.
-func checkConnected(c *Comparisons) error {
+// strongly connected. wins, games and ties are c's Wins and Ties.
+func checkConnected(c *Comparisons, wins, games, ties []int) error {
 	n := len(c.Items)
-	wins, games := c.Wins()
-	ties := c.Ties()
 	for i := range n {
 		switch {
 		case wins[i]+ties[i] == 0:

@@ -86,10 +86,9 @@ func (c *Comparisons) AddTie(worker, left, right string) error {
 	}
 	k := c.Len() - 1
 	if c.Tie == nil {
-		c.Tie = make([]bool, k, max(16, 2*k))
+		c.Tie = make([]bool, k+1) // Add appended no entry for this one
 	}
-	c.Tie = append(c.Tie[:k], true)
-	c.LeftWon[k] = false
+	c.Tie[k], c.LeftWon[k] = true, false
 	return nil
 }
 

@@ -94,7 +94,7 @@ func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
 		r.Biases[w] = sigmoid(x[n+nw+w])
 	}
 	r.LogPosterior = obj.eval(x, nil)
-	r.LogLikelihood = obj.logLikelihood(x)
+	r.LogLikelihood = obj.logLikelihood(x, r.LogPosterior)
 	return r, nil
 }
 
@@ -150,10 +150,7 @@ func (o *noisyObjective) eval(x, grad []float64) float64 {
 		}
 	})
 	for i, v := range x {
-		lambda := 1.0
-		if i < n {
-			lambda = o.lambda
-		}
+		lambda := o.priorWeight(i)
 		if lambda == 0 {
 			continue
 		}
@@ -194,16 +191,20 @@ func (o *noisyObjective) term(x []float64, k int, deriv bool) noisyTerm {
 	return t
 }
 
-// logLikelihood returns the log-likelihood of the comparisons at x, without
-// the priors.
-func (o *noisyObjective) logLikelihood(x []float64) float64 {
-	lp := o.eval(x, nil)
+// priorWeight returns the weight of parameter i's logistic prior: λ for a
+// score, 1 for a worker's g_w and b_w.
+func (o *noisyObjective) priorWeight(i int) float64 {
+	if i < len(o.c.Items) {
+		return o.lambda
+	}
+	return 1
+}
+
+// logLikelihood returns the log-likelihood of the comparisons at x, given
+// lp, the log posterior there (eval's value): lp less the priors.
+func (o *noisyObjective) logLikelihood(x []float64, lp float64) float64 {
 	for i, v := range x {
-		lambda := 1.0
-		if i < len(o.c.Items) {
-			lambda = o.lambda
-		}
-		pv, _ := logisticPrior(lambda, v)
+		pv, _ := logisticPrior(o.priorWeight(i), v)
 		lp -= pv
 	}
 	return lp

@@ -36,17 +36,8 @@ class _Aggregator:
         self._check_crowdkit(crowdkit or {}, fixed or {})
 
     def _check_crowdkit(self, given, fixed):
-        """given: Crowd-Kit parameters that were passed (not None) and have no
-        counterpart; fixed: the value this implementation runs, if any."""
-        for name, value in given.items():
-            if value is None:
-                continue
-            if name in fixed and value == fixed[name]:
-                continue
-            why = ("this implementation runs %r" % (fixed[name],)) if name in fixed else \
-                "it has no counterpart in consensus fit --model %s" % self.MODEL
-            raise TypeError("%s(%s=%r): not supported: %s; see docs/python.md" % (
-                type(self).__name__, name, value, why))
+        _refuse_unsupported(type(self).__name__, given, fixed,
+                            "it has no counterpart in consensus fit --model %s" % self.MODEL, "docs/python.md")
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self.
@@ -87,6 +78,24 @@ class _Aggregator:
     def __repr__(self):
         opts = ", ".join("%s=%r" % kv for kv in sorted(self._options.items()))
         return "%s(%s)" % (type(self).__name__, opts)
+
+
+def _refuse_unsupported(owner, given, fixed, missing, doc, reasons=None):
+    """Raise TypeError for a Crowd-Kit parameter of the class owner that has
+    no counterpart here. given: the parameters that were passed (None: not
+    passed); fixed: the value this implementation runs, if any, which is
+    accepted; missing: why a parameter not in fixed is refused; doc: where
+    to read more; reasons: a reason of its own for a parameter of fixed."""
+    for name, value in given.items():
+        if value is None:
+            continue
+        if name in fixed and value == fixed[name]:
+            continue
+        if name in fixed:
+            why = (reasons or {}).get(name, "this implementation runs %r" % (fixed[name],))
+        else:
+            why = missing
+        raise TypeError("%s(%s=%r): not supported: %s; see %s" % (owner, name, value, why, doc))
 
 
 def _iter_options(n_iter, options):

@@ -18,6 +18,7 @@ import tempfile
 from ._binary import find_binary
 from ._core import ConsensusError, _locate, _message, _pandas, _run
 from ._files import _clean, _texts
+from .aggregation import _iter_options, _refuse_unsupported
 
 __all__ = ["aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry"]
 
@@ -214,16 +215,11 @@ class _Pairwise:
 
     MODEL = None
 
-    def __init__(self, n_iter, options, unsupported, fixed):
-        for name, value in unsupported.items():
-            if value is None or (name in fixed and value == fixed[name]):
-                continue
-            raise TypeError("%s(%s=%r): not supported: %s; see docs/pairwise.md" % (
-                type(self).__name__, name, value, fixed.get("_why_" + name, "it has no counterpart here")))
-        if n_iter is not None:
-            if "max_iter" in options:
-                raise TypeError("give n_iter or max_iter, not both")
-            options["max_iter"] = n_iter
+    def __init__(self, n_iter, options, unsupported, fixed=None, reasons=None):
+        _refuse_unsupported(type(self).__name__, unsupported, fixed or {},
+                            "it has no counterpart in consensus pairwise fit --model %s" % self.MODEL,
+                            "docs/pairwise.md", reasons)
+        options = _iter_options(n_iter, options)
         unknown = set(options) - {"prior", "max_iter", "tie", "binary", "worker_column", "left_column", "right_column",
                                   "label_column"}
         if unknown:
@@ -262,7 +258,7 @@ class BradleyTerry(_Pairwise):
 
     def __init__(self, n_iter=None, tol=None, **options):
         options.setdefault("prior", 0.0)
-        super().__init__(n_iter, options, {"tol": tol}, {})
+        super().__init__(n_iter, options, {"tol": tol})
 
     def _set_attributes(self, r):
         self.scores_ = r.weights_
@@ -285,8 +281,9 @@ class NoisyBradleyTerry(_Pairwise):
     def __init__(self, n_iter=None, tol=None, regularization_ratio=None, random_state=None, **options):
         super().__init__(n_iter, options, {"tol": tol, "regularization_ratio": regularization_ratio,
                                            "random_state": random_state},
-                         {"random_state": 0, "_why_random_state": "the fit starts from the Bradley-Terry scores, "
-                                                                  "not at random, as if from random_state=0"})
+                         {"random_state": 0},
+                         {"random_state": "the fit starts from the Bradley-Terry scores, not at random, as if "
+                                          "from random_state=0"})
 
     def _set_attributes(self, r):
         pd = _pandas()
