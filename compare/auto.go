@@ -16,10 +16,11 @@ import (
 // AutoModels are the candidates Auto chooses among when
 // AutoOptions.Models is nil: the Bayesian Dawid-Skene models, which
 // converge in a few dozen iterations and never put probability 0 on a
-// class. vb-da-ds (the default model) gives calibrated label
-// distributions, vb-hda-ds sharper ones when the tasks are clear, vb-la-ds
-// the posterior of one true class.
-var AutoModels = []string{model.DefaultModel, "vb-hda-ds", "vb-la-ds"}
+// class. vb-ds (the default model) gives the posterior of one true class
+// beside the label distributions, vb-da-ds calibrated label distributions
+// fitted jointly with the workers, vb-hda-ds sharper ones when the tasks
+// are clear.
+var AutoModels = []string{model.DefaultModel, "vb-da-ds", "vb-hda-ds"}
 
 // AutoOptions controls Auto. The zero value chooses among AutoModels by
 // DefaultScorer on three splits that each hold out a fifth of every

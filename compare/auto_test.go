@@ -18,11 +18,11 @@ import (
 
 // TestAutoPicksSimulated checks the choice on data where the right pick is
 // known: under LA with clear tasks (GLAD workers, one true class per
-// object) a sharp output recovers the truth: vb-la-ds, or a DA form whose
+// object) a sharp output recovers the truth: vb-ds, or a DA form whose
 // q_j are near the vertices (vb-hda-ds, or vb-da-ds, whose Jeffreys prior
 // lets q_j approach them when the workers are good); under DA with
 // ambiguous tasks (q_j from a uniform Dirichlet) vb-da-ds recovers q_j
-// best. The output scores never pick vb-la-ds on the simulated LA data
+// best. The output scores never pick vb-ds on the simulated LA data
 // (they count a held-out label of a noisy worker against a sharp output).
 func TestAutoPicksSimulated(t *testing.T) {
 	clear, err := simulate(latent.LA{}, noise.GLAD{}, 6, 2)
@@ -39,8 +39,8 @@ func TestAutoPicksSimulated(t *testing.T) {
 		scorer Scorer
 		want   []string
 	}{
-		{"LA, clear", clear, LabelLikelihood{}, []string{"vb-la-ds"}},
-		{"LA, clear", clear, OutputChannel{}, []string{"vb-la-ds"}},
+		{"LA, clear", clear, LabelLikelihood{}, []string{"vb-ds"}},
+		{"LA, clear", clear, OutputChannel{}, []string{"vb-ds"}},
 		{"LA, clear", clear, OutputLoss{}, []string{"vb-hda-ds", "vb-da-ds"}},
 		{"LA, clear", clear, OutputLoss{Reliable: true}, []string{"vb-hda-ds", "vb-da-ds"}},
 		{"DA, ambiguous", ambiguous, LabelLikelihood{}, []string{"vb-da-ds"}},

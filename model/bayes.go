@@ -57,6 +57,12 @@ type Bayes struct {
 	Noise noise.Model
 	// Latent is latent.LA or latent.DA (their settings are not used).
 	Latent latent.Assumption
+	// Both, under LA, gives both answers of the default model (vb-X, such
+	// as vb-ds): the posterior of the true class of the LA fit, calibrated
+	// without gold (temperTruth), in Result.Probs, and every object's
+	// label distribution q_j ~ Dirichlet(1/2, …, 1/2) given the fitted
+	// workers, its posterior mean, in Result.Distribution.
+	Both bool
 	// Hierarchical, under DA, fits the workers under DA together with
 	// the q_j and estimates their Dirichlet prior by empirical Bayes.
 	Hierarchical bool
@@ -104,6 +110,9 @@ func (b Bayes) Name() string {
 		a = "hda"
 	}
 	name := "vb-" + a + "-" + b.Noise.Name()
+	if b.Both && a == "la" {
+		name = "vb-" + b.Noise.Name()
+	}
 	if a == "da" && b.Staged {
 		name += " (staged)"
 	}
@@ -189,6 +198,9 @@ func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set Settings, weigh
 	}
 	switch b.Latent.Name() {
 	case "la":
+		if b.Both {
+			return b.fitTruth(ctx, d, set, nv, weight)
+		}
 		return bounded(vbFit(ctx, b.Name(), d, set, nv, newVBLA(d, b.Gold), vbFresh, weight))
 	case "da":
 		if b.Hierarchical {
@@ -266,4 +278,25 @@ func checkGold(gold []int, d *data.Dataset) error {
 		}
 	}
 	return nil
+}
+
+// fitTruth fits the true-class form: the LA fit, its posterior calibrated
+// by temperTruth, and the label distributions given its workers.
+func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set Settings, nv noise.Variational, weight data.TaskWeights) (*Result, float64, error) {
+	r, err := vbFit(ctx, b.Name(), d, set, nv, newVBLA(d, b.Gold), vbFresh, weight)
+	if err != nil {
+		return nil, 0, err
+	}
+	tau := temperTruth(d, r.Probs, nv.Conditional, workerOnly(nv))
+	a := make([]float64, d.NumClasses())
+	for z := range a {
+		a[z] = JeffreysPrior
+	}
+	q, err := vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, a, b.Gold), vbFrozen, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	r.Distribution = q.Probs
+	r.Method += fmt.Sprintf(", true class tempered by %.3g; label distributions given the workers", tau)
+	return r, r.LogLikelihood, nil
 }

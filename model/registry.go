@@ -12,7 +12,7 @@ import (
 // DefaultModel is the name of the estimator a user gets without naming
 // one: Bayesian Dawid-Skene under DA, workers and q_j fitted together with
 // q_j ~ Dirichlet(1/2, …, 1/2) (see Bayes and docs/choosing-a-model.md).
-const DefaultModel = "vb-da-ds"
+const DefaultModel = "vb-ds"
 
 // NoiseModels returns the noise models of the registry, in the order
 // Registry lists them. Each declares its summary, LA prior policy,
@@ -114,6 +114,9 @@ func variational(n noise.Describer) []Entry {
 	r := []Entry{
 		{"vb-la-" + n.Name(), "LA " + s + ", variational Bayes, output the posterior of the true class", "", func() Estimator {
 			return Bayes{Noise: n, Latent: latent.LA{}}
+		}},
+		{"vb-" + n.Name(), s + ", variational Bayes: the true class with its calibrated posterior (LA), and the label distribution q_j given the workers", "", func() Estimator {
+			return Bayes{Noise: n, Latent: latent.LA{}, Both: true}
 		}},
 		{"vb-da-" + n.Name(), "DA " + s + " (mixed membership), q_j ~ Dirichlet(1/2) (Jeffreys), variational Bayes, output the posterior mean of q_j", "", func() Estimator {
 			return Bayes{Noise: n, Latent: latent.DA{}}

@@ -20,6 +20,11 @@ type Result struct {
 	// an LA model it is the posterior of the true class, for a DA model
 	// the estimated label distribution q_j, for RFE the label frequencies.
 	Probs []float64
+	// Distribution, for a model that estimates both, holds every object's
+	// label distribution q_j (J×K, laid out as Probs) beside the posterior
+	// of its true class in Probs: vb-ds and the other vb-X (see Bayes.Both). It is nil
+	// for the others, whose Probs is the one or the other.
+	Distribution []float64
 	// LogLikelihood is the log-likelihood of the data at the fitted
 	// parameters (eq. 1 or eq. 3 of the paper); zero for RFE.
 	LogLikelihood float64

@@ -180,6 +180,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 	}
 	r.Probs = mem.Make[float64](d.NumTasks() * k)
 	s.output(r.Probs)
+
 	r.Runtime = time.Since(start)
 	return r, nil
 }

@@ -41,6 +41,11 @@ func WriteConsensus(w io.Writer, r *model.Result, seed uint64, f data.Format) er
 	for _, c := range ConsensusHeader(d.Classes)[2:] {
 		cols = append(cols, table.Column{Name: c, Kind: table.Float})
 	}
+	if r.Distribution != nil {
+		for _, c := range d.Classes {
+			cols = append(cols, table.Column{Name: "q_" + c, Kind: table.Float})
+		}
+	}
 	return writeConsensusRows(w, r, seed, f, cols)
 }
 
@@ -59,6 +64,12 @@ func writeConsensusRows(w io.Writer, r *model.Result, seed uint64, f data.Format
 		t.String(d.Classes[labels[j]])
 		for _, p := range r.Dist(j) {
 			t.Float(p)
+		}
+		if r.Distribution != nil && len(cols) > 2+2*len(d.Classes)-1 {
+			k := len(d.Classes)
+			for _, q := range r.Distribution[j*k : (j+1)*k] {
+				t.Float(q)
+			}
 		}
 		if err := t.EndRow(); err != nil {
 			return err

@@ -21,7 +21,7 @@ func TestFitAuto(t *testing.T) {
 		t.Fatalf("no choice line:\n%s", r.stderr)
 	}
 	model := chose[1]
-	for _, m := range []string{"vb-da-ds", "vb-hda-ds", "vb-la-ds"} {
+	for _, m := range []string{"vb-ds", "vb-da-ds", "vb-hda-ds"} {
 		if !regexp.MustCompile(`(?m)^auto: [ *] ` + m + ` +[0-9.]+ +[0-9]+ iterations`).MatchString(r.stderr) {
 			t.Errorf("no score line for %s:\n%s", m, r.stderr)
 		}
@@ -70,7 +70,7 @@ func TestFitAutoRefusals(t *testing.T) {
 		{[]string{"-m", "auto", "--auto-models", "vb-da-ds,nope"}, exitUsage, `--auto-models: unknown model "nope"`},
 		{[]string{"-m", "auto", "--auto-criterion", "gold"}, exitUsage, `--auto-criterion: unknown criterion "gold"`},
 		{[]string{"-m", "auto", "--auto-models", " , "}, exitUsage, "--auto-models: no models"},
-		{[]string{"-m", "auto", "--tasks", "t.csv"}, exitUsage, "--tasks: model vb-da-ds has no per-task parameters"},
+		{[]string{"-m", "auto", "--tasks", "t.csv"}, exitUsage, "--tasks: model vb-ds has no per-task parameters"},
 		{[]string{"-m", "auto", "--train-fraction", "0.5"}, exitUsage, "cannot use training gold"},
 		{[]string{"-m", "auto", "--max-iter", "2", "--strict"}, exitFailure, "did not converge"},
 	}

@@ -242,6 +242,11 @@ func printSummary(w io.Writer, r *model.Result, note string, gold *data.Gold, se
 	s := r.Consensus().Evaluate(gold, seed) // the scoring rule of metrics.Consensus
 	fmt.Fprintf(w, "gold (%d tasks): accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
 		s.N, s.Accuracy, s.LogLoss, s.Brier, s.ECE)
+	if r.Distribution != nil {
+		q := metrics.Consensus{Probs: r.Distribution, K: r.K()}.Evaluate(gold, seed)
+		fmt.Fprintf(w, "label distribution on gold: accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
+			q.Accuracy, q.LogLoss, q.Brier, q.ECE)
+	}
 	if r.Consensus().Baseline() {
 		fmt.Fprintf(w, "(rfe: accuracy averaged over %d tie-breaking draws; log loss, Brier and ECE of add-one smoothed frequencies; unsmoothed log loss %.4f)\n",
 			metrics.TieDraws, metrics.LogLoss(r.Probs, r.K(), gold))

@@ -17,10 +17,10 @@ func TestQPriorFlags(t *testing.T) {
 		args []string
 		want string // in the summary
 	}{
-		{[]string{"--dataset", "rte"}, "model vb-da-ds: "},
-		{[]string{"--dataset", "rte", "--q-prior", "0.5"}, "model vb-da-ds: "},
-		{[]string{"--dataset", "rte", "--q-prior", "1"}, "model vb-da-ds (prior 1): "},
-		{[]string{"--dataset", "rte", "--staged"}, "model vb-da-ds (staged): "},
+		{[]string{"--dataset", "rte", "-m", "vb-da-ds"}, "model vb-da-ds: "},
+		{[]string{"--dataset", "rte", "-m", "vb-da-ds", "--q-prior", "0.5"}, "model vb-da-ds: "},
+		{[]string{"--dataset", "rte", "-m", "vb-da-ds", "--q-prior", "1"}, "model vb-da-ds (prior 1): "},
+		{[]string{"--dataset", "rte", "-m", "vb-da-ds", "--staged"}, "model vb-da-ds (staged): "},
 		{[]string{"--dataset", "rte", "-m", "vb-da-onecoin", "--q-prior", "2", "--staged"}, "model vb-da-onecoin (staged) (prior 2): "},
 	} {
 		r := mustRun(t, dir, append([]string{"fit", "-o", "out.csv"}, c.args...)...)
@@ -31,7 +31,7 @@ func TestQPriorFlags(t *testing.T) {
 	// A smoother prior moves every output towards the centre: the largest
 	// probability of the first task falls.
 	first := func(args ...string) string {
-		mustRun(t, dir, append([]string{"fit", "--dataset", "rte", "-o", "out.csv", "--quiet"}, args...)...)
+		mustRun(t, dir, append([]string{"fit", "--dataset", "rte", "-m", "vb-da-ds", "-o", "out.csv", "--quiet"}, args...)...)
 		return strings.Split(readFile(t, dir, "out.csv"), "\n")[1]
 	}
 	if a, b := first(), first("--q-prior", "4"); a == b {

@@ -38,7 +38,7 @@ func TestStrict(t *testing.T) {
 func TestConvergenceAdvice(t *testing.T) {
 	cases := []struct{ model, want string }{
 		{"vb-da-ds", "raise --max-iter: variational fits improve at every iteration"},
-		{"da-glad", "the vb-* models converge (the default, vb-da-ds)"},
+		{"da-glad", "the vb-* models converge (the default, vb-ds)"},
 	}
 	for _, c := range cases {
 		r := runIn(t, t.TempDir(), "", "fit", "--dataset", "temp", "-m", c.model, "--max-iter", "1", "-o", "out.csv")

@@ -1,0 +1,150 @@
+package model
+
+import (
+	"math"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// TruthFloor is the share of the uniform distribution mixed into every
+// calibrated true-class posterior (see temperTruth): a class the fit
+// rules out keeps probability TruthFloor/K, so that a task on which the
+// truth disagrees with the whole crowd costs a bounded log loss.
+const TruthFloor = 1e-3
+
+// The range of the temperature τ that temperTruth searches, and the
+// number of labels, at most, that its criterion reads.
+const (
+	minTemper    = 0.02
+	maxTemper    = 1
+	temperLabels = 200_000
+)
+
+// temperTruth calibrates the true-class posteriors probs (J×K) of an LA
+// fit on d without gold labels: every row ρ_j becomes ρ_j^τ / Σ_z ρ_j(z)^τ
+// for the temperature τ ∈ [minTemper, 1] that best predicts each label
+// from the others, and then TruthFloor of the uniform distribution is
+// mixed in. It returns τ.
+//
+// For label i of task j by worker w, the posterior without it is
+// ρ_j^{−i}(z) ∝ ρ_j(z) / P(y_i | z), and its tempered form predicts the
+// label with probability Σ_z ρ_j^{−i,τ}(z) P(y_i | z), where cond gives
+// P(y | z) at the fitted workers; τ maximises the sum of the logarithms of
+// these predictions over the labels of tasks with two or more labels (on
+// large data sets, of every m-th such task, so that at most about
+// temperLabels labels are read). Mean-field posteriors are overconfident
+// wherever independent workers do not explain the labels' disagreement;
+// τ < 1 spreads them by as much as the held-out labels ask, and τ = 1
+// leaves them as they are. workerOnly says that cond does not depend on the
+// task, so that it is read once per worker.
+func temperTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) float64 {
+	k := d.NumClasses()
+	stride := max(1, d.NumLabels()/temperLabels)
+	// For every label read: log ρ_j^{−i}(z) and P(y_i | z), K each.
+	var loo, pc []float64
+	var cache []float64 // P(y | z) of every worker, K×K each, when workerOnly
+	if workerOnly {
+		cache = make([]float64, d.NumWorkers()*k*k)
+		for w := range d.NumWorkers() {
+			for z := range k {
+				cond(int32(w), 0, z, cache[(w*k+z)*k:(w*k+z+1)*k])
+			}
+		}
+	}
+	p := make([]float64, k)
+	for j := 0; j < d.NumTasks(); j += stride {
+		workers, labels := d.TaskLabels(j)
+		if len(workers) < 2 {
+			continue
+		}
+		rho := probs[j*k : (j+1)*k]
+		for i, w := range workers {
+			y := int(labels[i])
+			for z := range k {
+				var c float64
+				if workerOnly {
+					c = cache[(int(w)*k+z)*k+y]
+				} else {
+					cond(w, j, z, p)
+					c = p[y]
+				}
+				pc = append(pc, c)
+				loo = append(loo, math.Log(max(rho[z], 1e-300))-math.Log(max(c, 1e-300)))
+			}
+		}
+	}
+	tau := 1.0
+	if len(loo) > 0 {
+		tau = bestTemper(loo, pc, k)
+	}
+	for j := 0; j < len(probs); j += k {
+		row := probs[j : j+k]
+		top := 0.0
+		for _, v := range row {
+			top = max(top, v)
+		}
+		var s float64
+		for z, v := range row {
+			row[z] = math.Pow(v/top, tau)
+			s += row[z]
+		}
+		u := TruthFloor / float64(k)
+		for z := range row {
+			row[z] = (1-TruthFloor)*row[z]/s + u
+		}
+	}
+	return tau
+}
+
+// bestTemper returns the τ ∈ [minTemper, maxTemper] that maximises the
+// held-out score Σ_i log Σ_z softmax(τ·loo_i)(z) pc_i(z) over the K-long
+// rows loo_i and pc_i: golden-section search on log τ, then τ = 1 if its
+// score is at least as high.
+func bestTemper(loo, pc []float64, k int) float64 {
+	x := make([]float64, k)
+	score := func(tau float64) float64 {
+		var s float64
+		for i := 0; i < len(loo); i += k {
+			top := math.Inf(-1)
+			for z := range k {
+				x[z] = tau * loo[i+z]
+				top = max(top, x[z])
+			}
+			var num, den float64
+			for z := range k {
+				e := math.Exp(x[z] - top)
+				den += e
+				num += e * pc[i+z]
+			}
+			s += math.Log(max(num/den, 1e-300))
+		}
+		return s
+	}
+	lo, hi := math.Log(minTemper), math.Log(maxTemper)
+	g := (math.Sqrt(5) - 1) / 2
+	a, b := hi-g*(hi-lo), lo+g*(hi-lo)
+	fa, fb := score(math.Exp(a)), score(math.Exp(b))
+	for range 30 {
+		if fa > fb {
+			hi, b, fb = b, a, fa
+			a = hi - g*(hi-lo)
+			fa = score(math.Exp(a))
+		} else {
+			lo, a, fa = a, b, fb
+			b = lo + g*(hi-lo)
+			fb = score(math.Exp(b))
+		}
+	}
+	if score(maxTemper) >= max(fa, fb) {
+		return maxTemper
+	}
+	return math.Exp((lo + hi) / 2)
+}
+
+// workerOnly reports whether the conditionals of v do not depend on the
+// object (noise.WorkerOnly).
+func workerOnly(v any) bool {
+	_, ok := v.(noise.WorkerOnly)
+	return ok
+}
