@@ -34,8 +34,8 @@ func ExampleAuto() {
 	}
 	fmt.Println("chose", res.Model, "converged:", res.Converged)
 	// Output:
+	// vb-ds     output-reliable 0.5586
 	// vb-da-ds  output-reliable 0.3464
 	// vb-hda-ds output-reliable 0.4248
-	// vb-la-ds  output-reliable 0.8255
 	// chose vb-da-ds converged: true
 }

@@ -36,7 +36,7 @@ var _ Conjugate = DS{}
 func (m DS) NewVariational(d *data.Dataset) Variational {
 	k := d.NumClasses()
 	diag, off := m.confusionPrior()
-	return &dsVB{
+	v := &dsVB{
 		e: dsEval{
 			d: d, k: k,
 			logPi: make([]float64, d.NumWorkers()*k*k),
@@ -45,6 +45,18 @@ func (m DS) NewVariational(d *data.Dataset) Variational {
 		diag: diag, off: off,
 		lam: make([]float64, d.NumWorkers()*k*k),
 	}
+	if m.SharedPrior {
+		v.beta = make([]float64, k*k)
+		for z := range k {
+			for y := range k {
+				v.beta[z*k+y] = off
+				if y == z {
+					v.beta[z*k+y] = diag
+				}
+			}
+		}
+	}
+	return v
 }
 
 // dsVB is DS's variational posterior. Its dsEval holds E[log π] in logPi
@@ -57,6 +69,9 @@ type dsVB struct {
 	kl        []float64 // Update's KL divergence of every row
 	load      []float64 // Load's counts, kept from one call to the next
 	fixed     []bool    // Hold's marks, laid out as lam; nil: none
+	// beta holds the prior's rows β_z, K×K, when they are estimated by
+	// empirical Bayes (DS.SharedPrior); nil: diag and off.
+	beta []float64
 }
 
 var (
@@ -67,6 +82,9 @@ var (
 func (v *dsVB) AccDim() int { return len(v.lam) }
 
 func (v *dsVB) prior(z, y int) float64 {
+	if v.beta != nil {
+		return v.beta[z*v.e.k+y]
+	}
 	if z == y {
 		return v.diag
 	}
@@ -102,10 +120,54 @@ func (v *dsVB) Load(params []float64) float64 {
 		base, z, y := r/(k*k)*(k*k), (r%(k*k))/k, r%k
 		acc[countAt(base, k, z, y)] = params[r] - v.prior(z, y)
 	}
-	return v.Update(acc)
+	return v.update(acc)
 }
 
+// Update sets λ = β + acc and, with an estimated prior, then re-estimates
+// β from the new posterior (learnPrior) and sets λ again: one step of
+// coordinate ascent on the bound in q(π) and in β each. Load keeps β.
 func (v *dsVB) Update(acc []float64) float64 {
+	if v.beta == nil {
+		return v.update(acc)
+	}
+	v.update(acc)
+	v.learnPrior()
+	return v.update(acc)
+}
+
+// The bounds of an estimated prior pseudo-count.
+const (
+	minSharedPrior = 0.05
+	maxSharedPrior = 1e4
+)
+
+// learnPrior sets every row β_z of the prior to the maximiser of
+// Σ_w E[log Dirichlet(π_wz | β_z)] under the current posterior: the
+// Dirichlet maximum-likelihood problem with the mean over the workers of
+// E[log π_wz(y)] as its sufficient statistics, solved by Minka's fixed
+// point (num.DirichletFixedPoint) from the current β_z.
+func (v *dsVB) learnPrior() {
+	k := v.e.k
+	k2 := k * k
+	w := len(v.lam) / k2
+	if w == 0 {
+		return
+	}
+	s := make([]float64, k2)
+	for base := 0; base < len(v.lam); base += k2 {
+		for i, x := range v.e.logPi[base : base+k2] {
+			s[i] += x
+		}
+	}
+	for i := range s {
+		s[i] /= float64(w)
+	}
+	for z := range k {
+		num.DirichletFixedPoint(v.beta[z*k:(z+1)*k], s[z*k:(z+1)*k], minSharedPrior, maxSharedPrior)
+	}
+}
+
+func (v *dsVB) update(acc []float64) float64 {
 	k := v.e.k
 	k2 := k * k
 	if len(v.kl) != len(acc)/k {
@@ -116,10 +178,21 @@ func (v *dsVB) Update(acc []float64) float64 {
 		for y := range beta {
 			beta[y] = v.prior(0, y)
 		}
-		// Every row's prior holds the same pseudo-counts in another order.
+		// Every row's prior holds the same pseudo-counts in another order,
+		// unless the prior is estimated.
 		norm := num.DirichletLogNorm(beta)
+		norms := make([]float64, k)
+		for z := range norms {
+			for y := range beta {
+				beta[y] = v.prior(z, y)
+			}
+			norms[z] = num.DirichletLogNorm(beta)
+		}
 		for r := lo * k2; r < hi*k2; r += k {
 			base, z := r/k2*k2, (r%k2)/k
+			if v.beta != nil {
+				norm = norms[z]
+			}
 			lam, elog := v.lam[r:r+k], v.e.logPi[r:r+k]
 			for y := range lam {
 				beta[y] = v.prior(z, y)
@@ -231,3 +304,11 @@ func (m DS) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
 
 // Hold keeps the pseudo-counts marked in fixed through Update and Load.
 func (v *dsVB) Hold(fixed []bool) { v.fixed = fixed }
+
+var _ SharedPriorer = DS{}
+
+// WithSharedPrior returns m with SharedPrior set.
+func (m DS) WithSharedPrior() Model {
+	m.SharedPrior = true
+	return m
+}
