@@ -90,15 +90,25 @@ func TestBayesPosteriorBruteForce(t *testing.T) {
 	}
 }
 
-// TestBayesPosteriorCalibrated checks that the Bayes posterior of the LA
-// regimes is calibrated (expected calibration error below 0.03 in 10
-// bins) and at least as accurate as majority vote.
+// TestBayesPosteriorCalibrated checks that the Bayes posterior is
+// calibrated (expected calibration error below 0.03 in 10 bins) and at
+// least as accurate as majority vote, on the LA regimes and on LA data of
+// the noise models whose conditionals depend on the object (GLAD) or have
+// a spamming component (MACE).
 func TestBayesPosteriorCalibrated(t *testing.T) {
-	for _, name := range []string{"sparse", "light", "many-classes", "spammers", "correlated"} {
+	cases := map[string]Config{
+		"glad": {Tasks: 10000, Workers: 100, Classes: 5, LabelsPerTask: 3, Activity: 0.9, Noise: noise.GLAD{}, Latent: latent.LA{}, Seed: 2},
+		"mace": {Tasks: 10000, Workers: 100, Classes: 3, LabelsPerTask: 5, Activity: 0.5, Noise: noise.MACE{}, Latent: latent.LA{}, Seed: 2},
+	}
+	names := []string{"sparse", "light", "many-classes", "spammers", "correlated", "glad", "mace"}
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			c, err := Regime(name, 2)
-			if err != nil {
-				t.Fatal(err)
+			c, ok := cases[name]
+			if !ok {
+				var err error
+				if c, err = Regime(name, 2); err != nil {
+					t.Fatal(err)
+				}
 			}
 			d, tr := mustSimulate(t, c)
 			post, err := tr.BayesPosterior(d)
