@@ -3,6 +3,7 @@ package noise
 import (
 	"cmp"
 	"fmt"
+	"math"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -123,48 +124,100 @@ func (v *dsVB) Load(params []float64) float64 {
 	return v.update(acc)
 }
 
-// Update sets λ = β + acc and, with an estimated prior, then re-estimates
-// β from the new posterior (learnPrior) and sets λ again: one step of
-// coordinate ascent on the bound in q(π) and in β each. Load keeps β.
+// Update sets λ = β + acc; with an estimated prior, β is first set to
+// the maximiser of the marginal likelihood of the expected counts acc
+// (learnPrior). Load keeps β as it is.
 func (v *dsVB) Update(acc []float64) float64 {
-	if v.beta == nil {
-		return v.update(acc)
+	if v.beta != nil {
+		v.learnPrior(acc)
 	}
-	v.update(acc)
-	v.learnPrior()
 	return v.update(acc)
 }
 
-// The bounds of an estimated prior pseudo-count.
+// The bounds of an estimated prior pseudo-count, and the stopping rule of
+// its fixed point: the relative change of every pseudo-count at most
+// sharedPriorTol, or sharedPriorSteps steps.
 const (
-	minSharedPrior = 0.05
-	maxSharedPrior = 1e4
+	minSharedPrior         = 0.05
+	maxSharedConcentration = 50
+	sharedPriorTol         = 1e-5
+	sharedPriorSteps       = 200
 )
 
-// learnPrior sets every row β_z of the prior to the maximiser of
-// Σ_w E[log Dirichlet(π_wz | β_z)] under the current posterior: the
-// Dirichlet maximum-likelihood problem with the mean over the workers of
-// E[log π_wz(y)] as its sufficient statistics, solved by Minka's fixed
-// point (num.DirichletFixedPoint) from the current β_z.
-func (v *dsVB) learnPrior() {
+// learnPrior moves every row β_z of the prior towards the maximiser of
+// the Dirichlet-multinomial likelihood of the workers' expected counts of
+// that row, Π_w Γ(Σβ_z) / Γ(Σβ_z + n_wz) Π_y Γ(β_z(y) + C_w(z, y)) /
+// Γ(β_z(y)), the evidence for β_z with every worker's row integrated out,
+// by Minka's fixed point for the Pólya distribution (Estimating a
+// Dirichlet distribution, 2000, eq. 55),
+//
+//	β_z(y) ← β_z(y) Σ_w [ψ(C_w(z, y) + β_z(y)) − ψ(β_z(y))] / Σ_w [ψ(n_wz + Σβ_z) − ψ(Σβ_z)],
+//
+// from the current β_z, for at most sharedPriorSteps steps a pass (the fit
+// carries β from one pass to the next). Every value is at least
+// minSharedPrior, and a row whose concentration Σ_y β_z(y) exceeds
+// maxSharedConcentration is scaled down to it after every step: when the
+// workers' rows look alike on the labels at hand (a rare class, few labels
+// a worker) the likelihood grows without bound in the concentration, and
+// the cap keeps a busy worker's own counts weighing against the crowd's.
+// (Newton's steps on the same likelihood, with the cap applied at every
+// step or once at the end, made fits cycle or collapse onto one shared
+// row; this fixed point, stopped early, does neither.)
+func (v *dsVB) learnPrior(acc []float64) {
 	k := v.e.k
 	k2 := k * k
 	w := len(v.lam) / k2
-	if w == 0 {
-		return
-	}
-	s := make([]float64, k2)
-	for base := 0; base < len(v.lam); base += k2 {
-		for i, x := range v.e.logPi[base : base+k2] {
-			s[i] += x
+	row := make([]float64, k)
+	for z := range k {
+		beta := v.beta[z*k : (z+1)*k]
+		for range sharedPriorSteps {
+			sb := sum(beta)
+			psb := num.Digamma(sb)
+			var den float64
+			clear(row)
+			for base := 0; base < w*k2; base += k2 {
+				var n float64
+				for y := range k {
+					c := max(acc[countAt(base, k, z, y)], 0)
+					n += c
+					if c > 0 {
+						row[y] += num.Digamma(c+beta[y]) - num.Digamma(beta[y])
+					}
+				}
+				if n > 0 {
+					den += num.Digamma(n+sb) - psb
+				}
+			}
+			if den <= 0 {
+				break
+			}
+			var next float64
+			for y := range k {
+				row[y] = max(beta[y]*row[y]/den, minSharedPrior)
+				next += row[y]
+			}
+			scale := min(1, maxSharedConcentration/next)
+			done := true
+			for y := range k {
+				b := row[y] * scale
+				if math.Abs(b-beta[y]) > sharedPriorTol*beta[y] {
+					done = false
+				}
+				beta[y] = b
+			}
+			if done {
+				break
+			}
 		}
 	}
-	for i := range s {
-		s[i] /= float64(w)
+}
+
+func sum(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
 	}
-	for z := range k {
-		num.DirichletFixedPoint(v.beta[z*k:(z+1)*k], s[z*k:(z+1)*k], minSharedPrior, maxSharedPrior)
-	}
+	return s
 }
 
 func (v *dsVB) update(acc []float64) float64 {
