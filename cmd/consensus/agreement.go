@@ -59,6 +59,9 @@ of their extension (or --output-format), all or nothing.`,
 				[]string{"tasks", "workers"}, []string{tasks, workers}); err != nil {
 				return err
 			}
+			if err := checkTables(ofmt, "--output-format", []string{"tasks", "workers"}, []string{tasks, workers}); err != nil {
+				return err
+			}
 			d, _, err := in.load(cmd.Context())
 			if err != nil {
 				return err

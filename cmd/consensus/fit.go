@@ -143,6 +143,12 @@ func newFitCmd() *cobra.Command {
 				[]string{"output", "workers", "tasks"}, []string{out, workers, lf.tasks}); err != nil {
 				return err
 			}
+			if err := checkTables(ofmt, "--output-format", []string{"output"}, []string{out}); err != nil {
+				return err
+			}
+			if err := checkTables("", "", []string{"workers", "tasks"}, []string{workers, lf.tasks}); err != nil {
+				return err
+			}
 			d, gold, err := in.load(cmd.Context())
 			if err != nil {
 				return err

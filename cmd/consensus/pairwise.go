@@ -121,6 +121,9 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	if err := checkOutputs([]string{"input"}, []string{f.input}, []string{"output", "workers"}, []string{f.out, f.work}); err != nil {
 		return err
 	}
+	if err := checkTables(ofmt, "--output-format", []string{"output", "workers"}, []string{f.out, f.work}); err != nil {
+		return err
+	}
 	opt := data.ReadOptions{Context: cmd.Context(), MaxMemory: f.maxMemory.bytes()}
 	if f.sep != "" {
 		if opt.Sep, err = parseSep("sep", f.sep); err != nil {
@@ -252,6 +255,9 @@ the comparisons name them.`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkOutputs(nil, nil, []string{"output", "truth", "truth-workers"}, []string{out, truth, truthWorkers}); err != nil {
+				return err
+			}
+			if err := checkTables("", "", []string{"output", "truth", "truth-workers"}, []string{out, truth, truthWorkers}); err != nil {
 				return err
 			}
 			comp, tr, err := pairwise.Simulate(s)

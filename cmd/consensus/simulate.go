@@ -50,6 +50,9 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			if err := checkOutputs(nil, nil, []string{"output", "truth"}, []string{out, truth}); err != nil {
 				return err
 			}
+			if err := checkTables("", "", []string{"output", "truth"}, []string{out, truth}); err != nil {
+				return err
+			}
 			d, tr, err := sim.Simulate(cfg)
 			if err != nil {
 				return usageErr(err)
