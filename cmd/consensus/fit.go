@@ -54,7 +54,7 @@ func (f *fitFlags) settings() (*model.Settings, error) {
 		s.Method = m
 	}
 	if f.maxIter < 0 {
-		return nil, usagef("--max-iter %d: must not be negative (0 means the default, 1000)", f.maxIter)
+		return nil, usagef("--max-iter %d: must not be negative (leave it out for the default, 1000)", f.maxIter)
 	}
 	if f.threads < 0 {
 		return nil, usagef("--threads %d: must not be negative (0 means all cores)", f.threads)
