@@ -274,9 +274,6 @@ func (j *jsonlReader) parseSlow(line []byte) error {
 		// accepted as it is in the other formats.
 		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
 	}
-	if col := badSurrogate(line); col > 0 {
-		return j.fail("invalid text at column %d: an unpaired UTF-16 surrogate escape (%s); the text must be valid Unicode", col, line[col-1:col+5])
-	}
 	if line[0] != '{' {
 		if j.records == 0 && line[0] == '[' {
 			return j.fail("the file is a JSON array; JSON Lines wants one object a line, such as %s (convert it, e.g. with jq -c '.[]')", j.example())
@@ -323,9 +320,16 @@ func (j *jsonlReader) parseSlow(line []byte) error {
 		if !exact && j.found[want] == 1 {
 			return j.fail("two keys match %s ignoring case; give the exact key name", show(j.names[want]))
 		}
+		start := dec.InputOffset()
 		tok, err = dec.Token()
 		if err != nil {
 			return j.syntax(err)
+		}
+		// An unpaired surrogate is refused in a wanted value only, as
+		// invalid UTF-8 is: values the reader ignores are not checked.
+		if col := badSurrogate(line[start:dec.InputOffset()]); col > 0 {
+			col += int(start)
+			return j.fail("invalid text at column %d: an unpaired UTF-16 surrogate escape (%s); the text must be valid Unicode", col, line[col-1:col+5])
 		}
 		var v string
 		switch t := tok.(type) {
