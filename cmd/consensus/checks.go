@@ -16,7 +16,10 @@ import (
 )
 
 // usageArgs makes every argument error of cmd and its subcommands a usage
-// error (exit status 2), including an unknown subcommand.
+// error (exit status 2), including an unknown subcommand (such as
+// "completion bsh") and an unknown help topic. cobra's help and completion
+// commands must exist by then (InitDefaultHelpCmd,
+// InitDefaultCompletionCmd).
 func usageArgs(cmd *cobra.Command) {
 	if args := cmd.Args; args != nil {
 		cmd.Args = func(c *cobra.Command, a []string) error {
@@ -26,7 +29,7 @@ func usageArgs(cmd *cobra.Command) {
 			return nil
 		}
 	}
-	if cmd.HasSubCommands() && cmd.Args == nil && cmd.Run == nil && cmd.RunE == nil {
+	if cmd.HasSubCommands() && cmd.Run == nil && cmd.RunE == nil {
 		// Left alone, cobra reports an unknown subcommand as a plain
 		// error (exit status 1). With Args and a RunE that shows the
 		// help, the unknown name reaches Args instead.
@@ -43,6 +46,14 @@ func usageArgs(cmd *cobra.Command) {
 				msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, " or "))
 			}
 			return usagef("%s (commands: %s)", msg, strings.Join(subcommands(c), ", "))
+		}
+	}
+	if cmd.Name() == "help" && cmd.HasParent() && cmd.Parent() == cmd.Root() {
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if _, rest, err := c.Root().Find(a); err != nil || len(rest) > 0 {
+				return usagef("unknown help topic %q (commands: %s)", strings.Join(a, " "), strings.Join(subcommands(c.Root()), ", "))
+			}
+			return nil
 		}
 	}
 	for _, c := range cmd.Commands() {

@@ -99,6 +99,8 @@ Exit status: 0 success, 1 failure, 2 bad usage or input, 130 interrupted.`,
 	for _, c := range extraCommands {
 		root.AddCommand(c())
 	}
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
 	usageArgs(root)
 	completeFlagValues(root)
 	return root
