@@ -107,4 +107,3 @@ func TestAgreementAlphaUndefined(t *testing.T) {
 		}
 	}
 }
-
