@@ -58,6 +58,9 @@ many-classes, spammers, correlated); --class-prior, --activity, --spammers,
 			if err := checkOutputs(nil, nil, []string{"output", "truth", "truth-workers", "bayes"}, []string{out, truth, regime.workers, regime.bayes}); err != nil {
 				return err
 			}
+			if err := checkTables("", "", []string{"output", "truth"}, []string{out, truth}); err != nil {
+				return err
+			}
 			d, tr, err := sim.Simulate(cfg)
 			if err != nil {
 				return usageErr(err)
