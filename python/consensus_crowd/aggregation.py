@@ -14,9 +14,10 @@ pandas DataFrame with columns task, worker and label (or any iterable of
 """
 
 import math
+import re
 
 from ._core import DEFAULT_MODEL, _pandas, aggregate, check_options
-from ._files import _clean
+from ._files import MissingColumnError, _clean
 
 __all__ = [
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene",
@@ -47,9 +48,15 @@ class _Aggregator:
         classes of some tasks (a Series or dict from task to label;
         ``--train-gold``), as Crowd-Kit's ``DawidSkene.fit(data,
         true_labels)``: the la-*, da-* and vb-* models clamp those tasks, gmv
-        weighs the workers by them, the other models refuse them.
+        weighs the workers by them, the other models refuse them. A frame
+        without one of the columns raises KeyError (and ValueError), as
+        pandas; one without rows gives empty results, as Crowd-Kit's.
         """
-        _pandas()  # before the fit, whose results need it
+        pd = _pandas()  # before the fit, whose results need it
+        data = _frame(pd, data)
+        if len(data) == 0:
+            self._set_empty(pd)
+            return self
         options = dict(self._options)
         model = options.pop("model", self.MODEL)
         if true_labels is not None:
@@ -59,6 +66,21 @@ class _Aggregator:
         self.result_ = aggregate(data, model, **options)
         self._set_attributes(self.result_)
         return self
+
+    #: The dtype of an empty ``labels_``, as Crowd-Kit's.
+    _EMPTY_LABELS = object
+
+    def _set_empty(self, pd):
+        """The attributes of a fit to no labels: empty, as Crowd-Kit's."""
+        self.result_ = None
+        if self._EMPTY_LABELS is float:  # as Crowd-Kit's, whose two kinds differ in their index
+            self.labels_ = pd.Series(dtype=float, name="agg_label")
+        else:
+            self.labels_ = pd.Series([], dtype=object, name="agg_label")
+        self.probas_ = pd.DataFrame()
+        self.workers_ = None
+        self.skills_ = pd.Series([], dtype=float, name="skill")
+        self.loss_history_ = []
 
     def fit_predict(self, data, true_labels=None):
         """Fit the model and return ``labels_``, a Series of labels indexed by task."""
@@ -74,6 +96,7 @@ class _Aggregator:
         self.workers_ = r.workers_
         if self.workers_ is not None:
             self.skills_ = self.workers_["skill"].rename("skill")
+        self.loss_history_ = _final_loss(r)
 
     def __repr__(self):
         opts = ", ".join("%s=%r" % kv for kv in sorted(self._options.items()))
@@ -111,6 +134,82 @@ def _rows(data):
     if hasattr(data, "columns"):
         return data[["task", "worker", "label"]].itertuples(index=False, name=None)
     return data
+
+
+_COLUMNS = ["task", "worker", "label"]
+
+
+def _frame(pd, data, columns=_COLUMNS):
+    """data as a DataFrame of columns (a DataFrame's own columns, an
+    iterable's tuples); a missing column raises MissingColumnError, a
+    KeyError as pandas raises."""
+    if hasattr(data, "columns") and hasattr(data, "index"):
+        missing = [c for c in columns if c not in data.columns]
+        if missing:
+            raise MissingColumnError("labels: no column %s (columns: %s)" % (
+                ", ".join(repr(c) for c in missing), ", ".join(repr(c) for c in data.columns)))
+        return data[columns]
+    if isinstance(data, (str, bytes)):
+        raise TypeError("labels must be a DataFrame or an iterable of (task, worker, label) tuples, not a %s"
+                        % type(data).__name__)
+    rows = list(data)
+    for i, row in enumerate(rows):
+        if not isinstance(row, (tuple, list)) or len(row) != len(columns):
+            raise ValueError("labels item %d: %r is not a (%s) tuple" % (i, row, ", ".join(columns)))
+    return pd.DataFrame(rows, columns=columns)
+
+
+_LOG_LIKELIHOOD = re.compile(r"log-likelihood (\S+),")
+
+
+def _final_loss(r):
+    """The converged fit's loss_history_: one entry, the fitted mean
+    log-likelihood per label from the CLI's summary (the CLI keeps no
+    history of its iterations); empty for the models without one."""
+    m = _LOG_LIKELIHOOD.search(r.log or "")
+    labels = re.search(r" (\d+) labels,", r.log or "")
+    if m is None or labels is None:
+        return []
+    return [float(m.group(1)) / int(labels.group(1))]
+
+
+def _sorted_columns(frame):
+    """frame with its columns in Crowd-Kit's order (sorted, as pandas'
+    unstack sorts them) where they can be sorted."""
+    try:
+        order = sorted(frame.columns)
+    except TypeError:
+        return frame
+    return frame[order]
+
+
+def _accuracy(pd, data, labels):
+    """Crowd-Kit's skills_ of a vote: every worker's share of its distinct
+    (task, label) pairs on the tasks of labels that equal the label there
+    (a Series from task to label; a task may appear more than once, and a
+    pair then counts if it matches any of them)."""
+    truth = pd.Series(labels, name="true_label")
+    joined = data.join(truth, on="task", how="inner")
+    joined = joined.assign(score=(joined["label"] == joined["true_label"]).astype(float))
+    joined = joined.sort_values("score", kind="mergesort").drop_duplicates(["task", "worker", "label"], keep="last")
+    group = joined.groupby("worker")["score"]
+    return (group.sum() / group.count()).rename("skill")
+
+
+def _weighted_vote(pd, data, skills):
+    """Crowd-Kit's MajorityVote.fit(data, skills): each label weighs its
+    worker's skill (which may be negative, as MMSR's log-odds); the scores
+    are the weights' shares of each task's total, the labels their first
+    argmax in sorted class order. Returns (labels, scores)."""
+    joined = data.join(pd.Series(skills, name="skill"), on="worker")
+    if joined["skill"].isna().any():
+        missing = joined.loc[joined["skill"].isna(), "worker"].iloc[0]
+        raise ValueError("no skill for worker %r (and every worker of the data needs one)" % (missing,))
+    scores = joined.groupby(["task", "label"])["skill"].sum().unstack("label", fill_value=0.0)
+    scores = scores.div(scores.sum(axis=1), axis=0)
+    scores.columns.name = "label"
+    scores.index.name = "task"
+    return scores.idxmax(axis=1).rename("agg_label"), scores
 
 
 def _error_workers(initial_error, workers):
@@ -169,16 +268,17 @@ def _one_coin_errors(pd, skills, classes):
 
 class MajorityVote(_Aggregator):
     """Majority vote (model ``mv``): the labels' frequencies read through
-    their argmax. ``probas_`` holds the frequencies.
+    their argmax. ``probas_`` holds the frequencies; ``labels_`` their
+    argmax, a tie going to the first class in sorted order, as Crowd-Kit's;
+    ``skills_`` every worker's agreement with ``labels_`` (its share of
+    distinct (task, label) pairs that match), as Crowd-Kit's.
 
     ``fit(data, skills)`` is Crowd-Kit's weighted vote: every worker's vote
     counts its skill (a Series or dict from worker to a number at least 0;
-    ``--skills``), and ``skills_`` is then every worker's agreement with the
-    consensus label, as Crowd-Kit's. ``on_missing_skill`` says what a worker
-    without a skill gets: ``"error"`` (the default) refuses, ``"ignore"``
-    leaves its labels out, ``"value"`` gives it ``default_skill``
-    (``--missing-skill``). Without skills there is no ``skills_``: the CLI's
-    ``--workers`` has no table for the plain vote.
+    ``--skills``). ``on_missing_skill`` says what a worker without a skill
+    gets: ``"error"`` (the default) raises ValueError, ``"ignore"`` leaves
+    its labels out (and out of ``skills_``; a task left without labels
+    raises ValueError), ``"value"`` gives it ``default_skill``.
     """
 
     MODEL = "mv"
@@ -194,15 +294,45 @@ class MajorityVote(_Aggregator):
     def fit(self, data, skills=None):
         """Fit the model to data, with every worker's vote weighted by its
         skill in skills if given, and return self."""
-        _pandas()
+        pd = _pandas()
+        data = _frame(pd, data)
         options = dict(self._options)
         model = options.pop("model", self.MODEL)
         if skills is not None:
+            skills = pd.Series(skills, dtype=float) if not isinstance(skills, pd.Series) else skills
+            data = self._skilled(pd, data, skills)
             options["skills"] = skills
-            options["missing_skill"] = self.default_skill if self.on_missing_skill == "value" else self.on_missing_skill
+            if self.on_missing_skill == "value":
+                options["missing_skill"] = self.default_skill
+        if len(data) == 0:
+            self._set_empty(pd)
+            return self
         self.result_ = aggregate(data, model, **options)
-        self._set_attributes(self.result_)
+        self.workers_ = self.result_.workers_
+        self.probas_ = _sorted_columns(self.result_.probas_)
+        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
+        self.skills_ = _accuracy(pd, data, self.labels_)
+        self.loss_history_ = []
         return self
+
+    def _skilled(self, pd, data, skills):
+        """data without the labels of workers that have no skill, for
+        on_missing_skill="ignore"; for "error", a ValueError naming one."""
+        has = data["worker"].isin(skills.index)
+        if has.all() or self.on_missing_skill == "value":
+            return data
+        missing = data.loc[~has, "worker"]
+        if self.on_missing_skill == "error":
+            raise ValueError("MajorityVote: no skill for worker %r (and %d other workers); give every worker a "
+                             "skill or use on_missing_skill='ignore' or 'value'"
+                             % (missing.iloc[0], missing.nunique() - 1))
+        kept = data[has]
+        lost = set(data["task"]) - set(kept["task"])
+        if lost:
+            raise ValueError("MajorityVote(on_missing_skill='ignore'): %d tasks have no worker with a skill, "
+                             "such as %r; give a skill to at least one worker of every task"
+                             % (len(lost), sorted(lost, key=str)[0]))
+        return kept
 
     def fit_predict(self, data, skills=None):
         """Fit the model and return ``labels_``."""
@@ -293,54 +423,155 @@ class GoldMajorityVote(_SkillVote, _Aggregator):
         return super().fit(data, true_labels)
 
 
+def _crowdkit_iterations(owner, n_iter, tol, options, default_n_iter=100, default_tol=1e-5):
+    """(n_iter, tol) of Crowd-Kit's iterations when either is named, else
+    None (the CLI's converged fit). Named, the CLI's fit options do not
+    apply and are refused."""
+    if n_iter is None and tol is None:
+        return None
+    n_iter = default_n_iter if n_iter is None else n_iter
+    tol = default_tol if tol is None else tol
+    if isinstance(n_iter, bool) or not isinstance(n_iter, int) and not hasattr(n_iter, "__index__") or n_iter < 0:
+        raise TypeError("%s(n_iter=%r): want an int at least 0" % (owner, n_iter))
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
+        raise TypeError("%s(tol=%r): want a number at least 0" % (owner, tol))
+    other = sorted(k for k in options if k != "binary")
+    if other:
+        raise TypeError("%s(n_iter=..., tol=...) runs Crowd-Kit's iterations, which take no option %s; leave "
+                        "n_iter and tol out for the CLI's converged fit" % (owner, ", ".join(other)))
+    return int(n_iter), float(tol)
+
+
+def _em_frames(pd, coded, fit, self):
+    """Set labels_, probas_, priors_ and errors_ of a fit of _ckfit."""
+    import numpy as np
+    classes = pd.Index(coded.classes, name="label")
+    self.probas_ = pd.DataFrame(fit.probas, index=pd.Index(coded.tasks, name="task"), columns=classes)
+    self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
+    self.priors_ = pd.Series(fit.priors, index=classes, name="prior")
+    w, y = np.nonzero(fit.present)
+    index = pd.MultiIndex.from_arrays([coded.workers[w], coded.classes[y]], names=["worker", "label"])
+    self.errors_ = pd.DataFrame(fit.errors[w, y], index=index, columns=pd.Index(coded.classes))
+    self.loss_history_ = list(fit.history)
+    self.workers_ = None
+    self.result_ = None
+
+
+def _initial_arrays(pd, coded, initial_error, strategy):
+    """Crowd-Kit's checks of initial_error, and its values as workers x
+    observed x true arrays (values, given) on the codes of coded."""
+    import numpy as np
+    if list(initial_error.index.names) != ["worker", "label"]:
+        raise ValueError("initial_error: the index must be (worker, label), not %r" % (list(initial_error.index.names),))
+    pairs = set(zip(coded.workers[coded.w], coded.classes[coded.y]))
+    if strategy == "assign":
+        lacking = pairs - set(initial_error.index)
+        if lacking:
+            raise ValueError("initial_error: every (worker, label) of the data needs a row with strategy 'assign'; "
+                             "%d lack one, such as %r" % (len(lacking), sorted(lacking, key=str)[0]))
+        if (initial_error <= 1.0).all().all() and not np.allclose(initial_error.groupby(level="worker").sum(), 1.0):
+            raise ValueError("The sum of each worker's error matrix in initial_error should be 1.0 "
+                             "(for every true class, over the observed labels)")
+    workers, classes = pd.Index(coded.workers), pd.Index(coded.classes)
+    values = np.zeros((coded.W, coded.K, coded.K))
+    given = np.zeros((coded.W, coded.K), dtype=bool)
+    z = classes.get_indexer(initial_error.columns)
+    for (worker, label), row in zip(initial_error.index, initial_error.to_numpy(dtype=float)):
+        w, y = workers.get_indexer([worker])[0], classes.get_indexer([label])[0]
+        if w < 0 or y < 0:
+            continue  # a worker or label that the data lacks: no part of the fit
+        given[w, y] = True
+        values[w, y, z[z >= 0]] = row[z >= 0]
+    return values, given
+
+
 class DawidSkene(_Aggregator):
-    """Dawid and Skene (model ``la-ds``): a confusion matrix per worker and a
-    learned class prior, maximum likelihood by EM (accelerated by SQUAREM).
+    """Dawid and Skene: a confusion matrix per worker and a learned class
+    prior, maximum likelihood by EM.
 
-    ``n_iter`` is the iteration limit (``--max-iter``; None: the CLI's
-    1000; Crowd-Kit's default is 100). Crowd-Kit's ``tol`` (an absolute
-    change of its lower bound per label) has no counterpart: use
-    ``func_tol=``, a relative change of the mean log-likelihood.
+    Two fits, by what is named:
 
-    ``fit(data, true_labels, initial_error)`` with
-    ``initial_error_strategy="assign"`` starts EM from the given error
-    matrices (``--init-workers``), as Crowd-Kit's: ``initial_error`` is
-    indexed by (worker, observed label) with one column per true label, in
-    counts or probabilities (each column of a worker is normalised), and
-    must hold every worker of the data. Crowd-Kit's ``"addition"``, which
-    adds counts to the first M-step's, has no counterpart.
+    - ``DawidSkene()``: the CLI's ``la-ds``, EM (accelerated by SQUAREM)
+      run to convergence (``max_iter``, ``func_tol`` and the other options
+      of ``OPTIONS`` apply).
+    - ``DawidSkene(n_iter, tol)`` with either named: Crowd-Kit's loop, k
+      plain EM steps from the majority vote (ties to the first class; the
+      M-step first, so ``n_iter=0`` is the majority vote and the matrices
+      it implies), stopping after ``n_iter`` steps (default 100) or when
+      the evidence lower bound per label grows by less than ``tol``
+      (default 1e-5). ``loss_history_`` holds that bound at every step.
+      It runs in Python (numpy), in seconds for 10⁵ labels.
+
+    ``fit(data, true_labels, initial_error)``: ``true_labels`` clamps the
+    known tasks to their class. ``initial_error`` (index (worker, observed
+    label), one column per true label) with ``initial_error_strategy``:
+    ``"assign"`` starts from those matrices (counts or probabilities,
+    every worker of the data needs one; in Crowd-Kit's loop probabilities
+    must sum to one per worker and true class), ``"addition"`` adds them
+    as counts to the first M-step's (Crowd-Kit's loop; with neither
+    ``n_iter`` nor ``tol`` named, its defaults 100 and 1e-5).
 
     Attributes after fit: ``labels_``, ``probas_``, ``errors_`` (index
-    (worker, observed label), one column per true label), ``priors_`` (the
-    mean of ``probas_``, which is EM's update of the prior), ``skills_``
-    (the probability that the worker reports the consensus class) and
-    ``workers_`` (the CLI's whole worker table).
+    (worker, observed label), one column per true label), ``priors_``,
+    ``loss_history_``; the converged fit adds ``skills_`` (the probability
+    that the worker reports the consensus class) and ``workers_`` (the
+    CLI's worker table).
     """
 
     MODEL = "la-ds"
+    _EMPTY_LABELS = float
 
     def __init__(self, n_iter=None, tol=None, initial_error_strategy=None, **options):
-        super().__init__(_iter_options(n_iter, options), {"tol": tol, "initial_error_strategy": initial_error_strategy},
-                         {"initial_error_strategy": "assign"})
+        if initial_error_strategy not in (None, "assign", "addition"):
+            raise ValueError("DawidSkene(initial_error_strategy=%r): want None, 'assign' or 'addition'"
+                             % (initial_error_strategy,))
+        if initial_error_strategy == "addition" and n_iter is None and tol is None:
+            n_iter = 100  # the addition is Crowd-Kit's loop's alone
+        self._ck = _crowdkit_iterations(type(self).__name__, n_iter, tol, options)
+        super().__init__(options if self._ck else _iter_options(n_iter, options))
+        self.n_iter, self.tol = n_iter, tol
         self.initial_error_strategy = initial_error_strategy
 
     def fit(self, data, true_labels=None, initial_error=None):
         """Fit the model to data (with the known labels true_labels, and
         from the error matrices initial_error) and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if initial_error is not None and self.initial_error_strategy is None:
+            raise TypeError("DawidSkene.fit(initial_error=...) needs initial_error_strategy='assign' or "
+                            "'addition' (Crowd-Kit ignores the matrices without one)")
+        if len(data) == 0:
+            self._set_empty(pd)
+            self.errors_, self.priors_ = pd.DataFrame(), pd.Series(dtype=float, name="prior")
+            return self
+        if self._ck is not None:
+            return self._fit_crowdkit(pd, data, true_labels, initial_error)
         if initial_error is None:
             return super().fit(data, true_labels)
-        if self.initial_error_strategy != "assign":
-            raise TypeError("DawidSkene.fit(initial_error=...) needs initial_error_strategy='assign' (Crowd-Kit "
-                            "would not use the matrices without a strategy, and 'addition' has no counterpart)")
         if "init_workers" in self._options:
             raise TypeError("give initial_error to fit or init_workers to the constructor, not both")
-        workers = {w for _, w, _ in _rows(data)}
+        workers = set(data["worker"])
         saved = self._options
         self._options = dict(saved, init_workers=_error_workers(initial_error, workers))
         try:
             return super().fit(data, true_labels)
         finally:
             self._options = saved
+
+    def _fit_crowdkit(self, pd, data, true_labels, initial_error):
+        from . import _ckfit
+        coded = _ckfit.Coded(pd, data)
+        gold = _ckfit.gold_codes(pd, coded, true_labels)
+        initial = None
+        if initial_error is not None:
+            initial = _initial_arrays(pd, coded, initial_error, self.initial_error_strategy)
+        n_iter, tol = self._ck
+        fit = _ckfit.dawid_skene(coded, n_iter, tol, gold, initial, self.initial_error_strategy)
+        _em_frames(pd, coded, fit, self)
+        if n_iter == 0 and initial_error is not None and self.initial_error_strategy == "assign":
+            errors = initial_error.clip(lower=_ckfit.EPS)
+            self.errors_ = errors / errors.groupby(level="worker", sort=False).transform("sum")
+        return self
 
     def fit_predict(self, data, true_labels=None, initial_error=None):
         """Fit the model and return ``labels_``."""
@@ -358,16 +589,50 @@ class DawidSkene(_Aggregator):
 
 
 class OneCoinDawidSkene(_Aggregator):
-    """One-coin Dawid-Skene (model ``la-onecoin``): one accuracy per worker,
-    errors uniform over the other classes, a learned class prior; fitted by
-    L-BFGS. Parameters as ``DawidSkene``; ``skills_`` is the accuracy,
-    ``errors_`` the matrices it implies, ``priors_`` the mean of
-    ``probas_``."""
+    """One-coin Dawid-Skene: one accuracy per worker, errors uniform over
+    the other classes, a learned class prior.
+
+    ``OneCoinDawidSkene()`` is the CLI's ``la-onecoin`` fitted to
+    convergence by L-BFGS. With ``n_iter`` or ``tol`` named it is
+    Crowd-Kit's loop, as ``DawidSkene``'s: plain EM steps from the majority
+    vote, each worker's skill the mean posterior probability of the labels
+    it gave, stopping on ``n_iter`` or on ``tol``. ``skills_`` is the
+    accuracy, ``errors_`` the matrices it implies, ``priors_`` the class
+    prior. ``initial_error_strategy`` is Crowd-Kit's parameter of the base
+    class, which its one-coin fit never uses: accepted as None only.
+    """
 
     MODEL = "la-onecoin"
+    _EMPTY_LABELS = float
 
-    def __init__(self, n_iter=None, tol=None, **options):
-        super().__init__(_iter_options(n_iter, options), {"tol": tol})
+    def __init__(self, n_iter=None, tol=None, initial_error_strategy=None, **options):
+        if initial_error_strategy is not None:
+            raise TypeError("OneCoinDawidSkene(initial_error_strategy=%r): not supported: the one-coin fit takes "
+                            "no initial error matrices (nor does Crowd-Kit's); see docs/python.md"
+                            % (initial_error_strategy,))
+        self._ck = _crowdkit_iterations(type(self).__name__, n_iter, tol, options)
+        super().__init__(options if self._ck else _iter_options(n_iter, options))
+        self.n_iter, self.tol, self.initial_error_strategy = n_iter, tol, None
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if len(data) == 0:
+            self._set_empty(pd)
+            self.errors_, self.priors_ = pd.DataFrame(), pd.Series(dtype=float, name="prior")
+            return self
+        if self._ck is None:
+            return super().fit(data, true_labels)
+        if true_labels is not None:
+            raise TypeError("OneCoinDawidSkene(n_iter=..., tol=...).fit: Crowd-Kit's loop takes no true_labels; "
+                            "leave n_iter and tol out for the CLI's fit, which clamps them")
+        from . import _ckfit
+        coded = _ckfit.Coded(pd, data)
+        fit = _ckfit.one_coin(coded, *self._ck)
+        _em_frames(pd, coded, fit, self)
+        self.skills_ = pd.Series(fit.skills, index=pd.Index(coded.workers, name="worker"), name="skill")
+        return self
 
     def _set_attributes(self, r):
         super()._set_attributes(r)

@@ -16,8 +16,8 @@ import os
 import tempfile
 
 from ._binary import find_binary
-from ._core import ConsensusError, _locate, _message, _pandas, _run
-from ._files import _clean, _texts
+from ._core import ConsensusError, _error, _locate, _message, _pandas, _run
+from ._files import MissingColumnError, _clean, _texts
 from .aggregation import _iter_options, _refuse_unsupported
 
 __all__ = ["aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry"]
@@ -160,7 +160,7 @@ def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, tie
         proc = _run(cmd)
         if proc.returncode != 0:
             message = _locate(_message(proc.stderr, proc.returncode), in_path, describe, multiline, "comparisons")
-            raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
+            raise _error(message, proc.returncode, proc.stderr, cmd)
         kinds = {"rank": int, "score": float, "weight": float, "wins": int, "comparisons": int}
         if tie_text is not None:
             kinds["ties"] = int
@@ -178,7 +178,7 @@ def _pairwise_columns(comparisons, model, names):
         need = names if model == "noisy-bt" or names[0] in comparisons.columns else names[1:]
         missing = [c for c in need if c not in comparisons.columns]
         if missing:
-            raise ValueError("comparisons: no column %s (columns: %s)" % (
+            raise MissingColumnError("comparisons: no column %s (columns: %s)" % (
                 ", ".join(repr(c) for c in missing), ", ".join(repr(c) for c in comparisons.columns)))
         index = comparisons.index
         cols = [comparisons[c].tolist() if c in comparisons.columns else None for c in names]
