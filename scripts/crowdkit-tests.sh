@@ -55,5 +55,5 @@ if grep -n 'crowdkit' "$tmp/tests/conftest.py" "$tmp/tests/aggregation"/*.py | g
 fi
 
 cd "$tmp"
-PYTHONPATH="$repo/python${PYTHONPATH:+:$PYTHONPATH}" "$python" -m pytest -p no:cacheprovider -q \
+PYTHONPATH="$repo/python${PYTHONPATH:+:$PYTHONPATH}" "$python" -m pytest -p no:cacheprovider -q --continue-on-collection-errors \
   --rootdir "$tmp" tests/aggregation "$@"

@@ -365,9 +365,12 @@ class _SkillVote:
         if skills is None:
             raise ValueError("%s.predict: fit the model first; predict weighs the votes by its skills_"
                              % type(self).__name__)
+        pd = _pandas()
+        data = _frame(pd, data)
         options = {k: v for k, v in self._options.items() if k in ("binary", "seed", "max_memory")}
         r = aggregate(data, "mv", skills=skills, workers=False, **options)
-        self.labels_, self.probas_ = r.labels_, r.probas_
+        self.probas_ = _sorted_columns(r.probas_)
+        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
         return self
 
 
@@ -402,12 +405,21 @@ class ZeroBasedSkill(_SkillVote, _Aggregator):
 
 
 class GoldMajorityVote(_SkillVote, _Aggregator):
-    """Gold majority vote (model ``gmv``): a vote weighted by each worker's
-    accuracy on the tasks of ``true_labels``, which ``fit`` needs, as
-    Crowd-Kit's ``fit(data, true_labels)``. A worker with no label on those
-    tasks gets the pooled accuracy of all labels on them (Crowd-Kit refuses
-    such a worker). ``skills_`` holds those accuracies; ``predict(data)``
-    weighs the votes of new data by them."""
+    """Gold majority vote: a vote weighted by each worker's accuracy on the
+    tasks of ``true_labels``, which ``fit`` needs, as Crowd-Kit's
+    ``fit(data, true_labels)``.
+
+    ``skills_`` is Crowd-Kit's accuracy: each worker's share of its
+    distinct (task, label) pairs on the known tasks that match the true
+    label; ``true_labels`` may hold several labels for one task (a Series
+    with a repeated index), and a pair then matches if it equals any of
+    them. A worker with no label on those tasks gets the pooled accuracy
+    of all pairs on them (Crowd-Kit leaves it out of ``skills_`` and its
+    ``predict`` then refuses it), as the CLI's ``gmv`` does. ``fit`` also
+    sets ``labels_`` and ``probas_``, the vote of data weighted by
+    ``skills_`` (``fit -m mv --skills``); ``predict(data)`` weighs the
+    votes of new data by them.
+    """
 
     MODEL = "gmv"
 
@@ -415,12 +427,45 @@ class GoldMajorityVote(_SkillVote, _Aggregator):
         super().__init__(options)
 
     def fit(self, data, true_labels=None):
-        """Fit the model to data with the known labels true_labels and
-        return self."""
-        if true_labels is None and "train_gold" not in self._options:
+        """Fit the skills to data with the known labels true_labels, weigh
+        the votes of data by them and return self."""
+        pd = _pandas()
+        if true_labels is None:
             raise TypeError("GoldMajorityVote.fit(data, true_labels): true_labels, the known labels of some "
                             "tasks, is required")
-        return super().fit(data, true_labels)
+        data = _frame(pd, data)
+        truth = true_labels if isinstance(true_labels, pd.Series) else pd.Series(true_labels)
+        if isinstance(true_labels, pd.DataFrame) or not isinstance(truth, pd.Series):
+            raise TypeError("true_labels must be a Series or dict from task to label")
+        if len(data) == 0:
+            self._set_empty(pd)
+            return self
+        skills = _accuracy(pd, data, truth)
+        if len(skills) == 0:
+            raise ValueError("GoldMajorityVote.fit: no label of data is on a task of true_labels, so no worker's "
+                             "accuracy can be measured")
+        joined = data.join(truth.rename("true_label"), on="task", how="inner")
+        joined = joined.assign(score=(joined["label"] == joined["true_label"]).astype(float))
+        pooled = joined.sort_values("score", kind="mergesort").drop_duplicates(
+            ["task", "worker", "label"], keep="last")["score"].mean()
+        others = sorted(set(data["worker"]) - set(skills.index), key=str)
+        if others:
+            skills = pd.concat([skills, pd.Series(pooled, index=others)]).rename("skill")
+        skills.index.name = "worker"
+        self.skills_ = skills.sort_index()
+        self.workers_ = None
+        self.loss_history_ = []
+        self._apply(data)
+        self.result_ = None
+        return self
+
+    def fit_predict(self, data, true_labels=None):
+        """Fit the model and return ``labels_``."""
+        return self.fit(data, true_labels).labels_
+
+    def fit_predict_proba(self, data, true_labels=None):
+        """Fit the model and return ``probas_``."""
+        return self.fit(data, true_labels).probas_
 
 
 def _crowdkit_iterations(owner, n_iter, tol, options, default_n_iter=100, default_tol=1e-5):
@@ -717,12 +762,25 @@ class KOS(_Aggregator):
 class MMSR(_Aggregator):
     """Matrix mean-subsequence-reduced (model ``mmsr``): skills by robust
     rank-one completion of the workers' agreement matrix, then a log-odds
-    weighted vote. ``n_iter`` bounds the sweeps (``--max-iter``; None:
-    10000); the CLI's tolerance is 1e-10 and its seed 0, so ``tol`` and
-    ``random_state`` are accepted at those values only; the precomputed
-    matrices and mappings of Crowd-Kit's constructor are not supported. ``skills_`` is the signed skill s_w, as Crowd-Kit's
-    (the CLI's ``signed_skill`` column; its ``skill`` column is the one-coin
-    accuracy (1 + (M - 1) s_w) / M, with s_w clipped)."""
+    weighted vote.
+
+    ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000); the CLI's
+    tolerance is 1e-10 and its seed 0, so ``tol`` and ``random_state`` are
+    accepted at those values only; the precomputed matrices and mappings
+    of Crowd-Kit's constructor are not supported.
+
+    After fit, as Crowd-Kit's: ``skills_`` is each worker's vote weight,
+    the log-odds log((K − 1) p_w / (1 − p_w)) of its one-coin accuracy
+    p_w = (1 + (K − 1) s_w) / K, where s_w is the signed skill clipped to
+    [−1/(K − 1) + 1/√n, 1 − 1/√n] (n tasks, K classes); ``labels_`` and
+    ``scores_`` are the vote of the data weighted by ``skills_``
+    (``scores_``: each class's share of a task's total weight, which a
+    negative weight can push outside [0, 1]; ties go to the first class).
+    ``predict(data)`` and ``predict_score(data)`` weigh the labels of data
+    by the fitted ``skills_``. ``probas_`` is the one-coin posterior of the
+    CLI and ``workers_`` its worker table (``skill`` p_w, ``signed_skill``
+    s_w unclipped).
+    """
 
     MODEL = "mmsr"
 
@@ -737,9 +795,50 @@ class MMSR(_Aggregator):
                           "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
                          {"tol": 1e-10, "random_state": 0})
 
+    def fit(self, data, true_labels=None):
+        """Fit the skills to data, weigh its labels by them and return self
+        (true_labels: refused, as by the CLI's mmsr)."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        super().fit(data, true_labels)
+        if len(data) == 0:
+            self.scores_ = pd.DataFrame()
+        else:
+            self._apply(pd, data)
+        return self
+
     def _set_attributes(self, r):
+        import numpy as np
         super()._set_attributes(r)
-        self.skills_ = self.workers_["signed_skill"].rename("skill")
+        k = len(r.classes)
+        p = self.workers_["skill"]
+        self.skills_ = np.log(p * (k - 1) / (1 - p)).rename("skill")
+
+    def _apply(self, pd, data):
+        skills = getattr(self, "skills_", None)
+        if skills is None:
+            raise ValueError("MMSR.predict: fit the model first; predict weighs the votes by its skills_")
+        self.labels_, self.scores_ = _weighted_vote(pd, data, skills)
+        return self
+
+    def predict(self, data):
+        """The labels of data's tasks by the vote weighted by ``skills_``."""
+        pd = _pandas()
+        return self._apply(pd, _frame(pd, data)).labels_
+
+    def predict_score(self, data):
+        """The vote of data's tasks weighted by ``skills_``, a DataFrame of
+        tasks by classes (``scores_``)."""
+        pd = _pandas()
+        return self._apply(pd, _frame(pd, data)).scores_
+
+    def fit_predict(self, data, true_labels=None):
+        """Fit the model and return ``labels_``."""
+        return self.fit(data, true_labels).labels_
+
+    def fit_predict_score(self, data):
+        """Fit the model and return ``scores_``."""
+        return self.fit(data).scores_
 
 
 class Consensus(_Aggregator):

@@ -23,19 +23,20 @@ class SegmentationMajorityVote:
     """
 
     def __init__(self, default_skill=None, on_missing_skill="error"):
-        if on_missing_skill not in ("error", "ignore", "value"):
-            raise ValueError("SegmentationMajorityVote(on_missing_skill=%r): want 'error', 'ignore' or 'value'"
-                             % (on_missing_skill,))
-        if default_skill is not None and on_missing_skill != "value":
-            raise ValueError("SegmentationMajorityVote: default_skill is used with on_missing_skill='value' only")
-        if on_missing_skill == "value" and default_skill is None:
-            raise ValueError("SegmentationMajorityVote(on_missing_skill='value') needs default_skill")
         self.default_skill, self.on_missing_skill = default_skill, on_missing_skill
 
     def fit(self, data, skills=None):
-        """Aggregate the masks of data and return self."""
+        """Aggregate the masks of data and return self. Bad settings raise
+        ValueError here, as Crowd-Kit's."""
         pd = _pandas()
         import numpy as np
+        if self.on_missing_skill not in ("error", "ignore", "value"):
+            raise ValueError("SegmentationMajorityVote(on_missing_skill=%r): want 'error', 'ignore' or 'value'"
+                             % (self.on_missing_skill,))
+        if self.default_skill is not None and self.on_missing_skill != "value":
+            raise ValueError("SegmentationMajorityVote: default_skill is used with on_missing_skill='value' only")
+        if self.on_missing_skill == "value" and self.default_skill is None:
+            raise ValueError("SegmentationMajorityVote(on_missing_skill='value') needs default_skill")
         data = data[["task", "worker", "segmentation"]]
         if skills is None:
             weight = pd.Series(1.0, index=data.index)

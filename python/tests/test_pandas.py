@@ -8,6 +8,11 @@ import sys
 import tempfile
 import unittest
 
+try:
+    import numpy as np
+except ImportError:  # pandas brings numpy; without pandas these tests skip
+    np = None
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import consensus_crowd as cc  # noqa: E402
@@ -201,8 +206,12 @@ class RTE(unittest.TestCase):
         for cls in (cc.ZeroBasedSkill, cc.MMSR):
             m = cls().fit(self.df)
             self.assertEqual(list(m.skills_.index), list(m.workers_.index))
+        # MMSR's skills_ are Crowd-Kit's vote weights, the log-odds of the
+        # one-coin accuracy p (the CLI's skill column) with K = 2 classes.
         mmsr = cc.MMSR().fit(self.df)
-        self.assertTrue((mmsr.skills_ == mmsr.workers_["signed_skill"]).all())
+        p = mmsr.workers_["skill"]
+        self.assertTrue(((mmsr.skills_ - np.log(p / (1 - p))).abs() < 1e-12).all())
+        self.assertEqual(mmsr.skills_.name, "skill")
 
     def test_n_iter_reaches_the_cli(self):
         # zbs, kos and mmsr take --max-iter as their own iteration count:
