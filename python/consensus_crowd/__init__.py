@@ -23,6 +23,7 @@ from .aggregation import (GLAD, KOS, MACE, MMSR, Auto, Consensus, DawidSkene, Go
                           OneCoinDawidSkene, Wawa, ZeroBasedSkill)
 from .datasets import load_dataset
 from .pairwise import BradleyTerry, NoisyBradleyTerry, PairwiseResult, aggregate_pairwise
+from .multilabel import BinaryRelevance
 from .segmentation import SegmentationMajorityVote
 
 __version__ = "0.1.0"
@@ -32,6 +33,6 @@ __all__ = [
     "DEFAULT_MODEL", "OPTIONS",
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene", "GLAD",
     "MACE", "KOS", "MMSR",
-    "Consensus", "Auto", "SegmentationMajorityVote",
+    "Consensus", "Auto", "BinaryRelevance", "SegmentationMajorityVote",
     "aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry",
 ]

@@ -696,14 +696,23 @@ class GLAD(_Aggregator):
     ``--glad-prior 1``), whose optimum is finite; ``glad_prior=VAR`` sets
     their variance, and ``glad_prior=0`` fits the paper's maximum
     likelihood, whose optimum lies at infinity (the fit stops at its
-    iteration limit). ``n_iter`` is the iteration limit (``--max-iter``).
-    Crowd-Kit's own prior settings (``labels_priors``,
+    iteration limit).
+
+    ``n_iter`` bounds the L-BFGS iterations (``--max-iter``); ``n_iter=0``
+    gives Crowd-Kit's starting point, every ability and log difficulty 1
+    and the posteriors they imply. ``tol`` stops the fit when the mean log
+    posterior improves by less than that fraction over 10 iterations
+    (``--func-tol``; ``tol=0``: the CLI's default 1e-10). Crowd-Kit reaches
+    the same optimum by EM with conjugate-gradient M-steps and stops on an
+    absolute change of its objective per label, so its k-th iterate is not
+    this fit's. Crowd-Kit's own prior settings (``labels_priors``,
     ``alphas_priors_mean``, ``betas_priors_mean``) and its inner M-step
-    settings (``tol``, ``m_step_max_iter``, ``m_step_tol``) are not
-    supported. ``silent`` is accepted (the fit never prints).
+    settings (``m_step_max_iter``, ``m_step_tol``) are not supported.
+    ``silent`` is accepted (the fit never prints).
 
     Attributes after fit: ``alphas_`` (abilities), ``betas_`` (log
-    difficulties, as Crowd-Kit's), ``skills_``, ``workers_`` and ``tasks_``.
+    difficulties, as Crowd-Kit's), ``priors_`` (the uniform class prior),
+    ``skills_``, ``workers_``, ``tasks_`` and ``loss_history_``.
     """
 
     MODEL = "la-glad"
@@ -711,17 +720,62 @@ class GLAD(_Aggregator):
     def __init__(self, n_iter=None, tol=None, silent=True, labels_priors=None, alphas_priors_mean=None,
                  betas_priors_mean=None, m_step_max_iter=None, m_step_tol=None, **options):
         options.setdefault("glad_prior", 1.0)
-        super().__init__(_iter_options(n_iter, options),
-                         {"tol": tol, "labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
+        if tol is not None:
+            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
+                raise TypeError("GLAD(tol=%r): want a number at least 0" % (tol,))
+            if "func_tol" in options:
+                raise TypeError("give tol or func_tol, not both")
+            if tol > 0:
+                options["func_tol"] = float(tol)
+        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
+        super().__init__(_iter_options(None if self._start_only else n_iter, options),
+                         {"labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
                           "betas_priors_mean": betas_priors_mean, "m_step_max_iter": m_step_max_iter,
                           "m_step_tol": m_step_tol})
-        self.silent = silent
+        self.n_iter, self.tol, self.silent = n_iter, tol, silent
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if not self._start_only or len(data) == 0:
+            super().fit(data, true_labels)
+            if len(data) == 0:
+                self.priors_ = pd.Series(dtype=float, name="prior")
+            return self
+        if true_labels is not None:
+            raise TypeError("GLAD(n_iter=0).fit: the starting point takes no true_labels")
+        import numpy as np
+        from ._ckfit import Coded
+        coded = Coded(pd, data)
+        k = coded.K
+        # Every label is right with probability σ(α e^β) = σ(e) at the start.
+        right = 1 / (1 + math.exp(-math.e))
+        votes = np.zeros((coded.T, k))
+        np.add.at(votes, (coded.t, coded.y), 1.0)
+        n = votes.sum(axis=1, keepdims=True)
+        wrong = math.log((1 - right) / (k - 1)) if k > 1 else 0.0
+        logp = votes * math.log(right) + (n - votes) * wrong
+        p = np.exp(logp - logp.max(axis=1, keepdims=True))
+        classes = pd.Index(coded.classes, name="label")
+        self.probas_ = pd.DataFrame(p / p.sum(axis=1, keepdims=True), index=pd.Index(coded.tasks, name="task"),
+                                    columns=classes)
+        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
+        self.alphas_ = pd.Series(1.0, index=pd.Index(coded.workers, name="worker"), name="alpha")
+        self.betas_ = pd.Series(1.0, index=pd.Index(coded.tasks, name="task"), name="beta")
+        self.priors_ = pd.Series(1.0 / k, index=classes, name="prior")
+        self.result_, self.workers_, self.tasks_ = None, None, None
+        self.skills_ = pd.Series(right, index=self.alphas_.index, name="skill")
+        self.loss_history_ = []
+        return self
 
     def _set_attributes(self, r):
         super()._set_attributes(r)
+        import pandas as pd
         self.alphas_ = self.workers_["ability"].rename("alpha")
         self.tasks_ = r.tasks_
         self.betas_ = self.tasks_["difficulty"].map(math.log).rename("beta")
+        self.priors_ = pd.Series(1.0 / len(r.classes), index=pd.Index(r.classes, name="label"), name="prior")
 
 
 class MACE(_Aggregator):
