@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -24,7 +23,9 @@ import (
 //
 // a rank-one matrix observed on the pairs with common objects. Fit finds
 // |s| by the robust alternating iteration of the paper: from u = v drawn
-// uniformly on (0, 1) with Seed, every sweep sets
+// uniformly on (0, 1) with Seed (by the Mersenne Twister as numpy's
+// RandomState(Seed), in the order in which the data name the workers:
+// Crowd-Kit's start for random_state = Seed), every sweep sets
 //
 //	v_w ← mean of the trimmed set {|C_uw| / u_u : u observed with w},
 //	u_w ← mean of the trimmed set {|C_wv| / v_v : v observed with w},
@@ -148,10 +149,10 @@ func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, con
 	f := max(minNb/2-1, 0)
 	sqJ := math.Sqrt(float64(d.NumTasks()))
 
-	rng := rand.New(rand.NewPCG(e.Seed, 0x6d6d7372))
+	rng := newMT19937(e.Seed)
 	u := make([]float64, nw)
 	for w := range u {
-		u[w] = rng.Float64()
+		u[w] = rng.float64()
 	}
 	v := slices.Clone(u)
 	up, vp := make([]float64, nw), make([]float64, nw)

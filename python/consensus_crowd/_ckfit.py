@@ -31,12 +31,15 @@ def factorize(pd, values):
 
 class Coded:
     """The labels of a frame as integer codes: tasks, workers and classes
-    sorted, as Crowd-Kit's tables are."""
+    sorted, as Crowd-Kit's tables are (sort=False: in the order of first
+    appearance, as Crowd-Kit's arrays)."""
 
-    def __init__(self, pd, data):
-        self.t, self.tasks = factorize(pd, data["task"])
-        self.w, self.workers = factorize(pd, data["worker"])
-        self.y, self.classes = factorize(pd, data["label"])
+    def __init__(self, pd, data, sort=True):
+        def codes(values):
+            return factorize(pd, values) if sort else pd.factorize(values, sort=False)
+        self.t, self.tasks = codes(data["task"])
+        self.w, self.workers = codes(data["worker"])
+        self.y, self.classes = codes(data["label"])
         self.n = len(self.t)
         self.T, self.W, self.K = len(self.tasks), len(self.workers), len(self.classes)
 
@@ -219,3 +222,95 @@ def bradley_terry(wins, n_iter, tol):
         if change < tol:
             break
     return p, history
+
+
+def digamma(x):
+    """The digamma function of an array of positive values (recurrence up
+    to 6, then the asymptotic series; error below 1e-12)."""
+    x = np.asarray(x, dtype=float).copy()
+    out = np.zeros_like(x)
+    while True:
+        small = x < 6
+        if not small.any():
+            break
+        out[small] -= 1 / x[small]
+        x[small] += 1
+    inv = 1 / x
+    inv2 = inv * inv
+    series = inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 / 132))))
+    return out + np.log(x) - 0.5 * inv - series
+
+
+class MACEState:
+    """MACE's parameters: spamming[w] = (P(spamming), P(knowing)) and
+    thetas[w] the distribution of w's labels when spamming."""
+
+    def __init__(self, spamming, thetas):
+        self.spamming, self.thetas = spamming, thetas
+
+
+def mace_e_step(coded, state):
+    """MACE's E-step: (log marginal likelihood, posteriors of the tasks'
+    classes, expected spamming counts per (worker, label), expected
+    (spamming, knowing) counts per worker)."""
+    k = coded.K
+    spam, know = state.spamming[coded.w, 0], state.spamming[coded.w, 1]
+    strategy = spam * state.thetas[coded.w, coded.y]  # P(label, spamming)
+    # P(label | class z) for every row and class
+    p = strategy[:, None] + know[:, None] * (coded.y[:, None] == np.arange(k)[None, :])
+    logm = np.full((coded.T, k), -np.log(k))
+    np.add.at(logm, coded.t, np.log(p))
+    marginals = np.exp(logm)
+    instance = marginals.sum(axis=1)
+    lml = float(np.log(instance + 1e-8).sum())
+    post = marginals / instance[:, None]
+    spam_rows = strategy * (post[coded.t] / p).sum(axis=1)
+    know_rows = post[coded.t, coded.y] * know / (strategy + know)
+    strategy_counts = np.zeros((coded.W, k))
+    np.add.at(strategy_counts, (coded.w, coded.y), spam_rows)
+    counts = np.zeros((coded.W, 2))
+    np.add.at(counts[:, 0], coded.w, spam_rows)
+    np.add.at(counts[:, 1], coded.w, know_rows)
+    return lml, post, strategy_counts, counts
+
+
+def _normalize(x, smoothing):
+    x = x + smoothing
+    norm = x.sum(axis=1, keepdims=True)
+    return np.divide(x, norm, out=np.zeros_like(x), where=~np.isclose(norm, 0))
+
+
+def _variational_normalize(x, prior):
+    num = np.exp(digamma(x + prior))
+    norm = np.exp(digamma((x + prior).sum(axis=1, keepdims=True)))
+    return np.divide(num, norm, out=np.zeros_like(num), where=~np.isclose(norm, 0))
+
+
+def mace(coded, n_restarts, n_iter, method, default_noise, alpha, beta, random_state):
+    """Crowd-Kit's MACE.fit (Hovy et al. 2013): from every restart (each
+    drawn from random_state, as Crowd-Kit's, so that restarts repeat one
+    start), n_iter EM ("em": smoothed counts) or variational ("vb":
+    Beta(alpha, beta) on (spamming, knowing), Dirichlet(10) on the
+    strategies) M- and E-steps; the restart of the highest marginal
+    likelihood is kept. Returns (state, posteriors)."""
+    smoothing = 0.01 / coded.K
+    best, best_lml = None, -np.inf
+    for _ in range(n_restarts):
+        rng = np.random.RandomState(random_state)
+        spamming = 1 + (1 + default_noise) * rng.uniform(size=(coded.W, 2))
+        rng = np.random.RandomState(random_state)
+        thetas = 1 + (1 + default_noise) * rng.uniform(size=(coded.W, coded.K))
+        state = MACEState(spamming / spamming.sum(axis=1, keepdims=True), thetas / thetas.sum(axis=1, keepdims=True))
+        lml, _, strategy_counts, counts = mace_e_step(coded, state)
+        for _ in range(n_iter):
+            if method == "vb":
+                state.spamming = _variational_normalize(counts, np.array([alpha, beta]))
+                state.thetas = _variational_normalize(strategy_counts, 10.0)
+            else:
+                state.spamming = _normalize(counts, smoothing)
+                state.thetas = _normalize(strategy_counts, smoothing)
+            lml, _, strategy_counts, counts = mace_e_step(coded, state)
+        if best is None or lml > best_lml:
+            best, best_lml = MACEState(state.spamming.copy(), state.thetas.copy()), lml
+    _, post, _, _ = mace_e_step(coded, best)
+    return best, post

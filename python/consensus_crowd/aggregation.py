@@ -779,24 +779,91 @@ class GLAD(_Aggregator):
 
 
 class MACE(_Aggregator):
-    """MACE (model ``la-mace``): a worker is truthful with probability θ_w,
-    else draws a label from its own distribution; maximum likelihood by
-    L-BFGS, one deterministic start. ``n_iter`` is the iteration limit;
-    Crowd-Kit's variational and restart settings (``n_restarts``,
-    ``method``, ``smoothing``, ``default_noise``, ``alpha``, ``beta``,
-    ``random_state``) are not supported; ``verbose`` is accepted (the fit
-    never prints). ``workers_`` has the columns ``truthful`` (θ_w) and
-    ``spam[<class>]`` (the worker's own distribution)."""
+    """MACE (Hovy et al. 2013): a worker knows the task's class with
+    probability θ_w and gives it, else spams, drawing a label from its own
+    distribution.
+
+    ``MACE()``: the CLI's ``la-mace``, maximum likelihood by L-BFGS from one
+    deterministic start (``max_iter`` and the options of ``OPTIONS``
+    apply). With any of Crowd-Kit's parameters named (``n_restarts``,
+    ``n_iter``, ``method``, ``smoothing``, ``default_noise``, ``alpha``,
+    ``beta``, ``random_state``): Crowd-Kit's fit, in Python (numpy), with
+    Crowd-Kit's defaults for the others (10 restarts of 50 iterations,
+    ``method="vb"``, default_noise 0.5, alpha = beta = 0.5, random_state
+    0): every restart starts from parameters drawn uniformly from
+    [1, 2 + default_noise] (normalised) with ``random_state``, and runs
+    ``n_iter`` M- and E-steps, "em" with smoothed counts (smoothing
+    0.01/K), "vb" the variational updates under Beta(alpha, beta) on
+    (spamming, knowing) and Dirichlet(10, ..., 10) on the spamming
+    distributions; the restart of the highest marginal likelihood is
+    kept. (As in Crowd-Kit, every restart draws from the same
+    ``random_state``, so restarts repeat one start.) ``smoothing`` is
+    accepted at Crowd-Kit's value (None) only: its fit ignores it.
+
+    Attributes after fit: ``labels_``, ``probas_``, ``spamming_`` (an
+    array, a row per worker in order of first appearance: P(spamming),
+    P(knowing)), ``thetas_`` (an array, workers by classes in order of
+    first appearance: the spamming distributions); the CLI's fit adds
+    ``skills_`` (θ_w) and ``workers_`` (columns ``truthful`` and
+    ``spam[<class>]``). ``verbose`` is accepted (the fit never prints).
+    """
 
     MODEL = "la-mace"
 
     def __init__(self, n_restarts=None, n_iter=None, method=None, smoothing=None, default_noise=None, alpha=None,
                  beta=None, random_state=None, verbose=0, **options):
-        super().__init__(_iter_options(n_iter, options),
-                         {"n_restarts": n_restarts, "method": method, "smoothing": smoothing,
-                          "default_noise": default_noise, "alpha": alpha, "beta": beta,
-                          "random_state": random_state})
+        named = {"n_restarts": n_restarts, "n_iter": n_iter, "method": method, "default_noise": default_noise,
+                 "alpha": alpha, "beta": beta, "random_state": random_state}
+        self._ck = None
+        if any(v is not None for v in named.values()):
+            other = sorted(set(options) - {"binary"})
+            if other:
+                raise TypeError("MACE(%s) runs Crowd-Kit's fit, which takes no option %s" % (
+                    ", ".join("%s=%r" % kv for kv in named.items() if kv[1] is not None), ", ".join(other)))
+            settings = {"n_restarts": 10, "n_iter": 50, "method": "vb", "default_noise": 0.5, "alpha": 0.5,
+                        "beta": 0.5, "random_state": 0}
+            settings.update({k: v for k, v in named.items() if v is not None})
+            if settings["method"] not in ("vb", "em"):
+                raise ValueError("MACE(method=%r): want 'vb' or 'em'" % (settings["method"],))
+            for k in ("n_restarts", "n_iter", "random_state"):
+                v = settings[k]
+                if isinstance(v, bool) or not hasattr(v, "__index__") or v < 0:
+                    raise TypeError("MACE(%s=%r): want an int at least 0" % (k, v))
+            if settings["n_restarts"] < 1:
+                raise ValueError("MACE(n_restarts=%r): want at least 1" % (settings["n_restarts"],))
+            self._ck = settings
+        super().__init__(options, {"smoothing": smoothing})
         self.verbose = verbose
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if self._ck is None or len(data) == 0:
+            return super().fit(data, true_labels)
+        if true_labels is not None:
+            raise TypeError("MACE with Crowd-Kit's parameters: its fit takes no true_labels")
+        from ._ckfit import Coded, mace
+        coded = Coded(pd, data, sort=False)
+        st = self._ck
+        state, post = mace(coded, st["n_restarts"], st["n_iter"], st["method"], st["default_noise"], st["alpha"],
+                           st["beta"], st["random_state"])
+        self.spamming_, self.thetas_ = state.spamming, state.thetas
+        classes = pd.Index(coded.classes, name="label")
+        order = _sorted_columns(pd.DataFrame(post, columns=classes)).columns
+        self.probas_ = pd.DataFrame(post, index=pd.Index(coded.tasks, name="task"), columns=classes)[order]
+        self.probas_ = self.probas_.sort_index()
+        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
+        self.result_, self.workers_, self.loss_history_ = None, None, []
+        return self
+
+    def _set_attributes(self, r):
+        super()._set_attributes(r)
+        import numpy as np
+        w = self.workers_
+        self.skills_ = w["truthful"].rename("skill")
+        self.spamming_ = np.column_stack([1 - w["truthful"].to_numpy(), w["truthful"].to_numpy()])
+        self.thetas_ = w[["spam[%s]" % c for c in r.class_texts]].to_numpy()
 
 
 class KOS(_Aggregator):

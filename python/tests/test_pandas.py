@@ -311,7 +311,7 @@ class TestFrames(unittest.TestCase):
                                                      "runs 1.0"),
             (lambda: cc.KOS(random_state=3), "KOS(random_state=3)"),
             (lambda: cc.KOS(n_iter=5, max_iter=5), "n_iter or max_iter"),
-            (lambda: cc.MACE(n_restarts=10), "MACE(n_restarts=10)"),
+            (lambda: cc.MACE(n_restarts=10, max_iter=5), "runs Crowd-Kit's fit, which takes no option max_iter"),
             (lambda: cc.GLAD(labels_priors=[0.5, 0.5]), "GLAD(labels_priors=[0.5, 0.5])"),
             (lambda: cc.MMSR(random_state=1), "MMSR(random_state=1)"),
             (lambda: cc.DawidSkene(n_iter=5, max_iter=5), "take no option max_iter"),
