@@ -129,6 +129,13 @@ def _iter_options(n_iter, options):
     return options
 
 
+def _refuse_zero_iterations(owner, n_iter, why):
+    """Raise ValueError for n_iter=0 where the class cannot return its
+    starting point (rather than run the default count)."""
+    if n_iter == 0 and not isinstance(n_iter, bool):
+        raise ValueError("%s(n_iter=0): not supported: %s; give n_iter of at least 1" % (owner, why))
+
+
 def _rows(data):
     """The (task, worker, label) rows of data, a DataFrame or an iterable."""
     if hasattr(data, "columns"):
@@ -388,7 +395,8 @@ class Wawa(_SkillVote, _Aggregator):
 class ZeroBasedSkill(_SkillVote, _Aggregator):
     """Zero-based skill (model ``zbs``): a weighted vote whose skills move
     towards each worker's agreement with it, 100 iterations, step 1 halved
-    every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100);
+    every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100;
+    0: the starting point, every skill 1/K and the vote they weigh);
     the step schedule is the CLI's, so ``lr_init``, ``lr_steps_to_reduce``
     and ``lr_reduce_factor`` are accepted at its values alone; ``eps`` is not
     supported. ``skills_`` holds the final skills; ``predict(data)`` weighs
@@ -402,6 +410,27 @@ class ZeroBasedSkill(_SkillVote, _Aggregator):
                          {"lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
                           "lr_reduce_factor": lr_reduce_factor, "eps": eps},
                          {"lr_init": 1.0, "lr_steps_to_reduce": 20, "lr_reduce_factor": 0.5})
+        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
+        if self._start_only:
+            self._options.pop("max_iter")
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self. With ``n_iter=0``, the
+        starting point: every skill 1/K (K the classes of data) and the
+        vote they weigh, as Crowd-Kit's."""
+        if not self._start_only:
+            return super().fit(data, true_labels)
+        pd = _pandas()
+        data = _frame(pd, data)
+        if true_labels is not None:
+            raise TypeError("ZeroBasedSkill.fit takes no true_labels")
+        if len(data) == 0:
+            self._set_empty(pd)
+            return self
+        workers = pd.Index(pd.unique(data["worker"]), name="worker")
+        self.skills_ = pd.Series(1.0 / data["label"].nunique(), index=workers, name="skill")
+        self.result_, self.workers_, self.loss_history_ = None, None, []
+        return self._apply(data)
 
 
 class GoldMajorityVote(_SkillVote, _Aggregator):
@@ -870,13 +899,15 @@ class KOS(_Aggregator):
     """Karger, Oh and Shah (model ``kos``): message passing, two classes
     only, each worker's labels centred before the iterations (see
     docs/crowdkit.md). ``n_iter`` is the number of iterations
-    (``--max-iter``; None: the CLI's 100, where Crowd-Kit's default is 10);
-    the CLI draws the start from seed 0, so ``random_state`` is accepted as 0
-    only."""
+    (``--max-iter``; None: 100, as Crowd-Kit's default), at least 1; the
+    CLI draws the start from seed 0, so ``random_state`` is accepted as 0
+    only. When every worker gives one label to all its tasks, the result
+    is the majority vote (centring would leave nothing to iterate on)."""
 
     MODEL = "kos"
 
     def __init__(self, n_iter=None, random_state=None, **options):
+        _refuse_zero_iterations("KOS", n_iter, "its start is random messages, whose signs are no estimate")
         super().__init__(_iter_options(n_iter, options), {"random_state": random_state}, {"random_state": 0})
 
 
@@ -885,7 +916,9 @@ class MMSR(_Aggregator):
     rank-one completion of the workers' agreement matrix, then a log-odds
     weighted vote.
 
-    ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000); the CLI's
+    ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000; at least
+    1); the start is Crowd-Kit's (u = v drawn as numpy's RandomState(0)
+    draws them), so the skills equal Crowd-Kit's; the CLI's
     tolerance is 1e-10 and its seed 0, so ``tol`` and ``random_state`` are
     accepted at those values only; the precomputed matrices and mappings
     of Crowd-Kit's constructor are not supported.
@@ -915,6 +948,7 @@ class MMSR(_Aggregator):
                           "n_labels": n_labels, "labels_mapping": labels_mapping,
                           "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
                          {"tol": 1e-10, "random_state": 0})
+        _refuse_zero_iterations("MMSR", n_iter, "the CLI runs at least one sweep")
 
     def fit(self, data, true_labels=None):
         """Fit the skills to data, weigh its labels by them and return self
