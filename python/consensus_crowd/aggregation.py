@@ -916,8 +916,8 @@ class MMSR(_Aggregator):
     rank-one completion of the workers' agreement matrix, then a log-odds
     weighted vote.
 
-    ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000; at least
-    1); the start is Crowd-Kit's (u = v drawn as numpy's RandomState(0)
+    ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000; 0: the
+    skills of the start, without a sweep); the start is Crowd-Kit's (u = v drawn as numpy's RandomState(0)
     draws them), so the skills equal Crowd-Kit's; the CLI's
     tolerance is 1e-10 and its seed 0, so ``tol`` and ``random_state`` are
     accepted at those values only; the precomputed matrices and mappings
@@ -948,13 +948,21 @@ class MMSR(_Aggregator):
                           "n_labels": n_labels, "labels_mapping": labels_mapping,
                           "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
                          {"tol": 1e-10, "random_state": 0})
-        _refuse_zero_iterations("MMSR", n_iter, "the CLI runs at least one sweep")
+        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
+        if self._start_only:
+            self._options.pop("max_iter")
 
     def fit(self, data, true_labels=None):
         """Fit the skills to data, weigh its labels by them and return self
         (true_labels: refused, as by the CLI's mmsr)."""
         pd = _pandas()
         data = _frame(pd, data)
+        if self._start_only and len(data) > 0:
+            if true_labels is not None:
+                raise TypeError("MMSR.fit takes no true_labels")
+            self.skills_ = _mmsr_start(pd, data)
+            self.result_, self.workers_, self.probas_, self.loss_history_ = None, None, None, []
+            return self._apply(pd, data)
         super().fit(data, true_labels)
         if len(data) == 0:
             self.scores_ = pd.DataFrame()
@@ -994,6 +1002,35 @@ class MMSR(_Aggregator):
     def fit_predict_score(self, data):
         """Fit the model and return ``scores_``."""
         return self.fit(data).scores_
+
+
+def _mmsr_start(pd, data):
+    """MMSR's skills_ after no sweep: the CLI's start s_w = u_w (drawn as
+    numpy's RandomState(0), in the order in which data name the workers),
+    signed, clipped and turned into log-odds weights as the CLI's fit does
+    after its sweeps (docs of model.MMSR)."""
+    import numpy as np
+    last = data.drop_duplicates(["task", "worker"], keep="last")
+    workers = pd.unique(data["worker"])
+    m = max(data["label"].nunique(), 2)
+    n_tasks = data["task"].nunique()
+    u = np.random.RandomState(0).random_sample(len(workers))
+    table = last.pivot(index="task", columns="worker", values="label")[list(workers)]
+    field = np.zeros(len(workers))
+    partners = np.zeros(len(workers), dtype=bool)
+    for a in range(len(workers)):
+        for b in range(len(workers)):
+            both = table.iloc[:, a].notna() & table.iloc[:, b].notna()
+            if a == b or not both.any():
+                continue
+            agree = (table.iloc[:, a][both] == table.iloc[:, b][both]).mean()
+            field[a] += (m * agree - 1) / (m - 1) * u[b]
+            partners[a] = True
+    s = np.sign(field) * u * partners
+    root = math.sqrt(n_tasks)
+    x = np.clip(s, -1 / (m - 1) + 1 / root, 1 - 1 / root)
+    p = x * (m - 1) / m + 1 / m
+    return pd.Series(np.log(p * (m - 1) / (1 - p)), index=pd.Index(workers, name="worker"), name="skill")
 
 
 class Consensus(_Aggregator):

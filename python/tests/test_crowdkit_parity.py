@@ -128,9 +128,15 @@ class TestIterations(unittest.TestCase):
         glad = cc.GLAD(n_iter=0).fit(df)
         self.assertTrue((glad.alphas_ == 1).all() and (glad.betas_ == 1).all())
         self.assertEqual(glad.labels_["t4"], "yes")
-        for make in (lambda: cc.KOS(n_iter=0), lambda: cc.MMSR(n_iter=0)):
-            with self.assertRaisesRegex(ValueError, "n_iter=0"):
-                make()
+        with self.assertRaisesRegex(ValueError, "n_iter=0"):
+            cc.KOS(n_iter=0)
+        # MMSR's start: s = u, numpy's RandomState(0) draws, with the sign of
+        # the skill-weighted agreement (w1 disagrees with its partners).
+        mmsr = cc.MMSR(n_iter=0).fit(df)
+        u = np.random.RandomState(0).random_sample(5)
+        x = np.clip(u * [-1, 1, 1, 1, 1], -1 + 1 / math.sqrt(5), 1 - 1 / math.sqrt(5))
+        p = x / 2 + 0.5
+        self.assertTrue(np.allclose(mmsr.skills_.to_numpy(), np.log(p / (1 - p))))
 
 
 class TestFrames(unittest.TestCase):
