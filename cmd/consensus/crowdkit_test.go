@@ -107,3 +107,40 @@ func TestCrowdKitWorkers(t *testing.T) {
 		t.Errorf("kos --workers: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestMultilabel runs binary relevance from the command line on Crowd-Kit's
+// example: the classes chosen by most workers, with an empty choice.
+func TestMultilabel(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"tags.csv":  "task,worker,label\nt1,w1,house|tree\nt1,w2,house\nt1,w3,house|tree\nt2,w1,car\nt2,w2,car|tree\nt2,w3,none\n",
+		"twice.csv": "task,worker,label\nt1,w1,house|house\n",
+	})
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"mv", []string{"multilabel", "tags.csv", "-m", "mv", "--empty-label", "none"}, 0,
+			"task,labels,p_car,p_house,p_tree\nt1,house|tree,0,1,0.6666666666666666\nt2,car,0.6666666666666666,0,0.3333333333333333\n", "3 classes; mv fitted"},
+		{"la-ds", []string{"multilabel", "tags.csv", "-m", "la-ds", "--empty-label", "none"}, 0, "t1,house|tree,", ""},
+		{"twice", []string{"multilabel", "twice.csv", "-m", "mv"}, 2, "", "twice.csv:2: label \"house|house\" names class \"house\" twice"},
+		{"unknown model", []string{"multilabel", "tags.csv", "-m", "nope"}, 2, "", "unknown model"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runIn(t, dir, "", tt.args...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, tt.code, r.stderr)
+			}
+			if !strings.Contains(r.stdout, tt.stdout) {
+				t.Errorf("stdout %q lacks %q", r.stdout, tt.stdout)
+			}
+			if !strings.Contains(r.stderr, tt.stderr) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tt.stderr)
+			}
+		})
+	}
+}
