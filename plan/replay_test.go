@@ -1,0 +1,46 @@
+package plan
+
+import (
+	"context"
+	"testing"
+
+	"github.com/consensuslab/consensus/datasets"
+)
+
+// TestReplaySavings replays rte and temp and checks the savings target:
+// the planner reaches the accuracy of uniform allocation with every label
+// using at most 60% of the labels beyond every task's first.
+func TestReplaySavings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays fit vb-la-ds a hundred times")
+	}
+	for _, name := range []string{"rte", "temp"} {
+		for _, reveal := range []int{1, 2} {
+			t.Run(name, func(t *testing.T) {
+				d, g, err := datasets.Load(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				truth := GoldTruth(d, g)
+				set := &ReplaySettings{Batch: d.NumTasks() / 20, Reveal: reveal}
+				u, err := Replay(context.Background(), d, truth, Uniform, set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := Replay(context.Background(), d, truth, Planned, set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				target := u.Accuracy[len(u.Accuracy)-1]
+				spent, frac := Savings(p, target)
+				t.Logf("reveal %d: %s: uniform's full accuracy %.4f; planner reaches it at %d labels (%.3f of those beyond the first); planner stopped at %d", reveal, name, target, spent, frac, p.Stopped)
+				for i := range p.Spent {
+					t.Logf("  %5d  planner %.4f  uniform %.4f", p.Spent[i], p.Accuracy[i], u.Accuracy[i])
+				}
+				if frac > 0.6 {
+					t.Errorf("planner needs %.3f of the labels, want at most 0.6", frac)
+				}
+			})
+		}
+	}
+}
