@@ -114,43 +114,40 @@ func fitPopulation(counts [][]float64, k int) *population {
 	}
 	var best *population
 	bestLL := math.Inf(-1)
+	e := make([][3]float64, len(counts)) // exp(l_i − top) of every worker
+	top := make([]float64, len(counts))
 	for _, g := range good {
 		for _, b := range bad {
-			m := &population{k: k, good: g.prior, broad: b.prior, mix: [3]float64{1. / 3, 1. / 3, 1. / 3}}
-			var ll float64
-			for range 30 {
-				var sum [3]float64
-				ll = 0
-				for w := range counts {
-					l := [3]float64{spam[w], g.lm[w], b.lm[w]}
-					post := m.weights(l)
-					for i := range sum {
-						sum[i] += post[i]
-					}
-					ll += logMix(l, m.mix)
-				}
-				n := float64(len(counts)) + 3
-				for i := range m.mix {
-					m.mix[i] = (sum[i] + 1) / n
+			for w := range counts {
+				l := [3]float64{spam[w], g.lm[w], b.lm[w]}
+				top[w] = max(l[0], l[1], l[2])
+				for i := range l {
+					e[w][i] = math.Exp(l[i] - top[w])
 				}
 			}
+			mix := [3]float64{1. / 3, 1. / 3, 1. / 3}
+			for range 30 {
+				var sum [3]float64
+				for w := range counts {
+					s := mix[0]*e[w][0] + mix[1]*e[w][1] + mix[2]*e[w][2]
+					for i := range sum {
+						sum[i] += mix[i] * e[w][i] / s
+					}
+				}
+				n := float64(len(counts)) + 3
+				for i := range mix {
+					mix[i] = (sum[i] + 1) / n
+				}
+			}
+			var ll float64
+			for w := range counts {
+				ll += top[w] + math.Log(mix[0]*e[w][0]+mix[1]*e[w][1]+mix[2]*e[w][2])
+			}
 			if ll > bestLL {
-				bestLL, best = ll, m
+				bestLL, best = ll, &population{k: k, good: g.prior, broad: b.prior, mix: mix}
 			}
 		}
 	}
 	return best
 }
 
-// logMix returns log Σ_i mix_i exp(l_i).
-func logMix(l [3]float64, mix [3]float64) float64 {
-	top := math.Inf(-1)
-	for i := range l {
-		top = max(top, l[i]+math.Log(mix[i]))
-	}
-	var s float64
-	for i := range l {
-		s += math.Exp(l[i] + math.Log(mix[i]) - top)
-	}
-	return top + math.Log(s)
-}
