@@ -150,4 +150,3 @@ func fitPopulation(counts [][]float64, k int) *population {
 	}
 	return best
 }
-
