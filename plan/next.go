@@ -68,10 +68,13 @@ type Pick struct {
 // average worker's, the posterior means of the workers' confusion matrices
 // weighted by their labels; with one, it is the worker's own.
 //
-// Tasks whose confidence max_z ρ(z) is Stop or more, and tasks of gain 0,
-// get nothing (the stopping rule), so that Next may return fewer than
-// Budget. Ties are broken by task index, then worker index: the result
-// does not depend on the order of evaluation.
+// Tasks whose confidence max_z ρ(z) is Stop or more get nothing (the
+// stopping rule), so that Next may return fewer than Budget. A task below
+// it whose decision Lookahead labels cannot change has gain 0: such tasks
+// come after those of positive gain, the least confident first (their
+// error, 1 − max_z ρ(z), is what more labels can remove). Remaining ties
+// are broken by task index, then worker index: the result does not depend
+// on the order of evaluation.
 func Next(p *Posterior, s *Settings) ([]Pick, error) {
 	if p.Tasks == nil {
 		return nil, errors.New("plan: the fit gives no posterior of the tasks' true classes (a DA fit); fit vb-la-ds")
@@ -113,9 +116,7 @@ func Next(p *Posterior, s *Settings) ([]Pick, error) {
 			continue
 		}
 		if set.Pool == nil {
-			if g := la.gain(rho); g > 0 {
-				picks = append(picks, Pick{Task: j, Worker: -1, Gain: g, Confidence: conf, Change: la.change(rho)})
-			}
+			picks = append(picks, Pick{Task: j, Worker: -1, Gain: la.gain(rho), Confidence: conf, Change: la.change(rho)})
 			continue
 		}
 		clear(labelled)
@@ -126,13 +127,14 @@ func Next(p *Posterior, s *Settings) ([]Pick, error) {
 			if labelled[w] {
 				continue
 			}
-			if g := laPool[i].gain(rho); g > 0 {
-				picks = append(picks, Pick{Task: j, Worker: w, Gain: g, Confidence: conf, Change: laPool[i].change(rho)})
-			}
+			picks = append(picks, Pick{Task: j, Worker: w, Gain: laPool[i].gain(rho), Confidence: conf, Change: laPool[i].change(rho)})
 		}
 	}
 	slices.SortStableFunc(picks, func(a, b Pick) int {
 		if c := cmp.Compare(b.Gain, a.Gain); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Confidence, b.Confidence); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(a.Task, b.Task); c != 0 {

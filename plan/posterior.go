@@ -87,7 +87,7 @@ func FromResult(r *model.Result) (*Posterior, error) {
 	}
 	p := &Posterior{Data: d, Workers: w, Probs: r.Probs}
 	if strings.HasPrefix(r.Model, "vb-la-") {
-		p.Tasks = rows{probs: r.Probs, k: k}
+		p.Tasks = rows{probs: cavity(p, r.Probs), k: k}
 	}
 	return p, nil
 }

@@ -44,3 +44,35 @@ func TestReplaySavings(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaySimulated replays simulated crowds (10 labels a task, 10%
+// spammers and 5% adversaries), where the target is at most 50% of the
+// labels beyond every task's first.
+func TestReplaySimulated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays fit vb-la-ds a hundred times")
+	}
+	for _, k := range []int{2, 5} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			s, err := Crowd{Tasks: 1000, Workers: 100, Classes: k, LabelsPerTask: 10, Spammers: 0.1, Adversaries: 0.05, Seed: seed}.Simulate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			set := &ReplaySettings{Batch: 50}
+			u, err := Replay(context.Background(), s.Data, s.Truth, Uniform, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := Replay(context.Background(), s.Data, s.Truth, Planned, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := u.Accuracy[len(u.Accuracy)-1]
+			spent, frac := Savings(p, target)
+			t.Logf("K=%d seed %d: uniform's full accuracy %.4f; planner reaches it at %d labels (%.3f); stopped at %d", k, seed, target, spent, frac, p.Stopped)
+			if frac > 0.5 {
+				t.Errorf("K=%d seed %d: planner needs %.3f of the labels, want at most 0.5", k, seed, frac)
+			}
+		}
+	}
+}
