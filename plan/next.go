@@ -312,3 +312,22 @@ func (la lookahead) change(rho []float64) float64 {
 	}
 	return p
 }
+
+// Assess returns a Pick for every task of p, in task order, as Next
+// measures it without a pool and without the stopping rule: the
+// confidence, the gain looking lookahead labels ahead (zero: 3) and the
+// probability that one more label changes the consensus label.
+func Assess(p *Posterior, lookahead int) ([]Pick, error) {
+	if p.Tasks == nil {
+		return nil, errors.New("plan: the fit gives no posterior of the tasks' true classes (a DA fit); fit vb-la-ds")
+	}
+	k := p.Data.NumClasses()
+	la := newLookahead(averageWorker(p, workerMeans(p)), k, cmp.Or(lookahead, 3))
+	out := make([]Pick, p.Data.NumTasks())
+	rho := make([]float64, k)
+	for j := range out {
+		p.Tasks.ClassPosterior(j, rho)
+		out[j] = Pick{Task: j, Worker: -1, Gain: la.gain(rho), Confidence: slices.Max(rho), Change: la.change(rho)}
+	}
+	return out, nil
+}

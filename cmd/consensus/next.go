@@ -18,7 +18,8 @@ func init() { extraCommands = append(extraCommands, newNextCmd) }
 
 func newNextCmd() *cobra.Command {
 	var in inputFlags
-	var out, workers, pool, outFormat string
+	var out, workers, pool, outFormat, tasks string
+	var level float64
 	var set plan.Settings
 	var fs plan.FlagSettings
 	var threads int
@@ -43,6 +44,14 @@ The output has the columns task, worker (with --pool), labels (the task's
 labels so far), label (its consensus label), confidence (the posterior
 probability of that label), gain and p_change (the probability that one more
 label changes the consensus label), best first.
+
+--tasks writes every task: task, labels, label, confidence, gain and
+p_change as above, and p_<class> for every class (the posterior of the true
+class, vb-la-ds's output); with --intervals LEVEL also p_<class>_lo and
+p_<class>_hi, credible intervals at that level of how the class posterior
+varies with what is known of the workers, the level calibrated by a
+parametric bootstrap (10 simulations from the fit, refitted) so that the
+intervals cover at the level asked (see docs/planning.md); --seed seeds it.
 
 --workers writes the evidence on every worker: worker, labels, agreement
 (the fraction of its labels equal to their task's consensus label),
@@ -71,6 +80,12 @@ posterior 0.5 or more, else "none").`,
 			if set.PerWorker < 0 {
 				return usagef("--per-worker %d: must not be negative", set.PerWorker)
 			}
+			if cmd.Flags().Changed("intervals") && !(level > 0 && level < 1) {
+				return usagef("--intervals %v: want a level in (0, 1)", level)
+			}
+			if cmd.Flags().Changed("intervals") && tasks == "" {
+				return usagef("--intervals applies to --tasks; give --tasks FILE")
+			}
 			if pool == "" && cmd.Flags().Changed("per-worker") {
 				return usagef("--per-worker applies only with --pool")
 			}
@@ -79,7 +94,7 @@ posterior 0.5 or more, else "none").`,
 				return usagef("--output-format: %v", err)
 			}
 			if err := checkOutputs([]string{"input", "gold", "pool"}, []string{in.input, in.gold, pool},
-				[]string{"output", "workers"}, []string{out, workers}); err != nil {
+				[]string{"output", "workers", "tasks"}, []string{out, workers, tasks}); err != nil {
 				return err
 			}
 			d, _, err := in.load(cmd.Context())
@@ -106,6 +121,19 @@ posterior 0.5 or more, else "none").`,
 			if workers != "" {
 				files = append(files, output.TableFile(workers, ofmt, flagTable(d, plan.Flags(p, &fs))))
 			}
+			if tasks != "" {
+				all, err := plan.Assess(p, set.Lookahead)
+				if err != nil {
+					return err
+				}
+				var iv *plan.Intervals
+				if level > 0 {
+					if iv, err = plan.ClassIntervals(cmd.Context(), p, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}}); err != nil {
+						return err
+					}
+				}
+				files = append(files, output.TableFile(tasks, ofmt, taskTable(d, p, all, iv)))
+			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err
 			}
@@ -123,8 +151,10 @@ posterior 0.5 or more, else "none").`,
 	fl.StringVarP(&out, "output", "o", "-", `the chosen tasks; "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
 	fl.StringVar(&workers, "workers", "", "also write the worker flags to this file (format by extension)")
 	fl.StringVar(&outFormat, "output-format", "", "format of --output and --workers: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
+	fl.StringVar(&tasks, "tasks", "", "also write every task's confidence, gain, p_change and class posterior to this file")
+	fl.Float64Var(&level, "intervals", 0, "with --tasks, add credible intervals at this level (such as 0.9) for every class's posterior")
 	fl.Float64Var(&fs.Level, "level", 0.9, "credible level of the workers' accuracy intervals")
-	fl.Uint64Var(&fs.Seed, "seed", 1, "seed of the posterior draws behind the workers' intervals")
+	fl.Uint64Var(&fs.Seed, "seed", 1, "seed of the posterior draws behind the workers' and the tasks' intervals")
 	fl.IntVar(&threads, "threads", 0, "goroutines of the fit (0: all cores); the output does not depend on it")
 	return c
 }
@@ -154,9 +184,52 @@ func readPool(path string, d *data.Dataset) ([]int, error) {
 	return pool, nil
 }
 
+// pickRow returns the cells labels, label, confidence, gain and p_change
+// of a task.
+func pickRow(d *data.Dataset, p *plan.Posterior, pk plan.Pick) []string {
+	num := output.FormatProb
+	k := d.NumClasses()
+	probs := p.Probs[pk.Task*k : (pk.Task+1)*k]
+	best := 0
+	for z, x := range probs {
+		if x > probs[best] {
+			best = z
+		}
+	}
+	return []string{strconv.Itoa(d.Offsets[pk.Task+1] - d.Offsets[pk.Task]), d.Classes[best], num(pk.Confidence), num(pk.Gain), num(pk.Change)}
+}
+
+// taskTable returns every task's assessment, class posterior and, if iv is
+// not nil, intervals.
+func taskTable(d *data.Dataset, p *plan.Posterior, all []plan.Pick, iv *plan.Intervals) *output.Table {
+	num := output.FormatProb
+	t := &output.Table{Columns: []string{"task", "labels", "label", "confidence", "gain", "p_change"}, Numeric: []bool{false, true, false, true, true, true}}
+	for _, c := range d.Classes {
+		t.Columns = append(t.Columns, "p_"+c)
+		if iv != nil {
+			t.Columns = append(t.Columns, "p_"+c+"_lo", "p_"+c+"_hi")
+		}
+	}
+	for len(t.Numeric) < len(t.Columns) {
+		t.Numeric = append(t.Numeric, true)
+	}
+	k := d.NumClasses()
+	for _, pk := range all {
+		row := append([]string{d.Tasks[pk.Task]}, pickRow(d, p, pk)...)
+		for z := range k {
+			c := pk.Task*k + z
+			row = append(row, num(p.Probs[c]))
+			if iv != nil {
+				row = append(row, num(iv.Lo[c]), num(iv.Hi[c]))
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
 // nextTable returns the planner's choices as a table.
 func nextTable(d *data.Dataset, p *plan.Posterior, picks []plan.Pick, pairs bool) *output.Table {
-	num := output.FormatProb
 	t := &output.Table{Columns: []string{"task"}, Numeric: []bool{false}}
 	if pairs {
 		t.Columns = append(t.Columns, "worker")
@@ -164,21 +237,12 @@ func nextTable(d *data.Dataset, p *plan.Posterior, picks []plan.Pick, pairs bool
 	}
 	t.Columns = append(t.Columns, "labels", "label", "confidence", "gain", "p_change")
 	t.Numeric = append(t.Numeric, true, false, true, true, true)
-	k := d.NumClasses()
 	for _, pk := range picks {
 		row := []string{d.Tasks[pk.Task]}
 		if pairs {
 			row = append(row, d.Workers[pk.Worker])
 		}
-		probs := p.Probs[pk.Task*k : (pk.Task+1)*k]
-		best := 0
-		for z, x := range probs {
-			if x > probs[best] {
-				best = z
-			}
-		}
-		row = append(row, strconv.Itoa(d.Offsets[pk.Task+1]-d.Offsets[pk.Task]), d.Classes[best], num(pk.Confidence), num(pk.Gain), num(pk.Change))
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, append(row, pickRow(d, p, pk)...))
 	}
 	return t
 }

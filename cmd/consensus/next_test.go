@@ -69,10 +69,31 @@ func TestNextCLI(t *testing.T) {
 		}
 	}
 
+	// Every task with intervals: lo ≤ hi within [0, 1].
+	r = runIn(t, dir, "", "next", "--dataset", "temp", "--budget", "5", "--output", "n.csv", "--tasks", "tasks.csv", "--intervals", "0.9")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	tasks := readCSV(t, filepath.Join(dir, "tasks.csv"))
+	if len(tasks) != 463 || strings.Join(tasks[0], ",") != "task,labels,label,confidence,gain,p_change,p_1,p_1_lo,p_1_hi,p_2,p_2_lo,p_2_hi" {
+		t.Fatalf("tasks table: %d rows, header %v", len(tasks), tasks[0])
+	}
+	for _, row := range tasks[1:] {
+		for _, c := range []int{7, 10} {
+			lo, _ := strconv.ParseFloat(row[c], 64)
+			hi, _ := strconv.ParseFloat(row[c+1], 64)
+			if !(0 <= lo && lo <= hi && hi <= 1) {
+				t.Errorf("task %s: interval [%v, %v]", row[0], lo, hi)
+			}
+		}
+	}
+
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"--intervals", "0.9"}, "--intervals applies to --tasks"},
+		{[]string{"--tasks", "t.csv", "--intervals", "1.5"}, "--intervals 1.5"},
 		{[]string{"--budget", "-1"}, "--budget -1"},
 		{[]string{"--stop", "1.5"}, "--stop 1.5"},
 		{[]string{"--lookahead", "0"}, "--lookahead 0"},
