@@ -20,6 +20,7 @@ func newNextCmd() *cobra.Command {
 	var in inputFlags
 	var out, workers, pool, outFormat, tasks string
 	var level float64
+	var dist bool
 	var set plan.Settings
 	var fs plan.FlagSettings
 	var threads int
@@ -52,6 +53,9 @@ p_<class>_hi, credible intervals at that level of how the class posterior
 varies with what is known of the workers, the level calibrated by a
 parametric bootstrap (10 simulations from the fit, refitted) so that the
 intervals cover at the level asked (see docs/planning.md); --seed seeds it.
+--distribution also fits vb-da-ds and adds q_<class>, every task's label
+distribution (the posterior mean of q_j), with q_<class>_lo and
+q_<class>_hi under --intervals, calibrated in the same way.
 
 --workers writes the evidence on every worker: worker, labels, agreement
 (the fraction of its labels equal to their task's consensus label),
@@ -82,6 +86,9 @@ posterior 0.5 or more, else "none").`,
 			}
 			if cmd.Flags().Changed("intervals") && !(level > 0 && level < 1) {
 				return usagef("--intervals %v: want a level in (0, 1)", level)
+			}
+			if dist && tasks == "" {
+				return usagef("--distribution applies to --tasks; give --tasks FILE")
 			}
 			if cmd.Flags().Changed("intervals") && tasks == "" {
 				return usagef("--intervals applies to --tasks; give --tasks FILE")
@@ -132,7 +139,19 @@ posterior 0.5 or more, else "none").`,
 						return err
 					}
 				}
-				files = append(files, output.TableFile(tasks, ofmt, taskTable(d, p, all, iv)))
+				var q *model.Result
+				var qiv *plan.Intervals
+				if dist {
+					if q, err = plan.DAModel.Fit(cmd.Context(), d, &model.Settings{Threads: threads}); err != nil {
+						return err
+					}
+					if level > 0 {
+						if qiv, err = plan.LabelIntervals(cmd.Context(), q, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}}); err != nil {
+							return err
+						}
+					}
+				}
+				files = append(files, output.TableFile(tasks, ofmt, taskTable(d, p, all, iv, q, qiv)))
 			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err
@@ -153,6 +172,7 @@ posterior 0.5 or more, else "none").`,
 	fl.StringVar(&outFormat, "output-format", "", "format of --output and --workers: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
 	fl.StringVar(&tasks, "tasks", "", "also write every task's confidence, gain, p_change and class posterior to this file")
 	fl.Float64Var(&level, "intervals", 0, "with --tasks, add credible intervals at this level (such as 0.9) for every class's posterior")
+	fl.BoolVar(&dist, "distribution", false, "with --tasks, also fit vb-da-ds and add every task's label distribution q_<class>")
 	fl.Float64Var(&fs.Level, "level", 0.9, "credible level of the workers' accuracy intervals")
 	fl.Uint64Var(&fs.Seed, "seed", 1, "seed of the posterior draws behind the workers' and the tasks' intervals")
 	fl.IntVar(&threads, "threads", 0, "goroutines of the fit (0: all cores); the output does not depend on it")
@@ -200,14 +220,23 @@ func pickRow(d *data.Dataset, p *plan.Posterior, pk plan.Pick) []string {
 }
 
 // taskTable returns every task's assessment, class posterior and, if iv is
-// not nil, intervals.
-func taskTable(d *data.Dataset, p *plan.Posterior, all []plan.Pick, iv *plan.Intervals) *output.Table {
+// not nil, intervals; then, if q is not nil, its label distribution, with
+// the intervals qiv if not nil.
+func taskTable(d *data.Dataset, p *plan.Posterior, all []plan.Pick, iv *plan.Intervals, q *model.Result, qiv *plan.Intervals) *output.Table {
 	num := output.FormatProb
 	t := &output.Table{Columns: []string{"task", "labels", "label", "confidence", "gain", "p_change"}, Numeric: []bool{false, true, false, true, true, true}}
 	for _, c := range d.Classes {
 		t.Columns = append(t.Columns, "p_"+c)
 		if iv != nil {
 			t.Columns = append(t.Columns, "p_"+c+"_lo", "p_"+c+"_hi")
+		}
+	}
+	for _, c := range d.Classes {
+		if q != nil {
+			t.Columns = append(t.Columns, "q_"+c)
+		}
+		if qiv != nil {
+			t.Columns = append(t.Columns, "q_"+c+"_lo", "q_"+c+"_hi")
 		}
 	}
 	for len(t.Numeric) < len(t.Columns) {
@@ -221,6 +250,15 @@ func taskTable(d *data.Dataset, p *plan.Posterior, all []plan.Pick, iv *plan.Int
 			row = append(row, num(p.Probs[c]))
 			if iv != nil {
 				row = append(row, num(iv.Lo[c]), num(iv.Hi[c]))
+			}
+		}
+		for z := range k {
+			c := pk.Task*k + z
+			if q != nil {
+				row = append(row, num(q.Probs[c]))
+			}
+			if qiv != nil {
+				row = append(row, num(qiv.Lo[c]), num(qiv.Hi[c]))
 			}
 		}
 		t.Rows = append(t.Rows, row)

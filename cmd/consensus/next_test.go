@@ -70,16 +70,16 @@ func TestNextCLI(t *testing.T) {
 	}
 
 	// Every task with intervals: lo ≤ hi within [0, 1].
-	r = runIn(t, dir, "", "next", "--dataset", "temp", "--budget", "5", "--output", "n.csv", "--tasks", "tasks.csv", "--intervals", "0.9")
+	r = runIn(t, dir, "", "next", "--dataset", "temp", "--budget", "5", "--output", "n.csv", "--tasks", "tasks.csv", "--intervals", "0.9", "--distribution")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	tasks := readCSV(t, filepath.Join(dir, "tasks.csv"))
-	if len(tasks) != 463 || strings.Join(tasks[0], ",") != "task,labels,label,confidence,gain,p_change,p_1,p_1_lo,p_1_hi,p_2,p_2_lo,p_2_hi" {
+	if len(tasks) != 463 || strings.Join(tasks[0], ",") != "task,labels,label,confidence,gain,p_change,p_1,p_1_lo,p_1_hi,p_2,p_2_lo,p_2_hi,q_1,q_1_lo,q_1_hi,q_2,q_2_lo,q_2_hi" {
 		t.Fatalf("tasks table: %d rows, header %v", len(tasks), tasks[0])
 	}
 	for _, row := range tasks[1:] {
-		for _, c := range []int{7, 10} {
+		for _, c := range []int{7, 10, 13, 16} {
 			lo, _ := strconv.ParseFloat(row[c], 64)
 			hi, _ := strconv.ParseFloat(row[c+1], 64)
 			if !(0 <= lo && lo <= hi && hi <= 1) {
@@ -93,6 +93,7 @@ func TestNextCLI(t *testing.T) {
 		want string
 	}{
 		{[]string{"--intervals", "0.9"}, "--intervals applies to --tasks"},
+		{[]string{"--distribution"}, "--distribution applies to --tasks"},
 		{[]string{"--tasks", "t.csv", "--intervals", "1.5"}, "--intervals 1.5"},
 		{[]string{"--budget", "-1"}, "--budget -1"},
 		{[]string{"--stop", "1.5"}, "--stop 1.5"},
