@@ -121,6 +121,7 @@ type Report struct {
 	top    int
 	seed   uint64
 	rec    *compare.Report // nil without a recommendation
+	next   *nextView       // the section "What to label next"
 }
 
 // New fits the models of opt on d and computes the content of a report.
@@ -206,6 +207,11 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 		}
 		r.rec = rec
 	}
+	next, err := r.planNext(o.context())
+	if err != nil {
+		return nil, err
+	}
+	r.next = next
 	if o.Step != nil {
 		o.Step(len(fits), len(fits), "writing the report")
 	}

@@ -25,6 +25,7 @@ from .datasets import load_dataset
 from .pairwise import BradleyTerry, NoisyBradleyTerry, PairwiseResult, aggregate_pairwise
 from .multilabel import BinaryRelevance
 from .segmentation import SegmentationMajorityVote
+from .planning import NextResult, plan_next
 
 __version__ = "0.1.0"
 
@@ -35,4 +36,5 @@ __all__ = [
     "MACE", "KOS", "MMSR",
     "Consensus", "Auto", "BinaryRelevance", "SegmentationMajorityVote",
     "aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry",
+    "plan_next", "NextResult",
 ]
