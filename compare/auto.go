@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
@@ -14,13 +15,17 @@ import (
 )
 
 // AutoModels are the candidates Auto chooses among when
-// AutoOptions.Models is nil: the Bayesian Dawid-Skene models, which
-// converge in a few dozen iterations and never put probability 0 on a
-// class. vb-ds (the default model) gives the posterior of one true class
-// beside the label distributions, vb-da-ds calibrated label distributions
-// fitted jointly with the workers, vb-hda-ds sharper ones when the tasks
-// are clear.
-var AutoModels = []string{model.DefaultModel, "vb-da-ds", "vb-hda-ds"}
+// AutoOptions.Models is nil, and so the models that "consensus fit --model
+// auto", "consensus compare" and "consensus report" recommend from: the
+// default model (vb-ds, Bayesian Dawid-Skene) and the same form with the
+// one-coin and GLAD workers. Every one gives both answers, the posterior
+// of the true class (Result.Probs) and the label distribution
+// (Result.Distribution), so the choice is that of the worker model that
+// best predicts held-out labels: a full confusion matrix per worker, one
+// accuracy per worker, or an ability per worker and a difficulty per task.
+// This list and DefaultScorer are the one definition of the
+// recommendation; nothing else names the candidates.
+var AutoModels = []string{model.DefaultModel, "vb-onecoin", "vb-glad"}
 
 // AutoOptions controls Auto. The zero value chooses among AutoModels by
 // DefaultScorer on three splits that each hold out a fifth of every
@@ -95,6 +100,8 @@ type AutoChoice struct {
 	// Tasks and Labels are the size of the data the candidates were
 	// fitted to: all of it, or the subsample.
 	Tasks, Labels int
+	// Subsample is true when that is a subsample of the objects.
+	Subsample bool
 	// Splits is the number of held-out splits.
 	Splits int
 	// Runtime is the wall time of the choice.
@@ -123,14 +130,21 @@ func (o AutoOptions) withDefaults() AutoOptions {
 	return o
 }
 
-// Auto chooses a model for d without gold labels: it fits every candidate
-// to Splits training splits of d (or of a subsample of its objects when d
-// has more than MaxLabels labels), each holding out a fraction of every
-// object's labels as Split does, and scores the fits on the held-out
-// labels with the Scorer. The choice is the candidate with the lowest
-// score that converged on every split; if none did, the lowest score.
-// Ties go to the earlier candidate. The choice depends on d, the options
-// and Seed only, not on Parallel or the number of cores.
+// Auto chooses a model for d without gold labels; with the zero
+// AutoOptions (but for Settings, Seed, Parallel and Progress) its choice
+// is the recommendation of the module: the model that "consensus fit
+// --model auto" fits and that "consensus compare" and "consensus report"
+// recommend, with or without gold labels, among AutoModels by
+// DefaultScorer.
+//
+// It fits every candidate to Splits training splits of d (or of a
+// subsample of its objects when d has more than MaxLabels labels), each
+// holding out a fraction of every object's labels as Split does, and
+// scores the fits on the held-out labels with the Scorer. The choice is
+// the candidate with the lowest score that converged on every split; if
+// none did, the lowest score. Ties go to the earlier candidate. The choice
+// depends on d, the options and Seed only, not on Parallel or the number
+// of cores.
 //
 // Auto only chooses: fit the chosen model (model.ByName(choice.Model)) to
 // all of d for the consensus. It returns an error for bad options, when
@@ -216,8 +230,29 @@ func Auto(ctx context.Context, d *data.Dataset, opt AutoOptions) (*AutoChoice, e
 	}
 	return &AutoChoice{
 		Model: cands[best].Model, Criterion: opt.Scorer.Name(), Candidates: cands,
-		Tasks: sub.NumTasks(), Labels: sub.NumLabels(), Splits: opt.Splits, Runtime: time.Since(start),
+		Tasks: sub.NumTasks(), Labels: sub.NumLabels(), Subsample: sub != d, Splits: opt.Splits, Runtime: time.Since(start),
 	}, nil
+}
+
+// Basis returns how the choice was made, to follow the chosen model's
+// name in a sentence, such as "the lowest held-out likelihood loss among
+// vb-ds, vb-onecoin and vb-glad (3 splits of all 462 tasks, 4620
+// labels)".
+func (c *AutoChoice) Basis() string {
+	names := make([]string, len(c.Candidates))
+	for i, k := range c.Candidates {
+		names[i] = k.Model
+	}
+	among := names[0]
+	if n := len(names); n > 1 {
+		among = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	of := "all"
+	if c.Subsample {
+		of = "a subsample of"
+	}
+	return fmt.Sprintf("the lowest held-out %s loss among %s (%d splits of %s %d tasks, %d labels)",
+		c.Criterion, among, c.Splits, of, c.Tasks, c.Labels)
 }
 
 // better reports whether candidate a beats b: converged before not, then

@@ -10,8 +10,10 @@ import (
 	"github.com/consensuslab/consensus/model"
 )
 
-// Auto chooses among the candidate models on held-out labels, without
-// gold; the chosen model is then fitted to all the labels.
+// Auto makes the recommendation, the choice of "consensus fit --model
+// auto", "consensus compare" and "consensus report": among AutoModels, the
+// model whose workers best predict held-out labels, without gold. The
+// chosen model is then fitted to all the labels.
 func ExampleAuto() {
 	d, _, err := datasets.Load("temp")
 	if err != nil {
@@ -22,7 +24,7 @@ func ExampleAuto() {
 		log.Fatal(err)
 	}
 	for _, c := range choice.Candidates {
-		fmt.Printf("%-9s %s %.4f\n", c.Model, choice.Criterion, c.Score)
+		fmt.Printf("%-10s %s %.4f\n", c.Model, choice.Criterion, c.Score)
 	}
 	est, err := model.ByName(choice.Model)
 	if err != nil {
@@ -34,8 +36,8 @@ func ExampleAuto() {
 	}
 	fmt.Println("chose", res.Model, "converged:", res.Converged)
 	// Output:
-	// vb-ds     output-reliable 0.5586
-	// vb-da-ds  output-reliable 0.3464
-	// vb-hda-ds output-reliable 0.4248
-	// chose vb-da-ds converged: true
+	// vb-ds      likelihood 0.3517
+	// vb-onecoin likelihood 0.6173
+	// vb-glad    likelihood 0.6252
+	// chose vb-ds converged: true
 }

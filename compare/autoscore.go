@@ -23,10 +23,23 @@ type Scorer interface {
 
 // LabelLikelihood is the held-out label likelihood of Run's HeldOut
 // criterion (HeldOutLogLik): the mean of -log_K P(y) over the held-out
-// labels, P(y) = Σ_z out_j(z) P(y | z; w, j) with the fitted noise
-// model. It scores the whole generative model, so a sharp consensus with
-// a noise model that explains the disagreement scores well even when the
-// consensus is overconfident.
+// labels, each predicted from the training labels by the candidate's own
+// predictive distribution of a new label of worker w on object j,
+//
+//	P(y | rest) = Σ_z out_j(z) P(y | z; w, j),
+//
+// with out_j the result's Probs and P(y | z) its fitted workers
+// (model.Result.Conditional). For an LA model, including the models that
+// give both answers (vb-ds and the other AutoModels), out_j is the
+// posterior of the true class given the training labels, so P(y | rest)
+// is the posterior predictive of the label (with the workers at their
+// posterior mean, and vb-ds's posterior tempered as the model calibrates
+// it); for a DA model out_j is the label distribution q_j, the
+// distribution of the class a new label reports before the worker's
+// noise. It scores the whole generative model: a sharp consensus with a
+// noise model that explains the disagreement scores well. It is a proper
+// scoring rule for the distribution of a new label, so in expectation the
+// worker model that generated the labels scores best.
 type LabelLikelihood struct{}
 
 var _ Scorer = LabelLikelihood{}
@@ -304,5 +317,9 @@ func ParseScorer(s string) (Scorer, error) {
 	return nil, fmt.Errorf("unknown criterion %q (valid: likelihood, output, output-reliable, output-channel)", s)
 }
 
-// DefaultScorer is the criterion of Auto when AutoOptions.Scorer is nil.
-var DefaultScorer Scorer = OutputLoss{Reliable: true}
+// DefaultScorer is the criterion of Auto when AutoOptions.Scorer is nil,
+// and so of the recommendation (see AutoModels): LabelLikelihood. On
+// labels simulated from Dawid-Skene and one-coin workers it picks the
+// worker model that generated them, where OutputLoss and OutputChannel
+// often pick another (see docs/choosing-a-model.md).
+var DefaultScorer Scorer = LabelLikelihood{}

@@ -44,15 +44,28 @@ func ParseCriterion(s string) (Criterion, error) {
 func (c Criterion) higherIsBetter() bool { return c == Accuracy }
 
 // DefaultModels are the models a comparison fits when Options.Models is
-// nil: the baseline, the Bayesian Dawid-Skene models (the command's default
-// among them), the paper's Dawid-Skene and GLAD models, hierarchical
-// DA-DS, the one-coin, MACE-style and regularised minimax entropy models
-// under LA, and Crowd-Kit's Wawa, ZeroBasedSkill and MMSR: the models that
-// fit in a few seconds on data of the size of the shipped sets. AllModels
-// lists every model a comparison can fit.
-var DefaultModels = []string{
-	"rfe", model.DefaultModel, "vb-la-ds", "vb-hda-ds", "la-ds", "da-ds", "hda-ds", "la-glad", "da-glad",
+// nil: the baseline, the candidates of the recommendation (AutoModels: the
+// default model and the same form with other workers), the other Bayesian
+// Dawid-Skene models, the paper's Dawid-Skene and GLAD models,
+// hierarchical DA-DS, the one-coin, MACE-style and regularised minimax
+// entropy models under LA, and Crowd-Kit's Wawa, ZeroBasedSkill and MMSR:
+// the models that fit in a few seconds on data of the size of the shipped
+// sets. AllModels lists every model a comparison can fit.
+var DefaultModels = uniqueNames(slices.Concat([]string{"rfe"}, AutoModels, []string{
+	"vb-la-ds", "vb-hda-ds", "la-ds", "da-ds", "hda-ds", "la-glad", "da-glad",
 	"la-onecoin", "la-mace", "la-rmme", "wawa", "zbs", "mmsr",
+}))
+
+// uniqueNames returns names without the repetitions of a name, in the
+// order of first appearance.
+func uniqueNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // AllModels returns every registered model except mv (which is rfe read
@@ -111,6 +124,13 @@ type Options struct {
 	// and its model's row reports why, instead of the comparison being
 	// killed for want of memory part way.
 	MaxMemory float64
+	// Recommend, if not nil, makes Run also recommend a model: it calls
+	// Auto on the data with these options first (Report.Recommended), and
+	// adds the chosen model to the models compared if it is not among
+	// them, so that the ranking shows it. Leave its Models, Estimators
+	// (but for priors set on the candidates) and Scorer unset for the
+	// module's recommendation (see AutoModels).
+	Recommend *AutoOptions
 	// Progress, if not nil, is called (from one goroutine at a time)
 	// when a fit ends, with Run "compare", Done and Total counting the
 	// fits, Item the model's name (followed by " (split k)" for the k-th
@@ -160,11 +180,17 @@ type Report struct {
 	// Bootstrap is the number of resamples; Level the confidence level.
 	Bootstrap int
 	Level     float64
+	// Recommended is the recommendation (Auto's choice among AutoModels,
+	// whatever the criterion of the ranking), when Options.Recommend asked
+	// for it; nil otherwise.
+	Recommended *AutoChoice
 }
 
-// Best returns the recommended model, the first row, and the fraction of
-// bootstrap resamples in which it ranks first.
-func (r *Report) Best() (string, float64) {
+// Top returns the model ranked first by the criterion, the first row (""
+// if it failed), and the fraction of bootstrap resamples in which it ranks
+// first. It is not the recommendation, which Auto makes among AutoModels
+// by one criterion with or without gold.
+func (r *Report) Top() (string, float64) {
 	if len(r.Rows) == 0 || r.Rows[0].Err != nil {
 		return "", 0
 	}
@@ -223,10 +249,48 @@ func Run(ctx context.Context, d *data.Dataset, opt Options) (*Report, error) {
 	if !(opt.Level > 0 && opt.Level < 1) || opt.Splits < 0 || opt.Bootstrap < 0 {
 		return nil, errors.New("compare: bad splits, bootstrap or level")
 	}
-	if opt.Criterion == HeldOut {
-		return runHeldOut(ctx, d, ests, opt)
+	var choice *AutoChoice
+	if opt.Recommend != nil {
+		if choice, ests, err = recommend(ctx, d, *opt.Recommend, ests); err != nil {
+			return nil, err
+		}
 	}
-	return runGold(ctx, d, ests, opt)
+	var rep *Report
+	if opt.Criterion == HeldOut {
+		rep, err = runHeldOut(ctx, d, ests, opt)
+	} else {
+		rep, err = runGold(ctx, d, ests, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep.Recommended = choice
+	return rep, nil
+}
+
+// recommend returns Auto's choice on d with the options opt, and ests with
+// the chosen estimator appended if no estimator of ests has its name.
+func recommend(ctx context.Context, d *data.Dataset, opt AutoOptions, ests []model.Estimator) (*AutoChoice, []model.Estimator, error) {
+	choice, err := Auto(ctx, d, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("recommendation: %w", err)
+	}
+	for _, e := range ests {
+		if e.Name() == choice.Model {
+			return choice, ests, nil
+		}
+	}
+	opt = opt.withDefaults()
+	cands, err := estimators(opt.Estimators, opt.Models)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range cands {
+		if e.Name() == choice.Model {
+			return choice, append(slices.Clip(ests), e), nil
+		}
+	}
+	return nil, nil, fmt.Errorf("recommendation: chose %s, not a candidate", choice.Model) // cannot happen
 }
 
 // estimators returns ests if it is not nil, else the registry's

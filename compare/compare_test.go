@@ -49,7 +49,7 @@ func TestRanksTrueModelFirst(t *testing.T) {
 			for _, r := range rep.Rows {
 				t.Logf("%-10s held-out log loss %.4f [%.4f, %.4f] first %.2f %v", r.Model, r.HeldOut.Value, r.HeldOut.Lo, r.HeldOut.Hi, r.First, r.Err)
 			}
-			if best, _ := rep.Best(); best != c.truth {
+			if best, _ := rep.Top(); best != c.truth {
 				t.Errorf("recommended %s, want %s", best, c.truth)
 			}
 		})
@@ -82,7 +82,7 @@ func TestGoldCriterion(t *testing.T) {
 			}
 		}
 	}
-	if best, _ := rep.Best(); best != "la-ds" {
+	if best, _ := rep.Top(); best != "la-ds" {
 		t.Errorf("recommended %s, want la-ds", best)
 	}
 }

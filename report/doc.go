@@ -10,18 +10,20 @@
 // network. The page reads on a desktop and on a phone (wide tables scroll
 // sideways). It has
 //
-//   - the recommended model: the one package compare ranks first, by the
-//     log loss on the gold tasks or, without gold, of held-out labels, with
-//     the share of bootstrap resamples in which it ranks first
-//     (Options.NoRecommendation leaves it out);
+//   - the recommended model: compare.Auto's choice among
+//     compare.AutoModels by the held-out label likelihood, the model that
+//     "consensus fit --model auto" fits and "consensus compare" recommends,
+//     with or without gold (Options.NoRecommendation leaves it out);
 //   - a summary of the data: the numbers of tasks, workers, labels and
 //     classes, the share of each class and histograms of the labels per
 //     task and per worker;
 //   - the model comparison: accuracy, log loss, Brier score and calibration
 //     error on gold tasks with 95% bootstrap intervals, and each fit's
 //     log-likelihood, iterations and time (or a comparison computed
-//     elsewhere, given as Options.Scores), in the order of the ranking with
-//     the recommended model first and highlighted;
+//     elsewhere, given as Options.Scores), in the order of package
+//     compare's ranking (by the log loss on the gold tasks or, without
+//     gold, of held-out labels, with the share of bootstrap resamples in
+//     which each model ranks first), the recommended model highlighted;
 //   - agreement statistics: Krippendorff's alpha, the entropy of every
 //     task's label frequencies and every worker's agreement with the
 //     consensus of the recommended model (package metrics);

@@ -48,28 +48,46 @@ func (r *Report) recommend(names []string, o *Options) (*compare.Report, error) 
 	return rep, nil
 }
 
-// recommended returns the recommended model and a sentence on how it was
-// chosen, or "" when there is no recommendation.
+// choose makes the recommendation (compare.Auto with the report's
+// settings and seed, as "consensus fit --model auto" chooses), before the
+// fits, so that the chosen model is fitted with the others.
+func (r *Report) choose(o *Options) (*compare.AutoChoice, error) {
+	opt := compare.AutoOptions{Settings: o.Settings, Seed: o.Seed}
+	if o.Step != nil {
+		opt.Progress = func(e model.Progress) {
+			o.Step(e.Done, e.Total, "choosing the recommended model on held-out labels: "+e.Item)
+		}
+	}
+	choice, err := compare.Auto(o.context(), r.d, opt)
+	if err != nil {
+		return nil, fmt.Errorf("recommending a model: %w", err)
+	}
+	return choice, nil
+}
+
+// recommended returns the recommended model and sentences on how it was
+// chosen and how the rows are ranked, or "" when there is no
+// recommendation.
 func (r *Report) recommended() (name, basis string) {
-	if r.rec == nil {
+	if r.choice == nil {
 		return "", ""
 	}
-	best, first := r.rec.Best()
-	if best == "" {
-		return "", ""
+	basis = "It has " + r.choice.Basis() + ", the choice of consensus fit --model auto and of consensus compare."
+	if r.rec == nil {
+		return r.choice.Model, basis
 	}
 	var what string
 	switch r.rec.Criterion { // recommend leaves compare's default criterion
 	case compare.HeldOut:
-		what = fmt.Sprintf("the lowest log loss of %d held-out labels (%d splits)", r.rec.N, r.rec.Splits)
+		what = fmt.Sprintf("the log loss of %d held-out labels (%d splits)", r.rec.N, r.rec.Splits)
 	default:
-		what = fmt.Sprintf("the lowest log loss on the %d gold tasks", r.rec.N)
+		what = fmt.Sprintf("the log loss on the %d gold tasks", r.rec.N)
 	}
-	basis = "It has " + what
-	if r.rec.Bootstrap > 1 {
-		basis += fmt.Sprintf(" and ranks first in %.0f%% of %d bootstrap resamples", 100*first, r.rec.Bootstrap)
+	basis += " The rows are ranked by " + what + ", as consensus compare ranks them"
+	if top, first := r.rec.Top(); top != "" && r.rec.Bootstrap > 1 {
+		basis += fmt.Sprintf("; %s ranks first in %.0f%% of %d bootstrap resamples", top, 100*first, r.rec.Bootstrap)
 	}
-	return best, basis + ", as consensus compare ranks the models."
+	return r.choice.Model, basis + "."
 }
 
 // rank returns the position of every model in the recommendation's

@@ -18,9 +18,9 @@ import (
 
 // DefaultModels are the estimators a report compares when Options.Models
 // is empty: those of compare.DefaultModels, so that the report shows every
-// model "consensus compare" ranks: the baseline, the Bayesian Dawid-Skene
-// models (the command line's default model, vb-da-ds, among them), the
-// paper's LA and DA forms of Dawid-Skene and GLAD, the hierarchical ones,
+// model "consensus compare" ranks: the baseline, the candidates of the
+// recommendation (compare.AutoModels, the default model among them), the
+// other Bayesian Dawid-Skene models, the paper's LA and DA forms of Dawid-Skene and GLAD, the hierarchical ones,
 // the one-coin, MACE-style and regularised minimax entropy models and
 // Crowd-Kit's Wawa, ZeroBasedSkill and MMSR.
 var DefaultModels = slices.Clone(compare.DefaultModels)
@@ -78,12 +78,15 @@ type Options struct {
 	// Progress, if not nil, is called after every iteration of a fit.
 	Progress func(model.Progress)
 
-	// NoRecommendation leaves out the recommendation, the ranking of the
-	// models by package compare (as "consensus compare" ranks them). With
-	// gold labels the ranking uses the report's fits; without, it fits
-	// every model on held-out splits, which takes a few times as long as
-	// the report's own fits. It is ignored, and there is no
-	// recommendation, when Scores is given.
+	// NoRecommendation leaves out the recommendation and the ranking of
+	// the models. The recommendation is compare.Auto's choice, the model
+	// "consensus fit --model auto" fits and "consensus compare"
+	// recommends, with or without gold; it is added to the models if they
+	// do not include it. The ranking is package compare's (as "consensus
+	// compare" ranks them): with gold labels it uses the report's fits;
+	// without, it fits every model on held-out splits, which takes a few
+	// times as long as the report's own fits. Both are left out when
+	// Scores is given.
 	NoRecommendation bool
 }
 
@@ -120,8 +123,9 @@ type Report struct {
 	la, da string // the contrasted pair, such as "la-ds" and "da-ds"
 	top    int
 	seed   uint64
-	rec    *compare.Report // nil without a recommendation
-	next   *nextView       // the section "What to label next"
+	rec    *compare.Report     // the ranking; nil without a recommendation
+	choice *compare.AutoChoice // the recommendation; nil without one
+	next   *nextView           // the section "What to label next"
 }
 
 // New fits the models of opt on d and computes the content of a report.
@@ -161,6 +165,16 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 		r.title = "Consensus report"
 		if d.Name != "" {
 			r.title += ": " + d.Name
+		}
+	}
+	if o.Scores == nil && !o.NoRecommendation {
+		choice, err := r.choose(&o)
+		if err != nil {
+			return nil, err
+		}
+		r.choice = choice
+		if !slices.Contains(names, choice.Model) {
+			names = append(slices.Clip(names), choice.Model)
 		}
 	}
 	fits := slices.Clone(names)

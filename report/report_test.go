@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -271,11 +272,13 @@ func TestEqualCountBins(t *testing.T) {
 	}
 }
 
-// TestRecommendation checks that the report recommends the model that
-// package compare ranks first, shows it first and highlighted, and draws
-// one reliability panel per model; that without gold the table shows the
-// held-out log loss the ranking is by; and that NoRecommendation leaves the
-// ranking out.
+// TestRecommendation checks that the report recommends compare.Auto's
+// choice (the model of consensus fit --model auto), fitting it beside the
+// models asked for when they do not include it, highlights it, orders the
+// rows as package compare ranks them, and draws one reliability panel per
+// model; that without gold the recommendation is the same and the table
+// shows the held-out log loss the ranking is by; and that
+// NoRecommendation leaves both out.
 func TestRecommendation(t *testing.T) {
 	d, g := smallData(t)
 	models := []string{"rfe", "la-ds", "da-ds", "vb-da-ds"}
@@ -284,13 +287,19 @@ func TestRecommendation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := compare.Run(context.Background(), d, compare.Options{Models: models, Gold: g, Settings: set, Bootstrap: 20})
+	choice, err := compare.Auto(context.Background(), d, compare.AutoOptions{Settings: set})
 	if err != nil {
 		t.Fatal(err)
 	}
-	best, _ := want.Best()
-	if got, _ := rep.recommended(); got != best {
-		t.Errorf("recommended %q, compare ranks %q first", got, best)
+	rec := choice.Model
+	all := append(slices.Clone(models), rec)
+	want, err := compare.Run(context.Background(), d, compare.Options{Models: all, Gold: g, Settings: set, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, _ := want.Top()
+	if got, _ := rep.recommended(); got != rec {
+		t.Errorf("recommended %q, compare.Auto chose %q", got, rec)
 	}
 	var b bytes.Buffer
 	if err := rep.WriteHTML(&b); err != nil {
@@ -298,21 +307,29 @@ func TestRecommendation(t *testing.T) {
 	}
 	page := b.String()
 	checkStructure(t, page)
-	first := regexp.MustCompile(`<tr class="rec">\s*<td class="num">1</td><td><span class="model">([^<]+)</span>`).FindStringSubmatch(page)
-	if first == nil || first[1] != best {
-		t.Errorf("first row %v, want the recommended %s", first, best)
+	first := regexp.MustCompile(`<tr( class="rec")?>\s*<td class="num">1</td><td><span class="model">([^<]+)</span>`).FindStringSubmatch(page)
+	if first == nil || first[2] != top || (first[1] != "") != (top == rec) {
+		t.Errorf("first row %v, want %s, ranked first by compare", first, top)
 	}
-	if n := strings.Count(page, `alt="Reliability diagram of `); n != len(models) {
-		t.Errorf("%d reliability panels, want %d", n, len(models))
+	marked := regexp.MustCompile(`<tr class="rec">\s*<td class="num">\d+</td><td><span class="model">([^<]+)</span>`).FindAllStringSubmatch(page, -1)
+	if len(marked) != 1 || marked[0][1] != rec {
+		t.Errorf("highlighted rows %v, want the one of %s", marked, rec)
 	}
-	for _, s := range []string{"Recommended model: <b>" + best, `<span class="badge">recommended</span>`, "Krippendorff", "Wilson", "consensus of " + best} {
+	if n := strings.Count(page, `alt="Reliability diagram of `); n != len(all) {
+		t.Errorf("%d reliability panels, want %d", n, len(all))
+	}
+	for _, s := range []string{"Recommended model: <b>" + rec, `<span class="badge">recommended</span>`, "Krippendorff", "Wilson",
+		"consensus of " + rec, "the lowest held-out likelihood loss among"} {
 		if !strings.Contains(page, s) {
 			t.Errorf("page lacks %q", s)
 		}
 	}
-	page = render(t, d, nil, &Options{Models: models})
-	if n := strings.Count(page, `<span class="ci">`); !strings.Contains(page, "held-out log loss</th>") || n != len(models) {
-		t.Errorf("without gold: %d held-out intervals for %d models, or no held-out column", n, len(models))
+	page = render(t, d, nil, &Options{Models: models, Settings: set})
+	if n := strings.Count(page, `<span class="ci">`); !strings.Contains(page, "held-out log loss</th>") || n != len(all) {
+		t.Errorf("without gold: %d held-out intervals for %d models, or no held-out column", n, len(all))
+	}
+	if !strings.Contains(page, "Recommended model: <b>"+rec+"</b>") {
+		t.Errorf("without gold: the page does not recommend %s", rec)
 	}
 	page = render(t, d, g, &Options{Models: models, NoRecommendation: true})
 	if strings.Contains(page, `class="badge"`) || strings.Contains(page, "Recommended") {

@@ -125,7 +125,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 
 <section id="models">
 <h2>Model comparison</h2>
-{{if .Recommended}}<div class="callout">Recommended: <b class="model">{{.Recommended}}</b><p>{{.RecBasis}} The rows follow that ranking.</p></div>{{end}}
+{{if .Recommended}}<div class="callout">Recommended: <b class="model">{{.Recommended}}</b><p>{{.RecBasis}}</p></div>{{end}}
 <p class="lead">{{if .HasGold}}Scores on the {{.GoldN}} gold tasks, with 95% bootstrap intervals over the gold tasks; the best value of each column is shaded green. Log loss is in base K (the uniform guess scores 1).{{else}}No gold labels were given{{if .HeldOut}}, so the models are ranked by the log loss of held-out labels (base K, lower is better; 95% bootstrap intervals over the tasks){{end}}. Give a gold file to score the models on it.{{end}}</p>
 <div class="scroll"><table class="wide">
 <thead><tr>{{if .Recommended}}<th class="num">#</th>{{end}}<th>model</th>{{if .HeldOut}}<th class="num">held-out log loss</th>{{end}}{{if .HasGold}}<th class="num">accuracy</th><th class="num">log loss</th><th class="num">Brier</th><th class="num">ECE</th>{{end}}<th class="num">log-likelihood</th><th class="num">iterations</th><th class="num">time</th></tr></thead>

@@ -18,7 +18,7 @@ import (
 const autoName = "auto"
 
 // autoSummary is the line of --model auto in 'consensus models'.
-const autoSummary = "choose among a few Bayesian models on held-out labels, then fit the choice (fit only; see docs/choosing-a-model.md)"
+const autoSummary = "choose the worker model that best predicts held-out labels among a few Bayesian models, then fit it: the model compare and report recommend (fit only; see docs/choosing-a-model.md)"
 
 // autoFlags are fit's flags of --model auto.
 type autoFlags struct {
@@ -29,7 +29,7 @@ type autoFlags struct {
 func (f *autoFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVar(&f.models, "auto-models", "", "with --model auto: comma-separated candidate models (default: "+strings.Join(compare.AutoModels, ",")+")")
-	fl.StringVar(&f.criterion, "auto-criterion", "", "with --model auto: the held-out criterion, output-reliable (default), output or likelihood (see docs/choosing-a-model.md)")
+	fl.StringVar(&f.criterion, "auto-criterion", "", "with --model auto: the held-out criterion, likelihood (default: the one compare and report recommend by), output-reliable, output or output-channel (see docs/choosing-a-model.md)")
 }
 
 // modelOptions are fit's flags that change a model's prior.
@@ -53,18 +53,34 @@ func (o modelOptions) apply(est model.Estimator) (model.Estimator, error) {
 // without a GLAD or q_j prior). It is a usage error when an option's value
 // is bad or when an option given fits none of the models.
 func (o modelOptions) applySome(names []string) ([]model.Estimator, error) {
-	if err := checkFinite("glad-prior", o.gladPrior); err != nil {
+	ests, glad, q, err := o.applyWhere(names)
+	if err != nil {
 		return nil, err
+	}
+	if o.gladPrior != 0 && !glad {
+		return nil, usagef("--glad-prior needs a GLAD model (la-glad, da-glad, hda-glad) among the models and a positive variance")
+	}
+	if (o.qPrior != 0 || o.staged) && !q {
+		return nil, usagef("--q-prior and --staged need a vb-da-* model (vb-da-ds, vb-da-onecoin, vb-da-glad) among the models")
+	}
+	return ests, nil
+}
+
+// applyWhere returns the estimators of the names, each with the options o
+// applied where it takes them, and whether the GLAD prior and the q_j
+// prior applied to any. It is a usage error when an option's value is bad.
+func (o modelOptions) applyWhere(names []string) (ests []model.Estimator, glad, q bool, err error) {
+	if err := checkFinite("glad-prior", o.gladPrior); err != nil {
+		return nil, false, false, err
 	}
 	if err := checkFinite("q-prior", o.qPrior); err != nil {
-		return nil, err
+		return nil, false, false, err
 	}
-	ests := make([]model.Estimator, len(names))
-	var glad, q bool
+	ests = make([]model.Estimator, len(names))
 	for i, n := range names {
 		est, err := model.ByName(n)
 		if err != nil {
-			return nil, usageErr(err)
+			return nil, false, false, usageErr(err)
 		}
 		if o.gladPrior != 0 {
 			if e, err := withGLADPrior(est, o.gladPrior); err == nil {
@@ -78,13 +94,19 @@ func (o modelOptions) applySome(names []string) ([]model.Estimator, error) {
 		}
 		ests[i] = est
 	}
-	if o.gladPrior != 0 && !glad {
-		return nil, usagef("--glad-prior needs a GLAD model (la-glad, da-glad, hda-glad) among the models and a positive variance")
+	return ests, glad, q, nil
+}
+
+// recommendation returns the options of compare.Auto with which compare
+// and report make the recommendation: fit --model auto's choice with its
+// default candidates (compare.AutoModels, with the options o applied where
+// they take them) and criterion, the fit settings set and the seed.
+func (o modelOptions) recommendation(set *model.Settings, seed uint64, parallel int) (*compare.AutoOptions, error) {
+	cands, _, _, err := o.applyWhere(compare.AutoModels)
+	if err != nil {
+		return nil, err
 	}
-	if (o.qPrior != 0 || o.staged) && !q {
-		return nil, usagef("--q-prior and --staged need a vb-da-* model (vb-da-ds, vb-da-onecoin, vb-da-glad) among the models")
-	}
-	return ests, nil
+	return &compare.AutoOptions{Estimators: cands, Settings: set, Seed: seed, Parallel: parallel}, nil
 }
 
 // estimators returns the estimators that fit may use for --model name:
@@ -156,7 +178,7 @@ func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, es
 		return nil, err
 	}
 	if !quiet {
-		printChoice(w, choice, d)
+		printChoice(w, choice)
 	}
 	for _, e := range ests {
 		if e.Name() == choice.Model {
@@ -168,13 +190,8 @@ func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, es
 
 // printChoice writes what --model auto chose and why: one line with the
 // choice and one per candidate with its score.
-func printChoice(w io.Writer, c *compare.AutoChoice, d *data.Dataset) {
-	of := "all"
-	if c.Labels < d.NumLabels() {
-		of = "a subsample of"
-	}
-	fmt.Fprintf(w, "auto: chose %s, the lowest held-out %s loss (%d splits of %s %d tasks, %d labels; %v)\n",
-		c.Model, c.Criterion, c.Splits, of, c.Tasks, c.Labels, c.Runtime.Round(time.Millisecond))
+func printChoice(w io.Writer, c *compare.AutoChoice) {
+	fmt.Fprintf(w, "auto: chose %s, %s; %v\n", c.Model, c.Basis(), c.Runtime.Round(time.Millisecond))
 	width := 0
 	for _, k := range c.Candidates {
 		width = max(width, len(k.Model))

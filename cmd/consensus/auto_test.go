@@ -16,12 +16,12 @@ func TestFitAuto(t *testing.T) {
 	dir := t.TempDir()
 	ok := func(args ...string) result { t.Helper(); return mustRun(t, dir, args...) }
 	r := ok("fit", "--dataset", "temp", "-m", "auto", "-o", "auto.csv", "--workers", "w.csv", "--threads", "1")
-	chose := regexp.MustCompile(`(?m)^auto: chose (\S+), the lowest held-out output-reliable loss \(3 splits of all 462 tasks, 4620 labels; `).FindStringSubmatch(r.stderr)
+	chose := regexp.MustCompile(`(?m)^auto: chose (\S+), the lowest held-out likelihood loss among vb-ds, vb-onecoin and vb-glad \(3 splits of all 462 tasks, 4620 labels\); `).FindStringSubmatch(r.stderr)
 	if chose == nil {
 		t.Fatalf("no choice line:\n%s", r.stderr)
 	}
 	model := chose[1]
-	for _, m := range []string{"vb-ds", "vb-da-ds", "vb-hda-ds"} {
+	for _, m := range []string{"vb-ds", "vb-onecoin", "vb-glad"} {
 		if !regexp.MustCompile(`(?m)^auto: [ *] ` + m + ` +[0-9.]+ +[0-9]+ iterations`).MatchString(r.stderr) {
 			t.Errorf("no score line for %s:\n%s", m, r.stderr)
 		}
@@ -40,8 +40,8 @@ func TestFitAuto(t *testing.T) {
 		t.Error("--workers wrote nothing")
 	}
 
-	r = ok("fit", "--dataset", "temp", "-m", "auto", "--auto-models", "rfe,vb-da-ds", "--auto-criterion", "likelihood", "--layout", "crowdkit", "-o", "ck.csv")
-	if !strings.Contains(r.stderr, "held-out likelihood loss") || strings.Contains(r.stderr, "vb-la-ds") {
+	r = ok("fit", "--dataset", "temp", "-m", "auto", "--auto-models", "rfe,vb-da-ds", "--auto-criterion", "output-reliable", "--layout", "crowdkit", "-o", "ck.csv")
+	if !strings.Contains(r.stderr, "held-out output-reliable loss among rfe and vb-da-ds") || strings.Contains(r.stderr, "vb-la-ds") {
 		t.Errorf("--auto-models and --auto-criterion not applied:\n%s", r.stderr)
 	}
 	if !strings.HasPrefix(readFile(t, dir, "ck.csv"), "task,agg_label,") {

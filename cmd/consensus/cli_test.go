@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/internal/benchdata"
 )
 
@@ -182,7 +183,7 @@ func TestErrors(t *testing.T) {
 		{"--grad-tol an EM fit ignores", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "-m", "la-ds", "--grad-tol", "1e-3"}, 2,
 			[]string{"--grad-tol: model la-ds does not use it", "--solver lbfgs or cg"}},
 		{"--solver no auto candidate reads", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "-m", "auto", "--solver", "lbfgs"}, 2,
-			[]string{"--solver: none of the models (vb-ds, vb-da-ds, vb-hda-ds) uses it"}},
+			[]string{"--solver: none of the models (" + strings.Join(compare.AutoModels, ", ") + ") uses it"}},
 		{"--func-tol no compared model reads", map[string]string{"in.csv": okLabels}, []string{"compare", "-i", "in.csv", "--models", "rfe,wawa", "--func-tol", "1e-3"}, 2,
 			[]string{"--func-tol: none of the models (rfe, wawa) uses it"}},
 		{"not a number", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "--max-iter", "ten"}, 2,

@@ -37,6 +37,7 @@ func newCompareCmd() *cobra.Command {
 	var models, criterion, outFormat string
 	var parallel, splits, boot int
 	var frac float64
+	var noRec bool
 	c := &cobra.Command{
 		Use:   "compare [LABELS]",
 		Short: "Fit every model and rank them, to choose one for the data",
@@ -59,7 +60,14 @@ smoothed frequencies.
 
 "first" is the fraction of bootstrap resamples (of gold tasks, or of
 objects with their held-out labels) in which the model ranks first: how
-sure the recommendation is.`,
+sure the ranking is.
+
+The recommended model is the one fit --model auto fits and report
+recommends, whatever the ranking: among ` + strings.Join(compare.AutoModels, ", ") + `, the one with the
+lowest held-out label loss (the held-out criterion above, on --splits of
+the labels; see docs/choosing-a-model.md). It is added to the compared
+models if they do not include it, and marked in the note column;
+--no-recommendation leaves it out.`,
 		Example: `  consensus compare --dataset duchenne
   consensus compare --input labels.csv --models la-ds,da-ds,hda-ds --splits 5
   consensus compare --input labels.csv --gold gold.csv --criterion accuracy
@@ -115,8 +123,14 @@ sure the recommendation is.`,
 					if p.Err != nil {
 						status = "failed: " + oneLine(p.Err)
 					}
-					fmt.Fprintf(os.Stderr, "[%d/%d] %s %s in %v\n", p.Done, p.Total, p.Item, status, p.Elapsed.Round(1e6))
+					fmt.Fprintf(os.Stderr, "%s[%d/%d] %s %s in %v\n", runPrefix(p.Run), p.Done, p.Total, p.Item, status, p.Elapsed.Round(1e6))
 				}
+			}
+			if !noRec {
+				if opt.Recommend, err = mo.recommendation(set, ff.seed, parallel); err != nil {
+					return err
+				}
+				opt.Recommend.Progress = opt.Progress
 			}
 			rep, err := compare.Run(cmd.Context(), d, opt)
 			if err != nil {
@@ -141,9 +155,20 @@ sure the recommendation is.`,
 	fl.IntVar(&parallel, "parallel", 0, "fits run at once, each on one goroutine (default: all cores)")
 	fl.IntVar(&splits, "splits", 3, "held-out splits")
 	fl.Float64Var(&frac, "holdout", 0.2, "fraction of each object's labels held out in a split")
+	fl.BoolVar(&noRec, "no-recommendation", false, "leave out the recommendation (the choice of fit --model auto) and its fits")
 	fl.IntVar(&boot, "bootstrap", 200, "bootstrap resamples for the intervals and the ranking confidence")
 	fl.Float64Var(&mo.gladPrior, "glad-prior", 0, gladPriorHelp+"; applies to the GLAD models among --models")
 	fl.Float64Var(&mo.qPrior, "q-prior", 0, qPriorHelp+"; applies to the vb-da-* models among --models")
 	fl.BoolVar(&mo.staged, "staged", false, stagedHelp+"; applies to the vb-da-* models among --models")
 	return c
+}
+
+// runPrefix is the prefix of a progress line of compare: "recommendation "
+// for the fits of the recommendation (compare.Auto's), none for the
+// comparison's.
+func runPrefix(run string) string {
+	if run == "auto" {
+		return "recommendation "
+	}
+	return ""
 }

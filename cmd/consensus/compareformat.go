@@ -35,15 +35,20 @@ func printCompareAs(w io.Writer, r *compare.Report, f string) error {
 	return usagef("--output-format %q: want one of %s", f, strings.Join(compareFormats, ", "))
 }
 
-// compareNote is the note of a row: the failure, or the iteration limit.
-func compareNote(row compare.Row) string {
+// compareNote is the note of a row: "recommended" for the recommended
+// model, then the failure or the iteration limit.
+func compareNote(r *compare.Report, row compare.Row) string {
+	var notes []string
+	if isRecommended(r, row.Model) {
+		notes = append(notes, "recommended")
+	}
 	switch {
 	case row.Err != nil:
-		return "failed: " + oneLine(row.Err)
+		notes = append(notes, "failed: "+oneLine(row.Err))
 	case !row.Converged:
-		return "iteration limit"
+		notes = append(notes, "iteration limit")
 	}
-	return ""
+	return strings.Join(notes, "; ")
 }
 
 // f4 formats a metric with four decimals, "-" for a metric not computed.
@@ -63,20 +68,60 @@ func withCI(x compare.Interval) string {
 }
 
 // recommendation returns the last lines of the table and markdown forms:
-// what the ranking measured, and the recommended model on a line of its
-// own.
-func recommendation(r *compare.Report) (basis, rec string) {
-	best, conf := r.Best()
-	if best == "" {
-		return "", "no model could be fitted"
+// what the ranking measured, how the recommendation was made, and the
+// recommended model on a line of its own. The recommendation is
+// compare.Auto's (r.Recommended), whatever the ranking's criterion; the
+// lines are empty when r has none.
+func recommendation(r *compare.Report) (basis, how, rec string) {
+	if top, _ := r.Top(); top != "" {
+		what := fmt.Sprintf("%d gold tasks", r.N)
+		if r.Criterion == compare.HeldOut {
+			what = fmt.Sprintf("%d held-out labels in %d splits", r.N, r.Splits)
+		}
+		basis = fmt.Sprintf("ranked by %s on %s; first: share of %d bootstrap resamples ranked first",
+			r.Criterion, what, r.Bootstrap)
 	}
-	what := fmt.Sprintf("%d gold tasks", r.N)
-	if r.Criterion == compare.HeldOut {
-		what = fmt.Sprintf("%d held-out labels in %d splits", r.N, r.Splits)
+	if c := r.Recommended; c != nil {
+		how = "recommendation, as fit --model auto and report make it: " + c.Basis()
+		rec = "recommended: " + c.Model
 	}
-	basis = fmt.Sprintf("ranked by %s on %s; first: share of %d bootstrap resamples ranked first",
-		r.Criterion, what, r.Bootstrap)
-	return basis, fmt.Sprintf("recommended: %s (ranked first in %.0f%% of the resamples)", best, 100*conf)
+	return basis, how, rec
+}
+
+// recommendedBy returns the criterion of the recommendation, "" without
+// one.
+func recommendedBy(r *compare.Report) string {
+	if r.Recommended == nil {
+		return ""
+	}
+	return r.Recommended.Criterion
+}
+
+// isRecommended reports whether model is r's recommendation.
+func isRecommended(r *compare.Report, model string) bool {
+	return r.Recommended != nil && r.Recommended.Model == model
+}
+
+// wrap breaks text into lines of at most width columns at spaces (a word
+// longer than width gets a line of its own).
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // printCompareTable writes the compact table: rank, model, the gold
@@ -109,7 +154,7 @@ func printCompareTable(w io.Writer, r *compare.Report) error {
 				}
 			}
 		}
-		rows = append(rows, append(cells, fmt.Sprintf("%.0f%%", 100*row.First), compareNote(row)))
+		rows = append(rows, append(cells, fmt.Sprintf("%.0f%%", 100*row.First), compareNote(r, row)))
 	}
 	// Cut the notes to the width left by the other columns (each
 	// followed by two spaces of padding).
@@ -138,17 +183,20 @@ func printCompareTable(w io.Writer, r *compare.Report) error {
 			fmt.Fprintln(w, strings.TrimRight(l, " \n"))
 		}
 	}
-	basis, rec := recommendation(r)
-	if basis != "" {
-		fmt.Fprintln(w, basis)
+	basis, how, rec := recommendation(r)
+	for _, text := range []string{basis, how, rec} {
+		for _, l := range wrap(text, tableWidth) {
+			if _, err := fmt.Fprintln(w, l); err != nil {
+				return err
+			}
+		}
 	}
-	_, err := fmt.Fprintln(w, rec)
-	return err
+	return nil
 }
 
 // compareFields are the columns of the csv and json forms, in order.
 var compareFields = []string{
-	"rank", "model", "recommended", "criterion", "score", "score_lo", "score_hi",
+	"rank", "model", "recommended", "recommendation_criterion", "criterion", "score", "score_lo", "score_hi",
 	"accuracy", "accuracy_lo", "accuracy_hi", "log_loss", "log_loss_lo", "log_loss_hi",
 	"brier", "brier_lo", "brier_hi", "ece", "ece_lo", "ece_hi",
 	"heldout_log_loss", "heldout_log_loss_lo", "heldout_log_loss_hi",
@@ -159,12 +207,11 @@ var compareFields = []string{
 // string, bool or float64 (NaN where a metric was not computed).
 func compareRecord(r *compare.Report, i int) []any {
 	row := r.Rows[i]
-	best, _ := r.Best()
 	errText := ""
 	if row.Err != nil {
 		errText = oneLine(row.Err)
 	}
-	v := []any{i + 1, row.Model, best != "" && i == 0, string(r.Criterion)}
+	v := []any{i + 1, row.Model, isRecommended(r, row.Model), recommendedBy(r), string(r.Criterion)}
 	for _, x := range []compare.Interval{row.Score, row.Accuracy, row.LogLoss, row.Brier, row.ECE, row.HeldOut} {
 		v = append(v, x.Value, x.Lo, x.Hi)
 	}
@@ -285,12 +332,16 @@ func printCompareMarkdown(w io.Writer, r *compare.Report) error {
 				cells = append(cells, withCI(x))
 			}
 		}
-		line(append(cells, fmt.Sprintf("%.0f%%", 100*row.First), compareNote(row)))
+		line(append(cells, fmt.Sprintf("%.0f%%", 100*row.First), compareNote(r, row)))
 	}
-	basis, rec := recommendation(r)
-	if basis != "" {
-		fmt.Fprintf(w, "\n%s\n", basis)
+	basis, how, rec := recommendation(r)
+	for _, text := range []string{basis, how, rec} {
+		if text == "" {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "\n%s\n", text); err != nil {
+			return err
+		}
 	}
-	_, err := fmt.Fprintf(w, "\n%s\n", rec)
-	return err
+	return nil
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // testReport returns a report with an infinite log loss, a row that did
-// not converge and a failed model with a long message.
+// not converge and a failed model with a long message, and a
+// recommendation that is not the first row.
 func testReport() *compare.Report {
 	nan := math.NaN()
 	iv := func(v, lo, hi float64) compare.Interval { return compare.Interval{Value: v, Lo: lo, Hi: hi} }
@@ -31,12 +32,15 @@ func testReport() *compare.Report {
 			{Model: "vb-hda-onecoin", Score: none, Accuracy: none, LogLoss: none, Brier: none, ECE: none, HeldOut: none,
 				Err: errors.New("the fit could not start because " + strings.Repeat("of a very long reason ", 8))},
 		},
+		Recommended: &compare.AutoChoice{Model: "la-glad", Criterion: "likelihood", Tasks: 462, Labels: 4620, Splits: 3,
+			Candidates: []compare.AutoCandidate{{Model: "la-glad"}, {Model: "hda-ds"}, {Model: "vb-hda-onecoin"}}},
 	}
 }
 
 // TestCompareTable checks that the default table fits in 100 columns (the
-// long failure note is cut), shows the criterion's interval and ends with
-// the recommendation on a line of its own.
+// long failure note is cut), shows the criterion's interval, marks the
+// recommended model and ends with how the recommendation was made and the
+// recommendation on a line of its own.
 func TestCompareTable(t *testing.T) {
 	var b bytes.Buffer
 	if err := printCompareAs(&b, testReport(), "table"); err != nil {
@@ -51,12 +55,13 @@ func TestCompareTable(t *testing.T) {
 			t.Errorf("trailing spaces: %q", l)
 		}
 	}
-	for _, want := range []string{"log loss [95% CI]", "0.2356 [0.1692, 0.2950]", "0.9416", "+Inf [0.2700, +Inf]", "iteration limit", "failed: the fit"} {
+	for _, want := range []string{"log loss [95% CI]", "0.2356 [0.1692, 0.2950]", "0.9416", "+Inf [0.2700, +Inf]", "recommended; iterat", "failed: the fit",
+		"recommendation, as fit --model auto and report make it: the lowest held-out likelihood loss among\nla-glad,"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
 	}
-	if last := lines[len(lines)-1]; last != "recommended: hda-ds (ranked first in 72% of the resamples)" {
+	if last := lines[len(lines)-1]; last != "recommended: la-glad" {
 		t.Errorf("last line %q", last)
 	}
 }
@@ -118,8 +123,11 @@ func TestCompareCSVJSON(t *testing.T) {
 			check(i, name+"_hi", x.Hi)
 		}
 		check(i, "first", row.First)
-		if objs[i]["converged"] != row.Converged || objs[i]["recommended"] != (i == 0) {
+		if objs[i]["converged"] != row.Converged || objs[i]["recommended"] != (i == 1) || recs[i+1][col["recommended"]] != strconv.FormatBool(i == 1) {
 			t.Errorf("row %d: converged %v recommended %v", i, objs[i]["converged"], objs[i]["recommended"])
+		}
+		if objs[i]["recommendation_criterion"] != "likelihood" || recs[i+1][col["recommendation_criterion"]] != "likelihood" {
+			t.Errorf("row %d: recommendation criterion %v", i, objs[i]["recommendation_criterion"])
 		}
 		if (row.Err != nil) != (objs[i]["error"] != "") {
 			t.Errorf("row %d: error %q", i, objs[i]["error"])
@@ -146,7 +154,8 @@ func TestCompareMarkdown(t *testing.T) {
 	if rows != 4 {
 		t.Errorf("%d table lines, want 4:\n%s", rows, b.String())
 	}
-	for _, want := range []string{"| 1 | `hda-ds` | 0.9416 [0.9221, 0.9589] | 0.2356 [0.1692, 0.2950] |", "\nrecommended: hda-ds"} {
+	for _, want := range []string{"| 1 | `hda-ds` | 0.9416 [0.9221, 0.9589] | 0.2356 [0.1692, 0.2950] |", "| 72% |  |\n",
+		"| 28% | recommended; iteration limit |", "\nrecommendation, as fit --model auto", "\nrecommended: la-glad\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b.String())
 		}

@@ -1057,8 +1057,10 @@ class Consensus(_Aggregator):
 
 class Auto(Consensus):
     """``--model auto``: chooses among a few Bayesian models on held-out
-    labels (``auto_models``, default vb-da-ds, vb-hda-ds, vb-la-ds; the
-    criterion ``auto_criterion``) and fits the choice; ``model_`` names it.
+    labels (``auto_models``, default those of ``consensus fit --help``; the
+    criterion ``auto_criterion``, default the held-out label likelihood)
+    and fits the choice, the model ``consensus compare`` and ``consensus
+    report`` recommend; ``model_`` names it.
     """
 
     def __init__(self, auto_models=None, auto_criterion=None, **options):

@@ -1,0 +1,100 @@
+package report
+
+import (
+	"context"
+	"testing"
+
+	"github.com/consensuslab/consensus/compare"
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/datasets"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
+)
+
+// TestOneRecommendation checks that the three ways of asking for a model
+// name the same one: compare.Auto (consensus fit --model auto), the
+// recommendation of compare.Run with and without gold (consensus compare)
+// and the report's (consensus report), each with the seed the commands
+// use by default, on the shipped data sets and on simulated ones, among
+// them one where the choice is not the default model. With -short it
+// checks two shipped sets.
+func TestOneRecommendation(t *testing.T) {
+	names := datasets.Names()
+	if testing.Short() {
+		names = []string{"temp", "rte"}
+	}
+	type set struct {
+		name string
+		d    *data.Dataset
+		g    *data.Gold
+		want string // "" when any candidate will do
+	}
+	var sets []set
+	for _, n := range names {
+		d, g, err := datasets.Load(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, set{n, d, g, ""})
+	}
+	for _, c := range []struct {
+		cfg  sim.Config
+		want string
+	}{
+		{sim.Config{Tasks: 1000, Workers: 30, LabelsPerTask: 5, Classes: 3, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1}, "vb-ds"},
+		{sim.Config{Tasks: 1000, Workers: 500, LabelsPerTask: 5, Classes: 5, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}, "vb-onecoin"},
+	} {
+		d, truth, err := sim.Simulate(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &data.Gold{}
+		for j, z := range model.Argmax(truth.Target, c.cfg.Classes, 1) {
+			g.Task = append(g.Task, int32(j))
+			g.Label = append(g.Label, uint16(z))
+		}
+		sets = append(sets, set{c.cfg.Noise.Name() + " workers", d, g, c.want})
+	}
+	const seed = 1
+	ctx := context.Background()
+	for _, s := range sets {
+		t.Run(s.name, func(t *testing.T) {
+			auto, err := compare.Auto(ctx, s.d, compare.AutoOptions{Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, g := range []*data.Gold{s.g, nil} {
+				rep, err := compare.Run(ctx, s.d, compare.Options{Models: []string{"rfe"}, Gold: g, Splits: 1, Bootstrap: 1, Seed: seed,
+					Recommend: &compare.AutoOptions{Seed: seed}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				what := "compare with gold"
+				if g == nil {
+					what = "compare without gold"
+				}
+				got[what] = rep.Recommended.Model
+				if len(rep.Rows) != 2 || (rep.Rows[0].Model != auto.Model && rep.Rows[1].Model != auto.Model) {
+					t.Errorf("%s: the ranking does not show the recommended model: %+v", what, rep.Rows)
+				}
+			}
+			r, err := New(s.d, s.g, &Options{Models: []string{"rfe"}, Seed: seed, BootstrapReps: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got["report"], _ = r.recommended()
+			for what, m := range got {
+				if m != auto.Model {
+					t.Errorf("%s recommends %s, fit --model auto chooses %s", what, m, auto.Model)
+				}
+			}
+			if s.want != "" && auto.Model != s.want {
+				t.Errorf("chose %s, want %s", auto.Model, s.want)
+			}
+			t.Logf("%s: %s", s.name, auto.Model)
+		})
+	}
+}
