@@ -65,7 +65,7 @@ func TestQPriorFlags(t *testing.T) {
 func TestQPriorPrecision(t *testing.T) {
 	dir := t.TempDir()
 	ll := func(a string) float64 {
-		r := mustRun(t, dir, "fit", "--dataset", "rte", "--q-prior", a, "-o", "out.csv")
+		r := mustRun(t, dir, "fit", "--dataset", "rte", "-m", "vb-da-ds", "--q-prior", a, "-o", "out.csv")
 		i := strings.Index(r.stderr, "log-likelihood ")
 		if i < 0 {
 			t.Fatalf("no log-likelihood in %q", r.stderr)
