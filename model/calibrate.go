@@ -16,9 +16,9 @@ const TruthFloor = 1e-3
 // The range of the temperature τ that temperTruth searches, and the
 // number of labels, at most, that its criterion reads.
 const (
-	minTemper    = 0.02
-	maxTemper    = 1
-	temperLabels = 50_000
+	minTemper     = 0.02
+	maxTemper     = 1
+	temperEntries = 100_000
 )
 
 // temperTruth calibrates the true-class posteriors probs (J×K) of an LA
@@ -33,16 +33,17 @@ const (
 // P(y | z) at the fitted workers; τ maximises the sum of the logarithms of
 // these predictions over the labels of tasks with two or more labels (on
 // large data sets, of every m-th such task, so that at most about
-// temperLabels labels are read). Mean-field posteriors are overconfident
+// temperEntries/K labels are read). Mean-field posteriors are overconfident
 // wherever independent workers do not explain the labels' disagreement;
 // τ < 1 spreads them by as much as the held-out labels ask, and τ = 1
 // leaves them as they are. workerOnly says that cond does not depend on the
 // task, so that it is read once per worker.
 func temperTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) float64 {
 	k := d.NumClasses()
-	stride := max(1, d.NumLabels()/temperLabels)
+	stride := max(1, d.NumLabels()*k/temperEntries)
 	// For every label read: log ρ_j^{−i}(z) and P(y_i | z), K each.
-	var loo, pc []float64
+	size := (d.NumLabels()/stride + d.NumTasks()) * k
+	loo, pc := make([]float64, 0, size), make([]float64, 0, size)
 	var cache []float64 // P(y | z) of every worker, K×K each, when workerOnly
 	if workerOnly {
 		cache = make([]float64, d.NumWorkers()*k*k)

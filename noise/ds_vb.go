@@ -141,7 +141,7 @@ const (
 	minSharedPrior         = 0.05
 	maxSharedConcentration = 50
 	sharedPriorTol         = 1e-5
-	sharedPriorSteps       = 200
+	sharedPriorSteps       = 50
 )
 
 // learnPrior moves every row β_z of the prior towards the maximiser of
