@@ -100,8 +100,8 @@ func temperTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, 
 
 // bestTemper returns the τ ∈ [minTemper, maxTemper] that maximises the
 // held-out score Σ_i log Σ_z softmax(τ·loo_i)(z) pc_i(z) over the K-long
-// rows loo_i and pc_i: golden-section search on log τ, then τ = 1 if its
-// score is at least as high.
+// rows loo_i and pc_i: golden-section search on log τ, then τ = 1 unless
+// the best τ scores more than ½ log n above it for n rows.
 func bestTemper(loo, pc []float64, k int) float64 {
 	x := make([]float64, k)
 	score := func(tau float64) float64 {
@@ -137,7 +137,11 @@ func bestTemper(loo, pc []float64, k int) float64 {
 			fb = score(math.Exp(b))
 		}
 	}
-	if score(maxTemper) >= max(fa, fb) {
+	// τ < 1 is taken only when it predicts the labels better by more than
+	// half a nat per logarithm of their number (the Bayesian information
+	// criterion's price of one parameter): on a handful of labels the
+	// criterion is noise, and τ would spread every posterior for nothing.
+	if n := float64(len(loo) / k); max(fa, fb)-score(maxTemper) <= 0.5*math.Log(n) {
 		return maxTemper
 	}
 	return math.Exp((lo + hi) / 2)

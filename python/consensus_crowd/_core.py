@@ -12,7 +12,7 @@ from ._files import _write_labels, _write_gold, _write_workers, _clean, _remembe
 __all__ = ["aggregate", "check_options", "Result", "ConsensusError", "ConsensusInputError", "DEFAULT_MODEL", "OPTIONS"]
 
 #: The model that ``aggregate`` fits when none is named: the CLI's default.
-DEFAULT_MODEL = "vb-da-ds"
+DEFAULT_MODEL = "vb-ds"
 
 # Models that the CLI's --workers refuses: they have no worker parameters.
 _NO_WORKERS = frozenset({"rfe", "mv", "kos"})
@@ -98,13 +98,14 @@ class Result:
     """
 
     def __init__(self, model, requested_model, classes, class_texts, task_ids, prob_rows, labels,
-                 workers, worker_columns, tasks, log):
+                 workers, worker_columns, tasks, log, dist_rows=None):
         self.model = model
         self.requested_model = requested_model
         self.classes = classes
         self.class_texts = class_texts
         self._task_ids = task_ids
         self._prob_rows = prob_rows
+        self._dist_rows = dist_rows
         self.labels = labels
         self._probas = None
         self.workers = workers
@@ -135,12 +136,25 @@ class Result:
 
     @property
     def probas_(self):
-        """The distributions as a pandas DataFrame, tasks by classes
-        (Crowd-Kit's ``fit_predict_proba``)."""
+        """The consensus probabilities as a pandas DataFrame, tasks by
+        classes (Crowd-Kit's ``fit_predict_proba``): for the default and the
+        LA models the probability that each class is the true class."""
         pd = _pandas()
         frame = pd.DataFrame(self._prob_rows, index=pd.Index(self._task_ids, name="task"),
                              columns=pd.Index(self.classes, name="label"))
         return frame
+
+    @property
+    def distributions_(self):
+        """The label distributions q_j as a pandas DataFrame, tasks by
+        classes, for the models that give them beside the true class's
+        probabilities (the default, vb-ds, and vb-onecoin, vb-glad); else
+        ``None``. ``probas_`` holds the true class's probabilities."""
+        if self._dist_rows is None:
+            return None
+        pd = _pandas()
+        return pd.DataFrame(self._dist_rows, index=pd.Index(self._task_ids, name="task"),
+                            columns=pd.Index(self.classes, name="label"))
 
     @property
     def workers_(self):
@@ -309,7 +323,7 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             m = _CHOSEN.search(proc.stderr)
             if m:
                 fitted = m.group(1)
-        class_texts, task_ids, prob_rows, agg = _read_consensus(out_path, back_task)
+        class_texts, task_ids, prob_rows, dist_rows, agg = _read_consensus(out_path, back_task)
         class_names = [_lookup(back_label, c, "class", out_path) for c in class_texts]
         agg = {t: _lookup(back_label, c, "label", out_path) for t, c in agg.items()}
         worker_rows, worker_columns = None, None
@@ -319,7 +333,7 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
         if model in _TASK_PARAMS:
             _, task_rows = _read_table(tasks_path, "task", back_task)
     return Result(fitted, model, class_names, class_texts, task_ids, prob_rows, agg,
-                  worker_rows, worker_columns, task_rows, proc.stderr)
+                  worker_rows, worker_columns, task_rows, proc.stderr, dist_rows)
 
 
 _KEYWORDS = ("binary", "classes", "workers", "train_gold", "init_workers", "fix_workers", "skills", "missing_skill",
@@ -425,16 +439,24 @@ def _read_consensus(path, back_task):
     with open(path, newline="", encoding="utf-8") as f:
         r = csv.reader(f)
         header = next(r)
-        if header[:2] != ["task", "label"] or not all(h.startswith("p_") for h in header[2:]):
+        # task, label, p_<class>... and, for the models with both answers
+        # (vb-ds), q_<class>... for the same classes in the same order.
+        ps = [h for h in header[2:] if h.startswith("p_")]
+        qs = header[2 + len(ps):]
+        if header[:2] != ["task", "label"] or not ps or (qs and [h[2:] for h in qs] != [h[2:] for h in ps]
+                                                         or not all(h.startswith("q_") for h in qs)):
             raise ConsensusError("%s: unexpected header %r" % (os.path.basename(path), header))
-        classes = [h[2:] for h in header[2:]]
-        task_ids, prob_rows, agg = [], [], {}
+        classes = [h[2:] for h in ps]
+        k = len(ps)
+        task_ids, prob_rows, dist_rows, agg = [], [], [] if qs else None, {}
         for row in r:
             task = _lookup(back_task, row[0], "task", path)
             task_ids.append(task)
             agg[task] = row[1]
-            prob_rows.append([float(x) for x in row[2:]])
-    return classes, task_ids, prob_rows, agg
+            prob_rows.append([float(x) for x in row[2:2 + k]])
+            if qs:
+                dist_rows.append([float(x) for x in row[2 + k:]])
+    return classes, task_ids, prob_rows, dist_rows, agg
 
 
 def _read_table(path, key, back):

@@ -78,6 +78,7 @@ class _Aggregator:
         else:
             self.labels_ = pd.Series([], dtype=object, name="agg_label")
         self.probas_ = pd.DataFrame()
+        self.distributions_ = None
         self.workers_ = None
         self.skills_ = pd.Series([], dtype=float, name="skill")
         self.loss_history_ = []
@@ -93,6 +94,7 @@ class _Aggregator:
     def _set_attributes(self, r):
         self.labels_ = r.labels_
         self.probas_ = r.probas_
+        self.distributions_ = r.distributions_
         self.workers_ = r.workers_
         if self.workers_ is not None:
             self.skills_ = self.workers_["skill"].rename("skill")
@@ -1034,9 +1036,10 @@ def _mmsr_start(pd, data):
 
 
 class Consensus(_Aggregator):
-    """Any model of ``consensus models``, by default ``vb-da-ds``: the
-    calibrated default, whose ``probas_`` estimate each task's distribution
-    of subjective labels rather than the posterior of one true label.
+    """Any model of ``consensus models``, by default ``vb-ds``: the
+    default, whose ``probas_`` are the calibrated probabilities of each
+    task's true class (Crowd-Kit's meaning) and whose ``distributions_``
+    (after fit) are each task's label distribution q_j.
 
     Every option of :data:`consensus_crowd.OPTIONS` is a keyword
     (``q_prior``, ``max_iter``, ``seed``, ``strict``, ``threads``, ...).

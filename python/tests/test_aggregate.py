@@ -296,7 +296,7 @@ class TestErrors(unittest.TestCase):
         loose = cc.aggregate(SMALL, "vb-da-ds", q_prior=1.0)
         sharp = cc.aggregate(SMALL, "vb-da-ds", q_prior=0.1)
         self.assertNotEqual(loose.probas, sharp.probas)
-        self.assertEqual(cc.aggregate(SMALL, "vb-da-ds", q_prior=0.5).probas, cc.aggregate(SMALL).probas)
+        self.assertEqual(cc.aggregate(SMALL, "vb-da-ds", q_prior=0.5).probas, cc.aggregate(SMALL, "vb-da-ds").probas)
 
 
 class TestWithoutPandas(unittest.TestCase):
