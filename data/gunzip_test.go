@@ -84,7 +84,7 @@ func TestGzipLongHeaderFields(t *testing.T) {
 	}
 	good := gzipMember(t, []byte(text), long, "", nil, false)
 	for name, in := range map[string][]byte{
-		"name without its end": good[:10+1000],
+		"name without its end":   good[:10+1000],
 		"garbage after a member": append(append([]byte(nil), good...), "garbage"...),
 	} {
 		if _, err := ReadLabelsAs(bytes.NewReader(in), "in.csv.gz", "", ReadOptions{}); err == nil || !strings.Contains(err.Error(), "corrupt") {

@@ -64,7 +64,7 @@ func show(s string) string {
 		s = s[:cut] + "…"
 	}
 	for _, r := range s {
-		if r == '\'' || !unicode.IsPrint(r) && r != ' ' {
+		if r == '\'' || r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
 			return strconv.Quote(s)
 		}
 	}

@@ -43,7 +43,8 @@ const parquetMagic = "PAR1"
 // newParquetReader opens a Parquet input. Parquet is read from its end, so
 // a reader that is not a regular file, or gzip-compressed input, is first
 // copied to a temporary file, which the returned function removes.
-func newParquetReader(r io.Reader, file string, cols Columns, g *guard) (rowSource, func(), error) {
+func newParquetReader(r io.Reader, file string, cols Columns, g *guard) (_ rowSource, _ func(), err error) {
+	defer recoverParquet(file, &err)
 	fail := func(msg string, err error) (rowSource, func(), error) {
 		return nil, nil, &InputError{File: file, Msg: msg, Err: err}
 	}
@@ -63,6 +64,20 @@ func newParquetReader(r io.Reader, file string, cols Columns, g *guard) (rowSour
 		if err != nil {
 			return fail(err.Error(), err)
 		}
+		// The magic number first: input that is not Parquet is refused
+		// before any of it is copied.
+		var head [4]byte
+		n, err := io.ReadFull(text, head[:])
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			if e, ok := inputErrorOf(err); ok {
+				return nil, nil, e
+			}
+			return fail("read error: "+err.Error(), err)
+		}
+		if err := parquetHead(head[:n], file); err != nil {
+			return nil, nil, err
+		}
+		text = io.MultiReader(bytes.NewReader(head[:]), text)
 		tmp, err := os.CreateTemp("", "consensus-*.parquet")
 		if err != nil {
 			return fail("cannot make a temporary copy of the input: "+err.Error(), err)
@@ -98,6 +113,18 @@ func newParquetReader(r io.Reader, file string, cols Columns, g *guard) (rowSour
 	return src, done, nil
 }
 
+// recoverParquet turns a panic in the Parquet library into the error of a
+// corrupt file: corrupt metadata or pages can make it index out of range
+// or allocate absurd sizes. Every entry point into the library —
+// newParquetReader (the footer, the schema, the size check), next and
+// readParquetPages (the pages) — defers it with its named error, so no
+// Parquet input can end the program with a panic.
+func recoverParquet(file string, err *error) {
+	if p := recover(); p != nil {
+		*err = &InputError{File: file, Msg: fmt.Sprintf("corrupt Parquet file (the Parquet reader failed: %v)", p)}
+	}
+}
+
 // sizedReaderAt is an input that can be read at any offset without a copy,
 // such as a *bytes.Reader.
 type sizedReaderAt interface {
@@ -116,23 +143,33 @@ func startsWithGzip(f io.ReaderAt) bool {
 	return n == 2 && p[0] == 0x1f && p[1] == 0x8b
 }
 
+// parquetHead returns the error of a file whose first bytes, head (up to
+// four), are not Parquet's magic number, or nil.
+func parquetHead(head []byte, file string) error {
+	if string(head) == parquetMagic {
+		return nil
+	}
+	msg, hint := "not a Parquet file (it does not start with PAR1)", NoHint
+	switch {
+	case len(head) == 0:
+		msg = "the file is empty; a Parquet file was expected"
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		msg += "; it is a zip archive (a spreadsheet?): export it as CSV or Parquet"
+	case utf8.Valid(head) && bytes.IndexByte(head, 0) < 0:
+		msg += "; it looks like text: name it .csv, .tsv or .jsonl"
+		hint = HintFormat
+	}
+	return &InputError{File: file, Msg: msg, Hint: hint}
+}
+
 // openParquet reads the footer of a Parquet file and finds the wanted
 // columns.
 func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parquetReader, error) {
 	names, roles := cols.Names, cols.roles()
 	var head [4]byte
-	if n, _ := ra.ReadAt(head[:], 0); size == 0 || n < 4 || string(head[:]) != parquetMagic {
-		msg, hint := "not a Parquet file (it does not start with PAR1)", NoHint
-		switch {
-		case size == 0:
-			msg = "the file is empty; a Parquet file was expected"
-		case bytes.HasPrefix(head[:], []byte("PK\x03\x04")):
-			msg += "; it is a zip archive (a spreadsheet?): export it as CSV or Parquet"
-		case utf8.Valid(head[:]):
-			msg += "; it looks like text: name it .csv, .tsv or .jsonl"
-			hint = HintFormat
-		}
-		return nil, &InputError{File: file, Msg: msg, Hint: hint}
+	n, _ := ra.ReadAt(head[:], 0)
+	if err := parquetHead(head[:n], file); err != nil {
+		return nil, err
 	}
 	pf, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
@@ -231,7 +268,8 @@ func (p *parquetReader) openGroup() error {
 	return nil
 }
 
-func (p *parquetReader) next() ([]string, int, error) {
+func (p *parquetReader) next() (_ []string, _ int, err error) {
+	defer recoverParquet(p.file, &err)
 	for {
 		if len(p.cols) == 0 {
 			if err := p.openGroup(); err != nil {

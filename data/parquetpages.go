@@ -28,7 +28,8 @@ var useParquetPages = true
 // way. p must not have returned a row yet. The guard g sees every row, as
 // in the value-by-value path; readParquetPages returns its error, if it
 // gives one.
-func readParquetPages(p *parquetReader, b *Builder, g *guard) error {
+func readParquetPages(p *parquetReader, b *Builder, g *guard) (err error) {
+	defer recoverParquet(p.file, &err)
 	if len(p.cols) > 0 || p.row != 0 {
 		return nil
 	}

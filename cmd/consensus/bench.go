@@ -72,6 +72,10 @@ simulation) for go tool pprof. See docs/performance.md.`,
 			if c, ok := est.(model.Composite); ok {
 				noiseModel, assumption = c.Parts()
 			}
+			// The simulation's size before any allocation.
+			if err := checkSimulateMemory(benchdata.Config(int(min(labels, 1<<53)), classes, noiseModel, assumption, seed), maxMem); err != nil {
+				return err
+			}
 			s := &model.Settings{Threads: threads, MaxIterations: maxIter}
 			if solver != "" {
 				if s.Method, err = model.ParseMethod(solver); err != nil {

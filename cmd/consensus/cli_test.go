@@ -213,6 +213,12 @@ func TestErrors(t *testing.T) {
 			[]string{`invalid size "lots"`}},
 		{"simulation over --max-memory", nil, []string{"simulate", "--objects", "1000", "--max-memory", "10k", "-o", "out.csv"}, 1,
 			[]string{"simulating 20000 labels", "more than the --max-memory limit"}},
+		{"simulation whose noise parameters exceed the limit", nil, []string{"simulate", "-m", "da-ds", "--classes", "3000", "--workers", "3000", "--objects", "1000", "--max-memory", "1G", "-o", "out.csv"}, 1,
+			[]string{"402.4 GiB", "most of it for 27.0 billion parameters of the noise model (3000 workers, 3000 classes)"}},
+		{"bench beyond any address space, no limit", nil, []string{"bench", "--labels", "1e15", "--model", "la-ds", "--max-memory", "off"}, 1,
+			[]string{"simulating 1000 trillion labels", "more than any process can address"}},
+		{"bench over --max-memory before simulating", nil, []string{"bench", "--labels", "1e9", "--model", "la-ds", "--max-memory", "1G"}, 1,
+			[]string{"simulating 1.0 billion labels", "more than the --max-memory limit of 953.7 MiB"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

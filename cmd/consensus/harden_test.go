@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -364,5 +365,39 @@ func TestGoldLayout(t *testing.T) {
 				t.Errorf("the advice names a labels flag: %q", r.stderr)
 			}
 		})
+	}
+}
+
+// TestParquetStdinMagicFirst checks that Parquet piped on standard input
+// is refused by its first bytes, before any copy: an endless stream of
+// zeros ends at once with exit status 2 (it used to be copied whole to
+// TMPDIR first), and nothing is left in TMPDIR.
+func TestParquetStdinMagicFirst(t *testing.T) {
+	tmp := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, consensusBin, "fit", "-i", "-", "--format", "parquet", "-m", "rfe")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		zeros := make([]byte, 1<<16)
+		for {
+			if _, err := stdin.Write(zeros); err != nil {
+				return
+			}
+		}
+	}()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "<stdin>: not a Parquet file (it does not start with PAR1)") {
+		t.Fatalf("%v, stderr %q; want exit 2 and not a Parquet file", err, stderr.String())
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Errorf("TMPDIR holds %v", entries)
 	}
 }

@@ -253,12 +253,21 @@ const (
 	simBytes         = 16 << 20
 )
 
+// maxAddressable is more memory than any process can address (x86-64 and
+// arm64 give a process 128 TiB): a simulation estimated to need more is
+// refused even without a limit (--max-memory off), since allocating it
+// would end in a runtime error instead of a message.
+const maxAddressable = 1 << 47
+
 // checkSimulateMemory fails if the simulation described by cfg is estimated
-// to need more memory than the limit allows.
+// to need more memory than the limit allows: the labels, the identifiers,
+// the true distributions and the noise model's parameters (cfg.Noise's
+// WorkerDim and ObjectDim values, twice: the parameters and what sampling
+// derives from them). simulate and bench call it before any allocation.
 func checkSimulateMemory(cfg sim.Config, limit memLimit) error {
 	avail, desc, ok := limit.available()
 	if !ok {
-		return nil
+		avail, desc = maxAddressable, "any process can address"
 	}
 	tasks, workers, per := float64(cfg.Tasks), float64(cfg.Workers), float64(cfg.LabelsPerTask)
 	if tasks == 0 {
@@ -270,12 +279,20 @@ func checkSimulateMemory(cfg sim.Config, limit memLimit) error {
 	if per == 0 || per > workers {
 		per = workers
 	}
-	k := max(float64(cfg.Classes), 2)
+	k := max(cfg.Classes, 2)
 	labels := tasks * per
-	need := labels*simBytesPerLabel + (tasks+workers)*data.ReadBytesPerID + tasks*k*16 + simBytes
+	params := 0.0
+	if cfg.Noise != nil {
+		params = workers*float64(cfg.Noise.WorkerDim(k)) + tasks*float64(cfg.Noise.ObjectDim(k))
+	}
+	need := labels*simBytesPerLabel + (tasks+workers)*data.ReadBytesPerID + tasks*float64(k)*16 + params*16 + simBytes
 	if need <= avail {
 		return nil
 	}
-	return &memoryError{fmt.Sprintf("simulating %s labels (%s objects × %s labels each) needs about %s of memory, more than %s; use fewer --objects or --labels-per-object, or --max-memory to change the limit",
-		formatCount(labels), formatCount(tasks), formatCount(per), formatBytes(need), desc)}
+	what := ""
+	if params*16 > need/2 {
+		what = fmt.Sprintf(", most of it for %s parameters of the noise model (%s workers, %d classes)", formatCount(params), formatCount(workers), k)
+	}
+	return &memoryError{fmt.Sprintf("simulating %s labels (%s objects × %s labels each) needs about %s of memory%s, more than %s; use fewer --objects, --workers, --classes or --labels-per-object, or --max-memory to change the limit",
+		formatCount(labels), formatCount(tasks), formatCount(per), formatBytes(need), what, desc)}
 }
