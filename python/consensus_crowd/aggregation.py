@@ -206,17 +206,21 @@ def _accuracy(pd, data, labels):
 def _weighted_vote(pd, data, skills):
     """Crowd-Kit's MajorityVote.fit(data, skills): each label weighs its
     worker's skill (which may be negative, as MMSR's log-odds); the scores
-    are the weights' shares of each task's total, the labels their first
-    argmax in sorted class order. Returns (labels, scores)."""
+    are the weights' shares of each task's total (NaN where the total is
+    0), the labels the first argmax of the weighted sums in sorted class
+    order, which is the shares' argmax when the total is positive (a
+    negative total turns the shares' order around). Returns (labels,
+    scores)."""
     joined = data.join(pd.Series(skills, name="skill"), on="worker")
     if joined["skill"].isna().any():
         missing = joined.loc[joined["skill"].isna(), "worker"].iloc[0]
         raise ValueError("no skill for worker %r (and every worker of the data needs one)" % (missing,))
-    scores = joined.groupby(["task", "label"])["skill"].sum().unstack("label", fill_value=0.0)
-    scores = scores.div(scores.sum(axis=1), axis=0)
-    scores.columns.name = "label"
-    scores.index.name = "task"
-    return scores.idxmax(axis=1).rename("agg_label"), scores
+    sums = joined.groupby(["task", "label"])["skill"].sum().unstack("label", fill_value=0.0)
+    sums.columns.name = "label"
+    sums.index.name = "task"
+    total = sums.sum(axis=1)
+    scores = sums.div(total.where(total != 0), axis=0)
+    return sums.idxmax(axis=1).rename("agg_label"), scores
 
 
 def _error_workers(initial_error, workers):
@@ -928,8 +932,12 @@ class MMSR(_Aggregator):
     p_w = (1 + (K − 1) s_w) / K, where s_w is the signed skill clipped to
     [−1/(K − 1) + 1/√n, 1 − 1/√n] (n tasks, K classes); ``labels_`` and
     ``scores_`` are the vote of the data weighted by ``skills_``
-    (``scores_``: each class's share of a task's total weight, which a
-    negative weight can push outside [0, 1]; ties go to the first class).
+    (``labels_``: the class of the largest weighted sum, ties to the first
+    class, which is the argmax of ``probas_``; ``scores_``: each class's
+    share of a task's total weight, as Crowd-Kit's, which negative weights
+    can push outside [0, 1], turn around when the total is negative, and
+    leave undefined, NaN, when it is 0; Crowd-Kit takes its labels from the
+    shares, so they differ from these on tasks of negative total).
     ``predict(data)`` and ``predict_score(data)`` weigh the labels of data
     by the fitted ``skills_``. ``probas_`` is the one-coin posterior of the
     CLI and ``workers_`` its worker table (``skill`` p_w, ``signed_skill``

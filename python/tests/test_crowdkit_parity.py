@@ -186,6 +186,18 @@ class TestAttributes(unittest.TestCase):
         self.assertIs(m.predict(df), m.labels_)
         self.assertTrue(m.fit_predict_score(df).equals(scores))
 
+    def test_mmsr_vote_signs(self):
+        """labels_ is the argmax of the weighted sums: with a negative total
+        (t1) the shares turn around, and with a zero total (t2) they are
+        undefined, but the label is the heavier class."""
+        m = cc.MMSR()
+        m.skills_ = pd.Series({"a": -1.0, "b": 0.5, "c": 1.0})
+        df = pd.DataFrame([("t1", "a", "x"), ("t1", "b", "y"), ("t2", "a", "x"), ("t2", "c", "y")],
+                          columns=["task", "worker", "label"])
+        self.assertEqual(m.predict(df).to_dict(), {"t1": "y", "t2": "y"})
+        self.assertEqual(m.scores_.loc["t1"].tolist(), [2.0, -1.0])
+        self.assertTrue(m.scores_.loc["t2"].isna().all())
+
     def test_mmsr_diverges(self):
         """The six tasks whose rank-one iteration overflows: a clear error."""
         pat = {"w1": "yes no yes yes no no", "w2": "yes no no yes no no", "w3": "yes no yes yes yes yes",
