@@ -263,7 +263,7 @@ def _errors(pd, workers, classes, texts):
             index.append((w, y))
             rows.append(table[i, j * k:(j + 1) * k].tolist())
     return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["worker", "label"]),
-                        columns=pd.Index(classes, name="label"))
+                        columns=pd.Index(classes))
 
 
 def _one_coin_errors(pd, skills, classes):
@@ -274,7 +274,7 @@ def _one_coin_errors(pd, skills, classes):
             index.append((w, y))
             rows.append([s if y == z else (1 - s) / (k - 1) for z in classes])
     return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["worker", "label"]),
-                        columns=pd.Index(classes, name="label"))
+                        columns=pd.Index(classes))
 
 
 class MajorityVote(_Aggregator):
@@ -744,8 +744,12 @@ class GLAD(_Aggregator):
     ``silent`` is accepted (the fit never prints).
 
     Attributes after fit: ``alphas_`` (abilities), ``betas_`` (log
-    difficulties, as Crowd-Kit's), ``priors_`` (the uniform class prior),
-    ``skills_``, ``workers_``, ``tasks_`` and ``loss_history_``.
+    difficulties, as Crowd-Kit's), ``priors_`` (the uniform class prior,
+    unnamed as Crowd-Kit's), ``prior_labels_``, ``alphas_priors_mean_`` and
+    ``betas_priors_mean_`` (the priors' means, 1), ``skills_``,
+    ``loss_history_``, and the CLI's ``workers_`` and ``tasks_`` tables
+    (Crowd-Kit's ``workers_`` and ``tasks_`` are arrays of the names: here
+    they are ``workers_.index`` and ``tasks_.index``).
     """
 
     MODEL = "la-glad"
@@ -774,7 +778,7 @@ class GLAD(_Aggregator):
         if not self._start_only or len(data) == 0:
             super().fit(data, true_labels)
             if len(data) == 0:
-                self.priors_ = pd.Series(dtype=float, name="prior")
+                self.priors_ = pd.Series(dtype=float)
             return self
         if true_labels is not None:
             raise TypeError("GLAD(n_iter=0).fit: the starting point takes no true_labels")
@@ -796,11 +800,22 @@ class GLAD(_Aggregator):
         self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
         self.alphas_ = pd.Series(1.0, index=pd.Index(coded.workers, name="worker"), name="alpha")
         self.betas_ = pd.Series(1.0, index=pd.Index(coded.tasks, name="task"), name="beta")
-        self.priors_ = pd.Series(1.0 / k, index=classes, name="prior")
+        self.probas_.columns.name = "variable"
+        self._crowdkit_priors(pd, list(coded.classes), self.alphas_.index, self.betas_.index)
         self.result_, self.workers_, self.tasks_ = None, None, None
         self.skills_ = pd.Series(right, index=self.alphas_.index, name="skill")
         self.loss_history_ = []
         return self
+
+    def _crowdkit_priors(self, pd, classes, workers, tasks):
+        """Crowd-Kit's names for the priors: ``priors_`` (the uniform class
+        prior, unnamed, as Crowd-Kit's), ``prior_labels_``, and the means
+        of the priors on the abilities and log difficulties (1)."""
+        import numpy as np
+        self.priors_ = pd.Series(1.0 / len(classes), index=classes)
+        self.prior_labels_ = np.asarray(classes)
+        self.alphas_priors_mean_ = pd.Series(1.0, index=list(workers))
+        self.betas_priors_mean_ = pd.Series(1.0, index=list(tasks))
 
     def _set_attributes(self, r):
         super()._set_attributes(r)
@@ -808,7 +823,8 @@ class GLAD(_Aggregator):
         self.alphas_ = self.workers_["ability"].rename("alpha")
         self.tasks_ = r.tasks_
         self.betas_ = self.tasks_["difficulty"].map(math.log).rename("beta")
-        self.priors_ = pd.Series(1.0 / len(r.classes), index=pd.Index(r.classes, name="label"), name="prior")
+        self.probas_.columns.name = "variable"  # as Crowd-Kit's, whose columns come from a melt
+        self._crowdkit_priors(pd, list(r.classes), self.alphas_.index, self.betas_.index)
 
 
 class MACE(_Aggregator):
@@ -838,7 +854,10 @@ class MACE(_Aggregator):
     P(knowing)), ``thetas_`` (an array, workers by classes in order of
     first appearance: the spamming distributions); the CLI's fit adds
     ``skills_`` (θ_w) and ``workers_`` (columns ``truthful`` and
-    ``spam[<class>]``). ``verbose`` is accepted (the fit never prints).
+    ``spam[<class>]``). ``smoothing_``, ``theta_priors_`` and
+    ``strategy_priors_`` are Crowd-Kit's fit's (the CLI's maximum
+    likelihood has 0 and None). ``verbose`` is accepted (the fit never
+    prints).
     """
 
     MODEL = "la-mace"
@@ -876,6 +895,7 @@ class MACE(_Aggregator):
             return super().fit(data, true_labels)
         if true_labels is not None:
             raise TypeError("MACE with Crowd-Kit's parameters: its fit takes no true_labels")
+        import numpy as np
         from ._ckfit import Coded, mace
         coded = Coded(pd, data, sort=False)
         st = self._ck
@@ -886,8 +906,15 @@ class MACE(_Aggregator):
         order = _sorted_columns(pd.DataFrame(post, columns=classes)).columns
         self.probas_ = pd.DataFrame(post, index=pd.Index(coded.tasks, name="task"), columns=classes)[order]
         self.probas_ = self.probas_.sort_index()
+        self.probas_.columns.name = None
         self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
         self.result_, self.workers_, self.loss_history_ = None, None, []
+        self.smoothing_ = 0.01 / coded.K
+        if st["method"] == "vb":
+            self.theta_priors_ = np.tile([float(st["alpha"]), float(st["beta"])], (coded.W, 1))
+            self.strategy_priors_ = np.full((coded.W, coded.K), 10.0)
+        else:
+            self.theta_priors_ = self.strategy_priors_ = None
         return self
 
     def _set_attributes(self, r):
@@ -897,6 +924,9 @@ class MACE(_Aggregator):
         self.skills_ = w["truthful"].rename("skill")
         self.spamming_ = np.column_stack([1 - w["truthful"].to_numpy(), w["truthful"].to_numpy()])
         self.thetas_ = w[["spam[%s]" % c for c in r.class_texts]].to_numpy()
+        self.probas_.columns.name = None
+        # maximum likelihood: no smoothing and no priors
+        self.smoothing_, self.theta_priors_, self.strategy_priors_ = 0.0, None, None
 
 
 class KOS(_Aggregator):

@@ -391,8 +391,8 @@ class NoisyBradleyTerry(_Pairwise):
         self.result_ = r
         s = r.scores_
         self.scores_ = pd.Series([1 / (1 + math.exp(-v)) for v in s], index=s.index, name="agg_score")
-        self.skills_ = pd.Series(1 / (1 + math.exp(-1)), index=pd.Index(workers, name="worker"), name="skill")
-        self.biases_ = pd.Series(0.5, index=pd.Index(workers, name="worker"), name="bias")
+        self.skills_ = pd.Series(1 / (1 + math.exp(-1)), index=pd.Index(workers), name="skill")
+        self.biases_ = pd.Series(0.5, index=pd.Index(workers), name="bias")
         self.loss_history_ = []
         return self
 
@@ -401,6 +401,6 @@ class NoisyBradleyTerry(_Pairwise):
         s = r.scores_
         self.scores_ = pd.Series([1 / (1 + math.exp(-v)) for v in s], index=s.index, name="agg_score")
         w = r.workers_
-        self.skills_ = w["skill"].rename("skill")
-        self.biases_ = w["bias"].rename("bias")
+        self.skills_ = w["skill"].rename("skill").rename_axis(None)  # unnamed index, as Crowd-Kit's
+        self.biases_ = w["bias"].rename("bias").rename_axis(None)
         self.loss_history_ = []

@@ -41,7 +41,7 @@ def toy():
 
 def em_step(df, probas):
     """One M-step and E-step of Dawid-Skene written out with dicts: the
-    priors and error matrices from probas (floored at machine epsilon, as
+    priors and error matrices from probas (floored at 1e-10, as
     Crowd-Kit's), then every task's posterior."""
     classes = sorted(probas.columns)
     prior = {z: probas[z].mean() for z in classes}
@@ -49,7 +49,7 @@ def em_step(df, probas):
     for t, w, y in df.itertuples(index=False):
         for z in classes:
             counts[(w, y, z)] = counts.get((w, y, z), 0.0) + probas.loc[t, z]
-    eps = np.finfo(float).eps
+    eps = 1e-10
     counts = {k: max(v, eps) for k, v in counts.items()}
     total = {}
     for (w, y, z), v in counts.items():
