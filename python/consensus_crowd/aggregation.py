@@ -798,8 +798,9 @@ class GLAD(_Aggregator):
         self.probas_ = pd.DataFrame(p / p.sum(axis=1, keepdims=True), index=pd.Index(coded.tasks, name="task"),
                                     columns=classes)
         self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
-        self.alphas_ = pd.Series(1.0, index=pd.Index(coded.workers, name="worker"), name="alpha")
-        self.betas_ = pd.Series(1.0, index=pd.Index(coded.tasks, name="task"), name="beta")
+        # unnamed indexes, as Crowd-Kit's before its first M-step
+        self.alphas_ = pd.Series(1.0, index=pd.Index(coded.workers), name="alpha")
+        self.betas_ = pd.Series(1.0, index=pd.Index(coded.tasks), name="beta")
         self.probas_.columns.name = "variable"
         self._crowdkit_priors(pd, list(coded.classes), self.alphas_.index, self.betas_.index)
         self.result_, self.workers_, self.tasks_ = None, None, None
