@@ -22,7 +22,7 @@ type objective func(x, grad []float64) float64
 // if ctx ends first. A line search that fails before the tests are met
 // (the function flat to rounding) ends the fit, not converged, at its last
 // iterate.
-func maximize(ctx context.Context, name string, f objective, x0 []float64, n, maxIter int, gradTol float64) (x []float64, iters int, converged bool, err error) {
+func maximize(ctx context.Context, name string, f objective, x0 []float64, n, maxIter int, gradTol, funcTol float64) (x []float64, iters int, converged bool, err error) {
 	if maxIter == 0 {
 		maxIter = 1000
 	}
@@ -57,10 +57,14 @@ func maximize(ctx context.Context, name string, f objective, x0 []float64, n, ma
 			return optimize.NotTerminated, nil
 		},
 	}
+	converge := &optimize.FunctionConverge{Relative: 1e-13, Iterations: 20}
+	if funcTol > 0 {
+		converge = &optimize.FunctionConverge{Relative: funcTol, Iterations: 1}
+	}
 	settings := &optimize.Settings{
 		MajorIterations:   maxIter,
 		GradientThreshold: gradTol,
-		Converger:         &optimize.FunctionConverge{Relative: 1e-13, Iterations: 20},
+		Converger:         converge,
 	}
 	res, err := optimize.Minimize(prob, x0, settings, &optimize.LBFGS{})
 	if cerr := ctx.Err(); cerr != nil {

@@ -22,7 +22,8 @@ import (
 // scores, γ_w = σ(1) and β_w = 1/2. The zero value is the default: λ = 1,
 // at most 1,000 iterations, convergence when the largest component of the
 // gradient of the objective per comparison is below 10⁻⁸ or the
-// objective has changed by less than a fraction 10⁻¹³ in 20 iterations.
+// objective has changed by less than a fraction 10⁻¹³ in 20 iterations
+// (FuncTol sets another fraction, in one iteration).
 //
 // Unlike Bradley-Terry's, this objective is not concave, so the fit finds
 // a local maximum; the start from the Bradley-Terry scores makes it the
@@ -39,6 +40,11 @@ type NoisyBT struct {
 	// gradient of the objective divided by the number of comparisons;
 	// 0 means 10⁻⁸.
 	GradTol float64
+	// FuncTol, if positive, stops the fit when an iteration changes the
+	// objective by less than this fraction of its size (at least 1), as
+	// the ftol of SciPy's L-BFGS-B, which is Crowd-Kit's tol; 0 means a
+	// fraction 10⁻¹³ over 20 iterations.
+	FuncTol float64
 }
 
 // ErrNoWorkers is the error of a noisy fit of comparisons without workers.
@@ -54,8 +60,8 @@ func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
 	if err := bt.check(); err != nil {
 		return nil, err
 	}
-	if m.MaxIterations < 0 || m.GradTol < 0 || math.IsNaN(m.GradTol) {
-		return nil, fmt.Errorf("the iteration limit %d and the gradient tolerance %v must not be negative", m.MaxIterations, m.GradTol)
+	if m.MaxIterations < 0 || m.GradTol < 0 || math.IsNaN(m.GradTol) || m.FuncTol < 0 || math.IsNaN(m.FuncTol) {
+		return nil, fmt.Errorf("the iteration limit %d and the tolerances %v (gradient) and %v (function) must not be negative", m.MaxIterations, m.GradTol, m.FuncTol)
 	}
 	if c.Len() == 0 {
 		return nil, ErrNoComparisons
@@ -77,7 +83,7 @@ func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
 		x0[n+w] = 1
 	}
 	obj := noisyObjective{c: c, lambda: bt.lambda(), threads: m.Threads}
-	x, iters, converged, err := maximize(ctx, "noisy-bt", obj.eval, x0, c.Len(), m.MaxIterations, m.GradTol)
+	x, iters, converged, err := maximize(ctx, "noisy-bt", obj.eval, x0, c.Len(), m.MaxIterations, m.GradTol, m.FuncTol)
 	if err != nil {
 		return nil, err
 	}

@@ -78,10 +78,39 @@ func TestNoisyErrors(t *testing.T) {
 	if _, err := (NoisyBT{}).Fit(context.Background(), &Comparisons{}); err != ErrNoComparisons {
 		t.Errorf("no comparisons: %v", err)
 	}
-	for _, m := range []NoisyBT{{Prior: -1}, {MaxIterations: -1}, {GradTol: -1}, {Threads: -1}} {
+	for _, m := range []NoisyBT{{Prior: -1}, {MaxIterations: -1}, {GradTol: -1}, {FuncTol: -1}, {FuncTol: math.NaN()}, {Threads: -1}} {
 		if _, err := m.Fit(context.Background(), c); err == nil {
 			t.Errorf("%+v: no error", m)
 		}
+	}
+}
+
+// TestNoisyFuncTol: a function tolerance (Crowd-Kit's tol) stops the fit
+// earlier, at an iteration whose objective changed by less than that
+// fraction, and a smaller one later; both near the default fit's optimum.
+func TestNoisyFuncTol(t *testing.T) {
+	c, _, err := Simulate(Sim{Items: 50, Workers: 10, Comparisons: 2000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := NoisyBT{}.Fit(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := 0
+	for _, tol := range []float64{1e-3, 1e-6} {
+		r, err := NoisyBT{FuncTol: tol}.Fit(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Converged || r.Iterations <= prev || r.Iterations >= full.Iterations {
+			t.Errorf("FuncTol %g: %d iterations (converged %v), want more than %d and fewer than the default's %d",
+				tol, r.Iterations, r.Converged, prev, full.Iterations)
+		}
+		if gap := full.LogPosterior - r.LogPosterior; gap < 0 || gap > 10*tol*math.Abs(full.LogPosterior) {
+			t.Errorf("FuncTol %g: log posterior %v, %v below the default fit's", tol, r.LogPosterior, gap)
+		}
+		prev = r.Iterations
 	}
 }
 

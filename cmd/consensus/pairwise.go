@@ -36,6 +36,7 @@ type pairwiseFlags struct {
 	tie                         string
 	model, out, outFormat, work string
 	prior, tol, gradTol         float64
+	funcTol                     float64
 	maxIter, threads            int
 	maxMemory                   memLimit
 	quiet, strict               bool
@@ -93,6 +94,7 @@ the gradient per comparison, default 1e-8). A summary goes to stderr.`,
 	fl.Float64Var(&f.prior, "prior", 1, "weight of the logistic prior on the scores; 0: none (bt's maximum likelihood)")
 	fl.Float64Var(&f.tol, "tol", 0, "bt: stop when a Newton step moves no score by more than this (default 1e-9)")
 	fl.Float64Var(&f.gradTol, "grad-tol", 0, "noisy-bt: stop when the gradient per comparison is below this (default 1e-8)")
+	fl.Float64Var(&f.funcTol, "func-tol", 0, "noisy-bt: stop when an iteration changes the objective by less than this fraction (SciPy's L-BFGS-B ftol, Crowd-Kit's tol; default: 1e-13 over 20 iterations)")
 	fl.IntVar(&f.maxIter, "max-iter", 0, "iteration limit (default: bt 100 Newton steps, noisy-bt 1000 L-BFGS iterations)")
 	fl.IntVar(&f.threads, "threads", 0, "goroutines per evaluation (default: all cores); results do not depend on it")
 	fl.Var(&f.maxMemory, "max-memory", "refuse inputs that need more memory than this while reading, such as 4GiB (default: the memory available; off: no check)")
@@ -183,7 +185,7 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 	}
 	switch f.model {
 	case "bt":
-		for _, flag := range []string{"grad-tol", "workers", "worker-column"} {
+		for _, flag := range []string{"grad-tol", "func-tol", "workers", "worker-column"} {
 			if changed(flag) {
 				return nil, usagef("--%s applies to --model noisy-bt, not bt", flag)
 			}
@@ -197,7 +199,7 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 		if f.prior == 0 {
 			return nil, usagef("--prior 0: noisy-bt needs a prior (its maximum likelihood is often at infinite parameters)")
 		}
-		m := pairwise.NoisyBT{Prior: f.prior, MaxIterations: f.maxIter, GradTol: f.gradTol, Threads: f.threads}
+		m := pairwise.NoisyBT{Prior: f.prior, MaxIterations: f.maxIter, GradTol: f.gradTol, FuncTol: f.funcTol, Threads: f.threads}
 		return func(c *pairwise.Comparisons) (*pairwise.Result, error) { return m.Fit(ctx, c) }, nil
 	}
 	return nil, usagef("--model %q: want bt or noisy-bt", f.model)

@@ -16,8 +16,11 @@ classes run when no count or tolerance is named are the CLI's.
 
 import numpy as np
 
-#: The floor of every probability, as Crowd-Kit's ``_EPS``.
-EPS = np.finfo(np.float64).eps
+#: The floor of the error matrices, priors and (in the lower bound) the
+#: posteriors: Crowd-Kit's ``_EPS``, 1e-10. (Crowd-Kit also clips its
+#: stored ``probas_`` to it in place, leaving rows that sum to 1 + 1e-10;
+#: the posteriors here are kept as computed.)
+EPS = 1e-10
 
 
 def factorize(pd, values):

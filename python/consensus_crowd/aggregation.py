@@ -208,17 +208,21 @@ def _accuracy(pd, data, labels):
 def _weighted_vote(pd, data, skills):
     """Crowd-Kit's MajorityVote.fit(data, skills): each label weighs its
     worker's skill (which may be negative, as MMSR's log-odds); the scores
-    are the weights' shares of each task's total, the labels their first
-    argmax in sorted class order. Returns (labels, scores)."""
+    are the weights' shares of each task's total (NaN where the total is
+    0), the labels the first argmax of the weighted sums in sorted class
+    order, which is the shares' argmax when the total is positive (a
+    negative total turns the shares' order around). Returns (labels,
+    scores)."""
     joined = data.join(pd.Series(skills, name="skill"), on="worker")
     if joined["skill"].isna().any():
         missing = joined.loc[joined["skill"].isna(), "worker"].iloc[0]
         raise ValueError("no skill for worker %r (and every worker of the data needs one)" % (missing,))
-    scores = joined.groupby(["task", "label"])["skill"].sum().unstack("label", fill_value=0.0)
-    scores = scores.div(scores.sum(axis=1), axis=0)
-    scores.columns.name = "label"
-    scores.index.name = "task"
-    return scores.idxmax(axis=1).rename("agg_label"), scores
+    sums = joined.groupby(["task", "label"])["skill"].sum().unstack("label", fill_value=0.0)
+    sums.columns.name = "label"
+    sums.index.name = "task"
+    total = sums.sum(axis=1)
+    scores = sums.div(total.where(total != 0), axis=0)
+    return sums.idxmax(axis=1).rename("agg_label"), scores
 
 
 def _error_workers(initial_error, workers):
@@ -261,7 +265,7 @@ def _errors(pd, workers, classes, texts):
             index.append((w, y))
             rows.append(table[i, j * k:(j + 1) * k].tolist())
     return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["worker", "label"]),
-                        columns=pd.Index(classes, name="label"))
+                        columns=pd.Index(classes))
 
 
 def _one_coin_errors(pd, skills, classes):
@@ -272,7 +276,7 @@ def _one_coin_errors(pd, skills, classes):
             index.append((w, y))
             rows.append([s if y == z else (1 - s) / (k - 1) for z in classes])
     return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["worker", "label"]),
-                        columns=pd.Index(classes, name="label"))
+                        columns=pd.Index(classes))
 
 
 class MajorityVote(_Aggregator):
@@ -742,8 +746,12 @@ class GLAD(_Aggregator):
     ``silent`` is accepted (the fit never prints).
 
     Attributes after fit: ``alphas_`` (abilities), ``betas_`` (log
-    difficulties, as Crowd-Kit's), ``priors_`` (the uniform class prior),
-    ``skills_``, ``workers_``, ``tasks_`` and ``loss_history_``.
+    difficulties, as Crowd-Kit's), ``priors_`` (the uniform class prior,
+    unnamed as Crowd-Kit's), ``prior_labels_``, ``alphas_priors_mean_`` and
+    ``betas_priors_mean_`` (the priors' means, 1), ``skills_``,
+    ``loss_history_``, and the CLI's ``workers_`` and ``tasks_`` tables
+    (Crowd-Kit's ``workers_`` and ``tasks_`` are arrays of the names: here
+    they are ``workers_.index`` and ``tasks_.index``).
     """
 
     MODEL = "la-glad"
@@ -772,7 +780,7 @@ class GLAD(_Aggregator):
         if not self._start_only or len(data) == 0:
             super().fit(data, true_labels)
             if len(data) == 0:
-                self.priors_ = pd.Series(dtype=float, name="prior")
+                self.priors_ = pd.Series(dtype=float)
             return self
         if true_labels is not None:
             raise TypeError("GLAD(n_iter=0).fit: the starting point takes no true_labels")
@@ -792,13 +800,25 @@ class GLAD(_Aggregator):
         self.probas_ = pd.DataFrame(p / p.sum(axis=1, keepdims=True), index=pd.Index(coded.tasks, name="task"),
                                     columns=classes)
         self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
-        self.alphas_ = pd.Series(1.0, index=pd.Index(coded.workers, name="worker"), name="alpha")
-        self.betas_ = pd.Series(1.0, index=pd.Index(coded.tasks, name="task"), name="beta")
-        self.priors_ = pd.Series(1.0 / k, index=classes, name="prior")
+        # unnamed indexes, as Crowd-Kit's before its first M-step
+        self.alphas_ = pd.Series(1.0, index=pd.Index(coded.workers), name="alpha")
+        self.betas_ = pd.Series(1.0, index=pd.Index(coded.tasks), name="beta")
+        self.probas_.columns.name = "variable"
+        self._crowdkit_priors(pd, list(coded.classes), self.alphas_.index, self.betas_.index)
         self.result_, self.workers_, self.tasks_ = None, None, None
         self.skills_ = pd.Series(right, index=self.alphas_.index, name="skill")
         self.loss_history_ = []
         return self
+
+    def _crowdkit_priors(self, pd, classes, workers, tasks):
+        """Crowd-Kit's names for the priors: ``priors_`` (the uniform class
+        prior, unnamed, as Crowd-Kit's), ``prior_labels_``, and the means
+        of the priors on the abilities and log difficulties (1)."""
+        import numpy as np
+        self.priors_ = pd.Series(1.0 / len(classes), index=classes)
+        self.prior_labels_ = np.asarray(classes)
+        self.alphas_priors_mean_ = pd.Series(1.0, index=list(workers))
+        self.betas_priors_mean_ = pd.Series(1.0, index=list(tasks))
 
     def _set_attributes(self, r):
         super()._set_attributes(r)
@@ -806,7 +826,8 @@ class GLAD(_Aggregator):
         self.alphas_ = self.workers_["ability"].rename("alpha")
         self.tasks_ = r.tasks_
         self.betas_ = self.tasks_["difficulty"].map(math.log).rename("beta")
-        self.priors_ = pd.Series(1.0 / len(r.classes), index=pd.Index(r.classes, name="label"), name="prior")
+        self.probas_.columns.name = "variable"  # as Crowd-Kit's, whose columns come from a melt
+        self._crowdkit_priors(pd, list(r.classes), self.alphas_.index, self.betas_.index)
 
 
 class MACE(_Aggregator):
@@ -836,7 +857,10 @@ class MACE(_Aggregator):
     P(knowing)), ``thetas_`` (an array, workers by classes in order of
     first appearance: the spamming distributions); the CLI's fit adds
     ``skills_`` (θ_w) and ``workers_`` (columns ``truthful`` and
-    ``spam[<class>]``). ``verbose`` is accepted (the fit never prints).
+    ``spam[<class>]``). ``smoothing_``, ``theta_priors_`` and
+    ``strategy_priors_`` are Crowd-Kit's fit's (the CLI's maximum
+    likelihood has 0 and None). ``verbose`` is accepted (the fit never
+    prints).
     """
 
     MODEL = "la-mace"
@@ -874,6 +898,7 @@ class MACE(_Aggregator):
             return super().fit(data, true_labels)
         if true_labels is not None:
             raise TypeError("MACE with Crowd-Kit's parameters: its fit takes no true_labels")
+        import numpy as np
         from ._ckfit import Coded, mace
         coded = Coded(pd, data, sort=False)
         st = self._ck
@@ -884,8 +909,15 @@ class MACE(_Aggregator):
         order = _sorted_columns(pd.DataFrame(post, columns=classes)).columns
         self.probas_ = pd.DataFrame(post, index=pd.Index(coded.tasks, name="task"), columns=classes)[order]
         self.probas_ = self.probas_.sort_index()
+        self.probas_.columns.name = None
         self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
         self.result_, self.workers_, self.loss_history_ = None, None, []
+        self.smoothing_ = 0.01 / coded.K
+        if st["method"] == "vb":
+            self.theta_priors_ = np.tile([float(st["alpha"]), float(st["beta"])], (coded.W, 1))
+            self.strategy_priors_ = np.full((coded.W, coded.K), 10.0)
+        else:
+            self.theta_priors_ = self.strategy_priors_ = None
         return self
 
     def _set_attributes(self, r):
@@ -895,6 +927,9 @@ class MACE(_Aggregator):
         self.skills_ = w["truthful"].rename("skill")
         self.spamming_ = np.column_stack([1 - w["truthful"].to_numpy(), w["truthful"].to_numpy()])
         self.thetas_ = w[["spam[%s]" % c for c in r.class_texts]].to_numpy()
+        self.probas_.columns.name = None
+        # maximum likelihood: no smoothing and no priors
+        self.smoothing_, self.theta_priors_, self.strategy_priors_ = 0.0, None, None
 
 
 class KOS(_Aggregator):
@@ -930,8 +965,12 @@ class MMSR(_Aggregator):
     p_w = (1 + (K − 1) s_w) / K, where s_w is the signed skill clipped to
     [−1/(K − 1) + 1/√n, 1 − 1/√n] (n tasks, K classes); ``labels_`` and
     ``scores_`` are the vote of the data weighted by ``skills_``
-    (``scores_``: each class's share of a task's total weight, which a
-    negative weight can push outside [0, 1]; ties go to the first class).
+    (``labels_``: the class of the largest weighted sum, ties to the first
+    class, which is the argmax of ``probas_``; ``scores_``: each class's
+    share of a task's total weight, as Crowd-Kit's, which negative weights
+    can push outside [0, 1], turn around when the total is negative, and
+    leave undefined, NaN, when it is 0; Crowd-Kit takes its labels from the
+    shares, so they differ from these on tasks of negative total).
     ``predict(data)`` and ``predict_score(data)`` weigh the labels of data
     by the fitted ``skills_``. ``probas_`` is the one-coin posterior of the
     CLI and ``workers_`` its worker table (``skill`` p_w, ``signed_skill``

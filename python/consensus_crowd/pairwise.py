@@ -88,7 +88,7 @@ class PairwiseResult:
         return pd.DataFrame(self.workers, columns=["worker", "skill", "bias", "comparisons"]).set_index("worker")
 
 
-def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, tie=None, binary=None,
+def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, tie=None, func_tol=None, binary=None,
                        worker_column="worker", left_column="left", right_column="right", label_column="label"):
     """Fit Bradley-Terry (``"bt"``) or noisy Bradley-Terry (``"noisy-bt"``)
     scores to pairwise comparisons with ``consensus pairwise fit``.
@@ -108,6 +108,9 @@ def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, tie
         tie: the label of a tie (``--tie``, ``"bt"`` only): a row whose
             label is ``tie`` is a comparison in which neither item was
             chosen, half a win for each; ``ties`` then counts them.
+        func_tol: ``"noisy-bt"`` only: stop when an iteration changes the
+            objective by less than this fraction (``--func-tol``, SciPy's
+            L-BFGS-B ``ftol``, Crowd-Kit's ``tol``).
         binary: the path of the ``consensus`` executable (default: the
             environment variable CONSENSUS_BIN, else ``consensus`` on PATH).
 
@@ -126,6 +129,9 @@ def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, tie
         raise TypeError("prior must be a finite number at least 0, not %r" % (prior,))
     if max_iter is not None and (isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1):
         raise TypeError("max_iter must be a positive int, not %r" % (max_iter,))
+    if func_tol is not None and (isinstance(func_tol, bool) or not isinstance(func_tol, (int, float))
+                                 or not func_tol >= 0):
+        raise TypeError("func_tol must be a number at least 0, not %r" % (func_tol,))
     tie_text = None
     if tie is not None:
         tie_text = _clean(tie, "tie")
@@ -155,6 +161,8 @@ def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, tie
             cmd += ["--max-iter", str(max_iter)]
         if tie_text is not None:
             cmd += ["--tie", tie_text]
+        if func_tol:
+            cmd += ["--func-tol", repr(float(func_tol))]
         if model == "noisy-bt":
             cmd += ["--workers", workers_path]
         proc = _run(cmd)
@@ -220,8 +228,8 @@ class _Pairwise:
                             "it has no counterpart in consensus pairwise fit --model %s" % self.MODEL,
                             "docs/pairwise.md", reasons)
         options = _iter_options(n_iter, options)
-        unknown = set(options) - {"prior", "max_iter", "tie", "binary", "worker_column", "left_column", "right_column",
-                                  "label_column"}
+        unknown = set(options) - {"prior", "max_iter", "tie", "func_tol", "binary", "worker_column", "left_column",
+                                  "right_column", "label_column"}
         if unknown:
             raise TypeError("%s: unknown option %s" % (type(self).__name__, ", ".join(sorted(unknown))))
         self._options = options
@@ -340,17 +348,26 @@ class NoisyBradleyTerry(_Pairwise):
     ``result_`` holds every output. ``n_iter`` bounds the L-BFGS
     iterations; ``n_iter=0`` gives the start, which is the Bradley-Terry
     fit (with every γ_w = σ(1) and β_w = 1/2), not random, so
-    ``random_state`` is accepted at Crowd-Kit's default 0 only; Crowd-Kit's
-    ``tol`` and ``regularization_ratio`` are not supported (``prior=`` sets
-    the weight of the scores' logistic prior, default 1).
+    ``random_state`` is accepted at Crowd-Kit's default 0 only. ``tol`` is
+    Crowd-Kit's: the fit stops when an iteration changes the objective by
+    less than that fraction (SciPy's L-BFGS-B ``ftol``; ``--func-tol``;
+    0: the CLI's rule). Crowd-Kit's ``regularization_ratio`` is not
+    supported: its regulariser enters its objective with the sign that
+    rewards scores far apart (docs/crowdkit.md); ``prior=`` sets the weight
+    of the scores' logistic prior here, default 1.
     """
 
     MODEL = "noisy-bt"
 
     def __init__(self, n_iter=None, tol=None, regularization_ratio=None, random_state=None, **options):
         self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
+        if tol is not None:
+            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
+                raise TypeError("NoisyBradleyTerry(tol=%r): want a number at least 0" % (tol,))
+            if tol > 0:
+                options["func_tol"] = float(tol)
         super().__init__(None if self._start_only else n_iter, options,
-                         {"tol": tol, "regularization_ratio": regularization_ratio, "random_state": random_state},
+                         {"regularization_ratio": regularization_ratio, "random_state": random_state},
                          {"random_state": 0},
                          {"random_state": "the fit starts from the Bradley-Terry scores, not at random, as if "
                                           "from random_state=0"})
@@ -367,15 +384,15 @@ class NoisyBradleyTerry(_Pairwise):
         if hasattr(data, "columns") and "worker" not in data.columns:
             raise MissingColumnError("comparisons: no column 'worker' (columns: %s)"
                                      % ", ".join(repr(c) for c in data.columns))
-        options = {k: v for k, v in self._options.items() if k != "max_iter"}
+        options = {k: v for k, v in self._options.items() if k not in ("max_iter", "func_tol")}
         options.setdefault("prior", 1.0)
         r = aggregate_pairwise(data, "bt", **options)
         workers = sorted(set(data["worker"]) if hasattr(data, "columns") else {row[0] for row in data}, key=str)
         self.result_ = r
         s = r.scores_
         self.scores_ = pd.Series([1 / (1 + math.exp(-v)) for v in s], index=s.index, name="agg_score")
-        self.skills_ = pd.Series(1 / (1 + math.exp(-1)), index=pd.Index(workers, name="worker"), name="skill")
-        self.biases_ = pd.Series(0.5, index=pd.Index(workers, name="worker"), name="bias")
+        self.skills_ = pd.Series(1 / (1 + math.exp(-1)), index=pd.Index(workers), name="skill")
+        self.biases_ = pd.Series(0.5, index=pd.Index(workers), name="bias")
         self.loss_history_ = []
         return self
 
@@ -384,6 +401,6 @@ class NoisyBradleyTerry(_Pairwise):
         s = r.scores_
         self.scores_ = pd.Series([1 / (1 + math.exp(-v)) for v in s], index=s.index, name="agg_score")
         w = r.workers_
-        self.skills_ = w["skill"].rename("skill")
-        self.biases_ = w["bias"].rename("bias")
+        self.skills_ = w["skill"].rename("skill").rename_axis(None)  # unnamed index, as Crowd-Kit's
+        self.biases_ = w["bias"].rename("bias").rename_axis(None)
         self.loss_history_ = []

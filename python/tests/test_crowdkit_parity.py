@@ -5,6 +5,7 @@ computation or a hand-worked value. They skip without pandas."""
 
 import math
 import os
+import re
 import sys
 import unittest
 
@@ -40,7 +41,7 @@ def toy():
 
 def em_step(df, probas):
     """One M-step and E-step of Dawid-Skene written out with dicts: the
-    priors and error matrices from probas (floored at machine epsilon, as
+    priors and error matrices from probas (floored at 1e-10, as
     Crowd-Kit's), then every task's posterior."""
     classes = sorted(probas.columns)
     prior = {z: probas[z].mean() for z in classes}
@@ -48,7 +49,7 @@ def em_step(df, probas):
     for t, w, y in df.itertuples(index=False):
         for z in classes:
             counts[(w, y, z)] = counts.get((w, y, z), 0.0) + probas.loc[t, z]
-    eps = np.finfo(float).eps
+    eps = 1e-10
     counts = {k: max(v, eps) for k, v in counts.items()}
     total = {}
     for (w, y, z), v in counts.items():
@@ -121,6 +122,19 @@ class TestIterations(unittest.TestCase):
         self.assertEqual(bt.scores_.name, "agg_score")
         self.assertEqual(cc.BradleyTerry().fit(df).scores_.name, "agg_score")
 
+    def test_noisy_bradley_terry_tol(self):
+        """tol is SciPy's ftol: a coarse one stops the L-BFGS fit earlier."""
+        rows = [("w%d" % (i % 3), "abcd"[i % 4], "abcd"[(i + 1 + i // 4) % 4]) for i in range(40)]
+        rows = [(w, l, r, l if (i % 5) else r) for i, (w, l, r) in enumerate(rows) if l != r]
+        df = pd.DataFrame(rows, columns=["worker", "left", "right", "label"])
+        iters = re.compile(r"(\d+) iterations")
+        full = cc.NoisyBradleyTerry().fit(df)
+        coarse = cc.NoisyBradleyTerry(n_iter=100, tol=0.1).fit(df)
+        self.assertLess(int(iters.search(coarse.result_.log).group(1)), int(iters.search(full.result_.log).group(1)))
+        self.assertEqual(coarse.scores_.name, "agg_score")
+        start = cc.NoisyBradleyTerry(n_iter=0, tol=1e-5).fit(df)
+        self.assertTrue(((start.skills_ - 1 / (1 + math.exp(-1))).abs() < 1e-15).all())
+
     def test_zero_iterations(self):
         df = toy()
         zbs = cc.ZeroBasedSkill(n_iter=0).fit(df)
@@ -185,6 +199,18 @@ class TestAttributes(unittest.TestCase):
         self.assertAlmostEqual(scores.loc["t1", "yes"], yes / (yes + no), places=12)
         self.assertIs(m.predict(df), m.labels_)
         self.assertTrue(m.fit_predict_score(df).equals(scores))
+
+    def test_mmsr_vote_signs(self):
+        """labels_ is the argmax of the weighted sums: with a negative total
+        (t1) the shares turn around, and with a zero total (t2) they are
+        undefined, but the label is the heavier class."""
+        m = cc.MMSR()
+        m.skills_ = pd.Series({"a": -1.0, "b": 0.5, "c": 1.0})
+        df = pd.DataFrame([("t1", "a", "x"), ("t1", "b", "y"), ("t2", "a", "x"), ("t2", "c", "y")],
+                          columns=["task", "worker", "label"])
+        self.assertEqual(m.predict(df).to_dict(), {"t1": "y", "t2": "y"})
+        self.assertEqual(m.scores_.loc["t1"].tolist(), [2.0, -1.0])
+        self.assertTrue(m.scores_.loc["t2"].isna().all())
 
     def test_mmsr_diverges(self):
         """The six tasks whose rank-one iteration overflows: a clear error."""
