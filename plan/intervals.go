@@ -45,9 +45,9 @@ type Intervals struct {
 
 // ClassIntervals returns credible intervals for every task's class
 // posterior ρ_j(z): the spread of ρ_j(z) over draws of the workers'
-// confusion matrices from their posterior (the class prior at its mean),
-// which says how much the consensus probability depends on what is known
-// of the workers.
+// confusion matrices and of the class prior from their posteriors (the
+// prior's Dirichlet(1 + Σ_j ρ_j)), which says how much the consensus
+// probability depends on what is known of the workers.
 //
 // Mean-field posteriors are overconfident, and these intervals taken at
 // the nominal level cover the posterior at the true workers less often
@@ -176,7 +176,7 @@ func classPrior(p *Posterior) []float64 {
 }
 
 // classDraws returns draws of every task's class posterior at confusion
-// matrices drawn from the workers' posterior, sorted per cell: cell c (task
+// matrices and a class prior drawn from their posteriors, sorted per cell: cell c (task
 // j, class z at c = j·K + z) holds its draws at [c·draws, (c+1)·draws).
 func classDraws(p *Posterior, draws int, seed uint64) []float64 {
 	d := p.Data
@@ -188,11 +188,26 @@ func classDraws(p *Posterior, draws int, seed uint64) []float64 {
 	for w := range d.Workers {
 		p.Workers.Confusion(w, lam[w*k*k:(w+1)*k*k])
 	}
-	prior := classPrior(p)
+	// The class prior's posterior, Dirichlet(1 + Σ_j ρ_j).
+	nu := make([]float64, k)
+	for j := range J {
+		for z := range k {
+			nu[z] += p.Probs[j*k+z]
+		}
+	}
+	prior := make([]float64, k)
 	logPi := make([]float64, len(lam))
 	o := make([]float64, k)
 	for s := range draws {
 		src := rand.NewPCG(seed, uint64(s))
+		var sum float64
+		for z := range k {
+			prior[z] = distuv.Gamma{Alpha: 1 + nu[z], Beta: 1, Src: src}.Rand()
+			sum += prior[z]
+		}
+		for z := range k {
+			prior[z] = math.Log(prior[z] / sum)
+		}
 		for r := 0; r < len(lam); r += k {
 			var sum float64
 			for y := range k {
