@@ -43,8 +43,9 @@ type Pick struct {
 	// consensus label is right, per label, looking Lookahead labels ahead
 	// (see Next).
 	Gain float64
-	// Confidence is the posterior probability of the task's current
-	// consensus label.
+	// Confidence is the largest probability of the task's class posterior
+	// as Next reads it (p.Tasks: for FromResult's fits, the cavity
+	// posterior), the probability that its decision is right.
 	Confidence float64
 	// Change is the probability that the consensus label changes with one
 	// more label.

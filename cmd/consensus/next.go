@@ -41,8 +41,8 @@ that worker, no worker for a task it labelled, each at most --per-worker
 times.
 
 The output has the columns task, worker (with --pool), labels (the task's
-labels so far), label (its consensus label), confidence (the posterior
-probability of that label), gain and p_change (the probability that one more
+labels so far), label (its consensus label), confidence (the largest
+probability of its cavity posterior: see docs/planning.md), gain and p_change (the probability that one more
 label changes the consensus label), best first.
 
 --tasks writes every task: task, labels, label, confidence, gain and
