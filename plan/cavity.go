@@ -2,6 +2,14 @@ package plan
 
 import "math"
 
+// Cavity returns the class posteriors the planner reads for a fit whose
+// Probs are class posteriors: those of cavity, held as a TaskPosterior. A
+// Posterior built from another model takes its Tasks from here when its
+// worker posteriors were fitted to the same labels.
+func Cavity(p *Posterior) TaskPosterior {
+	return rows{probs: cavity(p, p.Probs), k: p.Data.NumClasses()}
+}
+
 // cavity returns the class posterior of every task recomputed with every
 // worker's confusion matrix taken without the task's own labels: the
 // posterior mean of π_w(z, ·) from λ_w(z, ·) less the label's expected

@@ -45,9 +45,9 @@ type Intervals struct {
 
 // ClassIntervals returns credible intervals for every task's class
 // posterior ρ_j(z): the spread of ρ_j(z) over draws of the workers'
-// confusion matrices from their posterior (the class prior at its mean),
-// which says how much the consensus probability depends on what is known
-// of the workers.
+// confusion matrices and of the class prior from their posteriors (the
+// prior's Dirichlet(1 + Σ_j ρ_j)), which says how much the consensus
+// probability depends on what is known of the workers.
 //
 // Mean-field posteriors are overconfident, and these intervals taken at
 // the nominal level cover the posterior at the true workers less often
@@ -81,21 +81,29 @@ func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*In
 			if err != nil {
 				return nil, err
 			}
-			sorted := classDraws(q, set.Draws, set.Seed^0x9e3779b97f4a7c15+uint64(b))
-			for i, l := range grid {
-				lo, hi := quantiles(sorted, set.Draws, l)
-				for c, x := range truth {
-					if x >= lo[c]-1e-12 && x <= hi[c]+1e-12 {
-						in[i]++
+			k := d.NumClasses()
+			forBlocks(d.NumTasks(), set.Draws*k, func(jlo, jhi int) {
+				sorted := classDraws(q, set.Draws, set.Seed^0x9e3779b97f4a7c15+uint64(b), jlo, jhi)
+				for i, l := range grid {
+					lo, hi := quantiles(sorted, set.Draws, l)
+					for c, x := range truth[jlo*k : jhi*k] {
+						if x >= lo[c]-1e-12 && x <= hi[c]+1e-12 {
+							in[i]++
+						}
 					}
 				}
-			}
+			})
 			all += float64(len(truth))
 		}
 		used = calibrate(grid, in, all, set.Level)
 	}
-	sorted := classDraws(p, set.Draws, set.Seed)
-	lo, hi := quantiles(sorted, set.Draws, used)
+	k := p.Data.NumClasses()
+	lo, hi := make([]float64, len(p.Probs)), make([]float64, len(p.Probs))
+	forBlocks(p.Data.NumTasks(), set.Draws*k, func(jlo, jhi int) {
+		l, h := quantiles(classDraws(p, set.Draws, set.Seed, jlo, jhi), set.Draws, used)
+		copy(lo[jlo*k:], l)
+		copy(hi[jlo*k:], h)
+	})
 	return &Intervals{Lo: lo, Hi: hi, Level: set.Level, Used: used}, nil
 }
 
@@ -175,24 +183,54 @@ func classPrior(p *Posterior) []float64 {
 	return prior
 }
 
-// classDraws returns draws of every task's class posterior at confusion
-// matrices drawn from the workers' posterior, sorted per cell: cell c (task
-// j, class z at c = j·K + z) holds its draws at [c·draws, (c+1)·draws).
-func classDraws(p *Posterior, draws int, seed uint64) []float64 {
+// blockFloats bounds the draws held at once: 2²³ values, 64 MiB.
+const blockFloats = 1 << 23
+
+// forBlocks calls f on consecutive blocks [lo, hi) of n tasks, each of at
+// most blockFloats/per tasks (at least one).
+func forBlocks(n, per int, f func(lo, hi int)) {
+	size := max(blockFloats/max(per, 1), 1)
+	for lo := 0; lo < n; lo += size {
+		f(lo, min(lo+size, n))
+	}
+}
+
+// classDraws returns draws of the class posteriors of tasks [jlo, jhi) at
+// confusion matrices and a class prior drawn from their posteriors, sorted
+// per cell: cell c (task jlo + c/K, class c mod K) holds its draws at
+// [c·draws, (c+1)·draws). Draw s comes from a generator seeded with (seed,
+// s), which draws the prior and then every worker's rows in order, so
+// that a task's draws do not depend on the block it is in.
+func classDraws(p *Posterior, draws int, seed uint64, jlo, jhi int) []float64 {
 	d := p.Data
 	k := d.NumClasses()
 	J := d.NumTasks()
-	cells := J * k
+	cells := (jhi - jlo) * k
 	samples := make([]float64, draws*cells)
 	lam := make([]float64, d.NumWorkers()*k*k)
 	for w := range d.Workers {
 		p.Workers.Confusion(w, lam[w*k*k:(w+1)*k*k])
 	}
-	prior := classPrior(p)
+	// The class prior's posterior, Dirichlet(1 + Σ_j ρ_j).
+	nu := make([]float64, k)
+	for j := range J {
+		for z := range k {
+			nu[z] += p.Probs[j*k+z]
+		}
+	}
+	prior := make([]float64, k)
 	logPi := make([]float64, len(lam))
 	o := make([]float64, k)
 	for s := range draws {
 		src := rand.NewPCG(seed, uint64(s))
+		var sum float64
+		for z := range k {
+			prior[z] = distuv.Gamma{Alpha: 1 + nu[z], Beta: 1, Src: src}.Rand()
+			sum += prior[z]
+		}
+		for z := range k {
+			prior[z] = math.Log(prior[z] / sum)
+		}
 		for r := 0; r < len(lam); r += k {
 			var sum float64
 			for y := range k {
@@ -204,7 +242,7 @@ func classDraws(p *Posterior, draws int, seed uint64) []float64 {
 				logPi[r+y] = math.Log(max(logPi[r+y]/sum, 1e-300))
 			}
 		}
-		for j := range J {
+		for j := jlo; j < jhi; j++ {
 			copy(o, prior)
 			for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
 				w, y := int(d.Worker[i]), int(d.Label[i])
@@ -214,7 +252,7 @@ func classDraws(p *Posterior, draws int, seed uint64) []float64 {
 			}
 			softmax(o)
 			for z := range k {
-				samples[(j*k+z)*draws+s] = o[z]
+				samples[((j-jlo)*k+z)*draws+s] = o[z]
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -52,7 +53,7 @@ func TestClassIntervalCoverage(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					rawLo, rawHi := quantiles(classDraws(p, 400, seed), 400, 0.9)
+					rawLo, rawHi := quantiles(classDraws(p, 400, seed, 0, s.Data.NumTasks()), 400, 0.9)
 					truth := trueClassPosterior(s)
 					for i, x := range truth {
 						all++
@@ -71,5 +72,29 @@ func TestClassIntervalCoverage(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestClassDrawsBlocks checks that a task's draws do not depend on the
+// block of tasks they are drawn with, so that ClassIntervals gives the
+// same intervals whatever the blocks its memory bound makes.
+func TestClassDrawsBlocks(t *testing.T) {
+	s, err := Crowd{Tasks: 60, Workers: 10, Classes: 3, LabelsPerTask: 4, Seed: 2}.Simulate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Fit(context.Background(), s.Data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := classDraws(p, 50, 7, 0, 60)
+	parts := append(classDraws(p, 50, 7, 0, 25), classDraws(p, 50, 7, 25, 60)...)
+	if !reflect.DeepEqual(whole, parts) {
+		t.Error("the draws of two blocks differ from those of one")
+	}
+	var calls, tasks int
+	forBlocks(10, blockFloats/3, func(lo, hi int) { calls++; tasks += hi - lo })
+	if calls != 4 || tasks != 10 {
+		t.Errorf("forBlocks: %d calls over %d tasks, want 4 over 10", calls, tasks)
 	}
 }

@@ -17,7 +17,9 @@ type Settings struct {
 	// 0.99.
 	Stop float64
 	// Lookahead is the largest number of further labels a task's gain is
-	// looked ahead over; zero means 3.
+	// looked ahead over; zero means 3. With many classes fewer are looked
+	// ahead over, so that at most 1000 count vectors of labels are
+	// enumerated for each number (at K = 20, two labels; from K = 45, one).
 	Lookahead int
 	// Pool, if not nil, lists the workers available (indices into the
 	// data set's workers): Next then chooses task-worker pairs, a worker
@@ -41,8 +43,9 @@ type Pick struct {
 	// consensus label is right, per label, looking Lookahead labels ahead
 	// (see Next).
 	Gain float64
-	// Confidence is the posterior probability of the task's current
-	// consensus label.
+	// Confidence is the largest probability of the task's class posterior
+	// as Next reads it (p.Tasks: for FromResult's fits, the cavity
+	// posterior), the probability that its decision is right.
 	Confidence float64
 	// Change is the probability that the consensus label changes with one
 	// more label.
@@ -230,6 +233,9 @@ type outcome struct {
 func newLookahead(pi []float64, k, m int) lookahead {
 	la := lookahead{k: k, pi: pi}
 	for n := 1; n <= m; n++ {
+		if n > 1 && outcomes(n, k) > maxOutcomes {
+			break
+		}
 		var outs []outcome
 		c := make([]int, k)
 		var rec func(y, left int)
@@ -262,6 +268,24 @@ func newLookahead(pi []float64, k, m int) lookahead {
 		la.steps = append(la.steps, outs)
 	}
 	return la
+}
+
+// maxOutcomes bounds the count vectors the lookahead enumerates for one
+// number of labels: with many classes it looks fewer labels ahead (at K =
+// 20, two; from K = 45, one).
+const maxOutcomes = 1000
+
+// outcomes returns the number of count vectors of n labels in k classes,
+// C(n + k − 1, k − 1), or more than maxOutcomes when it is larger.
+func outcomes(n, k int) int {
+	c := 1
+	for i := 1; i <= n; i++ {
+		c = c * (k - 1 + i) / i
+		if c > maxOutcomes {
+			return maxOutcomes + 1
+		}
+	}
+	return c
 }
 
 // lfact returns log n!.

@@ -40,8 +40,9 @@ type Posterior struct {
 	// Workers is the posterior of the workers' confusion matrices.
 	Workers WorkerPosterior
 	// Probs is the consensus distribution of every task, J×K (the fit's
-	// output); the consensus label, against which agreement is counted,
-	// is its argmax.
+	// output: the class posterior for an LA fit); the consensus label,
+	// against which agreement is counted, is its argmax, and Flags counts
+	// the workers' labels against it.
 	Probs []float64
 }
 
@@ -65,8 +66,8 @@ func Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*Posterior, e
 // its workers' values are the posterior means p[z,y] and the labels n[z]
 // every row weighs, from which the pseudo-counts are recovered as λ_wz(y) =
 // p[z,y]·(Σ_y β_z(y) + n[z]). Under LA (vb-la-ds) Probs is the class
-// posterior and Tasks is set; under DA (vb-da-ds, vb-hda-ds) Tasks is nil.
-// Any other result is an error.
+// posterior and Tasks is its cavity form (see Cavity); under DA (vb-da-ds,
+// vb-hda-ds) Tasks is nil. Any other result is an error.
 func FromResult(r *model.Result) (*Posterior, error) {
 	d := r.Data
 	k := d.NumClasses()
@@ -87,7 +88,7 @@ func FromResult(r *model.Result) (*Posterior, error) {
 	}
 	p := &Posterior{Data: d, Workers: w, Probs: r.Probs}
 	if strings.HasPrefix(r.Model, "vb-la-") {
-		p.Tasks = rows{probs: cavity(p, r.Probs), k: k}
+		p.Tasks = Cavity(p)
 	}
 	return p, nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -42,8 +41,8 @@ that worker, no worker for a task it labelled, each at most --per-worker
 times.
 
 The output has the columns task, worker (with --pool), labels (the task's
-labels so far), label (its consensus label), confidence (the posterior
-probability of that label), gain and p_change (the probability that one more
+labels so far), label (its consensus label), confidence (the largest
+probability of its cavity posterior: see docs/planning.md), gain and p_change (the probability that one more
 label changes the consensus label), best first.
 
 --tasks writes every task: task, labels, label, confidence, gain and
@@ -57,8 +56,11 @@ intervals cover at the level asked (see docs/planning.md); --seed seeds it.
 distribution (the posterior mean of q_j), with q_<class>_lo and
 q_<class>_hi under --intervals, calibrated in the same way.
 
---workers writes the evidence on every worker: worker, labels, agreement
-(the fraction of its labels equal to their task's consensus label),
+--workers writes the workers file of the fit (the columns of 'consensus fit
+-m vb-la-ds --workers': worker, labels, skill, the posterior means p[z,y] of
+the confusion matrix and the labels n[z] each row weighs; --init-workers
+reads it back) with the evidence on every worker as further columns:
+agreement (the fraction of its labels equal to their task's consensus label),
 accuracy (the posterior mean of its balanced accuracy, the mean of its
 confusion matrix's diagonal; 1/K for a spammer) with accuracy_lo and
 accuracy_hi (the --level credible interval), p_spammer (the posterior
@@ -116,7 +118,11 @@ posterior 0.5 or more, else "none").`,
 			if err := checkFitMemory(plan.Model, d, nil, in.maxMemory); err != nil {
 				return err
 			}
-			p, err := plan.Fit(cmd.Context(), d, &model.Settings{Threads: threads})
+			res, err := plan.Model.Fit(cmd.Context(), d, &model.Settings{Threads: threads})
+			if err != nil {
+				return err
+			}
+			p, err := plan.FromResult(res)
 			if err != nil {
 				return err
 			}
@@ -126,7 +132,7 @@ posterior 0.5 or more, else "none").`,
 			}
 			files := []output.File{output.TableFile(out, ofmt, nextTable(d, p, picks, pool != ""))}
 			if workers != "" {
-				files = append(files, output.TableFile(workers, ofmt, flagTable(d, plan.Flags(p, &fs))))
+				files = append(files, output.TableFile(workers, ofmt, flagTable(res, plan.Flags(p, &fs))))
 			}
 			if tasks != "" {
 				all, err := plan.Assess(p, set.Lookahead)
@@ -285,13 +291,21 @@ func nextTable(d *data.Dataset, p *plan.Posterior, picks []plan.Pick, pairs bool
 	return t
 }
 
-// flagTable returns the worker flags as a table.
-func flagTable(d *data.Dataset, flags []plan.WorkerFlag) *output.Table {
+// flagTable returns the workers file of the fit res (the columns of fit
+// --workers: worker, labels, skill and the model's worker values) with the
+// worker flags as further columns.
+func flagTable(res *model.Result, flags []plan.WorkerFlag) *output.Table {
 	num := output.FormatProb
-	t := &output.Table{
-		Columns: []string{"worker", "labels", "agreement", "accuracy", "accuracy_lo", "accuracy_hi", "p_spammer", "p_adversarial", "flag"},
-		Numeric: []bool{false, true, true, true, true, true, true, true, false},
+	d := res.Data
+	t := &output.Table{Columns: []string{"worker", "labels", "skill"}, Numeric: []bool{false, true, true}}
+	for _, c := range res.WorkerColumns() {
+		t.Columns = append(t.Columns, c)
+		t.Numeric = append(t.Numeric, true)
 	}
+	t.Columns = append(t.Columns, "agreement", "accuracy", "accuracy_lo", "accuracy_hi", "p_spammer", "p_adversarial", "flag")
+	t.Numeric = append(t.Numeric, true, true, true, true, true, true, false)
+	skills := res.WorkerSkills()
+	var vals []float64
 	for w, f := range flags {
 		flag := f.Flag
 		if flag == "" {
@@ -301,7 +315,12 @@ func flagTable(d *data.Dataset, flags []plan.WorkerFlag) *output.Table {
 		if math.IsNaN(f.Agreement) {
 			agree = "NaN"
 		}
-		t.Rows = append(t.Rows, []string{d.Workers[w], strconv.Itoa(f.Labels), agree, num(f.Accuracy), num(f.Lo), num(f.Hi), num(f.Spammer), num(f.Adversarial), strings.TrimSpace(flag)})
+		row := []string{d.Workers[w], strconv.Itoa(f.Labels), num(skills[w])}
+		vals = res.WorkerValues(w, vals[:0])
+		for _, v := range vals {
+			row = append(row, num(v))
+		}
+		t.Rows = append(t.Rows, append(row, agree, num(f.Accuracy), num(f.Lo), num(f.Hi), num(f.Spammer), num(f.Adversarial), flag))
 	}
 	return t
 }

@@ -33,8 +33,13 @@ func TestNextCLI(t *testing.T) {
 		prev = g
 	}
 	flags := readCSV(t, filepath.Join(dir, "flags.csv"))
-	if len(flags) != 165 || strings.Join(flags[0], ",") != "worker,labels,agreement,accuracy,accuracy_lo,accuracy_hi,p_spammer,p_adversarial,flag" {
+	if len(flags) != 165 || strings.Join(flags[0], ",") != "worker,labels,skill,p[0,0],p[0,1],p[1,0],p[1,1],n[0],n[1],agreement,accuracy,accuracy_lo,accuracy_hi,p_spammer,p_adversarial,flag" {
 		t.Errorf("flags table: %d rows, header %v", len(flags), flags[0])
+	}
+	// The flags file is a workers file of vb-la-ds: fit reads it back.
+	r = runIn(t, dir, "", "fit", "--dataset", "rte", "-m", "vb-la-ds", "--init-workers", "flags.csv", "--output", "fit.csv")
+	if r.code != 0 {
+		t.Fatalf("fit --init-workers flags.csv: exit %d: %s", r.code, r.stderr)
 	}
 	r = runIn(t, dir, "", "next", "--dataset", "rte", "--budget", "30", "--output", "next2.csv", "--workers", "flags2.csv", "--threads", "2")
 	if r.code != 0 {

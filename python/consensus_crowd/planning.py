@@ -32,9 +32,9 @@ class NextResult:
             first, as dicts with the keys task, (worker,) labels, label,
             confidence, gain and p_change.
         workers: with ``workers=True``, one dict per worker: worker,
-            labels, agreement, accuracy, accuracy_lo, accuracy_hi,
-            p_spammer, p_adversarial and flag ("spammer", "adversarial" or
-            "none"); else None.
+            labels, skill, the fitted p[z,y] and n[z], then agreement,
+            accuracy, accuracy_lo, accuracy_hi, p_spammer, p_adversarial and
+            flag ("spammer", "adversarial" or "none"); else None.
         tasks: with ``tasks=True``, one dict per task: task, labels, label,
             confidence, gain, p_change and p_<class> (with p_<class>_lo and
             p_<class>_hi under ``intervals=``; q_<class> and its interval
