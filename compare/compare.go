@@ -323,9 +323,12 @@ type fitOut struct {
 	dur time.Duration
 }
 
-// fitAll runs the jobs on opt.Parallel goroutines and returns their
-// results in job order.
+// fitAll runs the jobs on opt.Parallel goroutines, at most one a job, and
+// returns their results in job order. The memory share of a fit is the
+// limit over the fits that really run at once: --parallel beyond the
+// number of jobs does not shrink it.
 func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options) ([]fitOut, error) {
+	opt.Parallel = min(opt.Parallel, max(len(jobs), 1))
 	out := make([]fitOut, len(jobs))
 	po := pool.Options{Workers: opt.Parallel}
 	if opt.Progress != nil {

@@ -36,7 +36,7 @@ func readChunks(t *tableReader, b *Builder, g *guard) error {
 	}
 	in := blockInput{r: f.r, err: f.err, carry: f.buf[f.pos:], line: f.line, read: int64(f.pos), size: t.size}
 	parser := func() *chunkParser { return newChunkParser(byte(f.sep), f.trim, t.width, t.index) }
-	rest, err := readBlocks(in, parser, b, g, t.names[0])
+	rest, err := readBlocks(in, parser, b, g, t.header)
 	if err != nil {
 		return err
 	}
@@ -78,10 +78,10 @@ type blockRest struct {
 // that row's line on, which the row-by-row path then reads. The guard g
 // sees every row, with its line and the number of distinct tasks and
 // workers after it, as the row-by-row path shows them; readBlocks returns
-// the guard's error, if it gives one. taskColumn is the name of the task
-// column: a row whose task equals it may repeat the header, which the
+// the guard's error, if it gives one. header holds the file's column
+// names: a row whose task is one of them may repeat the header, which the
 // row-by-row path decides.
-func readBlocks(in blockInput, newParser func() *chunkParser, b *Builder, g *guard, taskColumn string) (blockRest, error) {
+func readBlocks(in blockInput, newParser func() *chunkParser, b *Builder, g *guard, header *headerSet) (blockRest, error) {
 	b.tasks.hash("")
 	b.workers.hash("")
 	n := chunkThreads
@@ -132,11 +132,11 @@ func readBlocks(in blockInput, newParser func() *chunkParser, b *Builder, g *gua
 		var stop *chunkRow // the first row not added, if any
 		var err error
 		if parsers == 0 {
-			stop, err = single.direct(job, b, g, line, taskColumn)
+			stop, err = single.direct(job, b, g, line, header)
 		} else {
 			<-job.done
 			var added int
-			added, err = job.merge(b, g, line, taskColumn)
+			added, err = job.merge(b, g, line, header)
 			if added < len(job.rows) {
 				stop = &job.rows[added]
 			}
@@ -359,10 +359,10 @@ type chunkRow struct {
 // merge adds the rows of c to b, numbering the ids of c in b, and returns
 // the number of rows added: all of them, or those before the first row
 // that is not plain, whose label b does not accept or checkRow refuses (NaN
-// or infinite), or whose task is the task column's name (so that the row
-// may repeat the header: the row-by-row path decides). line is the number
+// or infinite), or whose task is a column name (so that the row may repeat
+// the header: the row-by-row path decides). line is the number
 // of lines before c, for the guard g, whose error ends the merge.
-func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, error) {
+func (c *chunk) merge(b *Builder, g *guard, line int, header *headerSet) (int, error) {
 	stop := len(c.rows)
 	if c.stop {
 		stop--
@@ -392,7 +392,7 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 	for i := range tasks.off {
 		if first := int(tasks.first[i]); first >= stop {
 			break
-		} else if headerLike(tasks.name(c.data, i), taskColumn) {
+		} else if headerLike(tasks.name(c.data, i), header) {
 			stop = first
 			break
 		}
@@ -453,7 +453,7 @@ func (c *chunk) merge(b *Builder, g *guard, line int, taskColumn string) (int, e
 // that differs from the previous row's and prefetching its home slot in
 // b's task table, so that the cache misses of a batch's new tasks, nearly all
 // of the misses, overlap instead of coming one after the other.
-func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColumn string) (*chunkRow, error) {
+func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, header *headerSet) (*chunkRow, error) {
 	data := c.data
 	var lastTask, lastLabel []byte // cells of the previous row, for runs of one id
 	var lastID [3]int32
@@ -541,7 +541,7 @@ func (p *chunkParser) direct(c *chunk, b *Builder, g *guard, line int, taskColum
 				}
 				label, newLabel = k, !ok
 			}
-			if !sameTask && headerLike(bytesString(taskText), taskColumn) {
+			if !sameTask && headerLike(bytesString(taskText), header) {
 				return r.stop(), nil
 			}
 			if newLabel {

@@ -286,9 +286,8 @@ func trimCell(line []byte, start, stop int) (int, int, bool) {
 	return start, stop, stop > start
 }
 
-// headerLike reports whether a cell equals its column's name as
-// repeatedHeader compares them: a row can repeat the header only if its
-// task cell is headerLike.
-func headerLike(cell, name string) bool {
-	return repeatedHeader([]string{cell}, []string{name})
+// headerLike reports whether a cell is one of the column names of h (nil:
+// none): a row can repeat the header only if its task cell is headerLike.
+func headerLike(cell string, h *headerSet) bool {
+	return h != nil && h.has(cell)
 }

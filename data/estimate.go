@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -75,7 +74,8 @@ func EstimateFile(path string, f Format, opt ReadOptions) (FileEstimate, error) 
 		return FileEstimate{}, ErrNotEstimated
 	}
 	size := float64(fi.Size())
-	var text io.Reader = bufio.NewReaderSize(file, 64<<10)
+	br := bufio.NewReaderSize(file, 64<<10)
+	var text io.Reader = br
 	var magic [2]byte
 	gzipped := false
 	if _, err := file.ReadAt(magic[:], 0); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -83,7 +83,7 @@ func EstimateFile(path string, f Format, opt ReadOptions) (FileEstimate, error) 
 		if size, err = gzipTextSize(file, fi.Size()); err != nil {
 			return FileEstimate{}, err
 		}
-		zr, err := gzip.NewReader(text)
+		zr, err := newGzipMembers(br)
 		if err != nil {
 			return FileEstimate{}, err
 		}

@@ -66,6 +66,21 @@ func FormatOf(name string) Format {
 	return CSV
 }
 
+// CheckOutputName reports whether the name of an output file says its
+// format: an extension FormatOf knows (".csv", ".tsv", ".tab", ".jsonl",
+// ".ndjson", ".parquet", ".pq", each optionally followed by ".gz"), or no
+// extension at all (CSV, as standard output, "-", and devices such as
+// /dev/null). Another extension (".json", ".xlsx", ".txt", ".csv.bz2")
+// promises a format that would not be written, and is an error.
+func CheckOutputName(name string) error {
+	ext := filepath.Ext(strings.TrimSuffix(strings.ToLower(name), ".gz"))
+	switch ext {
+	case "", ".csv", ".tsv", ".tab", ".jsonl", ".ndjson", ".parquet", ".pq":
+		return nil
+	}
+	return fmt.Errorf("the extension %s names no table format; name the file .csv, .tsv, .jsonl or .parquet (optionally .gz)", ext)
+}
+
 // resolve returns f, or the format of name if f is empty.
 func (f Format) resolve(name string) Format {
 	if f == "" {

@@ -17,9 +17,10 @@ import (
 type jsonlReader struct {
 	file    string
 	br      *bufio.Reader
-	names   []string // wanted keys
-	roles   []string // what each wanted key holds, for messages
-	line    int      // physical line of the last line read
+	names   []string   // wanted keys
+	header  *headerSet // of names
+	roles   []string   // what each wanted key holds, for messages
+	line    int        // physical line of the last line read
 	records int
 	buf     []byte
 	br2     bytes.Reader
@@ -62,7 +63,7 @@ func newJSONLReader(r io.Reader, file string, names, roles []string, g *guard) (
 		br = bufio.NewReaderSize(text, 64<<10)
 	}
 	return &jsonlReader{
-		file: file, br: br, names: names, roles: roles, size: inputSize(r),
+		file: file, br: br, names: names, roles: roles, size: inputSize(r), header: newHeaderSet(names),
 		cells: make([]string, len(names)), found: make([]int, len(names)),
 	}, nil
 }
@@ -78,6 +79,7 @@ func (j *jsonlReader) resolve(line []byte) error {
 		return &InputError{File: j.file, Line: j.line, Msg: err.Error(), Err: err}
 	}
 	j.names, j.roles, j.more = names, roles, nil
+	j.header = newHeaderSet(names)
 	j.cells, j.found = make([]string, len(j.names)), make([]int, len(j.names))
 	return nil
 }
@@ -200,7 +202,7 @@ func (j *jsonlReader) next() ([]string, int, error) {
 		if err := j.parse(line); err != nil {
 			return nil, 0, err
 		}
-		if msg := checkRow(j.cells, j.names, j.roles); msg != "" {
+		if msg := checkRow(j.cells, j.header, j.roles); msg != "" {
 			return nil, 0, j.fail("%s", msg)
 		}
 		j.records++
@@ -236,7 +238,7 @@ func (j *jsonlReader) readAhead(n int) []string {
 		raw := buf[:end+1]
 		line := bytes.TrimSpace(raw)
 		cells := j.aheadCells[k*w : (k+1)*w]
-		if len(line) == 0 || !j.scan.parse(line, j.names, cells) || checkRow(cells, j.names, j.roles) != "" {
+		if len(line) == 0 || !j.scan.parse(line, j.names, cells) || checkRow(cells, j.header, j.roles) != "" {
 			break
 		}
 		j.aheadLen = append(j.aheadLen, len(raw))
@@ -271,9 +273,6 @@ func (j *jsonlReader) parseSlow(line []byte) error {
 		// Only values the reader ignores are not UTF-8, which is
 		// accepted as it is in the other formats.
 		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
-	}
-	if col := badSurrogate(line); col > 0 {
-		return j.fail("invalid text at column %d: an unpaired UTF-16 surrogate escape (%s); the text must be valid Unicode", col, line[col-1:col+5])
 	}
 	if line[0] != '{' {
 		if j.records == 0 && line[0] == '[' {
@@ -321,9 +320,16 @@ func (j *jsonlReader) parseSlow(line []byte) error {
 		if !exact && j.found[want] == 1 {
 			return j.fail("two keys match %s ignoring case; give the exact key name", show(j.names[want]))
 		}
+		start := dec.InputOffset()
 		tok, err = dec.Token()
 		if err != nil {
 			return j.syntax(err)
+		}
+		// An unpaired surrogate is refused in a wanted value only, as
+		// invalid UTF-8 is: values the reader ignores are not checked.
+		if col := badSurrogate(line[start:dec.InputOffset()]); col > 0 {
+			col += int(start)
+			return j.fail("invalid text at column %d: an unpaired UTF-16 surrogate escape (%s); the text must be valid Unicode", col, line[col-1:col+5])
 		}
 		var v string
 		switch t := tok.(type) {

@@ -22,7 +22,7 @@ func readJSONLChunks(j *jsonlReader, b *Builder, g *guard) error {
 	}
 	added := b.Len()
 	in := blockInput{r: j.br, size: j.size}
-	rest, err := readBlocks(in, func() *chunkParser { return newJSONLChunkParser(j.names) }, b, g, j.names[0])
+	rest, err := readBlocks(in, func() *chunkParser { return newJSONLChunkParser(j.names) }, b, g, j.header)
 	if err != nil {
 		return err
 	}

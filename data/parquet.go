@@ -19,6 +19,7 @@ type parquetReader struct {
 	file   string
 	pf     *parquet.File
 	names  []string
+	header *headerSet // the schema's column names
 	roles  []string
 	index  []int // leaf column index of each wanted column
 	groups []parquet.RowGroup
@@ -147,7 +148,7 @@ func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parque
 			return nil, &InputError{File: file, Msg: err.Error(), Err: err}
 		}
 	}
-	p := &parquetReader{file: file, pf: pf, names: names, roles: roles, groups: pf.RowGroups(), cells: make([]string, len(names))}
+	p := &parquetReader{file: file, pf: pf, names: names, roles: roles, groups: pf.RowGroups(), cells: make([]string, len(names)), header: newHeaderSet(header)}
 	var missing []string
 	for i, n := range names {
 		at, err := findColumn(header, n)
@@ -275,7 +276,7 @@ func (p *parquetReader) next() ([]string, int, error) {
 		if ended > 0 {
 			return nil, 0, p.fail(row, nil, "columns of different lengths in row group %d", p.group)
 		}
-		if msg := checkRow(p.cells, p.names, p.roles); msg != "" {
+		if msg := checkRow(p.cells, p.header, p.roles); msg != "" {
 			return nil, 0, p.fail(row, nil, "%s", msg)
 		}
 		p.row = row

@@ -39,7 +39,7 @@ func readParquetPages(p *parquetReader, b *Builder, g *guard) error {
 			cols[i].open(chunks[at], p.texts[i])
 			switch p.roles[i] {
 			case "task":
-				cols[i].header = p.names[i]
+				cols[i].header = p.header
 			case "label":
 				cols[i].label = true
 			}
@@ -107,7 +107,7 @@ func readGroupPages(p *parquetReader, cols []pageColumn, b *Builder, g *guard, b
 type pageColumn struct {
 	conv   parquetText // how the column's values become text
 	label  bool        // the label column, whose values go to b's classes
-	header string      // for the task column: its name (see headerLike)
+	header *headerSet  // for the task column: the column names (see headerLike)
 	pages  parquet.Pages
 	page   parquet.Page
 	end    bool // the pages have ended
@@ -223,7 +223,7 @@ func (c *pageColumn) value(in *intern, b *Builder) (int32, bool) {
 	if c.same[pos-c.batch] {
 		return c.intern(s, in, b) // get recognises the string of the previous call
 	}
-	if s == "" || c.header != "" && headerLike(s, c.header) {
+	if s == "" || headerLike(s, c.header) {
 		return 0, false
 	}
 	return in.getHashed(s, c.hash[pos-c.batch]), true
@@ -277,7 +277,7 @@ func asciiOnly(b []byte) bool {
 // intern returns the index of the trimmed cell s in in, or false if it is
 // empty, or refused as value says.
 func (c *pageColumn) intern(s string, in *intern, b *Builder) (int32, bool) {
-	if s == "" || c.header != "" && headerLike(s, c.header) {
+	if s == "" || headerLike(s, c.header) {
 		return 0, false
 	}
 	if !c.label {

@@ -3,7 +3,6 @@ package data
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -256,11 +255,10 @@ func readGold(r io.Reader, name string, f Format, d *Dataset, opt ReadOptions) (
 func textReader(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if p, _ := br.Peek(2); len(p) == 2 && p[0] == 0x1f && p[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
+		zr, err := newGzipMembers(br)
 		if err != nil {
 			return nil, fmt.Errorf("corrupt compressed file: %w", err)
 		}
-		zr.Multistream(true)
 		br = bufio.NewReaderSize(zr, 64<<10)
 	}
 	if p, _ := br.Peek(3); bytes.Equal(p, []byte("\xef\xbb\xbf")) {

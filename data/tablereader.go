@@ -14,15 +14,16 @@ import (
 // tableReader reads the rows of a delimited text file with a header line and
 // returns the trimmed cells of the wanted columns.
 type tableReader struct {
-	file  string
-	cr    records  // encoding/csv's Reader or its fast path
-	names []string // wanted column names
-	roles []string // what each wanted column holds, for messages
-	index []int    // position of each wanted column in a row
-	width int      // number of fields of the header
-	head  int      // line of the header
-	cells []string // reused result of next
-	size  int64    // the input's size in bytes, if it is a file; else 0
+	file   string
+	cr     records    // encoding/csv's Reader or its fast path
+	names  []string   // wanted column names
+	roles  []string   // what each wanted column holds, for messages
+	index  []int      // position of each wanted column in a row
+	width  int        // number of fields of the header
+	header *headerSet // the header's names
+	head   int        // line of the header
+	cells  []string   // reused result of next
+	size   int64      // the input's size in bytes, if it is a file; else 0
 }
 
 // newTableReader prepares r for reading and reads and checks the header.
@@ -64,6 +65,7 @@ func newTableReader(r io.Reader, name string, sep rune, cols Columns, g *guard) 
 		}
 		header[i] = strings.TrimSpace(h)
 	}
+	t.header = newHeaderSet(header)
 	if cols.More != nil {
 		if names, roles, err = cols.more(header); err != nil {
 			return nil, &InputError{File: file, Line: t.head, Msg: err.Error(), Err: err}
@@ -139,7 +141,7 @@ func (t *tableReader) next() ([]string, int, error) {
 			}
 			t.cells[i] = c
 		}
-		if msg := checkRow(t.cells, t.names, t.roles); msg != "" {
+		if msg := checkRow(t.cells, t.header, t.roles); msg != "" {
 			return nil, 0, &InputError{File: t.file, Line: line, Msg: msg}
 		}
 		return t.cells, line, nil

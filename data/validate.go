@@ -18,9 +18,12 @@ import (
 //     "-Infinity", in any case) or as a Parquet floating-point value — is a
 //     missing value, not a class, and is refused; a Parquet NaN or infinity
 //     is refused in any column;
-//   - a row whose wanted cells repeat the header's column names (two
-//     exports joined with cat, the second perhaps with a byte order mark)
-//     is refused, naming its line;
+//   - a row whose wanted cells repeat the header's column names, in any
+//     order (two exports joined with cat, the second perhaps with its
+//     columns in another order or a byte order mark), is refused, naming
+//     its line: every wanted cell is the name of a column of the file (of
+//     the header, JSON keys or the Parquet schema, ignoring case), no two
+//     the same;
 //   - invalid UTF-8 is refused in the header (JSON keys) and the wanted
 //     columns, and ignored in the columns the reader does not use;
 //   - numbers keep the text they were written with where the format keeps
@@ -34,10 +37,10 @@ import (
 const missingAdvice = "remove the row or fill in the value"
 
 // checkRow returns what is wrong with the wanted cells of a row, or "".
-// names are the wanted column names, roles what each holds ("task",
-// "worker", "label").
-func checkRow(cells, names, roles []string) string {
-	if repeatedHeader(cells, names) {
+// h holds the file's column names, roles what each wanted cell holds
+// ("task", "worker", "label").
+func checkRow(cells []string, h *headerSet, roles []string) string {
+	if h.repeated(cells) {
 		return fmt.Sprintf("the row repeats the header's column names (%s): are two files joined into one? Remove the line",
 			strings.Join(cells, ","))
 	}
@@ -49,17 +52,49 @@ func checkRow(cells, names, roles []string) string {
 	return ""
 }
 
-// repeatedHeader reports whether every wanted cell equals its column's
-// name, ignoring case and a byte order mark (the second file of a cat may
-// start with one).
-func repeatedHeader(cells, names []string) bool {
-	for i, c := range cells {
-		if len(c) == len(names[i])+3 {
-			c = strings.TrimPrefix(c, "\ufeff")
-		}
-		if len(c) != len(names[i]) || !strings.EqualFold(c, names[i]) {
+// headerSet holds the column names of a file, to recognise a row that
+// repeats the header in any column order.
+type headerSet struct {
+	names  map[string]bool // lower case
+	maxLen int             // of a name, in bytes
+}
+
+// newHeaderSet returns the set of the column names names: a CSV header's
+// fields, the wanted keys of JSON Lines, a Parquet schema's columns.
+func newHeaderSet(names []string) *headerSet {
+	h := &headerSet{names: make(map[string]bool, len(names))}
+	for _, n := range names {
+		h.names[strings.ToLower(n)] = true
+		h.maxLen = max(h.maxLen, len(n))
+	}
+	return h
+}
+
+// has reports whether cell is one of the column names, ignoring case and
+// a byte order mark (the second file of a cat may start with one).
+func (h *headerSet) has(cell string) bool {
+	if len(cell) > h.maxLen+3 {
+		return false
+	}
+	cell = strings.TrimPrefix(cell, "\ufeff")
+	return len(cell) <= h.maxLen && h.names[strings.ToLower(cell)]
+}
+
+// repeated reports whether the wanted cells of a row repeat the header:
+// each is a column name (has), and no two are the same.
+func (h *headerSet) repeated(cells []string) bool {
+	for _, c := range cells {
+		if !h.has(c) {
 			return false
 		}
+	}
+	seen := make(map[string]bool, len(cells))
+	for _, c := range cells {
+		c = strings.ToLower(strings.TrimPrefix(c, "\ufeff"))
+		if seen[c] {
+			return false
+		}
+		seen[c] = true
 	}
 	return true
 }

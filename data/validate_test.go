@@ -120,6 +120,12 @@ func TestOneRuleForEveryFormat(t *testing.T) {
 			parquet: parquetOf(t, []pqString{{"t1", "w1", "a"}, {"task", "worker", "label"}, {"t1", "w2", "b"}}), want: "repeats the header"},
 		{name: "repeated header, other case", rows: []row{{"t1", "w1", "a"}, {"Task", "WORKER", "Label"}, {"t1", "w2", "b"}},
 			parquet: parquetOf(t, []pqString{{"t1", "w1", "a"}, {"Task", "WORKER", "Label"}, {"t1", "w2", "b"}}), want: "repeats the header"},
+		{name: "repeated header, other order", rows: []row{{"t1", "w1", "a"}, {"worker", "task", "label"}, {"t1", "w2", "b"}},
+			parquet: parquetOf(t, []pqString{{"t1", "w1", "a"}, {"worker", "task", "label"}, {"t1", "w2", "b"}}), want: "repeats the header"},
+		{name: "repeated header, other order and case", rows: []row{{"t1", "w1", "a"}, {"LABEL", "Task", "worker"}, {"t1", "w2", "b"}},
+			parquet: parquetOf(t, []pqString{{"t1", "w1", "a"}, {"LABEL", "Task", "worker"}, {"t1", "w2", "b"}}), want: "repeats the header"},
+		{name: "column names as values, one twice", rows: []row{{"task", "task", "label"}, {"t1", "w2", "b"}},
+			parquet: parquetOf(t, []pqString{{"task", "task", "label"}, {"t1", "w2", "b"}}), classes: "b,label"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := encodings(tc.rows, tc.jsonRaw)

@@ -18,7 +18,7 @@ const TruthFloor = 1e-3
 const (
 	minTemper    = 0.02
 	maxTemper    = 1
-	temperLabels = 200_000
+	temperLabels = 50_000
 )
 
 // temperTruth calibrates the true-class posteriors probs (J×K) of an LA
@@ -125,7 +125,7 @@ func bestTemper(loo, pc []float64, k int) float64 {
 	g := (math.Sqrt(5) - 1) / 2
 	a, b := hi-g*(hi-lo), lo+g*(hi-lo)
 	fa, fb := score(math.Exp(a)), score(math.Exp(b))
-	for range 30 {
+	for range 24 {
 		if fa > fb {
 			hi, b, fb = b, a, fa
 			a = hi - g*(hi-lo)

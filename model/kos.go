@@ -51,7 +51,9 @@ import (
 // average) under which the paper's guarantee holds.
 //
 // The consensus distribution is one-hot on the estimated class, or uniform
-// when x_j = 0. The zero value runs 100 iterations with seed 0.
+// when x_j = 0. When every worker gives one label to all its objects,
+// centring would leave every label 0, and Fit returns the majority vote,
+// one-hot (Method "majority vote"; see kosVote). The zero value runs 100 iterations with seed 0.
 type KOS struct {
 	// MaxIterations is the number of iterations; zero means 100.
 	MaxIterations int
@@ -105,15 +107,8 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 		pos[i] = int32(fill[w])
 		fill[w]++
 	}
-	if !e.Raw {
-		sum, cnt := make([]float64, d.NumWorkers()), make([]float64, d.NumWorkers())
-		for i, w := range d.Worker { // each worker's labels in their order
-			sum[w] += a[i]
-			cnt[w]++
-		}
-		for i, w := range d.Worker {
-			a[i] -= sum[w] / cnt[w]
-		}
+	if !e.Raw && !centre(a, d.Worker, d.NumWorkers()) {
+		return kosVote(d, a, start), nil
 	}
 	aw := make([]float64, n) // a in the worker order
 	for i, p := range pos {
@@ -183,6 +178,7 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 		agree += margin * score[j]
 	}
 	flip := !e.Raw && agree < 0
+	status := "iterations done"
 	probs := make([]float64, 2*d.NumTasks())
 	for j, s := range score {
 		if flip {
@@ -197,9 +193,8 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 			probs[2*j], probs[2*j+1] = 0.5, 0.5
 		}
 	}
-	status := "iterations done"
 	if flip {
-		status = "iterations done, sign flipped to workers better than random"
+		status += ", sign flipped to workers better than random"
 	}
 	return &Result{
 		Model:      e.Name(),
@@ -211,6 +206,66 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 		Converged:  true,
 		Runtime:    time.Since(start),
 	}, nil
+}
+
+// centre subtracts from every label a_i its worker's mean label, the
+// centring of KOS.Fit, and reports whether it did: when every worker gives
+// one label to all its objects, centring would set every label to 0, and
+// the labels are left as they are.
+func centre(a []float64, worker []int32, workers int) bool {
+	sum, cnt := make([]float64, workers), make([]float64, workers)
+	for i, w := range worker { // each worker's labels in their order
+		sum[w] += a[i]
+		cnt[w]++
+	}
+	varies := false
+	for i, w := range worker {
+		if a[i]*cnt[w] != sum[w] {
+			varies = true
+			break
+		}
+	}
+	if !varies {
+		return false
+	}
+	for i, w := range worker {
+		a[i] -= sum[w] / cnt[w]
+	}
+	return true
+}
+
+// kosVote is KOS.Fit's result when every worker gives one label to all its
+// objects. Then no worker's labels vary, so nothing tells a reliable worker
+// from a biased one: centring leaves every label 0, and the paper's
+// iteration on the labels as given has no unique answer (on two objects
+// labelled alike by the same workers it can give them opposite signs).
+// Every worker then counts alike, and the estimate is the majority vote
+// of a (coded ±1), one-hot, uniform on a tie.
+func kosVote(d *data.Dataset, a []float64, start time.Time) *Result {
+	probs := make([]float64, 2*d.NumTasks())
+	for j := range d.Tasks {
+		var margin float64
+		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
+			margin += a[i]
+		}
+		switch {
+		case margin > 0:
+			probs[2*j] = 1
+		case margin < 0:
+			probs[2*j+1] = 1
+		default:
+			probs[2*j], probs[2*j+1] = 0.5, 0.5
+		}
+	}
+	return &Result{
+		Model:     "kos",
+		Data:      d,
+		Probs:     probs,
+		Method:    "majority vote",
+		Status:    "every worker gives one label to all its objects: the majority vote",
+		Converged: true,
+		Runtime:   time.Since(start),
+	}
 }
 
 // scale returns m, the largest absolute value of a set of messages, if

@@ -38,6 +38,14 @@ func TestKOS(t *testing.T) {
 		{"biased workers, raw", biased(4), KOS{Raw: true}, [][]float64{{0, 1}, {0, 1}, {0, 1}, {0, 1}}},
 		{"biased workers", biased(4), KOS{}, right},
 		{"other seed", biased(4), KOS{Seed: 7}, right},
+		// Every worker gives one label to all its tasks (Crowd-Kit's
+		// data_with_bool_labels): centring would erase every label, and the
+		// majority vote decides; identical tasks get identical labels, a
+		// tie the uniform distribution.
+		{"constant workers", "task,worker,label\nt1,w1,b\nt2,w1,b\nt1,w2,b\nt2,w2,b\nt1,w3,a\nt2,w3,a\n", KOS{},
+			[][]float64{{0, 1}, {0, 1}}},
+		{"constant workers, tie", "task,worker,label\nt1,w1,b\nt2,w1,b\nt1,w3,a\nt2,w3,a\nt3,w3,a\n", KOS{},
+			[][]float64{{0.5, 0.5}, {0.5, 0.5}, {1, 0}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,8 +2,9 @@ package model
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -22,7 +23,9 @@ import (
 //
 // a rank-one matrix observed on the pairs with common objects. Fit finds
 // |s| by the robust alternating iteration of the paper: from u = v drawn
-// uniformly on (0, 1) with Seed, every sweep sets
+// uniformly on (0, 1) with Seed (by the Mersenne Twister as numpy's
+// RandomState(Seed), in the order in which the data name the workers:
+// Crowd-Kit's start for random_state = Seed), every sweep sets
 //
 //	v_w ← mean of the trimmed set {|C_uw| / u_u : u observed with w},
 //	u_w ← mean of the trimmed set {|C_wv| / v_v : v observed with w},
@@ -81,7 +84,10 @@ func (e MMSR) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, e
 		return nil, err
 	}
 	start := time.Now()
-	s, m, iter, converged := e.skills(d)
+	s, m, iter, converged, err := e.skills(d)
+	if err != nil {
+		return nil, err
+	}
 	weight, acc := oneCoinWeights(s, m, d.NumTasks())
 	status := "Converged"
 	if !converged {
@@ -111,10 +117,13 @@ func (MMSR) NumParams(d *data.Dataset) int { return voteParams(d) }
 // skills returns every worker's signed skill s_w (0 for a worker without
 // partners), the number of classes M the labels use, the number of sweeps
 // and whether the iteration converged.
-func (e MMSR) skills(d *data.Dataset) (s []float64, m float64, iter int, converged bool) {
+func (e MMSR) skills(d *data.Dataset) (s []float64, m float64, iter int, converged bool, err error) {
 	m = float64(classesUsed(d))
 	cov := covariances(d, m)
-	s, iter, converged = e.magnitudes(d, cov)
+	s, iter, converged, err = e.magnitudes(d, cov)
+	if err != nil {
+		return nil, m, iter, false, err
+	}
 	if !e.NonAdversarial {
 		signs(cov, s)
 	}
@@ -123,12 +132,15 @@ func (e MMSR) skills(d *data.Dataset) (s []float64, m float64, iter int, converg
 			s[w] = 0 // no partner, no information
 		}
 	}
-	return s, m, iter, converged
+	return s, m, iter, converged, nil
 }
 
 // magnitudes returns |s| by the robust alternating iteration, with the
-// number of sweeps and whether it converged.
-func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, converged bool) {
+// number of sweeps and whether it converged. If the iteration diverges
+// (a sweep leaves a value that is not finite, as when a ratio |C_uw| / u_u
+// divides by a value that has fallen to near zero), it returns
+// ErrMMSRDiverged, wrapped with the sweep.
+func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, converged bool, err error) {
 	nw := d.NumWorkers()
 	minNb := math.MaxInt
 	for w := range nw {
@@ -137,10 +149,10 @@ func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, con
 	f := max(minNb/2-1, 0)
 	sqJ := math.Sqrt(float64(d.NumTasks()))
 
-	rng := rand.New(rand.NewPCG(e.Seed, 0x6d6d7372))
+	rng := newMT19937(e.Seed)
 	u := make([]float64, nw)
 	for w := range u {
-		u[w] = rng.Float64()
+		u[w] = rng.float64()
 	}
 	v := slices.Clone(u)
 	up, vp := make([]float64, nw), make([]float64, nw)
@@ -165,6 +177,10 @@ func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, con
 		copy(vp, v)
 		sweep(v, u)
 		sweep(u, v)
+		if !allFinite(u) || !allFinite(v) {
+			return nil, iter, false, fmt.Errorf("%w at sweep %d (a skill estimate overflowed), so the skills are "+
+				"undetermined on these labels; use another model such as wawa, zbs or la-ds", ErrMMSRDiverged, iter)
+		}
 		if rankOneChange(u, v, up, vp) < 1e-10 {
 			converged = true
 			break
@@ -175,7 +191,26 @@ func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, con
 	for w := range s {
 		s[w] = u[w] / scale
 	}
-	return s, iter, converged
+	return s, iter, converged, nil
+}
+
+// ErrMMSRDiverged is returned (wrapped, with the sweep) by MMSR.Fit when
+// the rank-one iteration diverges: a skill estimate overflows and the next
+// sweep turns it into NaN, so that no skill and no vote can be read from
+// it. It happens on small inputs where some workers agree with every
+// partner (a worker who gives one label to everything, among workers who
+// mostly do too), whose agreement matrix the iteration cannot fit; the
+// skill-weighted votes wawa and zbs, or la-ds, take such data.
+var ErrMMSRDiverged = errors.New("mmsr: the rank-one iteration diverged")
+
+// allFinite reports whether every value of x is finite.
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // oneCoinWeights clips the skills s to [−1/(M−1) + J^−½, 1 − J^−½] (J

@@ -38,7 +38,10 @@ func TestMMSRCrowdKitDifference(t *testing.T) {
 			}
 			m := float64(classesUsed(d))
 			cov := covariances(d, m)
-			s, _, _ := MMSR{}.magnitudes(d, cov)
+			s, _, _, err := MMSR{}.magnitudes(d, cov)
+			if err != nil {
+				t.Fatal(err)
+			}
 			sign := crowdKitSigns(d, cov, m)
 			adversarial := 0
 			for w := range s {

@@ -2,8 +2,11 @@ package model
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -98,5 +101,33 @@ func TestMMSR(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMMSRDiverges: on these six tasks (issue 40's reproducer) the
+// rank-one iteration overflows to NaN. Fit returns ErrMMSRDiverged instead
+// of a result with NaN probabilities, whose argmax used to panic.
+func TestMMSRDiverges(t *testing.T) {
+	patterns := []struct{ worker, labels string }{
+		{"w1", "yes no yes yes no no"},
+		{"w2", "yes no no yes no no"},
+		{"w3", "yes no yes yes yes yes"},
+		{"w4", "yes yes yes yes yes yes"},
+		{"w5", "no no yes yes no no"},
+		{"w6", "yes yes yes yes"},
+	}
+	var b strings.Builder
+	b.WriteString("task,worker,label\n")
+	for _, p := range patterns {
+		for j, y := range strings.Fields(p.labels) {
+			fmt.Fprintf(&b, "t%d,%s,%s\n", j+1, p.worker, y)
+		}
+	}
+	r, err := MMSR{}.Fit(context.Background(), readCrowd(t, b.String()), nil)
+	if !errors.Is(err, ErrMMSRDiverged) {
+		t.Fatalf("Fit = %v, %v; want ErrMMSRDiverged", r, err)
+	}
+	if !strings.Contains(err.Error(), "use another model") {
+		t.Errorf("error %q does not say what to do", err)
 	}
 }

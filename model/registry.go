@@ -111,12 +111,18 @@ func variational(n noise.Describer) []Entry {
 		prior = m.MAPPrior()
 	}
 	s := info.Summary + " with " + prior
+	both := s + ", variational Bayes: the true class with its calibrated posterior (LA), and the label distribution q_j given the workers"
+	var shared noise.Model = n
+	if sp, ok := n.(noise.SharedPriorer); ok {
+		shared = sp.WithSharedPrior()
+		both = info.Summary + " with a Dirichlet prior shared by the workers, by empirical Bayes" + both[len(s):]
+	}
 	r := []Entry{
 		{"vb-la-" + n.Name(), "LA " + s + ", variational Bayes, output the posterior of the true class", "", func() Estimator {
 			return Bayes{Noise: n, Latent: latent.LA{}}
 		}},
-		{"vb-" + n.Name(), s + ", variational Bayes: the true class with its calibrated posterior (LA), and the label distribution q_j given the workers", "", func() Estimator {
-			return Bayes{Noise: n, Latent: latent.LA{}, Both: true}
+		{"vb-" + n.Name(), both, "", func() Estimator {
+			return Bayes{Noise: shared, Latent: latent.LA{}, Both: true}
 		}},
 		{"vb-da-" + n.Name(), "DA " + s + " (mixed membership), q_j ~ Dirichlet(1/2) (Jeffreys), variational Bayes, output the posterior mean of q_j", "", func() Estimator {
 			return Bayes{Noise: n, Latent: latent.DA{}}

@@ -129,3 +129,15 @@ type MAPVariational interface {
 	// ConjugatePrior does for a conjugate model.
 	MAPPrior() string
 }
+
+// SharedPriorer is an optional interface of a Conjugate noise model whose
+// prior on the workers' parameters can be estimated from all workers by
+// empirical Bayes in variational fits, so that a worker with few labels
+// borrows strength from the crowd: DS (DS.SharedPrior).
+type SharedPriorer interface {
+	Conjugate
+
+	// WithSharedPrior returns the model with its prior estimated from the
+	// data.
+	WithSharedPrior() Model
+}

@@ -36,6 +36,14 @@ type DS struct {
 	// DefaultPriorDiag and DefaultPriorOff. Maximum-likelihood fits ignore
 	// them.
 	PriorDiag, PriorOff float64
+
+	// SharedPrior, in variational fits, estimates the prior of the
+	// confusion rows from all workers by empirical Bayes, one Dirichlet
+	// β_z per true class z shared by every worker, started from PriorDiag
+	// and PriorOff: a worker with few labels then borrows the crowd's
+	// typical confusion instead of the fixed prior's (see NewVariational).
+	// Maximum-likelihood fits ignore it.
+	SharedPrior bool
 }
 
 // DefaultPseudoCount is the pseudo-count of the M-step of DS when

@@ -3,6 +3,7 @@ package noise
 import (
 	"cmp"
 	"fmt"
+	"math"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -36,7 +37,7 @@ var _ Conjugate = DS{}
 func (m DS) NewVariational(d *data.Dataset) Variational {
 	k := d.NumClasses()
 	diag, off := m.confusionPrior()
-	return &dsVB{
+	v := &dsVB{
 		e: dsEval{
 			d: d, k: k,
 			logPi: make([]float64, d.NumWorkers()*k*k),
@@ -45,6 +46,18 @@ func (m DS) NewVariational(d *data.Dataset) Variational {
 		diag: diag, off: off,
 		lam: make([]float64, d.NumWorkers()*k*k),
 	}
+	if m.SharedPrior {
+		v.beta = make([]float64, k*k)
+		for z := range k {
+			for y := range k {
+				v.beta[z*k+y] = off
+				if y == z {
+					v.beta[z*k+y] = diag
+				}
+			}
+		}
+	}
+	return v
 }
 
 // dsVB is DS's variational posterior. Its dsEval holds E[log π] in logPi
@@ -57,6 +70,9 @@ type dsVB struct {
 	kl        []float64 // Update's KL divergence of every row
 	load      []float64 // Load's counts, kept from one call to the next
 	fixed     []bool    // Hold's marks, laid out as lam; nil: none
+	// beta holds the prior's rows β_z, K×K, when they are estimated by
+	// empirical Bayes (DS.SharedPrior); nil: diag and off.
+	beta []float64
 }
 
 var (
@@ -67,6 +83,9 @@ var (
 func (v *dsVB) AccDim() int { return len(v.lam) }
 
 func (v *dsVB) prior(z, y int) float64 {
+	if v.beta != nil {
+		return v.beta[z*v.e.k+y]
+	}
 	if z == y {
 		return v.diag
 	}
@@ -102,10 +121,106 @@ func (v *dsVB) Load(params []float64) float64 {
 		base, z, y := r/(k*k)*(k*k), (r%(k*k))/k, r%k
 		acc[countAt(base, k, z, y)] = params[r] - v.prior(z, y)
 	}
-	return v.Update(acc)
+	return v.update(acc)
 }
 
+// Update sets λ = β + acc; with an estimated prior, β is first set to
+// the maximiser of the marginal likelihood of the expected counts acc
+// (learnPrior). Load keeps β as it is.
 func (v *dsVB) Update(acc []float64) float64 {
+	if v.beta != nil {
+		v.learnPrior(acc)
+	}
+	return v.update(acc)
+}
+
+// The bounds of an estimated prior pseudo-count, and the stopping rule of
+// its fixed point: the relative change of every pseudo-count at most
+// sharedPriorTol, or sharedPriorSteps steps.
+const (
+	minSharedPrior         = 0.05
+	maxSharedConcentration = 50
+	sharedPriorTol         = 1e-5
+	sharedPriorSteps       = 200
+)
+
+// learnPrior moves every row β_z of the prior towards the maximiser of
+// the Dirichlet-multinomial likelihood of the workers' expected counts of
+// that row, Π_w Γ(Σβ_z) / Γ(Σβ_z + n_wz) Π_y Γ(β_z(y) + C_w(z, y)) /
+// Γ(β_z(y)), the evidence for β_z with every worker's row integrated out,
+// by Minka's fixed point for the Pólya distribution (Estimating a
+// Dirichlet distribution, 2000, eq. 55),
+//
+//	β_z(y) ← β_z(y) Σ_w [ψ(C_w(z, y) + β_z(y)) − ψ(β_z(y))] / Σ_w [ψ(n_wz + Σβ_z) − ψ(Σβ_z)],
+//
+// from the current β_z, for at most sharedPriorSteps steps a pass (the fit
+// carries β from one pass to the next). Every value is at least
+// minSharedPrior, and a row whose concentration Σ_y β_z(y) exceeds
+// maxSharedConcentration is scaled down to it after every step: when the
+// workers' rows look alike on the labels at hand (a rare class, few labels
+// a worker) the likelihood grows without bound in the concentration, and
+// the cap keeps a busy worker's own counts weighing against the crowd's.
+// (Newton's steps on the same likelihood, with the cap applied at every
+// step or once at the end, made fits cycle or collapse onto one shared
+// row; this fixed point, stopped early, does neither.)
+func (v *dsVB) learnPrior(acc []float64) {
+	k := v.e.k
+	k2 := k * k
+	w := len(v.lam) / k2
+	row := make([]float64, k)
+	for z := range k {
+		beta := v.beta[z*k : (z+1)*k]
+		for range sharedPriorSteps {
+			sb := sum(beta)
+			psb := num.Digamma(sb)
+			var den float64
+			clear(row)
+			for base := 0; base < w*k2; base += k2 {
+				var n float64
+				for y := range k {
+					c := max(acc[countAt(base, k, z, y)], 0)
+					n += c
+					if c > 0 {
+						row[y] += num.Digamma(c+beta[y]) - num.Digamma(beta[y])
+					}
+				}
+				if n > 0 {
+					den += num.Digamma(n+sb) - psb
+				}
+			}
+			if den <= 0 {
+				break
+			}
+			var next float64
+			for y := range k {
+				row[y] = max(beta[y]*row[y]/den, minSharedPrior)
+				next += row[y]
+			}
+			scale := min(1, maxSharedConcentration/next)
+			done := true
+			for y := range k {
+				b := row[y] * scale
+				if math.Abs(b-beta[y]) > sharedPriorTol*beta[y] {
+					done = false
+				}
+				beta[y] = b
+			}
+			if done {
+				break
+			}
+		}
+	}
+}
+
+func sum(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+func (v *dsVB) update(acc []float64) float64 {
 	k := v.e.k
 	k2 := k * k
 	if len(v.kl) != len(acc)/k {
@@ -116,10 +231,21 @@ func (v *dsVB) Update(acc []float64) float64 {
 		for y := range beta {
 			beta[y] = v.prior(0, y)
 		}
-		// Every row's prior holds the same pseudo-counts in another order.
+		// Every row's prior holds the same pseudo-counts in another order,
+		// unless the prior is estimated.
 		norm := num.DirichletLogNorm(beta)
+		norms := make([]float64, k)
+		for z := range norms {
+			for y := range beta {
+				beta[y] = v.prior(z, y)
+			}
+			norms[z] = num.DirichletLogNorm(beta)
+		}
 		for r := lo * k2; r < hi*k2; r += k {
 			base, z := r/k2*k2, (r%k2)/k
+			if v.beta != nil {
+				norm = norms[z]
+			}
 			lam, elog := v.lam[r:r+k], v.e.logPi[r:r+k]
 			for y := range lam {
 				beta[y] = v.prior(z, y)
@@ -231,3 +357,11 @@ func (m DS) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
 
 // Hold keeps the pseudo-counts marked in fixed through Update and Load.
 func (v *dsVB) Hold(fixed []bool) { v.fixed = fixed }
+
+var _ SharedPriorer = DS{}
+
+// WithSharedPrior returns m with SharedPrior set.
+func (m DS) WithSharedPrior() Model {
+	m.SharedPrior = true
+	return m
+}

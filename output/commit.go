@@ -35,12 +35,15 @@ type staged struct {
 // target changes and every temporary file is removed. A rename that fails
 // after others succeeded (which needs a fault between two renames in the
 // same run) is rolled back where the old targets could be kept as hard
-// links.
+// links. A replaced file keeps its owner and group where the process may
+// give them (as root).
 //
 // Targets that cannot be replaced by a rename — standard output, a device
-// or a named pipe — are written directly after the renames. Symbolic links
-// are followed, also dangling ones: the file the link names is created or
-// replaced and the link stays (see Resolve).
+// or a named pipe — are written directly, after every file is staged and
+// before any is renamed: a failure writing them (a full device, a closed
+// pipe) or a cancellation while they are written leaves every file target
+// as it was. Symbolic links are followed, also dangling ones: the file the
+// link names is created or replaced and the link stays (see Resolve).
 func WriteFiles(ctx context.Context, files ...File) (err error) {
 	var st []*staged
 	var direct []File
@@ -76,24 +79,24 @@ func WriteFiles(ctx context.Context, files ...File) (err error) {
 			return err
 		}
 	}
-	if ctx != nil && ctx.Err() != nil {
+	cancelled := func() bool { return ctx != nil && ctx.Err() != nil }
+	if cancelled() {
 		return ctx.Err()
-	}
-	if err := commit(st); err != nil {
-		return err
 	}
 	for _, f := range direct {
 		if f.Path == "-" || f.Path == "" {
-			if err := f.Write(os.Stdout); err != nil {
-				return err
-			}
-			continue
+			err = f.Write(os.Stdout)
+		} else {
+			err = writeDirect(f.Path, f.Write)
 		}
-		if err := writeDirect(f.Path, f.Write); err != nil {
+		if err != nil {
 			return err
 		}
+		if cancelled() {
+			return ctx.Err()
+		}
 	}
-	return nil
+	return commit(st)
 }
 
 // stage writes f to a temporary file beside its target. The returned
@@ -104,10 +107,11 @@ func stage(f File) (*staged, error) {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)
 	}
 	mode := newFileMode()
-	if fi, err := os.Stat(target); err == nil {
-		mode = fi.Mode().Perm()
+	old, err := os.Stat(target)
+	if err == nil {
+		mode = old.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	tmp, err := os.CreateTemp(filepath.Dir(target), tempPattern(target))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, unwrapPath(err))
 	}
@@ -127,6 +131,11 @@ func stage(f File) (*staged, error) {
 	}
 	if err := tmp.Sync(); err != nil {
 		return fail(err)
+	}
+	if old != nil {
+		if err := keepOwner(tmp, old); err != nil {
+			return fail(err)
+		}
 	}
 	if err := tmp.Chmod(mode); err != nil {
 		return fail(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,41 +22,57 @@ type Predictions struct {
 
 // ReadConsensus reads a consensus table in format f (empty: by the name's
 // extension, see data.FormatOf), gzip-compressed or not, in any form
-// WriteConsensus writes: a "task" column and at least two "p_<class>"
-// columns (others, such as "label", are ignored), one row per task. Each
+// WriteConsensus and WriteConsensusCrowdKit write: a "task" column and at
+// least two "p_<class>" columns (others, such as "label", are ignored), or
+// in the CrowdKit layout "task", "agg_label" (ignored) and a column per
+// class, one row per task. Each
 // row's probabilities must be numbers in [0, 1] summing to 1 within 1e-6,
 // and no task may appear twice. The table is read by data.ReadTable, with
 // its rules and messages: every problem is a *data.InputError naming the
 // file (name) and the line, or for Parquet the row.
 func ReadConsensus(r io.Reader, name string, f data.Format) (*Predictions, error) {
-	var p *Predictions
-	err := data.ReadTable(r, name, f, data.ReadOptions{}, consensusColumns(&p), consensusRow(&p))
-	return p, err
+	var t consensusTable
+	err := data.ReadTable(r, name, f, data.ReadOptions{}, t.spec(), t.row)
+	return t.p, err
 }
 
 // LoadConsensus reads a consensus table from the named file, or from
 // standard input if path is "-", as ReadConsensus does. opt.Sep,
 // opt.Context and opt.MaxMemory apply as in data.ReadTable.
 func LoadConsensus(path string, f data.Format, opt data.ReadOptions) (*Predictions, error) {
-	var p *Predictions
-	err := data.LoadTable(path, f, opt, consensusColumns(&p), consensusRow(&p))
-	return p, err
+	var t consensusTable
+	err := data.LoadTable(path, f, opt, t.spec(), t.row)
+	return t.p, err
 }
 
 // errNotConsensus is the problem of a table without the columns of a
 // consensus.
-var errNotConsensus = errors.New("want a task column and at least two p_<class> columns")
+var errNotConsensus = errors.New("want a task column and at least two p_<class> columns, or task, agg_label and a column per class (--layout crowdkit)")
 
-// consensusColumns returns the columns of a consensus table: "task" and
-// every "p_<class>" column of the header, whose classes start *p.
-func consensusColumns(p **Predictions) data.Columns {
+// consensusTable reads a consensus table into p.
+type consensusTable struct {
+	p       *Predictions
+	columns []string // the probability columns' names, for messages
+	seen    map[string]struct{}
+}
+
+// spec returns the columns of a consensus table: "task" and every
+// "p_<class>" column of the header; or in the CrowdKit layout (a header
+// with an "agg_label" column), every column but "task" and "agg_label",
+// named by its class.
+func (t *consensusTable) spec() data.Columns {
 	return data.Columns{
 		Names: []string{"task"},
 		More: func(header []string) (names, roles []string, err error) {
-			*p = &Predictions{}
+			t.p, t.columns, t.seen = &Predictions{}, nil, make(map[string]struct{})
+			crowdKit := slices.Contains(header, "agg_label")
 			for _, h := range header {
-				if c, ok := strings.CutPrefix(h, "p_"); ok {
-					(*p).Classes = append((*p).Classes, c)
+				c, ok := strings.CutPrefix(h, "p_")
+				if crowdKit {
+					c, ok = h, h != "task" && h != "agg_label"
+				}
+				if ok {
+					t.p.Classes = append(t.p.Classes, c)
 					names = append(names, h)
 					roles = append(roles, "probability")
 				}
@@ -63,35 +80,32 @@ func consensusColumns(p **Predictions) data.Columns {
 			if len(names) < 2 {
 				return nil, nil, errNotConsensus
 			}
+			t.columns = names
 			return names, roles, nil
 		},
 	}
 }
 
-// consensusRow returns the function that adds a row of a consensus table,
-// the cells of consensusColumns, to *p.
-func consensusRow(p **Predictions) func(cells []string, line int) error {
-	seen := make(map[string]struct{})
-	return func(cells []string, _ int) error {
-		task := strings.Clone(cells[0])
-		if !added(seen, task) {
-			return fmt.Errorf("task %q appears twice", task)
-		}
-		(*p).Tasks = append((*p).Tasks, task)
-		var sum float64
-		for z, c := range cells[1:] {
-			v, err := strconv.ParseFloat(c, 64)
-			if err != nil || v < 0 || v > 1 || math.IsNaN(v) {
-				return fmt.Errorf("p_%s = %q is not a probability", (*p).Classes[z], c)
-			}
-			sum += v
-			(*p).Probs = append((*p).Probs, v)
-		}
-		if math.Abs(sum-1) > 1e-6 {
-			return fmt.Errorf("probabilities sum to %v, not 1", sum)
-		}
-		return nil
+// row adds a row of a consensus table, the cells of spec, to t.p.
+func (t *consensusTable) row(cells []string, _ int) error {
+	task := strings.Clone(cells[0])
+	if !added(t.seen, task) {
+		return fmt.Errorf("task %q appears twice", task)
 	}
+	t.p.Tasks = append(t.p.Tasks, task)
+	var sum float64
+	for z, c := range cells[1:] {
+		v, err := strconv.ParseFloat(c, 64)
+		if err != nil || v < 0 || v > 1 || math.IsNaN(v) {
+			return fmt.Errorf("%s = %q is not a probability", t.columns[z], c)
+		}
+		sum += v
+		t.p.Probs = append(t.p.Probs, v)
+	}
+	if math.Abs(sum-1) > 1e-6 {
+		return fmt.Errorf("probabilities sum to %v, not 1", sum)
+	}
+	return nil
 }
 
 // WorkerTable is a table of numbers per worker read back from a file, such

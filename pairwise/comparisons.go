@@ -154,6 +154,11 @@ type Columns struct {
 	// absent from a table (the Bradley-Terry model does not need it);
 	// the others must be there.
 	Worker, Left, Right, Label string
+	// NoWorkers leaves the worker column unread even where the table has
+	// one, as any other column the reader ignores: its cells are not
+	// checked (an empty cell is no error). The Bradley-Terry model does
+	// not use the workers.
+	NoWorkers bool
 	// Tie, if not empty, is the label of a tie: a row whose label is
 	// Tie is a comparison in which neither item was chosen (AddTie). A
 	// row whose items include one named Tie is an error, as the label
@@ -178,7 +183,8 @@ func (c Columns) names() (worker, left, right, label string) {
 // Parquet; cells are trimmed text, neither empty nor null. Each row is one
 // comparison whose label cell names the chosen item, which must be the
 // row's left or right item, or is cols.Tie for a tie; a row whose two items
-// are the same is an error. The worker column is read when the table has one. Every problem
+// are the same is an error. The worker column is read when the table has
+// one, unless cols.NoWorkers. Every problem
 // is a *data.InputError naming the file and the line (for Parquet, the
 // row). opt.Sep, opt.Context and opt.MaxMemory apply as in data.ReadTable.
 func ReadComparisons(r io.Reader, name string, f data.Format, cols Columns, opt data.ReadOptions) (*Comparisons, error) {
@@ -209,6 +215,9 @@ func (c *Comparisons) reader(cols Columns) (data.Columns, func([]string, int) er
 		Names: []string{left, right, label},
 		Roles: []string{"left", "right", "choice"},
 		More: func(header []string) (names, roles []string, err error) {
+			if cols.NoWorkers {
+				return nil, nil, nil
+			}
 			for _, h := range header {
 				if h == worker {
 					return []string{h}, []string{"worker"}, nil

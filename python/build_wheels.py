@@ -17,9 +17,16 @@ that needs no C library, so one Linux wheel serves glibc and musl
 distributions), with -trimpath and its version set to the package's, so
 the same checkout and Go toolchain give byte-identical wheels: the zip
 entries are sorted and dated 1980-01-01 (the earliest date a zip holds).
-Needs Go and Python 3.11 or later (tomllib) on the machine that builds;
-the wheels themselves install on Python 3.9 or later. Prints the path of
-every wheel it writes, one a line.
+Needs Go and Python 3.9 or later on the machine that builds; the wheels
+install on Python 3.9 or later. Prints the path of every wheel it writes,
+one a line, and its progress (each platform's compile and wheel) on
+standard error.
+
+This file is also the package's build backend (PEP 517 and PEP 660,
+pyproject.toml's build-system), so that ``pip install ./python`` needs
+nothing from the network: it builds a pure-Python wheel, without the
+program, from the standard library alone (the program then comes from
+``binary=``, CONSENSUS_BIN or PATH; see docs/python.md).
 """
 
 import argparse
@@ -31,8 +38,9 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
-import tomllib
+import time
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -71,8 +79,18 @@ def main(argv=None):
         ap.error(str(e))
     meta = project()
     os.makedirs(args.out, exist_ok=True)
-    for name in names:
-        print(build(name, meta, go, args.out))
+    start = time.monotonic()
+    for i, name in enumerate(names):
+        progress("[%d/%d] %s: compiling the program (go build)" % (i + 1, len(names), name))
+        path = build(name, meta, go, args.out)
+        progress("[%d/%d] %s: wrote %s (%.1f MB), %.0f s so far"
+                 % (i + 1, len(names), name, path, os.path.getsize(path) / 1e6, time.monotonic() - start))
+        print(path, flush=True)
+
+
+def progress(line):
+    """Print a progress line on standard error."""
+    print("build_wheels: " + line, file=sys.stderr, flush=True)
 
 
 def platforms(asked, go):
@@ -100,7 +118,12 @@ def project():
     """Return python/pyproject.toml's [project] table, checked against the
     package's __version__."""
     with open(os.path.join(HERE, "pyproject.toml"), "rb") as f:
-        meta = tomllib.load(f)["project"]
+        text = f.read()
+    try:
+        import tomllib
+        meta = tomllib.loads(text.decode("utf-8"))["project"]
+    except ImportError:  # Python before 3.11: the subset of TOML that pyproject.toml uses
+        meta = simple_toml(text.decode("utf-8"))["project"]
     with open(os.path.join(HERE, PACKAGE, "__init__.py"), encoding="utf-8") as f:
         m = re.search(r'^__version__ = "([^"]+)"$', f.read(), re.M)
     if not m or m.group(1) != meta["version"]:
@@ -209,6 +232,91 @@ def write_wheel(path, files, record):
     with open(tmp, "wb") as f:
         f.write(buf.getvalue())
     os.replace(tmp, path)
+
+
+def simple_toml(text):
+    """Parse the TOML subset of pyproject.toml: [table] and [a.b] headers,
+    key = "string", key = ["string", ...] on one line, comments."""
+    root, table = {}, None
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            table = root
+            for part in line.strip("[]").split("."):
+                table = table.setdefault(part.strip(), {})
+            continue
+        key, sep, value = line.partition("=")
+        if not sep or table is None:
+            raise ValueError("pyproject.toml:%d: not a key = value line: %s" % (n, line))
+        value = value.strip()
+        if value.startswith("["):
+            table[key.strip()] = re.findall(r'"([^"]*)"', value)
+        elif value.startswith('"') and value.endswith('"'):
+            table[key.strip()] = value[1:-1]
+        else:
+            raise ValueError("pyproject.toml:%d: unsupported value %s" % (n, value))
+    return root
+
+
+# The PEP 517 and PEP 660 hooks: pip install ./python (and pip install -e)
+# build here, from the standard library alone.
+
+def get_requires_for_build_wheel(config_settings=None):
+    """Nothing: the backend needs only the standard library."""
+    return []
+
+
+get_requires_for_build_sdist = get_requires_for_build_editable = get_requires_for_build_wheel
+
+
+def _dist_info(meta, tag):
+    info = "%s-%s.dist-info/" % (PACKAGE, meta["version"])
+    wheel = "Wheel-Version: 1.0\nGenerator: consensus build_wheels.py\nRoot-Is-Purelib: true\nTag: %s\n" % tag
+    return info, [(info + "METADATA", metadata(meta).encode(), 0o644), (info + "WHEEL", wheel.encode(), 0o644)]
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    """Write the pure-Python wheel (the package without the program) into
+    wheel_directory and return its file name."""
+    meta = project()
+    info, files = _dist_info(meta, "py3-none-any")
+    name = "%s-%s-py3-none-any.whl" % (PACKAGE, meta["version"])
+    write_wheel(os.path.join(wheel_directory, name), package_files() + files, info + "RECORD")
+    return name
+
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    """Write an editable wheel: a .pth file that puts python/ on sys.path."""
+    meta = project()
+    info, files = _dist_info(meta, "py3-none-any")
+    name = "%s-%s-py3-none-any.whl" % (PACKAGE, meta["version"])
+    files.append(("__editable__.%s.pth" % PACKAGE, (HERE + "\n").encode(), 0o644))
+    write_wheel(os.path.join(wheel_directory, name), files, info + "RECORD")
+    return name
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    """Write the source distribution (pyproject.toml, README.md, this file
+    and the package) into sdist_directory and return its file name."""
+    meta = project()
+    base = "%s-%s" % (PACKAGE, meta["version"])
+    name = base + ".tar.gz"
+    members = [("pyproject.toml", None), ("README.md", None), ("build_wheels.py", None)]
+    members += [(rel, data) for rel, data, _ in package_files()]
+    pkg_info = metadata(meta).encode()
+    tmp = os.path.join(sdist_directory, name + ".tmp")
+    with tarfile.open(tmp, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+        for rel, data in members + [("PKG-INFO", pkg_info)]:
+            if data is None:
+                with open(os.path.join(HERE, rel), "rb") as f:
+                    data = f.read()
+            ti = tarfile.TarInfo(base + "/" + rel)
+            ti.size, ti.mode, ti.mtime = len(data), 0o644, 315532800
+            tar.addfile(ti, io.BytesIO(data))
+    os.replace(tmp, os.path.join(sdist_directory, name))
+    return name
 
 
 if __name__ == "__main__":

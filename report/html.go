@@ -36,6 +36,7 @@ type view struct {
 	Scatter             template.URL
 	Top                 int
 	Footer              string
+	Next                *nextView
 }
 
 type card struct{ Label, Value, Note string }
@@ -168,6 +169,7 @@ func (r *Report) view() (*view, error) {
 
 	// Comparison.
 	r.scoreRows(v)
+	v.Next = r.next
 	if err := r.agreement(v); err != nil {
 		return nil, err
 	}

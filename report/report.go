@@ -125,6 +125,7 @@ type Report struct {
 	seed   uint64
 	rec    *compare.Report     // the ranking; nil without a recommendation
 	choice *compare.AutoChoice // the recommendation; nil without one
+	next   *nextView           // the section "What to label next"
 }
 
 // New fits the models of opt on d and computes the content of a report.
@@ -220,6 +221,11 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 		}
 		r.rec = rec
 	}
+	next, err := r.planNext(o.context())
+	if err != nil {
+		return nil, err
+	}
+	r.next = next
 	if o.Step != nil {
 		o.Step(len(fits), len(fits), "writing the report")
 	}

@@ -99,6 +99,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 <a href="#workers">Workers</a>
 <a href="#ambiguous">Ambiguous tasks</a>
 <a href="#disagreement">LA vs DA</a>
+<a href="#next">What to label next</a>
 </nav>
 </div></header>
 <main class="wrap">
@@ -186,6 +187,28 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 {{range .Disagree}}{{template "objrow" .}}{{end}}</tbody>
 </table></div>
 </section>
+
+{{with .Next}}<section id="next">
+<h2>What to label next</h2>
+<p class="lead">The tasks whose next label is expected to raise the accuracy of the consensus most, under {{.Model}}: the expected gain in the probability that the task's consensus label is right, per label, looking up to three labels ahead, from a worker like the crowd's average; p(change) is the probability that one more label changes the consensus label. {{.Chosen}} tasks would take a label; {{.Certain}} are at confidence {{.Stop}} or more and get none. <code>consensus next</code> writes the whole list (see docs/planning.md).</p>
+{{if .Tasks}}<div class="scroll"><table class="objs">
+<thead><tr><th class="num">#</th><th>task</th><th class="num">labels</th><th>consensus</th><th class="num">confidence</th><th class="num">gain</th><th class="num">p(change)</th></tr></thead>
+<tbody>
+{{range .Tasks}}<tr><td class="num">{{.Rank}}</td><td class="task next">{{.Task}}</td><td class="num">{{.Labels}}</td><td>{{.Label}}</td><td class="num">{{.Confidence}}</td><td class="num">{{.Gain}}</td><td class="num">{{.Change}}</td></tr>
+{{end}}</tbody>
+</table></div>{{else}}<p class="empty">Every task is at the stopping rule.</p>{{end}}
+<h3>Flagged workers</h3>
+<p class="lead">{{.Flagged}} workers are flagged at posterior probability 0.5 or more: spammers, whose labels do not depend on the true class, and adversaries, worse than chance. Accuracy is the posterior mean of the balanced accuracy (the mean of the confusion matrix's diagonal; 1/K for a spammer) with its 90% credible interval; agreement is the share of the worker's labels equal to the consensus.</p>
+{{if .Workers}}<div class="scroll"><table class="objs">
+<thead><tr><th>worker</th><th>flag</th><th class="num">labels</th><th class="num">agreement</th><th class="num">accuracy [90%]</th><th class="num">p(spammer)</th><th class="num">p(adversarial)</th></tr></thead>
+<tbody>
+{{range .Workers}}<tr><td class="task worker">{{.Worker}}</td><td>{{.Flag}}</td><td class="num">{{.Labels}}</td><td class="num">{{.Agreement}}</td><td class="num">{{.Accuracy}}</td><td class="num">{{.PSpam}}</td><td class="num">{{.PAdv}}</td></tr>
+{{end}}</tbody>
+</table></div>{{else}}<p class="empty">No worker is flagged.</p>{{end}}
+{{if .Savings}}<h3>Savings on the gold tasks</h3>
+<p class="lead">A replay of the recorded labels: every task's first label revealed, then the rest in batches (of 5% of the tasks, or more so that each strategy takes at most 40 fits), to the tasks the planner chooses or in turn (round-robin), a task's labels in their recorded order. {{.Saving}}</p>
+<div class="figs"><figure style="max-width:640px"><img alt="Accuracy against labels spent, planner and round-robin" src="{{.Savings}}"></figure></div>{{end}}
+</section>{{end}}
 
 </main>
 <footer class="wrap">{{.Footer}}</footer>

@@ -31,3 +31,28 @@ func ExampleSimulate() {
 	// 500 tasks, 10 workers, 5000 labels, 2 classes
 	// mean squared error below 0.1: true
 }
+
+// Simulate the sparse regime and measure the Bayes limit: the accuracy of
+// the posterior under the true parameters, which no model can beat on
+// average, beside majority vote's.
+func ExampleRegime() {
+	cfg, err := sim.Regime("sparse", 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, truth, err := sim.Simulate(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	post, err := truth.BayesPosterior(d)
+	if err != nil {
+		log.Fatal(err)
+	}
+	gold := truth.Gold()
+	fmt.Println(d.NumTasks(), "tasks,", d.NumWorkers(), "workers,", d.NumLabels(), "labels")
+	fmt.Printf("Bayes limit %.3f, majority vote %.3f\n",
+		metrics.Accuracy(post, 2, gold, 1), metrics.Accuracy(d.Frequencies(), 2, gold, 1))
+	// Output:
+	// 8000 tasks, 176 workers, 24000 labels
+	// Bayes limit 0.938, majority vote 0.897
+}

@@ -59,6 +59,9 @@ of their extension (or --output-format), all or nothing.`,
 				[]string{"tasks", "workers"}, []string{tasks, workers}); err != nil {
 				return err
 			}
+			if err := checkTables(ofmt, "--output-format", []string{"tasks", "workers"}, []string{tasks, workers}); err != nil {
+				return err
+			}
 			d, _, err := in.load(cmd.Context())
 			if err != nil {
 				return err
@@ -83,7 +86,14 @@ of their extension (or --output-format), all or nothing.`,
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "tasks\t%d\nworkers\t%d\nlabels\t%d\n", d.NumTasks(), d.NumWorkers(), d.NumLabels())
-			fmt.Fprintf(w, "krippendorff_alpha\t%.6f\n", st.alpha)
+			if math.IsNaN(st.alpha) {
+				// No NaN reaches an output: say that alpha is undefined,
+				// and why.
+				fmt.Fprintf(w, "krippendorff_alpha\tundefined\n")
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: Krippendorff's alpha is undefined: %s\n", alphaUndefined(d))
+			} else {
+				fmt.Fprintf(w, "krippendorff_alpha\t%.6f\n", st.alpha)
+			}
 			fmt.Fprintf(w, "mean_entropy\t%.6f\n", st.meanEntropy)
 			fmt.Fprintf(w, "agreement_with_%s\t%.6f\n", res.Model, st.agreement)
 			_, err = fmt.Fprintf(w, "consistency_with_%s\t%.6f\n", res.Model, st.consistency)
@@ -98,6 +108,18 @@ of their extension (or --output-format), all or nothing.`,
 	fl.StringVar(&workers, "workers", "", "write the per-worker table here")
 	fl.StringVar(&outFormat, "output-format", "", "format of --tasks and --workers: csv, tsv, jsonl or parquet (default: by extension)")
 	return c
+}
+
+// alphaUndefined says why Krippendorff's alpha of d is undefined (NaN):
+// no task has two labels to compare, or the labels of those that have are
+// all of one class, so that there is no disagreement to expect.
+func alphaUndefined(d *data.Dataset) string {
+	for j := range d.Tasks {
+		if _, ys := d.TaskLabels(j); len(ys) >= 2 {
+			return "the labels of the tasks with two or more labels are all of one class"
+		}
+	}
+	return "no task has two labels to compare"
 }
 
 // agreement holds the statistics of the agreement command.

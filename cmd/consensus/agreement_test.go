@@ -84,3 +84,26 @@ func TestAgreementCLI(t *testing.T) {
 		t.Error("bad input wrote an output file")
 	}
 }
+
+// TestAgreementAlphaUndefined checks that where Krippendorff's alpha is
+// undefined (no task with two labels; or one class among the tasks that
+// have two) agreement prints "undefined" and says why, never NaN.
+func TestAgreementAlphaUndefined(t *testing.T) {
+	for _, tc := range []struct{ labels, why string }{
+		{"task,worker,label\n1,a,x\n2,b,y\n3,a,x\n", "no task has two labels to compare"},
+		{"task,worker,label\n1,a,x\n1,b,x\n2,b,y\n", "all of one class"},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"in.csv": tc.labels})
+		r := runIn(t, dir, "", "agreement", "in.csv", "--tasks", "t.csv", "--workers", "w.csv")
+		if r.code != 0 || !strings.Contains(r.stdout, "krippendorff_alpha\tundefined\n") || !strings.Contains(r.stderr, tc.why) {
+			t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		}
+		for _, f := range []string{"t.csv", "w.csv"} {
+			b, _ := os.ReadFile(filepath.Join(dir, f))
+			if strings.Contains(strings.ToLower(r.stdout+string(b)), "nan") {
+				t.Errorf("NaN in the output: %q, %s %q", r.stdout, f, b)
+			}
+		}
+	}
+}

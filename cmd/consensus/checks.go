@@ -10,12 +10,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 )
 
 // usageArgs makes every argument error of cmd and its subcommands a usage
-// error (exit status 2), including an unknown subcommand.
+// error (exit status 2), including an unknown subcommand (such as
+// "completion bsh") and an unknown help topic. cobra's help and completion
+// commands must exist by then (InitDefaultHelpCmd,
+// InitDefaultCompletionCmd).
 func usageArgs(cmd *cobra.Command) {
 	if args := cmd.Args; args != nil {
 		cmd.Args = func(c *cobra.Command, a []string) error {
@@ -25,7 +29,7 @@ func usageArgs(cmd *cobra.Command) {
 			return nil
 		}
 	}
-	if cmd.HasSubCommands() && cmd.Args == nil && cmd.Run == nil && cmd.RunE == nil {
+	if cmd.HasSubCommands() && cmd.Run == nil && cmd.RunE == nil {
 		// Left alone, cobra reports an unknown subcommand as a plain
 		// error (exit status 1). With Args and a RunE that shows the
 		// help, the unknown name reaches Args instead.
@@ -42,6 +46,14 @@ func usageArgs(cmd *cobra.Command) {
 				msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, " or "))
 			}
 			return usagef("%s (commands: %s)", msg, strings.Join(subcommands(c), ", "))
+		}
+	}
+	if cmd.Name() == "help" && cmd.HasParent() && cmd.Parent() == cmd.Root() {
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if _, rest, err := c.Root().Find(a); err != nil || len(rest) > 0 {
+				return usagef("unknown help topic %q (commands: %s)", strings.Join(a, " "), strings.Join(subcommands(c.Root()), ", "))
+			}
+			return nil
 		}
 	}
 	for _, c := range cmd.Commands() {
@@ -71,26 +83,56 @@ func checkFinite(name string, v float64) error {
 	return nil
 }
 
-// checkOutputs checks output paths before any work is done: no output may
-// be the same file as an input or as another output — by path, through a
-// symbolic link (existing or dangling, see output.Resolve) or as a hard
-// link — and its directory must exist. The path "-" (standard input or
-// output) and "" are skipped. inFlags and outFlags name the flag of each
-// input and output, for messages.
+// checkOutputs checks a command's inputs and outputs before any work is
+// done; it is the one place of these rules:
+//
+//   - no output may be the same file as an input or as another output — by
+//     path, through a symbolic link (existing or dangling, see
+//     output.Resolve), as a hard link, or as the file behind standard input
+//     or output ("-", /dev/stdout): two outputs on one standard output
+//     would join two tables into one stream;
+//   - standard input, or another stream (a pipe, a device), can be read
+//     once: two inputs naming it are refused;
+//   - every output must be writable before the work starts: its directory
+//     exists, and output.Check accepts it (permissions, owner, a name not
+//     too long, a file system that takes files).
+//
+// The path "-" is standard input (of an input) or output (of an output);
+// "" is no file. inFlags and outFlags name the flag of each input and
+// output, for messages.
 func checkOutputs(inFlags, inputs, outFlags, outputs []string) error {
+	for i, in := range inputs {
+		for j, prev := range inputs[:i] {
+			if prev != "" && in != "" && sameStream(prev, in) {
+				return usagef("--%s %s and --%s %s both read %s, which can be read only once; give one of them as a file",
+					inFlags[j], prev, inFlags[i], in, streamName(prev, false))
+			}
+		}
+	}
 	for i, out := range outputs {
-		if out == "" || out == "-" {
+		if out == "" {
 			continue
 		}
 		for j, in := range inputs {
-			if in != "" && in != "-" && sameFile(in, out) {
-				return usagef("--%s %s is also an input file (--%s %s); writing it would replace the input", outFlags[i], out, inFlags[j], in)
+			if in != "" && aliases(in, out) {
+				return usagef("--%s %s is also an input file (--%s %s); writing it would replace the input",
+					outFlags[i], shown(out, true), inFlags[j], shown(in, false))
 			}
 		}
 		for j, prev := range outputs[:i] {
-			if prev != "" && prev != "-" && sameFile(prev, out) {
+			switch {
+			case prev == "" || !sameOutput(prev, out):
+			case prev == "-" && out == "-":
+				return usagef("--%s and --%s both write to standard output, which would join two tables into one stream; give one of them a file name", outFlags[j], outFlags[i])
+			case prev != "-" && out != "-":
 				return usagef("--%s and --%s name the same file %s", outFlags[j], outFlags[i], out)
+			default:
+				return usagef("--%s %s and --%s %s are the same file; give each output its own file",
+					outFlags[j], shown(prev, true), outFlags[i], shown(out, true))
 			}
+		}
+		if out == "-" {
+			continue
 		}
 		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 			return usagef("--%s %s is a directory; give a file name", outFlags[i], out)
@@ -112,8 +154,99 @@ func checkOutputs(inFlags, inputs, outFlags, outputs []string) error {
 		case !fi.IsDir():
 			return usagef("--%s %s: %s is not a directory", outFlags[i], out, dir)
 		}
+		if err := output.Check(out); err != nil {
+			return fmt.Errorf("--%s %s: cannot write it: %v", outFlags[i], out, errMsg(err))
+		}
 	}
 	return nil
+}
+
+// checkTables checks the names of table outputs (flags names their flags)
+// written in format f, or by their extension when f is empty: an
+// extension that names no format is refused (data.CheckOutputName), with
+// formatFlag, when not empty, as the other remedy.
+func checkTables(f data.Format, formatFlag string, flags, paths []string) error {
+	if f != "" {
+		return nil
+	}
+	for i, p := range paths {
+		if err := data.CheckOutputName(p); err != nil {
+			if formatFlag != "" {
+				return usagef("--%s %s: %v, or use %s", flags[i], p, err, formatFlag)
+			}
+			return usagef("--%s %s: %v", flags[i], p, err)
+		}
+	}
+	return nil
+}
+
+// statPath returns the file that path names: for "-", the file behind
+// standard input (of an input) or standard output (of an output).
+func statPath(path string, out bool) (os.FileInfo, error) {
+	switch {
+	case path != "-":
+		return os.Stat(path)
+	case out:
+		return os.Stdout.Stat()
+	}
+	return os.Stdin.Stat()
+}
+
+// shown returns path for a message, "-" with its meaning.
+func shown(path string, out bool) string {
+	if path != "-" {
+		return path
+	}
+	return "- (" + streamName(path, out) + ")"
+}
+
+// streamName names the stream of path "-" for messages, and any other
+// path as it is.
+func streamName(path string, out bool) string {
+	switch {
+	case path != "-":
+		return path
+	case out:
+		return "standard output"
+	}
+	return "standard input"
+}
+
+// aliases reports whether writing output out would change input in: the
+// same path (see sameFile), or the same regular file behind standard input
+// or output.
+func aliases(in, out string) bool {
+	if in != "-" && out != "-" && sameFile(in, out) {
+		return true
+	}
+	a, err1 := statPath(in, false)
+	b, err2 := statPath(out, true)
+	return err1 == nil && err2 == nil && a.Mode().IsRegular() && os.SameFile(a, b)
+}
+
+// sameOutput reports whether outputs a and b write the same file or
+// stream, standard output included.
+func sameOutput(a, b string) bool {
+	if a == "-" && b == "-" {
+		return true
+	}
+	if a != "-" && b != "-" && sameFile(a, b) {
+		return true
+	}
+	fa, err1 := statPath(a, true)
+	fb, err2 := statPath(b, true)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// sameStream reports whether inputs a and b are one stream that can be
+// read only once: standard input named twice, or the same pipe or device.
+func sameStream(a, b string) bool {
+	if a == "-" && b == "-" {
+		return true
+	}
+	fa, err1 := statPath(a, false)
+	fb, err2 := statPath(b, false)
+	return err1 == nil && err2 == nil && !fa.Mode().IsRegular() && !fa.IsDir() && os.SameFile(fa, fb)
 }
 
 // sameFile reports whether paths a and b name the same file: the same path

@@ -51,8 +51,18 @@ func runIn(t *testing.T, dir, stdin string, args ...string) result {
 	cmd := exec.Command(consensusBin, args...)
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
+	return execute(t, cmd)
+}
+
+// execute runs cmd and returns its exit status and its output, where
+// cmd's standard output and error are not already set.
+func execute(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	if cmd.Stdout == nil {
+		cmd.Stdout = &out
+	}
+	cmd.Stderr = &errb
 	err := cmd.Run()
 	code := 0
 	var ee *exec.ExitError

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -13,6 +14,21 @@ import (
 )
 
 func init() { extraCommands = append(extraCommands, newCompareCmd) }
+
+// noneFitted returns an error if no model of rep could be fitted, so that
+// a comparison of nothing does not exit 0; the table printed before it
+// gives every model's reason.
+func noneFitted(rep *compare.Report) error {
+	for _, r := range rep.Rows {
+		if r.Err == nil {
+			return nil
+		}
+	}
+	if len(rep.Rows) == 0 {
+		return errors.New("no model was compared")
+	}
+	return fmt.Errorf("none of the %d models could be fitted (%s: %v)", len(rep.Rows), rep.Rows[0].Model, oneLine(rep.Rows[0].Err))
+}
 
 func newCompareCmd() *cobra.Command {
 	var in inputFlags
@@ -123,7 +139,10 @@ models if they do not include it, and marked in the note column;
 				}
 				return err
 			}
-			return printCompareAs(cmd.OutOrStdout(), rep, outFormat)
+			if err := printCompareAs(cmd.OutOrStdout(), rep, outFormat); err != nil {
+				return err
+			}
+			return noneFitted(rep)
 		},
 	}
 	in.register(c)

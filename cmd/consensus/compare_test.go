@@ -34,3 +34,21 @@ func TestCompareCLI(t *testing.T) {
 		t.Errorf("bad criterion: exit %d, want 2", r.code)
 	}
 }
+
+// TestCompareParallelAndFailures checks that --parallel beyond the number
+// of fits does not shrink each fit's memory share (the result is that of
+// --parallel 1 under a limit that lets the fits run), and that a
+// comparison in which no model could be fitted exits 1 with one line.
+func TestCompareParallelAndFailures(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"compare", "--dataset", "rte", "--models", "mv,la-ds", "--criterion", "heldout", "--bootstrap", "20", "-q", "--max-memory", "64M"}
+	one := runIn(t, dir, "", append(args, "--parallel", "1")...)
+	many := runIn(t, dir, "", append(args, "--parallel", "1000000")...)
+	if one.code != 0 || many.code != 0 || one.stdout != many.stdout || strings.Contains(many.stdout, "failed") {
+		t.Errorf("--parallel 1: exit %d %q; --parallel 1000000: exit %d %q %s", one.code, one.stdout, many.code, many.stdout, many.stderr)
+	}
+	r := runIn(t, dir, "", "compare", "--dataset", "rte", "--models", "la-glad,da-glad", "--max-memory", "600k", "-q")
+	if r.code != 1 || !strings.Contains(r.stderr, "models could be fitted") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -3,8 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/consensuslab/consensus/model"
 )
 
 // TestFlagValueCompletion checks the completion of --model, --dataset,
@@ -20,10 +23,35 @@ func TestFlagValueCompletion(t *testing.T) {
 		{[]string{"__complete", "eval", "--gold-format", ""}, "tsv\n"},
 		{[]string{"__complete", "bench", "--solver", ""}, "lbfgs\n"},
 		{[]string{"__complete", "simulate", "--model", ""}, "da-glad\n"},
+		{[]string{"__complete", "pairwise", "fit", "--model", ""}, "bt\nnoisy-bt\n:4\n"},
 	} {
 		r := runIn(t, t.TempDir(), "", c.args...)
 		if r.code != 0 || !strings.Contains(r.stdout, c.want) {
 			t.Errorf("%v: exit %d, completions %q; want %q", c.args, r.code, r.stdout, c.want)
+		}
+	}
+}
+
+// TestCompletionOffersAccepted checks that completion offers only values
+// the command accepts: simulate's models have a generative process (it
+// refuses the others), and an unknown shell or help topic is a usage
+// error, not help with exit status 0.
+func TestCompletionOffersAccepted(t *testing.T) {
+	r := runIn(t, t.TempDir(), "", "__complete", "simulate", "--model", "")
+	names := strings.Fields(r.stdout)
+	if len(names) < 10 || slices.Contains(names, "rfe") || slices.Contains(names, "mv") || slices.Contains(names, "wawa") {
+		t.Errorf("simulate --model completes to %v", names)
+	}
+	for _, n := range names[:len(names)-1] { // the last is the directive
+		est, err := model.ByName(n)
+		if _, ok := est.(model.Composite); err != nil || !ok {
+			t.Errorf("simulate --model %s: completed but not generative", n)
+		}
+	}
+	for _, args := range [][]string{{"completion", "bsh"}, {"help", "fti"}, {"datasets", "lst"}} {
+		r := runIn(t, t.TempDir(), "", args...)
+		if r.code != 2 || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %.40q, stderr %q; want 2 and one line", args, r.code, r.stdout, r.stderr)
 		}
 	}
 }

@@ -15,6 +15,7 @@ func TestCrowdKitModels(t *testing.T) {
 		"labels.csv": okLabels,
 		"train.csv":  "task,label\n1,x\n",
 		"three.csv":  "task,worker,label\n1,a,x\n1,b,y\n2,a,z\n",
+		"mmsr6.csv":  mmsrDiverges,
 	})
 	tests := []struct {
 		name   string
@@ -30,6 +31,8 @@ func TestCrowdKitModels(t *testing.T) {
 		{"gmv without gold", []string{"fit", "-i", "labels.csv", "--model", "gmv"}, 2, "", "needs training gold to measure worker skills: no task has a gold class: give --train-gold FILE, or --train-fraction F with --gold"},
 		{"kos", []string{"fit", "-i", "labels.csv", "--model", "kos"}, 0, "task,label,p_x,p_y", "model kos"},
 		{"kos on three classes", []string{"fit", "-i", "three.csv", "--model", "kos"}, 2, "", "kos is for two classes only, and the data have 3"},
+		// The rank-one iteration overflows: a one-line error, no output file.
+		{"mmsr diverges", []string{"fit", "-i", "mmsr6.csv", "--model", "mmsr", "-o", "out.csv"}, 1, "", "mmsr: the rank-one iteration diverged at sweep"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,12 +46,25 @@ func TestCrowdKitModels(t *testing.T) {
 			if !strings.Contains(r.stderr, tt.stderr) {
 				t.Errorf("stderr lacks %q:\n%s", tt.stderr, r.stderr)
 			}
-			if strings.Contains(r.stderr, "panic") {
+			if strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "internal error") {
 				t.Errorf("panic:\n%s", r.stderr)
 			}
 		})
 	}
+	if _, err := os.Stat(filepath.Join(dir, "out.csv")); err == nil {
+		t.Error("the failed mmsr fit left an output file")
+	}
 }
+
+// mmsrDiverges holds issue 40's six tasks (yes/no labels, worker w6 on the
+// first four only), on which MMSR's rank-one iteration overflows.
+const mmsrDiverges = "task,worker,label\n" +
+	"t1,w1,yes\nt2,w1,no\nt3,w1,yes\nt4,w1,yes\nt5,w1,no\nt6,w1,no\n" +
+	"t1,w2,yes\nt2,w2,no\nt3,w2,no\nt4,w2,yes\nt5,w2,no\nt6,w2,no\n" +
+	"t1,w3,yes\nt2,w3,no\nt3,w3,yes\nt4,w3,yes\nt5,w3,yes\nt6,w3,yes\n" +
+	"t1,w4,yes\nt2,w4,yes\nt3,w4,yes\nt4,w4,yes\nt5,w4,yes\nt6,w4,yes\n" +
+	"t1,w5,no\nt2,w5,no\nt3,w5,yes\nt4,w5,yes\nt5,w5,no\nt6,w5,no\n" +
+	"t1,w6,yes\nt2,w6,yes\nt3,w6,yes\nt4,w6,yes\n"
 
 // TestCrowdKitWorkers checks the worker tables of the skill-weighted votes
 // (Crowd-Kit's skills_): worker a agrees with the majority vote on all 3 of
@@ -89,5 +105,42 @@ func TestCrowdKitWorkers(t *testing.T) {
 	r := runIn(t, dir, "", "fit", "-i", "labels.csv", "--model", "kos", "-o", "out.csv", "--workers", "w.csv")
 	if r.code != 2 || !strings.Contains(r.stderr, "--workers: model kos has no worker parameters") {
 		t.Errorf("kos --workers: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestMultilabel runs binary relevance from the command line on Crowd-Kit's
+// example: the classes chosen by most workers, with an empty choice.
+func TestMultilabel(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"tags.csv":  "task,worker,label\nt1,w1,house|tree\nt1,w2,house\nt1,w3,house|tree\nt2,w1,car\nt2,w2,car|tree\nt2,w3,none\n",
+		"twice.csv": "task,worker,label\nt1,w1,house|house\n",
+	})
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"mv", []string{"multilabel", "tags.csv", "-m", "mv", "--empty-label", "none"}, 0,
+			"task,labels,p_car,p_house,p_tree\nt1,house|tree,0,1,0.6666666666666666\nt2,car,0.6666666666666666,0,0.3333333333333333\n", "3 classes; mv fitted"},
+		{"la-ds", []string{"multilabel", "tags.csv", "-m", "la-ds", "--empty-label", "none"}, 0, "t1,house|tree,", ""},
+		{"twice", []string{"multilabel", "twice.csv", "-m", "mv"}, 2, "", "twice.csv:2: label \"house|house\" names class \"house\" twice"},
+		{"unknown model", []string{"multilabel", "tags.csv", "-m", "nope"}, 2, "", "unknown model"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runIn(t, dir, "", tt.args...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, tt.code, r.stderr)
+			}
+			if !strings.Contains(r.stdout, tt.stdout) {
+				t.Errorf("stdout %q lacks %q", r.stdout, tt.stdout)
+			}
+			if !strings.Contains(r.stderr, tt.stderr) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tt.stderr)
+			}
+		})
 	}
 }

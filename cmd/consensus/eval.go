@@ -38,6 +38,9 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			if bins < 1 || bins > 1_000_000 {
 				return usagef("--bins %d: want between 1 and 1000000", bins)
 			}
+			if err := checkOutputs([]string{"predictions", "gold"}, []string{preds, gold}, nil, nil); err != nil {
+				return err
+			}
 			pf, err := data.ParseFormat(predsFormat)
 			if err != nil {
 				return usagef("--predictions-format: %v", err)

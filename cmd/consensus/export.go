@@ -24,8 +24,8 @@ needed): DIR/labels.<ext> (task,worker,label), DIR/gold.<ext> (task,label;
 the gold tasks that have noisy labels) and DIR/SOURCE.md (provenance and
 licence), in --format csv (the default), tsv, jsonl or parquet, and
 gzip-compressed with --gzip (<ext>.gz). Parquet columns are strings. The
-files are written all or nothing; existing files of those names are
-replaced. 'consensus fit --input DIR/labels.csv --gold DIR/gold.csv' reads
+files are written all or nothing, and never over existing files: an
+existing file of one of those names is refused. 'consensus fit --input DIR/labels.csv --gold DIR/gold.csv' reads
 them back into the same data set.`,
 		Example: `  consensus datasets export rte rte
   consensus fit --input rte/labels.csv --gold rte/gold.csv --model da-ds --output rte.csv
@@ -52,14 +52,21 @@ them back into the same data set.`,
 			if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 				return usagef("%s exists and is not a directory", dir)
 			}
-			if err := os.MkdirAll(dir, 0o777); err != nil {
-				return usagef("cannot create directory %s: %v", dir, errMsg(err))
-			}
 			ext := "." + string(f)
 			if gz {
 				ext += ".gz"
 			}
 			labels, gold, source := filepath.Join(dir, "labels"+ext), filepath.Join(dir, "gold"+ext), filepath.Join(dir, "SOURCE.md")
+			// The names are export's, not the user's: it writes only
+			// new files.
+			for _, p := range []string{labels, gold, source} {
+				if _, err := os.Lstat(p); err == nil {
+					return usagef("%s already exists; export does not replace files: remove it, or export into another directory", p)
+				}
+			}
+			if err := os.MkdirAll(dir, 0o777); err != nil {
+				return usagef("cannot create directory %s: %v", dir, errMsg(err))
+			}
 			if err := checkOutputs(nil, nil, []string{"labels", "gold", "source"}, []string{labels, gold, source}); err != nil {
 				return err
 			}

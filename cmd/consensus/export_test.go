@@ -130,11 +130,16 @@ func TestDatasetsExportFitEval(t *testing.T) {
 }
 
 // TestDatasetsExportErrors checks the one-line usage errors of export:
-// an unknown data set or format, a DIR that is a file, and no files
-// written.
+// an unknown data set or format, a DIR that is a file, a DIR holding a
+// file (or a dangling link) of one of export's names, and no files written
+// or replaced.
 func TestDatasetsExportErrors(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"file": "x"})
+	mine := filepath.Join(dir, "mine")
+	os.Mkdir(mine, 0o755)
+	writeFiles(t, mine, map[string]string{"labels.csv": "mine\n"})
+	os.Symlink("nowhere", filepath.Join(mine, "SOURCE.md"))
 	for _, c := range []struct {
 		args []string
 		want string
@@ -143,6 +148,8 @@ func TestDatasetsExportErrors(t *testing.T) {
 		{[]string{"datasets", "export", "rte", "out", "--format", "xlsx"}, `unknown format "xlsx"`},
 		{[]string{"datasets", "export", "rte", "file"}, "file exists and is not a directory"},
 		{[]string{"datasets", "export", "rte"}, "accepts 2 arg(s)"},
+		{[]string{"datasets", "export", "rte", "mine"}, "mine/labels.csv already exists; export does not replace files"},
+		{[]string{"datasets", "export", "rte", "mine", "--format", "tsv"}, "mine/SOURCE.md already exists"},
 	} {
 		r := runIn(t, dir, "", c.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(r.stderr, "\n") != 1 {
@@ -151,6 +158,9 @@ func TestDatasetsExportErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 		t.Errorf("a failed export created its directory")
+	}
+	if got := snapshot(t, mine); len(got) != 1 || got["labels.csv"] != "mine\n" {
+		t.Errorf("mine/ holds %v after refused exports", got)
 	}
 }
 

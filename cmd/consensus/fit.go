@@ -54,7 +54,7 @@ func (f *fitFlags) settings() (*model.Settings, error) {
 		s.Method = m
 	}
 	if f.maxIter < 0 {
-		return nil, usagef("--max-iter %d: must not be negative (0 means the default, 1000)", f.maxIter)
+		return nil, usagef("--max-iter %d: must not be negative (leave it out for the default, 1000)", f.maxIter)
 	}
 	if f.threads < 0 {
 		return nil, usagef("--threads %d: must not be negative (0 means all cores)", f.threads)
@@ -141,6 +141,12 @@ func newFitCmd() *cobra.Command {
 			}
 			if err := checkOutputs([]string{"input", "gold", "train-gold", "init-workers", "skills"}, []string{in.input, in.gold, tf.trainGold, tf.initWorkers, sf.path},
 				[]string{"output", "workers", "tasks"}, []string{out, workers, lf.tasks}); err != nil {
+				return err
+			}
+			if err := checkTables(ofmt, "--output-format", []string{"output"}, []string{out}); err != nil {
+				return err
+			}
+			if err := checkTables("", "", []string{"workers", "tasks"}, []string{workers, lf.tasks}); err != nil {
 				return err
 			}
 			d, gold, err := in.load(cmd.Context())

@@ -69,3 +69,29 @@ func TestFitLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalReadsCrowdKitLayout checks that eval reads fit's --layout
+// crowdkit output, in every format, with the scores of the default
+// layout, and names a bad class column as it is written.
+func TestEvalReadsCrowdKitLayout(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"in.csv": hLabels, "gold.csv": hGold,
+		"bad.csv": "task,agg_label,x,y\n1,x,0.5,0.5\n2,y,0.2,lots\n"})
+	if r := runIn(t, dir, "", "fit", "in.csv", "-m", "la-ds", "-q", "-o", "d.csv"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	want := runIn(t, dir, "", "eval", "-p", "d.csv", "-g", "gold.csv")
+	for _, out := range []string{"ck.csv", "ck.tsv", "ck.jsonl", "ck.parquet", "ck.csv.gz"} {
+		if r := runIn(t, dir, "", "fit", "in.csv", "-m", "la-ds", "-q", "--layout", "crowdkit", "-o", out); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+		got := runIn(t, dir, "", "eval", "-p", out, "-g", "gold.csv")
+		if got.code != 0 || got.stdout != want.stdout {
+			t.Errorf("%s: exit %d, %q %s; want %q", out, got.code, got.stdout, got.stderr, want.stdout)
+		}
+	}
+	r := runIn(t, dir, "", "eval", "-p", "bad.csv", "-g", "gold.csv")
+	if r.code != 2 || !strings.Contains(r.stderr, `bad.csv:3: y = "lots" is not a probability`) {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -86,7 +86,7 @@ func TestReadErrorsNameTheirFlags(t *testing.T) {
 		{[]string{"fit", "-i", "in.csv", "-m", "la-ds", "--init-workers", "gold.csv", "-o", "o.csv"},
 			"gold.csv:1: header has 2 columns 'task', 'label' but no 'worker', 'p[x,x]', 'p[x,y]', 'p[y,x]' or 'p[y,y]' column; the first line must be a header naming the columns, such as 'worker,p[x,x],p[x,y],p[y,x],p[y,y]'; model la-ds needs the worker columns p[x,x],p[x,y],p[y,x],p[y,y] (as fit --workers writes them with this model)\n"},
 		{[]string{"eval", "--predictions", "in.csv", "--gold", "gold.csv"},
-			`in.csv:1: the columns are 'task', 'worker', 'label': want a task column and at least two p_<class> columns` + "\n"},
+			`in.csv:1: the columns are 'task', 'worker', 'label': want a task column and at least two p_<class> columns, or task, agg_label and a column per class (--layout crowdkit)` + "\n"},
 	} {
 		r := runIn(t, dir, "", c.args...)
 		if r.code != 2 || r.stderr != "consensus: "+c.want {

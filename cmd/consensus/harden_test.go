@@ -237,7 +237,7 @@ func TestInterruptWhileReading(t *testing.T) {
 		run{"report", []string{"report", "-i", "-", "-o", "out.csv"}},
 		run{"compare", []string{"compare", "-i", "-"}},
 		run{"eval", []string{"eval", "-p", "/dev/stdin", "-g", "gold.csv"}},
-		run{"fit --init-workers", []string{"fit", "-i", "-", "-m", "la-ds", "--init-workers", "/dev/stdin", "-o", "out.csv"}},
+		run{"fit --init-workers", []string{"fit", "-i", "in.csv", "-m", "la-ds", "--init-workers", "/dev/stdin", "-o", "out.csv"}},
 	)
 	for _, rn := range runs {
 		for _, tc := range []struct {
@@ -248,7 +248,7 @@ func TestInterruptWhileReading(t *testing.T) {
 			what := map[bool]string{true: "endless", false: "finite, paused"}[tc.endless]
 			t.Run(rn.name+" "+sig.String()+" "+what, func(t *testing.T) {
 				dir, tmp := t.TempDir(), t.TempDir()
-				writeFiles(t, dir, map[string]string{"out.csv": "old\n", "gold.csv": hGold})
+				writeFiles(t, dir, map[string]string{"out.csv": "old\n", "gold.csv": hGold, "in.csv": hLabels})
 				cmd := exec.Command(consensusBin, rn.args...)
 				cmd.Dir = dir
 				cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
@@ -263,9 +263,13 @@ func TestInterruptWhileReading(t *testing.T) {
 				}
 				head := "task,worker,label\n"
 				row := func(i int) string { return fmt.Sprintf("t%d,w%d,%d\n", i%5000, i%50, i%2) }
-				if rn.name == "eval" {
+				switch rn.name {
+				case "eval":
 					head = "task,label,p_0,p_1\n"
 					row = func(i int) string { return fmt.Sprintf("t%d,1,0.5,0.5\n", i) }
+				case "fit --init-workers":
+					head = "worker,\"p[x,x]\",\"p[x,y]\",\"p[y,x]\",\"p[y,y]\"\n"
+					row = func(i int) string { return fmt.Sprintf("w%d,0.8,0.2,0.2,0.8\n", i) }
 				}
 				// Endless: the reading never ends by itself. Finite: a
 				// pause while the signal arrives, then the rest of a

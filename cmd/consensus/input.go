@@ -91,14 +91,18 @@ func (f *inputFlags) options() (data.ReadOptions, error) {
 // on stderr when gold tasks have no labels.
 // positional takes the labels file from the command's only argument, the
 // form "consensus fit labels.csv", as if it had been given with --input.
+// Without a labels file or a data set, labels piped or redirected to the
+// command are its input "-", which the checks of its outputs then see.
 func (f *inputFlags) positional(args []string) error {
-	if len(args) == 0 {
-		return nil
+	if len(args) > 0 {
+		if f.input != "" || f.dataset != "" {
+			return usagef("the labels file %s is given twice: as an argument and with --input or --dataset", args[0])
+		}
+		f.input = args[0]
 	}
-	if f.input != "" || f.dataset != "" {
-		return usagef("the labels file %s is given twice: as an argument and with --input or --dataset", args[0])
+	if f.input == "" && f.dataset == "" && stdinPiped() {
+		f.input = "-"
 	}
-	f.input = args[0]
 	return nil
 }
 

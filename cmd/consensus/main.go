@@ -94,10 +94,13 @@ Exit status: 0 success, 1 failure, 2 bad usage or input, 130 interrupted.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	root.PersistentPreRunE = checkZeros
 	root.AddCommand(newFitCmd(), newModelsCmd(), newDatasetsCmd(), newEvalCmd(), newSimulateCmd())
 	for _, c := range extraCommands {
 		root.AddCommand(c())
 	}
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
 	usageArgs(root)
 	completeFlagValues(root)
 	return root

@@ -65,7 +65,7 @@ func parseSize(s string) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 || v*mult >= math.MaxInt64 {
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v*mult < 1 || v*mult >= math.MaxInt64 {
 		return 0, fmt.Errorf("invalid size %q: want a positive number of bytes with an optional unit (512M, 4GiB), auto or off", s)
 	}
 	return int64(math.Ceil(v * mult)), nil

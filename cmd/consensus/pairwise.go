@@ -121,6 +121,9 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	if err := checkOutputs([]string{"input"}, []string{f.input}, []string{"output", "workers"}, []string{f.out, f.work}); err != nil {
 		return err
 	}
+	if err := checkTables(ofmt, "--output-format", []string{"output", "workers"}, []string{f.out, f.work}); err != nil {
+		return err
+	}
 	opt := data.ReadOptions{Context: cmd.Context(), MaxMemory: f.maxMemory.bytes()}
 	if f.sep != "" {
 		if opt.Sep, err = parseSep("sep", f.sep); err != nil {
@@ -134,7 +137,9 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 		}
 		path = "-"
 	}
-	cols := pairwise.Columns{Worker: f.worker, Left: f.left, Right: f.right, Label: f.label, Tie: f.tie}
+	// bt does not use the workers: their column is not read, as any other
+	// column a reader ignores.
+	cols := pairwise.Columns{Worker: f.worker, Left: f.left, Right: f.right, Label: f.label, Tie: f.tie, NoWorkers: f.model == "bt"}
 	comp, err := pairwise.LoadComparisons(path, ifmt, cols, opt)
 	if err != nil {
 		return err
@@ -158,8 +163,12 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 		if !res.Converged {
 			state = "stopped at the iteration limit, not converged"
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d items, %d workers, %d comparisons; %d iterations, %s; log-likelihood %.6f, with the prior %.6f\n",
-			res.Model, len(comp.Items), len(comp.Workers), comp.Len(), res.Iterations, state, res.LogLikelihood, res.LogPosterior)
+		workers := ""
+		if comp.HasWorkers() {
+			workers = fmt.Sprintf("%d workers, ", len(comp.Workers))
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d items, %s%d comparisons; %d iterations, %s; log-likelihood %.6f, with the prior %.6f\n",
+			res.Model, len(comp.Items), workers, comp.Len(), res.Iterations, state, res.LogLikelihood, res.LogPosterior)
 	}
 	return nil
 }
@@ -174,7 +183,7 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 	}
 	switch f.model {
 	case "bt":
-		for _, flag := range []string{"grad-tol", "workers"} {
+		for _, flag := range []string{"grad-tol", "workers", "worker-column"} {
 			if changed(flag) {
 				return nil, usagef("--%s applies to --model noisy-bt, not bt", flag)
 			}
@@ -252,6 +261,9 @@ the comparisons name them.`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkOutputs(nil, nil, []string{"output", "truth", "truth-workers"}, []string{out, truth, truthWorkers}); err != nil {
+				return err
+			}
+			if err := checkTables("", "", []string{"output", "truth", "truth-workers"}, []string{out, truth, truthWorkers}); err != nil {
 				return err
 			}
 			comp, tr, err := pairwise.Simulate(s)

@@ -39,7 +39,7 @@ func TestPairwiseCLI(t *testing.T) {
 	if row := strings.Join(recs[1][4:], ","); recs[1][0] != "a" || row != "3,4" {
 		t.Errorf("first row %v", recs[1])
 	}
-	if !strings.Contains(r.stderr, "bt: 2 items, 2 workers, 4 comparisons;") || !strings.Contains(r.stderr, "converged") {
+	if !strings.Contains(r.stderr, "bt: 2 items, 4 comparisons;") || !strings.Contains(r.stderr, "converged") {
 		t.Errorf("summary: %s", r.stderr)
 	}
 
@@ -86,6 +86,7 @@ func TestPairwiseCLIErrors(t *testing.T) {
 		"bad.csv":      "left,right,label\na,b,a\na,b,c\n",
 		"nowinner.csv": "left,right,label\na,b,a\nb,a,a\n",
 		"noworker.csv": "left,right,label\na,b,a\n",
+		"emptyw.csv":   "worker,left,right,label\n,a,b,a\nw,b,a,b\n",
 	})
 	for _, tc := range []struct {
 		args []string
@@ -101,6 +102,8 @@ func TestPairwiseCLIErrors(t *testing.T) {
 		{[]string{"fit", "missing.csv", "-o", "out.csv"}, "missing.csv"},
 		{[]string{"fit", "noworker.csv", "--prior", "-1", "-o", "out.csv"}, "must be a positive number"},
 		{[]string{"fit", "noworker.csv", "--threads", "-1", "-o", "out.csv"}, "--threads -1"},
+		{[]string{"fit", "emptyw.csv", "-m", "noisy-bt", "-o", "out.csv"}, "emptyw.csv:2: empty worker cell"},
+		{[]string{"fit", "emptyw.csv", "--worker-column", "w", "-o", "out.csv"}, "--worker-column applies to --model noisy-bt, not bt"},
 	} {
 		r := runIn(t, dir, "", append([]string{"pairwise"}, tc.args...)...)
 		if r.code == 0 || !strings.Contains(r.stderr, tc.msg) || strings.Contains(r.stderr, "goroutine") {
@@ -112,6 +115,18 @@ func TestPairwiseCLIErrors(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "out.csv")); err == nil {
 			t.Fatalf("%v: wrote out.csv", tc.args)
 		}
+	}
+}
+
+// TestPairwiseBTIgnoresWorkers checks that bt, which does not use the
+// workers, does not read their column: an empty worker cell is no error,
+// and the summary counts no workers.
+func TestPairwiseBTIgnoresWorkers(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"emptyw.csv": "worker,left,right,label\n,a,b,a\nw,b,a,b\n"})
+	r := runIn(t, dir, "", "pairwise", "fit", "emptyw.csv", "-o", "out.csv")
+	if r.code != 0 || !strings.Contains(r.stderr, "bt: 2 items, 2 comparisons;") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +44,8 @@ func TestQPriorFlags(t *testing.T) {
 		{"-m", "vb-hda-ds", "--staged"},
 		{"--q-prior", "-1"},
 		{"--q-prior", "NaN"},
+		{"--q-prior", "0"},
+		{"--q-prior", "1e16"},
 		{"-m", "auto", "--q-prior", "1"},
 	} {
 		r := runIn(t, dir, "", append([]string{"fit", "--dataset", "rte", "-o", "bad.csv"}, args...)...)
@@ -51,6 +55,27 @@ func TestQPriorFlags(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "bad.csv")); err == nil {
 			t.Errorf("%v: wrote bad.csv", args)
 		}
+	}
+}
+
+// TestQPriorPrecision checks that the log-likelihood reported at the
+// largest --q-prior is that of the prior's limit (a pseudo-count of 10⁴
+// is already near it on rte), not the rounding noise of the evidence
+// bound's log Γ terms, which at 10¹⁶ reported -202.336 for -5302.87.
+func TestQPriorPrecision(t *testing.T) {
+	dir := t.TempDir()
+	ll := func(a string) float64 {
+		r := mustRun(t, dir, "fit", "--dataset", "rte", "-m", "vb-da-ds", "--q-prior", a, "-o", "out.csv")
+		i := strings.Index(r.stderr, "log-likelihood ")
+		if i < 0 {
+			t.Fatalf("no log-likelihood in %q", r.stderr)
+		}
+		var v float64
+		fmt.Sscan(strings.TrimSuffix(strings.Fields(r.stderr[i+len("log-likelihood "):])[0], ","), &v)
+		return v
+	}
+	if a, b := ll("1e4"), ll("1e6"); math.Abs(a-b) > 0.1 || b > 0 {
+		t.Errorf("log-likelihood %v at --q-prior 1e4, %v at 1e6", a, b)
 	}
 }
 

@@ -10,14 +10,14 @@ import (
 // TestOneRecommendationCLI checks that fit --model auto, compare (with and
 // without gold) and report name the same model: on a shipped data set
 // (exported, so that the gold labels can be left out), and on one-coin
-// workers who give ten labels each, where the choice is not the default
+// workers with three labels a task and three classes, where the choice is not the default
 // model. compare adds the recommended model to --models when they lack
 // it.
 func TestOneRecommendationCLI(t *testing.T) {
 	dir := t.TempDir()
 	mustRun(t, dir, "datasets", "export", "temp", "temp")
-	mustRun(t, dir, "simulate", "--model", "la-onecoin", "--objects", "1000", "--workers", "500", "--labels-per-object", "5",
-		"--classes", "5", "--seed", "1", "-o", "onecoin.csv", "--truth", "onecoin-truth.csv")
+	mustRun(t, dir, "simulate", "--model", "la-onecoin", "--objects", "1000", "--workers", "300", "--labels-per-object", "3",
+		"--classes", "3", "--seed", "1", "-o", "onecoin.csv", "--truth", "onecoin-truth.csv")
 	cases := []struct {
 		labels, gold, want string
 	}{

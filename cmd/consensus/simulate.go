@@ -16,6 +16,7 @@ func newSimulateCmd() *cobra.Command {
 	var cfg sim.Config
 	var modelName, out, truth string
 	var maxMem memLimit
+	var regime simRegimeFlags
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Simulate crowd labels from a model, with the true label distributions",
@@ -25,7 +26,11 @@ object gets a label distribution q_j from a symmetric Dirichlet distribution
 true class per object for la-*, a fresh subjective class per label for da-*),
 and observed labels from the noise model at random parameters. The defaults
 are the paper's synthetic experiment: 2000 objects, 20 workers who label every
-object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
+object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].
+
+--regime starts from a named regime of harder data (sparse, light,
+many-classes, spammers, correlated); --class-prior, --activity, --spammers,
+--adversaries and --correlated set its parts one by one (docs/simulation.md).`,
 		Example: `  consensus simulate --model da-glad --objects 2000 --workers 20 --seed 1 --output labels.csv --truth truth.csv`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -38,6 +43,9 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 				return usagef("--model %s has no generative process; use one of the la-*, da-*, hda-* or vb-* models", modelName)
 			}
 			cfg.Noise, cfg.Latent = m.Parts()
+			if err := regime.apply(cmd.Flags(), &cfg); err != nil {
+				return err
+			}
 			if cfg.Tasks < 0 || cfg.Workers < 0 || cfg.LabelsPerTask < 0 || cfg.Classes == 1 || cfg.Classes < 0 {
 				return usagef("--objects, --workers and --labels-per-object must not be negative, --classes at least 2")
 			}
@@ -47,7 +55,10 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 			if err := checkSimulateMemory(cfg, maxMem); err != nil {
 				return err
 			}
-			if err := checkOutputs(nil, nil, []string{"output", "truth"}, []string{out, truth}); err != nil {
+			if err := checkOutputs(nil, nil, []string{"output", "truth", "truth-workers", "bayes"}, []string{out, truth, regime.workers, regime.bayes}); err != nil {
+				return err
+			}
+			if err := checkTables("", "", []string{"output", "truth"}, []string{out, truth}); err != nil {
 				return err
 			}
 			d, tr, err := sim.Simulate(cfg)
@@ -55,12 +66,17 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 				return usageErr(err)
 			}
 			files := []output.File{output.LabelsFile(out, "", d)}
+			more, err := regime.files(d, tr, cfg)
+			if err != nil {
+				return err
+			}
+			files = append(files, more...)
 			if truth == "" {
 				return output.WriteFiles(cmd.Context(), files...)
 			}
 			target := model.Argmax(tr.Target, d.NumClasses(), cfg.Seed)
 			files = append(files, output.File{Path: truth, Write: table.Encoder(truth, "", func(w io.Writer, f data.Format) error {
-				return writeTruth(w, f, d, target, tr.Q)
+				return writeClassRows(w, f, d, target, tr.Q, "q_", tr.Subtype)
 			})})
 			return output.WriteFiles(cmd.Context(), files...)
 		},
@@ -75,33 +91,7 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].`,
 	fl.Uint64Var(&cfg.Seed, "seed", 0, "random seed")
 	fl.Var(&maxMem, "max-memory", "refuse simulations estimated to need more memory than this, such as 4GiB (default: the memory available; off: no check)")
 	fl.StringVarP(&out, "output", "o", "-", `labels file (task,worker,label); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
-	fl.StringVar(&truth, "truth", "", "also write the true distributions (task,label,q_<class>...): label is the true class under LA, the argmax of q under DA; format by extension, as --output")
+	fl.StringVar(&truth, "truth", "", "also write the true distributions (task,label,q_<class>...): label is the true class under LA, the argmax of q under DA; with --correlated, a subtype column (1 for the objects of the shared confusion); format by extension, as --output")
+	regime.add(fl)
 	return c
-}
-
-// writeTruth writes the true distributions of a simulation in format f:
-// one row per object with its identifier ("task"), its true class
-// ("label": target[j]) and its distribution q_j ("q_<class>" for every
-// class, numbers that read back bit for bit).
-func writeTruth(w io.Writer, f data.Format, d *data.Dataset, target []int, q []float64) error {
-	cols := []table.Column{{Name: "task"}, {Name: "label", Kind: table.Dict}}
-	for _, c := range d.Classes {
-		cols = append(cols, table.Column{Name: "q_" + c, Kind: table.Float})
-	}
-	t, err := table.NewWriter(w, f, cols)
-	if err != nil {
-		return err
-	}
-	k := d.NumClasses()
-	for j, task := range d.Tasks {
-		t.String(task)
-		t.String(d.Classes[target[j]])
-		for _, v := range q[j*k : (j+1)*k] {
-			t.Float(v)
-		}
-		if err := t.EndRow(); err != nil {
-			return err
-		}
-	}
-	return t.Close()
 }

@@ -40,7 +40,6 @@ func TestSimulateFormats(t *testing.T) {
 		{"out.csv.gz", data.CSV, []byte{0x1f, 0x8b}},
 		{"out.jsonl.gz", data.JSONL, []byte{0x1f, 0x8b}},
 		{"out.parquet.gz", data.Parquet, []byte{0x1f, 0x8b}},
-		{"out.txt", data.CSV, []byte("task,worker,label\n")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if r := runIn(t, dir, "", append(args, "-o", tc.name)...); r.code != 0 {

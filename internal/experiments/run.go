@@ -65,15 +65,18 @@ type Config struct {
 // Report lists what Run did.
 type Report struct {
 	// Files lists the files written, relative to Config.Output, in the
-	// order they were written.
+	// order of the parts; they are written together at the end, all or
+	// nothing.
 	Files []string
 	// Elapsed holds the wall time of each part run.
 	Elapsed map[string]time.Duration
 }
 
 // Run runs the selected parts of the reproduction and writes their tables
-// (markdown and CSV) and figures (PNG and SVG) into cfg.Output, followed by
-// report.md, which collects the markdown of the parts run. With the same
+// (markdown and CSV) and figures (PNG and SVG) into cfg.Output, with
+// report.md, which collects the markdown of the parts run. The files are
+// written when every part has run, all or nothing (output.WriteFiles): a
+// run that fails or is cancelled leaves the folder as it was. With the same
 // Config, Run writes byte-identical files: nothing in them depends on the
 // time, the machine or Parallel.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
@@ -86,6 +89,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if err := os.MkdirAll(cfg.Output, 0o755); err != nil {
 		return nil, err
+	}
+	// The folder must take the files before the experiments run.
+	if err := output.Check(filepath.Join(cfg.Output, "report.md")); err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.Output, err)
 	}
 	rep := &Report{Elapsed: map[string]time.Duration{}}
 	w := &writer{dir: cfg.Output, log: cfg.Log, rep: rep}
@@ -181,7 +188,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	head := fmt.Sprintf("# Reproduction of Fedorova, Gusev, Serdyukov (2019)\n\nProduced by `consensus reproduce --seed %d%s%s`. Parts: %s.\n\n",
 		cfg.Seed, quickFlag(cfg.Quick), onlyFlag(cfg.Only, parts), strings.Join(parts, ", "))
 	all := head + strings.Join(sections, "\n")
-	if err := w.file("report.md", func(f io.Writer) error { _, err := io.WriteString(f, all); return err }); err != nil {
+	w.file("report.md", func(f io.Writer) error { _, err := io.WriteString(f, all); return err })
+	if err := w.commit(ctx); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -230,21 +238,33 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// writer writes the output files atomically and records them.
+// writer collects the output files of a run, which commit writes all or
+// nothing: an interrupted or failed run leaves the folder as it was, not
+// one part's files beside another run's report.
 type writer struct {
-	dir string
-	log func(string)
-	rep *Report
+	dir   string
+	log   func(string)
+	rep   *Report
+	files []output.File
 }
 
+// file queues the file name, written by write when the run commits. Its
+// error is that of the files queued with it in firstErr: always nil.
 func (w *writer) file(name string, write func(io.Writer) error) error {
-	path := filepath.Join(w.dir, name)
-	if err := output.WriteFile(path, write); err != nil {
+	w.files = append(w.files, output.File{Path: filepath.Join(w.dir, name), Write: write})
+	w.rep.Files = append(w.rep.Files, name)
+	return nil
+}
+
+// commit writes every queued file, all or nothing (output.WriteFiles).
+func (w *writer) commit(ctx context.Context) error {
+	if err := output.WriteFiles(ctx, w.files...); err != nil {
 		return err
 	}
-	w.rep.Files = append(w.rep.Files, name)
-	if w.log != nil {
-		w.log("wrote " + path)
+	for _, f := range w.files {
+		if w.log != nil {
+			w.log("wrote " + f.Path)
+		}
 	}
 	return nil
 }

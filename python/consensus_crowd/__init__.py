@@ -18,19 +18,23 @@ The core needs only the standard library; the Crowd-Kit classes and the
 """
 
 from ._binary import BinaryNotFoundError, find_binary
-from ._core import DEFAULT_MODEL, OPTIONS, ConsensusError, Result, aggregate, check_options
+from ._core import DEFAULT_MODEL, OPTIONS, ConsensusError, ConsensusInputError, Result, aggregate, check_options
 from .aggregation import (GLAD, KOS, MACE, MMSR, Auto, Consensus, DawidSkene, GoldMajorityVote, MajorityVote,
                           OneCoinDawidSkene, Wawa, ZeroBasedSkill)
 from .datasets import load_dataset
 from .pairwise import BradleyTerry, NoisyBradleyTerry, PairwiseResult, aggregate_pairwise
+from .multilabel import BinaryRelevance
+from .segmentation import SegmentationMajorityVote
+from .planning import NextResult, plan_next
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "aggregate", "check_options", "find_binary", "load_dataset", "Result", "ConsensusError", "BinaryNotFoundError",
+    "aggregate", "check_options", "find_binary", "load_dataset", "Result", "ConsensusError", "ConsensusInputError", "BinaryNotFoundError",
     "DEFAULT_MODEL", "OPTIONS",
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene", "GLAD",
     "MACE", "KOS", "MMSR",
-    "Consensus", "Auto",
+    "Consensus", "Auto", "BinaryRelevance", "SegmentationMajorityVote",
     "aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry",
+    "plan_next", "NextResult",
 ]

@@ -9,7 +9,7 @@ import tempfile
 from ._binary import find_binary
 from ._files import _write_labels, _write_gold, _write_workers, _clean, _remember
 
-__all__ = ["aggregate", "check_options", "Result", "ConsensusError", "DEFAULT_MODEL", "OPTIONS"]
+__all__ = ["aggregate", "check_options", "Result", "ConsensusError", "ConsensusInputError", "DEFAULT_MODEL", "OPTIONS"]
 
 #: The model that ``aggregate`` fits when none is named: the CLI's default.
 DEFAULT_MODEL = "vb-da-ds"
@@ -57,6 +57,17 @@ class ConsensusError(RuntimeError):
         self.returncode = returncode
         self.stderr = stderr
         self.command = command
+
+
+class ConsensusInputError(ConsensusError, ValueError):
+    """``consensus fit`` refused its input or its arguments (exit status 2):
+    a ConsensusError and, as Crowd-Kit raises for bad input, a ValueError."""
+
+
+def _error(message, returncode, stderr, command):
+    """The exception for a failed run of the CLI."""
+    kind = ConsensusInputError if returncode == 2 else ConsensusError
+    return kind(message, returncode, stderr, command)
 
 
 class Result:
@@ -291,7 +302,7 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
                 message = message.replace(init_path, "init_workers")
             if skills is not None:
                 message = message.replace(skills_path, "skills")
-            raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
+            raise _error(message, proc.returncode, proc.stderr, cmd)
 
         fitted = model
         if model == "auto":

@@ -9,6 +9,15 @@ import operator
 _NON_FINITE = frozenset({"nan", "inf", "infinity"})
 
 
+class MissingColumnError(KeyError, ValueError):
+    """A DataFrame lacks a column that is needed: a KeyError, as pandas
+    raises for a missing column (and Crowd-Kit with it), and a ValueError,
+    as this package raises for other bad input."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
+
+
 def _columns(labels, task_column, worker_column, label_column):
     """Return (columns, describe): the task, worker and label columns as
     sequences, and describe(i), which names row i for a message."""
@@ -16,7 +25,7 @@ def _columns(labels, task_column, worker_column, label_column):
         names = (task_column, worker_column, label_column)
         missing = [c for c in names if c not in labels.columns]
         if missing:
-            raise ValueError("labels: no column %s (columns: %s); name the columns with task_column=, "
+            raise MissingColumnError("labels: no column %s (columns: %s); name the columns with task_column=, "
                              "worker_column= and label_column=" % (
                                  ", ".join(repr(c) for c in missing),
                                  ", ".join(repr(c) for c in labels.columns)))

@@ -14,9 +14,10 @@ pandas DataFrame with columns task, worker and label (or any iterable of
 """
 
 import math
+import re
 
 from ._core import DEFAULT_MODEL, _pandas, aggregate, check_options
-from ._files import _clean
+from ._files import MissingColumnError, _clean
 
 __all__ = [
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene",
@@ -47,9 +48,15 @@ class _Aggregator:
         classes of some tasks (a Series or dict from task to label;
         ``--train-gold``), as Crowd-Kit's ``DawidSkene.fit(data,
         true_labels)``: the la-*, da-* and vb-* models clamp those tasks, gmv
-        weighs the workers by them, the other models refuse them.
+        weighs the workers by them, the other models refuse them. A frame
+        without one of the columns raises KeyError (and ValueError), as
+        pandas; one without rows gives empty results, as Crowd-Kit's.
         """
-        _pandas()  # before the fit, whose results need it
+        pd = _pandas()  # before the fit, whose results need it
+        data = _frame(pd, data)
+        if len(data) == 0:
+            self._set_empty(pd)
+            return self
         options = dict(self._options)
         model = options.pop("model", self.MODEL)
         if true_labels is not None:
@@ -59,6 +66,21 @@ class _Aggregator:
         self.result_ = aggregate(data, model, **options)
         self._set_attributes(self.result_)
         return self
+
+    #: The dtype of an empty ``labels_``, as Crowd-Kit's.
+    _EMPTY_LABELS = object
+
+    def _set_empty(self, pd):
+        """The attributes of a fit to no labels: empty, as Crowd-Kit's."""
+        self.result_ = None
+        if self._EMPTY_LABELS is float:  # as Crowd-Kit's, whose two kinds differ in their index
+            self.labels_ = pd.Series(dtype=float, name="agg_label")
+        else:
+            self.labels_ = pd.Series([], dtype=object, name="agg_label")
+        self.probas_ = pd.DataFrame()
+        self.workers_ = None
+        self.skills_ = pd.Series([], dtype=float, name="skill")
+        self.loss_history_ = []
 
     def fit_predict(self, data, true_labels=None):
         """Fit the model and return ``labels_``, a Series of labels indexed by task."""
@@ -74,6 +96,7 @@ class _Aggregator:
         self.workers_ = r.workers_
         if self.workers_ is not None:
             self.skills_ = self.workers_["skill"].rename("skill")
+        self.loss_history_ = _final_loss(r)
 
     def __repr__(self):
         opts = ", ".join("%s=%r" % kv for kv in sorted(self._options.items()))
@@ -106,11 +129,94 @@ def _iter_options(n_iter, options):
     return options
 
 
+def _refuse_zero_iterations(owner, n_iter, why):
+    """Raise ValueError for n_iter=0 where the class cannot return its
+    starting point (rather than run the default count)."""
+    if n_iter == 0 and not isinstance(n_iter, bool):
+        raise ValueError("%s(n_iter=0): not supported: %s; give n_iter of at least 1" % (owner, why))
+
+
 def _rows(data):
     """The (task, worker, label) rows of data, a DataFrame or an iterable."""
     if hasattr(data, "columns"):
         return data[["task", "worker", "label"]].itertuples(index=False, name=None)
     return data
+
+
+_COLUMNS = ["task", "worker", "label"]
+
+
+def _frame(pd, data, columns=_COLUMNS):
+    """data as a DataFrame of columns (a DataFrame's own columns, an
+    iterable's tuples); a missing column raises MissingColumnError, a
+    KeyError as pandas raises."""
+    if hasattr(data, "columns") and hasattr(data, "index"):
+        missing = [c for c in columns if c not in data.columns]
+        if missing:
+            raise MissingColumnError("labels: no column %s (columns: %s)" % (
+                ", ".join(repr(c) for c in missing), ", ".join(repr(c) for c in data.columns)))
+        return data[columns]
+    if isinstance(data, (str, bytes)):
+        raise TypeError("labels must be a DataFrame or an iterable of (task, worker, label) tuples, not a %s"
+                        % type(data).__name__)
+    rows = list(data)
+    for i, row in enumerate(rows):
+        if not isinstance(row, (tuple, list)) or len(row) != len(columns):
+            raise ValueError("labels item %d: %r is not a (%s) tuple" % (i, row, ", ".join(columns)))
+    return pd.DataFrame(rows, columns=columns)
+
+
+_LOG_LIKELIHOOD = re.compile(r"log-likelihood (\S+),")
+
+
+def _final_loss(r):
+    """The converged fit's loss_history_: one entry, the fitted mean
+    log-likelihood per label from the CLI's summary (the CLI keeps no
+    history of its iterations); empty for the models without one."""
+    m = _LOG_LIKELIHOOD.search(r.log or "")
+    labels = re.search(r" (\d+) labels,", r.log or "")
+    if m is None or labels is None:
+        return []
+    return [float(m.group(1)) / int(labels.group(1))]
+
+
+def _sorted_columns(frame):
+    """frame with its columns in Crowd-Kit's order (sorted, as pandas'
+    unstack sorts them) where they can be sorted."""
+    try:
+        order = sorted(frame.columns)
+    except TypeError:
+        return frame
+    return frame[order]
+
+
+def _accuracy(pd, data, labels):
+    """Crowd-Kit's skills_ of a vote: every worker's share of its distinct
+    (task, label) pairs on the tasks of labels that equal the label there
+    (a Series from task to label; a task may appear more than once, and a
+    pair then counts if it matches any of them)."""
+    truth = pd.Series(labels, name="true_label")
+    joined = data.join(truth, on="task", how="inner")
+    joined = joined.assign(score=(joined["label"] == joined["true_label"]).astype(float))
+    joined = joined.sort_values("score", kind="mergesort").drop_duplicates(["task", "worker", "label"], keep="last")
+    group = joined.groupby("worker")["score"]
+    return (group.sum() / group.count()).rename("skill")
+
+
+def _weighted_vote(pd, data, skills):
+    """Crowd-Kit's MajorityVote.fit(data, skills): each label weighs its
+    worker's skill (which may be negative, as MMSR's log-odds); the scores
+    are the weights' shares of each task's total, the labels their first
+    argmax in sorted class order. Returns (labels, scores)."""
+    joined = data.join(pd.Series(skills, name="skill"), on="worker")
+    if joined["skill"].isna().any():
+        missing = joined.loc[joined["skill"].isna(), "worker"].iloc[0]
+        raise ValueError("no skill for worker %r (and every worker of the data needs one)" % (missing,))
+    scores = joined.groupby(["task", "label"])["skill"].sum().unstack("label", fill_value=0.0)
+    scores = scores.div(scores.sum(axis=1), axis=0)
+    scores.columns.name = "label"
+    scores.index.name = "task"
+    return scores.idxmax(axis=1).rename("agg_label"), scores
 
 
 def _error_workers(initial_error, workers):
@@ -169,16 +275,17 @@ def _one_coin_errors(pd, skills, classes):
 
 class MajorityVote(_Aggregator):
     """Majority vote (model ``mv``): the labels' frequencies read through
-    their argmax. ``probas_`` holds the frequencies.
+    their argmax. ``probas_`` holds the frequencies; ``labels_`` their
+    argmax, a tie going to the first class in sorted order, as Crowd-Kit's;
+    ``skills_`` every worker's agreement with ``labels_`` (its share of
+    distinct (task, label) pairs that match), as Crowd-Kit's.
 
     ``fit(data, skills)`` is Crowd-Kit's weighted vote: every worker's vote
     counts its skill (a Series or dict from worker to a number at least 0;
-    ``--skills``), and ``skills_`` is then every worker's agreement with the
-    consensus label, as Crowd-Kit's. ``on_missing_skill`` says what a worker
-    without a skill gets: ``"error"`` (the default) refuses, ``"ignore"``
-    leaves its labels out, ``"value"`` gives it ``default_skill``
-    (``--missing-skill``). Without skills there is no ``skills_``: the CLI's
-    ``--workers`` has no table for the plain vote.
+    ``--skills``). ``on_missing_skill`` says what a worker without a skill
+    gets: ``"error"`` (the default) raises ValueError, ``"ignore"`` leaves
+    its labels out (and out of ``skills_``; a task left without labels
+    raises ValueError), ``"value"`` gives it ``default_skill``.
     """
 
     MODEL = "mv"
@@ -194,15 +301,45 @@ class MajorityVote(_Aggregator):
     def fit(self, data, skills=None):
         """Fit the model to data, with every worker's vote weighted by its
         skill in skills if given, and return self."""
-        _pandas()
+        pd = _pandas()
+        data = _frame(pd, data)
         options = dict(self._options)
         model = options.pop("model", self.MODEL)
         if skills is not None:
+            skills = pd.Series(skills, dtype=float) if not isinstance(skills, pd.Series) else skills
+            data = self._skilled(pd, data, skills)
             options["skills"] = skills
-            options["missing_skill"] = self.default_skill if self.on_missing_skill == "value" else self.on_missing_skill
+            if self.on_missing_skill == "value":
+                options["missing_skill"] = self.default_skill
+        if len(data) == 0:
+            self._set_empty(pd)
+            return self
         self.result_ = aggregate(data, model, **options)
-        self._set_attributes(self.result_)
+        self.workers_ = self.result_.workers_
+        self.probas_ = _sorted_columns(self.result_.probas_)
+        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
+        self.skills_ = _accuracy(pd, data, self.labels_)
+        self.loss_history_ = []
         return self
+
+    def _skilled(self, pd, data, skills):
+        """data without the labels of workers that have no skill, for
+        on_missing_skill="ignore"; for "error", a ValueError naming one."""
+        has = data["worker"].isin(skills.index)
+        if has.all() or self.on_missing_skill == "value":
+            return data
+        missing = data.loc[~has, "worker"]
+        if self.on_missing_skill == "error":
+            raise ValueError("MajorityVote: no skill for worker %r (and %d other workers); give every worker a "
+                             "skill or use on_missing_skill='ignore' or 'value'"
+                             % (missing.iloc[0], missing.nunique() - 1))
+        kept = data[has]
+        lost = set(data["task"]) - set(kept["task"])
+        if lost:
+            raise ValueError("MajorityVote(on_missing_skill='ignore'): %d tasks have no worker with a skill, "
+                             "such as %r; give a skill to at least one worker of every task"
+                             % (len(lost), sorted(lost, key=str)[0]))
+        return kept
 
     def fit_predict(self, data, skills=None):
         """Fit the model and return ``labels_``."""
@@ -235,9 +372,12 @@ class _SkillVote:
         if skills is None:
             raise ValueError("%s.predict: fit the model first; predict weighs the votes by its skills_"
                              % type(self).__name__)
+        pd = _pandas()
+        data = _frame(pd, data)
         options = {k: v for k, v in self._options.items() if k in ("binary", "seed", "max_memory")}
         r = aggregate(data, "mv", skills=skills, workers=False, **options)
-        self.labels_, self.probas_ = r.labels_, r.probas_
+        self.probas_ = _sorted_columns(r.probas_)
+        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
         return self
 
 
@@ -255,7 +395,8 @@ class Wawa(_SkillVote, _Aggregator):
 class ZeroBasedSkill(_SkillVote, _Aggregator):
     """Zero-based skill (model ``zbs``): a weighted vote whose skills move
     towards each worker's agreement with it, 100 iterations, step 1 halved
-    every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100);
+    every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100;
+    0: the starting point, every skill 1/K and the vote they weigh);
     the step schedule is the CLI's, so ``lr_init``, ``lr_steps_to_reduce``
     and ``lr_reduce_factor`` are accepted at its values alone; ``eps`` is not
     supported. ``skills_`` holds the final skills; ``predict(data)`` weighs
@@ -269,15 +410,45 @@ class ZeroBasedSkill(_SkillVote, _Aggregator):
                          {"lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
                           "lr_reduce_factor": lr_reduce_factor, "eps": eps},
                          {"lr_init": 1.0, "lr_steps_to_reduce": 20, "lr_reduce_factor": 0.5})
+        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
+        if self._start_only:
+            self._options.pop("max_iter")
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self. With ``n_iter=0``, the
+        starting point: every skill 1/K (K the classes of data) and the
+        vote they weigh, as Crowd-Kit's."""
+        if not self._start_only:
+            return super().fit(data, true_labels)
+        pd = _pandas()
+        data = _frame(pd, data)
+        if true_labels is not None:
+            raise TypeError("ZeroBasedSkill.fit takes no true_labels")
+        if len(data) == 0:
+            self._set_empty(pd)
+            return self
+        workers = pd.Index(pd.unique(data["worker"]), name="worker")
+        self.skills_ = pd.Series(1.0 / data["label"].nunique(), index=workers, name="skill")
+        self.result_, self.workers_, self.loss_history_ = None, None, []
+        return self._apply(data)
 
 
 class GoldMajorityVote(_SkillVote, _Aggregator):
-    """Gold majority vote (model ``gmv``): a vote weighted by each worker's
-    accuracy on the tasks of ``true_labels``, which ``fit`` needs, as
-    Crowd-Kit's ``fit(data, true_labels)``. A worker with no label on those
-    tasks gets the pooled accuracy of all labels on them (Crowd-Kit refuses
-    such a worker). ``skills_`` holds those accuracies; ``predict(data)``
-    weighs the votes of new data by them."""
+    """Gold majority vote: a vote weighted by each worker's accuracy on the
+    tasks of ``true_labels``, which ``fit`` needs, as Crowd-Kit's
+    ``fit(data, true_labels)``.
+
+    ``skills_`` is Crowd-Kit's accuracy: each worker's share of its
+    distinct (task, label) pairs on the known tasks that match the true
+    label; ``true_labels`` may hold several labels for one task (a Series
+    with a repeated index), and a pair then matches if it equals any of
+    them. A worker with no label on those tasks gets the pooled accuracy
+    of all pairs on them (Crowd-Kit leaves it out of ``skills_`` and its
+    ``predict`` then refuses it), as the CLI's ``gmv`` does. ``fit`` also
+    sets ``labels_`` and ``probas_``, the vote of data weighted by
+    ``skills_`` (``fit -m mv --skills``); ``predict(data)`` weighs the
+    votes of new data by them.
+    """
 
     MODEL = "gmv"
 
@@ -285,62 +456,196 @@ class GoldMajorityVote(_SkillVote, _Aggregator):
         super().__init__(options)
 
     def fit(self, data, true_labels=None):
-        """Fit the model to data with the known labels true_labels and
-        return self."""
-        if true_labels is None and "train_gold" not in self._options:
+        """Fit the skills to data with the known labels true_labels, weigh
+        the votes of data by them and return self."""
+        pd = _pandas()
+        if true_labels is None:
             raise TypeError("GoldMajorityVote.fit(data, true_labels): true_labels, the known labels of some "
                             "tasks, is required")
-        return super().fit(data, true_labels)
+        data = _frame(pd, data)
+        truth = true_labels if isinstance(true_labels, pd.Series) else pd.Series(true_labels)
+        if isinstance(true_labels, pd.DataFrame) or not isinstance(truth, pd.Series):
+            raise TypeError("true_labels must be a Series or dict from task to label")
+        if len(data) == 0:
+            self._set_empty(pd)
+            return self
+        skills = _accuracy(pd, data, truth)
+        if len(skills) == 0:
+            raise ValueError("GoldMajorityVote.fit: no label of data is on a task of true_labels, so no worker's "
+                             "accuracy can be measured")
+        joined = data.join(truth.rename("true_label"), on="task", how="inner")
+        joined = joined.assign(score=(joined["label"] == joined["true_label"]).astype(float))
+        pooled = joined.sort_values("score", kind="mergesort").drop_duplicates(
+            ["task", "worker", "label"], keep="last")["score"].mean()
+        others = sorted(set(data["worker"]) - set(skills.index), key=str)
+        if others:
+            skills = pd.concat([skills, pd.Series(pooled, index=others)]).rename("skill")
+        skills.index.name = "worker"
+        self.skills_ = skills.sort_index()
+        self.workers_ = None
+        self.loss_history_ = []
+        self._apply(data)
+        self.result_ = None
+        return self
+
+    def fit_predict(self, data, true_labels=None):
+        """Fit the model and return ``labels_``."""
+        return self.fit(data, true_labels).labels_
+
+    def fit_predict_proba(self, data, true_labels=None):
+        """Fit the model and return ``probas_``."""
+        return self.fit(data, true_labels).probas_
+
+
+def _crowdkit_iterations(owner, n_iter, tol, options, default_n_iter=100, default_tol=1e-5):
+    """(n_iter, tol) of Crowd-Kit's iterations when either is named, else
+    None (the CLI's converged fit). Named, the CLI's fit options do not
+    apply and are refused."""
+    if n_iter is None and tol is None:
+        return None
+    n_iter = default_n_iter if n_iter is None else n_iter
+    tol = default_tol if tol is None else tol
+    if isinstance(n_iter, bool) or not isinstance(n_iter, int) and not hasattr(n_iter, "__index__") or n_iter < 0:
+        raise TypeError("%s(n_iter=%r): want an int at least 0" % (owner, n_iter))
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
+        raise TypeError("%s(tol=%r): want a number at least 0" % (owner, tol))
+    other = sorted(k for k in options if k != "binary")
+    if other:
+        raise TypeError("%s(n_iter=..., tol=...) runs Crowd-Kit's iterations, which take no option %s; leave "
+                        "n_iter and tol out for the CLI's converged fit" % (owner, ", ".join(other)))
+    return int(n_iter), float(tol)
+
+
+def _em_frames(pd, coded, fit, self):
+    """Set labels_, probas_, priors_ and errors_ of a fit of _ckfit."""
+    import numpy as np
+    classes = pd.Index(coded.classes, name="label")
+    self.probas_ = pd.DataFrame(fit.probas, index=pd.Index(coded.tasks, name="task"), columns=classes)
+    self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
+    self.priors_ = pd.Series(fit.priors, index=classes, name="prior")
+    w, y = np.nonzero(fit.present)
+    index = pd.MultiIndex.from_arrays([coded.workers[w], coded.classes[y]], names=["worker", "label"])
+    self.errors_ = pd.DataFrame(fit.errors[w, y], index=index, columns=pd.Index(coded.classes))
+    self.loss_history_ = list(fit.history)
+    self.workers_ = None
+    self.result_ = None
+
+
+def _initial_arrays(pd, coded, initial_error, strategy):
+    """Crowd-Kit's checks of initial_error, and its values as workers x
+    observed x true arrays (values, given) on the codes of coded."""
+    import numpy as np
+    if list(initial_error.index.names) != ["worker", "label"]:
+        raise ValueError("initial_error: the index must be (worker, label), not %r" % (list(initial_error.index.names),))
+    pairs = set(zip(coded.workers[coded.w], coded.classes[coded.y]))
+    if strategy == "assign":
+        lacking = pairs - set(initial_error.index)
+        if lacking:
+            raise ValueError("initial_error: every (worker, label) of the data needs a row with strategy 'assign'; "
+                             "%d lack one, such as %r" % (len(lacking), sorted(lacking, key=str)[0]))
+        if (initial_error <= 1.0).all().all() and not np.allclose(initial_error.groupby(level="worker").sum(), 1.0):
+            raise ValueError("The sum of each worker's error matrix in initial_error should be 1.0 "
+                             "(for every true class, over the observed labels)")
+    workers, classes = pd.Index(coded.workers), pd.Index(coded.classes)
+    values = np.zeros((coded.W, coded.K, coded.K))
+    given = np.zeros((coded.W, coded.K), dtype=bool)
+    z = classes.get_indexer(initial_error.columns)
+    for (worker, label), row in zip(initial_error.index, initial_error.to_numpy(dtype=float)):
+        w, y = workers.get_indexer([worker])[0], classes.get_indexer([label])[0]
+        if w < 0 or y < 0:
+            continue  # a worker or label that the data lacks: no part of the fit
+        given[w, y] = True
+        values[w, y, z[z >= 0]] = row[z >= 0]
+    return values, given
 
 
 class DawidSkene(_Aggregator):
-    """Dawid and Skene (model ``la-ds``): a confusion matrix per worker and a
-    learned class prior, maximum likelihood by EM (accelerated by SQUAREM).
+    """Dawid and Skene: a confusion matrix per worker and a learned class
+    prior, maximum likelihood by EM.
 
-    ``n_iter`` is the iteration limit (``--max-iter``; None: the CLI's
-    1000; Crowd-Kit's default is 100). Crowd-Kit's ``tol`` (an absolute
-    change of its lower bound per label) has no counterpart: use
-    ``func_tol=``, a relative change of the mean log-likelihood.
+    Two fits, by what is named:
 
-    ``fit(data, true_labels, initial_error)`` with
-    ``initial_error_strategy="assign"`` starts EM from the given error
-    matrices (``--init-workers``), as Crowd-Kit's: ``initial_error`` is
-    indexed by (worker, observed label) with one column per true label, in
-    counts or probabilities (each column of a worker is normalised), and
-    must hold every worker of the data. Crowd-Kit's ``"addition"``, which
-    adds counts to the first M-step's, has no counterpart.
+    - ``DawidSkene()``: the CLI's ``la-ds``, EM (accelerated by SQUAREM)
+      run to convergence (``max_iter``, ``func_tol`` and the other options
+      of ``OPTIONS`` apply).
+    - ``DawidSkene(n_iter, tol)`` with either named: Crowd-Kit's loop, k
+      plain EM steps from the majority vote (ties to the first class; the
+      M-step first, so ``n_iter=0`` is the majority vote and the matrices
+      it implies), stopping after ``n_iter`` steps (default 100) or when
+      the evidence lower bound per label grows by less than ``tol``
+      (default 1e-5). ``loss_history_`` holds that bound at every step.
+      It runs in Python (numpy), in seconds for 10⁵ labels.
+
+    ``fit(data, true_labels, initial_error)``: ``true_labels`` clamps the
+    known tasks to their class. ``initial_error`` (index (worker, observed
+    label), one column per true label) with ``initial_error_strategy``:
+    ``"assign"`` starts from those matrices (counts or probabilities,
+    every worker of the data needs one; in Crowd-Kit's loop probabilities
+    must sum to one per worker and true class), ``"addition"`` adds them
+    as counts to the first M-step's (Crowd-Kit's loop; with neither
+    ``n_iter`` nor ``tol`` named, its defaults 100 and 1e-5).
 
     Attributes after fit: ``labels_``, ``probas_``, ``errors_`` (index
-    (worker, observed label), one column per true label), ``priors_`` (the
-    mean of ``probas_``, which is EM's update of the prior), ``skills_``
-    (the probability that the worker reports the consensus class) and
-    ``workers_`` (the CLI's whole worker table).
+    (worker, observed label), one column per true label), ``priors_``,
+    ``loss_history_``; the converged fit adds ``skills_`` (the probability
+    that the worker reports the consensus class) and ``workers_`` (the
+    CLI's worker table).
     """
 
     MODEL = "la-ds"
+    _EMPTY_LABELS = float
 
     def __init__(self, n_iter=None, tol=None, initial_error_strategy=None, **options):
-        super().__init__(_iter_options(n_iter, options), {"tol": tol, "initial_error_strategy": initial_error_strategy},
-                         {"initial_error_strategy": "assign"})
+        if initial_error_strategy not in (None, "assign", "addition"):
+            raise ValueError("DawidSkene(initial_error_strategy=%r): want None, 'assign' or 'addition'"
+                             % (initial_error_strategy,))
+        if initial_error_strategy == "addition" and n_iter is None and tol is None:
+            n_iter = 100  # the addition is Crowd-Kit's loop's alone
+        self._ck = _crowdkit_iterations(type(self).__name__, n_iter, tol, options)
+        super().__init__(options if self._ck else _iter_options(n_iter, options))
+        self.n_iter, self.tol = n_iter, tol
         self.initial_error_strategy = initial_error_strategy
 
     def fit(self, data, true_labels=None, initial_error=None):
         """Fit the model to data (with the known labels true_labels, and
         from the error matrices initial_error) and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if initial_error is not None and self.initial_error_strategy is None:
+            raise TypeError("DawidSkene.fit(initial_error=...) needs initial_error_strategy='assign' or "
+                            "'addition' (Crowd-Kit ignores the matrices without one)")
+        if len(data) == 0:
+            self._set_empty(pd)
+            self.errors_, self.priors_ = pd.DataFrame(), pd.Series(dtype=float, name="prior")
+            return self
+        if self._ck is not None:
+            return self._fit_crowdkit(pd, data, true_labels, initial_error)
         if initial_error is None:
             return super().fit(data, true_labels)
-        if self.initial_error_strategy != "assign":
-            raise TypeError("DawidSkene.fit(initial_error=...) needs initial_error_strategy='assign' (Crowd-Kit "
-                            "would not use the matrices without a strategy, and 'addition' has no counterpart)")
         if "init_workers" in self._options:
             raise TypeError("give initial_error to fit or init_workers to the constructor, not both")
-        workers = {w for _, w, _ in _rows(data)}
+        workers = set(data["worker"])
         saved = self._options
         self._options = dict(saved, init_workers=_error_workers(initial_error, workers))
         try:
             return super().fit(data, true_labels)
         finally:
             self._options = saved
+
+    def _fit_crowdkit(self, pd, data, true_labels, initial_error):
+        from . import _ckfit
+        coded = _ckfit.Coded(pd, data)
+        gold = _ckfit.gold_codes(pd, coded, true_labels)
+        initial = None
+        if initial_error is not None:
+            initial = _initial_arrays(pd, coded, initial_error, self.initial_error_strategy)
+        n_iter, tol = self._ck
+        fit = _ckfit.dawid_skene(coded, n_iter, tol, gold, initial, self.initial_error_strategy)
+        _em_frames(pd, coded, fit, self)
+        if n_iter == 0 and initial_error is not None and self.initial_error_strategy == "assign":
+            errors = initial_error.clip(lower=_ckfit.EPS)
+            self.errors_ = errors / errors.groupby(level="worker", sort=False).transform("sum")
+        return self
 
     def fit_predict(self, data, true_labels=None, initial_error=None):
         """Fit the model and return ``labels_``."""
@@ -358,16 +663,50 @@ class DawidSkene(_Aggregator):
 
 
 class OneCoinDawidSkene(_Aggregator):
-    """One-coin Dawid-Skene (model ``la-onecoin``): one accuracy per worker,
-    errors uniform over the other classes, a learned class prior; fitted by
-    L-BFGS. Parameters as ``DawidSkene``; ``skills_`` is the accuracy,
-    ``errors_`` the matrices it implies, ``priors_`` the mean of
-    ``probas_``."""
+    """One-coin Dawid-Skene: one accuracy per worker, errors uniform over
+    the other classes, a learned class prior.
+
+    ``OneCoinDawidSkene()`` is the CLI's ``la-onecoin`` fitted to
+    convergence by L-BFGS. With ``n_iter`` or ``tol`` named it is
+    Crowd-Kit's loop, as ``DawidSkene``'s: plain EM steps from the majority
+    vote, each worker's skill the mean posterior probability of the labels
+    it gave, stopping on ``n_iter`` or on ``tol``. ``skills_`` is the
+    accuracy, ``errors_`` the matrices it implies, ``priors_`` the class
+    prior. ``initial_error_strategy`` is Crowd-Kit's parameter of the base
+    class, which its one-coin fit never uses: accepted as None only.
+    """
 
     MODEL = "la-onecoin"
+    _EMPTY_LABELS = float
 
-    def __init__(self, n_iter=None, tol=None, **options):
-        super().__init__(_iter_options(n_iter, options), {"tol": tol})
+    def __init__(self, n_iter=None, tol=None, initial_error_strategy=None, **options):
+        if initial_error_strategy is not None:
+            raise TypeError("OneCoinDawidSkene(initial_error_strategy=%r): not supported: the one-coin fit takes "
+                            "no initial error matrices (nor does Crowd-Kit's); see docs/python.md"
+                            % (initial_error_strategy,))
+        self._ck = _crowdkit_iterations(type(self).__name__, n_iter, tol, options)
+        super().__init__(options if self._ck else _iter_options(n_iter, options))
+        self.n_iter, self.tol, self.initial_error_strategy = n_iter, tol, None
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if len(data) == 0:
+            self._set_empty(pd)
+            self.errors_, self.priors_ = pd.DataFrame(), pd.Series(dtype=float, name="prior")
+            return self
+        if self._ck is None:
+            return super().fit(data, true_labels)
+        if true_labels is not None:
+            raise TypeError("OneCoinDawidSkene(n_iter=..., tol=...).fit: Crowd-Kit's loop takes no true_labels; "
+                            "leave n_iter and tol out for the CLI's fit, which clamps them")
+        from . import _ckfit
+        coded = _ckfit.Coded(pd, data)
+        fit = _ckfit.one_coin(coded, *self._ck)
+        _em_frames(pd, coded, fit, self)
+        self.skills_ = pd.Series(fit.skills, index=pd.Index(coded.workers, name="worker"), name="skill")
+        return self
 
     def _set_attributes(self, r):
         super()._set_attributes(r)
@@ -386,14 +725,23 @@ class GLAD(_Aggregator):
     ``--glad-prior 1``), whose optimum is finite; ``glad_prior=VAR`` sets
     their variance, and ``glad_prior=0`` fits the paper's maximum
     likelihood, whose optimum lies at infinity (the fit stops at its
-    iteration limit). ``n_iter`` is the iteration limit (``--max-iter``).
-    Crowd-Kit's own prior settings (``labels_priors``,
+    iteration limit).
+
+    ``n_iter`` bounds the L-BFGS iterations (``--max-iter``); ``n_iter=0``
+    gives Crowd-Kit's starting point, every ability and log difficulty 1
+    and the posteriors they imply. ``tol`` stops the fit when the mean log
+    posterior improves by less than that fraction over 10 iterations
+    (``--func-tol``; ``tol=0``: the CLI's default 1e-10). Crowd-Kit reaches
+    the same optimum by EM with conjugate-gradient M-steps and stops on an
+    absolute change of its objective per label, so its k-th iterate is not
+    this fit's. Crowd-Kit's own prior settings (``labels_priors``,
     ``alphas_priors_mean``, ``betas_priors_mean``) and its inner M-step
-    settings (``tol``, ``m_step_max_iter``, ``m_step_tol``) are not
-    supported. ``silent`` is accepted (the fit never prints).
+    settings (``m_step_max_iter``, ``m_step_tol``) are not supported.
+    ``silent`` is accepted (the fit never prints).
 
     Attributes after fit: ``alphas_`` (abilities), ``betas_`` (log
-    difficulties, as Crowd-Kit's), ``skills_``, ``workers_`` and ``tasks_``.
+    difficulties, as Crowd-Kit's), ``priors_`` (the uniform class prior),
+    ``skills_``, ``workers_``, ``tasks_`` and ``loss_history_``.
     """
 
     MODEL = "la-glad"
@@ -401,63 +749,192 @@ class GLAD(_Aggregator):
     def __init__(self, n_iter=None, tol=None, silent=True, labels_priors=None, alphas_priors_mean=None,
                  betas_priors_mean=None, m_step_max_iter=None, m_step_tol=None, **options):
         options.setdefault("glad_prior", 1.0)
-        super().__init__(_iter_options(n_iter, options),
-                         {"tol": tol, "labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
+        if tol is not None:
+            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
+                raise TypeError("GLAD(tol=%r): want a number at least 0" % (tol,))
+            if "func_tol" in options:
+                raise TypeError("give tol or func_tol, not both")
+            if tol > 0:
+                options["func_tol"] = float(tol)
+        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
+        super().__init__(_iter_options(None if self._start_only else n_iter, options),
+                         {"labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
                           "betas_priors_mean": betas_priors_mean, "m_step_max_iter": m_step_max_iter,
                           "m_step_tol": m_step_tol})
-        self.silent = silent
+        self.n_iter, self.tol, self.silent = n_iter, tol, silent
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if not self._start_only or len(data) == 0:
+            super().fit(data, true_labels)
+            if len(data) == 0:
+                self.priors_ = pd.Series(dtype=float, name="prior")
+            return self
+        if true_labels is not None:
+            raise TypeError("GLAD(n_iter=0).fit: the starting point takes no true_labels")
+        import numpy as np
+        from ._ckfit import Coded
+        coded = Coded(pd, data)
+        k = coded.K
+        # Every label is right with probability σ(α e^β) = σ(e) at the start.
+        right = 1 / (1 + math.exp(-math.e))
+        votes = np.zeros((coded.T, k))
+        np.add.at(votes, (coded.t, coded.y), 1.0)
+        n = votes.sum(axis=1, keepdims=True)
+        wrong = math.log((1 - right) / (k - 1)) if k > 1 else 0.0
+        logp = votes * math.log(right) + (n - votes) * wrong
+        p = np.exp(logp - logp.max(axis=1, keepdims=True))
+        classes = pd.Index(coded.classes, name="label")
+        self.probas_ = pd.DataFrame(p / p.sum(axis=1, keepdims=True), index=pd.Index(coded.tasks, name="task"),
+                                    columns=classes)
+        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
+        self.alphas_ = pd.Series(1.0, index=pd.Index(coded.workers, name="worker"), name="alpha")
+        self.betas_ = pd.Series(1.0, index=pd.Index(coded.tasks, name="task"), name="beta")
+        self.priors_ = pd.Series(1.0 / k, index=classes, name="prior")
+        self.result_, self.workers_, self.tasks_ = None, None, None
+        self.skills_ = pd.Series(right, index=self.alphas_.index, name="skill")
+        self.loss_history_ = []
+        return self
 
     def _set_attributes(self, r):
         super()._set_attributes(r)
+        import pandas as pd
         self.alphas_ = self.workers_["ability"].rename("alpha")
         self.tasks_ = r.tasks_
         self.betas_ = self.tasks_["difficulty"].map(math.log).rename("beta")
+        self.priors_ = pd.Series(1.0 / len(r.classes), index=pd.Index(r.classes, name="label"), name="prior")
 
 
 class MACE(_Aggregator):
-    """MACE (model ``la-mace``): a worker is truthful with probability θ_w,
-    else draws a label from its own distribution; maximum likelihood by
-    L-BFGS, one deterministic start. ``n_iter`` is the iteration limit;
-    Crowd-Kit's variational and restart settings (``n_restarts``,
-    ``method``, ``smoothing``, ``default_noise``, ``alpha``, ``beta``,
-    ``random_state``) are not supported; ``verbose`` is accepted (the fit
-    never prints). ``workers_`` has the columns ``truthful`` (θ_w) and
-    ``spam[<class>]`` (the worker's own distribution)."""
+    """MACE (Hovy et al. 2013): a worker knows the task's class with
+    probability θ_w and gives it, else spams, drawing a label from its own
+    distribution.
+
+    ``MACE()``: the CLI's ``la-mace``, maximum likelihood by L-BFGS from one
+    deterministic start (``max_iter`` and the options of ``OPTIONS``
+    apply). With any of Crowd-Kit's parameters named (``n_restarts``,
+    ``n_iter``, ``method``, ``smoothing``, ``default_noise``, ``alpha``,
+    ``beta``, ``random_state``): Crowd-Kit's fit, in Python (numpy), with
+    Crowd-Kit's defaults for the others (10 restarts of 50 iterations,
+    ``method="vb"``, default_noise 0.5, alpha = beta = 0.5, random_state
+    0): every restart starts from parameters drawn uniformly from
+    [1, 2 + default_noise] (normalised) with ``random_state``, and runs
+    ``n_iter`` M- and E-steps, "em" with smoothed counts (smoothing
+    0.01/K), "vb" the variational updates under Beta(alpha, beta) on
+    (spamming, knowing) and Dirichlet(10, ..., 10) on the spamming
+    distributions; the restart of the highest marginal likelihood is
+    kept. (As in Crowd-Kit, every restart draws from the same
+    ``random_state``, so restarts repeat one start.) ``smoothing`` is
+    accepted at Crowd-Kit's value (None) only: its fit ignores it.
+
+    Attributes after fit: ``labels_``, ``probas_``, ``spamming_`` (an
+    array, a row per worker in order of first appearance: P(spamming),
+    P(knowing)), ``thetas_`` (an array, workers by classes in order of
+    first appearance: the spamming distributions); the CLI's fit adds
+    ``skills_`` (θ_w) and ``workers_`` (columns ``truthful`` and
+    ``spam[<class>]``). ``verbose`` is accepted (the fit never prints).
+    """
 
     MODEL = "la-mace"
 
     def __init__(self, n_restarts=None, n_iter=None, method=None, smoothing=None, default_noise=None, alpha=None,
                  beta=None, random_state=None, verbose=0, **options):
-        super().__init__(_iter_options(n_iter, options),
-                         {"n_restarts": n_restarts, "method": method, "smoothing": smoothing,
-                          "default_noise": default_noise, "alpha": alpha, "beta": beta,
-                          "random_state": random_state})
+        named = {"n_restarts": n_restarts, "n_iter": n_iter, "method": method, "default_noise": default_noise,
+                 "alpha": alpha, "beta": beta, "random_state": random_state}
+        self._ck = None
+        if any(v is not None for v in named.values()):
+            other = sorted(set(options) - {"binary"})
+            if other:
+                raise TypeError("MACE(%s) runs Crowd-Kit's fit, which takes no option %s" % (
+                    ", ".join("%s=%r" % kv for kv in named.items() if kv[1] is not None), ", ".join(other)))
+            settings = {"n_restarts": 10, "n_iter": 50, "method": "vb", "default_noise": 0.5, "alpha": 0.5,
+                        "beta": 0.5, "random_state": 0}
+            settings.update({k: v for k, v in named.items() if v is not None})
+            if settings["method"] not in ("vb", "em"):
+                raise ValueError("MACE(method=%r): want 'vb' or 'em'" % (settings["method"],))
+            for k in ("n_restarts", "n_iter", "random_state"):
+                v = settings[k]
+                if isinstance(v, bool) or not hasattr(v, "__index__") or v < 0:
+                    raise TypeError("MACE(%s=%r): want an int at least 0" % (k, v))
+            if settings["n_restarts"] < 1:
+                raise ValueError("MACE(n_restarts=%r): want at least 1" % (settings["n_restarts"],))
+            self._ck = settings
+        super().__init__(options, {"smoothing": smoothing})
         self.verbose = verbose
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if self._ck is None or len(data) == 0:
+            return super().fit(data, true_labels)
+        if true_labels is not None:
+            raise TypeError("MACE with Crowd-Kit's parameters: its fit takes no true_labels")
+        from ._ckfit import Coded, mace
+        coded = Coded(pd, data, sort=False)
+        st = self._ck
+        state, post = mace(coded, st["n_restarts"], st["n_iter"], st["method"], st["default_noise"], st["alpha"],
+                           st["beta"], st["random_state"])
+        self.spamming_, self.thetas_ = state.spamming, state.thetas
+        classes = pd.Index(coded.classes, name="label")
+        order = _sorted_columns(pd.DataFrame(post, columns=classes)).columns
+        self.probas_ = pd.DataFrame(post, index=pd.Index(coded.tasks, name="task"), columns=classes)[order]
+        self.probas_ = self.probas_.sort_index()
+        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
+        self.result_, self.workers_, self.loss_history_ = None, None, []
+        return self
+
+    def _set_attributes(self, r):
+        super()._set_attributes(r)
+        import numpy as np
+        w = self.workers_
+        self.skills_ = w["truthful"].rename("skill")
+        self.spamming_ = np.column_stack([1 - w["truthful"].to_numpy(), w["truthful"].to_numpy()])
+        self.thetas_ = w[["spam[%s]" % c for c in r.class_texts]].to_numpy()
 
 
 class KOS(_Aggregator):
     """Karger, Oh and Shah (model ``kos``): message passing, two classes
     only, each worker's labels centred before the iterations (see
     docs/crowdkit.md). ``n_iter`` is the number of iterations
-    (``--max-iter``; None: the CLI's 100, where Crowd-Kit's default is 10);
-    the CLI draws the start from seed 0, so ``random_state`` is accepted as 0
-    only."""
+    (``--max-iter``; None: 100, as Crowd-Kit's default), at least 1; the
+    CLI draws the start from seed 0, so ``random_state`` is accepted as 0
+    only. When every worker gives one label to all its tasks, the result
+    is the majority vote (centring would leave nothing to iterate on)."""
 
     MODEL = "kos"
 
     def __init__(self, n_iter=None, random_state=None, **options):
+        _refuse_zero_iterations("KOS", n_iter, "its start is random messages, whose signs are no estimate")
         super().__init__(_iter_options(n_iter, options), {"random_state": random_state}, {"random_state": 0})
 
 
 class MMSR(_Aggregator):
     """Matrix mean-subsequence-reduced (model ``mmsr``): skills by robust
     rank-one completion of the workers' agreement matrix, then a log-odds
-    weighted vote. ``n_iter`` bounds the sweeps (``--max-iter``; None:
-    10000); the CLI's tolerance is 1e-10 and its seed 0, so ``tol`` and
-    ``random_state`` are accepted at those values only; the precomputed
-    matrices and mappings of Crowd-Kit's constructor are not supported. ``skills_`` is the signed skill s_w, as Crowd-Kit's
-    (the CLI's ``signed_skill`` column; its ``skill`` column is the one-coin
-    accuracy (1 + (M - 1) s_w) / M, with s_w clipped)."""
+    weighted vote.
+
+    ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000; 0: the
+    skills of the start, without a sweep); the start is Crowd-Kit's (u = v drawn as numpy's RandomState(0)
+    draws them), so the skills equal Crowd-Kit's; the CLI's
+    tolerance is 1e-10 and its seed 0, so ``tol`` and ``random_state`` are
+    accepted at those values only; the precomputed matrices and mappings
+    of Crowd-Kit's constructor are not supported.
+
+    After fit, as Crowd-Kit's: ``skills_`` is each worker's vote weight,
+    the log-odds log((K − 1) p_w / (1 − p_w)) of its one-coin accuracy
+    p_w = (1 + (K − 1) s_w) / K, where s_w is the signed skill clipped to
+    [−1/(K − 1) + 1/√n, 1 − 1/√n] (n tasks, K classes); ``labels_`` and
+    ``scores_`` are the vote of the data weighted by ``skills_``
+    (``scores_``: each class's share of a task's total weight, which a
+    negative weight can push outside [0, 1]; ties go to the first class).
+    ``predict(data)`` and ``predict_score(data)`` weigh the labels of data
+    by the fitted ``skills_``. ``probas_`` is the one-coin posterior of the
+    CLI and ``workers_`` its worker table (``skill`` p_w, ``signed_skill``
+    s_w unclipped).
+    """
 
     MODEL = "mmsr"
 
@@ -471,10 +948,89 @@ class MMSR(_Aggregator):
                           "n_labels": n_labels, "labels_mapping": labels_mapping,
                           "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
                          {"tol": 1e-10, "random_state": 0})
+        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
+        if self._start_only:
+            self._options.pop("max_iter")
+
+    def fit(self, data, true_labels=None):
+        """Fit the skills to data, weigh its labels by them and return self
+        (true_labels: refused, as by the CLI's mmsr)."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if self._start_only and len(data) > 0:
+            if true_labels is not None:
+                raise TypeError("MMSR.fit takes no true_labels")
+            self.skills_ = _mmsr_start(pd, data)
+            self.result_, self.workers_, self.probas_, self.loss_history_ = None, None, None, []
+            return self._apply(pd, data)
+        super().fit(data, true_labels)
+        if len(data) == 0:
+            self.scores_ = pd.DataFrame()
+        else:
+            self._apply(pd, data)
+        return self
 
     def _set_attributes(self, r):
+        import numpy as np
         super()._set_attributes(r)
-        self.skills_ = self.workers_["signed_skill"].rename("skill")
+        k = len(r.classes)
+        p = self.workers_["skill"]
+        self.skills_ = np.log(p * (k - 1) / (1 - p)).rename("skill")
+
+    def _apply(self, pd, data):
+        skills = getattr(self, "skills_", None)
+        if skills is None:
+            raise ValueError("MMSR.predict: fit the model first; predict weighs the votes by its skills_")
+        self.labels_, self.scores_ = _weighted_vote(pd, data, skills)
+        return self
+
+    def predict(self, data):
+        """The labels of data's tasks by the vote weighted by ``skills_``."""
+        pd = _pandas()
+        return self._apply(pd, _frame(pd, data)).labels_
+
+    def predict_score(self, data):
+        """The vote of data's tasks weighted by ``skills_``, a DataFrame of
+        tasks by classes (``scores_``)."""
+        pd = _pandas()
+        return self._apply(pd, _frame(pd, data)).scores_
+
+    def fit_predict(self, data, true_labels=None):
+        """Fit the model and return ``labels_``."""
+        return self.fit(data, true_labels).labels_
+
+    def fit_predict_score(self, data):
+        """Fit the model and return ``scores_``."""
+        return self.fit(data).scores_
+
+
+def _mmsr_start(pd, data):
+    """MMSR's skills_ after no sweep: the CLI's start s_w = u_w (drawn as
+    numpy's RandomState(0), in the order in which data name the workers),
+    signed, clipped and turned into log-odds weights as the CLI's fit does
+    after its sweeps (docs of model.MMSR)."""
+    import numpy as np
+    last = data.drop_duplicates(["task", "worker"], keep="last")
+    workers = pd.unique(data["worker"])
+    m = max(data["label"].nunique(), 2)
+    n_tasks = data["task"].nunique()
+    u = np.random.RandomState(0).random_sample(len(workers))
+    table = last.pivot(index="task", columns="worker", values="label")[list(workers)]
+    field = np.zeros(len(workers))
+    partners = np.zeros(len(workers), dtype=bool)
+    for a in range(len(workers)):
+        for b in range(len(workers)):
+            both = table.iloc[:, a].notna() & table.iloc[:, b].notna()
+            if a == b or not both.any():
+                continue
+            agree = (table.iloc[:, a][both] == table.iloc[:, b][both]).mean()
+            field[a] += (m * agree - 1) / (m - 1) * u[b]
+            partners[a] = True
+    s = np.sign(field) * u * partners
+    root = math.sqrt(n_tasks)
+    x = np.clip(s, -1 / (m - 1) + 1 / root, 1 - 1 / root)
+    p = x * (m - 1) / m + 1 / m
+    return pd.Series(np.log(p * (m - 1) / (1 - p)), index=pd.Index(workers, name="worker"), name="skill")
 
 
 class Consensus(_Aggregator):

@@ -16,8 +16,8 @@ import os
 import tempfile
 
 from ._binary import find_binary
-from ._core import ConsensusError, _locate, _message, _pandas, _run
-from ._files import _clean, _texts
+from ._core import ConsensusError, _error, _locate, _message, _pandas, _run
+from ._files import MissingColumnError, _clean, _texts
 from .aggregation import _iter_options, _refuse_unsupported
 
 __all__ = ["aggregate_pairwise", "PairwiseResult", "BradleyTerry", "NoisyBradleyTerry"]
@@ -160,7 +160,7 @@ def aggregate_pairwise(comparisons, model="bt", *, prior=1.0, max_iter=None, tie
         proc = _run(cmd)
         if proc.returncode != 0:
             message = _locate(_message(proc.stderr, proc.returncode), in_path, describe, multiline, "comparisons")
-            raise ConsensusError(message, proc.returncode, proc.stderr, cmd)
+            raise _error(message, proc.returncode, proc.stderr, cmd)
         kinds = {"rank": int, "score": float, "weight": float, "wins": int, "comparisons": int}
         if tie_text is not None:
             kinds["ties"] = int
@@ -178,7 +178,7 @@ def _pairwise_columns(comparisons, model, names):
         need = names if model == "noisy-bt" or names[0] in comparisons.columns else names[1:]
         missing = [c for c in need if c not in comparisons.columns]
         if missing:
-            raise ValueError("comparisons: no column %s (columns: %s)" % (
+            raise MissingColumnError("comparisons: no column %s (columns: %s)" % (
                 ", ".join(repr(c) for c in missing), ", ".join(repr(c) for c in comparisons.columns)))
         index = comparisons.index
         cols = [comparisons[c].tolist() if c in comparisons.columns else None for c in names]
@@ -228,11 +228,19 @@ class _Pairwise:
 
     def fit(self, data):
         """Fit the model to data (columns worker, left, right and label)
-        and return self."""
-        _pandas()
+        and return self. No comparisons give empty results."""
+        pd = _pandas()
+        if hasattr(data, "columns") and len(data) == 0:
+            self._set_empty(pd)
+            return self
         self.result_ = aggregate_pairwise(data, self.MODEL, **self._options)
         self._set_attributes(self.result_)
         return self
+
+    def _set_empty(self, pd):
+        self.result_ = None
+        self.scores_ = pd.Series([], dtype=float, name="agg_score")
+        self.loss_history_ = []
 
     def fit_predict(self, data):
         """Fit the model and return ``scores_``."""
@@ -242,53 +250,140 @@ class _Pairwise:
         return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % kv for kv in sorted(self._options.items())))
 
 
-class BradleyTerry(_Pairwise):
-    """Crowd-Kit's ``BradleyTerry``: ``consensus pairwise fit -m bt``.
+def _win_matrix(pd, data):
+    """Crowd-Kit's BradleyTerry input: the items (every value of left,
+    right and label, sorted) and wins[i, j], how often i beat j."""
+    import numpy as np
+    frame = data[["left", "right", "label"]]
+    items, codes = np.unique(frame.to_numpy(), return_inverse=True)
+    codes = codes.reshape(frame.shape)
+    wins = np.zeros((len(items), len(items)))
+    left = codes[:, 0] == codes[:, 2]
+    right = codes[:, 1] == codes[:, 2]
+    np.add.at(wins, (codes[left, 0], codes[left, 1]), 1)
+    np.add.at(wins, (codes[right, 1], codes[right, 0]), 1)
+    return items, wins
 
-    By default the maximum likelihood, Crowd-Kit's model (``prior=0``);
-    ``prior=1`` adds the logistic prior of the CLI's default, which keeps
-    every score finite. ``n_iter`` bounds the Newton steps. ``scores_`` are
-    the weights exp θ normalised to sum to 1, as Crowd-Kit's, indexed by
-    item; ``result_`` holds every output. Crowd-Kit's ``tol`` (a change of
-    the weights between MM steps) is not supported: the fit here stops
-    when a Newton step moves no score by more than 1e-9.
+
+class BradleyTerry(_Pairwise):
+    """Crowd-Kit's ``BradleyTerry``.
+
+    ``BradleyTerry()``: ``consensus pairwise fit -m bt``, by default the
+    maximum likelihood, Crowd-Kit's model (``prior=0``); ``prior=1`` adds
+    the logistic prior of the CLI's default, which keeps every score
+    finite; ``max_iter`` bounds its Newton steps, which stop when no score
+    moves by more than 1e-9.
+
+    ``BradleyTerry(n_iter, tol=1e-5)``: Crowd-Kit's fit, Hunter's MM steps
+    from equal weights, ``n_iter`` of them (0: the equal weights), stopping
+    early when a step moves the weights by less than ``tol`` in total. (Crowd-Kit
+    1.4.1's loop compares an array with itself and always stops after two
+    steps when ``tol`` > 0; here the rule is the one it documents.) It runs
+    in Python (numpy). ``loss_history_`` holds every step's change.
+
+    ``scores_`` are the weights, normalised to sum to 1, indexed by item,
+    named ``agg_score``; ``result_`` holds every output of the CLI's fit.
     """
 
     MODEL = "bt"
 
     def __init__(self, n_iter=None, tol=None, **options):
+        if n_iter is None and tol is not None:
+            raise TypeError("BradleyTerry(tol=%r) needs n_iter, as Crowd-Kit's" % (tol,))
+        self._ck = None
+        if n_iter is not None:
+            if isinstance(n_iter, bool) or not hasattr(n_iter, "__index__") or n_iter < 0:
+                raise TypeError("BradleyTerry(n_iter=%r): want an int at least 0" % (n_iter,))
+            tol = 1e-5 if tol is None else tol
+            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
+                raise TypeError("BradleyTerry(tol=%r): want a number at least 0" % (tol,))
+            other = sorted(set(options) - {"binary"})
+            if other:
+                raise TypeError("BradleyTerry(n_iter=...) runs Crowd-Kit's MM steps, which take no option %s"
+                                % ", ".join(other))
+            self._ck = (int(n_iter), float(tol))
+            n_iter = None
         options.setdefault("prior", 0.0)
-        super().__init__(n_iter, options, {"tol": tol})
+        super().__init__(n_iter, options, {})
+
+    def fit(self, data):
+        """Fit the model to data (columns worker, left, right and label)
+        and return self. No comparisons give empty results."""
+        if self._ck is None:
+            return super().fit(data)
+        pd = _pandas()
+        for c in ("left", "right", "label"):
+            if c not in data.columns:
+                raise MissingColumnError("comparisons: no column %r (columns: %s)"
+                                         % (c, ", ".join(repr(c) for c in data.columns)))
+        if len(data) == 0:
+            self._set_empty(pd)
+            return self
+        from ._ckfit import bradley_terry
+        items, wins = _win_matrix(pd, data)
+        p, history = bradley_terry(wins, *self._ck)
+        self.result_ = None
+        self.scores_ = pd.Series(p, index=items, name="agg_score")
+        self.loss_history_ = history
+        return self
 
     def _set_attributes(self, r):
-        self.scores_ = r.weights_
+        self.scores_ = r.weights_.rename("agg_score").rename_axis(None)
+        self.loss_history_ = []
 
 
 class NoisyBradleyTerry(_Pairwise):
     """Crowd-Kit's ``NoisyBradleyTerry``: ``consensus pairwise fit -m noisy-bt``.
 
-    ``scores_`` are σ(θ), Crowd-Kit's scale, indexed by item; ``skills_``
-    and ``biases_`` the workers' γ_w and β_w; ``result_`` holds every
-    output. ``n_iter`` bounds the L-BFGS iterations. The start is the
-    Bradley-Terry fit, not random, so ``random_state`` is accepted at
-    Crowd-Kit's default 0 only; Crowd-Kit's ``tol`` and
-    ``regularization_ratio`` are not supported (``prior=`` sets the weight
-    of the scores' logistic prior, default 1).
+    ``scores_`` are σ(θ), Crowd-Kit's scale, indexed by item, named
+    ``agg_score``; ``skills_`` and ``biases_`` the workers' γ_w and β_w;
+    ``result_`` holds every output. ``n_iter`` bounds the L-BFGS
+    iterations; ``n_iter=0`` gives the start, which is the Bradley-Terry
+    fit (with every γ_w = σ(1) and β_w = 1/2), not random, so
+    ``random_state`` is accepted at Crowd-Kit's default 0 only; Crowd-Kit's
+    ``tol`` and ``regularization_ratio`` are not supported (``prior=`` sets
+    the weight of the scores' logistic prior, default 1).
     """
 
     MODEL = "noisy-bt"
 
     def __init__(self, n_iter=None, tol=None, regularization_ratio=None, random_state=None, **options):
-        super().__init__(n_iter, options, {"tol": tol, "regularization_ratio": regularization_ratio,
-                                           "random_state": random_state},
+        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
+        super().__init__(None if self._start_only else n_iter, options,
+                         {"tol": tol, "regularization_ratio": regularization_ratio, "random_state": random_state},
                          {"random_state": 0},
                          {"random_state": "the fit starts from the Bradley-Terry scores, not at random, as if "
                                           "from random_state=0"})
 
+    def fit(self, data):
+        """Fit the model to data (columns worker, left, right and label)
+        and return self."""
+        if not self._start_only:
+            return super().fit(data)
+        pd = _pandas()
+        if hasattr(data, "columns") and len(data) == 0:
+            self._set_empty(pd)
+            return self
+        if hasattr(data, "columns") and "worker" not in data.columns:
+            raise MissingColumnError("comparisons: no column 'worker' (columns: %s)"
+                                     % ", ".join(repr(c) for c in data.columns))
+        options = {k: v for k, v in self._options.items() if k != "max_iter"}
+        options.setdefault("prior", 1.0)
+        r = aggregate_pairwise(data, "bt", **options)
+        workers = sorted(set(data["worker"]) if hasattr(data, "columns") else {row[0] for row in data}, key=str)
+        self.result_ = r
+        s = r.scores_
+        self.scores_ = pd.Series([1 / (1 + math.exp(-v)) for v in s], index=s.index, name="agg_score")
+        self.skills_ = pd.Series(1 / (1 + math.exp(-1)), index=pd.Index(workers, name="worker"), name="skill")
+        self.biases_ = pd.Series(0.5, index=pd.Index(workers, name="worker"), name="bias")
+        self.loss_history_ = []
+        return self
+
     def _set_attributes(self, r):
         pd = _pandas()
         s = r.scores_
-        self.scores_ = pd.Series([1 / (1 + math.exp(-v)) for v in s], index=s.index, name="score")
+        self.scores_ = pd.Series([1 / (1 + math.exp(-v)) for v in s], index=s.index, name="agg_score")
         w = r.workers_
         self.skills_ = w["skill"].rename("skill")
         self.biases_ = w["bias"].rename("bias")
+        self.loss_history_ = []

@@ -4,7 +4,8 @@ the installed package finds and runs the bundled program with nothing on
 PATH, and a rebuild gives the same bytes.
 
 The wheel is built with the go command (skipped without it) and Python 3.11
-or later (tomllib; skipped on older ones).
+or later (skipped on older ones). pip install ./python, whose build backend
+is build_wheels.py, is checked offline.
 """
 
 import base64
@@ -151,6 +152,36 @@ print(json.dumps({"binary": b, "labels": r.labels, "version": v, "module": cc.__
             self.assertEqual(os.path.basename(first), os.path.basename(second))
             with open(first, "rb") as a, open(second, "rb") as b:
                 self.assertTrue(a.read() == b.read(), "two builds of the wheel differ")
+
+    def test_progress(self):
+        """build_wheels.py reports each platform's compile and wheel on
+        standard error (and only the wheel's path on standard output)."""
+        g = go()
+        if g is None:
+            self.skipTest("go is not available to build the wheel's program")
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([sys.executable, BUILD, "--platform", "host", "--out", tmp, "--go", g],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True, text=True)
+            self.assertRegex(p.stderr, r"build_wheels: \[1/1\] [a-z0-9]+-[a-z0-9]+: compiling the program")
+            self.assertRegex(p.stderr, r"build_wheels: \[1/1\] .*: wrote .*\.whl \([0-9.]+ MB\)")
+            self.assertEqual(len(p.stdout.split()), 1)
+
+    def test_pip_install_offline(self):
+        """pip install ./python needs nothing from the network: the build
+        backend is build_wheels.py, the standard library alone (--no-index
+        forbids any download)."""
+        if subprocess.run([sys.executable, "-m", "pip", "--version"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode != 0:
+            self.skipTest("pip is not available to %s" % sys.executable)
+        with tempfile.TemporaryDirectory() as tmp:
+            target = os.path.join(tmp, "site")
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps",
+                            "--disable-pip-version-check", "--no-compile", "--target", target, PYTHON], check=True,
+                           env=dict(os.environ, PIP_ROOT_USER_ACTION="ignore"))
+            self.assertTrue(os.path.exists(os.path.join(target, "consensus_crowd", "aggregation.py")))
+            self.assertFalse(os.path.exists(os.path.join(target, "consensus_crowd", "bin")))
+            info = [d for d in os.listdir(target) if d.endswith(".dist-info")]
+            self.assertEqual(info, ["consensus_crowd-%s.dist-info" % package_version()])
 
     def test_refuses_unknown_platform(self):
         if sys.version_info < (3, 11):

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/output"
+	"github.com/consensuslab/consensus/plan"
+)
+
+func init() { extraCommands = append(extraCommands, newNextCmd) }
+
+func newNextCmd() *cobra.Command {
+	var in inputFlags
+	var out, workers, pool, outFormat, tasks string
+	var level float64
+	var dist bool
+	var set plan.Settings
+	var fs plan.FlagSettings
+	var threads int
+	c := &cobra.Command{
+		Use:   "next [LABELS]",
+		Short: "Choose the tasks to label next, and flag spammers and adversaries",
+		Long: `next fits vb-la-ds (variational Dawid-Skene, one true class per task) to
+the labels so far and writes the --budget tasks whose next label is expected
+to raise the accuracy of the consensus most: the expected gain in the
+probability that the task's consensus label is right, per label, looking up
+to --lookahead labels ahead, from a worker whose confusion matrix is the
+crowd's average (see docs/planning.md). Tasks whose consensus label is right
+with posterior probability --stop or more, and tasks no label can change,
+get nothing, so fewer than --budget rows may be written.
+
+With --pool (a table with a worker column: the workers available), next
+writes task-worker pairs instead: for each pair the gain of a label from
+that worker, no worker for a task it labelled, each at most --per-worker
+times.
+
+The output has the columns task, worker (with --pool), labels (the task's
+labels so far), label (its consensus label), confidence (the posterior
+probability of that label), gain and p_change (the probability that one more
+label changes the consensus label), best first.
+
+--tasks writes every task: task, labels, label, confidence, gain and
+p_change as above, and p_<class> for every class (the posterior of the true
+class, vb-la-ds's output); with --intervals LEVEL also p_<class>_lo and
+p_<class>_hi, credible intervals at that level of how the class posterior
+varies with what is known of the workers, the level calibrated by a
+parametric bootstrap (10 simulations from the fit, refitted) so that the
+intervals cover at the level asked (see docs/planning.md); --seed seeds it.
+--distribution also fits vb-da-ds and adds q_<class>, every task's label
+distribution (the posterior mean of q_j), with q_<class>_lo and
+q_<class>_hi under --intervals, calibrated in the same way.
+
+--workers writes the evidence on every worker: worker, labels, agreement
+(the fraction of its labels equal to their task's consensus label),
+accuracy (the posterior mean of its balanced accuracy, the mean of its
+confusion matrix's diagonal; 1/K for a spammer) with accuracy_lo and
+accuracy_hi (the --level credible interval), p_spammer (the posterior
+probability that its labels do not depend on the true class), p_adversarial
+(that it is worse than chance) and flag ("spammer" or "adversarial" at
+posterior 0.5 or more, else "none").`,
+		Example: `  consensus next --dataset rte --budget 50
+  consensus next --input labels.csv --budget 1000 --output next.csv --workers flags.csv
+  consensus next --input labels.csv --budget 200 --pool available.csv --per-worker 20 --output pairs.csv`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if set.Budget < 0 {
+				return usagef("--budget %d: must not be negative", set.Budget)
+			}
+			if !(set.Stop > 0 && set.Stop <= 1) {
+				return usagef("--stop %v: want a probability in (0, 1]", set.Stop)
+			}
+			if set.Lookahead < 1 || set.Lookahead > 10 {
+				return usagef("--lookahead %d: want 1 to 10", set.Lookahead)
+			}
+			if !(fs.Level > 0 && fs.Level < 1) {
+				return usagef("--level %v: want a probability in (0, 1)", fs.Level)
+			}
+			if set.PerWorker < 0 {
+				return usagef("--per-worker %d: must not be negative", set.PerWorker)
+			}
+			if cmd.Flags().Changed("intervals") && !(level > 0 && level < 1) {
+				return usagef("--intervals %v: want a level in (0, 1)", level)
+			}
+			if dist && tasks == "" {
+				return usagef("--distribution applies to --tasks; give --tasks FILE")
+			}
+			if cmd.Flags().Changed("intervals") && tasks == "" {
+				return usagef("--intervals applies to --tasks; give --tasks FILE")
+			}
+			if pool == "" && cmd.Flags().Changed("per-worker") {
+				return usagef("--per-worker applies only with --pool")
+			}
+			ofmt, err := data.ParseFormat(outFormat)
+			if err != nil {
+				return usagef("--output-format: %v", err)
+			}
+			if err := checkOutputs([]string{"input", "gold", "pool"}, []string{in.input, in.gold, pool},
+				[]string{"output", "workers", "tasks"}, []string{out, workers, tasks}); err != nil {
+				return err
+			}
+			d, _, err := in.load(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if pool != "" {
+				if set.Pool, err = readPool(pool, d); err != nil {
+					return err
+				}
+			}
+			if err := checkFitMemory(plan.Model, d, nil, in.maxMemory); err != nil {
+				return err
+			}
+			p, err := plan.Fit(cmd.Context(), d, &model.Settings{Threads: threads})
+			if err != nil {
+				return err
+			}
+			picks, err := plan.Next(p, &set)
+			if err != nil {
+				return err
+			}
+			files := []output.File{output.TableFile(out, ofmt, nextTable(d, p, picks, pool != ""))}
+			if workers != "" {
+				files = append(files, output.TableFile(workers, ofmt, flagTable(d, plan.Flags(p, &fs))))
+			}
+			if tasks != "" {
+				all, err := plan.Assess(p, set.Lookahead)
+				if err != nil {
+					return err
+				}
+				var iv *plan.Intervals
+				if level > 0 {
+					if iv, err = plan.ClassIntervals(cmd.Context(), p, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}}); err != nil {
+						return err
+					}
+				}
+				var q *model.Result
+				var qiv *plan.Intervals
+				if dist {
+					if q, err = plan.DAModel.Fit(cmd.Context(), d, &model.Settings{Threads: threads}); err != nil {
+						return err
+					}
+					if level > 0 {
+						if qiv, err = plan.LabelIntervals(cmd.Context(), q, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}}); err != nil {
+							return err
+						}
+					}
+				}
+				files = append(files, output.TableFile(tasks, ofmt, taskTable(d, p, all, iv, q, qiv)))
+			}
+			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "next: %d of %d tasks chosen (budget %d, stop at confidence %g)\n", len(picks), d.NumTasks(), set.Budget, set.Stop)
+			return nil
+		},
+	}
+	in.register(c)
+	fl := c.Flags()
+	fl.IntVarP(&set.Budget, "budget", "b", 100, "number of tasks (or task-worker pairs with --pool) to choose")
+	fl.Float64Var(&set.Stop, "stop", 0.99, "stopping rule: tasks whose consensus label has this posterior probability or more get nothing")
+	fl.IntVar(&set.Lookahead, "lookahead", 3, "largest number of further labels the gain looks ahead over")
+	fl.StringVar(&pool, "pool", "", "table of the available workers (a worker column): choose task-worker pairs")
+	fl.IntVar(&set.PerWorker, "per-worker", 0, "with --pool, the most tasks a worker gets (default: the budget divided by the pool's size, rounded up)")
+	fl.StringVarP(&out, "output", "o", "-", `the chosen tasks; "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
+	fl.StringVar(&workers, "workers", "", "also write the worker flags to this file (format by extension)")
+	fl.StringVar(&outFormat, "output-format", "", "format of --output and --workers: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
+	fl.StringVar(&tasks, "tasks", "", "also write every task's confidence, gain, p_change and class posterior to this file")
+	fl.Float64Var(&level, "intervals", 0, "with --tasks, add credible intervals at this level (such as 0.9) for every class's posterior")
+	fl.BoolVar(&dist, "distribution", false, "with --tasks, also fit vb-da-ds and add every task's label distribution q_<class>")
+	fl.Float64Var(&fs.Level, "level", 0.9, "credible level of the workers' accuracy intervals")
+	fl.Uint64Var(&fs.Seed, "seed", 1, "seed of the posterior draws behind the workers' and the tasks' intervals")
+	fl.IntVar(&threads, "threads", 0, "goroutines of the fit (0: all cores); the output does not depend on it")
+	return c
+}
+
+// readPool reads the pool file's worker column into worker indices of d.
+func readPool(path string, d *data.Dataset) ([]int, error) {
+	index := make(map[string]int, d.NumWorkers())
+	for w, name := range d.Workers {
+		index[name] = w
+	}
+	seen := map[int]bool{}
+	var pool []int
+	err := data.LoadTable(path, "", data.ReadOptions{}, data.Columns{Names: []string{"worker"}}, func(cells []string, line int) error {
+		w, ok := index[cells[0]]
+		if !ok {
+			return &data.InputError{File: path, Line: line, Msg: fmt.Sprintf("worker %q has no labels in the data: the planner needs its fitted confusion matrix", cells[0])}
+		}
+		if !seen[w] {
+			seen[w] = true
+			pool = append(pool, w)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	return pool, nil
+}
+
+// pickRow returns the cells labels, label, confidence, gain and p_change
+// of a task.
+func pickRow(d *data.Dataset, p *plan.Posterior, pk plan.Pick) []string {
+	num := output.FormatProb
+	k := d.NumClasses()
+	probs := p.Probs[pk.Task*k : (pk.Task+1)*k]
+	best := 0
+	for z, x := range probs {
+		if x > probs[best] {
+			best = z
+		}
+	}
+	return []string{strconv.Itoa(d.Offsets[pk.Task+1] - d.Offsets[pk.Task]), d.Classes[best], num(pk.Confidence), num(pk.Gain), num(pk.Change)}
+}
+
+// taskTable returns every task's assessment, class posterior and, if iv is
+// not nil, intervals; then, if q is not nil, its label distribution, with
+// the intervals qiv if not nil.
+func taskTable(d *data.Dataset, p *plan.Posterior, all []plan.Pick, iv *plan.Intervals, q *model.Result, qiv *plan.Intervals) *output.Table {
+	num := output.FormatProb
+	t := &output.Table{Columns: []string{"task", "labels", "label", "confidence", "gain", "p_change"}, Numeric: []bool{false, true, false, true, true, true}}
+	for _, c := range d.Classes {
+		t.Columns = append(t.Columns, "p_"+c)
+		if iv != nil {
+			t.Columns = append(t.Columns, "p_"+c+"_lo", "p_"+c+"_hi")
+		}
+	}
+	for _, c := range d.Classes {
+		if q != nil {
+			t.Columns = append(t.Columns, "q_"+c)
+		}
+		if qiv != nil {
+			t.Columns = append(t.Columns, "q_"+c+"_lo", "q_"+c+"_hi")
+		}
+	}
+	for len(t.Numeric) < len(t.Columns) {
+		t.Numeric = append(t.Numeric, true)
+	}
+	k := d.NumClasses()
+	for _, pk := range all {
+		row := append([]string{d.Tasks[pk.Task]}, pickRow(d, p, pk)...)
+		for z := range k {
+			c := pk.Task*k + z
+			row = append(row, num(p.Probs[c]))
+			if iv != nil {
+				row = append(row, num(iv.Lo[c]), num(iv.Hi[c]))
+			}
+		}
+		for z := range k {
+			c := pk.Task*k + z
+			if q != nil {
+				row = append(row, num(q.Probs[c]))
+			}
+			if qiv != nil {
+				row = append(row, num(qiv.Lo[c]), num(qiv.Hi[c]))
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// nextTable returns the planner's choices as a table.
+func nextTable(d *data.Dataset, p *plan.Posterior, picks []plan.Pick, pairs bool) *output.Table {
+	t := &output.Table{Columns: []string{"task"}, Numeric: []bool{false}}
+	if pairs {
+		t.Columns = append(t.Columns, "worker")
+		t.Numeric = append(t.Numeric, false)
+	}
+	t.Columns = append(t.Columns, "labels", "label", "confidence", "gain", "p_change")
+	t.Numeric = append(t.Numeric, true, false, true, true, true)
+	for _, pk := range picks {
+		row := []string{d.Tasks[pk.Task]}
+		if pairs {
+			row = append(row, d.Workers[pk.Worker])
+		}
+		t.Rows = append(t.Rows, append(row, pickRow(d, p, pk)...))
+	}
+	return t
+}
+
+// flagTable returns the worker flags as a table.
+func flagTable(d *data.Dataset, flags []plan.WorkerFlag) *output.Table {
+	num := output.FormatProb
+	t := &output.Table{
+		Columns: []string{"worker", "labels", "agreement", "accuracy", "accuracy_lo", "accuracy_hi", "p_spammer", "p_adversarial", "flag"},
+		Numeric: []bool{false, true, true, true, true, true, true, true, false},
+	}
+	for w, f := range flags {
+		flag := f.Flag
+		if flag == "" {
+			flag = "none"
+		}
+		agree := num(f.Agreement)
+		if math.IsNaN(f.Agreement) {
+			agree = "NaN"
+		}
+		t.Rows = append(t.Rows, []string{d.Workers[w], strconv.Itoa(f.Labels), agree, num(f.Accuracy), num(f.Lo), num(f.Hi), num(f.Spammer), num(f.Adversarial), strings.TrimSpace(flag)})
+	}
+	return t
+}

@@ -1,0 +1,340 @@
+package main
+
+import (
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/table"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/output"
+	"github.com/consensuslab/consensus/sim"
+)
+
+// simRegimeFlags are simulate's flags for the regimes of package sim: a
+// named preset and the settings that depart from the paper's experiment.
+type simRegimeFlags struct {
+	regime     string
+	classPrior string
+	correlated string
+	cfg        sim.Config // --activity, --spammers and --adversaries
+	workers    string     // --truth-workers
+	bayes      string     // --bayes
+}
+
+// add registers the flags on fl.
+func (f *simRegimeFlags) add(fl *pflag.FlagSet) {
+	fl.StringVar(&f.regime, "regime", "", "start from a named regime ("+strings.Join(sim.Regimes(), ", ")+"; see docs/simulation.md); the other flags given override its settings")
+	fl.StringVar(&f.classPrior, "class-prior", "", "class prior, K probabilities summing to 1 such as 0.88,0.12: the true class (la-*) or every label's latent class (da-*) is drawn from it (default uniform)")
+	fl.Float64Var(&f.cfg.Activity, "activity", 0, "worker activity skew a: an object's workers are drawn with probability proportional to 1/rank^a, worker w<i> having rank i+1 (default 0: uniform)")
+	fl.Float64Var(&f.cfg.Spammers, "spammers", 0, "share of workers whose labels are uniform at random, 0 to 1")
+	fl.Float64Var(&f.cfg.Adversaries, "adversaries", 0, "share of workers who report the class after the one their noise model draws (for 2 classes, every label flipped), 0 to 1")
+	fl.StringVar(&f.correlated, "correlated", "", `a group of workers w0, w1, ... sharing one confusion, as workers=N,coverage=F,subtype=S[,from=A,to=B]: they label a share F of the objects, and call class B every object of class A in the subtype (a share S of class A); "off" for none`)
+	fl.StringVar(&f.workers, "truth-workers", "", "also write every worker's kind (normal, spammer, adversary, correlated), number of labels and true noise parameters; format by extension, as --output")
+	fl.StringVar(&f.bayes, "bayes", "", "also write the posterior of the true class under the true parameters, the Bayes limit (task,label,p_<class>...); la-* and vb-la-* models only; format by extension, as --output")
+}
+
+// apply completes cfg, whose sizes, seed and concentration come from their
+// flags and whose noise model and assumption come from --model, with the
+// regime and the settings of these flags. A regime's settings give way to
+// the flags set on the command line.
+func (f *simRegimeFlags) apply(fl *pflag.FlagSet, cfg *sim.Config) error {
+	out := *cfg
+	if f.regime != "" {
+		r, err := sim.Regime(f.regime, cfg.Seed)
+		if err != nil {
+			return usagef("--regime %s: no such regime; the regimes are %s", f.regime, strings.Join(sim.Regimes(), ", "))
+		}
+		out = r
+		for _, o := range []struct {
+			flag string
+			set  func()
+		}{
+			{"objects", func() { out.Tasks = cfg.Tasks }},
+			{"workers", func() { out.Workers = cfg.Workers }},
+			{"classes", func() { out.Classes = cfg.Classes }},
+			{"labels-per-object", func() { out.LabelsPerTask = cfg.LabelsPerTask }},
+			{"concentration", func() { out.Concentration = cfg.Concentration }},
+		} {
+			if fl.Changed(o.flag) {
+				o.set()
+			}
+		}
+		if fl.Changed("model") || out.Noise == nil {
+			out.Noise, out.Latent = cfg.Noise, cfg.Latent
+		}
+		if out.Params != nil && out.Params.Model().Name() != out.Noise.Name() {
+			return usagef("--regime %s draws %s workers; --model %s has noise model %s: use a model of noise %s (such as la-%s)",
+				f.regime, out.Params.Model().Name(), fl.Lookup("model").Value, out.Noise.Name(), out.Params.Model().Name(), out.Params.Model().Name())
+		}
+		if out.ClassPrior != nil && len(out.ClassPrior) != out.Classes && !fl.Changed("class-prior") {
+			return usagef("--classes %d: --regime %s has a class prior of %d classes; give --class-prior for %d", out.Classes, f.regime, len(out.ClassPrior), out.Classes)
+		}
+		if p, ok := out.Params.(sim.DSParams); ok && len(p.Diag) > 1 && len(p.Diag) != out.Classes {
+			return usagef("--classes %d: --regime %s draws workers with diagonal ranges for %d classes", out.Classes, f.regime, len(p.Diag))
+		}
+	}
+	if err := f.applyFlags(fl, &out); err != nil {
+		return err
+	}
+	*cfg = out
+	return nil
+}
+
+// applyFlags sets the fields of cfg whose flags were given, after checking
+// their values.
+func (f *simRegimeFlags) applyFlags(fl *pflag.FlagSet, cfg *sim.Config) error {
+	if fl.Changed("class-prior") {
+		p, err := parseClassPrior(f.classPrior)
+		if err != nil {
+			return err
+		}
+		if cfg.Classes != 0 && len(p) != cfg.Classes {
+			return usagef("--class-prior %s has %d probabilities for %d classes", f.classPrior, len(p), cfg.Classes)
+		}
+		cfg.ClassPrior = p
+	}
+	if fl.Changed("activity") {
+		if err := checkFinite("activity", f.cfg.Activity); err != nil {
+			return err
+		}
+		cfg.Activity = f.cfg.Activity
+	}
+	for _, s := range []struct {
+		flag string
+		v    float64
+		dst  *float64
+	}{{"spammers", f.cfg.Spammers, &cfg.Spammers}, {"adversaries", f.cfg.Adversaries, &cfg.Adversaries}} {
+		if !fl.Changed(s.flag) {
+			continue
+		}
+		if !(s.v >= 0 && s.v <= 1) {
+			return usagef("--%s %v: want a share of the workers from 0 to 1", s.flag, s.v)
+		}
+		*s.dst = s.v
+	}
+	if cfg.Spammers+cfg.Adversaries > 1 {
+		return usagef("--spammers %v and --adversaries %v: their sum must be at most 1", cfg.Spammers, cfg.Adversaries)
+	}
+	if fl.Changed("correlated") {
+		g, err := parseCorrelated(f.correlated)
+		if err != nil {
+			return err
+		}
+		cfg.Correlated = g
+	}
+	return checkCorrelated(cfg)
+}
+
+// checkCorrelated returns an error naming --correlated if the group of cfg
+// does not fit its numbers of workers, labels per object and classes.
+func checkCorrelated(cfg *sim.Config) error {
+	g := cfg.Correlated
+	if g.Workers == 0 {
+		return nil
+	}
+	workers, per, k := cfg.Workers, cfg.LabelsPerTask, cfg.Classes
+	if workers == 0 {
+		workers = 20
+	}
+	if per <= 0 || per > workers {
+		per = workers
+	}
+	if k == 0 {
+		k = max(2, len(cfg.ClassPrior))
+	}
+	switch {
+	case g.Workers >= workers:
+		return usagef("--correlated workers=%d: the group must leave some of the %d workers outside it", g.Workers, workers)
+	case g.Workers > per:
+		return usagef("--correlated workers=%d: more than the %d labels of an object", g.Workers, per)
+	case g.From >= k || g.To >= k:
+		return usagef("--correlated from=%d,to=%d: the classes are 0 to %d", g.From, g.To, k-1)
+	}
+	return nil
+}
+
+// parseClassPrior parses --class-prior: at least two probabilities above
+// 0, separated by commas, summing to 1 within 10⁻⁶.
+func parseClassPrior(s string) ([]float64, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) < 2 {
+		return nil, usagef("--class-prior %q: want at least two probabilities separated by commas, such as 0.88,0.12", s)
+	}
+	p := make([]float64, len(parts))
+	var sum float64
+	for i, part := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil || !(v > 0 && v <= 1) {
+			return nil, usagef("--class-prior %s: %q is not a probability above 0", s, part)
+		}
+		p[i] = v
+		sum += v
+	}
+	if math.Abs(sum-1) > 1e-6 {
+		return nil, usagef("--class-prior %s: the probabilities sum to %v, not 1", s, sum)
+	}
+	return p, nil
+}
+
+// parseCorrelated parses --correlated: "off", or key=value pairs
+// separated by commas with the keys workers, coverage and subtype, and
+// optionally from and to.
+func parseCorrelated(s string) (sim.Correlated, error) {
+	var g sim.Correlated
+	if s == "off" {
+		return g, nil
+	}
+	bad := func(format string, a ...any) (sim.Correlated, error) {
+		return sim.Correlated{}, usagef("--correlated %s: "+format, append([]any{s}, a...)...)
+	}
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		key, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok {
+			return bad("%q is not key=value (want workers=N,coverage=F,subtype=S[,from=A,to=B])", part)
+		}
+		if seen[key] {
+			return bad("%s given twice", key)
+		}
+		seen[key] = true
+		var err error
+		switch key {
+		case "workers":
+			if g.Workers, err = strconv.Atoi(val); err != nil || g.Workers < 1 {
+				return bad("workers=%s is not a number of workers above 0", val)
+			}
+		case "from", "to":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 {
+				return bad("%s=%s is not a class index", key, val)
+			}
+			if key == "from" {
+				g.From = n
+			} else {
+				g.To = n
+			}
+		case "coverage":
+			if g.Coverage, err = strconv.ParseFloat(val, 64); err != nil || !(g.Coverage > 0 && g.Coverage <= 1) {
+				return bad("coverage=%s is not a share above 0 and at most 1", val)
+			}
+		case "subtype":
+			if g.Subtype, err = strconv.ParseFloat(val, 64); err != nil || !(g.Subtype >= 0 && g.Subtype <= 1) {
+				return bad("subtype=%s is not a share from 0 to 1", val)
+			}
+		default:
+			return bad("unknown key %q (want workers, coverage, subtype, from, to)", key)
+		}
+	}
+	for _, key := range []string{"workers", "coverage", "subtype"} {
+		if !seen[key] {
+			return bad("%s= is missing (want workers=N,coverage=F,subtype=S[,from=A,to=B])", key)
+		}
+	}
+	if seen["from"] != seen["to"] {
+		return bad("give both from= and to=, or neither (class 0 called 1)")
+	}
+	if seen["from"] && g.From == g.To {
+		return bad("from= and to= are the same class")
+	}
+	return g, nil
+}
+
+// files returns the output files of --truth-workers and --bayes for the
+// data set d and truth tr simulated with seed.
+func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Config) ([]output.File, error) {
+	var files []output.File
+	if f.bayes != "" {
+		post, err := tr.BayesPosterior(d)
+		if err != nil {
+			return nil, usagef("--bayes needs a true class per object, from an la-* or vb-la-* model; this simulation draws a latent class per label (%s)", cfg.Latent.Name())
+		}
+		labels := model.Argmax(post, d.NumClasses(), cfg.Seed)
+		files = append(files, output.File{Path: f.bayes, Write: table.Encoder(f.bayes, "", func(w io.Writer, fm data.Format) error {
+			return writeClassRows(w, fm, d, labels, post, "p_", nil)
+		})})
+	}
+	if f.workers != "" {
+		files = append(files, output.File{Path: f.workers, Write: table.Encoder(f.workers, "", func(w io.Writer, fm data.Format) error {
+			return writeTruthWorkers(w, fm, d, tr, cfg.Noise)
+		})})
+	}
+	return files, nil
+}
+
+// writeTruthWorkers writes one row per worker: its name ("worker"), its
+// kind ("kind"), its number of labels ("labels") and its true parameters
+// as the noise model's evaluator reports them (Evaluator.WorkerColumns).
+func writeTruthWorkers(w io.Writer, f data.Format, d *data.Dataset, tr *sim.Truth, m noise.Model) error {
+	ev := m.NewEvaluator(d)
+	ev.SetParams(tr.Worker, tr.Object)
+	cols := []table.Column{{Name: "worker"}, {Name: "kind", Kind: table.Dict}, {Name: "labels", Kind: table.Int}}
+	for _, c := range ev.WorkerColumns() {
+		cols = append(cols, table.Column{Name: c, Kind: table.Float})
+	}
+	t, err := table.NewWriter(w, f, cols)
+	if err != nil {
+		return err
+	}
+	counts := make([]int, d.NumWorkers())
+	for _, wk := range d.Worker {
+		counts[wk]++
+	}
+	var vals []float64
+	for i, name := range d.Workers {
+		t.String(name)
+		t.String(tr.Kind[i].String())
+		t.Int(int64(counts[i]))
+		vals = ev.WorkerValues(i, vals[:0])
+		for _, v := range vals {
+			t.Float(v)
+		}
+		if err := t.EndRow(); err != nil {
+			return err
+		}
+	}
+	return t.Close()
+}
+
+// writeClassRows writes one row per object of d: its identifier ("task"),
+// a class ("label": labels[j]) and K numbers per object from vals (one
+// column per class, named prefix + class, numbers that read back bit for
+// bit), then, if subtype is not nil, "subtype": 1 for an object of the
+// correlated group's subtype, 0 otherwise.
+func writeClassRows(w io.Writer, f data.Format, d *data.Dataset, labels []int, vals []float64, prefix string, subtype []bool) error {
+	cols := []table.Column{{Name: "task"}, {Name: "label", Kind: table.Dict}}
+	for _, c := range d.Classes {
+		cols = append(cols, table.Column{Name: prefix + c, Kind: table.Float})
+	}
+	if subtype != nil {
+		cols = append(cols, table.Column{Name: "subtype", Kind: table.Int})
+	}
+	t, err := table.NewWriter(w, f, cols)
+	if err != nil {
+		return err
+	}
+	k := d.NumClasses()
+	for j, task := range d.Tasks {
+		t.String(task)
+		t.String(d.Classes[labels[j]])
+		for _, v := range vals[j*k : (j+1)*k] {
+			t.Float(v)
+		}
+		if subtype != nil {
+			var in int64
+			if subtype[j] {
+				in = 1
+			}
+			t.Int(in)
+		}
+		if err := t.EndRow(); err != nil {
+			return err
+		}
+	}
+	return t.Close()
+}

@@ -1,0 +1,127 @@
+package model_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/sim"
+)
+
+// fitRegime simulates the named regime with seed and fits the models
+// named; it returns the data's gold (the true classes), the Bayes limit's
+// posterior and every fit.
+func fitRegime(t *testing.T, regime string, seed uint64, names ...string) (*data.Gold, []float64, map[string]*model.Result) {
+	t.Helper()
+	c, err := sim.Regime(regime, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, tr, err := sim.Simulate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bayes, err := tr.BayesPosterior(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits := map[string]*model.Result{}
+	for _, n := range names {
+		est, err := model.ByName(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := est.Fit(context.Background(), d, nil)
+		if err != nil {
+			t.Fatalf("%s on %s: %v", n, regime, err)
+		}
+		fits[n] = r
+	}
+	return tr.Gold(), bayes, fits
+}
+
+// TestDefaultRegimes checks the default model on the simulated regimes of
+// sim.Regimes where the data have one true class per task (LA): its
+// accuracy against the Bayes limit (the posterior under the true
+// parameters), majority vote and vb-la-ds, and the calibration of its
+// true-class probabilities. The bars are those the default meets on every
+// seed tried (docs/choosing-a-model.md has the means over seeds, from
+// scripts/sim-regimes.sh); a change that loses accuracy or calibration on
+// any regime fails here.
+func TestDefaultRegimes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits five regimes")
+	}
+	cases := []struct {
+		regime string
+		// below is how far, at most, the default's accuracy may be below
+		// the Bayes limit's, overMV how far at least above majority
+		// vote's; ece bounds its calibration error.
+		below, overMV, ece float64
+	}{
+		{"sparse", 0.01, 0.02, 0.02},
+		{"light", 0.02, 0, 0.025},
+		{"many-classes", 0.025, 0.01, 0.035},
+		{"spammers", 0.01, 0.01, 0.02},
+		{"correlated", 0.03, 0.01, 0.035},
+	}
+	for _, c := range cases {
+		t.Run(c.regime, func(t *testing.T) {
+			gold, bayes, fits := fitRegime(t, c.regime, 1, model.DefaultModel, "mv", "vb-la-ds")
+			k := fits["mv"].K()
+			acc := func(p []float64) float64 { return metrics.Accuracy(p, k, gold, 1) }
+			def := fits[model.DefaultModel]
+			a, lim := acc(def.Probs), acc(bayes)
+			mv, la := acc(fits["mv"].Probs), acc(fits["vb-la-ds"].Probs)
+			ece := metrics.ECE(def.Probs, k, gold, 10)
+			t.Logf("default %.4f (ECE %.4f), Bayes limit %.4f, mv %.4f, vb-la-ds %.4f", a, ece, lim, mv, la)
+			if a < lim-c.below {
+				t.Errorf("default accuracy %.4f, more than %.3f below the Bayes limit %.4f", a, c.below, lim)
+			}
+			if a < mv+c.overMV {
+				t.Errorf("default accuracy %.4f, not %.3f above majority vote's %.4f", a, c.overMV, mv)
+			}
+			if a < la-0.005 {
+				t.Errorf("default accuracy %.4f, below vb-la-ds's %.4f", a, la)
+			}
+			if ece > c.ece {
+				t.Errorf("default ECE %.4f, above %.3f", ece, c.ece)
+			}
+			if def.Distribution == nil {
+				t.Error("no label distribution")
+			}
+		})
+	}
+}
+
+// TestDefaultDistributionLimit checks the default model's label
+// distributions on the paper's synthetic DA design (sim.Config's zero
+// value), where the truth is every task's q_j: their mean squared error is
+// at most 1.1 times the statistical limit, the posterior mean under the
+// true parameters (gladOracle). There the labels are ambiguous
+// (model.AmbiguousTemper), so the distributions come from the joint DA
+// fit.
+func TestDefaultDistributionLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits three simulations")
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		d, tr, err := sim.Simulate(sim.Config{Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		est, _ := model.ByName(model.DefaultModel)
+		r, err := est.Fit(context.Background(), d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Object), tr.Q, 2)
+		mse := metrics.MSE(r.Distribution, tr.Q, 2)
+		t.Logf("seed %d: MSE %.5f, limit %.5f (%.3f times)", seed, mse, limit, mse/limit)
+		if mse > 1.1*limit {
+			t.Errorf("seed %d: MSE of the label distributions %.5f, above 1.1 times the limit %.5f", seed, mse, limit)
+		}
+	}
+}

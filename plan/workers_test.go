@@ -1,0 +1,71 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+)
+
+// flagScore fits a simulated crowd and returns the recall and precision
+// of the flags (either kind counts as found) among workers with at least
+// 20 labels.
+func flagScore(t *testing.T, c Crowd) (recall, precision float64, bad, flagged int) {
+	t.Helper()
+	s, err := c.Simulate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Fit(context.Background(), s.Data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := Flags(p, &FlagSettings{Seed: c.Seed})
+	var hit int
+	for w, f := range flags {
+		if f.Labels < 20 {
+			continue
+		}
+		if s.Kind[w] != "" {
+			bad++
+		}
+		if f.Flag != "" {
+			flagged++
+			if s.Kind[w] != "" {
+				hit++
+			}
+		}
+	}
+	return float64(hit) / float64(bad), float64(hit) / float64(max(flagged, 1)), bad, flagged
+}
+
+// TestFlagsFindBadWorkers checks the target of the worker flags: on crowds
+// with 10% spammers and 5% adversaries, flagging at posterior 0.5 finds at
+// least 90% of them with at least 90% precision among workers with 20 or
+// more labels, over four seeds (pooled), at K = 2, 3 and 5 with 5 labels a
+// task and K = 2 with 10. With 3 labels a task the consensus the evidence
+// is counted against is itself poor: those cases are measured and logged
+// (docs/planning.md), not held to the target.
+func TestFlagsFindBadWorkers(t *testing.T) {
+	for _, tc := range []struct {
+		k, labels int
+		held      bool
+	}{{2, 5, true}, {3, 5, true}, {5, 5, true}, {2, 10, true}, {2, 3, false}, {3, 3, false}} {
+		t.Run(fmt.Sprintf("K%d-L%d", tc.k, tc.labels), func(t *testing.T) {
+			var bad, flagged, hits, trueFlags float64
+			for seed := uint64(1); seed <= 4; seed++ {
+				c := Crowd{Tasks: 2000, Workers: 100, Classes: tc.k, LabelsPerTask: tc.labels, Spammers: 0.1, Adversaries: 0.05, Seed: seed}
+				r, p, b, f := flagScore(t, c)
+				bad += float64(b)
+				flagged += float64(f)
+				hits += r * float64(b)
+				trueFlags += p * float64(f)
+			}
+			recall, precision := hits/bad, trueFlags/flagged
+			t.Logf("K=%d, %d labels a task, 4 seeds: %.0f bad workers, %.0f flagged, recall %.3f, precision %.3f", tc.k, tc.labels, bad, flagged, recall, precision)
+			if tc.held && (recall < 0.9 || precision < 0.9 || math.IsNaN(recall)) {
+				t.Errorf("recall %.3f, precision %.3f: want both at least 0.9", recall, precision)
+			}
+		})
+	}
+}

@@ -1,0 +1,225 @@
+package sim
+
+import (
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// regimeData simulates the named regime with seed 1.
+func regimeData(t *testing.T, name string) (Config, *Truth, []int, []int) {
+	t.Helper()
+	c, err := Regime(name, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, tr := mustSimulate(t, c)
+	perTask := make([]int, d.NumTasks())
+	for j := range perTask {
+		perTask[j] = d.Offsets[j+1] - d.Offsets[j]
+	}
+	return c, tr, perTask, workerCounts(d)
+}
+
+// classShare returns the share of the objects of class z.
+func classShare(tr *Truth, z int) float64 {
+	var n int
+	for _, c := range tr.Class {
+		if c == z {
+			n++
+		}
+	}
+	return float64(n) / float64(len(tr.Class))
+}
+
+// within fails the test unless got is within tol of want.
+func within(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	t.Logf("%s = %.4f (want %.4f ± %.4f)", what, got, want, tol)
+	if !(math.Abs(got-want) <= tol) {
+		t.Errorf("%s = %.4f, want %.4f ± %.4f", what, got, want, tol)
+	}
+}
+
+// activitySlope returns the least-squares slope of log(labels) on
+// log(rank) over the workers of ranks lo to hi (1-based, inclusive).
+func activitySlope(counts []int, lo, hi int) float64 {
+	var sx, sy, sxx, sxy, n float64
+	for r := lo; r <= hi; r++ {
+		x, y := math.Log(float64(r)), math.Log(float64(counts[r-1]))
+		sx, sy, sxx, sxy, n = sx+x, sy+y, sxx+x*x, sxy+x*y, n+1
+	}
+	return (n*sxy - sx*sy) / (n*sxx - sx*sx)
+}
+
+// diag returns P(z | z) of DS worker w for k classes.
+func diag(tr *Truth, k, w, z int) float64 {
+	return math.Exp(tr.Worker[w*k*k+z*k+z])
+}
+
+func TestRegimeSparse(t *testing.T) {
+	c, tr, perTask, counts := regimeData(t, "sparse")
+	if len(perTask) != 8000 || len(counts) != 176 || c.Classes != 2 {
+		t.Fatalf("%d objects, %d workers, %d classes; want 8000, 176 and 2", len(perTask), len(counts), c.Classes)
+	}
+	for j, n := range perTask {
+		if n != 3 {
+			t.Fatalf("object %d has %d labels, want 3", j, n)
+		}
+	}
+	within(t, "share of class 1", classShare(tr, 1), 0.12, 4*math.Sqrt(0.12*0.88/8000))
+	// The inclusion probability of a worker of small weight is nearly
+	// proportional to its weight, so the tail of the activity falls off
+	// as rank^-0.9.
+	within(t, "activity slope over ranks 20-176", activitySlope(counts, 20, 176), -0.9, 0.1)
+	var near int
+	for w := range 176 {
+		d0, d1 := diag(tr, 2, w, 0), diag(tr, 2, w, 1)
+		switch {
+		case d0 >= 0.4 && d0 <= 0.6 && d1 >= 0.4 && d1 <= 0.6:
+			near++
+		case d0 < 0.75 || d0 > 0.98 || d1 < 0.55 || d1 > 0.95:
+			t.Errorf("worker %d: P(0|0) = %.3f, P(1|1) = %.3f", w, d0, d1)
+		}
+	}
+	if near != 18 {
+		t.Errorf("%d near-random workers, want 18 (10%% of 176)", near)
+	}
+}
+
+func TestRegimeLight(t *testing.T) {
+	_, tr, perTask, counts := regimeData(t, "light")
+	if len(perTask) != 2000 || len(counts) != 700 {
+		t.Fatalf("%d objects, %d workers; want 2000 and 700", len(perTask), len(counts))
+	}
+	for j, n := range perTask {
+		if n != 5 {
+			t.Fatalf("object %d has %d labels, want 5", j, n)
+		}
+	}
+	var few int
+	for _, n := range counts {
+		if n < 10 {
+			few++
+		}
+	}
+	share := float64(few) / 700
+	t.Logf("%.3f of the workers give fewer than 10 labels", share)
+	if share <= 0.5 {
+		t.Errorf("%.3f of the workers give fewer than 10 labels, want most", share)
+	}
+	for w, c := range tr.Worker {
+		if a := 1 / (1 + math.Exp(-c)); a < 0.55 || a > 0.95 {
+			t.Errorf("worker %d: accuracy %.3f outside [0.55, 0.95]", w, a)
+		}
+	}
+	within(t, "activity slope over ranks 20-200", activitySlope(counts, 20, 200), -1, 0.1)
+}
+
+func TestRegimeManyClasses(t *testing.T) {
+	const k = 10
+	c, tr, perTask, _ := regimeData(t, "many-classes")
+	if c.Classes != k {
+		t.Fatalf("%d classes, want %d", c.Classes, k)
+	}
+	for j, n := range perTask {
+		if n != 4 {
+			t.Fatalf("object %d has %d labels, want 4", j, n)
+		}
+	}
+	// Every row's error mass on the neighbouring classes, and the
+	// expected share over the rows.
+	var share float64
+	for w := range c.Workers {
+		for z := range k {
+			var neighbours float64
+			for y := range k {
+				if y == z-1 || y == z+1 {
+					neighbours += math.Exp(tr.Worker[w*k*k+z*k+y])
+				}
+			}
+			share += neighbours / (1 - diag(tr, k, w, z))
+		}
+	}
+	share /= float64(c.Workers * k)
+	t.Logf("the neighbouring classes get %.3f of the errors", share)
+	if share < 0.55 {
+		t.Errorf("the neighbouring classes get %.3f of the errors, want most", share)
+	}
+	for z := range k {
+		within(t, "share of class "+string(rune('0'+z)), classShare(tr, z), 0.1, 4*math.Sqrt(0.09/5000))
+	}
+}
+
+func TestRegimeSpammers(t *testing.T) {
+	_, tr, perTask, _ := regimeData(t, "spammers")
+	count := map[Kind]int{}
+	for _, k := range tr.Kind {
+		count[k]++
+	}
+	if count[Spammer] != 10 || count[Adversary] != 5 || count[Normal] != 85 {
+		t.Errorf("kinds %v, want 10 spammers, 5 adversaries, 85 normal workers", count)
+	}
+	for j, n := range perTask {
+		if n != 5 {
+			t.Fatalf("object %d has %d labels, want 5", j, n)
+		}
+	}
+}
+
+func TestRegimeCorrelated(t *testing.T) {
+	c, err := Regime("correlated", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, tr := mustSimulate(t, c)
+	if !slices.Equal(tr.Kind[:2], []Kind{CorrelatedWorker, CorrelatedWorker}) || slices.Contains(tr.Kind[2:], CorrelatedWorker) {
+		t.Fatal("the group is not workers 0 and 1")
+	}
+	var group, class0, sub int
+	for j := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		if len(workers) != 5 {
+			t.Fatalf("object %d has %d labels, want 5", j, len(workers))
+		}
+		if tr.Class[j] == 0 {
+			class0++
+		}
+		if tr.Subtype[j] {
+			sub++
+			if tr.Class[j] != 0 {
+				t.Fatalf("object %d of class %d is in the subtype", j, tr.Class[j])
+			}
+		}
+		for i, w := range workers {
+			if tr.Kind[w] != CorrelatedWorker {
+				continue
+			}
+			group++
+			if tr.Subtype[j] && labels[i] != 1 {
+				t.Fatalf("object %d: group member %d says %d on the subtype", j, w, labels[i])
+			}
+		}
+	}
+	within(t, "the group's share of the labels", float64(group)/float64(d.NumLabels()), 1.0/3, 0.02)
+	within(t, "the subtype's share of class 0", float64(sub)/float64(class0), 0.3, 4*math.Sqrt(0.21/float64(class0)))
+}
+
+func TestRegimeDAPaper(t *testing.T) {
+	c, err := Regime("da-paper", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c, Config{Seed: 5}) {
+		t.Errorf("da-paper is %+v, want the zero Config with seed 5", c)
+	}
+	if _, err := Regime("nonesuch", 1); err == nil {
+		t.Error("Regime(nonesuch) did not fail")
+	}
+	for _, name := range Regimes() {
+		if RegimeSummary(name) == "" {
+			t.Errorf("regime %s has no summary", name)
+		}
+	}
+}
