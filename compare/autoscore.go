@@ -33,8 +33,8 @@ type Scorer interface {
 // give both answers (vb-ds and the other AutoModels), out_j is the
 // posterior of the true class given the training labels, so P(y | rest)
 // is the posterior predictive of the label (with the workers at their
-// posterior mean, and vb-ds's posterior tempered as the model calibrates
-// it); for a DA model out_j is the label distribution q_j, the
+// posterior mean, GLAD's at their MAP, and the posterior tempered as the
+// model calibrates it); for a DA model out_j is the label distribution q_j, the
 // distribution of the class a new label reports before the worker's
 // noise. It scores the whole generative model: a sharp consensus with a
 // noise model that explains the disagreement scores well. It is a proper

@@ -34,9 +34,13 @@
 // split), and the report gives, for every model, the fraction of the
 // resamples in which it ranks first.
 //
-// Auto chooses a model without gold for `consensus fit --model auto`: it
-// fits a few candidates (AutoModels) to held-out splits of a subsample and
-// scores each with a pluggable gold-free criterion (Scorer: the held-out
-// label likelihood above, or the consensus itself as a prediction of the
-// held-out labels, OutputLoss and OutputChannel).
+// Auto makes the recommendation, without gold: the model that `consensus
+// fit --model auto` fits and that `consensus compare` (with or without
+// gold, whatever the ranking's criterion; Options.Recommend) and
+// `consensus report` recommend. It fits a few candidates (AutoModels) to
+// held-out splits of a subsample and scores each with a gold-free
+// criterion, by default the held-out label likelihood above
+// (DefaultScorer, LabelLikelihood); other criteria can be plugged in
+// (Scorer: the consensus itself as a prediction of the held-out labels,
+// OutputLoss and OutputChannel).
 package compare

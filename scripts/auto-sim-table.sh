@@ -18,7 +18,7 @@ regimes=(
   "one-coin, K=3, 300 workers, 3 labels a task|--model la-onecoin --objects 1000 --workers 300 --labels-per-object 3 --classes 3"
   "glad, K=3, 100 workers, 5 labels a task|--model la-glad --objects 2000 --workers 100 --labels-per-object 5 --classes 3"
 )
-echo '| data | seed | candidates: gold accuracy | '"$(printf '%s pick (accuracy) | ' "${crits[@]}")"
+echo "| data | seed | candidates: gold accuracy |$(printf ' %s pick (accuracy) |' "${crits[@]}")"
 printf '|---|---|---|%s\n' "$(printf -- '---|%.0s' "${crits[@]}")"
 for r in "${regimes[@]}"; do
   name=${r%%|*}

@@ -27,12 +27,13 @@ func newReportCmd() *cobra.Command {
 		Long: `report fits several consensus models to a data set (by default those that
 "consensus compare" ranks) and writes one HTML file that works offline (styles
 and SVG pictures inlined): a summary of the data with histograms of labels
-per task and per worker; the recommended model, ranked first as compare ranks
-the models (by gold log loss, or without gold by held-out labels, which fits
-every model on held-out splits; --no-recommendation skips it); a model
-comparison table
-(with gold labels: accuracy, log loss, Brier score and ECE with bootstrap
-intervals) in the order of that ranking; agreement statistics (Krippendorff's
+per task and per worker; the recommended model, the one fit --model auto
+fits and compare recommends, with or without gold (fitted beside --models if
+they lack it); a model comparison table (with gold labels: accuracy, log
+loss, Brier score and ECE with bootstrap intervals) in the order in which
+compare ranks the models (by gold log loss, or without gold by held-out
+labels, which fits every model on held-out splits; --no-recommendation skips
+the recommendation and the ranking); agreement statistics (Krippendorff's
 alpha, the entropy of every task's labels, every worker's agreement with the
 consensus); one reliability diagram per model (equal-count bins with their
 counts and 95% Wilson bands); the distribution of worker quality; the most
