@@ -73,7 +73,7 @@ func FromResult(r *model.Result) (*Posterior, error) {
 	k := d.NumClasses()
 	cols := r.WorkerColumns()
 	if !strings.HasPrefix(r.Model, "vb-") || !strings.HasSuffix(r.Model, "-ds") || len(cols) != k*k+k || !strings.HasPrefix(cols[k*k], "n[") {
-		return nil, fmt.Errorf("plan: model %s is not a variational Dawid-Skene fit (vb-la-ds, vb-da-ds or vb-hda-ds)", r.Model)
+		return nil, fmt.Errorf("plan: model %s is not a variational Dawid-Skene fit (vb-ds, vb-la-ds, vb-da-ds or vb-hda-ds)", r.Model)
 	}
 	w := &dsWorkers{k: k, lam: make([]float64, 0, d.NumWorkers()*k*k)}
 	vals := make([]float64, 0, k*k+k)
@@ -87,7 +87,9 @@ func FromResult(r *model.Result) (*Posterior, error) {
 		}
 	}
 	p := &Posterior{Data: d, Workers: w, Probs: r.Probs}
-	if strings.HasPrefix(r.Model, "vb-la-") {
+	if strings.HasPrefix(r.Model, "vb-la-") || r.Distribution != nil {
+		// An LA fit: vb-la-ds, or the default with both answers (vb-ds),
+		// whose Probs are the true class's.
 		p.Tasks = Cavity(p)
 	}
 	return p, nil
