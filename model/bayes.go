@@ -23,7 +23,8 @@ import (
 // or 1.
 //
 //	Bayes{Noise: noise.DS{}, Latent: latent.LA{}}                     // vb-la-ds: IBCC
-//	Bayes{Noise: noise.DS{}, Latent: latent.DA{}}                     // vb-da-ds: the default model
+//	Bayes{Noise: noise.DS{}, Latent: latent.DA{}}                     // vb-da-ds
+//	Bayes{Noise: noise.DS{SharedPrior: true}, Latent: latent.LA{}, Both: true} // vb-ds: the default model
 //	Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true} // vb-hda-ds
 //
 // The priors: every confusion row π_w(z, ·) ~ Dirichlet with

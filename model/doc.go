@@ -25,7 +25,8 @@
 // (the paper's ds, glad and mme, and onecoin, mace, rmme and twocoin), the
 // LA form learning the class prior when X declares so (noise.Info); the
 // Bayesian forms vb-la-X, vb-da-X and vb-hda-X of every conjugate noise
-// model (Bayes; vb-da-ds is the default model of the command); and the
+// model (Bayes), and vb-X, the default form with both answers (Bayes.Both;
+// vb-ds is the default model of the command); and the
 // ports of Crowd-Kit's remaining categorical aggregators: wawa (Wawa), zbs
 // (ZeroBasedSkill), gmv (GoldMajorityVote), kos (KOS) and mmsr (MMSR);
 // docs/crowdkit.md compares them with Crowd-Kit.

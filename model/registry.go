@@ -100,10 +100,12 @@ func forms(n noise.Describer) []Entry {
 }
 
 // variational returns the variational Bayes entries of the conjugate
-// noise model n: vb-la-X (IBCC for Dawid-Skene), vb-da-X (workers and q_j
-// together under DA, q_j ~ Dirichlet(1/2); vb-da-ds is the default model
-// of the command line) and vb-hda-X (mixed membership, q_j ~ Dirichlet(α p)
-// with α and p by empirical Bayes).
+// noise model n: vb-la-X (IBCC for Dawid-Skene), vb-X (the LA fit with
+// both answers, Bayes.Both, the prior shared by the workers where n is a
+// noise.SharedPriorer; vb-ds is the default model of the command line),
+// vb-da-X (workers and q_j together under DA, q_j ~ Dirichlet(1/2)) and
+// vb-hda-X (mixed membership, q_j ~ Dirichlet(α p) with α and p by
+// empirical Bayes).
 func variational(n noise.Describer) []Entry {
 	info := n.Info()
 	prior := info.ConjugatePrior
