@@ -99,8 +99,10 @@ func (m memLimit) available() (bytes float64, desc string, ok bool) {
 		return 0, "", false
 	}
 	source := "MemAvailable in /proc/meminfo"
-	if c, ok := cgroupAvailable(); ok && c < avail {
-		avail, source = c, "under the cgroup memory limit"
+	for _, l := range processLimits() {
+		if l.avail < avail {
+			avail, source = l.avail, l.source
+		}
 	}
 	return avail, fmt.Sprintf("the %s available (%s)", formatBytes(avail), source), true
 }
@@ -134,25 +136,6 @@ func memAvailable() (float64, bool) {
 		}
 	}
 	return 0, false
-}
-
-// cgroupAvailable returns the memory left under a cgroup v2 limit, if the
-// process has one.
-func cgroupAvailable() (float64, bool) {
-	read := func(name string) (float64, bool) {
-		b, err := os.ReadFile("/sys/fs/cgroup/" + name)
-		if err != nil {
-			return 0, false
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
-		return v, err == nil
-	}
-	limit, ok := read("memory.max") // "max" (no limit) does not parse
-	if !ok {
-		return 0, false
-	}
-	used, _ := read("memory.current")
-	return max(limit-used, 0), true
 }
 
 // memoryError is the error of a run that would need more memory than

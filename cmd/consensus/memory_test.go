@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +29,39 @@ func TestFormatBytes(t *testing.T) {
 	for in, want := range map[float64]string{1000: "1000 B", 1 << 10: "1.0 KiB", 3.5 * (1 << 30): "3.5 GiB", 1 << 50: "1.0 PiB"} {
 		if got := formatBytes(in); got != want {
 			t.Errorf("formatBytes(%g) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestAddressSpaceLimit checks that an address-space limit (ulimit -v)
+// counts as a memory limit: a file whose reading needs more than the
+// space left under it is refused before reading (exit 1, one line), and
+// /dev/zero stops with exit 2 while reading — never the Go runtime's
+// out-of-memory crash or the kernel's kill.
+func TestAddressSpaceLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 2·10⁶ labels")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc")
+	}
+	dir := t.TempDir()
+	if r := runIn(t, dir, "", "simulate", "-m", "da-ds", "--objects", "400000", "--workers", "1000", "--labels-per-object", "5", "--seed", "1", "-o", "big.csv"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	for _, tc := range []struct {
+		limit, args string
+		code        int
+		want        string
+	}{
+		{"1500000", "fit big.csv -m da-ds -o out.csv", 1, "available (under the address-space limit, ulimit -v)"},
+		{"8000000", "fit -i /dev/zero -m rfe -o out.csv", 2, "/dev/zero:1: reading stopped"},
+	} {
+		cmd := exec.Command("sh", "-c", "ulimit -v "+tc.limit+" && exec "+consensusBin+" "+tc.args)
+		cmd.Dir = dir
+		r := execute(t, cmd)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("ulimit -v %s; %s: exit %d, stderr %.300q", tc.limit, tc.args, r.code, r.stderr)
 		}
 	}
 }
