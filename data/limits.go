@@ -143,13 +143,13 @@ func (gr *guardedReader) Read(p []byte) (int, error) {
 	gr.read += int64(n)
 	if max := gr.g.max; max > 0 && gr.total && gr.read*lineFactor > max {
 		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
-			"reading stopped: the text read so far (%s) is more than the memory limit of %s allows",
-			formatSize(float64(gr.read)), formatSize(float64(max)))}
+			"reading stopped: the text read so far (%s) needs about %s of memory while it is read and kept, more than the memory limit of %s",
+			formatSize(float64(gr.read)), formatSize(float64(gr.read*lineFactor)), formatSize(float64(max)))}
 	}
 	if max := gr.g.max; max > 0 && gr.cur*lineFactor > max {
 		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
-			"reading stopped: the line is longer than %s without a line end, more than the memory limit of %s allows",
-			formatSize(float64(gr.cur)), formatSize(float64(max)))}
+			"reading stopped: the line is longer than %s without a line end, which needs about %s of memory to read, more than the memory limit of %s",
+			formatSize(float64(gr.cur)), formatSize(float64(gr.cur*lineFactor)), formatSize(float64(max)))}
 	}
 	return n, err
 }

@@ -188,23 +188,24 @@ func checkFitMemory(est model.Estimator, d *data.Dataset, s *model.Settings, lim
 	}
 	msg := fmt.Sprintf("fitting %s needs about %s of memory (%s), more than %s; ",
 		est.Name(), formatBytes(need), size, desc)
-	if smaller := smallerModels(est, d, s, need); len(smaller) > 0 {
+	if smaller := smallerModels(est, d, s, avail); len(smaller) > 0 {
 		msg += "a model with fewer parameters (" + strings.Join(smaller, ", ") + ") or "
 	}
 	msg += "a machine with more memory would do, or --max-memory changes the limit"
 	return &memoryError{msg}
 }
 
-// smallerModels returns those of la-ds, la-glad and rfe that need less
-// memory than need on d with the settings s, other than est itself.
-func smallerModels(est model.Estimator, d *data.Dataset, s *model.Settings, need float64) []string {
+// smallerModels returns those of la-ds, la-glad and rfe that fit on d with
+// the settings s in the memory available, avail, other than est itself:
+// the advice names only models that would not be refused in turn.
+func smallerModels(est model.Estimator, d *data.Dataset, s *model.Settings, avail float64) []string {
 	var out []string
 	for _, name := range []string{"la-ds", "la-glad", "rfe"} {
 		m, err := model.ByName(name)
 		if err != nil || m.Name() == est.Name() {
 			continue
 		}
-		if model.FitMemory(m, d, s) < need {
+		if model.FitMemory(m, d, s) <= avail {
 			out = append(out, name)
 		}
 	}

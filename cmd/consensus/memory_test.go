@@ -65,3 +65,26 @@ func TestAddressSpaceLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalAdvice checks that a refusal's advice names only what would
+// not be refused in turn: with 286 classes, la-ds needs more than the
+// limit too and is not advised; and that the reader's limit message is
+// consistent (the memory it names exceeds the limit) and says what to do.
+func TestRefusalAdvice(t *testing.T) {
+	dir := t.TempDir()
+	if r := runIn(t, dir, "", "simulate", "-m", "da-ds", "--classes", "300", "--objects", "200", "--workers", "50", "--labels-per-object", "5", "--seed", "1", "-o", "k.csv"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r := runIn(t, dir, "", "fit", "k.csv", "-m", "vb-da-ds", "--max-memory", "50M", "-o", "out.csv")
+	if r.code != 1 || !strings.Contains(r.stderr, "a model with fewer parameters (la-glad, rfe)") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runIn(t, dir, "", "pairwise", "simulate", "--items", "1000", "--comparisons", "200000", "--seed", "1", "-o", "c.csv"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r = runIn(t, dir, "", "pairwise", "fit", "c.csv", "--max-memory", "4M", "-o", "s.csv")
+	if r.code != 2 || !strings.Contains(r.stderr, "of memory while it is read and kept, more than the memory limit of 3.8 MiB; use a machine with more memory, or --max-memory") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
