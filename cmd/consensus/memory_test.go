@@ -87,4 +87,3 @@ func TestRefusalAdvice(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
-
