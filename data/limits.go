@@ -49,6 +49,10 @@ type guard struct {
 	// total also bounds the text read so far, for a reader whose
 	// caller keeps all it reads (ReadTable).
 	total bool
+	// idText, if not nil, returns the bytes of the distinct identifiers'
+	// text kept so far (Builder.idText), which long identifiers make far
+	// more than ReadBytesPerID each.
+	idText func() int
 }
 
 // newGuard returns the guard of opt for the file, or nil if opt sets no
@@ -72,6 +76,10 @@ func (g *guard) text(r io.Reader) (io.Reader, error) {
 
 // ids returns the number of distinct tasks and workers of b.
 func (b *Builder) ids() int { return b.tasks.names.len() + b.workers.names.len() }
+
+// idText returns the bytes of text b keeps for its distinct tasks and
+// workers beyond the short ones packed in their slots.
+func (b *Builder) idText() int { return b.tasks.stored + b.workers.stored }
 
 // binary returns the decoded content of r for a copy to disk (Parquet
 // read from a pipe or compressed): it is not held in memory, so only the
@@ -101,10 +109,18 @@ func (g *guard) row(line, ids int) error {
 	if g.max <= 0 {
 		return nil
 	}
-	if need := EstimateReadMemory(float64(g.rows), float64(ids)); need > float64(g.max) {
+	text := 0
+	if g.idText != nil {
+		text = g.idText()
+	}
+	if need := EstimateReadMemory(float64(g.rows), float64(ids)) + float64(text); need > float64(g.max) {
+		long := ""
+		if float64(text) > float64(ids)*ReadBytesPerID {
+			long = fmt.Sprintf(" (their text alone %s)", formatSize(float64(text)))
+		}
 		return &InputError{File: g.file, Line: line, Err: ErrLimit, Msg: fmt.Sprintf(
-			"reading stopped here: %d labels with %d distinct tasks and workers already need about %s, and the limit is %s",
-			g.rows, ids, formatSize(need), formatSize(float64(g.max)))}
+			"reading stopped here: %d labels with %d distinct tasks and workers%s already need about %s, and the limit is %s",
+			g.rows, ids, long, formatSize(need), formatSize(float64(g.max)))}
 	}
 	return nil
 }
@@ -143,13 +159,13 @@ func (gr *guardedReader) Read(p []byte) (int, error) {
 	gr.read += int64(n)
 	if max := gr.g.max; max > 0 && gr.total && gr.read*lineFactor > max {
 		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
-			"reading stopped: the text read so far (%s) is more than the memory limit of %s allows",
-			formatSize(float64(gr.read)), formatSize(float64(max)))}
+			"reading stopped: the text read so far (%s) needs about %s of memory while it is read and kept, more than the memory limit of %s",
+			formatSize(float64(gr.read)), formatSize(float64(gr.read*lineFactor)), formatSize(float64(max)))}
 	}
 	if max := gr.g.max; max > 0 && gr.cur*lineFactor > max {
 		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
-			"reading stopped: the line is longer than %s without a line end, more than the memory limit of %s allows",
-			formatSize(float64(gr.cur)), formatSize(float64(max)))}
+			"reading stopped: the line is longer than %s without a line end, which needs about %s of memory to read, more than the memory limit of %s",
+			formatSize(float64(gr.cur)), formatSize(float64(gr.cur*lineFactor)), formatSize(float64(max)))}
 	}
 	return n, err
 }

@@ -99,8 +99,10 @@ func (m memLimit) available() (bytes float64, desc string, ok bool) {
 		return 0, "", false
 	}
 	source := "MemAvailable in /proc/meminfo"
-	if c, ok := cgroupAvailable(); ok && c < avail {
-		avail, source = c, "under the cgroup memory limit"
+	for _, l := range processLimits() {
+		if l.avail < avail {
+			avail, source = l.avail, l.source
+		}
 	}
 	return avail, fmt.Sprintf("the %s available (%s)", formatBytes(avail), source), true
 }
@@ -134,25 +136,6 @@ func memAvailable() (float64, bool) {
 		}
 	}
 	return 0, false
-}
-
-// cgroupAvailable returns the memory left under a cgroup v2 limit, if the
-// process has one.
-func cgroupAvailable() (float64, bool) {
-	read := func(name string) (float64, bool) {
-		b, err := os.ReadFile("/sys/fs/cgroup/" + name)
-		if err != nil {
-			return 0, false
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
-		return v, err == nil
-	}
-	limit, ok := read("memory.max") // "max" (no limit) does not parse
-	if !ok {
-		return 0, false
-	}
-	used, _ := read("memory.current")
-	return max(limit-used, 0), true
 }
 
 // memoryError is the error of a run that would need more memory than
@@ -205,23 +188,24 @@ func checkFitMemory(est model.Estimator, d *data.Dataset, s *model.Settings, lim
 	}
 	msg := fmt.Sprintf("fitting %s needs about %s of memory (%s), more than %s; ",
 		est.Name(), formatBytes(need), size, desc)
-	if smaller := smallerModels(est, d, s, need); len(smaller) > 0 {
+	if smaller := smallerModels(est, d, s, avail); len(smaller) > 0 {
 		msg += "a model with fewer parameters (" + strings.Join(smaller, ", ") + ") or "
 	}
 	msg += "a machine with more memory would do, or --max-memory changes the limit"
 	return &memoryError{msg}
 }
 
-// smallerModels returns those of la-ds, la-glad and rfe that need less
-// memory than need on d with the settings s, other than est itself.
-func smallerModels(est model.Estimator, d *data.Dataset, s *model.Settings, need float64) []string {
+// smallerModels returns those of la-ds, la-glad and rfe that fit on d with
+// the settings s in the memory available, avail, other than est itself:
+// the advice names only models that would not be refused in turn.
+func smallerModels(est model.Estimator, d *data.Dataset, s *model.Settings, avail float64) []string {
 	var out []string
 	for _, name := range []string{"la-ds", "la-glad", "rfe"} {
 		m, err := model.ByName(name)
 		if err != nil || m.Name() == est.Name() {
 			continue
 		}
-		if model.FitMemory(m, d, s) < need {
+		if model.FitMemory(m, d, s) <= avail {
 			out = append(out, name)
 		}
 	}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +30,60 @@ func TestFormatBytes(t *testing.T) {
 		if got := formatBytes(in); got != want {
 			t.Errorf("formatBytes(%g) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestAddressSpaceLimit checks that an address-space limit (ulimit -v)
+// counts as a memory limit: a file whose reading needs more than the
+// space left under it is refused before reading (exit 1, one line), and
+// /dev/zero stops with exit 2 while reading — never the Go runtime's
+// out-of-memory crash or the kernel's kill.
+func TestAddressSpaceLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 2·10⁶ labels")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc")
+	}
+	dir := t.TempDir()
+	if r := runIn(t, dir, "", "simulate", "-m", "da-ds", "--objects", "400000", "--workers", "1000", "--labels-per-object", "5", "--seed", "1", "-o", "big.csv"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	for _, tc := range []struct {
+		limit, args string
+		code        int
+		want        string
+	}{
+		{"1500000", "fit big.csv -m da-ds -o out.csv", 1, "available (under the address-space limit, ulimit -v)"},
+		{"8000000", "fit -i /dev/zero -m rfe -o out.csv", 2, "/dev/zero:1: reading stopped"},
+	} {
+		cmd := exec.Command("sh", "-c", "ulimit -v "+tc.limit+" && exec "+consensusBin+" "+tc.args)
+		cmd.Dir = dir
+		r := execute(t, cmd)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("ulimit -v %s; %s: exit %d, stderr %.300q", tc.limit, tc.args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestRefusalAdvice checks that a refusal's advice names only what would
+// not be refused in turn: with 286 classes, la-ds needs more than the
+// limit too and is not advised; and that the reader's limit message is
+// consistent (the memory it names exceeds the limit) and says what to do.
+func TestRefusalAdvice(t *testing.T) {
+	dir := t.TempDir()
+	if r := runIn(t, dir, "", "simulate", "-m", "da-ds", "--classes", "300", "--objects", "200", "--workers", "50", "--labels-per-object", "5", "--seed", "1", "-o", "k.csv"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r := runIn(t, dir, "", "fit", "k.csv", "-m", "vb-da-ds", "--max-memory", "50M", "-o", "out.csv")
+	if r.code != 1 || !strings.Contains(r.stderr, "a model with fewer parameters (la-glad, rfe)") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runIn(t, dir, "", "pairwise", "simulate", "--items", "1000", "--comparisons", "200000", "--seed", "1", "-o", "c.csv"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r = runIn(t, dir, "", "pairwise", "fit", "c.csv", "--max-memory", "4M", "-o", "s.csv")
+	if r.code != 2 || !strings.Contains(r.stderr, "of memory while it is read and kept, more than the memory limit of 3.8 MiB; use a machine with more memory, or --max-memory") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }

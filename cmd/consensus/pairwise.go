@@ -144,7 +144,7 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	cols := pairwise.Columns{Worker: f.worker, Left: f.left, Right: f.right, Label: f.label, Tie: f.tie, NoWorkers: f.model == "bt"}
 	comp, err := pairwise.LoadComparisons(path, ifmt, cols, opt)
 	if err != nil {
-		return err
+		return limitHint(err)
 	}
 	res, err := fit(comp)
 	if err != nil {

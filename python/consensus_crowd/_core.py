@@ -435,8 +435,24 @@ def _lookup(back, text, role, path):
                              % (os.path.basename(path), role, text)) from None
 
 
+def _open_output(path):
+    """Open a table the CLI should have written at path. A binary that
+    exited without error but wrote no table, or an empty one (a program
+    other than consensus, a wrapper that failed silently), raises
+    ConsensusError naming the table, not the temporary path."""
+    what = os.path.splitext(os.path.basename(path))[0]
+    try:
+        if os.path.getsize(path) > 0:
+            return open(path, newline="", encoding="utf-8")
+        problem = "an empty %s table" % what
+    except FileNotFoundError:
+        problem = "no %s table" % what
+    raise ConsensusError("the consensus binary exited without an error but wrote %s; is binary= or CONSENSUS_BIN "
+                         "the consensus program?" % problem)
+
+
 def _read_consensus(path, back_task):
-    with open(path, newline="", encoding="utf-8") as f:
+    with _open_output(path) as f:
         r = csv.reader(f)
         header = next(r)
         # task, label, p_<class>... and, for the models with both answers
@@ -462,7 +478,7 @@ def _read_consensus(path, back_task):
 def _read_table(path, key, back):
     """Read a worker or task table: the key column maps back to the input's
     values, ``labels`` is an int and every other column a float."""
-    with open(path, newline="", encoding="utf-8") as f:
+    with _open_output(path) as f:
         r = csv.reader(f)
         header = next(r)
         if header[0] != key:

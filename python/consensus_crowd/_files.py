@@ -4,6 +4,7 @@ checked once and its text recorded, so that the CLI's tables map back to
 the values given."""
 
 import csv
+import numbers
 import operator
 
 _NON_FINITE = frozenset({"nan", "inf", "infinity"})
@@ -70,9 +71,11 @@ def _texts(values, role, describe, back):
     """Return the CLI's text of every value, checking each distinct value
     once and recording text -> value in back."""
     # 1, 1.0 and True are one key of a dict but three texts: when a column
-    # mixes types, its keys carry the type.
+    # mixes types, its keys carry the kind of value. Numbers that are equal
+    # (1, 1.0, numpy.int64(1)) are one value, as pandas and Crowd-Kit take
+    # them, with the text of the first; True is not the number 1.
     typed = len(set(map(type, values))) > 1
-    keys = list(zip(map(type, values), values)) if typed else values
+    keys = list(zip(map(_kind, values), values)) if typed else values
     try:
         distinct = dict.fromkeys(keys)
     except TypeError:
@@ -87,6 +90,14 @@ def _texts(values, role, describe, back):
             raise ValueError("%s: %s" % (describe(keys.index(key)), e)) from None
         distinct[key] = text
     return list(map(distinct.__getitem__, keys))
+
+
+def _kind(v):
+    """The kind of v in a column of mixed types: "number" for any number
+    but a bool, else its type."""
+    if isinstance(v, numbers.Number) and not isinstance(v, bool):
+        return "number"
+    return type(v)
 
 
 def _write_gold(path, gold, back_task, back_label):

@@ -6,7 +6,7 @@ import os
 import tempfile
 
 from ._binary import find_binary
-from ._core import ConsensusError, _message, _run
+from ._core import ConsensusError, _message, _open_output, _run
 
 
 def load_dataset(name, binary=None):
@@ -52,7 +52,7 @@ def load_dataset(name, binary=None):
 
 def _read(path, header):
     """The rows of a CSV file with the given header, as tuples of text."""
-    with open(path, newline="", encoding="utf-8") as f:
+    with _open_output(path) as f:
         r = csv.reader(f)
         got = next(r)
         if got != header:

@@ -19,7 +19,7 @@ import os
 import tempfile
 
 from ._binary import find_binary
-from ._core import ConsensusError, _message, _run
+from ._core import ConsensusError, _message, _open_output, _run
 from ._files import _write_labels
 
 __all__ = ["alpha_krippendorff", "uncertainty", "consistency", "accuracy_on_aggregates"]
@@ -125,12 +125,12 @@ def _agreement(answers, aggregator, binary, seed):
                 key = "consistency"
             summary[key] = float(value)
         tasks = {}
-        with open(tasks_path, newline="", encoding="utf-8") as f:
+        with _open_output(tasks_path) as f:
             for row in csv.DictReader(f):
                 tasks[back_task[row["task"]]] = {k: float(row[k]) for k in ("entropy", "normalized_entropy",
                                                                             "agreement", "consistency")}
         workers = {}
-        with open(workers_path, newline="", encoding="utf-8") as f:
+        with _open_output(workers_path) as f:
             for row in csv.DictReader(f):
                 workers[back_worker[row["worker"]]] = {k: float(row[k]) for k in ("agreement", "entropy")}
     return {"summary": summary, "tasks": tasks, "workers": workers}

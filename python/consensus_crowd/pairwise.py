@@ -16,7 +16,7 @@ import os
 import tempfile
 
 from ._binary import find_binary
-from ._core import ConsensusError, _error, _locate, _message, _pandas, _run
+from ._core import ConsensusError, _error, _locate, _message, _open_output, _pandas, _run
 from ._files import MissingColumnError, _clean, _texts
 from .aggregation import _iter_options, _refuse_unsupported
 
@@ -207,7 +207,7 @@ def _pairwise_columns(comparisons, model, names):
 def _read(path, key, back, kinds):
     """Read a table of the CLI: the key column mapped back to the values
     given, the others converted by kinds."""
-    with open(path, newline="", encoding="utf-8") as f:
+    with _open_output(path) as f:
         r = csv.DictReader(f)
         rows = []
         for row in r:

@@ -190,6 +190,18 @@ class TestValues(unittest.TestCase):
                     self.assertIn(rec["worker"], workers.values())
                     self.assertIs(type(rec["worker"]), type(next(iter(workers.values()))))
 
+    def test_equal_numbers_are_one_value(self):
+        # 1 and 1.0 (and numpy's 1) are one class, as in pandas and
+        # Crowd-Kit, with the value first given; True stays apart.
+        rows = [("a", "u", 1), ("a", "v", 1.0), ("b", "u", 2), ("b", "v", 2.0), ("c", "u", 2), ("c", "v", 1)]
+        r = cc.aggregate(rows, "mv")
+        self.assertEqual(r.classes, [1, 2])
+        for t, row in r.probas.items():
+            self.assertAlmostEqual(sum(row.values()), 1.0, msg=t)
+        self.assertEqual(r.probas["a"], {1: 1.0, 2: 0.0})
+        mixed = cc.aggregate([("a", "u", True), ("a", "v", 1), ("b", "u", 1.0)], "mv")
+        self.assertEqual(len(mixed.classes), 2)
+
     def test_numeric_classes_in_numeric_order(self):
         rows = [("a", "u", 10), ("a", "v", 9), ("b", "u", 10), ("b", "v", 100)]
         self.assertEqual(cc.aggregate(rows, "mv").classes, [9, 10, 100])
@@ -380,6 +392,27 @@ class TestBinary(unittest.TestCase):
             with mock.patch("consensus_crowd._binary.bundled_path", return_value=os.path.join(tmp, "none")):
                 with mock.patch.dict(os.environ, env, clear=True):
                     self.assertEqual(cc.find_binary(), on_path)
+
+    def test_binary_writing_nothing(self):
+        # A program that exits 0 without writing its tables gives a
+        # ConsensusError naming the table, not a FileNotFoundError naming a
+        # temporary path; an empty table likewise.
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, script in [("silent", "#!/bin/sh\nexit 0\n"),
+                                 ("empty", "#!/bin/sh\nfor a; do case $p in --output|-o) : > \"$a\";; esac; p=$a; done\n")]:
+                with self.subTest(name):
+                    fake = os.path.join(tmp, name)
+                    with open(fake, "w") as f:
+                        f.write(script)
+                    os.chmod(fake, 0o755)
+                    with self.assertRaises(cc.ConsensusError) as ctx:
+                        cc.aggregate(SMALL, "mv", binary=fake)
+                    msg = str(ctx.exception)
+                    self.assertIn("consensus table", msg)
+                    self.assertNotIn(tempfile.gettempdir(), msg)
+                    with self.assertRaises(cc.ConsensusError) as ctx:
+                        cc.aggregate_pairwise([("w", "a", "b", "a"), ("w", "b", "a", "a")], binary=fake)
+                    self.assertIn("scores table", str(ctx.exception))
 
     def test_not_found(self):
         env = {k: v for k, v in os.environ.items() if k != "CONSENSUS_BIN"}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package main
+
+// addressSpaceLimit reports no address-space limit where there is no
+// getrlimit.
+func addressSpaceLimit() (float64, bool) { return 0, false }

@@ -1,0 +1,15 @@
+//go:build unix
+
+package main
+
+import "syscall"
+
+// addressSpaceLimit returns the process's address-space limit (ulimit -v),
+// if it has one.
+func addressSpaceLimit() (float64, bool) {
+	var r syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &r); err != nil || r.Cur >= 1<<62 { // RLIM_INFINITY is all ones
+		return 0, false
+	}
+	return float64(r.Cur), true
+}
