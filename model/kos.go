@@ -53,7 +53,8 @@ import (
 // The consensus distribution is one-hot on the estimated class, or uniform
 // when x_j = 0. When every worker gives one label to all its objects,
 // centring would leave every label 0, and Fit returns the majority vote,
-// one-hot (Method "majority vote"; see kosVote). The zero value runs 100 iterations with seed 0.
+// one-hot (Method "majority vote"; see kosVote). The zero value runs 100
+// iterations with seed 0.
 type KOS struct {
 	// MaxIterations is the number of iterations; zero means 100.
 	MaxIterations int
@@ -178,7 +179,6 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 		agree += margin * score[j]
 	}
 	flip := !e.Raw && agree < 0
-	status := "iterations done"
 	probs := make([]float64, 2*d.NumTasks())
 	for j, s := range score {
 		if flip {
@@ -193,8 +193,9 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 			probs[2*j], probs[2*j+1] = 0.5, 0.5
 		}
 	}
+	status := "iterations done"
 	if flip {
-		status += ", sign flipped to workers better than random"
+		status = "iterations done, sign flipped to workers better than random"
 	}
 	return &Result{
 		Model:      e.Name(),

@@ -53,6 +53,10 @@ import (
 // worker on one object, the last is used for the agreement rates, as in
 // Crowd-Kit, and all are counted in the vote.
 //
+// If the iteration diverges (a skill estimate overflows, which happens on
+// small inputs whose agreement matrix it cannot fit), Fit returns an error
+// wrapping ErrMMSRDiverged rather than NaN skills.
+//
 // The zero value runs Crowd-Kit's defaults: 10000 sweeps at most, seed 0.
 type MMSR struct {
 	// MaxIterations bounds the number of sweeps; zero means 10000.

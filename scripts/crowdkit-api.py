@@ -41,7 +41,7 @@ def describe(o):
     for n in dir(o):
         if n.endswith("_") and not n.startswith("_"):
             try: v = getattr(o, n)
-            except Exception as e: out[n] = "ERR"; continue
+            except Exception: out[n] = "ERR"; continue
             if isinstance(v, pd.Series): out[n] = ("Series", v.name, v.index.name, tuple(v.index.names) if v.index.nlevels>1 else None)
             elif isinstance(v, pd.DataFrame): out[n] = ("DataFrame", v.index.name, tuple(v.index.names), v.columns.name)
             elif v is None: out[n] = None

@@ -9,6 +9,8 @@ k steps are k steps of the same algorithm with the same stopping rule:
 - Bradley-Terry: the minorisation-maximisation (MM) steps of Hunter (2004)
   from equal weights, stopping after ``n_iter`` steps or when a step moves
   the weights by less than ``tol`` in total (L1).
+- MACE (Hovy et al. 2013): Crowd-Kit's restarts of EM or variational
+  steps from its random draws.
 
 These are numpy loops over small arrays; the converged fits that the
 classes run when no count or tolerance is named are the CLI's.

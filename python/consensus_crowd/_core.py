@@ -225,7 +225,9 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             as Crowd-Kit's ``MajorityVote.fit(data, skills)``.
         missing_skill: with ``skills``, what a worker without one gets:
             ``"error"`` (the default), ``"ignore"`` (its labels are left
-            out) or a number (``--missing-skill``).
+            out) or a number (``--missing-skill``). Empty ``skills`` raise
+            ValueError, but with a number, which weighs every vote alike:
+            the plain vote.
         **options: the options of ``OPTIONS`` (``seed``, ``max_iter``,
             ``strict``, ``q_prior``, ``threads``, ...), passed to the CLI as
             the flag of the same name with dashes.
@@ -275,8 +277,17 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             _write_gold(gold_path, train_gold, back_task, back_label)
             cmd += ["--train-gold", gold_path]
         if skills is not None:
+            pairs = list(skills.items() if hasattr(skills, "items") else skills)
+            if not pairs:
+                if missing_skill is None or missing_skill in ("error", "ignore"):
+                    raise ValueError("skills: empty: no worker has a skill, so %s; give the workers of the labels "
+                                     "skills, or missing_skill=NUMBER" % (
+                                         "missing_skill='ignore' would leave out every label"
+                                         if missing_skill == "ignore" else "every label lacks one"))
+                # every worker gets missing_skill: equal weights, the plain vote
+                skills, missing_skill = None, None
+        if skills is not None:
             skills_path = os.path.join(tmp, "skills.csv")
-            pairs = skills.items() if hasattr(skills, "items") else skills
             _write_workers(skills_path, [{"worker": w, "skill": v} for w, v in pairs], "skills")
             cmd += ["--skills", skills_path]
         if missing_skill is not None:

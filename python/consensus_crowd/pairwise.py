@@ -16,7 +16,7 @@ import os
 import tempfile
 
 from ._binary import find_binary
-from ._core import ConsensusError, _error, _locate, _message, _open_output, _pandas, _run
+from ._core import _error, _locate, _message, _open_output, _pandas, _run
 from ._files import MissingColumnError, _clean, _texts
 from .aggregation import _iter_options, _refuse_unsupported
 

@@ -248,6 +248,11 @@ class TestAttributes(unittest.TestCase):
             cc.MajorityVote(on_missing_skill="ignore").fit(df, pd.Series([], dtype=float))
         with self.assertRaisesRegex(ValueError, "no skill for worker"):
             cc.MajorityVote().fit(df, skills)
+        # aggregate: an empty skills table is named as such, not as a file
+        with self.assertRaisesRegex(ValueError, "skills: empty: no worker has a skill"):
+            cc.aggregate(df, "mv", skills={})
+        same = cc.MajorityVote(on_missing_skill="value", default_skill=2.0).fit(df, pd.Series([], dtype=float))
+        self.assertTrue(same.probas_.equals(cc.MajorityVote().fit(df).probas_))
 
     def test_glad_mace_attributes(self):
         df = toy()
