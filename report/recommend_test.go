@@ -17,9 +17,10 @@ import (
 // name the same one: compare.Auto (consensus fit --model auto), the
 // recommendation of compare.Run with and without gold (consensus compare)
 // and the report's (consensus report), each with the seed the commands
-// use by default, on the shipped data sets and on simulated ones, among
-// them one where the choice is not the default model. With -short it
-// checks two shipped sets.
+// use by default, on the shipped data sets and on simulated ones: the
+// named regimes of sim.Regimes and two where the worker model is known,
+// one of which calls for a model other than the default. With -short it
+// checks two shipped sets and the two known ones.
 func TestOneRecommendation(t *testing.T) {
 	names := datasets.Names()
 	if testing.Short() {
@@ -39,23 +40,41 @@ func TestOneRecommendation(t *testing.T) {
 		}
 		sets = append(sets, set{n, d, g, ""})
 	}
-	for _, c := range []struct {
+	simulated := []struct {
+		name string
 		cfg  sim.Config
 		want string
 	}{
-		{sim.Config{Tasks: 1000, Workers: 30, LabelsPerTask: 5, Classes: 3, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1}, "vb-ds"},
-		{sim.Config{Tasks: 1000, Workers: 500, LabelsPerTask: 5, Classes: 5, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}, "vb-onecoin"},
-	} {
+		{"ds workers", sim.Config{Tasks: 1000, Workers: 30, LabelsPerTask: 5, Classes: 3, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1}, "vb-ds"},
+		{"one-coin workers, 3 labels a task", sim.Config{Tasks: 1000, Workers: 300, LabelsPerTask: 3, Classes: 3, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}, "vb-onecoin"},
+	}
+	if !testing.Short() {
+		for _, n := range sim.Regimes() {
+			cfg, err := sim.Regime(n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			simulated = append(simulated, struct {
+				name string
+				cfg  sim.Config
+				want string
+			}{"regime " + n, cfg, ""})
+		}
+	}
+	for _, c := range simulated {
 		d, truth, err := sim.Simulate(c.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &data.Gold{}
-		for j, z := range model.Argmax(truth.Target, c.cfg.Classes, 1) {
-			g.Task = append(g.Task, int32(j))
-			g.Label = append(g.Label, uint16(z))
+		g := truth.Gold()
+		if g == nil { // DA: the most probable class of q_j
+			g = &data.Gold{}
+			for j, z := range model.Argmax(truth.Q, d.NumClasses(), 1) {
+				g.Task = append(g.Task, int32(j))
+				g.Label = append(g.Label, uint16(z))
+			}
 		}
-		sets = append(sets, set{c.cfg.Noise.Name() + " workers", d, g, c.want})
+		sets = append(sets, set{c.name, d, g, c.want})
 	}
 	const seed = 1
 	ctx := context.Background()
