@@ -46,6 +46,7 @@ cmds=(
 	"fit -i IN/labels.csv -m la-ds --init-workers IN/workers.csv -o OUT/a.csv -q"
 	"report -i IN/labels.csv -g IN/gold.csv --bootstrap 20 -o OUT/r.html -q"
 	"compare -i IN/labels.csv --models rfe,la-ds --splits 1 --bootstrap 10 -q"
+	"next -i IN/labels.csv --budget 100 -o OUT/a.csv --workers OUT/w.csv --tasks OUT/t.csv --intervals 0.9"
 	"eval -p IN/pred.csv -g IN/gold.csv"
 	"simulate --objects 20000 -o OUT/s.csv --truth OUT/t.csv"
 	"stdin-parquet"
