@@ -11,13 +11,34 @@
 # Usage: scripts/sim-regimes.sh [SEED...]        (default seeds 1 2 3)
 #   REGIMES="sparse light"     env override of the regimes (default: the LA regimes sparse light
 #                              many-classes spammers correlated)
+#   GRID=1                     instead of the regimes, LA data from DS, one-coin and GLAD workers
+#                              (their default parameters) at K = 2, 5 and 10 and 3, 5 and 10 labels an
+#                              object: 10,000 objects, 200 workers, activity 1/rank^0.9; named
+#                              la-<noise>-k<K>-n<labels>
 #   MODELS="mv la-ds default"  env override of the models (default: mv la-ds vb-la-ds default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seeds=("$@")
 [ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3)
-read -r -a regimes <<<"${REGIMES:-sparse light many-classes spammers correlated}"
+# Every case is a name and the arguments of simulate that draw it.
+names=()
+cases=()
+if [ "${GRID:-}" = 1 ]; then
+  for noise in ds onecoin glad; do
+    for k in 2 5 10; do
+      for n in 3 5 10; do
+        names+=("la-$noise-k$k-n$n")
+        cases+=("--model la-$noise --classes $k --labels-per-object $n --objects 10000 --workers 200 --activity 0.9")
+      done
+    done
+  done
+else
+  for r in ${REGIMES:-sparse light many-classes spammers correlated}; do
+    names+=("$r")
+    cases+=("--regime $r")
+  done
+fi
 read -r -a models <<<"${MODELS:-mv la-ds vb-la-ds default}"
 
 tmp=$(mktemp -d)
@@ -31,11 +52,13 @@ score() {
 }
 
 printf 'regime\tseed\tmodel\taccuracy\tlog_loss\tece\n'
-for r in "${regimes[@]}"; do
+for i in "${!names[@]}"; do
+  r=${names[$i]}
+  read -r -a simargs <<<"${cases[$i]}"
   for s in "${seeds[@]}"; do
     d=$tmp/$r-$s
     mkdir -p "$d"
-    "$bin" simulate --regime "$r" --seed "$s" -o "$d/labels.csv" --truth "$d/truth.csv" --bayes "$d/bayes.csv"
+    "$bin" simulate "${simargs[@]}" --seed "$s" -o "$d/labels.csv" --truth "$d/truth.csv" --bayes "$d/bayes.csv"
     printf '%s\t%s\tbayes\t%s\n' "$r" "$s" "$(score "$d/bayes.csv" "$d/truth.csv")"
     for m in "${models[@]}"; do
       args=()

@@ -1,18 +1,12 @@
 package main
 
 import (
-	"io"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/consensuslab/consensus/data"
-	"github.com/consensuslab/consensus/internal/table"
-	"github.com/consensuslab/consensus/model"
-	"github.com/consensuslab/consensus/noise"
-	"github.com/consensuslab/consensus/output"
 	"github.com/consensuslab/consensus/sim"
 )
 
@@ -23,6 +17,9 @@ type simRegimeFlags struct {
 	classPrior string
 	correlated string
 	cfg        sim.Config // --activity, --spammers and --adversaries
+	accuracy   string     // --accuracy
+	nearRandom float64    // --near-random
+	errorDecay float64    // --error-decay
 	workers    string     // --truth-workers
 	bayes      string     // --bayes
 }
@@ -35,6 +32,9 @@ func (f *simRegimeFlags) add(fl *pflag.FlagSet) {
 	fl.Float64Var(&f.cfg.Spammers, "spammers", 0, "share of workers whose labels are uniform at random, 0 to 1")
 	fl.Float64Var(&f.cfg.Adversaries, "adversaries", 0, "share of workers who report the class after the one their noise model draws (for 2 classes, every label flipped), 0 to 1")
 	fl.StringVar(&f.correlated, "correlated", "", `a group of workers w0, w1, ... sharing one confusion, as workers=N,coverage=F,subtype=S[,from=A,to=B]: they label a share F of the objects, and call class B every object of class A in the subtype (a share S of class A); "off" for none`)
+	fl.StringVar(&f.accuracy, "accuracy", "", "ds and onecoin workers: the range LO:HI of every worker's accuracy P(z|z), or for ds one range per class separated by commas, such as 0.75:0.98,0.55:0.95 (default 0.55:0.95)")
+	fl.Float64Var(&f.nearRandom, "near-random", 0, "ds and onecoin workers: share of workers, 0 to 1, whose accuracies are drawn from 0.4:0.6 instead")
+	fl.Float64Var(&f.errorDecay, "error-decay", 0, "ds workers: concentrate errors on neighbouring classes, the weight of a wrong class falling by exp(-D) with each step of distance beyond the first (default 0: no decay)")
 	fl.StringVar(&f.workers, "truth-workers", "", "also write every worker's kind (normal, spammer, adversary, correlated), number of labels and true noise parameters; format by extension, as --output")
 	fl.StringVar(&f.bayes, "bayes", "", "also write the posterior of the true class under the true parameters, the Bayes limit (task,label,p_<class>...); la-* and vb-la-* models only; format by extension, as --output")
 }
@@ -75,15 +75,95 @@ func (f *simRegimeFlags) apply(fl *pflag.FlagSet, cfg *sim.Config) error {
 		if out.ClassPrior != nil && len(out.ClassPrior) != out.Classes && !fl.Changed("class-prior") {
 			return usagef("--classes %d: --regime %s has a class prior of %d classes; give --class-prior for %d", out.Classes, f.regime, len(out.ClassPrior), out.Classes)
 		}
-		if p, ok := out.Params.(sim.DSParams); ok && len(p.Diag) > 1 && len(p.Diag) != out.Classes {
-			return usagef("--classes %d: --regime %s draws workers with diagonal ranges for %d classes", out.Classes, f.regime, len(p.Diag))
-		}
 	}
 	if err := f.applyFlags(fl, &out); err != nil {
 		return err
 	}
+	if err := f.applyParams(fl, &out); err != nil {
+		return err
+	}
 	*cfg = out
 	return nil
+}
+
+// applyParams sets the worker parameter ranges of cfg from --accuracy,
+// --near-random and --error-decay, on top of those of the regime, and
+// checks them against the number of classes.
+func (f *simRegimeFlags) applyParams(fl *pflag.FlagSet, cfg *sim.Config) error {
+	changed := fl.Changed("accuracy") || fl.Changed("near-random") || fl.Changed("error-decay")
+	if changed {
+		var ranges []sim.Range
+		if fl.Changed("accuracy") {
+			var err error
+			if ranges, err = parseRanges(f.accuracy); err != nil {
+				return err
+			}
+		}
+		if fl.Changed("near-random") && !(f.nearRandom >= 0 && f.nearRandom <= 1) {
+			return usagef("--near-random %v: want a share of the workers from 0 to 1", f.nearRandom)
+		}
+		if fl.Changed("error-decay") {
+			if err := checkFinite("error-decay", f.errorDecay); err != nil {
+				return err
+			}
+		}
+		switch cfg.Noise.Name() {
+		case "ds":
+			p, _ := cfg.Params.(sim.DSParams)
+			if ranges != nil {
+				p.Diag = ranges
+			}
+			if fl.Changed("near-random") {
+				p.NearRandom = f.nearRandom
+			}
+			if fl.Changed("error-decay") {
+				p.ErrorDecay = f.errorDecay
+			}
+			cfg.Params = p
+		case "onecoin":
+			if fl.Changed("error-decay") {
+				return usagef("--error-decay applies to ds workers, not to the onecoin workers of --model")
+			}
+			if len(ranges) > 1 {
+				return usagef("--accuracy %s: onecoin workers have one accuracy, give one range LO:HI", f.accuracy)
+			}
+			p, _ := cfg.Params.(sim.OneCoinParams)
+			if ranges != nil {
+				p.Accuracy = ranges[0]
+			}
+			if fl.Changed("near-random") {
+				p.NearRandom = f.nearRandom
+			}
+			cfg.Params = p
+		default:
+			return usagef("--accuracy, --near-random and --error-decay apply to ds and onecoin workers, not to the %s workers of --model", cfg.Noise.Name())
+		}
+	}
+	if p, ok := cfg.Params.(sim.DSParams); ok {
+		if _, _, k := simSizes(cfg); len(p.Diag) > 1 && len(p.Diag) != k {
+			if fl.Changed("accuracy") {
+				return usagef("--accuracy %s: %d ranges for %d classes; give one, or one per class", f.accuracy, len(p.Diag), k)
+			}
+			return usagef("--classes %d: --regime %s draws workers with accuracy ranges for %d classes; give --accuracy", k, f.regime, len(p.Diag))
+		}
+	}
+	return nil
+}
+
+// parseRanges parses --accuracy: ranges LO:HI with 0 < LO ≤ HI < 1,
+// separated by commas.
+func parseRanges(s string) ([]sim.Range, error) {
+	var rs []sim.Range
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, ok := strings.Cut(strings.TrimSpace(part), ":")
+		a, errA := strconv.ParseFloat(lo, 64)
+		b, errB := strconv.ParseFloat(hi, 64)
+		if !ok || errA != nil || errB != nil || !(a > 0 && a <= b && b < 1) {
+			return nil, usagef("--accuracy %s: %q is not a range LO:HI with 0 < LO ≤ HI < 1", s, part)
+		}
+		rs = append(rs, sim.Range{Lo: a, Hi: b})
+	}
+	return rs, nil
 }
 
 // applyFlags sets the fields of cfg whose flags were given, after checking
@@ -138,16 +218,7 @@ func checkCorrelated(cfg *sim.Config) error {
 	if g.Workers == 0 {
 		return nil
 	}
-	workers, per, k := cfg.Workers, cfg.LabelsPerTask, cfg.Classes
-	if workers == 0 {
-		workers = 20
-	}
-	if per <= 0 || per > workers {
-		per = workers
-	}
-	if k == 0 {
-		k = max(2, len(cfg.ClassPrior))
-	}
+	workers, per, k := simSizes(cfg)
 	switch {
 	case g.Workers >= workers:
 		return usagef("--correlated workers=%d: the group must leave some of the %d workers outside it", g.Workers, workers)
@@ -157,6 +228,22 @@ func checkCorrelated(cfg *sim.Config) error {
 		return usagef("--correlated from=%d,to=%d: the classes are 0 to %d", g.From, g.To, k-1)
 	}
 	return nil
+}
+
+// simSizes returns the numbers of workers, of labels an object and of
+// classes of cfg with their defaults (as sim.Simulate fills them in).
+func simSizes(cfg *sim.Config) (workers, per, k int) {
+	workers, per, k = cfg.Workers, cfg.LabelsPerTask, cfg.Classes
+	if workers == 0 {
+		workers = 20
+	}
+	if per <= 0 || per > workers {
+		per = workers
+	}
+	if k == 0 {
+		k = max(2, len(cfg.ClassPrior))
+	}
+	return workers, per, k
 }
 
 // parseClassPrior parses --class-prior: at least two probabilities above
@@ -243,98 +330,4 @@ func parseCorrelated(s string) (sim.Correlated, error) {
 		return bad("from= and to= are the same class")
 	}
 	return g, nil
-}
-
-// files returns the output files of --truth-workers and --bayes for the
-// data set d and truth tr simulated with seed.
-func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Config) ([]output.File, error) {
-	var files []output.File
-	if f.bayes != "" {
-		post, err := tr.BayesPosterior(d)
-		if err != nil {
-			return nil, usagef("--bayes needs a true class per object, from an la-* or vb-la-* model; this simulation draws a latent class per label (%s)", cfg.Latent.Name())
-		}
-		labels := model.Argmax(post, d.NumClasses(), cfg.Seed)
-		files = append(files, output.File{Path: f.bayes, Write: table.Encoder(f.bayes, "", func(w io.Writer, fm data.Format) error {
-			return writeClassRows(w, fm, d, labels, post, "p_", nil)
-		})})
-	}
-	if f.workers != "" {
-		files = append(files, output.File{Path: f.workers, Write: table.Encoder(f.workers, "", func(w io.Writer, fm data.Format) error {
-			return writeTruthWorkers(w, fm, d, tr, cfg.Noise)
-		})})
-	}
-	return files, nil
-}
-
-// writeTruthWorkers writes one row per worker: its name ("worker"), its
-// kind ("kind"), its number of labels ("labels") and its true parameters
-// as the noise model's evaluator reports them (Evaluator.WorkerColumns).
-func writeTruthWorkers(w io.Writer, f data.Format, d *data.Dataset, tr *sim.Truth, m noise.Model) error {
-	ev := m.NewEvaluator(d)
-	ev.SetParams(tr.Worker, tr.Object)
-	cols := []table.Column{{Name: "worker"}, {Name: "kind", Kind: table.Dict}, {Name: "labels", Kind: table.Int}}
-	for _, c := range ev.WorkerColumns() {
-		cols = append(cols, table.Column{Name: c, Kind: table.Float})
-	}
-	t, err := table.NewWriter(w, f, cols)
-	if err != nil {
-		return err
-	}
-	counts := make([]int, d.NumWorkers())
-	for _, wk := range d.Worker {
-		counts[wk]++
-	}
-	var vals []float64
-	for i, name := range d.Workers {
-		t.String(name)
-		t.String(tr.Kind[i].String())
-		t.Int(int64(counts[i]))
-		vals = ev.WorkerValues(i, vals[:0])
-		for _, v := range vals {
-			t.Float(v)
-		}
-		if err := t.EndRow(); err != nil {
-			return err
-		}
-	}
-	return t.Close()
-}
-
-// writeClassRows writes one row per object of d: its identifier ("task"),
-// a class ("label": labels[j]) and K numbers per object from vals (one
-// column per class, named prefix + class, numbers that read back bit for
-// bit), then, if subtype is not nil, "subtype": 1 for an object of the
-// correlated group's subtype, 0 otherwise.
-func writeClassRows(w io.Writer, f data.Format, d *data.Dataset, labels []int, vals []float64, prefix string, subtype []bool) error {
-	cols := []table.Column{{Name: "task"}, {Name: "label", Kind: table.Dict}}
-	for _, c := range d.Classes {
-		cols = append(cols, table.Column{Name: prefix + c, Kind: table.Float})
-	}
-	if subtype != nil {
-		cols = append(cols, table.Column{Name: "subtype", Kind: table.Int})
-	}
-	t, err := table.NewWriter(w, f, cols)
-	if err != nil {
-		return err
-	}
-	k := d.NumClasses()
-	for j, task := range d.Tasks {
-		t.String(task)
-		t.String(d.Classes[labels[j]])
-		for _, v := range vals[j*k : (j+1)*k] {
-			t.Float(v)
-		}
-		if subtype != nil {
-			var in int64
-			if subtype[j] {
-				in = 1
-			}
-			t.Int(in)
-		}
-		if err := t.EndRow(); err != nil {
-			return err
-		}
-	}
-	return t.Close()
 }

@@ -121,6 +121,46 @@ func TestSimulateRegimeZeroFlags(t *testing.T) {
 	}
 }
 
+// TestSimulateRegimeFromFlags checks that a regime's flags, given one by
+// one, write the same files as --regime, and that --accuracy and
+// --near-random give the workers of --truth-workers their ranges.
+func TestSimulateRegimeFromFlags(t *testing.T) {
+	dir := t.TempDir()
+	if r := runIn(t, dir, "", "simulate", "--regime", "sparse", "--objects", "500", "--seed", "2", "-o", "a.csv", "--truth", "at.csv", "--truth-workers", "aw.csv"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if r := runIn(t, dir, "", "simulate", "--model", "la-ds", "--objects", "500", "--workers", "176", "--labels-per-object", "3",
+		"--activity", "0.9", "--class-prior", "0.88,0.12", "--accuracy", "0.75:0.98,0.55:0.95", "--near-random", "0.1", "--seed", "2",
+		"-o", "b.csv", "--truth", "bt.csv", "--truth-workers", "bw.csv"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, p := range [][2]string{{"a.csv", "b.csv"}, {"at.csv", "bt.csv"}, {"aw.csv", "bw.csv"}} {
+		a, _ := os.ReadFile(filepath.Join(dir, p[0]))
+		b, _ := os.ReadFile(filepath.Join(dir, p[1]))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s and %s differ", p[0], p[1])
+		}
+	}
+	header, workers := readTable(t, dir, "bw.csv")
+	if !slices.Equal(header, []string{"worker", "kind", "labels", "p[0,0]", "p[0,1]", "p[1,0]", "p[1,1]"}) {
+		t.Fatalf("workers file header %v", header)
+	}
+	near := 0
+	for _, row := range workers {
+		d0, _ := strconv.ParseFloat(row[3], 64)
+		d1, _ := strconv.ParseFloat(row[6], 64)
+		switch {
+		case d0 >= 0.4 && d0 <= 0.6 && d1 >= 0.4 && d1 <= 0.6:
+			near++
+		case d0 < 0.75 || d0 > 0.98 || d1 < 0.55 || d1 > 0.95:
+			t.Errorf("worker %v outside the ranges", row)
+		}
+	}
+	if near != 18 {
+		t.Errorf("%d near-random workers, want 18", near)
+	}
+}
+
 // TestSimulateRegimeErrors checks that simulate refuses bad values of the
 // regime flags with a one-line error naming the flag, exit status 2 and no
 // output file.
@@ -153,6 +193,15 @@ func TestSimulateRegimeErrors(t *testing.T) {
 		{[]string{"--correlated", "workers=3,coverage=0.5,subtype=0.3", "--labels-per-object", "2"}, "--correlated"},
 		{[]string{"--correlated", "workers=two,coverage=0.5,subtype=0.3"}, "--correlated"},
 		{[]string{"--bayes", "b.csv"}, "--bayes"},
+		{[]string{"--model", "la-ds", "--accuracy", "0.7:0.6"}, "--accuracy"},
+		{[]string{"--model", "la-ds", "--accuracy", "0.5:1"}, "--accuracy"},
+		{[]string{"--model", "la-ds", "--accuracy", "0.5"}, "--accuracy"},
+		{[]string{"--model", "la-ds", "--accuracy", "0.5:0.6,0.5:0.6,0.5:0.6"}, "--accuracy"},
+		{[]string{"--model", "la-onecoin", "--accuracy", "0.5:0.6,0.5:0.6"}, "--accuracy"},
+		{[]string{"--model", "la-glad", "--accuracy", "0.5:0.6"}, "--accuracy"},
+		{[]string{"--model", "la-ds", "--near-random", "1.1"}, "--near-random"},
+		{[]string{"--model", "la-ds", "--error-decay", "-1"}, "--error-decay"},
+		{[]string{"--model", "la-onecoin", "--error-decay", "1"}, "--error-decay"},
 		{[]string{"--bayes", "b.csv", "--truth-workers", "b.csv"}, "same file"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

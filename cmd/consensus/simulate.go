@@ -30,7 +30,8 @@ object, DA-GLAD with e_w ~ U[0,4] and log d_j ~ U[0,3].
 
 --regime starts from a named regime of harder data (sparse, light,
 many-classes, spammers, correlated); --class-prior, --activity, --spammers,
---adversaries and --correlated set its parts one by one (docs/simulation.md).`,
+--adversaries, --correlated, --accuracy, --near-random and --error-decay set
+its parts one by one (docs/simulation.md).`,
 		Example: `  consensus simulate --model da-glad --objects 2000 --workers 20 --seed 1 --output labels.csv --truth truth.csv`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
