@@ -47,17 +47,24 @@ func (m DS) NewVariational(d *data.Dataset) Variational {
 		lam: make([]float64, d.NumWorkers()*k*k),
 	}
 	if m.SharedPrior {
-		v.beta = make([]float64, k*k)
-		for z := range k {
-			for y := range k {
-				v.beta[z*k+y] = off
-				if y == z {
-					v.beta[z*k+y] = diag
-				}
+		v.beta = startPrior(k, diag, off)
+	}
+	return v
+}
+
+// startPrior returns the rows β_z of the fixed prior, K×K: diag on the
+// diagonal, off elsewhere; the start of an estimated one.
+func startPrior(k int, diag, off float64) []float64 {
+	beta := make([]float64, k*k)
+	for z := range k {
+		for y := range k {
+			beta[z*k+y] = off
+			if y == z {
+				beta[z*k+y] = diag
 			}
 		}
 	}
-	return v
+	return beta
 }
 
 // dsVB is DS's variational posterior. Its dsEval holds E[log π] in logPi

@@ -50,14 +50,5 @@ func TestSharedPriorRecovers(t *testing.T) {
 // workers workers and k classes without a data set, for learnPrior alone.
 func (m DS) newSharedPosteriorForTest(k, workers int) *dsVB {
 	diag, off := m.confusionPrior()
-	v := &dsVB{e: dsEval{k: k}, diag: diag, off: off, lam: make([]float64, workers*k*k), beta: make([]float64, k*k)}
-	for z := range k {
-		for y := range k {
-			v.beta[z*k+y] = off
-			if y == z {
-				v.beta[z*k+y] = diag
-			}
-		}
-	}
-	return v
+	return &dsVB{e: dsEval{k: k}, diag: diag, off: off, lam: make([]float64, workers*k*k), beta: startPrior(k, diag, off)}
 }
