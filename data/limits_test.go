@@ -123,6 +123,9 @@ func TestReadCancel(t *testing.T) {
 			if name == "in.jsonl" {
 				r = &endless{row: func(i int) string { return fmt.Sprintf("{\"task\":\"t%d\",\"worker\":\"w\",\"label\":\"1\"}\n", i) }}
 			}
+			if name == "in.parquet" {
+				r.header = "PAR1" // the magic number, checked before the copy
+			}
 			done := make(chan error, 1)
 			go func() {
 				_, err := ReadLabelsAs(io.MultiReader(r), name, "", ReadOptions{Context: ctx, Sep: ','})
