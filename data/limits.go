@@ -49,10 +49,6 @@ type guard struct {
 	// total also bounds the text read so far, for a reader whose
 	// caller keeps all it reads (ReadTable).
 	total bool
-	// idText, if not nil, returns the bytes of the distinct identifiers'
-	// text kept so far (Builder.idText), which long identifiers make far
-	// more than ReadBytesPerID each.
-	idText func() int
 }
 
 // newGuard returns the guard of opt for the file, or nil if opt sets no
@@ -76,10 +72,6 @@ func (g *guard) text(r io.Reader) (io.Reader, error) {
 
 // ids returns the number of distinct tasks and workers of b.
 func (b *Builder) ids() int { return b.tasks.names.len() + b.workers.names.len() }
-
-// idText returns the bytes of text b keeps for its distinct tasks and
-// workers beyond the short ones packed in their slots.
-func (b *Builder) idText() int { return b.tasks.stored + b.workers.stored }
 
 // binary returns the decoded content of r for a copy to disk (Parquet
 // read from a pipe or compressed): it is not held in memory, so only the
@@ -109,18 +101,10 @@ func (g *guard) row(line, ids int) error {
 	if g.max <= 0 {
 		return nil
 	}
-	text := 0
-	if g.idText != nil {
-		text = g.idText()
-	}
-	if need := EstimateReadMemory(float64(g.rows), float64(ids)) + float64(text); need > float64(g.max) {
-		long := ""
-		if float64(text) > float64(ids)*ReadBytesPerID {
-			long = fmt.Sprintf(" (their text alone %s)", formatSize(float64(text)))
-		}
+	if need := EstimateReadMemory(float64(g.rows), float64(ids)); need > float64(g.max) {
 		return &InputError{File: g.file, Line: line, Err: ErrLimit, Msg: fmt.Sprintf(
-			"reading stopped here: %d labels with %d distinct tasks and workers%s already need about %s, and the limit is %s",
-			g.rows, ids, long, formatSize(need), formatSize(float64(g.max)))}
+			"reading stopped here: %d labels with %d distinct tasks and workers already need about %s, and the limit is %s",
+			g.rows, ids, formatSize(need), formatSize(float64(g.max)))}
 	}
 	return nil
 }

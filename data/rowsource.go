@@ -137,9 +137,6 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*Datase
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error()}
 	}
-	if g != nil {
-		g.idText = b.idText
-	}
 	switch s := src.(type) {
 	case *tableReader:
 		// The plain rows in parallel, if it can.

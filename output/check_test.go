@@ -1,6 +1,9 @@
 package output
 
 import (
+	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,5 +55,36 @@ func TestTempPattern(t *testing.T) {
 		if len(name) > nameMax || !utf8.ValidString(name) || !strings.HasPrefix(name, ".") {
 			t.Errorf("%.20s...: temporary name %d bytes, valid %v", base, len(name), utf8.ValidString(name))
 		}
+	}
+}
+
+// TestFreeze checks that Freeze reports a commit that happened and stops
+// any later one, leaving its targets as they were.
+func TestFreeze(t *testing.T) {
+	defer func() { commits.frozen, commits.done = false, false }()
+	commits.frozen, commits.done = false, false
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	write := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	if Freeze() {
+		t.Fatal("Freeze reports a commit before any")
+	}
+	commits.frozen = false
+	if err := WriteFiles(context.Background(), File{a, write("a")}); err != nil {
+		t.Fatal(err)
+	}
+	if !Freeze() {
+		t.Error("Freeze does not report the commit")
+	}
+	if err := WriteFiles(context.Background(), File{b, write("b")}); !errors.Is(err, context.Canceled) {
+		t.Errorf("WriteFiles after Freeze: %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(b); err == nil {
+		t.Error("b.csv written after Freeze")
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*")); len(m) != 0 {
+		t.Errorf("temporary files left: %v", m)
 	}
 }

@@ -96,7 +96,16 @@ func WriteFiles(ctx context.Context, files ...File) (err error) {
 			return ctx.Err()
 		}
 	}
-	return commit(st)
+	commits.Lock()
+	defer commits.Unlock()
+	if commits.frozen || cancelled() {
+		return context.Canceled
+	}
+	if err := commit(st); err != nil {
+		return err
+	}
+	commits.done = commits.done || len(st) > 0
+	return nil
 }
 
 // stage writes f to a temporary file beside its target. The returned

@@ -27,6 +27,26 @@ func dropTemp(name string) {
 	delete(temps.names, name)
 }
 
+// commits serialises the renames of WriteFiles with the exit of a
+// program after an interrupt (Freeze).
+var commits struct {
+	sync.Mutex
+	frozen bool // no more renames
+	done   bool // a WriteFiles call has renamed files over their targets
+}
+
+// Freeze stops every later WriteFiles call from renaming files (a call
+// renaming now finishes first; the later ones fail with
+// context.Canceled) and reports whether a call has already renamed files
+// over their targets. A program exiting after an interrupt calls it, so
+// that what it says about the files is true when it exits.
+func Freeze() (committed bool) {
+	commits.Lock()
+	defer commits.Unlock()
+	commits.frozen = true
+	return commits.done
+}
+
 // RemoveTemps removes the temporary files of every WriteFile call still in
 // progress, leaving their targets untouched. A program that exits without
 // waiting for those calls (after an interrupt, say) calls it first so that

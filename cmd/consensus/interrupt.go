@@ -22,13 +22,20 @@ var interruptGrace = 2 * time.Second
 // second signal kills the program at once, and gives the running command
 // interruptGrace to return by itself (the fit checks ctx after every
 // evaluation, reading after every block). If it has not returned by then,
-// watchInterrupt removes the temporary files of unfinished writes and
-// exits with status 130: the targets keep their old content or stay absent.
+// watchInterrupt stops any further rename (output.Freeze), removes the
+// temporary files of unfinished writes and exits with status 130: the
+// targets keep their old content or stay absent, unless the renames came
+// before, which the message then says.
 func watchInterrupt(ctx context.Context, stop func()) {
 	<-ctx.Done()
 	stop()
 	time.Sleep(interruptGrace)
+	// No rename after this point; if one came first, the files are new.
+	msg := interruptedMsg
+	if output.Freeze() {
+		msg = "consensus: interrupted after the output files were written"
+	}
 	output.RemoveTemps()
-	fmt.Fprintln(os.Stderr, interruptedMsg)
+	fmt.Fprintln(os.Stderr, msg)
 	os.Exit(exitInterrupted)
 }

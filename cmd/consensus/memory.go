@@ -275,7 +275,7 @@ func checkSimulateMemory(cfg sim.Config, limit memLimit) error {
 	}
 	what := ""
 	if params*16 > need/2 {
-		what = fmt.Sprintf(", most of it for %s parameters of the noise model (%s workers, %d classes)", formatCount(params), formatCount(workers), k)
+		what = fmt.Sprintf(", most of it for %s parameters of the noise model (%s objects, %s workers, %d classes)", formatCount(params), formatCount(tasks), formatCount(workers), k)
 	}
 	return &memoryError{fmt.Sprintf("simulating %s labels (%s objects × %s labels each) needs about %s of memory%s, more than %s; use fewer --objects, --workers, --classes or --labels-per-object, or --max-memory to change the limit",
 		formatCount(labels), formatCount(tasks), formatCount(per), formatBytes(need), what, desc)}
