@@ -2,6 +2,8 @@ package report
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/consensuslab/consensus/compare"
@@ -19,12 +21,15 @@ import (
 // and the report's (consensus report), each with the seed the commands
 // use by default, on the shipped data sets and on simulated ones: the
 // named regimes of sim.Regimes and two where the worker model is known,
-// one of which calls for a model other than the default. With -short it
-// checks two shipped sets and the two known ones.
+// one of which calls for a model other than the default. It checks two
+// shipped sets and the two known ones, and every shipped set and regime
+// with CONSENSUS_RECOMMEND_ALL=1 (about 15 minutes on two cores; the
+// commands themselves: scripts/one-recommendation.sh).
 func TestOneRecommendation(t *testing.T) {
-	names := datasets.Names()
-	if testing.Short() {
-		names = []string{"temp", "rte"}
+	all, _ := strconv.ParseBool(os.Getenv("CONSENSUS_RECOMMEND_ALL"))
+	names := []string{"temp", "rte"}
+	if all {
+		names = datasets.Names()
 	}
 	type set struct {
 		name string
@@ -48,7 +53,7 @@ func TestOneRecommendation(t *testing.T) {
 		{"ds workers", sim.Config{Tasks: 1000, Workers: 30, LabelsPerTask: 5, Classes: 3, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1}, "vb-ds"},
 		{"one-coin workers, 3 labels a task", sim.Config{Tasks: 1000, Workers: 300, LabelsPerTask: 3, Classes: 3, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}, "vb-onecoin"},
 	}
-	if !testing.Short() {
+	if all {
 		for _, n := range sim.Regimes() {
 			cfg, err := sim.Regime(n, 1)
 			if err != nil {
