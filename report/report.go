@@ -244,7 +244,7 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 func (r *Report) score(res *model.Result, summary string, reps int) Score {
 	s := Score{
 		Model: res.Model, Summary: summary, LogLikelihood: res.LogLikelihood,
-		Iterations: res.Iterations, Converged: res.Converged || res.Params == nil, Runtime: res.Runtime,
+		Iterations: res.Iterations, Converged: res.Converged, Runtime: res.Runtime,
 		AccuracyCI: [2]float64{math.NaN(), math.NaN()}, LogLossCI: [2]float64{math.NaN(), math.NaN()},
 	}
 	if r.gold == nil {

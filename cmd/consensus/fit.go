@@ -189,7 +189,7 @@ func newFitCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if ff.strict && res.Params != nil && !res.Converged {
+			if ff.strict && !res.Converged {
 				return fmt.Errorf("--strict: model %s did not converge (%s after %d iterations); no output written", res.Model, res.Status, res.Iterations)
 			}
 			files := lf.files(out, ofmt, res, ff.seed)

@@ -9,7 +9,9 @@ import (
 )
 
 // --strict turns a fit that stops at its iteration limit into a failure
-// that writes nothing; the default model converges and passes.
+// that writes nothing, whatever the model (it asks the result whether the
+// fit converged: Crowd-Kit's iterative methods too, which have no
+// parameter vector); the default model and the closed-form votes pass.
 func TestStrict(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
@@ -20,6 +22,10 @@ func TestStrict(t *testing.T) {
 		{[]string{"fit", "--dataset", "rte", "-m", "da-ds", "--max-iter", "2", "--strict", "-q"}, exitFailure, false},
 		{[]string{"fit", "--dataset", "rte", "-m", "da-ds", "--max-iter", "2", "-q"}, exitOK, true},
 		{[]string{"fit", "--dataset", "rte", "--strict", "-q"}, exitOK, true},
+		{[]string{"fit", "--dataset", "rte", "-m", "mmsr", "--max-iter", "1", "--strict", "-q"}, exitFailure, false},
+		{[]string{"fit", "--dataset", "rte", "-m", "mmsr", "--strict", "-q"}, exitOK, true},
+		{[]string{"fit", "--dataset", "rte", "-m", "wawa", "--strict", "-q"}, exitOK, true},
+		{[]string{"fit", "--dataset", "rte", "-m", "mv", "--strict", "-q"}, exitOK, true},
 	}
 	for i, c := range cases {
 		out := filepath.Join(dir, "out"+string(rune('a'+i))+".csv")
