@@ -192,6 +192,12 @@ func newFitCmd() *cobra.Command {
 			if ff.strict && !res.Converged {
 				return fmt.Errorf("--strict: model %s did not converge (%s after %d iterations); no output written", res.Model, res.Status, res.Iterations)
 			}
+			if lf.tasks != "" && res.TaskColumns() == nil {
+				// The result answers, not the noise model's name: a
+				// variational GLAD fit keeps its difficulties at their mode
+				// and reports none.
+				return usagef("--tasks: the fit of model %s reports no per-task parameters (la-glad, da-glad and hda-glad do); no output written", res.Model)
+			}
 			files := lf.files(out, ofmt, res, ff.seed)
 			if workers != "" {
 				files = append(files, output.WorkersFile(workers, "", res))
