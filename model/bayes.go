@@ -207,10 +207,7 @@ func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set Settings, weigh
 		if b.Hierarchical {
 			return bounded(vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, true, nil, b.Gold), vbFresh, weight))
 		}
-		a := make([]float64, d.NumClasses())
-		for z := range a {
-			a[z] = cmp.Or(b.Prior, JeffreysPrior)
-		}
+		a := symmetric(d.NumClasses(), cmp.Or(b.Prior, JeffreysPrior))
 		if !b.Staged {
 			return bounded(vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, a, b.Gold), vbFresh, weight))
 		}
@@ -304,11 +301,9 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set Settings, nv n
 	if err != nil {
 		return nil, 0, err
 	}
-	tau := temperTruth(d, r.Probs, nv.Conditional, workerOnly(nv))
-	a := make([]float64, d.NumClasses())
-	for z := range a {
-		a[z] = JeffreysPrior
-	}
+	_, workerOnly := nv.(noise.WorkerOnly)
+	tau := temperTruth(d, r.Probs, b.Gold, nv.Conditional, workerOnly)
+	a := symmetric(d.NumClasses(), JeffreysPrior)
 	var q *Result
 	how := "given the workers"
 	if tau < AmbiguousTemper {
@@ -336,4 +331,14 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set Settings, nv n
 	r.Distribution = q.Probs
 	r.Method += fmt.Sprintf(", true class tempered by %.3g; label distributions %s", tau, how)
 	return r, r.LogLikelihood, nil
+}
+
+// symmetric returns the pseudo-counts of the symmetric Dirichlet(a, …, a)
+// on K classes.
+func symmetric(k int, a float64) []float64 {
+	v := make([]float64, k)
+	for z := range v {
+		v[z] = a
+	}
+	return v
 }

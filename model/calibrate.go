@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/consensuslab/consensus/data"
-	"github.com/consensuslab/consensus/noise"
 )
 
 // TruthFloor is the share of the uniform distribution mixed into every
@@ -25,7 +24,8 @@ const (
 // fit on d without gold labels: every row ρ_j becomes ρ_j^τ / Σ_z ρ_j(z)^τ
 // for the temperature τ ∈ [minTemper, 1] that best predicts each label
 // from the others, and then TruthFloor of the uniform distribution is
-// mixed in. It returns τ.
+// mixed in. Tasks of known class (gold[j] ≥ 0; gold may be nil) keep their
+// one-hot row and take no part in the criterion. It returns τ.
 //
 // For label i of task j by worker w, the posterior without it is
 // ρ_j^{−i}(z) ∝ ρ_j(z) / P(y_i | z), and its tempered form predicts the
@@ -38,7 +38,7 @@ const (
 // τ < 1 spreads them by as much as the held-out labels ask, and τ = 1
 // leaves them as they are. workerOnly says that cond does not depend on the
 // task, so that it is read once per worker.
-func temperTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) float64 {
+func temperTruth(d *data.Dataset, probs []float64, gold []int, cond func(w int32, j, z int, p []float64), workerOnly bool) float64 {
 	k := d.NumClasses()
 	stride := max(1, d.NumLabels()*k/temperEntries)
 	// For every label read: log ρ_j^{−i}(z) and P(y_i | z), K each.
@@ -56,7 +56,7 @@ func temperTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, 
 	p := make([]float64, k)
 	for j := 0; j < d.NumTasks(); j += stride {
 		workers, labels := d.TaskLabels(j)
-		if len(workers) < 2 {
+		if len(workers) < 2 || goldOf(gold, j) >= 0 {
 			continue
 		}
 		rho := probs[j*k : (j+1)*k]
@@ -80,6 +80,9 @@ func temperTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, 
 		tau = bestTemper(loo, pc, k)
 	}
 	for j := 0; j < len(probs); j += k {
+		if goldOf(gold, j/k) >= 0 {
+			continue
+		}
 		row := probs[j : j+k]
 		top := 0.0
 		for _, v := range row {
@@ -145,11 +148,4 @@ func bestTemper(loo, pc []float64, k int) float64 {
 		return maxTemper
 	}
 	return math.Exp((lo + hi) / 2)
-}
-
-// workerOnly reports whether the conditionals of v do not depend on the
-// object (noise.WorkerOnly).
-func workerOnly(v any) bool {
-	_, ok := v.(noise.WorkerOnly)
-	return ok
 }

@@ -125,3 +125,40 @@ func TestDefaultDistributionLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultGoldRows checks that the default's calibration leaves the
+// tasks of known class as the fit clamped them, one-hot, and tempers the
+// others only.
+func TestDefaultGoldRows(t *testing.T) {
+	c, err := sim.Regime("spammers", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Tasks = 600
+	d, tr, err := sim.Simulate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := d.NumClasses()
+	gold := make([]int, d.NumTasks())
+	for j := range gold {
+		gold[j] = -1
+		if j%3 == 0 {
+			gold[j] = tr.Class[j]
+		}
+	}
+	est, _ := model.ByName(model.DefaultModel)
+	r, err := est.(model.GoldTrainer).WithGold(gold).Fit(context.Background(), d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, g := range gold {
+		row := r.Probs[j*k : (j+1)*k]
+		if g >= 0 && row[g] != 1 {
+			t.Fatalf("task %d of known class %d: %v, want one-hot", j, g, row)
+		}
+		if g < 0 && row[0] == 0 {
+			t.Fatalf("task %d: %v, a class of probability 0 beside the floor", j, row)
+		}
+	}
+}

@@ -113,12 +113,13 @@ func variational(n noise.Describer) []Entry {
 		prior = m.MAPPrior()
 	}
 	s := info.Summary + " with " + prior
-	both := s + ", variational Bayes: the true class with its calibrated posterior (LA), and the label distribution q_j given the workers"
 	var shared noise.Model = n
+	workers := s // the worker prior of vb-X: the fixed one, or shared by the workers
 	if sp, ok := n.(noise.SharedPriorer); ok {
 		shared = sp.WithSharedPrior()
-		both = info.Summary + " with a Dirichlet prior shared by the workers, by empirical Bayes" + both[len(s):]
+		workers = info.Summary + " with a Dirichlet prior shared by the workers, by empirical Bayes"
 	}
+	both := workers + ", variational Bayes: the true class with its calibrated posterior (LA), and the label distribution q_j given the workers"
 	r := []Entry{
 		{"vb-la-" + n.Name(), "LA " + s + ", variational Bayes, output the posterior of the true class", "", func() Estimator {
 			return Bayes{Noise: n, Latent: latent.LA{}}
