@@ -246,7 +246,7 @@ const maxAddressable = 1 << 47
 // checkSimulateMemory fails if the simulation described by cfg is estimated
 // to need more memory than the limit allows: the labels, the identifiers,
 // the true distributions and the noise model's parameters (cfg.Noise's
-// WorkerDim and ObjectDim values, twice: the parameters and what sampling
+// WorkerDim and TaskDim values, twice: the parameters and what sampling
 // derives from them). simulate and bench call it before any allocation.
 func checkSimulateMemory(cfg sim.Settings, limit memLimit) error {
 	avail, desc, ok := limit.available()
@@ -267,7 +267,7 @@ func checkSimulateMemory(cfg sim.Settings, limit memLimit) error {
 	labels := tasks * per
 	params := 0.0
 	if cfg.Noise != nil {
-		params = workers*float64(cfg.Noise.WorkerDim(k)) + tasks*float64(cfg.Noise.ObjectDim(k))
+		params = workers*float64(cfg.Noise.WorkerDim(k)) + tasks*float64(cfg.Noise.TaskDim(k))
 	}
 	need := labels*simBytesPerLabel + (tasks+workers)*data.ReadBytesPerID + tasks*float64(k)*16 + params*16 + simBytes
 	if need <= avail {

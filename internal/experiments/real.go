@@ -183,7 +183,7 @@ func Real(ctx context.Context, cfg RealSettings, progress func(model.Progress)) 
 					if proto.Ridge > 0 {
 						cost *= 0.05 // converges in a few hundred iterations
 					}
-					if n.ObjectDim(d.NumClasses()) > 1 {
+					if n.TaskDim(d.NumClasses()) > 1 {
 						cost *= 4 * k // a matrix per object (minimax entropy)
 					}
 				}
