@@ -11,8 +11,8 @@ import (
 // would take the log path (LogProb, Task) on every label, several times
 // the cost of a DA pass.
 var (
-	_ ProbEvaluator  = (*dirEval)(nil)
-	_ TaskMStepper = (*dirEval)(nil)
+	_ ProbEvaluator = (*dirEval)(nil)
+	_ TaskMStepper  = (*dirEval)(nil)
 )
 
 // TaskProb is Task in probability space: DA's TaskProb for the labels,

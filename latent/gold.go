@@ -88,9 +88,9 @@ func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
 func (a WithGold) Unwrap() Assumption { return a.Base }
 
 var (
-	_ ProbEvaluator  = (*goldEval)(nil)
-	_ MStepper       = goldMStepEval{}
-	_ TaskMStepper = goldTaskMStepEval{}
+	_ ProbEvaluator = (*goldEval)(nil)
+	_ MStepper      = goldMStepEval{}
+	_ TaskMStepper  = goldTaskMStepEval{}
 )
 
 // goldEval holds the base evaluator in a named field so that the base's

@@ -55,7 +55,7 @@ type Truth struct {
 	// without a correlated group.
 	Subtype []bool
 
-	cfg   Settings    // with defaults
+	cfg   Settings  // with defaults
 	prior []float64 // the class prior, normalised
 }
 
@@ -123,7 +123,7 @@ func Simulate(c Settings) (*data.Dataset, *Truth, error) {
 		Q:      mem.Make[float64](c.Tasks * k),
 		Target: mem.Make[float64](c.Tasks * k),
 		Worker: make([]float64, c.Workers*c.Noise.WorkerDim(k)),
-		Task: mem.Make[float64](c.Tasks * c.Noise.TaskDim(k)),
+		Task:   mem.Make[float64](c.Tasks * c.Noise.TaskDim(k)),
 		Kind:   c.kinds(),
 		cfg:    c,
 		prior:  c.prior(),

@@ -85,7 +85,7 @@ func RealSettingsFor(o SharedSettings) RealSettings {
 		Method:    model.LBFGS,
 		Protocols: DefaultRealProtocols(o.Quick),
 		Seed:      o.Seed,
-		Threads:  o.Threads,
+		Threads:   o.Threads,
 	}
 	if o.Quick {
 		c.Datasets = []string{"temp"}
