@@ -69,7 +69,7 @@ func TestBayesGLADNearOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 2; seed++ {
-		d, tr, err := sim.Simulate(sim.Config{Seed: seed})
+		d, tr, err := sim.Simulate(sim.Settings{Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestBayesGLADShippedSets(t *testing.T) {
 func TestGLADStatisticalLimit(t *testing.T) {
 	var mean float64
 	for seed := uint64(1); seed <= 10; seed++ {
-		d, tr, err := sim.Simulate(sim.Config{Seed: seed})
+		d, tr, err := sim.Simulate(sim.Settings{Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,7 +42,7 @@ func load() *data.Dataset {
 // the consensus distribution of every object and its consensus label.
 func Example() {
 	// 300 objects, each labelled by 7 of 10 workers.
-	d, _, err := sim.Simulate(sim.Config{Tasks: 300, Workers: 10, LabelsPerTask: 7, Seed: 1})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 10, LabelsPerTask: 7, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

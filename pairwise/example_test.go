@@ -42,7 +42,7 @@ w3,answer-a,answer-c,answer-a
 
 func ExampleNoisyBT() {
 	// Comparisons from 40 workers, 30 % of whom click at random.
-	c, truth, err := pairwise.Simulate(pairwise.Sim{Items: 200, Workers: 40, Comparisons: 20000, Spammers: 0.3, Seed: 1})
+	c, truth, err := pairwise.Simulate(pairwise.SimSettings{Items: 200, Workers: 40, Comparisons: 20000, Spammers: 0.3, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -249,7 +249,7 @@ const maxAddressable = 1 << 47
 // the true distributions and the noise model's parameters (cfg.Noise's
 // WorkerDim and ObjectDim values, twice: the parameters and what sampling
 // derives from them). simulate and bench call it before any allocation.
-func checkSimulateMemory(cfg sim.Config, limit memLimit) error {
+func checkSimulateMemory(cfg sim.Settings, limit memLimit) error {
 	avail, desc, ok := limit.available()
 	if !ok {
 		avail, desc = maxAddressable, "any process can address"

@@ -246,7 +246,7 @@ func workersTable(r *pairwise.Result, c *pairwise.Comparisons) *output.Table {
 }
 
 func newPairwiseSimulateCmd() *cobra.Command {
-	var s pairwise.Sim
+	var s pairwise.SimSettings
 	var out, truth, truthWorkers string
 	c := &cobra.Command{
 		Use:   "simulate",

@@ -14,7 +14,7 @@ import (
 
 // files returns the output files of --truth-workers and --bayes for the
 // data set d and truth tr simulated with seed.
-func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Config) ([]output.File, error) {
+func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Settings) ([]output.File, error) {
 	var files []output.File
 	if f.bayes != "" {
 		post, err := tr.BayesPosterior(d)

@@ -13,7 +13,7 @@ import (
 )
 
 func newSimulateCmd() *cobra.Command {
-	var cfg sim.Config
+	var cfg sim.Settings
 	var modelName, out, truth string
 	var maxMem memLimit
 	var regime simRegimeFlags
