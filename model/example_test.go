@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
@@ -30,7 +31,7 @@ img4,cid,cat
 `
 
 func load() *data.Dataset {
-	d, err := data.ReadLabels(strings.NewReader(pets), "pets.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), strings.NewReader(pets), "pets.csv", dataio.ReadSettings{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"log"
 	"strings"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/pairwise"
 )
 
@@ -21,7 +21,7 @@ w1,answer-b,answer-c,answer-b
 w2,answer-c,answer-b,answer-b
 w3,answer-a,answer-c,answer-a
 `
-	c, err := pairwise.ReadComparisons(strings.NewReader(comparisons), "answers.csv", "", pairwise.Columns{}, data.ReadOptions{})
+	c, err := pairwise.ReadComparisons(context.Background(), strings.NewReader(comparisons), "answers.csv", "", pairwise.Columns{}, dataio.ReadSettings{})
 	if err != nil {
 		log.Fatal(err)
 	}

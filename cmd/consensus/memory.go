@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -145,11 +146,11 @@ type memoryError struct{ msg string }
 func (e *memoryError) Error() string { return e.msg }
 
 // checkReadMemory estimates the memory needed to read the labels file path
-// (data.EstimateFile) and fails if it exceeds the limit. Standard input
+// (dataio.EstimateFile) and fails if it exceeds the limit. Standard input
 // and Parquet files are not checked here (their size is unknown or not
 // proportional to the rows); the fit is checked later by checkFitMemory in
 // every case.
-func checkReadMemory(path string, format data.Format, opt data.ReadOptions, limit memLimit) error {
+func checkReadMemory(path string, format dataio.Format, opt dataio.ReadSettings, limit memLimit) error {
 	if path == "" || path == "-" {
 		return nil
 	}
@@ -157,7 +158,7 @@ func checkReadMemory(path string, format data.Format, opt data.ReadOptions, limi
 	if !ok {
 		return nil
 	}
-	est, err := data.EstimateFile(path, format, opt)
+	est, err := dataio.EstimateFile(path, format, opt)
 	if err != nil {
 		return nil // Parquet, or a file the reader reports on properly
 	}
@@ -269,7 +270,7 @@ func checkSimulateMemory(cfg sim.Settings, limit memLimit) error {
 	if cfg.Noise != nil {
 		params = workers*float64(cfg.Noise.WorkerDim(k)) + tasks*float64(cfg.Noise.TaskDim(k))
 	}
-	need := labels*simBytesPerLabel + (tasks+workers)*data.ReadBytesPerID + tasks*float64(k)*16 + params*16 + simBytes
+	need := labels*simBytesPerLabel + (tasks+workers)*dataio.ReadBytesPerID + tasks*float64(k)*16 + params*16 + simBytes
 	if need <= avail {
 		return nil
 	}
