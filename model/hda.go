@@ -3,12 +3,10 @@ package model
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
-	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -233,36 +231,4 @@ func fmtVec(p []float64) string {
 		s += fmt.Sprintf("%.3f", v)
 	}
 	return s + "]"
-}
-
-// SubjectiveCounts returns, for a fitted noise model under a DA-type
-// assumption (DA or latent.Dirichlet), every object's expected counts of
-// subjective classes m_j(z) = Σ_{i ∈ j} r_i(z), J×K, where
-// r_i(z) ∝ q_j(z) P(y_i | z) with q_j = r.Dist(j). It panics for RFE.
-func SubjectiveCounts(r *Result) []float64 {
-	d := r.Data
-	k := d.NumClasses()
-	r.obj.setParams(r.Params)
-	m := make([]float64, d.NumTasks()*k)
-	most := 0
-	for j := range d.Tasks {
-		most = max(most, d.Offsets[j+1]-d.Offsets[j])
-	}
-	l := make([]float64, most*k)
-	t := make([]float64, k)
-	for j := range d.Tasks {
-		n := d.Offsets[j+1] - d.Offsets[j]
-		r.obj.noise.LogProb(j, l[:n*k])
-		q := r.Dist(j)
-		for i := 0; i < n; i++ {
-			for z := range t {
-				t[z] = math.Log(q[z]) + l[i*k+z]
-			}
-			lse := num.LogSumExp(t)
-			for z := range t {
-				m[j*k+z] += math.Exp(t[z] - lse)
-			}
-		}
-	}
-	return m
 }
