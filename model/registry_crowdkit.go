@@ -1,5 +1,9 @@
 package model
 
+func init() {
+	Register(Family{Name: "crowdkit", Section: SectionHeuristic, Entries: crowdKit})
+}
+
 // crowdKit lists the estimators that complete Crowd-Kit's categorical
 // aggregators (Ustalov et al., "Learning from Crowds with Crowd-Kit",
 // 2021): Wawa, ZeroBasedSkill, GoldMajorityVote, KOS and MMSR. Crowd-Kit's

@@ -22,7 +22,10 @@ type voteView struct {
 	own []float64 // the vote's own worker numbers, if col is set
 }
 
-var _ workerView = (*voteView)(nil)
+var _ SkillReporter = (*voteView)(nil)
+
+// Skills returns a copy of the vote's skills.
+func (v *voteView) Skills() []float64 { return slices.Clone(v.acc) }
 
 // Conditional writes the one-coin distribution of worker w.
 func (v *voteView) Conditional(w int32, _ int, z int, p []float64) {
@@ -63,8 +66,8 @@ func voteParams(d *data.Dataset) int { return d.NumWorkers() }
 // skillsOf returns a copy of the skills of a skill-weighted vote's
 // result, or nil for other results.
 func skillsOf(r *Result) []float64 {
-	if v, ok := r.view.(*voteView); ok {
-		return slices.Clone(v.acc)
+	if v, ok := r.view.(SkillReporter); ok {
+		return v.Skills()
 	}
 	return nil
 }
