@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
-
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"

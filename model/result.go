@@ -7,6 +7,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/noise"
 )
 
 // Result is a fitted consensus.
@@ -93,6 +94,48 @@ func (r *Result) SetNoise(v NoiseView) *Result {
 func (r *Result) SetBaseline() *Result {
 	r.baseline = true
 	return r
+}
+
+// skillsOf returns a copy of the skills of a result whose noise view
+// reports skills of its own (SkillReporter), or nil for other results.
+func skillsOf(r *Result) []float64 {
+	if v, ok := r.view.(SkillReporter); ok {
+		return v.Skills()
+	}
+	return nil
+}
+
+// ClosedForm returns the result of an estimator without iterations or
+// fitted parameters (a vote) that estimated probs on d and took the time
+// since start: Method and Status "closed form", converged.
+func ClosedForm(name string, d *data.Dataset, probs []float64, start time.Time) *Result {
+	return &Result{
+		Model:     name,
+		Data:      d,
+		Probs:     probs,
+		Method:    "closed form",
+		Status:    "closed form",
+		Converged: true,
+		Runtime:   time.Since(start),
+	}
+}
+
+// FittedModel returns the model a maximum-likelihood result was fitted
+// with (Model.Fit, Model.FitOnce), after any relabelling of the
+// label-switching guard, and whether r is such a result.
+func (r *Result) FittedModel() (Model, bool) {
+	return r.model, r.obj != nil
+}
+
+// FittedNoise returns the noise model's evaluator of a maximum-likelihood
+// result at its fitted parameters, for a family that reads more from it
+// than NoiseView gives (such as package hda's marginal likelihood), or nil
+// for a result without one.
+func (r *Result) FittedNoise() noise.Evaluator {
+	if !r.ready() {
+		return nil
+	}
+	return r.obj.noise
 }
 
 // noiseView returns the fitted noise model, or nil for RFE.

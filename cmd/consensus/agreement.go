@@ -6,12 +6,12 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/spf13/cobra"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
+	"github.com/spf13/cobra"
 )
 
 func init() { extraCommands = append(extraCommands, newAgreementCmd) }
@@ -67,7 +67,7 @@ of their extension (or --output-format), all or nothing.`,
 				return err
 			}
 			res, err := est.Fit(cmd.Context(), d, nil)
-			if errors.Is(err, model.ErrTwoClassesOnly) {
+			if errors.Is(err, crowdkit.ErrTwoClassesOnly) {
 				return usageErr(err)
 			}
 			if err != nil {
