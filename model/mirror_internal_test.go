@@ -65,7 +65,7 @@ func TestPermuteGroups(t *testing.T) {
 // the original fit.
 func TestGuardRelabelsExactMirror(t *testing.T) {
 	const k = 3
-	d, _, err := sim.Simulate(sim.Config{Tasks: 300, Workers: 20, Classes: k, LabelsPerTask: 8, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 5})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 20, Classes: k, LabelsPerTask: 8, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/metrics"
@@ -59,7 +60,7 @@ func ExampleGoldMajorityVote() {
 	}
 	fmt.Println(res.Labels(1))
 
-	// From a gold file read with data.LoadGold, the slice is
+	// From a gold file read with dataio.LoadGold, the slice is
 	// latent.GoldClasses(d, g); without gold, Fit refuses.
 	_, err = crowdkit.GoldMajorityVote{Gold: latent.GoldClasses(d, nil)}.Fit(context.Background(), d, nil)
 	fmt.Println(err)
@@ -142,7 +143,7 @@ func load() *data.Dataset {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	d, err := data.ReadLabels(f, "pets.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), f, "pets.csv", dataio.ReadSettings{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func TestPermuted(t *testing.T) {
 // and p swapped: the same objective): unguarded it stays there, guarded it
 // is turned back.
 func TestHDAMirrorGuard(t *testing.T) {
-	d, truth, err := sim.Simulate(sim.Config{Tasks: 100, Workers: 40, Classes: 2, Noise: noise.MME{}, Latent: latent.DA{}, Seed: 7})
+	d, truth, err := sim.Simulate(sim.Settings{Tasks: 100, Workers: 40, Classes: 2, Noise: noise.MME{}, Latent: latent.DA{}, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
