@@ -11,12 +11,12 @@ import (
 	"sort"
 	"time"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/pool"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
+	"gonum.org/v1/gonum/stat"
 )
 
 // Criterion names what models are ranked by.

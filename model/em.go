@@ -11,6 +11,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -144,7 +145,7 @@ func (e *emRun) step(x []float64, prev float64) (float64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	if !isFinite(ll) {
+	if !fitting.IsFinite(ll) {
 		return 0, false, fmt.Errorf("EM reached a non-finite log-likelihood after %d iterations", e.iter)
 	}
 	e.accept(ll)
@@ -195,7 +196,7 @@ func (m Model) runEM(ctx context.Context, d *data.Dataset, set Settings, obj *ob
 	if err != nil {
 		return nil, err
 	}
-	if !isFinite(ll) {
+	if !fitting.IsFinite(ll) {
 		return nil, fmt.Errorf("model %s: EM reached a non-finite log-likelihood after 0 iterations", m.Name())
 	}
 	var end emEnd

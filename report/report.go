@@ -14,6 +14,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
 )
 
 // DefaultModels are the estimators a report compares when Settings.Models

@@ -8,14 +8,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
+	"github.com/spf13/cobra"
 )
 
 // fitFlags are the flags that control fitting, shared by the subcommands
@@ -184,7 +184,7 @@ func newFitCmd() *cobra.Command {
 			}
 			res, err := est.Fit(cmd.Context(), d, set)
 			bar.finish()
-			if errors.Is(err, model.ErrNoMStep) || errors.Is(err, model.ErrTwoClassesOnly) {
+			if errors.Is(err, model.ErrNoMStep) || errors.Is(err, crowdkit.ErrTwoClassesOnly) {
 				return usageErr(err) // --solver em with a model EM cannot fit, kos with K ≠ 2
 			}
 			if err != nil {

@@ -9,13 +9,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
+	"github.com/spf13/cobra"
 )
 
 // trainFlags are fit's flags for semi-supervised fitting: gold labels used
@@ -51,9 +51,9 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 	if f.trainFraction > 0 && f.trainGold != "" {
 		return usagef("--train-fraction and --train-gold cannot be combined: give one source of training gold")
 	}
-	if _, gmv := est.(model.GoldMajorityVote); gmv {
+	if _, gmv := est.(crowdkit.GoldMajorityVote); gmv {
 		if f.trainGold == "" && f.trainFraction == 0 {
-			return usageErr(model.ErrNoTrainingGold)
+			return usageErr(crowdkit.ErrNoTrainingGold)
 		}
 	}
 	if _, ok := est.(model.GoldTrainer); !ok && (f.trainGold != "" || f.trainFraction > 0) {

@@ -10,6 +10,7 @@ import (
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
 )
 
 // RealSettings describes the real-data experiment of the paper's tables 2
