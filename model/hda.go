@@ -266,3 +266,7 @@ func SubjectiveCounts(r *Result) []float64 {
 	}
 	return m
 }
+
+// ReportsTaskParams reports whether h's noise model reports per-task
+// parameters (noise.TaskReporter), as Model's does.
+func (h HDA) ReportsTaskParams() bool { return h.inner().ReportsTaskParams() }

@@ -43,3 +43,12 @@ func (r RFE) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 		baseline:  true,
 	}, nil
 }
+
+// SameAs returns "rfe" for an alias (mv, whose consensus distribution is
+// rfe's) and "" for rfe itself.
+func (r RFE) SameAs() string {
+	if r.Alias != "" {
+		return "rfe"
+	}
+	return ""
+}

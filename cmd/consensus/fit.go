@@ -196,7 +196,7 @@ func newFitCmd() *cobra.Command {
 				// The result answers, not the noise model's name: a
 				// variational GLAD fit keeps its difficulties at their mode
 				// and reports none.
-				return usagef("--tasks: the fit of model %s reports no per-task parameters (la-glad, da-glad and hda-glad do); no output written", res.Model)
+				return usagef("--tasks: the fit of model %s reports no per-task parameters (%s do); no output written", res.Model, modelsWith(func(c model.Capabilities) bool { return c.TaskParams }))
 			}
 			files := lf.files(out, ofmt, res, ff.seed)
 			if workers != "" {
@@ -210,7 +210,7 @@ func newFitCmd() *cobra.Command {
 				if modelName == autoName {
 					chosen = " (chosen by --model auto)"
 				}
-				printSummary(os.Stderr, res, chosen, gold, ff.seed)
+				printSummary(os.Stderr, est, res, chosen, gold, ff.seed)
 			}
 			return nil
 		},
@@ -234,17 +234,17 @@ func newFitCmd() *cobra.Command {
 	return c
 }
 
-// printSummary writes the one-screen summary of a fit to w; note follows
-// the model's name.
-func printSummary(w io.Writer, r *model.Result, note string, gold *data.Gold, seed uint64) {
+// printSummary writes the one-screen summary of the fit r of est to w;
+// note follows the model's name.
+func printSummary(w io.Writer, est model.Estimator, r *model.Result, note string, gold *data.Gold, seed uint64) {
 	d := r.Data
 	fmt.Fprintf(w, "model %s%s: %d tasks, %d workers, %d labels, %d classes\n",
 		r.Model, note, d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.NumClasses())
-	if r.Params != nil {
+	if r.Solved() {
 		fmt.Fprintf(w, "solver %s: %d iterations, %d evaluations, log-likelihood %.6g, stopped: %s, time %v\n",
 			r.Method, r.Iterations, r.Evaluations, r.LogLikelihood, r.Status, r.Runtime.Round(time.Millisecond))
 		if !r.Converged {
-			fmt.Fprintln(w, convergenceWarning(r))
+			fmt.Fprintln(w, convergenceWarning(est, r))
 		}
 		printClassPrior(w, r)
 	}
