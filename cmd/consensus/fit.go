@@ -81,7 +81,7 @@ func newFitCmd() *cobra.Command {
 	var sf skillFlags
 	var lf layoutFlags
 	var af autoFlags
-	var modelName, out, workers, outFormat string
+	var modelName, out, workers, summary, outFormat string
 	var mo modelOptions
 	c := &cobra.Command{
 		Use:   "fit [LABELS]",
@@ -140,7 +140,7 @@ func newFitCmd() *cobra.Command {
 				}
 			}
 			if err := checkOutputs([]string{"input", "gold", "train-gold", "init-workers", "skills"}, []string{in.input, in.gold, tf.trainGold, tf.initWorkers, sf.path},
-				[]string{"output", "workers", "tasks"}, []string{out, workers, lf.tasks}); err != nil {
+				[]string{"output", "workers", "tasks", "summary"}, []string{out, workers, lf.tasks, summary}); err != nil {
 				return err
 			}
 			if err := checkTables(ofmt, "--output-format", []string{"output"}, []string{out}); err != nil {
@@ -202,6 +202,9 @@ func newFitCmd() *cobra.Command {
 			if workers != "" {
 				files = append(files, output.WorkersFile(workers, "", res))
 			}
+			if summary != "" {
+				files = append(files, summaryFile(summary, modelName, res))
+			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err
 			}
@@ -231,6 +234,7 @@ func newFitCmd() *cobra.Command {
 	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
 	c.Flags().StringVar(&outFormat, "output-format", "", "format of --output: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
 	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file (format by extension)")
+	c.Flags().StringVar(&summary, "summary", "", `also write a JSON summary of the fit to this file: the model fitted (with --model auto, the one chosen), the data's size and how the fit ended; "-" is standard output`)
 	return c
 }
 
