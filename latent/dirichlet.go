@@ -107,7 +107,7 @@ func (a Dirichlet) NewEvaluator(d *data.Dataset) Evaluator {
 // dirEval wraps DA's evaluator in a named field, not by embedding, so
 // that it implements only the interfaces it overrides: DA's optional fast
 // paths would leave out the prior term. Its own fast paths (TaskProb,
-// MStepObjects) are in dirichlet_prob.go.
+// MStepTasks) are in dirichlet_prob.go.
 type dirEval struct {
 	da    *daEval
 	k     int

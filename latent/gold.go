@@ -76,8 +76,8 @@ func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
 	base := a.Base.NewEvaluator(d)
 	e := &goldEval{base: base, class: a.Class, d: d, k: d.NumClasses()}
 	switch m := base.(type) {
-	case ObjectMStepper:
-		return goldObjectMStepEval{goldMStepEval{e, m}, m}
+	case TaskMStepper:
+		return goldTaskMStepEval{goldMStepEval{e, m}, m}
 	case MStepper:
 		return goldMStepEval{e, m}
 	}
@@ -88,15 +88,15 @@ func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
 func (a WithGold) Unwrap() Assumption { return a.Base }
 
 var (
-	_ ProbEvaluator  = (*goldEval)(nil)
-	_ MStepper       = goldMStepEval{}
-	_ ObjectMStepper = goldObjectMStepEval{}
+	_ ProbEvaluator = (*goldEval)(nil)
+	_ MStepper      = goldMStepEval{}
+	_ TaskMStepper  = goldTaskMStepEval{}
 )
 
 // goldEval holds the base evaluator in a named field so that the base's
 // optional methods, which know nothing of the gold, are not promoted: its
 // TaskProb passes the base's through for objects without gold, and
-// goldMStepEval and goldObjectMStepEval pass the base's M-step through.
+// goldMStepEval and goldTaskMStepEval pass the base's M-step through.
 // The M-step is exact with gold objects: their Task writes nothing to
 // gglob and gtask, so the base estimates its global parameters (LA's
 // class prior) from the other objects, and a per-object M-step (DA's)
@@ -170,14 +170,14 @@ type goldMStepEval struct {
 
 func (e goldMStepEval) MStep(gglob, gtask []float64, g, t []float64) { e.m.MStep(gglob, gtask, g, t) }
 
-// goldObjectMStepEval is a goldEval whose base has a per-object M-step.
-type goldObjectMStepEval struct {
+// goldTaskMStepEval is a goldEval whose base has a per-object M-step.
+type goldTaskMStepEval struct {
 	goldMStepEval
-	o ObjectMStepper
+	o TaskMStepper
 }
 
-func (e goldObjectMStepEval) MStepGlobal(gglob, g []float64) { e.o.MStepGlobal(gglob, g) }
+func (e goldTaskMStepEval) MStepGlobal(gglob, g []float64) { e.o.MStepGlobal(gglob, g) }
 
-func (e goldObjectMStepEval) MStepObjects(lo, hi int, gtask, t []float64) {
-	e.o.MStepObjects(lo, hi, gtask, t)
+func (e goldTaskMStepEval) MStepTasks(lo, hi int, gtask, t []float64) {
+	e.o.MStepTasks(lo, hi, gtask, t)
 }

@@ -148,24 +148,24 @@ type MStepper interface {
 	MStep(gglob, gtask []float64, g, t []float64)
 }
 
-// ObjectMStepper is an optional interface of an MStepper whose M-step is
+// TaskMStepper is an optional interface of an MStepper whose M-step is
 // separable over objects: the new parameters of object j depend only on
 // object j's rows of the accumulations and of the current parameters. The
 // EM algorithm of package model then runs the per-object part on ranges of
 // objects in parallel; the result does not depend on the ranges.
-type ObjectMStepper interface {
+type TaskMStepper interface {
 	MStepper
 
 	// MStepGlobal writes the M-step's global parameters into g, given
 	// gglob as for MStep.
 	MStepGlobal(gglob, g []float64)
 
-	// MStepObjects writes the M-step's parameters of the objects [lo, hi)
+	// MStepTasks writes the M-step's parameters of the objects [lo, hi)
 	// into their rows of the task block t, given their rows of gtask as
 	// for MStep (t and gtask are whole task blocks). MStep(gglob, gtask,
-	// g, t) is MStepGlobal(gglob, g) followed by MStepObjects over all
+	// g, t) is MStepGlobal(gglob, g) followed by MStepTasks over all
 	// objects.
-	MStepObjects(lo, hi int, gtask, t []float64)
+	MStepTasks(lo, hi int, gtask, t []float64)
 }
 
 // MinProb is the smallest probability an M-step writes: a probability of 0

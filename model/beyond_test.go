@@ -103,7 +103,7 @@ func TestHierarchicalShrinkage(t *testing.T) {
 // TestWithGoldPins checks that gold objects come out one-hot, whatever
 // their labels say, under LA and DA, and that the others are fitted.
 func TestWithGoldPins(t *testing.T) {
-	d, _, err := sim.Simulate(sim.Config{Tasks: 60, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 3})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 60, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestWithGoldPins(t *testing.T) {
 // unpenalised log-likelihood as MME's start, rows summing to zero.
 func TestRegMMEInitCentred(t *testing.T) {
 	for _, k := range []int{2, 3, 5} {
-		d, _, err := sim.Simulate(sim.Config{Tasks: 40, Workers: 8, LabelsPerTask: 4, Classes: k, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 5})
+		d, _, err := sim.Simulate(sim.Settings{Tasks: 40, Workers: 8, LabelsPerTask: 4, Classes: k, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}

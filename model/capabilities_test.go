@@ -218,7 +218,7 @@ func TestRecoveryEveryNoiseModel(t *testing.T) {
 		est, _ := ByName("la-" + n.Name())
 		nm, a := est.(Composite).Parts()
 		t.Run(est.Name(), func(t *testing.T) {
-			cfg := sim.Config{Tasks: 300, Workers: 40, Classes: 3, LabelsPerTask: 7, Noise: nm, Latent: a, Seed: 11}
+			cfg := sim.Settings{Tasks: 300, Workers: 40, Classes: 3, LabelsPerTask: 7, Noise: nm, Latent: a, Seed: 11}
 			d, tr, err := sim.Simulate(cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -300,7 +300,7 @@ func TestMStepMonotone(t *testing.T) {
 // with 3 goroutines and checks that the results are identical: the same
 // consensus and parameters bit for bit, or the same error.
 func TestRegistryThreadsIdentical(t *testing.T) {
-	d, _, err := sim.Simulate(sim.Config{Tasks: 2800, Workers: 30, Classes: 2, LabelsPerTask: 6,
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 2800, Workers: 30, Classes: 2, LabelsPerTask: 6,
 		Noise: noise.DS{}, Latent: latent.DA{}, Seed: 11})
 	if err != nil {
 		t.Fatal(err)
@@ -371,7 +371,7 @@ func TestRecovery(t *testing.T) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/K=%d", e.Name, k), func(t *testing.T) {
-				cfg := sim.Config{Tasks: 100, Workers: 40, Classes: k, Noise: n, Latent: lat, Seed: 7}
+				cfg := sim.Settings{Tasks: 100, Workers: 40, Classes: k, Noise: n, Latent: lat, Seed: 7}
 				if la {
 					cfg.Tasks, cfg.LabelsPerTask = 200, 7
 				}
@@ -426,7 +426,7 @@ func TestRecovery(t *testing.T) {
 // simulation's α = K.
 func TestRecoveryDiagnoses(t *testing.T) {
 	simulate := func(k int) (*data.Dataset, *sim.Truth) {
-		d, truth, err := sim.Simulate(sim.Config{Tasks: 100, Workers: 40, Classes: k, Noise: noise.MME{}, Latent: latent.DA{}, Seed: 7})
+		d, truth, err := sim.Simulate(sim.Settings{Tasks: 100, Workers: 40, Classes: k, Noise: noise.MME{}, Latent: latent.DA{}, Seed: 7})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -174,7 +174,7 @@ func Describe(e Entry) Capabilities {
 		c.Generative = true
 		c.Noise, c.Assumption = n.Name(), a.Name()
 		c.Answer = "distribution"
-		if g, ok := a.(interface{ OneClassPerObject() bool }); ok && g.OneClassPerObject() {
+		if g, ok := a.(interface{ OneClassPerTask() bool }); ok && g.OneClassPerTask() {
 			c.Answer = "posterior"
 		}
 		if d, ok := n.(noise.Describer); ok {

@@ -20,7 +20,7 @@ import (
 // registry's name; and that the declarations hang together (an estimator
 // that needs gold can train on it, a variational one has no solver choice).
 func TestDescribeAgreesWithFits(t *testing.T) {
-	d, tr, err := sim.Simulate(sim.Config{Tasks: 30, Workers: 6, LabelsPerTask: 4, Classes: 2, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1})
+	d, tr, err := sim.Simulate(sim.Settings{Tasks: 30, Workers: 6, LabelsPerTask: 4, Classes: 2, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,8 @@ func TestDescribeAgreesWithFits(t *testing.T) {
 		c := model.Describe(e)
 		t.Run(c.Name, func(t *testing.T) {
 			if c.Name != e.Name || c.Summary != e.Summary || c.NeedsGold && !c.TrainGold || c.Variational && c.Solver != "" ||
-				c.MinClasses < 2 || c.MaxClasses < c.MinClasses || c.Both && c.Answer != "posterior" {
+				c.MinClasses < 2 || c.MaxClasses < c.MinClasses || c.Both && c.Answer != "posterior" ||
+				(c.Assumption == "la") != (c.Answer == "posterior") || (c.Assumption == "") != (c.Answer == "votes") {
 				t.Fatalf("inconsistent capabilities %+v", c)
 			}
 			est := e.New()

@@ -97,14 +97,14 @@ func (e *emRun) eval(x []float64) (float64, error) {
 
 // mstep overwrites x, the point of the last E-step, with F(x), the M-step's
 // parameters given the expected counts of that E-step. The per-object part
-// of a latent.ObjectMStepper runs on the objective's chunks in parallel.
+// of a latent.TaskMStepper runs on the objective's chunks in parallel.
 func (e *emRun) mstep(x []float64) {
 	w, o, g, t := e.obj.lay.Split(x)
 	aw, ao, ag, at := e.obj.lay.Split(e.acc)
 	e.nm.MStep(aw, ao, w, o)
-	if om, ok := e.lm.(latent.ObjectMStepper); ok {
+	if om, ok := e.lm.(latent.TaskMStepper); ok {
 		om.MStepGlobal(ag, g)
-		e.obj.forChunks(func(c *chunk) { om.MStepObjects(c.lo, c.hi, at, t) })
+		e.obj.forChunks(func(c *chunk) { om.MStepTasks(c.lo, c.hi, at, t) })
 	} else {
 		e.lm.MStep(ag, at, g, t)
 	}

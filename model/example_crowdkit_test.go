@@ -56,7 +56,7 @@ func ExampleGoldMajorityVote() {
 	}
 	fmt.Println(res.Labels(1))
 
-	// From a gold file read with data.LoadGold, the slice is
+	// From a gold file read with dataio.LoadGold, the slice is
 	// latent.GoldClasses(d, g); without gold, Fit refuses.
 	_, err = model.GoldMajorityVote{Gold: latent.GoldClasses(d, nil)}.Fit(context.Background(), d, nil)
 	fmt.Println(err)

@@ -355,7 +355,7 @@ func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // ErrOneClass is returned, wrapped with the class, by every fit of a data
 // set with a single class (data.Dataset.Classes): a consensus needs at
 // least two. A data set read from labels that all name one class needs
-// the other classes declared (data.ReadOptions.Classes).
+// the other classes declared (dataio.ReadSettings.Classes).
 var ErrOneClass = errors.New("a consensus needs at least two classes")
 
 // checkData returns an error if d cannot be fitted: no labels, one class,

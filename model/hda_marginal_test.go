@@ -200,7 +200,7 @@ func TestDMHistMatchesLgamma(t *testing.T) {
 // vectors) gives bit-identical consensus distributions and the same prior
 // on one and on two goroutines.
 func TestHDAThreadsIdentical(t *testing.T) {
-	d, _, err := sim.Simulate(sim.Config{Tasks: 3000, Workers: 50, Classes: 3, LabelsPerTask: 10, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 5})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 3000, Workers: 50, Classes: 3, LabelsPerTask: 10, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestHDAThreadsIdentical(t *testing.T) {
 // and the latter keep the MAP output of the same fit bit for bit; with no
 // room at all, every object keeps the MAP output and there is one fit.
 func TestHDACoefficientBudget(t *testing.T) {
-	full, _, err := sim.Simulate(sim.Config{Tasks: 100, Workers: 20, Classes: 4, LabelsPerTask: 6, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 9})
+	full, _, err := sim.Simulate(sim.Settings{Tasks: 100, Workers: 20, Classes: 4, LabelsPerTask: 6, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 9})
 	if err != nil {
 		t.Fatal(err)
 	}

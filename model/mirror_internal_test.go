@@ -71,7 +71,7 @@ func TestPermuteGroups(t *testing.T) {
 // the original fit.
 func TestGuardRelabelsExactMirror(t *testing.T) {
 	const k = 3
-	d, _, err := sim.Simulate(sim.Config{Tasks: 300, Workers: 20, Classes: k, LabelsPerTask: 8, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 5})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 20, Classes: k, LabelsPerTask: 8, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestGuardRelabelsExactMirror(t *testing.T) {
 // and p swapped: the same objective): unguarded it stays there, guarded it
 // is turned back.
 func TestHDAMirrorGuard(t *testing.T) {
-	d, truth, err := sim.Simulate(sim.Config{Tasks: 100, Workers: 40, Classes: 2, Noise: noise.MME{}, Latent: latent.DA{}, Seed: 7})
+	d, truth, err := sim.Simulate(sim.Settings{Tasks: 100, Workers: 40, Classes: 2, Noise: noise.MME{}, Latent: latent.DA{}, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

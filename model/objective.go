@@ -31,7 +31,7 @@ func newLayout(m Model, d *data.Dataset) layout {
 		return r
 	}
 	l.W = next(d.NumWorkers() * m.Noise.WorkerDim(k))
-	l.O = next(d.NumTasks() * m.Noise.ObjectDim(k))
+	l.O = next(d.NumTasks() * m.Noise.TaskDim(k))
 	l.G = next(m.Latent.GlobalDim(k))
 	l.T = next(d.NumTasks() * m.Latent.TaskDim(k))
 	return l

@@ -50,7 +50,7 @@ func TestOptimDim(t *testing.T) {
 // the fits with 14 and 15 workers end elsewhere).
 func TestHeldSuffixSameFit(t *testing.T) {
 	for _, workers := range []int{12, 13, 14, 15} {
-		d, _, err := sim.Simulate(sim.Config{Tasks: 200, Workers: workers, LabelsPerTask: 5, Classes: 3, Noise: noise.GLAD{}, Latent: latent.DA{}, Seed: 5})
+		d, _, err := sim.Simulate(sim.Settings{Tasks: 200, Workers: workers, LabelsPerTask: 5, Classes: 3, Noise: noise.GLAD{}, Latent: latent.DA{}, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}

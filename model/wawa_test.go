@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
 // crowd is a small hand-checked data set: three workers, four tasks,
@@ -29,7 +30,7 @@ t4,b,0
 // readCrowd reads CSV labels for a test.
 func readCrowd(t *testing.T, csv string) *data.Dataset {
 	t.Helper()
-	d, err := data.ReadLabels(strings.NewReader(csv), "test.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), strings.NewReader(csv), "test.csv", dataio.ReadSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
@@ -51,7 +52,7 @@ of their extension (or --output-format), all or nothing.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			ofmt, err := data.ParseFormat(outFormat)
+			ofmt, err := dataio.ParseFormat(outFormat)
 			if err != nil {
 				return usagef("--output-format: %v", err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
@@ -115,7 +116,7 @@ func newFitCmd() *cobra.Command {
 				return err
 			}
 			ests = ff.withIterations(cmd, ests)
-			ofmt, err := data.ParseFormat(outFormat)
+			ofmt, err := dataio.ParseFormat(outFormat)
 			if err != nil {
 				return usagef("--output-format: %v", err)
 			}
