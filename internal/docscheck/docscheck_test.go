@@ -1,0 +1,100 @@
+package docscheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// root is the module root, two levels above this package.
+const root = "../.."
+
+func load(t *testing.T) (*Code, []Page) {
+	t.Helper()
+	code, err := ParseModule(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := ReadPages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code, pages
+}
+
+// TestIdentifiers checks that every Go reference quoted in the docs
+// (`pkg.Name`, `Type.Member`, `pkg.Type.Member`) names something the code
+// declares.
+func TestIdentifiers(t *testing.T) {
+	code, pages := load(t)
+	refs := code.Identifiers(pages)
+	if len(refs) < 50 {
+		t.Fatalf("found only %d Go references in the docs: the extraction is broken", len(refs))
+	}
+	var missing []string
+	for _, r := range refs {
+		if why := code.Resolve(r); why != "" {
+			missing = append(missing, r.String()+": "+why)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d of the %d Go references quoted in the docs name nothing in the code (rename or remove them):\n\t%s",
+			len(missing), len(refs), strings.Join(missing, "\n\t"))
+	}
+}
+
+// TestErrorMessages checks that every error message quoted in the docs is
+// one the code can print: each of its words, outside quoted values and the
+// leading file name, comes from a string literal of the code whose
+// formatting verbs match the message's values.
+func TestErrorMessages(t *testing.T) {
+	code, pages := load(t)
+	if err := code.AddDependencies(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := code.AddPython(root); err != nil {
+		t.Fatal(err)
+	}
+	msgs := Messages(pages)
+	if len(msgs) < 30 {
+		t.Fatalf("found only %d quoted error messages in the docs: the extraction is broken", len(msgs))
+	}
+	formats, values := code.Formats(3), code.Values()
+	var missing []string
+	for _, m := range msgs {
+		if words := Uncovered(m.Text, formats, values); len(words) > 0 {
+			missing = append(missing, m.String()+"\n\t\twords no literal of the code accounts for: "+strings.Join(words, ", "))
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d of the %d error messages quoted in the docs are not ones the code prints (copy them from a run):\n\t%s",
+			len(missing), len(msgs), strings.Join(missing, "\n\t"))
+	}
+}
+
+// TestUncovered checks the message matcher on messages whose answer is
+// known.
+func TestUncovered(t *testing.T) {
+	code := &Code{Strings: []string{
+		"too few fields: the row has %d, the header has %d",
+		"label %q is not one of the classes %s (given with --classes)",
+		"%s: %v",
+	}}
+	formats := code.Formats(3)
+	values := map[string]bool{"la": true, "ds": true}
+	for _, tc := range []struct {
+		msg  string
+		want string
+	}{
+		{"few.csv:3: too few fields: the row has 2, the header has 3", ""},
+		{`in.csv:3: label "y" is not one of the classes x,z (given with --classes)`, ""},
+		{"few.csv:3: too many fields: the row has 2, the header has 3", "too,many,fields"},
+		{"few.csv:3: too few fields: the row has 2, the header has 3 (la-ds, la-glad)", "glad"},
+		{"few.csv:3: too few fields: the row has 2, the header has 3; quote it", "quote"},
+		{"consensus: x.csv: something else entirely", "something,else,entirely"},
+	} {
+		got := strings.Join(Uncovered(tc.msg, formats, values), ",")
+		if got != tc.want {
+			t.Errorf("Uncovered(%q) = %q, want %q", tc.msg, got, tc.want)
+		}
+	}
+}
