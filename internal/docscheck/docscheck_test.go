@@ -22,8 +22,8 @@ func load(t *testing.T) (*Code, []Page) {
 }
 
 // TestIdentifiers checks that every Go reference quoted in the docs
-// (`pkg.Name`, `Type.Member`, `pkg.Type.Member`) names something the code
-// declares.
+// (`pkg.Name`, `Type.Member`, `pkg.Type.Member`, and test, benchmark, fuzz
+// and example names) names something the code declares.
 func TestIdentifiers(t *testing.T) {
 	code, pages := load(t)
 	refs := code.Identifiers(pages)

@@ -84,6 +84,9 @@ func splitRow(row string) []string {
 // pkg.Type.Member, with an optional "()".
 var identRef = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?(?:\(\))?$`)
 
+// testRef matches a quoted test, benchmark, fuzz target or example name.
+var testRef = regexp.MustCompile(`^(?:Test|Benchmark|Fuzz|Example)[A-Z_][A-Za-z0-9_]*$`)
+
 // fileExt lists the name endings that make a span a file name, not Go.
 var fileExt = map[string]bool{
 	"go": true, "md": true, "csv": true, "tsv": true, "py": true, "png": true, "svg": true,
@@ -92,8 +95,8 @@ var fileExt = map[string]bool{
 }
 
 // Identifiers returns the spans of pages that look like references to the
-// module's Go code: the first part is one of its packages or one of its
-// type names. Anything else (the standard library, Python, file names) is
+// module's Go code: a test, benchmark, fuzz target or example function, or
+// a dotted name whose first part is one of its packages or type names. Anything else (the standard library, Python, file names) is
 // not the module's and is left out.
 func (c *Code) Identifiers(pages []Page) []Ref {
 	types := map[string]bool{}
@@ -107,6 +110,10 @@ func (c *Code) Identifiers(pages []Page) []Ref {
 	var refs []Ref
 	for _, p := range pages {
 		p.Paragraphs(func(line int, span string, _ []string) {
+			if testRef.MatchString(span) {
+				refs = append(refs, Ref{p.Path, line, span})
+				return
+			}
 			m := identRef.FindStringSubmatch(span)
 			if m == nil {
 				return
@@ -128,6 +135,14 @@ func (c *Code) Identifiers(pages []Page) []Ref {
 
 // Resolve returns why ref names nothing in the code, or "" when it does.
 func (c *Code) Resolve(ref Ref) string {
+	if testRef.MatchString(ref.Text) {
+		for _, names := range c.Packages {
+			if names[ref.Text] {
+				return ""
+			}
+		}
+		return "no package declares a function " + ref.Text
+	}
 	m := identRef.FindStringSubmatch(ref.Text)
 	a, b, d := m[1], m[2], m[3]
 	if names, ok := c.Packages[a]; ok {
