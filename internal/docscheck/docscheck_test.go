@@ -1,6 +1,9 @@
 package docscheck
 
 import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -96,5 +99,54 @@ func TestUncovered(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("Uncovered(%q) = %q, want %q", tc.msg, got, tc.want)
 		}
+	}
+}
+
+// Budgets of the docs, in bytes of Markdown. The images under docs/figures
+// are not counted: only .md files are.
+const (
+	docsBudget        = 150_000
+	performanceBudget = 25_000
+)
+
+// TestSizes checks that docs/ stays a set of pages a reader can finish: its
+// Markdown within docsBudget in all, performance.md within
+// performanceBudget.
+func TestSizes(t *testing.T) {
+	total := 0
+	var sizes []string
+	perf := -1
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == "docs/performance.md" {
+			perf = int(info.Size())
+		}
+		sizes = append(sizes, fmt.Sprintf("%s %d", rel, info.Size()))
+		total += int(info.Size())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total > docsBudget {
+		t.Errorf("docs/ holds %d bytes of Markdown, over its budget of %d (images are not counted):\n\t%s",
+			total, docsBudget, strings.Join(sizes, "\n\t"))
+	}
+	switch {
+	case perf < 0:
+		t.Errorf("docs/performance.md is missing")
+	case perf > performanceBudget:
+		t.Errorf("docs/performance.md is %d bytes, over its budget of %d", perf, performanceBudget)
 	}
 }
