@@ -3,6 +3,7 @@ package docscheck
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -148,5 +149,34 @@ func TestSizes(t *testing.T) {
 		t.Errorf("docs/performance.md is missing")
 	case perf > performanceBudget:
 		t.Errorf("docs/performance.md is %d bytes, over its budget of %d", perf, performanceBudget)
+	}
+}
+
+// TestLinks checks that every relative link of the docs leads somewhere: a
+// page that exists, a heading or anchor it has, or a file (an image, a
+// script) of the module.
+func TestLinks(t *testing.T) {
+	_, pages := load(t)
+	exists := func(p string) bool {
+		_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+		return err == nil
+	}
+	if broken := BrokenLinks(pages, exists); len(broken) > 0 {
+		t.Errorf("%d links of the docs lead nowhere:\n\t%s", len(broken), strings.Join(broken, "\n\t"))
+	}
+}
+
+// TestSlug checks heading anchors against GitHub's on headings of these
+// pages.
+func TestSlug(t *testing.T) {
+	for _, tc := range []struct{ heading, want string }{
+		{"The default, `vb-ds`: both answers", "the-default-vb-ds-both-answers"},
+		{"`--model auto` and the recommendation", "--model-auto-and-the-recommendation"},
+		{"Known workers: a start, or held (`--init-workers`, `--fix-workers`)", "known-workers-a-start-or-held---init-workers---fix-workers"},
+		{"Crowd-Kit's metrics", "crowd-kits-metrics"},
+	} {
+		if got := Slug(tc.heading); got != tc.want {
+			t.Errorf("Slug(%q) = %q, want %q", tc.heading, got, tc.want)
+		}
 	}
 }
