@@ -15,7 +15,7 @@ import (
 )
 
 // AutoModels are the candidates Auto chooses among when
-// AutoOptions.Models is nil, and so the models that "consensus fit --model
+// AutoSettings.Models is nil, and so the models that "consensus fit --model
 // auto", "consensus compare" and "consensus report" recommend from: the
 // default model (vb-ds, Bayesian Dawid-Skene) and the same form with the
 // one-coin and GLAD workers. Every one gives both answers, the posterior
@@ -27,11 +27,11 @@ import (
 // recommendation; nothing else names the candidates.
 var AutoModels = []string{model.DefaultModel, "vb-onecoin", "vb-glad"}
 
-// AutoOptions controls Auto. The zero value chooses among AutoModels by
+// AutoSettings controls Auto. The zero value chooses among AutoModels by
 // DefaultScorer on three splits that each hold out a fifth of every
 // object's labels, on at most 20,000 labels, each fit with the
-// iteration limit of the final fit (Settings.MaxIterations).
-type AutoOptions struct {
+// iteration limit of the final fit (model.Settings.MaxIterations).
+type AutoSettings struct {
 	// Models are the candidates' registry names; nil means AutoModels.
 	Models []string
 	// Estimators, if not nil, are the candidates instead of Models (such
@@ -39,23 +39,24 @@ type AutoOptions struct {
 	Estimators []model.Estimator
 	// Scorer is the criterion; nil means DefaultScorer.
 	Scorer Scorer
-	// Settings are the fit settings of the candidates' fits (Threads is
-	// set to 1, Progress is replaced and MaxIterations is bounded by
-	// MaxIterations below); nil means the defaults.
-	Settings *model.Settings
+	// Fit holds the fit settings of the candidates' fits (its Threads
+	// is set to 1, its Progress is replaced and its MaxIterations is
+	// bounded by MaxIterations below); nil means the defaults.
+	Fit *model.Settings
 	// MaxIterations, if positive, bounds the iterations of every
 	// candidate's fit, and so the time of the choice: a fit stops at the
-	// smaller of this and Settings.MaxIterations (1000 by default). Zero
-	// means Settings.MaxIterations alone, the limit of the final fit. A
+	// smaller of this and Fit.MaxIterations (1000 by default). Zero
+	// means Fit.MaxIterations alone, the limit of the final fit. A
 	// candidate whose fit stops at its limit counts as not converged, so a
 	// bound below the final fit's makes a slow candidate lose: vb-ds's fits
 	// to the splits of websearch and trec2010 take up to 674 iterations,
 	// and stopped at 300 they would lose to vb-onecoin, 24 points less
 	// accurate on trec2010.
 	MaxIterations int
-	// Parallel is the number of fits run at once; zero means
+	// Threads is the number of goroutines the fits run on, one fit on
+	// each at a time, and so the number of fits run at once; zero means
 	// runtime.GOMAXPROCS(0).
-	Parallel int
+	Threads int
 	// HoldOutFraction is the fraction of each object's labels held out in
 	// a split; zero means 0.2.
 	HoldOutFraction float64
@@ -100,7 +101,7 @@ type AutoChoice struct {
 	Model string
 	// Criterion is the Scorer's name.
 	Criterion string
-	// Candidates are the scores, in the order of AutoOptions.Models.
+	// Candidates are the scores, in the order of AutoSettings.Models.
 	Candidates []AutoCandidate
 	// Tasks and Labels are the size of the data the candidates were
 	// fitted to: all of it, or the subsample.
@@ -113,7 +114,7 @@ type AutoChoice struct {
 	Runtime time.Duration
 }
 
-func (o AutoOptions) withDefaults() AutoOptions {
+func (o AutoSettings) withDefaults() AutoSettings {
 	if o.Models == nil {
 		o.Models = AutoModels
 	}
@@ -133,7 +134,7 @@ func (o AutoOptions) withDefaults() AutoOptions {
 }
 
 // Auto chooses a model for d without gold labels; with the zero
-// AutoOptions (but for Settings, Seed, Parallel and Progress) its choice
+// AutoSettings (but for Fit, Seed, Threads and Progress) its choice
 // is the recommendation of the module: the model that "consensus fit
 // --model auto" fits and that "consensus compare" and "consensus report"
 // recommend, with or without gold labels, among AutoModels by
@@ -145,13 +146,13 @@ func (o AutoOptions) withDefaults() AutoOptions {
 // scores the fits on the held-out labels with the Scorer. The choice is
 // the candidate with the lowest score that converged on every split; if
 // none did, the lowest score. Ties go to the earlier candidate. The choice
-// depends on d, the options and Seed only, not on Parallel or the number
+// depends on d, the options and Seed only, not on Threads or the number
 // of cores.
 //
 // Auto only chooses: fit the chosen model (model.ByName(choice.Model)) to
 // all of d for the consensus. It returns an error for bad options, when
 // ctx is done, or when every candidate fails.
-func Auto(ctx context.Context, d *data.Dataset, opt AutoOptions) (*AutoChoice, error) {
+func Auto(ctx context.Context, d *data.Dataset, opt AutoSettings) (*AutoChoice, error) {
 	start := time.Now()
 	opt = opt.withDefaults()
 	ests, err := estimators(opt.Estimators, opt.Models)
@@ -180,13 +181,13 @@ func Auto(ctx context.Context, d *data.Dataset, opt AutoOptions) (*AutoChoice, e
 		}
 	}
 	var set model.Settings
-	if opt.Settings != nil {
-		set = *opt.Settings
+	if opt.Fit != nil {
+		set = *opt.Fit
 	}
 	if opt.MaxIterations > 0 && (set.MaxIterations <= 0 || set.MaxIterations > opt.MaxIterations) {
 		set.MaxIterations = opt.MaxIterations
 	}
-	fits, err := fitAll(ctx, ests, jobs, Options{Settings: &set, Parallel: opt.Parallel, Progress: progress})
+	fits, err := fitAll(ctx, ests, jobs, Settings{Fit: &set, Threads: opt.Threads, Progress: progress})
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ func ExampleAuto() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	choice, err := compare.Auto(context.Background(), d, compare.AutoOptions{Seed: 1})
+	choice, err := compare.Auto(context.Background(), d, compare.AutoSettings{Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

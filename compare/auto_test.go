@@ -31,13 +31,13 @@ import (
 func TestAutoPicksSimulated(t *testing.T) {
 	cases := []struct {
 		name string
-		c    sim.Config
+		c    sim.Settings
 		want []string
 	}{
-		{"ds, K=3, 30 workers", sim.Config{Tasks: 1000, Workers: 30, LabelsPerTask: 5, Classes: 3, Noise: noise.DS{}}, []string{"vb-ds"}},
-		{"onecoin, K=5, 500 workers", sim.Config{Tasks: 1000, Workers: 500, LabelsPerTask: 5, Classes: 5, Noise: noise.OneCoin{}}, []string{"vb-ds"}},
-		{"onecoin, K=3, 300 workers", sim.Config{Tasks: 1000, Workers: 300, LabelsPerTask: 3, Classes: 3, Noise: noise.OneCoin{}}, []string{"vb-onecoin"}},
-		{"glad, K=3, 100 workers", sim.Config{Tasks: 2000, Workers: 100, LabelsPerTask: 5, Classes: 3, Noise: noise.GLAD{}}, []string{"vb-onecoin", "vb-glad"}},
+		{"ds, K=3, 30 workers", sim.Settings{Tasks: 1000, Workers: 30, LabelsPerTask: 5, Classes: 3, Noise: noise.DS{}}, []string{"vb-ds"}},
+		{"onecoin, K=5, 500 workers", sim.Settings{Tasks: 1000, Workers: 500, LabelsPerTask: 5, Classes: 5, Noise: noise.OneCoin{}}, []string{"vb-ds"}},
+		{"onecoin, K=3, 300 workers", sim.Settings{Tasks: 1000, Workers: 300, LabelsPerTask: 3, Classes: 3, Noise: noise.OneCoin{}}, []string{"vb-onecoin"}},
+		{"glad, K=3, 100 workers", sim.Settings{Tasks: 2000, Workers: 100, LabelsPerTask: 5, Classes: 3, Noise: noise.GLAD{}}, []string{"vb-onecoin", "vb-glad"}},
 	}
 	for _, c := range cases {
 		for seed := uint64(1); seed <= 3; seed++ {
@@ -48,7 +48,7 @@ func TestAutoPicksSimulated(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ch, err := Auto(context.Background(), d, AutoOptions{Seed: 1})
+				ch, err := Auto(context.Background(), d, AutoSettings{Seed: 1})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -69,7 +69,7 @@ func TestAutoPicksSimulated(t *testing.T) {
 // simulate returns 500 objects labelled by 30 workers, per of them per
 // object, with k classes.
 func simulate(lat latent.Assumption, n noise.Model, per, k int) (*data.Dataset, error) {
-	d, _, err := sim.Simulate(sim.Config{Tasks: 500, Workers: 30, LabelsPerTask: per, Classes: k, Noise: n, Latent: lat, Seed: 1})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 500, Workers: 30, LabelsPerTask: per, Classes: k, Noise: n, Latent: lat, Seed: 1})
 	return d, err
 }
 
@@ -82,10 +82,10 @@ func TestAutoDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := AutoOptions{Models: []string{"rfe", "vb-da-ds", "vb-la-ds"}, MaxLabels: 2000, Splits: 2, Seed: 5}
+	opt := AutoSettings{Models: []string{"rfe", "vb-da-ds", "vb-la-ds"}, MaxLabels: 2000, Splits: 2, Seed: 5}
 	var first *AutoChoice
 	for _, par := range []int{1, 2, 5} {
-		opt.Parallel = par
+		opt.Threads = par
 		ch, err := Auto(context.Background(), d, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +118,7 @@ func TestAutoIterationLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := Auto(context.Background(), d, AutoOptions{Models: []string{"vb-la-ds", "rfe"}, MaxIterations: 2, Seed: 1})
+	ch, err := Auto(context.Background(), d, AutoSettings{Models: []string{"vb-la-ds", "rfe"}, MaxIterations: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestAutoIterationLimit(t *testing.T) {
 		t.Errorf("vb-la-ds converged %v after %d iterations, rfe converged %v, chose %s; want rfe over the stopped vb-la-ds",
 			la.Converged, la.Iterations, rfe.Converged, ch.Model)
 	}
-	ch, err = Auto(context.Background(), d, AutoOptions{Models: []string{"vb-la-ds"}, Settings: &model.Settings{MaxIterations: 3}, Seed: 1})
+	ch, err = Auto(context.Background(), d, AutoSettings{Models: []string{"vb-la-ds"}, Fit: &model.Settings{MaxIterations: 3}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestAutoErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := []AutoOptions{
+	bad := []AutoSettings{
 		{Models: []string{}},
 		{Models: []string{"no-such-model"}},
 		{HoldOutFraction: 1},
@@ -156,13 +156,13 @@ func TestAutoErrors(t *testing.T) {
 			t.Errorf("%+v: no error", opt)
 		}
 	}
-	ch, err := Auto(context.Background(), d, AutoOptions{Models: []string{"kos", "vb-da-ds"}, Splits: 1})
+	ch, err := Auto(context.Background(), d, AutoSettings{Models: []string{"kos", "vb-da-ds"}, Splits: 1})
 	if err != nil || ch.Model != "vb-da-ds" || ch.Candidates[0].Err == nil || !math.IsNaN(ch.Candidates[0].Score) {
 		t.Errorf("kos and vb-da-ds: %+v, %v; want vb-da-ds and kos's error", ch, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Auto(ctx, d, AutoOptions{}); err == nil {
+	if _, err := Auto(ctx, d, AutoSettings{}); err == nil {
 		t.Error("a cancelled context: no error")
 	}
 }
@@ -172,7 +172,7 @@ func TestAutoErrors(t *testing.T) {
 // 0.95]): both follow the true accuracies closely, and the accuracy
 // estimates are near the truth.
 func TestWorkerReliability(t *testing.T) {
-	d, truth, err := sim.Simulate(sim.Config{Tasks: 2000, Workers: 12, LabelsPerTask: 6, Classes: 3, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 2})
+	d, truth, err := sim.Simulate(sim.Settings{Tasks: 2000, Workers: 12, LabelsPerTask: 6, Classes: 3, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestAutoAdultSubsampleFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := Auto(context.Background(), d, AutoOptions{Seed: 1})
+	ch, err := Auto(context.Background(), d, AutoSettings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -317,7 +317,7 @@ func ParseScorer(s string) (Scorer, error) {
 	return nil, fmt.Errorf("unknown criterion %q (valid: likelihood, output, output-reliable, output-channel)", s)
 }
 
-// DefaultScorer is the criterion of Auto when AutoOptions.Scorer is nil,
+// DefaultScorer is the criterion of Auto when AutoSettings.Scorer is nil,
 // and so of the recommendation (see AutoModels): LabelLikelihood. On
 // labels simulated from Dawid-Skene and one-coin workers it picks the
 // worker model that generated them, where OutputLoss and OutputChannel

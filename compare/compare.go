@@ -11,12 +11,12 @@ import (
 	"sort"
 	"time"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/pool"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
+	"gonum.org/v1/gonum/stat"
 )
 
 // Criterion names what models are ranked by.
@@ -43,7 +43,7 @@ func ParseCriterion(s string) (Criterion, error) {
 
 func (c Criterion) higherIsBetter() bool { return c == Accuracy }
 
-// DefaultModels are the models a comparison fits when Options.Models is
+// DefaultModels are the models a comparison fits when Settings.Models is
 // nil: the baseline, the candidates of the recommendation (AutoModels: the
 // default model and the same form with other workers), the other Bayesian
 // Dawid-Skene models, the paper's Dawid-Skene and GLAD models,
@@ -81,8 +81,8 @@ func AllModels() []string {
 	return names
 }
 
-// Options controls a comparison. The zero value compares DefaultModels.
-type Options struct {
+// Settings controls a comparison. The zero value compares DefaultModels.
+type Settings struct {
 	// Models are registry names (model.ByName); nil means DefaultModels.
 	Models []string
 	// Estimators, when not nil, are compared instead of Models, each in
@@ -94,14 +94,15 @@ type Options struct {
 	// Criterion ranks the models; "" means LogLoss with gold, HeldOut
 	// without. HeldOut may be chosen with gold as well.
 	Criterion Criterion
-	// Settings are the fit settings of every model (Threads is set to 1
-	// and Progress is replaced); nil means the defaults.
-	Settings *model.Settings
-	// Parallel is the number of fits run at once; zero means
+	// Fit holds the fit settings of every model (its Threads is set to
+	// 1 and its Progress is replaced); nil means the defaults.
+	Fit *model.Settings
+	// Threads is the number of goroutines the fits run on, one fit on
+	// each at a time, and so the number of fits run at once; zero means
 	// runtime.GOMAXPROCS(0).
-	Parallel int
-	// HeldOutRidge is the Settings.Ridge used by the held-out criterion
-	// when Settings sets none; zero means 1. An unpenalised maximum-
+	Threads int
+	// HeldOutRidge is the Fit.Ridge used by the held-out criterion
+	// when Fit sets none; zero means 1. An unpenalised maximum-
 	// likelihood fit often puts a parameter at infinity (a confusion
 	// probability, a q_j(z) or a GLAD difficulty at its limit), which
 	// gives some held-out labels probability 0 and the model an infinite
@@ -120,7 +121,7 @@ type Options struct {
 	Seed uint64
 	// MaxMemory, if positive, is the memory in bytes that the fits may
 	// take: a fit whose estimate (model.FitMemory) exceeds its share,
-	// MaxMemory/Parallel since Parallel fits run at once, is not made,
+	// MaxMemory/Threads since Threads fits run at once, is not made,
 	// and its model's row reports why, instead of the comparison being
 	// killed for want of memory part way.
 	MaxMemory float64
@@ -130,7 +131,7 @@ type Options struct {
 	// them, so that the ranking shows it. Leave its Models, Estimators
 	// (but for priors set on the candidates) and Scorer unset for the
 	// module's recommendation (see AutoModels).
-	Recommend *AutoOptions
+	Recommend *AutoSettings
 	// Progress, if not nil, is called (from one goroutine at a time)
 	// when a fit ends, with Run "compare", Done and Total counting the
 	// fits, Item the model's name (followed by " (split k)" for the k-th
@@ -181,7 +182,7 @@ type Report struct {
 	Bootstrap int
 	Level     float64
 	// Recommended is the recommendation (Auto's choice among AutoModels,
-	// whatever the criterion of the ranking), when Options.Recommend asked
+	// whatever the criterion of the ranking), when Settings.Recommend asked
 	// for it; nil otherwise.
 	Recommended *AutoChoice
 }
@@ -197,12 +198,12 @@ func (r *Report) Top() (string, float64) {
 	return r.Rows[0].Model, r.Rows[0].First
 }
 
-func (o Options) withDefaults() Options {
+func (o Settings) withDefaults() Settings {
 	if o.Models == nil {
 		o.Models = DefaultModels
 	}
-	if o.Parallel <= 0 {
-		o.Parallel = runtime.GOMAXPROCS(0)
+	if o.Threads <= 0 {
+		o.Threads = runtime.GOMAXPROCS(0)
 	}
 	if o.HeldOutRidge == 0 {
 		o.HeldOutRidge = 1
@@ -231,7 +232,7 @@ func (o Options) withDefaults() Options {
 // Run fits the models to d as opt describes and ranks them. It returns an
 // error for bad options or when ctx is done; a model that fails to fit is
 // reported in its row.
-func Run(ctx context.Context, d *data.Dataset, opt Options) (*Report, error) {
+func Run(ctx context.Context, d *data.Dataset, opt Settings) (*Report, error) {
 	opt = opt.withDefaults()
 	ests, err := estimators(opt.Estimators, opt.Models)
 	if err != nil {
@@ -270,7 +271,7 @@ func Run(ctx context.Context, d *data.Dataset, opt Options) (*Report, error) {
 
 // recommend returns Auto's choice on d with the options opt, and ests with
 // the chosen estimator appended if no estimator of ests has its name.
-func recommend(ctx context.Context, d *data.Dataset, opt AutoOptions, ests []model.Estimator) (*AutoChoice, []model.Estimator, error) {
+func recommend(ctx context.Context, d *data.Dataset, opt AutoSettings, ests []model.Estimator) (*AutoChoice, []model.Estimator, error) {
 	choice, err := Auto(ctx, d, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("recommendation: %w", err)
@@ -323,14 +324,14 @@ type fitOut struct {
 	dur time.Duration
 }
 
-// fitAll runs the jobs on opt.Parallel goroutines, at most one a job, and
+// fitAll runs the jobs on opt.Threads goroutines, at most one a job, and
 // returns their results in job order. The memory share of a fit is the
 // limit over the fits that really run at once: --parallel beyond the
 // number of jobs does not shrink it.
-func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options) ([]fitOut, error) {
-	opt.Parallel = min(opt.Parallel, max(len(jobs), 1))
+func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Settings) ([]fitOut, error) {
+	opt.Threads = min(opt.Threads, max(len(jobs), 1))
 	out := make([]fitOut, len(jobs))
-	po := pool.Options{Workers: opt.Parallel}
+	po := pool.Settings{Threads: opt.Threads}
 	if opt.Progress != nil {
 		po.Ended = func(e pool.Ended) {
 			jb := jobs[e.Index]
@@ -344,8 +345,8 @@ func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options
 	err := pool.Run(ctx, len(jobs), po, func(i int) error {
 		jb := jobs[i]
 		var set model.Settings
-		if opt.Settings != nil {
-			set = *opt.Settings
+		if opt.Fit != nil {
+			set = *opt.Fit
 		}
 		set.Threads, set.Progress = 1, nil
 		set.Start, set.Fixed = nil, nil
@@ -365,17 +366,17 @@ func fitAll(ctx context.Context, ests []model.Estimator, jobs []job, opt Options
 }
 
 // memoryShare returns an error if opt.MaxMemory is set and fitting e to d
-// is estimated to need more than its share of it (see Options.MaxMemory).
-func memoryShare(e model.Estimator, d *data.Dataset, s *model.Settings, opt Options) error {
+// is estimated to need more than its share of it (see Settings.MaxMemory).
+func memoryShare(e model.Estimator, d *data.Dataset, s *model.Settings, opt Settings) error {
 	if opt.MaxMemory <= 0 {
 		return nil
 	}
-	need, share := model.FitMemory(e, d, s), opt.MaxMemory/float64(opt.Parallel)
+	need, share := model.FitMemory(e, d, s), opt.MaxMemory/float64(opt.Threads)
 	if need <= share {
 		return nil
 	}
 	return fmt.Errorf("needs about %.3g GB of memory, more than its share of %.3g GB (the memory limit over %d fits at once); not fitted",
-		need/1e9, share/1e9, opt.Parallel)
+		need/1e9, share/1e9, opt.Threads)
 }
 
 // safeFit fits e, turning a panic into an error so that one broken model
@@ -404,7 +405,7 @@ func metricOf(c Criterion, con metrics.Consensus, seed uint64) metrics.Metric {
 	return metrics.LogLoss
 }
 
-func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt Options) (*Report, error) {
+func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt Settings) (*Report, error) {
 	jobs := make([]job, len(ests))
 	for i := range ests {
 		jobs[i] = job{model: i, split: -1, d: d}
@@ -421,7 +422,7 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt O
 }
 
 // rankGold ranks the fits of the models names on opt.Gold.
-func rankGold(d *data.Dataset, names []string, fits []fitOut, opt Options) *Report {
+func rankGold(d *data.Dataset, names []string, fits []fitOut, opt Settings) *Report {
 	k := d.NumClasses()
 	g := opt.Gold
 	rows := make([]Row, len(names))
@@ -513,7 +514,7 @@ func credit(wins, vals []float64, higher bool) {
 
 // finish ranks the rows: fitted models by score (ties by name), then the
 // failures.
-func finish(rows []Row, opt Options, n, splits int) *Report {
+func finish(rows []Row, opt Settings, n, splits int) *Report {
 	higher := opt.Criterion.higherIsBetter()
 	sort.SliceStable(rows, func(a, b int) bool {
 		ra, rb := rows[a], rows[b]

@@ -35,13 +35,13 @@ func TestRanksTrueModelFirst(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.truth, func(t *testing.T) {
-			d, _, err := sim.Simulate(sim.Config{Tasks: c.tasks, Workers: 40, LabelsPerTask: c.per, Classes: c.k, Noise: c.noise, Latent: c.latent, Seed: 11})
+			d, _, err := sim.Simulate(sim.Settings{Tasks: c.tasks, Workers: 40, LabelsPerTask: c.per, Classes: c.k, Noise: c.noise, Latent: c.latent, Seed: 11})
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Run(context.Background(), d, Options{
+			rep, err := Run(context.Background(), d, Settings{
 				Models: c.models, Splits: 2, Bootstrap: 50, Seed: 1,
-				Settings: &model.Settings{MaxIterations: 300},
+				Fit: &model.Settings{MaxIterations: 300},
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -59,7 +59,7 @@ func TestRanksTrueModelFirst(t *testing.T) {
 // TestGoldCriterion checks the gold path: every metric has an interval
 // around its value, and a perfect gold set ranks a sensible model first.
 func TestGoldCriterion(t *testing.T) {
-	d, truth, err := sim.Simulate(sim.Config{Tasks: 120, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 5})
+	d, truth, err := sim.Simulate(sim.Settings{Tasks: 120, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestGoldCriterion(t *testing.T) {
 		g.Task = append(g.Task, int32(j))
 		g.Label = append(g.Label, uint16(c))
 	}
-	rep, err := Run(context.Background(), d, Options{Models: []string{"rfe", "la-ds", "da-ds"}, Gold: g, Bootstrap: 50})
+	rep, err := Run(context.Background(), d, Settings{Models: []string{"rfe", "la-ds", "da-ds"}, Gold: g, Bootstrap: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +113,11 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// Options.Estimators compares hand-built estimators, each in a row named
+// Settings.Estimators compares hand-built estimators, each in a row named
 // by its Name, instead of Models: here the default model under two priors
 // of q_j, whose held-out scores differ.
 func TestEstimatorsOption(t *testing.T) {
-	d, _, err := sim.Simulate(sim.Config{Tasks: 150, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 3})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 150, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestEstimatorsOption(t *testing.T) {
 		model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}},
 		model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Prior: 2},
 	}
-	rep, err := Run(context.Background(), d, Options{Models: []string{"la-ds"}, Estimators: ests, Bootstrap: 20})
+	rep, err := Run(context.Background(), d, Settings{Models: []string{"la-ds"}, Estimators: ests, Bootstrap: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,17 +144,17 @@ func TestEstimatorsOption(t *testing.T) {
 }
 
 // TestMaxMemory checks that a model whose fit is estimated beyond its
-// share of Options.MaxMemory is not fitted and says so in its row, while
+// share of Settings.MaxMemory is not fitted and says so in its row, while
 // the others are ranked.
 func TestMaxMemory(t *testing.T) {
-	d, _, err := sim.Simulate(sim.Config{Tasks: 150, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 3})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 150, Workers: 10, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	small, _ := model.ByName("rfe")
 	large, _ := model.ByName("da-mme")
 	share := (model.FitMemory(small, d, nil) + model.FitMemory(large, d, nil)) / 2
-	rep, err := Run(context.Background(), d, Options{Models: []string{"rfe", "da-mme"}, Parallel: 2, MaxMemory: 2 * share, Bootstrap: 10, Splits: 1})
+	rep, err := Run(context.Background(), d, Settings{Models: []string{"rfe", "da-mme"}, Threads: 2, MaxMemory: 2 * share, Bootstrap: 10, Splits: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@
 // has no training labels has no fitted parameters: their P(y | z) is
 // replaced by the mean of P(y | z; w', j) over the training labels' workers
 // w' of the same object, an average member of the crowd that labelled it.
-// The fits use a ridge penalty (Options.HeldOutRidge, 1 by default) so that
+// The fits use a ridge penalty (Settings.HeldOutRidge, 1 by default) so that
 // no held-out label gets probability 0. Relative frequencies predict with
 // add-one smoothed frequencies
 // (n_j(y) + 1)/(n_j + K). The score is the held-out log loss, the mean of
@@ -36,7 +36,7 @@
 //
 // Auto makes the recommendation, without gold: the model that `consensus
 // fit --model auto` fits and that `consensus compare` (with or without
-// gold, whatever the ranking's criterion; Options.Recommend) and
+// gold, whatever the ranking's criterion; Settings.Recommend) and
 // `consensus report` recommend. It fits a few candidates (AutoModels) to
 // held-out splits of a subsample and scores each with a gold-free
 // criterion, by default the held-out label likelihood above

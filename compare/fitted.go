@@ -11,10 +11,10 @@ import (
 // as Run ranks them with a gold criterion after fitting them: the same
 // scores, intervals, bootstrap resamples and order. results[i] is the fit
 // of one model, named by its Model field; its Runtime is the row's.
-// opt.Models, Settings, Parallel and Progress are not used. It returns an
+// opt.Models, Fit, Threads and Progress are not used. It returns an
 // error without gold labels or with the HeldOut criterion, which needs
 // fits on held-out splits (Run does them).
-func RankFitted(d *data.Dataset, results []*model.Result, opt Options) (*Report, error) {
+func RankFitted(d *data.Dataset, results []*model.Result, opt Settings) (*Report, error) {
 	opt = opt.withDefaults()
 	if opt.Criterion == HeldOut || opt.Gold == nil || opt.Gold.Len() == 0 {
 		return nil, errors.New("compare: ranking fitted models needs gold labels and a gold criterion")

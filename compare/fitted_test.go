@@ -18,7 +18,7 @@ func TestRankFitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := []string{"rfe", "la-ds", "da-ds", "vb-da-ds", "wawa"}
-	opt := Options{Models: names, Gold: gold, Bootstrap: 50, Seed: 3}
+	opt := Settings{Models: names, Gold: gold, Bootstrap: 50, Seed: 3}
 	want, err := Run(context.Background(), d, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestRankFitted(t *testing.T) {
 			t.Errorf("row %d: got %+v, want %+v", i, g, w)
 		}
 	}
-	for _, bad := range []Options{{Gold: nil}, {Gold: gold, Criterion: HeldOut}} {
+	for _, bad := range []Settings{{Gold: nil}, {Gold: gold, Criterion: HeldOut}} {
 		if _, err := RankFitted(d, fits, bad); err == nil {
 			t.Errorf("options %+v: no error", bad)
 		}

@@ -108,16 +108,16 @@ func HeldOutLogLik(r *model.Result, train *data.Dataset, held []HeldLabel) (sum 
 	return sum, n
 }
 
-func runHeldOut(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt Options) (*Report, error) {
+func runHeldOut(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt Settings) (*Report, error) {
 	trains, helds, jobs := splitJobs(d, len(ests), opt.Splits, opt.HoldOutFraction, opt.Seed)
 	var set model.Settings
-	if opt.Settings != nil {
-		set = *opt.Settings
+	if opt.Fit != nil {
+		set = *opt.Fit
 	}
 	if set.Ridge == 0 && opt.HeldOutRidge > 0 {
 		set.Ridge = opt.HeldOutRidge
 	}
-	opt.Settings = &set
+	opt.Fit = &set
 	fits, err := fitAll(ctx, ests, jobs, opt)
 	if err != nil {
 		return nil, err

@@ -3,11 +3,13 @@ package data
 import (
 	"errors"
 	"fmt"
+
+	"github.com/consensuslab/consensus/data/internal/ingest"
 )
 
 // MaxClasses is the largest number of classes a Dataset can hold: class
 // indices are stored as uint16.
-const MaxClasses = 1 << 16
+const MaxClasses = ingest.MaxClasses
 
 // Dataset is a set of noisy labels in index form, grouped by task.
 //
@@ -138,57 +140,7 @@ func FromIndices(tasks, workers, classes []string, task, worker []int32, label [
 	if len(task) != len(worker) || len(task) != len(label) {
 		return nil, errors.New("data: task, worker and label slices differ in length")
 	}
-	return fromChunks(tasks, workers, classes, [][]int32{task}, [][]int32{worker}, [][]uint16{label}, nil)
-}
-
-// fromChunks is FromIndices for indices given in chunks, the k-th chunks of
-// task, worker and label being of the same length. If remap is not nil,
-// class index l is stored as remap[l].
-func fromChunks(tasks, workers, classes []string, task, worker [][]int32, label [][]uint16, remap []uint16) (*Dataset, error) {
-	for _, ch := range task {
-		for _, t := range ch {
-			if t < 0 || int(t) >= len(tasks) {
-				return nil, fmt.Errorf("data: task index %d out of range", t)
-			}
-		}
-	}
-	d := &Dataset{Tasks: tasks, Workers: workers, Classes: classes}
-	d.Offsets, d.Worker, d.Label = groupByTask(len(tasks), task, worker, label, remap)
-	if err := d.Validate(); err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-// groupByTask is a stable counting sort of the labels by task index, as
-// described at fromChunks.
-func groupByTask(numTasks int, task, worker [][]int32, label [][]uint16, remap []uint16) (offsets []int, w []int32, l []uint16) {
-	offsets = make([]int, numTasks+1)
-	for _, ch := range task {
-		for _, t := range ch {
-			offsets[t+1]++
-		}
-	}
-	for j := 0; j < numTasks; j++ {
-		offsets[j+1] += offsets[j]
-	}
-	next := make([]int, numTasks)
-	copy(next, offsets[:numTasks])
-	w = make([]int32, offsets[numTasks])
-	l = make([]uint16, offsets[numTasks])
-	for k, ch := range task {
-		for i, t := range ch {
-			p := next[t]
-			next[t]++
-			w[p] = worker[k][i]
-			if remap != nil {
-				l[p] = remap[label[k][i]]
-			} else {
-				l[p] = label[k][i]
-			}
-		}
-	}
-	return offsets, w, l
+	return fromLabels(ingest.FromChunks(tasks, workers, classes, [][]int32{task}, [][]int32{worker}, [][]uint16{label}, nil))
 }
 
 // Gold holds known true classes for a subset of the tasks of a Dataset.

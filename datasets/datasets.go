@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
 //go:generate go run gen.go
@@ -106,7 +108,7 @@ func Load(name string) (*data.Dataset, *data.Gold, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := data.ReadLabels(bytes.NewReader(labels), in.Name+"/labels.csv.gz", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), bytes.NewReader(labels), in.Name+"/labels.csv.gz", dataio.ReadSettings{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -115,7 +117,7 @@ func Load(name string) (*data.Dataset, *data.Gold, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	g, err := data.ReadGold(bytes.NewReader(gold), in.Name+"/gold.csv.gz", d, data.ReadOptions{})
+	g, err := dataio.ReadGold(context.Background(), bytes.NewReader(gold), in.Name+"/gold.csv.gz", d, dataio.ReadSettings{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -153,7 +153,7 @@ const (
 // noise.WorkerPosteriorSetter; see WorkerStarter); a fit from Start makes
 // one start, with Gold too. A cancelled ctx stops the fit between passes.
 func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
-	if err := checkFit(ctx, d); err != nil {
+	if err := CheckFit(ctx, d); err != nil {
 		return nil, err
 	}
 	var own Settings

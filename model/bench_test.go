@@ -84,7 +84,7 @@ func BenchmarkEvalWorkers(b *testing.B) {
 		m := est.(Model)
 		for _, w := range []int{5_000, 50_000} {
 			b.Run(fmt.Sprintf("%s/W=%d", name, w), func(b *testing.B) {
-				c := benchdata.Config(10_000_000, 2, m.Noise, m.Latent, 1)
+				c := benchdata.Settings(10_000_000, 2, m.Noise, m.Latent, 1)
 				c.Workers = w
 				d, _, err := sim.Simulate(c)
 				if err != nil {

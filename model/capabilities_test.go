@@ -173,7 +173,6 @@ func TestCheckClasses(t *testing.T) {
 	d := noisetest.Data(t, 8, 10, 3, 3)
 	for _, est := range []Estimator{
 		Model{Noise: twoClassOnly{}, Latent: latent.DA{}},
-		HDA{Noise: twoClassOnly{}},
 		Bayes{Noise: twoClassOnly{}, Latent: latent.LA{}},
 	} {
 		_, err := est.Fit(context.Background(), d, nil)
@@ -218,7 +217,7 @@ func TestRecoveryEveryNoiseModel(t *testing.T) {
 		est, _ := ByName("la-" + n.Name())
 		nm, a := est.(Composite).Parts()
 		t.Run(est.Name(), func(t *testing.T) {
-			cfg := sim.Config{Tasks: 300, Workers: 40, Classes: 3, LabelsPerTask: 7, Noise: nm, Latent: a, Seed: 11}
+			cfg := sim.Settings{Tasks: 300, Workers: 40, Classes: 3, LabelsPerTask: 7, Noise: nm, Latent: a, Seed: 11}
 			d, tr, err := sim.Simulate(cfg)
 			if err != nil {
 				t.Fatal(err)

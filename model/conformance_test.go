@@ -8,15 +8,15 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
-
-	"gonum.org/v1/gonum/diff/fd"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/noise/noisetest"
 	"github.com/consensuslab/consensus/sim"
+	"gonum.org/v1/gonum/diff/fd"
 )
 
 // The conformance kit: every registered model, and every noise model of
@@ -300,7 +300,7 @@ func TestMStepMonotone(t *testing.T) {
 // with 3 goroutines and checks that the results are identical: the same
 // consensus and parameters bit for bit, or the same error.
 func TestRegistryThreadsIdentical(t *testing.T) {
-	d, _, err := sim.Simulate(sim.Config{Tasks: 2800, Workers: 30, Classes: 2, LabelsPerTask: 6,
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 2800, Workers: 30, Classes: 2, LabelsPerTask: 6,
 		Noise: noise.DS{}, Latent: latent.DA{}, Seed: 11})
 	if err != nil {
 		t.Fatal(err)
@@ -367,11 +367,11 @@ func TestRecovery(t *testing.T) {
 		lat := generatingForm(est)
 		la := lat.Name() == "la"
 		for _, k := range []int{2, 3} {
-			if _, ok := est.(HDA); ok && k > 2 {
+			if strings.HasPrefix(e.Name, "hda-") && k > 2 { // hierarchical DA: two classes only here
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/K=%d", e.Name, k), func(t *testing.T) {
-				cfg := sim.Config{Tasks: 100, Workers: 40, Classes: k, Noise: n, Latent: lat, Seed: 7}
+				cfg := sim.Settings{Tasks: 100, Workers: 40, Classes: k, Noise: n, Latent: lat, Seed: 7}
 				if la {
 					cfg.Tasks, cfg.LabelsPerTask = 200, 7
 				}
@@ -426,7 +426,7 @@ func TestRecovery(t *testing.T) {
 // simulation's α = K.
 func TestRecoveryDiagnoses(t *testing.T) {
 	simulate := func(k int) (*data.Dataset, *sim.Truth) {
-		d, truth, err := sim.Simulate(sim.Config{Tasks: 100, Workers: 40, Classes: k, Noise: noise.MME{}, Latent: latent.DA{}, Seed: 7})
+		d, truth, err := sim.Simulate(sim.Settings{Tasks: 100, Workers: 40, Classes: k, Noise: noise.MME{}, Latent: latent.DA{}, Seed: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -475,7 +475,13 @@ func TestRecoveryDiagnoses(t *testing.T) {
 		}
 	}
 	d, truth := simulate(2)
-	r, alpha, _, err := HDA{Noise: noise.MME{}}.FitPrior(ctx, d, set)
+	est, err := ByName("hda-mme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, alpha, _, err := est.(interface {
+		FitPrior(context.Context, *data.Dataset, *Settings) (*Result, float64, []float64, error)
+	}).FitPrior(ctx, d, set)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ import (
 //
 //	go test ./model -run '^$' -bench 'DAPrior' -benchtime 1x
 func BenchmarkDAPrior(b *testing.B) {
-	d, truth, err := sim.Simulate(sim.Config{Tasks: 400000, Workers: 1000, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 1})
+	d, truth, err := sim.Simulate(sim.Settings{Tasks: 400000, Workers: 1000, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

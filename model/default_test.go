@@ -97,7 +97,7 @@ func TestDefaultRegimes(t *testing.T) {
 }
 
 // TestDefaultDistributionLimit checks the default model's label
-// distributions on the paper's synthetic DA design (sim.Config's zero
+// distributions on the paper's synthetic DA design (sim.Settings's zero
 // value), where the truth is every task's q_j: their mean squared error is
 // at most 1.1 times the statistical limit, the posterior mean under the
 // true parameters (gladOracle). There the labels are ambiguous
@@ -108,7 +108,7 @@ func TestDefaultDistributionLimit(t *testing.T) {
 		t.Skip("fits three simulations")
 	}
 	for seed := uint64(1); seed <= 3; seed++ {
-		d, tr, err := sim.Simulate(sim.Config{Seed: seed})
+		d, tr, err := sim.Simulate(sim.Settings{Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestDefaultDistributionLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Object), tr.Q, 2)
+		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2)
 		mse := metrics.MSE(r.Distribution, tr.Q, 2)
 		t.Logf("seed %d: MSE %.5f, limit %.5f (%.3f times)", seed, mse, limit, mse/limit)
 		if mse > 1.1*limit {

@@ -38,7 +38,7 @@ func TestEMMonotone(t *testing.T) {
 					d := noisetest.Data(t, uint64(k), 300, 20, k)
 					if src == "sim" {
 						var err error
-						d, _, err = sim.Simulate(sim.Config{Tasks: 300, Workers: 30, LabelsPerTask: 5, Classes: k, Noise: noise.DS{}, Latent: m.Latent, Seed: 3})
+						d, _, err = sim.Simulate(sim.Settings{Tasks: 300, Workers: 30, LabelsPerTask: 5, Classes: k, Noise: noise.DS{}, Latent: m.Latent, Seed: 3})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -102,7 +102,7 @@ func forEMCases(t *testing.T, f func(t *testing.T, m Model, d *data.Dataset)) {
 	for _, k := range []int{2, 3} {
 		for _, m := range emModels() {
 			t.Run(fmt.Sprintf("%s/prior=%v/K=%d", m.Name(), m.Latent.GlobalDim(k) > 0, k), func(t *testing.T) {
-				d, _, err := sim.Simulate(sim.Config{Tasks: 500, Workers: 30, LabelsPerTask: 6, Classes: k, Noise: noise.DS{}, Latent: m.Latent, Seed: 5})
+				d, _, err := sim.Simulate(sim.Settings{Tasks: 500, Workers: 30, LabelsPerTask: 6, Classes: k, Noise: noise.DS{}, Latent: m.Latent, Seed: 5})
 				if err != nil {
 					t.Fatal(err)
 				}

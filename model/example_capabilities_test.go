@@ -7,8 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/consensuslab/consensus/data"
-
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
@@ -84,8 +83,8 @@ func ExampleWorkerStarter_fixed() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	d, err := data.ReadLabels(strings.NewReader("task,worker,label\nimg5,ann,cat\nimg5,bob,dog\nimg5,cid,dog\nimg6,ann,dog\nimg6,cid,dog\n"),
-		"new.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), strings.NewReader("task,worker,label\nimg5,ann,cat\nimg5,bob,dog\nimg5,cid,dog\nimg6,ann,dog\nimg6,cid,dog\n"),
+		"new.csv", dataio.ReadSettings{})
 	if err != nil {
 		log.Fatal(err)
 	}

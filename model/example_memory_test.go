@@ -16,7 +16,7 @@ import (
 // model by L-BFGS keeps fifteen pairs of vectors, and the default
 // variational fit a few numbers per object and class.
 func ExampleFitMemory() {
-	d, _, err := sim.Simulate(sim.Config{Tasks: 200_000, Workers: 500, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 1})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 200_000, Workers: 500, LabelsPerTask: 5, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

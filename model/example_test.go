@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
@@ -30,7 +31,7 @@ img4,cid,cat
 `
 
 func load() *data.Dataset {
-	d, err := data.ReadLabels(strings.NewReader(pets), "pets.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), strings.NewReader(pets), "pets.csv", dataio.ReadSettings{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func load() *data.Dataset {
 // the consensus distribution of every object and its consensus label.
 func Example() {
 	// 300 objects, each labelled by 7 of 10 workers.
-	d, _, err := sim.Simulate(sim.Config{Tasks: 300, Workers: 10, LabelsPerTask: 7, Seed: 1})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 10, LabelsPerTask: 7, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

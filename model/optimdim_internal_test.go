@@ -50,7 +50,7 @@ func TestOptimDim(t *testing.T) {
 // the fits with 14 and 15 workers end elsewhere).
 func TestHeldSuffixSameFit(t *testing.T) {
 	for _, workers := range []int{12, 13, 14, 15} {
-		d, _, err := sim.Simulate(sim.Config{Tasks: 200, Workers: workers, LabelsPerTask: 5, Classes: 3, Noise: noise.GLAD{}, Latent: latent.DA{}, Seed: 5})
+		d, _, err := sim.Simulate(sim.Settings{Tasks: 200, Workers: workers, LabelsPerTask: 5, Classes: 3, Noise: noise.GLAD{}, Latent: latent.DA{}, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func TestHeldSuffixSameFit(t *testing.T) {
 		for _, method := range []Method{LBFGS, CG} {
 			fit := func(full bool) *Result {
 				s := &Settings{Method: method, Start: slices.Clone(x0), Fixed: fixed, MaxIterations: 200, fullOptim: full}
-				r, err := m.fitOnce(context.Background(), d, s)
+				r, err := m.FitOnce(context.Background(), d, s)
 				if err != nil {
 					t.Fatal(err)
 				}

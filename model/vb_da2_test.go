@@ -37,7 +37,7 @@ func TestVBObjectScalar(t *testing.T) {
 		sets = append(sets, set{name, d, gold})
 	}
 	for _, k := range []int{3, 4} {
-		d, tr, err := sim.Simulate(sim.Config{Noise: noise.DS{}, Latent: latent.DA{}, Classes: k, Tasks: 2000, Workers: 60, LabelsPerTask: 4, Seed: uint64(k)})
+		d, tr, err := sim.Simulate(sim.Settings{Noise: noise.DS{}, Latent: latent.DA{}, Classes: k, Tasks: 2000, Workers: 60, LabelsPerTask: 4, Seed: uint64(k)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,7 +152,7 @@ func TestVBDAParams(t *testing.T) {
 func TestVBSettleAll(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, k := range []int{2, 3, 20} {
-		d, _, err := sim.Simulate(sim.Config{Noise: noise.DS{}, Latent: latent.DA{}, Classes: k, Tasks: 300, Workers: 20, LabelsPerTask: 5, Seed: uint64(k)})
+		d, _, err := sim.Simulate(sim.Settings{Noise: noise.DS{}, Latent: latent.DA{}, Classes: k, Tasks: 300, Workers: 20, LabelsPerTask: 5, Seed: uint64(k)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,7 @@ func fitShipped(t *testing.T, est model.Estimator, name string) (*model.Result, 
 // and all but vb-hda-ds within 5 points of majority vote (ML la-ds has
 // 0.55, da-ds 0.62 on the same data).
 func TestNoMirrorMode(t *testing.T) {
-	d, tr, err := sim.Simulate(sim.Config{Tasks: 1000, Workers: 30, Classes: 3, LabelsPerTask: 5,
+	d, tr, err := sim.Simulate(sim.Settings{Tasks: 1000, Workers: 30, Classes: 3, LabelsPerTask: 5,
 		Noise: noise.DS{}, Latent: latent.DA{}, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +186,7 @@ func TestDefaultRecoversSimulations(t *testing.T) {
 		for _, k := range []int{2, 4} {
 			est, _ := model.ByName(gen)
 			n, a := est.(model.Composite).Parts()
-			d, tr, err := sim.Simulate(sim.Config{Tasks: 600, Workers: 20, Classes: k, LabelsPerTask: 8, Noise: n, Latent: a, Seed: 7})
+			d, tr, err := sim.Simulate(sim.Settings{Tasks: 600, Workers: 20, Classes: k, LabelsPerTask: 8, Noise: n, Latent: a, Seed: 7})
 			if err != nil {
 				t.Fatal(err)
 			}

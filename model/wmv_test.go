@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
 // TestWeightedVote checks the weighted vote against sums by hand, Crowd-Kit's
@@ -16,7 +16,7 @@ import (
 func TestWeightedVote(t *testing.T) {
 	// Crowd-Kit's MajorityVote docstring example: skills p1 0.5, p2 0.7,
 	// p3 0.4; t1: p1 0, p2 0, p3 1; t2: p1 1, p2 0, p3 1.
-	d, err := data.ReadLabels(strings.NewReader("task,worker,label\nt1,p1,0\nt1,p2,0\nt1,p3,1\nt2,p1,1\nt2,p2,0\nt2,p3,1\n"), "l.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), strings.NewReader("task,worker,label\nt1,p1,0\nt1,p2,0\nt1,p3,1\nt2,p1,1\nt2,p2,0\nt2,p3,1\n"), "l.csv", dataio.ReadSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}

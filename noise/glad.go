@@ -42,8 +42,8 @@ func (GLAD) Name() string { return "glad" }
 // WorkerDim returns 1, the ability e_w.
 func (GLAD) WorkerDim(int) int { return 1 }
 
-// ObjectDim returns 1, the log difficulty δ_j = log d_j.
-func (GLAD) ObjectDim(int) int { return 1 }
+// TaskDim returns 1, the log difficulty δ_j = log d_j.
+func (GLAD) TaskDim(int) int { return 1 }
 
 // Init sets e_w = 1 and d_j = e (δ_j = 1), as the paper's section 5 and the
 // original GLAD paper suggest.

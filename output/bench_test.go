@@ -5,7 +5,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/internal/benchdata"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
@@ -24,7 +24,7 @@ func BenchmarkConsensusIO(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, f := range data.Formats() {
+	for _, f := range dataio.Formats() {
 		var buf bytes.Buffer
 		b.Run("write/"+string(f), func(b *testing.B) {
 			for b.Loop() {

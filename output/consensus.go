@@ -3,7 +3,7 @@ package output
 import (
 	"io"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/internal/table"
 	"github.com/consensuslab/consensus/model"
 )
@@ -35,7 +35,7 @@ func ConsensusHeader(classes []string) []string {
 // and string and double columns for Parquet (Snappy-compressed). pandas
 // reads them with read_csv, read_json(path, lines=True) and read_parquet;
 // ReadConsensus reads any of them back.
-func WriteConsensus(w io.Writer, r *model.Result, seed uint64, f data.Format) error {
+func WriteConsensus(w io.Writer, r *model.Result, seed uint64, f dataio.Format) error {
 	d := r.Data
 	cols := []table.Column{{Name: "task"}, {Name: "label"}}
 	for _, c := range ConsensusHeader(d.Classes)[2:] {
@@ -52,7 +52,7 @@ func WriteConsensus(w io.Writer, r *model.Result, seed uint64, f data.Format) er
 // writeConsensusRows writes one row per object of r to a table with the
 // columns cols in format f: the object's identifier, its consensus class
 // (ties broken with seed) and its probability of every class.
-func writeConsensusRows(w io.Writer, r *model.Result, seed uint64, f data.Format, cols []table.Column) error {
+func writeConsensusRows(w io.Writer, r *model.Result, seed uint64, f dataio.Format, cols []table.Column) error {
 	d := r.Data
 	t, err := table.NewWriter(w, f, cols)
 	if err != nil {
@@ -85,7 +85,7 @@ func writeConsensusRows(w io.Writer, r *model.Result, seed uint64, f data.Format
 // model.Result.WorkerColumns. In JSON Lines a parameter that is not a
 // finite number is null; in Parquet "labels" is a 64-bit integer column
 // and the others are doubles. ReadWorkers reads any of these back.
-func WriteWorkers(w io.Writer, r *model.Result, f data.Format) error {
+func WriteWorkers(w io.Writer, r *model.Result, f dataio.Format) error {
 	d := r.Data
 	skills := r.WorkerSkills()
 	cols := []table.Column{{Name: "worker"}, {Name: "labels", Kind: table.Int}}

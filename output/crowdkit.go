@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/internal/table"
 	"github.com/consensuslab/consensus/model"
 )
@@ -58,7 +58,7 @@ func CrowdKitHeader(classes []string) ([]string, error) {
 // strings), so identifiers such as "0001" keep their zeros; the class
 // columns are numbers (JSON numbers, Parquet doubles) that read back to the
 // same float64.
-func WriteConsensusCrowdKit(w io.Writer, r *model.Result, seed uint64, f data.Format) error {
+func WriteConsensusCrowdKit(w io.Writer, r *model.Result, seed uint64, f dataio.Format) error {
 	d := r.Data
 	header, err := CrowdKitHeader(d.Classes)
 	if err != nil {
@@ -78,11 +78,11 @@ func WriteConsensusCrowdKit(w io.Writer, r *model.Result, seed uint64, f data.Fo
 // to path in layout l and format f (empty: by the extension; ".gz"
 // compresses): ConsensusFile for Default, WriteConsensusCrowdKit for
 // CrowdKit.
-func LayoutFile(path string, f data.Format, l Layout, r *model.Result, seed uint64) File {
+func LayoutFile(path string, f dataio.Format, l Layout, r *model.Result, seed uint64) File {
 	if l != CrowdKit {
 		return ConsensusFile(path, f, r, seed)
 	}
-	return formatted(path, f, func(w io.Writer, f data.Format) error { return WriteConsensusCrowdKit(w, r, seed, f) })
+	return formatted(path, f, func(w io.Writer, f dataio.Format) error { return WriteConsensusCrowdKit(w, r, seed, f) })
 }
 
 // WriteTasks writes one row per object of r in format f: its identifier,
@@ -91,7 +91,7 @@ func LayoutFile(path string, f data.Format, l Layout, r *model.Result, seed uint
 // object whose labels are more reliable; its logarithm is Crowd-Kit's
 // betas_). Numbers are JSON numbers and Parquet doubles; the task column
 // is text.
-func WriteTasks(w io.Writer, r *model.Result, f data.Format) error {
+func WriteTasks(w io.Writer, r *model.Result, f dataio.Format) error {
 	d := r.Data
 	tc := []table.Column{{Name: "task"}, {Name: "labels", Kind: table.Int}}
 	for _, c := range r.TaskColumns() {
@@ -119,6 +119,6 @@ func WriteTasks(w io.Writer, r *model.Result, f data.Format) error {
 // TasksFile returns a File for WriteFiles that writes the tasks table of r
 // (WriteTasks) to path in format f (empty: by the extension; ".gz"
 // compresses).
-func TasksFile(path string, f data.Format, r *model.Result) File {
-	return formatted(path, f, func(w io.Writer, f data.Format) error { return WriteTasks(w, r, f) })
+func TasksFile(path string, f dataio.Format, r *model.Result) File {
+	return formatted(path, f, func(w io.Writer, f dataio.Format) error { return WriteTasks(w, r, f) })
 }

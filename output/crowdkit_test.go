@@ -10,7 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -19,7 +19,7 @@ func glad(t *testing.T, classes string) *model.Result {
 	t.Helper()
 	labels := "task,worker,label\n0001,a,X\n0001,b,X\n0001,c,Y\n0002,a,Y\n0002,b,Y\n0002,c,Y\n"
 	labels = strings.NewReplacer("X", strings.Split(classes, ",")[0], "Y", strings.Split(classes, ",")[1]).Replace(labels)
-	d, err := data.ReadLabels(strings.NewReader(labels), "l.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), strings.NewReader(labels), "l.csv", dataio.ReadSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func glad(t *testing.T, classes string) *model.Result {
 func TestCrowdKitLayout(t *testing.T) {
 	res := glad(t, "cat,dog")
 	p := func(j, z int) float64 { return res.Dist(j)[z] }
-	for _, f := range data.Formats() {
+	for _, f := range dataio.Formats() {
 		t.Run(string(f), func(t *testing.T) {
 			var b bytes.Buffer
 			if err := WriteConsensusCrowdKit(&b, res, 1, f); err != nil {
@@ -49,8 +49,8 @@ func TestCrowdKitLayout(t *testing.T) {
 			var task, label []string
 			var probs [][2]float64
 			switch f {
-			case data.CSV, data.TSV:
-				sep := map[data.Format]string{data.CSV: ",", data.TSV: "\t"}[f]
+			case dataio.CSV, dataio.TSV:
+				sep := map[dataio.Format]string{dataio.CSV: ",", dataio.TSV: "\t"}[f]
 				lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 				if lines[0] != strings.Join([]string{"task", "agg_label", "cat", "dog"}, sep) {
 					t.Fatalf("header %q", lines[0])
@@ -60,14 +60,14 @@ func TestCrowdKitLayout(t *testing.T) {
 					task, label = append(task, c[0]), append(label, c[1])
 					probs = append(probs, [2]float64{parse(t, c[2]), parse(t, c[3])})
 				}
-			case data.JSONL:
+			case dataio.JSONL:
 				want := `{"task":"0001","agg_label":"cat","cat":` + FormatProb(p(0, 0)) + `,"dog":` + FormatProb(p(0, 1)) + "}"
 				if first := strings.SplitN(b.String(), "\n", 2)[0]; first != want {
 					t.Fatalf("first line %s, want %s", first, want)
 				}
 				task, label = []string{"0001", "0002"}, []string{"cat", "dog"}
 				probs = [][2]float64{{p(0, 0), p(0, 1)}, {p(1, 0), p(1, 1)}}
-			case data.Parquet:
+			case dataio.Parquet:
 				pf, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
 				if err != nil {
 					t.Fatal(err)
@@ -115,7 +115,7 @@ func parse(t *testing.T, s string) float64 {
 func TestCrowdKitLayoutClash(t *testing.T) {
 	for _, classes := range []string{"task,x", "agg_label,x"} {
 		res := glad(t, classes)
-		err := WriteConsensusCrowdKit(io.Discard, res, 1, data.CSV)
+		err := WriteConsensusCrowdKit(io.Discard, res, 1, dataio.CSV)
 		if err == nil || !strings.Contains(err.Error(), "crowdkit layout") {
 			t.Errorf("classes %s: error %v", classes, err)
 		}
@@ -134,7 +134,7 @@ func TestWriteTasks(t *testing.T) {
 		t.Fatalf("difficulties %v: want two positive values, the unanimous task's larger", diff)
 	}
 	var b bytes.Buffer
-	if err := WriteTasks(&b, res, data.CSV); err != nil {
+	if err := WriteTasks(&b, res, dataio.CSV); err != nil {
 		t.Fatal(err)
 	}
 	want := "task,labels,difficulty\n0001,3," + FormatProb(diff[0]) + "\n0002,3," + FormatProb(diff[1]) + "\n"

@@ -20,6 +20,6 @@
 //
 // ReadConsensus and LoadConsensus read any of these consensus tables back,
 // for evaluation, and ReadWorkers and LoadWorkers any workers table, to
-// start a fit from it; both read with data.ReadTable, so every problem is a
-// *data.InputError naming the file and the line.
+// start a fit from it; both read with dataio.ReadTable, so every problem is a
+// *dataio.InputError naming the file and the line.
 package output

@@ -4,7 +4,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/output"
 )
 
@@ -12,7 +12,7 @@ import (
 // fit_predict), then one column per class named by the class (its
 // fit_predict_proba).
 func ExampleWriteConsensusCrowdKit() {
-	if err := output.WriteConsensusCrowdKit(os.Stdout, fitted(), 1, data.CSV); err != nil {
+	if err := output.WriteConsensusCrowdKit(os.Stdout, fitted(), 1, dataio.CSV); err != nil {
 		log.Fatal(err)
 	}
 	// Output:

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 )
@@ -21,7 +21,7 @@ img1,cid,dog
 img2,ann,dog
 img2,bob,dog
 `
-	d, err := data.ReadLabels(strings.NewReader(labels), "pets.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), strings.NewReader(labels), "pets.csv", dataio.ReadSettings{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -35,7 +35,7 @@ img2,bob,dog
 // The consensus table has Crowd-Kit's columns: task, label, then one
 // probability column per class.
 func ExampleWriteConsensus() {
-	if err := output.WriteConsensus(os.Stdout, fitted(), 1, data.CSV); err != nil {
+	if err := output.WriteConsensus(os.Stdout, fitted(), 1, dataio.CSV); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
@@ -47,7 +47,7 @@ func ExampleWriteConsensus() {
 // JSON Lines has the same keys; pandas reads it with
 // read_json(path, lines=True).
 func ExampleWriteConsensus_jsonl() {
-	if err := output.WriteConsensus(os.Stdout, fitted(), 1, data.JSONL); err != nil {
+	if err := output.WriteConsensus(os.Stdout, fitted(), 1, dataio.JSONL); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
@@ -83,7 +83,7 @@ func ExampleWriteConsensusFile() {
 // ReadWorkers reads the worker table of fit --workers back, in any format:
 // here the Dawid-Skene confusion matrix row of class cat.
 func ExampleReadWorkers() {
-	d, err := data.ReadLabels(strings.NewReader("task,worker,label\n1,ann,cat\n1,bob,cat\n2,ann,dog\n2,bob,cat\n"), "l.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), strings.NewReader("task,worker,label\n1,ann,cat\n1,bob,cat\n2,ann,dog\n2,bob,cat\n"), "l.csv", dataio.ReadSettings{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func ExampleReadWorkers() {
 		log.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := output.WriteWorkers(&b, res, data.Parquet); err != nil {
+	if err := output.WriteWorkers(&b, res, dataio.Parquet); err != nil {
 		log.Fatal(err)
 	}
 	w, err := output.ReadWorkers(&b, "workers.parquet", "", []string{"p[cat,cat]", "p[cat,dog]"})

@@ -15,10 +15,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
+	"github.com/parquet-go/parquet-go"
 )
 
 // trickyResult fits DA-DS for a few iterations on labels whose identifiers
@@ -61,7 +62,7 @@ func TestConsensusRoundTrip(t *testing.T) {
 	r := trickyResult(t)
 	d := r.Data
 	dir := t.TempDir()
-	for _, f := range data.Formats() {
+	for _, f := range dataio.Formats() {
 		for _, ext := range []string{"", ".gz"} {
 			name := "c." + string(f) + ext
 			path := filepath.Join(dir, name)
@@ -93,10 +94,10 @@ func TestConsensusStreams(t *testing.T) {
 	// Parquet read from a pipe-like reader (no ReaderAt) is spooled.
 	r := trickyResult(t)
 	var b bytes.Buffer
-	if err := WriteConsensus(&b, r, 1, data.Parquet); err != nil {
+	if err := WriteConsensus(&b, r, 1, dataio.Parquet); err != nil {
 		t.Fatal(err)
 	}
-	p, err := ReadConsensus(io.MultiReader(&b), "-", data.Parquet)
+	p, err := ReadConsensus(io.MultiReader(&b), "-", dataio.Parquet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestConsensusColumns(t *testing.T) {
 	r := trickyResult(t)
 	want := []string{"task", "label", "p_b", `p_a,"x"`, "p_ü\tv"}
 	var b bytes.Buffer
-	if err := WriteConsensus(&b, r, 1, data.Parquet); err != nil {
+	if err := WriteConsensus(&b, r, 1, dataio.Parquet); err != nil {
 		t.Fatal(err)
 	}
 	pf, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
@@ -127,7 +128,7 @@ func TestConsensusColumns(t *testing.T) {
 		t.Errorf("Parquet columns %q, want %q", got, want)
 	}
 	b.Reset()
-	if err := WriteConsensus(&b, r, 1, data.JSONL); err != nil {
+	if err := WriteConsensus(&b, r, 1, dataio.JSONL); err != nil {
 		t.Fatal(err)
 	}
 	first, _, _ := strings.Cut(b.String(), "\n")
@@ -146,12 +147,12 @@ func TestConsensusColumns(t *testing.T) {
 
 // readWorkers reads a worker table in any format: names, the number of
 // labels, the parameter columns and their values.
-func readWorkers(t *testing.T, f data.Format, raw []byte) (names []string, n []int, cols []string, vals [][]float64) {
+func readWorkers(t *testing.T, f dataio.Format, raw []byte) (names []string, n []int, cols []string, vals [][]float64) {
 	t.Helper()
 	switch f {
-	case data.CSV, data.TSV:
+	case dataio.CSV, dataio.TSV:
 		cr := csv.NewReader(bytes.NewReader(raw))
-		if f == data.TSV {
+		if f == dataio.TSV {
 			cr.Comma = '\t'
 		}
 		recs, err := cr.ReadAll()
@@ -173,7 +174,7 @@ func readWorkers(t *testing.T, f data.Format, raw []byte) (names []string, n []i
 			}
 			vals = append(vals, v)
 		}
-	case data.JSONL:
+	case dataio.JSONL:
 		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 			keys := jsonKeys([]byte(line))
 			if cols == nil {
@@ -198,7 +199,7 @@ func readWorkers(t *testing.T, f data.Format, raw []byte) (names []string, n []i
 			}
 			vals = append(vals, v)
 		}
-	case data.Parquet:
+	case dataio.Parquet:
 		pf, err := parquet.OpenFile(bytes.NewReader(raw), int64(len(raw)))
 		if err != nil {
 			t.Fatal(err)
@@ -230,7 +231,7 @@ func TestWorkersRoundTrip(t *testing.T) {
 	d := r.Data
 	wantCols := append([]string{"skill"}, r.WorkerColumns()...)
 	skills := r.WorkerSkills()
-	for _, f := range data.Formats() {
+	for _, f := range dataio.Formats() {
 		var b bytes.Buffer
 		if err := WriteWorkers(&b, r, f); err != nil {
 			t.Fatalf("%s: %v", f, err)
@@ -257,13 +258,13 @@ func TestWorkersRoundTrip(t *testing.T) {
 func TestLabelsRoundTrip(t *testing.T) {
 	d := trickyResult(t).Data
 	dir := t.TempDir()
-	for _, f := range data.Formats() {
+	for _, f := range dataio.Formats() {
 		for _, ext := range []string{"", ".gz"} {
 			path := filepath.Join(dir, "labels."+string(f)+ext)
 			if err := WriteLabelsFile(path, "", d); err != nil {
 				t.Fatal(err)
 			}
-			got, err := data.LoadLabels(path, "", data.ReadOptions{Classes: d.Classes})
+			got, err := dataio.LoadLabels(context.Background(), path, "", dataio.ReadSettings{Classes: d.Classes})
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
@@ -287,21 +288,21 @@ func TestReadConsensusErrors(t *testing.T) {
 		{"", "c.jsonl: no records"},
 	} {
 		_, err := ReadConsensus(strings.NewReader(tc.in), "c.jsonl", "")
-		var ie *data.InputError
+		var ie *dataio.InputError
 		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("%q: error %v, want an *data.InputError with prefix %q", tc.in, err, tc.want)
+			t.Errorf("%q: error %v, want an *dataio.InputError with prefix %q", tc.in, err, tc.want)
 		}
 	}
 }
 
 // jsonKeys returns the top-level keys of a JSON object in their order, as
-// data.ReadTable gives them to Columns.More.
+// dataio.ReadTable gives them to Columns.More.
 func jsonKeys(obj []byte) []string {
 	var keys []string
-	cols := data.Columns{More: func(header []string) ([]string, []string, error) {
+	cols := dataio.Columns{More: func(header []string) ([]string, []string, error) {
 		keys = append(keys, header...)
 		return nil, nil, nil
 	}}
-	data.ReadTable(bytes.NewReader(obj), "k.jsonl", data.JSONL, data.ReadOptions{}, cols, func([]string, int) error { return nil })
+	dataio.ReadTable(context.Background(), bytes.NewReader(obj), "k.jsonl", dataio.JSONL, dataio.ReadSettings{}, cols, func([]string, int) error { return nil })
 	return keys
 }

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
 // Predictions is a consensus table read back from a file.
@@ -21,27 +22,27 @@ type Predictions struct {
 }
 
 // ReadConsensus reads a consensus table in format f (empty: by the name's
-// extension, see data.FormatOf), gzip-compressed or not, in any form
+// extension, see dataio.FormatOf), gzip-compressed or not, in any form
 // WriteConsensus and WriteConsensusCrowdKit write: a "task" column and at
 // least two "p_<class>" columns (others, such as "label", are ignored), or
 // in the CrowdKit layout "task", "agg_label" (ignored) and a column per
 // class, one row per task. Each
 // row's probabilities must be numbers in [0, 1] summing to 1 within 1e-6,
-// and no task may appear twice. The table is read by data.ReadTable, with
-// its rules and messages: every problem is a *data.InputError naming the
+// and no task may appear twice. The table is read by dataio.ReadTable, with
+// its rules and messages: every problem is a *dataio.InputError naming the
 // file (name) and the line, or for Parquet the row.
-func ReadConsensus(r io.Reader, name string, f data.Format) (*Predictions, error) {
+func ReadConsensus(r io.Reader, name string, f dataio.Format) (*Predictions, error) {
 	var t consensusTable
-	err := data.ReadTable(r, name, f, data.ReadOptions{}, t.spec(), t.row)
+	err := dataio.ReadTable(context.Background(), r, name, f, dataio.ReadSettings{}, t.spec(), t.row)
 	return t.p, err
 }
 
 // LoadConsensus reads a consensus table from the named file, or from
-// standard input if path is "-", as ReadConsensus does. opt.Sep,
-// opt.Context and opt.MaxMemory apply as in data.ReadTable.
-func LoadConsensus(path string, f data.Format, opt data.ReadOptions) (*Predictions, error) {
+// standard input if path is "-", as ReadConsensus does. ctx, opt.Sep and
+// opt.MaxMemory apply as in dataio.ReadTable.
+func LoadConsensus(ctx context.Context, path string, f dataio.Format, opt dataio.ReadSettings) (*Predictions, error) {
 	var t consensusTable
-	err := data.LoadTable(path, f, opt, t.spec(), t.row)
+	err := dataio.LoadTable(ctx, path, f, opt, t.spec(), t.row)
 	return t.p, err
 }
 
@@ -60,8 +61,8 @@ type consensusTable struct {
 // "p_<class>" column of the header; or in the CrowdKit layout (a header
 // with an "agg_label" column), every column but "task" and "agg_label",
 // named by its class.
-func (t *consensusTable) spec() data.Columns {
-	return data.Columns{
+func (t *consensusTable) spec() dataio.Columns {
+	return dataio.Columns{
 		Names: []string{"task"},
 		More: func(header []string) (names, roles []string, err error) {
 			t.p, t.columns, t.seen = &Predictions{}, nil, make(map[string]struct{})
@@ -127,22 +128,22 @@ type WorkerTable struct {
 // gzip-compressed or not, such as the workers table WriteWorkers writes in
 // any format. Other columns are ignored. Every value must be a number, and
 // no worker may appear twice. Problems are reported as by ReadConsensus.
-func ReadWorkers(r io.Reader, name string, f data.Format, columns []string) (*WorkerTable, error) {
+func ReadWorkers(r io.Reader, name string, f dataio.Format, columns []string) (*WorkerTable, error) {
 	t := &WorkerTable{Columns: columns}
-	return t, data.ReadTable(r, name, f, data.ReadOptions{}, workerTableColumns(columns), t.add())
+	return t, dataio.ReadTable(context.Background(), r, name, f, dataio.ReadSettings{}, workerTableColumns(columns), t.add())
 }
 
 // LoadWorkers reads a workers table from the named file, or from standard
-// input if path is "-", as ReadWorkers does. opt.Sep, opt.Context and
-// opt.MaxMemory apply as in data.ReadTable.
-func LoadWorkers(path string, f data.Format, opt data.ReadOptions, columns []string) (*WorkerTable, error) {
+// input if path is "-", as ReadWorkers does. ctx, opt.Sep and
+// opt.MaxMemory apply as in dataio.ReadTable.
+func LoadWorkers(ctx context.Context, path string, f dataio.Format, opt dataio.ReadSettings, columns []string) (*WorkerTable, error) {
 	t := &WorkerTable{Columns: columns}
-	return t, data.LoadTable(path, f, opt, workerTableColumns(columns), t.add())
+	return t, dataio.LoadTable(ctx, path, f, opt, workerTableColumns(columns), t.add())
 }
 
 // workerTableColumns returns the columns of a workers table to read.
-func workerTableColumns(columns []string) data.Columns {
-	return data.Columns{
+func workerTableColumns(columns []string) dataio.Columns {
+	return dataio.Columns{
 		Names: append([]string{"worker"}, columns...),
 		Roles: append([]string{"worker"}, columns...),
 	}

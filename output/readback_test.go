@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
 // TestReadBack writes the consensus, the worker parameters and gold labels
 // of a result whose identifiers need quoting or escaping in every format,
 // to files in every format, gzip-compressed or not, and reads each file back
 // with the reader the command uses for it: LoadConsensus (eval
-// --predictions), LoadWorkers (fit --init-workers) and data.LoadGold
+// --predictions), LoadWorkers (fit --init-workers) and dataio.LoadGold
 // (--gold, --train-gold). Numbers must come back bit for bit.
 func TestReadBack(t *testing.T) {
 	r := trickyResult(t)
@@ -36,7 +37,7 @@ func TestReadBack(t *testing.T) {
 		}
 		return true
 	}
-	for _, f := range data.Formats() {
+	for _, f := range dataio.Formats() {
 		for _, ext := range []string{"", ".gz"} {
 			c := filepath.Join(dir, "c."+string(f)+ext)
 			w := filepath.Join(dir, "w."+string(f)+ext)
@@ -45,7 +46,7 @@ func TestReadBack(t *testing.T) {
 				t.Fatalf("%s%s: %v", f, ext, err)
 			}
 
-			p, err := LoadConsensus(c, "", data.ReadOptions{})
+			p, err := LoadConsensus(context.Background(), c, "", dataio.ReadSettings{})
 			if err != nil {
 				t.Fatalf("%s: %v", c, err)
 			}
@@ -53,7 +54,7 @@ func TestReadBack(t *testing.T) {
 				t.Errorf("%s: read back tasks %q classes %q probs %v", c, p.Tasks, p.Classes, p.Probs)
 			}
 
-			wt, err := LoadWorkers(w, "", data.ReadOptions{}, cols)
+			wt, err := LoadWorkers(context.Background(), w, "", dataio.ReadSettings{}, cols)
 			if err != nil {
 				t.Fatalf("%s: %v", w, err)
 			}
@@ -68,14 +69,14 @@ func TestReadBack(t *testing.T) {
 				}
 			}
 			wantLine := 2 // after the header
-			if f == data.JSONL || f == data.Parquet {
+			if f == dataio.JSONL || f == dataio.Parquet {
 				wantLine = 1
 			}
 			if wt.Lines[0] != wantLine {
 				t.Errorf("%s: first worker on line %d, want %d", w, wt.Lines[0], wantLine)
 			}
 
-			gd, err := data.LoadGold(g, "", d, data.ReadOptions{})
+			gd, err := dataio.LoadGold(context.Background(), g, "", d, dataio.ReadSettings{})
 			if err != nil {
 				t.Fatalf("%s: %v", g, err)
 			}
@@ -91,20 +92,20 @@ func TestReadBack(t *testing.T) {
 func TestReadWorkersErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string
-		hint           data.Hint
+		hint           dataio.Hint
 	}{
-		{"w.csv", "worker,a\nx,1\nx,2\n", `w.csv:3: worker "x" appears twice`, data.NoHint},
-		{"w.csv", "worker,a\nx,one\n", `w.csv:2: a = "one" is not a number`, data.NoHint},
-		{"w.csv", "worker,b\nx,1\n", "w.csv:1: header has 2 columns 'worker', 'b' but no 'a' column", data.HintColumns},
-		{"w.jsonl", `{"worker":"x","a":1}` + "\n" + `{"worker":"y"}`, "w.jsonl:2: the record has no 'a' key", data.HintColumns},
-		{"w.jsonl", `{"worker":"x","a":null}`, "w.jsonl:1: the a value (key 'a') is null", data.NoHint},
-		{"w.csv", "worker,a\n", "w.csv: no data rows after the header on line 1", data.NoHint},
-		{"w.parquet", "worker,a\nx,1\n", "w.parquet: not a Parquet file", data.HintFormat},
+		{"w.csv", "worker,a\nx,1\nx,2\n", `w.csv:3: worker "x" appears twice`, dataio.NoHint},
+		{"w.csv", "worker,a\nx,one\n", `w.csv:2: a = "one" is not a number`, dataio.NoHint},
+		{"w.csv", "worker,b\nx,1\n", "w.csv:1: header has 2 columns 'worker', 'b' but no 'a' column", dataio.HintColumns},
+		{"w.jsonl", `{"worker":"x","a":1}` + "\n" + `{"worker":"y"}`, "w.jsonl:2: the record has no 'a' key", dataio.HintColumns},
+		{"w.jsonl", `{"worker":"x","a":null}`, "w.jsonl:1: the a value (key 'a') is null", dataio.NoHint},
+		{"w.csv", "worker,a\n", "w.csv: no data rows after the header on line 1", dataio.NoHint},
+		{"w.parquet", "worker,a\nx,1\n", "w.parquet: not a Parquet file", dataio.HintFormat},
 	} {
 		_, err := ReadWorkers(strings.NewReader(tc.in), tc.name, "", []string{"a"})
-		var ie *data.InputError
+		var ie *dataio.InputError
 		if !errors.As(err, &ie) {
-			t.Errorf("%q: error %v, want an *data.InputError", tc.in, err)
+			t.Errorf("%q: error %v, want an *dataio.InputError", tc.in, err)
 			continue
 		}
 		if !strings.HasPrefix(err.Error(), tc.want) || ie.Hint != tc.hint {

@@ -4,13 +4,14 @@ import (
 	"io"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/internal/table"
 )
 
 // WriteGold writes the gold labels g of d in format f with the columns
-// task and label, one gold task a row in the order of g. data.ReadGoldAs
+// task and label, one gold task a row in the order of g. dataio.ReadGoldAs
 // reads the result back against d into an equal Gold.
-func WriteGold(w io.Writer, d *data.Dataset, g *data.Gold, f data.Format) error {
+func WriteGold(w io.Writer, d *data.Dataset, g *data.Gold, f dataio.Format) error {
 	t, err := table.NewWriter(w, f, []table.Column{{Name: "task"}, {Name: "label"}})
 	if err != nil {
 		return err
@@ -28,8 +29,8 @@ func WriteGold(w io.Writer, d *data.Dataset, g *data.Gold, f data.Format) error 
 // GoldFile returns a File for WriteFiles that writes the gold labels g of
 // d to path in format f (empty: by the extension; ".gz" compresses), with
 // WriteGold.
-func GoldFile(path string, f data.Format, d *data.Dataset, g *data.Gold) File {
-	return formatted(path, f, func(w io.Writer, f data.Format) error { return WriteGold(w, d, g, f) })
+func GoldFile(path string, f dataio.Format, d *data.Dataset, g *data.Gold) File {
+	return formatted(path, f, func(w io.Writer, f dataio.Format) error { return WriteGold(w, d, g, f) })
 }
 
 // Table is a small table for WriteTable: named columns of text, some of
@@ -48,7 +49,7 @@ type Table struct {
 // Lines with the column names as keys (numeric columns as numbers, null if
 // not finite), or Parquet with string columns and double columns for the
 // numeric ones.
-func WriteTable(w io.Writer, t *Table, f data.Format) error {
+func WriteTable(w io.Writer, t *Table, f dataio.Format) error {
 	cols := make([]table.Column, len(t.Columns))
 	for i, c := range t.Columns {
 		cols[i].Name = c
@@ -77,6 +78,6 @@ func WriteTable(w io.Writer, t *Table, f data.Format) error {
 
 // TableFile returns a File for WriteFiles that writes t to path in format
 // f (empty: by the extension; ".gz" compresses), with WriteTable.
-func TableFile(path string, f data.Format, t *Table) File {
-	return formatted(path, f, func(w io.Writer, f data.Format) error { return WriteTable(w, t, f) })
+func TableFile(path string, f dataio.Format, t *Table) File {
+	return formatted(path, f, func(w io.Writer, f dataio.Format) error { return WriteTable(w, t, f) })
 }

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/parquet-go/parquet-go"
-
-	"github.com/consensuslab/consensus/data"
 )
 
 // TestWriteTable writes a table with a text column that looks like a
@@ -23,21 +22,21 @@ func TestWriteTable(t *testing.T) {
 		Rows:    [][]string{{"0001", FormatProb(0.25)}, {"b", FormatProb(math.NaN())}},
 	}
 	var b bytes.Buffer
-	if err := WriteTable(&b, tab, data.CSV); err != nil {
+	if err := WriteTable(&b, tab, dataio.CSV); err != nil {
 		t.Fatal(err)
 	}
 	if want := "task,x\n0001,0.25\nb,NaN\n"; b.String() != want {
 		t.Errorf("CSV %q, want %q", b.String(), want)
 	}
 	b.Reset()
-	if err := WriteTable(&b, tab, data.JSONL); err != nil {
+	if err := WriteTable(&b, tab, dataio.JSONL); err != nil {
 		t.Fatal(err)
 	}
 	if want := "{\"task\":\"0001\",\"x\":0.25}\n{\"task\":\"b\",\"x\":null}\n"; b.String() != want {
 		t.Errorf("JSON Lines %q, want %q", b.String(), want)
 	}
 	b.Reset()
-	if err := WriteTable(&b, tab, data.Parquet); err != nil {
+	if err := WriteTable(&b, tab, dataio.Parquet); err != nil {
 		t.Fatal(err)
 	}
 	pf, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
@@ -58,7 +57,7 @@ func TestWriteTable(t *testing.T) {
 	if rows[0][0].String() != "0001" || rows[0][1].Double() != 0.25 || !math.IsNaN(rows[1][1].Double()) {
 		t.Errorf("Parquet rows %v", rows)
 	}
-	if err := WriteTable(&b, &Table{Columns: []string{"x"}, Numeric: []bool{true}, Rows: [][]string{{"abc"}}}, data.JSONL); err == nil || !strings.Contains(err.Error(), "column x") {
+	if err := WriteTable(&b, &Table{Columns: []string{"x"}, Numeric: []bool{true}, Rows: [][]string{{"abc"}}}, dataio.JSONL); err == nil || !strings.Contains(err.Error(), "column x") {
 		t.Errorf("a non-number in a numeric column: %v", err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // and reports the time per comparison and the fit's iterations.
 func BenchmarkFit(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
-		c, _, err := Simulate(Sim{Items: n / 10, Workers: 1000, Comparisons: n, Spammers: 0.3, Seed: 1})
+		c, _, err := Simulate(SimSettings{Items: n / 10, Workers: 1000, Comparisons: n, Spammers: 0.3, Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

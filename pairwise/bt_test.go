@@ -105,7 +105,7 @@ func TestBTTies(t *testing.T) {
 // model with scores N(0, 1).
 func simulateBT(t *testing.T, n, m int, seed uint64) (*Comparisons, []float64) {
 	t.Helper()
-	c, tr, err := Simulate(Sim{Items: n, Workers: 1, Comparisons: m, Seed: seed})
+	c, tr, err := Simulate(SimSettings{Items: n, Workers: 1, Comparisons: m, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}

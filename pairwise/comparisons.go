@@ -1,11 +1,12 @@
 package pairwise
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
 // Comparisons holds pairwise comparisons with their items and workers
@@ -178,19 +179,19 @@ func (c Columns) names() (worker, left, right, label string) {
 }
 
 // ReadComparisons reads comparisons from r in format f (empty: by the
-// name's extension, see data.FormatOf), gzip-compressed or not, with
-// data.ReadTable's rules: CSV and TSV with a header line, JSON Lines,
+// name's extension, see dataio.FormatOf), gzip-compressed or not, with
+// dataio.ReadTable's rules: CSV and TSV with a header line, JSON Lines,
 // Parquet; cells are trimmed text, neither empty nor null. Each row is one
 // comparison whose label cell names the chosen item, which must be the
 // row's left or right item, or is cols.Tie for a tie; a row whose two items
 // are the same is an error. The worker column is read when the table has
 // one, unless cols.NoWorkers. Every problem
-// is a *data.InputError naming the file and the line (for Parquet, the
-// row). opt.Sep, opt.Context and opt.MaxMemory apply as in data.ReadTable.
-func ReadComparisons(r io.Reader, name string, f data.Format, cols Columns, opt data.ReadOptions) (*Comparisons, error) {
+// is a *dataio.InputError naming the file and the line (for Parquet, the
+// row). ctx, opt.Sep and opt.MaxMemory apply as in dataio.ReadTable.
+func ReadComparisons(ctx context.Context, r io.Reader, name string, f dataio.Format, cols Columns, opt dataio.ReadSettings) (*Comparisons, error) {
 	c := &Comparisons{}
 	spec, row := c.reader(cols)
-	if err := data.ReadTable(r, name, f, opt, spec, row); err != nil {
+	if err := dataio.ReadTable(ctx, r, name, f, opt, spec, row); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -198,10 +199,10 @@ func ReadComparisons(r io.Reader, name string, f data.Format, cols Columns, opt 
 
 // LoadComparisons reads comparisons from the named file, or from standard
 // input if path is "-", as ReadComparisons does.
-func LoadComparisons(path string, f data.Format, cols Columns, opt data.ReadOptions) (*Comparisons, error) {
+func LoadComparisons(ctx context.Context, path string, f dataio.Format, cols Columns, opt dataio.ReadSettings) (*Comparisons, error) {
 	c := &Comparisons{}
 	spec, row := c.reader(cols)
-	if err := data.LoadTable(path, f, opt, spec, row); err != nil {
+	if err := dataio.LoadTable(ctx, path, f, opt, spec, row); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -209,9 +210,9 @@ func LoadComparisons(path string, f data.Format, cols Columns, opt data.ReadOpti
 
 // reader returns the columns to read into c and the function that adds a
 // row.
-func (c *Comparisons) reader(cols Columns) (data.Columns, func([]string, int) error) {
+func (c *Comparisons) reader(cols Columns) (dataio.Columns, func([]string, int) error) {
 	worker, left, right, label := cols.names()
-	spec := data.Columns{
+	spec := dataio.Columns{
 		Names: []string{left, right, label},
 		Roles: []string{"left", "right", "choice"},
 		More: func(header []string) (names, roles []string, err error) {

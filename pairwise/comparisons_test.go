@@ -1,12 +1,13 @@
 package pairwise
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
 func TestAdd(t *testing.T) {
@@ -78,11 +79,11 @@ func TestReadComparisons(t *testing.T) {
 		{name: "no rows", file: "c.csv", text: "left,right,label\n", err: `c.csv`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := ReadComparisons(strings.NewReader(tc.text), tc.file, "", Columns{}, data.ReadOptions{})
+			c, err := ReadComparisons(context.Background(), strings.NewReader(tc.text), tc.file, "", Columns{}, dataio.ReadSettings{})
 			if tc.err != "" {
-				var ie *data.InputError
+				var ie *dataio.InputError
 				if err == nil || !strings.HasPrefix(err.Error(), tc.err) || !errors.As(err, &ie) {
-					t.Fatalf("error %v, want a *data.InputError starting %q", err, tc.err)
+					t.Fatalf("error %v, want a *dataio.InputError starting %q", err, tc.err)
 				}
 				return
 			}
@@ -102,7 +103,7 @@ func TestReadComparisons(t *testing.T) {
 
 func TestReadComparisonsColumns(t *testing.T) {
 	text := "annotator,a,b,winner\nw,x,y,y\n"
-	c, err := ReadComparisons(strings.NewReader(text), "c.csv", "", Columns{Worker: "annotator", Left: "a", Right: "b", Label: "winner"}, data.ReadOptions{})
+	c, err := ReadComparisons(context.Background(), strings.NewReader(text), "c.csv", "", Columns{Worker: "annotator", Left: "a", Right: "b", Label: "winner"}, dataio.ReadSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestAddWorkers(t *testing.T) {
 
 func TestReadTies(t *testing.T) {
 	text := "worker,left,right,label\nw,x,y,x\nw,y,z,tie\nw,z,x,z\n"
-	c, err := ReadComparisons(strings.NewReader(text), "c.csv", "", Columns{Tie: "tie"}, data.ReadOptions{})
+	c, err := ReadComparisons(context.Background(), strings.NewReader(text), "c.csv", "", Columns{Tie: "tie"}, dataio.ReadSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,11 +146,11 @@ func TestReadTies(t *testing.T) {
 		t.Errorf("wins %v", wins)
 	}
 	// Without Columns.Tie a tie is a label that is neither item.
-	if _, err := ReadComparisons(strings.NewReader(text), "c.csv", "", Columns{}, data.ReadOptions{}); err == nil || !strings.HasPrefix(err.Error(), `c.csv:3: label "tie" is neither`) {
+	if _, err := ReadComparisons(context.Background(), strings.NewReader(text), "c.csv", "", Columns{}, dataio.ReadSettings{}); err == nil || !strings.HasPrefix(err.Error(), `c.csv:3: label "tie" is neither`) {
 		t.Errorf("no tie label: %v", err)
 	}
 	bad := "left,right,label\nx,tie,x\n"
-	if _, err := ReadComparisons(strings.NewReader(bad), "c.csv", "", Columns{Tie: "tie"}, data.ReadOptions{}); err == nil || !strings.HasPrefix(err.Error(), `c.csv:2: item "tie" is also the tie label`) {
+	if _, err := ReadComparisons(context.Background(), strings.NewReader(bad), "c.csv", "", Columns{Tie: "tie"}, dataio.ReadSettings{}); err == nil || !strings.HasPrefix(err.Error(), `c.csv:2: item "tie" is also the tie label`) {
 		t.Errorf("an item named as the tie: %v", err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"log"
 	"strings"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/pairwise"
 )
 
@@ -21,7 +21,7 @@ w1,answer-b,answer-c,answer-b
 w2,answer-c,answer-b,answer-b
 w3,answer-a,answer-c,answer-a
 `
-	c, err := pairwise.ReadComparisons(strings.NewReader(comparisons), "answers.csv", "", pairwise.Columns{}, data.ReadOptions{})
+	c, err := pairwise.ReadComparisons(context.Background(), strings.NewReader(comparisons), "answers.csv", "", pairwise.Columns{}, dataio.ReadSettings{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -42,7 +42,7 @@ w3,answer-a,answer-c,answer-a
 
 func ExampleNoisyBT() {
 	// Comparisons from 40 workers, 30 % of whom click at random.
-	c, truth, err := pairwise.Simulate(pairwise.Sim{Items: 200, Workers: 40, Comparisons: 20000, Spammers: 0.3, Seed: 1})
+	c, truth, err := pairwise.Simulate(pairwise.SimSettings{Items: 200, Workers: 40, Comparisons: 20000, Spammers: 0.3, Seed: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

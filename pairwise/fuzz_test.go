@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
-// FuzzReadComparisons: any text is either refused with a *data.InputError
+// FuzzReadComparisons: any text is either refused with a *dataio.InputError
 // or read into consistent comparisons, which both fits take without a
 // panic and give finite scores.
 func FuzzReadComparisons(f *testing.F) {
@@ -29,11 +29,11 @@ func FuzzReadComparisons(f *testing.F) {
 		if name != "c.csv" && name != "c.tsv" && name != "c.jsonl" {
 			name = "c.csv"
 		}
-		c, err := ReadComparisons(strings.NewReader(text), name, "", Columns{}, data.ReadOptions{})
+		c, err := ReadComparisons(context.Background(), strings.NewReader(text), name, "", Columns{}, dataio.ReadSettings{})
 		if err != nil {
-			var ie *data.InputError
+			var ie *dataio.InputError
 			if !errors.As(err, &ie) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error %q is not a one-line *data.InputError", err)
+				t.Fatalf("error %q is not a one-line *dataio.InputError", err)
 			}
 			return
 		}

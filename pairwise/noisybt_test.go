@@ -11,7 +11,7 @@ import (
 )
 
 func TestNoisyGradient(t *testing.T) {
-	c, _, err := Simulate(Sim{Items: 6, Workers: 3, Comparisons: 40, Seed: 8})
+	c, _, err := Simulate(SimSettings{Items: 6, Workers: 3, Comparisons: 40, Seed: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestNoisyGradient(t *testing.T) {
 // (skill 0.05): the noisy model finds the spammers, the skills and the
 // scores, and ranks the items closer to the truth than Bradley-Terry.
 func TestNoisyRecovery(t *testing.T) {
-	c, tr, err := Simulate(Sim{Items: 300, Workers: 40, Comparisons: 40000, Spammers: 0.3, Seed: 1})
+	c, tr, err := Simulate(SimSettings{Items: 300, Workers: 40, Comparisons: 40000, Spammers: 0.3, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestNoisyErrors(t *testing.T) {
 // earlier, at an iteration whose objective changed by less than that
 // fraction, and a smaller one later; both near the default fit's optimum.
 func TestNoisyFuncTol(t *testing.T) {
-	c, _, err := Simulate(Sim{Items: 50, Workers: 10, Comparisons: 2000, Seed: 1})
+	c, _, err := Simulate(SimSettings{Items: 50, Workers: 10, Comparisons: 2000, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,11 +116,11 @@ func TestNoisyFuncTol(t *testing.T) {
 
 // TestDeterministic: the same comparisons give the same fits, bit for bit.
 func TestDeterministic(t *testing.T) {
-	c, _, err := Simulate(Sim{Items: 100, Workers: 10, Comparisons: 3000, Spammers: 0.2, Seed: 2})
+	c, _, err := Simulate(SimSettings{Items: 100, Workers: 10, Comparisons: 3000, Spammers: 0.2, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := Simulate(Sim{Items: 100, Workers: 10, Comparisons: 3000, Spammers: 0.2, Seed: 2})
+	d, _, err := Simulate(SimSettings{Items: 100, Workers: 10, Comparisons: 3000, Spammers: 0.2, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestDeterministic(t *testing.T) {
 // TestThreadsSameFit: one, two and three goroutines give the same fits, bit
 // for bit, on comparisons spanning several blocks.
 func TestThreadsSameFit(t *testing.T) {
-	c, _, err := Simulate(Sim{Items: 2000, Workers: 30, Comparisons: 3*blockSize + 123, Spammers: 0.2, Seed: 4})
+	c, _, err := Simulate(SimSettings{Items: 2000, Workers: 30, Comparisons: 3*blockSize + 123, Spammers: 0.2, Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

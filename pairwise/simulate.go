@@ -6,10 +6,10 @@ import (
 	"strconv"
 )
 
-// Sim sets up Simulate. The zero value is the default: 1,000 items, 50
+// SimSettings sets up Simulate. The zero value is the default: 1,000 items, 50
 // workers, 20,000 comparisons, scores with standard deviation 1, no
 // spammers, seed 0.
-type Sim struct {
+type SimSettings struct {
 	// Items, Workers and Comparisons are the numbers of each; 0 means
 	// 1,000, 50 and 20,000.
 	Items, Workers, Comparisons int
@@ -38,7 +38,7 @@ type Truth struct {
 // θ_right) + (1 − γ_w) β_w. Items are named "i0", "i1", … and workers "w0",
 // "w1", …, numbered in the order of their first appearance, as a read of
 // the same comparisons numbers them, so that the Truth lines up with them.
-func Simulate(s Sim) (*Comparisons, *Truth, error) {
+func Simulate(s SimSettings) (*Comparisons, *Truth, error) {
 	if s.Items == 0 {
 		s.Items = 1000
 	}

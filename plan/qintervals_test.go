@@ -24,7 +24,7 @@ func TestLabelIntervalCoverage(t *testing.T) {
 			t.Run(fmt.Sprintf("K%d-L%d", k, n), func(t *testing.T) {
 				var in, raw, all float64
 				for seed := uint64(1); seed <= 2; seed++ {
-					d, truth, err := sim.Simulate(sim.Config{Tasks: 300, Workers: 50, Classes: k, LabelsPerTask: n, Noise: noise.DS{}, Latent: latent.DA{}, Seed: seed})
+					d, truth, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 50, Classes: k, LabelsPerTask: n, Noise: noise.DS{}, Latent: latent.DA{}, Seed: seed})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -13,14 +13,14 @@
 //   - the recommended model: compare.Auto's choice among
 //     compare.AutoModels by the held-out label likelihood, the model that
 //     "consensus fit --model auto" fits and "consensus compare" recommends,
-//     with or without gold (Options.NoRecommendation leaves it out);
+//     with or without gold (Settings.NoRecommendation leaves it out);
 //   - a summary of the data: the numbers of tasks, workers, labels and
 //     classes, the share of each class and histograms of the labels per
 //     task and per worker;
 //   - the model comparison: accuracy, log loss, Brier score and calibration
 //     error on gold tasks with 95% bootstrap intervals, and each fit's
 //     log-likelihood, iterations and time (or a comparison computed
-//     elsewhere, given as Options.Scores), in the order of package
+//     elsewhere, given as Settings.Scores), in the order of package
 //     compare's ranking (by the log loss on the gold tasks or, without
 //     gold, of held-out labels, with the share of bootstrap resamples in
 //     which each model ranks first), the recommended model highlighted;
@@ -44,7 +44,7 @@
 //	if err != nil {
 //		log.Fatal(err)
 //	}
-//	rep, err := report.New(d, gold, &report.Options{Seed: 1})
+//	rep, err := report.New(context.Background(), d, gold, &report.Settings{Seed: 1})
 //	if err != nil {
 //		log.Fatal(err)
 //	}

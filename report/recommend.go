@@ -14,7 +14,7 @@ import (
 // made), or without gold by the log loss of held-out labels (compare.Run,
 // which fits the models on held-out splits). mv is left out, as compare
 // leaves it out: it is rfe read through its argmax and scores as rfe does.
-func (r *Report) recommend(names []string, o *Options) (*compare.Report, error) {
+func (r *Report) recommend(ctx context.Context, names []string, o *Settings) (*compare.Report, error) {
 	var models []string
 	var fits []*model.Result
 	for _, n := range names {
@@ -26,7 +26,7 @@ func (r *Report) recommend(names []string, o *Options) (*compare.Report, error) 
 	if len(models) == 0 {
 		return nil, nil
 	}
-	opt := compare.Options{Models: models, Gold: r.gold, Settings: o.Settings, Seed: o.Seed, Bootstrap: max(o.BootstrapReps, 0), MaxMemory: o.MaxMemory}
+	opt := compare.Settings{Models: models, Gold: r.gold, Fit: o.Fit, Seed: o.Seed, Bootstrap: max(o.BootstrapReps, 0), MaxMemory: o.MaxMemory}
 	if o.BootstrapReps < 0 {
 		opt.Bootstrap = 1 // compare needs resamples to say how sure it is; one costs nothing
 	}
@@ -40,7 +40,7 @@ func (r *Report) recommend(names []string, o *Options) (*compare.Report, error) 
 				o.Step(e.Done, e.Total, "ranking the models on held-out labels: "+e.Item)
 			}
 		}
-		rep, err = compare.Run(o.context(), r.d, opt)
+		rep, err = compare.Run(ctx, r.d, opt)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("ranking the models: %w", err)
@@ -51,14 +51,14 @@ func (r *Report) recommend(names []string, o *Options) (*compare.Report, error) 
 // choose makes the recommendation (compare.Auto with the report's
 // settings and seed, as "consensus fit --model auto" chooses), before the
 // fits, so that the chosen model is fitted with the others.
-func (r *Report) choose(o *Options) (*compare.AutoChoice, error) {
-	opt := compare.AutoOptions{Settings: o.Settings, Seed: o.Seed}
+func (r *Report) choose(ctx context.Context, o *Settings) (*compare.AutoChoice, error) {
+	opt := compare.AutoSettings{Fit: o.Fit, Seed: o.Seed}
 	if o.Step != nil {
 		opt.Progress = func(e model.Progress) {
 			o.Step(e.Done, e.Total, "choosing the recommended model on held-out labels: "+e.Item)
 		}
 	}
-	choice, err := compare.Auto(o.context(), r.d, opt)
+	choice, err := compare.Auto(ctx, r.d, opt)
 	if err != nil {
 		return nil, fmt.Errorf("recommending a model: %w", err)
 	}
@@ -115,12 +115,4 @@ func (r *Report) heldOut(name string) (compare.Interval, bool) {
 		}
 	}
 	return compare.Interval{}, false
-}
-
-// context returns o.Context, or context.Background() if it is nil.
-func (o *Options) context() context.Context {
-	if o.Context == nil {
-		return context.Background()
-	}
-	return o.Context
 }

@@ -47,11 +47,11 @@ func TestOneRecommendation(t *testing.T) {
 	}
 	simulated := []struct {
 		name string
-		cfg  sim.Config
+		cfg  sim.Settings
 		want string
 	}{
-		{"ds workers", sim.Config{Tasks: 1000, Workers: 30, LabelsPerTask: 5, Classes: 3, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1}, "vb-ds"},
-		{"one-coin workers, 3 labels a task", sim.Config{Tasks: 1000, Workers: 300, LabelsPerTask: 3, Classes: 3, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}, "vb-onecoin"},
+		{"ds workers", sim.Settings{Tasks: 1000, Workers: 30, LabelsPerTask: 5, Classes: 3, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1}, "vb-ds"},
+		{"one-coin workers, 3 labels a task", sim.Settings{Tasks: 1000, Workers: 300, LabelsPerTask: 3, Classes: 3, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}, "vb-onecoin"},
 	}
 	if all {
 		for _, n := range sim.Regimes() {
@@ -61,7 +61,7 @@ func TestOneRecommendation(t *testing.T) {
 			}
 			simulated = append(simulated, struct {
 				name string
-				cfg  sim.Config
+				cfg  sim.Settings
 				want string
 			}{"regime " + n, cfg, ""})
 		}
@@ -85,14 +85,14 @@ func TestOneRecommendation(t *testing.T) {
 	ctx := context.Background()
 	for _, s := range sets {
 		t.Run(s.name, func(t *testing.T) {
-			auto, err := compare.Auto(ctx, s.d, compare.AutoOptions{Seed: seed})
+			auto, err := compare.Auto(ctx, s.d, compare.AutoSettings{Seed: seed})
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := map[string]string{}
 			for _, g := range []*data.Gold{s.g, nil} {
-				rep, err := compare.Run(ctx, s.d, compare.Options{Models: []string{"rfe"}, Gold: g, Splits: 1, Bootstrap: 1, Seed: seed,
-					Recommend: &compare.AutoOptions{Seed: seed}})
+				rep, err := compare.Run(ctx, s.d, compare.Settings{Models: []string{"rfe"}, Gold: g, Splits: 1, Bootstrap: 1, Seed: seed,
+					Recommend: &compare.AutoSettings{Seed: seed}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -105,7 +105,7 @@ func TestOneRecommendation(t *testing.T) {
 					t.Errorf("%s: the ranking does not show the recommended model: %+v", what, rep.Rows)
 				}
 			}
-			r, err := New(s.d, s.g, &Options{Models: []string{"rfe"}, Seed: seed, BootstrapReps: -1})
+			r, err := New(context.Background(), s.d, s.g, &Settings{Models: []string{"rfe"}, Seed: seed, BootstrapReps: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,9 +14,10 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
 )
 
-// DefaultModels are the estimators a report compares when Options.Models
+// DefaultModels are the estimators a report compares when Settings.Models
 // is empty: those of compare.DefaultModels, so that the report shows every
 // model "consensus compare" ranks: the baseline, the candidates of the
 // recommendation (compare.AutoModels, the default model among them), the
@@ -25,8 +26,8 @@ import (
 // Crowd-Kit's Wawa, ZeroBasedSkill and MMSR.
 var DefaultModels = slices.Clone(compare.DefaultModels)
 
-// Options controls a report. The zero value selects every default.
-type Options struct {
+// Settings controls a report. The zero value selects every default.
+type Settings struct {
 	// Title is the report's heading; empty means "Consensus report" and
 	// the data set's name.
 	Title string
@@ -46,9 +47,9 @@ type Options struct {
 	// the models it fits.
 	Scores []Score
 
-	// Settings are the fit settings; nil means the defaults. Its Progress
-	// field is replaced by that of Options.
-	Settings *model.Settings
+	// Fit holds the fit settings; nil means the defaults. Its Progress
+	// field is replaced by that of Settings.
+	Fit *model.Settings
 
 	// Seed breaks ties in consensus labels and seeds the bootstrap.
 	Seed uint64
@@ -62,13 +63,10 @@ type Options struct {
 	// value turns the intervals off.
 	BootstrapReps int
 
-	// Context, if not nil, stops the fits when it is done.
-	Context context.Context
-
 	// MaxMemory, if positive, is the memory in bytes that a fit may
 	// take: New fails before a fit estimated to need more
 	// (model.FitMemory), and the ranking on held-out labels leaves out
-	// such a model (compare.Options.MaxMemory).
+	// such a model (compare.Settings.MaxMemory).
 	MaxMemory float64
 
 	// Step, if not nil, is called before each fit with the number of fits
@@ -129,9 +127,10 @@ type Report struct {
 }
 
 // New fits the models of opt on d and computes the content of a report.
-// gold may be nil.
-func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
-	var o Options
+// gold may be nil. The fits stop, and New returns ctx's error, when ctx is
+// done.
+func New(ctx context.Context, d *data.Dataset, gold *data.Gold, opt *Settings) (*Report, error) {
+	var o Settings
 	if opt != nil {
 		o = *opt
 	}
@@ -168,7 +167,7 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 		}
 	}
 	if o.Scores == nil && !o.NoRecommendation {
-		choice, err := r.choose(&o)
+		choice, err := r.choose(ctx, &o)
 		if err != nil {
 			return nil, err
 		}
@@ -204,24 +203,24 @@ func New(d *data.Dataset, gold *data.Gold, opt *Options) (*Report, error) {
 			o.Step(i, len(fits), "fitting "+n)
 		}
 		var s model.Settings
-		if o.Settings != nil {
-			s = *o.Settings
+		if o.Fit != nil {
+			s = *o.Fit
 		}
 		s.Progress = o.Progress
-		res, err := est.Fit(o.context(), d, &s)
+		res, err := est.Fit(ctx, d, &s)
 		if err != nil {
 			return nil, fmt.Errorf("fitting %s: %w", n, err)
 		}
 		r.res[n] = res
 	}
 	if o.Scores == nil && !o.NoRecommendation {
-		rec, err := r.recommend(names, &o)
+		rec, err := r.recommend(ctx, names, &o)
 		if err != nil {
 			return nil, err
 		}
 		r.rec = rec
 	}
-	next, err := r.planNext(o.context())
+	next, err := r.planNext(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -348,12 +347,12 @@ func workerQuality(name string, res *model.Result) (q []float64, what string, ok
 
 // checkMemory returns an error naming the first of the estimators whose
 // fit of d is estimated to need more than o.MaxMemory, if it is set.
-func checkMemory(d *data.Dataset, ests []model.Estimator, o Options) error {
+func checkMemory(d *data.Dataset, ests []model.Estimator, o Settings) error {
 	if o.MaxMemory <= 0 {
 		return nil
 	}
 	for _, est := range ests {
-		if need := model.FitMemory(est, d, o.Settings); need > o.MaxMemory {
+		if need := model.FitMemory(est, d, o.Fit); need > o.MaxMemory {
 			return fmt.Errorf("fitting %s needs about %.3g GB of memory, more than the limit of %.3g GB; leave it out of the models", est.Name(), need/1e9, o.MaxMemory/1e9)
 		}
 	}

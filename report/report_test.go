@@ -26,7 +26,7 @@ import (
 // of a third of the tasks).
 func smallData(t *testing.T) (*data.Dataset, *data.Gold) {
 	t.Helper()
-	d, truth, err := sim.Simulate(sim.Config{Tasks: 120, Workers: 8, LabelsPerTask: 5, Classes: 3, Seed: 3})
+	d, truth, err := sim.Simulate(sim.Settings{Tasks: 120, Workers: 8, LabelsPerTask: 5, Classes: 3, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +40,14 @@ func smallData(t *testing.T) (*data.Dataset, *data.Gold) {
 	return d, g
 }
 
-func render(t *testing.T, d *data.Dataset, g *data.Gold, opt *Options) string {
+func render(t *testing.T, d *data.Dataset, g *data.Gold, opt *Settings) string {
 	t.Helper()
 	if opt == nil {
-		opt = &Options{}
+		opt = &Settings{}
 	}
-	opt.Settings = &model.Settings{MaxIterations: 60, Threads: 1}
+	opt.Fit = &model.Settings{MaxIterations: 60, Threads: 1}
 	opt.BootstrapReps = 20
-	rep, err := New(d, g, opt)
+	rep, err := New(context.Background(), d, g, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestReport(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		gold     *data.Gold
-		opt      *Options
+		opt      *Settings
 		sections []string
 		absent   []string
 	}{
@@ -123,10 +123,10 @@ func TestReport(t *testing.T) {
 				"labels each task received", "accuracy", "log loss", "ECE", "la-glad", "da-ds", "Reliability diagram", "worker skill under la-ds", "worker skill under da-ds", "entropy", "distance", "add-one",
 				`id="next"`, "Flagged workers", "Savings on the gold tasks"},
 			nil},
-		{"without gold", nil, &Options{Models: []string{"mv", "la-glad"}, Noise: "glad", Top: 4, Title: "T & T"},
+		{"without gold", nil, &Settings{Models: []string{"mv", "la-glad"}, Noise: "glad", Top: 4, Title: "T & T"},
 			[]string{`id="data"`, `id="models"`, `id="workers"`, `id="ambiguous"`, `id="disagreement"`, "<h1>T &amp; T</h1>", "No gold labels", "da-glad q_j", "worker skill under la-glad", "What to label next"},
 			[]string{`id="calibration"`, "Brier", "worker skill under la-ds", "Savings on the gold tasks"}},
-		{"given scores", g, &Options{Scores: []Score{{Model: "from-compare", Summary: "precomputed"}}},
+		{"given scores", g, &Settings{Scores: []Score{{Model: "from-compare", Summary: "precomputed"}}},
 			[]string{"from-compare", "precomputed", "worker skill under da-ds"},
 			[]string{">rfe<", "la-glad"}},
 	} {
@@ -153,7 +153,7 @@ func TestReport(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New(d, g, &Options{Models: []string{"nope"}}); err == nil || !errors.Is(err, model.ErrUnknownModel) {
+	if _, err := New(context.Background(), d, g, &Settings{Models: []string{"nope"}}); err == nil || !errors.Is(err, model.ErrUnknownModel) {
 		t.Errorf("unknown model: error %v", err)
 	}
 }
@@ -283,17 +283,17 @@ func TestRecommendation(t *testing.T) {
 	d, g := smallData(t)
 	models := []string{"rfe", "la-ds", "da-ds", "vb-da-ds"}
 	set := &model.Settings{MaxIterations: 60, Threads: 1}
-	rep, err := New(d, g, &Options{Models: models, Settings: set, BootstrapReps: 20})
+	rep, err := New(context.Background(), d, g, &Settings{Models: models, Fit: set, BootstrapReps: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	choice, err := compare.Auto(context.Background(), d, compare.AutoOptions{Settings: set})
+	choice, err := compare.Auto(context.Background(), d, compare.AutoSettings{Fit: set})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := choice.Model
 	all := append(slices.Clone(models), rec)
-	want, err := compare.Run(context.Background(), d, compare.Options{Models: all, Gold: g, Settings: set, Bootstrap: 20})
+	want, err := compare.Run(context.Background(), d, compare.Settings{Models: all, Gold: g, Fit: set, Bootstrap: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,14 +324,14 @@ func TestRecommendation(t *testing.T) {
 			t.Errorf("page lacks %q", s)
 		}
 	}
-	page = render(t, d, nil, &Options{Models: models, Settings: set})
+	page = render(t, d, nil, &Settings{Models: models, Fit: set})
 	if n := strings.Count(page, `<span class="ci">`); !strings.Contains(page, "held-out log loss</th>") || n != len(all) {
 		t.Errorf("without gold: %d held-out intervals for %d models, or no held-out column", n, len(all))
 	}
 	if !strings.Contains(page, "Recommended model: <b>"+rec+"</b>") {
 		t.Errorf("without gold: the page does not recommend %s", rec)
 	}
-	page = render(t, d, g, &Options{Models: models, NoRecommendation: true})
+	page = render(t, d, g, &Settings{Models: models, NoRecommendation: true})
 	if strings.Contains(page, `class="badge"`) || strings.Contains(page, "Recommended") {
 		t.Error("NoRecommendation: the page recommends a model")
 	}
@@ -382,12 +382,12 @@ func TestWorkerQuality(t *testing.T) {
 }
 
 // TestMaxMemory checks that New refuses, before any fit, a report whose
-// models are estimated to need more than Options.MaxMemory, naming the
+// models are estimated to need more than Settings.MaxMemory, naming the
 // model.
 func TestMaxMemory(t *testing.T) {
 	d, g := smallData(t)
 	fitted := 0
-	_, err := New(d, g, &Options{Models: []string{"la-ds", "da-mme"}, MaxMemory: 1000,
+	_, err := New(context.Background(), d, g, &Settings{Models: []string{"la-ds", "da-mme"}, MaxMemory: 1000,
 		Step: func(_, _ int, what string) {
 			if strings.HasPrefix(what, "fitting") {
 				fitted++

@@ -41,7 +41,7 @@ else
 fi
 
 go build -o "$tmp/consensus" ./cmd/consensus
-go test -c -o "$tmp/data.test" ./data
+go test -c -o "$tmp/data.test" ./data/dataio
 go test -c -o "$tmp/model.test" ./model
 bin=$tmp/consensus
 
@@ -104,7 +104,7 @@ echo "## data" >&2
 "$bin" simulate --model da-ds --objects 400000 --workers 1000 --labels-per-object 5 --seed 1 -o "$tmp/sim2m.csv"
 "$bin" simulate --model la-ds --objects 200000 --workers 1000 --labels-per-object 5 --classes 20 --seed 1 -o "$tmp/sim1m-k20.csv"
 
-echo "## reading 10^7 labels (data.LoadLabels in a test binary)" >&2
+echo "## reading 10^7 labels (dataio.LoadLabels in a test binary)" >&2
 read10m() { # NAME FILE GOMAXPROCS
 	once "$1" env GOMAXPROCS="$3" CONSENSUS_BENCH_FILE="$2" "$tmp/data.test" \
 		-test.run '^$' -test.bench LoadLabelsFile -test.benchtime 1x

@@ -15,7 +15,7 @@ import (
 // the true logits.
 func TestBayesPosteriorBruteForce(t *testing.T) {
 	const k = 3
-	c := Config{
+	c := Settings{
 		Tasks: 300, Workers: 6, Classes: k, LabelsPerTask: 4,
 		Noise: noise.DS{}, Latent: latent.LA{},
 		ClassPrior:  []float64{0.5, 0.3, 0.2},
@@ -81,7 +81,7 @@ func TestBayesPosteriorBruteForce(t *testing.T) {
 		t.Error("no object in the subtype: the test does not exercise it")
 	}
 
-	other, trDA := mustSimulate(t, Config{Tasks: 10})
+	other, trDA := mustSimulate(t, Settings{Tasks: 10})
 	if _, err := tr.BayesPosterior(other); err == nil {
 		t.Error("BayesPosterior of another data set did not fail")
 	}
@@ -96,7 +96,7 @@ func TestBayesPosteriorBruteForce(t *testing.T) {
 // the noise models whose conditionals depend on the object (GLAD) or have
 // a spamming component (MACE).
 func TestBayesPosteriorCalibrated(t *testing.T) {
-	cases := map[string]Config{
+	cases := map[string]Settings{
 		"glad": {Tasks: 10000, Workers: 100, Classes: 5, LabelsPerTask: 3, Activity: 0.9, Noise: noise.GLAD{}, Latent: latent.LA{}, Seed: 2},
 		"mace": {Tasks: 10000, Workers: 100, Classes: 3, LabelsPerTask: 5, Activity: 0.5, Noise: noise.MACE{}, Latent: latent.LA{}, Seed: 2},
 	}

@@ -10,12 +10,12 @@ import (
 	"github.com/consensuslab/consensus/noise"
 )
 
-// Config describes a simulation. The zero value is the paper's synthetic
+// Settings describes a simulation. The zero value is the paper's synthetic
 // experiment: 2000 objects, 20 workers who all label every object, two
 // classes, q_j ~ U[0, 1], GLAD noise under the DA assumption, seed 0.
 // The zero value of each field from ClassPrior on leaves the data set
 // drawn by the other fields unchanged, bit for bit.
-type Config struct {
+type Settings struct {
 	// Tasks is the number of objects; zero means 2000.
 	Tasks int
 	// Workers is the number of workers; zero means 20.
@@ -118,7 +118,7 @@ type Correlated struct {
 // Kind is the kind of a simulated worker.
 type Kind uint8
 
-// The kinds of worker of Config.
+// The kinds of worker of Settings.
 const (
 	// Normal is a worker whose labels follow its noise model.
 	Normal Kind = iota
@@ -145,7 +145,7 @@ func (k Kind) String() string {
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-func (c Config) withDefaults() Config {
+func (c Settings) withDefaults() Settings {
 	if c.Tasks == 0 {
 		c.Tasks = 2000
 	}
@@ -180,7 +180,7 @@ func (c Config) withDefaults() Config {
 }
 
 // check returns an error if c, with defaults, is not a valid simulation.
-func (c Config) check() error {
+func (c Settings) check() error {
 	if c.Tasks < 0 || c.Workers < 0 || c.Classes < 2 || c.Classes > data.MaxClasses {
 		return fmt.Errorf("sim: invalid sizes: %d tasks, %d workers, %d classes", c.Tasks, c.Workers, c.Classes)
 	}
@@ -247,4 +247,4 @@ func (c Config) check() error {
 }
 
 // kindCount returns the number of workers of a share.
-func (c Config) kindCount(share float64) int { return int(math.Round(share * float64(c.Workers))) }
+func (c Settings) kindCount(share float64) int { return int(math.Round(share * float64(c.Workers))) }

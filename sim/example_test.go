@@ -15,7 +15,7 @@ import (
 // Simulate labels from DA-GLAD, fit a model to them and measure how far its
 // estimates are from the true label distributions.
 func ExampleSimulate() {
-	cfg := sim.Config{Tasks: 500, Workers: 10, Noise: noise.GLAD{}, Latent: latent.DA{}, Seed: 2}
+	cfg := sim.Settings{Tasks: 500, Workers: 10, Noise: noise.GLAD{}, Latent: latent.DA{}, Seed: 2}
 	d, truth, err := sim.Simulate(cfg)
 	if err != nil {
 		log.Fatal(err)

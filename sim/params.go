@@ -9,7 +9,7 @@ import (
 )
 
 // ParamSampler draws the true parameters of one noise model for a
-// simulation (Config.Params), in place of the model's own noise.Sampler.
+// simulation (Settings.Params), in place of the model's own noise.Sampler.
 type ParamSampler interface {
 	noise.Sampler
 	// Model returns the noise model whose parameter layout SampleParams

@@ -11,14 +11,14 @@ import (
 // regime is a named configuration of a simulation regime.
 type regime struct {
 	name, summary string
-	config        func() Config
+	config        func() Settings
 }
 
 // regimes lists the regimes in the order Regimes returns them.
 var regimes = []regime{
 	{"sparse", "LA Dawid-Skene, 8,000 objects with 3 distinct workers each among 176 whose activity falls off as 1/rank^0.9, class prior (0.88, 0.12); 10% of the workers near-random (every P(z|z) ~ U[0.4, 0.6]), the rest P(0|0) ~ U[0.75, 0.98] and P(1|1) ~ U[0.55, 0.95]",
-		func() Config {
-			return Config{
+		func() Settings {
+			return Settings{
 				Tasks: 8000, Workers: 176, Classes: 2, LabelsPerTask: 3, Activity: 0.9,
 				ClassPrior: []float64{0.88, 0.12},
 				Noise:      noise.DS{}, Latent: latent.LA{},
@@ -26,40 +26,40 @@ var regimes = []regime{
 			}
 		}},
 	{"light", "LA one-coin, 2,000 objects with 5 labels each among 700 workers whose activity falls off as 1/rank, so that most give fewer than 10 labels; accuracies ~ U[0.55, 0.95]",
-		func() Config {
-			return Config{
+		func() Settings {
+			return Settings{
 				Tasks: 2000, Workers: 700, Classes: 2, LabelsPerTask: 5, Activity: 1,
 				Noise: noise.OneCoin{}, Latent: latent.LA{},
 				Params: OneCoinParams{Accuracy: Range{0.55, 0.95}},
 			}
 		}},
 	{"many-classes", "LA Dawid-Skene with 10 classes, 5,000 objects with 4 labels each among 100 workers (activity 1/rank^0.5); P(z|z) ~ U[0.55, 0.95], errors concentrated on neighbouring classes (error decay 1)",
-		func() Config {
-			return Config{
+		func() Settings {
+			return Settings{
 				Tasks: 5000, Workers: 100, Classes: 10, LabelsPerTask: 4, Activity: 0.5,
 				Noise: noise.DS{}, Latent: latent.LA{},
 				Params: DSParams{ErrorDecay: 1},
 			}
 		}},
 	{"spammers", "LA Dawid-Skene, 4,000 objects with 5 labels each among 100 workers chosen uniformly; 10% uniform spammers and 5% adversaries (labels shifted by one class), the rest P(z|z) ~ U[0.55, 0.95]",
-		func() Config {
-			return Config{
+		func() Settings {
+			return Settings{
 				Tasks: 4000, Workers: 100, Classes: 2, LabelsPerTask: 5,
 				Noise: noise.DS{}, Latent: latent.LA{},
 				Spammers: 0.1, Adversaries: 0.05,
 			}
 		}},
 	{"correlated", "LA Dawid-Skene, 4,000 objects with 5 labels each; two prolific workers label 5/6 of the objects (a third of all labels) and both call class 1 a subtype of 30% of class 0's objects; 98 other workers (activity 1/rank^0.5); P(z|z) ~ U[0.7, 0.95]",
-		func() Config {
-			return Config{
+		func() Settings {
+			return Settings{
 				Tasks: 4000, Workers: 100, Classes: 2, LabelsPerTask: 5, Activity: 0.5,
 				Noise: noise.DS{}, Latent: latent.LA{},
 				Params:     DSParams{Diag: []Range{{0.7, 0.95}}},
 				Correlated: Correlated{Workers: 2, Coverage: 5.0 / 6, Subtype: 0.3, From: 0, To: 1},
 			}
 		}},
-	{"da-paper", "the paper's synthetic experiment (the zero Config): DA-GLAD, 2,000 objects labelled by all 20 workers, q_j ~ U[0, 1], e_w ~ U[0, 4], log d_j ~ U[0, 3]",
-		func() Config { return Config{} }},
+	{"da-paper", "the paper's synthetic experiment (the zero Settings): DA-GLAD, 2,000 objects labelled by all 20 workers, q_j ~ U[0, 1], e_w ~ U[0, 4], log d_j ~ U[0, 3]",
+		func() Settings { return Settings{} }},
 }
 
 // Regimes returns the names of the regimes Regime knows, in a fixed order:
@@ -95,9 +95,9 @@ func RegimeSummary(name string) string {
 //   - "correlated": two prolific workers who share a systematic confusion;
 //   - "da-paper": the paper's synthetic DA experiment.
 //
-// RegimeSummary gives every number. The returned Config may be changed
+// RegimeSummary gives every number. The returned Settings may be changed
 // before it is passed to Simulate.
-func Regime(name string, seed uint64) (Config, error) {
+func Regime(name string, seed uint64) (Settings, error) {
 	for _, r := range regimes {
 		if r.name == name {
 			c := r.config()
@@ -105,5 +105,5 @@ func Regime(name string, seed uint64) (Config, error) {
 			return c, nil
 		}
 	}
-	return Config{}, fmt.Errorf("sim: no regime %q; the regimes are %s", name, strings.Join(Regimes(), ", "))
+	return Settings{}, fmt.Errorf("sim: no regime %q; the regimes are %s", name, strings.Join(Regimes(), ", "))
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // regimeData simulates the named regime with seed 1.
-func regimeData(t *testing.T, name string) (Config, *Truth, []int, []int) {
+func regimeData(t *testing.T, name string) (Settings, *Truth, []int, []int) {
 	t.Helper()
 	c, err := Regime(name, 1)
 	if err != nil {
@@ -211,8 +211,8 @@ func TestRegimeDAPaper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(c, Config{Seed: 5}) {
-		t.Errorf("da-paper is %+v, want the zero Config with seed 5", c)
+	if !reflect.DeepEqual(c, Settings{Seed: 5}) {
+		t.Errorf("da-paper is %+v, want the zero Settings with seed 5", c)
 	}
 	if _, err := Regime("nonesuch", 1); err == nil {
 		t.Error("Regime(nonesuch) did not fail")

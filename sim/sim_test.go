@@ -11,7 +11,7 @@ import (
 )
 
 // mustSimulate simulates c or fails the test.
-func mustSimulate(t *testing.T, c Config) (*data.Dataset, *Truth) {
+func mustSimulate(t *testing.T, c Settings) (*data.Dataset, *Truth) {
 	t.Helper()
 	d, tr, err := Simulate(c)
 	if err != nil {
@@ -26,16 +26,16 @@ func mustSimulate(t *testing.T, c Config) (*data.Dataset, *Truth) {
 func TestZeroParamsDrawAsTheNoiseModels(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		base, alt Config
+		base, alt Settings
 	}{
-		{"ds", Config{Noise: noise.DS{}, Latent: latent.LA{}, Classes: 3, Tasks: 300, Workers: 9, LabelsPerTask: 4, Seed: 3},
-			Config{Params: DSParams{}, Latent: latent.LA{}, Classes: 3, Tasks: 300, Workers: 9, LabelsPerTask: 4, Seed: 3}},
-		{"ds-one-range", Config{Noise: noise.DS{}, Tasks: 300, Workers: 9, Seed: 4},
-			Config{Noise: noise.DS{}, Params: DSParams{Diag: []Range{{0.55, 0.95}}}, Tasks: 300, Workers: 9, Seed: 4}},
-		{"onecoin", Config{Noise: noise.OneCoin{}, Latent: latent.LA{}, Tasks: 300, Workers: 9, LabelsPerTask: 2, Seed: 5},
-			Config{Noise: noise.OneCoin{}, Params: OneCoinParams{}, Latent: latent.LA{}, Tasks: 300, Workers: 9, LabelsPerTask: 2, Seed: 5}},
-		{"uniform-prior", Config{Tasks: 300, Seed: 6},
-			Config{Tasks: 300, Seed: 6, ClassPrior: []float64{0.5, 0.5}}},
+		{"ds", Settings{Noise: noise.DS{}, Latent: latent.LA{}, Classes: 3, Tasks: 300, Workers: 9, LabelsPerTask: 4, Seed: 3},
+			Settings{Params: DSParams{}, Latent: latent.LA{}, Classes: 3, Tasks: 300, Workers: 9, LabelsPerTask: 4, Seed: 3}},
+		{"ds-one-range", Settings{Noise: noise.DS{}, Tasks: 300, Workers: 9, Seed: 4},
+			Settings{Noise: noise.DS{}, Params: DSParams{Diag: []Range{{0.55, 0.95}}}, Tasks: 300, Workers: 9, Seed: 4}},
+		{"onecoin", Settings{Noise: noise.OneCoin{}, Latent: latent.LA{}, Tasks: 300, Workers: 9, LabelsPerTask: 2, Seed: 5},
+			Settings{Noise: noise.OneCoin{}, Params: OneCoinParams{}, Latent: latent.LA{}, Tasks: 300, Workers: 9, LabelsPerTask: 2, Seed: 5}},
+		{"uniform-prior", Settings{Tasks: 300, Seed: 6},
+			Settings{Tasks: 300, Seed: 6, ClassPrior: []float64{0.5, 0.5}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d1, tr1 := mustSimulate(t, tc.base)
@@ -81,7 +81,7 @@ func TestDeterminism(t *testing.T) {
 // on every object).
 func TestActivity(t *testing.T) {
 	const tasks = 40000
-	c := Config{Tasks: tasks, Workers: 6, LabelsPerTask: 1, Activity: 1.2, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}
+	c := Settings{Tasks: tasks, Workers: 6, LabelsPerTask: 1, Activity: 1.2, Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}
 	d, _ := mustSimulate(t, c)
 	counts := workerCounts(d)
 	var sum float64
@@ -100,7 +100,7 @@ func TestActivity(t *testing.T) {
 		workers, per int
 		activity     float64
 	}{{6, 5, 12}, {50, 3, 0.9}, {10, 10, 1}, {30, 29, 3}} {
-		c := Config{Tasks: 500, Workers: tc.workers, LabelsPerTask: tc.per, Activity: tc.activity, Noise: noise.OneCoin{}, Seed: 2}
+		c := Settings{Tasks: 500, Workers: tc.workers, LabelsPerTask: tc.per, Activity: tc.activity, Noise: noise.OneCoin{}, Seed: 2}
 		d, _ := mustSimulate(t, c)
 		for j := range d.Tasks {
 			workers, _ := d.TaskLabels(j)
@@ -131,35 +131,35 @@ func workerCounts(d *data.Dataset) []int {
 func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		c    Config
+		c    Settings
 	}{
-		{"prior length", Config{Classes: 3, ClassPrior: []float64{0.5, 0.5}}},
-		{"prior zero", Config{ClassPrior: []float64{1, 0}}},
-		{"prior sum", Config{ClassPrior: []float64{0.5, 0.6}}},
-		{"prior NaN", Config{ClassPrior: []float64{math.NaN(), 0.5}}},
-		{"activity", Config{Activity: -1}},
-		{"activity NaN", Config{Activity: math.NaN()}},
-		{"activity Inf", Config{Activity: math.Inf(1)}},
-		{"spammers", Config{Spammers: 1.5}},
-		{"adversaries", Config{Adversaries: -0.1}},
-		{"shares", Config{Spammers: 0.6, Adversaries: 0.5}},
-		{"kinds and group", Config{Workers: 10, Spammers: 0.6, Adversaries: 0.4, Correlated: Correlated{Workers: 1, Coverage: 1}}},
-		{"group all", Config{Workers: 4, Correlated: Correlated{Workers: 4, Coverage: 1}}},
-		{"group labels", Config{Workers: 10, LabelsPerTask: 2, Correlated: Correlated{Workers: 3, Coverage: 1}}},
-		{"group coverage", Config{Correlated: Correlated{Workers: 2}}},
-		{"group subtype", Config{Correlated: Correlated{Workers: 2, Coverage: 1, Subtype: 2}}},
-		{"group classes", Config{Correlated: Correlated{Workers: 2, Coverage: 1, From: 1, To: 1}}},
-		{"group class range", Config{Correlated: Correlated{Workers: 2, Coverage: 1, To: 2}}},
-		{"group negative", Config{Correlated: Correlated{Workers: -1}}},
-		{"params model", Config{Noise: noise.GLAD{}, Params: DSParams{}}},
-		{"params diag", Config{Params: DSParams{Diag: []Range{{0.9, 0.8}}}}},
-		{"params diag count", Config{Classes: 3, Params: DSParams{Diag: []Range{{0.5, 0.8}, {0.5, 0.8}}}}},
-		{"params diag one", Config{Params: DSParams{Diag: []Range{{0.5, 1}}}}},
-		{"params decay", Config{Params: DSParams{ErrorDecay: -1}}},
-		{"params near", Config{Params: OneCoinParams{NearRandom: 2}}},
-		{"params near range", Config{Params: OneCoinParams{NearRandom: 0.1, NearRandomAccuracy: Range{0, 0.5}}}},
-		{"params accuracy", Config{Params: OneCoinParams{Accuracy: Range{0.6, 0.5}}}},
-		{"concentration", Config{Concentration: -1}},
+		{"prior length", Settings{Classes: 3, ClassPrior: []float64{0.5, 0.5}}},
+		{"prior zero", Settings{ClassPrior: []float64{1, 0}}},
+		{"prior sum", Settings{ClassPrior: []float64{0.5, 0.6}}},
+		{"prior NaN", Settings{ClassPrior: []float64{math.NaN(), 0.5}}},
+		{"activity", Settings{Activity: -1}},
+		{"activity NaN", Settings{Activity: math.NaN()}},
+		{"activity Inf", Settings{Activity: math.Inf(1)}},
+		{"spammers", Settings{Spammers: 1.5}},
+		{"adversaries", Settings{Adversaries: -0.1}},
+		{"shares", Settings{Spammers: 0.6, Adversaries: 0.5}},
+		{"kinds and group", Settings{Workers: 10, Spammers: 0.6, Adversaries: 0.4, Correlated: Correlated{Workers: 1, Coverage: 1}}},
+		{"group all", Settings{Workers: 4, Correlated: Correlated{Workers: 4, Coverage: 1}}},
+		{"group labels", Settings{Workers: 10, LabelsPerTask: 2, Correlated: Correlated{Workers: 3, Coverage: 1}}},
+		{"group coverage", Settings{Correlated: Correlated{Workers: 2}}},
+		{"group subtype", Settings{Correlated: Correlated{Workers: 2, Coverage: 1, Subtype: 2}}},
+		{"group classes", Settings{Correlated: Correlated{Workers: 2, Coverage: 1, From: 1, To: 1}}},
+		{"group class range", Settings{Correlated: Correlated{Workers: 2, Coverage: 1, To: 2}}},
+		{"group negative", Settings{Correlated: Correlated{Workers: -1}}},
+		{"params model", Settings{Noise: noise.GLAD{}, Params: DSParams{}}},
+		{"params diag", Settings{Params: DSParams{Diag: []Range{{0.9, 0.8}}}}},
+		{"params diag count", Settings{Classes: 3, Params: DSParams{Diag: []Range{{0.5, 0.8}, {0.5, 0.8}}}}},
+		{"params diag one", Settings{Params: DSParams{Diag: []Range{{0.5, 1}}}}},
+		{"params decay", Settings{Params: DSParams{ErrorDecay: -1}}},
+		{"params near", Settings{Params: OneCoinParams{NearRandom: 2}}},
+		{"params near range", Settings{Params: OneCoinParams{NearRandom: 0.1, NearRandomAccuracy: Range{0, 0.5}}}},
+		{"params accuracy", Settings{Params: OneCoinParams{Accuracy: Range{0.6, 0.5}}}},
+		{"concentration", Settings{Concentration: -1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := tc.c
@@ -173,7 +173,7 @@ func TestCheck(t *testing.T) {
 
 // TestKinds checks the spammers' and adversaries' numbers and labels.
 func TestKinds(t *testing.T) {
-	c := Config{Tasks: 20000, Workers: 40, LabelsPerTask: 5, Classes: 3, Noise: noise.OneCoin{}, Latent: latent.LA{},
+	c := Settings{Tasks: 20000, Workers: 40, LabelsPerTask: 5, Classes: 3, Noise: noise.OneCoin{}, Latent: latent.LA{},
 		Params: OneCoinParams{Accuracy: Range{0.8, 0.9}}, Spammers: 0.1, Adversaries: 0.05, Seed: 9}
 	d, tr := mustSimulate(t, c)
 	count := map[Kind]int{}

@@ -101,12 +101,12 @@ func (o modelOptions) applyWhere(names []string) (ests []model.Estimator, glad, 
 // and report make the recommendation: fit --model auto's choice with its
 // default candidates (compare.AutoModels, with the options o applied where
 // they take them) and criterion, the fit settings set and the seed.
-func (o modelOptions) recommendation(set *model.Settings, seed uint64, parallel int) (*compare.AutoOptions, error) {
+func (o modelOptions) recommendation(set *model.Settings, seed uint64, parallel int) (*compare.AutoSettings, error) {
 	cands, _, _, err := o.applyWhere(compare.AutoModels)
 	if err != nil {
 		return nil, err
 	}
-	return &compare.AutoOptions{Estimators: cands, Settings: set, Seed: seed, Parallel: parallel}, nil
+	return &compare.AutoSettings{Estimators: cands, Fit: set, Seed: seed, Threads: parallel}, nil
 }
 
 // estimators returns the estimators that fit may use for --model name:
@@ -166,7 +166,7 @@ func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, es
 	if err != nil {
 		return nil, usagef("--auto-criterion: %v", err)
 	}
-	opt := compare.AutoOptions{Estimators: ests, Scorer: scorer, Settings: set, Seed: seed}
+	opt := compare.AutoSettings{Estimators: ests, Scorer: scorer, Fit: set, Seed: seed}
 	var bar *progress
 	if !quiet {
 		bar = newProgress("choosing a model")

@@ -73,7 +73,7 @@ simulation) for go tool pprof. See docs/performance.md.`,
 				noiseModel, assumption = c.Parts()
 			}
 			// The simulation's size before any allocation.
-			if err := checkSimulateMemory(benchdata.Config(int(min(labels, 1<<53)), classes, noiseModel, assumption, seed), maxMem); err != nil {
+			if err := checkSimulateMemory(benchdata.Settings(int(min(labels, 1<<53)), classes, noiseModel, assumption, seed), maxMem); err != nil {
 				return err
 			}
 			s := &model.Settings{Threads: threads, MaxIterations: maxIter}

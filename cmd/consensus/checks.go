@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 )
@@ -163,14 +163,14 @@ func checkOutputs(inFlags, inputs, outFlags, outputs []string) error {
 
 // checkTables checks the names of table outputs (flags names their flags)
 // written in format f, or by their extension when f is empty: an
-// extension that names no format is refused (data.CheckOutputName), with
+// extension that names no format is refused (dataio.CheckOutputName), with
 // formatFlag, when not empty, as the other remedy.
-func checkTables(f data.Format, formatFlag string, flags, paths []string) error {
+func checkTables(f dataio.Format, formatFlag string, flags, paths []string) error {
 	if f != "" {
 		return nil
 	}
 	for i, p := range paths {
-		if err := data.CheckOutputName(p); err != nil {
+		if err := dataio.CheckOutputName(p); err != nil {
 			if formatFlag != "" {
 				return usagef("--%s %s: %v, or use %s", flags[i], p, err, formatFlag)
 			}

@@ -112,8 +112,8 @@ models if they do not include it, and marked in the note column;
 			if err != nil {
 				return err
 			}
-			opt := compare.Options{
-				Estimators: ests, Gold: gold, Criterion: crit, Settings: set, Parallel: parallel,
+			opt := compare.Settings{
+				Estimators: ests, Gold: gold, Criterion: crit, Fit: set, Threads: parallel,
 				HoldOutFraction: frac, Splits: splits, Bootstrap: boot, Seed: ff.seed,
 				MaxMemory: float64(in.maxMemory.bytes()),
 			}

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 )
 
 // usageError marks errors caused by the command line or the input data:
@@ -22,7 +23,7 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 
 func isUsage(err error) bool {
 	var u usageError
-	var in *data.InputError
+	var in *dataio.InputError
 	return errors.As(err, &u) || errors.As(err, &in)
 }
 
@@ -55,7 +56,7 @@ var (
 // flag the advice that names it. Other errors are returned as they are.
 func withModelAdvice(err error) error {
 	switch {
-	case errors.Is(err, model.ErrNoTrainingGold):
+	case errors.Is(err, crowdkit.ErrNoTrainingGold):
 		return fmt.Errorf("%w: give --train-gold FILE, or --train-fraction F with --gold", err)
 	case errors.Is(err, model.ErrOneClass):
 		return fmt.Errorf("%w: use --classes to list all the classes", err)
@@ -64,30 +65,30 @@ func withModelAdvice(err error) error {
 }
 
 // withAdvice adds to an input error whose remedy is a reading option
-// (data.InputError.Hint) the advice that names the flag of fl setting it.
+// (dataio.InputError.Hint) the advice that names the flag of fl setting it.
 // Other errors are returned as they are.
 func withAdvice(err error, fl readFlags) error {
-	var ie *data.InputError
+	var ie *dataio.InputError
 	if !errors.As(err, &ie) {
 		return err
 	}
 	e := *ie
 	switch {
-	case ie.Hint == data.HintSeparator && fl.sep != "":
+	case ie.Hint == dataio.HintSeparator && fl.sep != "":
 		if ie.Arg == "\t" && fl.tsv != "" {
 			e.Msg += fmt.Sprintf(" (use %s, or %s)", fl.sep, fl.tsv)
 		} else {
 			e.Msg += fmt.Sprintf(" (use %s)", fl.sep)
 		}
-	case ie.Hint == data.HintColumns && fl.columns != "":
+	case ie.Hint == dataio.HintColumns && fl.columns != "":
 		e.Msg += fmt.Sprintf("; other %s names can be given with %s", ie.Arg, fl.columns)
-	case ie.Hint == data.HintClasses && fl.classes != "":
+	case ie.Hint == dataio.HintClasses && fl.classes != "":
 		e.Msg += fmt.Sprintf(" (given with %s)", fl.classes)
-	case ie.Hint == data.HintOneClass && fl.classes != "" && ie.Arg != "":
+	case ie.Hint == dataio.HintOneClass && fl.classes != "" && ie.Arg != "":
 		e.Msg += fmt.Sprintf(": use %s %s,OTHER to declare the other classes", fl.classes, ie.Arg)
-	case ie.Hint == data.HintOneClass && fl.classes != "":
+	case ie.Hint == dataio.HintOneClass && fl.classes != "":
 		e.Msg += fmt.Sprintf(": use %s to list all the classes", fl.classes)
-	case ie.Hint == data.HintFormat && fl.format != "":
+	case ie.Hint == dataio.HintFormat && fl.format != "":
 		e.Msg += ", or use " + fl.format
 	default:
 		return err

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/output"
 )
@@ -41,12 +42,12 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			if err := checkOutputs([]string{"predictions", "gold"}, []string{preds, gold}, nil, nil); err != nil {
 				return err
 			}
-			pf, err := data.ParseFormat(predsFormat)
+			pf, err := dataio.ParseFormat(predsFormat)
 			if err != nil {
 				return usagef("--predictions-format: %v", err)
 			}
-			opt := data.ReadOptions{Context: cmd.Context(), MaxMemory: maxMem.bytes()}
-			p, err := output.LoadConsensus(preds, pf, opt)
+			opt := dataio.ReadSettings{MaxMemory: maxMem.bytes()}
+			p, err := output.LoadConsensus(cmd.Context(), preds, pf, opt)
 			if err != nil {
 				return limitHint(withAdvice(err, readFlags{format: "--predictions-format"}))
 			}
@@ -56,7 +57,7 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			if err != nil {
 				return err
 			}
-			g, err := layout.loadGold(cmd.Context(), gold, d, data.ReadOptions{MaxMemory: maxMem.bytes()}, false)
+			g, err := layout.loadGold(cmd.Context(), gold, d, dataio.ReadSettings{MaxMemory: maxMem.bytes()}, false)
 			if err != nil {
 				return err
 			}

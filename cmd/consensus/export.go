@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/output"
 )
@@ -34,12 +34,12 @@ them back into the same data set.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, dir := args[0], args[1]
-			f, err := data.ParseFormat(format)
+			f, err := dataio.ParseFormat(format)
 			if err != nil {
 				return usageErr(err)
 			}
 			if f == "" {
-				f = data.CSV
+				f = dataio.CSV
 			}
 			d, g, err := datasets.Load(name)
 			if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/datasets"
 )
 
@@ -67,11 +69,11 @@ func TestDatasetsExportRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := data.LoadLabels(filepath.Join(out, "labels"+ext), "", data.ReadOptions{})
+		got, err := dataio.LoadLabels(context.Background(), filepath.Join(out, "labels"+ext), "", dataio.ReadSettings{})
 		if err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
-		gotGold, err := data.LoadGold(filepath.Join(out, "gold"+ext), "", got, data.ReadOptions{})
+		gotGold, err := dataio.LoadGold(context.Background(), filepath.Join(out, "gold"+ext), "", got, dataio.ReadSettings{})
 		if err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}

@@ -8,13 +8,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
+	"github.com/spf13/cobra"
 )
 
 // fitFlags are the flags that control fitting, shared by the subcommands
@@ -115,7 +116,7 @@ func newFitCmd() *cobra.Command {
 				return err
 			}
 			ests = ff.withIterations(cmd, ests)
-			ofmt, err := data.ParseFormat(outFormat)
+			ofmt, err := dataio.ParseFormat(outFormat)
 			if err != nil {
 				return usagef("--output-format: %v", err)
 			}
@@ -183,7 +184,7 @@ func newFitCmd() *cobra.Command {
 			}
 			res, err := est.Fit(cmd.Context(), d, set)
 			bar.finish()
-			if errors.Is(err, model.ErrNoMStep) || errors.Is(err, model.ErrTwoClassesOnly) {
+			if errors.Is(err, model.ErrNoMStep) || errors.Is(err, crowdkit.ErrTwoClassesOnly) {
 				return usageErr(err) // --solver em with a model EM cannot fit, kos with K ≠ 2
 			}
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/output"
@@ -59,7 +60,7 @@ func (f *layoutFlags) checkData(d *data.Dataset) error {
 
 // files returns the consensus file in the chosen layout and, with --tasks,
 // the tasks file.
-func (f *layoutFlags) files(out string, ofmt data.Format, res *model.Result, seed uint64) []output.File {
+func (f *layoutFlags) files(out string, ofmt dataio.Format, res *model.Result, seed uint64) []output.File {
 	files := []output.File{output.LayoutFile(out, ofmt, f.layout, res, seed)}
 	if f.tasks != "" {
 		files = append(files, output.TasksFile(f.tasks, "", res))

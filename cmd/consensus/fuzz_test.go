@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/output"
 )
 
@@ -41,13 +41,13 @@ var fuzzCommands = [][]string{
 // 1 or 2, and a failure is one line on stderr.
 func FuzzReadCommands(f *testing.F) {
 	labels := "task,worker,label\n1,a,x\n1,b,y\n2,a,x\n2,b,x\n3,a,y\n"
-	d, err := data.ReadLabels(strings.NewReader(labels), "l.csv", data.ReadOptions{})
+	d, err := dataio.ReadLabels(context.Background(), strings.NewReader(labels), "l.csv", dataio.ReadSettings{})
 	if err != nil {
 		f.Fatal(err)
 	}
 	var pq, jl bytes.Buffer
-	output.WriteLabels(&pq, d, data.Parquet)
-	output.WriteLabels(&jl, d, data.JSONL)
+	output.WriteLabels(&pq, d, dataio.Parquet)
+	output.WriteLabels(&jl, d, dataio.JSONL)
 	seeds := [][]byte{[]byte(labels), pq.Bytes(), jl.Bytes(), []byte("task,label\n1,x\n2,y\n"),
 		[]byte("task,label,p_x,p_y\n1,x,0.5,0.5\n2,y,0.25,0.75\n"),
 		[]byte("worker,labels,p[x,x],p[x,y],p[y,x],p[y,y]\na,3,0.9,0.1,0.2,0.8\n"),

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
 // goldFlags give the gold file a layout of its own: its separator, format
@@ -36,9 +37,9 @@ func (g *goldFlags) set() bool {
 
 // loadGold reads the gold file path for d. labels holds the options the
 // labels file was read with (its separator only if --sep was given).
-func (g *goldFlags) loadGold(ctx context.Context, path string, d *data.Dataset, labels data.ReadOptions, sepGiven bool) (*data.Gold, error) {
-	own := data.ReadOptions{TaskColumn: g.taskCol, LabelColumn: g.labelCol, Context: ctx, MaxMemory: labels.MaxMemory}
-	format, err := data.ParseFormat(g.format)
+func (g *goldFlags) loadGold(ctx context.Context, path string, d *data.Dataset, labels dataio.ReadSettings, sepGiven bool) (*data.Gold, error) {
+	own := dataio.ReadSettings{TaskColumn: g.taskCol, LabelColumn: g.labelCol, MaxMemory: labels.MaxMemory}
+	format, err := dataio.ParseFormat(g.format)
 	if err != nil {
 		return nil, usagef("--gold-format: %v", err)
 	}
@@ -50,22 +51,21 @@ func (g *goldFlags) loadGold(ctx context.Context, path string, d *data.Dataset, 
 		own.Sep = s
 	}
 	if g.set() {
-		gd, err := data.LoadGold(path, format, d, own)
+		gd, err := dataio.LoadGold(ctx, path, format, d, own)
 		return gd, goldHint(err)
 	}
 	inherited := labels
 	inherited.Classes = nil
-	inherited.Context = ctx
 	if !sepGiven {
 		inherited.Sep = 0 // the gold file's own extension decides
 	}
-	gd, err := data.LoadGold(path, "", d, inherited)
+	gd, err := dataio.LoadGold(ctx, path, "", d, inherited)
 	if err == nil || path == "-" || !headerError(err) || sameLayout(inherited, own) {
 		return gd, goldHint(err)
 	}
 	// The labels' layout does not fit the gold header: try the gold
 	// file's own defaults before giving up.
-	gd, err2 := data.LoadGold(path, "", d, own)
+	gd, err2 := dataio.LoadGold(ctx, path, "", d, own)
 	if err2 == nil {
 		fmt.Fprintf(os.Stderr, "note: %s is read with its own layout (separator by its extension, columns 'task' and 'label'), not that of the labels file\n", path)
 		return gd, nil
@@ -74,7 +74,7 @@ func (g *goldFlags) loadGold(ctx context.Context, path string, d *data.Dataset, 
 }
 
 // sameLayout reports whether two option sets read a header alike.
-func sameLayout(a, b data.ReadOptions) bool {
+func sameLayout(a, b dataio.ReadSettings) bool {
 	col := func(s, def string) string {
 		if s = strings.TrimSpace(s); s == "" {
 			return def
@@ -87,8 +87,8 @@ func sameLayout(a, b data.ReadOptions) bool {
 // headerError reports whether err is about the header (the columns or the
 // separator) rather than about the rows.
 func headerError(err error) bool {
-	var ie *data.InputError
-	return errors.As(err, &ie) && (ie.Hint == data.HintColumns || ie.Hint == data.HintSeparator)
+	var ie *dataio.InputError
+	return errors.As(err, &ie) && (ie.Hint == dataio.HintColumns || ie.Hint == dataio.HintSeparator)
 }
 
 // goldHint adds to an error reading a gold file the advice that names the

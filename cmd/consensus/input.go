@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/datasets"
 )
 
@@ -63,8 +64,8 @@ func parseSep(flag, s string) (rune, error) {
 	return r[0], nil
 }
 
-func (f *inputFlags) options() (data.ReadOptions, error) {
-	opt := data.ReadOptions{TaskColumn: f.taskCol, WorkerColumn: f.workerCol, LabelColumn: f.labelCol}
+func (f *inputFlags) options() (dataio.ReadSettings, error) {
+	opt := dataio.ReadSettings{TaskColumn: f.taskCol, WorkerColumn: f.workerCol, LabelColumn: f.labelCol}
 	if f.sep != "" {
 		s, err := parseSep("sep", f.sep)
 		if err != nil {
@@ -140,16 +141,15 @@ func (f *inputFlags) load(ctx context.Context) (*data.Dataset, *data.Gold, error
 	if err != nil {
 		return nil, nil, err
 	}
-	format, err := data.ParseFormat(f.format)
+	format, err := dataio.ParseFormat(f.format)
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
 	if err := checkReadMemory(f.input, format, opt, f.maxMemory); err != nil {
 		return nil, nil, err
 	}
-	opt.Context = ctx
 	opt.MaxMemory = f.maxMemory.bytes()
-	d, err := data.LoadLabels(f.input, format, opt)
+	d, err := dataio.LoadLabels(ctx, f.input, format, opt)
 	if err != nil {
 		return nil, nil, limitHint(withAdvice(err, labelsFlags))
 	}
@@ -179,7 +179,7 @@ func (f *inputFlags) loadGold(ctx context.Context, path string, d *data.Dataset)
 // limitHint adds to an error of a read stopped by the memory limit what
 // to do about it.
 func limitHint(err error) error {
-	if errors.Is(err, data.ErrLimit) {
+	if errors.Is(err, dataio.ErrLimit) {
 		return usagef("%v; use a machine with more memory, or --max-memory to change the limit", err)
 	}
 	return err
@@ -197,11 +197,11 @@ func (f *inputFlags) readFlag() string {
 		return "--format"
 	case f.classes != "":
 		return "--classes"
-	case f.taskCol != data.DefaultTaskColumn:
+	case f.taskCol != dataio.DefaultTaskColumn:
 		return "--task-column"
-	case f.workerCol != data.DefaultWorkerColumn:
+	case f.workerCol != dataio.DefaultWorkerColumn:
 		return "--worker-column"
-	case f.labelCol != data.DefaultLabelColumn:
+	case f.labelCol != dataio.DefaultLabelColumn:
 		return "--label-column"
 	}
 	return ""

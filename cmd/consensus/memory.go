@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -145,11 +146,11 @@ type memoryError struct{ msg string }
 func (e *memoryError) Error() string { return e.msg }
 
 // checkReadMemory estimates the memory needed to read the labels file path
-// (data.EstimateFile) and fails if it exceeds the limit. Standard input
+// (dataio.EstimateFile) and fails if it exceeds the limit. Standard input
 // and Parquet files are not checked here (their size is unknown or not
 // proportional to the rows); the fit is checked later by checkFitMemory in
 // every case.
-func checkReadMemory(path string, format data.Format, opt data.ReadOptions, limit memLimit) error {
+func checkReadMemory(path string, format dataio.Format, opt dataio.ReadSettings, limit memLimit) error {
 	if path == "" || path == "-" {
 		return nil
 	}
@@ -157,7 +158,7 @@ func checkReadMemory(path string, format data.Format, opt data.ReadOptions, limi
 	if !ok {
 		return nil
 	}
-	est, err := data.EstimateFile(path, format, opt)
+	est, err := dataio.EstimateFile(path, format, opt)
 	if err != nil {
 		return nil // Parquet, or a file the reader reports on properly
 	}
@@ -246,9 +247,9 @@ const maxAddressable = 1 << 47
 // checkSimulateMemory fails if the simulation described by cfg is estimated
 // to need more memory than the limit allows: the labels, the identifiers,
 // the true distributions and the noise model's parameters (cfg.Noise's
-// WorkerDim and ObjectDim values, twice: the parameters and what sampling
+// WorkerDim and TaskDim values, twice: the parameters and what sampling
 // derives from them). simulate and bench call it before any allocation.
-func checkSimulateMemory(cfg sim.Config, limit memLimit) error {
+func checkSimulateMemory(cfg sim.Settings, limit memLimit) error {
 	avail, desc, ok := limit.available()
 	if !ok {
 		avail, desc = maxAddressable, "any process can address"
@@ -267,9 +268,9 @@ func checkSimulateMemory(cfg sim.Config, limit memLimit) error {
 	labels := tasks * per
 	params := 0.0
 	if cfg.Noise != nil {
-		params = workers*float64(cfg.Noise.WorkerDim(k)) + tasks*float64(cfg.Noise.ObjectDim(k))
+		params = workers*float64(cfg.Noise.WorkerDim(k)) + tasks*float64(cfg.Noise.TaskDim(k))
 	}
-	need := labels*simBytesPerLabel + (tasks+workers)*data.ReadBytesPerID + tasks*float64(k)*16 + params*16 + simBytes
+	need := labels*simBytesPerLabel + (tasks+workers)*dataio.ReadBytesPerID + tasks*float64(k)*16 + params*16 + simBytes
 	if need <= avail {
 		return nil
 	}

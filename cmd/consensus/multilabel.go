@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 )
@@ -87,18 +89,18 @@ func (f *multilabelFlags) run(cmd *cobra.Command) error {
 	if f.empty != "" && strings.Contains(f.empty, f.labelSep) {
 		return usagef("--empty-label %q contains the --label-sep %q", f.empty, f.labelSep)
 	}
-	ofmt, err := data.ParseFormat(f.outFormat)
+	ofmt, err := dataio.ParseFormat(f.outFormat)
 	if err != nil {
 		return usagef("--output-format: %v", err)
 	}
-	ifmt, err := data.ParseFormat(f.format)
+	ifmt, err := dataio.ParseFormat(f.format)
 	if err != nil {
 		return usagef("--format: %v", err)
 	}
 	if err := checkOutputs([]string{"input"}, []string{f.input}, []string{"output"}, []string{f.out}); err != nil {
 		return err
 	}
-	opt := data.ReadOptions{Context: cmd.Context(), MaxMemory: f.maxMemory.bytes()}
+	opt := dataio.ReadSettings{MaxMemory: f.maxMemory.bytes()}
 	if f.sep != "" {
 		if opt.Sep, err = parseSep("sep", f.sep); err != nil {
 			return err
@@ -111,7 +113,7 @@ func (f *multilabelFlags) run(cmd *cobra.Command) error {
 		}
 		path = "-"
 	}
-	m, err := f.read(path, ifmt, opt)
+	m, err := f.read(cmd.Context(), path, ifmt, opt)
 	if err != nil {
 		return err
 	}
@@ -155,7 +157,7 @@ func (f *multilabelFlags) run(cmd *cobra.Command) error {
 // the --empty-label text an empty set; a class named twice in one cell, an
 // empty class between separators are refused
 // with the file and line.
-func (f *multilabelFlags) read(path string, ifmt data.Format, opt data.ReadOptions) (*model.MultiLabels, error) {
+func (f *multilabelFlags) read(ctx context.Context, path string, ifmt dataio.Format, opt dataio.ReadSettings) (*model.MultiLabels, error) {
 	m := &model.MultiLabels{}
 	taskIdx, workerIdx, classIdx := map[string]int32{}, map[string]int32{}, map[string]uint16{}
 	index := func(idx map[string]int32, names *[]string, s string) int32 {
@@ -168,8 +170,8 @@ func (f *multilabelFlags) read(path string, ifmt data.Format, opt data.ReadOptio
 		return i
 	}
 	var sets [][]string
-	cols := data.Columns{Names: []string{f.task, f.worker, f.label}, Roles: []string{"task", "worker", "label"}}
-	err := data.LoadTable(path, ifmt, opt, cols, func(cells []string, _ int) error {
+	cols := dataio.Columns{Names: []string{f.task, f.worker, f.label}, Roles: []string{"task", "worker", "label"}}
+	err := dataio.LoadTable(ctx, path, ifmt, opt, cols, func(cells []string, _ int) error {
 		m.Task = append(m.Task, index(taskIdx, &m.Tasks, cells[0]))
 		m.Worker = append(m.Worker, index(workerIdx, &m.Workers, cells[1]))
 		var set []string

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 	"github.com/consensuslab/consensus/plan"
@@ -98,7 +100,7 @@ posterior 0.5 or more, else "none").`,
 			if pool == "" && cmd.Flags().Changed("per-worker") {
 				return usagef("--per-worker applies only with --pool")
 			}
-			ofmt, err := data.ParseFormat(outFormat)
+			ofmt, err := dataio.ParseFormat(outFormat)
 			if err != nil {
 				return usagef("--output-format: %v", err)
 			}
@@ -111,7 +113,7 @@ posterior 0.5 or more, else "none").`,
 				return err
 			}
 			if pool != "" {
-				if set.Pool, err = readPool(pool, d); err != nil {
+				if set.Pool, err = readPool(cmd.Context(), pool, d); err != nil {
 					return err
 				}
 			}
@@ -186,17 +188,17 @@ posterior 0.5 or more, else "none").`,
 }
 
 // readPool reads the pool file's worker column into worker indices of d.
-func readPool(path string, d *data.Dataset) ([]int, error) {
+func readPool(ctx context.Context, path string, d *data.Dataset) ([]int, error) {
 	index := make(map[string]int, d.NumWorkers())
 	for w, name := range d.Workers {
 		index[name] = w
 	}
 	seen := map[int]bool{}
 	var pool []int
-	err := data.LoadTable(path, "", data.ReadOptions{}, data.Columns{Names: []string{"worker"}}, func(cells []string, line int) error {
+	err := dataio.LoadTable(ctx, path, "", dataio.ReadSettings{}, dataio.Columns{Names: []string{"worker"}}, func(cells []string, line int) error {
 		w, ok := index[cells[0]]
 		if !ok {
-			return &data.InputError{File: path, Line: line, Msg: fmt.Sprintf("worker %q has no labels in the data: the planner needs its fitted confusion matrix", cells[0])}
+			return &dataio.InputError{File: path, Line: line, Msg: fmt.Sprintf("worker %q has no labels in the data: the planner needs its fitted confusion matrix", cells[0])}
 		}
 		if !seen[w] {
 			seen[w] = true

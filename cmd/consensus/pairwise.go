@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/internal/table"
 	"github.com/consensuslab/consensus/output"
 	"github.com/consensuslab/consensus/pairwise"
@@ -112,11 +112,11 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	ofmt, err := data.ParseFormat(f.outFormat)
+	ofmt, err := dataio.ParseFormat(f.outFormat)
 	if err != nil {
 		return usagef("--output-format: %v", err)
 	}
-	ifmt, err := data.ParseFormat(f.format)
+	ifmt, err := dataio.ParseFormat(f.format)
 	if err != nil {
 		return usagef("--format: %v", err)
 	}
@@ -126,7 +126,7 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	if err := checkTables(ofmt, "--output-format", []string{"output", "workers"}, []string{f.out, f.work}); err != nil {
 		return err
 	}
-	opt := data.ReadOptions{Context: cmd.Context(), MaxMemory: f.maxMemory.bytes()}
+	opt := dataio.ReadSettings{MaxMemory: f.maxMemory.bytes()}
 	if f.sep != "" {
 		if opt.Sep, err = parseSep("sep", f.sep); err != nil {
 			return err
@@ -142,7 +142,7 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	// bt does not use the workers: their column is not read, as any other
 	// column a reader ignores.
 	cols := pairwise.Columns{Worker: f.worker, Left: f.left, Right: f.right, Label: f.label, Tie: f.tie, NoWorkers: f.model == "bt"}
-	comp, err := pairwise.LoadComparisons(path, ifmt, cols, opt)
+	comp, err := pairwise.LoadComparisons(cmd.Context(), path, ifmt, cols, opt)
 	if err != nil {
 		return limitHint(err)
 	}
@@ -246,7 +246,7 @@ func workersTable(r *pairwise.Result, c *pairwise.Comparisons) *output.Table {
 }
 
 func newPairwiseSimulateCmd() *cobra.Command {
-	var s pairwise.Sim
+	var s pairwise.SimSettings
 	var out, truth, truthWorkers string
 	c := &cobra.Command{
 		Use:   "simulate",
@@ -272,7 +272,7 @@ the comparisons name them.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			files := []output.File{{Path: out, Write: table.Encoder(out, "", func(w io.Writer, f data.Format) error {
+			files := []output.File{{Path: out, Write: table.Encoder(out, "", func(w io.Writer, f dataio.Format) error {
 				return writeComparisons(w, f, comp)
 			})}}
 			if truth != "" {
@@ -306,7 +306,7 @@ the comparisons name them.`,
 }
 
 // writeComparisons writes c as a table worker,left,right,label in format f.
-func writeComparisons(w io.Writer, f data.Format, c *pairwise.Comparisons) error {
+func writeComparisons(w io.Writer, f dataio.Format, c *pairwise.Comparisons) error {
 	tw, err := table.NewWriter(w, f, []table.Column{{Name: "worker", Kind: table.Dict}, {Name: "left"}, {Name: "right"}, {Name: "label"}})
 	if err != nil {
 		return err

@@ -47,8 +47,8 @@ where the LA and DA forms of one noise model disagree most.`,
 			if err != nil {
 				return err
 			}
-			opt := &report.Options{Title: title, Noise: noiseName, Settings: set, Seed: ff.seed, Top: top,
-				BootstrapReps: reps, Context: cmd.Context(), NoRecommendation: noRec, MaxMemory: float64(in.maxMemory.bytes())}
+			opt := &report.Settings{Title: title, Noise: noiseName, Fit: set, Seed: ff.seed, Top: top,
+				BootstrapReps: reps, NoRecommendation: noRec, MaxMemory: float64(in.maxMemory.bytes())}
 			if models != "" {
 				for _, m := range strings.Split(models, ",") {
 					if m = strings.TrimSpace(m); m != "" {
@@ -77,7 +77,7 @@ where the LA and DA forms of one noise model disagree most.`,
 				opt.Step = bar.step
 				opt.Progress = bar.update
 			}
-			rep, err := report.New(d, gold, opt)
+			rep, err := report.New(cmd.Context(), d, gold, opt)
 			bar.finish()
 			if err != nil {
 				if errors.Is(err, model.ErrUnknownModel) {

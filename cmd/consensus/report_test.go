@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/output"
 )
 
@@ -107,7 +107,7 @@ func TestFitFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	if _, err := output.ReadConsensus(fh, out, data.Parquet); err != nil {
+	if _, err := output.ReadConsensus(fh, out, dataio.Parquet); err != nil {
 		t.Error(err)
 	}
 	for _, args := range [][]string{

@@ -16,7 +16,7 @@ import (
 func init() { extraCommands = append(extraCommands, newReproduceCmd) }
 
 func newReproduceCmd() *cobra.Command {
-	var cfg experiments.Config
+	var cfg experiments.Settings
 	var only string
 	var quiet bool
 	c := &cobra.Command{
@@ -55,7 +55,7 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 					}
 				}
 			}
-			if cfg.Parallel < 0 {
+			if cfg.Threads < 0 {
 				return usagef("--parallel must not be negative")
 			}
 			if !quiet {
@@ -74,7 +74,7 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 	fl.StringVarP(&cfg.Output, "output", "o", "results", "output folder")
 	fl.Uint64Var(&cfg.Seed, "seed", 0, "seed of the simulations, subsamples and tie-breaking")
 	fl.BoolVar(&cfg.Quick, "quick", false, "reduced experiments (for tests; not a reproduction)")
-	fl.IntVar(&cfg.Parallel, "parallel", 0, "fits run at the same time, sharing the cores (default: one per core, one thread each); results do not depend on it")
+	fl.IntVar(&cfg.Threads, "parallel", 0, "fits run at the same time, sharing the cores (default: one per core, one thread each); results do not depend on it")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no progress or log lines on stderr")
 	return c
 }
@@ -99,7 +99,7 @@ type reproduceStatus struct {
 }
 
 // event handles the progress of a part of the reproduction
-// (experiments.Config.Progress).
+// (experiments.Settings.Progress).
 func (s *reproduceStatus) event(p model.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

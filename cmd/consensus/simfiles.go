@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/internal/table"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
@@ -13,7 +14,7 @@ import (
 
 // files returns the output files of --truth-workers and --bayes for the
 // data set d and truth tr simulated with seed.
-func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Config) ([]output.File, error) {
+func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Settings) ([]output.File, error) {
 	var files []output.File
 	if f.bayes != "" {
 		post, err := tr.BayesPosterior(d)
@@ -21,12 +22,12 @@ func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Config) (
 			return nil, usagef("--bayes needs a true class per object, from an la-* or vb-la-* model; this simulation draws a latent class per label (%s)", cfg.Latent.Name())
 		}
 		labels := model.Argmax(post, d.NumClasses(), cfg.Seed)
-		files = append(files, output.File{Path: f.bayes, Write: table.Encoder(f.bayes, "", func(w io.Writer, fm data.Format) error {
+		files = append(files, output.File{Path: f.bayes, Write: table.Encoder(f.bayes, "", func(w io.Writer, fm dataio.Format) error {
 			return writeClassRows(w, fm, d, labels, post, "p_", nil)
 		})})
 	}
 	if f.workers != "" {
-		files = append(files, output.File{Path: f.workers, Write: table.Encoder(f.workers, "", func(w io.Writer, fm data.Format) error {
+		files = append(files, output.File{Path: f.workers, Write: table.Encoder(f.workers, "", func(w io.Writer, fm dataio.Format) error {
 			return writeTruthWorkers(w, fm, d, tr, cfg.Noise)
 		})})
 	}
@@ -36,9 +37,9 @@ func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Config) (
 // writeTruthWorkers writes one row per worker: its name ("worker"), its
 // kind ("kind"), its number of labels ("labels") and its true parameters
 // as the noise model's evaluator reports them (Evaluator.WorkerColumns).
-func writeTruthWorkers(w io.Writer, f data.Format, d *data.Dataset, tr *sim.Truth, m noise.Model) error {
+func writeTruthWorkers(w io.Writer, f dataio.Format, d *data.Dataset, tr *sim.Truth, m noise.Model) error {
 	ev := m.NewEvaluator(d)
-	ev.SetParams(tr.Worker, tr.Object)
+	ev.SetParams(tr.Worker, tr.Task)
 	cols := []table.Column{{Name: "worker"}, {Name: "kind", Kind: table.Dict}, {Name: "labels", Kind: table.Int}}
 	for _, c := range ev.WorkerColumns() {
 		cols = append(cols, table.Column{Name: c, Kind: table.Float})
@@ -72,7 +73,7 @@ func writeTruthWorkers(w io.Writer, f data.Format, d *data.Dataset, tr *sim.Trut
 // column per class, named prefix + class, numbers that read back bit for
 // bit), then, if subtype is not nil, "subtype": 1 for an object of the
 // correlated group's subtype, 0 otherwise.
-func writeClassRows(w io.Writer, f data.Format, d *data.Dataset, labels []int, vals []float64, prefix string, subtype []bool) error {
+func writeClassRows(w io.Writer, f dataio.Format, d *data.Dataset, labels []int, vals []float64, prefix string, subtype []bool) error {
 	cols := []table.Column{{Name: "task"}, {Name: "label", Kind: table.Dict}}
 	for _, c := range d.Classes {
 		cols = append(cols, table.Column{Name: prefix + c, Kind: table.Float})

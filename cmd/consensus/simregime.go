@@ -16,12 +16,12 @@ type simRegimeFlags struct {
 	regime     string
 	classPrior string
 	correlated string
-	cfg        sim.Config // --activity, --spammers and --adversaries
-	accuracy   string     // --accuracy
-	nearRandom float64    // --near-random
-	errorDecay float64    // --error-decay
-	workers    string     // --truth-workers
-	bayes      string     // --bayes
+	cfg        sim.Settings // --activity, --spammers and --adversaries
+	accuracy   string       // --accuracy
+	nearRandom float64      // --near-random
+	errorDecay float64      // --error-decay
+	workers    string       // --truth-workers
+	bayes      string       // --bayes
 }
 
 // add registers the flags on fl.
@@ -43,7 +43,7 @@ func (f *simRegimeFlags) add(fl *pflag.FlagSet) {
 // flags and whose noise model and assumption come from --model, with the
 // regime and the settings of these flags. A regime's settings give way to
 // the flags set on the command line.
-func (f *simRegimeFlags) apply(fl *pflag.FlagSet, cfg *sim.Config) error {
+func (f *simRegimeFlags) apply(fl *pflag.FlagSet, cfg *sim.Settings) error {
 	out := *cfg
 	if f.regime != "" {
 		r, err := sim.Regime(f.regime, cfg.Seed)
@@ -89,7 +89,7 @@ func (f *simRegimeFlags) apply(fl *pflag.FlagSet, cfg *sim.Config) error {
 // applyParams sets the worker parameter ranges of cfg from --accuracy,
 // --near-random and --error-decay, on top of those of the regime, and
 // checks them against the number of classes.
-func (f *simRegimeFlags) applyParams(fl *pflag.FlagSet, cfg *sim.Config) error {
+func (f *simRegimeFlags) applyParams(fl *pflag.FlagSet, cfg *sim.Settings) error {
 	changed := fl.Changed("accuracy") || fl.Changed("near-random") || fl.Changed("error-decay")
 	if changed {
 		var ranges []sim.Range
@@ -168,7 +168,7 @@ func parseRanges(s string) ([]sim.Range, error) {
 
 // applyFlags sets the fields of cfg whose flags were given, after checking
 // their values.
-func (f *simRegimeFlags) applyFlags(fl *pflag.FlagSet, cfg *sim.Config) error {
+func (f *simRegimeFlags) applyFlags(fl *pflag.FlagSet, cfg *sim.Settings) error {
 	if fl.Changed("class-prior") {
 		p, err := parseClassPrior(f.classPrior)
 		if err != nil {
@@ -213,7 +213,7 @@ func (f *simRegimeFlags) applyFlags(fl *pflag.FlagSet, cfg *sim.Config) error {
 
 // checkCorrelated returns an error naming --correlated if the group of cfg
 // does not fit its numbers of workers, labels per object and classes.
-func checkCorrelated(cfg *sim.Config) error {
+func checkCorrelated(cfg *sim.Settings) error {
 	g := cfg.Correlated
 	if g.Workers == 0 {
 		return nil
@@ -232,7 +232,7 @@ func checkCorrelated(cfg *sim.Config) error {
 
 // simSizes returns the numbers of workers, of labels an object and of
 // classes of cfg with their defaults (as sim.Simulate fills them in).
-func simSizes(cfg *sim.Config) (workers, per, k int) {
+func simSizes(cfg *sim.Settings) (workers, per, k int) {
 	workers, per, k = cfg.Workers, cfg.LabelsPerTask, cfg.Classes
 	if workers == 0 {
 		workers = 20

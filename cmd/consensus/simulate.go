@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/internal/table"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
@@ -13,7 +13,7 @@ import (
 )
 
 func newSimulateCmd() *cobra.Command {
-	var cfg sim.Config
+	var cfg sim.Settings
 	var modelName, out, truth string
 	var maxMem memLimit
 	var regime simRegimeFlags
@@ -76,7 +76,7 @@ its parts one by one (docs/simulation.md).`,
 				return output.WriteFiles(cmd.Context(), files...)
 			}
 			target := model.Argmax(tr.Target, d.NumClasses(), cfg.Seed)
-			files = append(files, output.File{Path: truth, Write: table.Encoder(truth, "", func(w io.Writer, f data.Format) error {
+			files = append(files, output.File{Path: truth, Write: table.Encoder(truth, "", func(w io.Writer, f dataio.Format) error {
 				return writeClassRows(w, f, d, target, tr.Q, "q_", tr.Subtype)
 			})})
 			return output.WriteFiles(cmd.Context(), files...)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 )
 
 // TestSimulateFormats checks that simulate writes its labels in the format
@@ -24,22 +25,22 @@ func TestSimulateFormats(t *testing.T) {
 	if r := runIn(t, dir, "", append(args, "-o", "ref.csv")...); r.code != 0 {
 		t.Fatalf("simulate -o ref.csv: exit %d: %s", r.code, r.stderr)
 	}
-	want, err := data.LoadLabels(filepath.Join(dir, "ref.csv"), "", data.ReadOptions{})
+	want, err := dataio.LoadLabels(context.Background(), filepath.Join(dir, "ref.csv"), "", dataio.ReadSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name   string
-		format data.Format
+		format dataio.Format
 		head   []byte // how the file starts
 	}{
-		{"out.tsv", data.TSV, []byte("task\tworker\tlabel\n")},
-		{"out.jsonl", data.JSONL, []byte(`{"task":`)},
-		{"out.parquet", data.Parquet, []byte("PAR1")},
-		{"out.pq", data.Parquet, []byte("PAR1")},
-		{"out.csv.gz", data.CSV, []byte{0x1f, 0x8b}},
-		{"out.jsonl.gz", data.JSONL, []byte{0x1f, 0x8b}},
-		{"out.parquet.gz", data.Parquet, []byte{0x1f, 0x8b}},
+		{"out.tsv", dataio.TSV, []byte("task\tworker\tlabel\n")},
+		{"out.jsonl", dataio.JSONL, []byte(`{"task":`)},
+		{"out.parquet", dataio.Parquet, []byte("PAR1")},
+		{"out.pq", dataio.Parquet, []byte("PAR1")},
+		{"out.csv.gz", dataio.CSV, []byte{0x1f, 0x8b}},
+		{"out.jsonl.gz", dataio.JSONL, []byte{0x1f, 0x8b}},
+		{"out.parquet.gz", dataio.Parquet, []byte{0x1f, 0x8b}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if r := runIn(t, dir, "", append(args, "-o", tc.name)...); r.code != 0 {
@@ -58,7 +59,7 @@ func TestSimulateFormats(t *testing.T) {
 					t.Fatalf("not gzip: %v", err)
 				}
 			}
-			got, err := data.LoadLabels(path, tc.format, data.ReadOptions{})
+			got, err := dataio.LoadLabels(context.Background(), path, tc.format, dataio.ReadSettings{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,12 +77,12 @@ type truthTable struct {
 	rows   [][]string
 }
 
-// loadTruth reads a truth file with data.LoadTable: the task and label
+// loadTruth reads a truth file with dataio.LoadTable: the task and label
 // columns and every q_<class> column.
 func loadTruth(t *testing.T, path string) truthTable {
 	t.Helper()
 	var tt truthTable
-	cols := data.Columns{Names: []string{"task", "label"}, More: func(header []string) (names, roles []string, err error) {
+	cols := dataio.Columns{Names: []string{"task", "label"}, More: func(header []string) (names, roles []string, err error) {
 		for _, h := range header {
 			if strings.HasPrefix(h, "q_") {
 				names = append(names, h)
@@ -90,7 +91,7 @@ func loadTruth(t *testing.T, path string) truthTable {
 		tt.header = append([]string{"task", "label"}, names...)
 		return names, nil, nil
 	}}
-	err := data.LoadTable(path, "", data.ReadOptions{}, cols, func(cells []string, _ int) error {
+	err := dataio.LoadTable(context.Background(), path, "", dataio.ReadSettings{}, cols, func(cells []string, _ int) error {
 		row := make([]string, len(cells))
 		for i, c := range cells {
 			row[i] = strings.Clone(c) // a cell may point into the reader's buffer

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 )
@@ -75,12 +76,12 @@ func (f *skillFlags) apply(est model.Estimator, d *data.Dataset) (model.Estimato
 	if err != nil {
 		return nil, err
 	}
-	format, err := data.ParseFormat(f.format)
+	format, err := dataio.ParseFormat(f.format)
 	if err != nil {
 		return nil, usagef("--skills-format: %v", err)
 	}
-	opt := data.ReadOptions{Context: f.ctx, MaxMemory: f.maxMemory}
-	t, err := output.LoadWorkers(f.path, format, opt, []string{"skill"})
+	opt := dataio.ReadSettings{MaxMemory: f.maxMemory}
+	t, err := output.LoadWorkers(f.ctx, f.path, format, opt, []string{"skill"})
 	if err != nil {
 		return nil, limitHint(withAdvice(err, readFlags{format: "--skills-format"}))
 	}
@@ -93,7 +94,7 @@ func (f *skillFlags) apply(est model.Estimator, d *data.Dataset) (model.Estimato
 	for i, name := range t.Workers {
 		s := t.Values[i]
 		if !(s >= 0) || math.IsInf(s, 1) {
-			return nil, &data.InputError{File: f.path, Line: t.Lines[i], Msg: fmt.Sprintf("worker %q has skill %v: want a finite number, at least 0", name, s)}
+			return nil, &dataio.InputError{File: f.path, Line: t.Lines[i], Msg: fmt.Sprintf("worker %q has skill %v: want a finite number, at least 0", name, s)}
 		}
 		if w, ok := index[name]; ok {
 			skills[w] = s
@@ -102,7 +103,7 @@ func (f *skillFlags) apply(est model.Estimator, d *data.Dataset) (model.Estimato
 	}
 	wv := sw.WithSkills(skills, missing, def)
 	if err := wv.Check(d); err != nil {
-		return nil, &data.InputError{File: f.path, Msg: strings.TrimPrefix(err.Error(), "mv: ")}
+		return nil, &dataio.InputError{File: f.path, Msg: strings.TrimPrefix(err.Error(), "mv: ")}
 	}
 	fmt.Fprintf(os.Stderr, "note: %d of %d workers have a skill in %s\n", given, d.NumWorkers(), f.path)
 	return wv, nil

@@ -9,12 +9,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
+	"github.com/spf13/cobra"
 )
 
 // trainFlags are fit's flags for semi-supervised fitting: gold labels used
@@ -50,9 +51,9 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 	if f.trainFraction > 0 && f.trainGold != "" {
 		return usagef("--train-fraction and --train-gold cannot be combined: give one source of training gold")
 	}
-	if _, gmv := est.(model.GoldMajorityVote); gmv {
+	if _, gmv := est.(crowdkit.GoldMajorityVote); gmv {
 		if f.trainGold == "" && f.trainFraction == 0 {
-			return usageErr(model.ErrNoTrainingGold)
+			return usageErr(crowdkit.ErrNoTrainingGold)
 		}
 	}
 	if _, ok := est.(model.GoldTrainer); !ok && (f.trainGold != "" || f.trainFraction > 0) {
@@ -164,16 +165,16 @@ func withoutTasks(g, train *data.Gold) *data.Gold {
 // must be numbers the model accepts (model.WorkerStarter.SetWorker), such
 // as probabilities that sum to 1 per row of a Dawid-Skene confusion matrix.
 func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]float64, []int, error) {
-	format, err := data.ParseFormat(f.initFormat)
+	format, err := dataio.ParseFormat(f.initFormat)
 	if err != nil {
 		return nil, nil, usagef("--init-workers-format: %v", err)
 	}
 	names := m.WorkerColumns(d)
-	opt := data.ReadOptions{Context: f.ctx, MaxMemory: f.maxMemory}
-	t, err := output.LoadWorkers(f.initWorkers, format, opt, names)
+	opt := dataio.ReadSettings{MaxMemory: f.maxMemory}
+	t, err := output.LoadWorkers(f.ctx, f.initWorkers, format, opt, names)
 	if err != nil {
-		var ie *data.InputError
-		if errors.As(err, &ie) && ie.Hint == data.HintColumns {
+		var ie *dataio.InputError
+		if errors.As(err, &ie) && ie.Hint == dataio.HintColumns {
 			e := *ie
 			e.Msg += fmt.Sprintf("; model %s needs the worker columns %s (as fit --workers writes them with this model)", m.Name(), strings.Join(names, ","))
 			return nil, nil, &e
@@ -190,7 +191,7 @@ func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]flo
 			continue // a worker with no labels here: nothing to start
 		}
 		if err := m.SetWorker(d, x, w, t.Values[i*nc:(i+1)*nc]); err != nil {
-			return nil, nil, &data.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: err.Error()}
+			return nil, nil, &dataio.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: err.Error()}
 		}
 		set = append(set, w)
 	}

@@ -22,10 +22,10 @@ import (
 // LabelsPerTask is the number of labels of every simulated object.
 const LabelsPerTask = 5
 
-// Config returns the simulation of about n labels with k classes from the
+// Settings returns the simulation of about n labels with k classes from the
 // given noise model under the given assumption.
-func Config(n, k int, nm noise.Model, lat latent.Assumption, seed uint64) sim.Config {
-	return sim.Config{
+func Settings(n, k int, nm noise.Model, lat latent.Assumption, seed uint64) sim.Settings {
+	return sim.Settings{
 		Tasks:         max(1, n/LabelsPerTask),
 		Workers:       max(50, n/2000),
 		Classes:       k,
@@ -46,17 +46,17 @@ var (
 	cache = map[key]*data.Dataset{}
 )
 
-// Simulate draws the data set of Config(n, k, nm, lat, seed) and its ground
+// Simulate draws the data set of Settings(n, k, nm, lat, seed) and its ground
 // truth.
 func Simulate(n, k int, nm noise.Model, lat latent.Assumption, seed uint64) (*data.Dataset, *sim.Truth, error) {
-	d, tr, err := sim.Simulate(Config(n, k, nm, lat, seed))
+	d, tr, err := sim.Simulate(Settings(n, k, nm, lat, seed))
 	if err != nil {
 		return nil, nil, fmt.Errorf("benchdata: %v", err)
 	}
 	return d, tr, nil
 }
 
-// Get returns the data set of Config(n, k, nm, lat, 1), simulated on the
+// Get returns the data set of Settings(n, k, nm, lat, 1), simulated on the
 // first call and cached afterwards. Only the most recent data set is kept,
 // so that a series of benchmarks of growing size does not hold all of them.
 func Get(n, k int, nm noise.Model, lat latent.Assumption) (*data.Dataset, error) {
@@ -67,7 +67,7 @@ func Get(n, k int, nm noise.Model, lat latent.Assumption) (*data.Dataset, error)
 		return d, nil
 	}
 	clear(cache)
-	d, _, err := sim.Simulate(Config(n, k, nm, lat, 1))
+	d, _, err := sim.Simulate(Settings(n, k, nm, lat, 1))
 	if err != nil {
 		return nil, fmt.Errorf("benchdata: %v", err)
 	}

@@ -157,6 +157,9 @@ func (c *Code) Resolve(ref Ref) string {
 			return fmt.Sprintf("package %s declares no %s", a, b)
 		}
 		if !names[b] {
+			if strings.ToLower(b) == b {
+				return "" // a Python module path such as crowdkit.metrics.data
+			}
 			return fmt.Sprintf("package %s declares no %s", a, b)
 		}
 		if !c.HasMember(a, b, d) {

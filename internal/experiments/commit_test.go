@@ -17,7 +17,7 @@ import (
 // name taken by a directory) writes none of the others.
 func TestRunAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
-	cfg := Config{Output: dir, Only: []string{PartTheory, PartStats}, Quick: true, Seed: 1}
+	cfg := Settings{Output: dir, Only: []string{PartTheory, PartStats}, Quick: true, Seed: 1}
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestRunAllOrNothing(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(fresh, "stats.csv"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg = Config{Output: fresh, Only: []string{PartTheory, PartStats}, Quick: true, Seed: 1}
+	cfg = Settings{Output: fresh, Only: []string{PartTheory, PartStats}, Quick: true, Seed: 1}
 	if _, err := Run(context.Background(), cfg); err == nil {
 		t.Fatal("no error with a directory in the place of stats.csv")
 	}

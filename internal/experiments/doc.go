@@ -28,7 +28,7 @@
 //
 // # Determinism
 //
-// Every random choice is seeded from Config.Seed, a fit's result does not
+// Every random choice is seeded from Settings.Seed, a fit's result does not
 // depend on its number of threads, and results are stored by index, so the
 // files depend on the seed and the options only, not on the number of
 // parallel fits, the machine or the time: no time stamps or run times are written (they go to

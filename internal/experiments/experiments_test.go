@@ -121,7 +121,7 @@ func TestSubsample(t *testing.T) {
 // TestRealTemp runs the real-data experiment on temp with all seven
 // models and checks the numbers and the structure of the outputs.
 func TestRealTemp(t *testing.T) {
-	cfg := RealConfig{Datasets: []string{"temp"}, Protocols: DefaultRealProtocols(true), Seed: 1}
+	cfg := RealSettings{Datasets: []string{"temp"}, Protocols: DefaultRealProtocols(true), Seed: 1}
 	var events int
 	res, err := Real(context.Background(), cfg, func(p model.Progress) {
 		events++
@@ -141,13 +141,13 @@ func TestRealTemp(t *testing.T) {
 	for p := range res.Cells {
 		for m, c := range res.Cells[p][0] {
 			if !(c.Accuracy > 0.85 && c.Accuracy <= 1) {
-				t.Errorf("protocol %d, %s: accuracy %v", p, res.Config.Models[m], c.Accuracy)
+				t.Errorf("protocol %d, %s: accuracy %v", p, res.Settings.Models[m], c.Accuracy)
 			}
 			if math.IsNaN(c.LogLoss) || c.LogLoss < 0 {
-				t.Errorf("protocol %d, %s: log loss %v", p, res.Config.Models[m], c.LogLoss)
+				t.Errorf("protocol %d, %s: log loss %v", p, res.Settings.Models[m], c.LogLoss)
 			}
 			if p == 1 && m > 0 && (!c.Converged || math.IsInf(c.LogLoss, 0)) {
-				t.Errorf("ridge protocol, %s: converged %v, log loss %v; want an optimum and a finite loss", res.Config.Models[m], c.Converged, c.LogLoss)
+				t.Errorf("ridge protocol, %s: converged %v, log loss %v; want an optimum and a finite loss", res.Settings.Models[m], c.Converged, c.LogLoss)
 			}
 		}
 	}
@@ -189,7 +189,7 @@ func TestRealTemp(t *testing.T) {
 // column is unsmoothed: on Textual entailment the unsmoothed RFE log loss
 // is the paper's 0.509 and the add-one smoothed one is not.
 func TestRFEUnsmoothedRTE(t *testing.T) {
-	res, err := Real(context.Background(), RealConfig{Datasets: []string{"rte"}, Models: []string{"rfe"}}, nil)
+	res, err := Real(context.Background(), RealSettings{Datasets: []string{"rte"}, Models: []string{"rfe"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestRFEUnsmoothedRTE(t *testing.T) {
 // times below LA-GLAD's. It also checks the documented overfitting of the
 // unpenalised DA maximum likelihood: its MSE rises with the iterations.
 func TestSyntheticDABeatsLA(t *testing.T) {
-	cfg := SyntheticConfigFor(Options{Quick: true, Seed: 11})
+	cfg := SyntheticSettingsFor(SharedSettings{Quick: true, Seed: 11})
 	cfg.Sim.Tasks = 400
 	cfg.Simulations = 2
 	cfg.Ridges = nil
@@ -240,7 +240,7 @@ func TestSyntheticDABeatsLA(t *testing.T) {
 // under our protocol: from 3 to 14 labels per object, LA-GLAD's log loss
 // gets worse while DA-GLAD's improves.
 func TestOverlapDuchenne(t *testing.T) {
-	cfg := OverlapConfig{
+	cfg := OverlapSettings{
 		Ns:        []int{3, 14},
 		Draws:     2,
 		Seed:      5,
@@ -295,7 +295,7 @@ func TestOverlapPoint(t *testing.T) {
 // subjective label from Ber(q) and report it correctly with probability a;
 // the LA posterior is computed with the paper's formula as printed.
 func TestTheoryBySimulation(t *testing.T) {
-	cfg := TheoryConfig{Ns: []int{5, 20}, As: []float64{0.7, 0.9}, R: 0.5, Points: 11}
+	cfg := TheorySettings{Ns: []int{5, 20}, As: []float64{0.7, 0.9}, R: 0.5, Points: 11}
 	res := Theory(cfg)
 	rng := rand.New(rand.NewPCG(7, 7))
 	const reps = 40000
@@ -362,7 +362,7 @@ func TestRunDeterministic(t *testing.T) {
 	var outs [2]string
 	for i := range outs {
 		outs[i] = t.TempDir()
-		rep, err := Run(context.Background(), Config{Output: outs[i], Only: []string{"theory", "stats"}, Quick: true, Parallel: i + 1})
+		rep, err := Run(context.Background(), Settings{Output: outs[i], Only: []string{"theory", "stats"}, Quick: true, Threads: i + 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -378,7 +378,7 @@ func TestRunDeterministic(t *testing.T) {
 			t.Errorf("%s differs between runs (%v, %v)", f, errA, errB)
 		}
 	}
-	if _, err := Run(context.Background(), Config{Output: t.TempDir(), Only: []string{"nope"}}); err == nil {
+	if _, err := Run(context.Background(), Settings{Output: t.TempDir(), Only: []string{"nope"}}); err == nil {
 		t.Error("unknown part accepted")
 	}
 }

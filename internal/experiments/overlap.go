@@ -33,11 +33,11 @@ type OverlapProtocol struct {
 	Settings model.Settings
 }
 
-// OverlapConfig describes the labels-per-object experiment of the paper's
+// OverlapSettings describes the labels-per-object experiment of the paper's
 // figure on the Duchenne smiles data: for every n, at most n labels are
 // drawn for every object, LA-GLAD and DA-GLAD are fitted on the subsample
 // and scored on the gold labels.
-type OverlapConfig struct {
+type OverlapSettings struct {
 	// Dataset is the shipped data set; empty means "duchenne".
 	Dataset string
 	// Ns are the caps n on the number of labels per object.
@@ -48,17 +48,17 @@ type OverlapConfig struct {
 	Seed uint64
 	// Protocols are the fit settings compared.
 	Protocols []OverlapProtocol
-	// Parallel is the number of fits run at the same time.
-	Parallel int
+	// Threads is the number of fits run at the same time.
+	Threads int
 }
 
-// OverlapConfigFor returns the configuration Run uses: Duchenne smiles,
+// OverlapSettingsFor returns the configuration Run uses: Duchenne smiles,
 // n = 3, ..., 20, 10 draws each, fitted with the ridge protocol (λ = 1, to
 // convergence) and without penalty (the maximum likelihood, which LA-GLAD
 // never reaches: its parameters diverge; at most 300 iterations to keep the
 // run short). With Quick: n = 3 and 14, 2 draws, lower limits.
-func OverlapConfigFor(o Options) OverlapConfig {
-	c := OverlapConfig{
+func OverlapSettingsFor(o SharedSettings) OverlapSettings {
+	c := OverlapSettings{
 		Dataset: "duchenne",
 		Draws:   10,
 		Seed:    o.Seed,
@@ -66,7 +66,7 @@ func OverlapConfigFor(o Options) OverlapConfig {
 			{Name: "ridge λ = 1 (our protocol)", File: "overlap", Settings: model.Settings{Method: model.LBFGS, Ridge: 1, MaxIterations: 20000}},
 			{Name: "no penalty, at most 300 iterations", File: "overlap_mle", Settings: model.Settings{Method: model.LBFGS, MaxIterations: 300}},
 		},
-		Parallel: o.Parallel,
+		Threads: o.Threads,
 	}
 	for n := 3; n <= 20; n++ {
 		c.Ns = append(c.Ns, n)
@@ -139,15 +139,15 @@ func (p OverlapPoint) FiniteMeanLogLoss() float64 {
 
 // OverlapResult holds the labels-per-object experiment.
 type OverlapResult struct {
-	// Config is the configuration, with defaults filled in.
-	Config OverlapConfig
-	// Protocols is Config.Protocols.
+	// Settings are the experiment's settings, with defaults filled in.
+	Settings OverlapSettings
+	// Protocols is Settings.Protocols.
 	Protocols []OverlapProtocol
 	// MeanLabels[i] is the mean number of labels per object with the cap
-	// Config.Ns[i] (the same for every draw).
+	// Settings.Ns[i] (the same for every draw).
 	MeanLabels []float64
 	// Points[p][m][i] summarises protocol p, model m (0 LA-GLAD, 1
-	// DA-GLAD) and cap Config.Ns[i].
+	// DA-GLAD) and cap Settings.Ns[i].
 	Points [][2][]OverlapPoint
 	// Gold is the number of gold objects.
 	Gold int
@@ -186,7 +186,7 @@ func Subsample(d *data.Dataset, n int, rng *rand.Rand) *data.Dataset {
 // Overlap runs the labels-per-object experiment. Draw r for the cap n uses
 // the generator PCG(Seed, n·65536 + r); the same subsample is fitted by
 // both models under every protocol.
-func Overlap(ctx context.Context, cfg OverlapConfig, progress func(model.Progress)) (*OverlapResult, error) {
+func Overlap(ctx context.Context, cfg OverlapSettings, progress func(model.Progress)) (*OverlapResult, error) {
 	if cfg.Dataset == "" {
 		cfg.Dataset = "duchenne"
 	}
@@ -194,7 +194,7 @@ func Overlap(ctx context.Context, cfg OverlapConfig, progress func(model.Progres
 	if err != nil {
 		return nil, err
 	}
-	res := &OverlapResult{Config: cfg, Protocols: cfg.Protocols, Gold: gold.Len()}
+	res := &OverlapResult{Settings: cfg, Protocols: cfg.Protocols, Gold: gold.Len()}
 	res.Points = make([][2][]OverlapPoint, len(cfg.Protocols))
 	for p := range cfg.Protocols {
 		for m := range 2 {
@@ -227,7 +227,7 @@ func Overlap(ctx context.Context, cfg OverlapConfig, progress func(model.Progres
 				for m := range 2 {
 					mod := glad(m)
 					set := proto.Settings
-					set.Threads = threadsPerFit(cfg.Parallel)
+					set.Threads = threadsPerFit(cfg.Threads)
 					pt := &res.Points[p][m][i]
 					conv := &converged[p][m][i][r]
 					jobs = append(jobs, job{
@@ -250,7 +250,7 @@ func Overlap(ctx context.Context, cfg OverlapConfig, progress func(model.Progres
 		}
 		res.MeanLabels = append(res.MeanLabels, mean)
 	}
-	if err := runJobs(ctx, cfg.Parallel, jobs, progress); err != nil {
+	if err := runJobs(ctx, cfg.Threads, jobs, progress); err != nil {
 		return nil, err
 	}
 	for p := range cfg.Protocols {
@@ -269,7 +269,7 @@ func Overlap(ctx context.Context, cfg OverlapConfig, progress func(model.Progres
 
 // Markdown returns overlap.md: one table per protocol.
 func (r *OverlapResult) Markdown() string {
-	cfg := r.Config
+	cfg := r.Settings
 	var b strings.Builder
 	b.WriteString("## Labels per object (paper figure on Duchenne smiles)\n\n")
 	fmt.Fprintf(&b, "Data set %s (%d gold objects). For every cap n, %d random subsamples keep at most n labels of every object "+
@@ -318,8 +318,8 @@ func (r *OverlapResult) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"protocol", "n", "labels_per_object", "draw", "model", "accuracy", "log_loss", "iterations"})
 	for p, proto := range r.Protocols {
-		for i, n := range r.Config.Ns {
-			for d := range r.Config.Draws {
+		for i, n := range r.Settings.Ns {
+			for d := range r.Settings.Draws {
 				for m := range 2 {
 					pt := r.Points[p][m][i]
 					cw.Write([]string{proto.File, strconv.Itoa(n), csvNum(r.MeanLabels[i]), strconv.Itoa(d), modelNames[m],
@@ -338,11 +338,11 @@ func (r *OverlapResult) WriteCSV(w io.Writer) error {
 func (r *OverlapResult) Figure(p int) *Figure {
 	proto := r.Protocols[p]
 	title := "Duchenne smiles"
-	if r.Config.Dataset != "duchenne" {
-		title = r.Config.Dataset
+	if r.Settings.Dataset != "duchenne" {
+		title = r.Settings.Dataset
 	}
-	acc := newPlot(fmt.Sprintf("%s, %s: accuracy", title, proto.Name), "mean number of labels per object", fmt.Sprintf("accuracy (mean of %d draws)", r.Config.Draws))
-	ll := newPlot(fmt.Sprintf("%s, %s: log loss", title, proto.Name), "mean number of labels per object", fmt.Sprintf("log loss (median of %d draws)", r.Config.Draws))
+	acc := newPlot(fmt.Sprintf("%s, %s: accuracy", title, proto.Name), "mean number of labels per object", fmt.Sprintf("accuracy (mean of %d draws)", r.Settings.Draws))
+	ll := newPlot(fmt.Sprintf("%s, %s: log loss", title, proto.Name), "mean number of labels per object", fmt.Sprintf("log loss (median of %d draws)", r.Settings.Draws))
 	// Bottom right, raised above the DA curve: the LA curve ends at the
 	// top right.
 	ll.Legend.Top = false
@@ -353,7 +353,7 @@ func (r *OverlapResult) Figure(p int) *Figure {
 	omitted := 0
 	for m := range 2 {
 		var xa, xl plotter.XYs
-		for i := range r.Config.Ns {
+		for i := range r.Settings.Ns {
 			pt := r.Points[p][m][i]
 			a, _ := meanSD(pt.Accuracy)
 			xa = append(xa, plotter.XY{X: r.MeanLabels[i], Y: a})

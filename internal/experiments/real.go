@@ -10,12 +10,13 @@ import (
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
 )
 
-// RealConfig describes the real-data experiment of the paper's tables 2
+// RealSettings describes the real-data experiment of the paper's tables 2
 // and 3: every model fitted on every data set and scored on its gold
 // labels.
-type RealConfig struct {
+type RealSettings struct {
 	// Datasets names the shipped data sets to use (datasets.Load), in the
 	// order of the tables; nil means the six shipped data sets in the
 	// paper's order.
@@ -35,9 +36,9 @@ type RealConfig struct {
 	// Seed seeds the tie-breaking: the RFE accuracy averages the draws
 	// with seeds Seed, Seed+1, ..., and the other models use Seed.
 	Seed uint64
-	// Parallel is the number of fits run at the same time, each with one
+	// Threads is the number of fits run at the same time, each with one
 	// thread; zero means runtime.GOMAXPROCS(0).
-	Parallel int
+	Threads int
 }
 
 // RealProtocol is one way of fitting the models of the real-data
@@ -77,15 +78,15 @@ func DefaultRealProtocols(quick bool) []RealProtocol {
 	return p
 }
 
-// RealConfigFor returns the configuration Run uses: all six shipped data
+// RealSettingsFor returns the configuration Run uses: all six shipped data
 // sets, the seven models, L-BFGS and DefaultRealProtocols. With Quick it uses temp
 // only, with lower iteration limits.
-func RealConfigFor(o Options) RealConfig {
-	c := RealConfig{
+func RealSettingsFor(o SharedSettings) RealSettings {
+	c := RealSettings{
 		Method:    model.LBFGS,
 		Protocols: DefaultRealProtocols(o.Quick),
 		Seed:      o.Seed,
-		Parallel:  o.Parallel,
+		Threads:   o.Threads,
 	}
 	if o.Quick {
 		c.Datasets = []string{"temp"}
@@ -93,7 +94,7 @@ func RealConfigFor(o Options) RealConfig {
 	return c
 }
 
-func (c RealConfig) withDefaults() RealConfig {
+func (c RealSettings) withDefaults() RealSettings {
 	if c.Datasets == nil {
 		for _, p := range paperData {
 			if p.Name != "price" {
@@ -140,23 +141,23 @@ type RealCell struct {
 
 // RealResult holds the real-data experiment.
 type RealResult struct {
-	// Config is the configuration, with defaults filled in.
-	Config RealConfig
+	// Settings are the experiment's settings, with defaults filled in.
+	Settings RealSettings
 	// Stats holds the statistics of each data set and Gold its number of
-	// gold objects, in the order of Config.Datasets.
+	// gold objects, in the order of Settings.Datasets.
 	Stats []data.Stats
 	Gold  []int
 	// Cells holds the results, Cells[p][i][m] for protocol p, data set i
-	// and model m of Config.Models.
+	// and model m of Settings.Models.
 	Cells [][][]RealCell
 }
 
 // Real runs the real-data experiment: it fits every model of cfg on every
-// data set under every protocol, at most cfg.Parallel at a time, and scores
+// data set under every protocol, at most cfg.Threads at a time, and scores
 // them on the gold labels.
-func Real(ctx context.Context, cfg RealConfig, progress func(model.Progress)) (*RealResult, error) {
+func Real(ctx context.Context, cfg RealSettings, progress func(model.Progress)) (*RealResult, error) {
 	cfg = cfg.withDefaults()
-	res := &RealResult{Config: cfg, Cells: make([][][]RealCell, len(cfg.Protocols))}
+	res := &RealResult{Settings: cfg, Cells: make([][][]RealCell, len(cfg.Protocols))}
 	var jobs []job
 	for i, name := range cfg.Datasets {
 		d, gold, err := datasets.Load(name)
@@ -173,7 +174,7 @@ func Real(ctx context.Context, cfg RealConfig, progress func(model.Progress)) (*
 					return nil, err
 				}
 				cell := &res.Cells[p][i][m]
-				set := &model.Settings{Method: cfg.Method, Ridge: proto.Ridge, Threads: threadsPerFit(cfg.Parallel)}
+				set := &model.Settings{Method: cfg.Method, Ridge: proto.Ridge, Threads: threadsPerFit(cfg.Threads)}
 				cost := float64(d.NumLabels()) * 1e-3
 				if mm, ok := est.(model.Composite); ok {
 					n, _ := mm.Parts()
@@ -183,7 +184,7 @@ func Real(ctx context.Context, cfg RealConfig, progress func(model.Progress)) (*
 					if proto.Ridge > 0 {
 						cost *= 0.05 // converges in a few hundred iterations
 					}
-					if n.ObjectDim(d.NumClasses()) > 1 {
+					if n.TaskDim(d.NumClasses()) > 1 {
 						cost *= 4 * k // a matrix per object (minimax entropy)
 					}
 				}
@@ -210,14 +211,14 @@ func Real(ctx context.Context, cfg RealConfig, progress func(model.Progress)) (*
 			}
 		}
 	}
-	if err := runJobs(ctx, cfg.Parallel, jobs, progress); err != nil {
+	if err := runJobs(ctx, cfg.Threads, jobs, progress); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
 // scoreReal scores one fit on the gold labels.
-func scoreReal(r *model.Result, gold *data.Gold, cfg RealConfig) RealCell {
+func scoreReal(r *model.Result, gold *data.Gold, cfg RealSettings) RealCell {
 	k := r.K()
 	c := RealCell{
 		LogLoss:       metrics.LogLoss(r.Probs, k, gold),
@@ -260,7 +261,7 @@ func goldTies(p []float64, k int, gold *data.Gold) int {
 
 // modelIndex returns the index of name in the configured models, or -1.
 func (r *RealResult) modelIndex(name string) int {
-	return slices.Index(r.Config.Models, name)
+	return slices.Index(r.Settings.Models, name)
 }
 
 // families are the three noise models, each with an LA and a DA form.
@@ -335,7 +336,7 @@ func (w Wins) Total() int { return w.DA + w.LA + w.Ties }
 // and noise models of r for which both forms were run: ours in accuracy and
 // log loss, and the paper's on the same data sets.
 func (r *RealResult) WinCounts(p int) (acc, ll, paperAcc, paperLL Wins) {
-	for i, name := range r.Config.Datasets {
+	for i, name := range r.Settings.Datasets {
 		pr := paperRow(name)
 		for _, f := range families {
 			la, da := r.modelIndex("la-"+f.name), r.modelIndex("da-"+f.name)

@@ -30,7 +30,7 @@ func datasetTitle(name string, k int) string {
 // tables beside the paper's and the LA/DA win counts, then the RFE
 // smoothing check and the fit diagnostics.
 func (r *RealResult) Markdown() string {
-	cfg := r.Config
+	cfg := r.Settings
 	var b strings.Builder
 	b.WriteString("## Real data (paper tables 2 and 3)\n\n")
 	fmt.Fprintf(&b, "All fits use %s from the paper's initialisation. Protocols: ", cfg.Method)
@@ -60,7 +60,7 @@ func (r *RealResult) Markdown() string {
 
 func (r *RealResult) head() []string {
 	head := []string{"Data set", ""}
-	for _, m := range r.Config.Models {
+	for _, m := range r.Settings.Models {
 		head = append(head, modelTitle(m))
 	}
 	return head
@@ -69,9 +69,9 @@ func (r *RealResult) head() []string {
 // paperValues returns the paper's values of row p for the configured
 // models (NaN for a model the paper does not have) and their text.
 func (r *RealResult) paperValues(row [7]string) ([]float64, []string) {
-	vals := make([]float64, len(r.Config.Models))
-	texts := make([]string, len(r.Config.Models))
-	for m, name := range r.Config.Models {
+	vals := make([]float64, len(r.Settings.Models))
+	texts := make([]string, len(r.Settings.Models))
+	for m, name := range r.Settings.Models {
 		pm := slices.Index(paperModels, name)
 		if pm < 0 {
 			vals[m], texts[m] = math.NaN(), "–"
@@ -123,7 +123,7 @@ type metricSpec struct {
 // set "ours" (the better of each LA/DA pair in bold), "paper" and "ours −
 // paper" where both exist, or the "not public" row.
 func (r *RealResult) metricTable(p int, s metricSpec) string {
-	cfg := r.Config
+	cfg := r.Settings
 	var b strings.Builder
 	b.WriteString(s.intro)
 	t := newTable(r.head()...)
@@ -169,7 +169,7 @@ func (r *RealResult) metricTable(p int, s metricSpec) string {
 // model the paper did not fit.
 func (r *RealResult) diffRow(cell func(m, pm int) string) []string {
 	cells := []string{"", "ours − paper"}
-	for m, name := range r.Config.Models {
+	for m, name := range r.Settings.Models {
 		pm := slices.Index(paperModels, name)
 		if pm < 0 {
 			cells = append(cells, "–")
@@ -185,7 +185,7 @@ func (r *RealResult) diffRow(cell func(m, pm int) string) []string {
 // lower is set).
 func (r *RealResult) paperRow(title string, values [7]string, lower bool) []string {
 	vals, texts := r.paperValues(values)
-	win := pairWinner(r.Config.Models, vals, lower)
+	win := pairWinner(r.Settings.Models, vals, lower)
 	cells := []string{title, "paper"}
 	for m, s := range texts {
 		if win[m] {
@@ -265,7 +265,7 @@ func (r *RealResult) rfeTable() string {
 
 // fitsTable returns the iterations and stop reasons of every fit.
 func (r *RealResult) fitsTable() string {
-	cfg := r.Config
+	cfg := r.Settings
 	var b strings.Builder
 	b.WriteString("\n### Fits\n\n")
 	b.WriteString("Iterations and stop reason of every fit (IterationLimit: stopped at the limit, not at an optimum). " +
@@ -336,13 +336,13 @@ func (r *RealResult) tableRows() []tableRow {
 	var rows []tableRow
 	for pi := range paperData {
 		p := &paperData[pi]
-		i := slices.Index(r.Config.Datasets, p.Name)
+		i := slices.Index(r.Settings.Datasets, p.Name)
 		if i < 0 && p.Name != "price" {
 			continue // a shipped data set we did not run this time
 		}
 		rows = append(rows, tableRow{name: p.Name, k: p.K, i: i, paper: p})
 	}
-	for i, name := range r.Config.Datasets {
+	for i, name := range r.Settings.Datasets {
 		if paperRow(name) == nil {
 			rows = append(rows, tableRow{name: name, k: r.Stats[i].Classes, i: i})
 		}
@@ -357,10 +357,10 @@ func (r *RealResult) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"protocol", "dataset", "model", "accuracy", "log_loss", "log_loss_add_one", "gold", "gold_ties",
 		"max_iterations", "iterations", "status", "converged", "paper_accuracy_pct", "paper_log_loss"})
-	for p, proto := range r.Config.Protocols {
-		for i, name := range r.Config.Datasets {
+	for p, proto := range r.Settings.Protocols {
+		for i, name := range r.Settings.Datasets {
 			pr := paperRow(name)
-			for m, mname := range r.Config.Models {
+			for m, mname := range r.Settings.Models {
 				c := r.Cells[p][i][m]
 				pacc, pll := "", ""
 				if pm := slices.Index(paperModels, mname); pr != nil && pm >= 0 {

@@ -31,8 +31,8 @@ func Parts() []string {
 	return []string{PartReal, PartSynthetic, PartOverlap, PartTheory, PartStats}
 }
 
-// Config controls Run.
-type Config struct {
+// Settings controls Run.
+type Settings struct {
 	// Output is the directory the files are written to; it is created if
 	// needed. Empty means "results".
 	Output string
@@ -45,11 +45,11 @@ type Config struct {
 	// data, few repetitions, low iteration limits. Its numbers are not a
 	// reproduction.
 	Quick bool
-	// Parallel is the number of fits run at the same time; each fit uses
-	// GOMAXPROCS/Parallel threads (at least one). Zero means
+	// Threads is the number of fits run at the same time; each fit uses
+	// GOMAXPROCS/Threads threads (at least one). Zero means
 	// runtime.GOMAXPROCS(0), one thread per fit. The results do not depend
 	// on it.
-	Parallel int
+	Threads int
 	// Progress, if not nil, receives the progress of every part: Run is
 	// the part, such as "real"; Done and Total count its units of work
 	// (mostly fits), Done being 0 when the part starts and Total when it
@@ -64,7 +64,7 @@ type Config struct {
 
 // Report lists what Run did.
 type Report struct {
-	// Files lists the files written, relative to Config.Output, in the
+	// Files lists the files written, relative to Settings.Output, in the
 	// order of the parts; they are written together at the end, all or
 	// nothing.
 	Files []string
@@ -77,9 +77,9 @@ type Report struct {
 // report.md, which collects the markdown of the parts run. The files are
 // written when every part has run, all or nothing (output.WriteFiles): a
 // run that fails or is cancelled leaves the folder as it was. With the same
-// Config, Run writes byte-identical files: nothing in them depends on the
-// time, the machine or Parallel.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+// Settings, Run writes byte-identical files: nothing in them depends on the
+// time, the machine or Threads.
+func Run(ctx context.Context, cfg Settings) (*Report, error) {
 	parts, err := selectParts(cfg.Only)
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{Elapsed: map[string]time.Duration{}}
 	w := &writer{dir: cfg.Output, log: cfg.Log, rep: rep}
 	pr := reporter(cfg.Progress)
-	opts := Options{Seed: cfg.Seed, Parallel: cfg.Parallel, Quick: cfg.Quick}
+	opts := SharedSettings{Seed: cfg.Seed, Threads: cfg.Threads, Quick: cfg.Quick}
 
 	var sections []string
 	for _, part := range parts {
@@ -105,7 +105,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		var md string
 		switch part {
 		case PartReal:
-			res, err := Real(ctx, RealConfigFor(opts), pr.part(PartReal))
+			res, err := Real(ctx, RealSettingsFor(opts), pr.part(PartReal))
 			if err != nil {
 				return rep, err
 			}
@@ -118,7 +118,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				return rep, err
 			}
 		case PartSynthetic:
-			res, err := Synthetic(ctx, SyntheticConfigFor(opts), pr.part(PartSynthetic))
+			res, err := Synthetic(ctx, SyntheticSettingsFor(opts), pr.part(PartSynthetic))
 			if err != nil {
 				return rep, err
 			}
@@ -135,7 +135,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				return rep, err
 			}
 		case PartOverlap:
-			res, err := Overlap(ctx, OverlapConfigFor(opts), pr.part(PartOverlap))
+			res, err := Overlap(ctx, OverlapSettingsFor(opts), pr.part(PartOverlap))
 			if err != nil {
 				return rep, err
 			}
@@ -153,7 +153,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				return rep, err
 			}
 		case PartTheory:
-			res := Theory(TheoryConfigFor(opts))
+			res := Theory(TheorySettingsFor(opts))
 			pr.part(PartTheory)(model.Progress{Done: 1, Total: 1, Item: "exact expectations"})
 			md = res.Markdown()
 			err = firstErr(
@@ -294,13 +294,13 @@ func (r reporter) part(name string) func(model.Progress) {
 	}
 }
 
-// Options are the settings shared by the experiments' configurations.
-type Options struct {
+// SharedSettings are the settings every experiment takes from Settings.
+type SharedSettings struct {
 	// Seed seeds every random choice.
 	Seed uint64
-	// Parallel is the number of fits run at the same time; zero means
+	// Threads is the number of fits run at the same time; zero means
 	// runtime.GOMAXPROCS(0).
-	Parallel int
+	Threads int
 	// Quick selects the reduced experiments.
 	Quick bool
 }
@@ -341,7 +341,7 @@ func runJobs(ctx context.Context, parallel int, jobs []job, progress func(model.
 		}
 		return 0
 	})
-	o := pool.Options{Workers: parallel, Order: order, StopOnError: true}
+	o := pool.Settings{Threads: parallel, Order: order, StopOnError: true}
 	if progress != nil {
 		progress(model.Progress{Total: len(jobs)})
 		o.Ended = func(e pool.Ended) {

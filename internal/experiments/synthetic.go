@@ -15,16 +15,16 @@ import (
 	"github.com/consensuslab/consensus/sim"
 )
 
-// SyntheticConfig describes the synthetic experiment of the paper's table 4
+// SyntheticSettings describes the synthetic experiment of the paper's table 4
 // and calibration figure: labels simulated from DA-GLAD, LA-GLAD and
 // DA-GLAD fitted, and their estimates of the true q_j compared by mean
 // squared error.
-type SyntheticConfig struct {
+type SyntheticSettings struct {
 	// Sim is the simulation; its zero value is the paper's: 2000
 	// objects, 20 workers who label every object, q_j ~ U[0, 1],
 	// e_w ~ U[0, 4], log d_j ~ U[0, 3], labels from DA-GLAD. Its Seed is
 	// ignored: simulation i uses Seed + i.
-	Sim sim.Config
+	Sim sim.Settings
 	// Simulations is the number of simulated data sets (the paper: 10).
 	Simulations int
 	// Seed is the seed of the first simulation.
@@ -52,17 +52,17 @@ type SyntheticConfig struct {
 	RidgeIterations  int
 	// Bins is the number of bins of the calibration plots.
 	Bins int
-	// Parallel is the number of fits run at the same time.
-	Parallel int
+	// Threads is the number of fits run at the same time.
+	Threads int
 }
 
-// SyntheticConfigFor returns the configuration Run uses: the paper's
+// SyntheticSettingsFor returns the configuration Run uses: the paper's
 // simulation repeated 10 times (seeds Seed to Seed+9), fits to convergence
 // capped at 20000 iterations, conjugate gradient up to 2000, the ridge
 // sweep on the first 3 simulations capped at 5000 iterations. With Quick: 300 objects, 2
 // simulations, caps of 300 iterations.
-func SyntheticConfigFor(o Options) SyntheticConfig {
-	c := SyntheticConfig{
+func SyntheticSettingsFor(o SharedSettings) SyntheticSettings {
+	c := SyntheticSettings{
 		Simulations:       10,
 		Seed:              o.Seed,
 		MaxIterations:     20000,
@@ -75,7 +75,7 @@ func SyntheticConfigFor(o Options) SyntheticConfig {
 		RidgeSimulations:  3,
 		RidgeIterations:   5000,
 		Bins:              10,
-		Parallel:          o.Parallel,
+		Threads:           o.Threads,
 	}
 	if o.Quick {
 		c.Sim.Tasks = 300
@@ -168,15 +168,15 @@ type CalibrationData struct {
 
 // SyntheticResult holds the synthetic experiment.
 type SyntheticResult struct {
-	// Config is the configuration.
-	Config SyntheticConfig
+	// Settings are the experiment's settings.
+	Settings SyntheticSettings
 	// Rows is the MSE table: default settings, the converged maximum
 	// likelihood estimate, early-stopped conjugate gradient and the
 	// ridge protocol.
 	Rows []SyntheticRow
 	// SweepLBFGS and SweepCG hold the MSE against the iteration limit:
-	// Sweep[m][l][s] for model m (0 LA, 1 DA), limit Config.SweepLimits[l]
-	// and simulation s. CG entries beyond Config.CGIterations are NaN.
+	// Sweep[m][l][s] for model m (0 LA, 1 DA), limit Settings.SweepLimits[l]
+	// and simulation s. CG entries beyond Settings.CGIterations are NaN.
 	SweepLBFGS, SweepCG [2][][]float64
 	// MirrorLBFGS and MirrorCG tell, per model and simulation, whether the
 	// run ended in the mirrored mode; the sweep's means leave those
@@ -204,8 +204,8 @@ func glad(m int) model.Model {
 var modelNames = [2]string{"la-glad", "da-glad"}
 
 // Synthetic runs the synthetic experiment.
-func Synthetic(ctx context.Context, cfg SyntheticConfig, progress func(model.Progress)) (*SyntheticResult, error) {
-	res := &SyntheticResult{Config: cfg}
+func Synthetic(ctx context.Context, cfg SyntheticSettings, progress func(model.Progress)) (*SyntheticResult, error) {
+	res := &SyntheticResult{Settings: cfg}
 	nsim := cfg.Simulations
 	nr := min(cfg.RidgeSimulations, nsim)
 	type simData struct {
@@ -242,7 +242,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress func(model.Pro
 		}
 	}
 	var jobs []job
-	threads := threadsPerFit(cfg.Parallel)
+	threads := threadsPerFit(cfg.Threads)
 	for s := range nsim {
 		d := sims[s].d
 		for m := range 2 {
@@ -283,7 +283,7 @@ func Synthetic(ctx context.Context, cfg SyntheticConfig, progress func(model.Pro
 			}
 		}
 	}
-	if err := runJobs(ctx, cfg.Parallel, jobs, progress); err != nil {
+	if err := runJobs(ctx, cfg.Threads, jobs, progress); err != nil {
 		return nil, err
 	}
 

@@ -33,7 +33,7 @@ func pm(xs []float64, prec int) string {
 // Markdown returns synthetic.md: the MSE table beside the paper's table 4,
 // the sweep over iteration limits and the ridge sweep.
 func (r *SyntheticResult) Markdown() string {
-	cfg := r.Config
+	cfg := r.Settings
 	sc := cfg.Sim
 	tasks, workers := sc.Tasks, sc.Workers
 	if tasks == 0 {
@@ -121,7 +121,7 @@ func (r *SyntheticResult) WriteCSV(w io.Writer) error {
 	cw.Write([]string{"protocol", "ridge", "simulation_seed", "model", "mse", "iterations", "mirrored"})
 	write := func(name, ridge string, row SyntheticRow) {
 		for s := range row.LA {
-			seed := strconv.FormatUint(r.Config.Seed+uint64(s), 10)
+			seed := strconv.FormatUint(r.Settings.Seed+uint64(s), 10)
 			cw.Write([]string{name, ridge, seed, modelNames[0], csvNum(row.LA[s]), strconv.Itoa(row.LAIter[s]), strconv.FormatBool(row.LAMirror[s])})
 			cw.Write([]string{name, ridge, seed, modelNames[1], csvNum(row.DA[s]), strconv.Itoa(row.DAIter[s]), strconv.FormatBool(row.DAMirror[s])})
 		}
@@ -145,14 +145,14 @@ func (r *SyntheticResult) WriteSweepCSV(w io.Writer) error {
 		name string
 		v    [2][][]float64
 	}{{"lbfgs", r.SweepLBFGS}, {"cg", r.SweepCG}} {
-		for l, limit := range r.Config.SweepLimits {
+		for l, limit := range r.Settings.SweepLimits {
 			for s := range sv.v[0][l] {
 				for m := range 2 {
 					v := sv.v[m][l][s]
 					if math.IsNaN(v) {
 						continue
 					}
-					cw.Write([]string{sv.name, strconv.Itoa(limit), strconv.FormatUint(r.Config.Seed+uint64(s), 10), modelNames[m], csvNum(v)})
+					cw.Write([]string{sv.name, strconv.Itoa(limit), strconv.FormatUint(r.Settings.Seed+uint64(s), 10), modelNames[m], csvNum(v)})
 				}
 			}
 		}
@@ -163,7 +163,7 @@ func (r *SyntheticResult) WriteSweepCSV(w io.Writer) error {
 
 // CalibrationFigure returns the calibration plots of c side by side: the
 // true probability of class 1 on the horizontal axis, the estimate on the
-// vertical one, every object as a point, the means of Config.Bins bins of
+// vertical one, every object as a point, the means of Settings.Bins bins of
 // the true probability and the diagonal.
 func (r *SyntheticResult) CalibrationFigure(c *CalibrationData) *Figure {
 	if c == nil {
@@ -185,12 +185,12 @@ func (r *SyntheticResult) CalibrationFigure(c *CalibrationData) *Figure {
 		sc.Color = faded(col)
 		p.Add(sc)
 		p.Legend.Add("objects", sc)
-		bins := metrics.Calibration(est, c.Truth, k, 1, r.Config.Bins)
+		bins := metrics.Calibration(est, c.Truth, k, 1, r.Settings.Bins)
 		bx := make(plotter.XYs, len(bins))
 		for i, b := range bins {
 			bx[i] = plotter.XY{X: b.X, Y: b.Y}
 		}
-		addLine(p, fmt.Sprintf("mean of %d bins", r.Config.Bins), bx, col, draw.SquareGlyph{}, false)
+		addLine(p, fmt.Sprintf("mean of %d bins", r.Settings.Bins), bx, col, draw.SquareGlyph{}, false)
 		addDiagonal(p, "perfect calibration")
 		return p
 	}
@@ -203,7 +203,7 @@ func (r *SyntheticResult) CalibrationFigure(c *CalibrationData) *Figure {
 // SweepFigure returns the plot of the mean MSE against the iteration limit
 // for both solvers and models, with the paper's values for reference.
 func (r *SyntheticResult) SweepFigure() *Figure {
-	cfg := r.Config
+	cfg := r.Settings
 	p := newPlot(fmt.Sprintf("Synthetic DA-GLAD data: MSE of the estimated q_j against the iteration limit (mean of %d simulations, mirrored fits left out)", cfg.Simulations),
 		"iteration limit (log scale)", "MSE of the estimated q_j")
 	p.X.Scale = plot.LogScale{}

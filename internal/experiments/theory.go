@@ -15,10 +15,10 @@ import (
 	"github.com/consensuslab/consensus/theory"
 )
 
-// TheoryConfig describes the figure of the paper's appendix A: the
+// TheorySettings describes the figure of the paper's appendix A: the
 // expectation of the LA estimate of q under the DA generating process, as
 // a function of q.
-type TheoryConfig struct {
+type TheorySettings struct {
 	// Ns are the numbers of labels, one panel each (the paper: 5, 10, 20).
 	Ns []int
 	// As are the worker accuracies a, one curve each.
@@ -29,17 +29,17 @@ type TheoryConfig struct {
 	Points int
 }
 
-// TheoryConfigFor returns the configuration Run uses: n = 5, 10, 20,
+// TheorySettingsFor returns the configuration Run uses: n = 5, 10, 20,
 // a = 0.6, 0.7, 0.8, 0.9, r = 0.5 and 101 values of q. Quick changes
 // nothing: the curves are exact and cheap.
-func TheoryConfigFor(Options) TheoryConfig {
-	return TheoryConfig{Ns: []int{5, 10, 20}, As: []float64{0.6, 0.7, 0.8, 0.9}, R: 0.5, Points: 101}
+func TheorySettingsFor(SharedSettings) TheorySettings {
+	return TheorySettings{Ns: []int{5, 10, 20}, As: []float64{0.6, 0.7, 0.8, 0.9}, R: 0.5, Points: 101}
 }
 
 // TheoryResult holds the exact expectations.
 type TheoryResult struct {
-	// Config is the configuration.
-	Config TheoryConfig
+	// Settings are the experiment's settings.
+	Settings TheorySettings
 	// Q holds the values of q.
 	Q []float64
 	// LA[i][a][t] is theory.ExpectedLA(Q[t], As[a], R, Ns[i]) and DA the
@@ -49,8 +49,8 @@ type TheoryResult struct {
 
 // Theory computes the exact expectations of the LA and the clipped DA
 // estimates (packages theory's ExpectedLA and ExpectedDA) on a grid of q.
-func Theory(cfg TheoryConfig) *TheoryResult {
-	r := &TheoryResult{Config: cfg}
+func Theory(cfg TheorySettings) *TheoryResult {
+	r := &TheoryResult{Settings: cfg}
 	for t := range cfg.Points {
 		r.Q = append(r.Q, float64(t)/float64(cfg.Points-1))
 	}
@@ -83,7 +83,7 @@ func (r *TheoryResult) at(q float64) int {
 // Markdown returns theory.md: E[q̂_LA] at a few values of q and the largest
 // bias of both estimates.
 func (r *TheoryResult) Markdown() string {
-	cfg := r.Config
+	cfg := r.Settings
 	var b strings.Builder
 	b.WriteString("## Theory (paper appendix A figure)\n\n")
 	fmt.Fprintf(&b, "Exact expectation of the LA estimate q̂_LA (the posterior of class 1, prior r = %g) when n labels come from the DA process "+
@@ -125,10 +125,10 @@ func (r *TheoryResult) Markdown() string {
 func (r *TheoryResult) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"n", "a", "r", "q", "expected_la", "expected_da_clipped"})
-	for i, n := range r.Config.Ns {
-		for ai, a := range r.Config.As {
+	for i, n := range r.Settings.Ns {
+		for ai, a := range r.Settings.As {
 			for t, q := range r.Q {
-				cw.Write([]string{strconv.Itoa(n), csvNum(a), csvNum(r.Config.R), csvNum(q), csvNum(r.LA[i][ai][t]), csvNum(r.DA[i][ai][t])})
+				cw.Write([]string{strconv.Itoa(n), csvNum(a), csvNum(r.Settings.R), csvNum(q), csvNum(r.LA[i][ai][t]), csvNum(r.DA[i][ai][t])})
 			}
 		}
 	}
@@ -140,11 +140,11 @@ func (r *TheoryResult) WriteCSV(w io.Writer) error {
 // the clipped DA expectation (dashed, same colour) and the diagonal.
 func (r *TheoryResult) Figure() *Figure {
 	var row []*plot.Plot
-	for i, n := range r.Config.Ns {
-		p := newPlot(fmt.Sprintf("n = %d labels, prior r = %g", n, r.Config.R), "true probability q", "expected estimate")
+	for i, n := range r.Settings.Ns {
+		p := newPlot(fmt.Sprintf("n = %d labels, prior r = %g", n, r.Settings.R), "true probability q", "expected estimate")
 		unitAxes(p)
 		p.Legend.Top, p.Legend.Left = false, false
-		for ai, a := range r.Config.As {
+		for ai, a := range r.Settings.As {
 			la := make(plotter.XYs, len(r.Q))
 			da := make(plotter.XYs, len(r.Q))
 			for t, q := range r.Q {
@@ -154,7 +154,7 @@ func (r *TheoryResult) Figure() *Figure {
 			col := palette[ai%len(palette)]
 			addCurve(p, fmt.Sprintf("E[LA estimate], a = %g", a), la, col, vg.Points(1.8), nil)
 			name := ""
-			if ai == len(r.Config.As)-1 {
+			if ai == len(r.Settings.As)-1 {
 				name = "E[DA estimate], clipped (dashed)"
 			}
 			addCurve(p, name, da, col, vg.Points(0.8), []vg.Length{vg.Points(3), vg.Points(2)})

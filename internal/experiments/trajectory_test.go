@@ -15,7 +15,7 @@ import (
 // trajectory at an iteration limit is bit-for-bit what Model.Fit returns
 // with that limit, for both solvers, both assumptions and with a ridge.
 func TestTrajectoryMatchesFit(t *testing.T) {
-	d, _, err := sim.Simulate(sim.Config{Tasks: 150, Workers: 8, Seed: 3})
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 150, Workers: 8, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 func ExampleRun() {
 	squares := make([]int, 5)
 	ended := 0
-	err := pool.Run(context.Background(), len(squares), pool.Options{
-		Workers: 2,
+	err := pool.Run(context.Background(), len(squares), pool.Settings{
+		Threads: 2,
 		Ended:   func(e pool.Ended) { ended = e.Ended },
 	}, func(i int) error {
 		squares[i] = i * i

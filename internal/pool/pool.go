@@ -26,12 +26,13 @@ type Ended struct {
 	Elapsed time.Duration
 }
 
-// Options control Run. The zero value runs the jobs in index order, one
+// Settings control Run. The zero value runs the jobs in index order, one
 // per core, and keeps going after a job fails.
-type Options struct {
-	// Workers is the largest number of jobs run at the same time; zero or
-	// negative means runtime.GOMAXPROCS(0).
-	Workers int
+type Settings struct {
+	// Threads is the number of goroutines the jobs run on, and so the
+	// largest number of jobs run at the same time; zero or negative means
+	// runtime.GOMAXPROCS(0).
+	Threads int
 	// Order, if not nil, is the order in which the jobs start: a
 	// permutation of 0, …, n-1 (such as the most expensive first). Nil
 	// means index order.
@@ -51,8 +52,8 @@ type Options struct {
 // returned (in the order the jobs ended), or nil. The calls of o.Started
 // and o.Ended are serialised: one at a time, in the order the events
 // happen.
-func Run(ctx context.Context, n int, o Options, job func(i int) error) error {
-	workers := o.Workers
+func Run(ctx context.Context, n int, o Settings, job func(i int) error) error {
+	workers := o.Threads
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}

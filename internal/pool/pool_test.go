@@ -36,7 +36,7 @@ func TestRun(t *testing.T) {
 			var started []int
 			var inCallback atomic.Int32
 			lastEnded := 0
-			o := pool.Options{Workers: c.workers, Order: c.order,
+			o := pool.Settings{Threads: c.workers, Order: c.order,
 				Started: func(i int) {
 					if inCallback.Add(1) != 1 {
 						t.Error("concurrent callbacks")
@@ -97,7 +97,7 @@ func TestRunErrors(t *testing.T) {
 	}{{"keep going", false, 10}, {"stop on error", true, 3}} {
 		t.Run(c.name, func(t *testing.T) {
 			var runs atomic.Int32
-			err := pool.Run(context.Background(), 10, pool.Options{Workers: 1, StopOnError: c.stop}, func(i int) error {
+			err := pool.Run(context.Background(), 10, pool.Settings{Threads: 1, StopOnError: c.stop}, func(i int) error {
 				runs.Add(1)
 				return fail(i)
 			})
@@ -108,7 +108,7 @@ func TestRunErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var runs atomic.Int32
-	err := pool.Run(ctx, 10, pool.Options{Workers: 1}, func(i int) error {
+	err := pool.Run(ctx, 10, pool.Settings{Threads: 1}, func(i int) error {
 		if runs.Add(1) == 4 {
 			cancel()
 		}
@@ -117,7 +117,7 @@ func TestRunErrors(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || runs.Load() > 5 {
 		t.Errorf("error %v after %d runs, want context.Canceled after at most 5", err, runs.Load())
 	}
-	if err := pool.Run(context.Background(), 0, pool.Options{}, func(int) error { return boom }); err != nil {
+	if err := pool.Run(context.Background(), 0, pool.Settings{}, func(int) error { return boom }); err != nil {
 		t.Errorf("no jobs: error %v", err)
 	}
 }

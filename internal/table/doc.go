@@ -14,6 +14,6 @@
 // one call per cell.
 //
 // Reading is the other half of the layer and lives in package data
-// (data.ReadTable), next to the fast paths of the labels reader, so that
+// (dataio.ReadTable), next to the fast paths of the labels reader, so that
 // every table is read with the same rules and messages.
 package table

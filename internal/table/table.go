@@ -11,9 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/parquet-go/parquet-go"
-
-	"github.com/consensuslab/consensus/data"
 )
 
 // Kind is the type of a column's cells.
@@ -54,7 +53,7 @@ const parquetBatch = 1024
 // FloatText per column, in order, then EndRow; Close ends the table. A
 // Writer for CSV or TSV writes the header line at once.
 type Writer struct {
-	f    data.Format
+	f    dataio.Format
 	cols []Column
 	at   int // the next cell of the row
 
@@ -79,7 +78,7 @@ type Writer struct {
 // format f: CSV (also for the empty Format), TSV, JSON Lines or Parquet
 // (Snappy-compressed, the columns in their order). Column names must be
 // distinct.
-func NewWriter(w io.Writer, f data.Format, cols []Column) (*Writer, error) {
+func NewWriter(w io.Writer, f dataio.Format, cols []Column) (*Writer, error) {
 	seen := make(map[string]bool, len(cols))
 	for _, c := range cols {
 		if seen[c.Name] {
@@ -89,10 +88,10 @@ func NewWriter(w io.Writer, f data.Format, cols []Column) (*Writer, error) {
 	}
 	t := &Writer{f: f, cols: cols}
 	switch f {
-	case data.CSV, data.TSV, "":
+	case dataio.CSV, dataio.TSV, "":
 		t.bw = bufio.NewWriterSize(w, 1<<16)
 		t.comma = ','
-		if f == data.TSV {
+		if f == dataio.TSV {
 			t.comma = '\t'
 		}
 		for _, c := range cols {
@@ -101,7 +100,7 @@ func NewWriter(w io.Writer, f data.Format, cols []Column) (*Writer, error) {
 		if err := t.EndRow(); err != nil {
 			return nil, err
 		}
-	case data.JSONL:
+	case dataio.JSONL:
 		t.bw = bufio.NewWriterSize(w, 1<<16)
 		t.keys = make([][]byte, len(cols))
 		for i, c := range cols {
@@ -111,7 +110,7 @@ func NewWriter(w io.Writer, f data.Format, cols []Column) (*Writer, error) {
 			}
 			t.keys[i] = append(AppendJSONString([]byte(sep), c.Name), ':')
 		}
-	case data.Parquet:
+	case dataio.Parquet:
 		t.pw = newParquetWriter(w, cols)
 		t.rows = make([]parquet.Row, 0, parquetBatch)
 	default:
@@ -299,11 +298,11 @@ func (t *Writer) Close() error {
 
 // Encoder returns the function that writes to path, for an atomic writer
 // such as output.WriteFiles: write in format f, or if f is empty in the
-// format of the path's extension (data.FormatOf), gzip-compressed when the
+// format of the path's extension (dataio.FormatOf), gzip-compressed when the
 // path ends in ".gz".
-func Encoder(path string, f data.Format, write func(io.Writer, data.Format) error) func(io.Writer) error {
+func Encoder(path string, f dataio.Format, write func(io.Writer, dataio.Format) error) func(io.Writer) error {
 	if f == "" {
-		f = data.FormatOf(path)
+		f = dataio.FormatOf(path)
 	}
 	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
 		return func(w io.Writer) error { return write(w, f) }

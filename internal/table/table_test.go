@@ -12,15 +12,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
-
-	"github.com/consensuslab/consensus/data"
 )
 
 // writeSample writes a table with one column of every kind, whose text
 // needs quoting or escaping, and a number that is not finite.
-func writeSample(t *testing.T, w io.Writer, f data.Format) {
+func writeSample(t *testing.T, w io.Writer, f dataio.Format) {
 	t.Helper()
 	tw, err := NewWriter(w, f, []Column{{"id", String}, {"class", Dict}, {"p", Float}, {"n", Int}})
 	if err != nil {
@@ -47,12 +46,12 @@ func writeSample(t *testing.T, w io.Writer, f data.Format) {
 
 func TestWriterFormats(t *testing.T) {
 	for _, tc := range []struct {
-		f    data.Format
+		f    dataio.Format
 		want string
 	}{
-		{data.CSV, "id,class,p,n\n\"a,\"\"b\"\"\",x\ty,0.3333333333333333,7\n\"ü\n\",x\ty,+Inf,-1\n"},
-		{data.TSV, "id\tclass\tp\tn\n\"a,\"\"b\"\"\"\t\"x\ty\"\t0.3333333333333333\t7\n\"ü\n\"\t\"x\ty\"\t+Inf\t-1\n"},
-		{data.JSONL, `{"id":"a,\"b\"","class":"x\ty","p":0.3333333333333333,"n":7}` + "\n" + `{"id":"ü\n","class":"x\ty","p":null,"n":-1}` + "\n"},
+		{dataio.CSV, "id,class,p,n\n\"a,\"\"b\"\"\",x\ty,0.3333333333333333,7\n\"ü\n\",x\ty,+Inf,-1\n"},
+		{dataio.TSV, "id\tclass\tp\tn\n\"a,\"\"b\"\"\"\t\"x\ty\"\t0.3333333333333333\t7\n\"ü\n\"\t\"x\ty\"\t+Inf\t-1\n"},
+		{dataio.JSONL, `{"id":"a,\"b\"","class":"x\ty","p":0.3333333333333333,"n":7}` + "\n" + `{"id":"ü\n","class":"x\ty","p":null,"n":-1}` + "\n"},
 	} {
 		var b bytes.Buffer
 		writeSample(t, &b, tc.f)
@@ -64,7 +63,7 @@ func TestWriterFormats(t *testing.T) {
 
 func TestWriterParquet(t *testing.T) {
 	var b bytes.Buffer
-	writeSample(t, &b, data.Parquet)
+	writeSample(t, &b, dataio.Parquet)
 	pf, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
 	if err != nil {
 		t.Fatal(err)
@@ -102,10 +101,10 @@ func TestWriterErrors(t *testing.T) {
 	if _, err := NewWriter(io.Discard, "xlsx", nil); err == nil || !strings.Contains(err.Error(), `unknown output format "xlsx"`) {
 		t.Errorf("unknown format: %v", err)
 	}
-	if _, err := NewWriter(io.Discard, data.CSV, []Column{{"a", String}, {"a", Float}}); err == nil || !strings.Contains(err.Error(), `two columns are called "a"`) {
+	if _, err := NewWriter(io.Discard, dataio.CSV, []Column{{"a", String}, {"a", Float}}); err == nil || !strings.Contains(err.Error(), `two columns are called "a"`) {
 		t.Errorf("duplicate column: %v", err)
 	}
-	for _, f := range data.Formats() {
+	for _, f := range dataio.Formats() {
 		tw, err := NewWriter(io.Discard, f, []Column{{"a", String}, {"b", Float}})
 		if err != nil {
 			t.Fatal(err)
@@ -115,23 +114,23 @@ func TestWriterErrors(t *testing.T) {
 			t.Errorf("%s: short row: %v", f, err)
 		}
 		tw.String("x")
-		if err := tw.FloatText("ten"); f != data.CSV && f != data.TSV && (err == nil || !strings.Contains(err.Error(), "column b")) {
+		if err := tw.FloatText("ten"); f != dataio.CSV && f != dataio.TSV && (err == nil || !strings.Contains(err.Error(), "column b")) {
 			t.Errorf("%s: FloatText of text: %v", f, err)
 		}
 	}
 }
 
 func TestEncoder(t *testing.T) {
-	write := func(w io.Writer, f data.Format) error { _, err := io.WriteString(w, string(f)); return err }
+	write := func(w io.Writer, f dataio.Format) error { _, err := io.WriteString(w, string(f)); return err }
 	for _, tc := range []struct {
 		path string
-		f    data.Format
+		f    dataio.Format
 		want string
 		gz   bool
 	}{
 		{"a.csv", "", "csv", false},
 		{"a.TSV.gz", "", "tsv", true},
-		{"a.jsonl", data.Parquet, "parquet", false},
+		{"a.jsonl", dataio.Parquet, "parquet", false},
 		{"-", "", "csv", false},
 	} {
 		var b bytes.Buffer
@@ -163,7 +162,7 @@ func TestWriterNumbersCSV(t *testing.T) {
 	for i := range 40 {
 		cols = append(cols, Column{fmt.Sprintf("c%d", i), Float}, Column{fmt.Sprintf("n%d", i), Int})
 	}
-	for _, f := range []data.Format{data.CSV, data.TSV} {
+	for _, f := range []dataio.Format{dataio.CSV, dataio.TSV} {
 		var b bytes.Buffer
 		tw, err := NewWriter(&b, f, cols)
 		if err != nil {
@@ -188,7 +187,7 @@ func TestWriterNumbersCSV(t *testing.T) {
 			t.Fatal(err)
 		}
 		cr := csv.NewReader(&b)
-		if f == data.TSV {
+		if f == dataio.TSV {
 			cr.Comma = '\t'
 		}
 		got, err := cr.ReadAll()
@@ -217,9 +216,9 @@ func FuzzWriterCSV(f *testing.F) {
 		f.Add("t", s, -1e-300, true)
 	}
 	f.Fuzz(func(t *testing.T, a, b string, v float64, tsv bool) {
-		format, comma := data.CSV, ','
+		format, comma := dataio.CSV, ','
 		if tsv {
-			format, comma = data.TSV, '\t'
+			format, comma = dataio.TSV, '\t'
 		}
 		var got, want bytes.Buffer
 		tw, err := NewWriter(&got, format, []Column{{a + "h", String}, {"x" + b, Dict}, {"v", Float}})

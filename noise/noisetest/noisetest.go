@@ -54,7 +54,7 @@ func Names(prefix string, n int) []string {
 func Params(m noise.Model, d *data.Dataset, rng *rand.Rand) (w, o []float64) {
 	k := d.NumClasses()
 	w = make([]float64, d.NumWorkers()*m.WorkerDim(k))
-	o = make([]float64, d.NumTasks()*m.ObjectDim(k))
+	o = make([]float64, d.NumTasks()*m.TaskDim(k))
 	if s, ok := m.(noise.Sampler); ok {
 		s.SampleParams(rng, k, w, o)
 		return w, o
@@ -114,7 +114,7 @@ func Check(t *testing.T, m noise.Model) {
 func checkInit(t *testing.T, m noise.Model, d *data.Dataset) {
 	k := d.NumClasses()
 	w := make([]float64, d.NumWorkers()*m.WorkerDim(k))
-	o := make([]float64, d.NumTasks()*m.ObjectDim(k))
+	o := make([]float64, d.NumTasks()*m.TaskDim(k))
 	m.Init(d, d.FrequencyWeights(), w, o)
 	for i, v := range append(w, o...) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -219,7 +219,7 @@ func checkGradient(t *testing.T, m noise.Model, d *data.Dataset) {
 	k := d.NumClasses()
 	rng := rand.New(rand.NewPCG(4, uint64(k)))
 	nw := d.NumWorkers() * m.WorkerDim(k)
-	x := make([]float64, nw+d.NumTasks()*m.ObjectDim(k))
+	x := make([]float64, nw+d.NumTasks()*m.TaskDim(k))
 	for i := range x {
 		x[i] = rng.NormFloat64()
 	}

@@ -1,0 +1,46 @@
+// Package dataio reads crowdsourced labels, gold labels and other tables
+// from files into the types of package data.
+//
+// ReadLabels and ReadGold read delimited text (CSV, TSV or another
+// separator). ReadLabelsAs and ReadGoldAs also read JSON Lines, one object
+// a line such as {"task":"t1","worker":"w7","label":"cat"}, and Parquet
+// files with flat columns of those names; the Format is given or follows
+// from the file name (FormatOf: .csv, .tsv, .jsonl, .ndjson, .parquet, each
+// optionally .gz). LoadLabels and LoadGold open a file, or standard input
+// for "-". Every reader streams its rows into a Builder, and every problem
+// is an *InputError with a one-line message "FILE:LINE: problem", where
+// LINE is the record's line for text formats and its row for Parquet:
+//
+//	d, err := dataio.LoadLabels(ctx, "labels.jsonl.gz", "", dataio.ReadSettings{})
+//	if err != nil {
+//		log.Fatal(err) // such as "labels.jsonl.gz:12: the worker value (key 'worker') is null"
+//	}
+//	fmt.Println(d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.Classes)
+//
+// Every reader takes a context first: a nil context is never cancelled.
+// Messages name no option of a program. Where one of the reader's settings
+// is the remedy (another separator, other column names, the classes, the
+// format), InputError.Hint says which, so that a program can add advice
+// naming its own flag. A read stopped by ReadSettings.MaxMemory wraps
+// ErrLimit, and one stopped by its context wraps the context's error.
+//
+// # One set of rules a format
+//
+// Each format has one reader of records, which the slow and the fast
+// paths share: for delimited text, the cells are cut by the cell rules of
+// package ingest (trimming, quoting, blank lines) whether a line goes
+// through the parallel block path or row by row; for JSON Lines, the
+// scanner of package ingest reads a record on both paths, and
+// encoding/json only the records it declines, to word their errors; for
+// Parquet, the values of a page are converted by one function on the
+// row-by-row and the page paths. The rules for values that every format
+// applies are listed in validate.go.
+//
+// # Other tables
+//
+// ReadTable and LoadTable read any table of named columns — a consensus,
+// a table of worker parameters — in the same formats and with the same
+// rules and messages, calling a function with the cells of each row;
+// Columns names the columns, or picks them from the header. Package
+// output reads the tables it writes with them.
+package dataio

@@ -1,0 +1,217 @@
+package dataio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/consensuslab/consensus/data/internal/ingest"
+)
+
+// Memory a data set takes while it is read: a cost per label and per
+// distinct task or worker identifier, set above the peaks of reading
+// simulated files of 10⁶ to 10⁸ labels with 2·10⁵ to 2·10⁷ tasks of ids of
+// up to nine characters in every format (gzip-compressed CSV, with its
+// blocks of text in flight, the largest); docs/errors.md lists the
+// measurements. ReadBufferBytes is the reader's blocks of text besides,
+// which a file of more than a few MB fills.
+const (
+	ReadBytesPerLabel = 20
+	ReadBytesPerID    = 90
+	ReadBufferBytes   = 32 << 20
+)
+
+// lineFactor is the memory a line of text takes while the readers hold it
+// (the line, its fields and the buffers they grow in), per byte.
+const lineFactor = 4
+
+// ErrLimit is wrapped by the *InputError of a read stopped by
+// ReadSettings.MaxMemory.
+var ErrLimit = errors.New("memory limit reached")
+
+// readMemory returns the memory in bytes that a data set of the
+// given numbers of labels and distinct task and worker identifiers takes
+// while it is read, by the constants above, without the reader's buffers
+// (ReadBufferBytes), which are bounded: the limit enforced while reading.
+func readMemory(labels, ids float64) float64 {
+	return labels*ReadBytesPerLabel + ids*ReadBytesPerID
+}
+
+// guard enforces the context and ReadSettings.MaxMemory while a
+// file is read: on the decoded text (the length of a line) and on the rows
+// and distinct identifiers read so far. A nil guard checks nothing.
+type guard struct {
+	ctx  context.Context
+	max  int64
+	file string
+	rows int
+	// total also bounds the text read so far, for a reader whose
+	// caller keeps all it reads (ReadTable).
+	total bool
+}
+
+// newGuard returns the guard of ctx and opt for the file, or nil if opt
+// sets no limit and ctx is nil or can never be cancelled (Done returns
+// nil, as for context.Background).
+func newGuard(ctx context.Context, opt ReadSettings, file string) *guard {
+	if ctx != nil && ctx.Done() == nil {
+		ctx = nil
+	}
+	if ctx == nil && opt.MaxMemory <= 0 {
+		return nil
+	}
+	return &guard{ctx: ctx, max: opt.MaxMemory, file: file}
+}
+
+// text returns the decoded text of r (see textReader), read through the
+// guard.
+func (g *guard) text(r io.Reader) (io.Reader, error) {
+	text, err := textReader(r)
+	if err != nil || g == nil {
+		return text, err
+	}
+	return &guardedReader{r: text, g: g, total: g.total}, nil
+}
+
+// binary returns the decoded content of r for a copy to disk (Parquet
+// read from a pipe or compressed): it is not held in memory, so only the
+// context is checked, not the length of lines.
+func (g *guard) binary(r io.Reader) (io.Reader, error) {
+	text, err := textReader(r)
+	if err != nil || g == nil {
+		return text, err
+	}
+	return &guardedReader{r: text, g: g, binary: true}, nil
+}
+
+// Row is called after each row: every 256 rows it checks the context and
+// the memory the rows and the ids distinct identifiers read so far take.
+// line is the row's line, for the message.
+func (g *guard) Row(line, ids int) error {
+	if g == nil {
+		return nil
+	}
+	g.rows++
+	if g.rows&255 != 0 {
+		return nil
+	}
+	if g.ctx != nil && g.ctx.Err() != nil {
+		return g.ctx.Err()
+	}
+	if g.max <= 0 {
+		return nil
+	}
+	if need := readMemory(float64(g.rows), float64(ids)); need > float64(g.max) {
+		return &InputError{File: g.file, Line: line, Err: ErrLimit, Msg: fmt.Sprintf(
+			"reading stopped here: %d labels with %d distinct tasks and workers already need about %s, and the limit is %s",
+			g.rows, ids, formatSize(need), formatSize(float64(g.max)))}
+	}
+	return nil
+}
+
+// guardedReader reads decoded text, failing when the context is cancelled
+// or a line grows beyond what the memory limit allows.
+type guardedReader struct {
+	r     io.Reader
+	g     *guard
+	lines int   // line ends read
+	cur   int64 // bytes of the current line read so far
+	// binary turns off the check of line lengths.
+	binary bool
+	// total also bounds the text read so far, not only the current line.
+	total bool
+	read  int64
+}
+
+// newline is the line end that guardedReader counts.
+var newline = []byte{'\n'}
+
+func (gr *guardedReader) Read(p []byte) (int, error) {
+	if ctx := gr.g.ctx; ctx != nil && ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	n, err := gr.r.Read(p)
+	if gr.binary {
+		return n, err
+	}
+	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+		gr.lines += bytes.Count(p[:i], newline) + 1
+		gr.cur = int64(n - i - 1)
+	} else {
+		gr.cur += int64(n)
+	}
+	gr.read += int64(n)
+	if max := gr.g.max; max > 0 && gr.total && gr.read*lineFactor > max {
+		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
+			"reading stopped: the text read so far (%s) needs about %s of memory while it is read and kept, more than the memory limit of %s",
+			formatSize(float64(gr.read)), formatSize(float64(gr.read*lineFactor)), formatSize(float64(max)))}
+	}
+	if max := gr.g.max; max > 0 && gr.cur*lineFactor > max {
+		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
+			"reading stopped: the line is longer than %s without a line end, which needs about %s of memory to read, more than the memory limit of %s",
+			formatSize(float64(gr.cur)), formatSize(float64(gr.cur*lineFactor)), formatSize(float64(max)))}
+	}
+	return n, err
+}
+
+// inputErrorOf returns err itself if it is (or wraps) an *InputError or a
+// cancelled context, for the readers to pass on unchanged.
+func inputErrorOf(err error) (error, bool) {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie, true
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err, true
+	}
+	return nil, false
+}
+
+// formatSize formats a byte count for messages, such as "3.2 GiB".
+func formatSize(b float64) string {
+	if b < 1024 {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	exp := min(int(math.Log(b)/math.Log(1024)), 4)
+	return fmt.Sprintf("%.1f %ciB", b/math.Pow(1024, float64(exp)), "KMGT"[exp-1])
+}
+
+// parquetSize checks, before any row is read, the rows and the decoded
+// size of the wanted column chunks that a Parquet file's metadata declare
+// against the memory limit: a small file can declare (and, with
+// dictionary and run-length encoding, hold) billions of rows, and a page
+// can declare a size its reader would allocate at once.
+func (g *guard) parquetSize(p *parquetReader) error {
+	if g == nil || g.max <= 0 {
+		return nil
+	}
+	md := p.pf.Metadata()
+	var rows, chunk int64
+	for _, rg := range md.RowGroups {
+		rows += rg.NumRows
+		for _, i := range p.index {
+			if i < len(rg.Columns) {
+				chunk = max(chunk, rg.Columns[i].MetaData.TotalUncompressedSize)
+			}
+		}
+	}
+	need := readMemory(float64(rows), 0)
+	if float64(chunk)*lineFactor > float64(g.max) || need > float64(g.max) {
+		return &InputError{File: g.file, Err: ErrLimit, Msg: fmt.Sprintf(
+			"the file declares %d rows and column chunks of up to %s, which need more than the memory limit of %s",
+			rows, formatSize(float64(chunk)), formatSize(float64(g.max)))}
+	}
+	return nil
+}
+
+// blocks returns g as the guard of the block paths: nil if g is nil, so
+// that they check nothing.
+func (g *guard) blocks() ingest.Guard {
+	if g == nil {
+		return nil
+	}
+	return g
+}

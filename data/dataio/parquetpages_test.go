@@ -1,0 +1,151 @@
+package dataio
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// parquetPagesSeeds are rows for the differential tests of readParquetPages,
+// one a line, cells separated by commas; "~" is a null cell.
+var parquetPagesSeeds = []string{
+	"t1,w1,x\nt1,w2,y\nt2,w1,x\nt3,w3,y\nt2,w2,x",
+	"t1, w1 ,x\nt1,w2,y\n t2,w1,\u00a0x\nt3,w3,z",
+	"t1,w1,x\nt1,,y\nt2,w1,x",
+	"t1,w1,x\nt1,w2,~\nt2,w1,x",
+	"t1,w1,x\nt1,w\xff,y\nt2,w1,x",
+	"t1,w1,1\nt1,w2,2\nt2,w1,10\nt2,w3,3\nt3,w1,4\nt3,w2,5\nt4,w3,6\nt4,w1,7\nt5,w2,8\nt5,w3,9\nt6,w1,11",
+	"a,b,c",
+	"t1,w1,x\nt2,w2,nan\nt3,w1,y",
+	"t1,w1,x\ntask,worker,label\nt3,w1,y",
+	"t1,w1,x\nTASK,w2,y\nt3,w1,y",
+}
+
+// FuzzParquetPages checks that ReadLabelsAs gives the same Dataset or the
+// same error with and without readParquetPages, for Parquet files with
+// dictionary-encoded and plain columns, optional columns, small pages and
+// row groups, and with and without --classes.
+func FuzzParquetPages(f *testing.F) {
+	for _, s := range parquetPagesSeeds {
+		f.Add(s, uint8(0))
+		f.Add(s, uint8(0xff))
+	}
+	f.Fuzz(func(t *testing.T, rows string, mode uint8) {
+		compareParquetPaths(t, rows, mode)
+	})
+}
+
+// TestParquetPagesSeeds runs the checks of FuzzParquetPages on its seeds in
+// every mode.
+func TestParquetPagesSeeds(t *testing.T) {
+	for _, s := range parquetPagesSeeds {
+		for mode := range 64 {
+			compareParquetPaths(t, s, uint8(mode*4+mode%4))
+		}
+	}
+}
+
+// compareParquetPaths writes rows as Parquet as mode says (bits 0-2:
+// which columns are dictionary-encoded; bit 3: optional columns; bits 4-5:
+// rows per row group; bit 6: small pages; bit 7: --classes) and reads it
+// with and without readParquetPages.
+func compareParquetPaths(t *testing.T, rows string, mode uint8) {
+	t.Helper()
+	var buf bytes.Buffer
+	if !writeTestParquet(&buf, rows, mode) {
+		return
+	}
+	opt := ReadSettings{}
+	if mode&0x80 != 0 {
+		opt.Classes = []string{"x", "y", "1", "2"}
+	}
+	d1, e1 := readSwitched(&useParquetPages, false, buf.Bytes(), "p.parquet", "", opt)
+	d2, e2 := readSwitched(&useParquetPages, true, buf.Bytes(), "p.parquet", "", opt)
+	if e1 != e2 {
+		t.Fatalf("%q mode %#x: error %q, want %q", rows, mode, e2, e1)
+	}
+	if !reflect.DeepEqual(d1, d2) {
+		t.Fatalf("%q mode %#x: read %+v, want %+v", rows, mode, d2, d1)
+	}
+}
+
+// writeTestParquet writes the rows of compareParquetPaths to buf and
+// reports whether they fit the schema.
+func writeTestParquet(buf *bytes.Buffer, rows string, mode uint8) bool {
+	var fields []parquet.Field
+	g := parquet.Group{}
+	for i, name := range []string{"task", "worker", "label"} {
+		var n parquet.Node = parquet.String()
+		if mode&(1<<i) != 0 {
+			n = parquet.Encoded(n, &parquet.RLEDictionary)
+		}
+		if mode&8 != 0 {
+			n = parquet.Optional(n)
+		}
+		g[name] = n
+	}
+	_ = fields
+	opts := []parquet.WriterOption{parquet.NewSchema("t", g), parquet.MaxRowsPerRowGroup(int64([]int{1 << 20, 1, 2, 3}[mode>>4&3]))}
+	if mode&0x40 != 0 {
+		opts = append(opts, parquet.PageBufferSize(8))
+	}
+	w := parquet.NewWriter(buf, opts...)
+	for _, line := range strings.Split(rows, "\n") {
+		cells := strings.Split(line, ",")
+		if len(cells) != 3 {
+			return false
+		}
+		// The columns of a Group are sorted by name: label, task, worker.
+		row := make(parquet.Row, 0, 3)
+		for i, at := range []int{2, 0, 1} {
+			if cells[at] == "~" {
+				if mode&8 == 0 {
+					return false
+				}
+				row = append(row, parquet.NullValue().Level(0, 0, i))
+				continue
+			}
+			v := parquet.ByteArrayValue([]byte(cells[at]))
+			if mode&8 != 0 {
+				v = v.Level(0, 1, i)
+			} else {
+				v = v.Level(0, 0, i)
+			}
+			row = append(row, v)
+		}
+		if _, err := w.WriteRows([]parquet.Row{row}); err != nil {
+			return false
+		}
+	}
+	return w.Close() == nil
+}
+
+// TestParquetPagesGuard checks that a memory limit stops the page path on
+// the same row, with the same message, as the value-by-value path.
+func TestParquetPagesGuard(t *testing.T) {
+	var rows []string
+	for i := range 5000 {
+		rows = append(rows, fmt.Sprintf("t%d,w%d,%d", i/3, i%97, i%2))
+	}
+	var buf bytes.Buffer
+	if !writeTestParquet(&buf, strings.Join(rows, "\n"), 7) {
+		t.Fatal("cannot write")
+	}
+	for _, limit := range []int64{20 << 10, 200 << 10, 1 << 30} {
+		opt := ReadSettings{MaxMemory: limit}
+		var msgs [2]string
+		for i, pages := range []bool{false, true} {
+			useParquetPages = pages
+			_, err := ReadLabelsAs(ctx, bytes.NewReader(buf.Bytes()), "p.parquet", "", opt)
+			msgs[i] = fmt.Sprint(err)
+		}
+		useParquetPages = true
+		if msgs[0] != msgs[1] {
+			t.Errorf("limit %d: error %q, want %q", limit, msgs[1], msgs[0])
+		}
+	}
+}

@@ -1,0 +1,406 @@
+package ingest
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// JSONLScan is the first tier of the JSON Lines reader: one pass over the
+// bytes of a line that accepts only the plainest records, UTF-8 text
+// without escapes, in which every key is a string, every wanted value a
+// string, a number, true or false and every other value one of those or
+// null. It reports false for anything else (invalid UTF-8, a backslash,
+// a nested object or array, white space other than JSON's, a wanted key
+// given twice or a key equal to a wanted one ignoring case and space,
+// invalid JSON), and jsonlFast then reads the line. Whenever it accepts a
+// line, jsonlFast would accept it with the same cells (TestJSONLFastPath
+// and FuzzReadLabels check it). A record with the layout of the last one it
+// read in full takes a shortcut (sameLayout) to the same cells.
+type JSONLScan struct {
+	got []bool     // per wanted key: seen in this record
+	at  [][2]int32 // per wanted key: the bounds of its value in the line
+	// vals are the record's string and number values, wanted or not, in
+	// its order; bools, whether a wanted value is true or false.
+	vals  []layoutCut
+	bools bool
+
+	// layout is the last record that the full scan read with no wanted
+	// value true or false, whose layout, the text around its string and
+	// number values, the next records likely share (sameLayout); nil for
+	// none.
+	layout []byte
+	// cuts are its string and number values in the order of the record.
+	cuts []layoutCut
+	// missed is whether the last record the scan read did not have the
+	// layout.
+	missed bool
+}
+
+// layoutCut is a string or number value of a record: its bounds (a
+// string's text without its quotes, not trimmed), the wanted key it is
+// the value of, or -1, and its first byte (a quote for a string).
+type layoutCut struct {
+	at   [2]int32
+	key  int
+	kind byte
+}
+
+// parse reads the wanted values of the trimmed line into cells, as
+// jsonlFast.parse does, and reports true, or reports false (leaving cells
+// partly written). Cells point into line.
+func (s *JSONLScan) Parse(line []byte, names, cells []string) bool {
+	if !s.spans(line, names) {
+		return false
+	}
+	for k, at := range s.at {
+		cells[k] = BytesString(line[at[0]:at[1]])
+	}
+	return true
+}
+
+// spans finds the wanted values of the trimmed line as parse does and
+// reports true with their bounds in line in s.at, or reports false. A
+// line with the layout of the last one it read in full takes
+// sameLayout's shortcut; any other, the full scan (scan).
+func (s *JSONLScan) spans(line []byte, names []string) bool {
+	if len(s.got) != len(names) {
+		w := len(names)
+		s.got, s.at = make([]bool, w), make([][2]int32, w)
+		s.layout = nil
+	}
+	if s.SameLayout(line) {
+		s.missed = false
+		return true
+	}
+	if !s.scan(line, names) {
+		return false
+	}
+	// This record's layout for the next ones, if there is none or the
+	// record before did not have it either: records of two layouts in
+	// turn then keep one of them rather than copy each.
+	if s.layout != nil && !s.missed {
+		s.missed = true
+		return true
+	}
+	s.layout, s.cuts, s.missed = append(s.layout[:0], line...), append(s.cuts[:0], s.vals...), false
+	if s.bools {
+		s.layout = nil
+	}
+	return true
+}
+
+// sameLayout reports whether line has the layout of s.layout, the same
+// bytes around its string and number values, each of which is again a
+// string that scanJSONString takes (not empty once trimmed, if wanted), or
+// a number, and if so sets s.at. The full scan would then read line as it
+// read s.layout, token for token, with the same keys and the values here:
+// a string's text does not change how the rest of the line is read, and a
+// number ends where scanJSONNumber ends it, before what follows it in both
+// lines.
+func (s *JSONLScan) SameLayout(line []byte) bool {
+	if s.layout == nil {
+		return false
+	}
+	pos, prev := 0, 0 // where line and s.layout go on
+	for _, cut := range s.cuts {
+		k := cut.key
+		lit := s.layout[prev:cut.at[0]]
+		if len(line)-pos < len(lit) || string(line[pos:pos+len(lit)]) != string(lit) {
+			return false
+		}
+		pos += len(lit)
+		if cut.kind == '"' {
+			// lit ends with the string's opening quote.
+			a, z, ok := scanJSONString(line, pos-1)
+			if !ok {
+				if a, z, ok = scanJSONText(line, pos-1); !ok {
+					return false
+				}
+			}
+			pos = z
+			if k >= 0 {
+				if a, z = trimScanned(line, a, z); a < z && line[a]|line[z-1] >= utf8.RuneSelf {
+					a, z, _ = trimCell(line, a, z)
+				}
+				if a == z {
+					return false
+				}
+				s.at[k] = [2]int32{int32(a), int32(z)}
+			}
+		} else {
+			end := scanJSONNumber(line, pos)
+			if end < 0 {
+				return false
+			}
+			if k >= 0 {
+				s.at[k] = [2]int32{int32(pos), int32(end)}
+			}
+			pos = end
+		}
+		prev = int(cut.at[1])
+	}
+	return string(line[pos:]) == string(s.layout[prev:])
+}
+
+// scan is spans' full scan of a line, which also sets s.vals and s.bools.
+func (s *JSONLScan) scan(line []byte, names []string) bool {
+	clear(s.got)
+	s.vals, s.bools = s.vals[:0], false
+	n := len(line)
+	if n < 2 || line[0] != '{' {
+		return false
+	}
+	i := skipJSONSpace(line, 1)
+	if i < n && line[i] == '}' {
+		return false // no keys: a wanted one is missing
+	}
+	for {
+		// A key.
+		if i >= n || line[i] != '"' {
+			return false
+		}
+		a, z, ok := scanJSONString(line, i)
+		if !ok {
+			if a, z, ok = scanJSONText(line, i); !ok {
+				return false
+			}
+		}
+		key := line[a:z]
+		want := -1
+		for k, name := range names {
+			if string(key) == name {
+				want = k
+				break
+			}
+		}
+		if want < 0 {
+			t := bytes.TrimSpace(key)
+			for _, name := range names {
+				if bytes.EqualFold(t, []byte(name)) {
+					return false
+				}
+			}
+		} else if s.got[want] {
+			return false
+		}
+		i = skipJSONSpace(line, z+1)
+		if i >= n || line[i] != ':' {
+			return false
+		}
+		i = skipJSONSpace(line, i+1)
+		if i >= n {
+			return false
+		}
+		// A value: [va, vz) is its text, or a string's text without quotes.
+		var va, vz int
+		str := false
+		first := line[i]
+		switch c := first; {
+		case c == '"':
+			va, vz, ok = scanJSONString(line, i)
+			if !ok {
+				if va, vz, ok = scanJSONText(line, i); !ok {
+					return false
+				}
+			}
+			str, i = true, vz+1
+		case c == '-' || c >= '0' && c <= '9':
+			va, i = i, scanJSONNumber(line, i)
+			if i < 0 {
+				return false
+			}
+			vz = i
+		case c == 't' && bytes.HasPrefix(line[i:], []byte("true")):
+			va, i = i, i+4
+			vz = i
+		case c == 'f' && bytes.HasPrefix(line[i:], []byte("false")):
+			va, i = i, i+5
+			vz = i
+		case c == 'n' && want < 0 && bytes.HasPrefix(line[i:], []byte("null")):
+			i += 4
+		default:
+			return false // an object, an array, a null wanted value or invalid JSON
+		}
+		// What follows a value: a comma and a key, or the end of the object.
+		i = skipJSONSpace(line, i)
+		if i >= n {
+			return false
+		}
+		end := line[i] == '}'
+		if !end && line[i] != ',' {
+			return false
+		}
+		switch {
+		case str || first == '-' || first >= '0' && first <= '9':
+			s.vals = append(s.vals, layoutCut{at: [2]int32{int32(va), int32(vz)}, key: want, kind: first})
+		case want >= 0: // true or false
+			s.bools = true
+		}
+		if want >= 0 {
+			if str {
+				if va, vz = trimScanned(line, va, vz); va < vz && line[va]|line[vz-1] >= utf8.RuneSelf {
+					va, vz, _ = trimCell(line, va, vz)
+				}
+				if va == vz {
+					return false
+				}
+			}
+			s.at[want] = [2]int32{int32(va), int32(vz)}
+			s.got[want] = true
+		}
+		if end {
+			if i != n-1 {
+				return false
+			}
+			break
+		}
+		i = skipJSONSpace(line, i+1)
+	}
+	for _, g := range s.got {
+		if !g {
+			return false
+		}
+	}
+	return true
+}
+
+// trimScanned returns the bounds of line[a:z], the text of a string that
+// scanJSONString takes, trimmed as bytes.TrimSpace trims it: of its white
+// space, such a string can hold only ' ' (the others are control
+// characters). A string that scanJSONText takes may also begin or end
+// with white space that is not ASCII (such as U+00A0 or U+3000): after
+// trimScanned, when line[a] or line[z-1] is not ASCII, trimCell trims it.
+func trimScanned(line []byte, a, z int) (int, int) {
+	for a < z && line[a] == ' ' {
+		a++
+	}
+	for z > a && line[z-1] == ' ' {
+		z--
+	}
+	return a, z
+}
+
+// skipJSONSpace returns the position of the first byte of line from i on
+// that is not JSON white space, or len(line).
+func skipJSONSpace(line []byte, i int) int {
+	for i < len(line) {
+		switch line[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// scanJSONString reads the string that starts with the quote at line[i]
+// and returns the bounds of its text, or false if it has an escape, a
+// control character or a byte that is not ASCII, or is not closed: the
+// common case, short enough to be inlined. scanJSONText reads the strings
+// that are not ASCII.
+func scanJSONString(line []byte, i int) (a, z int, ok bool) {
+	a = i + 1
+	for z = a; z < len(line); z++ {
+		switch c := line[z]; {
+		case c == '"':
+			return a, z, true
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
+			return 0, 0, false
+		}
+	}
+	return 0, 0, false
+}
+
+// scanJSONText reads the string that starts with the quote at line[i] as
+// scanJSONString does, and also takes one that is valid UTF-8 but not
+// ASCII. The scan's callers try scanJSONString first.
+func scanJSONText(line []byte, i int) (a, z int, ok bool) {
+	a = i + 1
+	for z = a; z < len(line); z++ {
+		switch c := line[z]; {
+		case c == '"':
+			return a, z, utf8.Valid(line[a:z])
+		case c == '\\' || c < 0x20:
+			return 0, 0, false
+		}
+	}
+	return 0, 0, false
+}
+
+// scanJSONNumber reads the number that starts at line[i], with JSON's
+// grammar, and returns the position after it, or -1 if it is not a valid
+// number followed by a delimiter.
+func scanJSONNumber(line []byte, i int) int {
+	n := len(line)
+	if line[i] == '-' {
+		i++
+	}
+	switch {
+	case i < n && line[i] == '0':
+		i++
+	case i < n && line[i] >= '1' && line[i] <= '9':
+		i = skipDigits(line, i)
+	default:
+		return -1
+	}
+	if i < n && line[i] == '.' {
+		j := skipDigits(line, i+1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < n && (line[i] == 'e' || line[i] == 'E') {
+		i++
+		if i < n && (line[i] == '+' || line[i] == '-') {
+			i++
+		}
+		j := skipDigits(line, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+// skipDigits returns the position of the first byte of line from i on that
+// is not a decimal digit, or len(line).
+func skipDigits(line []byte, i int) int {
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// NewJSONLChunkParser returns a parser of JSON Lines records with the
+// wanted keys names (task, worker and label).
+func NewJSONLChunkParser(names []string) *ChunkParser {
+	p := &ChunkParser{json: &JSONLScan{}, names: names}
+	p.cells = &p.own
+	return p
+}
+
+// jsonLine splits the record at data[pos] as splitLine splits a CSV line:
+// the line, trimmed as the record-by-record reader trims it, is blank, or
+// plain with the bounds of its wanted values in p.cells if the first tier
+// reads it, or odd, for the record-by-record reader.
+func (p *ChunkParser) jsonLine(data []byte, pos int) (next, kind int) {
+	end, next := lineEnd(data, pos)
+	raw := data[pos:end]
+	line := bytes.TrimSpace(raw)
+	if len(line) == 0 {
+		return next, lineBlank
+	}
+	if !p.json.spans(line, p.names) {
+		return next, lineOdd
+	}
+	// line is raw[off:off+len(line)], and its capacity that of raw less
+	// off.
+	off := int32(pos + cap(raw) - cap(line))
+	for k, at := range p.json.at {
+		p.cells[k] = [2]int32{off + at[0], off + at[1]}
+	}
+	return next, linePlain
+}
