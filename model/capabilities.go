@@ -94,12 +94,9 @@ type GoldTrainer interface {
 
 var (
 	_ Parametric    = Model{}
-	_ Parametric    = Bayes{}
 	_ Composite     = Model{}
-	_ Composite     = Bayes{}
 	_ WorkerStarter = Model{}
 	_ GoldTrainer   = Model{}
-	_ GoldTrainer   = Bayes{}
 )
 
 // Parts returns m's noise model and assumption.
@@ -148,20 +145,4 @@ func (m Model) WorkerParams(d *data.Dataset, w int) (lo, hi int) {
 	dim := m.Noise.WorkerDim(d.NumClasses())
 	lo = m.Layout(d).W[0] + w*dim
 	return lo, lo + dim
-}
-
-// Parts returns b's noise model and assumption: latent.Dirichlet (DA with
-// an estimated Dirichlet prior) for the hierarchical form.
-func (b Bayes) Parts() (noise.Model, latent.Assumption) {
-	if b.Hierarchical {
-		return b.Noise, latent.Dirichlet{}
-	}
-	return b.Noise, b.Latent
-}
-
-// WithNoise returns b with its noise model replaced by n, which must be
-// conjugate (noise.Conjugate) for Fit to succeed.
-func (b Bayes) WithNoise(n noise.Model) Estimator {
-	b.Noise = n
-	return b
 }

@@ -159,7 +159,9 @@ type Progress struct {
 	Err error
 }
 
-func (s *Settings) withDefaults() Settings {
+// WithDefaults returns a copy of s (nil: the zero Settings) with every
+// zero field that has a default set to it, as every Fit reads them.
+func (s *Settings) WithDefaults() Settings {
 	var r Settings
 	if s != nil {
 		r = *s

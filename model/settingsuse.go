@@ -40,15 +40,6 @@ type IterationSetter interface {
 // stops the gradient methods (Method LBFGS or CG), not EM.
 func (m Model) Reads(s Setting) bool { return s != SetParamTol }
 
-// Reads reports whether Bayes's fits read s: MaxIterations, FunctionTol
-// and ParamTol, the variational fit's iteration limit and stopping rule,
-// and Start and Fixed when the noise model can set its workers' posteriors
-// (CanSetWorkers).
-func (b Bayes) Reads(s Setting) bool {
-	return s == SetMaxIterations || s == SetFunctionTol || s == SetParamTol || s == SetStart && b.CanSetWorkers()
-}
-
 var (
 	_ SettingsReader = Model{}
-	_ SettingsReader = Bayes{}
 )

@@ -20,7 +20,7 @@ const (
 const maxQPrior = 1e6
 
 // qPriorSetter is an estimator whose DA prior on q_j can be set, such as
-// model.Bayes under DA.
+// vb.Bayes under DA.
 type qPriorSetter interface {
 	WithQPrior(a float64, staged bool) (model.Estimator, bool)
 }
