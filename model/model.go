@@ -19,7 +19,7 @@ type Estimator interface {
 	// Fit estimates the consensus of d with the settings s (nil means
 	// the defaults). ctx must not be nil (pass context.Background() when
 	// nothing cancels the fit): a nil ctx is an error. When ctx is
-	// cancelled, the likelihood and variational fits (Model, HDA, Bayes)
+	// cancelled, the likelihood and variational fits (Model, hda.HDA, vb.Bayes)
 	// stop at their next iteration and return no result and an error
 	// wrapping ctx.Err(); the vote-based estimators (RFE and Crowd-Kit's
 	// methods) take a few passes over the labels and do not look at ctx
