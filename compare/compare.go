@@ -233,6 +233,9 @@ func (o Settings) withDefaults() Settings {
 // error for bad options or when ctx is done; a model that fails to fit is
 // reported in its row.
 func Run(ctx context.Context, d *data.Dataset, opt Settings) (*Report, error) {
+	if d == nil {
+		return nil, errors.New("compare: no data set")
+	}
 	opt = opt.withDefaults()
 	ests, err := estimators(opt.Estimators, opt.Models)
 	if err != nil {
@@ -298,6 +301,11 @@ func recommend(ctx context.Context, d *data.Dataset, opt AutoSettings, ests []mo
 // estimators of names.
 func estimators(ests []model.Estimator, names []string) ([]model.Estimator, error) {
 	if ests != nil {
+		for i, e := range ests {
+			if e == nil {
+				return nil, fmt.Errorf("compare: estimator %d is nil", i)
+			}
+		}
 		return ests, nil
 	}
 	ests = make([]model.Estimator, len(names))

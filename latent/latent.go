@@ -1,6 +1,7 @@
 package latent
 
 import (
+	"errors"
 	"math"
 
 	"github.com/consensuslab/consensus/data"
@@ -28,6 +29,30 @@ type Assumption interface {
 
 	// NewEvaluator returns an evaluator of the assumption on d.
 	NewEvaluator(d *data.Dataset) Evaluator
+}
+
+// Checker is an optional interface of an Assumption whose settings must
+// suit the data set, such as WithGold's list of classes. Package model's
+// fits call Check (the function) before they fit, so that an assumption
+// that does not suit the data is an error rather than a panic.
+type Checker interface {
+	Assumption
+
+	// Check returns an error if the assumption's settings do not suit d.
+	Check(d *data.Dataset) error
+}
+
+// Check returns a's error for d if a is a Checker and nil otherwise, or
+// an error if a is nil. NewEvaluator may panic on an assumption that Check
+// refuses.
+func Check(a Assumption, d *data.Dataset) error {
+	if a == nil {
+		return errors.New("latent: no assumption")
+	}
+	if c, ok := a.(Checker); ok {
+		return c.Check(d)
+	}
+	return nil
 }
 
 // Evaluator computes one object's part of the log-likelihood and gradient.

@@ -107,6 +107,9 @@ func (m Model) FitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 	if err := CheckFit(ctx, d); err != nil {
 		return nil, err
 	}
+	if err := latent.Check(m.Latent, d); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
 	if err := noise.CheckClasses(m.Noise, d.NumClasses()); err != nil {
 		return nil, fmt.Errorf("model %s: %w", m.Name(), err)
 	}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -70,6 +71,9 @@ func Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*Posterior, e
 // posterior and Tasks is its cavity form (see Cavity); under DA (vb-da-ds,
 // vb-hda-ds) Tasks is nil. Any other result is an error.
 func FromResult(r *model.Result) (*Posterior, error) {
+	if r == nil {
+		return nil, errors.New("plan: no fit")
+	}
 	d := r.Data
 	k := d.NumClasses()
 	cols := r.WorkerColumns()

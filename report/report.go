@@ -266,9 +266,6 @@ func (r *Report) score(res *model.Result, summary string, reps int) Score {
 	return s
 }
 
-// Scores returns the rows of the model comparison table.
-func (r *Report) Scores() []Score { return r.scores }
-
 // entropy returns the entropy of p in base len(p), in [0, 1].
 func entropy(p []float64) float64 {
 	h := 0.0
