@@ -89,7 +89,7 @@ type Settings struct {
 	Models []string
 	// Estimators, when not nil, are compared instead of Models, each in
 	// a row named by its Name: for example a model with another prior,
-	// such as model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Prior: 1}.
+	// such as vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Prior: 1}.
 	Estimators []model.Estimator
 	// Gold, if not nil and not empty, selects the gold criteria.
 	Gold *data.Gold

@@ -8,6 +8,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/vb"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -122,8 +123,8 @@ func TestEstimatorsOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	ests := []model.Estimator{
-		model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}},
-		model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Prior: 2},
+		vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}},
+		vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Prior: 2},
 	}
 	rep, err := Run(context.Background(), d, Settings{Models: []string{"la-ds"}, Estimators: ests, Bootstrap: 20})
 	if err != nil {

@@ -195,11 +195,11 @@ func BenchmarkEvalLate(b *testing.B) {
 //
 //	go test ./model -run '^$' -bench 'FitBayes/vb-da-ds/K=2/N=1e6' -benchtime 1x -count 5
 func BenchmarkFitBayes(b *testing.B) {
-	for _, m := range []Bayes{
-		{Noise: noise.DS{}, Latent: latent.LA{}},
-		{Noise: noise.DS{}, Latent: latent.DA{}},
-		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
-	} {
+	for _, name := range []string{"vb-la-ds", "vb-da-ds", "vb-hda-ds"} {
+		m, err := ByName(name) // package vb's Bayes
+		if err != nil {
+			b.Fatal(err)
+		}
 		for _, k := range []int{2, 10} {
 			for _, n := range benchdata.Sizes() {
 				b.Run(fmt.Sprintf("%s/K=%d/N=%s", m.Name(), k, benchdata.Label(n)), func(b *testing.B) {

@@ -17,8 +17,8 @@ import (
 //	}
 
 // Parametric is an Estimator with fitted parameters, such as worker
-// parameters to report: Model, HDA, Bayes and the skill-weighted votes
-// (Wawa, ZeroBasedSkill, GoldMajorityVote, MMSR), not RFE or KOS. Its number of
+// parameters to report: Model, hda.HDA, vb.Bayes and the skill-weighted votes
+// (crowdkit.Wawa, crowdkit.ZeroBasedSkill, crowdkit.GoldMajorityVote, crowdkit.MMSR), not RFE or crowdkit.KOS. Its number of
 // parameters is what a memory estimate of a fit is based on.
 type Parametric interface {
 	Estimator
@@ -27,7 +27,7 @@ type Parametric interface {
 }
 
 // Composite is an Estimator made of a noise model and a latent
-// assumption: Model, HDA and Bayes. Parts returns them, for example to
+// assumption: Model, hda.HDA and vb.Bayes. Parts returns them, for example to
 // simulate labels from the estimator's generative process (package sim).
 type Composite interface {
 	Estimator
@@ -40,13 +40,13 @@ type Composite interface {
 
 // WorkerStarter is an Estimator whose fit can start from known worker
 // parameters, such as those of an earlier fit's workers file, and hold
-// them: Model, HDA and Bayes (whose vector is its noise posterior's
+// them: Model, hda.HDA and vb.Bayes (whose vector is its noise posterior's
 // pseudo-counts). The start vector goes into Settings.Start, and
 // Settings.Fixed marks the blocks (WorkerParams) of the workers to hold.
 type WorkerStarter interface {
 	Parametric
 	// CanSetWorkers reports whether the noise model can set its workers'
-	// parameters: always for Model and HDA, and for Bayes when the noise
+	// parameters: always for Model and hda.HDA, and for vb.Bayes when the noise
 	// model is a noise.WorkerPosteriorSetter (every registered one).
 	CanSetWorkers() bool
 	// Init returns the initial parameter vector on d.
@@ -82,8 +82,8 @@ func FixedWorkers(ws WorkerStarter, d *data.Dataset, x []float64, workers []int)
 }
 
 // GoldTrainer is an Estimator that can fit with the classes of some tasks
-// known (semi-supervised fitting): Model (latent.WithGold), Bayes (the
-// variational fits, the default included) and GoldMajorityVote.
+// known (semi-supervised fitting): Model (latent.WithGold), vb.Bayes (the
+// variational fits, the default included) and crowdkit.GoldMajorityVote.
 type GoldTrainer interface {
 	Estimator
 	// WithGold returns the estimator with the gold class of every task
@@ -94,12 +94,9 @@ type GoldTrainer interface {
 
 var (
 	_ Parametric    = Model{}
-	_ Parametric    = Bayes{}
 	_ Composite     = Model{}
-	_ Composite     = Bayes{}
 	_ WorkerStarter = Model{}
 	_ GoldTrainer   = Model{}
-	_ GoldTrainer   = Bayes{}
 )
 
 // Parts returns m's noise model and assumption.
@@ -148,20 +145,4 @@ func (m Model) WorkerParams(d *data.Dataset, w int) (lo, hi int) {
 	dim := m.Noise.WorkerDim(d.NumClasses())
 	lo = m.Layout(d).W[0] + w*dim
 	return lo, lo + dim
-}
-
-// Parts returns b's noise model and assumption: latent.Dirichlet (DA with
-// an estimated Dirichlet prior) for the hierarchical form.
-func (b Bayes) Parts() (noise.Model, latent.Assumption) {
-	if b.Hierarchical {
-		return b.Noise, latent.Dirichlet{}
-	}
-	return b.Noise, b.Latent
-}
-
-// WithNoise returns b with its noise model replaced by n, which must be
-// conjugate (noise.Conjugate) for Fit to succeed.
-func (b Bayes) WithNoise(n noise.Model) Estimator {
-	b.Noise = n
-	return b
 }

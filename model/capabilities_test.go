@@ -173,7 +173,7 @@ func TestCheckClasses(t *testing.T) {
 	d := noisetest.Data(t, 8, 10, 3, 3)
 	for _, est := range []Estimator{
 		Model{Noise: twoClassOnly{}, Latent: latent.DA{}},
-		Bayes{Noise: twoClassOnly{}, Latent: latent.LA{}},
+		mustByName(t, "vb-la-ds").(Composite).WithNoise(twoClassOnly{}), // package vb's Bayes
 	} {
 		_, err := est.Fit(context.Background(), d, nil)
 		if err == nil || !strings.Contains(err.Error(), "supports 2 to 2 classes, not 3") {

@@ -210,7 +210,8 @@ func Describe(e Entry) Capabilities {
 	}
 	_, c.Skills = est.(SkillWeigher)
 	if q, ok := est.(QPriorSetter); ok {
-		if _, ok := q.WithQPrior(JeffreysPrior, false); ok {
+		// Any positive pseudo-count probes whether the prior can be set.
+		if _, ok := q.WithQPrior(0.5, false); ok {
 			c.Priors = append(c.Priors, "q-prior")
 		}
 	}

@@ -19,21 +19,23 @@
 // are identical for any number of goroutines.
 //
 // RFE, the relative frequency estimator, is the paper's baseline. Registry
-// and ByName give the estimators by their command-line names, the cross
-// product of the noise models (NoiseModels) and the assumptions: rfe and
-// mv; la-X, da-X and hda-X (HDA, hierarchical DA) for every noise model X
-// (the paper's ds, glad and mme, and onecoin, mace, rmme and twocoin), the
-// LA form learning the class prior when X declares so (noise.Info); the
-// Bayesian forms vb-la-X, vb-da-X and vb-hda-X of every conjugate noise
-// model (Bayes), and vb-X, the default form with both answers (Bayes.Both;
-// vb-ds is the default model of the command); and the
-// ports of Crowd-Kit's remaining categorical aggregators: wawa (Wawa), zbs
-// (ZeroBasedSkill), gmv (GoldMajorityVote), kos (KOS) and mmsr (MMSR);
-// docs/crowdkit.md compares them with Crowd-Kit.
+// and ByName give the estimators by their command-line names: rfe and mv,
+// and la-X and da-X for every noise model X of NoiseModels (the paper's
+// ds, glad and mme, and onecoin, mace, rmme and twocoin), the LA form
+// learning the class prior when X declares so (noise.Info). The other
+// families live in packages of their own and register with Register:
+// hierarchical DA, hda-X (package hda); variational Bayes, vb-la-X, vb-X
+// (vb-ds is DefaultModel), vb-da-X and vb-hda-X (package vb); and the ports
+// of Crowd-Kit's remaining categorical aggregators, wawa, zbs, gmv, kos and
+// mmsr (package crowdkit). A program imports package all, which imports
+// every family, to know them all.
 //
 // Callers ask an Estimator for what it can do through small interfaces
 // rather than its concrete type: Parametric (a number of parameters, the
 // basis of memory estimates), Composite (its noise model and assumption,
 // for simulation), WorkerStarter (a start from known worker parameters)
-// and GoldTrainer (fitting with gold labels).
+// and GoldTrainer (fitting with gold labels). A family outside this
+// package builds its results with ClosedForm, Result.SetNoise and
+// Result.SetBaseline, or through Model's fit (Model.FitOnce, Guard,
+// Result.FittedModel, Result.FittedNoise).
 package model

@@ -6,6 +6,7 @@ import (
 
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/vb"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -28,7 +29,7 @@ func ExampleFitMemory() {
 	}{
 		{"da-ds (EM)", dads, nil},
 		{"da-ds (L-BFGS)", dads, &model.Settings{Method: model.LBFGS}},
-		{"vb-da-ds", model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}}, nil},
+		{"vb-da-ds", vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}}, nil},
 	} {
 		fmt.Printf("%-15s %6.1f MB\n", c.name, model.FitMemory(c.est, d, c.set)/1e6)
 	}

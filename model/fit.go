@@ -39,6 +39,9 @@ import (
 // majority vote alone a majority of adversarial workers is followed, from
 // the gold alone it is found.
 func (m Model) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
+	if err := CheckParts(m.Noise, m.Latent, true); err != nil {
+		return nil, err
+	}
 	gold := knownClasses(m.Latent)
 	fixed := s != nil && (s.Start != nil || s.Fixed != nil)
 	r, err := m.FitOnce(ctx, d, s)
@@ -52,19 +55,19 @@ func (m Model) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 	if s != nil {
 		set = *s
 	}
-	set.Start = m.initWith(d, goldWeights(gold))
+	set.Start = m.initWith(d, GoldWeights(gold))
 	g, err := m.FitOnce(ctx, d, &set)
 	if err != nil {
 		return nil, err
 	}
-	return keepBetter(r, g, r.LogLikelihood, g.LogLikelihood), nil
+	return KeepBetter(r, g, r.LogLikelihood, g.LogLikelihood), nil
 }
 
-// keepBetter returns the one of a and b whose criterion (la, lb: the
+// KeepBetter returns the one of a and b whose criterion (la, lb: the
 // log-likelihood or bound) is higher, with the iterations, evaluations and
 // time of both; if it is b, a fit from the gold tasks alone, its Method
 // says so.
-func keepBetter(a, b *Result, la, lb float64) *Result {
+func KeepBetter(a, b *Result, la, lb float64) *Result {
 	best, other := a, b
 	if lb > la {
 		best, other = b, a
@@ -98,6 +101,9 @@ func knownClasses(a latent.Assumption) []int {
 // the start of s (nil: the defaults), for a family that runs the guard on
 // its own terms, as package hda does.
 func (m Model) FitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
+	if err := CheckParts(m.Noise, m.Latent, true); err != nil {
+		return nil, err
+	}
 	if err := CheckFit(ctx, d); err != nil {
 		return nil, err
 	}
@@ -107,7 +113,7 @@ func (m Model) FitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 	if err := noise.CheckClasses(m.Noise, d.NumClasses()); err != nil {
 		return nil, fmt.Errorf("model %s: %w", m.Name(), err)
 	}
-	set := s.withDefaults()
+	set := s.WithDefaults()
 	start := time.Now()
 	obj := newObjective(m, d, set.Threads)
 	x0 := set.Start
@@ -420,4 +426,12 @@ func optimDim(fixed []bool, n int) int {
 		return n // nothing to fit: gonum takes the whole vector as before
 	}
 	return min(n, (free+3)/4*4)
+}
+
+// GoldWeights returns the weights of every label in a start from the gold
+// objects alone (noise.Variational.Start, noise.Model.Init): one-hot at
+// the known class of an object with gold (gold[j] ≥ 0), zero for the
+// others, so that the workers start as the gold shows them.
+func GoldWeights(gold []int) data.TaskWeights {
+	return data.WithClasses(nil, gold)
 }

@@ -25,7 +25,7 @@ func BenchmarkHeldWorkers(b *testing.B) {
 	for _, est := range []WorkerStarter{
 		Model{Noise: noise.DS{}, Latent: latent.LA{LearnPrior: true}},
 		Model{Noise: noise.DS{}, Latent: latent.DA{}},
-		Bayes{Noise: noise.DS{}, Latent: latent.DA{}},
+		mustByName(b, "vb-da-ds").(WorkerStarter), // package vb's Bayes
 	} {
 		b.Run(est.Name(), func(b *testing.B) {
 			joint, err := est.Fit(context.Background(), d, nil)
@@ -56,4 +56,14 @@ func BenchmarkHeldWorkers(b *testing.B) {
 			b.ReportMetric(float64(joint.Evaluations), "joint-evals")
 		})
 	}
+}
+
+// mustByName returns the estimator registered under name.
+func mustByName(tb testing.TB, name string) Estimator {
+	tb.Helper()
+	est, err := ByName(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return est
 }

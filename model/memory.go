@@ -23,7 +23,6 @@ type MemoryEstimator interface {
 
 var (
 	_ MemoryEstimator = Model{}
-	_ MemoryEstimator = Bayes{}
 	_ MemoryEstimator = RFE{}
 	_ MemoryEstimator = WeightedVote{}
 )
@@ -51,16 +50,6 @@ const (
 	// pairs of vectors besides the iterate and the gradient (measured
 	// 337-361 with the collector's headroom).
 	lbfgsBytesPerParam = 360
-	// vbBytesPerValue is a variational fit's per value of its J×K
-	// objects' factors (γ_j or ρ_j): the factors, the output and a third
-	// vector's worth of scratch and headroom.
-	vbBytesPerValue = 24
-	// vbBytesPerWorkerParam is a variational fit's per worker parameter:
-	// SQUAREM's states of the workers' posterior.
-	vbBytesPerWorkerParam = 96
-	// vbBytesPerTaskPoint is a variational fit's per task with a point
-	// posterior of its own (GLAD's difficulty, noise.MAPVariational).
-	vbBytesPerTaskPoint = 90
 	// voteBytesPerValue and voteBytesPerLabel are a vote's (rfe's and the
 	// skill-weighted votes'): the counts and the frequencies per task and
 	// class, the index of the labels.
@@ -83,8 +72,10 @@ func FitMemory(est Estimator, d *data.Dataset, s *Settings) float64 {
 	return rfeMemory(d)
 }
 
-// slack returns memSlack and memSlackPerLabel's bytes for d.
-func slack(d *data.Dataset) float64 {
+// FitOverhead returns what every fit needs in memory besides its vectors
+// on d: the goroutines' scratch, the chunks' accumulators and batches,
+// the runtime (MemoryEstimator).
+func FitOverhead(d *data.Dataset) float64 {
 	return memSlack + memSlackPerLabel*float64(d.NumLabels())
 }
 
@@ -98,7 +89,7 @@ func rfeMemory(d *data.Dataset) float64 {
 // keeps perValue bytes per task and class and perLabel bytes per label
 // beside what every fit needs.
 func VoteMemory(d *data.Dataset, perValue, perLabel float64) float64 {
-	return perValue*float64(d.NumTasks()*d.NumClasses()) + perLabel*float64(d.NumLabels()) + slack(d)
+	return perValue*float64(d.NumTasks()*d.NumClasses()) + perLabel*float64(d.NumLabels()) + FitOverhead(d)
 }
 
 // FitMemory estimates the memory of fitting m to d: the J×K output and,
@@ -120,7 +111,7 @@ func (m Model) FitMemory(d *data.Dataset, s *Settings) float64 {
 // paramMemory is the estimate of a fit of params parameters that keeps per
 // bytes for each, with its J×K output.
 func paramMemory(d *data.Dataset, per float64, params int) float64 {
-	return per*float64(params) + 8*float64(d.NumTasks()*d.NumClasses()) + slack(d)
+	return per*float64(params) + 8*float64(d.NumTasks()*d.NumClasses()) + FitOverhead(d)
 }
 
 // FitsByEM reports whether a fit of m to d with the settings s (nil: the
@@ -128,7 +119,7 @@ func paramMemory(d *data.Dataset, per float64, params int) float64 {
 // by default when the noise model and the assumption both have
 // closed-form M-steps.
 func (m Model) FitsByEM(d *data.Dataset, s *Settings) bool {
-	return fitsByEM(s.withDefaults(), func() bool { return m.hasMStep(d) })
+	return fitsByEM(s.WithDefaults(), func() bool { return m.hasMStep(d) })
 }
 
 // hasMStep reports whether a fit of m to d with the method Auto can run
@@ -143,19 +134,6 @@ func (m Model) hasMStep(d *data.Dataset) bool {
 	}
 	_, ok = m.Latent.NewEvaluator(d).(latent.MStepper)
 	return ok
-}
-
-// FitMemory estimates the memory of a variational fit of b to d: the
-// objects' factors, the output and scratch (24 bytes per task and class),
-// SQUAREM's states of the workers' posterior, and for GLAD the tasks'
-// point posteriors.
-func (b Bayes) FitMemory(d *data.Dataset, _ *Settings) float64 {
-	jk := float64(d.NumTasks() * d.NumClasses())
-	need := vbBytesPerValue*jk + vbBytesPerWorkerParam*max(float64(b.NumParams(d))-jk, 0) + slack(d)
-	if _, ok := b.Noise.(noise.MAPVariational); ok {
-		need += vbBytesPerTaskPoint * float64(d.NumTasks())
-	}
-	return need
 }
 
 // FitMemory estimates the memory of rfe (or mv): the counts and the

@@ -26,10 +26,10 @@ import (
 // weighted by the consensus, for GLAD σ(e_w d_j) averaged over the
 // worker's tasks. A worker without labels gets NaN. RFE, whose workers
 // are taken as perfect, gives 1 for every worker. A skill-weighted vote
-// (Wawa, ZeroBasedSkill, GoldMajorityVote, MMSR) gives its own skills:
-// each worker's agreement with the vote (Wawa, ZeroBasedSkill) or with
-// the training gold (GoldMajorityVote), as Crowd-Kit's skills_, and the
-// one-coin accuracy of MMSR's signed skill.
+// (crowdkit.Wawa, crowdkit.ZeroBasedSkill, crowdkit.GoldMajorityVote, crowdkit.MMSR) gives its own skills:
+// each worker's agreement with the vote (crowdkit.Wawa, crowdkit.ZeroBasedSkill) or with
+// the training gold (crowdkit.GoldMajorityVote), as Crowd-Kit's skills_, and the
+// one-coin accuracy of crowdkit.MMSR's signed skill.
 func (r *Result) WorkerSkills() []float64 {
 	if s := skillsOf(r); s != nil {
 		return s

@@ -8,6 +8,7 @@ import (
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/vb"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -30,8 +31,8 @@ func TestWorkerSkills(t *testing.T) {
 		perfect bool
 	}{
 		{model.RFE{}, true},
-		{model.Bayes{Noise: noise.DS{PriorDiag: 1e9, PriorOff: 1e-9}, Latent: latent.DA{}}, true},
-		{model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}}, false},
+		{vb.Bayes{Noise: noise.DS{PriorDiag: 1e9, PriorOff: 1e-9}, Latent: latent.DA{}}, true},
+		{vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}}, false},
 		{model.Model{Noise: noise.GLAD{}, Latent: latent.LA{}}, false},
 	} {
 		r, err := c.est.Fit(context.Background(), d, &model.Settings{MaxIterations: 200})

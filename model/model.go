@@ -2,6 +2,8 @@ package model
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
@@ -17,7 +19,7 @@ type Estimator interface {
 	// Fit estimates the consensus of d with the settings s (nil means
 	// the defaults). ctx must not be nil (pass context.Background() when
 	// nothing cancels the fit): a nil ctx is an error. When ctx is
-	// cancelled, the likelihood and variational fits (Model, HDA, Bayes)
+	// cancelled, the likelihood and variational fits (Model, hda.HDA, vb.Bayes)
 	// stop at their next iteration and return no result and an error
 	// wrapping ctx.Err(); the vote-based estimators (RFE and Crowd-Kit's
 	// methods) take a few passes over the labels and do not look at ctx
@@ -50,6 +52,9 @@ type Model struct {
 // for GLAD) says so, as in "la-ds (uniform class prior)", so that a name
 // the registry knows always means the registry's model.
 func (m Model) Name() string {
+	if m.Noise == nil || m.Latent == nil {
+		return IncompleteName
+	}
 	name := m.Latent.Name() + "-" + m.Noise.Name()
 	learned, ok := learnsPrior(m.Latent)
 	d, ok2 := m.Noise.(noise.Describer)
@@ -82,6 +87,28 @@ func learnsPrior(a latent.Assumption) (learned, ok bool) {
 // unwrapper is an assumption that wraps another, such as latent.WithGold.
 type unwrapper interface {
 	Unwrap() latent.Assumption
+}
+
+// IncompleteName is the name of an estimator that lacks a part it needs,
+// such as the zero Model (no noise model, no assumption), whose Fit
+// returns an error wrapping ErrIncomplete.
+const IncompleteName = "incomplete"
+
+// ErrIncomplete is returned, wrapped with what is missing, by the Fit of
+// an estimator that lacks a part it needs, such as the zero Model.
+var ErrIncomplete = errors.New("estimator lacks a part")
+
+// CheckParts returns an error wrapping ErrIncomplete, naming the missing
+// part, if n or a is nil (a is not checked when checkLatent is false): the
+// check of a composite estimator's Fit before anything else.
+func CheckParts(n noise.Model, a latent.Assumption, checkLatent bool) error {
+	switch {
+	case n == nil:
+		return fmt.Errorf("%w: no noise model", ErrIncomplete)
+	case checkLatent && a == nil:
+		return fmt.Errorf("%w: no latent assumption", ErrIncomplete)
+	}
+	return nil
 }
 
 // Init returns the initial parameter vector of the paper's section 5 for d.

@@ -23,7 +23,7 @@ type Result struct {
 	Probs []float64
 	// Distribution, for a model that estimates both, holds every object's
 	// label distribution q_j (J×K, laid out as Probs) beside the posterior
-	// of its true class in Probs: vb-ds and the other vb-X (see Bayes.Both). It is nil
+	// of its true class in Probs: vb-ds and the other vb-X (see vb.Bayes.Both). It is nil
 	// for the others, whose Probs is the one or the other.
 	Distribution []float64
 	// LogLikelihood is the log-likelihood of the data at the fitted

@@ -89,7 +89,7 @@ type Settings struct {
 	// rule ParamTol describes).
 	FunctionTol float64
 
-	// ParamTol is the second stopping rule of variational fits (Bayes):
+	// ParamTol is the second stopping rule of variational fits (vb.Bayes):
 	// they stop when, besides the relative change of the evidence lower
 	// bound being at most FunctionTol, no consensus probability has moved
 	// by more than ParamTol in the last iteration. Zero means
@@ -159,7 +159,9 @@ type Progress struct {
 	Err error
 }
 
-func (s *Settings) withDefaults() Settings {
+// WithDefaults returns a copy of s (nil: the zero Settings) with every
+// zero field that has a default set to it, as every Fit reads them.
+func (s *Settings) WithDefaults() Settings {
 	var r Settings
 	if s != nil {
 		r = *s

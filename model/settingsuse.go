@@ -16,8 +16,8 @@ const (
 )
 
 // SettingsReader is an Estimator that says which fields of Settings its
-// fits read. An Estimator that is not one reads none of them (RFE, Wawa,
-// GoldMajorityVote, and KOS, ZeroBasedSkill and MMSR, whose own
+// fits read. An Estimator that is not one reads none of them (RFE, crowdkit.Wawa,
+// crowdkit.GoldMajorityVote, and crowdkit.KOS, crowdkit.ZeroBasedSkill and crowdkit.MMSR, whose own
 // MaxIterations field sets their iterations: see IterationSetter), so a
 // caller can refuse a setting that the model would ignore.
 type SettingsReader interface {
@@ -27,7 +27,7 @@ type SettingsReader interface {
 }
 
 // IterationSetter is an Estimator with an iteration count of its own
-// (KOS, ZeroBasedSkill, MMSR, whose defaults are Crowd-Kit's), which
+// (crowdkit.KOS, crowdkit.ZeroBasedSkill, crowdkit.MMSR, whose defaults are Crowd-Kit's), which
 // Settings.MaxIterations does not set.
 type IterationSetter interface {
 	Estimator
@@ -40,15 +40,6 @@ type IterationSetter interface {
 // stops the gradient methods (Method LBFGS or CG), not EM.
 func (m Model) Reads(s Setting) bool { return s != SetParamTol }
 
-// Reads reports whether Bayes's fits read s: MaxIterations, FunctionTol
-// and ParamTol, the variational fit's iteration limit and stopping rule,
-// and Start and Fixed when the noise model can set its workers' posteriors
-// (CanSetWorkers).
-func (b Bayes) Reads(s Setting) bool {
-	return s == SetMaxIterations || s == SetFunctionTol || s == SetParamTol || s == SetStart && b.CanSetWorkers()
-}
-
 var (
 	_ SettingsReader = Model{}
-	_ SettingsReader = Bayes{}
 )

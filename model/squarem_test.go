@@ -17,7 +17,7 @@ import (
 
 // fitEMWith fits m to d with EM, accelerated by SQUAREM or plain.
 func fitEMWith(m Model, d *data.Dataset, s *Settings, squarem bool) (*Result, error) {
-	set := s.withDefaults()
+	set := s.WithDefaults()
 	return m.runEM(context.Background(), d, set, newObjective(m, d, set.Threads), m.Init(d), time.Now(), squarem)
 }
 

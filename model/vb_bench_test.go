@@ -23,11 +23,8 @@ import (
 //
 //	go test ./model -run '^$' -bench 'VBPass/vb-da-ds/K=2' -benchtime 1x -count 3
 func BenchmarkVBPass(b *testing.B) {
-	for _, m := range []Bayes{
-		{Noise: noise.DS{}, Latent: latent.LA{}},
-		{Noise: noise.DS{}, Latent: latent.DA{}},
-		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
-	} {
+	for _, name := range []string{"vb-la-ds", "vb-da-ds", "vb-hda-ds"} {
+		m := mustByName(b, name) // package vb's Bayes
 		for _, k := range []int{2, 3, 4, 10} {
 			n := 1_000_000
 			if k > 2 {
@@ -76,7 +73,7 @@ func BenchmarkVBStop(b *testing.B) {
 			return d, err
 		}})
 	}
-	m := Bayes{Noise: noise.DS{}, Latent: latent.DA{}}
+	m := mustByName(b, "vb-da-ds") // package vb's Bayes
 	for _, s := range sets {
 		b.Run(s.name, func(b *testing.B) {
 			d, err := s.load()

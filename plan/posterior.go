@@ -9,6 +9,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/vb"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -50,7 +51,7 @@ type Posterior struct {
 // Model is the model that Fit fits: variational Dawid-Skene under the
 // latent label assumption (vb-la-ds, IBCC), whose output is the posterior
 // of every task's true class.
-var Model = model.Bayes{Noise: noise.DS{}, Latent: latent.LA{}}
+var Model = vb.Bayes{Noise: noise.DS{}, Latent: latent.LA{}}
 
 // Fit fits Model to d with the settings s (nil: the defaults) and returns
 // its posterior.

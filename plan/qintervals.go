@@ -6,24 +6,24 @@ import (
 	"errors"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/vb"
 	"github.com/consensuslab/consensus/noise"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // DAModel is the model whose label distributions LabelIntervals bounds:
 // variational Dawid-Skene under the latent distribution assumption
 // (vb-da-ds), whose posterior of every task's label distribution q_j is
 // Dirichlet(γ_j).
-var DAModel = model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}}
+var DAModel = vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}}
 
 // LabelIntervals returns credible intervals for every task's label
 // distribution q_j(z), J×K, from a fit r of DAModel: the quantiles of the
 // marginals Beta(γ_j(z), Σ γ_j − γ_j(z)) of its posterior, where γ_j =
-// E[q_j]·(K a + n_j) for the prior pseudo-count a (model.JeffreysPrior)
+// E[q_j]·(K a + n_j) for the prior pseudo-count a (vb.JeffreysPrior)
 // and the task's n_j labels (every label adds one to Σ_z γ_j(z)).
 //
 // Taken at the nominal level these intervals cover the true q_j far less
@@ -88,7 +88,7 @@ func betaIntervals(probs []float64, d *data.Dataset, level float64) (lo, hi []fl
 	lo, hi = make([]float64, len(probs)), make([]float64, len(probs))
 	tail := (1 - level) / 2
 	for j := range d.Tasks {
-		total := float64(k)*model.JeffreysPrior + float64(d.Offsets[j+1]-d.Offsets[j])
+		total := float64(k)*vb.JeffreysPrior + float64(d.Offsets[j+1]-d.Offsets[j])
 		for z := range k {
 			c := j*k + z
 			g := min(max(probs[c]*total, 1e-12), total-1e-12)
@@ -114,7 +114,7 @@ func simulateDA(p *Posterior, seed, b uint64) (*data.Dataset, []float64) {
 		Offsets: d.Offsets, Worker: d.Worker, Label: make([]uint16, len(d.Label))}
 	q := make([]float64, d.NumTasks()*k)
 	for j := range d.Tasks {
-		total := float64(k)*model.JeffreysPrior + float64(d.Offsets[j+1]-d.Offsets[j])
+		total := float64(k)*vb.JeffreysPrior + float64(d.Offsets[j+1]-d.Offsets[j])
 		qj := q[j*k : (j+1)*k]
 		var s float64
 		for z := range k {

@@ -101,7 +101,12 @@ type HDA struct {
 }
 
 // Name returns "hda-" followed by the noise model's name.
-func (h HDA) Name() string { return "hda-" + h.Noise.Name() }
+func (h HDA) Name() string {
+	if h.Noise == nil {
+		return model.IncompleteName
+	}
+	return "hda-" + h.Noise.Name()
+}
 
 // Fit fits the hierarchical model to d with empirical Bayes as described at
 // HDA. The result's Method names the final α and p; its Iterations,
@@ -114,6 +119,9 @@ func (h HDA) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mode
 // FitPrior is Fit that also returns the α and p of the returned fit.
 func (h HDA) FitPrior(ctx context.Context, d *data.Dataset, s *model.Settings) (*model.Result, float64, []float64, error) {
 	if err := model.CheckFit(ctx, d); err != nil {
+		return nil, 0, nil, err
+	}
+	if err := model.CheckParts(h.Noise, nil, false); err != nil {
 		return nil, 0, nil, err
 	}
 	start := time.Now()

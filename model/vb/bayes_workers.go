@@ -1,9 +1,10 @@
-package model
+package vb
 
 import (
 	"fmt"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -88,7 +89,7 @@ func (b Bayes) CanSetWorkers() bool {
 // loadStart sets the noise posterior nv of the model named name, just
 // started, with n parameters, to set.Start and holds the pseudo-counts
 // set.Fixed marks, when they are given.
-func loadStart(name string, nv noise.Variational, set Settings, n int) error {
+func loadStart(name string, nv noise.Variational, set model.Settings, n int) error {
 	if set.Start != nil {
 		if len(set.Start) != n {
 			return fmt.Errorf("model %s: start vector has %d values, want %d", name, len(set.Start), n)
@@ -108,4 +109,4 @@ func loadStart(name string, nv noise.Variational, set Settings, n int) error {
 	return nil
 }
 
-var _ WorkerStarter = Bayes{}
+var _ model.WorkerStarter = Bayes{}

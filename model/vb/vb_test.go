@@ -1,4 +1,4 @@
-package model_test
+package vb_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/vb"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -138,13 +139,13 @@ func TestBayesDAPerfectWorkers(t *testing.T) {
 	k := d.NumClasses()
 	perfect := noise.DS{PriorDiag: 1e9, PriorOff: 1e-9}
 	for _, c := range []struct {
-		b model.Bayes
+		b vb.Bayes
 		a float64
 	}{
-		{model.Bayes{Noise: perfect, Latent: latent.DA{}}, model.JeffreysPrior},
-		{model.Bayes{Noise: perfect, Latent: latent.DA{}, Prior: 1}, 1},
-		{model.Bayes{Noise: perfect, Latent: latent.DA{}, Staged: true}, model.JeffreysPrior},
-		{model.Bayes{Noise: perfect, Latent: latent.DA{}, Staged: true, Prior: 1}, 1},
+		{vb.Bayes{Noise: perfect, Latent: latent.DA{}}, vb.JeffreysPrior},
+		{vb.Bayes{Noise: perfect, Latent: latent.DA{}, Prior: 1}, 1},
+		{vb.Bayes{Noise: perfect, Latent: latent.DA{}, Staged: true}, vb.JeffreysPrior},
+		{vb.Bayes{Noise: perfect, Latent: latent.DA{}, Staged: true, Prior: 1}, 1},
 	} {
 		t.Run(c.b.Name(), func(t *testing.T) {
 			r, err := c.b.Fit(context.Background(), d, nil)
@@ -232,7 +233,7 @@ func TestVBParamTolIsPerPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []model.Bayes{
+	for _, m := range []vb.Bayes{
 		{Noise: noise.DS{}, Latent: latent.DA{}},
 		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
 		{Noise: noise.DS{}, Latent: latent.LA{}},

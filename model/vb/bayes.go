@@ -1,4 +1,4 @@
-package model
+package vb
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -88,7 +89,7 @@ type Bayes struct {
 }
 
 // WithGold returns b with the known classes class (GoldTrainer).
-func (b Bayes) WithGold(class []int) Estimator {
+func (b Bayes) WithGold(class []int) model.Estimator {
 	b.Gold = class
 	return b
 }
@@ -106,6 +107,9 @@ const JeffreysPrior = 0.5
 // when Prior is set to a value other than JeffreysPrior, so that a
 // hand-built form is not mistaken for the registry's.
 func (b Bayes) Name() string {
+	if b.Noise == nil || b.Latent == nil {
+		return model.IncompleteName
+	}
 	a := b.Latent.Name()
 	if b.Hierarchical {
 		a = "hda"
@@ -152,11 +156,14 @@ const (
 // pseudo-counts it holds there (the noise model must be a
 // noise.WorkerPosteriorSetter; see WorkerStarter); a fit from Start makes
 // one start, with Gold too. A cancelled ctx stops the fit between passes.
-func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
-	if err := CheckFit(ctx, d); err != nil {
+func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*model.Result, error) {
+	if err := model.CheckFit(ctx, d); err != nil {
 		return nil, err
 	}
-	var own Settings
+	if err := model.CheckParts(b.Noise, b.Latent, true); err != nil {
+		return nil, err
+	}
+	var own model.Settings
 	if s != nil {
 		own = *s
 	}
@@ -166,7 +173,7 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 	if own.ParamTol == 0 {
 		own.ParamTol = VBParamTol
 	}
-	set := own.withDefaults()
+	set := own.WithDefaults()
 	if err := noise.CheckClasses(b.Noise, d.NumClasses()); err != nil {
 		return nil, fmt.Errorf("model %s: %w", b.Name(), err)
 	}
@@ -180,11 +187,11 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 	// With gold, a second start from the gold tasks alone, unless the
 	// caller gave the start; the fit of higher bound is kept (see
 	// Bayes.Gold).
-	g, gb, err := b.fitFrom(ctx, d, set, goldWeights(b.Gold))
+	g, gb, err := b.fitFrom(ctx, d, set, model.GoldWeights(b.Gold))
 	if err != nil {
 		return nil, err
 	}
-	return keepBetter(r, g, rb, gb), nil
+	return model.KeepBetter(r, g, rb, gb), nil
 }
 
 // fitFrom is Fit with the noise posterior started from the label weights
@@ -192,7 +199,7 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, 
 // noise.Variational.Start). It also returns the bound that tells two
 // starts apart: the fit's, or for the staged form the LA stage's (the fit
 // of the workers; the final stage's bound leaves the workers out).
-func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set Settings, weight data.TaskWeights) (*Result, float64, error) {
+func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set model.Settings, weight data.TaskWeights) (*model.Result, float64, error) {
 	nv, err := b.posterior(d)
 	if err != nil {
 		return nil, 0, err
@@ -242,7 +249,7 @@ func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set Settings, weigh
 }
 
 // bounded returns r, its bound and err.
-func bounded(r *Result, err error) (*Result, float64, error) {
+func bounded(r *model.Result, err error) (*model.Result, float64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
@@ -253,7 +260,7 @@ func bounded(r *Result, err error) (*Result, float64, error) {
 // JeffreysPrior) and the staged form when staged, and true, when b is a DA
 // form without Hierarchical, the form these settings apply to; otherwise
 // it returns b unchanged and false.
-func (b Bayes) WithQPrior(a float64, staged bool) (Estimator, bool) {
+func (b Bayes) WithQPrior(a float64, staged bool) (model.Estimator, bool) {
 	if b.Latent == nil || b.Latent.Name() != "da" || b.Hierarchical {
 		return b, false
 	}
@@ -296,7 +303,7 @@ const AmbiguousTemper = 0.7
 // (vb-da-ds's, with this form's noise model), started from the LA fit's
 // workers, and otherwise q_j ~ Dirichlet(1/2, …, 1/2) given the LA fit's
 // workers, one pass.
-func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set Settings, nv noise.Variational, weight data.TaskWeights) (*Result, float64, error) {
+func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings, nv noise.Variational, weight data.TaskWeights) (*model.Result, float64, error) {
 	r, err := vbFit(ctx, b.Name(), d, set, nv, newVBLA(d, b.Gold), vbFresh, weight)
 	if err != nil {
 		return nil, 0, err
@@ -304,7 +311,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set Settings, nv n
 	_, workerOnly := nv.(noise.WorkerOnly)
 	tau := temperTruth(d, r.Probs, b.Gold, nv.Conditional, workerOnly)
 	a := symmetric(d.NumClasses(), JeffreysPrior)
-	var q *Result
+	var q *model.Result
 	how := "given the workers"
 	if tau < AmbiguousTemper {
 		joint, err := b.posterior(d)

@@ -1,4 +1,4 @@
-package model_test
+package vb_test
 
 import (
 	"context"

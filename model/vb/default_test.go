@@ -1,4 +1,4 @@
-package model_test
+package vb_test
 
 import (
 	"context"
@@ -101,7 +101,7 @@ func TestDefaultRegimes(t *testing.T) {
 // value), where the truth is every task's q_j: their mean squared error is
 // at most 1.1 times the statistical limit, the posterior mean under the
 // true parameters (gladOracle). There the labels are ambiguous
-// (model.AmbiguousTemper), so the distributions come from the joint DA
+// (vb.AmbiguousTemper), so the distributions come from the joint DA
 // fit.
 func TestDefaultDistributionLimit(t *testing.T) {
 	if testing.Short() {

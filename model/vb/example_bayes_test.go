@@ -1,4 +1,4 @@
-package model_test
+package vb_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/metrics"
-	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/vb"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -19,7 +19,7 @@ func ExampleBayes() {
 	if err != nil {
 		panic(err)
 	}
-	m := model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}} // vb-da-ds
+	m := vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}} // vb-da-ds
 	res, err := m.Fit(context.Background(), d, nil)
 	if err != nil {
 		panic(err)
@@ -43,7 +43,7 @@ func ExampleBayes_both() {
 	if err != nil {
 		panic(err)
 	}
-	m := model.Bayes{Noise: noise.DS{}.WithSharedPrior(), Latent: latent.LA{}, Both: true} // vb-ds
+	m := vb.Bayes{Noise: noise.DS{}.WithSharedPrior(), Latent: latent.LA{}, Both: true} // vb-ds
 	res, err := m.Fit(context.Background(), d, nil)
 	if err != nil {
 		panic(err)

@@ -1,4 +1,4 @@
-package model
+package vb
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/noise/noisetest"
 )
@@ -27,7 +28,7 @@ func TestBayesFixedWorkers(t *testing.T) {
 		{Noise: noise.GLAD{}, Latent: latent.DA{}},
 		{Noise: noise.GLAD{}, Latent: latent.LA{}},
 	} {
-		if !b.CanSetWorkers() || !b.Reads(SetStart) {
+		if !b.CanSetWorkers() || !b.Reads(model.SetStart) {
 			t.Fatalf("%s: cannot set workers", b.Name())
 		}
 		first, err := b.Fit(context.Background(), d, nil)
@@ -42,9 +43,9 @@ func TestBayesFixedWorkers(t *testing.T) {
 			}
 			even = append(even, w)
 		}
-		fixed := FixedWorkers(b, d, x, even)
+		fixed := model.FixedWorkers(b, d, x, even)
 		start := slices.Clone(x)
-		r, err := b.Fit(context.Background(), d, &Settings{Start: x, Fixed: fixed})
+		r, err := b.Fit(context.Background(), d, &model.Settings{Start: x, Fixed: fixed})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,12 +1,13 @@
-package model
+package vb
 
 import (
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
 )
 
 func init() {
-	Register(Family{Name: "vb", Section: SectionVariational, Forms: variational})
+	model.Register(model.Family{Name: "vb", Section: model.SectionVariational, Forms: variational})
 }
 
 // variational returns the variational Bayes entries of the conjugate
@@ -16,7 +17,7 @@ func init() {
 // vb-da-X (workers and q_j together under DA, q_j ~ Dirichlet(1/2)) and
 // vb-hda-X (mixed membership, q_j ~ Dirichlet(α p) with α and p by
 // empirical Bayes).
-func variational(n noise.Describer) []Entry {
+func variational(n noise.Describer) []model.Entry {
 	_, conj := n.(noise.Conjugate)
 	_, mapv := n.(noise.MAPVariational)
 	if !conj && !mapv {
@@ -35,19 +36,26 @@ func variational(n noise.Describer) []Entry {
 		workers = info.Summary + " with a Dirichlet prior shared by the workers, by empirical Bayes"
 	}
 	both := workers + ", variational Bayes: the true class with its calibrated posterior (LA), and the label distribution q_j given the workers"
-	r := []Entry{
-		{"vb-la-" + n.Name(), "LA " + s + ", variational Bayes, output the posterior of the true class", "", func() Estimator {
-			return Bayes{Noise: n, Latent: latent.LA{}}
-		}},
-		{"vb-" + n.Name(), both, "", func() Estimator {
-			return Bayes{Noise: shared, Latent: latent.LA{}, Both: true}
-		}},
-		{"vb-da-" + n.Name(), "DA " + s + " (mixed membership), q_j ~ Dirichlet(1/2) (Jeffreys), variational Bayes, output the posterior mean of q_j", "", func() Estimator {
-			return Bayes{Noise: n, Latent: latent.DA{}}
-		}},
-		{"vb-hda-" + n.Name(), "hierarchical DA " + s + " (mixed membership), q_j ~ Dirichlet(alpha p) by empirical Bayes, variational Bayes, output the posterior mean of q_j", "", func() Estimator {
-			return Bayes{Noise: n, Latent: latent.DA{}, Hierarchical: true}
-		}},
+	return []model.Entry{
+		{
+			Name:    "vb-la-" + n.Name(),
+			Summary: "LA " + s + ", variational Bayes, output the posterior of the true class",
+			New:     func() model.Estimator { return Bayes{Noise: n, Latent: latent.LA{}} },
+		},
+		{
+			Name:    "vb-" + n.Name(),
+			Summary: both,
+			New:     func() model.Estimator { return Bayes{Noise: shared, Latent: latent.LA{}, Both: true} },
+		},
+		{
+			Name:    "vb-da-" + n.Name(),
+			Summary: "DA " + s + " (mixed membership), q_j ~ Dirichlet(1/2) (Jeffreys), variational Bayes, output the posterior mean of q_j",
+			New:     func() model.Estimator { return Bayes{Noise: n, Latent: latent.DA{}} },
+		},
+		{
+			Name:    "vb-hda-" + n.Name(),
+			Summary: "hierarchical DA " + s + " (mixed membership), q_j ~ Dirichlet(alpha p) by empirical Bayes, variational Bayes, output the posterior mean of q_j",
+			New:     func() model.Estimator { return Bayes{Noise: n, Latent: latent.DA{}, Hierarchical: true} },
+		},
 	}
-	return r
 }

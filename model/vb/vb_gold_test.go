@@ -1,4 +1,4 @@
-package model_test
+package vb_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/vb"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -70,10 +71,10 @@ func TestGoldAdversarialMajority(t *testing.T) {
 		}
 	}
 	for _, b := range []model.GoldTrainer{
-		model.Bayes{Noise: noise.DS{}, Latent: latent.LA{}},
-		model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}},
-		model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Staged: true},
-		model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
+		vb.Bayes{Noise: noise.DS{}, Latent: latent.LA{}},
+		vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}},
+		vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Staged: true},
+		vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
 		model.Model{Noise: noise.DS{}, Latent: latent.LA{}},
 		model.Model{Noise: noise.DS{}, Latent: latent.DA{}},
 	} {
@@ -113,7 +114,7 @@ func TestGoldAdversarialMajority(t *testing.T) {
 			}
 		}
 	}
-	if _, err := (model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Gold: []int{0}}).Fit(context.Background(), d, nil); err == nil {
+	if _, err := (vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Gold: []int{0}}).Fit(context.Background(), d, nil); err == nil {
 		t.Error("a gold slice of the wrong length was accepted")
 	}
 }

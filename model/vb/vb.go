@@ -1,4 +1,4 @@
-package model
+package vb
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -77,7 +78,7 @@ type vbChunk struct {
 // and only the objects' factors and the globals are fitted; otherwise it
 // starts from weight, then from set.Start if given, with the pseudo-counts
 // set.Fixed marks held (see Bayes.Init).
-func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv noise.Variational, s vbSide, mode vbMode, weight data.TaskWeights) (*Result, error) {
+func vbFit(ctx context.Context, name string, d *data.Dataset, set model.Settings, nv noise.Variational, s vbSide, mode vbMode, weight data.TaskWeights) (*model.Result, error) {
 	start := time.Now()
 	k := d.NumClasses()
 	frozen := mode == vbFrozen
@@ -167,7 +168,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 	if !fitting.IsFinite(bound) {
 		return nil, fmt.Errorf("model %s: the evidence lower bound became non-finite after %d iterations", name, v.iter)
 	}
-	r := &Result{
+	r := &model.Result{
 		Model:         name,
 		Data:          d,
 		LogLikelihood: bound,
@@ -177,8 +178,8 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 		Status:        status,
 		Converged:     converged,
 		Params:        s.params(nv.Params(nil)),
-		view:          nv,
 	}
+	r.SetNoise(nv)
 	r.Probs = mem.Make[float64](d.NumTasks() * k)
 	s.output(r.Probs)
 
@@ -204,7 +205,7 @@ type vbRun struct {
 	nv     noise.Variational
 	s      vbSide
 	chunks []vbChunk
-	set    Settings
+	set    model.Settings
 	frozen bool
 	nl     int             // the noise posterior's share of the state (0 if frozen)
 	acc    []float64       // the summed expected counts of the last pass
@@ -287,7 +288,7 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 		return bound, nil, 0, fmt.Errorf("the evidence lower bound became non-finite after %d iterations", v.iter)
 	}
 	if v.set.Progress != nil {
-		v.set.Progress(Progress{Iteration: v.iter, MaxIterations: v.set.MaxIterations, LogLikelihood: bound, Elapsed: time.Since(v.start)})
+		v.set.Progress(model.Progress{Iteration: v.iter, MaxIterations: v.set.MaxIterations, LogLikelihood: bound, Elapsed: time.Since(v.start)})
 	}
 	return bound, v.state(v.vector(0)), change, nil
 }
@@ -328,12 +329,4 @@ func (c *vbChunk) batches(d *data.Dataset, nv noise.Variational, f func(lo, hi i
 		nv.Accumulate(j, hi, g, c.acc)
 		j = hi
 	}
-}
-
-// goldWeights returns the weights of every label in a start from the gold
-// objects alone (noise.Variational.Start, noise.Model.Init): one-hot at
-// the known class of an object with gold (gold[j] ≥ 0), zero for the
-// others, so that the workers start as the gold shows them.
-func goldWeights(gold []int) data.TaskWeights {
-	return data.WithClasses(nil, gold)
 }

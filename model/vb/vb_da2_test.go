@@ -1,4 +1,4 @@
-package model
+package vb
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -70,9 +71,9 @@ func TestVBObjectScalar(t *testing.T) {
 			{"hier", true, nil},
 			{"gold", false, clamped},
 		} {
-			fit := func(generic bool) *Result {
-				own := Settings{FunctionTol: VBFunctionTol, ParamTol: VBParamTol}
-				set := own.withDefaults()
+			fit := func(generic bool) *model.Result {
+				own := model.Settings{FunctionTol: VBFunctionTol, ParamTol: VBParamTol}
+				set := own.WithDefaults()
 				var a []float64
 				if !tc.hier {
 					a = slices.Repeat([]float64{JeffreysPrior}, d.NumClasses())
