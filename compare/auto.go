@@ -153,6 +153,9 @@ func (o AutoSettings) withDefaults() AutoSettings {
 // all of d for the consensus. It returns an error for bad options, when
 // ctx is done, or when every candidate fails.
 func Auto(ctx context.Context, d *data.Dataset, opt AutoSettings) (*AutoChoice, error) {
+	if d == nil {
+		return nil, errors.New("auto: no data set")
+	}
 	start := time.Now()
 	opt = opt.withDefaults()
 	ests, err := estimators(opt.Estimators, opt.Models)

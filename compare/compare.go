@@ -11,12 +11,12 @@ import (
 	"sort"
 	"time"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/pool"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
+	"gonum.org/v1/gonum/stat"
 )
 
 // Criterion names what models are ranked by.
@@ -68,14 +68,16 @@ func uniqueNames(names []string) []string {
 	return out
 }
 
-// AllModels returns every registered model except mv (which is rfe read
-// through its argmax), gmv (it needs training gold) and kos (two classes
-// only), in registry order.
+// AllModels returns every registered model except those whose
+// capabilities (model.Capabilities) leave them out of a comparison on any
+// data: one whose consensus is another's (mv, rfe read through its argmax),
+// one that needs training gold (gmv) and one for some numbers of classes
+// only (kos: two), in registry order.
 func AllModels() []string {
 	var names []string
-	for _, n := range model.Names() {
-		if n != "mv" && n != "gmv" && n != "kos" {
-			names = append(names, n)
+	for _, c := range model.DescribeAll() {
+		if c.SameAs == "" && !c.NeedsGold && c.MinClasses <= 2 && c.MaxClasses == data.MaxClasses {
+			names = append(names, c.Name)
 		}
 	}
 	return names
@@ -233,6 +235,9 @@ func (o Settings) withDefaults() Settings {
 // error for bad options or when ctx is done; a model that fails to fit is
 // reported in its row.
 func Run(ctx context.Context, d *data.Dataset, opt Settings) (*Report, error) {
+	if d == nil {
+		return nil, errors.New("compare: no data set")
+	}
 	opt = opt.withDefaults()
 	ests, err := estimators(opt.Estimators, opt.Models)
 	if err != nil {
@@ -298,6 +303,11 @@ func recommend(ctx context.Context, d *data.Dataset, opt AutoSettings, ests []mo
 // estimators of names.
 func estimators(ests []model.Estimator, names []string) ([]model.Estimator, error) {
 	if ests != nil {
+		for i, e := range ests {
+			if e == nil {
+				return nil, fmt.Errorf("compare: estimator %d is nil", i)
+			}
+		}
 		return ests, nil
 	}
 	ests = make([]model.Estimator, len(names))

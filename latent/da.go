@@ -305,14 +305,16 @@ func (e *daEval) FinishGrad(_, _ []float64) {}
 // b_j = (0, log(q_j(1)/q_j(0))): the same q_j = softmax(b_j) for one
 // logarithm per object instead of two.
 func (e *daEval) MStep(_, gtask []float64, _, t []float64) {
-	e.MStepObjects(0, e.d.NumTasks(), gtask, t)
+	e.MStepTasks(0, e.d.NumTasks(), gtask, t)
 }
 
 // MStepGlobal does nothing: DA has no global parameters.
 func (e *daEval) MStepGlobal(_, _ []float64) {}
 
-// MStepObjects is MStep for the objects [lo, hi) only.
-func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
+var _ TaskMStepper = (*daEval)(nil)
+
+// MStepTasks is MStep for the objects [lo, hi) only.
+func (e *daEval) MStepTasks(lo, hi int, gtask, t []float64) {
 	k := e.k
 	off := e.d.Offsets
 	if k == 2 {
@@ -353,7 +355,7 @@ func (e *daEval) MStepObjects(lo, hi int, gtask, t []float64) {
 // mstepBlock/K of them (at least one), at a time.
 const mstepBlock = 256
 
-// mstepBlockK is MStepObjects for K > 2 on the objects [lo, hi), with
+// mstepBlockK is MStepTasks for K > 2 on the objects [lo, hi), with
 // scratch x for their K·(hi - lo) values, sums and flat for hi - lo sums
 // and marks: softmax's and logNormalise's operations on every object in
 // their order, with the shifts of the whole block in one num.ShiftMaxRows

@@ -43,7 +43,7 @@ func TestMStepBlocksExact(t *testing.T) {
 			}
 		}
 		got := append([]float64(nil), t0...)
-		e.MStepObjects(0, nt, gtask, got)
+		e.MStepTasks(0, nt, gtask, got)
 		want := append([]float64(nil), t0...)
 		q := make([]float64, k)
 		flats := 0

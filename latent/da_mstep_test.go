@@ -97,17 +97,17 @@ func softmaxOf(b []float64) []float64 {
 	return q
 }
 
-// TestDAMStepObjects checks that DA's MStep equals MStepGlobal followed by
-// MStepObjects on any split of the objects into ranges, bit for bit, for
+// TestDAMStepTasks checks that DA's MStep equals MStepGlobal followed by
+// MStepTasks on any split of the objects into ranges, bit for bit, for
 // K = 2, 3, 5 and 300 (more classes than a block of the K > 2 M-step
 // holds values), on more objects than one block, that
 // objects without labels keep their parameters, and that every other
 // object's distribution is the one TestDAMStep checks.
-func TestDAMStepObjects(t *testing.T) {
+func TestDAMStepTasks(t *testing.T) {
 	for _, k := range []int{2, 3, 5, 300} {
 		const nt = 150
 		d := latent.MStepData(t, k, nt, func(j int) int { return j % 4 }) // objects 0, 4, 8, ... have no labels
-		ev := latent.DA{}.NewEvaluator(d).(latent.ObjectMStepper)
+		ev := latent.DA{}.NewEvaluator(d).(latent.TaskMStepper)
 		t0 := make([]float64, nt*k)
 		gtask := make([]float64, nt*k)
 		for i := range t0 {
@@ -139,7 +139,7 @@ func TestDAMStepObjects(t *testing.T) {
 			parts := append([]float64(nil), t0...)
 			ev.MStepGlobal(nil, nil)
 			for i := 0; i+1 < len(split); i++ {
-				ev.MStepObjects(split[i], split[i+1], gtask, parts)
+				ev.MStepTasks(split[i], split[i+1], gtask, parts)
 			}
 			for i := range whole {
 				if whole[i] != parts[i] {

@@ -1,6 +1,7 @@
 package latent
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -53,6 +54,32 @@ func (Dirichlet) GlobalDim(int) int { return 0 }
 
 // TaskDim returns k, the logits b_j.
 func (Dirichlet) TaskDim(k int) int { return k }
+
+// Check returns an error if Alpha is negative or not finite, or if P is
+// neither nil nor a distribution over the classes of d: one value per
+// class, none negative, summing to 1 within 10⁻⁶.
+func (a Dirichlet) Check(d *data.Dataset) error {
+	if !(a.Alpha >= 0) || math.IsInf(a.Alpha, 1) {
+		return fmt.Errorf("latent: Dirichlet.Alpha = %v, want a finite α ≥ 0", a.Alpha)
+	}
+	if a.P == nil {
+		return nil
+	}
+	if len(a.P) != d.NumClasses() {
+		return fmt.Errorf("latent: Dirichlet.P has %d values for %d classes", len(a.P), d.NumClasses())
+	}
+	var s float64
+	for z, p := range a.P {
+		if !(p >= 0) {
+			return fmt.Errorf("latent: Dirichlet.P[%d] = %v, want a probability", z, p)
+		}
+		s += p
+	}
+	if !(math.Abs(s-1) <= 1e-6) {
+		return fmt.Errorf("latent: Dirichlet.P sums to %v, not 1", s)
+	}
+	return nil
+}
 
 // prior returns the pseudo-counts α p_z for k classes.
 func (a Dirichlet) prior(k int) []float64 {
@@ -107,7 +134,7 @@ func (a Dirichlet) NewEvaluator(d *data.Dataset) Evaluator {
 // dirEval wraps DA's evaluator in a named field, not by embedding, so
 // that it implements only the interfaces it overrides: DA's optional fast
 // paths would leave out the prior term. Its own fast paths (TaskProb,
-// MStepObjects) are in dirichlet_prob.go.
+// MStepTasks) are in dirichlet_prob.go.
 type dirEval struct {
 	da    *daEval
 	k     int

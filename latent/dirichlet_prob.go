@@ -11,8 +11,8 @@ import (
 // would take the log path (LogProb, Task) on every label, several times
 // the cost of a DA pass.
 var (
-	_ ProbEvaluator  = (*dirEval)(nil)
-	_ ObjectMStepper = (*dirEval)(nil)
+	_ ProbEvaluator = (*dirEval)(nil)
+	_ TaskMStepper  = (*dirEval)(nil)
 )
 
 // TaskProb is Task in probability space: DA's TaskProb for the labels,
@@ -35,18 +35,18 @@ func (e *dirEval) TaskProb(lo, hi int, p, g []float64, gglob, gtask []float64) (
 // MStep sets q_j = (Σ_{i ∈ j} r_i + α p)/(n_j + α) = q_j + gtask_j/(n_j + α),
 // the maximiser of the expected complete-data objective.
 func (e *dirEval) MStep(_, gtask []float64, _, t []float64) {
-	e.MStepObjects(0, e.d.NumTasks(), gtask, t)
+	e.MStepTasks(0, e.d.NumTasks(), gtask, t)
 }
 
 // MStepGlobal does nothing: α and p are settings, not fitted here.
 func (e *dirEval) MStepGlobal(_, _ []float64) {}
 
-// MStepObjects is MStep for the objects [lo, hi) only: DA's, with α
+// MStepTasks is MStep for the objects [lo, hi) only: DA's, with α
 // added to every object's number of labels (the expected counts already
 // hold the pseudo-counts α p, which Task and TaskProb add to gtask). An
 // object without labels and with α = 0 keeps its distribution.
-func (e *dirEval) MStepObjects(lo, hi int, gtask, t []float64) {
-	e.da.MStepObjects(lo, hi, gtask, t)
+func (e *dirEval) MStepTasks(lo, hi int, gtask, t []float64) {
+	e.da.MStepTasks(lo, hi, gtask, t)
 }
 
 // addPriors is addPrior for the objects [lo, hi), with the exponentials

@@ -19,9 +19,9 @@ func (LA) Generate(rng *rand.Rand, q []float64, z []int) {
 	}
 }
 
-// OneClassPerObject reports that LA generates one true class per object,
+// OneClassPerTask reports that LA generates one true class per object,
 // which is what a consensus model under LA recovers (package sim).
-func (LA) OneClassPerObject() bool { return true }
+func (LA) OneClassPerTask() bool { return true }
 
 // Generate draws a fresh subjective class z ~ q for every label: the DA
 // generative process.

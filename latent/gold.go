@@ -1,6 +1,11 @@
 package latent
 
-import "github.com/consensuslab/consensus/data"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/consensuslab/consensus/data"
+)
 
 // WithGold wraps an assumption for semi-supervised fitting: the objects with
 // a known class (gold labels used for training) have that class as the
@@ -61,23 +66,36 @@ func (a WithGold) Init(d *data.Dataset, freq data.TaskWeights, g, t []float64) {
 	a.Base.Init(d, freq, g, t)
 }
 
-// NewEvaluator returns an evaluator of the wrapped assumption on d. It
-// panics if Class does not have one entry per task or holds a class out of
-// range.
-func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
-	if a.Class != nil && len(a.Class) != d.NumTasks() {
-		panic("latent: WithGold.Class must have one entry per task")
+// Check returns an error if Base is nil or refuses d (see Check, the
+// function), or if Class is neither nil nor one entry per task of d, each
+// a class of d or -1.
+func (a WithGold) Check(d *data.Dataset) error {
+	if a.Base == nil {
+		return errors.New("latent: WithGold has no Base assumption")
 	}
-	for _, c := range a.Class {
-		if c >= d.NumClasses() {
-			panic("latent: WithGold.Class holds a class out of range")
+	if a.Class != nil && len(a.Class) != d.NumTasks() {
+		return fmt.Errorf("latent: WithGold.Class has %d entries for %d tasks", len(a.Class), d.NumTasks())
+	}
+	for j, c := range a.Class {
+		if c < -1 || c >= d.NumClasses() {
+			return fmt.Errorf("latent: WithGold.Class[%d] = %d is neither -1 nor a class in [0, %d)", j, c, d.NumClasses())
 		}
+	}
+	return Check(a.Base, d)
+}
+
+// NewEvaluator returns an evaluator of the wrapped assumption on d. It
+// panics if Check(d) returns an error; package model's fits call Check
+// first and return its error.
+func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
+	if err := a.Check(d); err != nil {
+		panic(err)
 	}
 	base := a.Base.NewEvaluator(d)
 	e := &goldEval{base: base, class: a.Class, d: d, k: d.NumClasses()}
 	switch m := base.(type) {
-	case ObjectMStepper:
-		return goldObjectMStepEval{goldMStepEval{e, m}, m}
+	case TaskMStepper:
+		return goldTaskMStepEval{goldMStepEval{e, m}, m}
 	case MStepper:
 		return goldMStepEval{e, m}
 	}
@@ -88,15 +106,15 @@ func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
 func (a WithGold) Unwrap() Assumption { return a.Base }
 
 var (
-	_ ProbEvaluator  = (*goldEval)(nil)
-	_ MStepper       = goldMStepEval{}
-	_ ObjectMStepper = goldObjectMStepEval{}
+	_ ProbEvaluator = (*goldEval)(nil)
+	_ MStepper      = goldMStepEval{}
+	_ TaskMStepper  = goldTaskMStepEval{}
 )
 
 // goldEval holds the base evaluator in a named field so that the base's
 // optional methods, which know nothing of the gold, are not promoted: its
 // TaskProb passes the base's through for objects without gold, and
-// goldMStepEval and goldObjectMStepEval pass the base's M-step through.
+// goldMStepEval and goldTaskMStepEval pass the base's M-step through.
 // The M-step is exact with gold objects: their Task writes nothing to
 // gglob and gtask, so the base estimates its global parameters (LA's
 // class prior) from the other objects, and a per-object M-step (DA's)
@@ -170,14 +188,14 @@ type goldMStepEval struct {
 
 func (e goldMStepEval) MStep(gglob, gtask []float64, g, t []float64) { e.m.MStep(gglob, gtask, g, t) }
 
-// goldObjectMStepEval is a goldEval whose base has a per-object M-step.
-type goldObjectMStepEval struct {
+// goldTaskMStepEval is a goldEval whose base has a per-object M-step.
+type goldTaskMStepEval struct {
 	goldMStepEval
-	o ObjectMStepper
+	o TaskMStepper
 }
 
-func (e goldObjectMStepEval) MStepGlobal(gglob, g []float64) { e.o.MStepGlobal(gglob, g) }
+func (e goldTaskMStepEval) MStepGlobal(gglob, g []float64) { e.o.MStepGlobal(gglob, g) }
 
-func (e goldObjectMStepEval) MStepObjects(lo, hi int, gtask, t []float64) {
-	e.o.MStepObjects(lo, hi, gtask, t)
+func (e goldTaskMStepEval) MStepTasks(lo, hi int, gtask, t []float64) {
+	e.o.MStepTasks(lo, hi, gtask, t)
 }

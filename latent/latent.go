@@ -1,6 +1,7 @@
 package latent
 
 import (
+	"errors"
 	"math"
 
 	"github.com/consensuslab/consensus/data"
@@ -28,6 +29,30 @@ type Assumption interface {
 
 	// NewEvaluator returns an evaluator of the assumption on d.
 	NewEvaluator(d *data.Dataset) Evaluator
+}
+
+// Checker is an optional interface of an Assumption whose settings must
+// suit the data set, such as WithGold's list of classes. Package model's
+// fits call Check (the function) before they fit, so that an assumption
+// that does not suit the data is an error rather than a panic.
+type Checker interface {
+	Assumption
+
+	// Check returns an error if the assumption's settings do not suit d.
+	Check(d *data.Dataset) error
+}
+
+// Check returns a's error for d if a is a Checker and nil otherwise, or
+// an error if a is nil. NewEvaluator may panic on an assumption that Check
+// refuses.
+func Check(a Assumption, d *data.Dataset) error {
+	if a == nil {
+		return errors.New("latent: no assumption")
+	}
+	if c, ok := a.(Checker); ok {
+		return c.Check(d)
+	}
+	return nil
 }
 
 // Evaluator computes one object's part of the log-likelihood and gradient.
@@ -148,24 +173,24 @@ type MStepper interface {
 	MStep(gglob, gtask []float64, g, t []float64)
 }
 
-// ObjectMStepper is an optional interface of an MStepper whose M-step is
+// TaskMStepper is an optional interface of an MStepper whose M-step is
 // separable over objects: the new parameters of object j depend only on
 // object j's rows of the accumulations and of the current parameters. The
 // EM algorithm of package model then runs the per-object part on ranges of
 // objects in parallel; the result does not depend on the ranges.
-type ObjectMStepper interface {
+type TaskMStepper interface {
 	MStepper
 
 	// MStepGlobal writes the M-step's global parameters into g, given
 	// gglob as for MStep.
 	MStepGlobal(gglob, g []float64)
 
-	// MStepObjects writes the M-step's parameters of the objects [lo, hi)
+	// MStepTasks writes the M-step's parameters of the objects [lo, hi)
 	// into their rows of the task block t, given their rows of gtask as
 	// for MStep (t and gtask are whole task blocks). MStep(gglob, gtask,
-	// g, t) is MStepGlobal(gglob, g) followed by MStepObjects over all
+	// g, t) is MStepGlobal(gglob, g) followed by MStepTasks over all
 	// objects.
-	MStepObjects(lo, hi int, gtask, t []float64)
+	MStepTasks(lo, hi int, gtask, t []float64)
 }
 
 // MinProb is the smallest probability an M-step writes: a probability of 0

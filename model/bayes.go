@@ -153,7 +153,7 @@ const (
 // noise.WorkerPosteriorSetter; see WorkerStarter); a fit from Start makes
 // one start, with Gold too. A cancelled ctx stops the fit between passes.
 func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
-	if err := checkFit(ctx, d); err != nil {
+	if err := CheckFit(ctx, d); err != nil {
 		return nil, err
 	}
 	var own Settings
@@ -342,3 +342,10 @@ func symmetric(k int, a float64) []float64 {
 	}
 	return v
 }
+
+// Variational reports true: b is fitted by variational Bayes.
+func (Bayes) Variational() bool { return true }
+
+// BothAnswers reports whether b's fits hold the label distribution q_j
+// beside the posterior of the true class: Both under LA.
+func (b Bayes) BothAnswers() bool { return b.Both && !b.Hierarchical && b.Latent.Name() == "la" }

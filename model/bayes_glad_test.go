@@ -81,7 +81,7 @@ func TestBayesGLADNearOracle(t *testing.T) {
 			t.Errorf("seed %d: stopped: %s after %d iterations", seed, r.Status, r.Iterations)
 		}
 		got := metrics.MSE(r.Probs, tr.Q, 2)
-		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Object), tr.Q, 2)
+		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2)
 		freq := metrics.MSE(metrics.AddOne(d.Counts(), 2), tr.Q, 2)
 		t.Logf("seed %d: MSE %.5f, limit %.5f, add-one frequencies %.5f", seed, got, limit, freq)
 		if !(got <= 1.15*limit && got < freq) {
@@ -118,7 +118,7 @@ func TestGLADStatisticalLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Object), tr.Q, 2)
+		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2)
 		freq := metrics.MSE(metrics.AddOne(d.Counts(), 2), tr.Q, 2)
 		t.Logf("seed %d: limit %.5f, add-one frequencies %.5f", seed, limit, freq)
 		if !(limit < freq) {

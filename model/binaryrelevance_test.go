@@ -43,7 +43,7 @@ func TestFitBinaryRelevance(t *testing.T) {
 			t.Errorf("mv: probabilities %v, want the shares of workers choosing each class", prob)
 		}
 	}
-	_, err := FitBinaryRelevance(context.Background(), MMSR{}, &MultiLabels{Tasks: []string{"t"}, Workers: []string{"w"}, Task: []int32{0}, Worker: []int32{0}, Chosen: [][]uint16{{}}}, nil)
+	_, err := FitBinaryRelevance(context.Background(), RFE{}, &MultiLabels{Tasks: []string{"t"}, Workers: []string{"w"}, Task: []int32{0}, Worker: []int32{0}, Chosen: [][]uint16{{}}}, nil)
 	if err == nil || !strings.Contains(err.Error(), "no class") {
 		t.Errorf("no class: error %v", err)
 	}

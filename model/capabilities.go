@@ -94,15 +94,11 @@ type GoldTrainer interface {
 
 var (
 	_ Parametric    = Model{}
-	_ Parametric    = HDA{}
 	_ Parametric    = Bayes{}
 	_ Composite     = Model{}
-	_ Composite     = HDA{}
 	_ Composite     = Bayes{}
 	_ WorkerStarter = Model{}
-	_ WorkerStarter = HDA{}
 	_ GoldTrainer   = Model{}
-	_ GoldTrainer   = GoldMajorityVote{}
 	_ GoldTrainer   = Bayes{}
 )
 
@@ -154,54 +150,6 @@ func (m Model) WorkerParams(d *data.Dataset, w int) (lo, hi int) {
 	return lo, lo + dim
 }
 
-// inner returns the model HDA fits, with the prior pinned to Alpha and P
-// (zero and nil: estimated).
-func (h HDA) inner() Model {
-	return Model{Noise: h.Noise, Latent: latent.Dirichlet{Alpha: h.Alpha, P: h.P}}
-}
-
-// Parts returns h's noise model and its assumption, latent.Dirichlet with
-// h's Alpha and P.
-func (h HDA) Parts() (noise.Model, latent.Assumption) { return h.inner().Parts() }
-
-// WithNoise returns h with its noise model replaced by n.
-func (h HDA) WithNoise(n noise.Model) Estimator {
-	h.Noise = n
-	return h
-}
-
-// NumParams returns the number of parameters of the model each fit of the
-// empirical Bayes loop fits.
-func (h HDA) NumParams(d *data.Dataset) int { return h.inner().NumParams(d) }
-
-// Init returns the initial parameter vector of the first fit without
-// Settings.Start: the model's initialisation under the prior estimated
-// from the raw label counts (FitDirichletMultinomial), or the fixed one.
-func (h HDA) Init(d *data.Dataset) []float64 {
-	m := h.inner()
-	if h.Alpha <= 0 || h.P == nil {
-		a, p := FitDirichletMultinomial(d.Counts(), d.NumClasses(), h.Alpha, h.P)
-		m.Latent = latent.Dirichlet{Alpha: a, P: p}
-	}
-	return m.Init(d)
-}
-
-// WorkerColumns returns the names of the noise model's worker parameters
-// on d.
-func (h HDA) WorkerColumns(d *data.Dataset) []string { return h.inner().WorkerColumns(d) }
-
-// SetWorker sets worker w's block of x as Model.SetWorker does.
-func (h HDA) SetWorker(d *data.Dataset, x []float64, w int, vals []float64) error {
-	return h.inner().SetWorker(d, x, w, vals)
-}
-
-// CanSetWorkers reports true, as Model's does.
-func (h HDA) CanSetWorkers() bool { return true }
-
-// WorkerParams returns the range of worker w's block as Model.WorkerParams
-// does.
-func (h HDA) WorkerParams(d *data.Dataset, w int) (lo, hi int) { return h.inner().WorkerParams(d, w) }
-
 // Parts returns b's noise model and assumption: latent.Dirichlet (DA with
 // an estimated Dirichlet prior) for the hierarchical form.
 func (b Bayes) Parts() (noise.Model, latent.Assumption) {
@@ -217,16 +165,3 @@ func (b Bayes) WithNoise(n noise.Model) Estimator {
 	b.Noise = n
 	return b
 }
-
-// WithGold returns g with its training gold set to class.
-func (g GoldMajorityVote) WithGold(class []int) Estimator {
-	g.Gold = class
-	return g
-}
-
-var (
-	_ Parametric = Wawa{}
-	_ Parametric = ZeroBasedSkill{}
-	_ Parametric = GoldMajorityVote{}
-	_ Parametric = MMSR{}
-)

@@ -173,7 +173,6 @@ func TestCheckClasses(t *testing.T) {
 	d := noisetest.Data(t, 8, 10, 3, 3)
 	for _, est := range []Estimator{
 		Model{Noise: twoClassOnly{}, Latent: latent.DA{}},
-		HDA{Noise: twoClassOnly{}},
 		Bayes{Noise: twoClassOnly{}, Latent: latent.LA{}},
 	} {
 		_, err := est.Fit(context.Background(), d, nil)

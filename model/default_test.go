@@ -117,7 +117,7 @@ func TestDefaultDistributionLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Object), tr.Q, 2)
+		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2)
 		mse := metrics.MSE(r.Distribution, tr.Q, 2)
 		t.Logf("seed %d: MSE %.5f, limit %.5f (%.3f times)", seed, mse, limit, mse/limit)
 		if mse > 1.1*limit {

@@ -11,6 +11,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -97,14 +98,14 @@ func (e *emRun) eval(x []float64) (float64, error) {
 
 // mstep overwrites x, the point of the last E-step, with F(x), the M-step's
 // parameters given the expected counts of that E-step. The per-object part
-// of a latent.ObjectMStepper runs on the objective's chunks in parallel.
+// of a latent.TaskMStepper runs on the objective's chunks in parallel.
 func (e *emRun) mstep(x []float64) {
 	w, o, g, t := e.obj.lay.Split(x)
 	aw, ao, ag, at := e.obj.lay.Split(e.acc)
 	e.nm.MStep(aw, ao, w, o)
-	if om, ok := e.lm.(latent.ObjectMStepper); ok {
+	if om, ok := e.lm.(latent.TaskMStepper); ok {
 		om.MStepGlobal(ag, g)
-		e.obj.forChunks(func(c *chunk) { om.MStepObjects(c.lo, c.hi, at, t) })
+		e.obj.forChunks(func(c *chunk) { om.MStepTasks(c.lo, c.hi, at, t) })
 	} else {
 		e.lm.MStep(ag, at, g, t)
 	}
@@ -144,7 +145,7 @@ func (e *emRun) step(x []float64, prev float64) (float64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	if !isFinite(ll) {
+	if !fitting.IsFinite(ll) {
 		return 0, false, fmt.Errorf("EM reached a non-finite log-likelihood after %d iterations", e.iter)
 	}
 	e.accept(ll)
@@ -195,7 +196,7 @@ func (m Model) runEM(ctx context.Context, d *data.Dataset, set Settings, obj *ob
 	if err != nil {
 		return nil, err
 	}
-	if !isFinite(ll) {
+	if !fitting.IsFinite(ll) {
 		return nil, fmt.Errorf("model %s: EM reached a non-finite log-likelihood after 0 iterations", m.Name())
 	}
 	var end emEnd

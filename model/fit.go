@@ -8,12 +8,12 @@ import (
 	"slices"
 	"time"
 
-	"gonum.org/v1/gonum/optimize"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
+	"gonum.org/v1/gonum/optimize"
 )
 
 // Fit maximises the log-likelihood of d under m and returns the consensus
@@ -27,7 +27,7 @@ import (
 //
 // A fit whose workers are on average worse than chance (Result.Agreement
 // below 1/K: the mirror mode, in which the classes are switched) goes
-// through the label-switching guard described at mirrorGuard: it is fitted
+// through the label-switching guard described at Guard: it is fitted
 // again from starts on the other side of the switch, and the fit whose
 // workers agree best with its consensus is kept; its Method says which.
 // Fits from Settings.Start or with Settings.Fixed are kept as they are.
@@ -41,19 +41,19 @@ import (
 func (m Model) Fit(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
 	gold := knownClasses(m.Latent)
 	fixed := s != nil && (s.Start != nil || s.Fixed != nil)
-	r, err := m.fitOnce(ctx, d, s)
+	r, err := m.FitOnce(ctx, d, s)
 	switch {
 	case err != nil || fixed:
 		return r, err
 	case gold == nil:
-		return mirrorGuard{}.check(ctx, m, d, s, r)
+		return Guard{}.Check(ctx, m, d, s, r)
 	}
 	var set Settings
 	if s != nil {
 		set = *s
 	}
 	set.Start = m.initWith(d, goldWeights(gold))
-	g, err := m.fitOnce(ctx, d, &set)
+	g, err := m.FitOnce(ctx, d, &set)
 	if err != nil {
 		return nil, err
 	}
@@ -94,10 +94,15 @@ func knownClasses(a latent.Assumption) []int {
 	}
 }
 
-// fitOnce is Fit without the mirror guard.
-func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
-	if err := checkFit(ctx, d); err != nil {
+// FitOnce is Fit without the label-switching guard (Guard): one fit from
+// the start of s (nil: the defaults), for a family that runs the guard on
+// its own terms, as package hda does.
+func (m Model) FitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Result, error) {
+	if err := CheckFit(ctx, d); err != nil {
 		return nil, err
+	}
+	if err := latent.Check(m.Latent, d); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
 	}
 	if err := noise.CheckClasses(m.Noise, d.NumClasses()); err != nil {
 		return nil, fmt.Errorf("model %s: %w", m.Name(), err)
@@ -127,7 +132,7 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 	n := float64(d.NumLabels())
 
 	// With every parameter from some index on held (Settings.Fixed, such
-	// as the q_j of mirrorGuard's relabelled start), gonum's vectors hold
+	// as the q_j of Guard's relabelled start), gonum's vectors hold
 	// only the dim before it (see optimDim); full is the whole vector the
 	// objective takes, its held part from x0.
 	dim := len(x0)
@@ -178,7 +183,7 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 		}
 		cached = true
 		evals++
-		if !isFinite(cacheF) || !finite(cacheG) {
+		if !fitting.IsFinite(cacheF) || !finite(cacheG) {
 			nonFinite = true
 		}
 	}
@@ -260,7 +265,7 @@ func (m Model) fitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 		r.Stop = err
 	}
 	r.Probs = obj.outputs(x)
-	if !isFinite(r.LogLikelihood) || !finite(r.Probs) {
+	if !fitting.IsFinite(r.LogLikelihood) || !finite(r.Probs) {
 		which := "fitted"
 		if res.MajorIterations == 0 {
 			which = "initial"
@@ -342,16 +347,14 @@ func converged(st optimize.Status, err error) bool {
 // finite reports whether every element of x is finite.
 func finite(x []float64) bool {
 	for _, v := range x {
-		if !isFinite(v) {
+		if !fitting.IsFinite(v) {
 			return false
 		}
 	}
 	return true
 }
 
-// isFinite reports whether v is neither NaN nor infinite.
-func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
+// fitting.IsFinite reports whether v is neither NaN nor infinite.
 // ErrOneClass is returned, wrapped with the class, by every fit of a data
 // set with a single class (data.Dataset.Classes): a consensus needs at
 // least two. A data set read from labels that all name one class needs

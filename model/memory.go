@@ -23,15 +23,9 @@ type MemoryEstimator interface {
 
 var (
 	_ MemoryEstimator = Model{}
-	_ MemoryEstimator = HDA{}
 	_ MemoryEstimator = Bayes{}
 	_ MemoryEstimator = RFE{}
-	_ MemoryEstimator = GoldMajorityVote{}
 	_ MemoryEstimator = WeightedVote{}
-	_ MemoryEstimator = Wawa{}
-	_ MemoryEstimator = ZeroBasedSkill{}
-	_ MemoryEstimator = KOS{}
-	_ MemoryEstimator = MMSR{}
 )
 
 // The bytes an estimate counts. Each was measured with `consensus bench`
@@ -67,10 +61,6 @@ const (
 	// vbBytesPerTaskPoint is a variational fit's per task with a point
 	// posterior of its own (GLAD's difficulty, noise.MAPVariational).
 	vbBytesPerTaskPoint = 90
-	// hdaBytesPerCoefficient is empirical Bayes' per coefficient of its
-	// objects' polynomials (polySet): the coefficients, their weights
-	// in the E-step over them and the histograms.
-	hdaBytesPerCoefficient = 36
 	// voteBytesPerValue and voteBytesPerLabel are a vote's (rfe's and the
 	// skill-weighted votes'): the counts and the frequencies per task and
 	// class, the index of the labels.
@@ -101,24 +91,25 @@ func slack(d *data.Dataset) float64 {
 // rfeMemory is the estimate of rfe's fit, which the votes that count
 // labels with weights share.
 func rfeMemory(d *data.Dataset) float64 {
-	return voteMemory(d, voteBytesPerValue, voteBytesPerLabel)
+	return VoteMemory(d, voteBytesPerValue, voteBytesPerLabel)
 }
 
-// voteMemory is the estimate of a fit that keeps perValue bytes per task
-// and class and perLabel bytes per label.
-func voteMemory(d *data.Dataset, perValue, perLabel float64) float64 {
+// VoteMemory is the estimate of a fit (a vote's, package crowdkit) that
+// keeps perValue bytes per task and class and perLabel bytes per label
+// beside what every fit needs.
+func VoteMemory(d *data.Dataset, perValue, perLabel float64) float64 {
 	return perValue*float64(d.NumTasks()*d.NumClasses()) + perLabel*float64(d.NumLabels()) + slack(d)
 }
 
 // FitMemory estimates the memory of fitting m to d: the J×K output and,
 // per parameter, what the solver keeps (EM with SQUAREM about 30 bytes,
-// CG 120, L-BFGS 360). A fit that the label-switching guard (mirrorGuard)
+// CG 120, L-BFGS 360). A fit that the label-switching guard (Guard)
 // makes again from other starts, holding the first fit's result, needs
 // more.
 func (m Model) FitMemory(d *data.Dataset, s *Settings) float64 {
 	per := float64(lbfgsBytesPerParam)
 	switch {
-	case m.fitsByEM(d, s):
+	case m.FitsByEM(d, s):
 		per = emBytesPerParam
 	case s != nil && s.Method == CG:
 		per = cgBytesPerParam
@@ -132,9 +123,11 @@ func paramMemory(d *data.Dataset, per float64, params int) float64 {
 	return per*float64(params) + 8*float64(d.NumTasks()*d.NumClasses()) + slack(d)
 }
 
-// fitsByEM reports whether a fit of m to d with the settings s runs EM
-// (the package's fitsByEM), without building the objective.
-func (m Model) fitsByEM(d *data.Dataset, s *Settings) bool {
+// FitsByEM reports whether a fit of m to d with the settings s (nil: the
+// defaults) runs EM, without building the objective: with Method EM, or
+// by default when the noise model and the assumption both have
+// closed-form M-steps.
+func (m Model) FitsByEM(d *data.Dataset, s *Settings) bool {
 	return fitsByEM(s.withDefaults(), func() bool { return m.hasMStep(d) })
 }
 
@@ -150,14 +143,6 @@ func (m Model) hasMStep(d *data.Dataset) bool {
 	}
 	_, ok = m.Latent.NewEvaluator(d).(latent.MStepper)
 	return ok
-}
-
-// FitMemory estimates the memory of empirical Bayes on d: the fit of the
-// inner model (HDA collects the last gradient fit's optimiser state before
-// the next fit) and the polynomials of the marginal likelihood.
-func (h HDA) FitMemory(d *data.Dataset, s *Settings) float64 {
-	_, coefficients := polyLimit(d)
-	return h.inner().FitMemory(d, s) + hdaBytesPerCoefficient*float64(coefficients) + 8*float64(d.NumTasks())
 }
 
 // FitMemory estimates the memory of a variational fit of b to d: the
@@ -177,36 +162,7 @@ func (b Bayes) FitMemory(d *data.Dataset, _ *Settings) float64 {
 // frequencies.
 func (r RFE) FitMemory(d *data.Dataset, _ *Settings) float64 { return rfeMemory(d) }
 
-// FitMemory estimates the memory of GoldMajorityVote: rfe's and the
-// workers' accuracies.
-func (e GoldMajorityVote) FitMemory(d *data.Dataset, _ *Settings) float64 {
-	return rfeMemory(d)
-}
-
 // FitMemory estimates the memory of WeightedVote: rfe's.
 func (e WeightedVote) FitMemory(d *data.Dataset, _ *Settings) float64 {
 	return rfeMemory(d)
-}
-
-// FitMemory estimates the memory of Wawa: rfe's and the workers'
-// agreement.
-func (e Wawa) FitMemory(d *data.Dataset, _ *Settings) float64 { return rfeMemory(d) }
-
-// FitMemory estimates the memory of ZeroBasedSkill: rfe's and the
-// collector's headroom for the votes of its iterations (14 bytes per task
-// and class).
-func (e ZeroBasedSkill) FitMemory(d *data.Dataset, _ *Settings) float64 {
-	return voteMemory(d, 14, voteBytesPerLabel)
-}
-
-// FitMemory estimates the memory of KOS: its messages, two per label and
-// direction, and the output.
-func (e KOS) FitMemory(d *data.Dataset, _ *Settings) float64 { return voteMemory(d, 8, 44) }
-
-// FitMemory estimates the memory of MMSR: the workers' agreement and
-// covariance matrices (W² each) and about 56 bytes per label of counts and
-// scratch.
-func (e MMSR) FitMemory(d *data.Dataset, _ *Settings) float64 {
-	w := float64(d.NumWorkers())
-	return voteMemory(d, 8, 56) + 16*w*w
 }

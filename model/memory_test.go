@@ -8,6 +8,7 @@ import (
 	"github.com/consensuslab/consensus/internal/benchdata"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/hda"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -72,7 +73,7 @@ func TestFitMemorySolvers(t *testing.T) {
 	if a, l := mem(glad, model.Auto), mem(glad, model.LBFGS); a != l {
 		t.Errorf("da-glad: %g bytes by default, %g with L-BFGS; want the same", a, l)
 	}
-	hda := model.HDA{Noise: noise.DS{}}
+	hda := hda.HDA{Noise: noise.DS{}}
 	if h := model.FitMemory(hda, d, nil); !(h > auto) {
 		t.Errorf("hda-ds: %g bytes, not above da-ds's %g", h, auto)
 	}

@@ -95,7 +95,8 @@ func (r *Result) Agreement() float64 {
 	return a / float64(max(d.NumLabels(), 1))
 }
 
-// mirrorGuard is the label-switching guard of Model.Fit and HDA. The
+// Guard is the label-switching guard of Model.Fit and of package hda's
+// fits. The
 // likelihood of a latent class model does not say which latent class is
 // which observed class: for Dawid-Skene or minimax entropy, relabelling
 // the latent classes (the rows of every worker's and object's matrix, the
@@ -123,25 +124,28 @@ func (r *Result) Agreement() float64 {
 //     under relabelling, this start is the mirror mode with the classes
 //     renamed, a point of the same likelihood on the right side of the
 //     switch; it is skipped when π is the identity;
-//  3. with warm set (r was fitted from the previous fit of HDA's loop),
+//  3. with Warm set (r was fitted from the previous fit of a loop such as
+//     hierarchical DA's empirical Bayes),
 //     the majority-vote start, Model.Init.
 //
 // The fit of highest agreement among r and the refits is kept (the
 // earlier on ties); its Method names its start and both agreements, and
 // its Iterations, Evaluations and Runtime add up every fit.
-type mirrorGuard struct {
-	// warm adds the majority-vote start.
-	warm bool
-	// relabel, if not nil, returns the assumption of the relabelled
+//
+// The zero Guard is the guard of Model.Fit.
+type Guard struct {
+	// Warm adds the majority-vote start.
+	Warm bool
+	// Relabel, if not nil, returns the assumption of the relabelled
 	// start given π, for an assumption with settings indexed by class
 	// (the p of latent.Dirichlet); nil keeps the model's.
-	relabel func(perm []int) latent.Assumption
+	Relabel func(perm []int) latent.Assumption
 }
 
-// check applies the guard to r, the fit of m on d with settings s, and
+// Check applies the guard to r, the fit of m on d with settings s, and
 // returns the fit to keep. A cancelled context stops it with the
 // context's error; a refit that fails otherwise is left out.
-func (g mirrorGuard) check(ctx context.Context, m Model, d *data.Dataset, s *Settings, r *Result) (*Result, error) {
+func (g Guard) Check(ctx context.Context, m Model, d *data.Dataset, s *Settings, r *Result) (*Result, error) {
 	k := d.NumClasses()
 	a := r.Agreement()
 	if a >= 1/float64(k) {
@@ -158,7 +162,7 @@ func (g mirrorGuard) check(ctx context.Context, m Model, d *data.Dataset, s *Set
 		fs := set
 		fs.Start, fs.Fixed = start, nil
 		runtime.GC() // the last fit's optimiser state, before this one makes its own
-		c, err := mm.fitOnce(ctx, d, &fs)
+		c, err := mm.FitOnce(ctx, d, &fs)
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
@@ -183,8 +187,8 @@ func (g mirrorGuard) check(ctx context.Context, m Model, d *data.Dataset, s *Set
 	// 2: the relabelled start.
 	if perm := consensusPermutation(r); !isIdentity(perm) {
 		mm := m
-		if g.relabel != nil {
-			mm.Latent = g.relabel(perm)
+		if g.Relabel != nil {
+			mm.Latent = g.Relabel(perm)
 		}
 		x, n, err := relabelledStart(ctx, mm, d, set, r, perm)
 		if err != nil {
@@ -199,7 +203,7 @@ func (g mirrorGuard) check(ctx context.Context, m Model, d *data.Dataset, s *Set
 		}
 	}
 	// 3: the majority-vote start.
-	if g.warm {
+	if g.Warm {
 		if err := try("majority-vote start", m, nil); err != nil {
 			return nil, err
 		}
@@ -214,7 +218,7 @@ func (g mirrorGuard) check(ctx context.Context, m Model, d *data.Dataset, s *Set
 	return best, nil
 }
 
-// relabelledStart returns the relabelled start of mirrorGuard for the
+// relabelledStart returns the relabelled start of Guard for the
 // model m (whose assumption is already relabelled) and the noise fit that
 // made it: the noise parameters fitted under DA from Model.Init with every
 // q_j held at r's consensus with class z renamed perm[z], and r's latent
@@ -247,7 +251,7 @@ func relabelledStart(ctx context.Context, m Model, d *data.Dataset, set Settings
 		fs.Method = LBFGS
 	}
 	runtime.GC() // the guard's last fit's optimiser state, as in check's try
-	n, err := da.fitOnce(ctx, d, &fs)
+	n, err := da.FitOnce(ctx, d, &fs)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, nil, cerr
 	}

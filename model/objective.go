@@ -8,6 +8,7 @@ import (
 	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -31,7 +32,7 @@ func newLayout(m Model, d *data.Dataset) layout {
 		return r
 	}
 	l.W = next(d.NumWorkers() * m.Noise.WorkerDim(k))
-	l.O = next(d.NumTasks() * m.Noise.ObjectDim(k))
+	l.O = next(d.NumTasks() * m.Noise.TaskDim(k))
 	l.G = next(m.Latent.GlobalDim(k))
 	l.T = next(d.NumTasks() * m.Latent.TaskDim(k))
 	return l
@@ -103,11 +104,11 @@ type objective struct {
 	scratch bool
 	// pool holds accumulators of the worker and global blocks, one
 	// after the other, for the chunks of a pass (see pass).
-	pool accPool
+	pool fitting.AccPool
 }
 
 func newObjective(m Model, d *data.Dataset, threads int) *objective {
-	threads = threadCount(threads)
+	threads = fitting.ThreadCount(threads)
 	k := d.NumClasses()
 	o := &objective{
 		d:       d,
@@ -134,11 +135,11 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 			o.tlatent, o.tnoise = tl, tn
 		}
 	}
-	o.pool.dim = (o.lay.W[1] - o.lay.W[0]) + (o.lay.G[1] - o.lay.G[0])
-	bounds := chunkBounds(d, chunkCount(d, o.lay.W[1]-o.lay.W[0]))
+	o.pool.Dim = (o.lay.W[1] - o.lay.W[0]) + (o.lay.G[1] - o.lay.G[0])
+	bounds := fitting.ChunkBounds(d, fitting.ChunkCount(d, o.lay.W[1]-o.lay.W[0]))
 	for i := 0; i+1 < len(bounds); i++ {
 		lo, hi := bounds[i], bounds[i+1]
-		most := mostLabels(d, lo, hi)
+		most := fitting.MostLabels(d, lo, hi)
 		o.chunks = append(o.chunks, chunk{
 			lo: lo, hi: hi,
 			lf: make([]float64, most*k),
@@ -164,15 +165,15 @@ func (o *objective) allocScratch() {
 	}
 	for i := range o.chunks {
 		c := &o.chunks[i]
-		most := mostLabels(o.d, c.lo, c.hi)
+		most := fitting.MostLabels(o.d, c.lo, c.hi)
 		if o.tlatent != nil {
 			continue // no batch scratch: see probObjects
 		}
 		if o.slatent != nil {
-			c.gs = make([]float64, mostBatchObjects(o.d, c.lo, c.hi)*k)
+			c.gs = make([]float64, fitting.MostBatchObjects(o.d, c.lo, c.hi)*k)
 		}
-		c.l = make([]float64, max(most, batchLabels)*k)
-		c.g = make([]float64, max(most, batchLabels)*k)
+		c.l = make([]float64, max(most, fitting.BatchLabels)*k)
+		c.g = make([]float64, max(most, fitting.BatchLabels)*k)
 	}
 }
 
@@ -187,7 +188,8 @@ func (o *objective) freeAccumulators() {
 		c := &o.chunks[i]
 		c.gw, c.gg, c.l, c.g, c.gs = nil, nil, nil, nil, nil
 	}
-	o.pool.free, o.scratch = nil, false
+	o.pool.Free()
+	o.scratch = false
 	if big {
 		runtime.GC()
 	}
@@ -239,7 +241,7 @@ func (o *objective) eval(x, grad []float64) float64 {
 // for most models, the expected counts for an M-step (see em.go).
 //
 // The chunks accumulate the shared blocks into accumulators from a pool
-// (runChunksOrdered), added to grad in chunk order.
+// (fitting.RunChunksOrdered), added to grad in chunk order.
 func (o *objective) pass(x, grad []float64) float64 {
 	o.allocScratch()
 	o.setParams(x)
@@ -247,28 +249,17 @@ func (o *objective) pass(x, grad []float64) float64 {
 	gw, gob, gg, gt := o.lay.Split(grad)
 	nw := len(gw)
 	var v float64
-	runChunksOrdered(len(o.chunks), o.threads, &o.pool, func(i int, acc []float64) {
+	fitting.RunChunksOrdered(len(o.chunks), o.threads, &o.pool, func(i int, acc []float64) {
 		c := &o.chunks[i]
 		c.gw, c.gg = acc[:nw], acc[nw:]
 		o.chunkPass(c, gob, gt)
 		c.gw, c.gg = nil, nil
 	}, func(i int, acc []float64) {
 		v += o.chunks[i].value
-		addAndClear(gw, acc[:nw])
-		addAndClear(gg, acc[nw:])
+		fitting.AddAndClear(gw, acc[:nw])
+		fitting.AddAndClear(gg, acc[nw:])
 	})
 	return v
-}
-
-// addAndClear adds acc to dst and sets acc to zero, ready for the next
-// pass: one sweep over a chunk's accumulator instead of a sum and, at the
-// next pass, a clear.
-func addAndClear(dst, acc []float64) {
-	dst = dst[:len(acc)]
-	for p, x := range acc {
-		dst[p] += x
-		acc[p] = 0
-	}
 }
 
 // chunkPass evaluates the objects of c, accumulating into c's value and
@@ -287,7 +278,7 @@ func (o *objective) chunkPass(c *chunk, gob, gt []float64) {
 			j++
 			continue
 		}
-		start, hi := j, batchEnd(off, j, c.hi)
+		start, hi := j, fitting.BatchEnd(off, j, c.hi)
 		var p, g []float64
 		if o.tlatent == nil {
 			n := (off[hi] - off[start]) * k
@@ -382,4 +373,9 @@ func (o *objective) outputs(x []float64) []float64 {
 		}
 	})
 	return probs
+}
+
+// forChunks runs f on every chunk, on up to o.threads goroutines.
+func (o *objective) forChunks(f func(c *chunk)) {
+	fitting.RunChunks(len(o.chunks), o.threads, func(i int) { f(&o.chunks[i]) })
 }

@@ -67,7 +67,7 @@ func TestHeldSuffixSameFit(t *testing.T) {
 		for _, method := range []Method{LBFGS, CG} {
 			fit := func(full bool) *Result {
 				s := &Settings{Method: method, Start: slices.Clone(x0), Fixed: fixed, MaxIterations: 200, fullOptim: full}
-				r, err := m.fitOnce(context.Background(), d, s)
+				r, err := m.FitOnce(context.Background(), d, s)
 				if err != nil {
 					t.Fatal(err)
 				}

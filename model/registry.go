@@ -1,9 +1,12 @@
 package model
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/noise"
@@ -11,7 +14,7 @@ import (
 
 // DefaultModel is the name of the estimator a user gets without naming
 // one: Bayesian Dawid-Skene under DA, workers and q_j fitted together with
-// q_j ~ Dirichlet(1/2, …, 1/2) (see Bayes and docs/choosing-a-model.md).
+// q_j ~ Dirichlet(1/2, …, 1/2) (see package vb and docs/choosing-a-model.md).
 const DefaultModel = "vb-ds"
 
 // NoiseModels returns the noise models of the registry, in the order
@@ -54,32 +57,132 @@ type Entry struct {
 	New func() Estimator
 }
 
-// Registry lists the estimators by name: rfe and its alias mv; for every
-// noise model of NoiseModels its LA form la-X (the class prior learned or
-// uniform as the model declares), its DA form da-X and its hierarchical DA
-// form hda-X (HDA); the variational Bayes forms (Bayes) vb-la-X, vb-da-X
-// and vb-hda-X of every conjugate noise model (noise.Conjugate) and of
-// every one with a point posterior (noise.MAPVariational: GLAD); and
-// Crowd-Kit's other categorical aggregators (see crowdKit).
-func Registry() []Entry {
-	r := []Entry{
-		{"rfe", "relative frequencies of the labels of each object (the baseline)", "", func() Estimator { return RFE{} }},
-		{"mv", "majority vote: rfe read through its argmax", "", func() Estimator { return RFE{Alias: "mv"} }},
-	}
-	for _, n := range NoiseModels() {
-		r = append(r, forms(n)...)
-	}
-	for _, n := range NoiseModels() {
-		if _, ok := n.(noise.Conjugate); ok {
-			r = append(r, variational(n)...)
-		} else if _, ok := n.(noise.MAPVariational); ok {
-			r = append(r, variational(n)...)
-		}
-	}
-	return append(r, crowdKit()...)
+// Section places a family of estimators in Registry's order: the
+// sections come in increasing order, and within a section the families
+// in increasing Family.Rank.
+type Section int
+
+// The sections of the registered families.
+const (
+	// SectionBaseline holds the baselines, rfe and mv.
+	SectionBaseline Section = 10
+	// SectionLikelihood holds the forms fitted by maximum likelihood and
+	// empirical Bayes: la-X, da-X and hda-X.
+	SectionLikelihood Section = 20
+	// SectionVariational holds the variational Bayes forms vb-*.
+	SectionVariational Section = 30
+	// SectionHeuristic holds the vote-based heuristics (Crowd-Kit's).
+	SectionHeuristic Section = 40
+)
+
+// Family is a family of estimators that a package registers with
+// Register, usually from its init function. Registry lists, section by
+// section, first the families' Forms for every noise model of NoiseModels
+// (for each noise model, every family of the section in the order of
+// Rank), then their Entries (family by family). A family has Forms, or
+// Entries, or both.
+type Family struct {
+	// Name names the family, such as "vb"; it must be unique.
+	Name string
+	// Section is where the family's estimators go in Registry.
+	Section Section
+	// Rank orders the families of a section, smallest first; families
+	// of equal rank are ordered by Name.
+	Rank int
+	// Forms returns the family's estimators built on the noise model n,
+	// none (nil) for a noise model the family does not support.
+	Forms func(n noise.Describer) []Entry
+	// Entries returns the family's estimators that are not built on a
+	// noise model of NoiseModels.
+	Entries func() []Entry
 }
 
-// forms returns the LA, DA and hierarchical DA entries of n.
+var (
+	familiesMu sync.Mutex
+	families   []Family
+)
+
+// Register adds the family f to the registry. A family package calls it
+// from its init function, so that importing the package (for the side
+// effect, as package all does for every family) makes its estimators
+// known to ByName, Registry and every command. Register panics if f has
+// no name, no estimators or the name of a family already registered, as
+// these are programming errors found at start-up.
+func Register(f Family) {
+	familiesMu.Lock()
+	defer familiesMu.Unlock()
+	if f.Name == "" || (f.Forms == nil && f.Entries == nil) {
+		panic("model: Register of a family without a name or estimators")
+	}
+	for _, g := range families {
+		if g.Name == f.Name {
+			panic("model: Register called twice for family " + f.Name)
+		}
+	}
+	families = append(families, f)
+	slices.SortStableFunc(families, func(a, b Family) int {
+		return cmp.Or(cmp.Compare(a.Section, b.Section), cmp.Compare(a.Rank, b.Rank), strings.Compare(a.Name, b.Name))
+	})
+}
+
+// Families returns the registered families in Registry's order.
+func Families() []Family {
+	familiesMu.Lock()
+	defer familiesMu.Unlock()
+	return slices.Clone(families)
+}
+
+func init() {
+	Register(Family{Name: "baseline", Section: SectionBaseline, Entries: func() []Entry {
+		return []Entry{
+			{"rfe", "relative frequencies of the labels of each object (the baseline)", "", func() Estimator { return RFE{} }},
+			{"mv", "majority vote: rfe read through its argmax", "", func() Estimator { return RFE{Alias: "mv"} }},
+		}
+	}})
+	Register(Family{Name: "likelihood", Section: SectionLikelihood, Forms: forms})
+}
+
+// Registry lists the estimators by name, in the order of the registered
+// families (Family, Register): rfe and its alias mv; for every noise model
+// of NoiseModels its LA form la-X (the class prior learned or uniform as
+// the model declares), its DA form da-X and its hierarchical DA form
+// hda-X (package hda); the variational Bayes forms (package vb) vb-la-X,
+// vb-X, vb-da-X and vb-hda-X of every conjugate noise model and of every
+// one with a point posterior; and Crowd-Kit's other categorical
+// aggregators (package crowdkit). Only the families of the imported
+// packages are listed: a program imports package all for every one.
+func Registry() []Entry {
+	fs := Families()
+	var r []Entry
+	for i := 0; i < len(fs); {
+		end := i
+		for end < len(fs) && fs[end].Section == fs[i].Section {
+			end++
+		}
+		for _, n := range NoiseModels() {
+			for _, f := range fs[i:end] {
+				if f.Forms != nil {
+					r = append(r, f.Forms(n)...)
+				}
+			}
+		}
+		for _, f := range fs[i:end] {
+			if f.Entries != nil {
+				r = append(r, f.Entries()...)
+			}
+		}
+		i = end
+	}
+	for i := range r {
+		if r[i].Name == DefaultModel {
+			r[i].Summary = "the default: " + r[i].Summary
+		}
+	}
+	return r
+}
+
+// forms returns the LA and DA entries of n, fitted by maximum likelihood
+// (Model).
 func forms(n noise.Describer) []Entry {
 	info := n.Info()
 	prior := "uniform class prior"
@@ -93,53 +196,7 @@ func forms(n noise.Describer) []Entry {
 		{"da-" + n.Name(), "DA " + info.Summary + ", output the label distribution q_j", info.Solver, func() Estimator {
 			return Model{Noise: n, Latent: latent.DA{}}
 		}},
-		{"hda-" + n.Name(), "hierarchical DA " + info.Summary + ", q_j ~ Dirichlet(alpha p) with alpha, p by empirical Bayes", info.Solver, func() Estimator {
-			return HDA{Noise: n}
-		}},
 	}
-}
-
-// variational returns the variational Bayes entries of the conjugate
-// noise model n: vb-la-X (IBCC for Dawid-Skene), vb-X (the LA fit with
-// both answers, Bayes.Both, the prior shared by the workers where n is a
-// noise.SharedPriorer; vb-ds is the default model of the command line),
-// vb-da-X (workers and q_j together under DA, q_j ~ Dirichlet(1/2)) and
-// vb-hda-X (mixed membership, q_j ~ Dirichlet(α p) with α and p by
-// empirical Bayes).
-func variational(n noise.Describer) []Entry {
-	info := n.Info()
-	prior := info.ConjugatePrior
-	if m, ok := n.(noise.MAPVariational); ok {
-		prior = m.MAPPrior()
-	}
-	s := info.Summary + " with " + prior
-	var shared noise.Model = n
-	workers := s // the worker prior of vb-X: the fixed one, or shared by the workers
-	if sp, ok := n.(noise.SharedPriorer); ok {
-		shared = sp.WithSharedPrior()
-		workers = info.Summary + " with a Dirichlet prior shared by the workers, by empirical Bayes"
-	}
-	both := workers + ", variational Bayes: the true class with its calibrated posterior (LA), and the label distribution q_j given the workers"
-	r := []Entry{
-		{"vb-la-" + n.Name(), "LA " + s + ", variational Bayes, output the posterior of the true class", "", func() Estimator {
-			return Bayes{Noise: n, Latent: latent.LA{}}
-		}},
-		{"vb-" + n.Name(), both, "", func() Estimator {
-			return Bayes{Noise: shared, Latent: latent.LA{}, Both: true}
-		}},
-		{"vb-da-" + n.Name(), "DA " + s + " (mixed membership), q_j ~ Dirichlet(1/2) (Jeffreys), variational Bayes, output the posterior mean of q_j", "", func() Estimator {
-			return Bayes{Noise: n, Latent: latent.DA{}}
-		}},
-		{"vb-hda-" + n.Name(), "hierarchical DA " + s + " (mixed membership), q_j ~ Dirichlet(alpha p) by empirical Bayes, variational Bayes, output the posterior mean of q_j", "", func() Estimator {
-			return Bayes{Noise: n, Latent: latent.DA{}, Hierarchical: true}
-		}},
-	}
-	for i := range r {
-		if r[i].Name == DefaultModel {
-			r[i].Summary = "the default: " + r[i].Summary
-		}
-	}
-	return r
 }
 
 // Names returns the names of all registered estimators.

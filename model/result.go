@@ -7,6 +7,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/noise"
 )
 
 // Result is a fitted consensus.
@@ -51,20 +52,94 @@ type Result struct {
 
 	model Model
 	obj   *objective
-	view  workerView // the fitted noise model of a fit without obj
-	once  sync.Once  // sets obj's parameters to Params, for the methods below
+	view  NoiseView // the fitted noise model of a fit without obj
+	once  sync.Once // sets obj's parameters to Params, for the methods below
 }
 
-// workerView is what a result reads from its fitted noise model: the
-// conditional distributions and the worker parameters.
-type workerView interface {
+// NoiseView is what a result reads from its fitted noise model: the
+// conditional distributions and the worker parameters. An estimator
+// outside this package gives its result one with Result.SetNoise; the
+// maximum-likelihood fits' results read their objective's.
+type NoiseView interface {
+	// Conditional writes P(y | z) for worker w labelling object j into
+	// p[:K].
 	Conditional(w int32, j int, z int, p []float64)
+	// WorkerColumns names the per-worker numbers WorkerValues reports.
 	WorkerColumns() []string
+	// WorkerValues appends the fitted parameters of worker w, one per
+	// WorkerColumns entry, to dst.
 	WorkerValues(w int, dst []float64) []float64
 }
 
+// SkillReporter is a NoiseView with worker skills of its own, such as a
+// skill-weighted vote's (package crowdkit): Result.WorkerSkills returns
+// them instead of computing skills from the conditional distributions.
+type SkillReporter interface {
+	NoiseView
+	// Skills returns a copy of every worker's skill.
+	Skills() []float64
+}
+
+// SetNoise gives r its fitted noise model v, which WorkerColumns,
+// WorkerValues, Conditional and WorkerSkills read, and returns r. An
+// estimator calls it on the result it builds before returning it.
+func (r *Result) SetNoise(v NoiseView) *Result {
+	r.view = v
+	return r
+}
+
+// SetBaseline marks r as the frequency baseline's result, whose consensus
+// is scored by the paper's rule for the baseline (see Consensus), and
+// returns r. RFE's results are so marked.
+func (r *Result) SetBaseline() *Result {
+	r.baseline = true
+	return r
+}
+
+// skillsOf returns a copy of the skills of a result whose noise view
+// reports skills of its own (SkillReporter), or nil for other results.
+func skillsOf(r *Result) []float64 {
+	if v, ok := r.view.(SkillReporter); ok {
+		return v.Skills()
+	}
+	return nil
+}
+
+// ClosedForm returns the result of an estimator without iterations or
+// fitted parameters (a vote) that estimated probs on d and took the time
+// since start: Method and Status "closed form", converged.
+func ClosedForm(name string, d *data.Dataset, probs []float64, start time.Time) *Result {
+	return &Result{
+		Model:     name,
+		Data:      d,
+		Probs:     probs,
+		Method:    "closed form",
+		Status:    "closed form",
+		Converged: true,
+		Runtime:   time.Since(start),
+	}
+}
+
+// FittedModel returns the model a maximum-likelihood result was fitted
+// with (Model.Fit, Model.FitOnce), after any relabelling of the
+// label-switching guard, and whether r is such a result.
+func (r *Result) FittedModel() (Model, bool) {
+	return r.model, r.obj != nil
+}
+
+// FittedNoise returns the noise model's evaluator of a maximum-likelihood
+// result at its fitted parameters, for a family that reads more from it
+// than NoiseView gives (such as package hda's marginal likelihood), or nil
+// for a result without one.
+func (r *Result) FittedNoise() noise.Evaluator {
+	if !r.ready() {
+		return nil
+	}
+	return r.obj.noise
+}
+
 // noiseView returns the fitted noise model, or nil for RFE.
-func (r *Result) noiseView() workerView {
+func (r *Result) noiseView() NoiseView {
 	if r.view != nil {
 		return r.view
 	}

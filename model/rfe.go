@@ -28,18 +28,18 @@ func (r RFE) Name() string {
 // Fit returns the label frequencies of d. It has no parameters and takes
 // no settings.
 func (r RFE) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, error) {
-	if err := checkFit(ctx, d); err != nil {
+	if err := CheckFit(ctx, d); err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	return &Result{
-		Model:     r.Name(),
-		Data:      d,
-		Probs:     d.Frequencies(),
-		Method:    "closed form",
-		Status:    "closed form",
-		Converged: true,
-		Runtime:   time.Since(start),
-		baseline:  true,
-	}, nil
+	return ClosedForm(r.Name(), d, d.Frequencies(), start).SetBaseline(), nil
+}
+
+// SameAs returns "rfe" for an alias (mv, whose consensus distribution is
+// rfe's) and "" for rfe itself.
+func (r RFE) SameAs() string {
+	if r.Alias != "" {
+		return "rfe"
+	}
+	return ""
 }

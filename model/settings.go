@@ -179,9 +179,10 @@ func (s *Settings) withDefaults() Settings {
 // errNilContext is the error of a Fit given a nil context.
 var errNilContext = errors.New("model: nil context (pass context.Background() when nothing cancels the fit)")
 
-// checkFit checks the arguments every Fit takes: a non-nil context and a
+// CheckFit checks the arguments every Fit takes, the first thing an
+// Estimator's Fit does: a non-nil context and a
 // data set that can be fitted (checkData).
-func checkFit(ctx context.Context, d *data.Dataset) error {
+func CheckFit(ctx context.Context, d *data.Dataset) error {
 	if ctx == nil {
 		return errNilContext
 	}

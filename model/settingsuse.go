@@ -40,9 +40,6 @@ type IterationSetter interface {
 // stops the gradient methods (Method LBFGS or CG), not EM.
 func (m Model) Reads(s Setting) bool { return s != SetParamTol }
 
-// Reads reports whether HDA's fits read s: as Model's.
-func (h HDA) Reads(s Setting) bool { return s != SetParamTol }
-
 // Reads reports whether Bayes's fits read s: MaxIterations, FunctionTol
 // and ParamTol, the variational fit's iteration limit and stopping rule,
 // and Start and Fixed when the noise model can set its workers' posteriors
@@ -51,20 +48,7 @@ func (b Bayes) Reads(s Setting) bool {
 	return s == SetMaxIterations || s == SetFunctionTol || s == SetParamTol || s == SetStart && b.CanSetWorkers()
 }
 
-// WithMaxIterations returns e with MaxIterations n.
-func (e KOS) WithMaxIterations(n int) Estimator { e.MaxIterations = n; return e }
-
-// WithMaxIterations returns e with MaxIterations n.
-func (e ZeroBasedSkill) WithMaxIterations(n int) Estimator { e.MaxIterations = n; return e }
-
-// WithMaxIterations returns e with MaxIterations n.
-func (e MMSR) WithMaxIterations(n int) Estimator { e.MaxIterations = n; return e }
-
 var (
-	_ SettingsReader  = Model{}
-	_ SettingsReader  = HDA{}
-	_ SettingsReader  = Bayes{}
-	_ IterationSetter = KOS{}
-	_ IterationSetter = ZeroBasedSkill{}
-	_ IterationSetter = MMSR{}
+	_ SettingsReader = Model{}
+	_ SettingsReader = Bayes{}
 )

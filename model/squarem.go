@@ -5,12 +5,8 @@ import (
 	"sync"
 
 	"github.com/consensuslab/consensus/internal/mem"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 )
-
-// squaremStepGrowth is the factor by which SQUAREM's largest step length
-// grows after an accepted extrapolation at that length, and shrinks after a
-// rejected one (Varadhan and Roland's mstep = 4).
-const squaremStepGrowth = 4
 
 // squarem runs EM from x, whose log-likelihood is ll and whose expected
 // counts are in e.acc, accelerated by SQUAREM (Varadhan and Roland 2008,
@@ -77,7 +73,7 @@ func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
 			if llx >= ll1 { // false for NaN
 				e.accept(llx)
 				if alpha == maxStep {
-					maxStep *= squaremStepGrowth
+					maxStep *= fitting.SquaremStepGrowth
 				}
 				if e.iter >= e.set.MaxIterations {
 					return emEnd{x, llx, "IterationLimit", false}, nil
@@ -92,10 +88,10 @@ func (e *emRun) squarem(x []float64, ll float64) (emEnd, error) {
 				continue
 			}
 			if alpha == maxStep {
-				maxStep = max(1, maxStep/squaremStepGrowth)
+				maxStep = max(1, maxStep/fitting.SquaremStepGrowth)
 			}
 		} else if maxStep == 1 {
-			maxStep = squaremStepGrowth
+			maxStep = fitting.SquaremStepGrowth
 		}
 		x, y = y, x // x₂
 		if ll, done, err = e.step(x, ll1); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -81,7 +82,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 	k := d.NumClasses()
 	frozen := mode == vbFrozen
 	if t, ok := nv.(noise.Threaded); ok {
-		t.SetThreads(threadCount(set.Threads))
+		t.SetThreads(fitting.ThreadCount(set.Threads))
 	}
 	if !frozen {
 		if weight == nil {
@@ -96,19 +97,19 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 		}
 	}
 	s.start(d, nl)
-	bounds := chunkBounds(d, chunkCount(d, nv.AccDim()))
+	bounds := fitting.ChunkBounds(d, fitting.ChunkCount(d, nv.AccDim()))
 	chunks := make([]vbChunk, len(bounds)-1)
 	for i := range chunks {
 		lo, hi := bounds[i], bounds[i+1]
-		most := mostLabels(d, lo, hi)
+		most := fitting.MostLabels(d, lo, hi)
 		chunks[i] = vbChunk{
 			lo: lo, hi: hi,
 			glob: make([]float64, k),
-			p:    make([]float64, max(most, batchLabels)*k),
-			g:    make([]float64, max(most, batchLabels)*k),
+			p:    make([]float64, max(most, fitting.BatchLabels)*k),
+			g:    make([]float64, max(most, fitting.BatchLabels)*k),
 		}
 	}
-	v := &vbRun{ctx: ctx, nv: nv, s: s, chunks: chunks, set: set, frozen: frozen, acc: make([]float64, nv.AccDim()), pool: accPool{dim: nv.AccDim()}, start: start}
+	v := &vbRun{ctx: ctx, nv: nv, s: s, chunks: chunks, set: set, frozen: frozen, acc: make([]float64, nv.AccDim()), pool: fitting.AccPool{Dim: nv.AccDim()}, start: start}
 	if !frozen {
 		v.nl = nl
 	}
@@ -137,7 +138,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 			// A step of length 1 is the plain step F(F(x)): accepted,
 			// and the largest length grows as after any accepted one.
 			if alpha == maxStep {
-				maxStep *= squaremStepGrowth
+				maxStep *= fitting.SquaremStepGrowth
 			}
 			v.release(x)
 			x, bound, fx = fx, b1, f1
@@ -153,17 +154,17 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set Settings, nv n
 		bp, fp, _, err := v.pass(xp)
 		if err == nil && bp >= b1 {
 			if alpha == maxStep {
-				maxStep *= squaremStepGrowth
+				maxStep *= fitting.SquaremStepGrowth
 			}
 			v.release(x, fx, f1)
 			x, bound, fx = xp, bp, fp
 			continue
 		}
-		maxStep = max(1, maxStep/squaremStepGrowth)
+		maxStep = max(1, maxStep/fitting.SquaremStepGrowth)
 		v.release(x, xp, fp)
 		x, bound, fx = fx, b1, f1
 	}
-	if !isFinite(bound) {
+	if !fitting.IsFinite(bound) {
 		return nil, fmt.Errorf("model %s: the evidence lower bound became non-finite after %d iterations", name, v.iter)
 	}
 	r := &Result{
@@ -205,9 +206,9 @@ type vbRun struct {
 	chunks []vbChunk
 	set    Settings
 	frozen bool
-	nl     int       // the noise posterior's share of the state (0 if frozen)
-	acc    []float64 // the summed expected counts of the last pass
-	pool   accPool   // the chunks' accumulators of expected counts
+	nl     int             // the noise posterior's share of the state (0 if frozen)
+	acc    []float64       // the summed expected counts of the last pass
+	pool   fitting.AccPool // the chunks' accumulators of expected counts
 	spare  [][]float64
 	iter   int
 	start  time.Time
@@ -263,8 +264,8 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 	clear(v.acc)
 	var change float64
 	// Each chunk's expected counts go into an accumulator from the
-	// pool, added to v.acc in chunk order (see runChunksOrdered).
-	runChunksOrdered(len(v.chunks), v.set.Threads, &v.pool, func(i int, acc []float64) {
+	// pool, added to v.acc in chunk order (see fitting.RunChunksOrdered).
+	fitting.RunChunksOrdered(len(v.chunks), v.set.Threads, &v.pool, func(i int, acc []float64) {
 		c := &v.chunks[i]
 		c.acc = acc
 		clear(c.glob)
@@ -275,14 +276,14 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 		c := &v.chunks[i]
 		bound += c.bound
 		change = max(change, c.change)
-		addAndClear(v.acc, acc)
+		fitting.AddAndClear(v.acc, acc)
 	})
 	if !v.frozen {
 		v.nv.Update(v.acc)
 	}
 	v.s.global(v.chunks)
 	v.iter++
-	if !isFinite(bound) {
+	if !fitting.IsFinite(bound) {
 		return bound, nil, 0, fmt.Errorf("the evidence lower bound became non-finite after %d iterations", v.iter)
 	}
 	if v.set.Progress != nil {
@@ -313,13 +314,13 @@ func squaremLength(x0, x1, x2 []float64, maxStep float64) float64 {
 	return min(max(math.Sqrt(rr/vv), 1), maxStep)
 }
 
-// batches calls f for the batches of the objects of c (batchEnd), after the noise model's expected probabilities
+// batches calls f for the batches of the objects of c (fitting.BatchEnd), after the noise model's expected probabilities
 // of their labels have been written to c.p.
 func (c *vbChunk) batches(d *data.Dataset, nv noise.Variational, f func(lo, hi int, p, g []float64)) {
 	k := d.NumClasses()
 	off := d.Offsets
 	for j := c.lo; j < c.hi; {
-		hi := batchEnd(off, j, c.hi)
+		hi := fitting.BatchEnd(off, j, c.hi)
 		n := (off[hi] - off[j]) * k
 		p, g := c.p[:n], c.g[:n]
 		nv.Prob(j, hi, p)

@@ -7,6 +7,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -329,9 +330,9 @@ func (v *vbDA) params(dst []float64) []float64 {
 func (v *vbDA) describe() string {
 	a := sum(v.a)
 	if v.hier {
-		return fmt.Sprintf("q_j ~ Dirichlet(alpha p), empirical Bayes alpha %.4g p %s", a, fmtVec(normalised(v.a)))
+		return fmt.Sprintf("q_j ~ Dirichlet(alpha p), empirical Bayes alpha %.4g p %s", a, fitting.FmtVec(normalised(v.a)))
 	}
-	return fmt.Sprintf("q_j ~ Dirichlet(alpha p), alpha %.4g p %s", a, fmtVec(normalised(v.a)))
+	return fmt.Sprintf("q_j ~ Dirichlet(alpha p), alpha %.4g p %s", a, fitting.FmtVec(normalised(v.a)))
 }
 
 // labelRows returns the offsets 0, K, 2K, ... of n labels' rows in a

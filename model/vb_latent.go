@@ -7,6 +7,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -159,7 +160,7 @@ func (v *vbLA) setGlobals(x []float64) float64 {
 func (v *vbLA) output(probs []float64)         { copy(probs, v.rho) }
 func (v *vbLA) params(dst []float64) []float64 { return append(dst, v.post...) }
 func (v *vbLA) describe() string {
-	return fmt.Sprintf("class prior Dirichlet(1) with posterior mean %s", fmtVec(normalised(v.post)))
+	return fmt.Sprintf("class prior Dirichlet(1) with posterior mean %s", fitting.FmtVec(normalised(v.post)))
 }
 
 func sum(x []float64) float64 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model/internal/vote"
 )
 
 // WeightedVote is a majority vote weighted by given worker skills,
@@ -50,12 +51,12 @@ func (WeightedVote) Name() string { return "mv" }
 // Result.WorkerValues reports each worker's weight ("weight": its skill,
 // or what Missing gave it), and Result.WorkerSkills its agreement with the
 // consensus label, as Crowd-Kit's skills_ after a vote.
-func (WeightedVote) NumParams(d *data.Dataset) int { return voteParams(d) }
+func (WeightedVote) NumParams(d *data.Dataset) int { return d.NumWorkers() }
 
 // Fit returns the weighted vote of d. It takes no settings. It fails as
 // Check does.
 func (e WeightedVote) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, error) {
-	if err := checkFit(ctx, d); err != nil {
+	if err := CheckFit(ctx, d); err != nil {
 		return nil, err
 	}
 	start := time.Now()
@@ -63,13 +64,13 @@ func (e WeightedVote) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*R
 	if err != nil {
 		return nil, err
 	}
-	probs := weightedVote(d, skill)
+	probs := vote.Weighted(d, skill)
 	// The workers' skills reported are, as Crowd-Kit's skills_ after a
 	// vote, their agreement with the consensus label; the given skills,
 	// which need not be probabilities, are their weights.
-	agree, _ := workerAccuracy(d, firstArgmax(probs, d.NumClasses()))
-	r := closedForm(e.Name(), d, probs, start)
-	r.view = &voteView{k: d.NumClasses(), acc: agree, col: "weight", own: skill}
+	agree, _ := vote.WorkerAccuracy(d, vote.FirstArgmax(probs, d.NumClasses()))
+	r := ClosedForm(e.Name(), d, probs, start)
+	r.SetNoise(&vote.View{K: d.NumClasses(), Acc: agree, Col: "weight", Own: skill})
 	r.Method = "closed form, weighted by given skills"
 	return r, nil
 }

@@ -58,8 +58,8 @@ func (DS) Name() string { return "ds" }
 // WorkerDim returns k², the confusion logits.
 func (DS) WorkerDim(k int) int { return k * k }
 
-// ObjectDim returns 0: DS has no object parameters.
-func (DS) ObjectDim(int) int { return 0 }
+// TaskDim returns 0: DS has no object parameters.
+func (DS) TaskDim(int) int { return 0 }
 
 // Init sets every worker's confusion matrix as in the paper's section 5: for
 // each label y given by the worker to object j, the object's frequency vector

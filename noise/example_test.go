@@ -10,7 +10,7 @@ import (
 // object for K = 3 classes.
 func Example() {
 	for _, m := range []noise.Model{noise.DS{}, noise.GLAD{}, noise.MME{}} {
-		fmt.Printf("%s: %d per worker, %d per object\n", m.Name(), m.WorkerDim(3), m.ObjectDim(3))
+		fmt.Printf("%s: %d per worker, %d per object\n", m.Name(), m.WorkerDim(3), m.TaskDim(3))
 	}
 	// Output:
 	// ds: 9 per worker, 0 per object

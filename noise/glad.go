@@ -31,8 +31,8 @@ type GLAD struct {
 	// which is finite, instead of L, whose supremum lies at infinity
 	// (d_j → ∞ for an object whose labels agree). The log-likelihood a
 	// fit reports then includes the penalty. Zero, the default, means no
-	// prior: the paper's maximum likelihood. docs/performance.md compares
-	// both on the shipped data sets.
+	// prior: the paper's maximum likelihood. CONSENSUS_GLAD_TABLE=1 go test
+	// ./model -run GLADPriorTable -v compares both on the shipped data sets.
 	PriorVar float64
 }
 
@@ -42,8 +42,8 @@ func (GLAD) Name() string { return "glad" }
 // WorkerDim returns 1, the ability e_w.
 func (GLAD) WorkerDim(int) int { return 1 }
 
-// ObjectDim returns 1, the log difficulty δ_j = log d_j.
-func (GLAD) ObjectDim(int) int { return 1 }
+// TaskDim returns 1, the log difficulty δ_j = log d_j.
+func (GLAD) TaskDim(int) int { return 1 }
 
 // Init sets e_w = 1 and d_j = e (δ_j = 1), as the paper's section 5 and the
 // original GLAD paper suggest.

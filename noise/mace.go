@@ -37,8 +37,8 @@ func (MACE) Name() string { return "mace" }
 // the spamming distribution.
 func (MACE) WorkerDim(k int) int { return k + 1 }
 
-// ObjectDim returns 0.
-func (MACE) ObjectDim(int) int { return 0 }
+// TaskDim returns 0.
+func (MACE) TaskDim(int) int { return 0 }
 
 // Init sets ξ_w to the worker's own label frequencies with a pseudo-count
 // of one per class, and θ_w from the worker's smoothed agreement with the

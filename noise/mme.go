@@ -30,8 +30,8 @@ func (MME) Name() string { return "mme" }
 // WorkerDim returns k², the worker matrix.
 func (MME) WorkerDim(k int) int { return k * k }
 
-// ObjectDim returns k², the object matrix.
-func (MME) ObjectDim(k int) int { return k * k }
+// TaskDim returns k², the object matrix.
+func (MME) TaskDim(k int) int { return k * k }
 
 // Init follows the paper's section 5 with its add-one smoothing. The worker
 // matrix is e_w(z, y) = log(1 + C_w(z, y)), with C_w the count matrix of DS's

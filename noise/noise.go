@@ -13,7 +13,7 @@ import (
 //
 // The parameters of a data set with W workers and J objects are two slices:
 // the worker block, W·WorkerDim(K) values with worker w's at
-// [w·WorkerDim(K), (w+1)·WorkerDim(K)), and the object block, J·ObjectDim(K)
+// [w·WorkerDim(K), (w+1)·WorkerDim(K)), and the object block, J·TaskDim(K)
 // values laid out the same way.
 type Model interface {
 	// Name returns the short name of the model, such as "ds".
@@ -21,8 +21,8 @@ type Model interface {
 
 	// WorkerDim returns the number of parameters per worker for k classes.
 	WorkerDim(k int) int
-	// ObjectDim returns the number of parameters per object for k classes.
-	ObjectDim(k int) int
+	// TaskDim returns the number of parameters per object for k classes.
+	TaskDim(k int) int
 
 	// Init writes the initial values of the paper's section 5 into the
 	// worker block w and the object block o. freq gives the J×K relative
@@ -233,7 +233,7 @@ type TaskReporter interface {
 
 	// TaskValues appends the values of object j, one per TaskColumns
 	// entry, to dst and returns the result, given the object block o of
-	// ObjectDim(k) parameters per object for k classes.
+	// TaskDim(k) parameters per object for k classes.
 	TaskValues(o []float64, k, j int, dst []float64) []float64
 }
 

@@ -30,8 +30,8 @@ func (OneCoin) Name() string { return "onecoin" }
 // WorkerDim returns 1, the accuracy logit c_w.
 func (OneCoin) WorkerDim(int) int { return 1 }
 
-// ObjectDim returns 0.
-func (OneCoin) ObjectDim(int) int { return 0 }
+// TaskDim returns 0.
+func (OneCoin) TaskDim(int) int { return 0 }
 
 // Init sets each worker's accuracy to its smoothed agreement with the label
 // frequencies, a_w = (Σ_i freq_{j(i)}(y_i) + 1)/(n_w + 2) over the worker's

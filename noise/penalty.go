@@ -49,8 +49,8 @@ func (RegMME) Name() string { return "rmme" }
 // WorkerDim returns k², as MME.
 func (RegMME) WorkerDim(k int) int { return k * k }
 
-// ObjectDim returns k², as MME.
-func (RegMME) ObjectDim(k int) int { return k * k }
+// TaskDim returns k², as MME.
+func (RegMME) TaskDim(k int) int { return k * k }
 
 // Init is MME's initialisation with every row of every matrix centred:
 //

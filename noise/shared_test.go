@@ -49,7 +49,7 @@ func TestBackpropShared(t *testing.T) {
 				d := sharedData(t, k)
 				rng := rand.New(rand.NewPCG(uint64(k), 7))
 				w := make([]float64, d.NumWorkers()*m.WorkerDim(k))
-				o := make([]float64, d.NumTasks()*m.ObjectDim(k))
+				o := make([]float64, d.NumTasks()*m.TaskDim(k))
 				for i := range w {
 					w[i] = rng.NormFloat64()
 				}

@@ -44,8 +44,8 @@ func (TwoCoin) Info() Info {
 // WorkerDim returns k, the logits c_w(z).
 func (TwoCoin) WorkerDim(k int) int { return k }
 
-// ObjectDim returns 0.
-func (TwoCoin) ObjectDim(int) int { return 0 }
+// TaskDim returns 0.
+func (TwoCoin) TaskDim(int) int { return 0 }
 
 // Init sets a_w(z) to the worker's smoothed agreement with the label
 // frequencies among the labels whose latent class is z by those

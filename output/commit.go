@@ -45,6 +45,11 @@ type staged struct {
 // as it was. Symbolic links are followed, also dangling ones: the file the
 // link names is created or replaced and the link stays (see Resolve).
 func WriteFiles(ctx context.Context, files ...File) (err error) {
+	for i, f := range files {
+		if f.Write == nil {
+			return fmt.Errorf("output: file %d (%q) has no Write function", i+1, f.Path)
+		}
+	}
 	var st []*staged
 	var direct []File
 	defer func() {

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"errors"
 	"io"
 
 	"github.com/consensuslab/consensus/data/dataio"
@@ -36,6 +37,9 @@ func ConsensusHeader(classes []string) []string {
 // reads them with read_csv, read_json(path, lines=True) and read_parquet;
 // ReadConsensus reads any of them back.
 func WriteConsensus(w io.Writer, r *model.Result, seed uint64, f dataio.Format) error {
+	if err := checkResult(r); err != nil {
+		return err
+	}
 	d := r.Data
 	cols := []table.Column{{Name: "task"}, {Name: "label"}}
 	for _, c := range ConsensusHeader(d.Classes)[2:] {
@@ -86,6 +90,9 @@ func writeConsensusRows(w io.Writer, r *model.Result, seed uint64, f dataio.Form
 // finite number is null; in Parquet "labels" is a 64-bit integer column
 // and the others are doubles. ReadWorkers reads any of these back.
 func WriteWorkers(w io.Writer, r *model.Result, f dataio.Format) error {
+	if err := checkResult(r); err != nil {
+		return err
+	}
 	d := r.Data
 	skills := r.WorkerSkills()
 	cols := []table.Column{{Name: "worker"}, {Name: "labels", Kind: table.Int}}
@@ -113,4 +120,12 @@ func WriteWorkers(w io.Writer, r *model.Result, f dataio.Format) error {
 		}
 	}
 	return t.Close()
+}
+
+// checkResult returns an error if r is nil or has no data set.
+func checkResult(r *model.Result) error {
+	if r == nil || r.Data == nil {
+		return errors.New("output: no fit result to write")
+	}
+	return nil
 }

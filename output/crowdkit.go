@@ -59,6 +59,9 @@ func CrowdKitHeader(classes []string) ([]string, error) {
 // columns are numbers (JSON numbers, Parquet doubles) that read back to the
 // same float64.
 func WriteConsensusCrowdKit(w io.Writer, r *model.Result, seed uint64, f dataio.Format) error {
+	if err := checkResult(r); err != nil {
+		return err
+	}
 	d := r.Data
 	header, err := CrowdKitHeader(d.Classes)
 	if err != nil {
@@ -92,6 +95,9 @@ func LayoutFile(path string, f dataio.Format, l Layout, r *model.Result, seed ui
 // betas_). Numbers are JSON numbers and Parquet doubles; the task column
 // is text.
 func WriteTasks(w io.Writer, r *model.Result, f dataio.Format) error {
+	if err := checkResult(r); err != nil {
+		return err
+	}
 	d := r.Data
 	tc := []table.Column{{Name: "task"}, {Name: "labels", Kind: table.Int}}
 	for _, c := range r.TaskColumns() {

@@ -8,9 +8,10 @@
 // consensus, "worker", "labels", "skill" (model.Result.WorkerSkills) and
 // the parameter names for the workers,
 // and "task", "worker", "label" for noisy labels. Probabilities are written
-// so that they read back bit for bit. WriteConsensusFile, WriteWorkersFile
-// and WriteLabelsFile choose the format from the file name (.csv, .tsv,
-// .jsonl, .parquet, optionally .gz) and write atomically:
+// so that they read back bit for bit. WriteConsensusFile and
+// WriteLabelsFile (and WriteFiles with the Files of ConsensusFile,
+// WorkersFile and LabelsFile) choose the format from the file name (.csv,
+// .tsv, .jsonl, .parquet, optionally .gz) and write atomically:
 //
 //	res, err := model.Model{Noise: noise.DS{}, Latent: latent.DA{}}.Fit(ctx, d, nil)
 //	if err != nil {

@@ -18,20 +18,14 @@ func WriteConsensusFile(path string, f dataio.Format, r *model.Result, seed uint
 	return WriteFiles(context.Background(), ConsensusFile(path, f, r, seed))
 }
 
-// WriteWorkersFile writes the worker parameters of r to path as
-// WriteConsensusFile writes the consensus.
-func WriteWorkersFile(path string, f dataio.Format, r *model.Result) error {
-	return WriteFiles(context.Background(), WorkersFile(path, f, r))
-}
-
 // ConsensusFile returns the output of WriteConsensusFile as a File for
 // WriteFiles, which writes several outputs all or nothing.
 func ConsensusFile(path string, f dataio.Format, r *model.Result, seed uint64) File {
 	return formatted(path, f, func(w io.Writer, f dataio.Format) error { return WriteConsensus(w, r, seed, f) })
 }
 
-// WorkersFile returns the output of WriteWorkersFile as a File for
-// WriteFiles.
+// WorkersFile returns a File for WriteFiles that writes the worker
+// parameters of r to path as ConsensusFile writes the consensus.
 func WorkersFile(path string, f dataio.Format, r *model.Result) File {
 	return formatted(path, f, func(w io.Writer, f dataio.Format) error { return WriteWorkers(w, r, f) })
 }

@@ -15,11 +15,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
+	"github.com/parquet-go/parquet-go"
 )
 
 // trickyResult fits DA-DS for a few iterations on labels whose identifiers

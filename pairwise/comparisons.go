@@ -34,8 +34,14 @@ type Comparisons struct {
 	items, workers map[string]int32
 }
 
-// Len returns the number of comparisons.
-func (c *Comparisons) Len() int { return len(c.Left) }
+// Len returns the number of comparisons, 0 for a nil c, so that a fit
+// given nil returns ErrNoComparisons.
+func (c *Comparisons) Len() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.Left)
+}
 
 // HasWorkers reports whether the comparisons name their workers.
 func (c *Comparisons) HasWorkers() bool { return c.Worker != nil }

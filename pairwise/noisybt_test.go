@@ -75,8 +75,13 @@ func TestNoisyErrors(t *testing.T) {
 	if _, err := (NoisyBT{}).Fit(context.Background(), c); err != ErrNoWorkers {
 		t.Errorf("no workers: %v", err)
 	}
-	if _, err := (NoisyBT{}).Fit(context.Background(), &Comparisons{}); err != ErrNoComparisons {
-		t.Errorf("no comparisons: %v", err)
+	for _, empty := range []*Comparisons{{}, nil} {
+		if _, err := (NoisyBT{}).Fit(context.Background(), empty); err != ErrNoComparisons {
+			t.Errorf("no comparisons (%v): noisy-bt %v", empty, err)
+		}
+		if _, err := (BradleyTerry{}).Fit(context.Background(), empty); err != ErrNoComparisons {
+			t.Errorf("no comparisons (%v): bt %v", empty, err)
+		}
 	}
 	for _, m := range []NoisyBT{{Prior: -1}, {MaxIterations: -1}, {GradTol: -1}, {FuncTol: -1}, {FuncTol: math.NaN()}, {Threads: -1}} {
 		if _, err := m.Fit(context.Background(), c); err == nil {

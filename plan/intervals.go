@@ -3,6 +3,7 @@ package plan
 import (
 	"cmp"
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -63,6 +64,9 @@ type Intervals struct {
 // generator seeded with (Seed, draw), and simulation b with (Seed, b), so
 // that the output depends on the seed alone.
 func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*Intervals, error) {
+	if p == nil {
+		return nil, errors.New("plan: no posterior")
+	}
 	var set IntervalSettings
 	if s != nil {
 		set = *s

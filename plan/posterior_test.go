@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
 )
 
 // TestFromResult checks the adapter: vb-la-ds gives both posteriors, with

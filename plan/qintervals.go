@@ -37,6 +37,9 @@ var DAModel = model.Bayes{Noise: noise.DS{}, Latent: latent.DA{}}
 // simulated q_j, interpolated on a grid, is the nominal level. s.Draws is
 // not used.
 func LabelIntervals(ctx context.Context, r *model.Result, s *IntervalSettings) (*Intervals, error) {
+	if r == nil {
+		return nil, errors.New("plan: no fit")
+	}
 	if r.Model != DAModel.Name() {
 		return nil, errors.New("plan: label distribution intervals need a fit of " + DAModel.Name() + ", not " + r.Model)
 	}

@@ -60,12 +60,18 @@ type Curve struct {
 // consensus scored against truth (one class index per task, -1 for
 // unknown).
 func Replay(ctx context.Context, d *data.Dataset, truth []int, strategy string, s *ReplaySettings) (*Curve, error) {
+	if d == nil {
+		return nil, errors.New("plan: no data set")
+	}
 	var set ReplaySettings
 	if s != nil {
 		set = *s
 	}
 	set.Reveal = cmp.Or(set.Reveal, 1)
 	set.Batch = cmp.Or(set.Batch, max(d.NumTasks()/10, 1))
+	if set.Reveal < 0 || set.Batch < 0 {
+		return nil, fmt.Errorf("plan: replay with Reveal = %d and Batch = %d, want neither negative", set.Reveal, set.Batch)
+	}
 	if strategy != Planned && strategy != Uniform {
 		return nil, fmt.Errorf("plan: unknown strategy %q (want %q or %q)", strategy, Planned, Uniform)
 	}

@@ -34,7 +34,7 @@ func (t *Truth) BayesPosterior(d *data.Dataset) ([]float64, error) {
 	k := c.Classes
 	g := c.Correlated
 	ev := c.Noise.NewEvaluator(d)
-	ev.SetParams(t.Worker, t.Object)
+	ev.SetParams(t.Worker, t.Task)
 	logPrior := make([]float64, k)
 	for z, p := range t.prior {
 		logPrior[z] = math.Log(p)

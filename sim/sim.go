@@ -43,10 +43,10 @@ type Truth struct {
 	// Class holds the true class of every object under LA; it is nil
 	// under DA.
 	Class []int
-	// Worker and Object hold the noise model's parameters (its worker and
+	// Worker and Task hold the noise model's parameters (its worker and
 	// object blocks). Spammers and adversaries have parameters too; their
 	// labels depart from them as Settings describe.
-	Worker, Object []float64
+	Worker, Task []float64
 	// Kind holds the kind of every worker.
 	Kind []Kind
 	// Subtype reports, for every object, whether the correlated group's
@@ -55,7 +55,7 @@ type Truth struct {
 	// without a correlated group.
 	Subtype []bool
 
-	cfg   Settings    // with defaults
+	cfg   Settings  // with defaults
 	prior []float64 // the class prior, normalised
 }
 
@@ -63,8 +63,10 @@ type Truth struct {
 // the same latent class, its true class (latent.LA), so that what a
 // consensus model should recover is that class rather than q_j.
 type oneClass interface {
-	OneClassPerObject() bool
+	OneClassPerTask() bool
 }
+
+var _ oneClass = latent.LA{}
 
 // Simulate draws a data set and its ground truth as described by c.
 func Simulate(c Settings) (*data.Dataset, *Truth, error) {
@@ -121,14 +123,14 @@ func Simulate(c Settings) (*data.Dataset, *Truth, error) {
 		Q:      mem.Make[float64](c.Tasks * k),
 		Target: mem.Make[float64](c.Tasks * k),
 		Worker: make([]float64, c.Workers*c.Noise.WorkerDim(k)),
-		Object: mem.Make[float64](c.Tasks * c.Noise.ObjectDim(k)),
+		Task:   mem.Make[float64](c.Tasks * c.Noise.TaskDim(k)),
 		Kind:   c.kinds(),
 		cfg:    c,
 		prior:  c.prior(),
 	}
-	sampler.SampleParams(rng, k, tr.Worker, tr.Object)
+	sampler.SampleParams(rng, k, tr.Worker, tr.Task)
 	ev := c.Noise.NewEvaluator(d)
-	ev.SetParams(tr.Worker, tr.Object)
+	ev.SetParams(tr.Worker, tr.Task)
 
 	alpha := make([]float64, k)
 	for z := range alpha {
@@ -141,7 +143,7 @@ func Simulate(c Settings) (*data.Dataset, *Truth, error) {
 	z := make([]int, c.Workers)
 	p := make([]float64, k)
 	oc, ok := gen.(oneClass)
-	perObject := ok && oc.OneClassPerObject()
+	perObject := ok && oc.OneClassPerTask()
 	if perObject {
 		tr.Class = make([]int, c.Tasks)
 	}

@@ -6,13 +6,13 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/spf13/cobra"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
+	"github.com/spf13/cobra"
 )
 
 func init() { extraCommands = append(extraCommands, newAgreementCmd) }
@@ -68,7 +68,7 @@ of their extension (or --output-format), all or nothing.`,
 				return err
 			}
 			res, err := est.Fit(cmd.Context(), d, nil)
-			if errors.Is(err, model.ErrTwoClassesOnly) {
+			if errors.Is(err, crowdkit.ErrTwoClassesOnly) {
 				return usageErr(err)
 			}
 			if err != nil {

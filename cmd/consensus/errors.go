@@ -7,6 +7,7 @@ import (
 
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 )
 
 // usageError marks errors caused by the command line or the input data:
@@ -55,7 +56,7 @@ var (
 // flag the advice that names it. Other errors are returned as they are.
 func withModelAdvice(err error) error {
 	switch {
-	case errors.Is(err, model.ErrNoTrainingGold):
+	case errors.Is(err, crowdkit.ErrNoTrainingGold):
 		return fmt.Errorf("%w: give --train-gold FILE, or --train-fraction F with --gold", err)
 	case errors.Is(err, model.ErrOneClass):
 		return fmt.Errorf("%w: use --classes to list all the classes", err)

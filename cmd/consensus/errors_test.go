@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 )
 
 // TestWithModelAdvice checks that the library's typed errors get the
@@ -19,7 +20,7 @@ func TestWithModelAdvice(t *testing.T) {
 		want  string
 		usage bool
 	}{
-		{"no training gold", usageErr(model.ErrNoTrainingGold),
+		{"no training gold", usageErr(crowdkit.ErrNoTrainingGold),
 			"gmv needs training gold to measure worker skills: no task has a gold class: give --train-gold FILE, or --train-fraction F with --gold", true},
 		{"one class", fmt.Errorf("fitting la-ds: %w", model.ErrOneClass),
 			"fitting la-ds: a consensus needs at least two classes: use --classes to list all the classes", false},

@@ -17,9 +17,9 @@ import (
 	"strconv"
 	"syscall"
 
-	"github.com/spf13/cobra"
-
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
+	"github.com/spf13/cobra"
 )
 
 // version is the program version, set at build time with

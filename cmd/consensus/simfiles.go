@@ -39,7 +39,7 @@ func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Settings)
 // as the noise model's evaluator reports them (Evaluator.WorkerColumns).
 func writeTruthWorkers(w io.Writer, f dataio.Format, d *data.Dataset, tr *sim.Truth, m noise.Model) error {
 	ev := m.NewEvaluator(d)
-	ev.SetParams(tr.Worker, tr.Object)
+	ev.SetParams(tr.Worker, tr.Task)
 	cols := []table.Column{{Name: "worker"}, {Name: "kind", Kind: table.Dict}, {Name: "labels", Kind: table.Int}}
 	for _, c := range ev.WorkerColumns() {
 		cols = append(cols, table.Column{Name: c, Kind: table.Float})

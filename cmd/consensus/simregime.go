@@ -17,11 +17,11 @@ type simRegimeFlags struct {
 	classPrior string
 	correlated string
 	cfg        sim.Settings // --activity, --spammers and --adversaries
-	accuracy   string     // --accuracy
-	nearRandom float64    // --near-random
-	errorDecay float64    // --error-decay
-	workers    string     // --truth-workers
-	bayes      string     // --bayes
+	accuracy   string       // --accuracy
+	nearRandom float64      // --near-random
+	errorDecay float64      // --error-decay
+	workers    string       // --truth-workers
+	bayes      string       // --bayes
 }
 
 // add registers the flags on fl.

@@ -9,13 +9,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
+	"github.com/spf13/cobra"
 )
 
 // trainFlags are fit's flags for semi-supervised fitting: gold labels used
@@ -51,17 +51,17 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 	if f.trainFraction > 0 && f.trainGold != "" {
 		return usagef("--train-fraction and --train-gold cannot be combined: give one source of training gold")
 	}
-	if _, gmv := est.(model.GoldMajorityVote); gmv {
+	if g, ok := est.(model.GoldNeeder); ok && g.NeedsGold() {
 		if f.trainGold == "" && f.trainFraction == 0 {
-			return usageErr(model.ErrNoTrainingGold)
+			return usageErr(crowdkit.ErrNoTrainingGold)
 		}
 	}
 	if _, ok := est.(model.GoldTrainer); !ok && (f.trainGold != "" || f.trainFraction > 0) {
-		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (gmv and the la-*, da-* and vb-* models can)", est.Name())
+		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (%s can)", est.Name(), modelsWith(func(c model.Capabilities) bool { return c.TrainGold }))
 	}
 	if f.initWorkers != "" {
 		if ws, ok := est.(model.WorkerStarter); !ok || !ws.CanSetWorkers() {
-			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-*, hda-* and vb-* models can)", est.Name())
+			return usagef("--init-workers: model %s cannot start from worker parameters (%s can)", est.Name(), modelsWith(func(c model.Capabilities) bool { return c.InitWorkers }))
 		}
 	}
 	if f.fixWorkers {

@@ -10,6 +10,7 @@ import (
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
 )
 
 // RealSettings describes the real-data experiment of the paper's tables 2
@@ -85,7 +86,7 @@ func RealSettingsFor(o SharedSettings) RealSettings {
 		Method:    model.LBFGS,
 		Protocols: DefaultRealProtocols(o.Quick),
 		Seed:      o.Seed,
-		Threads:  o.Threads,
+		Threads:   o.Threads,
 	}
 	if o.Quick {
 		c.Datasets = []string{"temp"}
@@ -183,7 +184,7 @@ func Real(ctx context.Context, cfg RealSettings, progress func(model.Progress)) 
 					if proto.Ridge > 0 {
 						cost *= 0.05 // converges in a few hundred iterations
 					}
-					if n.ObjectDim(d.NumClasses()) > 1 {
+					if n.TaskDim(d.NumClasses()) > 1 {
 						cost *= 4 * k // a matrix per object (minimax entropy)
 					}
 				}

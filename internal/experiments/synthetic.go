@@ -75,7 +75,7 @@ func SyntheticSettingsFor(o SharedSettings) SyntheticSettings {
 		RidgeSimulations:  3,
 		RidgeIterations:   5000,
 		Bins:              10,
-		Threads:          o.Threads,
+		Threads:           o.Threads,
 	}
 	if o.Quick {
 		c.Sim.Tasks = 300

@@ -54,7 +54,7 @@ func Names(prefix string, n int) []string {
 func Params(m noise.Model, d *data.Dataset, rng *rand.Rand) (w, o []float64) {
 	k := d.NumClasses()
 	w = make([]float64, d.NumWorkers()*m.WorkerDim(k))
-	o = make([]float64, d.NumTasks()*m.ObjectDim(k))
+	o = make([]float64, d.NumTasks()*m.TaskDim(k))
 	if s, ok := m.(noise.Sampler); ok {
 		s.SampleParams(rng, k, w, o)
 		return w, o
@@ -103,6 +103,22 @@ func Check(t *testing.T, m noise.Model) {
 		if _, ok := m.NewEvaluator(d).(noise.MStepper); ok {
 			t.Run(fmt.Sprintf("K=%d/mstep", k), func(t *testing.T) { checkMStep(t, m, d) })
 		}
+		ev := m.NewEvaluator(d)
+		if _, ok := ev.(noise.WorkerOnly); ok {
+			t.Run(fmt.Sprintf("K=%d/worker-only", k), func(t *testing.T) { checkWorkerOnly(t, m, d) })
+		}
+		if _, ok := ev.(noise.SharedBackpropper); ok {
+			t.Run(fmt.Sprintf("K=%d/shared-weights", k), func(t *testing.T) { checkShared(t, m, d) })
+		}
+		if _, ok := ev.(noise.Tabled); ok {
+			t.Run(fmt.Sprintf("K=%d/table", k), func(t *testing.T) { checkTabled(t, m, d) })
+		}
+		if _, ok := m.(noise.TaskReporter); ok {
+			t.Run(fmt.Sprintf("K=%d/task-values", k), func(t *testing.T) { checkTaskReporter(t, m, d) })
+		}
+		if _, ok := m.(noise.WorkerSetter); ok {
+			t.Run(fmt.Sprintf("K=%d/set-worker", k), func(t *testing.T) { checkWorkerSetter(t, m, d) })
+		}
 		if c, ok := m.(noise.Conjugate); ok {
 			t.Run(fmt.Sprintf("K=%d/variational", k), func(t *testing.T) { CheckVariational(t, c, d) })
 		}
@@ -114,7 +130,7 @@ func Check(t *testing.T, m noise.Model) {
 func checkInit(t *testing.T, m noise.Model, d *data.Dataset) {
 	k := d.NumClasses()
 	w := make([]float64, d.NumWorkers()*m.WorkerDim(k))
-	o := make([]float64, d.NumTasks()*m.ObjectDim(k))
+	o := make([]float64, d.NumTasks()*m.TaskDim(k))
 	m.Init(d, d.FrequencyWeights(), w, o)
 	for i, v := range append(w, o...) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -219,7 +235,7 @@ func checkGradient(t *testing.T, m noise.Model, d *data.Dataset) {
 	k := d.NumClasses()
 	rng := rand.New(rand.NewPCG(4, uint64(k)))
 	nw := d.NumWorkers() * m.WorkerDim(k)
-	x := make([]float64, nw+d.NumTasks()*m.ObjectDim(k))
+	x := make([]float64, nw+d.NumTasks()*m.TaskDim(k))
 	for i := range x {
 		x[i] = rng.NormFloat64()
 	}

@@ -1,0 +1,16 @@
+// Package all registers every family of estimators with package model:
+// a program that looks estimators up by name (model.ByName,
+// model.Registry) imports it for its side effect,
+//
+//	import _ "github.com/consensuslab/consensus/model/all"
+//
+// so that the command line, the comparisons, the reports and the Python
+// front end (through the command line) know every estimator. Package model
+// registers its own forms (rfe, mv, la-X, da-X); a new family is added
+// here with one import line.
+package all
+
+import (
+	_ "github.com/consensuslab/consensus/model/crowdkit" // wawa, zbs, gmv, kos, mmsr
+	_ "github.com/consensuslab/consensus/model/hda"      // hda-X
+)

@@ -1,0 +1,75 @@
+package crowdkit
+
+import (
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model"
+)
+
+// The capabilities (see package model) of the votes.
+var (
+	_ model.Parametric      = Wawa{}
+	_ model.Parametric      = ZeroBasedSkill{}
+	_ model.Parametric      = GoldMajorityVote{}
+	_ model.Parametric      = MMSR{}
+	_ model.GoldTrainer     = GoldMajorityVote{}
+	_ model.IterationSetter = KOS{}
+	_ model.IterationSetter = ZeroBasedSkill{}
+	_ model.IterationSetter = MMSR{}
+	_ model.MemoryEstimator = GoldMajorityVote{}
+	_ model.MemoryEstimator = Wawa{}
+	_ model.MemoryEstimator = ZeroBasedSkill{}
+	_ model.MemoryEstimator = KOS{}
+	_ model.MemoryEstimator = MMSR{}
+)
+
+// WithGold returns g with its training gold set to class.
+func (g GoldMajorityVote) WithGold(class []int) model.Estimator {
+	g.Gold = class
+	return g
+}
+
+// WithMaxIterations returns e with MaxIterations n.
+func (e KOS) WithMaxIterations(n int) model.Estimator { e.MaxIterations = n; return e }
+
+// WithMaxIterations returns e with MaxIterations n.
+func (e ZeroBasedSkill) WithMaxIterations(n int) model.Estimator { e.MaxIterations = n; return e }
+
+// WithMaxIterations returns e with MaxIterations n.
+func (e MMSR) WithMaxIterations(n int) model.Estimator { e.MaxIterations = n; return e }
+
+// voteBytesPerLabel is a vote's memory per label: the index of the
+// labels (model.VoteMemory).
+const voteBytesPerLabel = 4
+
+// rfeMemory is the estimate of rfe's fit, which the votes that count
+// labels with weights share.
+func rfeMemory(d *data.Dataset) float64 { return model.RFE{}.FitMemory(d, nil) }
+
+// FitMemory estimates the memory of GoldMajorityVote: rfe's and the
+// workers' accuracies.
+func (e GoldMajorityVote) FitMemory(d *data.Dataset, _ *model.Settings) float64 {
+	return rfeMemory(d)
+}
+
+// FitMemory estimates the memory of Wawa: rfe's and the workers'
+// agreement.
+func (e Wawa) FitMemory(d *data.Dataset, _ *model.Settings) float64 { return rfeMemory(d) }
+
+// FitMemory estimates the memory of ZeroBasedSkill: rfe's and the
+// collector's headroom for the votes of its iterations (14 bytes per task
+// and class).
+func (e ZeroBasedSkill) FitMemory(d *data.Dataset, _ *model.Settings) float64 {
+	return model.VoteMemory(d, 14, voteBytesPerLabel)
+}
+
+// FitMemory estimates the memory of KOS: its messages, two per label and
+// direction, and the output.
+func (e KOS) FitMemory(d *data.Dataset, _ *model.Settings) float64 { return model.VoteMemory(d, 8, 44) }
+
+// FitMemory estimates the memory of MMSR: the workers' agreement and
+// covariance matrices (W² each) and about 56 bytes per label of counts and
+// scratch.
+func (e MMSR) FitMemory(d *data.Dataset, _ *model.Settings) float64 {
+	w := float64(d.NumWorkers())
+	return model.VoteMemory(d, 8, 56) + 16*w*w
+}
