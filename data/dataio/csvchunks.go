@@ -3,7 +3,6 @@ package dataio
 import (
 	"io"
 	"io/fs"
-	"unicode/utf8"
 
 	"github.com/consensuslab/consensus/data/internal/ingest"
 )
@@ -14,11 +13,11 @@ import (
 // with labels that b accepts (ingest.ReadBlocks). At the first row that is not
 // plain, readChunks points t at the input from that row's line on and
 // returns; reading the rest row by row gives the same rows, or the error,
-// that reading the whole input row by row would. t must use a fastCSV that
-// has read only the header.
+// that reading the whole input row by row would. t must read with a
+// csvLines that has read only the header.
 func readChunks(t *tableReader, b *ingest.Builder, g *guard) error {
-	f, ok := t.cr.(*fastCSV)
-	if !ok || f.slow != nil || f.sep >= utf8.RuneSelf || f.err != nil && f.pos == len(f.buf) {
+	f := t.lines
+	if f == nil || f.slow != nil || f.err != nil && f.pos == len(f.buf) {
 		return nil
 	}
 	in := ingest.BlockInput{R: f.r, Err: f.err, Carry: f.buf[f.pos:], Line: f.line, Read: int64(f.pos), Size: t.size}
@@ -27,7 +26,8 @@ func readChunks(t *tableReader, b *ingest.Builder, g *guard) error {
 	if err != nil {
 		return err
 	}
-	t.cr = &fastCSV{r: rest.R, sep: f.sep, trim: f.trim, buf: make([]byte, 0, fastBlock), line: rest.Line, first: true}
+	t.lines = &csvLines{r: rest.R, sep: f.sep, trim: f.trim, buf: make([]byte, 0, fastBlock), line: rest.Line, split: f.split}
+	t.cr = t.lines
 	return nil
 }
 

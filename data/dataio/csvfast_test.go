@@ -14,7 +14,7 @@ import (
 	"github.com/consensuslab/consensus/data/internal/ingest"
 )
 
-// csvFastSeeds are inputs for the differential tests of fastCSV.
+// csvFastSeeds are inputs for the differential tests of csvLines.
 var csvFastSeeds = []string{
 	"task,worker,label,note\n\u0437\u0430\u0434\u0430\u0447\u0430,\u0440\u0430\u0431,\u043a\u043e\u0442,\xff\n\u00a0,w,x,n\nt,w,\u3000y\u0085,z\nt2,\xc3,x,n\n",
 	"task,worker,label\n1,a,x\n1,b,y\n",
@@ -58,7 +58,7 @@ var csvFastSeeds = []string{
 	"\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"x\"\n\"1\",\"b\",\"y\"\n\"2\",\"a\",\"x\"\n\"1\",\"c\",\"y\"\n",
 }
 
-// FuzzFastCSV checks that fastCSV returns the records, field positions and
+// FuzzFastCSV checks that csvLines returns the records, field positions and
 // errors of encoding/csv, with several separators, buffer sizes and read
 // errors, and that ReadLabels and ReadGold give the same results and the
 // same errors with and without it.
@@ -90,7 +90,7 @@ func TestFastCSVSeeds(t *testing.T) {
 	}
 }
 
-// compareRecords reads in with encoding/csv and with a fastCSV whose first
+// compareRecords reads in with encoding/csv and with a csvLines whose first
 // buffer holds block bytes, through a reader that returns a few bytes at a
 // time and, if fail is set, an error after the input, and checks that they
 // agree on every record, field position and error.
@@ -105,7 +105,7 @@ func compareRecords(t *testing.T, in []byte, sep rune, block int, fail bool) {
 	}
 	trim := sep != '\t' && sep != ' '
 	want := newCSVReader(source(), sep, trim)
-	got := &fastCSV{r: source(), sep: sep, trim: trim, buf: make([]byte, 0, block)}
+	got := &csvLines{r: source(), sep: sep, trim: trim, buf: make([]byte, 0, block)}
 	for n := 0; ; n++ {
 		wrec, werr := want.Read()
 		grec, gerr := got.Read()
@@ -137,10 +137,26 @@ func compareReaders(t *testing.T, in []byte, sep rune) {
 	compareReadersWith(t, in, ReadSettings{Sep: sep, Classes: []string{"x", "y", "1", "3"}})
 }
 
-// compareReadersWith is compareReaders with the given options.
+// compareReadersWith is compareReaders with the given options. It also
+// reads in as a table of its first two columns through a reader that gives
+// a few bytes at a time and then fails, with and without the fast path.
 func compareReadersWith(t *testing.T, in []byte, opt ReadSettings) {
 	t.Helper()
 	sep := opt.Sep
+	table := func(fast bool) string {
+		defer func(old bool) { useFastCSV = old }(useFastCSV)
+		useFastCSV = fast
+		r := io.MultiReader(iotest.HalfReader(bytes.NewReader(in)), ingest.ErrReader{Err: errors.New("disk on fire")})
+		var rows []string
+		err := ReadTable(ctx, r, "t.csv", CSV, ReadSettings{Sep: sep}, Columns{Names: []string{"task", "worker"}}, func(cells []string, line int) error {
+			rows = append(rows, fmt.Sprint(line, cells))
+			return nil
+		})
+		return fmt.Sprint(rows, err)
+	}
+	if slow, fast := table(false), table(true); slow != fast {
+		t.Fatalf("%q sep %q: a failing table reads %s, want %s", in, sep, fast, slow)
+	}
 	read := func(fast bool) (*data.Dataset, *data.Gold, string) {
 		defer func(old bool) { useFastCSV = old }(useFastCSV)
 		useFastCSV = fast

@@ -24,17 +24,26 @@
 // naming its own flag. A read stopped by ReadSettings.MaxMemory wraps
 // ErrLimit, and one stopped by its context wraps the context's error.
 //
-// # One set of rules a format
+// # Paths
 //
-// Each format has one reader of records, which the slow and the fast
-// paths share: for delimited text, the cells are cut by the cell rules of
-// package ingest (trimming, quoting, blank lines) whether a line goes
-// through the parallel block path or row by row; for JSON Lines, the
-// scanner of package ingest reads a record on both paths, and
-// encoding/json only the records it declines, to word their errors; for
-// Parquet, the values of a page are converted by one function on the
-// row-by-row and the page paths. The rules for values that every format
-// applies are listed in validate.go.
+// Each format has a general reader, which gives every message, and faster
+// paths that take only the records whose result they can vouch for and
+// hand every other record to the general one, from that record on:
+//
+//   - delimited text: encoding/csv is the general reader, and reads the
+//     header (its line alone, in csvLines); one tokenizer,
+//     ingest.ChunkParser.SplitLine, splits the data lines with the cell
+//     rules (trimming, simple quoting, blank lines), row by row in csvLines
+//     and in the parallel blocks of a labels file alike;
+//   - JSON Lines: encoding/json is the general reader; the scanner of
+//     package ingest reads the plainest records, row by row and in blocks,
+//     and jsonlFast (the jsontext tokenizer) the records with escapes;
+//   - Parquet: the row-by-row reader of the parquet package's values, and
+//     a page reader for dictionary and plain pages; one conversion of a
+//     value to text (parquetText) serves both.
+//
+// The rules for values that every format applies are listed in
+// validate.go. Tests compare each fast path with the general reader.
 //
 // # Other tables
 //

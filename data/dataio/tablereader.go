@@ -17,7 +17,8 @@ import (
 // returns the trimmed cells of the wanted columns.
 type tableReader struct {
 	file   string
-	cr     records           // encoding/csv's Reader or its fast path
+	cr     records           // encoding/csv's Reader or a csvLines
+	lines  *csvLines         // cr, if it is a csvLines that splits the data lines
 	names  []string          // wanted column names
 	roles  []string          // what each wanted column holds, for messages
 	index  []int             // position of each wanted column in a row
@@ -99,12 +100,31 @@ func newTableReader(r io.Reader, name string, sep rune, cols Columns, g *guard) 
 			}
 		}
 	}
+	if f, ok := cr.(*csvLines); ok && f.slow == nil && sep < utf8.RuneSelf && len(t.index) <= ingest.MaxWanted {
+		f.split = ingest.NewChunkParser(byte(sep), f.trim, t.width, t.index)
+		t.lines = f
+	}
 	return t, nil
 }
 
 // next returns the trimmed cells of the wanted columns of the next data row
 // and its line, or io.EOF after the last row. The returned slice is reused.
 func (t *tableReader) next() ([]string, int, error) {
+	if t.lines != nil && t.lines.slow == nil {
+		line, ok, err := t.lines.next(t.cells)
+		if err == io.EOF {
+			return nil, 0, io.EOF
+		}
+		if err != nil {
+			return nil, 0, t.readError(err)
+		}
+		if ok {
+			if msg := checkRow(t.cells, t.header, t.roles); msg != "" {
+				return nil, 0, &InputError{File: t.file, Line: line, Msg: msg}
+			}
+			return t.cells, line, nil
+		}
+	}
 	for {
 		rec, err := t.cr.Read()
 		if err == io.EOF {

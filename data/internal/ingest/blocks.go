@@ -398,7 +398,7 @@ func (p *ChunkParser) direct(c *chunk, b *Builder, g Guard, line int, header *He
 	if len(p.batch) < directBatch {
 		p.batch = make([]splitRow, directBatch)
 	}
-	defer func() { p.cells = &p.own }()
+	defer func() { p.cells = p.own }()
 	for pos := 0; pos < len(data); {
 		// Each line is split into its row of the batch in place: cells
 		// copied from a scratch array were read back as 16-byte words
@@ -406,17 +406,17 @@ func (p *ChunkParser) direct(c *chunk, b *Builder, g Guard, line int, header *He
 		k := 0
 		for pos < len(data) && k < directBatch {
 			r := &p.batch[k]
-			p.cells = &r.cells
-			next, kind := p.splitLine(data, pos)
+			p.cells = r.cells[:]
+			next, kind := p.SplitLine(data, pos)
 			r.at, r.line, r.kind = int32(pos), n, kind
 			r.hash, r.hashed, r.worker = 0, false, 0
 			pos = next
 			n++
-			if kind == lineBlank {
+			if kind == LineBlank {
 				continue
 			}
 			k++
-			if kind == lineOdd {
+			if kind == LineOdd {
 				break
 			}
 		}
@@ -426,7 +426,7 @@ func (p *ChunkParser) direct(c *chunk, b *Builder, g Guard, line int, header *He
 		prev, havePrev := lastTask, have
 		for i := range rows {
 			r := &rows[i]
-			if r.kind != linePlain {
+			if r.kind != LinePlain {
 				break
 			}
 			task := data[r.cells[0][0]:r.cells[0][1]]
@@ -447,7 +447,7 @@ func (p *ChunkParser) direct(c *chunk, b *Builder, g Guard, line int, header *He
 		// overlap; a new worker is added with its row.
 		for i := range rows {
 			r := &rows[i]
-			if r.kind != linePlain {
+			if r.kind != LinePlain {
 				break
 			}
 			s := BytesString(data[r.cells[1][0]:r.cells[1][1]])
@@ -457,7 +457,7 @@ func (p *ChunkParser) direct(c *chunk, b *Builder, g Guard, line int, header *He
 		}
 		for i := range rows {
 			r := &rows[i]
-			if r.kind == lineOdd {
+			if r.kind == LineOdd {
 				return r.stop(), nil
 			}
 			taskText := data[r.cells[0][0]:r.cells[0][1]]

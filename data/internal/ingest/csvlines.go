@@ -15,11 +15,11 @@ const (
 	byteOther // a quote
 )
 
-// Kinds of line for ChunkParser.split.
+// Kinds of line that ChunkParser.SplitLine reports.
 const (
-	linePlain = iota // a data row
-	lineBlank        // empty or white space only: skipped
-	lineOdd          // anything else: read by the row-by-row path
+	LinePlain = iota // a data row, whose wanted cells Cells gives
+	LineBlank        // empty or white space only: skipped
+	LineOdd          // anything else: for encoding/csv to read or refuse
 )
 
 // lineEnd returns the end of the line that starts at data[pos], without
@@ -50,19 +50,21 @@ type ChunkParser struct {
 	names []string
 	// cells receives the start and end of each wanted cell of the line
 	// split last: own, or the row of direct's batch being split.
-	cells  *[3][2]int32
-	own    [3][2]int32
+	cells  [][2]int32
+	own    [][2]int32
 	batch  []splitRow // direct's lines split ahead
 	hashes []uint64   // the hashes of a batch's new tasks
 	homes  []uint32   // and their home slots, to prefetch
 }
 
 // NewChunkParser returns a parser of lines whose fields are separated by
-// sep (ASCII), width fields a line, the wanted ones at index; trim is
-// the TrimLeadingSpace of the encoding/csv reader it stands for.
+// sep (ASCII), width fields a line, the wanted ones at index (at most
+// MaxWanted; three for ReadBlocks, which reads task, worker and label);
+// trim is the TrimLeadingSpace of the encoding/csv reader it stands for.
 func NewChunkParser(sep byte, trim bool, width int, index []int) *ChunkParser {
 	p := &ChunkParser{sep: sep, trim: trim, width: width, index: index, want: make([]int8, width)}
-	p.cells = &p.own
+	p.own = make([][2]int32, len(index))
+	p.cells = p.own
 	for i := range p.want {
 		p.want[i] = -1
 	}
@@ -78,13 +80,16 @@ func NewChunkParser(sep byte, trim bool, width int, index []int) *ChunkParser {
 	return p
 }
 
-// splitLine splits the line at data[pos] as split does and returns the
-// start of the next line and the line's kind. It scans the line once,
+// SplitLine splits the line at data[pos] as split does and returns the
+// start of the next line and the line's kind: the one tokenizer of
+// delimited text, for the parallel blocks and the row-by-row reader
+// alike. For a plain line, Cells gives the wanted cells, trimmed, neither
+// empty nor invalid UTF-8. It scans the line once,
 // which is several times faster than split for the common line: without
 // quotes, with as many fields as the header and no wanted cell empty. A
 // wanted cell with bytes that are not ASCII is checked and trimmed as
 // split does it (trimCell). Every other line goes to split.
-func (p *ChunkParser) splitLine(data []byte, pos int) (next, kind int) {
+func (p *ChunkParser) SplitLine(data []byte, pos int) (next, kind int) {
 	if p.json != nil {
 		return p.jsonLine(data, pos)
 	}
@@ -103,7 +108,7 @@ func (p *ChunkParser) splitLine(data []byte, pos int) (next, kind int) {
 			if field != p.width-1 || !p.cell(data, field, start, i, high) {
 				return p.slowLine(data, pos)
 			}
-			return i + 1, linePlain
+			return i + 1, LinePlain
 		case byteHigh:
 			high = true
 			continue
@@ -113,7 +118,7 @@ func (p *ChunkParser) splitLine(data []byte, pos int) (next, kind int) {
 	if field != p.width-1 || !p.cell(data, field, start, len(data), high) {
 		return p.slowLine(data, pos)
 	}
-	return len(data), linePlain
+	return len(data), LinePlain
 }
 
 // cell records data[start:stop], field field of a line without quotes,
@@ -158,13 +163,13 @@ func (p *ChunkParser) parse(c *chunk) {
 	var lastID [3]int32
 	line := int32(0)
 	for pos := 0; pos < len(data); line++ {
-		next, kind := p.splitLine(data, pos)
+		next, kind := p.SplitLine(data, pos)
 		row := chunkRow{at: int32(pos), line: line}
 		switch kind {
-		case lineBlank:
+		case LineBlank:
 			pos = next
 			continue
-		case lineOdd:
+		case LineOdd:
 			c.rows = append(c.rows, row)
 			c.stop = true
 			return
@@ -214,7 +219,7 @@ func (p *ChunkParser) split(data []byte, pos, end int) int {
 			start = q
 			k := bytes.IndexByte(line[start+1:], '"')
 			if k < 0 {
-				return lineOdd
+				return LineOdd
 			}
 			a, z = start+1, start+1+k
 			switch after := z + 1; {
@@ -222,14 +227,14 @@ func (p *ChunkParser) split(data []byte, pos, end int) int {
 			case line[after] == p.sep:
 				stop = after
 			default: // a doubled quote, or text after the closing one
-				return lineOdd
+				return LineOdd
 			}
 		} else {
 			if i := bytes.IndexByte(line[start:], p.sep); i >= 0 {
 				z, stop = start+i, start+i
 			}
 			if quoted && bytes.IndexByte(line[a:z], '"') >= 0 {
-				return lineOdd // a quote inside a field
+				return LineOdd // a quote inside a field
 			}
 		}
 		for j, at := range p.index {
@@ -237,9 +242,9 @@ func (p *ChunkParser) split(data []byte, pos, end int) int {
 				a, z, ok := trimCell(line, a, z)
 				if !ok {
 					if stop == n && field == 0 && len(bytes.TrimSpace(line)) == 0 {
-						return lineBlank
+						return LineBlank
 					}
-					return lineOdd
+					return LineOdd
 				}
 				p.cells[j] = [2]int32{int32(pos + a), int32(pos + z)}
 			}
@@ -252,11 +257,11 @@ func (p *ChunkParser) split(data []byte, pos, end int) int {
 	}
 	if field != p.width {
 		if field == 1 && len(bytes.TrimSpace(line)) == 0 {
-			return lineBlank
+			return LineBlank
 		}
-		return lineOdd
+		return LineOdd
 	}
-	return linePlain
+	return LinePlain
 }
 
 // trimCell returns the bounds of line[start:stop] with white space trimmed
@@ -291,3 +296,12 @@ func trimCell(line []byte, start, stop int) (int, int, bool) {
 func HeaderLike(cell string, h *HeaderSet) bool {
 	return h != nil && h.Has(cell)
 }
+
+// MaxWanted is the largest number of wanted cells a ChunkParser finds in
+// a line.
+const MaxWanted = 127
+
+// Cells returns the bounds in the data given to SplitLine of the wanted
+// cells of the line it split last, in the order of index. The slice is
+// reused.
+func (p *ChunkParser) Cells() [][2]int32 { return p.cells }

@@ -377,8 +377,8 @@ func skipDigits(line []byte, i int) int {
 // NewJSONLChunkParser returns a parser of JSON Lines records with the
 // wanted keys names (task, worker and label).
 func NewJSONLChunkParser(names []string) *ChunkParser {
-	p := &ChunkParser{json: &JSONLScan{}, names: names}
-	p.cells = &p.own
+	p := &ChunkParser{json: &JSONLScan{}, names: names, own: make([][2]int32, len(names))}
+	p.cells = p.own
 	return p
 }
 
@@ -391,10 +391,10 @@ func (p *ChunkParser) jsonLine(data []byte, pos int) (next, kind int) {
 	raw := data[pos:end]
 	line := bytes.TrimSpace(raw)
 	if len(line) == 0 {
-		return next, lineBlank
+		return next, LineBlank
 	}
 	if !p.json.spans(line, p.names) {
-		return next, lineOdd
+		return next, LineOdd
 	}
 	// line is raw[off:off+len(line)], and its capacity that of raw less
 	// off.
@@ -402,5 +402,5 @@ func (p *ChunkParser) jsonLine(data []byte, pos int) (next, kind int) {
 	for k, at := range p.json.at {
 		p.cells[k] = [2]int32{off + at[0], off + at[1]}
 	}
-	return next, linePlain
+	return next, LinePlain
 }
