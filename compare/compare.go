@@ -68,14 +68,16 @@ func uniqueNames(names []string) []string {
 	return out
 }
 
-// AllModels returns every registered model except mv (which is rfe read
-// through its argmax), gmv (it needs training gold) and kos (two classes
-// only), in registry order.
+// AllModels returns every registered model except those whose
+// capabilities (model.Capabilities) leave them out of a comparison on any
+// data: one whose consensus is another's (mv, rfe read through its argmax),
+// one that needs training gold (gmv) and one for some numbers of classes
+// only (kos: two), in registry order.
 func AllModels() []string {
 	var names []string
-	for _, n := range model.Names() {
-		if n != "mv" && n != "gmv" && n != "kos" {
-			names = append(names, n)
+	for _, c := range model.DescribeAll() {
+		if c.SameAs == "" && !c.NeedsGold && c.MinClasses <= 2 && c.MaxClasses == data.MaxClasses {
+			names = append(names, c.Name)
 		}
 	}
 	return names

@@ -342,3 +342,10 @@ func symmetric(k int, a float64) []float64 {
 	}
 	return v
 }
+
+// Variational reports true: b is fitted by variational Bayes.
+func (Bayes) Variational() bool { return true }
+
+// BothAnswers reports whether b's fits hold the label distribution q_j
+// beside the posterior of the true class: Both under LA.
+func (b Bayes) BothAnswers() bool { return b.Both && !b.Hierarchical && b.Latent.Name() == "la" }

@@ -34,3 +34,12 @@ func (r RFE) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*Result, er
 	start := time.Now()
 	return ClosedForm(r.Name(), d, d.Frequencies(), start).SetBaseline(), nil
 }
+
+// SameAs returns "rfe" for an alias (mv, whose consensus distribution is
+// rfe's) and "" for rfe itself.
+func (r RFE) SameAs() string {
+	if r.Alias != "" {
+		return "rfe"
+	}
+	return ""
+}

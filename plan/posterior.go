@@ -66,9 +66,11 @@ func Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*Posterior, e
 // default confusion prior (noise.DefaultPriorDiag, noise.DefaultPriorOff):
 // its workers' values are the posterior means p[z,y] and the labels n[z]
 // every row weighs, from which the pseudo-counts are recovered as λ_wz(y) =
-// p[z,y]·(Σ_y β_z(y) + n[z]). Under LA (vb-la-ds) Probs is the class
-// posterior and Tasks is its cavity form (see Cavity); under DA (vb-da-ds,
-// vb-hda-ds) Tasks is nil. Any other result is an error.
+// p[z,y]·(Σ_y β_z(y) + n[z]). The registry says which fits these are
+// (model.Capabilities: variational, noise model ds). Under LA (vb-la-ds,
+// vb-ds) Probs is the class posterior and Tasks is its cavity form (see
+// Cavity); under DA (vb-da-ds, vb-hda-ds) Tasks is nil. Any other result
+// is an error.
 func FromResult(r *model.Result) (*Posterior, error) {
 	if r == nil {
 		return nil, errors.New("plan: no fit")
@@ -76,7 +78,8 @@ func FromResult(r *model.Result) (*Posterior, error) {
 	d := r.Data
 	k := d.NumClasses()
 	cols := r.WorkerColumns()
-	if !strings.HasPrefix(r.Model, "vb-") || !strings.HasSuffix(r.Model, "-ds") || len(cols) != k*k+k || !strings.HasPrefix(cols[k*k], "n[") {
+	c, _ := model.DescribeName(r.Model)
+	if !c.Variational || c.Noise != "ds" || len(cols) != k*k+k || !strings.HasPrefix(cols[k*k], "n[") {
 		return nil, fmt.Errorf("plan: model %s is not a variational Dawid-Skene fit (vb-ds, vb-la-ds, vb-da-ds or vb-hda-ds)", r.Model)
 	}
 	w := &dsWorkers{k: k, lam: make([]float64, 0, d.NumWorkers()*k*k)}
@@ -91,8 +94,8 @@ func FromResult(r *model.Result) (*Posterior, error) {
 		}
 	}
 	p := &Posterior{Data: d, Workers: w, Probs: r.Probs}
-	if strings.HasPrefix(r.Model, "vb-la-") || r.Distribution != nil {
-		// An LA fit: vb-la-ds, or the default with both answers (vb-ds),
+	if c.Answer == "posterior" {
+		// An LA fit (vb-la-ds, or the default with both answers, vb-ds),
 		// whose Probs are the true class's.
 		p.Tasks = Cavity(p)
 	}

@@ -179,7 +179,7 @@ func (r *Report) view() (*view, error) {
 		var curves []curve
 		for _, s := range r.scores {
 			res := r.res[s.Model]
-			if res == nil || s.Model == "mv" {
+			if res == nil || sameAs(s.Model) {
 				continue
 			}
 			curves = append(curves, curve{name: s.Model, pred: res.Consensus().Scored()})

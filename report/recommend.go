@@ -12,13 +12,14 @@ import (
 // report's gold labels, settings, seed and bootstrap replicates: by the log
 // loss on the gold tasks (compare.RankFitted, on the fits the report has
 // made), or without gold by the log loss of held-out labels (compare.Run,
-// which fits the models on held-out splits). mv is left out, as compare
-// leaves it out: it is rfe read through its argmax and scores as rfe does.
+// which fits the models on held-out splits). A model whose consensus is
+// another's (model.Capabilities.SameAs: mv, rfe read through its argmax)
+// is left out, as compare leaves it out: it scores as the other does.
 func (r *Report) recommend(ctx context.Context, names []string, o *Settings) (*compare.Report, error) {
 	var models []string
 	var fits []*model.Result
 	for _, n := range names {
-		if n != "mv" {
+		if !sameAs(n) {
 			models = append(models, n)
 			fits = append(fits, r.res[n])
 		}
@@ -115,4 +116,12 @@ func (r *Report) heldOut(name string) (compare.Interval, bool) {
 		}
 	}
 	return compare.Interval{}, false
+}
+
+// sameAs reports whether the registered model of that name shares another
+// model's consensus distribution (model.Capabilities.SameAs), so that a
+// curve or a ranking would show the other twice.
+func sameAs(name string) bool {
+	c, _ := model.DescribeName(name)
+	return c.SameAs != ""
 }

@@ -158,7 +158,14 @@ func New(ctx context.Context, d *data.Dataset, gold *data.Gold, opt *Settings) (
 	}
 	r := &Report{
 		title: o.Title, d: d, gold: gold, stats: d.Stats(), res: make(map[string]*model.Result),
-		la: "la-" + o.Noise, da: "da-" + o.Noise, top: o.Top, seed: o.Seed,
+		top: o.Top, seed: o.Seed,
+	}
+	r.la, r.da = contrasted(o.Noise)
+	if r.la == "" || r.da == "" {
+		if _, err := model.NoiseByName(o.Noise); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		return nil, fmt.Errorf("report: noise model %s has no LA and DA forms to contrast", o.Noise)
 	}
 	if r.title == "" {
 		r.title = "Consensus report"
@@ -354,4 +361,23 @@ func checkMemory(d *data.Dataset, ests []model.Estimator, o Settings) error {
 		}
 	}
 	return nil
+}
+
+// contrasted returns the names of the registered maximum-likelihood models
+// of the noise model named noise under LA and under DA (such as la-ds and
+// da-ds), as the registry describes them (model.Capabilities), or empty
+// names when it has none.
+func contrasted(noise string) (la, da string) {
+	for _, c := range model.DescribeAll() {
+		if c.Noise != noise || c.Variational {
+			continue
+		}
+		switch {
+		case c.Assumption == "la" && la == "":
+			la = c.Name
+		case c.Assumption == "da" && da == "":
+			da = c.Name
+		}
+	}
+	return la, da
 }

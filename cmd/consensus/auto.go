@@ -58,10 +58,10 @@ func (o modelOptions) applySome(names []string) ([]model.Estimator, error) {
 		return nil, err
 	}
 	if o.gladPrior != 0 && !glad {
-		return nil, usagef("--glad-prior needs a GLAD model (la-glad, da-glad, hda-glad) among the models and a positive variance")
+		return nil, usagef("--glad-prior needs a GLAD model (%s) among the models and a positive variance", modelsWith(hasPrior("glad-prior")))
 	}
 	if (o.qPrior != 0 || o.staged) && !q {
-		return nil, usagef("--q-prior and --staged need a vb-da-* model (vb-da-ds, vb-da-onecoin, vb-da-glad) among the models")
+		return nil, usagef("--q-prior and --staged need a model with a prior on q_j (%s) among the models", modelsWith(hasPrior("q-prior")))
 	}
 	return ests, nil
 }

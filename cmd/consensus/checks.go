@@ -268,11 +268,13 @@ func sameFile(a, b string) bool {
 
 // convergenceWarning returns the one-line warning printed in the summary of
 // a fit that stopped before an optimum, with advice fitting the reason
-// (r.Stop). The run still writes its result and exits 0.
-func convergenceWarning(r *model.Result) string {
+// (r.Stop) and to est, the estimator fitted. The run still writes its
+// result and exits 0.
+func convergenceWarning(est model.Estimator, r *model.Result) string {
 	advice := "raise --max-iter; if the fit still stops at the limit, its maximum-likelihood optimum may lie at infinity or on the boundary, where more iterations do not help: the vb-* models converge (the default, " + model.DefaultModel + "); --strict makes this an error"
+	v, variational := est.(model.VariationalFitter)
 	switch {
-	case strings.HasPrefix(r.Model, "vb-"):
+	case variational && v.Variational():
 		advice = "raise --max-iter: variational fits improve at every iteration, slowly on some data; --strict makes this an error"
 	case errors.Is(r.Stop, model.ErrNonFinite):
 		advice = "the parameters ran into overflow; --ridge 0.01 keeps them finite"

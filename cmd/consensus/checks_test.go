@@ -20,7 +20,11 @@ func TestConvergenceWarningReason(t *testing.T) {
 		{&model.Result{Model: "da-glad", Status: "IterationLimit: " + model.ErrNonFinite.Error()}, "raise --max-iter"},
 		{&model.Result{Model: "vb-da-ds", Status: "IterationLimit", Stop: model.ErrNonFinite}, "variational fits improve"},
 	} {
-		if got := convergenceWarning(c.r); !strings.Contains(got, c.want) || !strings.Contains(got, c.r.Status) {
+		est, err := model.ByName(c.r.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := convergenceWarning(est, c.r); !strings.Contains(got, c.want) || !strings.Contains(got, c.r.Status) {
 			t.Errorf("%s, %v: %q, want the status and %q", c.r.Model, c.r.Stop, got, c.want)
 		}
 	}

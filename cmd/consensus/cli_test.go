@@ -177,7 +177,7 @@ func TestErrors(t *testing.T) {
 		{"negative --ridge", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "--ridge", "-0.1"}, 2,
 			[]string{"--ridge -0.1: must not be negative"}},
 		{"--ridge the default model ignores", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "--ridge", "1"}, 2,
-			[]string{"--ridge: model vb-ds does not use it; it applies to the la-*, da-* and hda-* models"}},
+			[]string{"--ridge: model vb-ds does not use it; it applies to la-*, da-*, hda-*"}},
 		{"--max-iter rfe ignores", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "-m", "rfe", "--max-iter", "5"}, 2,
 			[]string{"--max-iter: model rfe does not use it"}},
 		{"--grad-tol an EM fit ignores", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "-m", "la-ds", "--grad-tol", "1e-3"}, 2,

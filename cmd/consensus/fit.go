@@ -82,7 +82,7 @@ func newFitCmd() *cobra.Command {
 	var sf skillFlags
 	var lf layoutFlags
 	var af autoFlags
-	var modelName, out, workers, outFormat string
+	var modelName, out, workers, summary, outFormat string
 	var mo modelOptions
 	c := &cobra.Command{
 		Use:   "fit [LABELS]",
@@ -141,7 +141,7 @@ func newFitCmd() *cobra.Command {
 				}
 			}
 			if err := checkOutputs([]string{"input", "gold", "train-gold", "init-workers", "skills"}, []string{in.input, in.gold, tf.trainGold, tf.initWorkers, sf.path},
-				[]string{"output", "workers", "tasks"}, []string{out, workers, lf.tasks}); err != nil {
+				[]string{"output", "workers", "tasks", "summary"}, []string{out, workers, lf.tasks, summary}); err != nil {
 				return err
 			}
 			if err := checkTables(ofmt, "--output-format", []string{"output"}, []string{out}); err != nil {
@@ -197,11 +197,14 @@ func newFitCmd() *cobra.Command {
 				// The result answers, not the noise model's name: a
 				// variational GLAD fit keeps its difficulties at their mode
 				// and reports none.
-				return usagef("--tasks: the fit of model %s reports no per-task parameters (la-glad, da-glad and hda-glad do); no output written", res.Model)
+				return usagef("--tasks: the fit of model %s reports no per-task parameters (%s do); no output written", res.Model, modelsWith(func(c model.Capabilities) bool { return c.TaskParams }))
 			}
 			files := lf.files(out, ofmt, res, ff.seed)
 			if workers != "" {
 				files = append(files, output.WorkersFile(workers, "", res))
+			}
+			if summary != "" {
+				files = append(files, summaryFile(summary, modelName, res))
 			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err
@@ -211,7 +214,7 @@ func newFitCmd() *cobra.Command {
 				if modelName == autoName {
 					chosen = " (chosen by --model auto)"
 				}
-				printSummary(os.Stderr, res, chosen, gold, ff.seed)
+				printSummary(os.Stderr, est, res, chosen, gold, ff.seed)
 			}
 			return nil
 		},
@@ -232,20 +235,21 @@ func newFitCmd() *cobra.Command {
 	c.Flags().StringVarP(&out, "output", "o", "-", `consensus file (task,label,p_<class>...); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension (.csv .tsv .jsonl .parquet, optionally .gz)`)
 	c.Flags().StringVar(&outFormat, "output-format", "", "format of --output: csv, tsv, jsonl or parquet (default: by extension, CSV for standard output)")
 	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file (format by extension)")
+	c.Flags().StringVar(&summary, "summary", "", `also write a JSON summary of the fit to this file: the model fitted (with --model auto, the one chosen), the data's size and how the fit ended; "-" is standard output`)
 	return c
 }
 
-// printSummary writes the one-screen summary of a fit to w; note follows
-// the model's name.
-func printSummary(w io.Writer, r *model.Result, note string, gold *data.Gold, seed uint64) {
+// printSummary writes the one-screen summary of the fit r of est to w;
+// note follows the model's name.
+func printSummary(w io.Writer, est model.Estimator, r *model.Result, note string, gold *data.Gold, seed uint64) {
 	d := r.Data
 	fmt.Fprintf(w, "model %s%s: %d tasks, %d workers, %d labels, %d classes\n",
 		r.Model, note, d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.NumClasses())
-	if r.Params != nil {
+	if r.Solved() {
 		fmt.Fprintf(w, "solver %s: %d iterations, %d evaluations, log-likelihood %.6g, stopped: %s, time %v\n",
 			r.Method, r.Iterations, r.Evaluations, r.LogLikelihood, r.Status, r.Runtime.Round(time.Millisecond))
 		if !r.Converged {
-			fmt.Fprintln(w, convergenceWarning(r))
+			fmt.Fprintln(w, convergenceWarning(est, r))
 		}
 		printClassPrior(w, r)
 	}

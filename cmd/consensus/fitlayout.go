@@ -10,7 +10,6 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
-	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/output"
 )
 
@@ -34,13 +33,8 @@ func (f *layoutFlags) check(est model.Estimator, name string) error {
 	}
 	f.layout = l
 	if f.tasks != "" {
-		c, ok := est.(model.Composite)
-		if ok {
-			n, _ := c.Parts()
-			_, ok = n.(noise.TaskReporter)
-		}
-		if !ok {
-			return usagef("--tasks: model %s has no per-task parameters (the GLAD models have: la-glad, da-glad, hda-glad)", name)
+		if t, ok := est.(model.TaskParamReporter); !ok || !t.ReportsTaskParams() {
+			return usagef("--tasks: model %s has no per-task parameters (%s have)", name, modelsWith(func(c model.Capabilities) bool { return c.TaskParams }))
 		}
 	}
 	return nil

@@ -28,7 +28,7 @@ func TestFitLayout(t *testing.T) {
 		{"glad tasks", []string{"fit", "l.csv", "-m", "la-glad", "-q", "--tasks", "t.jsonl", "--layout", "crowdkit", "-o", "c.tsv"}, 0, nil, "",
 			map[string]string{"t.jsonl": `{"task":"0001","labels":2,"difficulty":`, "c.tsv": "task\tagg_label\tx\ty"}},
 		{"tasks without glad", []string{"fit", "l.csv", "-m", "la-ds", "--tasks", "t2.csv", "-o", "c2.csv"}, 2, nil, "--tasks: model la-ds has no per-task parameters", nil},
-		{"tasks the result lacks", []string{"fit", "l.csv", "-m", "vb-la-glad", "-q", "--tasks", "t3.csv", "-o", "c5.csv"}, 2, nil, "--tasks: the fit of model vb-la-glad reports no per-task parameters", nil},
+		{"tasks the result lacks", []string{"fit", "l.csv", "-m", "vb-la-glad", "-q", "--tasks", "t3.csv", "-o", "c5.csv"}, 2, nil, "--tasks: model vb-la-glad has no per-task parameters", nil},
 		{"bad layout", []string{"fit", "l.csv", "--layout", "wide", "-o", "c3.csv"}, 2, nil, `--layout: unknown layout "wide"`, nil},
 		{"class clash", []string{"fit", "clash.csv", "-m", "mv", "--layout", "crowdkit", "-o", "c4.csv"}, 2, nil, `class "task" has the name of a column`, nil},
 	} {

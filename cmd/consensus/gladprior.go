@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/consensuslab/consensus/model"
-	"github.com/consensuslab/consensus/noise"
 )
 
 // gladPriorHelp is the help text of --glad-prior.
@@ -10,15 +9,9 @@ const gladPriorHelp = "fit GLAD with Gaussian priors N(1, VAR) on abilities and 
 	"(noise.GLAD.PriorVar), so that the fit has a finite optimum; default 0: the paper's maximum likelihood, " +
 	"whose optimum lies at infinity (see docs/models.md)"
 
-// priorVarSetter is a noise model with Gaussian priors of a settable
-// variance, such as noise.GLAD.
-type priorVarSetter interface {
-	WithPriorVar(v float64) noise.Model
-}
-
 // withGLADPrior returns est with the variance of its noise model's Gaussian
 // priors set to v (--glad-prior). v = 0 returns est unchanged; otherwise
-// est's noise model must have such priors (GLAD's la, da and hda forms)
+// est's noise model must have such priors (model.PriorVarSetter: GLAD)
 // and v must be positive.
 func withGLADPrior(est model.Estimator, v float64) (model.Estimator, error) {
 	if v == 0 {
@@ -28,13 +21,13 @@ func withGLADPrior(est model.Estimator, v float64) (model.Estimator, error) {
 		return nil, err
 	}
 	c, ok := est.(model.Composite)
-	var p priorVarSetter
+	var p model.PriorVarSetter
 	if ok {
 		n, _ := c.Parts()
-		p, ok = n.(priorVarSetter)
+		p, ok = n.(model.PriorVarSetter)
 	}
 	if !ok || v < 0 {
-		return nil, usagef("--glad-prior needs a GLAD model (la-glad, da-glad, hda-glad) and a positive variance")
+		return nil, usagef("--glad-prior needs a GLAD model (%s) and a positive variance", modelsWith(hasPrior("glad-prior")))
 	}
 	return c.WithNoise(p.WithPriorVar(v)), nil
 }

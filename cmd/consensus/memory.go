@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -196,19 +198,46 @@ func checkFitMemory(est model.Estimator, d *data.Dataset, s *model.Settings, lim
 	return &memoryError{msg}
 }
 
-// smallerModels returns those of la-ds, la-glad and rfe that fit on d with
-// the settings s in the memory available, avail, other than est itself:
-// the advice names only models that would not be refused in turn.
+// smallerModels returns the registered models, other than est, that fit
+// on d with the settings s in the memory available, avail, and need less
+// than est: the two of them with a generative process (a worker model,
+// model.Capabilities.Generative) that need the least, and the one without
+// that needs the least, in registry order. Models that cannot fit d
+// (a number of classes they do not support, training gold they need) and
+// aliases are left out: the advice names only models that would not be
+// refused in turn.
 func smallerModels(est model.Estimator, d *data.Dataset, s *model.Settings, avail float64) []string {
-	var out []string
-	for _, name := range []string{"la-ds", "la-glad", "rfe"} {
-		m, err := model.ByName(name)
-		if err != nil || m.Name() == est.Name() {
+	k := d.NumClasses()
+	need := min(model.FitMemory(est, d, s), avail)
+	type cand struct {
+		name string
+		mem  float64
+		i    int
+	}
+	var gen, other []cand
+	for i, e := range model.Registry() {
+		c := model.Describe(e)
+		if c.Name == est.Name() || c.SameAs != "" || c.NeedsGold || k < c.MinClasses || k > c.MaxClasses {
 			continue
 		}
-		if model.FitMemory(m, d, s) <= avail {
-			out = append(out, name)
+		m := model.FitMemory(e.New(), d, s)
+		if m > need {
+			continue
 		}
+		if c.Generative {
+			gen = append(gen, cand{c.Name, m, i})
+		} else {
+			other = append(other, cand{c.Name, m, i})
+		}
+	}
+	byMem := func(a, b cand) int { return cmp.Or(cmp.Compare(a.mem, b.mem), cmp.Compare(a.i, b.i)) }
+	slices.SortStableFunc(gen, byMem)
+	slices.SortStableFunc(other, byMem)
+	picked := slices.Concat(gen[:min(2, len(gen))], other[:min(1, len(other))])
+	slices.SortFunc(picked, func(a, b cand) int { return cmp.Compare(a.i, b.i) })
+	var out []string
+	for _, c := range picked {
+		out = append(out, c.name)
 	}
 	return out
 }

@@ -76,7 +76,7 @@ func TestRefusalAdvice(t *testing.T) {
 		t.Fatal(r.stderr)
 	}
 	r := runIn(t, dir, "", "fit", "k.csv", "-m", "vb-da-ds", "--max-memory", "50M", "-o", "out.csv")
-	if r.code != 1 || !strings.Contains(r.stderr, "a model with fewer parameters (la-glad, rfe)") {
+	if r.code != 1 || !strings.Contains(r.stderr, "a model with fewer parameters (la-glad, la-onecoin, mmsr)") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r := runIn(t, dir, "", "pairwise", "simulate", "--items", "1000", "--comparisons", "200000", "--seed", "1", "-o", "c.csv"); r.code != 0 {

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -96,5 +99,36 @@ func TestEveryNoiseModelEverywhere(t *testing.T) {
 			}
 			ok("report", "-i", "labels.csv", "--models", models, "--noise", n.Name(), "--max-iter", "50", "--bootstrap", "-1", "-o", "r.html", "--quiet")
 		})
+	}
+}
+
+// TestModelsJSON checks 'consensus models --format json': the default
+// model, every registered model in registry order with the capabilities
+// model.Describe gives it, auto with its candidates; and that another
+// format is refused with one line and exit status 2.
+func TestModelsJSON(t *testing.T) {
+	r := runIn(t, t.TempDir(), "", "models", "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var got modelList
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Default != model.DefaultModel || got.Auto.Name != autoName || !slices.Equal(got.Auto.Candidates, compare.AutoModels) {
+		t.Errorf("default %q, auto %+v", got.Default, got.Auto)
+	}
+	want := model.DescribeAll()
+	if len(got.Models) != len(want) {
+		t.Fatalf("%d models, want %d", len(got.Models), len(want))
+	}
+	for i, c := range got.Models {
+		if !reflect.DeepEqual(c, want[i]) {
+			t.Errorf("model %d: %+v, want %+v", i, c, want[i])
+		}
+	}
+	bad := runIn(t, t.TempDir(), "", "models", "--format", "yaml")
+	if bad.code != 2 || strings.Count(strings.TrimSpace(bad.stderr), "\n") != 0 || !strings.Contains(bad.stderr, `--format "yaml"`) {
+		t.Errorf("--format yaml: exit %d, stderr %q", bad.code, bad.stderr)
 	}
 }

@@ -19,12 +19,6 @@ const (
 // at 10¹⁶); at 10⁶ it is still exact to the digits printed.
 const maxQPrior = 1e6
 
-// qPriorSetter is an estimator whose DA prior on q_j can be set, such as
-// model.Bayes under DA.
-type qPriorSetter interface {
-	WithQPrior(a float64, staged bool) (model.Estimator, bool)
-}
-
 // withQPrior returns est with q_j's prior pseudo-count a (--q-prior; zero:
 // the model's default) and the staged form (--staged). With a = 0 and
 // staged false it returns est unchanged; otherwise est must be a vb-da-*
@@ -39,10 +33,10 @@ func withQPrior(est model.Estimator, a float64, staged bool) (model.Estimator, e
 	if a > maxQPrior {
 		return nil, usagef("--q-prior %g: want at most %g; a larger pseudo-count holds every q_j at the prior regardless of its labels, and the evidence bound (the log-likelihood reported) loses its precision", a, maxQPrior)
 	}
-	if s, ok := est.(qPriorSetter); ok {
+	if s, ok := est.(model.QPriorSetter); ok {
 		if e, ok := s.WithQPrior(a, staged); ok {
 			return e, nil
 		}
 	}
-	return nil, usagef("--q-prior and --staged need a vb-da-* model (vb-da-ds, vb-da-onecoin, vb-da-glad), not %s", est.Name())
+	return nil, usagef("--q-prior and --staged need a model with a prior on q_j (%s), not %s", modelsWith(hasPrior("q-prior")), est.Name())
 }

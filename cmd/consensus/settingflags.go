@@ -9,17 +9,18 @@ import (
 )
 
 // settingFlags are the fit flags that set a field of model.Settings which
-// some models do not read, and the models they apply to.
+// some models do not read, and a note on the models they apply to (which
+// the registry lists: model.Capabilities.Settings).
 var settingFlags = []struct {
 	name    string
 	setting model.Setting
-	models  string
+	note    string
 }{
-	{"solver", model.SetMethod, "the la-*, da-* and hda-* models"},
-	{"max-iter", model.SetMaxIterations, "the la-*, da-*, hda-* and vb-* models, kos, zbs and mmsr"},
-	{"grad-tol", model.SetGradientTol, "the la-*, da-* and hda-* models fitted by a gradient method (their default solver lbfgs, or --solver lbfgs or cg)"},
-	{"func-tol", model.SetFunctionTol, "the la-*, da-*, hda-* and vb-* models"},
-	{"ridge", model.SetRidge, "the la-*, da-* and hda-* models"},
+	{"solver", model.SetMethod, ""},
+	{"max-iter", model.SetMaxIterations, ""},
+	{"grad-tol", model.SetGradientTol, " fitted by a gradient method (their default solver lbfgs, or --solver lbfgs or cg)"},
+	{"func-tol", model.SetFunctionTol, ""},
+	{"ridge", model.SetRidge, ""},
 }
 
 // reads reports whether a fit of est with the flags f reads the setting of
@@ -63,6 +64,7 @@ func (f *fitFlags) checkUsed(c *cobra.Command, ests []model.Estimator, all bool)
 		if !c.Flags().Changed(sf.name) {
 			continue
 		}
+		models := modelsWith(readsSetting(sf.name)) + sf.note
 		var ignoring []string
 		for _, est := range ests {
 			if !f.reads(est, sf.name, sf.setting) {
@@ -72,11 +74,11 @@ func (f *fitFlags) checkUsed(c *cobra.Command, ests []model.Estimator, all bool)
 		switch {
 		case len(ignoring) == 0 || !all && len(ignoring) < len(ests):
 		case len(ests) == 1:
-			return usagef("--%s: model %s does not use it; it applies to %s", sf.name, ests[0].Name(), sf.models)
+			return usagef("--%s: model %s does not use it; it applies to %s", sf.name, ests[0].Name(), models)
 		case all:
-			return usagef("--%s: model %s does not use it; it applies to %s", sf.name, ignoring[0], sf.models)
+			return usagef("--%s: model %s does not use it; it applies to %s", sf.name, ignoring[0], models)
 		default:
-			return usagef("--%s: none of the models (%s) uses it; it applies to %s", sf.name, strings.Join(ignoring, ", "), sf.models)
+			return usagef("--%s: none of the models (%s) uses it; it applies to %s", sf.name, strings.Join(ignoring, ", "), models)
 		}
 	}
 	return nil

@@ -51,17 +51,17 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 	if f.trainFraction > 0 && f.trainGold != "" {
 		return usagef("--train-fraction and --train-gold cannot be combined: give one source of training gold")
 	}
-	if _, gmv := est.(crowdkit.GoldMajorityVote); gmv {
+	if g, ok := est.(model.GoldNeeder); ok && g.NeedsGold() {
 		if f.trainGold == "" && f.trainFraction == 0 {
 			return usageErr(crowdkit.ErrNoTrainingGold)
 		}
 	}
 	if _, ok := est.(model.GoldTrainer); !ok && (f.trainGold != "" || f.trainFraction > 0) {
-		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (gmv and the la-*, da-* and vb-* models can)", est.Name())
+		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (%s can)", est.Name(), modelsWith(func(c model.Capabilities) bool { return c.TrainGold }))
 	}
 	if f.initWorkers != "" {
 		if ws, ok := est.(model.WorkerStarter); !ok || !ws.CanSetWorkers() {
-			return usagef("--init-workers: model %s cannot start from worker parameters (the la-*, da-*, hda-* and vb-* models can)", est.Name())
+			return usagef("--init-workers: model %s cannot start from worker parameters (%s can)", est.Name(), modelsWith(func(c model.Capabilities) bool { return c.InitWorkers }))
 		}
 	}
 	if f.fixWorkers {

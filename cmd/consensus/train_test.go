@@ -120,7 +120,7 @@ func TestFixWorkers(t *testing.T) {
 	}
 	checkRefusals(t, dir, []refusal{
 		{[]string{"--model", "da-ds", "--fix-workers"}, "--fix-workers needs --init-workers"},
-		{[]string{"--model", "wawa", "--init-workers", "one.csv", "--fix-workers"}, "model wawa cannot start from worker parameters (the la-*, da-*, hda-* and vb-* models can)"},
+		{[]string{"--model", "wawa", "--init-workers", "one.csv", "--fix-workers"}, "model wawa cannot start from worker parameters (la-*, da-*, hda-*, vb-la-*, vb-ds,"},
 		{[]string{"--model", "vb-da-ds", "--init-workers", "one.csv", "--fix-workers"}, "one.csv:1: header has 5 columns"},
 		{[]string{"--model", "la-ds", "--init-workers", "twice.csv", "--fix-workers"}, `twice.csv:4: worker "a" appears twice`},
 		{[]string{"--model", "la-ds", "--init-workers", "twice.csv"}, `twice.csv:4: worker "a" appears twice`},

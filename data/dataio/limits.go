@@ -15,8 +15,8 @@ import (
 // distinct task or worker identifier, set above the peaks of reading
 // simulated files of 10⁶ to 10⁸ labels with 2·10⁵ to 2·10⁷ tasks of ids of
 // up to nine characters in every format (gzip-compressed CSV, with its
-// blocks of text in flight, the largest); docs/errors.md lists the
-// measurements. ReadBufferBytes is the reader's blocks of text besides,
+// blocks of text in flight, the largest); docs/errors.md gives the
+// command that measures them. ReadBufferBytes is the reader's blocks of text besides,
 // which a file of more than a few MB fills.
 const (
 	ReadBytesPerLabel = 20

@@ -82,3 +82,7 @@ func (e GoldMajorityVote) Fit(ctx context.Context, d *data.Dataset, _ *model.Set
 // NumParams returns the number of fitted parameters on d: one skill per
 // worker (Parametric). Result.WorkerSkills reports them.
 func (GoldMajorityVote) NumParams(d *data.Dataset) int { return voteParams(d) }
+
+// NeedsGold reports true: gmv measures its workers' skills on training
+// gold and cannot fit without it (ErrNoTrainingGold).
+func (GoldMajorityVote) NeedsGold() bool { return true }

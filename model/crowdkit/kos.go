@@ -280,3 +280,7 @@ func scale(m float64) float64 {
 	}
 	return 1
 }
+
+// Classes returns 2 and 2: kos is for two classes only
+// (ErrTwoClassesOnly).
+func (KOS) Classes() (lo, hi int) { return 2, 2 }

@@ -224,3 +224,7 @@ func permuted(p []float64, perm []int) []float64 {
 	}
 	return q
 }
+
+// ReportsTaskParams reports whether h's noise model reports per-task
+// parameters (noise.TaskReporter), as Model's does.
+func (h HDA) ReportsTaskParams() bool { return h.inner().ReportsTaskParams() }

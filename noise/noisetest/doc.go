@@ -19,6 +19,17 @@
 //   - a noise.MStepper's MStep does not decrease Σ_i Σ_z g_i(z) l_i(z),
 //     ends where its gradient vanishes, and reaches at least its value at
 //     random parameters;
+//   - a noise.WorkerOnly evaluator's Conditional is the same, bit for bit,
+//     on every object a worker labelled (and a WorkerOnly variational
+//     posterior's Prob on every label of a worker with one value);
+//   - a noise.SharedBackpropper's BackpropShared is bit for bit
+//     BackpropProb with each object's weights copied to its labels;
+//   - a noise.Tabled evaluator's Table holds the P(y | z) Prob writes;
+//   - a noise.TaskReporter reports one finite value per TaskColumns entry
+//     for every object;
+//   - a noise.WorkerSetter's SetWorker, given a worker's WorkerValues,
+//     writes parameters at which WorkerValues reports them again, and
+//     refuses values of another length;
 //   - a noise.Conjugate model's variational posterior keeps the contract
 //     of noise.Variational (CheckVariational).
 //

@@ -103,6 +103,22 @@ func Check(t *testing.T, m noise.Model) {
 		if _, ok := m.NewEvaluator(d).(noise.MStepper); ok {
 			t.Run(fmt.Sprintf("K=%d/mstep", k), func(t *testing.T) { checkMStep(t, m, d) })
 		}
+		ev := m.NewEvaluator(d)
+		if _, ok := ev.(noise.WorkerOnly); ok {
+			t.Run(fmt.Sprintf("K=%d/worker-only", k), func(t *testing.T) { checkWorkerOnly(t, m, d) })
+		}
+		if _, ok := ev.(noise.SharedBackpropper); ok {
+			t.Run(fmt.Sprintf("K=%d/shared-weights", k), func(t *testing.T) { checkShared(t, m, d) })
+		}
+		if _, ok := ev.(noise.Tabled); ok {
+			t.Run(fmt.Sprintf("K=%d/table", k), func(t *testing.T) { checkTabled(t, m, d) })
+		}
+		if _, ok := m.(noise.TaskReporter); ok {
+			t.Run(fmt.Sprintf("K=%d/task-values", k), func(t *testing.T) { checkTaskReporter(t, m, d) })
+		}
+		if _, ok := m.(noise.WorkerSetter); ok {
+			t.Run(fmt.Sprintf("K=%d/set-worker", k), func(t *testing.T) { checkWorkerSetter(t, m, d) })
+		}
 		if c, ok := m.(noise.Conjugate); ok {
 			t.Run(fmt.Sprintf("K=%d/variational", k), func(t *testing.T) { CheckVariational(t, c, d) })
 		}

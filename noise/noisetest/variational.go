@@ -15,7 +15,9 @@ import (
 // probability, is positive and at most the posterior mean Conditional
 // gives (Jensen); Conditional is a distribution; Accumulate adds as much
 // weight as it is given (every label's weights sum to 1, so the counts sum
-// to the number of labels); and Load(Params()) restores the posterior.
+// to the number of labels); a noise.WorkerOnly posterior's Prob is the
+// same, bit for bit, for every label of one worker with one value; and
+// Load(Params()) restores the posterior.
 func CheckVariational(t *testing.T, m noise.Conjugate, d *data.Dataset) {
 	k := d.NumClasses()
 	v := m.NewVariational(d)
@@ -57,6 +59,9 @@ func CheckVariational(t *testing.T, m noise.Conjugate, d *data.Dataset) {
 		t.Errorf("KL %g with counts", kl)
 	}
 	v.Prob(0, d.NumTasks(), p)
+	if _, ok := v.(noise.WorkerOnly); ok {
+		checkProbWorkerOnly(t, d, p)
+	}
 	w := m.NewVariational(d)
 	w.Load(v.Params(nil))
 	q := make([]float64, n*k)
@@ -64,6 +69,30 @@ func CheckVariational(t *testing.T, m noise.Conjugate, d *data.Dataset) {
 	for i := range p {
 		if math.Abs(p[i]-q[i]) > 1e-12*p[i] {
 			t.Fatalf("Load(Params()) changes Prob[%d] from %g to %g", i, p[i], q[i])
+		}
+	}
+}
+
+// checkProbWorkerOnly checks that p, Prob of every label of d, holds the
+// same row for every label of one worker with one value.
+func checkProbWorkerOnly(t *testing.T, d *data.Dataset, p []float64) {
+	k := d.NumClasses()
+	type key struct {
+		w int32
+		y int
+	}
+	first := make(map[key]int)
+	for i, w := range d.Worker {
+		kk := key{w, int(d.Label[i])}
+		f, ok := first[kk]
+		if !ok {
+			first[kk] = i
+			continue
+		}
+		for z := range k {
+			if p[i*k+z] != p[f*k+z] {
+				t.Fatalf("worker %d, value %d: Prob of label %d is %.17g at z=%d, of label %d %.17g", w, kk.y, i, p[i*k+z], z, f, p[f*k+z])
+			}
 		}
 	}
 }

@@ -18,7 +18,8 @@ The core needs only the standard library; the Crowd-Kit classes and the
 """
 
 from ._binary import BinaryNotFoundError, find_binary
-from ._core import DEFAULT_MODEL, OPTIONS, ConsensusError, ConsensusInputError, Result, aggregate, check_options
+from ._core import (DEFAULT_MODEL, OPTIONS, ConsensusError, ConsensusInputError, Result, aggregate, capabilities,
+                    check_options)
 from .aggregation import (GLAD, KOS, MACE, MMSR, Auto, Consensus, DawidSkene, GoldMajorityVote, MajorityVote,
                           OneCoinDawidSkene, Wawa, ZeroBasedSkill)
 from .datasets import load_dataset
@@ -30,7 +31,7 @@ from .planning import NextResult, plan_next
 __version__ = "0.1.0"
 
 __all__ = [
-    "aggregate", "check_options", "find_binary", "load_dataset", "Result", "ConsensusError", "ConsensusInputError", "BinaryNotFoundError",
+    "aggregate", "capabilities", "check_options", "find_binary", "load_dataset", "Result", "ConsensusError", "ConsensusInputError", "BinaryNotFoundError",
     "DEFAULT_MODEL", "OPTIONS",
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene", "GLAD",
     "MACE", "KOS", "MMSR",

@@ -1,6 +1,7 @@
 """aggregate(): one run of ``consensus fit`` on labels held in Python."""
 
 import csv
+import json
 import os
 import re
 import subprocess
@@ -9,15 +10,11 @@ import tempfile
 from ._binary import find_binary
 from ._files import _write_labels, _write_gold, _write_workers, _clean, _remember
 
-__all__ = ["aggregate", "check_options", "Result", "ConsensusError", "ConsensusInputError", "DEFAULT_MODEL", "OPTIONS"]
+__all__ = ["aggregate", "capabilities", "check_options", "Result", "ConsensusError", "ConsensusInputError", "DEFAULT_MODEL", "OPTIONS"]
 
 #: The model that ``aggregate`` fits when none is named: the CLI's default.
 DEFAULT_MODEL = "vb-ds"
 
-# Models that the CLI's --workers refuses: they have no worker parameters.
-_NO_WORKERS = frozenset({"rfe", "mv", "kos"})
-# Models whose --tasks table has per-task parameters (GLAD's difficulty).
-_TASK_PARAMS = frozenset({"la-glad", "da-glad", "hda-glad"})
 
 #: The keyword options of ``aggregate``, each with the ``consensus fit``
 #: flag it becomes and the type of its value. ``None`` (and ``False`` for a
@@ -39,7 +36,52 @@ OPTIONS = {
     "max_memory": ("--max-memory", str),
 }
 
-_CHOSEN = re.compile(r"^auto: chose (\S+),", re.MULTILINE)
+# The capabilities of every model, as ``consensus models --format json``
+# lists them, by the binary's path and modification time.
+_CAPABILITIES = {}
+
+
+def capabilities(binary=None):
+    """The models of the ``consensus`` binary with their capabilities, as
+    ``consensus models --format json`` lists them: a dict with ``default``
+    (the default model's name), ``models`` (a dict from every model's name
+    to its capabilities: ``worker_params``, ``task_params``, ``answer``,
+    ``both``, ``train_gold``, ``needs_gold``, ``init_workers``, ``skills``,
+    ``priors``, ``settings``, ``min_classes``, ``max_classes``, ...) and
+    ``auto`` (``--model auto`` with its default ``candidates``). The answer
+    is read once per binary."""
+    exe = find_binary(binary)
+    key = (exe, os.stat(exe).st_mtime_ns)
+    if key not in _CAPABILITIES:
+        cmd = [exe, "models", "--format", "json"]
+        proc = _run(cmd, stdout=True)
+        try:
+            listed = json.loads(proc.stdout) if proc.returncode == 0 else None
+        except ValueError:
+            listed = None
+        if not isinstance(listed, dict) or not isinstance(listed.get("models"), list):
+            raise ConsensusError("the consensus binary did not list its models' capabilities (consensus models "
+                                 "--format json exited with status %d); is binary= or CONSENSUS_BIN the consensus "
+                                 "program, of this package's version?" % proc.returncode,
+                                 proc.returncode, proc.stderr, cmd)
+        _CAPABILITIES[key] = dict(listed, models={m["name"]: m for m in listed["models"]})
+    return _CAPABILITIES[key]
+
+
+def _candidates(caps, model, auto_models):
+    """The capabilities of the models a fit of model may fit: the model's,
+    or with ``auto`` those of its candidates; None for a name the binary
+    does not list (the CLI's error then says so)."""
+    if model == "auto":
+        names = caps["auto"]["candidates"]
+        if auto_models is not None:
+            names = auto_models.split(",") if isinstance(auto_models, str) else list(auto_models)
+        names = [n.strip() for n in names]
+    else:
+        names = [model]
+    if not all(n in caps["models"] for n in names):
+        return None
+    return [caps["models"][n] for n in names]
 
 
 class ConsensusError(RuntimeError):
@@ -86,19 +128,25 @@ class Result:
         workers: a list of dicts, one per worker, with the keys of
             ``worker_columns`` (``worker``, ``labels``, ``skill`` and the
             model's own parameters), or ``None`` for a model without worker
-            parameters (rfe, mv, wawa, zbs, gmv, kos, mmsr).
+            parameters (``worker_params`` false in ``capabilities()``).
         worker_columns: the column names of ``workers``, in the CLI's order.
-        tasks: for the GLAD models, a list of dicts with keys ``task``,
-            ``labels`` and ``difficulty``; else ``None``.
+        tasks: for a model with per-task parameters (``task_params`` in
+            ``capabilities()``: the GLAD models), a list of dicts with keys
+            ``task``, ``labels`` and ``difficulty``; else ``None``.
         log: what the CLI wrote to standard error (the fit's summary:
             iterations, log-likelihood, stopping reason, a fitted class prior).
+        summary: the CLI's summary of the fit as data (``consensus fit
+            --summary``): a dict with ``model``, ``tasks``, ``workers``,
+            ``labels``, ``classes``, ``converged`` and, for a fit by a
+            solver, ``solver``, ``iterations``, ``status`` and
+            ``log_likelihood``.
 
     With pandas installed, ``labels_``, ``probas_``, ``workers_`` and
     ``tasks_`` give the same data in Crowd-Kit's shapes.
     """
 
     def __init__(self, model, requested_model, classes, class_texts, task_ids, prob_rows, labels,
-                 workers, worker_columns, tasks, log, dist_rows=None):
+                 workers, worker_columns, tasks, log, dist_rows=None, summary=None):
         self.model = model
         self.requested_model = requested_model
         self.classes = classes
@@ -112,6 +160,7 @@ class Result:
         self.worker_columns = worker_columns
         self.tasks = tasks
         self.log = log
+        self.summary = summary
 
     def __repr__(self):
         return "<Result model=%r: %d tasks, %d classes, %s workers>" % (
@@ -306,19 +355,20 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
                 cmd += ["--fix-workers"]
         if class_text is not None:
             cmd += ["--classes", ",".join(class_text)]
-        want_workers = workers and (model not in _NO_WORKERS or skills is not None)
+        # What the fit reports, as the binary's capabilities say: worker
+        # parameters when every model it may fit has them (or skills weigh
+        # the votes), per-task parameters (GLAD's difficulty) likewise.
+        fits = _candidates(capabilities(exe), model, options.get("auto_models"))
+        want_workers = workers and (skills is not None or fits is not None and all(c["worker_params"] for c in fits))
+        want_tasks = fits is not None and all(c["task_params"] for c in fits)
         if want_workers:
             cmd += ["--workers", workers_path]
-        if model in _TASK_PARAMS:
+        if want_tasks:
             cmd += ["--tasks", tasks_path]
+        summary_path = os.path.join(tmp, "summary.json")
+        cmd += ["--summary", summary_path]
         cmd += args
         proc = _run(cmd)
-        if proc.returncode != 0 and want_workers and "has no worker parameters" in proc.stderr:
-            # auto with candidates of its own that have no worker parameters
-            cmd.remove(workers_path)
-            cmd.remove("--workers")
-            want_workers = False
-            proc = _run(cmd)
         if proc.returncode != 0:
             message = _locate(_message(proc.stderr, proc.returncode), in_path, describe, multiline)
             if train_gold is not None:
@@ -329,11 +379,9 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
                 message = message.replace(skills_path, "skills")
             raise _error(message, proc.returncode, proc.stderr, cmd)
 
-        fitted = model
-        if model == "auto":
-            m = _CHOSEN.search(proc.stderr)
-            if m:
-                fitted = m.group(1)
+        with _open_output(summary_path) as f:
+            summary = json.load(f)
+        fitted = summary["model"]
         class_texts, task_ids, prob_rows, dist_rows, agg = _read_consensus(out_path, back_task)
         class_names = [_lookup(back_label, c, "class", out_path) for c in class_texts]
         agg = {t: _lookup(back_label, c, "label", out_path) for t, c in agg.items()}
@@ -341,10 +389,10 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
         if want_workers and os.path.exists(workers_path):
             worker_columns, worker_rows = _read_table(workers_path, "worker", back_worker)
         task_rows = None
-        if model in _TASK_PARAMS:
+        if want_tasks:
             _, task_rows = _read_table(tasks_path, "task", back_task)
     return Result(fitted, model, class_names, class_texts, task_ids, prob_rows, agg,
-                  worker_rows, worker_columns, task_rows, proc.stderr, dist_rows)
+                  worker_rows, worker_columns, task_rows, proc.stderr, dist_rows, summary)
 
 
 _KEYWORDS = ("binary", "classes", "workers", "train_gold", "init_workers", "fix_workers", "skills", "missing_skill",

@@ -4,7 +4,6 @@ from the iterations of _ckfit, and the votes Crowd-Kit's classes compute
 from skills."""
 
 import math
-import re
 
 from ._files import MissingColumnError, _clean
 
@@ -31,18 +30,15 @@ def _frame(pd, data, columns=_COLUMNS):
     return pd.DataFrame(rows, columns=columns)
 
 
-_LOG_LIKELIHOOD = re.compile(r"log-likelihood (\S+),")
-
-
 def _final_loss(r):
     """The converged fit's loss_history_: one entry, the fitted mean
-    log-likelihood per label from the CLI's summary (the CLI keeps no
-    history of its iterations); empty for the models without one."""
-    m = _LOG_LIKELIHOOD.search(r.log or "")
-    labels = re.search(r" (\d+) labels,", r.log or "")
-    if m is None or labels is None:
+    log-likelihood per label from the CLI's summary (Result.summary; the
+    CLI keeps no history of its iterations); empty for the models without
+    one."""
+    s = r.summary or {}
+    if s.get("log_likelihood") is None or not s.get("labels"):
         return []
-    return [float(m.group(1)) / int(labels.group(1))]
+    return [s["log_likelihood"] / s["labels"]]
 
 
 def _sorted_columns(frame):

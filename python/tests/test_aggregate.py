@@ -165,6 +165,31 @@ class TestAgreesWithCLI(unittest.TestCase):
         self.assertTrue(all(t["difficulty"] > 0 for t in r.tasks))
 
 
+class TestCapabilities(unittest.TestCase):
+    """aggregate() asks for what the binary says each model has
+    (capabilities(), from consensus models --format json), and every model
+    gives it."""
+
+    def test_default(self):
+        self.assertEqual(cc.capabilities()["default"], cc.DEFAULT_MODEL)
+
+    def test_every_model_reports_what_it_declares(self):
+        caps = cc.capabilities()
+        self.assertIn("auto", caps)
+        self.assertGreater(len(caps["models"]), 30)
+        for name, c in caps["models"].items():
+            with self.subTest(name):
+                gold = {"t1": "cat", "t2": "dog"} if c["needs_gold"] else None
+                r = cc.aggregate(SMALL, name, train_gold=gold, max_iter=20 if "max-iter" in c["settings"] else None)
+                self.assertEqual(r.model, name)
+                self.assertEqual(r.workers is not None, c["worker_params"])
+                self.assertEqual(r.tasks is not None, c["task_params"])
+                self.assertEqual(r.summary["model"], name)
+                self.assertEqual(r.summary["labels"], len(SMALL))
+                if c["both"]:
+                    self.assertIsNotNone(r._dist_rows)
+
+
 class TestValues(unittest.TestCase):
 
     def test_types_come_back_as_given(self):
@@ -396,7 +421,8 @@ class TestBinary(unittest.TestCase):
     def test_binary_writing_nothing(self):
         # A program that exits 0 without writing its tables gives a
         # ConsensusError naming the table, not a FileNotFoundError naming a
-        # temporary path; an empty table likewise.
+        # temporary path; an empty table likewise. aggregate first asks
+        # the program for its models' capabilities, and says it gave none.
         with tempfile.TemporaryDirectory() as tmp:
             for name, script in [("silent", "#!/bin/sh\nexit 0\n"),
                                  ("empty", "#!/bin/sh\nfor a; do case $p in --output|-o) : > \"$a\";; esac; p=$a; done\n")]:
@@ -408,7 +434,7 @@ class TestBinary(unittest.TestCase):
                     with self.assertRaises(cc.ConsensusError) as ctx:
                         cc.aggregate(SMALL, "mv", binary=fake)
                     msg = str(ctx.exception)
-                    self.assertIn("consensus table", msg)
+                    self.assertIn("did not list its models' capabilities", msg)
                     self.assertNotIn(tempfile.gettempdir(), msg)
                     with self.assertRaises(cc.ConsensusError) as ctx:
                         cc.aggregate_pairwise([("w", "a", "b", "a"), ("w", "b", "a", "a")], binary=fake)

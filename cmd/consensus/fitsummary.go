@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/output"
+)
+
+// fitSummary is what fit --summary writes, one JSON object: the model
+// fitted (with --model auto, the one chosen) and how its fit ended, for
+// programs that must not read the English summary on standard error.
+type fitSummary struct {
+	// Model is the model fitted; Requested the --model value.
+	Model     string `json:"model"`
+	Requested string `json:"requested"`
+	// Tasks, Workers, Labels and Classes count the data fitted.
+	Tasks   int `json:"tasks"`
+	Workers int `json:"workers"`
+	Labels  int `json:"labels"`
+	Classes int `json:"classes"`
+	// Converged is model.Result.Converged.
+	Converged bool `json:"converged"`
+	// Solver, Iterations, Status and LogLikelihood are the solver's
+	// statistics, left out for a fit without a solver (Result.Solved).
+	Solver        string   `json:"solver,omitempty"`
+	Iterations    int      `json:"iterations,omitempty"`
+	Status        string   `json:"status,omitempty"`
+	LogLikelihood *float64 `json:"log_likelihood,omitempty"`
+}
+
+// summaryFile returns the output of fit --summary at path for the result r
+// of --model requested.
+func summaryFile(path, requested string, r *model.Result) output.File {
+	d := r.Data
+	s := fitSummary{
+		Model: r.Model, Requested: requested, Converged: r.Converged,
+		Tasks: d.NumTasks(), Workers: d.NumWorkers(), Labels: d.NumLabels(), Classes: d.NumClasses(),
+	}
+	if r.Solved() {
+		ll := r.LogLikelihood
+		s.Solver, s.Iterations, s.Status, s.LogLikelihood = r.Method, r.Iterations, r.Status, &ll
+	}
+	return output.File{Path: path, Write: func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}}
+}
