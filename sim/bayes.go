@@ -23,6 +23,9 @@ import (
 // objects and workers (for example with some labels removed). It returns
 // an error for data simulated under DA, which has no true class.
 func (t *Truth) BayesPosterior(d *data.Dataset) ([]float64, error) {
+	if t == nil || d == nil {
+		return nil, errors.New("sim: the Bayes posterior needs a simulation's truth and data set")
+	}
 	c := t.cfg
 	if t.Class == nil {
 		return nil, errors.New("sim: the Bayes posterior of the true class needs one class per object (LA)")

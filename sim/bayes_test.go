@@ -2,8 +2,10 @@ package sim
 
 import (
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/noise"
@@ -127,5 +129,30 @@ func TestBayesPosteriorCalibrated(t *testing.T) {
 				t.Errorf("ECE %.4f, want at most 0.03", ece)
 			}
 		})
+	}
+}
+
+// TestBayesPosteriorErrors checks that BayesPosterior returns an error,
+// instead of panicking, without a truth or a data set, under DA and for
+// another simulation's data set.
+func TestBayesPosteriorErrors(t *testing.T) {
+	d, tr := mustSimulate(t, Settings{Tasks: 20, Workers: 4, Latent: latent.LA{}, Seed: 1})
+	other, _ := mustSimulate(t, Settings{Tasks: 30, Workers: 4, Latent: latent.LA{}, Seed: 1})
+	dd, da := mustSimulate(t, Settings{Tasks: 20, Workers: 4, Seed: 1})
+	var none *Truth
+	for _, c := range []struct {
+		name string
+		t    *Truth
+		d    *data.Dataset
+		want string
+	}{
+		{"nil truth", none, d, "needs a simulation's truth"},
+		{"nil data", tr, nil, "needs a simulation's truth"},
+		{"da", da, dd, "one class per object"},
+		{"other data", tr, other, "a data set of 30 objects"},
+	} {
+		if _, err := c.t.BayesPosterior(c.d); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+		}
 	}
 }

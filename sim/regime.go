@@ -8,7 +8,7 @@ import (
 	"github.com/consensuslab/consensus/noise"
 )
 
-// regime is a named configuration of a simulation regime.
+// regime is the named settings of a simulation regime.
 type regime struct {
 	name, summary string
 	config        func() Settings
@@ -83,7 +83,7 @@ func RegimeSummary(name string) string {
 	return ""
 }
 
-// Regime returns the configuration of the named regime (see Regimes) with
+// Regime returns the settings of the named regime (see Regimes) with
 // the given seed. The regimes are the hard cases of crowdsourced data a
 // consensus model is benchmarked on:
 //

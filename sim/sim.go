@@ -15,7 +15,7 @@
 // Some workers may depart from the noise model: spammers, adversaries, and
 // a group of workers who share one systematic confusion (Settings.Spammers,
 // Settings.Adversaries, Settings.Correlated). Regime returns named
-// configurations of these regimes.
+// settings of these regimes.
 package sim
 
 import (

@@ -52,7 +52,7 @@ type OverlapSettings struct {
 	Threads int
 }
 
-// OverlapSettingsFor returns the configuration Run uses: Duchenne smiles,
+// OverlapSettingsFor returns the settings Run uses: Duchenne smiles,
 // n = 3, ..., 20, 10 draws each, fitted with the ridge protocol (λ = 1, to
 // convergence) and without penalty (the maximum likelihood, which LA-GLAD
 // never reaches: its parameters diverge; at most 300 iterations to keep the

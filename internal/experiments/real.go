@@ -78,7 +78,7 @@ func DefaultRealProtocols(quick bool) []RealProtocol {
 	return p
 }
 
-// RealSettingsFor returns the configuration Run uses: all six shipped data
+// RealSettingsFor returns the settings Run uses: all six shipped data
 // sets, the seven models, L-BFGS and DefaultRealProtocols. With Quick it uses temp
 // only, with lower iteration limits.
 func RealSettingsFor(o SharedSettings) RealSettings {

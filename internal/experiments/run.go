@@ -305,14 +305,14 @@ type SharedSettings struct {
 	Quick bool
 }
 
-// threadsPerFit returns the threads of each fit when parallel fits run at
-// the same time: the cores divided among them, at least one.
-func threadsPerFit(parallel int) int {
+// threadsPerFit returns the threads of each fit when fits run at the same
+// time (Settings.Threads): the cores divided among them, at least one.
+func threadsPerFit(fits int) int {
 	p := runtime.GOMAXPROCS(0)
-	if parallel <= 0 {
-		parallel = p
+	if fits <= 0 {
+		fits = p
 	}
-	return max(1, p/parallel)
+	return max(1, p/fits)
 }
 
 // job is one unit of work of an experiment: it stores its result in a
@@ -323,11 +323,11 @@ type job struct {
 	run  func() error
 }
 
-// runJobs runs the jobs, at most parallel at a time (GOMAXPROCS for 0),
+// runJobs runs the jobs, at most fits at a time (GOMAXPROCS for 0),
 // the most expensive first, and reports the start (Done 0) and each job
 // ended to progress, if not nil. It returns the first error, or the
 // context's error if ctx is done first; no job starts after an error.
-func runJobs(ctx context.Context, parallel int, jobs []job, progress func(model.Progress)) error {
+func runJobs(ctx context.Context, fits int, jobs []job, progress func(model.Progress)) error {
 	order := make([]int, len(jobs))
 	for i := range order {
 		order[i] = i
@@ -341,7 +341,7 @@ func runJobs(ctx context.Context, parallel int, jobs []job, progress func(model.
 		}
 		return 0
 	})
-	o := pool.Settings{Threads: parallel, Order: order, StopOnError: true}
+	o := pool.Settings{Threads: fits, Order: order, StopOnError: true}
 	if progress != nil {
 		progress(model.Progress{Total: len(jobs)})
 		o.Ended = func(e pool.Ended) {

@@ -56,7 +56,7 @@ type SyntheticSettings struct {
 	Threads int
 }
 
-// SyntheticSettingsFor returns the configuration Run uses: the paper's
+// SyntheticSettingsFor returns the settings Run uses: the paper's
 // simulation repeated 10 times (seeds Seed to Seed+9), fits to convergence
 // capped at 20000 iterations, conjugate gradient up to 2000, the ridge
 // sweep on the first 3 simulations capped at 5000 iterations. With Quick: 300 objects, 2

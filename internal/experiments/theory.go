@@ -29,7 +29,7 @@ type TheorySettings struct {
 	Points int
 }
 
-// TheorySettingsFor returns the configuration Run uses: n = 5, 10, 20,
+// TheorySettingsFor returns the settings Run uses: n = 5, 10, 20,
 // a = 0.6, 0.7, 0.8, 0.9, r = 0.5 and 101 values of q. Quick changes
 // nothing: the curves are exact and cheap.
 func TheorySettingsFor(SharedSettings) TheorySettings {
