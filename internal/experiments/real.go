@@ -259,9 +259,27 @@ func goldTies(p []float64, k int, gold *data.Gold) int {
 	return n
 }
 
-// modelIndex returns the index of name in the configured models, or -1.
-func (r *RealResult) modelIndex(name string) int {
-	return slices.Index(r.Settings.Models, name)
+// formIndex returns the index in models of the maximum-likelihood form of
+// the noise model named noise under the latent assumption named latent
+// ("la" or "da"), as the registry describes each model (model.Describe),
+// or -1 if models has none.
+func formIndex(models []string, noise, latent string) int {
+	return slices.IndexFunc(models, func(m string) bool {
+		c, ok := model.DescribeName(m)
+		return ok && c.Noise == noise && c.Assumption == latent && !c.Variational
+	})
+}
+
+// baselineIndex returns the index in models of the relative frequency
+// estimator (model.RFE under its own name, not an alias such as mv), or
+// -1 if models has none.
+func baselineIndex(models []string) int {
+	return slices.IndexFunc(models, func(m string) bool {
+		e, err := model.ByName(m)
+		_, rfe := e.(model.RFE)
+		c, _ := model.DescribeName(m)
+		return err == nil && rfe && c.SameAs == ""
+	})
 }
 
 // families are the three noise models, each with an LA and a DA form.
@@ -339,7 +357,7 @@ func (r *RealResult) WinCounts(p int) (acc, ll, paperAcc, paperLL Wins) {
 	for i, name := range r.Settings.Datasets {
 		pr := paperRow(name)
 		for _, f := range families {
-			la, da := r.modelIndex("la-"+f.name), r.modelIndex("da-"+f.name)
+			la, da := formIndex(r.Settings.Models, f.name, "la"), formIndex(r.Settings.Models, f.name, "da")
 			if la < 0 || da < 0 {
 				continue
 			}
@@ -347,7 +365,7 @@ func (r *RealResult) WinCounts(p int) (acc, ll, paperAcc, paperLL Wins) {
 			acc.add(compare(c[la].Accuracy, c[da].Accuracy, false))
 			ll.add(compare(c[la].LogLoss, c[da].LogLoss, true))
 			if pr != nil {
-				pla, pda := slices.Index(paperModels, "la-"+f.name), slices.Index(paperModels, "da-"+f.name)
+				pla, pda := formIndex(paperModels, f.name, "la"), formIndex(paperModels, f.name, "da")
 				paperAcc.add(compare(parsePaper(pr.Acc[pla]), parsePaper(pr.Acc[pda]), false))
 				paperLL.add(compare(parsePaper(pr.LogLoss[pla]), parsePaper(pr.LogLoss[pda]), true))
 			}
@@ -361,7 +379,7 @@ func (r *RealResult) WinCounts(p int) (acc, ll, paperAcc, paperLL Wins) {
 func pairWinner(models []string, vals []float64, lower bool) []bool {
 	win := make([]bool, len(models))
 	for _, f := range families {
-		la, da := slices.Index(models, "la-"+f.name), slices.Index(models, "da-"+f.name)
+		la, da := formIndex(models, f.name, "la"), formIndex(models, f.name, "da")
 		if la < 0 || da < 0 {
 			continue
 		}

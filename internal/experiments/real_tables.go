@@ -10,13 +10,10 @@ import (
 	"strings"
 )
 
-// modelTitle returns the column title of a model, such as "LA DS".
+// modelTitle returns the column title of a model: its name in capitals
+// with the first hyphen a space, such as "LA DS" and "RFE".
 func modelTitle(m string) string {
-	if m == "rfe" {
-		return "RFE"
-	}
-	a, n, _ := strings.Cut(m, "-")
-	return strings.ToUpper(a) + " " + strings.ToUpper(n)
+	return strings.ToUpper(strings.Replace(m, "-", " ", 1))
 }
 
 func datasetTitle(name string, k int) string {
@@ -84,7 +81,7 @@ func (r *RealResult) paperValues(row [7]string) ([]float64, []string) {
 
 // accuracyTable returns the accuracy table of protocol p.
 func (r *RealResult) accuracyTable(p int) string {
-	rfe := r.modelIndex("rfe")
+	rfe := baselineIndex(r.Settings.Models)
 	return r.metricTable(p, metricSpec{
 		intro: "Accuracy (%). RFE is absolute, the six models are differences to RFE, as in the paper. " +
 			"**Bold**: the better of each LA/DA pair (the paper bolds the best model of a row instead). " +
@@ -239,7 +236,7 @@ func (r *RealResult) winsTable(p int) string {
 
 // rfeTable returns the check of the RFE smoothing.
 func (r *RealResult) rfeTable() string {
-	rfe := r.modelIndex("rfe")
+	rfe := baselineIndex(r.Settings.Models)
 	if rfe < 0 || len(r.Cells) == 0 {
 		return ""
 	}
