@@ -11,6 +11,7 @@ import (
 
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/progress"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -167,13 +168,13 @@ func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, es
 		return nil, usagef("--auto-criterion: %v", err)
 	}
 	opt := compare.AutoSettings{Estimators: ests, Scorer: scorer, Fit: set, Seed: seed}
-	var bar *progress
+	var bar *progress.Reporter
 	if !quiet {
-		bar = newProgress("choosing a model")
-		opt.Progress = func(p model.Progress) { bar.step(p.Done, p.Total, p.Item) }
+		bar = progress.New("choosing a model")
+		opt.Progress = func(p model.Progress) { bar.Step(p.Done, p.Total, p.Item) }
 	}
 	choice, err := compare.Auto(ctx, d, opt)
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
+	"github.com/consensuslab/consensus/internal/progress"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/crowdkit"
@@ -177,13 +178,13 @@ func newFitCmd() *cobra.Command {
 			if est, err = sf.apply(est, d); err != nil {
 				return err
 			}
-			var bar *progress
+			var bar *progress.Reporter
 			if !ff.quiet {
-				bar = newProgress(fmt.Sprintf("fitting %s", est.Name()))
-				set.Progress = bar.update
+				bar = progress.New(fmt.Sprintf("fitting %s", est.Name()))
+				set.Progress = bar.Update
 			}
 			res, err := est.Fit(cmd.Context(), d, set)
-			bar.finish()
+			bar.Finish()
 			if errors.Is(err, model.ErrNoMStep) || errors.Is(err, crowdkit.ErrTwoClassesOnly) {
 				return usageErr(err) // --solver em with a model EM cannot fit, kos with K ≠ 2
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/internal/experiments"
+	"github.com/consensuslab/consensus/internal/progress"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -93,7 +94,7 @@ func contains(list []string, s string) bool {
 // refreshed by a ticker so that long fits do not leave it silent.
 type reproduceStatus struct {
 	mu          sync.Mutex
-	bar         *progress
+	bar         *progress.Reporter
 	done, total int
 	what        string
 }
@@ -104,17 +105,17 @@ func (s *reproduceStatus) event(p model.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p.Done == 0 {
-		s.bar.finish()
-		s.bar = newProgress("reproduce " + p.Run)
+		s.bar.Finish()
+		s.bar = progress.New("reproduce " + p.Run)
 		s.what = ""
 	}
 	s.done, s.total = p.Done, p.Total
 	if p.Item != "" {
 		s.what = "last finished: " + p.Item
 	}
-	s.bar.step(s.done, s.total, s.what)
+	s.bar.Step(s.done, s.total, s.what)
 	if p.Done == p.Total {
-		s.bar.finish()
+		s.bar.Finish()
 		s.bar = nil
 	}
 }
@@ -132,7 +133,7 @@ func (s *reproduceStatus) tick(interval time.Duration) (stop func()) {
 			select {
 			case <-t.C:
 				s.mu.Lock()
-				s.bar.step(s.done, s.total, s.what)
+				s.bar.Step(s.done, s.total, s.what)
 				s.mu.Unlock()
 			case <-quit:
 				return
@@ -144,7 +145,7 @@ func (s *reproduceStatus) tick(interval time.Duration) (stop func()) {
 		close(quit)
 		wg.Wait()
 		s.mu.Lock()
-		s.bar.finish()
+		s.bar.Finish()
 		s.bar = nil
 		s.mu.Unlock()
 	}
