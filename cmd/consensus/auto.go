@@ -59,10 +59,10 @@ func (o modelOptions) applySome(names []string) ([]model.Estimator, error) {
 		return nil, err
 	}
 	if o.gladPrior != 0 && !glad {
-		return nil, usagef("--glad-prior needs a GLAD model (%s) among the models and a positive variance", modelsWith(hasPrior("glad-prior")))
+		return nil, usagef("--glad-prior needs a GLAD model (%s) among the models and a positive variance", model.NamesWith(model.HasPrior("glad-prior")))
 	}
 	if (o.qPrior != 0 || o.staged) && !q {
-		return nil, usagef("--q-prior and --staged need a model with a prior on q_j (%s) among the models", modelsWith(hasPrior("q-prior")))
+		return nil, usagef("--q-prior and --staged need a model with a prior on q_j (%s) among the models", model.NamesWith(model.HasPrior("q-prior")))
 	}
 	return ests, nil
 }

@@ -49,12 +49,12 @@ var conformanceFlags = []conformanceFlag{
 	{[]string{"--workers", "w.csv"}, func(c model.Capabilities) bool { return c.WorkerParams }},
 	{[]string{"--tasks", "t.csv"}, func(c model.Capabilities) bool { return c.TaskParams }},
 	{[]string{"--train-gold", "g2.csv"}, func(c model.Capabilities) bool { return c.TrainGold }},
-	{[]string{"--glad-prior", "1"}, hasPrior("glad-prior")},
-	{[]string{"--q-prior", "0.5"}, hasPrior("q-prior")}, // the default: the model keeps its name
-	{[]string{"--solver", "lbfgs"}, readsSetting("solver")},
-	{[]string{"--max-iter", "30"}, readsSetting("max-iter")},
-	{[]string{"--func-tol", "1e-6"}, readsSetting("func-tol")},
-	{[]string{"--ridge", "0.01"}, readsSetting("ridge")},
+	{[]string{"--glad-prior", "1"}, model.HasPrior("glad-prior")},
+	{[]string{"--q-prior", "0.5"}, model.HasPrior("q-prior")}, // the default: the model keeps its name
+	{[]string{"--solver", "lbfgs"}, model.ReadsSetting("solver")},
+	{[]string{"--max-iter", "30"}, model.ReadsSetting("max-iter")},
+	{[]string{"--func-tol", "1e-6"}, model.ReadsSetting("func-tol")},
+	{[]string{"--ridge", "0.01"}, model.ReadsSetting("ridge")},
 	{[]string{"--skills", "skills.csv"}, func(c model.Capabilities) bool { return c.Skills }},
 }
 

@@ -198,7 +198,7 @@ func newFitCmd() *cobra.Command {
 				// The result answers, not the noise model's name: a
 				// variational GLAD fit keeps its difficulties at their mode
 				// and reports none.
-				return usagef("--tasks: the fit of model %s reports no per-task parameters (%s do); no output written", res.Model, modelsWith(func(c model.Capabilities) bool { return c.TaskParams }))
+				return usagef("--tasks: the fit of model %s reports no per-task parameters (%s do); no output written", res.Model, model.NamesWith(func(c model.Capabilities) bool { return c.TaskParams }))
 			}
 			files := lf.files(out, ofmt, res, ff.seed)
 			if workers != "" {

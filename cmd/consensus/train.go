@@ -57,11 +57,11 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 		}
 	}
 	if _, ok := est.(model.GoldTrainer); !ok && (f.trainGold != "" || f.trainFraction > 0) {
-		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (%s can)", est.Name(), modelsWith(func(c model.Capabilities) bool { return c.TrainGold }))
+		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (%s can)", est.Name(), model.NamesWith(func(c model.Capabilities) bool { return c.TrainGold }))
 	}
 	if f.initWorkers != "" {
 		if ws, ok := est.(model.WorkerStarter); !ok || !ws.CanSetWorkers() {
-			return usagef("--init-workers: model %s cannot start from worker parameters (%s can)", est.Name(), modelsWith(func(c model.Capabilities) bool { return c.InitWorkers }))
+			return usagef("--init-workers: model %s cannot start from worker parameters (%s can)", est.Name(), model.NamesWith(func(c model.Capabilities) bool { return c.InitWorkers }))
 		}
 	}
 	if f.fixWorkers {
