@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/output"
 )
 
 // conformanceData writes the data of TestRegistryConformance to dir: labels
@@ -117,7 +118,7 @@ func conformFit(t *testing.T, wd string, c model.Capabilities) {
 	if header != want || strings.Count(string(out), "\n") != 31 {
 		t.Errorf("consensus header %q and %d lines, want %q and 31", header, strings.Count(string(out), "\n"), want)
 	}
-	var s fitSummary
+	var s output.Summary
 	if b, err := os.ReadFile(filepath.Join(wd, "s.json")); err != nil || json.Unmarshal(b, &s) != nil {
 		t.Fatalf("summary: %v %s", err, b)
 	}
@@ -191,7 +192,7 @@ func conformStrict(t *testing.T, wd string, c model.Capabilities) {
 		}
 	case 0:
 		b, _ := os.ReadFile(filepath.Join(wd, "x.json"))
-		var s fitSummary
+		var s output.Summary
 		if json.Unmarshal(b, &s) != nil || !s.Converged {
 			t.Errorf("--strict, exit 0: summary %s does not say the fit converged", b)
 		}

@@ -205,7 +205,7 @@ func newFitCmd() *cobra.Command {
 				files = append(files, output.WorkersFile(workers, "", res))
 			}
 			if summary != "" {
-				files = append(files, summaryFile(summary, modelName, res))
+				files = append(files, output.SummaryFile(summary, modelName, res))
 			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err

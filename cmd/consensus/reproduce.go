@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -51,7 +52,7 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 					}
 				}
 				for _, p := range cfg.Only {
-					if !contains(experiments.Parts(), p) {
+					if !slices.Contains(experiments.Parts(), p) {
 						return usagef("--only: unknown part %q (valid: %s)", p, strings.Join(experiments.Parts(), ", "))
 					}
 				}
@@ -78,15 +79,6 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 	fl.IntVar(&cfg.Threads, "parallel", 0, "fits run at the same time, sharing the cores (default: one per core, one thread each); results do not depend on it")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no progress or log lines on stderr")
 	return c
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // reproduceStatus shows the progress of a reproduction: one progress
