@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 
-	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
-	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
@@ -74,30 +71,30 @@ of their extension (or --output-format), all or nothing.`,
 			if err != nil {
 				return fmt.Errorf("model %s: %w", modelName, err)
 			}
-			st := agreementStats(d, res.Labels(seed))
+			st := output.AgreementStats(d, res.Labels(seed))
 			var files []output.File
 			if tasks != "" {
-				files = append(files, output.TableFile(tasks, ofmt, st.tasks))
+				files = append(files, output.TableFile(tasks, ofmt, st.Tasks))
 			}
 			if workers != "" {
-				files = append(files, output.TableFile(workers, ofmt, st.workers))
+				files = append(files, output.TableFile(workers, ofmt, st.Workers))
 			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "tasks\t%d\nworkers\t%d\nlabels\t%d\n", d.NumTasks(), d.NumWorkers(), d.NumLabels())
-			if math.IsNaN(st.alpha) {
+			if math.IsNaN(st.Alpha) {
 				// No NaN reaches an output: say that alpha is undefined,
 				// and why.
 				fmt.Fprintf(w, "krippendorff_alpha\tundefined\n")
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: Krippendorff's alpha is undefined: %s\n", alphaUndefined(d))
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: Krippendorff's alpha is undefined: %s\n", output.AlphaUndefined(d))
 			} else {
-				fmt.Fprintf(w, "krippendorff_alpha\t%.6f\n", st.alpha)
+				fmt.Fprintf(w, "krippendorff_alpha\t%.6f\n", st.Alpha)
 			}
-			fmt.Fprintf(w, "mean_entropy\t%.6f\n", st.meanEntropy)
-			fmt.Fprintf(w, "agreement_with_%s\t%.6f\n", res.Model, st.agreement)
-			_, err = fmt.Fprintf(w, "consistency_with_%s\t%.6f\n", res.Model, st.consistency)
+			fmt.Fprintf(w, "mean_entropy\t%.6f\n", st.MeanEntropy)
+			fmt.Fprintf(w, "agreement_with_%s\t%.6f\n", res.Model, st.Agreement)
+			_, err = fmt.Fprintf(w, "consistency_with_%s\t%.6f\n", res.Model, st.Consistency)
 			return err
 		},
 	}
@@ -109,61 +106,4 @@ of their extension (or --output-format), all or nothing.`,
 	fl.StringVar(&workers, "workers", "", "write the per-worker table here")
 	fl.StringVar(&outFormat, "output-format", "", "format of --tasks and --workers: csv, tsv, jsonl or parquet (default: by extension)")
 	return c
-}
-
-// alphaUndefined says why Krippendorff's alpha of d is undefined (NaN):
-// no task has two labels to compare, or the labels of those that have are
-// all of one class, so that there is no disagreement to expect.
-func alphaUndefined(d *data.Dataset) string {
-	for j := range d.Tasks {
-		if _, ys := d.TaskLabels(j); len(ys) >= 2 {
-			return "the labels of the tasks with two or more labels are all of one class"
-		}
-	}
-	return "no task has two labels to compare"
-}
-
-// agreement holds the statistics of the agreement command.
-type agreement struct {
-	alpha, meanEntropy, agreement, consistency float64
-	tasks, workers                             *output.Table
-}
-
-// agreementStats computes the agreement statistics of d against the
-// consensus classes labels, with the per-task and per-worker tables.
-func agreementStats(d *data.Dataset, labels []int) agreement {
-	num := output.FormatProb
-	st := agreement{alpha: metrics.KrippendorffAlpha(d)}
-	h := metrics.TaskEntropy(d)
-	lnK := math.Log(float64(d.NumClasses()))
-	st.tasks = &output.Table{
-		Columns: []string{"task", "labels", "label", "entropy", "normalized_entropy", "agreement", "consistency"},
-		Numeric: []bool{false, true, false, true, true, true, true},
-	}
-	a, n := metrics.WorkerAgreement(d, labels)
-	cons := metrics.Consistency(d, labels, a)
-	var sumH, agreeing, sumC float64
-	for j, task := range d.Tasks {
-		_, ys := d.TaskLabels(j)
-		same := 0
-		for _, y := range ys {
-			if int(y) == labels[j] {
-				same++
-			}
-		}
-		agreeing += float64(same)
-		sumH += h[j]
-		sumC += cons[j]
-		st.tasks.Rows = append(st.tasks.Rows, []string{task, strconv.Itoa(len(ys)), d.Classes[labels[j]],
-			num(h[j]), num(h[j] / lnK), num(float64(same) / float64(len(ys))), num(cons[j])})
-	}
-	st.meanEntropy = sumH / float64(d.NumTasks())
-	st.agreement = agreeing / float64(d.NumLabels())
-	st.consistency = sumC / float64(d.NumTasks())
-	hw := metrics.WorkerEntropy(d)
-	st.workers = &output.Table{Columns: []string{"worker", "labels", "agreement", "entropy"}, Numeric: []bool{false, true, true, true}}
-	for w, name := range d.Workers {
-		st.workers.Rows = append(st.workers.Rows, []string{name, strconv.Itoa(n[w]), num(a[w]), num(hw[w])})
-	}
-	return st
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/progress"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -58,10 +59,10 @@ func (o modelOptions) applySome(names []string) ([]model.Estimator, error) {
 		return nil, err
 	}
 	if o.gladPrior != 0 && !glad {
-		return nil, usagef("--glad-prior needs a GLAD model (%s) among the models and a positive variance", modelsWith(hasPrior("glad-prior")))
+		return nil, usagef("--glad-prior needs a GLAD model (%s) among the models and a positive variance", model.NamesWith(model.HasPrior("glad-prior")))
 	}
 	if (o.qPrior != 0 || o.staged) && !q {
-		return nil, usagef("--q-prior and --staged need a model with a prior on q_j (%s) among the models", modelsWith(hasPrior("q-prior")))
+		return nil, usagef("--q-prior and --staged need a model with a prior on q_j (%s) among the models", model.NamesWith(model.HasPrior("q-prior")))
 	}
 	return ests, nil
 }
@@ -167,13 +168,13 @@ func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, es
 		return nil, usagef("--auto-criterion: %v", err)
 	}
 	opt := compare.AutoSettings{Estimators: ests, Scorer: scorer, Fit: set, Seed: seed}
-	var bar *progress
+	var bar *progress.Reporter
 	if !quiet {
-		bar = newProgress("choosing a model")
-		opt.Progress = func(p model.Progress) { bar.step(p.Done, p.Total, p.Item) }
+		bar = progress.New("choosing a model")
+		opt.Progress = func(p model.Progress) { bar.Step(p.Done, p.Total, p.Item) }
 	}
 	choice, err := compare.Auto(ctx, d, opt)
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		return nil, err
 	}

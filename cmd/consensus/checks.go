@@ -103,7 +103,7 @@ func checkFinite(name string, v float64) error {
 func checkOutputs(inFlags, inputs, outFlags, outputs []string) error {
 	for i, in := range inputs {
 		for j, prev := range inputs[:i] {
-			if prev != "" && in != "" && sameStream(prev, in) {
+			if prev != "" && in != "" && output.SameStream(prev, in) {
 				return usagef("--%s %s and --%s %s both read %s, which can be read only once; give one of them as a file",
 					inFlags[j], prev, inFlags[i], in, streamName(prev, false))
 			}
@@ -114,14 +114,14 @@ func checkOutputs(inFlags, inputs, outFlags, outputs []string) error {
 			continue
 		}
 		for j, in := range inputs {
-			if in != "" && aliases(in, out) {
+			if in != "" && output.Aliases(in, out) {
 				return usagef("--%s %s is also an input file (--%s %s); writing it would replace the input",
 					outFlags[i], shown(out, true), inFlags[j], shown(in, false))
 			}
 		}
 		for j, prev := range outputs[:i] {
 			switch {
-			case prev == "" || !sameOutput(prev, out):
+			case prev == "" || !output.SameOutput(prev, out):
 			case prev == "-" && out == "-":
 				return usagef("--%s and --%s both write to standard output, which would join two tables into one stream; give one of them a file name", outFlags[j], outFlags[i])
 			case prev != "-" && out != "-":
@@ -180,18 +180,6 @@ func checkTables(f dataio.Format, formatFlag string, flags, paths []string) erro
 	return nil
 }
 
-// statPath returns the file that path names: for "-", the file behind
-// standard input (of an input) or standard output (of an output).
-func statPath(path string, out bool) (os.FileInfo, error) {
-	switch {
-	case path != "-":
-		return os.Stat(path)
-	case out:
-		return os.Stdout.Stat()
-	}
-	return os.Stdin.Stat()
-}
-
 // shown returns path for a message, "-" with its meaning.
 func shown(path string, out bool) string {
 	if path != "-" {
@@ -210,60 +198,6 @@ func streamName(path string, out bool) string {
 		return "standard output"
 	}
 	return "standard input"
-}
-
-// aliases reports whether writing output out would change input in: the
-// same path (see sameFile), or the same regular file behind standard input
-// or output.
-func aliases(in, out string) bool {
-	if in != "-" && out != "-" && sameFile(in, out) {
-		return true
-	}
-	a, err1 := statPath(in, false)
-	b, err2 := statPath(out, true)
-	return err1 == nil && err2 == nil && a.Mode().IsRegular() && os.SameFile(a, b)
-}
-
-// sameOutput reports whether outputs a and b write the same file or
-// stream, standard output included.
-func sameOutput(a, b string) bool {
-	if a == "-" && b == "-" {
-		return true
-	}
-	if a != "-" && b != "-" && sameFile(a, b) {
-		return true
-	}
-	fa, err1 := statPath(a, true)
-	fb, err2 := statPath(b, true)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
-}
-
-// sameStream reports whether inputs a and b are one stream that can be
-// read only once: standard input named twice, or the same pipe or device.
-func sameStream(a, b string) bool {
-	if a == "-" && b == "-" {
-		return true
-	}
-	fa, err1 := statPath(a, false)
-	fb, err2 := statPath(b, false)
-	return err1 == nil && err2 == nil && !fa.Mode().IsRegular() && !fa.IsDir() && os.SameFile(fa, fb)
-}
-
-// sameFile reports whether paths a and b name the same file: the same path
-// once symbolic links are followed (also a dangling link, which names the
-// file writing it would create), or the same existing file (hard links).
-func sameFile(a, b string) bool {
-	ra, err1 := output.Resolve(a)
-	rb, err2 := output.Resolve(b)
-	if err1 == nil && err2 == nil && ra == rb {
-		return true
-	}
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // convergenceWarning returns the one-line warning printed in the summary of

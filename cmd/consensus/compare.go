@@ -73,8 +73,8 @@ models if they do not include it, and marked in the note column;
   consensus compare --input labels.csv --gold gold.csv --criterion accuracy
   consensus compare --dataset temp --output-format json > compare.json`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !slices.Contains(compareFormats, outFormat) {
-				return usagef("--output-format %q: want one of %s", outFormat, strings.Join(compareFormats, ", "))
+			if !slices.Contains(compare.Formats, outFormat) {
+				return usagef("--output-format %q: want one of %s", outFormat, strings.Join(compare.Formats, ", "))
 			}
 			crit, err := compare.ParseCriterion(criterion)
 			if err != nil {
@@ -139,7 +139,7 @@ models if they do not include it, and marked in the note column;
 				}
 				return err
 			}
-			if err := printCompareAs(cmd.OutOrStdout(), rep, outFormat); err != nil {
+			if err := compare.Write(cmd.OutOrStdout(), rep, outFormat); err != nil {
 				return err
 			}
 			return noneFitted(rep)
@@ -151,7 +151,7 @@ models if they do not include it, and marked in the note column;
 	fl.StringVar(&models, "models", "", "comma-separated models to compare, or \"all\" (default: "+strings.Join(compare.DefaultModels, ",")+")")
 	fl.StringVar(&criterion, "criterion", "", "ranking: logloss (default with gold), accuracy, brier, ece, heldout (default without gold)")
 	fl.StringVar(&outFormat, "output-format", "table", "output: table (compact, fits 100 columns), csv, json or markdown (csv, json and markdown carry every number and interval; --format is the input's format)")
-	c.RegisterFlagCompletionFunc("output-format", cobra.FixedCompletions(compareFormats, cobra.ShellCompDirectiveNoFileComp))
+	c.RegisterFlagCompletionFunc("output-format", cobra.FixedCompletions(compare.Formats, cobra.ShellCompDirectiveNoFileComp))
 	fl.IntVar(&parallel, "parallel", 0, "fits run at once, each on one goroutine (default: all cores)")
 	fl.IntVar(&splits, "splits", 3, "held-out splits")
 	fl.Float64Var(&frac, "holdout", 0.2, "fraction of each object's labels held out in a split")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/output"
 )
 
 // conformanceData writes the data of TestRegistryConformance to dir: labels
@@ -49,12 +50,12 @@ var conformanceFlags = []conformanceFlag{
 	{[]string{"--workers", "w.csv"}, func(c model.Capabilities) bool { return c.WorkerParams }},
 	{[]string{"--tasks", "t.csv"}, func(c model.Capabilities) bool { return c.TaskParams }},
 	{[]string{"--train-gold", "g2.csv"}, func(c model.Capabilities) bool { return c.TrainGold }},
-	{[]string{"--glad-prior", "1"}, hasPrior("glad-prior")},
-	{[]string{"--q-prior", "0.5"}, hasPrior("q-prior")}, // the default: the model keeps its name
-	{[]string{"--solver", "lbfgs"}, readsSetting("solver")},
-	{[]string{"--max-iter", "30"}, readsSetting("max-iter")},
-	{[]string{"--func-tol", "1e-6"}, readsSetting("func-tol")},
-	{[]string{"--ridge", "0.01"}, readsSetting("ridge")},
+	{[]string{"--glad-prior", "1"}, model.HasPrior("glad-prior")},
+	{[]string{"--q-prior", "0.5"}, model.HasPrior("q-prior")}, // the default: the model keeps its name
+	{[]string{"--solver", "lbfgs"}, model.ReadsSetting("solver")},
+	{[]string{"--max-iter", "30"}, model.ReadsSetting("max-iter")},
+	{[]string{"--func-tol", "1e-6"}, model.ReadsSetting("func-tol")},
+	{[]string{"--ridge", "0.01"}, model.ReadsSetting("ridge")},
 	{[]string{"--skills", "skills.csv"}, func(c model.Capabilities) bool { return c.Skills }},
 }
 
@@ -117,7 +118,7 @@ func conformFit(t *testing.T, wd string, c model.Capabilities) {
 	if header != want || strings.Count(string(out), "\n") != 31 {
 		t.Errorf("consensus header %q and %d lines, want %q and 31", header, strings.Count(string(out), "\n"), want)
 	}
-	var s fitSummary
+	var s output.Summary
 	if b, err := os.ReadFile(filepath.Join(wd, "s.json")); err != nil || json.Unmarshal(b, &s) != nil {
 		t.Fatalf("summary: %v %s", err, b)
 	}
@@ -191,7 +192,7 @@ func conformStrict(t *testing.T, wd string, c model.Capabilities) {
 		}
 	case 0:
 		b, _ := os.ReadFile(filepath.Join(wd, "x.json"))
-		var s fitSummary
+		var s output.Summary
 		if json.Unmarshal(b, &s) != nil || !s.Converged {
 			t.Errorf("--strict, exit 0: summary %s does not say the fit converged", b)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
+	"github.com/consensuslab/consensus/internal/progress"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/crowdkit"
@@ -177,13 +178,13 @@ func newFitCmd() *cobra.Command {
 			if est, err = sf.apply(est, d); err != nil {
 				return err
 			}
-			var bar *progress
+			var bar *progress.Reporter
 			if !ff.quiet {
-				bar = newProgress(fmt.Sprintf("fitting %s", est.Name()))
-				set.Progress = bar.update
+				bar = progress.New(fmt.Sprintf("fitting %s", est.Name()))
+				set.Progress = bar.Update
 			}
 			res, err := est.Fit(cmd.Context(), d, set)
-			bar.finish()
+			bar.Finish()
 			if errors.Is(err, model.ErrNoMStep) || errors.Is(err, crowdkit.ErrTwoClassesOnly) {
 				return usageErr(err) // --solver em with a model EM cannot fit, kos with K ≠ 2
 			}
@@ -197,14 +198,14 @@ func newFitCmd() *cobra.Command {
 				// The result answers, not the noise model's name: a
 				// variational GLAD fit keeps its difficulties at their mode
 				// and reports none.
-				return usagef("--tasks: the fit of model %s reports no per-task parameters (%s do); no output written", res.Model, modelsWith(func(c model.Capabilities) bool { return c.TaskParams }))
+				return usagef("--tasks: the fit of model %s reports no per-task parameters (%s do); no output written", res.Model, model.NamesWith(func(c model.Capabilities) bool { return c.TaskParams }))
 			}
 			files := lf.files(out, ofmt, res, ff.seed)
 			if workers != "" {
 				files = append(files, output.WorkersFile(workers, "", res))
 			}
 			if summary != "" {
-				files = append(files, summaryFile(summary, modelName, res))
+				files = append(files, output.SummaryFile(summary, modelName, res))
 			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err

@@ -34,7 +34,7 @@ func (f *layoutFlags) check(est model.Estimator, name string) error {
 	f.layout = l
 	if f.tasks != "" {
 		if t, ok := est.(model.TaskParamReporter); !ok || !t.ReportsTaskParams() {
-			return usagef("--tasks: model %s has no per-task parameters (%s have)", name, modelsWith(func(c model.Capabilities) bool { return c.TaskParams }))
+			return usagef("--tasks: model %s has no per-task parameters (%s have)", name, model.NamesWith(func(c model.Capabilities) bool { return c.TaskParams }))
 		}
 	}
 	return nil

@@ -27,7 +27,7 @@ func withGLADPrior(est model.Estimator, v float64) (model.Estimator, error) {
 		p, ok = n.(model.PriorVarSetter)
 	}
 	if !ok || v < 0 {
-		return nil, usagef("--glad-prior needs a GLAD model (%s) and a positive variance", modelsWith(hasPrior("glad-prior")))
+		return nil, usagef("--glad-prior needs a GLAD model (%s) and a positive variance", model.NamesWith(model.HasPrior("glad-prior")))
 	}
 	return c.WithNoise(p.WithPriorVar(v)), nil
 }

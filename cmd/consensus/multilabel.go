@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
@@ -113,7 +111,11 @@ func (f *multilabelFlags) run(cmd *cobra.Command) error {
 		}
 		path = "-"
 	}
-	m, err := f.read(cmd.Context(), path, ifmt, opt)
+	m, err := output.LoadMultiLabels(cmd.Context(), path, ifmt, opt, output.MultiLabelColumns{
+		Task: f.task, Worker: f.worker, Label: f.label, Sep: f.labelSep, Empty: f.empty})
+	if errors.Is(err, output.ErrNoClasses) {
+		return usageErr(err)
+	}
 	if err != nil {
 		return err
 	}
@@ -151,68 +153,4 @@ func (f *multilabelFlags) run(cmd *cobra.Command) error {
 			len(m.Tasks), len(m.Workers), len(m.Task), len(m.Classes), f.model)
 	}
 	return nil
-}
-
-// read reads the label sets: every cell's classes split on --label-sep,
-// the --empty-label text an empty set; a class named twice in one cell, an
-// empty class between separators are refused
-// with the file and line.
-func (f *multilabelFlags) read(ctx context.Context, path string, ifmt dataio.Format, opt dataio.ReadSettings) (*model.MultiLabels, error) {
-	m := &model.MultiLabels{}
-	taskIdx, workerIdx, classIdx := map[string]int32{}, map[string]int32{}, map[string]uint16{}
-	index := func(idx map[string]int32, names *[]string, s string) int32 {
-		i, ok := idx[s]
-		if !ok {
-			i = int32(len(*names))
-			idx[s] = i
-			*names = append(*names, strings.Clone(s))
-		}
-		return i
-	}
-	var sets [][]string
-	cols := dataio.Columns{Names: []string{f.task, f.worker, f.label}, Roles: []string{"task", "worker", "label"}}
-	err := dataio.LoadTable(ctx, path, ifmt, opt, cols, func(cells []string, _ int) error {
-		m.Task = append(m.Task, index(taskIdx, &m.Tasks, cells[0]))
-		m.Worker = append(m.Worker, index(workerIdx, &m.Workers, cells[1]))
-		var set []string
-		if f.empty == "" || cells[2] != f.empty {
-			for _, c := range strings.Split(cells[2], f.labelSep) {
-				c = strings.TrimSpace(c)
-				if c == "" {
-					return fmt.Errorf("label %q has an empty class (separator %q)", cells[2], f.labelSep)
-				}
-				if slices.Contains(set, c) {
-					return fmt.Errorf("label %q names class %q twice", cells[2], c)
-				}
-				set = append(set, strings.Clone(c))
-			}
-		}
-		sets = append(sets, set)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, set := range sets {
-		for _, c := range set {
-			if _, ok := classIdx[c]; !ok {
-				classIdx[c] = 0
-				m.Classes = append(m.Classes, c)
-			}
-		}
-	}
-	data.SortClasses(m.Classes)
-	for i, c := range m.Classes {
-		classIdx[c] = uint16(i)
-	}
-	m.Chosen = make([][]uint16, len(sets))
-	for i, set := range sets {
-		for _, c := range set {
-			m.Chosen[i] = append(m.Chosen[i], classIdx[c])
-		}
-	}
-	if len(m.Classes) == 0 {
-		return nil, usagef("%s: no label names a class", path)
-	}
-	return m, nil
 }

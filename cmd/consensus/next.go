@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -132,9 +130,9 @@ posterior 0.5 or more, else "none").`,
 			if err != nil {
 				return err
 			}
-			files := []output.File{output.TableFile(out, ofmt, nextTable(d, p, picks, pool != ""))}
+			files := []output.File{output.TableFile(out, ofmt, output.PlanPicks(d, p, picks, pool != ""))}
 			if workers != "" {
-				files = append(files, output.TableFile(workers, ofmt, flagTable(res, plan.Flags(p, &fs))))
+				files = append(files, output.TableFile(workers, ofmt, output.PlanWorkers(res, plan.Flags(p, &fs))))
 			}
 			if tasks != "" {
 				all, err := plan.Assess(p, set.Lookahead)
@@ -159,7 +157,7 @@ posterior 0.5 or more, else "none").`,
 						}
 					}
 				}
-				files = append(files, output.TableFile(tasks, ofmt, taskTable(d, p, all, iv, q, qiv)))
+				files = append(files, output.TableFile(tasks, ofmt, output.PlanTasks(d, p, all, iv, q, qiv)))
 			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err
@@ -210,119 +208,4 @@ func readPool(ctx context.Context, path string, d *data.Dataset) ([]int, error) 
 		return nil, usageErr(err)
 	}
 	return pool, nil
-}
-
-// pickRow returns the cells labels, label, confidence, gain and p_change
-// of a task.
-func pickRow(d *data.Dataset, p *plan.Posterior, pk plan.Pick) []string {
-	num := output.FormatProb
-	k := d.NumClasses()
-	probs := p.Probs[pk.Task*k : (pk.Task+1)*k]
-	best := 0
-	for z, x := range probs {
-		if x > probs[best] {
-			best = z
-		}
-	}
-	return []string{strconv.Itoa(d.Offsets[pk.Task+1] - d.Offsets[pk.Task]), d.Classes[best], num(pk.Confidence), num(pk.Gain), num(pk.Change)}
-}
-
-// taskTable returns every task's assessment, class posterior and, if iv is
-// not nil, intervals; then, if q is not nil, its label distribution, with
-// the intervals qiv if not nil.
-func taskTable(d *data.Dataset, p *plan.Posterior, all []plan.Pick, iv *plan.Intervals, q *model.Result, qiv *plan.Intervals) *output.Table {
-	num := output.FormatProb
-	t := &output.Table{Columns: []string{"task", "labels", "label", "confidence", "gain", "p_change"}, Numeric: []bool{false, true, false, true, true, true}}
-	for _, c := range d.Classes {
-		t.Columns = append(t.Columns, "p_"+c)
-		if iv != nil {
-			t.Columns = append(t.Columns, "p_"+c+"_lo", "p_"+c+"_hi")
-		}
-	}
-	for _, c := range d.Classes {
-		if q != nil {
-			t.Columns = append(t.Columns, "q_"+c)
-		}
-		if qiv != nil {
-			t.Columns = append(t.Columns, "q_"+c+"_lo", "q_"+c+"_hi")
-		}
-	}
-	for len(t.Numeric) < len(t.Columns) {
-		t.Numeric = append(t.Numeric, true)
-	}
-	k := d.NumClasses()
-	for _, pk := range all {
-		row := append([]string{d.Tasks[pk.Task]}, pickRow(d, p, pk)...)
-		for z := range k {
-			c := pk.Task*k + z
-			row = append(row, num(p.Probs[c]))
-			if iv != nil {
-				row = append(row, num(iv.Lo[c]), num(iv.Hi[c]))
-			}
-		}
-		for z := range k {
-			c := pk.Task*k + z
-			if q != nil {
-				row = append(row, num(q.Probs[c]))
-			}
-			if qiv != nil {
-				row = append(row, num(qiv.Lo[c]), num(qiv.Hi[c]))
-			}
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return t
-}
-
-// nextTable returns the planner's choices as a table.
-func nextTable(d *data.Dataset, p *plan.Posterior, picks []plan.Pick, pairs bool) *output.Table {
-	t := &output.Table{Columns: []string{"task"}, Numeric: []bool{false}}
-	if pairs {
-		t.Columns = append(t.Columns, "worker")
-		t.Numeric = append(t.Numeric, false)
-	}
-	t.Columns = append(t.Columns, "labels", "label", "confidence", "gain", "p_change")
-	t.Numeric = append(t.Numeric, true, false, true, true, true)
-	for _, pk := range picks {
-		row := []string{d.Tasks[pk.Task]}
-		if pairs {
-			row = append(row, d.Workers[pk.Worker])
-		}
-		t.Rows = append(t.Rows, append(row, pickRow(d, p, pk)...))
-	}
-	return t
-}
-
-// flagTable returns the workers file of the fit res (the columns of fit
-// --workers: worker, labels, skill and the model's worker values) with the
-// worker flags as further columns.
-func flagTable(res *model.Result, flags []plan.WorkerFlag) *output.Table {
-	num := output.FormatProb
-	d := res.Data
-	t := &output.Table{Columns: []string{"worker", "labels", "skill"}, Numeric: []bool{false, true, true}}
-	for _, c := range res.WorkerColumns() {
-		t.Columns = append(t.Columns, c)
-		t.Numeric = append(t.Numeric, true)
-	}
-	t.Columns = append(t.Columns, "agreement", "accuracy", "accuracy_lo", "accuracy_hi", "p_spammer", "p_adversarial", "flag")
-	t.Numeric = append(t.Numeric, true, true, true, true, true, true, false)
-	skills := res.WorkerSkills()
-	var vals []float64
-	for w, f := range flags {
-		flag := f.Flag
-		if flag == "" {
-			flag = "none"
-		}
-		agree := num(f.Agreement)
-		if math.IsNaN(f.Agreement) {
-			agree = "NaN"
-		}
-		row := []string{d.Workers[w], strconv.Itoa(f.Labels), num(skills[w])}
-		vals = res.WorkerValues(w, vals[:0])
-		for _, v := range vals {
-			row = append(row, num(v))
-		}
-		t.Rows = append(t.Rows, append(row, agree, num(f.Accuracy), num(f.Lo), num(f.Hi), num(f.Spammer), num(f.Adversarial), flag))
-	}
-	return t
 }

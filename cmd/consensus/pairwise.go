@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -153,9 +151,9 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	if f.strict && !res.Converged {
 		return fmt.Errorf("--strict: %s did not converge in %d iterations; no output written", res.Model, res.Iterations)
 	}
-	files := []output.File{output.TableFile(f.out, ofmt, scoresTable(res))}
+	files := []output.File{output.TableFile(f.out, ofmt, output.PairwiseScores(res))}
 	if f.work != "" {
-		files = append(files, output.TableFile(f.work, ofmt, workersTable(res, comp)))
+		files = append(files, output.TableFile(f.work, ofmt, output.PairwiseWorkers(res, comp)))
 	}
 	if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 		return err
@@ -205,46 +203,6 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 	return nil, usagef("--model %q: want bt or noisy-bt", f.model)
 }
 
-// scoresTable returns the items' table, best first, with a ties column
-// when some comparison was a tie.
-func scoresTable(r *pairwise.Result) *output.Table {
-	t := &output.Table{
-		Columns: []string{"item", "rank", "score", "weight", "wins", "comparisons"},
-		Numeric: []bool{false, true, true, true, true, true},
-	}
-	if r.Ties != nil {
-		t.Columns = slices.Insert(t.Columns, 5, "ties")
-		t.Numeric = append(t.Numeric, true)
-	}
-	w := r.Weights()
-	for rank, i := range r.Ranking() {
-		row := []string{r.Items[i], strconv.Itoa(rank + 1), output.FormatProb(r.Scores[i]),
-			output.FormatProb(w[i]), strconv.Itoa(r.Wins[i])}
-		if r.Ties != nil {
-			row = append(row, strconv.Itoa(r.Ties[i]))
-		}
-		t.Rows = append(t.Rows, append(row, strconv.Itoa(r.Games[i])))
-	}
-	return t
-}
-
-// workersTable returns the noisy model's workers' table, in the order of
-// the comparisons.
-func workersTable(r *pairwise.Result, c *pairwise.Comparisons) *output.Table {
-	n := make([]int, len(c.Workers))
-	for _, w := range c.Worker {
-		n[w]++
-	}
-	t := &output.Table{
-		Columns: []string{"worker", "skill", "bias", "comparisons"},
-		Numeric: []bool{false, true, true, true},
-	}
-	for w, name := range r.Workers {
-		t.Rows = append(t.Rows, []string{name, output.FormatProb(r.Skills[w]), output.FormatProb(r.Biases[w]), strconv.Itoa(n[w])})
-	}
-	return t
-}
-
 func newPairwiseSimulateCmd() *cobra.Command {
 	var s pairwise.SimSettings
 	var out, truth, truthWorkers string
@@ -273,21 +231,13 @@ the comparisons name them.`,
 				return usageErr(err)
 			}
 			files := []output.File{{Path: out, Write: table.Encoder(out, "", func(w io.Writer, f dataio.Format) error {
-				return writeComparisons(w, f, comp)
+				return output.WriteComparisons(w, f, comp)
 			})}}
 			if truth != "" {
-				t := &output.Table{Columns: []string{"item", "score"}, Numeric: []bool{false, true}}
-				for i, item := range comp.Items {
-					t.Rows = append(t.Rows, []string{item, output.FormatProb(tr.Scores[i])})
-				}
-				files = append(files, output.TableFile(truth, "", t))
+				files = append(files, output.TableFile(truth, "", output.PairwiseTruthScores(comp, tr)))
 			}
 			if truthWorkers != "" {
-				t := &output.Table{Columns: []string{"worker", "skill", "bias"}, Numeric: []bool{false, true, true}}
-				for w, name := range comp.Workers {
-					t.Rows = append(t.Rows, []string{name, output.FormatProb(tr.Skills[w]), output.FormatProb(tr.Biases[w])})
-				}
-				files = append(files, output.TableFile(truthWorkers, "", t))
+				files = append(files, output.TableFile(truthWorkers, "", output.PairwiseTruthWorkers(comp, tr)))
 			}
 			return output.WriteFiles(cmd.Context(), files...)
 		},
@@ -303,27 +253,4 @@ the comparisons name them.`,
 	fl.StringVar(&truth, "truth", "", "also write the true scores (item,score); format by extension")
 	fl.StringVar(&truthWorkers, "truth-workers", "", "also write the true skills and biases (worker,skill,bias); format by extension")
 	return c
-}
-
-// writeComparisons writes c as a table worker,left,right,label in format f.
-func writeComparisons(w io.Writer, f dataio.Format, c *pairwise.Comparisons) error {
-	tw, err := table.NewWriter(w, f, []table.Column{{Name: "worker", Kind: table.Dict}, {Name: "left"}, {Name: "right"}, {Name: "label"}})
-	if err != nil {
-		return err
-	}
-	for k, l := range c.Left {
-		left, right := c.Items[l], c.Items[c.Right[k]]
-		label := right
-		if c.LeftWon[k] {
-			label = left
-		}
-		tw.String(c.Workers[c.Worker[k]])
-		tw.String(left)
-		tw.String(right)
-		tw.String(label)
-		if err := tw.EndRow(); err != nil {
-			return err
-		}
-	}
-	return tw.Close()
 }

@@ -38,5 +38,5 @@ func withQPrior(est model.Estimator, a float64, staged bool) (model.Estimator, e
 			return e, nil
 		}
 	}
-	return nil, usagef("--q-prior and --staged need a model with a prior on q_j (%s), not %s", modelsWith(hasPrior("q-prior")), est.Name())
+	return nil, usagef("--q-prior and --staged need a model with a prior on q_j (%s), not %s", model.NamesWith(model.HasPrior("q-prior")), est.Name())
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/consensuslab/consensus/internal/progress"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 	"github.com/consensuslab/consensus/report"
@@ -71,14 +72,14 @@ where the LA and DA forms of one noise model disagree most.`,
 			if err != nil {
 				return err
 			}
-			var bar *progress
+			var bar *progress.Reporter
 			if !ff.quiet {
-				bar = newProgress("report")
-				opt.Step = bar.step
-				opt.Progress = bar.update
+				bar = progress.New("report")
+				opt.Step = bar.Step
+				opt.Progress = bar.Update
 			}
 			rep, err := report.New(cmd.Context(), d, gold, opt)
-			bar.finish()
+			bar.Finish()
 			if err != nil {
 				if errors.Is(err, model.ErrUnknownModel) {
 					return usageErr(err)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/internal/experiments"
+	"github.com/consensuslab/consensus/internal/progress"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -50,7 +52,7 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 					}
 				}
 				for _, p := range cfg.Only {
-					if !contains(experiments.Parts(), p) {
+					if !slices.Contains(experiments.Parts(), p) {
 						return usagef("--only: unknown part %q (valid: %s)", p, strings.Join(experiments.Parts(), ", "))
 					}
 				}
@@ -79,21 +81,12 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 	return c
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // reproduceStatus shows the progress of a reproduction: one progress
 // reporter per part (a status line on a terminal, log lines otherwise),
 // refreshed by a ticker so that long fits do not leave it silent.
 type reproduceStatus struct {
 	mu          sync.Mutex
-	bar         *progress
+	bar         *progress.Reporter
 	done, total int
 	what        string
 }
@@ -104,17 +97,17 @@ func (s *reproduceStatus) event(p model.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p.Done == 0 {
-		s.bar.finish()
-		s.bar = newProgress("reproduce " + p.Run)
+		s.bar.Finish()
+		s.bar = progress.New("reproduce " + p.Run)
 		s.what = ""
 	}
 	s.done, s.total = p.Done, p.Total
 	if p.Item != "" {
 		s.what = "last finished: " + p.Item
 	}
-	s.bar.step(s.done, s.total, s.what)
+	s.bar.Step(s.done, s.total, s.what)
 	if p.Done == p.Total {
-		s.bar.finish()
+		s.bar.Finish()
 		s.bar = nil
 	}
 }
@@ -132,7 +125,7 @@ func (s *reproduceStatus) tick(interval time.Duration) (stop func()) {
 			select {
 			case <-t.C:
 				s.mu.Lock()
-				s.bar.step(s.done, s.total, s.what)
+				s.bar.Step(s.done, s.total, s.what)
 				s.mu.Unlock()
 			case <-quit:
 				return
@@ -144,7 +137,7 @@ func (s *reproduceStatus) tick(interval time.Duration) (stop func()) {
 		close(quit)
 		wg.Wait()
 		s.mu.Lock()
-		s.bar.finish()
+		s.bar.Finish()
 		s.bar = nil
 		s.mu.Unlock()
 	}

@@ -64,7 +64,7 @@ func (f *fitFlags) checkUsed(c *cobra.Command, ests []model.Estimator, all bool)
 		if !c.Flags().Changed(sf.name) {
 			continue
 		}
-		models := modelsWith(readsSetting(sf.name)) + sf.note
+		models := model.NamesWith(model.ReadsSetting(sf.name)) + sf.note
 		var ignoring []string
 		for _, est := range ests {
 			if !f.reads(est, sf.name, sf.setting) {

@@ -1,8 +1,7 @@
 package main
 
 import (
-	"math"
-	"strconv"
+	"errors"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -95,8 +94,8 @@ func (f *simRegimeFlags) applyParams(fl *pflag.FlagSet, cfg *sim.Settings) error
 		var ranges []sim.Range
 		if fl.Changed("accuracy") {
 			var err error
-			if ranges, err = parseRanges(f.accuracy); err != nil {
-				return err
+			if ranges, err = sim.ParseRanges(f.accuracy); err != nil {
+				return usagef("--accuracy %s: %v", f.accuracy, err)
 			}
 		}
 		if fl.Changed("near-random") && !(f.nearRandom >= 0 && f.nearRandom <= 1) {
@@ -140,7 +139,7 @@ func (f *simRegimeFlags) applyParams(fl *pflag.FlagSet, cfg *sim.Settings) error
 		}
 	}
 	if p, ok := cfg.Params.(sim.DSParams); ok {
-		if _, _, k := simSizes(cfg); len(p.Diag) > 1 && len(p.Diag) != k {
+		if _, _, k := cfg.Sizes(); len(p.Diag) > 1 && len(p.Diag) != k {
 			if fl.Changed("accuracy") {
 				return usagef("--accuracy %s: %d ranges for %d classes; give one, or one per class", f.accuracy, len(p.Diag), k)
 			}
@@ -150,29 +149,16 @@ func (f *simRegimeFlags) applyParams(fl *pflag.FlagSet, cfg *sim.Settings) error
 	return nil
 }
 
-// parseRanges parses --accuracy: ranges LO:HI with 0 < LO ≤ HI < 1,
-// separated by commas.
-func parseRanges(s string) ([]sim.Range, error) {
-	var rs []sim.Range
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, ok := strings.Cut(strings.TrimSpace(part), ":")
-		a, errA := strconv.ParseFloat(lo, 64)
-		b, errB := strconv.ParseFloat(hi, 64)
-		if !ok || errA != nil || errB != nil || !(a > 0 && a <= b && b < 1) {
-			return nil, usagef("--accuracy %s: %q is not a range LO:HI with 0 < LO ≤ HI < 1", s, part)
-		}
-		rs = append(rs, sim.Range{Lo: a, Hi: b})
-	}
-	return rs, nil
-}
-
 // applyFlags sets the fields of cfg whose flags were given, after checking
 // their values.
 func (f *simRegimeFlags) applyFlags(fl *pflag.FlagSet, cfg *sim.Settings) error {
 	if fl.Changed("class-prior") {
-		p, err := parseClassPrior(f.classPrior)
-		if err != nil {
-			return err
+		p, err := sim.ParseClassPrior(f.classPrior)
+		switch {
+		case errors.Is(err, sim.ErrShortClassPrior):
+			return usagef("--class-prior %q: %v", f.classPrior, err)
+		case err != nil:
+			return usagef("--class-prior %s: %v", f.classPrior, err)
 		}
 		if cfg.Classes != 0 && len(p) != cfg.Classes {
 			return usagef("--class-prior %s has %d probabilities for %d classes", f.classPrior, len(p), cfg.Classes)
@@ -202,9 +188,9 @@ func (f *simRegimeFlags) applyFlags(fl *pflag.FlagSet, cfg *sim.Settings) error 
 		return usagef("--spammers %v and --adversaries %v: their sum must be at most 1", cfg.Spammers, cfg.Adversaries)
 	}
 	if fl.Changed("correlated") {
-		g, err := parseCorrelated(f.correlated)
+		g, err := sim.ParseCorrelated(f.correlated)
 		if err != nil {
-			return err
+			return usagef("--correlated %s: %v", f.correlated, err)
 		}
 		cfg.Correlated = g
 	}
@@ -218,7 +204,7 @@ func checkCorrelated(cfg *sim.Settings) error {
 	if g.Workers == 0 {
 		return nil
 	}
-	workers, per, k := simSizes(cfg)
+	workers, per, k := cfg.Sizes()
 	switch {
 	case g.Workers >= workers:
 		return usagef("--correlated workers=%d: the group must leave some of the %d workers outside it", g.Workers, workers)
@@ -228,106 +214,4 @@ func checkCorrelated(cfg *sim.Settings) error {
 		return usagef("--correlated from=%d,to=%d: the classes are 0 to %d", g.From, g.To, k-1)
 	}
 	return nil
-}
-
-// simSizes returns the numbers of workers, of labels an object and of
-// classes of cfg with their defaults (as sim.Simulate fills them in).
-func simSizes(cfg *sim.Settings) (workers, per, k int) {
-	workers, per, k = cfg.Workers, cfg.LabelsPerTask, cfg.Classes
-	if workers == 0 {
-		workers = 20
-	}
-	if per <= 0 || per > workers {
-		per = workers
-	}
-	if k == 0 {
-		k = max(2, len(cfg.ClassPrior))
-	}
-	return workers, per, k
-}
-
-// parseClassPrior parses --class-prior: at least two probabilities above
-// 0, separated by commas, summing to 1 within 10⁻⁶.
-func parseClassPrior(s string) ([]float64, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) < 2 {
-		return nil, usagef("--class-prior %q: want at least two probabilities separated by commas, such as 0.88,0.12", s)
-	}
-	p := make([]float64, len(parts))
-	var sum float64
-	for i, part := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-		if err != nil || !(v > 0 && v <= 1) {
-			return nil, usagef("--class-prior %s: %q is not a probability above 0", s, part)
-		}
-		p[i] = v
-		sum += v
-	}
-	if math.Abs(sum-1) > 1e-6 {
-		return nil, usagef("--class-prior %s: the probabilities sum to %v, not 1", s, sum)
-	}
-	return p, nil
-}
-
-// parseCorrelated parses --correlated: "off", or key=value pairs
-// separated by commas with the keys workers, coverage and subtype, and
-// optionally from and to.
-func parseCorrelated(s string) (sim.Correlated, error) {
-	var g sim.Correlated
-	if s == "off" {
-		return g, nil
-	}
-	bad := func(format string, a ...any) (sim.Correlated, error) {
-		return sim.Correlated{}, usagef("--correlated %s: "+format, append([]any{s}, a...)...)
-	}
-	seen := map[string]bool{}
-	for _, part := range strings.Split(s, ",") {
-		key, val, ok := strings.Cut(strings.TrimSpace(part), "=")
-		if !ok {
-			return bad("%q is not key=value (want workers=N,coverage=F,subtype=S[,from=A,to=B])", part)
-		}
-		if seen[key] {
-			return bad("%s given twice", key)
-		}
-		seen[key] = true
-		var err error
-		switch key {
-		case "workers":
-			if g.Workers, err = strconv.Atoi(val); err != nil || g.Workers < 1 {
-				return bad("workers=%s is not a number of workers above 0", val)
-			}
-		case "from", "to":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 0 {
-				return bad("%s=%s is not a class index", key, val)
-			}
-			if key == "from" {
-				g.From = n
-			} else {
-				g.To = n
-			}
-		case "coverage":
-			if g.Coverage, err = strconv.ParseFloat(val, 64); err != nil || !(g.Coverage > 0 && g.Coverage <= 1) {
-				return bad("coverage=%s is not a share above 0 and at most 1", val)
-			}
-		case "subtype":
-			if g.Subtype, err = strconv.ParseFloat(val, 64); err != nil || !(g.Subtype >= 0 && g.Subtype <= 1) {
-				return bad("subtype=%s is not a share from 0 to 1", val)
-			}
-		default:
-			return bad("unknown key %q (want workers, coverage, subtype, from, to)", key)
-		}
-	}
-	for _, key := range []string{"workers", "coverage", "subtype"} {
-		if !seen[key] {
-			return bad("%s= is missing (want workers=N,coverage=F,subtype=S[,from=A,to=B])", key)
-		}
-	}
-	if seen["from"] != seen["to"] {
-		return bad("give both from= and to=, or neither (class 0 called 1)")
-	}
-	if seen["from"] && g.From == g.To {
-		return bad("from= and to= are the same class")
-	}
-	return g, nil
 }

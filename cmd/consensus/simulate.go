@@ -77,7 +77,7 @@ its parts one by one (docs/simulation.md).`,
 			}
 			target := model.Argmax(tr.Target, d.NumClasses(), cfg.Seed)
 			files = append(files, output.File{Path: truth, Write: table.Encoder(truth, "", func(w io.Writer, f dataio.Format) error {
-				return writeClassRows(w, f, d, target, tr.Q, "q_", tr.Subtype)
+				return output.WriteClassRows(w, f, d, target, tr.Q, "q_", tr.Subtype)
 			})})
 			return output.WriteFiles(cmd.Context(), files...)
 		},

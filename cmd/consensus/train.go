@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"strings"
 
@@ -57,11 +56,11 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 		}
 	}
 	if _, ok := est.(model.GoldTrainer); !ok && (f.trainGold != "" || f.trainFraction > 0) {
-		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (%s can)", est.Name(), modelsWith(func(c model.Capabilities) bool { return c.TrainGold }))
+		return usagef("--train-gold and --train-fraction: model %s cannot use training gold (%s can)", est.Name(), model.NamesWith(func(c model.Capabilities) bool { return c.TrainGold }))
 	}
 	if f.initWorkers != "" {
 		if ws, ok := est.(model.WorkerStarter); !ok || !ws.CanSetWorkers() {
-			return usagef("--init-workers: model %s cannot start from worker parameters (%s can)", est.Name(), modelsWith(func(c model.Capabilities) bool { return c.InitWorkers }))
+			return usagef("--init-workers: model %s cannot start from worker parameters (%s can)", est.Name(), model.NamesWith(func(c model.Capabilities) bool { return c.InitWorkers }))
 		}
 	}
 	if f.fixWorkers {
@@ -87,12 +86,16 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 		noteUnmatched(g)
 		train = g
 	case f.trainFraction > 0 && gold != nil:
-		train, gold = splitGold(gold, f.trainFraction, seed)
+		train, gold = gold.Split(f.trainFraction, seed)
 		fmt.Fprintf(os.Stderr, "note: %d gold tasks train the fit (--train-fraction %v, --seed %d), %d evaluate it\n",
 			train.Len(), f.trainFraction, seed, gold.Len())
 	}
 	if train != nil && gold != nil {
-		gold = withoutTasks(gold, train)
+		without := gold.Without(train)
+		if removed := gold.Len() - without.Len(); removed > 0 {
+			fmt.Fprintf(os.Stderr, "note: %d gold tasks are also training gold and are left out of the evaluation\n", removed)
+		}
+		gold = without
 	}
 	if gt, ok := est.(model.GoldTrainer); ok && train != nil {
 		est = gt.WithGold(latent.GoldClasses(d, train))
@@ -112,49 +115,6 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 			len(given), d.NumWorkers(), f.initWorkers, d.NumWorkers()-len(given))
 	}
 	return est, gold, nil
-}
-
-// splitGold splits g into a training part of round(fraction·n) tasks drawn
-// without replacement by a generator seeded with seed, and the rest, both
-// in g's order.
-func splitGold(g *data.Gold, fraction float64, seed uint64) (train, rest *data.Gold) {
-	n := g.Len()
-	m := int(math.Round(fraction * float64(n)))
-	rng := rand.New(rand.NewPCG(seed, 0x7a1))
-	pick := make([]bool, n)
-	for _, i := range rng.Perm(n)[:m] {
-		pick[i] = true
-	}
-	train, rest = &data.Gold{}, &data.Gold{}
-	for i := range n {
-		dst := rest
-		if pick[i] {
-			dst = train
-		}
-		dst.Task = append(dst.Task, g.Task[i])
-		dst.Label = append(dst.Label, g.Label[i])
-	}
-	return train, rest
-}
-
-// withoutTasks returns g without the tasks of train, and notes on stderr
-// how many were removed.
-func withoutTasks(g, train *data.Gold) *data.Gold {
-	in := make(map[int32]bool, train.Len())
-	for _, t := range train.Task {
-		in[t] = true
-	}
-	out := &data.Gold{Unmatched: g.Unmatched, UnmatchedTasks: g.UnmatchedTasks}
-	for i, t := range g.Task {
-		if !in[t] {
-			out.Task = append(out.Task, t)
-			out.Label = append(out.Label, g.Label[i])
-		}
-	}
-	if removed := g.Len() - out.Len(); removed > 0 {
-		fmt.Fprintf(os.Stderr, "note: %d gold tasks are also training gold and are left out of the evaluation\n", removed)
-	}
-	return out
 }
 
 // startWorkers returns the initial parameter vector of m on d with the

@@ -14,4 +14,10 @@
 // neighbours on the heap, and it is only advice: where huge pages are off,
 // or outside Linux, the memory is mapped as before. Values are never
 // changed by it.
+//
+// It also measures memory for the checks made before a large allocation:
+// Available gives the memory the process can still use (the machine's
+// MemAvailable, a cgroup limit or an address-space limit, whichever leaves
+// least), and ParseSize, FormatBytes and FormatCount read and write the
+// sizes and counts of those checks' flags and messages.
 package mem

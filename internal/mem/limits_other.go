@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package mem
 
 // addressSpaceLimit reports no address-space limit where there is no
 // getrlimit.

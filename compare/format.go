@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"encoding/csv"
@@ -9,35 +9,52 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/consensuslab/consensus/compare"
 )
 
-// compareFormats lists the --output-format values of compare.
-var compareFormats = []string{"table", "csv", "json", "markdown"}
+// Formats lists the formats Write writes, the first the default.
+var Formats = []string{"table", "csv", "json", "markdown"}
 
-// tableWidth is the width the default compare table keeps within.
-const tableWidth = 100
+// TableWidth is the width in columns that the table format keeps within:
+// failure notes are cut and the closing lines wrapped to fit.
+const TableWidth = 100
 
-// printCompareAs writes the report in format f: "table" (or ""), "csv",
-// "json" or "markdown".
-func printCompareAs(w io.Writer, r *compare.Report, f string) error {
+// Write writes r to w in format f, one of Formats ("" is "table"):
+//
+//   - table: a compact table of rank, model, the gold metrics (or the
+//     held-out log loss) with the confidence interval of the ranking
+//     criterion only, the share of resamples ranked first and a note, within
+//     TableWidth columns, then the basis of the ranking and the
+//     recommendation, the recommended model on the last line;
+//   - csv: one row per model with every number at full precision, NaN (not
+//     computed) as an empty cell and the infinities as "inf" and "-inf";
+//   - json: an array of one object per model with the csv form's columns as
+//     keys, NaN as null and the infinities as the strings "inf" and "-inf";
+//   - markdown: a GitHub-flavoured Markdown table with every metric and its
+//     interval, then the basis of the ranking and the recommendation.
+//
+// Write returns an error for any other format, or the first error of w.
+func Write(w io.Writer, r *Report, f string) error {
 	switch f {
 	case "", "table":
-		return printCompareTable(w, r)
+		return writeTable(w, r)
 	case "csv":
-		return printCompareCSV(w, r)
+		return writeCSV(w, r)
 	case "json":
-		return printCompareJSON(w, r)
+		return writeJSON(w, r)
 	case "markdown":
-		return printCompareMarkdown(w, r)
+		return writeMarkdown(w, r)
 	}
-	return usagef("--output-format %q: want one of %s", f, strings.Join(compareFormats, ", "))
+	return fmt.Errorf("output format %q: want one of %s", f, strings.Join(Formats, ", "))
 }
 
-// compareNote is the note of a row: "recommended" for the recommended
+// oneLine flattens an error message to a single line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
+}
+
+// rowNote is the note of a row: "recommended" for the recommended
 // model, then the failure or the iteration limit.
-func compareNote(r *compare.Report, row compare.Row) string {
+func rowNote(r *Report, row Row) string {
 	var notes []string
 	if isRecommended(r, row.Model) {
 		notes = append(notes, "recommended")
@@ -60,7 +77,7 @@ func f4(v float64) string {
 }
 
 // withCI formats an interval as "value [lo, hi]".
-func withCI(x compare.Interval) string {
+func withCI(x Interval) string {
 	if math.IsNaN(x.Value) {
 		return "-"
 	}
@@ -70,12 +87,12 @@ func withCI(x compare.Interval) string {
 // recommendation returns the last lines of the table and markdown forms:
 // what the ranking measured, how the recommendation was made, and the
 // recommended model on a line of its own. The recommendation is
-// compare.Auto's (r.Recommended), whatever the ranking's criterion; the
+// Auto's (r.Recommended), whatever the ranking's criterion; the
 // lines are empty when r has none.
-func recommendation(r *compare.Report) (basis, how, rec string) {
+func recommendation(r *Report) (basis, how, rec string) {
 	if top, _ := r.Top(); top != "" {
 		what := fmt.Sprintf("%d gold tasks", r.N)
-		if r.Criterion == compare.HeldOut {
+		if r.Criterion == HeldOut {
 			what = fmt.Sprintf("%d held-out labels in %d splits", r.N, r.Splits)
 		}
 		basis = fmt.Sprintf("ranked by %s on %s; first: share of %d bootstrap resamples ranked first",
@@ -90,7 +107,7 @@ func recommendation(r *compare.Report) (basis, how, rec string) {
 
 // recommendedBy returns the criterion of the recommendation, "" without
 // one.
-func recommendedBy(r *compare.Report) string {
+func recommendedBy(r *Report) string {
 	if r.Recommended == nil {
 		return ""
 	}
@@ -98,7 +115,7 @@ func recommendedBy(r *compare.Report) string {
 }
 
 // isRecommended reports whether model is r's recommendation.
-func isRecommended(r *compare.Report, model string) bool {
+func isRecommended(r *Report, model string) bool {
 	return r.Recommended != nil && r.Recommended.Model == model
 }
 
@@ -124,18 +141,18 @@ func wrap(text string, width int) []string {
 	return lines
 }
 
-// printCompareTable writes the compact table: rank, model, the gold
+// writeTable writes the compact table: rank, model, the gold
 // metrics (or the held-out log loss) with the confidence interval of the
 // ranking criterion only, the share of resamples ranked first and a note
-// cut to keep every line within tableWidth columns; then the basis of the
+// cut to keep every line within TableWidth columns; then the basis of the
 // ranking and the recommendation on the last line.
-func printCompareTable(w io.Writer, r *compare.Report) error {
+func writeTable(w io.Writer, r *Report) error {
 	lvl := int(math.Round(r.Level * 100))
 	head := []string{"rank", "model", "accuracy", "log loss", "Brier", "ECE"}
-	crit := map[compare.Criterion]int{compare.Accuracy: 2, compare.LogLoss: 3, compare.Brier: 4, compare.ECE: 5}
-	if r.Criterion == compare.HeldOut {
+	crit := map[Criterion]int{Accuracy: 2, LogLoss: 3, Brier: 4, ECE: 5}
+	if r.Criterion == HeldOut {
 		head = []string{"rank", "model", "held-out log loss"}
-		crit = map[compare.Criterion]int{compare.HeldOut: 2}
+		crit = map[Criterion]int{HeldOut: 2}
 	}
 	ci := crit[r.Criterion]
 	head[ci] += fmt.Sprintf(" [%d%% CI]", lvl)
@@ -143,10 +160,10 @@ func printCompareTable(w io.Writer, r *compare.Report) error {
 	rows := [][]string{head}
 	for i, row := range r.Rows {
 		cells := []string{strconv.Itoa(i + 1), row.Model}
-		if r.Criterion == compare.HeldOut {
+		if r.Criterion == HeldOut {
 			cells = append(cells, withCI(row.HeldOut))
 		} else {
-			for c, x := range []compare.Interval{row.Accuracy, row.LogLoss, row.Brier, row.ECE} {
+			for c, x := range []Interval{row.Accuracy, row.LogLoss, row.Brier, row.ECE} {
 				if c+2 == ci {
 					cells = append(cells, withCI(x))
 				} else {
@@ -154,7 +171,7 @@ func printCompareTable(w io.Writer, r *compare.Report) error {
 				}
 			}
 		}
-		rows = append(rows, append(cells, fmt.Sprintf("%.0f%%", 100*row.First), compareNote(r, row)))
+		rows = append(rows, append(cells, fmt.Sprintf("%.0f%%", 100*row.First), rowNote(r, row)))
 	}
 	// Cut the notes to the width left by the other columns (each
 	// followed by two spaces of padding).
@@ -166,7 +183,7 @@ func printCompareTable(w io.Writer, r *compare.Report) error {
 		}
 		used += wmax + 2
 	}
-	room := max(tableWidth-used, len("note"))
+	room := max(TableWidth-used, len("note"))
 	var buf strings.Builder
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	for _, cells := range rows {
@@ -185,7 +202,7 @@ func printCompareTable(w io.Writer, r *compare.Report) error {
 	}
 	basis, how, rec := recommendation(r)
 	for _, text := range []string{basis, how, rec} {
-		for _, l := range wrap(text, tableWidth) {
+		for _, l := range wrap(text, TableWidth) {
 			if _, err := fmt.Fprintln(w, l); err != nil {
 				return err
 			}
@@ -194,8 +211,8 @@ func printCompareTable(w io.Writer, r *compare.Report) error {
 	return nil
 }
 
-// compareFields are the columns of the csv and json forms, in order.
-var compareFields = []string{
+// fields are the columns of the csv and json forms, in order.
+var fields = []string{
 	"rank", "model", "recommended", "recommendation_criterion", "criterion", "score", "score_lo", "score_hi",
 	"accuracy", "accuracy_lo", "accuracy_hi", "log_loss", "log_loss_lo", "log_loss_hi",
 	"brier", "brier_lo", "brier_hi", "ece", "ece_lo", "ece_hi",
@@ -203,16 +220,16 @@ var compareFields = []string{
 	"first", "converged", "n", "splits", "bootstrap", "level", "error",
 }
 
-// compareRecord returns row i of r as the values of compareFields: int,
+// record returns row i of r as the values of fields: int,
 // string, bool or float64 (NaN where a metric was not computed).
-func compareRecord(r *compare.Report, i int) []any {
+func record(r *Report, i int) []any {
 	row := r.Rows[i]
 	errText := ""
 	if row.Err != nil {
 		errText = oneLine(row.Err)
 	}
 	v := []any{i + 1, row.Model, isRecommended(r, row.Model), recommendedBy(r), string(r.Criterion)}
-	for _, x := range []compare.Interval{row.Score, row.Accuracy, row.LogLoss, row.Brier, row.ECE, row.HeldOut} {
+	for _, x := range []Interval{row.Score, row.Accuracy, row.LogLoss, row.Brier, row.ECE, row.HeldOut} {
 		v = append(v, x.Value, x.Lo, x.Hi)
 	}
 	return append(v, row.First, row.Converged, r.N, r.Splits, r.Bootstrap, r.Level, errText)
@@ -233,13 +250,13 @@ func csvNumber(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// printCompareCSV writes one row per model with every number of the
-// report at full precision (columns compareFields; see csvNumber).
-func printCompareCSV(w io.Writer, r *compare.Report) error {
+// writeCSV writes one row per model with every number of the
+// report at full precision (columns fields; see csvNumber).
+func writeCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
-	cw.Write(compareFields)
+	cw.Write(fields)
 	for i := range r.Rows {
-		rec := compareRecord(r, i)
+		rec := record(r, i)
 		cells := make([]string, len(rec))
 		for c, v := range rec {
 			switch v := v.(type) {
@@ -255,10 +272,10 @@ func printCompareCSV(w io.Writer, r *compare.Report) error {
 	return cw.Error()
 }
 
-// printCompareJSON writes a JSON array with one object per model, keys
-// compareFields, numbers as JSON numbers at full precision; a metric not
+// writeJSON writes a JSON array with one object per model, keys
+// fields, numbers as JSON numbers at full precision; a metric not
 // computed (NaN) is null and an infinite one the string "inf" or "-inf".
-func printCompareJSON(w io.Writer, r *compare.Report) error {
+func writeJSON(w io.Writer, r *Report) error {
 	var b strings.Builder
 	b.WriteString("[")
 	for i := range r.Rows {
@@ -266,11 +283,11 @@ func printCompareJSON(w io.Writer, r *compare.Report) error {
 			b.WriteString(",")
 		}
 		b.WriteString("\n  {")
-		for c, v := range compareRecord(r, i) {
+		for c, v := range record(r, i) {
 			if c > 0 {
 				b.WriteString(", ")
 			}
-			k, _ := json.Marshal(compareFields[c])
+			k, _ := json.Marshal(fields[c])
 			b.Write(k)
 			b.WriteString(": ")
 			if x, ok := v.(float64); ok {
@@ -297,13 +314,13 @@ func printCompareJSON(w io.Writer, r *compare.Report) error {
 	return err
 }
 
-// printCompareMarkdown writes a GitHub-flavoured Markdown table with every
+// writeMarkdown writes a GitHub-flavoured Markdown table with every
 // metric and its interval at four decimals, then the basis of the ranking
 // and the recommendation.
-func printCompareMarkdown(w io.Writer, r *compare.Report) error {
+func writeMarkdown(w io.Writer, r *Report) error {
 	lvl := int(math.Round(r.Level * 100))
 	head := []string{"rank", "model", "accuracy", "log loss", "Brier", "ECE"}
-	if r.Criterion == compare.HeldOut {
+	if r.Criterion == HeldOut {
 		head = []string{"rank", "model", "held-out log loss"}
 	}
 	for c := 2; c < len(head); c++ {
@@ -325,14 +342,14 @@ func printCompareMarkdown(w io.Writer, r *compare.Report) error {
 	fmt.Fprintf(w, "|%s|\n", strings.Join(sep, "|"))
 	for i, row := range r.Rows {
 		cells := []string{strconv.Itoa(i + 1), "`" + row.Model + "`"}
-		if r.Criterion == compare.HeldOut {
+		if r.Criterion == HeldOut {
 			cells = append(cells, withCI(row.HeldOut))
 		} else {
-			for _, x := range []compare.Interval{row.Accuracy, row.LogLoss, row.Brier, row.ECE} {
+			for _, x := range []Interval{row.Accuracy, row.LogLoss, row.Brier, row.ECE} {
 				cells = append(cells, withCI(x))
 			}
 		}
-		line(append(cells, fmt.Sprintf("%.0f%%", 100*row.First), compareNote(r, row)))
+		line(append(cells, fmt.Sprintf("%.0f%%", 100*row.First), rowNote(r, row)))
 	}
 	basis, how, rec := recommendation(r)
 	for _, text := range []string{basis, how, rec} {

@@ -1,4 +1,7 @@
-package main
+// Package progress reports the progress of a long run of the consensus
+// command on standard error: a status line redrawn on a terminal, plain
+// log lines otherwise, and nothing for a run that ends within a second.
+package progress
 
 import (
 	"fmt"
@@ -14,25 +17,25 @@ import (
 	"github.com/consensuslab/consensus/model"
 )
 
-// progress reports a long run on stderr. Nothing appears during the first
+// Reporter reports a long run on stderr. Nothing appears during the first
 // second, so quick runs stay silent. On a terminal it redraws one status
 // line (a bar, the iteration, the log-likelihood, the elapsed time and an
 // upper bound on the time left, which assumes the run goes on to the
 // iteration limit); otherwise it writes a plain log line every few seconds
-// and one when the run ends. A nil *progress does nothing, so callers write
+// and one when the run ends. A nil *Reporter does nothing, so callers write
 //
-//	var bar *progress
+//	var bar *progress.Reporter
 //	if !quiet {
-//		bar = newProgress("fitting da-glad")
-//		settings.Progress = bar.update
+//		bar = progress.New("fitting da-glad")
+//		settings.Progress = bar.Update
 //	}
 //	res, err := est.Fit(ctx, d, settings)
-//	bar.finish()
+//	bar.Finish()
 //
 // For a run made of several steps (several fits, bootstrap replicates),
-// call step(done, total, what) between them; update keeps reporting the
+// call Step(done, total, what) between them; Update keeps reporting the
 // iterations of the current fit.
-type progress struct {
+type Reporter struct {
 	mu    sync.Mutex
 	w     io.Writer
 	tty   bool
@@ -54,8 +57,8 @@ type progress struct {
 	what          string
 }
 
-// newProgress returns a progress reporter writing to stderr.
-func newProgress(desc string) *progress {
+// New returns a Reporter writing to stderr.
+func New(desc string) *Reporter {
 	tty := term.IsTerminal(int(os.Stderr.Fd()))
 	width := 100
 	if tty {
@@ -63,23 +66,23 @@ func newProgress(desc string) *progress {
 			width = w
 		}
 	}
-	return newProgressTo(os.Stderr, tty, width, desc)
+	return NewTo(os.Stderr, tty, width, desc)
 }
 
-// newProgressTo returns a progress reporter writing to w, drawing a status
-// line if tty is true.
-func newProgressTo(w io.Writer, tty bool, width int, desc string) *progress {
+// NewTo returns a Reporter writing to w, drawing a status line of at most
+// width columns if tty is true and writing log lines otherwise.
+func NewTo(w io.Writer, tty bool, width int, desc string) *Reporter {
 	every := 5 * time.Second
 	if tty {
 		every = 100 * time.Millisecond
 	}
-	return &progress{w: w, tty: tty, width: width, desc: desc, start: time.Now(),
+	return &Reporter{w: w, tty: tty, width: width, desc: desc, start: time.Now(),
 		delay: time.Second, every: every}
 }
 
-// update records the state of the current fit; it is a
+// Update records the state of the current fit; it is a
 // model.Settings.Progress callback.
-func (p *progress) update(s model.Progress) {
+func (p *Reporter) Update(s model.Progress) {
 	if p == nil {
 		return
 	}
@@ -89,9 +92,9 @@ func (p *progress) update(s model.Progress) {
 	p.render(false)
 }
 
-// step records that done of total steps of a multi-step run are finished
+// Step records that done of total steps of a multi-step run are finished
 // and names the step under way (such as "fitting la-ds").
-func (p *progress) step(done, total int, what string) {
+func (p *Reporter) Step(done, total int, what string) {
 	if p == nil {
 		return
 	}
@@ -102,9 +105,9 @@ func (p *progress) step(done, total int, what string) {
 	p.render(false)
 }
 
-// finish removes the status line, or writes a last log line if any was
+// Finish removes the status line, or writes a last log line if any was
 // written.
-func (p *progress) finish() {
+func (p *Reporter) Finish() {
 	if p == nil {
 		return
 	}
@@ -124,7 +127,7 @@ func (p *progress) finish() {
 }
 
 // render writes the current state if it is time to.
-func (p *progress) render(force bool) {
+func (p *Reporter) render(force bool) {
 	now := time.Now()
 	elapsed := now.Sub(p.start)
 	if elapsed < p.delay && !force {
@@ -173,7 +176,7 @@ const (
 
 // fraction is the share of the run done, or -1 if unknown. For a
 // multi-step run the current fit counts in proportion to its iterations.
-func (p *progress) fraction() float64 {
+func (p *Reporter) fraction() float64 {
 	fit := -1.0
 	if p.maxIter > 0 {
 		fit = min(1, float64(p.iter)/float64(p.maxIter))
@@ -189,7 +192,7 @@ func (p *progress) fraction() float64 {
 }
 
 // status describes the state in one line.
-func (p *progress) status(elapsed time.Duration) string {
+func (p *Reporter) status(elapsed time.Duration) string {
 	var parts []string
 	if p.total > 0 {
 		s := fmt.Sprintf("%d/%d", p.done, p.total)

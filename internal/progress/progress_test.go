@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"bytes"
@@ -9,6 +9,9 @@ import (
 	"github.com/consensuslab/consensus/model"
 )
 
+// TestProgress checks what a Reporter writes to a log and to a terminal,
+// with and without steps, and that a quick run and a nil Reporter write
+// nothing.
 func TestProgress(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -25,16 +28,16 @@ func TestProgress(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			p := newProgressTo(&b, tc.tty, 200, "fit")
+			p := NewTo(&b, tc.tty, 200, "fit")
 			p.delay, p.every = tc.delay, 0
 			if tc.steps {
-				p.step(1, 4, "fitting b")
+				p.Step(1, 4, "fitting b")
 			}
 			for _, i := range []int{1, 9} {
 				time.Sleep(time.Millisecond)
-				p.update(model.Progress{Iteration: i, MaxIterations: 10, LogLikelihood: -123.5})
+				p.Update(model.Progress{Iteration: i, MaxIterations: 10, LogLikelihood: -123.5})
 			}
-			p.finish()
+			p.Finish()
 			out := b.String()
 			if tc.delay > 0 && out != "" {
 				t.Errorf("output %q, want none", out)
@@ -51,8 +54,8 @@ func TestProgress(t *testing.T) {
 			}
 		})
 	}
-	var nilp *progress // a nil reporter does nothing
-	nilp.update(model.Progress{})
-	nilp.step(1, 2, "x")
-	nilp.finish()
+	var nilp *Reporter // a nil reporter does nothing
+	nilp.Update(model.Progress{})
+	nilp.Step(1, 2, "x")
+	nilp.Finish()
 }

@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"bytes"
@@ -9,20 +9,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/consensuslab/consensus/compare"
 )
 
 // testReport returns a report with an infinite log loss, a row that did
 // not converge and a failed model with a long message, and a
 // recommendation that is not the first row.
-func testReport() *compare.Report {
+func testReport() *Report {
 	nan := math.NaN()
-	iv := func(v, lo, hi float64) compare.Interval { return compare.Interval{Value: v, Lo: lo, Hi: hi} }
+	iv := func(v, lo, hi float64) Interval { return Interval{Value: v, Lo: lo, Hi: hi} }
 	none := iv(nan, nan, nan)
-	return &compare.Report{
-		Criterion: compare.LogLoss, N: 462, Bootstrap: 200, Level: 0.95,
-		Rows: []compare.Row{
+	return &Report{
+		Criterion: LogLoss, N: 462, Bootstrap: 200, Level: 0.95,
+		Rows: []Row{
 			{Model: "hda-ds", Score: iv(0.23561234567, 0.1692, 0.2950), Accuracy: iv(0.9415584415584416, 0.9221, 0.9589),
 				LogLoss: iv(0.23561234567, 0.1692, 0.2950), Brier: iv(0.0888, 0.063, 0.1133), ECE: iv(0.0244, 0.0122, 0.0462),
 				HeldOut: none, First: 0.72, Converged: true},
@@ -32,8 +30,8 @@ func testReport() *compare.Report {
 			{Model: "vb-hda-onecoin", Score: none, Accuracy: none, LogLoss: none, Brier: none, ECE: none, HeldOut: none,
 				Err: errors.New("the fit could not start because " + strings.Repeat("of a very long reason ", 8))},
 		},
-		Recommended: &compare.AutoChoice{Model: "la-glad", Criterion: "likelihood", Tasks: 462, Labels: 4620, Splits: 3,
-			Candidates: []compare.AutoCandidate{{Model: "la-glad"}, {Model: "hda-ds"}, {Model: "vb-hda-onecoin"}}},
+		Recommended: &AutoChoice{Model: "la-glad", Criterion: "likelihood", Tasks: 462, Labels: 4620, Splits: 3,
+			Candidates: []AutoCandidate{{Model: "la-glad"}, {Model: "hda-ds"}, {Model: "vb-hda-onecoin"}}},
 	}
 }
 
@@ -43,12 +41,12 @@ func testReport() *compare.Report {
 // recommendation on a line of its own.
 func TestCompareTable(t *testing.T) {
 	var b bytes.Buffer
-	if err := printCompareAs(&b, testReport(), "table"); err != nil {
+	if err := Write(&b, testReport(), "table"); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	for _, l := range lines {
-		if n := len([]rune(l)); n > tableWidth {
+		if n := len([]rune(l)); n > TableWidth {
 			t.Errorf("line of %d columns: %q", n, l)
 		}
 		if strings.TrimRight(l, " ") != l {
@@ -72,10 +70,10 @@ func TestCompareTable(t *testing.T) {
 func TestCompareCSVJSON(t *testing.T) {
 	r := testReport()
 	var cb, jb bytes.Buffer
-	if err := printCompareAs(&cb, r, "csv"); err != nil {
+	if err := Write(&cb, r, "csv"); err != nil {
 		t.Fatal(err)
 	}
-	if err := printCompareAs(&jb, r, "json"); err != nil {
+	if err := Write(&jb, r, "json"); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&cb).ReadAll()
@@ -116,7 +114,7 @@ func TestCompareCSVJSON(t *testing.T) {
 		if recs[i+1][col["model"]] != row.Model || objs[i]["model"] != row.Model || objs[i]["rank"] != float64(i+1) {
 			t.Errorf("row %d: model %q / %v, want %s", i, recs[i+1][col["model"]], objs[i]["model"], row.Model)
 		}
-		for name, x := range map[string]compare.Interval{"score": row.Score, "accuracy": row.Accuracy, "log_loss": row.LogLoss,
+		for name, x := range map[string]Interval{"score": row.Score, "accuracy": row.Accuracy, "log_loss": row.LogLoss,
 			"brier": row.Brier, "ece": row.ECE, "heldout_log_loss": row.HeldOut} {
 			check(i, name, x.Value)
 			check(i, name+"_lo", x.Lo)
@@ -139,7 +137,7 @@ func TestCompareCSVJSON(t *testing.T) {
 // row per model with every metric's interval, and the recommendation.
 func TestCompareMarkdown(t *testing.T) {
 	var b bytes.Buffer
-	if err := printCompareAs(&b, testReport(), "markdown"); err != nil {
+	if err := Write(&b, testReport(), "markdown"); err != nil {
 		t.Fatal(err)
 	}
 	var rows int
@@ -158,6 +156,21 @@ func TestCompareMarkdown(t *testing.T) {
 		"| 28% | recommended; iteration limit |", "\nrecommendation, as fit --model auto", "\nrecommended: la-glad\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestWriteUnknownFormat checks that Write refuses a format outside Formats
+// and writes nothing.
+func TestWriteUnknownFormat(t *testing.T) {
+	for _, f := range []string{"xml", "Table", "tsv"} {
+		var b bytes.Buffer
+		err := Write(&b, testReport(), f)
+		if err == nil || !strings.Contains(err.Error(), strconv.Quote(f)) {
+			t.Errorf("Write(%q) = %v, want an error naming the format", f, err)
+		}
+		if b.Len() != 0 {
+			t.Errorf("Write(%q) wrote %d bytes", f, b.Len())
 		}
 	}
 }

@@ -1,21 +1,19 @@
-package main
+package model
 
 import (
 	"slices"
 	"strings"
-
-	"github.com/consensuslab/consensus/model"
 )
 
-// modelsWith returns, for a message, the registered models whose
-// capabilities (model.Describe) satisfy ok: a form of every noise model
+// NamesWith returns, for a message, the registered models whose
+// capabilities (Describe) satisfy ok: a form of every noise model
 // (such as la-* for la-ds, la-glad, ...) as its pattern when all of the
 // form's models do and the pattern matches no other model, the others by
 // name. The list follows the registry, so that a message naming the models
 // a flag applies to cannot go stale.
-func modelsWith(ok func(model.Capabilities) bool) string {
-	all := model.DescribeAll()
-	form := func(c model.Capabilities) string {
+func NamesWith(ok func(Capabilities) bool) string {
+	all := DescribeAll()
+	form := func(c Capabilities) string {
 		if c.Noise == "" {
 			return ""
 		}
@@ -49,14 +47,16 @@ func modelsWith(ok func(model.Capabilities) bool) string {
 	return strings.Join(out, ", ")
 }
 
-// hasPrior reports whether c accepts the prior setting of that
-// command-line name (model.Capabilities.Priors).
-func hasPrior(name string) func(model.Capabilities) bool {
-	return func(c model.Capabilities) bool { return slices.Contains(c.Priors, name) }
+// HasPrior returns a test, for NamesWith, of whether a model accepts the
+// prior setting of that command-line name (Capabilities.Priors), such as
+// "glad-prior".
+func HasPrior(name string) func(Capabilities) bool {
+	return func(c Capabilities) bool { return slices.Contains(c.Priors, name) }
 }
 
-// readsSetting reports whether c reads the setting of that command-line
-// name (model.Capabilities.Settings).
-func readsSetting(name string) func(model.Capabilities) bool {
-	return func(c model.Capabilities) bool { return slices.Contains(c.Settings, name) }
+// ReadsSetting returns a test, for NamesWith, of whether a model reads the
+// setting of that command-line name (Capabilities.Settings), such as
+// "max-iter".
+func ReadsSetting(name string) func(Capabilities) bool {
+	return func(c Capabilities) bool { return slices.Contains(c.Settings, name) }
 }

@@ -1,17 +1,16 @@
-package main
+package output
 
 import (
 	"encoding/json"
 	"io"
 
 	"github.com/consensuslab/consensus/model"
-	"github.com/consensuslab/consensus/output"
 )
 
-// fitSummary is what fit --summary writes, one JSON object: the model
+// Summary is what fit --summary writes, one JSON object: the model
 // fitted (with --model auto, the one chosen) and how its fit ended, for
 // programs that must not read the English summary on standard error.
-type fitSummary struct {
+type Summary struct {
 	// Model is the model fitted; Requested the --model value.
 	Model     string `json:"model"`
 	Requested string `json:"requested"`
@@ -30,11 +29,12 @@ type fitSummary struct {
 	LogLikelihood *float64 `json:"log_likelihood,omitempty"`
 }
 
-// summaryFile returns the output of fit --summary at path for the result r
-// of --model requested.
-func summaryFile(path, requested string, r *model.Result) output.File {
+// SummaryFile returns the output of fit --summary at path: the Summary of
+// the result r of the model requested (the --model value, such as "auto"),
+// as indented JSON.
+func SummaryFile(path, requested string, r *model.Result) File {
 	d := r.Data
-	s := fitSummary{
+	s := Summary{
 		Model: r.Model, Requested: requested, Converged: r.Converged,
 		Tasks: d.NumTasks(), Workers: d.NumWorkers(), Labels: d.NumLabels(), Classes: d.NumClasses(),
 	}
@@ -42,7 +42,7 @@ func summaryFile(path, requested string, r *model.Result) output.File {
 		ll := r.LogLikelihood
 		s.Solver, s.Iterations, s.Status, s.LogLikelihood = r.Method, r.Iterations, r.Status, &ll
 	}
-	return output.File{Path: path, Write: func(w io.Writer) error {
+	return File{Path: path, Write: func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)

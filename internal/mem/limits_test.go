@@ -1,0 +1,58 @@
+package mem
+
+import "testing"
+
+// TestParseSize checks sizes with and without units, auto and off, and
+// the sizes refused.
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"512M", 512e6, true}, {"4GiB", 4 << 30, true}, {"2.5g", 2.5e9, true}, {"1000", 1000, true},
+		{" 10 KiB ", 10 << 10, true}, {"auto", 0, true}, {"off", -1, true}, {"none", -1, true},
+		{"", 0, true}, {"lots", 0, false}, {"-5M", 0, false}, {"0", 0, false}, {"NaN", 0, false},
+		{"1e30T", 0, false}, {"12x", 0, false}, {"0.5", 0, false}, {"0.4B", 0, false},
+	} {
+		got, err := ParseSize(c.in)
+		if (err == nil) != c.ok || c.ok && got != c.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// TestFormatBytes checks the unit and rounding of byte counts.
+func TestFormatBytes(t *testing.T) {
+	for in, want := range map[float64]string{1000: "1000 B", 1 << 10: "1.0 KiB", 3.5 * (1 << 30): "3.5 GiB", 1 << 50: "1.0 PiB"} {
+		if got := FormatBytes(in); got != want {
+			t.Errorf("FormatBytes(%g) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestFormatCount checks the wording of large counts.
+func TestFormatCount(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want string
+	}{
+		{999, "999"}, {999999, "999999"}, {2.5e6, "2.5 million"}, {1.25e9, "1.2 billion"}, {3e12, "3 trillion"},
+	} {
+		if got := FormatCount(c.in); got != c.want {
+			t.Errorf("FormatCount(%g) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestAvailable checks that the memory available, where it can be read,
+// is a positive number with a source to name in messages.
+func TestAvailable(t *testing.T) {
+	b, source, ok := Available()
+	if !ok {
+		t.Skip("no /proc/meminfo")
+	}
+	if !(b >= 0) || source == "" {
+		t.Errorf("Available() = %g, %q", b, source)
+	}
+}

@@ -1,0 +1,51 @@
+package output
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/consensuslab/consensus/data/dataio"
+	"github.com/consensuslab/consensus/pairwise"
+)
+
+// TestPairwiseFiles checks the comparisons file and the truth tables of a
+// simulation of three comparisons by two workers, in every text format.
+func TestPairwiseFiles(t *testing.T) {
+	c := &pairwise.Comparisons{
+		Items: []string{"a", "b", "c"}, Workers: []string{"w1", "w2"},
+		Left: []int32{0, 1, 2}, Right: []int32{1, 2, 0}, Worker: []int32{0, 1, 0},
+		LeftWon: []bool{true, false, true},
+	}
+	tr := &pairwise.Truth{Scores: []float64{0.5, -0.25, 0}, Skills: []float64{0.9, 0.05}, Biases: []float64{0.5, 0.375}}
+	for _, tc := range []struct {
+		f    dataio.Format
+		want string
+	}{
+		{dataio.CSV, "worker,left,right,label\nw1,a,b,a\nw2,b,c,c\nw1,c,a,c\n"},
+		{dataio.TSV, "worker\tleft\tright\tlabel\nw1\ta\tb\ta\nw2\tb\tc\tc\nw1\tc\ta\tc\n"},
+	} {
+		var b bytes.Buffer
+		if err := WriteComparisons(&b, tc.f, c); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tc.want {
+			t.Errorf("format %v: comparisons\n%q, want\n%q", tc.f, b.String(), tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		t    *Table
+		want string
+	}{
+		{"scores", PairwiseTruthScores(c, tr), "item,score\na,0.5\nb,-0.25\nc,0\n"},
+		{"workers", PairwiseTruthWorkers(c, tr), "worker,skill,bias\nw1,0.9,0.5\nw2,0.05,0.375\n"},
+	} {
+		var b bytes.Buffer
+		if err := WriteTable(&b, tc.t, dataio.CSV); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tc.want {
+			t.Errorf("%s:\n%q, want\n%q", tc.name, b.String(), tc.want)
+		}
+	}
+}
