@@ -50,6 +50,11 @@ type vbDA struct {
 	generic bool
 }
 
+// object2, object3 and object4 (vb_object_gen.go) are written out from
+// vb_object.tmpl by TestObjectGenerated.
+
+//go:generate go test -run TestObjectGenerated -update
+
 const (
 	maxInner = 25
 	innerTol = 1e-6

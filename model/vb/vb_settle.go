@@ -99,3 +99,21 @@ func (v *vbDA) settleAll(c *vbChunk) {
 	q.rows, q.nj, q.prod = q.rows[:0], q.nj[:0], q.prod[:0]
 	q.gamma, q.e, q.old, q.next = q.gamma[:0], q.e[:0], q.old[:0], q.next[:0]
 }
+
+// vbBoundTerm is one class's term log Γ(x) − (x − a) ψ(x) of the bound in
+// objects, given lg = log Γ(x) and psi = ψ(x) (vbPsi).
+func vbBoundTerm(x, a, lg, psi float64) float64 {
+	return lg - (x-a)*psi
+}
+
+// vbPsi writes ψ(x_z) into psi for every class: log e_z from
+// e_z = exp ψ(x_z) (num.LogTo, num.Log's values for all of them in one
+// call), or ψ(x_z) itself where e_z underflows.
+func vbPsi(psi, x, e []float64) {
+	num.LogTo(psi, e)
+	for z, ez := range e {
+		if !(ez > 0x1p-1000) {
+			psi[z] = num.Digamma(x[z])
+		}
+	}
+}
