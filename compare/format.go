@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 // Formats lists the formats Write writes, the first the default.
@@ -361,4 +362,29 @@ func writeMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 	return nil
+}
+
+// WriteChoice writes what Auto chose and why, as fit --model auto reports
+// it: one line with the choice, its basis and the time taken, and one per
+// candidate with its score, iterations and time, the choice marked "*".
+func WriteChoice(w io.Writer, c *AutoChoice) {
+	fmt.Fprintf(w, "auto: chose %s, %s; %v\n", c.Model, c.Basis(), c.Runtime.Round(time.Millisecond))
+	width := 0
+	for _, k := range c.Candidates {
+		width = max(width, len(k.Model))
+	}
+	for _, k := range c.Candidates {
+		note := ""
+		switch {
+		case k.Err != nil:
+			note = "  failed: " + oneLine(k.Err)
+		case !k.Converged:
+			note = "  (stopped at its iteration limit)"
+		}
+		mark := " "
+		if k.Model == c.Model {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "auto: %s %-*s %.4f  %4d iterations  %v%s\n", mark, width, k.Model, k.Score, k.Iterations, k.Runtime.Round(time.Millisecond), note)
+	}
 }

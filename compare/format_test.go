@@ -174,3 +174,28 @@ func TestWriteUnknownFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteChoice checks the lines of a choice: the choice with its basis,
+// then one per candidate, the chosen one marked and a failure on one line.
+func TestWriteChoice(t *testing.T) {
+	c := testReport().Recommended
+	c.Candidates[0].Converged, c.Candidates[0].Score, c.Candidates[0].Iterations = true, 0.5, 12
+	c.Candidates[1].Converged = true
+	c.Candidates[2].Err = errors.New("out of\nmemory")
+	var b bytes.Buffer
+	WriteChoice(&b, c)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for i, want := range []string{
+		"auto: chose la-glad, the lowest held-out",
+		"auto: * la-glad        0.5000    12 iterations  0s",
+		"auto:   hda-ds         0.0000     0 iterations  0s",
+		"auto:   vb-hda-onecoin 0.0000     0 iterations  0s  failed: out of memory",
+	} {
+		if i >= len(lines) || !strings.HasPrefix(lines[i], want) {
+			t.Errorf("line %d: got %q, want it to start with %q", i, lines[min(i, len(lines)-1)], want)
+		}
+	}
+	if len(lines) != 4 {
+		t.Errorf("%d lines, want 4:\n%s", len(lines), b.String())
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -179,7 +178,7 @@ func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, es
 		return nil, err
 	}
 	if !quiet {
-		printChoice(w, choice)
+		compare.WriteChoice(w, choice)
 	}
 	for _, e := range ests {
 		if e.Name() == choice.Model {
@@ -187,28 +186,4 @@ func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, es
 		}
 	}
 	return nil, fmt.Errorf("auto: chose %s, not a candidate", choice.Model) // cannot happen
-}
-
-// printChoice writes what --model auto chose and why: one line with the
-// choice and one per candidate with its score.
-func printChoice(w io.Writer, c *compare.AutoChoice) {
-	fmt.Fprintf(w, "auto: chose %s, %s; %v\n", c.Model, c.Basis(), c.Runtime.Round(time.Millisecond))
-	width := 0
-	for _, k := range c.Candidates {
-		width = max(width, len(k.Model))
-	}
-	for _, k := range c.Candidates {
-		note := ""
-		switch {
-		case k.Err != nil:
-			note = "  failed: " + oneLine(k.Err)
-		case !k.Converged:
-			note = "  (stopped at its iteration limit)"
-		}
-		mark := " "
-		if k.Model == c.Model {
-			mark = "*"
-		}
-		fmt.Fprintf(w, "auto: %s %-*s %.4f  %4d iterations  %v%s\n", mark, width, k.Model, k.Score, k.Iterations, k.Runtime.Round(time.Millisecond), note)
-	}
 }

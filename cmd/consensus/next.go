@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
@@ -111,8 +109,8 @@ posterior 0.5 or more, else "none").`,
 				return err
 			}
 			if pool != "" {
-				if set.Pool, err = readPool(cmd.Context(), pool, d); err != nil {
-					return err
+				if set.Pool, err = plan.LoadPool(cmd.Context(), pool, d); err != nil {
+					return usageErr(err)
 				}
 			}
 			if err := checkFitMemory(plan.Model, d, nil, in.maxMemory); err != nil {
@@ -183,29 +181,4 @@ posterior 0.5 or more, else "none").`,
 	fl.Uint64Var(&fs.Seed, "seed", 1, "seed of the posterior draws behind the workers' and the tasks' intervals")
 	fl.IntVar(&threads, "threads", 0, "goroutines of the fit (0: all cores); the output does not depend on it")
 	return c
-}
-
-// readPool reads the pool file's worker column into worker indices of d.
-func readPool(ctx context.Context, path string, d *data.Dataset) ([]int, error) {
-	index := make(map[string]int, d.NumWorkers())
-	for w, name := range d.Workers {
-		index[name] = w
-	}
-	seen := map[int]bool{}
-	var pool []int
-	err := dataio.LoadTable(ctx, path, "", dataio.ReadSettings{}, dataio.Columns{Names: []string{"worker"}}, func(cells []string, line int) error {
-		w, ok := index[cells[0]]
-		if !ok {
-			return &dataio.InputError{File: path, Line: line, Msg: fmt.Sprintf("worker %q has no labels in the data: the planner needs its fitted confusion matrix", cells[0])}
-		}
-		if !seen[w] {
-			seen[w] = true
-			pool = append(pool, w)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	return pool, nil
 }

@@ -5,14 +5,12 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/internal/experiments"
 	"github.com/consensuslab/consensus/internal/progress"
-	"github.com/consensuslab/consensus/model"
 )
 
 func init() { extraCommands = append(extraCommands, newReproduceCmd) }
@@ -61,10 +59,10 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 				return usagef("--parallel must not be negative")
 			}
 			if !quiet {
-				st := &reproduceStatus{}
-				stop := st.tick(time.Second)
+				st := &progress.Parts{}
+				stop := st.Tick(time.Second)
 				defer stop()
-				cfg.Progress = st.event
+				cfg.Progress = st.Event
 				cfg.Log = func(s string) { fmt.Fprintln(os.Stderr, "reproduce: "+s) }
 			}
 			_, err := experiments.Run(cmd.Context(), cfg)
@@ -79,66 +77,4 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
 	fl.IntVar(&cfg.Threads, "parallel", 0, "fits run at the same time, sharing the cores (default: one per core, one thread each); results do not depend on it")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no progress or log lines on stderr")
 	return c
-}
-
-// reproduceStatus shows the progress of a reproduction: one progress
-// reporter per part (a status line on a terminal, log lines otherwise),
-// refreshed by a ticker so that long fits do not leave it silent.
-type reproduceStatus struct {
-	mu          sync.Mutex
-	bar         *progress.Reporter
-	done, total int
-	what        string
-}
-
-// event handles the progress of a part of the reproduction
-// (experiments.Settings.Progress).
-func (s *reproduceStatus) event(p model.Progress) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p.Done == 0 {
-		s.bar.Finish()
-		s.bar = progress.New("reproduce " + p.Run)
-		s.what = ""
-	}
-	s.done, s.total = p.Done, p.Total
-	if p.Item != "" {
-		s.what = "last finished: " + p.Item
-	}
-	s.bar.Step(s.done, s.total, s.what)
-	if p.Done == p.Total {
-		s.bar.Finish()
-		s.bar = nil
-	}
-}
-
-// tick refreshes the status every interval until the returned function
-// is called, which also finishes the status.
-func (s *reproduceStatus) tick(interval time.Duration) (stop func()) {
-	t := time.NewTicker(interval)
-	quit := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-t.C:
-				s.mu.Lock()
-				s.bar.Step(s.done, s.total, s.what)
-				s.mu.Unlock()
-			case <-quit:
-				return
-			}
-		}
-	}()
-	return func() {
-		t.Stop()
-		close(quit)
-		wg.Wait()
-		s.mu.Lock()
-		s.bar.Finish()
-		s.bar = nil
-		s.mu.Unlock()
-	}
 }

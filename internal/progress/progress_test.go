@@ -59,3 +59,25 @@ func TestProgress(t *testing.T) {
 	nilp.Step(1, 2, "x")
 	nilp.Finish()
 }
+
+// TestParts checks that Parts starts a reporter per part, that Tick
+// refreshes it and that stopping the ticker finishes it, on any number of
+// goroutines.
+func TestParts(t *testing.T) {
+	var s Parts
+	stop := s.Tick(time.Millisecond)
+	for _, run := range []string{"a", "b"} {
+		for done := 0; done <= 3; done++ {
+			s.Event(model.Progress{Run: run, Done: done, Total: 3, Item: "step"})
+			time.Sleep(time.Millisecond)
+		}
+	}
+	s.Event(model.Progress{Run: "c", Done: 0, Total: 2})
+	if s.bar == nil || s.bar.desc != "reproduce c" || s.total != 2 {
+		t.Errorf("part c under way: reporter %+v, total %d", s.bar, s.total)
+	}
+	stop()
+	if s.bar != nil {
+		t.Error("the reporter is not finished after stop")
+	}
+}
