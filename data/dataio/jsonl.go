@@ -30,7 +30,6 @@ type jsonlReader struct {
 	found   []int // per wanted key: 0 absent, 1 matched ignoring case, 2 exact
 	keys    []string
 	scan    ingest.JSONLScan
-	fast    jsonlFast
 	read    int64 // bytes of the lines read so far
 	size    int64 // the input's size in bytes, if it is a file; else 0
 	// more, if not nil, adds wanted keys from the keys of the first
@@ -256,11 +255,6 @@ func (j *jsonlReader) readAhead(n int) []string {
 func (j *jsonlReader) parse(line []byte) error {
 	if j.scan.Parse(line, j.names, j.cells) {
 		return nil
-	}
-	if bytes.IndexByte(line, '\\') < 0 || badSurrogate(line) == 0 {
-		if j.fast.parse(line, j.names, j.cells) {
-			return nil
-		}
 	}
 	return j.parseSlow(line)
 }

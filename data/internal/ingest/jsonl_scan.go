@@ -5,17 +5,21 @@ import (
 	"unicode/utf8"
 )
 
-// JSONLScan is the first tier of the JSON Lines reader: one pass over the
-// bytes of a line that accepts only the plainest records, UTF-8 text
-// without escapes, in which every key is a string, every wanted value a
-// string, a number, true or false and every other value one of those or
-// null. It reports false for anything else (invalid UTF-8, a backslash,
-// a nested object or array, white space other than JSON's, a wanted key
-// given twice or a key equal to a wanted one ignoring case and space,
-// invalid JSON), and jsonlFast then reads the line. Whenever it accepts a
-// line, jsonlFast would accept it with the same cells (TestJSONLFastPath
-// and FuzzReadLabels check it). A record with the layout of the last one it
-// read in full takes a shortcut (sameLayout) to the same cells.
+// JSONLScan is the fast path of the JSON Lines reader: one pass over the
+// bytes of a line that accepts the valid records, in which every key is a
+// string without escapes, every wanted value a string, a number, true or
+// false and every other value any JSON value. Strings may hold escapes,
+// which it decodes as encoding/json does (appendJSONText). It reports false
+// for anything else (invalid UTF-8, an invalid escape, an escaped
+// surrogate that is not half of a pair in a wanted value, an object,
+// array or null as a wanted value, white space other than JSON's, a wanted
+// key given twice or a key equal to a wanted one ignoring case and space,
+// values nested deeper than maxNested, invalid JSON), and the general
+// reader (encoding/json) then reads the line and says what is wrong.
+// Whenever it accepts a line, the general reader would accept it with the
+// same cells (TestJSONLScan, TestJSONLFastPath and FuzzReadLabels check
+// it). A record with the layout of the last one it read in full takes a
+// shortcut (SameLayout) to the same cells.
 type JSONLScan struct {
 	got []bool     // per wanted key: seen in this record
 	at  [][2]int32 // per wanted key: the bounds of its value in the line
@@ -34,6 +38,13 @@ type JSONLScan struct {
 	// missed is whether the last record the scan read did not have the
 	// layout.
 	missed bool
+
+	// text holds the decoded wanted values that have escapes; esc says,
+	// per wanted key, whether its bounds in at are in text rather than in
+	// the line, and escaped whether any is.
+	text    []byte
+	esc     []bool
+	escaped bool
 }
 
 // layoutCut is a string or number value of a record: its bounds (a
@@ -45,14 +56,20 @@ type layoutCut struct {
 	kind byte
 }
 
-// parse reads the wanted values of the trimmed line into cells, as
-// jsonlFast.parse does, and reports true, or reports false (leaving cells
-// partly written). Cells point into line.
+// Parse reads the wanted values of the trimmed line into cells and
+// reports true, or reports false (leaving cells partly written). Cells
+// without escapes point into line: they are valid until line is changed,
+// and a caller that keeps one copies it (the Builder's interns do); cells
+// with escapes are new strings.
 func (s *JSONLScan) Parse(line []byte, names, cells []string) bool {
 	if !s.spans(line, names) {
 		return false
 	}
 	for k, at := range s.at {
+		if s.escaped && s.esc[k] {
+			cells[k] = string(s.text[at[0]:at[1]])
+			continue
+		}
 		cells[k] = BytesString(line[at[0]:at[1]])
 	}
 	return true
@@ -65,8 +82,12 @@ func (s *JSONLScan) Parse(line []byte, names, cells []string) bool {
 func (s *JSONLScan) spans(line []byte, names []string) bool {
 	if len(s.got) != len(names) {
 		w := len(names)
-		s.got, s.at = make([]bool, w), make([][2]int32, w)
+		s.got, s.at, s.esc = make([]bool, w), make([][2]int32, w), make([]bool, w)
 		s.layout = nil
+	}
+	if s.escaped {
+		clear(s.esc)
+		s.escaped = false
 	}
 	if s.SameLayout(line) {
 		s.missed = false
@@ -145,7 +166,7 @@ func (s *JSONLScan) SameLayout(line []byte) bool {
 // scan is spans' full scan of a line, which also sets s.vals and s.bools.
 func (s *JSONLScan) scan(line []byte, names []string) bool {
 	clear(s.got)
-	s.vals, s.bools = s.vals[:0], false
+	s.vals, s.bools, s.text = s.vals[:0], false, s.text[:0]
 	n := len(line)
 	if n < 2 || line[0] != '{' {
 		return false
@@ -193,14 +214,17 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 		}
 		// A value: [va, vz) is its text, or a string's text without quotes.
 		var va, vz int
-		str := false
+		str, esc := false, false
 		first := line[i]
 		switch c := first; {
 		case c == '"':
 			va, vz, ok = scanJSONString(line, i)
 			if !ok {
 				if va, vz, ok = scanJSONText(line, i); !ok {
-					return false
+					if va, vz, ok = scanJSONEscaped(line, i); !ok {
+						return false
+					}
+					esc = true
 				}
 			}
 			str, i = true, vz+1
@@ -218,6 +242,10 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 			vz = i
 		case c == 'n' && want < 0 && bytes.HasPrefix(line[i:], []byte("null")):
 			i += 4
+		case (c == '{' || c == '[') && want < 0:
+			if i = skipJSONNested(line, i, 0); i < 0 {
+				return false
+			}
 		default:
 			return false // an object, an array, a null wanted value or invalid JSON
 		}
@@ -237,7 +265,20 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 			s.bools = true
 		}
 		if want >= 0 {
-			if str {
+			if esc {
+				// The decoded text, trimmed, goes to s.text.
+				start := len(s.text)
+				if s.text, ok = appendJSONText(s.text, line[va:vz]); !ok {
+					return false
+				}
+				t := bytes.TrimSpace(s.text[start:])
+				if len(t) == 0 {
+					return false
+				}
+				va = start + (cap(s.text[start:]) - cap(t))
+				vz = va + len(t)
+				s.esc[want], s.escaped = true, true
+			} else if str {
 				if va, vz = trimScanned(line, va, vz); va < vz && line[va]|line[vz-1] >= utf8.RuneSelf {
 					va, vz, _ = trimCell(line, va, vz)
 				}
@@ -393,7 +434,8 @@ func (p *ChunkParser) jsonLine(data []byte, pos int) (next, kind int) {
 	if len(line) == 0 {
 		return next, LineBlank
 	}
-	if !p.json.spans(line, p.names) {
+	if !p.json.spans(line, p.names) || p.json.escaped {
+		// A wanted value with escapes has no bounds in data.
 		return next, LineOdd
 	}
 	// line is raw[off:off+len(line)], and its capacity that of raw less
