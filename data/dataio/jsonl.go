@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -327,27 +328,31 @@ func (j *jsonlReader) parseSlow(line []byte) error {
 			col += int(start)
 			return j.fail("invalid text at column %d: an unpaired UTF-16 surrogate escape (%s); the text must be valid Unicode", col, line[col-1:col+5])
 		}
-		var v string
+		// The value's kind and text, to which the cell rule of the scan
+		// (ingest.JSONCell) applies.
+		kind, text := byte('{'), ""
 		switch t := tok.(type) {
 		case string:
-			v = t
+			kind, text = '"', t
 		case json.Number:
-			v = string(t)
+			kind, text = t[0], string(t)
 		case bool:
-			v = "false"
-			if t {
-				v = "true"
-			}
+			text = strconv.FormatBool(t)
+			kind = text[0]
 		case nil:
-			return j.fail("the %s value (key %s) is null", j.roles[want], show(key))
-		default:
-			return j.fail("the %s value (key %s) is an object or array; want a string or a number", j.roles[want], show(key))
+			kind = 'n'
 		}
-		v = strings.TrimSpace(v)
-		if v == "" {
+		a, z, ok := ingest.JSONCell(kind, []byte(text))
+		switch {
+		case ok:
+			j.cells[want] = text[a:z]
+		case kind == 'n':
+			return j.fail("the %s value (key %s) is null", j.roles[want], show(key))
+		case kind == '{':
+			return j.fail("the %s value (key %s) is an object or array; want a string or a number", j.roles[want], show(key))
+		default:
 			return j.fail("empty %s value (key %s)", j.roles[want], show(key))
 		}
-		j.cells[want] = v
 		if exact {
 			j.found[want] = 2
 		} else {

@@ -140,13 +140,11 @@ func (s *JSONLScan) SameLayout(line []byte) bool {
 			}
 			pos = z
 			if k >= 0 {
-				if a, z = trimScanned(line, a, z); a < z && line[a]|line[z-1] >= utf8.RuneSelf {
-					a, z, _ = trimCell(line, a, z)
-				}
-				if a == z {
+				ca, cz, ok := JSONCell('"', line[a:z])
+				if !ok {
 					return false
 				}
-				s.at[k] = [2]int32{int32(a), int32(z)}
+				s.at[k] = [2]int32{int32(a + ca), int32(a + cz)}
 			}
 		} else {
 			end := scanJSONNumber(line, pos)
@@ -265,28 +263,21 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 			s.bools = true
 		}
 		if want >= 0 {
+			text := line[va:vz]
 			if esc {
-				// The decoded text, trimmed, goes to s.text.
+				// The decoded text goes to s.text.
 				start := len(s.text)
-				if s.text, ok = appendJSONText(s.text, line[va:vz]); !ok {
+				if s.text, ok = appendJSONText(s.text, text); !ok {
 					return false
 				}
-				t := bytes.TrimSpace(s.text[start:])
-				if len(t) == 0 {
-					return false
-				}
-				va = start + (cap(s.text[start:]) - cap(t))
-				vz = va + len(t)
+				text, va = s.text[start:], start
 				s.esc[want], s.escaped = true, true
-			} else if str {
-				if va, vz = trimScanned(line, va, vz); va < vz && line[va]|line[vz-1] >= utf8.RuneSelf {
-					va, vz, _ = trimCell(line, va, vz)
-				}
-				if va == vz {
-					return false
-				}
 			}
-			s.at[want] = [2]int32{int32(va), int32(vz)}
+			ca, cz, ok := JSONCell(first, text)
+			if !ok {
+				return false
+			}
+			s.at[want] = [2]int32{int32(va + ca), int32(va + cz)}
 			s.got[want] = true
 		}
 		if end {
@@ -303,22 +294,6 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 		}
 	}
 	return true
-}
-
-// trimScanned returns the bounds of line[a:z], the text of a string that
-// scanJSONString takes, trimmed as bytes.TrimSpace trims it: of its white
-// space, such a string can hold only ' ' (the others are control
-// characters). A string that scanJSONText takes may also begin or end
-// with white space that is not ASCII (such as U+00A0 or U+3000): after
-// trimScanned, when line[a] or line[z-1] is not ASCII, trimCell trims it.
-func trimScanned(line []byte, a, z int) (int, int) {
-	for a < z && line[a] == ' ' {
-		a++
-	}
-	for z > a && line[z-1] == ' ' {
-		z--
-	}
-	return a, z
 }
 
 // skipJSONSpace returns the position of the first byte of line from i on
