@@ -216,8 +216,8 @@ func (j *jsonlReader) next() ([]string, int, error) {
 var jsonlAhead = true
 
 // readAhead reads ahead the records of up to n lines that are whole in
-// the reader's buffer, up to the first that is blank or that the first
-// tier (ingest.JSONLScan) does not read or checkRow refuses, which next then
+// the reader's buffer, up to the first that is blank or that the fast
+// path (ingest.JSONLScan) does not read or checkRow refuses, which next then
 // reads as ever; see aheadReader. It reads nothing from the input: the
 // lines stay where they are in the buffer (bufio.Reader moves its data
 // only to read more), and next passes them one by one (Discard) and
@@ -251,8 +251,8 @@ func (j *jsonlReader) readAhead(n int) []string {
 }
 
 // parse reads the wanted values of one record into j.cells. The fast path
-// takes the common, valid record; parseSlow takes every other line and
-// gives every message.
+// (ingest.JSONLScan) takes the valid record, escapes included; parseSlow
+// takes every other line and gives every message.
 func (j *jsonlReader) parse(line []byte) error {
 	if j.scan.Parse(line, j.names, j.cells) {
 		return nil

@@ -400,8 +400,9 @@ func NewJSONLChunkParser(names []string) *ChunkParser {
 
 // jsonLine splits the record at data[pos] as splitLine splits a CSV line:
 // the line, trimmed as the record-by-record reader trims it, is blank, or
-// plain with the bounds of its wanted values in p.cells if the first tier
-// reads it, or odd, for the record-by-record reader.
+// plain with the bounds of its wanted values in p.cells if the scan reads
+// it and no wanted value has escapes (decoded, it has no bounds in data),
+// or odd, for the record-by-record reader.
 func (p *ChunkParser) jsonLine(data []byte, pos int) (next, kind int) {
 	end, next := lineEnd(data, pos)
 	raw := data[pos:end]
