@@ -190,8 +190,8 @@ func readSwitched(flag *bool, on bool, in []byte, name string, f Format, opt Rea
 // TestJSONLPaths checks that reading records ahead in batches, and in
 // parallel blocks, gives the Dataset, or the error with its line, that
 // reading them one by one gives: across the reader's buffer refills and
-// the blocks' ends, with blank lines, records that only the later tiers
-// read, a line longer than the buffer, and bad rows or labels after many
+// the blocks' ends, with blank lines, records with escapes and nested
+// values, a line longer than the buffer, and bad rows or labels after many
 // good ones.
 func TestJSONLPaths(t *testing.T) {
 	body := func(n int, odd func(i int) string) []byte {
@@ -238,6 +238,15 @@ func TestJSONLPaths(t *testing.T) {
 				return fmt.Sprintf(`{"task":"t\u0041%d","worker":"w\"","label":"1"}`+"\n", i)
 			case 6:
 				return fmt.Sprintf(`{"task":"té%d","worker":"w","label":"0"}`+"\n", i)
+			}
+			return ""
+		}), ReadSettings{}},
+		{"escapes in every record, nested ignored values", body(20000, func(i int) string {
+			switch i % 3 {
+			case 0:
+				return fmt.Sprintf(`{"task": "\u0437-t%d", "worker": "w%d\u00e9\ud83d\ude00", "label": "%d", "n": "\ud800"}`+"\n", i/3, i%97, i%2)
+			case 1:
+				return fmt.Sprintf(`{"task":"t%d","worker":"w%d","label":"%d","e":{"a":[1,"\u00e9",{}]}}`+"\n", i/3, i%97, i%2)
 			}
 			return ""
 		}), ReadSettings{}},
