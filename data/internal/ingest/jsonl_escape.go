@@ -198,19 +198,13 @@ func skipJSONValue(line []byte, i, depth int) int {
 }
 
 // skipJSONStringAt reads the string that starts with the quote at line[i],
-// as the scan reads any string (scanJSONString, scanJSONText,
-// scanJSONEscaped), and returns the position after its closing quote, or
-// -1.
+// as the scan reads any string (scanAnyString), and returns the position
+// after its closing quote, or -1.
 func skipJSONStringAt(line []byte, i int) int {
-	_, z, ok := scanJSONString(line, i)
-	if !ok {
-		if _, z, ok = scanJSONText(line, i); !ok {
-			if _, z, ok = scanJSONEscaped(line, i); !ok {
-				return -1
-			}
-		}
+	if _, z, _, ok := scanAnyString(line, i); ok {
+		return z + 1
 	}
-	return z + 1
+	return -1
 }
 
 // skipJSONLiteral returns the position after lit at line[i], or -1 if

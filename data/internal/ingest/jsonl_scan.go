@@ -110,10 +110,11 @@ func (s *JSONLScan) spans(line []byte, names []string) bool {
 	return true
 }
 
-// sameLayout reports whether line has the layout of s.layout, the same
+// SameLayout reports whether line has the layout of s.layout, the same
 // bytes around its string and number values, each of which is again a
-// string that scanJSONString takes (not empty once trimmed, if wanted), or
-// a number, and if so sets s.at. The full scan would then read line as it
+// string that scanAnyString takes (a cell, if wanted: s.cell), or a
+// number, and if so sets s.at (and s.text and s.esc for wanted strings
+// with escapes). The full scan would then read line as it
 // read s.layout, token for token, with the same keys and the values here:
 // a string's text does not change how the rest of the line is read, and a
 // number ends where scanJSONNumber ends it, before what follows it in both
@@ -122,6 +123,7 @@ func (s *JSONLScan) SameLayout(line []byte) bool {
 	if s.layout == nil {
 		return false
 	}
+	s.text = s.text[:0]
 	pos, prev := 0, 0 // where line and s.layout go on
 	for _, cut := range s.cuts {
 		k := cut.key
@@ -132,19 +134,20 @@ func (s *JSONLScan) SameLayout(line []byte) bool {
 		pos += len(lit)
 		if cut.kind == '"' {
 			// lit ends with the string's opening quote.
-			a, z, ok := scanJSONString(line, pos-1)
+			a, z, ok := scanJSONString(line, pos-1) // inlined: the common case
+			esc := false
 			if !ok {
-				if a, z, ok = scanJSONText(line, pos-1); !ok {
+				if a, z, esc, ok = scanAnyString(line, pos-1); !ok {
 					return false
 				}
 			}
 			pos = z
 			if k >= 0 {
-				ca, cz, ok := JSONCell('"', line[a:z])
-				if !ok {
+				if !esc && untrimmed(line, a, z) {
+					s.at[k] = [2]int32{int32(a), int32(z)} // as JSONCell gives it
+				} else if !s.cell(line, k, '"', a, z, esc) {
 					return false
 				}
-				s.at[k] = [2]int32{int32(a + ca), int32(a + cz)}
 			}
 		} else {
 			end := scanJSONNumber(line, pos)
@@ -165,6 +168,11 @@ func (s *JSONLScan) SameLayout(line []byte) bool {
 func (s *JSONLScan) scan(line []byte, names []string) bool {
 	clear(s.got)
 	s.vals, s.bools, s.text = s.vals[:0], false, s.text[:0]
+	if s.escaped {
+		// From a SameLayout that failed after a wanted value.
+		clear(s.esc)
+		s.escaped = false
+	}
 	n := len(line)
 	if n < 2 || line[0] != '{' {
 		return false
@@ -216,14 +224,8 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 		first := line[i]
 		switch c := first; {
 		case c == '"':
-			va, vz, ok = scanJSONString(line, i)
-			if !ok {
-				if va, vz, ok = scanJSONText(line, i); !ok {
-					if va, vz, ok = scanJSONEscaped(line, i); !ok {
-						return false
-					}
-					esc = true
-				}
+			if va, vz, esc, ok = scanAnyString(line, i); !ok {
+				return false
 			}
 			str, i = true, vz+1
 		case c == '-' || c >= '0' && c <= '9':
@@ -263,21 +265,11 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 			s.bools = true
 		}
 		if want >= 0 {
-			text := line[va:vz]
-			if esc {
-				// The decoded text goes to s.text.
-				start := len(s.text)
-				if s.text, ok = appendJSONText(s.text, text); !ok {
-					return false
-				}
-				text, va = s.text[start:], start
-				s.esc[want], s.escaped = true, true
-			}
-			ca, cz, ok := JSONCell(first, text)
-			if !ok {
+			if !esc && untrimmed(line, va, vz) {
+				s.at[want] = [2]int32{int32(va), int32(vz)} // as JSONCell gives it
+			} else if !s.cell(line, want, first, va, vz, esc) {
 				return false
 			}
-			s.at[want] = [2]int32{int32(va + ca), int32(va + cz)}
 			s.got[want] = true
 		}
 		if end {
@@ -294,6 +286,53 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 		}
 	}
 	return true
+}
+
+// cell applies JSONCell to the wanted value k of the line, of the kind
+// first, at line[a:z] (a string's text without its quotes, escapes
+// undecoded if esc), and reports true with the cell's bounds in s.at[k]:
+// in line, or in s.text for a string with escapes, which cell decodes
+// there (appendJSONText). It reports false if the value gives no cell.
+func (s *JSONLScan) cell(line []byte, k int, first byte, a, z int, esc bool) bool {
+	text := line[a:z]
+	if esc {
+		start := len(s.text)
+		var ok bool
+		if s.text, ok = appendJSONText(s.text, text); !ok {
+			return false
+		}
+		text, a = s.text[start:], start
+		s.esc[k], s.escaped = true, true
+	}
+	ca, cz, ok := JSONCell(first, text)
+	if !ok {
+		return false
+	}
+	s.at[k] = [2]int32{int32(a + ca), int32(a + cz)}
+	return true
+}
+
+// untrimmed reports whether line[a:z] is not empty and begins and ends
+// with ASCII that is not white space: JSONCell then gives it whole, as a
+// string or a number (true and false too), so that the scan need not call
+// it. Short enough to be inlined.
+func untrimmed(line []byte, a, z int) bool {
+	return a < z && line[a] > ' ' && line[a] < utf8.RuneSelf && line[z-1] > ' ' && line[z-1] < utf8.RuneSelf
+}
+
+// scanAnyString reads the string that starts with the quote at line[i]
+// with scanJSONString, or failing that scanJSONText, or failing that
+// scanJSONEscaped, and returns the bounds of its text as it stands in line
+// and whether it has escapes.
+func scanAnyString(line []byte, i int) (a, z int, esc, ok bool) {
+	if a, z, ok = scanJSONString(line, i); ok {
+		return a, z, false, true
+	}
+	if a, z, ok = scanJSONText(line, i); ok {
+		return a, z, false, true
+	}
+	a, z, ok = scanJSONEscaped(line, i)
+	return a, z, ok, ok
 }
 
 // skipJSONSpace returns the position of the first byte of line from i on
