@@ -35,9 +35,11 @@
 //     ingest.ChunkParser.SplitLine, splits the data lines with the cell
 //     rules (trimming, simple quoting, blank lines), row by row in csvLines
 //     and in the parallel blocks of a labels file alike;
-//   - JSON Lines: encoding/json is the general reader; the scanner of
-//     package ingest reads the plainest records, row by row and in blocks,
-//     and jsonlFast (the jsontext tokenizer) the records with escapes;
+//   - JSON Lines: encoding/json is the general reader, which gives every
+//     message; the scanner of package ingest, ingest.JSONLScan, is the one
+//     fast path: it reads the valid records, escapes and nested values the
+//     reader ignores included, row by row and in blocks (a record whose
+//     wanted values have escapes, row by row only);
 //   - Parquet: the row-by-row reader of the parquet package's values, and
 //     a page reader for dictionary and plain pages; one conversion of a
 //     value to text (parquetText) serves both.

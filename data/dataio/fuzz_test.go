@@ -24,6 +24,8 @@ func FuzzReadLabels(f *testing.F) {
 		`{"task":"t1","worker":"w1","label":"x"}` + "\n" + `{"task":2,"worker":"w\u00e9","label":true,"e":[{}]}` + "\n",
 		`{"Task":"t1","worker":"w1","label":"x","task":null}` + "\n" + `{"task":1e3,"worker":" w ","label":"y"} 1` + "\n",
 		"{\"task\":\"задача\u00a0\",\"worker\":\" w\u3000\",\"label\":\"кошка\"}\n{\"task\":\"задача\",\"worker\":\"w\xc3\",\"label\":\"x\"}\n",
+		`{"task": "\u0437\u0430-t0", "worker": "w\u00e9\ud83d\ude00", "label": "\/\\x\t"}` + "\n" + `{"task":"\ud800","worker":"w","label":"x","n":"\udc00"}` + "\n",
+		`{"task":"t","worker":"w","label":"x","e":{"a":[1,{"b":null}],"c":"\u00e9\""}}` + "\n" + `{"task":"t\q","worker":"w","label":"x"}` + "\n",
 	} {
 		f.Add([]byte(s))
 	}

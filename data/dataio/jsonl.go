@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -30,7 +31,6 @@ type jsonlReader struct {
 	found   []int // per wanted key: 0 absent, 1 matched ignoring case, 2 exact
 	keys    []string
 	scan    ingest.JSONLScan
-	fast    jsonlFast
 	read    int64 // bytes of the lines read so far
 	size    int64 // the input's size in bytes, if it is a file; else 0
 	// more, if not nil, adds wanted keys from the keys of the first
@@ -216,8 +216,8 @@ func (j *jsonlReader) next() ([]string, int, error) {
 var jsonlAhead = true
 
 // readAhead reads ahead the records of up to n lines that are whole in
-// the reader's buffer, up to the first that is blank or that the first
-// tier (ingest.JSONLScan) does not read or checkRow refuses, which next then
+// the reader's buffer, up to the first that is blank or that the fast
+// path (ingest.JSONLScan) does not read or checkRow refuses, which next then
 // reads as ever; see aheadReader. It reads nothing from the input: the
 // lines stay where they are in the buffer (bufio.Reader moves its data
 // only to read more), and next passes them one by one (Discard) and
@@ -251,16 +251,11 @@ func (j *jsonlReader) readAhead(n int) []string {
 }
 
 // parse reads the wanted values of one record into j.cells. The fast path
-// takes the common, valid record; parseSlow takes every other line and
-// gives every message.
+// (ingest.JSONLScan) takes the valid record, escapes included; parseSlow
+// takes every other line and gives every message.
 func (j *jsonlReader) parse(line []byte) error {
 	if j.scan.Parse(line, j.names, j.cells) {
 		return nil
-	}
-	if bytes.IndexByte(line, '\\') < 0 || badSurrogate(line) == 0 {
-		if j.fast.parse(line, j.names, j.cells) {
-			return nil
-		}
 	}
 	return j.parseSlow(line)
 }
@@ -333,27 +328,31 @@ func (j *jsonlReader) parseSlow(line []byte) error {
 			col += int(start)
 			return j.fail("invalid text at column %d: an unpaired UTF-16 surrogate escape (%s); the text must be valid Unicode", col, line[col-1:col+5])
 		}
-		var v string
+		// The value's kind and text, to which the cell rule of the scan
+		// (ingest.JSONCell) applies.
+		kind, text := byte('{'), ""
 		switch t := tok.(type) {
 		case string:
-			v = t
+			kind, text = '"', t
 		case json.Number:
-			v = string(t)
+			kind, text = t[0], string(t)
 		case bool:
-			v = "false"
-			if t {
-				v = "true"
-			}
+			text = strconv.FormatBool(t)
+			kind = text[0]
 		case nil:
-			return j.fail("the %s value (key %s) is null", j.roles[want], show(key))
-		default:
-			return j.fail("the %s value (key %s) is an object or array; want a string or a number", j.roles[want], show(key))
+			kind = 'n'
 		}
-		v = strings.TrimSpace(v)
-		if v == "" {
+		a, z, ok := ingest.JSONCell(kind, []byte(text))
+		switch {
+		case ok:
+			j.cells[want] = text[a:z]
+		case kind == 'n':
+			return j.fail("the %s value (key %s) is null", j.roles[want], show(key))
+		case kind == '{':
+			return j.fail("the %s value (key %s) is an object or array; want a string or a number", j.roles[want], show(key))
+		default:
 			return j.fail("empty %s value (key %s)", j.roles[want], show(key))
 		}
-		j.cells[want] = v
 		if exact {
 			j.found[want] = 2
 		} else {

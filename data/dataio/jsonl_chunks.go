@@ -10,7 +10,7 @@ import (
 var jsonlChunks = true
 
 // readJSONLChunks adds the records of j to b in parallel blocks
-// (ingest.ReadBlocks), as long as the first tier of the JSON Lines reader
+// (ingest.ReadBlocks), as long as the fast path of the JSON Lines reader
 // (ingest.JSONLScan) reads them and checkRow would accept them, and points j at
 // the input from the first other line on (a blank line is skipped), which
 // j then reads record by record, with the rows, the messages and the line

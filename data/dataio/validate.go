@@ -70,7 +70,7 @@ func badSurrogate(line []byte) int {
 			i++ // a two-character escape such as \\ or \"
 			continue
 		}
-		r, ok := hex4(line, i+2)
+		r, ok := ingest.JSONHex4(line, i+2)
 		if !ok {
 			i++
 			continue
@@ -80,7 +80,7 @@ func badSurrogate(line []byte) int {
 			return i + 1
 		case r >= 0xD800 && r <= 0xDBFF:
 			if i+7 < len(line) && line[i+6] == '\\' && line[i+7] == 'u' {
-				if lo, ok := hex4(line, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+				if lo, ok := ingest.JSONHex4(line, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
 					i += 11
 					continue
 				}
@@ -90,25 +90,4 @@ func badSurrogate(line []byte) int {
 		i += 5
 	}
 	return 0
-}
-
-// hex4 parses the four hexadecimal digits at line[at:].
-func hex4(line []byte, at int) (rune, bool) {
-	if at+4 > len(line) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range line[at : at+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }

@@ -45,7 +45,7 @@ type ChunkParser struct {
 	want    []int8     // the wanted cell in each field, or -1
 	hashers [3]idHash
 	// json, if not nil, makes the lines JSON Lines records with the keys
-	// names, which json's first tier reads (jsonLine).
+	// names, which the scan json reads (jsonLine).
 	json  *JSONLScan
 	names []string
 	// cells receives the start and end of each wanted cell of the line

@@ -5,17 +5,21 @@ import (
 	"unicode/utf8"
 )
 
-// JSONLScan is the first tier of the JSON Lines reader: one pass over the
-// bytes of a line that accepts only the plainest records, UTF-8 text
-// without escapes, in which every key is a string, every wanted value a
-// string, a number, true or false and every other value one of those or
-// null. It reports false for anything else (invalid UTF-8, a backslash,
-// a nested object or array, white space other than JSON's, a wanted key
-// given twice or a key equal to a wanted one ignoring case and space,
-// invalid JSON), and jsonlFast then reads the line. Whenever it accepts a
-// line, jsonlFast would accept it with the same cells (TestJSONLFastPath
-// and FuzzReadLabels check it). A record with the layout of the last one it
-// read in full takes a shortcut (sameLayout) to the same cells.
+// JSONLScan is the fast path of the JSON Lines reader: one pass over the
+// bytes of a line that accepts the valid records, in which every key is a
+// string without escapes, every wanted value a string, a number, true or
+// false and every other value any JSON value. Strings may hold escapes,
+// which it decodes as encoding/json does (appendJSONText). It reports false
+// for anything else (invalid UTF-8, an invalid escape, an escaped
+// surrogate that is not half of a pair in a wanted value, an object,
+// array or null as a wanted value, white space other than JSON's, a wanted
+// key given twice or a key equal to a wanted one ignoring case and space,
+// values nested deeper than maxNested, invalid JSON), and the general
+// reader (encoding/json) then reads the line and says what is wrong.
+// Whenever it accepts a line, the general reader would accept it with the
+// same cells (TestJSONLScan, TestJSONLFastPath and FuzzReadLabels check
+// it). A record with the layout of the last one it read in full takes a
+// shortcut (SameLayout) to the same cells.
 type JSONLScan struct {
 	got []bool     // per wanted key: seen in this record
 	at  [][2]int32 // per wanted key: the bounds of its value in the line
@@ -34,6 +38,13 @@ type JSONLScan struct {
 	// missed is whether the last record the scan read did not have the
 	// layout.
 	missed bool
+
+	// text holds the decoded wanted values that have escapes; esc says,
+	// per wanted key, whether its bounds in at are in text rather than in
+	// the line, and escaped whether any is.
+	text    []byte
+	esc     []bool
+	escaped bool
 }
 
 // layoutCut is a string or number value of a record: its bounds (a
@@ -45,14 +56,20 @@ type layoutCut struct {
 	kind byte
 }
 
-// parse reads the wanted values of the trimmed line into cells, as
-// jsonlFast.parse does, and reports true, or reports false (leaving cells
-// partly written). Cells point into line.
+// Parse reads the wanted values of the trimmed line into cells and
+// reports true, or reports false (leaving cells partly written). Cells
+// without escapes point into line: they are valid until line is changed,
+// and a caller that keeps one copies it (the Builder's interns do); cells
+// with escapes are new strings.
 func (s *JSONLScan) Parse(line []byte, names, cells []string) bool {
 	if !s.spans(line, names) {
 		return false
 	}
 	for k, at := range s.at {
+		if s.escaped && s.esc[k] {
+			cells[k] = string(s.text[at[0]:at[1]])
+			continue
+		}
 		cells[k] = BytesString(line[at[0]:at[1]])
 	}
 	return true
@@ -65,8 +82,12 @@ func (s *JSONLScan) Parse(line []byte, names, cells []string) bool {
 func (s *JSONLScan) spans(line []byte, names []string) bool {
 	if len(s.got) != len(names) {
 		w := len(names)
-		s.got, s.at = make([]bool, w), make([][2]int32, w)
+		s.got, s.at, s.esc = make([]bool, w), make([][2]int32, w), make([]bool, w)
 		s.layout = nil
+	}
+	if s.escaped {
+		clear(s.esc)
+		s.escaped = false
 	}
 	if s.SameLayout(line) {
 		s.missed = false
@@ -89,10 +110,11 @@ func (s *JSONLScan) spans(line []byte, names []string) bool {
 	return true
 }
 
-// sameLayout reports whether line has the layout of s.layout, the same
+// SameLayout reports whether line has the layout of s.layout, the same
 // bytes around its string and number values, each of which is again a
-// string that scanJSONString takes (not empty once trimmed, if wanted), or
-// a number, and if so sets s.at. The full scan would then read line as it
+// string that scanAnyString takes (a cell, if wanted: s.cell), or a
+// number, and if so sets s.at (and s.text and s.esc for wanted strings
+// with escapes). The full scan would then read line as it
 // read s.layout, token for token, with the same keys and the values here:
 // a string's text does not change how the rest of the line is read, and a
 // number ends where scanJSONNumber ends it, before what follows it in both
@@ -101,6 +123,7 @@ func (s *JSONLScan) SameLayout(line []byte) bool {
 	if s.layout == nil {
 		return false
 	}
+	s.text = s.text[:0]
 	pos, prev := 0, 0 // where line and s.layout go on
 	for _, cut := range s.cuts {
 		k := cut.key
@@ -111,21 +134,20 @@ func (s *JSONLScan) SameLayout(line []byte) bool {
 		pos += len(lit)
 		if cut.kind == '"' {
 			// lit ends with the string's opening quote.
-			a, z, ok := scanJSONString(line, pos-1)
+			a, z, ok := scanJSONString(line, pos-1) // inlined: the common case
+			esc := false
 			if !ok {
-				if a, z, ok = scanJSONText(line, pos-1); !ok {
+				if a, z, esc, ok = scanAnyString(line, pos-1); !ok {
 					return false
 				}
 			}
 			pos = z
 			if k >= 0 {
-				if a, z = trimScanned(line, a, z); a < z && line[a]|line[z-1] >= utf8.RuneSelf {
-					a, z, _ = trimCell(line, a, z)
-				}
-				if a == z {
+				if !esc && untrimmed(line, a, z) {
+					s.at[k] = [2]int32{int32(a), int32(z)} // as JSONCell gives it
+				} else if !s.cell(line, k, '"', a, z, esc) {
 					return false
 				}
-				s.at[k] = [2]int32{int32(a), int32(z)}
 			}
 		} else {
 			end := scanJSONNumber(line, pos)
@@ -145,7 +167,12 @@ func (s *JSONLScan) SameLayout(line []byte) bool {
 // scan is spans' full scan of a line, which also sets s.vals and s.bools.
 func (s *JSONLScan) scan(line []byte, names []string) bool {
 	clear(s.got)
-	s.vals, s.bools = s.vals[:0], false
+	s.vals, s.bools, s.text = s.vals[:0], false, s.text[:0]
+	if s.escaped {
+		// From a SameLayout that failed after a wanted value.
+		clear(s.esc)
+		s.escaped = false
+	}
 	n := len(line)
 	if n < 2 || line[0] != '{' {
 		return false
@@ -193,15 +220,12 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 		}
 		// A value: [va, vz) is its text, or a string's text without quotes.
 		var va, vz int
-		str := false
+		str, esc := false, false
 		first := line[i]
 		switch c := first; {
 		case c == '"':
-			va, vz, ok = scanJSONString(line, i)
-			if !ok {
-				if va, vz, ok = scanJSONText(line, i); !ok {
-					return false
-				}
+			if va, vz, esc, ok = scanAnyString(line, i); !ok {
+				return false
 			}
 			str, i = true, vz+1
 		case c == '-' || c >= '0' && c <= '9':
@@ -218,6 +242,10 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 			vz = i
 		case c == 'n' && want < 0 && bytes.HasPrefix(line[i:], []byte("null")):
 			i += 4
+		case (c == '{' || c == '[') && want < 0:
+			if i = skipJSONNested(line, i, 0); i < 0 {
+				return false
+			}
 		default:
 			return false // an object, an array, a null wanted value or invalid JSON
 		}
@@ -237,15 +265,11 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 			s.bools = true
 		}
 		if want >= 0 {
-			if str {
-				if va, vz = trimScanned(line, va, vz); va < vz && line[va]|line[vz-1] >= utf8.RuneSelf {
-					va, vz, _ = trimCell(line, va, vz)
-				}
-				if va == vz {
-					return false
-				}
+			if !esc && untrimmed(line, va, vz) {
+				s.at[want] = [2]int32{int32(va), int32(vz)} // as JSONCell gives it
+			} else if !s.cell(line, want, first, va, vz, esc) {
+				return false
 			}
-			s.at[want] = [2]int32{int32(va), int32(vz)}
 			s.got[want] = true
 		}
 		if end {
@@ -264,20 +288,51 @@ func (s *JSONLScan) scan(line []byte, names []string) bool {
 	return true
 }
 
-// trimScanned returns the bounds of line[a:z], the text of a string that
-// scanJSONString takes, trimmed as bytes.TrimSpace trims it: of its white
-// space, such a string can hold only ' ' (the others are control
-// characters). A string that scanJSONText takes may also begin or end
-// with white space that is not ASCII (such as U+00A0 or U+3000): after
-// trimScanned, when line[a] or line[z-1] is not ASCII, trimCell trims it.
-func trimScanned(line []byte, a, z int) (int, int) {
-	for a < z && line[a] == ' ' {
-		a++
+// cell applies JSONCell to the wanted value k of the line, of the kind
+// first, at line[a:z] (a string's text without its quotes, escapes
+// undecoded if esc), and reports true with the cell's bounds in s.at[k]:
+// in line, or in s.text for a string with escapes, which cell decodes
+// there (appendJSONText). It reports false if the value gives no cell.
+func (s *JSONLScan) cell(line []byte, k int, first byte, a, z int, esc bool) bool {
+	text := line[a:z]
+	if esc {
+		start := len(s.text)
+		var ok bool
+		if s.text, ok = appendJSONText(s.text, text); !ok {
+			return false
+		}
+		text, a = s.text[start:], start
+		s.esc[k], s.escaped = true, true
 	}
-	for z > a && line[z-1] == ' ' {
-		z--
+	ca, cz, ok := JSONCell(first, text)
+	if !ok {
+		return false
 	}
-	return a, z
+	s.at[k] = [2]int32{int32(a + ca), int32(a + cz)}
+	return true
+}
+
+// untrimmed reports whether line[a:z] is not empty and begins and ends
+// with ASCII that is not white space: JSONCell then gives it whole, as a
+// string or a number (true and false too), so that the scan need not call
+// it. Short enough to be inlined.
+func untrimmed(line []byte, a, z int) bool {
+	return a < z && line[a] > ' ' && line[a] < utf8.RuneSelf && line[z-1] > ' ' && line[z-1] < utf8.RuneSelf
+}
+
+// scanAnyString reads the string that starts with the quote at line[i]
+// with scanJSONString, or failing that scanJSONText, or failing that
+// scanJSONEscaped, and returns the bounds of its text as it stands in line
+// and whether it has escapes.
+func scanAnyString(line []byte, i int) (a, z int, esc, ok bool) {
+	if a, z, ok = scanJSONString(line, i); ok {
+		return a, z, false, true
+	}
+	if a, z, ok = scanJSONText(line, i); ok {
+		return a, z, false, true
+	}
+	a, z, ok = scanJSONEscaped(line, i)
+	return a, z, ok, ok
 }
 
 // skipJSONSpace returns the position of the first byte of line from i on
@@ -384,8 +439,9 @@ func NewJSONLChunkParser(names []string) *ChunkParser {
 
 // jsonLine splits the record at data[pos] as splitLine splits a CSV line:
 // the line, trimmed as the record-by-record reader trims it, is blank, or
-// plain with the bounds of its wanted values in p.cells if the first tier
-// reads it, or odd, for the record-by-record reader.
+// plain with the bounds of its wanted values in p.cells if the scan reads
+// it and no wanted value has escapes (decoded, it has no bounds in data),
+// or odd, for the record-by-record reader.
 func (p *ChunkParser) jsonLine(data []byte, pos int) (next, kind int) {
 	end, next := lineEnd(data, pos)
 	raw := data[pos:end]
@@ -393,7 +449,8 @@ func (p *ChunkParser) jsonLine(data []byte, pos int) (next, kind int) {
 	if len(line) == 0 {
 		return next, LineBlank
 	}
-	if !p.json.spans(line, p.names) {
+	if !p.json.spans(line, p.names) || p.json.escaped {
+		// A wanted value with escapes has no bounds in data.
 		return next, LineOdd
 	}
 	// line is raw[off:off+len(line)], and its capacity that of raw less

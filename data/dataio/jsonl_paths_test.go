@@ -13,10 +13,10 @@ import (
 	"github.com/consensuslab/consensus/data/internal/ingest"
 )
 
-// parseBoth reads one trimmed, non-empty line with jsonlReader.parse (fast
-// path, then slow path) and with the slow path alone, and fails t unless
-// both give the same cells or the same error. It reports whether the fast
-// path accepted the line.
+// parseBoth reads one trimmed, non-empty line with jsonlReader.parse (the
+// scan, then the general path) and with the general path alone, and fails
+// t unless both give the same cells or the same error. It reports whether
+// the scan (ingest.JSONLScan) accepted the line.
 func parseBoth(t *testing.T, line []byte, names []string) bool {
 	t.Helper()
 	roles := names
@@ -28,25 +28,23 @@ func parseBoth(t *testing.T, line []byte, names []string) bool {
 		j.line, j.records = 1, 1
 		return j
 	}
-	fast, slow := newReader(), newReader()
+	both, slow := newReader(), newReader()
 	var scan ingest.JSONLScan
 	scanCells := make([]string, len(names))
 	scanOK := scan.Parse(line, names, scanCells)
-	fastOK := fast.fast.parse(line, fast.names, fast.cells)
-	if scanOK && (!fastOK || !slices.Equal(scanCells, fast.cells)) {
-		t.Fatalf("%q: the scan gives %q, jsonlFast %v %q", line, scanCells, fastOK, fast.cells)
-	}
-	errBoth := fast.parse(line)
+	errBoth := both.parse(line)
 	errSlow := slow.parseSlow(line)
 	switch {
-	case fastOK && errSlow != nil:
-		t.Fatalf("%q: the fast path accepts it, the slow path says %v", line, errSlow)
+	case scanOK && errSlow != nil:
+		t.Fatalf("%q: the scan accepts it, the general path says %v", line, errSlow)
+	case scanOK && !slices.Equal(scanCells, slow.cells):
+		t.Fatalf("%q: the scan gives %q, the general path %q", line, scanCells, slow.cells)
 	case (errBoth == nil) != (errSlow == nil):
-		t.Fatalf("%q: parse says %v, the slow path %v", line, errBoth, errSlow)
+		t.Fatalf("%q: parse says %v, the general path %v", line, errBoth, errSlow)
 	case errBoth != nil && errBoth.Error() != errSlow.Error():
-		t.Fatalf("%q: parse says %q, the slow path %q", line, errBoth, errSlow)
-	case errBoth == nil && !slices.Equal(fast.cells, slow.cells):
-		t.Fatalf("%q: parse gives %q, the slow path %q", line, fast.cells, slow.cells)
+		t.Fatalf("%q: parse says %q, the general path %q", line, errBoth, errSlow)
+	case errBoth == nil && !slices.Equal(both.cells, slow.cells):
+		t.Fatalf("%q: parse gives %q, the general path %q", line, both.cells, slow.cells)
 	}
 	if errBoth != nil {
 		var ie *InputError
@@ -54,7 +52,7 @@ func parseBoth(t *testing.T, line []byte, names []string) bool {
 			t.Fatalf("%q: error %v is %T", line, errBoth, errBoth)
 		}
 	}
-	return fastOK
+	return scanOK
 }
 
 // TestJSONLFastPath runs lines through both paths of the JSON Lines reader:
@@ -192,8 +190,8 @@ func readSwitched(flag *bool, on bool, in []byte, name string, f Format, opt Rea
 // TestJSONLPaths checks that reading records ahead in batches, and in
 // parallel blocks, gives the Dataset, or the error with its line, that
 // reading them one by one gives: across the reader's buffer refills and
-// the blocks' ends, with blank lines, records that only the later tiers
-// read, a line longer than the buffer, and bad rows or labels after many
+// the blocks' ends, with blank lines, records with escapes and nested
+// values, a line longer than the buffer, and bad rows or labels after many
 // good ones.
 func TestJSONLPaths(t *testing.T) {
 	body := func(n int, odd func(i int) string) []byte {
@@ -243,6 +241,15 @@ func TestJSONLPaths(t *testing.T) {
 			}
 			return ""
 		}), ReadSettings{}},
+		{"escapes in every record, nested ignored values", body(20000, func(i int) string {
+			switch i % 3 {
+			case 0:
+				return fmt.Sprintf(`{"task": "\u0437-t%d", "worker": "w%d\u00e9\ud83d\ude00", "label": "%d", "n": "\ud800"}`+"\n", i/3, i%97, i%2)
+			case 1:
+				return fmt.Sprintf(`{"task":"t%d","worker":"w%d","label":"%d","e":{"a":[1,"\u00e9",{}]}}`+"\n", i/3, i%97, i%2)
+			}
+			return ""
+		}), ReadSettings{}},
 		{"a line longer than the buffer", body(20000, func(i int) string {
 			if i == 3000 || i == 3001 {
 				return long
@@ -274,9 +281,9 @@ func TestJSONLPaths(t *testing.T) {
 }
 
 // TestJSONLScan checks which lines the first tier of the JSON Lines reader
-// takes: the plain records it must read itself, for speed, and the
-// others it leaves to jsonlFast. parseBoth checks that the cells of the
-// lines it takes are jsonlFast's.
+// takes: the records it must read itself, for speed, and the others it
+// leaves to the general path. parseBoth checks that the cells of the lines
+// it takes are the general path's.
 func TestJSONLScan(t *testing.T) {
 	names := []string{"task", "worker", "label"}
 	for _, c := range []struct {
@@ -294,14 +301,32 @@ func TestJSONLScan(t *testing.T) {
 		{`{"task":"задача 7","worker":"работник","label":"кошка","заметка":"…"}`, true},
 		{"{\"task\":\"\u00a0t\u3000\",\"worker\":\"w\u2028\",\"label\":\" \u0085x\"}", true}, // trimmed as by TrimSpace
 		{"{\"task\":\"t\u00e9\u00a0\",\"worker\":\"\u00a0w\",\"label\":\"\u00e9\"}", true},
-		// jsonlFast or the slow path reads these.
-		{`{"task":"t\"","worker":"w","label":"x"}`, false},
+		// Escapes, decoded as encoding/json decodes them.
+		{`{"task":"t\"","worker":"w","label":"x"}`, true},
+		{`{"task":"\u0437\u0430-t0","worker":"w\u00e9\ud83d\ude00","label":"\/\\\b\f\n\r\tx"}`, true},
+		{`{"task":"\u00A0t\u3000","worker":"\u0020w","label":"\u0000"}`, true},
+		{`{"task":"t","worker":"w","label":"x","n":"\ud800 lone \udc00"}`, true}, // not wanted: U+FFFD
+		{`{"task":"t","worker":"w","label":"x","e":{"a":[1,{"b":null}],"c":"}\u00e9","d":[]}}`, true},
+		{`{"task":"t","worker":"w","label":"x","e":{}}`, true},
+		{`{"task":"t","worker":"w","label":"x","e":[1]}`, true},
+		// The general path reads these.
+		{`{"task":"\ud800","worker":"w","label":"x"}`, false},
+		{`{"task":"\udc00\ud800","worker":"w","label":"x"}`, false},
+		{`{"task":"\ud83d\u0041","worker":"w","label":"x"}`, false},
+		{`{"task":"\x41","worker":"w","label":"x"}`, false},
+		{`{"task":"\u12G4","worker":"w","label":"x"}`, false},
+		{`{"task":"\u00a0\t","worker":"w","label":"x"}`, false}, // empty once trimmed
+		{`{"t\u0061sk":"t","worker":"w","label":"x"}`, false},
+		{`{"task":"t","worker":"w","label":"x","e":{"a":1,}}`, false},
+		{`{"task":"t","worker":"w","label":"x","e":[1 2]}`, false},
+		{`{"task":"t","worker":"w","label":"x","e":[tru]}`, false},
+		{`{"task":"t","worker":"w","label":"x","e":"\q"}`, false},
+		{"{\"task\":\"t\",\"worker\":\"w\",\"label\":\"x\",\"e\":" + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "}", false},
+		{`{"task":{"a":1},"worker":"w","label":"x"}`, false},
 		{"{\"task\":\"\u00a0\u3000\",\"worker\":\"w\",\"label\":\"x\"}", false}, // empty once trimmed
 		{"{\"task\":\"t\xff\",\"worker\":\"w\",\"label\":\"x\"}", false},
 		{"{\"task\":\"t\",\"worker\":\"w\",\"label\":\"x\",\"n\":\"\xc3\"}", false},
 		{"{\"t\xe9sk\xff\":1,\"task\":\"t\",\"worker\":\"w\",\"label\":\"x\"}", false},
-		{`{"task":"t","worker":"w","label":"x","e":{}}`, false},
-		{`{"task":"t","worker":"w","label":"x","e":[1]}`, false},
 		{`{"task":null,"worker":"w","label":"x"}`, false},
 		{`{"task":"t","worker":"w","label":"x","Label":"y"}`, false},
 		{`{"task":"t","worker":"w","label":"x","task":"u"}`, false},
