@@ -2,6 +2,7 @@ package latent_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -63,8 +64,11 @@ func TestCheck(t *testing.T) {
 // instead of panicking, on an assumption Check refuses.
 func TestFitChecks(t *testing.T) {
 	d := oneTask(t)
+	// A model without an assumption is incomplete, refused before Check.
+	if _, err := (model.Model{Noise: noise.OneCoin{}}).Fit(context.Background(), d, nil); !errors.Is(err, model.ErrIncomplete) {
+		t.Errorf("fit without an assumption: %v, want model.ErrIncomplete", err)
+	}
 	for _, a := range []latent.Assumption{
-		nil,
 		latent.WithGold{Base: latent.LA{}, Class: []int{0, 1}},
 		latent.WithGold{Base: latent.DA{}, Class: []int{5}},
 		latent.Dirichlet{Alpha: 1, P: []float64{1}},
