@@ -30,7 +30,7 @@ func (r *Result) TaskValues(j int, dst []float64) []float64 {
 // taskReporter returns the fitted noise model as a noise.TaskReporter, or
 // nil when it is not one or the result has no parameters.
 func (r *Result) taskReporter() noise.TaskReporter {
-	if r.obj == nil || r.Params == nil {
+	if r.obj == nil || !r.Solved() {
 		return nil
 	}
 	tr, _ := r.model.Noise.(noise.TaskReporter)
@@ -43,7 +43,7 @@ func (r *Result) taskReporter() noise.TaskReporter {
 // uniform prior (la-glad, la-mace) and those without a class prior (the DA
 // models, whose per-object q_j take its place).
 func (r *Result) ClassPrior() []float64 {
-	if r.obj == nil || r.Params == nil {
+	if r.obj == nil || !r.Solved() {
 		return nil
 	}
 	// Training gold (latent.WithGold) clamps some objects; the prior is

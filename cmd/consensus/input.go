@@ -88,8 +88,6 @@ func (f *inputFlags) options() (dataio.ReadSettings, error) {
 	return opt, nil
 }
 
-// load reads the labels and, when given, the gold labels. It prints a note
-// on stderr when gold tasks have no labels.
 // positional takes the labels file from the command's only argument, the
 // form "consensus fit labels.csv", as if it had been given with --input.
 // Without a labels file or a data set, labels piped or redirected to the
@@ -107,6 +105,19 @@ func (f *inputFlags) positional(args []string) error {
 	return nil
 }
 
+// fileArg takes a command's input file from its only argument, as if it
+// had been given with --input: input is the --input flag's value and what
+// names the file in the message when both are given, such as "labels".
+func fileArg(what string, input *string, args []string) error {
+	if len(args) == 1 {
+		if *input != "" {
+			return usagef("the %s file %s is given twice: as an argument and with --input", what, args[0])
+		}
+		*input = args[0]
+	}
+	return nil
+}
+
 // stdinPiped reports whether standard input is a pipe or a regular file
 // (labels piped or redirected to the command), not a terminal or a device
 // such as /dev/null.
@@ -119,6 +130,8 @@ func stdinPiped() bool {
 	return m&os.ModeNamedPipe != 0 || m.IsRegular()
 }
 
+// load reads the labels and, when given, the gold labels. It prints a note
+// on stderr when gold tasks have no labels.
 func (f *inputFlags) load(ctx context.Context) (*data.Dataset, *data.Gold, error) {
 	switch {
 	case f.dataset != "" && (f.input != "" || f.gold != ""):

@@ -48,11 +48,8 @@ probability that the class is chosen.`,
   consensus multilabel tags.csv --model mv --label-sep ';' --empty-label none`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				if f.input != "" {
-					return usagef("the labels file %s is given twice: as an argument and with --input", args[0])
-				}
-				f.input = args[0]
+			if err := fileArg("labels", &f.input, args); err != nil {
+				return err
 			}
 			return f.run(cmd)
 		},

@@ -70,11 +70,8 @@ the gradient per comparison, default 1e-8). A summary goes to stderr.`,
   consensus pairwise fit comparisons.csv --model noisy-bt -o scores.csv --workers workers.csv`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				if f.input != "" {
-					return usagef("the comparisons file %s is given twice: as an argument and with --input", args[0])
-				}
-				f.input = args[0]
+			if err := fileArg("comparisons", &f.input, args); err != nil {
+				return err
 			}
 			return f.run(cmd)
 		},
