@@ -25,6 +25,9 @@ type vbLA struct {
 	post  []float64 // ν' = ν + Σ_j ρ_j
 	elogp []float64 // E[log p_z] under Dirichlet(ν')
 	rho   []float64 // J×K
+	// generic makes K = 2 take the generic loop instead of objects2 (for
+	// the test that compares them).
+	generic bool
 }
 
 // newVBLA returns the LA side on d with the objects of gold (nil: none)
@@ -83,6 +86,10 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 	// with one logarithm per chunk, as the objective's are.
 	prod := num.NewProduct()
 	c.batches(v.d, nv, func(lo, hi int, p, g []float64) {
+		if k == 2 && !v.generic {
+			v.objects2(c, p, g, lo, hi, ep[0], ep[1], &prod)
+			return
+		}
 		base := off[lo]
 		for j := lo; j < hi; j++ {
 			pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
