@@ -20,24 +20,12 @@ import (
 // shipped sets and on simulated one-coin data with tasks of 1,000 labels,
 // whose products underflow the generic loop's rescaling threshold.
 func TestVBLAScalar(t *testing.T) {
-	type set struct {
-		name string
-		d    *data.Dataset
-		gold *data.Gold
-	}
-	var sets []set
-	for _, name := range []string{"rte", "temp", "duchenne"} {
-		d, gold, err := datasets.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sets = append(sets, set{name, d, gold})
-	}
+	sets := shippedSets(t, "rte", "temp", "duchenne")
 	d, tr, err := sim.Simulate(sim.Settings{Noise: noise.OneCoin{}, Latent: latent.LA{}, Classes: 2, Tasks: 30, Workers: 1200, LabelsPerTask: 1000, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sets = append(sets, set{"simulated, 1,000 labels a task", d, tr.Gold()})
+	sets = append(sets, testSet{"simulated, 1,000 labels a task", d, tr.Gold()})
 	for _, st := range sets {
 		d, gold := st.d, st.gold
 		clamped := make([]int, d.NumTasks()) // every fifth gold task
@@ -80,4 +68,25 @@ func TestVBLAScalar(t *testing.T) {
 			}
 		}
 	}
+}
+
+// testSet is a data set to fit in a test, with its gold labels.
+type testSet struct {
+	name string
+	d    *data.Dataset
+	gold *data.Gold
+}
+
+// shippedSets loads the named shipped data sets.
+func shippedSets(t *testing.T, names ...string) []testSet {
+	t.Helper()
+	var sets []testSet
+	for _, name := range names {
+		d, gold, err := datasets.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, testSet{name, d, gold})
+	}
+	return sets
 }
