@@ -395,3 +395,8 @@ func (m DS) WithSharedPrior() Model {
 	m.SharedPrior = true
 	return m
 }
+
+// Table returns exp E[log π_w(z, y)] transposed, at w·K² + y·K + z: the
+// probabilities that Prob copies, laid out as Tabled's table, and where
+// Accumulate adds a label's weights. The caller must not change it.
+func (v *dsVB) Table() []float64 { return v.e.piT }

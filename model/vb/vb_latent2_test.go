@@ -13,8 +13,9 @@ import (
 	"github.com/consensuslab/consensus/sim"
 )
 
-// TestVBLAScalar checks that the LA side's update at K = 2 (vbLA.objects2)
-// gives bit for bit the fit of the generic loop: the same outputs, bound
+// TestVBLAScalar checks that the LA side's updates at K = 2 (vbLA.objects2,
+// and objects2Table on DS's table) give bit for bit the fit of the generic
+// loop: the same outputs, bound
 // and number of passes, with the confusion prior fixed (vb-la-ds) and
 // shared (the default's), with and without gold tasks, on the binary
 // shipped sets and on simulated one-coin data with tasks of 1,000 labels,
@@ -46,24 +47,27 @@ func TestVBLAScalar(t *testing.T) {
 			{"shared prior", noise.DS{SharedPrior: true}, nil},
 			{"gold", noise.DS{SharedPrior: true}, clamped},
 		} {
-			fit := func(generic bool) *model.Result {
+			fit := func(generic, untabled bool) *model.Result {
 				own := model.Settings{FunctionTol: VBFunctionTol, ParamTol: VBParamTol}
 				s := newVBLA(d, tc.gold)
-				s.generic = generic
+				s.generic, s.untabled = generic, untabled
 				r, err := vbFit(context.Background(), "vb-la-ds", d, own.WithDefaults(), tc.nm.NewVariational(d), s, vbFresh, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				return r
 			}
-			want, got := fit(true), fit(false)
-			if got.Iterations != want.Iterations || math.Float64bits(got.LogLikelihood) != math.Float64bits(want.LogLikelihood) {
-				t.Errorf("%s, %s: %d passes, bound %v; generic loop: %d passes, bound %v", st.name, tc.name, got.Iterations, got.LogLikelihood, want.Iterations, want.LogLikelihood)
-			}
-			for i, p := range got.Probs {
-				if math.Float64bits(p) != math.Float64bits(want.Probs[i]) {
-					t.Errorf("%s, %s: output %d is %v, generic loop %v", st.name, tc.name, i, p, want.Probs[i])
-					break
+			want := fit(true, false)
+			for _, untabled := range []bool{false, true} {
+				got := fit(false, untabled)
+				if got.Iterations != want.Iterations || math.Float64bits(got.LogLikelihood) != math.Float64bits(want.LogLikelihood) {
+					t.Errorf("%s, %s, untabled %v: %d passes, bound %v; generic loop: %d passes, bound %v", st.name, tc.name, untabled, got.Iterations, got.LogLikelihood, want.Iterations, want.LogLikelihood)
+				}
+				for i, p := range got.Probs {
+					if math.Float64bits(p) != math.Float64bits(want.Probs[i]) {
+						t.Errorf("%s, %s, untabled %v: output %d is %v, generic loop %v", st.name, tc.name, untabled, i, p, want.Probs[i])
+						break
+					}
 				}
 			}
 		}
