@@ -540,90 +540,107 @@ class OneCoinDawidSkene(_Aggregator):
 
 class GLAD(_Aggregator):
     """GLAD (model ``la-glad``): a worker is right with probability
-    σ(ability × difficulty), uniform class prior, fitted by L-BFGS.
+    σ(ability × difficulty), uniform class prior, under Gaussian priors
+    N(1, 1) on the abilities and the log difficulties.
 
-    As Crowd-Kit's GLAD, it fits the posterior mode under Gaussian priors
-    N(1, 1) on the abilities and the log difficulties (``glad_prior=1``,
-    ``--glad-prior 1``), whose optimum is finite; ``glad_prior=VAR`` sets
-    their variance, and ``glad_prior=0`` fits the paper's maximum
-    likelihood, whose optimum lies at infinity (the fit stops at its
-    iteration limit).
+    Two fits, by what is named:
 
-    ``n_iter`` bounds the L-BFGS iterations (``--max-iter``); ``n_iter=0``
-    gives Crowd-Kit's starting point, every ability and log difficulty 1
-    and the posteriors they imply. ``tol`` stops the fit when the mean log
-    posterior improves by less than that fraction over 10 iterations
-    (``--func-tol``; ``tol=0``: the CLI's default 1e-10). Crowd-Kit reaches
-    the same optimum by EM with conjugate-gradient M-steps and stops on an
-    absolute change of its objective per label, so its k-th iterate is not
-    this fit's. Crowd-Kit's own prior settings (``labels_priors``,
-    ``alphas_priors_mean``, ``betas_priors_mean``) and its inner M-step
-    settings (``m_step_max_iter``, ``m_step_tol``) are not supported.
+    - ``GLAD()``: the CLI's ``la-glad --glad-prior 1``, the posterior mode
+      by L-BFGS to convergence (``max_iter``, ``func_tol`` and the other
+      options of ``OPTIONS`` apply; ``glad_prior=VAR`` sets the priors'
+      variance, ``glad_prior=0`` fits the paper's maximum likelihood,
+      whose optimum lies at infinity).
+    - With any of Crowd-Kit's settings named (``n_iter``, ``tol``,
+      ``labels_priors``, ``alphas_priors_mean``, ``betas_priors_mean``,
+      ``m_step_max_iter``, ``m_step_tol``): Crowd-Kit's EM, in Python
+      (numpy), with its defaults for the others (100, 1e-5, uniform,
+      1, 1, 25, 1e-2): from every ability and log difficulty 1, an
+      E-step, then ``n_iter`` iterations of an E-step and an M-step by
+      conjugate gradients as SciPy's ``minimize(method="CG")`` runs them
+      (``m_step_max_iter`` iterations, gradient tolerance
+      ``m_step_tol``), stopping early when the objective per label and
+      class (``loss_history_``) grew by less than ``tol``; ``n_iter=0``
+      is the start. Its iterates equal Crowd-Kit's to about 1e-12
+      (docs/crowdkit.md).
+
     ``silent`` is accepted (the fit never prints).
 
-    Attributes after fit: ``alphas_`` (abilities), ``betas_`` (log
-    difficulties, as Crowd-Kit's), ``priors_`` (the uniform class prior,
-    unnamed as Crowd-Kit's), ``prior_labels_``, ``alphas_priors_mean_`` and
-    ``betas_priors_mean_`` (the priors' means, 1), ``skills_``,
-    ``loss_history_``, and the CLI's ``workers_`` and ``tasks_`` tables
-    (Crowd-Kit's ``workers_`` and ``tasks_`` are arrays of the names: here
-    they are ``workers_.index`` and ``tasks_.index``).
+    Attributes after fit: ``labels_``, ``probas_`` (columns named
+    ``variable``, as Crowd-Kit's), ``alphas_`` (abilities), ``betas_`` (log
+    difficulties), ``priors_`` (the class prior, unnamed as Crowd-Kit's),
+    ``prior_labels_``, ``alphas_priors_mean_``, ``betas_priors_mean_``,
+    ``loss_history_``. Crowd-Kit's EM also sets ``workers_`` and
+    ``tasks_`` (the names, in order of first appearance, as Crowd-Kit's);
+    the converged fit sets them to the CLI's worker and task tables and
+    adds ``skills_`` (Crowd-Kit's ``workers_`` and ``tasks_`` are then
+    ``workers_.index`` and ``tasks_.index``) and its ``loss_history_``
+    has one entry, the fitted mean log-likelihood per label.
     """
 
     MODEL = "la-glad"
 
     def __init__(self, n_iter=None, tol=None, silent=True, labels_priors=None, alphas_priors_mean=None,
                  betas_priors_mean=None, m_step_max_iter=None, m_step_tol=None, **options):
-        options.setdefault("glad_prior", 1.0)
-        if tol is not None:
-            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
-                raise TypeError("GLAD(tol=%r): want a number at least 0" % (tol,))
-            if "func_tol" in options:
-                raise TypeError("give tol or func_tol, not both")
-            if tol > 0:
-                options["func_tol"] = float(tol)
-        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
-        super().__init__(_iter_options(None if self._start_only else n_iter, options),
-                         {"labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
-                          "betas_priors_mean": betas_priors_mean, "m_step_max_iter": m_step_max_iter,
-                          "m_step_tol": m_step_tol})
+        named = {"labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
+                 "betas_priors_mean": betas_priors_mean, "m_step_max_iter": m_step_max_iter,
+                 "m_step_tol": m_step_tol}
+        self._ck = None
+        if any(v is not None for v in named.values()) and n_iter is None and tol is None:
+            n_iter = 100
+        self._ck = _crowdkit_iterations("GLAD", n_iter, tol, options)
+        if self._ck is not None:
+            steps = 25 if m_step_max_iter is None else m_step_max_iter
+            if isinstance(steps, bool) or not hasattr(steps, "__index__") or steps < 0:
+                raise TypeError("GLAD(m_step_max_iter=%r): want an int at least 0" % (steps,))
+            m_tol = 1e-2 if m_step_tol is None else m_step_tol
+            if isinstance(m_tol, bool) or not isinstance(m_tol, (int, float)) or not m_tol >= 0:
+                raise TypeError("GLAD(m_step_tol=%r): want a number at least 0" % (m_tol,))
+            self._ck += (int(steps), float(m_tol))
+        else:
+            options.setdefault("glad_prior", 1.0)
+        super().__init__(options)
         self.n_iter, self.tol, self.silent = n_iter, tol, silent
+        self.labels_priors, self.alphas_priors_mean, self.betas_priors_mean = (
+            labels_priors, alphas_priors_mean, betas_priors_mean)
+        self.m_step_max_iter, self.m_step_tol = m_step_max_iter, m_step_tol
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
         pd = _pandas()
         data = _frame(pd, data)
-        if not self._start_only or len(data) == 0:
+        if self._ck is None or len(data) == 0:
             super().fit(data, true_labels)
             if len(data) == 0:
                 self.priors_ = pd.Series(dtype=float)
             return self
         if true_labels is not None:
-            raise TypeError("GLAD(n_iter=0).fit: the starting point takes no true_labels")
-        import numpy as np
-        from ._ckfit import Coded
-        coded = Coded(pd, data)
-        k = coded.K
-        # Every label is right with probability σ(α e^β) = σ(e) at the start.
-        right = 1 / (1 + math.exp(-math.e))
-        votes = np.zeros((coded.T, k))
-        np.add.at(votes, (coded.t, coded.y), 1.0)
-        n = votes.sum(axis=1, keepdims=True)
-        wrong = math.log((1 - right) / (k - 1)) if k > 1 else 0.0
-        logp = votes * math.log(right) + (n - votes) * wrong
-        p = np.exp(logp - logp.max(axis=1, keepdims=True))
-        classes = pd.Index(coded.classes, name="label")
-        self.probas_ = pd.DataFrame(p / p.sum(axis=1, keepdims=True), index=pd.Index(coded.tasks, name="task"),
-                                    columns=classes)
-        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
-        # unnamed indexes, as Crowd-Kit's before its first M-step
-        self.alphas_ = pd.Series(1.0, index=pd.Index(coded.workers), name="alpha")
-        self.betas_ = pd.Series(1.0, index=pd.Index(coded.tasks), name="beta")
-        self.probas_.columns.name = "variable"
-        self._crowdkit_priors(pd, list(coded.classes), self.alphas_.index, self.betas_.index)
-        self.result_, self.workers_, self.tasks_ = None, None, None
-        self.skills_ = pd.Series(right, index=self.alphas_.index, name="skill")
-        self.loss_history_ = []
+            raise TypeError("GLAD(n_iter=...).fit: Crowd-Kit's EM takes no true_labels")
+        from . import _ckglad
+        n_iter, tol, steps, m_tol = self._ck
+        fit, tasks, workers, classes = _ckglad.fit(pd, data, n_iter, tol, steps, m_tol, self.labels_priors,
+                                                   self.alphas_priors_mean, self.betas_priors_mean)
+        probas = pd.DataFrame(fit.q, index=pd.Index(tasks, name="task"), columns=pd.Index(classes, name="variable"))
+        try:
+            probas = probas.sort_index().sort_index(axis=1)  # as Crowd-Kit's groupby and unstack
+        except TypeError:
+            pass
+        self.probas_ = probas
+        self.labels_ = probas.idxmax(axis=1).rename("agg_label")
+        # index names as Crowd-Kit's: none before its first M-step
+        after = n_iter > 0
+        self.alphas_ = pd.Series(fit.alpha, index=pd.Index(workers, name="worker" if after else None), name="alpha")
+        self.betas_ = pd.Series(fit.beta, index=pd.Index(tasks, name="task" if after else None), name="beta")
+        self._crowdkit_priors(pd, list(classes), workers, tasks)
+        if self.labels_priors is not None:
+            self.priors_ = pd.Series(self.labels_priors)
+            self.prior_labels_ = self.priors_.index
+        if self.alphas_priors_mean is not None:
+            self.alphas_priors_mean_ = self.alphas_priors_mean
+        if self.betas_priors_mean is not None:
+            self.betas_priors_mean_ = self.betas_priors_mean
+        self.workers_, self.tasks_ = workers, tasks
+        self.loss_history_ = list(fit.history)
+        self.result_ = None
         return self
 
     def _crowdkit_priors(self, pd, classes, workers, tasks):

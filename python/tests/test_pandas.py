@@ -249,7 +249,7 @@ class RTE(unittest.TestCase):
         self.assertTrue(default.probas_.equals(prior1.probas_))
         direct = cc.aggregate(self.df, "la-glad", glad_prior=1.0)
         self.assertTrue(default.probas_.equals(direct.probas_))
-        ml = cc.GLAD(glad_prior=0, n_iter=50).fit(self.df)
+        ml = cc.GLAD(glad_prior=0, max_iter=50).fit(self.df)
         self.assertFalse(ml.probas_.equals(default.probas_))
 
     def test_every_class_fits(self):
@@ -313,7 +313,7 @@ class TestFrames(unittest.TestCase):
             (lambda: cc.KOS(random_state=3), "KOS(random_state=3)"),
             (lambda: cc.KOS(n_iter=5, max_iter=5), "n_iter or max_iter"),
             (lambda: cc.MACE(n_restarts=10, max_iter=5), "runs Crowd-Kit's fit, which takes no option max_iter"),
-            (lambda: cc.GLAD(labels_priors=[0.5, 0.5]), "GLAD(labels_priors=[0.5, 0.5])"),
+            (lambda: cc.GLAD(labels_priors=[0.5, 0.5], glad_prior=1), "take no option glad_prior"),
             (lambda: cc.MMSR(random_state=1), "MMSR(random_state=1)"),
             (lambda: cc.DawidSkene(n_iter=5, max_iter=5), "take no option max_iter"),
             (lambda: cc.Wawa(n_iter=5), "unexpected keyword argument 'n_iter'"),
