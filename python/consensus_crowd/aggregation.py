@@ -67,6 +67,20 @@ class _Aggregator:
         self._set_attributes(self.result_)
         return self
 
+    def _crowdkit_frame(self, data, true_labels, fit):
+        """(pd, data as a frame) where Crowd-Kit's algorithm (self._ck) is
+        to run in Python, else None after the CLI's fit (nothing of
+        Crowd-Kit's named, or no rows). fit names that algorithm in the
+        refusal of true_labels, which it does not take."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if self._ck is None or len(data) == 0:
+            _Aggregator.fit(self, data, true_labels)
+            return None
+        if true_labels is not None:
+            raise TypeError("%s.fit: %s takes no true_labels" % (type(self).__name__, fit))
+        return pd, data
+
     #: The dtype of an empty ``labels_``, as Crowd-Kit's.
     _EMPTY_LABELS = object
 
@@ -129,13 +143,6 @@ def _iter_options(n_iter, options):
             raise TypeError("give n_iter or max_iter, not both")
         options["max_iter"] = n_iter
     return options
-
-
-def _refuse_zero_iterations(owner, n_iter, why):
-    """Raise ValueError for n_iter=0 where the class cannot return its
-    starting point (rather than run the default count)."""
-    if n_iter == 0 and not isinstance(n_iter, bool):
-        raise ValueError("%s(n_iter=0): not supported: %s; give n_iter of at least 1" % (owner, why))
 
 
 class MajorityVote(_Aggregator):
@@ -606,15 +613,12 @@ class GLAD(_Aggregator):
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
-        pd = _pandas()
-        data = _frame(pd, data)
-        if self._ck is None or len(data) == 0:
-            super().fit(data, true_labels)
-            if len(data) == 0:
-                self.priors_ = pd.Series(dtype=float)
+        framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's EM")
+        if framed is None:
+            if self.result_ is None:  # no rows
+                self.priors_ = _pandas().Series(dtype=float)
             return self
-        if true_labels is not None:
-            raise TypeError("GLAD(n_iter=...).fit: Crowd-Kit's EM takes no true_labels")
+        pd, data = framed
         from . import _ckglad
         n_iter, tol, steps, m_tol = self._ck
         fit, tasks, workers, classes = _ckglad.fit(pd, data, n_iter, tol, steps, m_tol, self.labels_priors,
@@ -725,12 +729,10 @@ class MACE(_Aggregator):
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
-        pd = _pandas()
-        data = _frame(pd, data)
-        if self._ck is None or len(data) == 0:
-            return super().fit(data, true_labels)
-        if true_labels is not None:
-            raise TypeError("MACE with Crowd-Kit's parameters: its fit takes no true_labels")
+        framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's MACE")
+        if framed is None:
+            return self
+        pd, data = framed
         import numpy as np
         from ._ckfit import Coded, mace
         coded = Coded(pd, data, sort=False)
@@ -766,19 +768,64 @@ class MACE(_Aggregator):
 
 
 class KOS(_Aggregator):
-    """Karger, Oh and Shah (model ``kos``): message passing, two classes
-    only, each worker's labels centred before the iterations (see
-    docs/crowdkit.md). ``n_iter`` is the number of iterations
-    (``--max-iter``; None: 100, as Crowd-Kit's default), at least 1; the
-    CLI draws the start from seed 0, so ``random_state`` is accepted as 0
-    only. When every worker gives one label to all its tasks, the result
-    is the majority vote (centring would leave nothing to iterate on)."""
+    """Karger, Oh and Shah's message passing, two classes only. Two fits,
+    by what is named:
+
+    - ``KOS()``: the CLI's ``kos``: each worker's labels centred, 100
+      iterations, the sign under which the workers beat random
+      (docs/crowdkit.md).
+    - ``KOS(n_iter, random_state)`` with either named: Crowd-Kit's KOS, in
+      Python (numpy): the labels as given (the first label +1, the other
+      −1), worker messages starting as numpy's
+      ``RandomState(random_state).normal(1, 1)`` draws, one per row in the
+      rows' order, ``n_iter`` iterations (default 100; 0: the start's
+      signs), stopping early when a sum passes 10³⁰⁰; ``labels_`` is the
+      sign of each task's score (a score of exactly 0, where Crowd-Kit
+      raises KeyError, gives the first label). ``random_state`` is an int
+      from 0 to 2³² − 1 (default 0). ``probas_`` is None, as Crowd-Kit's
+      KOS has none.
+    """
 
     MODEL = "kos"
 
     def __init__(self, n_iter=None, random_state=None, **options):
-        _refuse_zero_iterations("KOS", n_iter, "its start is random messages, whose signs are no estimate")
-        super().__init__(_iter_options(n_iter, options), {"random_state": random_state}, {"random_state": 0})
+        self._ck = None
+        if n_iter is not None or random_state is not None:
+            from ._ckfit import check_random_state
+            other = sorted(set(options) - {"binary"})
+            if other:
+                raise TypeError("KOS(n_iter=..., random_state=...) runs Crowd-Kit's KOS, which takes no option %s; "
+                                "leave both out for the CLI's kos" % ", ".join(other))
+            n = 100 if n_iter is None else n_iter
+            if isinstance(n, bool) or not hasattr(n, "__index__") or n < 0:
+                raise TypeError("KOS(n_iter=%r): want an int at least 0" % (n,))
+            self._ck = (int(n), check_random_state("KOS", 0 if random_state is None else random_state))
+        super().__init__(options)
+        self.n_iter, self.random_state = n_iter, random_state
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self."""
+        framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's KOS")
+        if framed is None:
+            return self
+        pd, data = framed
+        import numpy as np
+        from ._ckfit import kos
+        classes = pd.unique(data["label"])
+        if len(classes) != 2:
+            raise ValueError("KOS: two classes only, and the labels have %d; use another model" % len(classes))
+        t, tasks = pd.factorize(data["task"], sort=False)
+        w, _ = pd.factorize(data["worker"], sort=False)
+        a = np.where((data["label"] == classes[0]).to_numpy(), 1.0, -1.0)
+        score = kos(t, w, a, *self._ck)
+        labels = pd.Series(np.where(score >= 0, classes[0], classes[1]), index=pd.Index(tasks, name="task"),
+                           dtype=object, name="agg_label")
+        try:
+            labels = labels.sort_index()  # as Crowd-Kit's groupby
+        except TypeError:
+            pass
+        self.labels_, self.probas_, self.result_, self.workers_ = labels, None, None, None
+        return self
 
 
 class MMSR(_Aggregator):
@@ -787,11 +834,12 @@ class MMSR(_Aggregator):
     weighted vote.
 
     ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000; 0: the
-    skills of the start, without a sweep); the start is Crowd-Kit's (u = v drawn as numpy's RandomState(0)
-    draws them), so the skills equal Crowd-Kit's; the CLI's
-    tolerance is 1e-10 and its seed 0, so ``tol`` and ``random_state`` are
-    accepted at those values only; the precomputed matrices and mappings
-    of Crowd-Kit's constructor are not supported.
+    skills of the start, without a sweep); the start is Crowd-Kit's (u = v
+    drawn as numpy's ``RandomState(random_state)`` draws them, ``--random-state``;
+    an int from 0 to 2³² − 1, None: 0), so the skills equal Crowd-Kit's; the CLI's
+    tolerance is 1e-10, so ``tol`` is accepted at that value only; the
+    precomputed matrices and mappings of Crowd-Kit's constructor are not
+    supported.
 
     After fit, as Crowd-Kit's: ``skills_`` is each worker's vote weight,
     the log-odds log((K − 1) p_w / (1 − p_w)) of its one-coin accuracy
@@ -815,13 +863,19 @@ class MMSR(_Aggregator):
     def __init__(self, n_iter=None, tol=None, random_state=None, observation_matrix=None, covariation_matrix=None,
                  n_common_tasks=None, n_workers=None, n_tasks=None, n_labels=None, labels_mapping=None,
                  workers_mapping=None, tasks_mapping=None, **options):
+        from ._ckfit import check_random_state
+        self._seed = check_random_state("MMSR", 0 if random_state is None else random_state)
+        if self._seed != 0:
+            if "random_state" in options:
+                raise TypeError("MMSR(random_state=...) is the option random_state; give it once")
+            options["random_state"] = self._seed
         super().__init__(_iter_options(n_iter, options),
-                         {"tol": tol, "random_state": random_state,
+                         {"tol": tol,
                           "observation_matrix": observation_matrix, "covariation_matrix": covariation_matrix,
                           "n_common_tasks": n_common_tasks, "n_workers": n_workers, "n_tasks": n_tasks,
                           "n_labels": n_labels, "labels_mapping": labels_mapping,
                           "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
-                         {"tol": 1e-10, "random_state": 0})
+                         {"tol": 1e-10})
         self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
         if self._start_only:
             self._options.pop("max_iter")
@@ -834,7 +888,7 @@ class MMSR(_Aggregator):
         if self._start_only and len(data) > 0:
             if true_labels is not None:
                 raise TypeError("MMSR.fit takes no true_labels")
-            self.skills_ = _mmsr_start(pd, data)
+            self.skills_ = _mmsr_start(pd, data, self._seed)
             self.result_, self.workers_, self.probas_, self.loss_history_ = None, None, None, []
             return self._apply(pd, data)
         super().fit(data, true_labels)

@@ -1,8 +1,11 @@
-"""GLAD with Crowd-Kit's settings named: Crowd-Kit's EM with SciPy's
-conjugate-gradient M-steps (consensus_crowd._ckglad and _cg). The expected
-numbers are Crowd-Kit 1.4.1's (crowdkit.aggregation.GLAD on its toy data,
-printed with repr; SciPy 1.10); the conjugate gradients are compared with
-SciPy's own where SciPy is installed. They skip without pandas."""
+"""Crowd-Kit's settings named, Crowd-Kit's meaning: GLAD(n_iter, tol, ...)
+runs Crowd-Kit's EM with SciPy's conjugate-gradient M-steps
+(consensus_crowd._ckglad and _cg); KOS(n_iter, random_state) runs
+Crowd-Kit's KOS from numpy's RandomState(random_state).normal(1, 1) draws;
+MMSR(random_state) starts from its random_sample draws (the CLI's
+--random-state). The expected numbers are Crowd-Kit 1.4.1's (on its toy
+data, printed with repr; SciPy 1.10); the conjugate gradients are compared
+with SciPy's own where SciPy is installed. They skip without pandas."""
 
 import math
 import os
@@ -156,6 +159,58 @@ class TestGLADCrowdKit(unittest.TestCase):
         self.assertIsNotNone(g.result_)
         self.assertEqual(g.result_.model, "la-glad")
         self.assertEqual(len(g.loss_history_), 1)
+
+
+class TestRandomState(unittest.TestCase):
+    def test_kos_as_crowdkit(self):
+        # labels of t1..t5 (y: yes, n: no) after 0, 1, 2 and 100 iterations
+        want = {0: ["nynyn", "ynnnn", "ynyny", "nynny"], 7: ["nnyyn", "ynnnn", "nyyny", "ynnnn"],
+                2 ** 32 - 1: ["yynyn", "yynnn", "nnyyy", "nynny"]}
+        for seed, by_iter in want.items():
+            for n_iter, labels in zip([0, 1, 2, 100], by_iter):
+                with self.subTest(seed=seed, n_iter=n_iter):
+                    got = cc.KOS(n_iter=n_iter, random_state=seed).fit(toy()).labels_
+                    self.assertEqual("".join(v[0] for v in got), labels)
+                    self.assertEqual((got.name, got.index.name, list(got.index)),
+                                     ("agg_label", "task", ["t1", "t2", "t3", "t4", "t5"]))
+
+    def test_mmsr_as_crowdkit(self):
+        binary()
+        want = {3: [-0.8124262244858, 1.0815994763504573, 1.050041384896288, 0.8124262244857998, 1.0815994763504573],
+                2 ** 32 - 1: [-0.46002304373665015, 1.244769953577429, 0.9921297046018924, 1.1077690564171045,
+                              1.244769953577429]}
+        for seed, skills in want.items():
+            with self.subTest(seed=seed):
+                got = cc.MMSR(n_iter=1, random_state=seed).fit(toy()).skills_
+                np.testing.assert_allclose(got[["w1", "w2", "w3", "w4", "w5"]].to_numpy(), skills, rtol=0, atol=1e-12)
+        # n_iter=0: the start is numpy's draws, u_w = RandomState(seed).random_sample
+        start = cc.MMSR(n_iter=0, random_state=3).fit(toy()).skills_
+        self.assertAlmostEqual(start["w2"], 1.244769953577429, places=12)  # clipped
+        self.assertNotEqual(start["w3"], cc.MMSR(n_iter=0).fit(toy()).skills_["w3"])
+
+    def test_refused(self):
+        for make, err, want in [
+            (lambda: cc.KOS(random_state=2 ** 32), ValueError, "from 0 to 2**32 - 1"),
+            (lambda: cc.KOS(random_state=-1), ValueError, "from 0 to 2**32 - 1"),
+            (lambda: cc.KOS(random_state=1.5), TypeError, "want an int"),
+            (lambda: cc.KOS(random_state=1, seed=3), TypeError, "takes no option seed"),
+            (lambda: cc.MMSR(random_state=2 ** 32), ValueError, "from 0 to 2**32 - 1"),
+        ]:
+            with self.assertRaises(err) as ctx:
+                make()
+            self.assertIn(want, str(ctx.exception))
+        with self.assertRaisesRegex(ValueError, "two classes only, and the labels have 3"):
+            cc.KOS(n_iter=3).fit(pd.DataFrame({"task": ["a", "a", "b"], "worker": ["x", "y", "x"],
+                                               "label": [1, 2, 3]}))
+        binary()
+        with self.assertRaisesRegex(cc.ConsensusError, "--random-state: model la-ds has no random start"):
+            cc.aggregate(toy(), "la-ds", random_state=3)
+
+    def test_unnamed_kos_is_the_clis(self):
+        binary()
+        k = cc.KOS().fit(toy())
+        self.assertEqual(k.result_.model, "kos")
+        self.assertEqual(k.probas_.shape, (5, 2))
 
 
 if __name__ == "__main__":
