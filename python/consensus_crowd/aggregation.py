@@ -270,13 +270,14 @@ class ZeroBasedSkill(_SkillVote, _Aggregator):
     every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100;
     0: the starting point, every skill 1/K and the vote they weigh);
     the step schedule is the CLI's, so ``lr_init``, ``lr_steps_to_reduce``
-    and ``lr_reduce_factor`` are accepted at its values alone; ``eps`` is not
-    supported. ``skills_`` holds the final skills; ``predict(data)`` weighs
+    and ``lr_reduce_factor`` are accepted at its values (Crowd-Kit's
+    defaults) alone; ``eps`` (Crowd-Kit adds it to the starting skills)
+    is not supported. ``skills_`` holds the final skills; ``predict(data)`` weighs
     the votes of new data by them."""
 
     MODEL = "zbs"
 
-    def __init__(self, n_iter=None, lr_init=None, lr_steps_to_reduce=None, lr_reduce_factor=None, eps=None,
+    def __init__(self, n_iter=None, lr_init=1.0, lr_steps_to_reduce=20, lr_reduce_factor=0.5, eps=None,
                  **options):
         super().__init__(_iter_options(n_iter, options),
                          {"lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
@@ -642,7 +643,7 @@ class GLAD(_Aggregator):
             self.alphas_priors_mean_ = self.alphas_priors_mean
         if self.betas_priors_mean is not None:
             self.betas_priors_mean_ = self.betas_priors_mean
-        self.workers_, self.tasks_ = workers, tasks
+        self.workers_, self.tasks_ = workers.to_numpy(), tasks.to_numpy()
         self.loss_history_ = list(fit.history)
         self.result_ = None
         return self
@@ -653,7 +654,7 @@ class GLAD(_Aggregator):
         of the priors on the abilities and log difficulties (1)."""
         import numpy as np
         self.priors_ = pd.Series(1.0 / len(classes), index=classes)
-        self.prior_labels_ = np.asarray(classes)
+        self.prior_labels_ = pd.Series(classes).to_numpy()  # object for text, as Crowd-Kit's pd.unique
         self.alphas_priors_mean_ = pd.Series(1.0, index=list(workers))
         self.betas_priors_mean_ = pd.Series(1.0, index=list(tasks))
 
@@ -687,7 +688,7 @@ class MACE(_Aggregator):
     distributions; the restart of the highest marginal likelihood is
     kept. (As in Crowd-Kit, every restart draws from the same
     ``random_state``, so restarts repeat one start.) ``smoothing`` is
-    accepted at Crowd-Kit's value (None) only: its fit ignores it.
+    accepted at Crowd-Kit's default 0.1 only: its fit ignores it.
 
     Attributes after fit: ``labels_``, ``probas_``, ``spamming_`` (an
     array, a row per worker in order of first appearance: P(spamming),
@@ -702,7 +703,7 @@ class MACE(_Aggregator):
 
     MODEL = "la-mace"
 
-    def __init__(self, n_restarts=None, n_iter=None, method=None, smoothing=None, default_noise=None, alpha=None,
+    def __init__(self, n_restarts=None, n_iter=None, method=None, smoothing=0.1, default_noise=None, alpha=None,
                  beta=None, random_state=None, verbose=0, **options):
         named = {"n_restarts": n_restarts, "n_iter": n_iter, "method": method, "default_noise": default_noise,
                  "alpha": alpha, "beta": beta, "random_state": random_state}
@@ -724,7 +725,7 @@ class MACE(_Aggregator):
             if settings["n_restarts"] < 1:
                 raise ValueError("MACE(n_restarts=%r): want at least 1" % (settings["n_restarts"],))
             self._ck = settings
-        super().__init__(options, {"smoothing": smoothing})
+        super().__init__(options, {"smoothing": smoothing}, {"smoothing": 0.1})
         self.verbose = verbose
 
     def fit(self, data, true_labels=None):
@@ -819,7 +820,7 @@ class KOS(_Aggregator):
         a = np.where((data["label"] == classes[0]).to_numpy(), 1.0, -1.0)
         score = kos(t, w, a, *self._ck)
         labels = pd.Series(np.where(score >= 0, classes[0], classes[1]), index=pd.Index(tasks, name="task"),
-                           dtype=object, name="agg_label")
+                           name="agg_label").infer_objects()  # the dtype of the labels, as Crowd-Kit's
         try:
             labels = labels.sort_index()  # as Crowd-Kit's groupby
         except TypeError:
@@ -860,8 +861,8 @@ class MMSR(_Aggregator):
 
     MODEL = "mmsr"
 
-    def __init__(self, n_iter=None, tol=None, random_state=None, observation_matrix=None, covariation_matrix=None,
-                 n_common_tasks=None, n_workers=None, n_tasks=None, n_labels=None, labels_mapping=None,
+    def __init__(self, n_iter=None, tol=1e-10, random_state=0, observation_matrix=None, covariation_matrix=None,
+                 n_common_tasks=None, n_workers=0, n_tasks=0, n_labels=0, labels_mapping=None,
                  workers_mapping=None, tasks_mapping=None, **options):
         from ._ckfit import check_random_state
         self._seed = check_random_state("MMSR", 0 if random_state is None else random_state)
@@ -875,7 +876,7 @@ class MMSR(_Aggregator):
                           "n_common_tasks": n_common_tasks, "n_workers": n_workers, "n_tasks": n_tasks,
                           "n_labels": n_labels, "labels_mapping": labels_mapping,
                           "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
-                         {"tol": 1e-10})
+                         {"tol": 1e-10, "n_workers": 0, "n_tasks": 0, "n_labels": 0})
         self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
         if self._start_only:
             self._options.pop("max_iter")
