@@ -3,7 +3,6 @@ package plan
 import (
 	"cmp"
 	"context"
-	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -64,8 +63,8 @@ type Intervals struct {
 // generator seeded with (Seed, draw), and simulation b with (Seed, b), so
 // that the output depends on the seed alone.
 func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*Intervals, error) {
-	if p == nil {
-		return nil, errors.New("plan: no posterior")
+	if err := checkPosterior(p); err != nil {
+		return nil, err
 	}
 	var set IntervalSettings
 	if s != nil {

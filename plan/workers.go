@@ -76,8 +76,12 @@ type WorkerFlag struct {
 // p.Data.Workers. The counts behind it are the expected counts of the fit,
 // C_w(z, y) = λ_w(z, y) − β(z, y); the free model gives every confusion
 // row the fit's prior Dirichlet(β_z), the spammer model one distribution
-// for all rows with a uniform Dirichlet prior.
-func Flags(p *Posterior, s *FlagSettings) []WorkerFlag {
+// for all rows with a uniform Dirichlet prior. A nil posterior, or one
+// without data or workers, is an error.
+func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
+	if err := checkPosterior(p); err != nil {
+		return nil, err
+	}
 	set := s.withDefaults()
 	d := p.Data
 	k := d.NumClasses()
@@ -117,7 +121,7 @@ func Flags(p *Posterior, s *FlagSettings) []WorkerFlag {
 		}()
 	}
 	wg.Wait()
-	return out
+	return out, nil
 }
 
 // flagWorker fills f's accuracy, interval and probabilities from the

@@ -20,7 +20,10 @@ func flagScore(t *testing.T, c Crowd) (recall, precision float64, bad, flagged i
 	if err != nil {
 		t.Fatal(err)
 	}
-	flags := Flags(p, &FlagSettings{Seed: c.Seed})
+	flags, err := Flags(p, &FlagSettings{Seed: c.Seed})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var hit int
 	for w, f := range flags {
 		if f.Labels < 20 {

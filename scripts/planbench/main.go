@@ -81,8 +81,14 @@ func run(name string, d *data.Dataset, truth []int, reveal int, batch float64, d
 		log.Fatal(err)
 	}
 	target := u.Accuracy[len(u.Accuracy)-1]
-	spent, frac := plan.Savings(p, target)
-	_, near := plan.Savings(p, target-0.005)
+	spent, frac, err := plan.Savings(p, target)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, near, err := plan.Savings(p, target-0.005)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("| %s | %d | %d | %d | %.4f | %d | %.2f | %.2f |\n", name, d.NumTasks(), d.NumLabels(), reveal, target, spent, frac, near)
 	if dir != "" {
 		if err := draw2(filepath.Join(dir, "planning_"+name+".png"), name, u, p, target); err != nil {
