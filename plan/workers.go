@@ -239,18 +239,29 @@ func workerCounts(p *Posterior, beta []float64) [][]float64 {
 	for w := range counts {
 		counts[w] = make([]float64, k*k)
 	}
+	prior := classPrior(p)
+	logMean := make([]float64, len(mean))
+	for i, x := range mean {
+		logMean[i] = math.Log(max(x, 1e-300))
+	}
+	all := make([]float64, k)
 	r := make([]float64, k)
 	for j := range d.Tasks {
-		rho := p.Probs[j*k : (j+1)*k]
+		copy(all, prior)
 		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
 			w, y := int(d.Worker[i]), int(d.Label[i])
-			var s float64
 			for z := range k {
-				r[z] = rho[z] / max(mean[(w*k+z)*k+y], 1e-300)
-				s += r[z]
+				all[z] += logMean[(w*k+z)*k+y]
 			}
+		}
+		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
+			w, y := int(d.Worker[i]), int(d.Label[i])
 			for z := range k {
-				counts[w][z*k+y] += r[z] / s
+				r[z] = all[z] - logMean[(w*k+z)*k+y]
+			}
+			softmax(r)
+			for z := range k {
+				counts[w][z*k+y] += r[z]
 			}
 		}
 	}
