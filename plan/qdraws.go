@@ -2,13 +2,14 @@ package plan
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/consensuslab/consensus/internal/pool"
 )
 
 // qIntervals returns, for every level of levels, the equal-tailed credible
@@ -24,10 +25,10 @@ import (
 // mean-field posterior are too narrow where tasks have many labels. The
 // posterior is sampled by importance sampling: draws draws from
 // Dirichlet(α + c_j/2), weighted by the ratio of the posterior to that
-// proposal, from a generator seeded with (seed, j), so that the output does
-// not depend on the number of goroutines.
+// proposal, from a generator seeded with (seed, j), on threads goroutines
+// (zero: one per core), so that the output does not depend on their number.
 
-func qIntervals(p *Posterior, post, alpha []float64, draws int, seed uint64, levels []float64) (lo, hi [][]float64) {
+func qIntervals(p *Posterior, post, alpha []float64, draws int, seed uint64, levels []float64, threads int) (lo, hi [][]float64) {
 	d := p.Data
 	k := d.NumClasses()
 	pi := workerMeans(p)
@@ -38,28 +39,18 @@ func qIntervals(p *Posterior, post, alpha []float64, draws int, seed uint64, lev
 	for i := range levels {
 		lo[i], hi[i] = make([]float64, len(post)), make([]float64, len(post))
 	}
+	const chunk = 256
 	J := d.NumTasks()
-	threads := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := newQSampler(k, draws)
-			for j := range next {
-				s.task(p, pi, post[j*k:(j+1)*k], alpha, seed, j)
-				for i, l := range levels {
-					s.interval(l, lo[i][j*k:(j+1)*k], hi[i][j*k:(j+1)*k])
-				}
+	_ = pool.Run(context.Background(), (J+chunk-1)/chunk, pool.Settings{Threads: threads}, func(c int) error {
+		s := newQSampler(k, draws)
+		for j := c * chunk; j < min((c+1)*chunk, J); j++ {
+			s.task(p, pi, post[j*k:(j+1)*k], alpha, seed, j)
+			for i, l := range levels {
+				s.interval(l, lo[i][j*k:(j+1)*k], hi[i][j*k:(j+1)*k])
 			}
-		}()
-	}
-	for j := range J {
-		next <- j
-	}
-	close(next)
-	wg.Wait()
+		}
+		return nil
+	})
 	return lo, hi
 }
 

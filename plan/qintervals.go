@@ -32,7 +32,8 @@ var DAModel = vb.Bayes{Noise: noise.DS{}, Latent: latent.DA{}}
 // on simulated DA data): every label counts as a whole count of its
 // expected class, though a label from a noisy worker says less than that,
 // and its prior a = vb.JeffreysPrior is the same for every crowd.
-// s.Bootstrap and s.Fit are not used: the parametric bootstrap that
+// s.Fit's Threads is the number of goroutines (the output does not depend
+// on it); s.Bootstrap is not used: the parametric bootstrap that
 // calibrates ClassIntervals moved the coverage of these intervals away from
 // the nominal level on simulated DA data (docs/planning.md).
 func LabelIntervals(ctx context.Context, r *model.Result, s *IntervalSettings) (*Intervals, error) {
@@ -56,7 +57,11 @@ func LabelIntervals(ctx context.Context, r *model.Result, s *IntervalSettings) (
 		return nil, err
 	}
 	post, alpha := qPosterior(r.Probs, r.Data)
-	lo, hi := qIntervals(p, post, alpha, set.Draws, set.Seed, []float64{set.Level})
+	threads := 0
+	if set.Fit != nil {
+		threads = set.Fit.Threads
+	}
+	lo, hi := qIntervals(p, post, alpha, set.Draws, set.Seed, []float64{set.Level}, threads)
 	return &Intervals{Lo: lo[0], Hi: hi[0], Level: set.Level, Used: set.Level}, nil
 }
 

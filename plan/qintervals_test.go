@@ -3,9 +3,11 @@ package plan
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -49,5 +51,35 @@ func TestLabelIntervalCoverage(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestLabelIntervalsThreads checks that the intervals of q_j are the same
+// on one goroutine and on several, and depend on the seed.
+func TestLabelIntervalsThreads(t *testing.T) {
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 600, Workers: 20, Classes: 3, LabelsPerTask: 4, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := DAModel.Fit(context.Background(), d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ivs []*Intervals
+	for _, c := range []struct {
+		threads int
+		seed    uint64
+	}{{1, 7}, {3, 7}, {3, 8}} {
+		iv, err := LabelIntervals(context.Background(), r, &IntervalSettings{Seed: c.seed, Fit: &model.Settings{Threads: c.threads}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ivs = append(ivs, iv)
+	}
+	if !reflect.DeepEqual(ivs[0], ivs[1]) {
+		t.Error("the intervals on 1 and 3 goroutines differ")
+	}
+	if reflect.DeepEqual(ivs[1].Lo, ivs[2].Lo) {
+		t.Error("the intervals of seeds 7 and 8 are the same")
 	}
 }
