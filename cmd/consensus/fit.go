@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"time"
@@ -202,8 +201,8 @@ func newFitCmd() *cobra.Command {
 				return usagef("--tasks: the fit of model %s reports no per-task parameters (%s do); no output written", res.Model, model.NamesWith(func(c model.Capabilities) bool { return c.TaskParams }))
 			}
 			// The gold scores of the summary, before any output is
-			// written: a gold set checked against the data gives no error.
-			scores, err := scoreGold(res, gold, ff.seed)
+			// written.
+			goldSummary, err := goldLines(res, gold, ff.seed)
 			if err != nil {
 				return err
 			}
@@ -222,7 +221,7 @@ func newFitCmd() *cobra.Command {
 				if modelName == autoName {
 					chosen = " (chosen by --model auto)"
 				}
-				printSummary(os.Stderr, est, res, chosen, scores)
+				printSummary(os.Stderr, est, res, chosen, goldSummary)
 			}
 			return nil
 		},
@@ -249,45 +248,40 @@ func newFitCmd() *cobra.Command {
 
 // printSummary writes the one-screen summary of the fit r of est to w;
 // note follows the model's name.
-// goldScores are the scores on gold labels that the summary of a fit
-// prints.
-type goldScores struct {
-	// consensus holds the scores of the consensus by the rule of
-	// metrics.Consensus, dist those of the label distributions (nil
-	// without them).
-	consensus, dist *metrics.Summary
-	// rawLogLoss is the log loss of a frequency baseline's unsmoothed
-	// frequencies, NaN for another model.
-	rawLogLoss float64
-}
-
-// scoreGold returns the scores of r on gold, nil without gold labels.
-func scoreGold(r *model.Result, gold *data.Gold, seed uint64) (*goldScores, error) {
+// goldLines returns the lines of a fit's summary about the gold labels:
+// the scores of r by the rule of metrics.Consensus, and of its label
+// distributions.
+func goldLines(r *model.Result, gold *data.Gold, seed uint64) (string, error) {
+	var b strings.Builder
 	if gold == nil || gold.Len() == 0 {
-		return nil, nil
+		return "", nil
 	}
-	g := &goldScores{rawLogLoss: math.NaN()}
 	s, err := r.Consensus().Evaluate(gold, seed)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	g.consensus = &s
+	fmt.Fprintf(&b, "gold (%d tasks): accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
+		s.N, s.Accuracy, s.LogLoss, s.Brier, s.ECE)
 	if r.Distribution != nil {
 		q, err := metrics.Consensus{Probs: r.Distribution, K: r.K()}.Evaluate(gold, seed)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		g.dist = &q
+		fmt.Fprintf(&b, "label distribution on gold: accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
+			q.Accuracy, q.LogLoss, q.Brier, q.ECE)
 	}
 	if r.Consensus().Baseline() {
-		if g.rawLogLoss, err = metrics.LogLoss(r.Probs, r.K(), gold); err != nil {
-			return nil, err
+		ll, err := metrics.LogLoss(r.Probs, r.K(), gold)
+		if err != nil {
+			return "", err
 		}
+		fmt.Fprintf(&b, "(rfe: accuracy averaged over %d tie-breaking draws; log loss, Brier and ECE of add-one smoothed frequencies; unsmoothed log loss %.4f)\n",
+			metrics.TieDraws, ll)
 	}
-	return g, nil
+	return b.String(), nil
 }
 
-func printSummary(w io.Writer, est model.Estimator, r *model.Result, note string, scores *goldScores) {
+func printSummary(w io.Writer, est model.Estimator, r *model.Result, note, gold string) {
 	d := r.Data
 	fmt.Fprintf(w, "model %s%s: %d tasks, %d workers, %d labels, %d classes\n",
 		r.Model, note, d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.NumClasses())
@@ -299,18 +293,5 @@ func printSummary(w io.Writer, est model.Estimator, r *model.Result, note string
 		}
 		printClassPrior(w, r)
 	}
-	if scores == nil {
-		return
-	}
-	s := scores.consensus // the scoring rule of metrics.Consensus
-	fmt.Fprintf(w, "gold (%d tasks): accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
-		s.N, s.Accuracy, s.LogLoss, s.Brier, s.ECE)
-	if q := scores.dist; q != nil {
-		fmt.Fprintf(w, "label distribution on gold: accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
-			q.Accuracy, q.LogLoss, q.Brier, q.ECE)
-	}
-	if r.Consensus().Baseline() {
-		fmt.Fprintf(w, "(rfe: accuracy averaged over %d tie-breaking draws; log loss, Brier and ECE of add-one smoothed frequencies; unsmoothed log loss %.4f)\n",
-			metrics.TieDraws, scores.rawLogLoss)
-	}
+	io.WriteString(w, gold)
 }
