@@ -284,7 +284,7 @@ func printSharedErrors(w io.Writer, r *model.Result) {
 				r.Data.Workers[p.A], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
 			continue
 		}
-		fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f); their shared mistakes may be read as the truth: see --model ebcc\n",
+		fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f): if they share mistakes, a model of independent workers reads them as the truth, and --model ebcc does not\n",
 			r.Data.Workers[p.A], r.Data.Workers[p.B], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
 	}
 }

@@ -15,7 +15,7 @@ func TestFitSharedErrors(t *testing.T) {
 	ok("simulate", "--regime", "correlated", "--seed", "1", "-o", "c.csv")
 	ok("simulate", "--regime", "spammers", "--seed", "1", "-o", "s.csv")
 	r := ok("fit", "c.csv", "-o", "out.csv")
-	if !strings.Contains(r.stderr, "shared errors: workers w0 and w1 agree on 71% of 3355 shared tasks") || !strings.Contains(r.stderr, "see --model ebcc") ||
+	if !strings.Contains(r.stderr, "shared errors: workers w0 and w1 agree on 71% of 3355 shared tasks") || !strings.Contains(r.stderr, "--model ebcc does not") ||
 		strings.Count(r.stderr, "shared errors:") != 1 {
 		t.Errorf("correlated regime:\n%s", r.stderr)
 	}
