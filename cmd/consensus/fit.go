@@ -85,6 +85,7 @@ func newFitCmd() *cobra.Command {
 	var af autoFlags
 	var modelName, out, workers, summary, outFormat string
 	var mo modelOptions
+	var randomState uint64
 	c := &cobra.Command{
 		Use:   "fit [LABELS]",
 		Short: "Fit a consensus model and write every task's label and distribution",
@@ -117,6 +118,18 @@ func newFitCmd() *cobra.Command {
 				return err
 			}
 			ests = ff.withIterations(cmd, ests)
+			if cmd.Flags().Changed("random-state") {
+				if randomState > crowdkit.MaxRandomState {
+					return usagef("--random-state %d: must be at most %d, as numpy's RandomState", randomState, uint64(crowdkit.MaxRandomState))
+				}
+				for i, est := range ests {
+					rs, ok := est.(crowdkit.RandomStarter)
+					if !ok {
+						return usagef("--random-state: model %s has no random start; it applies to kos and mmsr", est.Name())
+					}
+					ests[i] = rs.WithRandomState(uint32(randomState))
+				}
+			}
 			ofmt, err := dataio.ParseFormat(outFormat)
 			if err != nil {
 				return usagef("--output-format: %v", err)
@@ -228,6 +241,7 @@ func newFitCmd() *cobra.Command {
 	af.register(c)
 	c.Flags().Float64Var(&mo.gladPrior, "glad-prior", 0, gladPriorHelp)
 	c.Flags().Float64Var(&mo.qPrior, "q-prior", 0, qPriorHelp)
+	c.Flags().Uint64Var(&randomState, "random-state", 0, "kos and mmsr: seed of the random start, drawn as Crowd-Kit's random_state draws it (numpy's RandomState; at most 2^32-1)")
 	c.Flags().BoolVar(&mo.staged, "staged", false, stagedHelp)
 	c.Flags().StringVarP(&modelName, "model", "m", model.DefaultModel, "model: "+joinNames()+", or auto: choose among "+strings.Join(compare.AutoModels, ", ")+" on held-out labels (--auto-models, --auto-criterion)")
 	c.RegisterFlagCompletionFunc("model", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
