@@ -41,7 +41,13 @@ func TestCorrelatedRegime(t *testing.T) {
 			t.Fatal(err)
 		}
 		gold, k := tr.Gold(), d.NumClasses()
-		acc := func(p []float64) float64 { return metrics.Accuracy(p, k, gold, 1) }
+		acc := func(p []float64) float64 {
+			a, err := metrics.Accuracy(p, k, gold, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return a
+		}
 		e, err := ebcc.EBCC{}.Fit(context.Background(), d, nil)
 		if err != nil {
 			t.Fatal(err)

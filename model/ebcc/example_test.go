@@ -26,7 +26,11 @@ func ExampleEBCC() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("accuracy %.3f on %d tasks\n", metrics.Accuracy(r.Probs, d.NumClasses(), truth.Gold(), 1), d.NumTasks())
+	acc, err := metrics.Accuracy(r.Probs, d.NumClasses(), truth.Gold(), 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("accuracy %.3f on %d tasks\n", acc, d.NumTasks())
 	// Output:
 	// accuracy 0.925 on 4000 tasks
 }
