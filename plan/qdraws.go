@@ -59,13 +59,16 @@ func qIntervals(p *Posterior, post, alpha []float64, draws int, seed uint64, lev
 type qSampler struct {
 	k      int
 	q, w   []float64
-	order  []int
+	pairs  []weighted
 	prop   []float64
 	logLik []float64
 }
 
+// weighted is a value of a weighted sample.
+type weighted struct{ v, w float64 }
+
 func newQSampler(k, draws int) *qSampler {
-	return &qSampler{k: k, q: make([]float64, draws*k), w: make([]float64, draws), order: make([]int, draws), prop: make([]float64, k), logLik: make([]float64, draws)}
+	return &qSampler{k: k, q: make([]float64, draws*k), w: make([]float64, draws), pairs: make([]weighted, draws), prop: make([]float64, k), logLik: make([]float64, draws)}
 }
 
 // task draws the importance sample of task j, whose mean-field posterior
@@ -90,14 +93,21 @@ func (s *qSampler) task(p *Posterior, pi, post, alpha []float64, seed uint64, j 
 			q[z] = max(q[z]/sum, 1e-300)
 			l += (alpha[z] - s.prop[z]) * math.Log(q[z])
 		}
+		// The labels' likelihood as a product, its logarithm taken once
+		// (or before it could underflow: every factor is at least 10⁻³⁰⁰).
+		prod := 1.0
 		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
 			w, y := int(d.Worker[i]), int(d.Label[i])
 			var m float64
 			for z := range k {
 				m += q[z] * pi[(w*k+z)*k+y]
 			}
-			l += math.Log(m)
+			if prod *= m; prod < 1e-200 {
+				l += math.Log(prod)
+				prod = 1
+			}
 		}
+		l += math.Log(prod)
 		s.logLik[t] = l
 		top = max(top, l)
 	}
@@ -117,19 +127,19 @@ func (s *qSampler) interval(level float64, lo, hi []float64) {
 	k := s.k
 	tail := (1 - level) / 2
 	for z := range k {
-		for t := range s.order {
-			s.order[t] = t
+		for t := range s.pairs {
+			s.pairs[t] = weighted{v: s.q[t*k+z], w: s.w[t]}
 		}
-		slices.SortFunc(s.order, func(a, b int) int { return cmp.Compare(s.q[a*k+z], s.q[b*k+z]) })
+		slices.SortFunc(s.pairs, func(a, b weighted) int { return cmp.Compare(a.v, b.v) })
 		var cum float64
-		lo[z], hi[z] = math.NaN(), s.q[s.order[len(s.order)-1]*k+z]
-		for _, t := range s.order {
-			cum += s.w[t]
+		lo[z], hi[z] = math.NaN(), s.pairs[len(s.pairs)-1].v
+		for _, x := range s.pairs {
+			cum += x.w
 			if math.IsNaN(lo[z]) && cum >= tail {
-				lo[z] = s.q[t*k+z]
+				lo[z] = x.v
 			}
 			if cum >= 1-tail {
-				hi[z] = s.q[t*k+z]
+				hi[z] = x.v
 				break
 			}
 		}

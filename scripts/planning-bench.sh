@@ -8,8 +8,8 @@
 #             and of q_j on simulated crowds, several seeds
 #   flags     the recall and precision of the worker flags at 3, 5 and 10
 #             labels a task
-#   speed     CPU seconds of fit, next, next --workers and next --intervals on
-#             10⁶ simulated labels
+#   speed     CPU seconds of fit, next, next --workers, next --intervals and
+#             next --intervals --distribution on 10⁶ simulated labels
 #   scripts/planning-bench.sh [savings [PLOTS_DIR [planbench flags...]] | coverage | flags | speed | all]
 # With no argument, or a directory as the first, it runs savings as before.
 set -euo pipefail
@@ -44,7 +44,8 @@ speed() {
 	for run in "fit --input big.csv -o fit.csv" \
 		"next --input big.csv --budget 1000 -o next.csv" \
 		"next --input big.csv --budget 1000 -o next.csv --workers flags.csv" \
-		"next --input big.csv --budget 10 -o next.csv --tasks t.csv --intervals 0.9"; do
+		"next --input big.csv --budget 10 -o next.csv --tasks t.csv --intervals 0.9" \
+		"next --input big.csv --budget 10 -o next.csv --tasks t.csv --intervals 0.9 --distribution"; do
 		# shellcheck disable=SC2086
 		(cd "$tmp" && /usr/bin/time -f "| \`consensus $run\` | %U | %M |" ./consensus $run 2>&1 >/dev/null | tail -1)
 	done

@@ -48,11 +48,13 @@ p_change as above, and p_<class> for every class (the posterior of the true
 class, vb-la-ds's output); with --intervals LEVEL also p_<class>_lo and
 p_<class>_hi, credible intervals at that level of how the class posterior
 varies with what is known of the workers, the level calibrated by a
-parametric bootstrap (10 simulations from the fit, refitted) so that the
-intervals cover at the level asked (see docs/planning.md); --seed seeds it.
---distribution also fits vb-da-ds and adds q_<class>, every task's label
-distribution (the posterior mean of q_j), with q_<class>_lo and
-q_<class>_hi under --intervals, calibrated in the same way.
+parametric bootstrap (simulations from the fit, refitted: 10, fewer above
+10⁵ labels) so that the intervals cover at the level asked (see
+docs/planning.md); --seed seeds it. --distribution also fits vb-da-ds and
+adds q_<class>, every task's label distribution (the posterior mean of
+q_j), with q_<class>_lo and q_<class>_hi under --intervals: the posterior of
+q_j given the task's labels and its workers' confusion matrices, under a
+prior fitted to the crowd, sampled by importance sampling.
 
 --workers writes the workers file of the fit (the columns of 'consensus fit
 -m vb-la-ds --workers': worker, labels, skill, the posterior means p[z,y] of
