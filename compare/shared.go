@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 
@@ -159,4 +160,41 @@ func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 	}
 	slices.SortStableFunc(out, func(a, b WorkerPair) int { return cmp.Compare(b.Z, a.Z) })
 	return out, nil
+}
+
+// WriteSharedErrors writes to w a line for each of at most max pairs of
+// workers that SharedErrors reports with its default settings, for a fit
+// of the true class by a model of independent workers (a composite
+// estimator under LA, model.Describe); it writes nothing for other fits.
+// A pair is one worker when it labelled tasks more than once. It returns
+// w's first write error.
+func WriteSharedErrors(w io.Writer, r *model.Result, max int) error {
+	if r == nil {
+		return nil
+	}
+	c, ok := model.DescribeName(r.Model)
+	if !ok || c.Assumption != "la" {
+		return nil
+	}
+	pairs, err := SharedErrors(r, SharedSettings{})
+	if err != nil {
+		return nil // a fit without workers has no pairs to report
+	}
+	for i, p := range pairs {
+		var err error
+		switch {
+		case i == max:
+			_, err = fmt.Fprintf(w, "shared errors: %d more pairs of workers\n", len(pairs)-max)
+		case p.A == p.B:
+			_, err = fmt.Fprintf(w, "shared errors: worker %s labelled tasks more than once, and its repeated labels agree on %.0f%% of %d pairs, where independent labels would on %.0f%% (z = %.1f): they are not independent evidence\n",
+				r.Data.Workers[p.A], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
+		default:
+			_, err = fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f): if they share mistakes, a model of independent workers reads them as the truth, and --model ebcc does not\n",
+				r.Data.Workers[p.A], r.Data.Workers[p.B], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
+		}
+		if err != nil || i == max {
+			return err
+		}
+	}
+	return nil
 }

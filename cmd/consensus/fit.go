@@ -12,7 +12,6 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/internal/progress"
-	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
@@ -215,7 +214,7 @@ func newFitCmd() *cobra.Command {
 			}
 			// The gold scores of the summary, before any output is
 			// written.
-			goldSummary, err := goldLines(res, gold, ff.seed)
+			goldSummary, err := compare.GoldLines(res, gold, ff.seed)
 			if err != nil {
 				return err
 			}
@@ -235,7 +234,7 @@ func newFitCmd() *cobra.Command {
 					chosen = " (chosen by --model auto)"
 				}
 				printSummary(os.Stderr, est, res, chosen, goldSummary)
-				printSharedErrors(os.Stderr, res)
+				compare.WriteSharedErrors(os.Stderr, res, 3)
 			}
 			return nil
 		},
@@ -261,69 +260,9 @@ func newFitCmd() *cobra.Command {
 	return c
 }
 
-// printSharedErrors writes to w a line for each of at most three pairs of
-// workers whose labels agree beyond what the fit r's independent workers
-// explain (compare.SharedErrors), for a fit of the true class by a model
-// of independent workers; nothing for other fits.
-func printSharedErrors(w io.Writer, r *model.Result) {
-	c, ok := model.DescribeName(r.Model)
-	if !ok || c.Assumption != "la" {
-		return
-	}
-	pairs, err := compare.SharedErrors(r, compare.SharedSettings{})
-	if err != nil {
-		return
-	}
-	for i, p := range pairs {
-		if i == 3 {
-			fmt.Fprintf(w, "shared errors: %d more pairs of workers\n", len(pairs)-3)
-			break
-		}
-		if p.A == p.B {
-			fmt.Fprintf(w, "shared errors: worker %s labelled tasks more than once, and its repeated labels agree on %.0f%% of %d pairs, where independent labels would on %.0f%% (z = %.1f): they are not independent evidence\n",
-				r.Data.Workers[p.A], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
-			continue
-		}
-		fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f): if they share mistakes, a model of independent workers reads them as the truth, and --model ebcc does not\n",
-			r.Data.Workers[p.A], r.Data.Workers[p.B], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
-	}
-}
-
 // printSummary writes the one-screen summary of the fit r of est to w;
-// note follows the model's name.
-// goldLines returns the lines of a fit's summary about the gold labels:
-// the scores of r by the rule of metrics.Consensus, and of its label
-// distributions.
-func goldLines(r *model.Result, gold *data.Gold, seed uint64) (string, error) {
-	var b strings.Builder
-	if gold == nil || gold.Len() == 0 {
-		return "", nil
-	}
-	s, err := r.Consensus().Evaluate(gold, seed)
-	if err != nil {
-		return "", err
-	}
-	fmt.Fprintf(&b, "gold (%d tasks): accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
-		s.N, s.Accuracy, s.LogLoss, s.Brier, s.ECE)
-	if r.Distribution != nil {
-		q, err := metrics.Consensus{Probs: r.Distribution, K: r.K()}.Evaluate(gold, seed)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&b, "label distribution on gold: accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
-			q.Accuracy, q.LogLoss, q.Brier, q.ECE)
-	}
-	if r.Consensus().Baseline() {
-		ll, err := metrics.LogLoss(r.Probs, r.K(), gold)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&b, "(rfe: accuracy averaged over %d tie-breaking draws; log loss, Brier and ECE of add-one smoothed frequencies; unsmoothed log loss %.4f)\n",
-			metrics.TieDraws, ll)
-	}
-	return b.String(), nil
-}
-
+// note follows the model's name, and gold holds the lines about the gold
+// labels (compare.GoldLines).
 func printSummary(w io.Writer, est model.Estimator, r *model.Result, note, gold string) {
 	d := r.Data
 	fmt.Fprintf(w, "model %s%s: %d tasks, %d workers, %d labels, %d classes\n",
