@@ -85,6 +85,7 @@ func newFitCmd() *cobra.Command {
 	var af autoFlags
 	var modelName, out, workers, summary, outFormat string
 	var mo modelOptions
+	var randomState uint64
 	c := &cobra.Command{
 		Use:   "fit [LABELS]",
 		Short: "Fit a consensus model and write every task's label and distribution",
@@ -117,6 +118,18 @@ func newFitCmd() *cobra.Command {
 				return err
 			}
 			ests = ff.withIterations(cmd, ests)
+			if cmd.Flags().Changed("random-state") {
+				if randomState > crowdkit.MaxRandomState {
+					return usagef("--random-state %d: must be at most %d, as numpy's RandomState", randomState, uint64(crowdkit.MaxRandomState))
+				}
+				for i, est := range ests {
+					rs, ok := est.(crowdkit.RandomStarter)
+					if !ok {
+						return usagef("--random-state: model %s has no random start; it applies to kos and mmsr", est.Name())
+					}
+					ests[i] = rs.WithRandomState(uint32(randomState))
+				}
+			}
 			ofmt, err := dataio.ParseFormat(outFormat)
 			if err != nil {
 				return usagef("--output-format: %v", err)
@@ -222,6 +235,7 @@ func newFitCmd() *cobra.Command {
 					chosen = " (chosen by --model auto)"
 				}
 				printSummary(os.Stderr, est, res, chosen, goldSummary)
+				printSharedErrors(os.Stderr, res)
 			}
 			return nil
 		},
@@ -234,6 +248,7 @@ func newFitCmd() *cobra.Command {
 	af.register(c)
 	c.Flags().Float64Var(&mo.gladPrior, "glad-prior", 0, gladPriorHelp)
 	c.Flags().Float64Var(&mo.qPrior, "q-prior", 0, qPriorHelp)
+	c.Flags().Uint64Var(&randomState, "random-state", 0, "kos and mmsr: seed of the random start, drawn as Crowd-Kit's random_state draws it (numpy's RandomState; at most 2^32-1)")
 	c.Flags().BoolVar(&mo.staged, "staged", false, stagedHelp)
 	c.Flags().StringVarP(&modelName, "model", "m", model.DefaultModel, "model: "+joinNames()+", or auto: choose among "+strings.Join(compare.AutoModels, ", ")+" on held-out labels (--auto-models, --auto-criterion)")
 	c.RegisterFlagCompletionFunc("model", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -244,6 +259,34 @@ func newFitCmd() *cobra.Command {
 	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file (format by extension)")
 	c.Flags().StringVar(&summary, "summary", "", `also write a JSON summary of the fit to this file: the model fitted (with --model auto, the one chosen), the data's size and how the fit ended; "-" is standard output`)
 	return c
+}
+
+// printSharedErrors writes to w a line for each of at most three pairs of
+// workers whose labels agree beyond what the fit r's independent workers
+// explain (compare.SharedErrors), for a fit of the true class by a model
+// of independent workers; nothing for other fits.
+func printSharedErrors(w io.Writer, r *model.Result) {
+	c, ok := model.DescribeName(r.Model)
+	if !ok || c.Assumption != "la" {
+		return
+	}
+	pairs, err := compare.SharedErrors(r, compare.SharedSettings{})
+	if err != nil {
+		return
+	}
+	for i, p := range pairs {
+		if i == 3 {
+			fmt.Fprintf(w, "shared errors: %d more pairs of workers\n", len(pairs)-3)
+			break
+		}
+		if p.A == p.B {
+			fmt.Fprintf(w, "shared errors: worker %s labelled tasks more than once, and its repeated labels agree on %.0f%% of %d pairs, where independent labels would on %.0f%% (z = %.1f): they are not independent evidence\n",
+				r.Data.Workers[p.A], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
+			continue
+		}
+		fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f); their shared mistakes may be read as the truth: see --model ebcc\n",
+			r.Data.Workers[p.A], r.Data.Workers[p.B], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
+	}
 }
 
 // printSummary writes the one-screen summary of the fit r of est to w;

@@ -130,7 +130,11 @@ posterior 0.5 or more, else "none").`,
 			}
 			files := []output.File{output.TableFile(out, ofmt, plan.PicksTable(d, p, picks, pool != ""))}
 			if workers != "" {
-				files = append(files, output.TableFile(workers, ofmt, plan.WorkersTable(res, plan.Flags(p, &fs))))
+				flags, err := plan.Flags(p, &fs)
+				if err != nil {
+					return err
+				}
+				files = append(files, output.TableFile(workers, ofmt, plan.WorkersTable(res, flags)))
 			}
 			if tasks != "" {
 				all, err := plan.Assess(p, set.Lookahead)

@@ -20,6 +20,8 @@ type FileEstimate struct {
 	// IDs is the estimated number of distinct task and worker
 	// identifiers.
 	IDs float64
+	// IDText is the estimated text of those identifiers in bytes.
+	IDText float64
 	// Text is the size of the file's text in bytes: the file's size, or
 	// for a gzip-compressed file the size its trailer records.
 	Text float64
@@ -29,7 +31,7 @@ type FileEstimate struct {
 // take: readMemory of its rows and identifiers, and the reader's
 // blocks of text, ReadBufferBytes or twice the text of a smaller file.
 func (e FileEstimate) ReadMemory() float64 {
-	return readMemory(e.Rows, e.IDs) + min(ReadBufferBytes, 2*e.Text)
+	return readMemory(e.Rows, e.IDs, e.IDText) + min(ReadBufferBytes, 2*e.Text)
 }
 
 // sampleBytes is the text EstimateFile samples at the start of a file, and
@@ -122,18 +124,20 @@ func EstimateFile(path string, f Format, opt ReadSettings) (FileEstimate, error)
 	rows := max(perByte*size, sampled)
 	first, ok := sampleIDs(sample, f, opt, true)
 	if !ok {
-		// Every row a new identifier.
-		return FileEstimate{Rows: rows, IDs: rows, Text: size}, nil
+		// Every row a new identifier, as long as a row.
+		return FileEstimate{Rows: rows, IDs: rows, IDText: size, Text: size}, nil
 	}
 	var second idSets
 	if mid != nil {
 		second, _ = sampleIDs(mid, f, opt, false)
 	}
-	var ids float64
+	var ids, idText float64
 	for c := range first {
-		ids += population(first[c], second[c], float64(len(first[c]))*rows/sampled)
+		n := population(first[c], second[c], float64(len(first[c]))*rows/sampled)
+		ids += n
+		idText += n * meanLen(first[c])
 	}
-	return FileEstimate{Rows: rows, IDs: ids, Text: size}, nil
+	return FileEstimate{Rows: rows, IDs: ids, IDText: idText, Text: size}, nil
 }
 
 // idSets holds the distinct values of the task and the worker columns of
@@ -157,6 +161,19 @@ func sampleIDs(sample []byte, f Format, opt ReadSettings, header bool) (idSets, 
 		return distinctJSONL(sample, opt)
 	}
 	return idSets{}, false
+}
+
+// meanLen returns the mean length in bytes of the values of set, 0 for
+// none.
+func meanLen(set map[string]struct{}) float64 {
+	if len(set) == 0 {
+		return 0
+	}
+	n := 0
+	for v := range set {
+		n += len(v)
+	}
+	return float64(n) / float64(len(set))
 }
 
 // middleSample returns the whole lines of sampleBytes of the file from the

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/internal/ingest"
 )
 
 // Format is the file format of a labels or gold file.
@@ -233,7 +234,7 @@ func ReadTable(ctx context.Context, r io.Reader, name string, f Format, opt Read
 			}
 			return &InputError{File: file, Line: line, Msg: err.Error(), Err: err}
 		}
-		if err := g.Row(line, 0); err != nil {
+		if err := g.Row(line, ingest.Size{}); err != nil {
 			return err
 		}
 	}

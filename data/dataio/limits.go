@@ -16,28 +16,40 @@ import (
 // simulated files of 10⁶ to 10⁸ labels with 2·10⁵ to 2·10⁷ tasks of ids of
 // up to nine characters in every format (gzip-compressed CSV, with its
 // blocks of text in flight, the largest); docs/errors.md gives the
-// command that measures them. ReadBufferBytes is the reader's blocks of text besides,
-// which a file of more than a few MB fills.
+// command that measures them. ReadBytesPerID covers an identifier's text
+// up to ReadIDText bytes; the text of longer identifiers counts besides,
+// ReadBytesPerIDByte a byte beyond that. ReadBufferBytes is the reader's
+// blocks of text besides, which a file of more than a few MB fills.
 const (
-	ReadBytesPerLabel = 20
-	ReadBytesPerID    = 90
-	ReadBufferBytes   = 32 << 20
+	ReadBytesPerLabel  = 20
+	ReadBytesPerID     = 90
+	ReadIDText         = 10
+	ReadBytesPerIDByte = 1
+	ReadBufferBytes    = 32 << 20
 )
 
 // lineFactor is the memory a line of text takes while the readers hold it
 // (the line, its fields and the buffers they grow in), per byte.
 const lineFactor = 4
 
+// ReadBytesPerField is the memory a field of a line of delimited text
+// takes while the readers split it (the header, and a row that goes to
+// encoding/csv: a string, its position and its place in the record), on
+// top of the line's own lineFactor per byte: a line of many short fields
+// needs more than its length says.
+const ReadBytesPerField = 200
+
 // ErrLimit is wrapped by the *InputError of a read stopped by
 // ReadSettings.MaxMemory.
 var ErrLimit = errors.New("memory limit reached")
 
 // readMemory returns the memory in bytes that a data set of the
-// given numbers of labels and distinct task and worker identifiers takes
-// while it is read, by the constants above, without the reader's buffers
-// (ReadBufferBytes), which are bounded: the limit enforced while reading.
-func readMemory(labels, ids float64) float64 {
-	return labels*ReadBytesPerLabel + ids*ReadBytesPerID
+// given numbers of labels and distinct task and worker identifiers, whose
+// text takes text bytes, takes while it is read, by the constants above,
+// without the reader's buffers (ReadBufferBytes), which are bounded: the
+// limit enforced while reading.
+func readMemory(labels, ids, text float64) float64 {
+	return labels*ReadBytesPerLabel + ids*ReadBytesPerID + max(0, text-ids*ReadIDText)*ReadBytesPerIDByte
 }
 
 // guard enforces the context and ReadSettings.MaxMemory while a
@@ -51,6 +63,9 @@ type guard struct {
 	// total also bounds the text read so far, for a reader whose
 	// caller keeps all it reads (ReadTable).
 	total bool
+	// sep, if not zero, is the field separator of delimited text, whose
+	// fields the length of a line counts (ReadBytesPerField).
+	sep byte
 }
 
 // newGuard returns the guard of ctx and opt for the file, or nil if opt
@@ -73,7 +88,7 @@ func (g *guard) text(r io.Reader) (io.Reader, error) {
 	if err != nil || g == nil {
 		return text, err
 	}
-	return &guardedReader{r: text, g: g, total: g.total}, nil
+	return &guardedReader{r: text, g: g, total: g.total, sep: g.sep}, nil
 }
 
 // binary returns the decoded content of r for a copy to disk (Parquet
@@ -88,9 +103,11 @@ func (g *guard) binary(r io.Reader) (io.Reader, error) {
 }
 
 // Row is called after each row: every 256 rows it checks the context and
-// the memory the rows and the ids distinct identifiers read so far take.
-// line is the row's line, for the message.
-func (g *guard) Row(line, ids int) error {
+// the memory the rows and the distinct identifiers read so far take (by
+// the identifiers' number and text, size). line is the row's line, for
+// the message. Every reader, serial or parallel, calls it after each row
+// with the same size, so a read stops on the same line whatever the path.
+func (g *guard) Row(line int, size ingest.Size) error {
 	if g == nil {
 		return nil
 	}
@@ -104,9 +121,13 @@ func (g *guard) Row(line, ids int) error {
 	if g.max <= 0 {
 		return nil
 	}
-	if need := readMemory(float64(g.rows), float64(ids)); need > float64(g.max) {
+	if need := readMemory(float64(g.rows), float64(size.IDs), float64(size.Text)); need > float64(g.max) {
+		ids := fmt.Sprintf("%d distinct tasks and workers", size.IDs)
+		if float64(size.Text) > float64(size.IDs)*ReadIDText {
+			ids += fmt.Sprintf(" (%s of text)", formatSize(float64(size.Text)))
+		}
 		return &InputError{File: g.file, Line: line, Err: ErrLimit, Msg: fmt.Sprintf(
-			"reading stopped here: %d labels with %d distinct tasks and workers already need about %s, and the limit is %s",
+			"reading stopped here: %d labels with %s already need about %s, and the limit is %s",
 			g.rows, ids, formatSize(need), formatSize(float64(g.max)))}
 	}
 	return nil
@@ -115,10 +136,12 @@ func (g *guard) Row(line, ids int) error {
 // guardedReader reads decoded text, failing when the context is cancelled
 // or a line grows beyond what the memory limit allows.
 type guardedReader struct {
-	r     io.Reader
-	g     *guard
-	lines int   // line ends read
-	cur   int64 // bytes of the current line read so far
+	r      io.Reader
+	g      *guard
+	lines  int   // line ends read
+	cur    int64 // bytes of the current line read so far
+	fields int64 // separators in the current line so far
+	sep    byte  // the field separator, if fields are counted
 	// binary turns off the check of line lengths.
 	binary bool
 	// total also bounds the text read so far, not only the current line.
@@ -137,25 +160,70 @@ func (gr *guardedReader) Read(p []byte) (int, error) {
 	if gr.binary {
 		return n, err
 	}
-	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
-		gr.lines += bytes.Count(p[:i], newline) + 1
-		gr.cur = int64(n - i - 1)
+	max := gr.g.max
+	if max > 0 && (gr.cur+int64(n))*(lineFactor+ReadBytesPerField) > max {
+		// A line of p may cross the limit: find the byte where it does,
+		// so that the message is the same however the text is read.
+		if err := gr.scan(p[:n]); err != nil {
+			return 0, err
+		}
 	} else {
-		gr.cur += int64(n)
+		// Only the current line's separators are counted: the tail of p
+		// after its last line end, a few bytes unless the line is long.
+		tail := p[:n]
+		if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+			gr.lines += bytes.Count(p[:i], newline) + 1
+			gr.cur, gr.fields, tail = int64(n-i-1), 0, p[i+1:n]
+		} else {
+			gr.cur += int64(n)
+		}
+		if gr.sep != 0 {
+			gr.fields += int64(bytes.Count(tail, []byte{gr.sep}))
+		}
 	}
 	gr.read += int64(n)
-	if max := gr.g.max; max > 0 && gr.total && gr.read*lineFactor > max {
+	if max > 0 && gr.total && gr.read*lineFactor > max {
 		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
 			"reading stopped: the text read so far (%s) needs about %s of memory while it is read and kept, more than the memory limit of %s",
 			formatSize(float64(gr.read)), formatSize(float64(gr.read*lineFactor)), formatSize(float64(max)))}
 	}
-	if max := gr.g.max; max > 0 && gr.cur*lineFactor > max {
-		return 0, &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: fmt.Sprintf(
-			"reading stopped: the line is longer than %s without a line end, which needs about %s of memory to read, more than the memory limit of %s",
-			formatSize(float64(gr.cur)), formatSize(float64(gr.cur*lineFactor)), formatSize(float64(max)))}
-	}
 	return n, err
 }
+
+// scan counts the lines of p and the bytes and fields of the current
+// line a byte at a time, and returns the error of the first byte at which
+// the current line needs more than the memory limit (lineMemory), if one
+// does.
+func (gr *guardedReader) scan(p []byte) error {
+	max := gr.g.max
+	for _, c := range p {
+		if c == '\n' {
+			gr.lines++
+			gr.cur, gr.fields = 0, 0
+			continue
+		}
+		gr.cur++
+		if c == gr.sep && c != 0 {
+			gr.fields++
+		}
+		if lineMemory(gr.cur, gr.fields) <= max {
+			continue
+		}
+		need := formatSize(float64(lineMemory(gr.cur, gr.fields)))
+		msg := fmt.Sprintf("reading stopped: the line is longer than %s without a line end, which needs about %s of memory to read, more than the memory limit of %s",
+			formatSize(float64(gr.cur)), need, formatSize(float64(max)))
+		if gr.fields*ReadBytesPerField > gr.cur*lineFactor {
+			msg = fmt.Sprintf("reading stopped: the line has more than %d fields in its first %s, which need about %s of memory to read, more than the memory limit of %s",
+				gr.fields, formatSize(float64(gr.cur)), need, formatSize(float64(max)))
+		}
+		return &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: msg}
+	}
+	return nil
+}
+
+// lineMemory returns the memory that a line of n bytes with the given
+// number of separators takes while the readers hold and split it.
+func lineMemory(n, seps int64) int64 { return n*lineFactor + seps*ReadBytesPerField }
 
 // inputErrorOf returns err itself if it is (or wraps) an *InputError or a
 // cancelled context, for the readers to pass on unchanged.
@@ -198,7 +266,7 @@ func (g *guard) parquetSize(p *parquetReader) error {
 			}
 		}
 	}
-	need := readMemory(float64(rows), 0)
+	need := readMemory(float64(rows), 0, 0)
 	if float64(chunk)*lineFactor > float64(g.max) || need > float64(g.max) {
 		return &InputError{File: g.file, Err: ErrLimit, Msg: fmt.Sprintf(
 			"the file declares %d rows and column chunks of up to %s, which need more than the memory limit of %s",

@@ -96,7 +96,7 @@ func readGroupPages(p *parquetReader, cols []pageColumn, b *ingest.Builder, g *g
 			return rows, false, nil
 		}
 		b.AddIndex(id[0], id[1], uint16(id[2]))
-		if err := g.Row(before+rows+1, b.IDs()); err != nil {
+		if err := g.Row(before+rows+1, b.Size()); err != nil {
 			return rows + 1, false, err
 		}
 		if b.Len() == sizeAfter {

@@ -182,7 +182,7 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*data.D
 			}
 			return nil, e
 		}
-		if err := g.Row(line, b.IDs()); err != nil {
+		if err := g.Row(line, b.Size()); err != nil {
 			return nil, err
 		}
 		if b.Len() == sizeAfter {
@@ -234,6 +234,7 @@ func goldFrom(src rowSource, file string, d *data.Dataset, gd *guard) (*data.Gol
 	first := make(map[string]seen)
 	g := &data.Gold{}
 	rows := 0
+	var size ingest.Size // of the distinct gold tasks, for the guard
 	var firstTasks []string
 	for {
 		cells, line, err := src.next()
@@ -244,7 +245,7 @@ func goldFrom(src rowSource, file string, d *data.Dataset, gd *guard) (*data.Gol
 			return nil, err
 		}
 		rows++
-		if err := gd.Row(line, len(first)); err != nil {
+		if err := gd.Row(line, size); err != nil {
 			return nil, err
 		}
 		task, label := cells[0], cells[1]
@@ -264,6 +265,7 @@ func goldFrom(src rowSource, file string, d *data.Dataset, gd *guard) (*data.Gol
 		}
 		task = strings.Clone(task)
 		first[task] = seen{label: k, line: line}
+		size.IDs, size.Text = size.IDs+1, size.Text+len(task)
 		if len(firstTasks) < 3 {
 			firstTasks = append(firstTasks, task)
 		}

@@ -39,6 +39,9 @@ func newTableReader(r io.Reader, name string, sep rune, cols Columns, g *guard) 
 	if sep == '"' || sep == '\r' || sep == '\n' || unicode.IsControl(sep) && sep != '\t' || !utf8.ValidRune(sep) || sep == utf8.RuneError {
 		return nil, &InputError{File: file, Msg: fmt.Sprintf("invalid separator %q", sep)}
 	}
+	if g != nil && sep < utf8.RuneSelf {
+		g.sep = byte(sep) // the line limit counts the fields
+	}
 	text, err := g.text(r)
 	if err != nil {
 		return nil, &InputError{File: file, Msg: err.Error(), Err: err}

@@ -25,25 +25,13 @@ import (
 // binary shipped sets and on simulated three- and four-class data (2,000
 // tasks of 4 labels from 60 workers, under DA).
 func TestVBObjectScalar(t *testing.T) {
-	type set struct {
-		name string
-		d    *data.Dataset
-		gold *data.Gold
-	}
-	var sets []set
 	shipped, tasks := []string{"rte", "temp", "duchenne"}, 2000
 	if race.Enabled {
 		// Every scalar form still runs, on fewer objects under the race
 		// detector.
 		shipped, tasks = shipped[2:], 300
 	}
-	for _, name := range shipped {
-		d, gold, err := datasets.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sets = append(sets, set{name, d, gold})
-	}
+	sets := shippedSets(t, shipped...)
 	for _, k := range []int{3, 4} {
 		d, tr, err := sim.Simulate(sim.Settings{Noise: noise.DS{}, Latent: latent.DA{}, Classes: k, Tasks: tasks, Workers: 60, LabelsPerTask: 4, Seed: uint64(k)})
 		if err != nil {
@@ -55,7 +43,7 @@ func TestVBObjectScalar(t *testing.T) {
 			g.Task = append(g.Task, int32(j))
 			g.Label = append(g.Label, uint16(slices.Index(q, slices.Max(q))))
 		}
-		sets = append(sets, set{fmt.Sprintf("simulated K=%d", k), d, g})
+		sets = append(sets, testSet{fmt.Sprintf("simulated K=%d", k), d, g})
 	}
 	for _, st := range sets {
 		name, d, gold := st.name, st.d, st.gold

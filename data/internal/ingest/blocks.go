@@ -52,8 +52,7 @@ type BlockRest struct {
 // appearance in the input, whatever the number of goroutines. At the first
 // row that is not plain it stops and returns the rest of the input from
 // that row's line on, which the row-by-row path then reads. The guard g
-// sees every row, with its line and the number of distinct tasks and
-// workers after it, as the row-by-row path shows them; ReadBlocks returns
+// sees every row, with its line and the Builder's Size after it, as the row-by-row path shows them; ReadBlocks returns
 // the guard's error, if it gives one. header holds the file's column
 // names: a row whose task is one of them may repeat the header, which the
 // row-by-row path decides.
@@ -289,6 +288,7 @@ type chunk struct {
 	rows  []chunkRow
 	ids   [3]localIDs // tasks, workers, labels
 	fresh [2][]int32  // rows where tasks and workers new to the Builder first appear
+	text  [2][]int32  // and the bytes of their text
 	stop  bool        // rows ends before a row that is not plain
 	lines int         // lines in data
 	homes []uint32    // merge's home slots to prefetch
@@ -345,7 +345,7 @@ func (c *chunk) merge(b *Builder, g Guard, line int, header *HeaderSet) (int, er
 	}
 	for j, in := range []*Intern{&b.Tasks, &b.Workers} {
 		ids := &c.ids[j]
-		c.fresh[j] = c.fresh[j][:0]
+		c.fresh[j], c.text[j] = c.fresh[j][:0], c.text[j][:0]
 		for i := range ids.off {
 			if int(ids.first[i]) >= stop {
 				break
@@ -356,9 +356,11 @@ func (c *chunk) merge(b *Builder, g Guard, line int, header *HeaderSet) (int, er
 				c.homes = in.PrefetchHomes(ids.hash[i:min(i+directBatch, len(ids.hash))], c.homes)
 			}
 			n := in.names.len()
-			ids.global[i] = in.GetHashed(ids.name(c.data, i), ids.hash[i])
+			name := ids.name(c.data, i)
+			ids.global[i] = in.GetHashed(name, ids.hash[i])
 			if in.names.len() > n {
 				c.fresh[j] = append(c.fresh[j], ids.first[i])
+				c.text[j] = append(c.text[j], int32(len(name)))
 			}
 		}
 	}
@@ -369,19 +371,26 @@ func (c *chunk) merge(b *Builder, g Guard, line int, header *HeaderSet) (int, er
 		}
 		return stop, nil
 	}
-	// The number of distinct ids after each row, as b would count them
-	// had the rows been added one by one.
-	known := b.IDs() - len(c.fresh[0]) - len(c.fresh[1])
-	var nt, nw int
+	// The distinct ids and their text after each row, as b would count
+	// them had the rows been added one by one.
+	size := b.Size()
+	for j := range c.fresh {
+		size.IDs -= len(c.fresh[j])
+		for _, n := range c.text[j] {
+			size.Text -= int(n)
+		}
+	}
+	var next [2]int
 	for i, r := range c.rows[:stop] {
 		b.AddIndex(gl[0][r.id[0]], gl[1][r.id[1]], uint16(gl[2][r.id[2]]))
-		for nt < len(c.fresh[0]) && int(c.fresh[0][nt]) <= i {
-			nt++
+		for j, f := range c.fresh {
+			for next[j] < len(f) && int(f[next[j]]) <= i {
+				size.IDs++
+				size.Text += int(c.text[j][next[j]])
+				next[j]++
+			}
 		}
-		for nw < len(c.fresh[1]) && int(c.fresh[1][nw]) <= i {
-			nw++
-		}
-		if err := g.Row(line+int(r.line)+1, known+nt+nw); err != nil {
+		if err := g.Row(line+int(r.line)+1, size); err != nil {
 			return i + 1, err
 		}
 	}
@@ -506,7 +515,7 @@ func (p *ChunkParser) direct(c *chunk, b *Builder, g Guard, line int, header *He
 			b.AddIndex(task, worker, uint16(label))
 			lastTask, lastLabel, lastID, have = taskText, labelText, [3]int32{task, worker, label}, true
 			if g != nil {
-				if err := g.Row(line+int(r.line)+1, b.IDs()); err != nil {
+				if err := g.Row(line+int(r.line)+1, b.Size()); err != nil {
 					return nil, err
 				}
 			}
@@ -542,10 +551,10 @@ type ErrReader struct{ Err error }
 var ASCIISpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // Guard is told of every row that the block paths add, with its line and
-// the number of distinct tasks and workers after it, and stops the
-// reading with its error; a nil Guard checks nothing.
+// the Builder's Size after it, and stops the reading with its error; a nil
+// Guard checks nothing.
 type Guard interface {
-	Row(line, ids int) error
+	Row(line int, size Size) error
 }
 
 func (e ErrReader) Read([]byte) (int, error) { return 0, e.Err }

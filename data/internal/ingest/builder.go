@@ -378,5 +378,19 @@ func groupByTask(numTasks int, task, worker [][]int32, label [][]uint16, remap [
 	return offsets, w, l
 }
 
-// ids returns the number of distinct tasks and workers of b.
+// IDs returns the number of distinct tasks and workers of b.
 func (b *Builder) IDs() int { return b.Tasks.names.len() + b.Workers.names.len() }
+
+// Size is what the identifiers of a Builder take, for a reader's memory
+// limit: the number of distinct tasks and workers, and the bytes of
+// their text.
+type Size struct {
+	IDs  int
+	Text int
+}
+
+// Size returns the number of distinct tasks and workers of b and the
+// bytes of their text.
+func (b *Builder) Size() Size {
+	return Size{IDs: b.IDs(), Text: b.Tasks.stored + b.Workers.stored}
+}
