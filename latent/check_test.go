@@ -12,9 +12,11 @@ import (
 	"github.com/consensuslab/consensus/noise"
 )
 
-// TestCheck checks that Check refuses, with an error naming the problem,
-// every setting that does not suit the data set (one task, K = 2), and
-// accepts the others; and that NewEvaluator works on every accepted one.
+// TestCheck checks that Check refuses, with an error naming the problem
+// and wrapping ErrUnsuited, every setting that does not suit the data set
+// (one task, K = 2), and accepts the others; that NewEvaluator returns the
+// same error, instead of panicking, on every refused one and works on every
+// accepted one.
 func TestCheck(t *testing.T) {
 	d := oneTask(t)
 	for _, c := range []struct {
@@ -51,10 +53,17 @@ func TestCheck(t *testing.T) {
 				t.Fatalf("Check: %v, want nil", err)
 			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 				t.Fatalf("Check: %v, want an error with %q", err, c.want)
-			case c.want == "":
-				if ev := c.a.NewEvaluator(d); ev == nil {
-					t.Fatal("NewEvaluator returned nil")
-				}
+			case c.a == nil:
+				return
+			case c.want != "" && !errors.Is(err, latent.ErrUnsuited):
+				t.Errorf("Check: %v does not wrap ErrUnsuited", err)
+			}
+			ev, evErr := c.a.NewEvaluator(d)
+			switch {
+			case c.want == "" && (evErr != nil || ev == nil):
+				t.Fatalf("NewEvaluator: %v, %v, want an evaluator", ev, evErr)
+			case c.want != "" && (ev != nil || evErr == nil || evErr.Error() != err.Error() || !errors.Is(evErr, latent.ErrUnsuited)):
+				t.Fatalf("NewEvaluator: %v, %v, want Check's error, wrapping ErrUnsuited", ev, evErr)
 			}
 		})
 	}
@@ -76,6 +85,25 @@ func TestFitChecks(t *testing.T) {
 		m := model.Model{Noise: noise.OneCoin{}, Latent: a}
 		if _, err := m.Fit(context.Background(), d, nil); err == nil || !strings.Contains(err.Error(), "latent: ") {
 			t.Errorf("fit with %#v: %v, want the error of latent.Check", a, err)
+		}
+	}
+}
+
+// TestNilData checks that every assumption refuses a nil data set with an
+// error wrapping ErrUnsuited, in Check and NewEvaluator, instead of a nil
+// dereference.
+func TestNilData(t *testing.T) {
+	for _, a := range []latent.Assumption{
+		latent.LA{}, latent.DA{}, latent.Dirichlet{Alpha: 1},
+		latent.WithGold{Base: latent.LA{}, Class: []int{0}},
+	} {
+		if _, err := a.NewEvaluator(nil); !errors.Is(err, latent.ErrUnsuited) || err.Error() != "latent: nil data set" {
+			t.Errorf("%T.NewEvaluator(nil): %v, want latent: nil data set", a, err)
+		}
+		if _, ok := a.(latent.Checker); ok {
+			if err := latent.Check(a, nil); !errors.Is(err, latent.ErrUnsuited) {
+				t.Errorf("Check(%T, nil): %v, want an error wrapping ErrUnsuited", a, err)
+			}
 		}
 	}
 }

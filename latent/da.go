@@ -64,13 +64,17 @@ func (a DA) initRow(row, f []float64) {
 	}
 }
 
-// NewEvaluator returns an evaluator of DA on d.
-func (DA) NewEvaluator(d *data.Dataset) Evaluator {
+// NewEvaluator returns an evaluator of DA on d, or an error wrapping
+// ErrUnsuited if d is nil.
+func (DA) NewEvaluator(d *data.Dataset) (Evaluator, error) {
+	if err := checkData(d); err != nil {
+		return nil, err
+	}
 	e := newDAEval(d)
 	if e.k >= minTableK || e.k == 2 && num.Vectorised() {
-		return daTable{e}
+		return daTable{e}, nil
 	}
-	return e
+	return e, nil
 }
 
 // newDAEval returns DA's evaluator on d without the table path.

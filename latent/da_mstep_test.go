@@ -41,7 +41,7 @@ func TestDAMStep(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ev := latent.DA{}.NewEvaluator(d).(latent.MStepper)
+			ev := evaluator(t, latent.DA{}, d).(latent.MStepper)
 			b := make([]float64, k)
 			gtask := make([]float64, k)
 			for z := range b {
@@ -107,7 +107,7 @@ func TestDAMStepTasks(t *testing.T) {
 	for _, k := range []int{2, 3, 5, 300} {
 		const nt = 150
 		d := latent.MStepData(t, k, nt, func(j int) int { return j % 4 }) // objects 0, 4, 8, ... have no labels
-		ev := latent.DA{}.NewEvaluator(d).(latent.TaskMStepper)
+		ev := evaluator(t, latent.DA{}, d).(latent.TaskMStepper)
 		t0 := make([]float64, nt*k)
 		gtask := make([]float64, nt*k)
 		for i := range t0 {
@@ -165,7 +165,7 @@ func BenchmarkDAMStep(b *testing.B) {
 				nt = 200000 // the K = 20 file's shape
 			}
 			d := latent.MStepData(b, k, nt, func(int) int { return per })
-			ev := latent.DA{}.NewEvaluator(d).(latent.MStepper)
+			ev := evaluator(b, latent.DA{}, d).(latent.MStepper)
 			t0 := make([]float64, nt*k)
 			gtask := make([]float64, nt*k)
 			rng := rand.New(rand.NewPCG(1, 2))

@@ -1,7 +1,6 @@
 package latent
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -57,26 +56,30 @@ func (Dirichlet) TaskDim(k int) int { return k }
 
 // Check returns an error if Alpha is negative or not finite, or if P is
 // neither nil nor a distribution over the classes of d: one value per
-// class, none negative, summing to 1 within 10⁻⁶.
+// class, none negative, summing to 1 within 10⁻⁶, or if d is nil. The
+// error wraps ErrUnsuited.
 func (a Dirichlet) Check(d *data.Dataset) error {
+	if err := checkData(d); err != nil {
+		return err
+	}
 	if !(a.Alpha >= 0) || math.IsInf(a.Alpha, 1) {
-		return fmt.Errorf("latent: Dirichlet.Alpha = %v, want a finite α ≥ 0", a.Alpha)
+		return unsuitedf("latent: Dirichlet.Alpha = %v, want a finite α ≥ 0", a.Alpha)
 	}
 	if a.P == nil {
 		return nil
 	}
 	if len(a.P) != d.NumClasses() {
-		return fmt.Errorf("latent: Dirichlet.P has %d values for %d classes", len(a.P), d.NumClasses())
+		return unsuitedf("latent: Dirichlet.P has %d values for %d classes", len(a.P), d.NumClasses())
 	}
 	var s float64
 	for z, p := range a.P {
 		if !(p >= 0) {
-			return fmt.Errorf("latent: Dirichlet.P[%d] = %v, want a probability", z, p)
+			return unsuitedf("latent: Dirichlet.P[%d] = %v, want a probability", z, p)
 		}
 		s += p
 	}
 	if !(math.Abs(s-1) <= 1e-6) {
-		return fmt.Errorf("latent: Dirichlet.P sums to %v, not 1", s)
+		return unsuitedf("latent: Dirichlet.P sums to %v, not 1", s)
 	}
 	return nil
 }
@@ -124,11 +127,15 @@ func (a Dirichlet) Init(d *data.Dataset, freq data.TaskWeights, _, t []float64) 
 // Generate draws a fresh subjective class z ~ q for every label, as DA.
 func (Dirichlet) Generate(rng *rand.Rand, q []float64, z []int) { DA{}.Generate(rng, q, z) }
 
-// NewEvaluator returns an evaluator of the assumption on d.
-func (a Dirichlet) NewEvaluator(d *data.Dataset) Evaluator {
+// NewEvaluator returns an evaluator of the assumption on d, or Check's
+// error, which wraps ErrUnsuited.
+func (a Dirichlet) NewEvaluator(d *data.Dataset) (Evaluator, error) {
+	if err := a.Check(d); err != nil {
+		return nil, err
+	}
 	da := newDAEval(d)
 	da.pseudo = a.Alpha
-	return &dirEval{da: da, k: d.NumClasses(), d: d, c: a.prior(d.NumClasses()), alpha: a.Alpha}
+	return &dirEval{da: da, k: d.NumClasses(), d: d, c: a.prior(d.NumClasses()), alpha: a.Alpha}, nil
 }
 
 // dirEval wraps DA's evaluator in a named field, not by embedding, so

@@ -1,9 +1,6 @@
 package latent
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/consensuslab/consensus/data"
 )
 
@@ -67,39 +64,44 @@ func (a WithGold) Init(d *data.Dataset, freq data.TaskWeights, g, t []float64) {
 }
 
 // Check returns an error if Base is nil or refuses d (see Check, the
-// function), or if Class is neither nil nor one entry per task of d, each
-// a class of d or -1.
+// function), if Class is neither nil nor one entry per task of d, each a
+// class of d or -1, or if d is nil. The error wraps ErrUnsuited.
 func (a WithGold) Check(d *data.Dataset) error {
+	if err := checkData(d); err != nil {
+		return err
+	}
 	if a.Base == nil {
-		return errors.New("latent: WithGold has no Base assumption")
+		return unsuitedf("latent: WithGold has no Base assumption")
 	}
 	if a.Class != nil && len(a.Class) != d.NumTasks() {
-		return fmt.Errorf("latent: WithGold.Class has %d entries for %d tasks", len(a.Class), d.NumTasks())
+		return unsuitedf("latent: WithGold.Class has %d entries for %d tasks", len(a.Class), d.NumTasks())
 	}
 	for j, c := range a.Class {
 		if c < -1 || c >= d.NumClasses() {
-			return fmt.Errorf("latent: WithGold.Class[%d] = %d is neither -1 nor a class in [0, %d)", j, c, d.NumClasses())
+			return unsuitedf("latent: WithGold.Class[%d] = %d is neither -1 nor a class in [0, %d)", j, c, d.NumClasses())
 		}
 	}
 	return Check(a.Base, d)
 }
 
-// NewEvaluator returns an evaluator of the wrapped assumption on d. It
-// panics if Check(d) returns an error; package model's fits call Check
-// first and return its error.
-func (a WithGold) NewEvaluator(d *data.Dataset) Evaluator {
+// NewEvaluator returns an evaluator of the wrapped assumption on d, or
+// Check's error, which wraps ErrUnsuited.
+func (a WithGold) NewEvaluator(d *data.Dataset) (Evaluator, error) {
 	if err := a.Check(d); err != nil {
-		panic(err)
+		return nil, err
 	}
-	base := a.Base.NewEvaluator(d)
+	base, err := a.Base.NewEvaluator(d)
+	if err != nil {
+		return nil, err
+	}
 	e := &goldEval{base: base, class: a.Class, d: d, k: d.NumClasses()}
 	switch m := base.(type) {
 	case TaskMStepper:
-		return goldTaskMStepEval{goldMStepEval{e, m}, m}
+		return goldTaskMStepEval{goldMStepEval{e, m}, m}, nil
 	case MStepper:
-		return goldMStepEval{e, m}
+		return goldMStepEval{e, m}, nil
 	}
-	return e
+	return e, nil
 }
 
 // Unwrap returns Base.

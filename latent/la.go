@@ -62,8 +62,12 @@ func (a LA) Init(d *data.Dataset, _ data.TaskWeights, g, _ []float64) {
 	}
 }
 
-// NewEvaluator returns an evaluator of LA on d.
-func (a LA) NewEvaluator(d *data.Dataset) Evaluator {
+// NewEvaluator returns an evaluator of LA on d, or an error wrapping
+// ErrUnsuited if d is nil.
+func (a LA) NewEvaluator(d *data.Dataset) (Evaluator, error) {
+	if err := checkData(d); err != nil {
+		return nil, err
+	}
 	k := d.NumClasses()
 	e := &laEval{d: d, k: k, learn: a.LearnPrior, logp: make([]float64, k), p: make([]float64, k)}
 	for z := range e.logp {
@@ -71,9 +75,9 @@ func (a LA) NewEvaluator(d *data.Dataset) Evaluator {
 		e.p[z] = 1 / float64(k)
 	}
 	if k == 2 || k >= minTableK {
-		return laTable{e}
+		return laTable{e}, nil
 	}
-	return e
+	return e, nil
 }
 
 type laEval struct {

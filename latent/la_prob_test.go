@@ -38,7 +38,7 @@ func TestLATaskProbUnderflow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			n := len(tc.p) / tc.k
 			d := labelsOfOneTask(t, n, tc.k)
-			ev := latent.LA{}.NewEvaluator(d)
+			ev := evaluator(t, latent.LA{}, d)
 			ev.SetParams(nil, nil)
 			pe := ev.(latent.ProbEvaluator)
 			gp := make([]float64, len(tc.p))

@@ -2,6 +2,7 @@ package latent
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/consensuslab/consensus/data"
@@ -27,8 +28,35 @@ type Assumption interface {
 	// row at a time (data.Dataset.FrequencyWeights).
 	Init(d *data.Dataset, freq data.TaskWeights, g, t []float64)
 
-	// NewEvaluator returns an evaluator of the assumption on d.
-	NewEvaluator(d *data.Dataset) Evaluator
+	// NewEvaluator returns an evaluator of the assumption on d, or an
+	// error wrapping ErrUnsuited if the assumption's settings do not suit
+	// d (Check) or d is nil.
+	NewEvaluator(d *data.Dataset) (Evaluator, error)
+}
+
+// ErrUnsuited is wrapped by the errors of an assumption whose settings do
+// not suit the data set (Check, NewEvaluator), such as a WithGold whose
+// list of classes has the wrong length, and of a nil data set.
+var ErrUnsuited = errors.New("latent: the assumption does not suit the data set")
+
+// unsuited is an error wrapping ErrUnsuited with its own message.
+type unsuited struct{ msg string }
+
+func (e *unsuited) Error() string { return e.msg }
+func (e *unsuited) Unwrap() error { return ErrUnsuited }
+
+// unsuitedf returns an error wrapping ErrUnsuited whose message format
+// gives.
+func unsuitedf(format string, args ...any) error {
+	return &unsuited{msg: fmt.Sprintf(format, args...)}
+}
+
+// checkData returns an error wrapping ErrUnsuited if d is nil.
+func checkData(d *data.Dataset) error {
+	if d == nil {
+		return unsuitedf("latent: nil data set")
+	}
+	return nil
 }
 
 // Checker is an optional interface of an Assumption whose settings must
@@ -43,8 +71,8 @@ type Checker interface {
 }
 
 // Check returns a's error for d if a is a Checker and nil otherwise, or
-// an error if a is nil. NewEvaluator may panic on an assumption that Check
-// refuses.
+// an error if a is nil. NewEvaluator returns the error of an assumption
+// that Check refuses.
 func Check(a Assumption, d *data.Dataset) error {
 	if a == nil {
 		return errors.New("latent: no assumption")

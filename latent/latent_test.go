@@ -29,7 +29,7 @@ func TestHandComputed(t *testing.T) {
 
 	// LA with uniform prior: L = log(0.5·0.2·0.4 + 0.5·0.9·0.6),
 	// posterior of class 1 = 0.27/(0.04 + 0.27).
-	la := latent.LA{}.NewEvaluator(d)
+	la := evaluator(t, latent.LA{}, d)
 	la.SetParams(nil, nil)
 	g := make([]float64, 4)
 	v := la.Task(0, l, g, nil, nil)
@@ -49,7 +49,7 @@ func TestHandComputed(t *testing.T) {
 
 	// DA with q = (0.25, 0.75): L = log(0.25·0.2 + 0.75·0.9) + log(0.25·0.4 + 0.75·0.6).
 	b := []float64{math.Log(0.25), math.Log(0.75)}
-	da := latent.DA{}.NewEvaluator(d)
+	da := evaluator(t, latent.DA{}, d)
 	da.SetParams(nil, b)
 	gb := make([]float64, 2)
 	v = da.Task(0, l, g, nil, gb)
@@ -65,4 +65,14 @@ func TestHandComputed(t *testing.T) {
 	if math.Abs(out[1]-0.75) > 1e-12 {
 		t.Errorf("DA output %v, want q = (0.25, 0.75)", out)
 	}
+}
+
+// evaluator returns a's evaluator on d, failing the test on an error.
+func evaluator(tb testing.TB, a latent.Assumption, d *data.Dataset) latent.Evaluator {
+	tb.Helper()
+	ev, err := a.NewEvaluator(d)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ev
 }

@@ -115,7 +115,10 @@ func (m Model) FitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 	}
 	set := s.WithDefaults()
 	start := time.Now()
-	obj := newObjective(m, d, set.Threads)
+	obj, err := buildObjective(m, d, set.Threads)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
 	x0 := set.Start
 	if x0 == nil {
 		x0 = m.Init(d)

@@ -132,7 +132,11 @@ func (m Model) hasMStep(d *data.Dataset) bool {
 	if !ok || n.Info().Solver != EM.String() {
 		return false
 	}
-	_, ok = m.Latent.NewEvaluator(d).(latent.MStepper)
+	ev, err := m.Latent.NewEvaluator(d)
+	if err != nil {
+		return false
+	}
+	_, ok = ev.(latent.MStepper)
 	return ok
 }
 

@@ -141,6 +141,9 @@ func (m Model) NumParams(d *data.Dataset) int { return newLayout(m, d).Dim() }
 // LogLikelihood returns the log-likelihood of d under m at the parameters x
 // and writes its gradient into grad, which must have len(x) elements.
 // It is the function Fit maximises, exposed for checks and experiments.
+// LogLikelihood panics if m lacks a part or its assumption does not suit d
+// (latent.Check), or if x or grad has not Layout(d).Dim() elements: Fit
+// checks them and returns an error instead.
 func (m Model) LogLikelihood(d *data.Dataset, x, grad []float64, threads int) float64 {
 	return newObjective(m, d, threads).eval(x, grad)
 }

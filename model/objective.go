@@ -107,14 +107,31 @@ type objective struct {
 	pool fitting.AccPool
 }
 
+// newObjective returns the objective of m on d, whose parts the caller has
+// checked (latent.Check): it panics on the error of an assumption that does
+// not suit d, as buildObjective returns it.
 func newObjective(m Model, d *data.Dataset, threads int) *objective {
+	o, err := buildObjective(m, d, threads)
+	if err != nil {
+		panic(err)
+	}
+	return o
+}
+
+// buildObjective returns the objective of m on d, or the error of m's
+// assumption on d (latent.ErrUnsuited).
+func buildObjective(m Model, d *data.Dataset, threads int) (*objective, error) {
+	lat, err := m.Latent.NewEvaluator(d)
+	if err != nil {
+		return nil, err
+	}
 	threads = fitting.ThreadCount(threads)
 	k := d.NumClasses()
 	o := &objective{
 		d:       d,
 		lay:     newLayout(m, d),
 		noise:   m.Noise.NewEvaluator(d),
-		latent:  m.Latent.NewEvaluator(d),
+		latent:  lat,
 		threads: threads,
 	}
 	if t, ok := o.noise.(noise.Threaded); ok {
@@ -148,7 +165,7 @@ func newObjective(m Model, d *data.Dataset, threads int) *objective {
 	}
 	// The scratch comes with the first pass (allocScratch), and the
 	// accumulators with each pass from the pool.
-	return o
+	return o, nil
 }
 
 // allocScratch gives every chunk its batch scratch (zero), unless it

@@ -109,8 +109,10 @@ func via(m Module, p, dep string) string {
 	return strings.Join(chain, " → ")
 }
 
-// maxLines is the size above which a package is to be split.
-const maxLines = 4000
+// maxLines is the size above which a package is to be split: the rule is
+// about 4,000 lines, and the test allows 2.5 % more so that it stops the
+// growth of a package at the limit rather than every small change to it.
+const maxLines = 4100
 
 // TestPackageSizes checks that no package has more than maxLines lines
 // of non-test Go, and logs every package's size, largest first (go test

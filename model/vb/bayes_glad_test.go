@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/race"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/sim"
@@ -68,7 +69,11 @@ func TestBayesGLADNearOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for seed := uint64(1); seed <= 2; seed++ {
+	seeds := uint64(2)
+	if race.Enabled {
+		seeds = 1 // one simulation under the race detector
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
 		d, tr, err := sim.Simulate(sim.Settings{Seed: seed})
 		if err != nil {
 			t.Fatal(err)
@@ -95,6 +100,9 @@ func TestBayesGLADNearOracle(t *testing.T) {
 // stops at its iteration limit (docs/models.md), so they are not checked.
 func TestBayesGLADShippedSets(t *testing.T) {
 	names := []string{"rte", "temp", "duchenne", "websearch"}
+	if race.Enabled {
+		names = names[:2] // the two smallest: the same code, on fewer labels
+	}
 	est, err := model.ByName("vb-hda-glad")
 	if err != nil {
 		t.Fatal(err)
