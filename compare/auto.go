@@ -173,7 +173,7 @@ func Auto(ctx context.Context, d *data.Dataset, opt AutoSettings) (*AutoChoice, 
 	}
 	sub := d
 	if opt.MaxLabels > 0 && d.NumLabels() > opt.MaxLabels {
-		sub = SubsampleTasks(d, opt.MaxLabels, opt.Seed)
+		sub = subsampleTasks(d, opt.MaxLabels, opt.Seed)
 	}
 	trains, helds, jobs := splitJobs(sub, len(ests), opt.Splits, opt.HoldOutFraction, opt.Seed)
 	var progress func(model.Progress)
@@ -287,8 +287,17 @@ func candidateErrs(cands []AutoCandidate) []error {
 // d's objects, drawn with seed, about maxLabels labels in all: the objects
 // are taken in a random order until their labels reach maxLabels, and kept
 // in their order in d. Workers and classes are d's (with their indices);
-// some workers may have no labels.
-func SubsampleTasks(d *data.Dataset, maxLabels int, seed uint64) *data.Dataset {
+// some workers may have no labels. SubsampleTasks returns an error
+// wrapping ErrArgument if d is nil.
+func SubsampleTasks(d *data.Dataset, maxLabels int, seed uint64) (*data.Dataset, error) {
+	if d == nil {
+		return nil, argErrorf("nil data set")
+	}
+	return subsampleTasks(d, maxLabels, seed), nil
+}
+
+// subsampleTasks is SubsampleTasks of a data set.
+func subsampleTasks(d *data.Dataset, maxLabels int, seed uint64) *data.Dataset {
 	rng := rand.New(rand.NewPCG(seed, 0xa070))
 	perm := rng.Perm(d.NumTasks())
 	var picked []int

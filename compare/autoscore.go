@@ -50,7 +50,7 @@ func (LabelLikelihood) Name() string { return "likelihood" }
 // Score returns the summed -log_K P(y) of the held-out labels and their
 // number.
 func (LabelLikelihood) Score(r *model.Result, train *data.Dataset, held []HeldLabel) (loss, weight float64) {
-	s, n := HeldOutLogLik(r, train, held)
+	s, n := heldOutLogLik(r, train, held)
 	for j := range s {
 		loss -= s[j]
 		weight += n[j]
@@ -102,7 +102,7 @@ func (o OutputLoss) Score(r *model.Result, train *data.Dataset, held []HeldLabel
 	p := r.Consensus().Scored()
 	var rel []float64
 	if o.Reliable {
-		rel = WorkerReliability(train)
+		rel = workerReliability(train)
 	}
 	for _, h := range held {
 		w := 1.0
@@ -121,8 +121,17 @@ func (o OutputLoss) Score(r *model.Result, train *data.Dataset, held []HeldLabel
 // WorkerReliability returns every worker's chance-corrected leave-one-out
 // agreement κ_w on d, as OutputLoss describes: 0 for a worker who agrees
 // with the others no more than chance or has no labels, towards 1 for one
-// who agrees with every other label.
-func WorkerReliability(d *data.Dataset) []float64 {
+// who agrees with every other label. WorkerReliability returns an error
+// wrapping ErrArgument if d is nil.
+func WorkerReliability(d *data.Dataset) ([]float64, error) {
+	if d == nil {
+		return nil, argErrorf("nil data set")
+	}
+	return workerReliability(d), nil
+}
+
+// workerReliability is WorkerReliability of a data set.
+func workerReliability(d *data.Dataset) []float64 {
 	k := d.NumClasses()
 	total := make([]float64, k)
 	for _, y := range d.Label {

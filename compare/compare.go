@@ -410,7 +410,9 @@ func metricOf(c Criterion, con metrics.Consensus, seed uint64) metrics.Metric {
 	case Brier:
 		return metrics.Brier
 	case ECE:
-		return func(p []float64, k int, g *data.Gold) float64 { return metrics.ECE(p, k, g, metrics.DefaultBins) }
+		return func(p []float64, k int, g *data.Gold) (float64, error) {
+			return metrics.ECE(p, k, g, metrics.DefaultBins)
+		}
 	}
 	return metrics.LogLoss
 }
@@ -428,11 +430,13 @@ func runGold(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt S
 	for i, e := range ests {
 		names[i] = e.Name()
 	}
-	return rankGold(d, names, fits, opt), nil
+	return rankGold(d, names, fits, opt)
 }
 
-// rankGold ranks the fits of the models names on opt.Gold.
-func rankGold(d *data.Dataset, names []string, fits []fitOut, opt Settings) *Report {
+// rankGold ranks the fits of the models names on opt.Gold. It returns the
+// first error of a metric, which a gold set checked against d does not
+// give.
+func rankGold(d *data.Dataset, names []string, fits []fitOut, opt Settings) (*Report, error) {
 	k := d.NumClasses()
 	g := opt.Gold
 	rows := make([]Row, len(names))
@@ -447,13 +451,21 @@ func rankGold(d *data.Dataset, names []string, fits []fitOut, opt Settings) *Rep
 		cons[i] = f.res.Consensus()
 		p := cons[i].Scored()
 		preds[i] = p
-		iv := func(c Criterion) Interval {
-			m := metricOf(c, cons[i], opt.Seed)
-			lo, hi := metrics.Bootstrap(p, k, g, m, opt.Bootstrap, opt.Seed, opt.Level)
-			return Interval{m(p, k, g), lo, hi}
+		for _, c := range []struct {
+			crit Criterion
+			dst  *Interval
+		}{{Accuracy, &rows[i].Accuracy}, {LogLoss, &rows[i].LogLoss}, {Brier, &rows[i].Brier}, {ECE, &rows[i].ECE}} {
+			m := metricOf(c.crit, cons[i], opt.Seed)
+			v, err := m(p, k, g)
+			if err != nil {
+				return nil, err
+			}
+			lo, hi, err := metrics.Bootstrap(p, k, g, m, opt.Bootstrap, opt.Seed, opt.Level)
+			if err != nil {
+				return nil, err
+			}
+			*c.dst = Interval{v, lo, hi}
 		}
-		rows[i].Accuracy = iv(Accuracy)
-		rows[i].LogLoss, rows[i].Brier, rows[i].ECE = iv(LogLoss), iv(Brier), iv(ECE)
 		rows[i].HeldOut = Interval{math.NaN(), math.NaN(), math.NaN()}
 		switch opt.Criterion {
 		case Accuracy:
@@ -486,14 +498,18 @@ func rankGold(d *data.Dataset, names []string, fits []fitOut, opt Settings) *Rep
 				vals[i] = math.NaN()
 				continue
 			}
-			vals[i] = ms[i](p, k, rep)
+			v, err := ms[i](p, k, rep)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
 		}
 		credit(wins, vals, opt.Criterion.higherIsBetter())
 	}
 	for i := range rows {
 		rows[i].First = wins[i] / float64(max(opt.Bootstrap, 1))
 	}
-	return finish(rows, opt, n, 0)
+	return finish(rows, opt, n, 0), nil
 }
 
 // credit adds one win, shared among exact ties, to the best of vals (NaN

@@ -99,7 +99,10 @@ func TestSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for s := range 5 {
-		tr, held := Split(d, 0.5, 3, s)
+		tr, held, err := Split(d, 0.5, 3, s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		n := []int{0, 0, 0}
 		for _, h := range held {
 			n[h.Task]++

@@ -31,5 +31,5 @@ func RankFitted(d *data.Dataset, results []*model.Result, opt Settings) (*Report
 		names[i] = r.Model
 		fits[i] = fitOut{res: r, dur: r.Runtime}
 	}
-	return rankGold(d, names, fits, opt), nil
+	return rankGold(d, names, fits, opt)
 }

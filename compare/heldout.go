@@ -2,6 +2,8 @@ package compare
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -16,13 +18,40 @@ type HeldLabel struct {
 	Label  uint16
 }
 
+// ErrArgument is wrapped by the errors of the functions of this package
+// given an invalid argument: a nil data set or result, a fraction out of
+// range, held-out labels that name no task, worker or class of their
+// training set, or a result fitted to another data set. Callers test it
+// with errors.Is.
+var ErrArgument = errors.New("compare: invalid argument")
+
+// argErrorf returns an error wrapping ErrArgument with the message format
+// gives.
+func argErrorf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrArgument}, args...)...)
+}
+
 // Split returns a training data set with a fraction frac of every object's
 // labels held out, and the held-out labels. An object with n ≥ 2 labels
 // loses max(1, min(n - 1, round(frac·n))) of them, chosen uniformly at
 // random by a PCG generator seeded with (seed, split); an object with one
 // label keeps it. The training set has the same tasks, workers and classes
-// (and indices) as d; a worker may have no training labels left.
-func Split(d *data.Dataset, frac float64, seed uint64, split int) (*data.Dataset, []HeldLabel) {
+// (and indices) as d; a worker may have no training labels left. Split
+// returns an error wrapping ErrArgument if d is nil or frac is not in
+// [0, 1].
+func Split(d *data.Dataset, frac float64, seed uint64, split int) (*data.Dataset, []HeldLabel, error) {
+	if d == nil {
+		return nil, nil, argErrorf("nil data set")
+	}
+	if !(frac >= 0 && frac <= 1) {
+		return nil, nil, argErrorf("held-out fraction %v not in [0, 1]", frac)
+	}
+	tr, held := splitLabels(d, frac, seed, split)
+	return tr, held, nil
+}
+
+// splitLabels is Split of a data set and a fraction that are valid.
+func splitLabels(d *data.Dataset, frac float64, seed uint64, split int) (*data.Dataset, []HeldLabel) {
 	rng := rand.New(rand.NewPCG(seed, 0x5911+uint64(split)))
 	tr := &data.Dataset{Name: d.Name, Tasks: d.Tasks, Workers: d.Workers, Classes: d.Classes, Offsets: make([]int, d.NumTasks()+1)}
 	var held []HeldLabel
@@ -59,8 +88,48 @@ func Split(d *data.Dataset, frac float64, seed uint64, split int) (*data.Dataset
 // HeldOutLogLik returns, for every object, the sum over its held-out
 // labels of log_K P(y) under the fitted result r (fitted to train), as the
 // package documentation describes, and the number of held-out labels per
-// object.
-func HeldOutLogLik(r *model.Result, train *data.Dataset, held []HeldLabel) (sum []float64, n []float64) {
+// object. It returns an error wrapping ErrArgument if r or train is nil,
+// if r was not fitted to a data set of train's tasks and classes, or if a
+// held-out label names a task, worker or class that train does not have.
+func HeldOutLogLik(r *model.Result, train *data.Dataset, held []HeldLabel) (sum []float64, n []float64, err error) {
+	if err := checkHeld(r, train, held); err != nil {
+		return nil, nil, err
+	}
+	sum, n = heldOutLogLik(r, train, held)
+	return sum, n, nil
+}
+
+// checkHeld returns an error wrapping ErrArgument unless r is a result
+// fitted to a data set of train's tasks and classes and held names tasks,
+// workers and classes of train.
+func checkHeld(r *model.Result, train *data.Dataset, held []HeldLabel) error {
+	switch {
+	case r == nil:
+		return argErrorf("nil result")
+	case r.Data == nil:
+		return argErrorf("result without its data set")
+	case train == nil:
+		return argErrorf("nil training set")
+	}
+	k, nt := train.NumClasses(), train.NumTasks()
+	if r.K() != k || len(r.Probs) != nt*k {
+		return argErrorf("result of %d values for %d classes, training set of %d tasks and %d classes", len(r.Probs), r.K(), nt, k)
+	}
+	for i, h := range held {
+		switch {
+		case h.Task < 0 || h.Task >= nt:
+			return argErrorf("held-out label %d: task %d out of range [0, %d)", i, h.Task, nt)
+		case h.Worker < 0 || int(h.Worker) >= train.NumWorkers():
+			return argErrorf("held-out label %d: worker %d out of range [0, %d)", i, h.Worker, train.NumWorkers())
+		case int(h.Label) >= k:
+			return argErrorf("held-out label %d: class %d out of range [0, %d)", i, h.Label, k)
+		}
+	}
+	return nil
+}
+
+// heldOutLogLik is HeldOutLogLik of arguments that checkHeld accepts.
+func heldOutLogLik(r *model.Result, train *data.Dataset, held []HeldLabel) (sum []float64, n []float64) {
 	k := train.NumClasses()
 	logK := math.Log(float64(k))
 	sum = make([]float64, train.NumTasks())
@@ -145,7 +214,7 @@ func runHeldOut(ctx context.Context, d *data.Dataset, ests []model.Estimator, op
 		if !f.res.Converged {
 			row.Converged = false
 		}
-		s, _ := HeldOutLogLik(f.res, trains[jb.split], helds[jb.split])
+		s, _ := heldOutLogLik(f.res, trains[jb.split], helds[jb.split])
 		for j := range s {
 			sums[jb.model][j] += s[j]
 		}
@@ -210,7 +279,7 @@ func splitJobs(d *data.Dataset, n, splits int, frac float64, seed uint64) ([]*da
 	helds := make([][]HeldLabel, splits)
 	var jobs []job
 	for s := range splits {
-		trains[s], helds[s] = Split(d, frac, seed, s)
+		trains[s], helds[s] = splitLabels(d, frac, seed, s)
 		for i := range n {
 			jobs = append(jobs, job{model: i, split: s, d: trains[s]})
 		}

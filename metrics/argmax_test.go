@@ -31,7 +31,7 @@ func TestAccuracyMatchesArgmax(t *testing.T) {
 				right++
 			}
 		}
-		if got, want := metrics.Accuracy(pred, k, g, seed), float64(right)/j; got != want {
+		if got, want := must(metrics.Accuracy(pred, k, g, seed)), float64(right)/j; got != want {
 			t.Errorf("seed %d: Accuracy = %v, model.Argmax gives %v", seed, got, want)
 		}
 	}

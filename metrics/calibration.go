@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/consensuslab/consensus/data"
@@ -35,19 +34,23 @@ type Bin struct {
 // A value x falls in bin ⌊x·bins⌋, clamped to [0, bins-1], so x = 1 falls in
 // the last bin. Empty bins are left out, so the result has at most bins
 // entries, in increasing order of x. pred and truth are row-major J×k
-// matrices. Calibration panics if bins < 1, if class is not in [0, k), and
-// as MSE does.
-func Calibration(pred, truth []float64, k, class, bins int) []Bin {
-	checkPair(pred, truth, k)
-	checkBins(bins)
+// matrices. Calibration returns an error wrapping ErrArgument if bins < 1
+// or if class is not in [0, k), and the errors of MSE.
+func Calibration(pred, truth []float64, k, class, bins int) ([]Bin, error) {
+	if err := checkPair(pred, truth, k); err != nil {
+		return nil, err
+	}
+	if err := checkBins(bins); err != nil {
+		return nil, err
+	}
 	if class < 0 || class >= k {
-		panic(fmt.Sprintf("metrics: class %d out of range [0, %d)", class, k))
+		return nil, errorf(ErrArgument, "class %d out of range [0, %d)", class, k)
 	}
 	h := newHist(bins)
 	for j := 0; j < len(pred)/k; j++ {
 		h.add(truth[j*k+class], pred[j*k+class])
 	}
-	return h.bins()
+	return h.bins(), nil
 }
 
 // ReliabilityFromGold returns the points of a reliability diagram of
@@ -63,17 +66,21 @@ func Calibration(pred, truth []float64, k, class, bins int) []Bin {
 // argmax being broken at the lowest class index; these are the bins of ECE.
 //
 // A value x falls in bin ⌊x·bins⌋, clamped to [0, bins-1]. Empty bins are
-// left out. ReliabilityFromGold returns nil if gold has no tasks. It panics
-// if bins < 1, if class is neither TopClass nor in [0, k), and as Accuracy
-// does.
-func ReliabilityFromGold(pred []float64, k int, gold *data.Gold, class, bins int) []Bin {
-	checkGold(pred, k, gold)
-	checkBins(bins)
+// left out. ReliabilityFromGold returns no bins if gold has no tasks. It
+// returns an error wrapping ErrArgument if bins < 1 or if class is neither
+// TopClass nor in [0, k), and the errors of Accuracy.
+func ReliabilityFromGold(pred []float64, k int, gold *data.Gold, class, bins int) ([]Bin, error) {
+	if err := checkGold(pred, k, gold); err != nil {
+		return nil, err
+	}
+	if err := checkBins(bins); err != nil {
+		return nil, err
+	}
 	if class != TopClass && (class < 0 || class >= k) {
-		panic(fmt.Sprintf("metrics: class %d is neither TopClass nor in [0, %d)", class, k))
+		return nil, errorf(ErrArgument, "class %d is neither TopClass nor in [0, %d)", class, k)
 	}
 	if size(gold) == 0 {
-		return nil
+		return nil, nil
 	}
 	h := newHist(bins)
 	for i, j := range gold.Task {
@@ -86,7 +93,7 @@ func ReliabilityFromGold(pred []float64, k int, gold *data.Gold, class, bins int
 			h.add(r[class], indicator(class == t))
 		}
 	}
-	return h.bins()
+	return h.bins(), nil
 }
 
 // ECE returns the expected calibration error of the top-class confidence
@@ -100,19 +107,23 @@ func ReliabilityFromGold(pred []float64, k int, gold *data.Gold, class, bins int
 // B_b whose argmax equals the true class, ties in the argmax being broken at
 // the lowest class index (so ECE uses no randomness). These are the bins of
 // ReliabilityFromGold with class TopClass. ECE lies in [0, 1] and is 0 for
-// a perfectly calibrated prediction. It returns NaN if gold has no tasks and
-// panics if bins < 1 and as Accuracy does.
-func ECE(pred []float64, k int, gold *data.Gold, bins int) float64 {
-	bs := ReliabilityFromGold(pred, k, gold, TopClass, bins)
+// a perfectly calibrated prediction. It returns NaN if gold has no tasks.
+// It returns an error wrapping ErrArgument if bins < 1, and the errors of
+// Accuracy.
+func ECE(pred []float64, k int, gold *data.Gold, bins int) (float64, error) {
+	bs, err := ReliabilityFromGold(pred, k, gold, TopClass, bins)
+	if err != nil {
+		return 0, err
+	}
 	n := size(gold)
 	if n == 0 {
-		return math.NaN()
+		return math.NaN(), nil
 	}
 	var sum float64
 	for _, b := range bs {
 		sum += float64(b.N) * math.Abs(b.Y-b.X)
 	}
-	return sum / float64(n)
+	return sum / float64(n), nil
 }
 
 // hist accumulates (x, y) pairs into equal-width bins of x over [0, 1].
@@ -171,8 +182,10 @@ func indicator(b bool) float64 {
 	return 0
 }
 
-func checkBins(bins int) {
+// checkBins returns an error wrapping ErrArgument if bins < 1.
+func checkBins(bins int) error {
 	if bins < 1 {
-		panic(fmt.Sprintf("metrics: bins = %d, need at least 1", bins))
+		return errorf(ErrArgument, "bins = %d, need at least 1", bins)
 	}
+	return nil
 }

@@ -34,6 +34,7 @@ func (c Consensus) Baseline() bool { return c.Counts != nil }
 // Brier, ECE, reliability diagrams, held-out likelihoods) use: the add-one
 // smoothed counts for a frequency baseline, Probs otherwise. The argmax
 // and the ties of every row are those of Probs.
+// Like AddOne, it panics if Counts is not a matrix of K columns.
 func (c Consensus) Scored() []float64 {
 	if c.Baseline() {
 		return AddOne(c.Counts, c.K)
@@ -48,23 +49,35 @@ func (c Consensus) Scored() []float64 {
 // baseline's accuracy is the same whichever of the two it is given.
 func (c Consensus) AccuracyMetric(seed uint64) Metric {
 	if c.Baseline() {
-		return func(p []float64, k int, g *data.Gold) float64 { return MeanAccuracy(p, k, g, seed, TieDraws) }
+		return func(p []float64, k int, g *data.Gold) (float64, error) { return MeanAccuracy(p, k, g, seed, TieDraws) }
 	}
-	return func(p []float64, k int, g *data.Gold) float64 { return Accuracy(p, k, g, seed) }
+	return func(p []float64, k int, g *data.Gold) (float64, error) { return Accuracy(p, k, g, seed) }
 }
 
 // Accuracy returns the accuracy of c on gold by c's rule (see
-// AccuracyMetric), ties broken with seed.
-func (c Consensus) Accuracy(gold *data.Gold, seed uint64) float64 {
+// AccuracyMetric), ties broken with seed, and the errors of Accuracy.
+func (c Consensus) Accuracy(gold *data.Gold, seed uint64) (float64, error) {
 	return c.AccuracyMetric(seed)(c.Probs, c.K, gold)
 }
 
 // Evaluate returns the scores of c on gold by c's rule: Evaluate of the
-// scored probabilities, with the accuracy of c.Accuracy.
-func (c Consensus) Evaluate(gold *data.Gold, seed uint64) Summary {
-	s := Evaluate(c.Scored(), c.K, gold, seed)
+// scored probabilities, with the accuracy of c.Accuracy. It returns the
+// errors of Evaluate.
+func (c Consensus) Evaluate(gold *data.Gold, seed uint64) (Summary, error) {
 	if c.Baseline() {
-		s.Accuracy = c.Accuracy(gold, seed)
+		if err := checkShape(c.Counts, c.K); err != nil {
+			return Summary{}, err
+		}
+		if len(c.Counts) != len(c.Probs) {
+			return Summary{}, errorf(ErrShape, "length mismatch: counts %d, probabilities %d", len(c.Counts), len(c.Probs))
+		}
 	}
-	return s
+	s, err := Evaluate(c.Scored(), c.K, gold, seed)
+	if err != nil {
+		return Summary{}, err
+	}
+	if c.Baseline() {
+		s.Accuracy, err = c.Accuracy(gold, seed)
+	}
+	return s, err
 }

@@ -1,7 +1,9 @@
 package metrics_test
 
 import (
+	"errors"
 	"fmt"
+	"log"
 	"math"
 	"slices"
 	"testing"
@@ -28,10 +30,10 @@ func TestConsensusRule(t *testing.T) {
 		accuracy  float64
 		finiteLog bool
 	}{
-		{"fitted", metrics.Consensus{Probs: freq, K: 2}, freq, metrics.Accuracy(freq, 2, g, 5), false},
+		{"fitted", metrics.Consensus{Probs: freq, K: 2}, freq, must(metrics.Accuracy(freq, 2, g, 5)), false},
 		{"baseline", metrics.Consensus{Probs: freq, K: 2, Counts: counts},
 			[]float64{3.0 / 4, 1.0 / 4, 2.0 / 4, 2.0 / 4, 1.0 / 5, 4.0 / 5},
-			metrics.MeanAccuracy(freq, 2, g, 5, metrics.TieDraws), true},
+			must(metrics.MeanAccuracy(freq, 2, g, 5, metrics.TieDraws)), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.con.Baseline(); got != (c.con.Counts != nil) {
@@ -40,14 +42,14 @@ func TestConsensusRule(t *testing.T) {
 			if got := c.con.Scored(); !slices.Equal(got, c.scored) {
 				t.Errorf("Scored() = %v, want %v", got, c.scored)
 			}
-			if got := c.con.Accuracy(g, 5); got != c.accuracy {
+			if got := must(c.con.Accuracy(g, 5)); got != c.accuracy {
 				t.Errorf("Accuracy = %v, want %v", got, c.accuracy)
 			}
-			if got := c.con.AccuracyMetric(5)(c.con.Scored(), 2, g); got != c.accuracy {
+			if got := must(c.con.AccuracyMetric(5)(c.con.Scored(), 2, g)); got != c.accuracy {
 				t.Errorf("AccuracyMetric on the scored probabilities = %v, want %v", got, c.accuracy)
 			}
-			s := c.con.Evaluate(g, 5)
-			want := metrics.Evaluate(c.scored, 2, g, 5)
+			s := must(c.con.Evaluate(g, 5))
+			want := must(metrics.Evaluate(c.scored, 2, g, 5))
 			want.Accuracy = c.accuracy
 			if s != want {
 				t.Errorf("Evaluate = %+v, want %+v", s, want)
@@ -68,9 +70,50 @@ func ExampleConsensus() {
 	gold := &data.Gold{Task: []int32{0, 1}, Label: []uint16{0, 0}}
 	fitted := metrics.Consensus{Probs: freq, K: 2}
 	baseline := metrics.Consensus{Probs: freq, K: 2, Counts: counts}
-	fmt.Printf("as a fitted model: log loss %.4f\n", fitted.Evaluate(gold, 1).LogLoss)
-	fmt.Printf("as the baseline:   log loss %.4f, scored %.3f\n", baseline.Evaluate(gold, 1).LogLoss, baseline.Scored())
+	f, err := fitted.Evaluate(gold, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := baseline.Evaluate(gold, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("as a fitted model: log loss %.4f\n", f.LogLoss)
+	fmt.Printf("as the baseline:   log loss %.4f, scored %.3f\n", b.LogLoss, baseline.Scored())
 	// Output:
 	// as a fitted model: log loss +Inf
 	// as the baseline:   log loss 1.5294, scored [0.600 0.400 0.200 0.800]
+}
+
+// TestConsensusErrors checks that Consensus reports counts whose shape
+// does not agree with its probabilities, and the errors of the scores.
+func TestConsensusErrors(t *testing.T) {
+	g := &data.Gold{Task: []int32{0}, Label: []uint16{0}}
+	for _, c := range []struct {
+		name string
+		con  metrics.Consensus
+		kind error
+	}{
+		{"ragged counts", metrics.Consensus{Probs: []float64{1, 0}, K: 2, Counts: []float64{1, 0, 0}}, metrics.ErrShape},
+		{"counts of another size", metrics.Consensus{Probs: []float64{1, 0}, K: 2, Counts: []float64{1, 0, 0, 1}}, metrics.ErrShape},
+		{"zero classes", metrics.Consensus{Probs: []float64{1, 0}, Counts: []float64{1, 0}}, metrics.ErrShape},
+		{"NaN", metrics.Consensus{Probs: []float64{math.NaN(), 0}, K: 2}, metrics.ErrProbability},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := c.con.Evaluate(g, 1); !errors.Is(err, c.kind) {
+				t.Errorf("Evaluate: error %v, want one wrapping %v", err, c.kind)
+			}
+		})
+	}
+	if _, err := (metrics.Consensus{Probs: []float64{1, 0, 0}, K: 2}).Accuracy(g, 1); !errors.Is(err, metrics.ErrShape) {
+		t.Errorf("Accuracy: error %v, want one wrapping ErrShape", err)
+	}
+}
+
+// must returns v; it panics, failing the test, if err is not nil.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -49,7 +49,13 @@
 //   - ECE with 10 bins: the confidences 0.8 (right) and 0.6 (wrong) fall in
 //     different bins, so ECE = ½|1 - 0.8| + ½|0 - 0.6| = 0.1 + 0.3 = 0.4.
 //
-// Invalid arguments (k < 1, a length that is not a multiple of k, gold
-// tasks or classes out of range, NaN probabilities) are programming errors
-// and make the functions panic. Means over an empty gold set are NaN.
+// # Errors
+//
+// The scores check their arguments and return an error for invalid ones
+// (k < 1, a length that is not a multiple of k, gold tasks or classes out
+// of range, NaN probabilities, fewer than one bin), wrapping ErrShape,
+// ErrProbability or ErrArgument; they never panic on them. Means over an
+// empty gold set are NaN, without an error. AddOne, whose counts and k come
+// together from a data set, panics on a mismatch, as gonum's constructors
+// do.
 package metrics

@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"fmt"
+	"log"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/metrics"
@@ -15,7 +16,10 @@ func Example() {
 		0.4, 0.6, // task 1
 	}
 	gold := &data.Gold{Task: []int32{0, 1}, Label: []uint16{0, 0}}
-	s := metrics.Evaluate(pred, 2, gold, 1)
+	s, err := metrics.Evaluate(pred, 2, gold, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("accuracy %.4f\nlog loss %.4f\nbrier    %.4f\nECE      %.4f\nN        %d\n",
 		s.Accuracy, s.LogLoss, s.Brier, s.ECE, s.N)
 	// Output:
@@ -35,9 +39,17 @@ func ExampleLogLoss() {
 		for c := range pred {
 			pred[c] = 1 / float64(k)
 		}
-		fmt.Printf("k=%d: %.4f\n", k, metrics.LogLoss(pred, k, gold))
+		ll, err := metrics.LogLoss(pred, k, gold)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("k=%d: %.4f\n", k, ll)
 	}
-	fmt.Println(metrics.LogLoss([]float64{1, 0, 0}, 3, gold))
+	ll, err := metrics.LogLoss([]float64{1, 0, 0}, 3, gold)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ll)
 	// Output:
 	// k=2: 1.0000
 	// k=3: 1.0000
@@ -55,11 +67,23 @@ func ExampleAddOne() {
 	freq := []float64{1, 0, 0.5, 0.5}
 	gold := &data.Gold{Task: []int32{0, 1}, Label: []uint16{1, 1}}
 
-	fmt.Println("raw log loss:", metrics.LogLoss(freq, 2, gold))
+	raw, err := metrics.LogLoss(freq, 2, gold)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("raw log loss:", raw)
 	smooth := metrics.AddOne(counts, 2)
 	fmt.Printf("smoothed: %.2f\n", smooth)
-	fmt.Printf("smoothed log loss: %.4f\n", metrics.LogLoss(smooth, 2, gold))
-	fmt.Printf("expected accuracy: %.2f\n", metrics.ExpectedAccuracy(freq, 2, gold))
+	ll, err := metrics.LogLoss(smooth, 2, gold)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("smoothed log loss: %.4f\n", ll)
+	acc, err := metrics.ExpectedAccuracy(freq, 2, gold)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("expected accuracy: %.2f\n", acc)
 	// Output:
 	// raw log loss: +Inf
 	// smoothed: [0.80 0.20 0.50 0.50]
@@ -73,7 +97,11 @@ func ExampleMSE() {
 	truth := []float64{0.3, 0.7, 0.9, 0.1}
 	pred := []float64{0.2, 0.8, 0.6, 0.4}
 	// ((0.8-0.7)² + (0.4-0.1)²)/2 = (0.01 + 0.09)/2
-	fmt.Printf("%.4f\n", metrics.MSE(pred, truth, 2))
+	mse, err := metrics.MSE(pred, truth, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%.4f\n", mse)
 	// Output:
 	// 0.0500
 }
@@ -83,7 +111,11 @@ func ExampleMSE() {
 func ExampleCalibration() {
 	truth := []float64{0.9, 0.1, 0.8, 0.2, 0.3, 0.7}
 	pred := []float64{0.99, 0.01, 0.95, 0.05, 0.02, 0.98}
-	for _, b := range metrics.Calibration(pred, truth, 2, 1, 2) {
+	bins, err := metrics.Calibration(pred, truth, 2, 1, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, b := range bins {
 		fmt.Printf("[%.1f, %.1f) n=%d true %.2f estimate %.2f\n", b.Lo, b.Hi, b.N, b.X, b.Y)
 	}
 	// Output:
@@ -95,8 +127,15 @@ func ExampleCalibration() {
 func ExampleBootstrap() {
 	pred := []float64{0.9, 0.1, 0.8, 0.2, 0.3, 0.7, 0.6, 0.4, 0.5, 0.5, 0.1, 0.9}
 	gold := &data.Gold{Task: []int32{0, 1, 2, 3, 4, 5}, Label: []uint16{0, 0, 1, 1, 0, 1}}
-	lo, hi := metrics.Bootstrap(pred, 2, gold, metrics.Brier, 1000, 1, 0.95)
-	fmt.Printf("Brier %.3f, 95%% interval [%.3f, %.3f]\n", metrics.Brier(pred, 2, gold), lo, hi)
+	brier, err := metrics.Brier(pred, 2, gold)
+	if err != nil {
+		log.Fatal(err)
+	}
+	lo, hi, err := metrics.Bootstrap(pred, 2, gold, metrics.Brier, 1000, 1, 0.95)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("Brier %.3f, 95%% interval [%.3f, %.3f]\n", brier, lo, hi)
 	// Output:
 	// Brier 0.253, 95% interval [0.057, 0.487]
 }

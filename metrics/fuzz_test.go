@@ -33,7 +33,7 @@ func FuzzScores(f *testing.F) {
 			}
 		}
 		gold := &data.Gold{Task: []int32{0, 1}, Label: []uint16{uint16(t0 % 3), uint16(t1 % 3)}}
-		s := Evaluate(pred, 3, gold, seed)
+		s := must(Evaluate(pred, 3, gold, seed))
 		if !(s.Accuracy >= 0 && s.Accuracy <= 1) {
 			t.Errorf("accuracy %v", s.Accuracy)
 		}
@@ -46,7 +46,7 @@ func FuzzScores(f *testing.F) {
 		if !(s.ECE >= 0 && s.ECE <= 1+1e-12) {
 			t.Errorf("ECE %v", s.ECE)
 		}
-		if ea := ExpectedAccuracy(pred, 3, gold); !(ea >= 0 && ea <= 1) {
+		if ea := must(ExpectedAccuracy(pred, 3, gold)); !(ea >= 0 && ea <= 1) {
 			t.Errorf("expected accuracy %v", ea)
 		}
 	})

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -10,6 +11,23 @@ import (
 
 func gold(tasks []int32, labels []uint16) *data.Gold {
 	return &data.Gold{Task: tasks, Label: labels}
+}
+
+// must returns v; it panics, failing the test, if err is not nil.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// interval returns the bounds of Bootstrap; it panics, failing the test,
+// if err is not nil.
+func interval(lo, hi float64, err error) (float64, float64) {
+	if err != nil {
+		panic(err)
+	}
+	return lo, hi
 }
 
 func near(a, b, tol float64) bool {
@@ -35,11 +53,11 @@ func TestAccuracy(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for seed := range uint64(5) {
-				if got := Accuracy(tc.pred, tc.k, tc.gold, seed); got != tc.want {
+				if got := must(Accuracy(tc.pred, tc.k, tc.gold, seed)); got != tc.want {
 					t.Errorf("seed %d: Accuracy = %v, want %v", seed, got, tc.want)
 				}
 			}
-			if got := ExpectedAccuracy(tc.pred, tc.k, tc.gold); !near(got, tc.want, 1e-15) {
+			if got := must(ExpectedAccuracy(tc.pred, tc.k, tc.gold)); !near(got, tc.want, 1e-15) {
 				t.Errorf("ExpectedAccuracy = %v, want %v", got, tc.want)
 			}
 		})
@@ -53,8 +71,8 @@ func TestAccuracyTies(t *testing.T) {
 	const seeds = 4000
 	hits := 0
 	for seed := range uint64(seeds) {
-		a := Accuracy(pred, 3, g, seed)
-		if a != Accuracy(pred, 3, g, seed) {
+		a := must(Accuracy(pred, 3, g, seed))
+		if a != must(Accuracy(pred, 3, g, seed)) {
 			t.Fatalf("seed %d: not deterministic", seed)
 		}
 		switch a {
@@ -69,11 +87,11 @@ func TestAccuracyTies(t *testing.T) {
 	if math.Abs(float64(hits)-seeds/2) > 160 {
 		t.Errorf("tie won %d of %d times, want about half", hits, seeds)
 	}
-	if got := ExpectedAccuracy(pred, 3, g); got != 0.5 {
+	if got := must(ExpectedAccuracy(pred, 3, g)); got != 0.5 {
 		t.Errorf("ExpectedAccuracy = %v, want 0.5", got)
 	}
 	// Nearly equal is not a tie.
-	if got := Accuracy([]float64{0.5, math.Nextafter(0.5, 0)}, 2, gold([]int32{0}, []uint16{0}), 1); got != 1 {
+	if got := must(Accuracy([]float64{0.5, math.Nextafter(0.5, 0)}, 2, gold([]int32{0}, []uint16{0}), 1)); got != 1 {
 		t.Errorf("near tie: Accuracy = %v, want 1", got)
 	}
 }
@@ -92,15 +110,15 @@ func TestMeanAccuracy(t *testing.T) {
 		g.Label = append(g.Label, uint16(rng.IntN(k)))
 	}
 	for seed := range uint64(3) {
-		if got, want := MeanAccuracy(pred, k, g, seed, 1), Accuracy(pred, k, g, seed); got != want {
+		if got, want := must(MeanAccuracy(pred, k, g, seed, 1)), must(Accuracy(pred, k, g, seed)); got != want {
 			t.Errorf("MeanAccuracy(draws=1) = %v, want Accuracy = %v", got, want)
 		}
 	}
-	want := (Accuracy(pred, k, g, 7) + Accuracy(pred, k, g, 8) + Accuracy(pred, k, g, 9)) / 3
-	if got := MeanAccuracy(pred, k, g, 7, 3); !near(got, want, 1e-15) {
+	want := (must(Accuracy(pred, k, g, 7)) + must(Accuracy(pred, k, g, 8)) + must(Accuracy(pred, k, g, 9))) / 3
+	if got := must(MeanAccuracy(pred, k, g, 7, 3)); !near(got, want, 1e-15) {
 		t.Errorf("MeanAccuracy(draws=3) = %v, want %v", got, want)
 	}
-	if got, want := MeanAccuracy(pred, k, g, 0, 400), ExpectedAccuracy(pred, k, g); !near(got, want, 0.01) {
+	if got, want := must(MeanAccuracy(pred, k, g, 0, 400)), must(ExpectedAccuracy(pred, k, g)); !near(got, want, 0.01) {
 		t.Errorf("MeanAccuracy over 400 draws = %v, want about ExpectedAccuracy = %v", got, want)
 	}
 }
@@ -123,7 +141,7 @@ func TestLogLoss(t *testing.T) {
 		{"all zero", []float64{1, 0, 1, 0}, 2, gold([]int32{0, 1}, []uint16{1, 1}), math.Inf(1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := LogLoss(tc.pred, tc.k, tc.gold)
+			got := must(LogLoss(tc.pred, tc.k, tc.gold))
 			if math.IsNaN(got) || !near(got, tc.want, 1e-15) {
 				t.Errorf("LogLoss = %v, want %v", got, tc.want)
 			}
@@ -146,10 +164,10 @@ func TestAddOne(t *testing.T) {
 	// RFE of task 0 gives class 1 probability 0: infinite loss, finite
 	// after smoothing: -(log2(1/5))/1.
 	g := gold([]int32{0}, []uint16{1})
-	if ll := LogLoss([]float64{1, 0}, 2, g); !math.IsInf(ll, 1) {
+	if ll := must(LogLoss([]float64{1, 0}, 2, g)); !math.IsInf(ll, 1) {
 		t.Errorf("unsmoothed LogLoss = %v, want +Inf", ll)
 	}
-	if ll := LogLoss(got, 2, g); !near(ll, math.Log2(5), 1e-15) {
+	if ll := must(LogLoss(got, 2, g)); !near(ll, math.Log2(5), 1e-15) {
 		t.Errorf("smoothed LogLoss = %v, want log2(5)", ll)
 	}
 }
@@ -169,7 +187,7 @@ func TestBrier(t *testing.T) {
 		{"three classes", []float64{0.5, 0.3, 0.2}, 3, gold([]int32{0}, []uint16{1}), 0.25 + 0.49 + 0.04},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Brier(tc.pred, tc.k, tc.gold); !near(got, tc.want, 1e-15) {
+			if got := must(Brier(tc.pred, tc.k, tc.gold)); !near(got, tc.want, 1e-15) {
 				t.Errorf("Brier = %v, want %v", got, tc.want)
 			}
 		})
@@ -189,15 +207,15 @@ func TestMSE(t *testing.T) {
 		paper += (p - q) * (p - q)
 	}
 	paper /= n
-	if got := MSE(pred, truth, 2); !near(got, paper, 1e-14) {
+	if got := must(MSE(pred, truth, 2)); !near(got, paper, 1e-14) {
 		t.Errorf("MSE = %v, want paper's %v", got, paper)
 	}
 	// Hand case, k = 3: ((0.1² + 0.1² + 0) + (0.5² + 0.5² + 0))/2/2.
-	got := MSE([]float64{0.5, 0.3, 0.2, 1, 0, 0}, []float64{0.4, 0.4, 0.2, 0.5, 0.5, 0}, 3)
+	got := must(MSE([]float64{0.5, 0.3, 0.2, 1, 0, 0}, []float64{0.4, 0.4, 0.2, 0.5, 0.5, 0}, 3))
 	if want := (0.02 + 0.5) / 4; !near(got, want, 1e-15) {
 		t.Errorf("MSE k=3 = %v, want %v", got, want)
 	}
-	if got := MSE([]float64{1, 0}, []float64{0, 1}, 2); got != 1 {
+	if got := must(MSE([]float64{1, 0}, []float64{0, 1}, 2)); got != 1 {
 		t.Errorf("MSE of opposite certain rows = %v, want 1", got)
 	}
 }
@@ -211,10 +229,10 @@ func TestECE(t *testing.T) {
 	// ECE = 1/4·|0-0.5| + 2/4·|0.5-0.65| + 1/4·|1-0.9| = 0.125+0.075+0.025.
 	pred := []float64{0.6, 0.4, 0.7, 0.3, 0.1, 0.9, 0.5, 0.5}
 	g := gold([]int32{0, 1, 2, 3}, []uint16{0, 1, 1, 1})
-	if got := ECE(pred, 2, g, 5); !near(got, 0.225, 1e-15) {
+	if got := must(ECE(pred, 2, g, 5)); !near(got, 0.225, 1e-15) {
 		t.Errorf("ECE = %v, want 0.225", got)
 	}
-	bins := ReliabilityFromGold(pred, 2, g, TopClass, 5)
+	bins := must(ReliabilityFromGold(pred, 2, g, TopClass, 5))
 	want := []Bin{
 		{Lo: 0.4, Hi: 0.6, N: 1, X: 0.5, Y: 0},
 		{Lo: 0.6, Hi: 0.8, N: 2, X: 0.65, Y: 0.5},
@@ -222,15 +240,15 @@ func TestECE(t *testing.T) {
 	}
 	sameBins(t, bins, want)
 	// One bin: |acc - mean conf| = |0.5 - 0.675|.
-	if got := ECE(pred, 2, g, 1); !near(got, 0.175, 1e-15) {
+	if got := must(ECE(pred, 2, g, 1)); !near(got, 0.175, 1e-15) {
 		t.Errorf("ECE one bin = %v, want 0.175", got)
 	}
 	// Worked example of the package documentation.
-	if got := ECE([]float64{0.8, 0.2, 0.4, 0.6}, 2, gold([]int32{0, 1}, []uint16{0, 0}), 10); !near(got, 0.4, 1e-15) {
+	if got := must(ECE([]float64{0.8, 0.2, 0.4, 0.6}, 2, gold([]int32{0, 1}, []uint16{0, 0}), 10)); !near(got, 0.4, 1e-15) {
 		t.Errorf("worked example ECE = %v, want 0.4", got)
 	}
 	// Certain and right: 0.
-	if got := ECE([]float64{0, 1, 1, 0}, 2, gold([]int32{0, 1}, []uint16{1, 0}), 10); got != 0 {
+	if got := must(ECE([]float64{0, 1, 1, 0}, 2, gold([]int32{0, 1}, []uint16{1, 0}), 10)); got != 0 {
 		t.Errorf("perfect ECE = %v, want 0", got)
 	}
 }
@@ -253,15 +271,15 @@ func TestReliabilityFromGold(t *testing.T) {
 	// four bins of width 0.25.
 	pred := []float64{0.9, 0.1, 0.85, 0.15, 0.1, 0.9, 0, 1}
 	g := gold([]int32{0, 1, 2, 3}, []uint16{0, 1, 1, 1})
-	sameBins(t, ReliabilityFromGold(pred, 2, g, 1, 4), []Bin{
+	sameBins(t, must(ReliabilityFromGold(pred, 2, g, 1, 4)), []Bin{
 		{Lo: 0, Hi: 0.25, N: 2, X: 0.125, Y: 0.5},
 		{Lo: 0.75, Hi: 1, N: 2, X: 0.95, Y: 1},
 	})
-	sameBins(t, ReliabilityFromGold(pred, 2, g, 0, 4), []Bin{
+	sameBins(t, must(ReliabilityFromGold(pred, 2, g, 0, 4)), []Bin{
 		{Lo: 0, Hi: 0.25, N: 2, X: 0.05, Y: 0},
 		{Lo: 0.75, Hi: 1, N: 2, X: 0.875, Y: 0.5},
 	})
-	if b := ReliabilityFromGold(pred, 2, &data.Gold{}, 1, 4); b != nil {
+	if b := must(ReliabilityFromGold(pred, 2, &data.Gold{}, 1, 4)); b != nil {
 		t.Errorf("empty gold: %v, want nil", b)
 	}
 }
@@ -270,11 +288,11 @@ func TestCalibration(t *testing.T) {
 	// True class-1 probabilities 0.05, 0.2, 0.3, 1 in two bins.
 	truth := []float64{0.95, 0.05, 0.8, 0.2, 0.7, 0.3, 0, 1}
 	pred := []float64{1, 0, 0.6, 0.4, 0.5, 0.5, 0.2, 0.8}
-	sameBins(t, Calibration(pred, truth, 2, 1, 2), []Bin{
+	sameBins(t, must(Calibration(pred, truth, 2, 1, 2)), []Bin{
 		{Lo: 0, Hi: 0.5, N: 3, X: 0.55 / 3, Y: 0.9 / 3},
 		{Lo: 0.5, Hi: 1, N: 1, X: 1, Y: 0.8},
 	})
-	sameBins(t, Calibration(pred, truth, 2, 0, 2), []Bin{
+	sameBins(t, must(Calibration(pred, truth, 2, 0, 2)), []Bin{
 		{Lo: 0, Hi: 0.5, N: 1, X: 0, Y: 0.2},
 		{Lo: 0.5, Hi: 1, N: 3, X: 2.45 / 3, Y: 2.1 / 3},
 	})
@@ -283,22 +301,22 @@ func TestCalibration(t *testing.T) {
 func TestEvaluate(t *testing.T) {
 	pred := []float64{0.8, 0.2, 0.4, 0.6, 0.5, 0.5}
 	g := gold([]int32{0, 1, 2}, []uint16{0, 0, 1})
-	s := Evaluate(pred, 2, g, 3)
+	s := must(Evaluate(pred, 2, g, 3))
 	want := Summary{
-		Accuracy: Accuracy(pred, 2, g, 3),
-		LogLoss:  LogLoss(pred, 2, g),
-		Brier:    Brier(pred, 2, g),
-		ECE:      ECE(pred, 2, g, DefaultBins),
+		Accuracy: must(Accuracy(pred, 2, g, 3)),
+		LogLoss:  must(LogLoss(pred, 2, g)),
+		Brier:    must(Brier(pred, 2, g)),
+		ECE:      must(ECE(pred, 2, g, DefaultBins)),
 		N:        3,
 	}
 	if s != want {
 		t.Errorf("Evaluate = %+v, want %+v", s, want)
 	}
-	e := Evaluate(pred, 2, &data.Gold{}, 3)
+	e := must(Evaluate(pred, 2, &data.Gold{}, 3))
 	if e.N != 0 || !math.IsNaN(e.Accuracy) || !math.IsNaN(e.LogLoss) || !math.IsNaN(e.Brier) || !math.IsNaN(e.ECE) {
 		t.Errorf("empty gold: %+v, want NaN scores and N = 0", e)
 	}
-	if n := Evaluate(pred, 2, nil, 3); n.N != 0 || !math.IsNaN(n.Accuracy) {
+	if n := must(Evaluate(pred, 2, nil, 3)); n.N != 0 || !math.IsNaN(n.Accuracy) {
 		t.Errorf("nil gold: %+v", n)
 	}
 }
@@ -318,27 +336,27 @@ func TestBootstrap(t *testing.T) {
 		g.Task = append(g.Task, int32(i))
 		g.Label = append(g.Label, l)
 	}
-	lo, hi := Bootstrap(pred, 2, g, Brier, 500, 9, 0.95)
-	lo2, hi2 := Bootstrap(pred, 2, g, Brier, 500, 9, 0.95)
+	lo, hi := interval(Bootstrap(pred, 2, g, Brier, 500, 9, 0.95))
+	lo2, hi2 := interval(Bootstrap(pred, 2, g, Brier, 500, 9, 0.95))
 	if lo != lo2 || hi != hi2 {
 		t.Errorf("not deterministic: [%v, %v] then [%v, %v]", lo, hi, lo2, hi2)
 	}
-	b := Brier(pred, 2, g)
+	b := must(Brier(pred, 2, g))
 	if !(lo < b && b < hi) || hi-lo > 0.1 {
 		t.Errorf("interval [%v, %v] for Brier %v", lo, hi, b)
 	}
 	// A wider level gives a wider interval from the same replicates.
-	lo3, hi3 := Bootstrap(pred, 2, g, Brier, 500, 9, 0.99)
+	lo3, hi3 := interval(Bootstrap(pred, 2, g, Brier, 500, 9, 0.99))
 	if lo3 > lo || hi3 < hi {
 		t.Errorf("99%% interval [%v, %v] inside 95%% [%v, %v]", lo3, hi3, lo, hi)
 	}
 	// A metric that is the same on every replicate.
-	one := func([]float64, int, *data.Gold) float64 { return 1 }
-	if lo, hi := Bootstrap(pred, 2, g, one, 10, 1, 0.9); lo != 1 || hi != 1 {
+	one := func([]float64, int, *data.Gold) (float64, error) { return 1, nil }
+	if lo, hi := interval(Bootstrap(pred, 2, g, one, 10, 1, 0.9)); lo != 1 || hi != 1 {
 		t.Errorf("constant metric: [%v, %v]", lo, hi)
 	}
 	// Replicates hold gold tasks only, with their own labels.
-	check := func(p []float64, k int, r *data.Gold) float64 {
+	check := func(p []float64, k int, r *data.Gold) (float64, error) {
 		if r.Len() != j {
 			t.Fatalf("replicate of %d tasks, want %d", r.Len(), j)
 		}
@@ -347,13 +365,18 @@ func TestBootstrap(t *testing.T) {
 				t.Fatalf("task %d resampled with label %d, want %d", task, r.Label[i], g.Label[task])
 			}
 		}
-		return 0
+		return 0, nil
 	}
-	Bootstrap(pred, 2, g, check, 5, 2, 0.9)
+	interval(Bootstrap(pred, 2, g, check, 5, 2, 0.9))
+	// The first error of the metric is Bootstrap's.
+	bad := func([]float64, int, *data.Gold) (float64, error) { return 0, ErrArgument }
+	if _, _, err := Bootstrap(pred, 2, g, bad, 5, 2, 0.9); err != ErrArgument {
+		t.Errorf("failing metric: error %v, want ErrArgument", err)
+	}
 	// Infinite log losses are ordered, not NaN.
 	pred[1] = 0
 	g.Label[0] = 1
-	if lo, hi := Bootstrap(pred, 2, g, LogLoss, 200, 4, 0.95); math.IsNaN(lo) || !math.IsInf(hi, 1) {
+	if lo, hi := interval(Bootstrap(pred, 2, g, LogLoss, 200, 4, 0.95)); math.IsNaN(lo) || !math.IsInf(hi, 1) {
 		t.Errorf("log loss with one zero: [%v, %v], want finite lo and hi = +Inf", lo, hi)
 	}
 }
@@ -361,12 +384,12 @@ func TestBootstrap(t *testing.T) {
 func TestEmptyGold(t *testing.T) {
 	pred := []float64{0.5, 0.5}
 	for name, v := range map[string]float64{
-		"Accuracy":         Accuracy(pred, 2, &data.Gold{}, 0),
-		"ExpectedAccuracy": ExpectedAccuracy(pred, 2, &data.Gold{}),
-		"LogLoss":          LogLoss(pred, 2, &data.Gold{}),
-		"Brier":            Brier(pred, 2, nil),
-		"ECE":              ECE(pred, 2, &data.Gold{}, 10),
-		"MSE":              MSE(nil, nil, 2),
+		"Accuracy":         must(Accuracy(pred, 2, &data.Gold{}, 0)),
+		"ExpectedAccuracy": must(ExpectedAccuracy(pred, 2, &data.Gold{})),
+		"LogLoss":          must(LogLoss(pred, 2, &data.Gold{})),
+		"Brier":            must(Brier(pred, 2, nil)),
+		"ECE":              must(ECE(pred, 2, &data.Gold{}, 10)),
+		"MSE":              must(MSE(nil, nil, 2)),
 	} {
 		if !math.IsNaN(v) {
 			t.Errorf("%s of nothing = %v, want NaN", name, v)
@@ -374,41 +397,68 @@ func TestEmptyGold(t *testing.T) {
 	}
 }
 
-func TestPanics(t *testing.T) {
+// TestErrors checks that every invalid argument gives an error wrapping
+// the sentinel of its kind, with a message that names it, and no panic.
+func TestErrors(t *testing.T) {
 	pred := []float64{0.5, 0.5, 0.2, 0.8}
 	g := gold([]int32{0, 1}, []uint16{0, 1})
+	bootstrap := func(pred []float64, g *data.Gold, reps int, level float64) error {
+		_, _, err := Bootstrap(pred, 2, g, Brier, reps, 0, level)
+		return err
+	}
 	for _, tc := range []struct {
 		name string
-		f    func()
+		err  error
+		kind error
+		msg  string
 	}{
-		{"k zero", func() { Accuracy(pred, 0, g, 0) }},
-		{"ragged", func() { Brier(pred, 3, g) }},
-		{"task out of range", func() { Accuracy(pred, 2, gold([]int32{2}, []uint16{0}), 0) }},
-		{"negative task", func() { Brier(pred, 2, gold([]int32{-1}, []uint16{0})) }},
-		{"class out of range", func() { LogLoss(pred, 2, gold([]int32{0}, []uint16{2})) }},
-		{"gold lengths", func() { Brier(pred, 2, gold([]int32{0, 1}, []uint16{0})) }},
-		{"NaN", func() { Accuracy([]float64{math.NaN(), 1}, 2, gold([]int32{0}, []uint16{0}), 0) }},
-		{"NaN log loss", func() { LogLoss([]float64{math.NaN(), 1}, 2, gold([]int32{0}, []uint16{0})) }},
-		{"negative probability", func() { LogLoss([]float64{-0.1, 1.1}, 2, gold([]int32{0}, []uint16{0})) }},
-		{"log loss k=1", func() { LogLoss([]float64{1}, 1, gold([]int32{0}, []uint16{0})) }},
-		{"draws", func() { MeanAccuracy(pred, 2, g, 0, 0) }},
-		{"bins", func() { ECE(pred, 2, g, 0) }},
-		{"reliability class", func() { ReliabilityFromGold(pred, 2, g, 2, 5) }},
-		{"calibration class", func() { Calibration(pred, pred, 2, -1, 5) }},
-		{"MSE lengths", func() { MSE(pred, pred[:2], 2) }},
-		{"MSE NaN", func() { MSE([]float64{math.NaN(), 1}, []float64{0, 1}, 2) }},
-		{"bootstrap reps", func() { Bootstrap(pred, 2, g, Brier, 0, 0, 0.9) }},
-		{"bootstrap level", func() { Bootstrap(pred, 2, g, Brier, 10, 0, 1) }},
-		{"bootstrap empty", func() { Bootstrap(pred, 2, &data.Gold{}, Brier, 10, 0, 0.9) }},
-		{"AddOne k", func() { AddOne(pred, 3) }},
+		{"k zero", second(Accuracy(pred, 0, g, 0)), ErrShape, "metrics: k = 0 classes, need at least 1"},
+		{"ragged", second(Brier(pred, 3, g)), ErrShape, "metrics: length 4 is not a multiple of k = 3"},
+		{"task out of range", second(Accuracy(pred, 2, gold([]int32{2}, []uint16{0}), 0)), ErrShape, "metrics: gold task 2 out of range [0, 2)"},
+		{"negative task", second(Brier(pred, 2, gold([]int32{-1}, []uint16{0}))), ErrShape, "metrics: gold task -1 out of range [0, 2)"},
+		{"class out of range", second(LogLoss(pred, 2, gold([]int32{0}, []uint16{2}))), ErrShape, "metrics: gold class 2 of task 0 out of range [0, 2)"},
+		{"gold lengths", second(Brier(pred, 2, gold([]int32{0, 1}, []uint16{0}))), ErrShape, "metrics: gold has 2 tasks but 1 labels"},
+		{"expected accuracy", second(ExpectedAccuracy(pred, 3, g)), ErrShape, "metrics: length 4 is not a multiple of k = 3"},
+		{"NaN", second(Accuracy([]float64{math.NaN(), 1}, 2, gold([]int32{0}, []uint16{0}), 0)), ErrProbability, "metrics: NaN probability for task 0"},
+		{"NaN log loss", second(LogLoss([]float64{math.NaN(), 1}, 2, gold([]int32{0}, []uint16{0}))), ErrProbability, "metrics: NaN probability for task 0"},
+		{"negative probability", second(LogLoss([]float64{-0.1, 1.1}, 2, gold([]int32{0}, []uint16{0}))), ErrProbability, "metrics: negative probability -0.1 for task 0"},
+		{"log loss k=1", second(LogLoss([]float64{1}, 1, gold([]int32{0}, []uint16{0}))), ErrShape, "metrics: log loss needs k ≥ 2 classes, have 1"},
+		{"evaluate k=1", second(Evaluate([]float64{1}, 1, gold([]int32{0}, []uint16{0}), 0)), ErrShape, "metrics: log loss needs k ≥ 2 classes, have 1"},
+		{"draws", second(MeanAccuracy(pred, 2, g, 0, 0)), ErrArgument, "metrics: draws = 0, need at least 1"},
+		{"mean accuracy shape", second(MeanAccuracy(pred, 3, g, 0, 2)), ErrShape, "metrics: length 4 is not a multiple of k = 3"},
+		{"bins", second(ECE(pred, 2, g, 0)), ErrArgument, "metrics: bins = 0, need at least 1"},
+		{"reliability class", second(ReliabilityFromGold(pred, 2, g, 2, 5)), ErrArgument, "metrics: class 2 is neither TopClass nor in [0, 2)"},
+		{"reliability bins", second(ReliabilityFromGold(pred, 2, g, 1, -1)), ErrArgument, "metrics: bins = -1, need at least 1"},
+		{"calibration class", second(Calibration(pred, pred, 2, -1, 5)), ErrArgument, "metrics: class -1 out of range [0, 2)"},
+		{"calibration bins", second(Calibration(pred, pred, 2, 1, 0)), ErrArgument, "metrics: bins = 0, need at least 1"},
+		{"calibration lengths", second(Calibration(pred, pred[:2], 2, 1, 5)), ErrShape, "metrics: length mismatch: pred 4, truth 2"},
+		{"MSE lengths", second(MSE(pred, pred[:2], 2)), ErrShape, "metrics: length mismatch: pred 4, truth 2"},
+		{"MSE NaN", second(MSE([]float64{0, 1, math.NaN(), 1}, []float64{0, 1, 0, 1}, 2)), ErrProbability, "metrics: NaN probability for task 1"},
+		{"bootstrap reps", bootstrap(pred, g, 0, 0.9), ErrArgument, "metrics: reps = 0, need at least 1"},
+		{"bootstrap level", bootstrap(pred, g, 10, 1), ErrArgument, "metrics: level = 1, need 0 < level < 1"},
+		{"bootstrap empty", bootstrap(pred, &data.Gold{}, 10, 0.9), ErrArgument, "metrics: bootstrap of an empty gold set"},
+		{"bootstrap shape", bootstrap(pred[:3], g, 10, 0.9), ErrShape, "metrics: length 3 is not a multiple of k = 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Error("no panic")
-				}
-			}()
-			tc.f()
+			if !errors.Is(tc.err, tc.kind) {
+				t.Errorf("error %v, want one wrapping %v", tc.err, tc.kind)
+			}
+			if tc.err != nil && tc.err.Error() != tc.msg {
+				t.Errorf("message %q, want %q", tc.err, tc.msg)
+			}
 		})
 	}
+}
+
+// second returns the error of a call that returns a value and an error.
+func second[T any](_ T, err error) error { return err }
+
+// TestAddOnePanics checks the documented precondition of AddOne.
+func TestAddOnePanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("AddOne of 4 counts with k = 3 did not panic")
+		}
+	}()
+	AddOne([]float64{1, 2, 3, 4}, 3)
 }

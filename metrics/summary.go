@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -29,16 +28,19 @@ type Summary struct {
 
 // Evaluate returns the Accuracy (ties broken with seed), LogLoss, Brier
 // score and ECE (with DefaultBins bins) of pred on the gold tasks. For an
-// empty gold set the scores are NaN and N is 0. It panics if k < 2 and as
-// Accuracy does.
-func Evaluate(pred []float64, k int, gold *data.Gold, seed uint64) Summary {
-	return Summary{
-		Accuracy: Accuracy(pred, k, gold, seed),
-		LogLoss:  LogLoss(pred, k, gold),
-		Brier:    Brier(pred, k, gold),
-		ECE:      ECE(pred, k, gold, DefaultBins),
-		N:        size(gold),
+// empty gold set the scores are NaN and N is 0. It returns the errors of
+// LogLoss.
+func Evaluate(pred []float64, k int, gold *data.Gold, seed uint64) (Summary, error) {
+	// LogLoss checks everything the other scores check, and k ≥ 2.
+	ll, err := LogLoss(pred, k, gold)
+	if err != nil {
+		return Summary{}, err
 	}
+	s := Summary{LogLoss: ll, N: size(gold)}
+	s.Accuracy, _ = Accuracy(pred, k, gold, seed)
+	s.Brier, _ = Brier(pred, k, gold)
+	s.ECE, _ = ECE(pred, k, gold, DefaultBins)
+	return s, nil
 }
 
 // Bootstrap returns a percentile bootstrap confidence interval [lo, hi] for
@@ -59,19 +61,22 @@ func Evaluate(pred []float64, k int, gold *data.Gold, seed uint64) Summary {
 //	acc := func(p []float64, k int, g *data.Gold) float64 { return Accuracy(p, k, g, seed) }
 //
 // Infinite replicate values (LogLoss) are ordered as usual; if a replicate
-// value is NaN, both bounds are NaN. Bootstrap panics if reps < 1, if level
-// is not in (0, 1), if gold has no tasks, or as Accuracy does.
-func Bootstrap(pred []float64, k int, gold *data.Gold, metric Metric, reps int, seed uint64, level float64) (lo, hi float64) {
+// value is NaN, both bounds are NaN. Bootstrap returns an error wrapping
+// ErrArgument if reps < 1, if level is not in (0, 1) or if gold has no
+// tasks, the errors of Accuracy, and the first error of metric.
+func Bootstrap(pred []float64, k int, gold *data.Gold, metric Metric, reps int, seed uint64, level float64) (lo, hi float64, err error) {
 	if reps < 1 {
-		panic(fmt.Sprintf("metrics: reps = %d, need at least 1", reps))
+		return 0, 0, errorf(ErrArgument, "reps = %d, need at least 1", reps)
 	}
 	if !(level > 0 && level < 1) {
-		panic(fmt.Sprintf("metrics: level = %v, need 0 < level < 1", level))
+		return 0, 0, errorf(ErrArgument, "level = %v, need 0 < level < 1", level)
 	}
-	checkGold(pred, k, gold)
+	if err := checkGold(pred, k, gold); err != nil {
+		return 0, 0, err
+	}
 	n := size(gold)
 	if n == 0 {
-		panic("metrics: bootstrap of an empty gold set")
+		return 0, 0, errorf(ErrArgument, "bootstrap of an empty gold set")
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xb007))
 	rep := &data.Gold{Task: make([]int32, n), Label: make([]uint16, n)}
@@ -82,10 +87,12 @@ func Bootstrap(pred []float64, k int, gold *data.Gold, metric Metric, reps int, 
 			rep.Task[i] = gold.Task[s]
 			rep.Label[i] = gold.Label[s]
 		}
-		vals[r] = metric(pred, k, rep)
+		if vals[r], err = metric(pred, k, rep); err != nil {
+			return 0, 0, err
+		}
 	}
 	slices.Sort(vals)
 	lo = stat.Quantile((1-level)/2, stat.Empirical, vals, nil)
 	hi = stat.Quantile((1+level)/2, stat.Empirical, vals, nil)
-	return lo, hi
+	return lo, hi, nil
 }

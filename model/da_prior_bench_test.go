@@ -52,7 +52,7 @@ func BenchmarkDAPrior(b *testing.B) {
 			}
 			cpu1, ok1 := benchdata.CPUTime()
 			b.ReportMetric(float64(r.Evaluations), "passes")
-			b.ReportMetric(metrics.MSE(r.Probs, truth.Q, d.NumClasses()), "mse")
+			b.ReportMetric(must(metrics.MSE(r.Probs, truth.Q, d.NumClasses())), "mse")
 			if ok0 && ok1 {
 				b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 			}

@@ -100,6 +100,16 @@ type VariationalFitter interface {
 	Variational() bool
 }
 
+// PosteriorAnswerer is an Estimator, other than the Composite forms under
+// LA, whose fits' Result.Probs is the posterior of the true class
+// (ebcc.EBCC); Describe reports its Answer as "posterior".
+type PosteriorAnswerer interface {
+	Estimator
+	// Posterior reports whether a fit's Probs is the posterior of the
+	// true class.
+	Posterior() bool
+}
+
 // ClassLimiter is an Estimator that supports only some numbers of
 // classes, other than those of its noise model (KOS: two).
 type ClassLimiter interface {
@@ -187,6 +197,9 @@ func Describe(e Entry) Capabilities {
 		if _, ok := n.(PriorVarSetter); ok {
 			c.Priors = append(c.Priors, "glad-prior")
 		}
+	}
+	if p, ok := est.(PosteriorAnswerer); ok && p.Posterior() {
+		c.Answer = "posterior"
 	}
 	if l, ok := est.(ClassLimiter); ok {
 		c.MinClasses, c.MaxClasses = l.Classes()

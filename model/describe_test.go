@@ -36,7 +36,8 @@ func TestDescribeAgreesWithFits(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			if c.Name != e.Name || c.Summary != e.Summary || c.NeedsGold && !c.TrainGold || c.Variational && c.Solver != "" ||
 				c.MinClasses < 2 || c.MaxClasses < c.MinClasses || c.Both && c.Answer != "posterior" ||
-				(c.Assumption == "la") != (c.Answer == "posterior") || (c.Assumption == "") != (c.Answer == "votes") {
+				c.Assumption != "" && (c.Assumption == "la") != (c.Answer == "posterior") ||
+				c.Assumption == "" && c.Answer != "votes" && c.Answer != "posterior" || c.Assumption != "" && c.Answer == "votes" {
 				t.Fatalf("inconsistent capabilities %+v", c)
 			}
 			est := e.New()
@@ -63,8 +64,9 @@ func TestDescribeAgreesWithFits(t *testing.T) {
 			if got := r.Distribution != nil; got != c.Both {
 				t.Errorf("distribution %v, declared both answers %v", got, c.Both)
 			}
-			// A fit that reads a convergence tolerance has a solver.
-			if got := r.Solved(); got != slices.Contains(c.Settings, "func-tol") {
+			// A fit that reads a convergence tolerance, or a variational
+			// one, has a solver.
+			if got := r.Solved(); got != (slices.Contains(c.Settings, "func-tol") || c.Variational) {
 				t.Errorf("solved %v, declared settings %v", got, c.Settings)
 			}
 		})

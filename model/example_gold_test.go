@@ -41,7 +41,10 @@ func Example_gold() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		s := metrics.Evaluate(res.Probs, d.NumClasses(), test, 1)
+		s, err := metrics.Evaluate(res.Probs, d.NumClasses(), test, 1)
+		if err != nil {
+			log.Fatal(err)
+		}
 		fmt.Printf("%-18s accuracy %.4f on %d held-out gold tasks\n", names[i], s.Accuracy, s.N)
 	}
 	// Output:

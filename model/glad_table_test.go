@@ -45,13 +45,21 @@ func TestGLADPriorTable(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ll := metrics.LogLoss(r.Probs, k, gold)
+				ll := must(metrics.LogLoss(r.Probs, k, gold))
 				if v > 0 && math.IsInf(ll, 0) {
 					t.Errorf("%s %s with prior: infinite log loss", name, m.Name())
 				}
 				fmt.Printf("| %s | %s | %g | %d | %s | %.4f | %.4f | %v |\n", name, m.Name(), v, r.Iterations, r.Status,
-					metrics.Accuracy(r.Probs, k, gold, 0), ll, r.Runtime.Round(1e6))
+					must(metrics.Accuracy(r.Probs, k, gold, 0)), ll, r.Runtime.Round(1e6))
 			}
 		}
 	}
+}
+
+// must returns v; it panics, failing the test, if err is not nil.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

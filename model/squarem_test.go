@@ -122,8 +122,8 @@ func TestSquaremTable(t *testing.T) {
 				cpu1, _ := benchdata.CPUTime()
 				acc, loss := "-", "-"
 				if gold != nil && gold.Len() > 0 {
-					acc = fmt.Sprintf("%.4f", metrics.Accuracy(r.Probs, d.NumClasses(), gold, 1))
-					loss = fmt.Sprintf("%.4f", metrics.LogLoss(r.Probs, d.NumClasses(), gold))
+					acc = fmt.Sprintf("%.4f", must(metrics.Accuracy(r.Probs, d.NumClasses(), gold, 1)))
+					loss = fmt.Sprintf("%.4f", must(metrics.LogLoss(r.Probs, d.NumClasses(), gold)))
 				}
 				which, dq := "plain", "-"
 				if squarem {

@@ -175,32 +175,55 @@ func (v *dsVB) learnPrior(acc []float64) {
 	k2 := k * k
 	w := len(v.lam) / k2
 	row := make([]float64, k)
+	// A row's counts of the workers with any, K each, and their sums:
+	// they do not change during the steps, and ψ(β_z(y)) is taken once a
+	// step for all workers (m[y] of them count label y), not once a
+	// worker.
+	cs, ns := make([]float64, 0, w*k), make([]float64, 0, w)
+	m, psiB := make([]float64, k), make([]float64, k)
 	for z := range k {
 		beta := v.beta[z*k : (z+1)*k]
+		cs, ns = cs[:0], ns[:0]
+		clear(m)
+		for base := 0; base < w*k2; base += k2 {
+			var n float64
+			for y := range k {
+				n += max(acc[countAt(base, k, z, y)], 0)
+			}
+			if n > 0 {
+				for y := range k {
+					c := max(acc[countAt(base, k, z, y)], 0)
+					cs = append(cs, c)
+					if c > 0 {
+						m[y]++
+					}
+				}
+				ns = append(ns, n)
+			}
+		}
 		for range sharedPriorSteps {
 			sb := sum(beta)
 			psb := num.Digamma(sb)
 			var den float64
 			clear(row)
-			for base := 0; base < w*k2; base += k2 {
-				var n float64
-				for y := range k {
-					c := max(acc[countAt(base, k, z, y)], 0)
-					n += c
+			for i, n := range ns {
+				for y, c := range cs[i*k : (i+1)*k] {
 					if c > 0 {
-						row[y] += num.Digamma(c+beta[y]) - num.Digamma(beta[y])
+						row[y] += num.Digamma(c + beta[y])
 					}
 				}
-				if n > 0 {
-					den += num.Digamma(n+sb) - psb
-				}
+				den += num.Digamma(n + sb)
 			}
+			den -= float64(len(ns)) * psb
 			if den <= 0 {
 				break
 			}
+			for y := range k {
+				psiB[y] = num.Digamma(beta[y])
+			}
 			var next float64
 			for y := range k {
-				row[y] = max(beta[y]*row[y]/den, minSharedPrior)
+				row[y] = max(beta[y]*(row[y]-m[y]*psiB[y])/den, minSharedPrior)
 				next += row[y]
 			}
 			scale := min(1, maxSharedConcentration/next)
@@ -372,3 +395,8 @@ func (m DS) WithSharedPrior() Model {
 	m.SharedPrior = true
 	return m
 }
+
+// Table returns exp E[log π_w(z, y)] transposed, at w·K² + y·K + z: the
+// probabilities that Prob copies, laid out as Tabled's table, and where
+// Accumulate adds a label's weights. The caller must not change it.
+func (v *dsVB) Table() []float64 { return v.e.piT }

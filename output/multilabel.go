@@ -95,3 +95,33 @@ func LoadMultiLabels(ctx context.Context, path string, f dataio.Format, opt data
 	}
 	return m, nil
 }
+
+// MultiLabelTable returns the consensus file of consensus multilabel: for
+// every task of the fit br, its chosen classes (BinaryRelevance.Chosen,
+// ties broken with seed) joined by sep, or empty if it has none, and the
+// probability of every class (p_<class>).
+func MultiLabelTable(br *model.BinaryRelevance, seed uint64, sep, empty string) *Table {
+	prob, chosen := br.Chosen(seed)
+	classes := br.Data.Classes
+	t := &Table{Columns: []string{"task", "labels"}, Numeric: []bool{false, false}}
+	for _, c := range classes {
+		t.Columns = append(t.Columns, "p_"+c)
+		t.Numeric = append(t.Numeric, true)
+	}
+	for j, name := range br.Fits[0].Data.Tasks {
+		names := make([]string, len(chosen[j]))
+		for i, c := range chosen[j] {
+			names[i] = classes[c]
+		}
+		cell := strings.Join(names, sep)
+		if cell == "" {
+			cell = empty
+		}
+		row := []string{name, cell}
+		for _, p := range prob[j] {
+			row = append(row, FormatProb(p))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}

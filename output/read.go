@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/dataio"
+	"github.com/consensuslab/consensus/model"
 )
 
 // Predictions is a consensus table read back from a file.
@@ -121,6 +123,45 @@ type WorkerTable struct {
 	// Lines holds the line of each worker's row in the file (for
 	// Parquet, its row), for messages.
 	Lines []int
+}
+
+// WorkerIndices returns, for every row of t, the index of its worker in
+// d, or -1 for a worker that d does not have.
+func (t *WorkerTable) WorkerIndices(d *data.Dataset) []int {
+	index := make(map[string]int, d.NumWorkers())
+	for w, name := range d.Workers {
+		index[name] = w
+	}
+	out := make([]int, len(t.Workers))
+	for i, name := range t.Workers {
+		w, ok := index[name]
+		if !ok {
+			w = -1
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// Start returns the initial parameter vector of m on d (m.Init) with the
+// parameters of the workers of t, whose columns are m.WorkerColumns(d),
+// set by m.SetWorker, and the indices of the workers it set; a worker that
+// d does not have is skipped. A row that SetWorker refuses gives a
+// dataio.InputError naming file, the row's line and the problem.
+func (t *WorkerTable) Start(m model.WorkerStarter, d *data.Dataset, file string) ([]float64, []int, error) {
+	x := m.Init(d)
+	nc := len(t.Columns)
+	var set []int
+	for i, w := range t.WorkerIndices(d) {
+		if w < 0 {
+			continue // a worker with no labels here: nothing to start
+		}
+		if err := m.SetWorker(d, x, w, t.Values[i*nc:(i+1)*nc]); err != nil {
+			return nil, nil, &dataio.InputError{File: file, Line: t.Lines[i], Msg: err.Error()}
+		}
+		set = append(set, w)
+	}
+	return x, set, nil
 }
 
 // ReadWorkers reads the "worker" column and the numeric columns named by

@@ -17,6 +17,8 @@ func BenchmarkFlags(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		Flags(p, nil)
+		if _, err := Flags(p, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,13 +1,37 @@
 package plan
 
-import "math"
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// checkPosterior returns an error if p cannot be read: nil, without data
+// or workers, or with Probs that are not one row of K per task.
+func checkPosterior(p *Posterior) error {
+	switch {
+	case p == nil:
+		return errors.New("plan: no posterior")
+	case p.Data == nil:
+		return errors.New("plan: a posterior without its data set")
+	case p.Workers == nil:
+		return errors.New("plan: a posterior without its workers' confusion matrices")
+	case len(p.Probs) != p.Data.NumTasks()*p.Data.NumClasses():
+		return fmt.Errorf("plan: a posterior with %d consensus probabilities, want %d tasks × %d classes", len(p.Probs), p.Data.NumTasks(), p.Data.NumClasses())
+	}
+	return nil
+}
 
 // Cavity returns the class posteriors the planner reads for a fit whose
 // Probs are class posteriors: those of cavity, held as a TaskPosterior. A
 // Posterior built from another model takes its Tasks from here when its
-// worker posteriors were fitted to the same labels.
-func Cavity(p *Posterior) TaskPosterior {
-	return rows{probs: cavity(p, p.Probs), k: p.Data.NumClasses()}
+// worker posteriors were fitted to the same labels. A nil posterior, one
+// without data or workers, or one whose Probs are not J×K is an error.
+func Cavity(p *Posterior) (TaskPosterior, error) {
+	if err := checkPosterior(p); err != nil {
+		return nil, err
+	}
+	return rows{probs: cavity(p, p.Probs), k: p.Data.NumClasses()}, nil
 }
 
 // cavity returns the class posterior of every task recomputed with every

@@ -3,12 +3,14 @@ package plan
 import (
 	"cmp"
 	"context"
-	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/consensuslab/consensus/internal/pool"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/model"
@@ -20,16 +22,22 @@ type IntervalSettings struct {
 	// Level is the nominal level of the intervals; zero means 0.9.
 	Level float64
 	// Draws is the number of draws of the workers' confusion matrices;
-	// zero means 400.
+	// zero means 400 for data of up to 10⁵ labels and 4·10⁷ over the
+	// number of labels above, at least 100, so that the draws cost a few
+	// fits however large the data. The bootstrap calibrates the level for
+	// the intervals of that many draws, their sampling noise included.
 	Draws int
 	// Bootstrap is the number of data sets simulated from the fit to
-	// calibrate the level (see ClassIntervals); zero means 10, negative
-	// none.
+	// calibrate the level (see ClassIntervals); zero means 10 for data of
+	// up to 10⁵ labels and 10⁶ over the number of labels above (at least
+	// one), so that the calibration sees about 10⁶ simulated labels and
+	// costs a few fits of the data however large; negative means none.
 	Bootstrap int
 	// Seed seeds the draws and the simulations.
 	Seed uint64
-	// Fit holds the settings of the bootstrap's fits; nil means the
-	// defaults.
+	// Fit holds the settings of the bootstrap's fits, whose Threads is also
+	// the number of goroutines of the draws; nil means the defaults. The
+	// output does not depend on the number of goroutines.
 	Fit *model.Settings
 }
 
@@ -64,16 +72,21 @@ type Intervals struct {
 // generator seeded with (Seed, draw), and simulation b with (Seed, b), so
 // that the output depends on the seed alone.
 func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*Intervals, error) {
-	if p == nil {
-		return nil, errors.New("plan: no posterior")
+	if err := checkPosterior(p); err != nil {
+		return nil, err
 	}
 	var set IntervalSettings
 	if s != nil {
 		set = *s
 	}
 	set.Level = cmp.Or(set.Level, 0.9)
-	set.Draws = cmp.Or(set.Draws, 400)
-	set.Bootstrap = cmp.Or(set.Bootstrap, 10)
+	n := p.Data.NumLabels()
+	set.Draws = cmp.Or(set.Draws, max(100, min(400, 40_000_000/max(n, 1))))
+	set.Bootstrap = cmp.Or(set.Bootstrap, defaultBootstrap(n))
+	threads := 0
+	if set.Fit != nil {
+		threads = set.Fit.Threads
+	}
 	used := set.Level
 	if set.Bootstrap > 0 {
 		grid := levelGrid(set.Level)
@@ -86,29 +99,52 @@ func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*In
 				return nil, err
 			}
 			k := d.NumClasses()
-			forBlocks(d.NumTasks(), set.Draws*k, func(jlo, jhi int) {
-				sorted := classDraws(q, set.Draws, set.Seed^0x9e3779b97f4a7c15+uint64(b), jlo, jhi)
-				for i, l := range grid {
-					lo, hi := quantiles(sorted, set.Draws, l)
-					for c, x := range truth[jlo*k : jhi*k] {
-						if x >= lo[c]-1e-12 && x <= hi[c]+1e-12 {
+			tasks := spaced(d.NumTasks(), bootTasks)
+			forBlocks(len(tasks), set.Draws*k, func(lo, hi int) {
+				qlo, qhi := classDraws(q, set.Draws, set.Seed^0x9e3779b97f4a7c15+uint64(b), tasks[lo:hi], threads, grid)
+				for i := range grid {
+					for c := range qlo[i] {
+						x := truth[tasks[lo+c/k]*k+c%k]
+						if x >= qlo[i][c]-1e-12 && x <= qhi[i][c]+1e-12 {
 							in[i]++
 						}
 					}
 				}
+				all += float64((hi - lo) * k)
 			})
-			all += float64(len(truth))
 		}
 		used = calibrate(grid, in, all, set.Level)
 	}
 	k := p.Data.NumClasses()
 	lo, hi := make([]float64, len(p.Probs)), make([]float64, len(p.Probs))
-	forBlocks(p.Data.NumTasks(), set.Draws*k, func(jlo, jhi int) {
-		l, h := quantiles(classDraws(p, set.Draws, set.Seed, jlo, jhi), set.Draws, used)
-		copy(lo[jlo*k:], l)
-		copy(hi[jlo*k:], h)
+	all := spaced(p.Data.NumTasks(), p.Data.NumTasks())
+	forBlocks(len(all), set.Draws*k, func(jlo, jhi int) {
+		l, h := classDraws(p, set.Draws, set.Seed, all[jlo:jhi], threads, []float64{used})
+		copy(lo[jlo*k:], l[0])
+		copy(hi[jlo*k:], h[0])
 	})
 	return &Intervals{Lo: lo, Hi: hi, Level: set.Level, Used: used}, nil
+}
+
+// bootTasks bounds the tasks of every bootstrap simulation whose coverage
+// is measured: the simulation is fitted whole, its coverage measured on at
+// most this many tasks, evenly spaced.
+const bootTasks = 20000
+
+// spaced returns at most m of the indices 0 … n−1, evenly spaced from 0.
+func spaced(n, m int) []int {
+	stride := max((n+m-1)/max(m, 1), 1)
+	out := make([]int, 0, (n+stride-1)/stride)
+	for j := 0; j < n; j += stride {
+		out = append(out, j)
+	}
+	return out
+}
+
+// defaultBootstrap returns the default number of bootstrap data sets for
+// data of n labels: min(10, 10⁶/n), at least 1.
+func defaultBootstrap(n int) int {
+	return max(1, min(10, 1_000_000/max(n, 1)))
 }
 
 // levelGrid returns the levels the calibration tries, in increasing order:
@@ -187,8 +223,9 @@ func classPrior(p *Posterior) []float64 {
 	return prior
 }
 
-// blockFloats bounds the draws held at once: 2²³ values, 64 MiB.
-const blockFloats = 1 << 23
+// blockFloats bounds the draws held at once: 2²² values, 32 MiB, held
+// twice while they are gathered and sorted.
+const blockFloats = 1 << 22
 
 // forBlocks calls f on consecutive blocks [lo, hi) of n tasks, each of at
 // most blockFloats/per tasks (at least one).
@@ -199,18 +236,26 @@ func forBlocks(n, per int, f func(lo, hi int)) {
 	}
 }
 
-// classDraws returns draws of the class posteriors of tasks [jlo, jhi) at
-// confusion matrices and a class prior drawn from their posteriors, sorted
-// per cell: cell c (task jlo + c/K, class c mod K) holds its draws at
-// [c·draws, (c+1)·draws). Draw s comes from a generator seeded with (seed,
+// classDraws returns, for every level of levels, the equal-tailed
+// intervals of the class posteriors of the tasks listed over draws of the
+// confusion matrices and the class prior from their posteriors: lo[i][c]
+// and hi[i][c] bound cell c (task tasks[c/K], class c mod K) at levels[i]. Draw s comes from a generator seeded with (seed,
 // s), which draws the prior and then every worker's rows in order, so
-// that a task's draws do not depend on the block it is in.
-func classDraws(p *Posterior, draws int, seed uint64, jlo, jhi int) []float64 {
+// that a task's draws do not depend on the tasks listed with it; the draws run
+// on threads goroutines (zero: one per core), each writing its own
+// entries, so that they do not depend on that number either.
+func classDraws(p *Posterior, draws int, seed uint64, tasks []int, threads int, levels []float64) (lo, hi [][]float64) {
 	d := p.Data
 	k := d.NumClasses()
 	J := d.NumTasks()
-	cells := (jhi - jlo) * k
-	samples := make([]float64, draws*cells)
+	cells := len(tasks) * k
+	lo, hi = make([][]float64, len(levels)), make([][]float64, len(levels))
+	var qs []float64
+	for i, l := range levels {
+		lo[i], hi[i] = make([]float64, cells), make([]float64, cells)
+		qs = append(qs, (1-l)/2, (1+l)/2)
+	}
+	slices.Sort(qs)
 	lam := make([]float64, d.NumWorkers()*k*k)
 	for w := range d.Workers {
 		p.Workers.Confusion(w, lam[w*k*k:(w+1)*k*k])
@@ -222,10 +267,13 @@ func classDraws(p *Posterior, draws int, seed uint64, jlo, jhi int) []float64 {
 			nu[z] += p.Probs[j*k+z]
 		}
 	}
-	prior := make([]float64, k)
-	logPi := make([]float64, len(lam))
-	o := make([]float64, k)
-	for s := range draws {
+	// Every draw writes its row of raw, [s·cells, (s+1)·cells); the rows are
+	// gathered cell by cell for the quantiles.
+	raw := make([]float64, draws*cells)
+	ctx := context.Background()
+	_ = pool.Run(ctx, draws, pool.Settings{Threads: threads}, func(s int) error {
+		prior := make([]float64, k)
+		logPi := make([]float64, len(lam))
 		src := rand.NewPCG(seed, uint64(s))
 		var sum float64
 		for z := range k {
@@ -246,7 +294,9 @@ func classDraws(p *Posterior, draws int, seed uint64, jlo, jhi int) []float64 {
 				logPi[r+y] = math.Log(max(logPi[r+y]/sum, 1e-300))
 			}
 		}
-		for j := jlo; j < jhi; j++ {
+		row := raw[s*cells : (s+1)*cells]
+		for t, j := range tasks {
+			o := row[t*k : (t+1)*k]
 			copy(o, prior)
 			for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
 				w, y := int(d.Worker[i]), int(d.Label[i])
@@ -255,29 +305,93 @@ func classDraws(p *Posterior, draws int, seed uint64, jlo, jhi int) []float64 {
 				}
 			}
 			softmax(o)
-			for z := range k {
-				samples[((j-jlo)*k+z)*draws+s] = o[z]
+		}
+		return nil
+	})
+	// Gathered in tiles of 64 cells, whose draws fit in a core's cache.
+	const chunk = 64
+	_ = pool.Run(ctx, (cells+chunk-1)/chunk, pool.Settings{Threads: threads}, func(i int) error {
+		c0, c1 := i*chunk, min((i+1)*chunk, cells)
+		n := c1 - c0
+		tile := make([]float64, draws*n)
+		for s := range draws {
+			copy(tile[s*n:(s+1)*n], raw[s*cells+c0:s*cells+c1])
+		}
+		col := make([]float64, draws)
+		q := make([]float64, len(qs))
+		for c := range n {
+			for s := range col {
+				col[s] = tile[s*n+c]
+			}
+			quantilesOf(col, qs, q)
+			for i, l := range levels {
+				lo[i][c0+c] = q[sort.SearchFloat64s(qs, (1-l)/2)]
+				hi[i][c0+c] = q[sort.SearchFloat64s(qs, (1+l)/2)]
 			}
 		}
-	}
-	for c := range cells {
-		slices.Sort(samples[c*draws : (c+1)*draws])
-	}
-	return samples
+		return nil
+	})
+	return lo, hi
 }
 
-// quantiles returns the equal-tailed intervals at level of every cell of
-// sorted (as classDraws lays it out).
-func quantiles(sorted []float64, draws int, level float64) (lo, hi []float64) {
-	n := len(sorted) / draws
-	lo, hi = make([]float64, n), make([]float64, n)
-	tail := (1 - level) / 2
-	for c := range n {
-		col := sorted[c*draws : (c+1)*draws]
-		lo[c] = quantileSorted(col, tail)
-		hi[c] = quantileSorted(col, 1-tail)
+// quantilesOf writes the qs-quantiles of x (qs in increasing order) into
+// out, each interpolated linearly between order statistics as
+// quantileSorted does, by selection rather than sorting; x is reordered.
+func quantilesOf(x, qs, out []float64) {
+	from := 0
+	for i, q := range qs {
+		h := q * float64(len(x)-1)
+		r := min(int(h), len(x)-1)
+		nth(x[from:], r-from)
+		from = r
+		v := x[r]
+		if r+1 < len(x) {
+			v += (h - float64(r)) * (slices.Min(x[r+1:]) - v)
+		}
+		out[i] = v
 	}
-	return lo, hi
+}
+
+// nth reorders x so that x[r] is the value it would have sorted, with
+// no larger value before it and no smaller one after it (quickselect,
+// median-of-three pivots).
+func nth(x []float64, r int) {
+	lo, hi := 0, len(x)-1
+	for lo < hi {
+		m := lo + (hi-lo)/2
+		if x[m] < x[lo] {
+			x[m], x[lo] = x[lo], x[m]
+		}
+		if x[hi] < x[lo] {
+			x[hi], x[lo] = x[lo], x[hi]
+		}
+		if x[hi] < x[m] {
+			x[hi], x[m] = x[m], x[hi]
+		}
+		pivot := x[m]
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < pivot {
+				i++
+			}
+			for x[j] > pivot {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case r <= j:
+			hi = j
+		case r >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }
 
 // softmax turns the logarithms in v into probabilities, in place.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -53,7 +55,8 @@ func TestClassIntervalCoverage(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					rawLo, rawHi := quantiles(classDraws(p, 400, seed, 0, s.Data.NumTasks()), 400, 0.9)
+					rl, rh := classDraws(p, 400, seed, spaced(s.Data.NumTasks(), s.Data.NumTasks()), 0, []float64{0.9})
+					rawLo, rawHi := rl[0], rh[0]
 					truth := trueClassPosterior(s)
 					for i, x := range truth {
 						all++
@@ -87,14 +90,53 @@ func TestClassDrawsBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole := classDraws(p, 50, 7, 0, 60)
-	parts := append(classDraws(p, 50, 7, 0, 25), classDraws(p, 50, 7, 25, 60)...)
+	all := spaced(60, 60)
+	levels := []float64{0.5, 0.9}
+	wlo, whi := classDraws(p, 50, 7, all, 1, levels)
+	alo, ahi := classDraws(p, 50, 7, all[:25], 3, levels)
+	blo, bhi := classDraws(p, 50, 7, all[25:], 2, levels)
+	whole := [][]float64{wlo[0], wlo[1], whi[0], whi[1]}
+	parts := [][]float64{append(alo[0], blo[0]...), append(alo[1], blo[1]...), append(ahi[0], bhi[0]...), append(ahi[1], bhi[1]...)}
+	if got := spaced(10, 4); !reflect.DeepEqual(got, []int{0, 3, 6, 9}) {
+		t.Errorf("spaced(10, 4) = %v, want [0 3 6 9]", got)
+	}
 	if !reflect.DeepEqual(whole, parts) {
-		t.Error("the draws of two blocks differ from those of one")
+		t.Error("the draws of two blocks on several goroutines differ from those of one block on one")
 	}
 	var calls, tasks int
 	forBlocks(10, blockFloats/3, func(lo, hi int) { calls++; tasks += hi - lo })
 	if calls != 4 || tasks != 10 {
 		t.Errorf("forBlocks: %d calls over %d tasks, want 4 over 10", calls, tasks)
+	}
+}
+
+// TestQuantilesOf checks the quantiles found by selection against those of
+// the sorted values, on samples with ties and without.
+func TestQuantilesOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct {
+		name string
+		n    int
+		ties bool
+	}{{"one", 1, false}, {"two", 2, false}, {"400", 400, false}, {"401 ties", 401, true}, {"50 ties", 50, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			x := make([]float64, c.n)
+			for i := range x {
+				x[i] = rng.Float64()
+				if c.ties {
+					x[i] = float64(rng.IntN(7))
+				}
+			}
+			sorted := slices.Clone(x)
+			slices.Sort(sorted)
+			qs := []float64{0, 0.005, 0.05, 0.25, 0.5, 0.95, 0.975, 1}
+			got := make([]float64, len(qs))
+			quantilesOf(x, qs, got)
+			for i, q := range qs {
+				if want := quantileSorted(sorted, q); got[i] != want {
+					t.Errorf("quantile %v: %v, want %v", q, got[i], want)
+				}
+			}
+		})
 	}
 }

@@ -79,8 +79,8 @@ type Pick struct {
 // are broken by task index, then worker index: the result does not depend
 // on the order of evaluation.
 func Next(p *Posterior, s *Settings) ([]Pick, error) {
-	if p == nil {
-		return nil, errors.New("plan: no posterior")
+	if err := checkPosterior(p); err != nil {
+		return nil, err
 	}
 	if p.Tasks == nil {
 		return nil, errors.New("plan: the fit gives no posterior of the tasks' true classes (a DA fit); fit vb-la-ds")
@@ -345,8 +345,8 @@ func (la lookahead) change(rho []float64) float64 {
 // confidence, the gain looking lookahead labels ahead (zero: 3) and the
 // probability that one more label changes the consensus label.
 func Assess(p *Posterior, lookahead int) ([]Pick, error) {
-	if p == nil {
-		return nil, errors.New("plan: no posterior")
+	if err := checkPosterior(p); err != nil {
+		return nil, err
 	}
 	if p.Tasks == nil {
 		return nil, errors.New("plan: the fit gives no posterior of the tasks' true classes (a DA fit); fit vb-la-ds")

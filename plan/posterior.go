@@ -98,7 +98,11 @@ func FromResult(r *model.Result) (*Posterior, error) {
 	if c.Answer == "posterior" {
 		// An LA fit (vb-la-ds, or the default with both answers, vb-ds),
 		// whose Probs are the true class's.
-		p.Tasks = Cavity(p)
+		t, err := Cavity(p)
+		if err != nil {
+			return nil, err
+		}
+		p.Tasks = t
 	}
 	return p, nil
 }

@@ -114,7 +114,12 @@ func TestNextSettings(t *testing.T) {
 		}
 		seen[pk.Task] = true
 	}
-	if a, b := Flags(p, &FlagSettings{Seed: 9}), Flags(p, &FlagSettings{Seed: 9}); !reflect.DeepEqual(a, b) {
+	a, errA := Flags(p, &FlagSettings{Seed: 9})
+	b, errB := Flags(p, &FlagSettings{Seed: 9})
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
+	if !reflect.DeepEqual(a, b) {
 		t.Error("Flags differ between two runs")
 	}
 }

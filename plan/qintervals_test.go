@@ -3,27 +3,29 @@ package plan
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
 	"github.com/consensuslab/consensus/sim"
 )
 
-// TestLabelIntervalCoverage measures how often the calibrated 90%
-// intervals of q_j cover the true label distributions of simulated DA
-// data (Dawid-Skene workers, K = 2 and 5, 3 and 10 labels a task, two
-// seeds each), and holds it within 0.83 to 0.98 (the target is
-// 0.87 to 0.93: docs/planning.md has the numbers).
+// TestLabelIntervalCoverage measures how often the 90% intervals of q_j
+// cover the true label distributions of simulated DA data (Dawid-Skene
+// workers, K = 2 and 5, 3 and 10 labels a task, three seeds each), and
+// holds it within 0.85 to 0.95 (the target is 0.87 to 0.93:
+// docs/planning.md has the numbers).
 func TestLabelIntervalCoverage(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the calibration fits every data set eleven times")
+		t.Skip("importance sampling of 400 draws for every task")
 	}
 	for _, k := range []int{2, 5} {
 		for _, n := range []int{3, 10} {
 			t.Run(fmt.Sprintf("K%d-L%d", k, n), func(t *testing.T) {
-				var in, raw, all float64
-				for seed := uint64(1); seed <= 2; seed++ {
+				var in, all float64
+				for seed := uint64(1); seed <= 3; seed++ {
 					d, truth, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 50, Classes: k, LabelsPerTask: n, Noise: noise.DS{}, Latent: latent.DA{}, Seed: seed})
 					if err != nil {
 						t.Fatal(err)
@@ -36,23 +38,48 @@ func TestLabelIntervalCoverage(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					rawLo, rawHi := betaIntervals(r.Probs, d, 0.9)
 					for i, x := range truth.Q {
 						all++
 						if x >= iv.Lo[i] && x <= iv.Hi[i] {
 							in++
 						}
-						if x >= rawLo[i] && x <= rawHi[i] {
-							raw++
-						}
 					}
-					t.Logf("seed %d: calibrated level %.4f", seed, iv.Used)
 				}
-				t.Logf("K=%d, %d labels a task: q coverage %.3f (uncalibrated %.3f)", k, n, in/all, raw/all)
-				if c := in / all; c < 0.83 || c > 0.98 {
-					t.Errorf("coverage %.3f at 90%%, want 0.83 to 0.98", c)
+				t.Logf("K=%d, %d labels a task: q coverage %.3f", k, n, in/all)
+				if c := in / all; c < 0.85 || c > 0.95 {
+					t.Errorf("coverage %.3f at 90%%, want 0.85 to 0.95", c)
 				}
 			})
 		}
+	}
+}
+
+// TestLabelIntervalsThreads checks that the intervals of q_j are the same
+// on one goroutine and on several, and depend on the seed.
+func TestLabelIntervalsThreads(t *testing.T) {
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 600, Workers: 20, Classes: 3, LabelsPerTask: 4, Noise: noise.DS{}, Latent: latent.DA{}, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := DAModel.Fit(context.Background(), d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ivs []*Intervals
+	for _, c := range []struct {
+		threads int
+		seed    uint64
+	}{{1, 7}, {3, 7}, {3, 8}} {
+		iv, err := LabelIntervals(context.Background(), r, &IntervalSettings{Seed: c.seed, Fit: &model.Settings{Threads: c.threads}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ivs = append(ivs, iv)
+	}
+	if !reflect.DeepEqual(ivs[0], ivs[1]) {
+		t.Error("the intervals on 1 and 3 goroutines differ")
+	}
+	if reflect.DeepEqual(ivs[1].Lo, ivs[2].Lo) {
+		t.Error("the intervals of seeds 7 and 8 are the same")
 	}
 }

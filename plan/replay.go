@@ -88,7 +88,10 @@ func Replay(ctx context.Context, d *data.Dataset, truth []int, strategy string, 
 	}
 	c := &Curve{Strategy: strategy, Stopped: -1}
 	for {
-		sub := Prefix(d, shown)
+		sub, err := Prefix(d, shown)
+		if err != nil {
+			return nil, err
+		}
 		p, err := Fit(ctx, sub, set.Fit)
 		if err != nil {
 			return nil, err
@@ -143,10 +146,21 @@ func roundRobin(chosen, shown, nj []int, n int) []int {
 }
 
 // Prefix returns the data set of every task's first shown[j] labels of d,
-// in their recorded order, with d's tasks, workers and classes.
-func Prefix(d *data.Dataset, shown []int) *data.Dataset {
+// in their recorded order, with d's tasks, workers and classes. A nil data
+// set, a shown of another length than d's tasks, or a task shown more
+// labels than it has or fewer than none is an error.
+func Prefix(d *data.Dataset, shown []int) (*data.Dataset, error) {
+	if d == nil {
+		return nil, errors.New("plan: no data set")
+	}
+	if len(shown) != d.NumTasks() {
+		return nil, fmt.Errorf("plan: a prefix of %d tasks' labels from a data set of %d tasks", len(shown), d.NumTasks())
+	}
 	n := 0
-	for _, s := range shown {
+	for j, s := range shown {
+		if s < 0 || s > d.Offsets[j+1]-d.Offsets[j] {
+			return nil, fmt.Errorf("plan: a prefix of %d labels of task %q, which has %d", s, d.Tasks[j], d.Offsets[j+1]-d.Offsets[j])
+		}
 		n += s
 	}
 	out := &data.Dataset{Name: d.Name, Tasks: d.Tasks, Workers: d.Workers, Classes: d.Classes,
@@ -157,7 +171,7 @@ func Prefix(d *data.Dataset, shown []int) *data.Dataset {
 		out.Label = append(out.Label, d.Label[lo:lo+shown[j]]...)
 		out.Offsets[j+1] = len(out.Label)
 	}
-	return out
+	return out, nil
 }
 
 // accuracy returns the fraction of the tasks of known truth whose argmax
@@ -179,15 +193,19 @@ func accuracy(probs []float64, k int, truth []int) float64 {
 
 // Savings returns the labels the planner spent (beyond every task's first)
 // before its accuracy first reached target, and their fraction of all
-// such labels; -1 and 1 if it never did.
-func Savings(planner *Curve, target float64) (spent int, fraction float64) {
+// such labels; -1 and 1 if it never did. A nil or empty curve, or one
+// whose Spent and Accuracy differ in length, is an error.
+func Savings(planner *Curve, target float64) (spent int, fraction float64, err error) {
+	if planner == nil || len(planner.Spent) == 0 || len(planner.Spent) != len(planner.Accuracy) {
+		return 0, 0, errors.New("plan: savings of no curve, or of one with unequal Spent and Accuracy")
+	}
 	total := planner.Spent[len(planner.Spent)-1]
 	for i, a := range planner.Accuracy {
 		if a >= target {
-			return planner.Spent[i], float64(planner.Spent[i]) / float64(max(total, 1))
+			return planner.Spent[i], float64(planner.Spent[i]) / float64(max(total, 1)), nil
 		}
 	}
-	return -1, 1
+	return -1, 1, nil
 }
 
 // GoldTruth returns the truth Replay takes from gold labels: the gold

@@ -32,7 +32,10 @@ func TestReplaySavings(t *testing.T) {
 					t.Fatal(err)
 				}
 				target := u.Accuracy[len(u.Accuracy)-1]
-				spent, frac := Savings(p, target)
+				spent, frac, err := Savings(p, target)
+				if err != nil {
+					t.Fatal(err)
+				}
 				t.Logf("reveal %d: %s: uniform's full accuracy %.4f; planner reaches it at %d labels (%.3f of those beyond the first); planner stopped at %d", reveal, name, target, spent, frac, p.Stopped)
 				for i := range p.Spent {
 					t.Logf("  %5d  planner %.4f  uniform %.4f", p.Spent[i], p.Accuracy[i], accuracyAt(u, p.Spent[i]))
@@ -72,8 +75,14 @@ func TestReplaySimulated(t *testing.T) {
 				t.Fatal(err)
 			}
 			target := u.Accuracy[len(u.Accuracy)-1]
-			spent, frac := Savings(p, target)
-			_, near := Savings(p, target-0.005)
+			spent, frac, err := Savings(p, target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, near, err := Savings(p, target-0.005)
+			if err != nil {
+				t.Fatal(err)
+			}
 			t.Logf("K=%d seed %d: uniform's full accuracy %.4f; planner reaches it at %d labels (%.3f), within 0.005 at %.3f; stopped at %d", k, seed, target, spent, frac, near, p.Stopped)
 			if near > 0.6 {
 				t.Errorf("K=%d seed %d: planner needs %.3f of the labels to come within 0.005, want at most 0.6", k, seed, near)

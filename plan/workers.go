@@ -76,8 +76,12 @@ type WorkerFlag struct {
 // p.Data.Workers. The counts behind it are the expected counts of the fit,
 // C_w(z, y) = λ_w(z, y) − β(z, y); the free model gives every confusion
 // row the fit's prior Dirichlet(β_z), the spammer model one distribution
-// for all rows with a uniform Dirichlet prior.
-func Flags(p *Posterior, s *FlagSettings) []WorkerFlag {
+// for all rows with a uniform Dirichlet prior. A nil posterior, or one
+// without data or workers, is an error.
+func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
+	if err := checkPosterior(p); err != nil {
+		return nil, err
+	}
 	set := s.withDefaults()
 	d := p.Data
 	k := d.NumClasses()
@@ -117,7 +121,7 @@ func Flags(p *Posterior, s *FlagSettings) []WorkerFlag {
 		}()
 	}
 	wg.Wait()
-	return out
+	return out, nil
 }
 
 // flagWorker fills f's accuracy, interval and probabilities from the
@@ -235,18 +239,29 @@ func workerCounts(p *Posterior, beta []float64) [][]float64 {
 	for w := range counts {
 		counts[w] = make([]float64, k*k)
 	}
+	prior := classPrior(p)
+	logMean := make([]float64, len(mean))
+	for i, x := range mean {
+		logMean[i] = math.Log(max(x, 1e-300))
+	}
+	all := make([]float64, k)
 	r := make([]float64, k)
 	for j := range d.Tasks {
-		rho := p.Probs[j*k : (j+1)*k]
+		copy(all, prior)
 		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
 			w, y := int(d.Worker[i]), int(d.Label[i])
-			var s float64
 			for z := range k {
-				r[z] = rho[z] / max(mean[(w*k+z)*k+y], 1e-300)
-				s += r[z]
+				all[z] += logMean[(w*k+z)*k+y]
 			}
+		}
+		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
+			w, y := int(d.Worker[i]), int(d.Label[i])
 			for z := range k {
-				counts[w][z*k+y] += r[z] / s
+				r[z] = all[z] - logMean[(w*k+z)*k+y]
+			}
+			softmax(r)
+			for z := range k {
+				counts[w][z*k+y] += r[z]
 			}
 		}
 	}

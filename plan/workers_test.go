@@ -20,7 +20,10 @@ func flagScore(t *testing.T, c Crowd) (recall, precision float64, bad, flagged i
 	if err != nil {
 		t.Fatal(err)
 	}
-	flags := Flags(p, &FlagSettings{Seed: c.Seed})
+	flags, err := Flags(p, &FlagSettings{Seed: c.Seed})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var hit int
 	for w, f := range flags {
 		if f.Labels < 20 {
@@ -42,15 +45,15 @@ func flagScore(t *testing.T, c Crowd) (recall, precision float64, bad, flagged i
 // TestFlagsFindBadWorkers checks the target of the worker flags: on crowds
 // with 10% spammers and 5% adversaries, flagging at posterior 0.5 finds at
 // least 90% of them with at least 90% precision among workers with 20 or
-// more labels, over four seeds (pooled), at K = 2, 3 and 5 with 5 labels a
-// task and K = 2 with 10. With 3 labels a task the consensus the evidence
+// more labels, over four seeds (pooled), at K = 2, 3 and 5 with 5 and 10
+// labels a task. With 3 labels a task the consensus the evidence
 // is counted against is itself poor: those cases are measured and logged
 // (docs/planning.md), not held to the target.
 func TestFlagsFindBadWorkers(t *testing.T) {
 	for _, tc := range []struct {
 		k, labels int
 		held      bool
-	}{{2, 5, true}, {3, 5, true}, {5, 5, true}, {2, 10, true}, {2, 3, false}, {3, 3, false}} {
+	}{{2, 5, true}, {3, 5, true}, {5, 5, true}, {2, 10, true}, {3, 10, true}, {5, 10, true}, {2, 3, false}, {3, 3, false}, {5, 3, false}} {
 		t.Run(fmt.Sprintf("K%d-L%d", tc.k, tc.labels), func(t *testing.T) {
 			var bad, flagged, hits, trueFlags float64
 			for seed := uint64(1); seed <= 4; seed++ {

@@ -68,7 +68,10 @@ func (r *Report) planNext(ctx context.Context) (*nextView, error) {
 		v.Tasks = append(v.Tasks, nextRow{Rank: i + 1, Task: r.d.Tasks[pk.Task], Label: r.d.Classes[argmaxOf(probs)],
 			Labels: r.d.Offsets[pk.Task+1] - r.d.Offsets[pk.Task], Confidence: num(pk.Confidence, 3), Gain: num(pk.Gain, 4), Change: num(pk.Change, 3)})
 	}
-	flags := plan.Flags(p, &plan.FlagSettings{Seed: r.seed})
+	flags, err := plan.Flags(p, &plan.FlagSettings{Seed: r.seed})
+	if err != nil {
+		return nil, err
+	}
 	order := make([]int, len(flags))
 	for w := range order {
 		order[w] = w
@@ -101,7 +104,10 @@ func (r *Report) planNext(ctx context.Context) (*nextView, error) {
 		return nil, err
 	}
 	target := u.Accuracy[len(u.Accuracy)-1]
-	spent, frac := plan.Savings(pl, target)
+	spent, frac, err := plan.Savings(pl, target)
+	if err != nil {
+		return nil, err
+	}
 	if spent >= 0 {
 		v.Saving = fmt.Sprintf("Batches of %d labels. The planner reaches the accuracy of round-robin with every label (%.4f on the gold tasks) after %d of the %d labels beyond every task's first (%.0f%%).",
 			batch, target, spent, pl.Spent[len(pl.Spent)-1], 100*frac)

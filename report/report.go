@@ -240,21 +240,25 @@ func New(ctx context.Context, d *data.Dataset, gold *data.Gold, opt *Settings) (
 		return r, nil
 	}
 	for _, n := range names {
-		r.scores = append(r.scores, r.score(r.res[n], summaries[n], o.BootstrapReps))
+		s, err := r.score(r.res[n], summaries[n], o.BootstrapReps)
+		if err != nil {
+			return nil, err
+		}
+		r.scores = append(r.scores, s)
 	}
 	return r, nil
 }
 
 // score evaluates one fitted estimator by the scoring rule of
 // model.Result.Consensus, as the command line scores it.
-func (r *Report) score(res *model.Result, summary string, reps int) Score {
+func (r *Report) score(res *model.Result, summary string, reps int) (Score, error) {
 	s := Score{
 		Model: res.Model, Summary: summary, LogLikelihood: res.LogLikelihood,
 		Iterations: res.Iterations, Converged: res.Converged, Runtime: res.Runtime,
 		AccuracyCI: [2]float64{math.NaN(), math.NaN()}, LogLossCI: [2]float64{math.NaN(), math.NaN()},
 	}
 	if r.gold == nil {
-		return s
+		return s, nil
 	}
 	k := res.K()
 	c := res.Consensus()
@@ -262,15 +266,23 @@ func (r *Report) score(res *model.Result, summary string, reps int) Score {
 	if c.Baseline() {
 		s.Note = fmt.Sprintf("scores of add-one smoothed frequencies; accuracy averaged over %d tie-breaking draws", metrics.TieDraws)
 	}
-	s.Gold = c.Evaluate(r.gold, r.seed)
+	var err error
+	if s.Gold, err = c.Evaluate(r.gold, r.seed); err != nil {
+		return Score{}, err
+	}
 	acc := c.AccuracyMetric(r.seed)
 	if reps > 0 {
-		lo, hi := metrics.Bootstrap(pred, k, r.gold, acc, reps, r.seed, 0.95)
+		lo, hi, err := metrics.Bootstrap(pred, k, r.gold, acc, reps, r.seed, 0.95)
+		if err != nil {
+			return Score{}, err
+		}
 		s.AccuracyCI = [2]float64{lo, hi}
-		lo, hi = metrics.Bootstrap(pred, k, r.gold, metrics.LogLoss, reps, r.seed, 0.95)
+		if lo, hi, err = metrics.Bootstrap(pred, k, r.gold, metrics.LogLoss, reps, r.seed, 0.95); err != nil {
+			return Score{}, err
+		}
 		s.LogLossCI = [2]float64{lo, hi}
 	}
-	return s
+	return s, nil
 }
 
 // entropy returns the entropy of p in base len(p), in [0, 1].

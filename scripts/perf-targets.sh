@@ -7,9 +7,11 @@
 #
 # quick (the default): reading 10^7 labels in CSV, JSON Lines and Parquet on
 # one and two goroutines, the one-pass benchmarks at K = 2 and 20, and
-# whole `consensus fit` processes on the 2·10^6-label file (K = 2) and a
-# 10^6-label file with K = 20; about 10 minutes on two idle cores (13-15 with Crowd-Kit). full
-# adds the 10^8-label DA-DS fit (about 10 more minutes and 4 GB).
+# whole `consensus fit` processes on the 2·10^6-label file (K = 2), a
+# 10^6-label file with K = 20, and the default model's files (2·10^6
+# one-coin labels, K = 2; 2·10^5 labels, K = 10, against la-ds); more
+# than 10 minutes on two idle cores, and more with Crowd-Kit. full adds
+# the 10^8-label DA-DS fit (about 10 more minutes and 4 GB).
 #
 # Every figure is the median of RUNS runs (default 3; FIT_RUNS, if set, for
 # the whole fits), taken in rounds: one run of each reading, of each pass
@@ -103,6 +105,9 @@ echo "## data" >&2
 "$bin" simulate --model da-ds --objects 2000000 --workers 5000 --labels-per-object 5 --seed 1 -o "$tmp/l10m.parquet"
 "$bin" simulate --model da-ds --objects 400000 --workers 1000 --labels-per-object 5 --seed 1 -o "$tmp/sim2m.csv"
 "$bin" simulate --model la-ds --objects 200000 --workers 1000 --labels-per-object 5 --classes 20 --seed 1 -o "$tmp/sim1m-k20.csv"
+# The default model's files (scripts/default-bench.sh speed makes the same).
+"$bin" simulate --model la-onecoin --objects 400000 --workers 2000 --labels-per-object 5 --seed 1 -o "$tmp/onecoin2m.csv"
+"$bin" simulate --model la-ds --classes 10 --objects 40000 --workers 200 --labels-per-object 5 --seed 1 -o "$tmp/k10.csv"
 
 echo "## reading 10^7 labels (dataio.LoadLabels in a test binary)" >&2
 read10m() { # NAME FILE GOMAXPROCS
@@ -142,9 +147,10 @@ pass() {
 echo "## whole fits" >&2
 # Crowd-Kit's DawidSkene is timed in this run if it can be imported, each
 # of its runs beside the fits it is compared with; else the targets take
-# the CPU seconds the issue quotes: 2·10^6 labels, K = 2: 27.4 (against
+# the CPU seconds the issues quote: 2·10^6 labels, K = 2: 27.4 (against
 # la-ds) and 25.9 (against da-ds); 10^6 labels, K = 20: 28.6 (against da-ds,
-# on a file the issue does not name).
+# on a file the issue does not name); 2·10^6 labels from one-coin workers:
+# 15.9 (against the default).
 python=${PYTHON:-python3}
 if [ -n "${CROWDKIT:-}" ]; then
 	PYTHONPATH=$CROWDKIT${PYTHONPATH:+:$PYTHONPATH}
@@ -154,9 +160,9 @@ ck=false
 if "$python" -c 'import crowdkit.aggregation' 2>/dev/null; then
 	ck=true
 fi
-fits="la2m da2m la20 da20"
+fits="la2m da2m la20 da20 la1c def1c la10 def10"
 if $ck; then
-	fits="$fits ck2m ck20"
+	fits="$fits ck2m ck20 ck1c"
 fi
 for name in $fits; do : >"$tmp/$name.t"; done
 i=0
@@ -171,14 +177,23 @@ while [ "$i" -lt "$fit_runs" ]; do
 	if $ck; then
 		once ck20 "$python" scripts/crowdkit-ds.py "$tmp/sim1m-k20.csv" "$tmp/o.csv"
 	fi
+	# The default model (no -m) against la-ds, on one-coin workers at
+	# K = 2 and Dawid-Skene workers at K = 10.
+	once la1c "$bin" fit "$tmp/onecoin2m.csv" -m la-ds -o "$tmp/o.csv"
+	once def1c "$bin" fit "$tmp/onecoin2m.csv" -o "$tmp/o.csv"
+	if $ck; then
+		once ck1c "$python" scripts/crowdkit-ds.py "$tmp/onecoin2m.csv" "$tmp/o.csv"
+	fi
+	once la10 "$bin" fit "$tmp/k10.csv" -m la-ds -o "$tmp/o.csv"
+	once def10 "$bin" fit "$tmp/k10.csv" -o "$tmp/o.csv"
 	i=$((i + 1))
 done
 summarise $fits
 if $ck; then
-	ck_la2m=$ck2m_cpu ck_da2m=$ck2m_cpu ck_da20=$ck20_cpu
+	ck_la2m=$ck2m_cpu ck_da2m=$ck2m_cpu ck_da20=$ck20_cpu ck_1c=$ck1c_cpu
 	ck_how="Crowd-Kit $("$python" -c 'import crowdkit; print(getattr(crowdkit, "__version__", "(version unknown)"))' 2>/dev/null) timed in this run, CPU s"
 else
-	ck_la2m=27.4 ck_da2m=25.9 ck_da20=28.6
+	ck_la2m=27.4 ck_da2m=25.9 ck_da20=28.6 ck_1c=15.9
 	ck_how="Crowd-Kit not importable: the issue's CPU s"
 fi
 # iters NAME: the solver line of the last fit.
@@ -218,6 +233,14 @@ row "2·10^6 labels, K = 2, da-ds: >= 20x Crowd-Kit's $ck_da2m CPU-s, so <= $(ca
 	"$da2m_cpu <= $ck_da2m / 20"
 row "DA-DS <= 2x LA-DS, whole process, 2·10^6 labels (CPU)" \
 	"$(calc "$da2m_cpu / $la2m_cpu")x" "$da2m_cpu <= 2 * $la2m_cpu"
+row "2·10^6 labels, K = 2, one-coin workers, the default: <= 2x la-ds (CPU)" \
+	"CPU ${def1c_cpu} s = $(calc "$def1c_cpu / $la1c_cpu")x la-ds's ${la1c_cpu} s (wall ${def1c_wall} s, ${def1c_rss} MB)" \
+	"$def1c_cpu <= 2 * $la1c_cpu"
+row "the same: >= 15x Crowd-Kit's $ck_1c CPU-s, so <= $(calc "$ck_1c / 15") s" \
+	"$(calc "$ck_1c / $def1c_cpu")x" "$def1c_cpu <= $ck_1c / 15"
+row "2·10^5 labels, K = 10, the default: <= 3x la-ds (CPU)" \
+	"CPU ${def10_cpu} s = $(calc "$def10_cpu / $la10_cpu")x la-ds's ${la10_cpu} s (wall ${def10_wall} s)" \
+	"$def10_cpu <= 3 * $la10_cpu"
 row "10^6 labels, K = 20, da-ds: >= 5x Crowd-Kit's $ck_da20 CPU-s, so <= $(calc "$ck_da20 / 5") s" \
 	"CPU ${da20_cpu} s = $(calc "$ck_da20 / $da20_cpu")x (wall ${da20_wall} s, ${da20_rss} MB; $(iters da20))" \
 	"$da20_cpu <= $ck_da20 / 5"

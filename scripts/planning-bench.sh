@@ -1,11 +1,64 @@
 #!/usr/bin/env bash
-# The planner's savings (docs/planning.md): replays the shipped data sets and
-# simulated crowds by the planner of 'consensus next' and by round-robin,
-# prints the Markdown table of the docs and, with a directory argument,
-# draws the plots there (docs/figures in the docs).
-#   scripts/planning-bench.sh [PLOTS_DIR] [planbench flags...]
+# The bars of the planner of 'consensus next' (docs/planning.md), each measured
+# by one part of this script:
+#   savings   replays the shipped data sets and simulated crowds by the planner
+#             and by round-robin (scripts/planbench): the Markdown table and,
+#             with a directory, the plots there (docs/figures in the docs)
+#   coverage  the coverage of the 90% intervals of the true-class probability
+#             and of q_j on simulated crowds, several seeds
+#   flags     the recall and precision of the worker flags at 3, 5 and 10
+#             labels a task
+#   speed     CPU seconds of fit, next, next --workers and next --intervals on
+#             10⁶ simulated labels
+#   scripts/planning-bench.sh [savings [PLOTS_DIR [planbench flags...]] | coverage | flags | speed | all]
+# With no argument, or a directory as the first, it runs savings as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir="${1:-}"
-shift || true
-exec go run ./scripts/planbench -plots "$dir" "$@"
+part="${1:-savings}"
+case "$part" in
+savings | coverage | flags | speed | all) shift || true ;;
+*) part=savings ;;
+esac
+
+savings() {
+	local dir="${1:-}"
+	shift || true
+	go run ./scripts/planbench -plots "$dir" "$@"
+}
+
+coverage() {
+	go test ./plan -count=1 -v -run 'TestClassIntervalCoverage|TestLabelIntervalCoverage' | grep -E 'coverage|^(ok|FAIL)'
+}
+
+flags() {
+	go test ./plan -count=1 -v -run 'TestFlagsFindBadWorkers' | grep -E 'bad workers|^(ok|FAIL)'
+}
+
+speed() {
+	local tmp
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' RETURN
+	go build -o "$tmp/consensus" ./cmd/consensus
+	"$tmp/consensus" simulate --model la-ds --objects 100000 --workers 1000 --labels-per-object 10 --seed 1 --output "$tmp/big.csv" 2>/dev/null
+	local run
+	for run in "fit --input big.csv -o fit.csv" \
+		"next --input big.csv --budget 1000 -o next.csv" \
+		"next --input big.csv --budget 1000 -o next.csv --workers flags.csv" \
+		"next --input big.csv --budget 10 -o next.csv --tasks t.csv --intervals 0.9"; do
+		# shellcheck disable=SC2086
+		(cd "$tmp" && /usr/bin/time -f "| \`consensus $run\` | %U | %M |" ./consensus $run 2>&1 >/dev/null | tail -1)
+	done
+}
+
+case "$part" in
+savings) savings "$@" ;;
+coverage) coverage ;;
+flags) flags ;;
+speed) speed ;;
+all)
+	coverage
+	flags
+	speed
+	savings "$@"
+	;;
+esac

@@ -118,9 +118,9 @@ func TestBayesPosteriorCalibrated(t *testing.T) {
 				t.Fatal(err)
 			}
 			k, gold := d.NumClasses(), tr.Gold()
-			acc := metrics.Accuracy(post, k, gold, 1)
-			mv := metrics.Accuracy(d.Frequencies(), k, gold, 1)
-			ece := metrics.ECE(post, k, gold, 10)
+			acc := must(metrics.Accuracy(post, k, gold, 1))
+			mv := must(metrics.Accuracy(d.Frequencies(), k, gold, 1))
+			ece := must(metrics.ECE(post, k, gold, 10))
 			t.Logf("%s: Bayes accuracy %.4f, majority vote %.4f, ECE %.4f", name, acc, mv, ece)
 			if acc < mv {
 				t.Errorf("Bayes accuracy %.4f below majority vote's %.4f", acc, mv)
@@ -155,4 +155,12 @@ func TestBayesPosteriorErrors(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
 		}
 	}
+}
+
+// must returns v; it panics, failing the test, if err is not nil.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

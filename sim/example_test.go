@@ -25,7 +25,10 @@ func ExampleSimulate() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mse := metrics.MSE(res.Probs, truth.Target, d.NumClasses())
+	mse, err := metrics.MSE(res.Probs, truth.Target, d.NumClasses())
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println("mean squared error below 0.1:", mse < 0.1)
 	// Output:
 	// 500 tasks, 10 workers, 5000 labels, 2 classes
@@ -50,8 +53,15 @@ func ExampleRegime() {
 	}
 	gold := truth.Gold()
 	fmt.Println(d.NumTasks(), "tasks,", d.NumWorkers(), "workers,", d.NumLabels(), "labels")
-	fmt.Printf("Bayes limit %.3f, majority vote %.3f\n",
-		metrics.Accuracy(post, 2, gold, 1), metrics.Accuracy(d.Frequencies(), 2, gold, 1))
+	bayes, err := metrics.Accuracy(post, 2, gold, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	mv, err := metrics.Accuracy(d.Frequencies(), 2, gold, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("Bayes limit %.3f, majority vote %.3f\n", bayes, mv)
 	// Output:
 	// 8000 tasks, 176 workers, 24000 labels
 	// Bayes limit 0.938, majority vote 0.897

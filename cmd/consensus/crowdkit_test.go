@@ -31,6 +31,10 @@ func TestCrowdKitModels(t *testing.T) {
 		{"gmv without gold", []string{"fit", "-i", "labels.csv", "--model", "gmv"}, 2, "", "needs training gold to measure worker skills: no task has a gold class: give --train-gold FILE, or --train-fraction F with --gold"},
 		{"kos", []string{"fit", "-i", "labels.csv", "--model", "kos"}, 0, "task,label,p_x,p_y", "model kos"},
 		{"kos on three classes", []string{"fit", "-i", "three.csv", "--model", "kos"}, 2, "", "kos is for two classes only, and the data have 3"},
+		{"kos seeded", []string{"fit", "-i", "labels.csv", "--model", "kos", "--random-state", "4294967295"}, 0, "task,label,p_x,p_y", "model kos"},
+		{"mmsr seeded", []string{"fit", "-i", "labels.csv", "--model", "mmsr", "--random-state", "3"}, 0, "task,label,p_x,p_y", "model mmsr"},
+		{"random state too large", []string{"fit", "-i", "labels.csv", "--model", "mmsr", "--random-state", "4294967296"}, 2, "", "--random-state 4294967296: must be at most 4294967295, as numpy's RandomState"},
+		{"random state without a random start", []string{"fit", "-i", "labels.csv", "--model", "la-ds", "--random-state", "1"}, 2, "", "--random-state: model la-ds has no random start; it applies to kos and mmsr"},
 		// The rank-one iteration overflows: a one-line error, no output file.
 		{"mmsr diverges", []string{"fit", "-i", "mmsr6.csv", "--model", "mmsr", "-o", "out.csv"}, 1, "", "mmsr: the rank-one iteration diverged at sweep"},
 	}

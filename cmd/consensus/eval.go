@@ -63,14 +63,22 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 			}
 			noteUnmatched(g)
 			k := len(p.Classes)
-			s := metrics.Evaluate(p.Probs, k, g, seed)
+			s, err := metrics.Evaluate(p.Probs, k, g, seed)
+			if err != nil {
+				return usageErr(fmt.Errorf("%s: %w", preds, err))
+			}
+			// ECE with the user's bins, which the flag check keeps valid.
+			ece, err := metrics.ECE(p.Probs, k, g, bins)
+			if err != nil {
+				return usageErr(fmt.Errorf("%s: %w", preds, err))
+			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "tasks\t%d\n", s.N)
 			// +0 turns a -0 (a log loss of exactly 0) into 0.
 			fmt.Fprintf(w, "accuracy\t%.6f\n", s.Accuracy+0)
 			fmt.Fprintf(w, "log_loss\t%.6f\n", s.LogLoss+0)
 			fmt.Fprintf(w, "brier\t%.6f\n", s.Brier+0)
-			fmt.Fprintf(w, "ece\t%.6f\n", metrics.ECE(p.Probs, k, g, bins)+0)
+			fmt.Fprintf(w, "ece\t%.6f\n", ece+0)
 			return nil
 		},
 	}

@@ -85,6 +85,7 @@ func newFitCmd() *cobra.Command {
 	var af autoFlags
 	var modelName, out, workers, summary, outFormat string
 	var mo modelOptions
+	var randomState uint64
 	c := &cobra.Command{
 		Use:   "fit [LABELS]",
 		Short: "Fit a consensus model and write every task's label and distribution",
@@ -117,6 +118,18 @@ func newFitCmd() *cobra.Command {
 				return err
 			}
 			ests = ff.withIterations(cmd, ests)
+			if cmd.Flags().Changed("random-state") {
+				if randomState > crowdkit.MaxRandomState {
+					return usagef("--random-state %d: must be at most %d, as numpy's RandomState", randomState, uint64(crowdkit.MaxRandomState))
+				}
+				for i, est := range ests {
+					rs, ok := est.(crowdkit.RandomStarter)
+					if !ok {
+						return usagef("--random-state: model %s has no random start; it applies to kos and mmsr", est.Name())
+					}
+					ests[i] = rs.WithRandomState(uint32(randomState))
+				}
+			}
 			ofmt, err := dataio.ParseFormat(outFormat)
 			if err != nil {
 				return usagef("--output-format: %v", err)
@@ -200,6 +213,12 @@ func newFitCmd() *cobra.Command {
 				// and reports none.
 				return usagef("--tasks: the fit of model %s reports no per-task parameters (%s do); no output written", res.Model, model.NamesWith(func(c model.Capabilities) bool { return c.TaskParams }))
 			}
+			// The gold scores of the summary, before any output is
+			// written.
+			goldSummary, err := goldLines(res, gold, ff.seed)
+			if err != nil {
+				return err
+			}
 			files := lf.files(out, ofmt, res, ff.seed)
 			if workers != "" {
 				files = append(files, output.WorkersFile(workers, "", res))
@@ -215,7 +234,7 @@ func newFitCmd() *cobra.Command {
 				if modelName == autoName {
 					chosen = " (chosen by --model auto)"
 				}
-				printSummary(os.Stderr, est, res, chosen, gold, ff.seed)
+				printSummary(os.Stderr, est, res, chosen, goldSummary)
 			}
 			return nil
 		},
@@ -228,6 +247,7 @@ func newFitCmd() *cobra.Command {
 	af.register(c)
 	c.Flags().Float64Var(&mo.gladPrior, "glad-prior", 0, gladPriorHelp)
 	c.Flags().Float64Var(&mo.qPrior, "q-prior", 0, qPriorHelp)
+	c.Flags().Uint64Var(&randomState, "random-state", 0, "kos and mmsr: seed of the random start, drawn as Crowd-Kit's random_state draws it (numpy's RandomState; at most 2^32-1)")
 	c.Flags().BoolVar(&mo.staged, "staged", false, stagedHelp)
 	c.Flags().StringVarP(&modelName, "model", "m", model.DefaultModel, "model: "+joinNames()+", or auto: choose among "+strings.Join(compare.AutoModels, ", ")+" on held-out labels (--auto-models, --auto-criterion)")
 	c.RegisterFlagCompletionFunc("model", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -242,7 +262,40 @@ func newFitCmd() *cobra.Command {
 
 // printSummary writes the one-screen summary of the fit r of est to w;
 // note follows the model's name.
-func printSummary(w io.Writer, est model.Estimator, r *model.Result, note string, gold *data.Gold, seed uint64) {
+// goldLines returns the lines of a fit's summary about the gold labels:
+// the scores of r by the rule of metrics.Consensus, and of its label
+// distributions.
+func goldLines(r *model.Result, gold *data.Gold, seed uint64) (string, error) {
+	var b strings.Builder
+	if gold == nil || gold.Len() == 0 {
+		return "", nil
+	}
+	s, err := r.Consensus().Evaluate(gold, seed)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&b, "gold (%d tasks): accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
+		s.N, s.Accuracy, s.LogLoss, s.Brier, s.ECE)
+	if r.Distribution != nil {
+		q, err := metrics.Consensus{Probs: r.Distribution, K: r.K()}.Evaluate(gold, seed)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "label distribution on gold: accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
+			q.Accuracy, q.LogLoss, q.Brier, q.ECE)
+	}
+	if r.Consensus().Baseline() {
+		ll, err := metrics.LogLoss(r.Probs, r.K(), gold)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "(rfe: accuracy averaged over %d tie-breaking draws; log loss, Brier and ECE of add-one smoothed frequencies; unsmoothed log loss %.4f)\n",
+			metrics.TieDraws, ll)
+	}
+	return b.String(), nil
+}
+
+func printSummary(w io.Writer, est model.Estimator, r *model.Result, note, gold string) {
 	d := r.Data
 	fmt.Fprintf(w, "model %s%s: %d tasks, %d workers, %d labels, %d classes\n",
 		r.Model, note, d.NumTasks(), d.NumWorkers(), d.NumLabels(), d.NumClasses())
@@ -254,19 +307,5 @@ func printSummary(w io.Writer, est model.Estimator, r *model.Result, note string
 		}
 		printClassPrior(w, r)
 	}
-	if gold == nil || gold.Len() == 0 {
-		return
-	}
-	s := r.Consensus().Evaluate(gold, seed) // the scoring rule of metrics.Consensus
-	fmt.Fprintf(w, "gold (%d tasks): accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
-		s.N, s.Accuracy, s.LogLoss, s.Brier, s.ECE)
-	if r.Distribution != nil {
-		q := metrics.Consensus{Probs: r.Distribution, K: r.K()}.Evaluate(gold, seed)
-		fmt.Fprintf(w, "label distribution on gold: accuracy %.4f, log loss %.4f, Brier %.4f, ECE %.4f\n",
-			q.Accuracy, q.LogLoss, q.Brier, q.ECE)
-	}
-	if r.Consensus().Baseline() {
-		fmt.Fprintf(w, "(rfe: accuracy averaged over %d tie-breaking draws; log loss, Brier and ECE of add-one smoothed frequencies; unsmoothed log loss %.4f)\n",
-			metrics.TieDraws, metrics.LogLoss(r.Probs, r.K(), gold))
-	}
+	io.WriteString(w, gold)
 }

@@ -120,28 +120,7 @@ func (f *multilabelFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	prob, chosen := br.Chosen(f.seed)
-	t := &output.Table{Columns: []string{"task", "labels"}, Numeric: []bool{false, false}}
-	for _, c := range m.Classes {
-		t.Columns = append(t.Columns, "p_"+c)
-		t.Numeric = append(t.Numeric, true)
-	}
-	objects := br.Fits[0].Data.Tasks
-	for j, name := range objects {
-		names := make([]string, len(chosen[j]))
-		for i, c := range chosen[j] {
-			names[i] = m.Classes[c]
-		}
-		cell := strings.Join(names, f.labelSep)
-		if cell == "" {
-			cell = f.empty
-		}
-		row := []string{name, cell}
-		for _, p := range prob[j] {
-			row = append(row, output.FormatProb(p))
-		}
-		t.Rows = append(t.Rows, row)
-	}
+	t := output.MultiLabelTable(br, f.seed, f.labelSep, f.empty)
 	if err := output.WriteFiles(cmd.Context(), output.TableFile(f.out, ofmt, t)); err != nil {
 		return err
 	}

@@ -128,9 +128,13 @@ posterior 0.5 or more, else "none").`,
 			if err != nil {
 				return err
 			}
-			files := []output.File{output.TableFile(out, ofmt, output.PlanPicks(d, p, picks, pool != ""))}
+			files := []output.File{output.TableFile(out, ofmt, plan.PicksTable(d, p, picks, pool != ""))}
 			if workers != "" {
-				files = append(files, output.TableFile(workers, ofmt, output.PlanWorkers(res, plan.Flags(p, &fs))))
+				flags, err := plan.Flags(p, &fs)
+				if err != nil {
+					return err
+				}
+				files = append(files, output.TableFile(workers, ofmt, plan.WorkersTable(res, flags)))
 			}
 			if tasks != "" {
 				all, err := plan.Assess(p, set.Lookahead)
@@ -155,7 +159,7 @@ posterior 0.5 or more, else "none").`,
 						}
 					}
 				}
-				files = append(files, output.TableFile(tasks, ofmt, output.PlanTasks(d, p, all, iv, q, qiv)))
+				files = append(files, output.TableFile(tasks, ofmt, plan.TasksTable(d, p, all, iv, q, qiv)))
 			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err

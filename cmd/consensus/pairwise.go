@@ -148,9 +148,9 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	if f.strict && !res.Converged {
 		return fmt.Errorf("--strict: %s did not converge in %d iterations; no output written", res.Model, res.Iterations)
 	}
-	files := []output.File{output.TableFile(f.out, ofmt, output.PairwiseScores(res))}
+	files := []output.File{output.TableFile(f.out, ofmt, res.ScoresTable())}
 	if f.work != "" {
-		files = append(files, output.TableFile(f.work, ofmt, output.PairwiseWorkers(res, comp)))
+		files = append(files, output.TableFile(f.work, ofmt, res.WorkersTable(comp)))
 	}
 	if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 		return err
@@ -228,13 +228,13 @@ the comparisons name them.`,
 				return usageErr(err)
 			}
 			files := []output.File{{Path: out, Write: table.Encoder(out, "", func(w io.Writer, f dataio.Format) error {
-				return output.WriteComparisons(w, f, comp)
+				return comp.Write(w, f)
 			})}}
 			if truth != "" {
-				files = append(files, output.TableFile(truth, "", output.PairwiseTruthScores(comp, tr)))
+				files = append(files, output.TableFile(truth, "", tr.ScoresTable(comp)))
 			}
 			if truthWorkers != "" {
-				files = append(files, output.TableFile(truthWorkers, "", output.PairwiseTruthWorkers(comp, tr)))
+				files = append(files, output.TableFile(truthWorkers, "", tr.WorkersTable(comp)))
 			}
 			return output.WriteFiles(cmd.Context(), files...)
 		},

@@ -27,7 +27,7 @@ func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Settings)
 	}
 	if f.workers != "" {
 		files = append(files, output.File{Path: f.workers, Write: table.Encoder(f.workers, "", func(w io.Writer, fm dataio.Format) error {
-			return output.WriteSimWorkers(w, fm, d, tr, cfg.Noise)
+			return tr.WriteWorkers(w, fm, d, cfg.Noise)
 		})})
 	}
 	return files, nil

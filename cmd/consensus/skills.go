@@ -85,7 +85,7 @@ func (f *skillFlags) apply(est model.Estimator, d *data.Dataset) (model.Estimato
 	if err != nil {
 		return nil, limitHint(withAdvice(err, readFlags{format: "--skills-format"}))
 	}
-	index := workerIndex(d)
+	index := t.WorkerIndices(d)
 	skills := make([]float64, d.NumWorkers())
 	for w := range skills {
 		skills[w] = math.NaN()
@@ -96,7 +96,7 @@ func (f *skillFlags) apply(est model.Estimator, d *data.Dataset) (model.Estimato
 		if !(s >= 0) || math.IsInf(s, 1) {
 			return nil, &dataio.InputError{File: f.path, Line: t.Lines[i], Msg: fmt.Sprintf("worker %q has skill %v: want a finite number, at least 0", name, s)}
 		}
-		if w, ok := index[name]; ok {
+		if w := index[i]; w >= 0 {
 			skills[w] = s
 			given++
 		}

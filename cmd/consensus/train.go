@@ -141,28 +141,6 @@ func (f *trainFlags) startWorkers(m model.WorkerStarter, d *data.Dataset) ([]flo
 		}
 		return nil, nil, limitHint(withAdvice(err, readFlags{format: "--init-workers-format"}))
 	}
-	index := workerIndex(d)
-	x := m.Init(d)
-	nc := len(names)
-	var set []int
-	for i, name := range t.Workers { // each worker once: output.LoadWorkers refuses a second row
-		w, ok := index[name]
-		if !ok {
-			continue // a worker with no labels here: nothing to start
-		}
-		if err := m.SetWorker(d, x, w, t.Values[i*nc:(i+1)*nc]); err != nil {
-			return nil, nil, &dataio.InputError{File: f.initWorkers, Line: t.Lines[i], Msg: err.Error()}
-		}
-		set = append(set, w)
-	}
-	return x, set, nil
-}
-
-// workerIndex maps the name of every worker of d to its index.
-func workerIndex(d *data.Dataset) map[string]int {
-	index := make(map[string]int, d.NumWorkers())
-	for w, name := range d.Workers {
-		index[name] = w
-	}
-	return index
+	// Each worker once: output.LoadWorkers refuses a second row.
+	return t.Start(m, d, f.initWorkers)
 }

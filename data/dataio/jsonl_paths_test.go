@@ -250,6 +250,26 @@ func TestJSONLPaths(t *testing.T) {
 			}
 			return ""
 		}), ReadSettings{}},
+		{"escapes in every record, bad ones late", body(20000, func(i int) string {
+			switch i {
+			case 14000:
+				return `{"task":"\u0074ask","worker":"\u0077orker","label":"\u006cabel"}` + "\n" // the header, escaped
+			case 15000:
+				return `{"task":"t","worker":"w","label":"N\u0061N"}` + "\n"
+			case 16000:
+				return `{"task":"t\u00e9","worker":"w","label":"1"` + "\n"
+			}
+			return fmt.Sprintf(`{"task":"t\u00e9%d","worker":"w%d\"","label":"%d"}`+"\n", i/3, i%97, i%2)
+		}), ReadSettings{}},
+		{"escaped label not a class", body(20000, func(i int) string {
+			if i == 12345 {
+				return `{"task":"t","worker":"w","label":"\u0032"}` + "\n"
+			}
+			return fmt.Sprintf(`{"task":"t\u00e9%d","worker":"w%d","label":"\u003%d"}`+"\n", i/3, i%97, i%2)
+		}), ReadSettings{Classes: []string{"0", "1"}}},
+		{"escapes and a memory limit", body(20000, func(i int) string {
+			return fmt.Sprintf(`{"task":"t\u00e9%d","worker":"w%d","label":"%d"}`+"\n", i/3, i%97, i%2)
+		}), ReadSettings{MaxMemory: 1 << 20}},
 		{"a line longer than the buffer", body(20000, func(i int) string {
 			if i == 3000 || i == 3001 {
 				return long

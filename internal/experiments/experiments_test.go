@@ -231,8 +231,8 @@ func TestSyntheticDABeatsLA(t *testing.T) {
 	if !(late > 1.3*early) {
 		t.Errorf("DA-GLAD MLE: MSE %.4f after 10 iterations, %.4f after %d; expected it to rise", early, late, cfg.SweepLimits[len(cfg.SweepLimits)-1])
 	}
-	if res.CalibrationFigure(res.Protocol) == nil || res.SweepFigure() == nil {
-		t.Error("no figure")
+	if fig, err := res.CalibrationFigure(res.Protocol); err != nil || fig == nil || res.SweepFigure() == nil {
+		t.Errorf("no figure (%v)", err)
 	}
 }
 
@@ -394,8 +394,11 @@ func TestMirrored(t *testing.T) {
 		{[]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, false},
 	}
 	for _, tc := range tests {
-		if got := Mirrored(tc.pred, truth); got != tc.want {
-			t.Errorf("Mirrored(%v) = %v, want %v", tc.pred, got, tc.want)
+		if got, err := Mirrored(tc.pred, truth); err != nil || got != tc.want {
+			t.Errorf("Mirrored(%v) = %v, %v, want %v", tc.pred, got, err, tc.want)
 		}
+	}
+	if _, err := Mirrored(truth[:4], truth); err == nil {
+		t.Error("Mirrored of an estimate of another size: no error")
 	}
 }

@@ -238,8 +238,12 @@ func Overlap(ctx context.Context, cfg OverlapSettings, progress func(model.Progr
 							if err != nil {
 								return err
 							}
-							pt.Accuracy[r] = metrics.Accuracy(fit.Probs, k, gold, cfg.Seed)
-							pt.LogLoss[r] = metrics.LogLoss(fit.Probs, k, gold)
+							if pt.Accuracy[r], err = metrics.Accuracy(fit.Probs, k, gold, cfg.Seed); err != nil {
+								return err
+							}
+							if pt.LogLoss[r], err = metrics.LogLoss(fit.Probs, k, gold); err != nil {
+								return err
+							}
 							pt.Iterations[r] = fit.Iterations
 							*conv = fit.Converged
 							return nil

@@ -197,7 +197,9 @@ func Real(ctx context.Context, cfg RealSettings, progress func(model.Progress)) 
 						if err != nil {
 							return err
 						}
-						*cell = scoreReal(r, gold, cfg)
+						if *cell, err = scoreReal(r, gold, cfg); err != nil {
+							return err
+						}
 						cell.MaxIterations = set.MaxIterations
 						if r.Consensus().Baseline() { // no iterations
 							cell.MaxIterations = 0
@@ -218,10 +220,14 @@ func Real(ctx context.Context, cfg RealSettings, progress func(model.Progress)) 
 }
 
 // scoreReal scores one fit on the gold labels.
-func scoreReal(r *model.Result, gold *data.Gold, cfg RealSettings) RealCell {
+func scoreReal(r *model.Result, gold *data.Gold, cfg RealSettings) (RealCell, error) {
 	k := r.K()
+	ll, err := metrics.LogLoss(r.Probs, k, gold)
+	if err != nil {
+		return RealCell{}, err
+	}
 	c := RealCell{
-		LogLoss:       metrics.LogLoss(r.Probs, k, gold),
+		LogLoss:       ll,
 		LogLossAddOne: math.NaN(),
 		Ties:          goldTies(r.Probs, k, gold),
 		Iterations:    r.Iterations,
@@ -229,13 +235,17 @@ func scoreReal(r *model.Result, gold *data.Gold, cfg RealSettings) RealCell {
 		Converged:     r.Converged,
 	}
 	if con := r.Consensus(); con.Baseline() {
-		c.Accuracy = metrics.MeanAccuracy(r.Probs, k, gold, cfg.Seed, cfg.TieDraws)
-		c.LogLossAddOne = metrics.LogLoss(con.Scored(), k, gold)
+		if c.Accuracy, err = metrics.MeanAccuracy(r.Probs, k, gold, cfg.Seed, cfg.TieDraws); err != nil {
+			return RealCell{}, err
+		}
+		if c.LogLossAddOne, err = metrics.LogLoss(con.Scored(), k, gold); err != nil {
+			return RealCell{}, err
+		}
 		c.Status = ""
-	} else {
-		c.Accuracy = metrics.Accuracy(r.Probs, k, gold, cfg.Seed)
+	} else if c.Accuracy, err = metrics.Accuracy(r.Probs, k, gold, cfg.Seed); err != nil {
+		return RealCell{}, err
 	}
-	return c
+	return c, nil
 }
 
 // goldTies counts the gold objects whose distribution has a tied maximum.

@@ -123,12 +123,20 @@ func Run(ctx context.Context, cfg Settings) (*Report, error) {
 				return rep, err
 			}
 			md = res.Markdown()
+			cal, err := res.CalibrationFigure(res.Protocol)
+			if err != nil {
+				return rep, err
+			}
+			calMLE, err := res.CalibrationFigure(res.MLE)
+			if err != nil {
+				return rep, err
+			}
 			err = firstErr(
 				w.file("synthetic.md", func(f io.Writer) error { _, err := io.WriteString(f, md); return err }),
 				w.file("synthetic.csv", res.WriteCSV),
 				w.file("synthetic_sweep.csv", res.WriteSweepCSV),
-				w.figure("calibration", res.CalibrationFigure(res.Protocol)),
-				w.figure("calibration_mle", res.CalibrationFigure(res.MLE)),
+				w.figure("calibration", cal),
+				w.figure("calibration_mle", calMLE),
 				w.figure("synthetic_sweep", res.SweepFigure()),
 			)
 			if err != nil {

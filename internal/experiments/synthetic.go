@@ -112,13 +112,19 @@ type SyntheticRow struct {
 // truth with the two classes swapped than to the truth itself. GLAD has a
 // mirror symmetry: abilities e_w → −e_w with the classes swapped give the
 // same likelihood (exactly under LA with a uniform prior), so a fit can end
-// in the mode that reads every label backwards.
-func Mirrored(pred, truth []float64) bool {
+// in the mode that reads every label backwards. It returns the errors of
+// metrics.MSE.
+func Mirrored(pred, truth []float64) (bool, error) {
 	swapped := make([]float64, len(truth))
 	for j := 0; j+1 < len(truth); j += 2 {
 		swapped[j], swapped[j+1] = truth[j+1], truth[j]
 	}
-	return metrics.MSE(pred, swapped, 2) < metrics.MSE(pred, truth, 2)-1e-9
+	back, err := metrics.MSE(pred, swapped, 2)
+	if err != nil {
+		return false, err
+	}
+	fwd, err := metrics.MSE(pred, truth, 2)
+	return back < fwd-1e-9, err
 }
 
 // add appends the result of model m on one simulation.
@@ -287,8 +293,27 @@ func Synthetic(ctx context.Context, cfg SyntheticSettings, progress func(model.P
 		return nil, err
 	}
 
-	mse := func(p []float64, s int) float64 { return metrics.MSE(p, sims[s].tr.Q, k) }
-	mirror := func(p []float64, s int) bool { return k == 2 && Mirrored(p, sims[s].tr.Q) }
+	// scoreErr is the first error of a score, returned once the tables
+	// are made.
+	var scoreErr error
+	keep := func(err error) {
+		if scoreErr == nil {
+			scoreErr = err
+		}
+	}
+	mse := func(p []float64, s int) float64 {
+		v, err := metrics.MSE(p, sims[s].tr.Q, k)
+		keep(err)
+		return v
+	}
+	mirror := func(p []float64, s int) bool {
+		if k != 2 {
+			return false
+		}
+		m, err := Mirrored(p, sims[s].tr.Q)
+		keep(err)
+		return m
+	}
 	trajRow := func(name string, tr [2][]*fitTrajectory, limit int) SyntheticRow {
 		row := SyntheticRow{Name: name}
 		for s := range nsim {
@@ -354,5 +379,8 @@ func Synthetic(ctx context.Context, cfg SyntheticSettings, progress func(model.P
 	}
 	res.MLE = &CalibrationData{Name: "MLE (L-BFGS to convergence)", Truth: sims[0].tr.Q, LA: lbfgs[0][0].Final, DA: lbfgs[1][0].Final}
 	res.Protocol = &CalibrationData{Name: fmt.Sprintf("ridge λ = %g", cfg.Ridge), Truth: sims[0].tr.Q, LA: ridge[pw][0][0].Probs, DA: ridge[pw][1][0].Probs}
+	if scoreErr != nil {
+		return nil, scoreErr
+	}
 	return res, nil
 }

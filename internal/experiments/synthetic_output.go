@@ -164,14 +164,18 @@ func (r *SyntheticResult) WriteSweepCSV(w io.Writer) error {
 // CalibrationFigure returns the calibration plots of c side by side: the
 // true probability of class 1 on the horizontal axis, the estimate on the
 // vertical one, every object as a point, the means of Settings.Bins bins of
-// the true probability and the diagonal.
-func (r *SyntheticResult) CalibrationFigure(c *CalibrationData) *Figure {
+// the true probability and the diagonal. It returns the errors of
+// metrics.MSE and metrics.Calibration.
+func (r *SyntheticResult) CalibrationFigure(c *CalibrationData) (*Figure, error) {
 	if c == nil {
-		return nil
+		return nil, nil
 	}
 	k := 2
-	panel := func(title string, est []float64, col color.RGBA) *plot.Plot {
-		mse := metrics.MSE(est, c.Truth, k)
+	panel := func(title string, est []float64, col color.RGBA) (*plot.Plot, error) {
+		mse, err := metrics.MSE(est, c.Truth, k)
+		if err != nil {
+			return nil, err
+		}
 		p := newPlot(fmt.Sprintf("%s, %s: MSE %.4f", title, c.Name, mse), "true probability q_j of class 1", "estimated probability of class 1")
 		unitAxes(p)
 		p.Legend.Top, p.Legend.Left = false, false
@@ -185,19 +189,30 @@ func (r *SyntheticResult) CalibrationFigure(c *CalibrationData) *Figure {
 		sc.Color = faded(col)
 		p.Add(sc)
 		p.Legend.Add("objects", sc)
-		bins := metrics.Calibration(est, c.Truth, k, 1, r.Settings.Bins)
+		bins, err := metrics.Calibration(est, c.Truth, k, 1, r.Settings.Bins)
+		if err != nil {
+			return nil, err
+		}
 		bx := make(plotter.XYs, len(bins))
 		for i, b := range bins {
 			bx[i] = plotter.XY{X: b.X, Y: b.Y}
 		}
 		addLine(p, fmt.Sprintf("mean of %d bins", r.Settings.Bins), bx, col, draw.SquareGlyph{}, false)
 		addDiagonal(p, "perfect calibration")
-		return p
+		return p, nil
+	}
+	la, err := panel("LA GLAD", c.LA, colLA)
+	if err != nil {
+		return nil, err
+	}
+	da, err := panel("DA GLAD", c.DA, colDA)
+	if err != nil {
+		return nil, err
 	}
 	return &Figure{
-		Panels: [][]*plot.Plot{{panel("LA GLAD", c.LA, colLA), panel("DA GLAD", c.DA, colDA)}},
+		Panels: [][]*plot.Plot{{la, da}},
 		Width:  vg.Centimeter * 26, Height: vg.Centimeter * 13,
-	}
+	}, nil
 }
 
 // SweepFigure returns the plot of the mean MSE against the iteration limit

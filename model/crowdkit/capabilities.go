@@ -20,7 +20,29 @@ var (
 	_ model.MemoryEstimator = ZeroBasedSkill{}
 	_ model.MemoryEstimator = KOS{}
 	_ model.MemoryEstimator = MMSR{}
+	_ RandomStarter         = KOS{}
+	_ RandomStarter         = MMSR{}
 )
+
+// MaxRandomState is the largest seed of numpy's legacy RandomState, and so
+// of Crowd-Kit's random_state: 2³² − 1.
+const MaxRandomState = 1<<32 - 1
+
+// RandomStarter is an estimator whose start is random, drawn as Crowd-Kit
+// draws it with numpy's legacy generator: KOS and MMSR.
+type RandomStarter interface {
+	model.Estimator
+	// WithRandomState returns the estimator with its start drawn as
+	// numpy's RandomState(seed) draws Crowd-Kit's, for a seed of at most
+	// MaxRandomState.
+	WithRandomState(seed uint32) model.Estimator
+}
+
+// WithRandomState returns e with Seed seed.
+func (e KOS) WithRandomState(seed uint32) model.Estimator { e.Seed = uint64(seed); return e }
+
+// WithRandomState returns e with Seed seed.
+func (e MMSR) WithRandomState(seed uint32) model.Estimator { e.Seed = uint64(seed); return e }
 
 // WithGold returns g with its training gold set to class.
 func (g GoldMajorityVote) WithGold(class []int) model.Estimator {

@@ -83,7 +83,11 @@ func ExampleKOS() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("raw %v: accuracy %.4f\n", e.Raw, metrics.Accuracy(res.Probs, res.K(), gold, 1))
+		acc, err := metrics.Accuracy(res.Probs, res.K(), gold, 1)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("raw %v: accuracy %.4f\n", e.Raw, acc)
 	}
 	// Output:
 	// raw true: accuracy 0.5693
@@ -103,7 +107,11 @@ func ExampleMMSR() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("non-adversarial %v: accuracy %.4f\n", e.NonAdversarial, metrics.Accuracy(res.Probs, res.K(), gold, 1))
+		acc, err := metrics.Accuracy(res.Probs, res.K(), gold, 1)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("non-adversarial %v: accuracy %.4f\n", e.NonAdversarial, acc)
 	}
 	// Output:
 	// non-adversarial false: accuracy 0.7207

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
@@ -59,8 +58,13 @@ import (
 type KOS struct {
 	// MaxIterations is the number of iterations; zero means 100.
 	MaxIterations int
-	// Seed seeds the N(1, 1) draws of the initial worker messages; the
-	// zero value is a valid seed.
+	// Seed seeds the N(1, 1) draws of the initial worker messages, one
+	// per label in the data set's order (by task, then as read), drawn
+	// as numpy's legacy RandomState(Seed).normal(1, 1, n) draws them
+	// (from the low 32 bits of Seed): Crowd-Kit's start for random_state
+	// = Seed, which draws in the order of its input's rows, the same
+	// order when they are grouped by task. The zero value is a valid
+	// seed.
 	Seed uint64
 	// Raw runs the paper's algorithm unchanged, as Crowd-Kit does: the
 	// labels are not centred per worker and the sign is the one the
@@ -116,7 +120,7 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *model.Settings) (*mode
 	for i, p := range pos {
 		aw[p] = a[i]
 	}
-	rng := rand.New(rand.NewPCG(e.Seed, 0x6b6f73))
+	rng := newMT19937(e.Seed)
 	// The object messages are kept in the worker order (xw), where the
 	// worker side reads them, and the worker messages in the worker order
 	// too (yw), which the object side reads through pos into y, an
@@ -125,7 +129,7 @@ func (e KOS) Fit(ctx context.Context, d *data.Dataset, _ *model.Settings) (*mode
 	// division of the same numbers.
 	xw, yw := make([]float64, n), make([]float64, n)
 	for i := range n {
-		yw[pos[i]] = rng.NormFloat64() + 1
+		yw[pos[i]] = rng.normal() + 1
 	}
 	most := 0
 	for j := range d.Tasks {

@@ -65,3 +65,51 @@ func TestKOSRefusesOtherK(t *testing.T) {
 		t.Fatalf("error %v, want a refusal of 3 classes", err)
 	}
 }
+
+// TestKOSRandomStateAsCrowdKit checks the raw iteration from the start of
+// every seed against Crowd-Kit 1.4.1's KOS(n_iter, random_state).fit on
+// its toy data with the rows grouped by task (the order in which both draw
+// the start), labels of t1..t5 printed as y (yes) and n (no). Few
+// iterations leave the start's mark: the labels differ by seed.
+func TestKOSRandomStateAsCrowdKit(t *testing.T) {
+	toy := map[string]string{"w1": "no yes yes yes yes", "w2": "yes yes no yes no", "w3": "- yes no yes no",
+		"w4": "yes no yes yes no", "w5": "no no no yes no"}
+	var b strings.Builder
+	b.WriteString("task,worker,label\n")
+	for j := range 5 {
+		for _, w := range []string{"w1", "w2", "w3", "w4", "w5"} {
+			if y := strings.Fields(toy[w])[j]; y != "-" {
+				fmt.Fprintf(&b, "t%d,%s,%s\n", j+1, w, y)
+			}
+		}
+	}
+	d := readCrowd(t, b.String())
+	tests := []struct {
+		seed  uint32
+		iters int
+		want  string
+	}{
+		{0, 1, "yynnn"}, {0, 2, "ynyny"}, {0, 100, "nynny"},
+		{1, 1, "ynnnn"}, {1, 2, "nnyny"}, {1, 100, "nynny"},
+		{7, 1, "ynnyy"}, {7, 2, "nyynn"}, {7, 100, "nnnnn"},
+		{MaxRandomState, 1, "ynnnn"}, {MaxRandomState, 2, "ynyny"}, {MaxRandomState, 100, "nynny"},
+	}
+	for _, tt := range tests {
+		e := KOS{Raw: true, MaxIterations: tt.iters}.WithRandomState(tt.seed)
+		r, err := e.Fit(context.Background(), d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got strings.Builder
+		for j := range d.NumTasks() {
+			c := "n"
+			if r.Probs[2*j+1] == 1 { // the second class, "yes"
+				c = "y"
+			}
+			got.WriteString(c)
+		}
+		if got.String() != tt.want {
+			t.Errorf("seed %d, %d iterations: %s, want %s (Crowd-Kit's)", tt.seed, tt.iters, got.String(), tt.want)
+		}
+	}
+}

@@ -1,13 +1,20 @@
 package crowdkit
 
+import "math"
+
 // mt19937 is the Mersenne Twister MT19937 of Matsumoto and Nishimura
 // (1998), seeded as numpy's legacy RandomState(seed) seeds it from an
-// integer (init_genrand), with RandomState.random_sample's 53-bit doubles:
-// the generator of Crowd-Kit's random starts, so that MMSR starts where
-// Crowd-Kit's does for the same random_state.
+// integer (init_genrand), with RandomState.random_sample's 53-bit doubles
+// and RandomState.standard_normal's normal draws: the generator of
+// Crowd-Kit's random starts, so that MMSR and KOS start where Crowd-Kit's
+// do for the same random_state.
 type mt19937 struct {
 	mt  [624]uint32
 	idx int
+	// spare is the second normal draw of the last polar pair, which
+	// the next call of normal returns (hasSpare).
+	spare    float64
+	hasSpare bool
 }
 
 // newMT19937 returns the generator seeded with seed (its low 32 bits).
@@ -48,4 +55,26 @@ func (g *mt19937) uint32() uint32 {
 func (g *mt19937) float64() float64 {
 	a, b := g.uint32()>>5, g.uint32()>>6
 	return (float64(a)*67108864 + float64(b)) / 9007199254740992
+}
+
+// normal returns a standard normal draw by the polar method of Marsaglia,
+// as numpy's legacy generator draws it: a pair of uniforms on (−1, 1)²
+// inside the unit circle gives two draws, of which the second is returned
+// first and the first kept for the next call.
+func (g *mt19937) normal() float64 {
+	if g.hasSpare {
+		g.hasSpare = false
+		return g.spare
+	}
+	for {
+		x1 := 2*g.float64() - 1
+		x2 := 2*g.float64() - 1
+		r2 := x1*x1 + x2*x2
+		if r2 >= 1 || r2 == 0 {
+			continue
+		}
+		f := math.Sqrt(-2 * math.Log(r2) / r2)
+		g.spare, g.hasSpare = f*x1, true
+		return f * x2
+	}
 }

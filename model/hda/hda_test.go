@@ -144,7 +144,7 @@ func TestHierarchicalTemp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lh, ld := metrics.LogLoss(hda.Probs, k, gold), metrics.LogLoss(da.Probs, k, gold)
+		lh, ld := must(metrics.LogLoss(hda.Probs, k, gold)), must(metrics.LogLoss(da.Probs, k, gold))
 		if lh > ld || alpha > 1 {
 			t.Errorf("%s: log loss %.4f (alpha %.3f), plain DA %.4f", n.Name(), lh, alpha, ld)
 		}
@@ -196,4 +196,12 @@ func TestCheckClasses(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "supports 2 to 2 classes, not 3") {
 		t.Errorf("hda on 3 classes: %v", err)
 	}
+}
+
+// must returns v; it panics, failing the test, if err is not nil.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

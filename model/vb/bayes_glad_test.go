@@ -80,9 +80,9 @@ func TestBayesGLADNearOracle(t *testing.T) {
 		if !r.Converged {
 			t.Errorf("seed %d: stopped: %s after %d iterations", seed, r.Status, r.Iterations)
 		}
-		got := metrics.MSE(r.Probs, tr.Q, 2)
-		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2)
-		freq := metrics.MSE(metrics.AddOne(d.Counts(), 2), tr.Q, 2)
+		got := must(metrics.MSE(r.Probs, tr.Q, 2))
+		limit := must(metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2))
+		freq := must(metrics.MSE(metrics.AddOne(d.Counts(), 2), tr.Q, 2))
 		t.Logf("seed %d: MSE %.5f, limit %.5f, add-one frequencies %.5f", seed, got, limit, freq)
 		if !(got <= 1.15*limit && got < freq) {
 			t.Errorf("seed %d: MSE %.5f, limit %.5f, add-one frequencies %.5f", seed, got, limit, freq)
@@ -118,8 +118,8 @@ func TestGLADStatisticalLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2)
-		freq := metrics.MSE(metrics.AddOne(d.Counts(), 2), tr.Q, 2)
+		limit := must(metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2))
+		freq := must(metrics.MSE(metrics.AddOne(d.Counts(), 2), tr.Q, 2))
 		t.Logf("seed %d: limit %.5f, add-one frequencies %.5f", seed, limit, freq)
 		if !(limit < freq) {
 			t.Errorf("seed %d: limit %.5f, add-one frequencies %.5f", seed, limit, freq)

@@ -3,6 +3,8 @@ package vb
 import (
 	"math"
 
+	"github.com/consensuslab/consensus/internal/num"
+
 	"github.com/consensuslab/consensus/data"
 )
 
@@ -90,7 +92,10 @@ func temperTruth(d *data.Dataset, probs []float64, gold []int, cond func(w int32
 		}
 		var s float64
 		for z, v := range row {
-			row[z] = math.Pow(v/top, tau)
+			row[z] = v / top
+			if tau != 1 { // math.Pow(x, 1) is x
+				row[z] = math.Pow(row[z], tau)
+			}
 			s += row[z]
 		}
 		u := TruthFloor / float64(k)
@@ -104,26 +109,49 @@ func temperTruth(d *data.Dataset, probs []float64, gold []int, cond func(w int32
 // bestTemper returns the τ ∈ [minTemper, maxTemper] that maximises the
 // held-out score Σ_i log Σ_z softmax(τ·loo_i)(z) pc_i(z) over the K-long
 // rows loo_i and pc_i: golden-section search on log τ, then τ = 1 unless
-// the best τ scores more than ½ log n above it for n rows.
+// the best τ scores more than ½ log n above it for n rows. The score takes
+// one logarithm in all (of the product of the rows' predictions, kept in
+// range by num.Product), and at K = 2 one exponential a row, of the
+// difference of its two entries of loo.
 func bestTemper(loo, pc []float64, k int) float64 {
 	x := make([]float64, k)
 	score := func(tau float64) float64 {
-		var s float64
+		prod := num.NewProduct()
 		for i := 0; i < len(loo); i += k {
 			top := math.Inf(-1)
 			for z := range k {
 				x[z] = tau * loo[i+z]
 				top = max(top, x[z])
 			}
-			var num, den float64
+			var pred, den float64
 			for z := range k {
 				e := math.Exp(x[z] - top)
 				den += e
-				num += e * pc[i+z]
+				pred += e * pc[i+z]
 			}
-			s += math.Log(max(num/den, 1e-300))
+			prod.Mul(max(pred/den, 1e-300))
 		}
-		return s
+		return prod.Log()
+	}
+	if k == 2 {
+		// softmax(τ l)·c = (c_0 + c_1 e^{τ d}) / (1 + e^{τ d}) with
+		// d = l_1 − l_0, from the exponential of −τ|d| ≤ 0.
+		diff := make([]float64, len(loo)/2)
+		for i := range diff {
+			diff[i] = loo[2*i+1] - loo[2*i]
+		}
+		score = func(tau float64) float64 {
+			prod := num.NewProduct()
+			for i, d := range diff {
+				c0, c1 := pc[2*i], pc[2*i+1]
+				if d > 0 {
+					c0, c1 = c1, c0
+				}
+				e := math.Exp(-tau * math.Abs(d))
+				prod.Mul(max((c0+c1*e)/(1+e), 1e-300))
+			}
+			return prod.Log()
+		}
 	}
 	lo, hi := math.Log(minTemper), math.Log(maxTemper)
 	g := (math.Sqrt(5) - 1) / 2

@@ -71,11 +71,11 @@ func TestDefaultRegimes(t *testing.T) {
 		t.Run(c.regime, func(t *testing.T) {
 			gold, bayes, fits := fitRegime(t, c.regime, 1, model.DefaultModel, "mv", "vb-la-ds")
 			k := fits["mv"].K()
-			acc := func(p []float64) float64 { return metrics.Accuracy(p, k, gold, 1) }
+			acc := func(p []float64) float64 { return must(metrics.Accuracy(p, k, gold, 1)) }
 			def := fits[model.DefaultModel]
 			a, lim := acc(def.Probs), acc(bayes)
 			mv, la := acc(fits["mv"].Probs), acc(fits["vb-la-ds"].Probs)
-			ece := metrics.ECE(def.Probs, k, gold, 10)
+			ece := must(metrics.ECE(def.Probs, k, gold, 10))
 			t.Logf("default %.4f (ECE %.4f), Bayes limit %.4f, mv %.4f, vb-la-ds %.4f", a, ece, lim, mv, la)
 			if a < lim-c.below {
 				t.Errorf("default accuracy %.4f, more than %.3f below the Bayes limit %.4f", a, c.below, lim)
@@ -117,8 +117,8 @@ func TestDefaultDistributionLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		limit := metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2)
-		mse := metrics.MSE(r.Distribution, tr.Q, 2)
+		limit := must(metrics.MSE(gladOracle(d, tr.Worker, tr.Task), tr.Q, 2))
+		mse := must(metrics.MSE(r.Distribution, tr.Q, 2))
 		t.Logf("seed %d: MSE %.5f, limit %.5f (%.3f times)", seed, mse, limit, mse/limit)
 		if mse > 1.1*limit {
 			t.Errorf("seed %d: MSE of the label distributions %.5f, above 1.1 times the limit %.5f", seed, mse, limit)

@@ -27,7 +27,10 @@ func ExampleBayes() {
 	q := res.Dist(0)
 	fmt.Printf("%s converged: %v\n", res.Model, res.Converged)
 	fmt.Printf("task %s: P(%s) = %.3f, P(%s) = %.3f\n", d.Tasks[0], d.Classes[0], q[0], d.Classes[1], q[1])
-	s := metrics.Evaluate(res.Probs, d.NumClasses(), gold, 1)
+	s, err := metrics.Evaluate(res.Probs, d.NumClasses(), gold, 1)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Printf("accuracy %.3f, log loss %.3f\n", s.Accuracy, s.LogLoss)
 	// Output:
 	// vb-da-ds converged: true
@@ -52,7 +55,10 @@ func ExampleBayes_both() {
 	p, q := res.Dist(0), res.Distribution[:k]
 	fmt.Printf("%s converged: %v\n", res.Model, res.Converged)
 	fmt.Printf("task %s: P(true class %s) = %.3f, q(%s) = %.3f\n", d.Tasks[0], d.Classes[0], p[0], d.Classes[0], q[0])
-	s := metrics.Evaluate(res.Probs, k, gold, 1)
+	s, err := metrics.Evaluate(res.Probs, k, gold, 1)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Printf("accuracy %.3f, ECE %.3f\n", s.Accuracy, s.ECE)
 	// Output:
 	// vb-ds converged: true

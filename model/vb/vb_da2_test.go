@@ -24,19 +24,7 @@ import (
 // binary shipped sets and on simulated three- and four-class data (2,000
 // tasks of 4 labels from 60 workers, under DA).
 func TestVBObjectScalar(t *testing.T) {
-	type set struct {
-		name string
-		d    *data.Dataset
-		gold *data.Gold
-	}
-	var sets []set
-	for _, name := range []string{"rte", "temp", "duchenne"} {
-		d, gold, err := datasets.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sets = append(sets, set{name, d, gold})
-	}
+	sets := shippedSets(t, "rte", "temp", "duchenne")
 	for _, k := range []int{3, 4} {
 		d, tr, err := sim.Simulate(sim.Settings{Noise: noise.DS{}, Latent: latent.DA{}, Classes: k, Tasks: 2000, Workers: 60, LabelsPerTask: 4, Seed: uint64(k)})
 		if err != nil {
@@ -48,7 +36,7 @@ func TestVBObjectScalar(t *testing.T) {
 			g.Task = append(g.Task, int32(j))
 			g.Label = append(g.Label, uint16(slices.Index(q, slices.Max(q))))
 		}
-		sets = append(sets, set{fmt.Sprintf("simulated K=%d", k), d, g})
+		sets = append(sets, testSet{fmt.Sprintf("simulated K=%d", k), d, g})
 	}
 	for _, st := range sets {
 		name, d, gold := st.name, st.d, st.gold

@@ -25,6 +25,12 @@ type vbLA struct {
 	post  []float64 // ν' = ν + Σ_j ρ_j
 	elogp []float64 // E[log p_z] under Dirichlet(ν')
 	rho   []float64 // J×K
+	// generic makes K = 2 take the generic loop instead of objects2 or
+	// objects2Table (for the test that compares them).
+	generic bool
+	// untabled makes K = 2 take objects2 on the noise model's Prob and
+	// Accumulate instead of objects2Table on its table (for the test).
+	untabled bool
 }
 
 // newVBLA returns the LA side on d with the objects of gold (nil: none)
@@ -70,6 +76,13 @@ func (v *vbLA) start(d *data.Dataset, _ int) {
 	}
 }
 
+// tabled is implemented by a noise posterior whose expected probabilities
+// are a table per worker, as noise.Tabled's, and whose Accumulate adds a
+// label's weights at the place of its probabilities in the table: DS's.
+type tabled interface {
+	Table() []float64
+}
+
 func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 	k := v.k
 	off := v.d.Offsets
@@ -82,7 +95,16 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 	// The bound's terms log Σ_z s_j(z) are multiplied into one product,
 	// with one logarithm per chunk, as the objective's are.
 	prod := num.NewProduct()
+	if t, ok := nv.(tabled); ok && k == 2 && !v.generic && !v.untabled {
+		v.objects2Table(c, t.Table(), ep[0], ep[1], &prod)
+		c.bound += prod.Log()
+		return
+	}
 	c.batches(v.d, nv, func(lo, hi int, p, g []float64) {
+		if k == 2 && !v.generic {
+			v.objects2(c, p, g, lo, hi, ep[0], ep[1], &prod)
+			return
+		}
 		base := off[lo]
 		for j := lo; j < hi; j++ {
 			pj := p[(off[j]-base)*k : (off[j+1]-base)*k]

@@ -48,8 +48,8 @@ func TestDefaultModelShippedSets(t *testing.T) {
 			r, gold := fitShipped(t, est, c.name)
 			d := r.Data
 			k := d.NumClasses()
-			ll := metrics.LogLoss(r.Probs, k, gold)
-			base := metrics.LogLoss(metrics.AddOne(d.Counts(), k), k, gold)
+			ll := must(metrics.LogLoss(r.Probs, k, gold))
+			base := must(metrics.LogLoss(metrics.AddOne(d.Counts(), k), k, gold))
 			t.Logf("log loss %.4f, add-one frequencies %.4f, paper's best %.3f", ll, base, c.paperBest)
 			if !(ll <= c.baseline*base) {
 				t.Errorf("log loss %.4f, add-one frequencies %.4f", ll, base)
@@ -262,4 +262,12 @@ func TestVBParamTolIsPerPass(t *testing.T) {
 			}
 		})
 	}
+}
+
+// must returns v; it panics, failing the test, if err is not nil.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -11,6 +11,8 @@ k steps are k steps of the same algorithm with the same stopping rule:
   the weights by less than ``tol`` in total (L1).
 - MACE (Hovy et al. 2013): Crowd-Kit's restarts of EM or variational
   steps from its random draws.
+- KOS (Karger, Oh and Shah 2014): the message passing on the labels as
+  given, from Crowd-Kit's random start.
 
 These are numpy loops over small arrays; the converged fits that the
 classes run when no count or tolerance is named are the CLI's.
@@ -319,3 +321,40 @@ def mace(coded, n_restarts, n_iter, method, default_noise, alpha, beta, random_s
             best, best_lml = MACEState(state.spamming.copy(), state.thetas.copy()), lml
     _, post, _, _ = mace_e_step(coded, best)
     return best, post
+
+
+#: The magnitude past which Crowd-Kit's KOS stops iterating: 10³⁰⁰.
+KOS_MAX = 1e300
+
+
+def check_random_state(owner, seed):
+    """seed as an int, if it is one of numpy's legacy seeds (0 to 2³² − 1),
+    Crowd-Kit's random_state; else TypeError or ValueError."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise TypeError("%s(random_state=%r): want an int from 0 to 2**32 - 1, as numpy's RandomState" % (owner, seed))
+    if not 0 <= seed <= 2 ** 32 - 1:
+        raise ValueError("%s(random_state=%r): want an int from 0 to 2**32 - 1, as numpy's RandomState" % (owner, seed))
+    return int(seed)
+
+
+def kos(t, w, a, n_iter, random_state):
+    """Crowd-Kit's KOS.fit on labels a (+1 or -1, in the order of the rows)
+    of tasks t and workers w (codes): the worker messages start as
+    RandomState(random_state).normal(1, 1) draws, one per row; every
+    iteration sends each label the sum over its task's other labels, then
+    over its worker's other labels, stopping early (as Crowd-Kit) when a
+    sum passes 10³⁰⁰. Returns each task's score Σ a y, whose sign is the
+    estimate."""
+    y = np.random.RandomState(random_state).normal(loc=1, scale=1, size=len(a))
+    for _ in range(n_iter):
+        m = a * y
+        task_sum = np.bincount(t, weights=m)[t]
+        if (np.abs(task_sum) > KOS_MAX).any():
+            break
+        x = task_sum - m
+        m = a * x
+        worker_sum = np.bincount(w, weights=m)[w]
+        if (np.abs(worker_sum) > KOS_MAX).any():
+            break
+        y = worker_sum - m
+    return np.bincount(t, weights=a * y)

@@ -34,6 +34,7 @@ OPTIONS = {
     "auto_models": ("--auto-models", list),
     "auto_criterion": ("--auto-criterion", str),
     "max_memory": ("--max-memory", str),
+    "random_state": ("--random-state", int),
 }
 
 # The capabilities of every model, as ``consensus models --format json``

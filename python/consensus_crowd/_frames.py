@@ -181,9 +181,9 @@ def _initial_arrays(pd, coded, initial_error, strategy):
     return values, given
 
 
-def _mmsr_start(pd, data):
+def _mmsr_start(pd, data, seed=0):
     """MMSR's skills_ after no sweep: the CLI's start s_w = u_w (drawn as
-    numpy's RandomState(0), in the order in which data name the workers),
+    numpy's RandomState(seed), in the order in which data name the workers),
     signed, clipped and turned into log-odds weights as the CLI's fit does
     after its sweeps (docs of model.MMSR)."""
     import numpy as np
@@ -191,7 +191,7 @@ def _mmsr_start(pd, data):
     workers = pd.unique(data["worker"])
     m = max(data["label"].nunique(), 2)
     n_tasks = data["task"].nunique()
-    u = np.random.RandomState(0).random_sample(len(workers))
+    u = np.random.RandomState(seed).random_sample(len(workers))
     table = last.pivot(index="task", columns="worker", values="label")[list(workers)]
     field = np.zeros(len(workers))
     partners = np.zeros(len(workers), dtype=bool)

@@ -67,6 +67,20 @@ class _Aggregator:
         self._set_attributes(self.result_)
         return self
 
+    def _crowdkit_frame(self, data, true_labels, fit):
+        """(pd, data as a frame) where Crowd-Kit's algorithm (self._ck) is
+        to run in Python, else None after the CLI's fit (nothing of
+        Crowd-Kit's named, or no rows). fit names that algorithm in the
+        refusal of true_labels, which it does not take."""
+        pd = _pandas()
+        data = _frame(pd, data)
+        if self._ck is None or len(data) == 0:
+            _Aggregator.fit(self, data, true_labels)
+            return None
+        if true_labels is not None:
+            raise TypeError("%s.fit: %s takes no true_labels" % (type(self).__name__, fit))
+        return pd, data
+
     #: The dtype of an empty ``labels_``, as Crowd-Kit's.
     _EMPTY_LABELS = object
 
@@ -129,13 +143,6 @@ def _iter_options(n_iter, options):
             raise TypeError("give n_iter or max_iter, not both")
         options["max_iter"] = n_iter
     return options
-
-
-def _refuse_zero_iterations(owner, n_iter, why):
-    """Raise ValueError for n_iter=0 where the class cannot return its
-    starting point (rather than run the default count)."""
-    if n_iter == 0 and not isinstance(n_iter, bool):
-        raise ValueError("%s(n_iter=0): not supported: %s; give n_iter of at least 1" % (owner, why))
 
 
 class MajorityVote(_Aggregator):
@@ -263,13 +270,14 @@ class ZeroBasedSkill(_SkillVote, _Aggregator):
     every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100;
     0: the starting point, every skill 1/K and the vote they weigh);
     the step schedule is the CLI's, so ``lr_init``, ``lr_steps_to_reduce``
-    and ``lr_reduce_factor`` are accepted at its values alone; ``eps`` is not
-    supported. ``skills_`` holds the final skills; ``predict(data)`` weighs
+    and ``lr_reduce_factor`` are accepted at its values (Crowd-Kit's
+    defaults) alone; ``eps`` (Crowd-Kit adds it to the starting skills)
+    is not supported. ``skills_`` holds the final skills; ``predict(data)`` weighs
     the votes of new data by them."""
 
     MODEL = "zbs"
 
-    def __init__(self, n_iter=None, lr_init=None, lr_steps_to_reduce=None, lr_reduce_factor=None, eps=None,
+    def __init__(self, n_iter=None, lr_init=1.0, lr_steps_to_reduce=20, lr_reduce_factor=0.5, eps=None,
                  **options):
         super().__init__(_iter_options(n_iter, options),
                          {"lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
@@ -540,90 +548,104 @@ class OneCoinDawidSkene(_Aggregator):
 
 class GLAD(_Aggregator):
     """GLAD (model ``la-glad``): a worker is right with probability
-    σ(ability × difficulty), uniform class prior, fitted by L-BFGS.
+    σ(ability × difficulty), uniform class prior, under Gaussian priors
+    N(1, 1) on the abilities and the log difficulties.
 
-    As Crowd-Kit's GLAD, it fits the posterior mode under Gaussian priors
-    N(1, 1) on the abilities and the log difficulties (``glad_prior=1``,
-    ``--glad-prior 1``), whose optimum is finite; ``glad_prior=VAR`` sets
-    their variance, and ``glad_prior=0`` fits the paper's maximum
-    likelihood, whose optimum lies at infinity (the fit stops at its
-    iteration limit).
+    Two fits, by what is named:
 
-    ``n_iter`` bounds the L-BFGS iterations (``--max-iter``); ``n_iter=0``
-    gives Crowd-Kit's starting point, every ability and log difficulty 1
-    and the posteriors they imply. ``tol`` stops the fit when the mean log
-    posterior improves by less than that fraction over 10 iterations
-    (``--func-tol``; ``tol=0``: the CLI's default 1e-10). Crowd-Kit reaches
-    the same optimum by EM with conjugate-gradient M-steps and stops on an
-    absolute change of its objective per label, so its k-th iterate is not
-    this fit's. Crowd-Kit's own prior settings (``labels_priors``,
-    ``alphas_priors_mean``, ``betas_priors_mean``) and its inner M-step
-    settings (``m_step_max_iter``, ``m_step_tol``) are not supported.
+    - ``GLAD()``: the CLI's ``la-glad --glad-prior 1``, the posterior mode
+      by L-BFGS to convergence (``max_iter``, ``func_tol`` and the other
+      options of ``OPTIONS`` apply; ``glad_prior=VAR`` sets the priors'
+      variance, ``glad_prior=0`` fits the paper's maximum likelihood,
+      whose optimum lies at infinity).
+    - With any of Crowd-Kit's settings named (``n_iter``, ``tol``,
+      ``labels_priors``, ``alphas_priors_mean``, ``betas_priors_mean``,
+      ``m_step_max_iter``, ``m_step_tol``): Crowd-Kit's EM, in Python
+      (numpy), with its defaults for the others (100, 1e-5, uniform,
+      1, 1, 25, 1e-2): from every ability and log difficulty 1, an
+      E-step, then ``n_iter`` iterations of an E-step and an M-step by
+      conjugate gradients as SciPy's ``minimize(method="CG")`` runs them
+      (``m_step_max_iter`` iterations, gradient tolerance
+      ``m_step_tol``), stopping early when the objective per label and
+      class (``loss_history_``) grew by less than ``tol``; ``n_iter=0``
+      is the start. Its iterates equal Crowd-Kit's to about 1e-12
+      (docs/crowdkit.md).
+
     ``silent`` is accepted (the fit never prints).
 
-    Attributes after fit: ``alphas_`` (abilities), ``betas_`` (log
-    difficulties, as Crowd-Kit's), ``priors_`` (the uniform class prior,
-    unnamed as Crowd-Kit's), ``prior_labels_``, ``alphas_priors_mean_`` and
-    ``betas_priors_mean_`` (the priors' means, 1), ``skills_``,
-    ``loss_history_``, and the CLI's ``workers_`` and ``tasks_`` tables
-    (Crowd-Kit's ``workers_`` and ``tasks_`` are arrays of the names: here
-    they are ``workers_.index`` and ``tasks_.index``).
+    Attributes after fit: ``labels_``, ``probas_`` (columns named
+    ``variable``, as Crowd-Kit's), ``alphas_`` (abilities), ``betas_`` (log
+    difficulties), ``priors_`` (the class prior, unnamed as Crowd-Kit's),
+    ``prior_labels_``, ``alphas_priors_mean_``, ``betas_priors_mean_``,
+    ``loss_history_``. Crowd-Kit's EM also sets ``workers_`` and
+    ``tasks_`` (the names, in order of first appearance, as Crowd-Kit's);
+    the converged fit sets them to the CLI's worker and task tables and
+    adds ``skills_`` (Crowd-Kit's ``workers_`` and ``tasks_`` are then
+    ``workers_.index`` and ``tasks_.index``) and its ``loss_history_``
+    has one entry, the fitted mean log-likelihood per label.
     """
 
     MODEL = "la-glad"
 
     def __init__(self, n_iter=None, tol=None, silent=True, labels_priors=None, alphas_priors_mean=None,
                  betas_priors_mean=None, m_step_max_iter=None, m_step_tol=None, **options):
-        options.setdefault("glad_prior", 1.0)
-        if tol is not None:
-            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
-                raise TypeError("GLAD(tol=%r): want a number at least 0" % (tol,))
-            if "func_tol" in options:
-                raise TypeError("give tol or func_tol, not both")
-            if tol > 0:
-                options["func_tol"] = float(tol)
-        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
-        super().__init__(_iter_options(None if self._start_only else n_iter, options),
-                         {"labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
-                          "betas_priors_mean": betas_priors_mean, "m_step_max_iter": m_step_max_iter,
-                          "m_step_tol": m_step_tol})
+        named = {"labels_priors": labels_priors, "alphas_priors_mean": alphas_priors_mean,
+                 "betas_priors_mean": betas_priors_mean, "m_step_max_iter": m_step_max_iter,
+                 "m_step_tol": m_step_tol}
+        self._ck = None
+        if any(v is not None for v in named.values()) and n_iter is None and tol is None:
+            n_iter = 100
+        self._ck = _crowdkit_iterations("GLAD", n_iter, tol, options)
+        if self._ck is not None:
+            steps = 25 if m_step_max_iter is None else m_step_max_iter
+            if isinstance(steps, bool) or not hasattr(steps, "__index__") or steps < 0:
+                raise TypeError("GLAD(m_step_max_iter=%r): want an int at least 0" % (steps,))
+            m_tol = 1e-2 if m_step_tol is None else m_step_tol
+            if isinstance(m_tol, bool) or not isinstance(m_tol, (int, float)) or not m_tol >= 0:
+                raise TypeError("GLAD(m_step_tol=%r): want a number at least 0" % (m_tol,))
+            self._ck += (int(steps), float(m_tol))
+        else:
+            options.setdefault("glad_prior", 1.0)
+        super().__init__(options)
         self.n_iter, self.tol, self.silent = n_iter, tol, silent
+        self.labels_priors, self.alphas_priors_mean, self.betas_priors_mean = (
+            labels_priors, alphas_priors_mean, betas_priors_mean)
+        self.m_step_max_iter, self.m_step_tol = m_step_max_iter, m_step_tol
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
-        pd = _pandas()
-        data = _frame(pd, data)
-        if not self._start_only or len(data) == 0:
-            super().fit(data, true_labels)
-            if len(data) == 0:
-                self.priors_ = pd.Series(dtype=float)
+        framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's EM")
+        if framed is None:
+            if self.result_ is None:  # no rows
+                self.priors_ = _pandas().Series(dtype=float)
             return self
-        if true_labels is not None:
-            raise TypeError("GLAD(n_iter=0).fit: the starting point takes no true_labels")
-        import numpy as np
-        from ._ckfit import Coded
-        coded = Coded(pd, data)
-        k = coded.K
-        # Every label is right with probability σ(α e^β) = σ(e) at the start.
-        right = 1 / (1 + math.exp(-math.e))
-        votes = np.zeros((coded.T, k))
-        np.add.at(votes, (coded.t, coded.y), 1.0)
-        n = votes.sum(axis=1, keepdims=True)
-        wrong = math.log((1 - right) / (k - 1)) if k > 1 else 0.0
-        logp = votes * math.log(right) + (n - votes) * wrong
-        p = np.exp(logp - logp.max(axis=1, keepdims=True))
-        classes = pd.Index(coded.classes, name="label")
-        self.probas_ = pd.DataFrame(p / p.sum(axis=1, keepdims=True), index=pd.Index(coded.tasks, name="task"),
-                                    columns=classes)
-        self.labels_ = self.probas_.idxmax(axis=1).rename("agg_label")
-        # unnamed indexes, as Crowd-Kit's before its first M-step
-        self.alphas_ = pd.Series(1.0, index=pd.Index(coded.workers), name="alpha")
-        self.betas_ = pd.Series(1.0, index=pd.Index(coded.tasks), name="beta")
-        self.probas_.columns.name = "variable"
-        self._crowdkit_priors(pd, list(coded.classes), self.alphas_.index, self.betas_.index)
-        self.result_, self.workers_, self.tasks_ = None, None, None
-        self.skills_ = pd.Series(right, index=self.alphas_.index, name="skill")
-        self.loss_history_ = []
+        pd, data = framed
+        from . import _ckglad
+        n_iter, tol, steps, m_tol = self._ck
+        fit, tasks, workers, classes = _ckglad.fit(pd, data, n_iter, tol, steps, m_tol, self.labels_priors,
+                                                   self.alphas_priors_mean, self.betas_priors_mean)
+        probas = pd.DataFrame(fit.q, index=pd.Index(tasks, name="task"), columns=pd.Index(classes, name="variable"))
+        try:
+            probas = probas.sort_index().sort_index(axis=1)  # as Crowd-Kit's groupby and unstack
+        except TypeError:
+            pass
+        self.probas_ = probas
+        self.labels_ = probas.idxmax(axis=1).rename("agg_label")
+        # index names as Crowd-Kit's: none before its first M-step
+        after = n_iter > 0
+        self.alphas_ = pd.Series(fit.alpha, index=pd.Index(workers, name="worker" if after else None), name="alpha")
+        self.betas_ = pd.Series(fit.beta, index=pd.Index(tasks, name="task" if after else None), name="beta")
+        self._crowdkit_priors(pd, list(classes), workers, tasks)
+        if self.labels_priors is not None:
+            self.priors_ = pd.Series(self.labels_priors)
+            self.prior_labels_ = self.priors_.index
+        if self.alphas_priors_mean is not None:
+            self.alphas_priors_mean_ = self.alphas_priors_mean
+        if self.betas_priors_mean is not None:
+            self.betas_priors_mean_ = self.betas_priors_mean
+        self.workers_, self.tasks_ = workers.to_numpy(), tasks.to_numpy()
+        self.loss_history_ = list(fit.history)
+        self.result_ = None
         return self
 
     def _crowdkit_priors(self, pd, classes, workers, tasks):
@@ -632,7 +654,7 @@ class GLAD(_Aggregator):
         of the priors on the abilities and log difficulties (1)."""
         import numpy as np
         self.priors_ = pd.Series(1.0 / len(classes), index=classes)
-        self.prior_labels_ = np.asarray(classes)
+        self.prior_labels_ = pd.Series(classes).to_numpy()  # object for text, as Crowd-Kit's pd.unique
         self.alphas_priors_mean_ = pd.Series(1.0, index=list(workers))
         self.betas_priors_mean_ = pd.Series(1.0, index=list(tasks))
 
@@ -666,7 +688,7 @@ class MACE(_Aggregator):
     distributions; the restart of the highest marginal likelihood is
     kept. (As in Crowd-Kit, every restart draws from the same
     ``random_state``, so restarts repeat one start.) ``smoothing`` is
-    accepted at Crowd-Kit's value (None) only: its fit ignores it.
+    accepted at Crowd-Kit's default 0.1 only: its fit ignores it.
 
     Attributes after fit: ``labels_``, ``probas_``, ``spamming_`` (an
     array, a row per worker in order of first appearance: P(spamming),
@@ -681,7 +703,7 @@ class MACE(_Aggregator):
 
     MODEL = "la-mace"
 
-    def __init__(self, n_restarts=None, n_iter=None, method=None, smoothing=None, default_noise=None, alpha=None,
+    def __init__(self, n_restarts=None, n_iter=None, method=None, smoothing=0.1, default_noise=None, alpha=None,
                  beta=None, random_state=None, verbose=0, **options):
         named = {"n_restarts": n_restarts, "n_iter": n_iter, "method": method, "default_noise": default_noise,
                  "alpha": alpha, "beta": beta, "random_state": random_state}
@@ -703,17 +725,15 @@ class MACE(_Aggregator):
             if settings["n_restarts"] < 1:
                 raise ValueError("MACE(n_restarts=%r): want at least 1" % (settings["n_restarts"],))
             self._ck = settings
-        super().__init__(options, {"smoothing": smoothing})
+        super().__init__(options, {"smoothing": smoothing}, {"smoothing": 0.1})
         self.verbose = verbose
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
-        pd = _pandas()
-        data = _frame(pd, data)
-        if self._ck is None or len(data) == 0:
-            return super().fit(data, true_labels)
-        if true_labels is not None:
-            raise TypeError("MACE with Crowd-Kit's parameters: its fit takes no true_labels")
+        framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's MACE")
+        if framed is None:
+            return self
+        pd, data = framed
         import numpy as np
         from ._ckfit import Coded, mace
         coded = Coded(pd, data, sort=False)
@@ -749,19 +769,64 @@ class MACE(_Aggregator):
 
 
 class KOS(_Aggregator):
-    """Karger, Oh and Shah (model ``kos``): message passing, two classes
-    only, each worker's labels centred before the iterations (see
-    docs/crowdkit.md). ``n_iter`` is the number of iterations
-    (``--max-iter``; None: 100, as Crowd-Kit's default), at least 1; the
-    CLI draws the start from seed 0, so ``random_state`` is accepted as 0
-    only. When every worker gives one label to all its tasks, the result
-    is the majority vote (centring would leave nothing to iterate on)."""
+    """Karger, Oh and Shah's message passing, two classes only. Two fits,
+    by what is named:
+
+    - ``KOS()``: the CLI's ``kos``: each worker's labels centred, 100
+      iterations, the sign under which the workers beat random
+      (docs/crowdkit.md).
+    - ``KOS(n_iter, random_state)`` with either named: Crowd-Kit's KOS, in
+      Python (numpy): the labels as given (the first label +1, the other
+      −1), worker messages starting as numpy's
+      ``RandomState(random_state).normal(1, 1)`` draws, one per row in the
+      rows' order, ``n_iter`` iterations (default 100; 0: the start's
+      signs), stopping early when a sum passes 10³⁰⁰; ``labels_`` is the
+      sign of each task's score (a score of exactly 0, where Crowd-Kit
+      raises KeyError, gives the first label). ``random_state`` is an int
+      from 0 to 2³² − 1 (default 0). ``probas_`` is None, as Crowd-Kit's
+      KOS has none.
+    """
 
     MODEL = "kos"
 
     def __init__(self, n_iter=None, random_state=None, **options):
-        _refuse_zero_iterations("KOS", n_iter, "its start is random messages, whose signs are no estimate")
-        super().__init__(_iter_options(n_iter, options), {"random_state": random_state}, {"random_state": 0})
+        self._ck = None
+        if n_iter is not None or random_state is not None:
+            from ._ckfit import check_random_state
+            other = sorted(set(options) - {"binary"})
+            if other:
+                raise TypeError("KOS(n_iter=..., random_state=...) runs Crowd-Kit's KOS, which takes no option %s; "
+                                "leave both out for the CLI's kos" % ", ".join(other))
+            n = 100 if n_iter is None else n_iter
+            if isinstance(n, bool) or not hasattr(n, "__index__") or n < 0:
+                raise TypeError("KOS(n_iter=%r): want an int at least 0" % (n,))
+            self._ck = (int(n), check_random_state("KOS", 0 if random_state is None else random_state))
+        super().__init__(options)
+        self.n_iter, self.random_state = n_iter, random_state
+
+    def fit(self, data, true_labels=None):
+        """Fit the model to data and return self."""
+        framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's KOS")
+        if framed is None:
+            return self
+        pd, data = framed
+        import numpy as np
+        from ._ckfit import kos
+        classes = pd.unique(data["label"])
+        if len(classes) != 2:
+            raise ValueError("KOS: two classes only, and the labels have %d; use another model" % len(classes))
+        t, tasks = pd.factorize(data["task"], sort=False)
+        w, _ = pd.factorize(data["worker"], sort=False)
+        a = np.where((data["label"] == classes[0]).to_numpy(), 1.0, -1.0)
+        score = kos(t, w, a, *self._ck)
+        labels = pd.Series(np.where(score >= 0, classes[0], classes[1]), index=pd.Index(tasks, name="task"),
+                           name="agg_label").infer_objects()  # the dtype of the labels, as Crowd-Kit's
+        try:
+            labels = labels.sort_index()  # as Crowd-Kit's groupby
+        except TypeError:
+            pass
+        self.labels_, self.probas_, self.result_, self.workers_ = labels, None, None, None
+        return self
 
 
 class MMSR(_Aggregator):
@@ -770,11 +835,12 @@ class MMSR(_Aggregator):
     weighted vote.
 
     ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000; 0: the
-    skills of the start, without a sweep); the start is Crowd-Kit's (u = v drawn as numpy's RandomState(0)
-    draws them), so the skills equal Crowd-Kit's; the CLI's
-    tolerance is 1e-10 and its seed 0, so ``tol`` and ``random_state`` are
-    accepted at those values only; the precomputed matrices and mappings
-    of Crowd-Kit's constructor are not supported.
+    skills of the start, without a sweep); the start is Crowd-Kit's (u = v
+    drawn as numpy's ``RandomState(random_state)`` draws them, ``--random-state``;
+    an int from 0 to 2³² − 1, None: 0), so the skills equal Crowd-Kit's; the CLI's
+    tolerance is 1e-10, so ``tol`` is accepted at that value only; the
+    precomputed matrices and mappings of Crowd-Kit's constructor are not
+    supported.
 
     After fit, as Crowd-Kit's: ``skills_`` is each worker's vote weight,
     the log-odds log((K − 1) p_w / (1 − p_w)) of its one-coin accuracy
@@ -795,16 +861,22 @@ class MMSR(_Aggregator):
 
     MODEL = "mmsr"
 
-    def __init__(self, n_iter=None, tol=None, random_state=None, observation_matrix=None, covariation_matrix=None,
-                 n_common_tasks=None, n_workers=None, n_tasks=None, n_labels=None, labels_mapping=None,
+    def __init__(self, n_iter=None, tol=1e-10, random_state=0, observation_matrix=None, covariation_matrix=None,
+                 n_common_tasks=None, n_workers=0, n_tasks=0, n_labels=0, labels_mapping=None,
                  workers_mapping=None, tasks_mapping=None, **options):
+        from ._ckfit import check_random_state
+        self._seed = check_random_state("MMSR", 0 if random_state is None else random_state)
+        if self._seed != 0:
+            if "random_state" in options:
+                raise TypeError("MMSR(random_state=...) is the option random_state; give it once")
+            options["random_state"] = self._seed
         super().__init__(_iter_options(n_iter, options),
-                         {"tol": tol, "random_state": random_state,
+                         {"tol": tol,
                           "observation_matrix": observation_matrix, "covariation_matrix": covariation_matrix,
                           "n_common_tasks": n_common_tasks, "n_workers": n_workers, "n_tasks": n_tasks,
                           "n_labels": n_labels, "labels_mapping": labels_mapping,
                           "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
-                         {"tol": 1e-10, "random_state": 0})
+                         {"tol": 1e-10, "n_workers": 0, "n_tasks": 0, "n_labels": 0})
         self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
         if self._start_only:
             self._options.pop("max_iter")
@@ -817,7 +889,7 @@ class MMSR(_Aggregator):
         if self._start_only and len(data) > 0:
             if true_labels is not None:
                 raise TypeError("MMSR.fit takes no true_labels")
-            self.skills_ = _mmsr_start(pd, data)
+            self.skills_ = _mmsr_start(pd, data, self._seed)
             self.result_, self.workers_, self.probas_, self.loss_history_ = None, None, None, []
             return self._apply(pd, data)
         super().fit(data, true_labels)

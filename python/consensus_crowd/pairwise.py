@@ -359,7 +359,7 @@ class NoisyBradleyTerry(_Pairwise):
 
     MODEL = "noisy-bt"
 
-    def __init__(self, n_iter=None, tol=None, regularization_ratio=None, random_state=None, **options):
+    def __init__(self, n_iter=None, tol=None, regularization_ratio=None, random_state=0, **options):
         self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
         if tol is not None:
             if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:

@@ -142,8 +142,9 @@ class TestIterations(unittest.TestCase):
         glad = cc.GLAD(n_iter=0).fit(df)
         self.assertTrue((glad.alphas_ == 1).all() and (glad.betas_ == 1).all())
         self.assertEqual(glad.labels_["t4"], "yes")
-        with self.assertRaisesRegex(ValueError, "n_iter=0"):
-            cc.KOS(n_iter=0)
+        # KOS(n_iter=0): Crowd-Kit's start, the signs of the random draws
+        # (test_crowdkit_seeds has Crowd-Kit's labels)
+        self.assertEqual(len(cc.KOS(n_iter=0).fit(df).labels_), 5)
         # MMSR's start: s = u, numpy's RandomState(0) draws, with the sign of
         # the skill-weighted agreement (w1 disagrees with its partners).
         mmsr = cc.MMSR(n_iter=0).fit(df)

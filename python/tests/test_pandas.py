@@ -216,9 +216,10 @@ class RTE(unittest.TestCase):
 
     def test_n_iter_reaches_the_cli(self):
         # zbs, kos and mmsr take --max-iter as their own iteration count:
-        # one iteration gives other probabilities than the default.
-        for cls in (cc.ZeroBasedSkill, cc.KOS, cc.MMSR):
-            one, default = cls(n_iter=1).fit(self.df), cls().fit(self.df)
+        # one iteration gives other probabilities than the default. (KOS
+        # with n_iter named runs Crowd-Kit's KOS, in Python.)
+        for cls, n_iter in ((cc.ZeroBasedSkill, "n_iter"), (cc.KOS, "max_iter"), (cc.MMSR, "n_iter")):
+            one, default = cls(**{n_iter: 1}).fit(self.df), cls().fit(self.df)
             self.assertFalse(one.probas_.equals(default.probas_), cls.__name__)
 
     def test_glad_attributes(self):
@@ -249,7 +250,7 @@ class RTE(unittest.TestCase):
         self.assertTrue(default.probas_.equals(prior1.probas_))
         direct = cc.aggregate(self.df, "la-glad", glad_prior=1.0)
         self.assertTrue(default.probas_.equals(direct.probas_))
-        ml = cc.GLAD(glad_prior=0, n_iter=50).fit(self.df)
+        ml = cc.GLAD(glad_prior=0, max_iter=50).fit(self.df)
         self.assertFalse(ml.probas_.equals(default.probas_))
 
     def test_every_class_fits(self):
@@ -310,11 +311,11 @@ class TestFrames(unittest.TestCase):
             (lambda: cc.DawidSkene(n_iter=50, seed=3), "runs Crowd-Kit's iterations, which take no option seed"),
             (lambda: cc.ZeroBasedSkill(lr_init=0.5), "ZeroBasedSkill(lr_init=0.5): not supported: this implementation "
                                                      "runs 1.0"),
-            (lambda: cc.KOS(random_state=3), "KOS(random_state=3)"),
-            (lambda: cc.KOS(n_iter=5, max_iter=5), "n_iter or max_iter"),
+            (lambda: cc.KOS(random_state=3, max_iter=5), "runs Crowd-Kit's KOS, which takes no option max_iter"),
+            (lambda: cc.KOS(n_iter=5, max_iter=5), "takes no option max_iter"),
             (lambda: cc.MACE(n_restarts=10, max_iter=5), "runs Crowd-Kit's fit, which takes no option max_iter"),
-            (lambda: cc.GLAD(labels_priors=[0.5, 0.5]), "GLAD(labels_priors=[0.5, 0.5])"),
-            (lambda: cc.MMSR(random_state=1), "MMSR(random_state=1)"),
+            (lambda: cc.GLAD(labels_priors=[0.5, 0.5], glad_prior=1), "take no option glad_prior"),
+            (lambda: cc.MMSR(tol=1e-3), "MMSR(tol=0.001)"),
             (lambda: cc.DawidSkene(n_iter=5, max_iter=5), "take no option max_iter"),
             (lambda: cc.Wawa(n_iter=5), "unexpected keyword argument 'n_iter'"),
             (lambda: cc.Consensus(q_prior="sharp"), "q_prior must be a number"),

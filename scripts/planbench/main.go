@@ -32,6 +32,8 @@ func main() {
 	simReveal := flag.Int("sim-reveal", 2, "labels revealed first in the simulated crowds")
 	batch := flag.Float64("batch", 0.05, "labels revealed between two fits, as a fraction of the tasks")
 	out := flag.String("plots", "", "directory for the plots (planning_NAME.png); empty: none")
+	flag.Float64Var(&planSet.Stop, "stop", 0, "the planner's stopping rule (plan.Settings.Stop; 0: its default)")
+	flag.IntVar(&planSet.Lookahead, "lookahead", 0, "the planner's lookahead (plan.Settings.Lookahead; 0: its default)")
 	flag.Parse()
 	log.SetFlags(0)
 	fmt.Println("| data set | tasks | labels | reveal | uniform, all labels | planner reaches it at | fraction of the labels beyond the first | planner within 0.005 at |")
@@ -57,6 +59,9 @@ func main() {
 	}
 }
 
+// planSet holds the planner's settings of every replay.
+var planSet plan.Settings
+
 // split splits a comma-separated list, without empty items.
 func split(s string) []string {
 	var out []string
@@ -70,7 +75,7 @@ func split(s string) []string {
 
 // run replays d both ways, prints its row and draws its plot.
 func run(name string, d *data.Dataset, truth []int, reveal int, batch float64, dir string) {
-	set := &plan.ReplaySettings{Reveal: reveal, Batch: max(int(batch*float64(d.NumTasks())), 1)}
+	set := &plan.ReplaySettings{Reveal: reveal, Batch: max(int(batch*float64(d.NumTasks())), 1), Plan: planSet}
 	ctx := context.Background()
 	u, err := plan.Replay(ctx, d, truth, plan.Uniform, set)
 	if err != nil {
@@ -81,8 +86,14 @@ func run(name string, d *data.Dataset, truth []int, reveal int, batch float64, d
 		log.Fatal(err)
 	}
 	target := u.Accuracy[len(u.Accuracy)-1]
-	spent, frac := plan.Savings(p, target)
-	_, near := plan.Savings(p, target-0.005)
+	spent, frac, err := plan.Savings(p, target)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, near, err := plan.Savings(p, target-0.005)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("| %s | %d | %d | %d | %.4f | %d | %.2f | %.2f |\n", name, d.NumTasks(), d.NumLabels(), reveal, target, spent, frac, near)
 	if dir != "" {
 		if err := draw2(filepath.Join(dir, "planning_"+name+".png"), name, u, p, target); err != nil {

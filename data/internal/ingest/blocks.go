@@ -100,7 +100,14 @@ func ReadBlocks(in BlockInput, newParser func() *ChunkParser, b *Builder, g Guar
 	var rest [][]byte
 	var failed error
 	for job := range p.order {
-		if rest != nil || failed != nil {
+		if failed != nil {
+			continue
+		}
+		if rest != nil {
+			if parsers > 0 {
+				<-job.done // parsed ahead: its decoded values are to be undone
+			}
+			job.edits.undo(job.data, 0)
 			rest = append(rest, job.data)
 			continue
 		}
@@ -123,6 +130,7 @@ func ReadBlocks(in BlockInput, newParser func() *ChunkParser, b *Builder, g Guar
 		}
 		if stop != nil {
 			p.stop.Store(true)
+			job.edits.undo(job.data, int(stop.at))
 			rest = append(rest, job.data[stop.at:])
 			line += int(stop.line)
 			read += int64(stop.at)
@@ -253,6 +261,7 @@ func (p *chunkPipe) read() {
 		}
 		p.carry = append(p.carry[:0:0], buf[end:]...)
 		job.data = buf[:end]
+		job.edits.reset()
 		if !direct {
 			// The rows at their full number at once: grown by doubling
 			// in parse, they would touch about twice their memory. The
@@ -283,6 +292,7 @@ type chunk struct {
 	stop  bool        // rows ends before a row that is not plain
 	lines int         // lines in data
 	homes []uint32    // merge's home slots to prefetch
+	edits edits       // the values decoded in data, to undo before data is read again
 }
 
 // chunkRow is a data row of a chunk: where its line starts, the line's
@@ -407,7 +417,8 @@ func (p *ChunkParser) direct(c *chunk, b *Builder, g Guard, line int, header *He
 	if len(p.batch) < directBatch {
 		p.batch = make([]splitRow, directBatch)
 	}
-	defer func() { p.cells = p.own }()
+	p.edits = &c.edits
+	defer func() { p.cells, p.edits = p.own, nil }()
 	for pos := 0; pos < len(data); {
 		// Each line is split into its row of the batch in place: cells
 		// copied from a scratch array were read back as 16-byte words

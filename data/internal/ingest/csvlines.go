@@ -48,6 +48,9 @@ type ChunkParser struct {
 	// names, which the scan json reads (jsonLine).
 	json  *JSONLScan
 	names []string
+	// edits, while a block is parsed, logs the JSON Lines values decoded
+	// in its data (decodeInPlace); nil otherwise.
+	edits *edits
 	// cells receives the start and end of each wanted cell of the line
 	// split last: own, or the row of direct's batch being split.
 	cells  [][2]int32
@@ -154,6 +157,8 @@ func (p *ChunkParser) slowLine(data []byte, pos int) (next, kind int) {
 // parse fills in the rows of c. A row that is not plain ends them, as the
 // last row with c.stop set.
 func (p *ChunkParser) parse(c *chunk) {
+	p.edits = &c.edits
+	defer func() { p.edits = nil }()
 	data := c.data
 	c.rows, c.stop, c.lines = c.rows[:0], false, 0
 	for j := range c.ids {

@@ -41,10 +41,12 @@ type JSONLScan struct {
 
 	// text holds the decoded wanted values that have escapes; esc says,
 	// per wanted key, whether its bounds in at are in text rather than in
-	// the line, and escaped whether any is.
+	// the line, and escaped whether any is; raw holds the bounds in the
+	// line of such a value's text as it stands, escapes undecoded.
 	text    []byte
 	esc     []bool
 	escaped bool
+	raw     [][2]int32
 }
 
 // layoutCut is a string or number value of a record: its bounds (a
@@ -82,7 +84,7 @@ func (s *JSONLScan) Parse(line []byte, names, cells []string) bool {
 func (s *JSONLScan) spans(line []byte, names []string) bool {
 	if len(s.got) != len(names) {
 		w := len(names)
-		s.got, s.at, s.esc = make([]bool, w), make([][2]int32, w), make([]bool, w)
+		s.got, s.at, s.esc, s.raw = make([]bool, w), make([][2]int32, w), make([]bool, w), make([][2]int32, w)
 		s.layout = nil
 	}
 	if s.escaped {
@@ -301,6 +303,7 @@ func (s *JSONLScan) cell(line []byte, k int, first byte, a, z int, esc bool) boo
 		if s.text, ok = appendJSONText(s.text, text); !ok {
 			return false
 		}
+		s.raw[k] = [2]int32{int32(a), int32(z)}
 		text, a = s.text[start:], start
 		s.esc[k], s.escaped = true, true
 	}
@@ -440,8 +443,9 @@ func NewJSONLChunkParser(names []string) *ChunkParser {
 // jsonLine splits the record at data[pos] as splitLine splits a CSV line:
 // the line, trimmed as the record-by-record reader trims it, is blank, or
 // plain with the bounds of its wanted values in p.cells if the scan reads
-// it and no wanted value has escapes (decoded, it has no bounds in data),
-// or odd, for the record-by-record reader.
+// it, or odd, for the record-by-record reader. A wanted value with escapes
+// is decoded over its text in data (decodeInPlace) while the parser logs
+// its edits; without a log, its record is odd.
 func (p *ChunkParser) jsonLine(data []byte, pos int) (next, kind int) {
 	end, next := lineEnd(data, pos)
 	raw := data[pos:end]
@@ -449,8 +453,7 @@ func (p *ChunkParser) jsonLine(data []byte, pos int) (next, kind int) {
 	if len(line) == 0 {
 		return next, LineBlank
 	}
-	if !p.json.spans(line, p.names) || p.json.escaped {
-		// A wanted value with escapes has no bounds in data.
+	if !p.json.spans(line, p.names) || p.json.escaped && !p.decodeInPlace(line, pos+cap(raw)-cap(line)) {
 		return next, LineOdd
 	}
 	// line is raw[off:off+len(line)], and its capacity that of raw less

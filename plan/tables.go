@@ -1,4 +1,4 @@
-package output
+package plan
 
 import (
 	"math"
@@ -6,13 +6,13 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/model"
-	"github.com/consensuslab/consensus/plan"
+	"github.com/consensuslab/consensus/output"
 )
 
 // planRow returns the cells labels, label, confidence, gain and p_change
 // of a task.
-func planRow(d *data.Dataset, p *plan.Posterior, pk plan.Pick) []string {
-	num := FormatProb
+func planRow(d *data.Dataset, p *Posterior, pk Pick) []string {
+	num := output.FormatProb
 	k := d.NumClasses()
 	probs := p.Probs[pk.Task*k : (pk.Task+1)*k]
 	best := 0
@@ -24,13 +24,13 @@ func planRow(d *data.Dataset, p *plan.Posterior, pk plan.Pick) []string {
 	return []string{strconv.Itoa(d.Offsets[pk.Task+1] - d.Offsets[pk.Task]), d.Classes[best], num(pk.Confidence), num(pk.Gain), num(pk.Change)}
 }
 
-// PlanTasks returns the tasks file of consensus next: every task's
+// TasksTable returns the tasks file of consensus next: every task's
 // assessment (the picks all), class posterior and, if iv is
 // not nil, intervals; then, if q is not nil, its label distribution, with
 // the intervals qiv if not nil.
-func PlanTasks(d *data.Dataset, p *plan.Posterior, all []plan.Pick, iv *plan.Intervals, q *model.Result, qiv *plan.Intervals) *Table {
-	num := FormatProb
-	t := &Table{Columns: []string{"task", "labels", "label", "confidence", "gain", "p_change"}, Numeric: []bool{false, true, false, true, true, true}}
+func TasksTable(d *data.Dataset, p *Posterior, all []Pick, iv *Intervals, q *model.Result, qiv *Intervals) *output.Table {
+	num := output.FormatProb
+	t := &output.Table{Columns: []string{"task", "labels", "label", "confidence", "gain", "p_change"}, Numeric: []bool{false, true, false, true, true, true}}
 	for _, c := range d.Classes {
 		t.Columns = append(t.Columns, "p_"+c)
 		if iv != nil {
@@ -72,12 +72,12 @@ func PlanTasks(d *data.Dataset, p *plan.Posterior, all []plan.Pick, iv *plan.Int
 	return t
 }
 
-// PlanPicks returns the planner's choices picks as the table consensus
+// PicksTable returns the planner's choices picks as the table consensus
 // next writes: the task, the worker if pairs is true (picks of task and
 // worker pairs), then the task's number of labels, most probable label,
 // confidence, expected gain and probability of change.
-func PlanPicks(d *data.Dataset, p *plan.Posterior, picks []plan.Pick, pairs bool) *Table {
-	t := &Table{Columns: []string{"task"}, Numeric: []bool{false}}
+func PicksTable(d *data.Dataset, p *Posterior, picks []Pick, pairs bool) *output.Table {
+	t := &output.Table{Columns: []string{"task"}, Numeric: []bool{false}}
 	if pairs {
 		t.Columns = append(t.Columns, "worker")
 		t.Numeric = append(t.Numeric, false)
@@ -94,13 +94,13 @@ func PlanPicks(d *data.Dataset, p *plan.Posterior, picks []plan.Pick, pairs bool
 	return t
 }
 
-// PlanWorkers returns the workers file of the fit res (the columns of fit
+// WorkersTable returns the workers file of the fit res (the columns of fit
 // --workers: worker, labels, skill and the model's worker values) with the
 // worker flags as further columns.
-func PlanWorkers(res *model.Result, flags []plan.WorkerFlag) *Table {
-	num := FormatProb
+func WorkersTable(res *model.Result, flags []WorkerFlag) *output.Table {
+	num := output.FormatProb
 	d := res.Data
-	t := &Table{Columns: []string{"worker", "labels", "skill"}, Numeric: []bool{false, true, true}}
+	t := &output.Table{Columns: []string{"worker", "labels", "skill"}, Numeric: []bool{false, true, true}}
 	for _, c := range res.WorkerColumns() {
 		t.Columns = append(t.Columns, c)
 		t.Numeric = append(t.Numeric, true)

@@ -1,22 +1,22 @@
-package output
+package pairwise
 
 import (
 	"bytes"
+	"github.com/consensuslab/consensus/output"
 	"testing"
 
 	"github.com/consensuslab/consensus/data/dataio"
-	"github.com/consensuslab/consensus/pairwise"
 )
 
-// TestPairwiseFiles checks the comparisons file and the truth tables of a
+// TestTables checks the comparisons file and the truth tables of a
 // simulation of three comparisons by two workers, in every text format.
-func TestPairwiseFiles(t *testing.T) {
-	c := &pairwise.Comparisons{
+func TestTables(t *testing.T) {
+	c := &Comparisons{
 		Items: []string{"a", "b", "c"}, Workers: []string{"w1", "w2"},
 		Left: []int32{0, 1, 2}, Right: []int32{1, 2, 0}, Worker: []int32{0, 1, 0},
 		LeftWon: []bool{true, false, true},
 	}
-	tr := &pairwise.Truth{Scores: []float64{0.5, -0.25, 0}, Skills: []float64{0.9, 0.05}, Biases: []float64{0.5, 0.375}}
+	tr := &Truth{Scores: []float64{0.5, -0.25, 0}, Skills: []float64{0.9, 0.05}, Biases: []float64{0.5, 0.375}}
 	for _, tc := range []struct {
 		f    dataio.Format
 		want string
@@ -25,7 +25,7 @@ func TestPairwiseFiles(t *testing.T) {
 		{dataio.TSV, "worker\tleft\tright\tlabel\nw1\ta\tb\ta\nw2\tb\tc\tc\nw1\tc\ta\tc\n"},
 	} {
 		var b bytes.Buffer
-		if err := WriteComparisons(&b, tc.f, c); err != nil {
+		if err := c.Write(&b, tc.f); err != nil {
 			t.Fatal(err)
 		}
 		if b.String() != tc.want {
@@ -34,14 +34,14 @@ func TestPairwiseFiles(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		t    *Table
+		t    *output.Table
 		want string
 	}{
-		{"scores", PairwiseTruthScores(c, tr), "item,score\na,0.5\nb,-0.25\nc,0\n"},
-		{"workers", PairwiseTruthWorkers(c, tr), "worker,skill,bias\nw1,0.9,0.5\nw2,0.05,0.375\n"},
+		{"scores", tr.ScoresTable(c), "item,score\na,0.5\nb,-0.25\nc,0\n"},
+		{"workers", tr.WorkersTable(c), "worker,skill,bias\nw1,0.9,0.5\nw2,0.05,0.375\n"},
 	} {
 		var b bytes.Buffer
-		if err := WriteTable(&b, tc.t, dataio.CSV); err != nil {
+		if err := output.WriteTable(&b, tc.t, dataio.CSV); err != nil {
 			t.Fatal(err)
 		}
 		if b.String() != tc.want {

@@ -1,0 +1,56 @@
+package vb_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/consensuslab/consensus/internal/benchdata"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// BenchmarkFitDefault measures whole fits of the default model against
+// la-ds, the bar of its speed, on the data of the speed target: 2·10⁶
+// labels from one-coin workers at K = 2 and 2·10⁵ labels from Dawid-Skene
+// workers at K = 10, one true class per task, 5 labels a task
+// (benchdata's layout). It reports the CPU seconds of a fit (cpu-s/op) and
+// its passes (iters), with -benchtime 1x and -count for repeats:
+//
+//	go test ./model/vb -run '^$' -bench 'FitDefault' -benchtime 1x -count 3
+func BenchmarkFitDefault(b *testing.B) {
+	cases := []struct {
+		k, n int
+		nm   noise.Model
+	}{
+		{2, 2_000_000, noise.OneCoin{}},
+		{10, 200_000, noise.DS{}},
+	}
+	for _, c := range cases {
+		for _, name := range []string{"la-ds", model.DefaultModel} {
+			b.Run(fmt.Sprintf("K=%d/N=%s/%s", c.k, benchdata.Label(c.n), name), func(b *testing.B) {
+				d, err := benchdata.Get(c.n, c.k, c.nm, latent.LA{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				est, err := model.ByName(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var r *model.Result
+				b.ReportAllocs()
+				cpu0, _ := benchdata.CPUTime()
+				for b.Loop() {
+					if r, err = est.Fit(context.Background(), d, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if cpu1, ok := benchdata.CPUTime(); ok {
+					b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+				}
+				b.ReportMetric(float64(r.Iterations), "iters")
+			})
+		}
+	}
+}

@@ -1,0 +1,217 @@
+"""Crowd-Kit's settings named, Crowd-Kit's meaning: GLAD(n_iter, tol, ...)
+runs Crowd-Kit's EM with SciPy's conjugate-gradient M-steps
+(consensus_crowd._ckglad and _cg); KOS(n_iter, random_state) runs
+Crowd-Kit's KOS from numpy's RandomState(random_state).normal(1, 1) draws;
+MMSR(random_state) starts from its random_sample draws (the CLI's
+--random-state). The expected numbers are Crowd-Kit 1.4.1's (on its toy
+data, printed with repr; SciPy 1.10); the conjugate gradients are compared
+with SciPy's own where SciPy is installed. They skip without pandas."""
+
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import consensus_crowd as cc  # noqa: E402
+from support import binary  # noqa: E402
+
+try:
+    import numpy as np
+    import pandas as pd
+except ImportError:
+    np = pd = None
+
+try:
+    from scipy import optimize
+except ImportError:
+    optimize = None
+
+
+def setUpModule():
+    if pd is None:
+        raise unittest.SkipTest("pandas is not installed (apt-get install python3-pandas)")
+
+
+def toy():
+    """Crowd-Kit's toy data in its row order: five workers, five tasks."""
+    rows = {"w1": "no yes yes yes yes", "w2": "yes yes no yes no", "w3": "- yes no yes no",
+            "w4": "yes no yes yes no", "w5": "no no no yes no"}
+    return pd.DataFrame([(w, "t%d" % (j + 1), y) for w, labels in rows.items()
+                         for j, y in enumerate(labels.split()) if y != "-"], columns=["worker", "task", "label"])
+
+
+class TestConjugateGradients(unittest.TestCase):
+    def test_iterates_equal_scipy(self):
+        if optimize is None:
+            self.skipTest("SciPy is not installed")
+        from consensus_crowd import _cg
+        rng = np.random.RandomState(1)
+        a = rng.randn(6, 6)
+        a = a @ a.T + 0.1 * np.eye(6)
+        b = rng.randn(6)
+        cases = [
+            ("rosenbrock", optimize.rosen, optimize.rosen_der, np.array([-1.2, 1, 0.5, 2.0])),
+            ("quadratic", lambda x: 0.5 * x @ a @ x - b @ x, lambda x: a @ x - b, np.zeros(6)),
+            ("softplus", lambda x: np.sum(np.logaddexp(0, 3 * x - 1)) + 0.05 * np.sum(x ** 4),
+             lambda x: 3 / (1 + np.exp(1 - 3 * x)) + 0.2 * x ** 3, rng.randn(5) * 3),
+        ]
+        for name, f, g, x0 in cases:
+            for gtol, maxiter in [(1e-2, 25), (1e-5, 3), (1e-8, 200)]:
+                with self.subTest(name=name, gtol=gtol, maxiter=maxiter):
+                    want = optimize.minimize(f, x0, method="CG", jac=g, tol=gtol, options={"maxiter": maxiter}).x
+                    self.assertTrue(np.array_equal(_cg.minimize(f, g, x0, gtol, maxiter), want))
+
+
+class TestGLADCrowdKit(unittest.TestCase):
+    def test_crowdkit_iterates(self):
+        # Crowd-Kit: GLAD(n_iter=3, tol=0).fit(toy)
+        g = cc.GLAD(n_iter=3, tol=0).fit(toy())
+        np.testing.assert_allclose(g.loss_history_, [-0.45122847843985, -0.44196690069657524, -0.43924251329323694],
+                                   rtol=0, atol=1e-12)
+        alphas = {"w1": -0.022491508897443842, "w2": 1.1189252528096891, "w3": 1.194242801306722,
+                  "w4": 0.32671010296097736, "w5": 0.5415114619766227}
+        betas = {"t1": 0.5034304697141748, "t2": 0.40401719893714366, "t3": 0.9650878362322142,
+                 "t4": 1.490007477937767, "t5": 1.54810205756291}
+        yes = {"t1": 0.7811628901788792, "t2": 0.8890264727955157, "t3": 0.001451943584572932,
+               "t4": 0.9999994611676639, "t5": 6.392346115616664e-07}
+        for got, want in [(g.alphas_, alphas), (g.betas_, betas), (g.probas_["yes"], yes)]:
+            np.testing.assert_allclose(got[list(want)].to_numpy(), list(want.values()), rtol=0, atol=1e-10)
+        self.assertEqual(list(g.labels_), ["yes", "yes", "no", "yes", "no"])
+        self.assertEqual((g.alphas_.name, g.alphas_.index.name, list(g.alphas_.index)),
+                         ("alpha", "worker", ["w1", "w2", "w3", "w4", "w5"]))
+        self.assertEqual((g.betas_.name, g.betas_.index.name), ("beta", "task"))
+        self.assertEqual((g.probas_.index.name, g.probas_.columns.name, list(g.probas_.columns)),
+                         ("task", "variable", ["no", "yes"]))
+        self.assertEqual((list(g.workers_), list(g.tasks_)), (list(alphas), list(betas)))
+
+    def test_crowdkit_settings(self):
+        # Crowd-Kit: GLAD(m_step_max_iter=2, n_iter=4, tol=0,
+        # labels_priors=pd.Series({"no": 0.3, "yes": 0.7})).fit(toy)
+        prior = pd.Series({"no": 0.3, "yes": 0.7})
+        g = cc.GLAD(m_step_max_iter=2, n_iter=4, tol=0, labels_priors=prior).fit(toy())
+        np.testing.assert_allclose(g.loss_history_, [-0.45946682123854393, -0.44213187898093526,
+                                                     -0.430902551239474, -0.4274567734833605], rtol=0, atol=1e-10)
+        np.testing.assert_allclose(g.alphas_.to_numpy(), [-0.01753903191613289, 1.3118670988807497,
+                                                          1.2733922810670069, 0.35587411462705126,
+                                                          0.37987838883641606], rtol=0, atol=1e-8)
+        self.assertTrue(g.priors_.equals(prior))
+
+    def test_stopping_rule(self):
+        # Crowd-Kit: GLAD(tol=1e-3) stops after 6 iterations, the last
+        # gaining less than 1e-3. The first iteration is compared with the
+        # start's Q itself (-30.09), not Q per label and class (-0.451 after
+        # it), so tol=1 stops the fit after two iterations, tol=30 after one.
+        g = cc.GLAD(tol=1e-3).fit(toy())
+        self.assertEqual(len(g.loss_history_), 6)
+        np.testing.assert_allclose(g.loss_history_[-2:], [-0.43646803929880584, -0.4356813797525046], atol=1e-12)
+        gains = np.diff(g.loss_history_)
+        self.assertLess(gains[-1], 1e-3)
+        self.assertTrue((gains[:-1] >= 1e-3).all())
+        self.assertEqual(len(cc.GLAD(tol=1).fit(toy()).loss_history_), 2)
+        self.assertEqual(len(cc.GLAD(tol=30).fit(toy()).loss_history_), 1)
+
+    def test_start(self):
+        # n_iter=0: every α = β = 1, so every label is right with
+        # probability σ(e); t4 has five "yes" and no "no".
+        g = cc.GLAD(n_iter=0).fit(toy())
+        self.assertTrue((g.alphas_ == 1).all() and (g.betas_ == 1).all())
+        self.assertEqual(g.loss_history_, [])
+        right = 1 / (1 + math.exp(-math.e))
+        odds = (right / (1 - right)) ** 5
+        self.assertAlmostEqual(g.probas_.loc["t4", "yes"], odds / (1 + odds), places=14)
+
+    def test_gradient_is_the_objectives(self):
+        from consensus_crowd import _ckglad
+        fit, _, _, _ = _ckglad.fit(pd, toy(), 2, 0, 25, 1e-2)
+        alpha, beta = fit.alpha.copy(), fit.beta.copy()
+        da, db = fit.q_gradient(alpha, beta)
+        h = 1e-6
+        for i in range(len(alpha)):
+            up, down = alpha.copy(), alpha.copy()
+            up[i] += h
+            down[i] -= h
+            self.assertAlmostEqual((fit.q_value(up, beta) - fit.q_value(down, beta)) / (2 * h), da[i], places=6)
+        for j in range(len(beta)):
+            up, down = beta.copy(), beta.copy()
+            up[j] += h
+            down[j] -= h
+            self.assertAlmostEqual((fit.q_value(alpha, up) - fit.q_value(alpha, down)) / (2 * h), db[j], places=6)
+
+    def test_refusals(self):
+        for make, err, want in [
+            (lambda: cc.GLAD(n_iter=5, max_iter=5), TypeError, "take no option max_iter"),
+            (lambda: cc.GLAD(m_step_max_iter=-1), TypeError, "m_step_max_iter=-1"),
+            (lambda: cc.GLAD(m_step_tol="x"), TypeError, "m_step_tol='x'"),
+        ]:
+            with self.assertRaises(err) as ctx:
+                make()
+            self.assertIn(want, str(ctx.exception))
+        with self.assertRaisesRegex(ValueError, "no mean for worker 'w5'"):
+            cc.GLAD(alphas_priors_mean=pd.Series(1.0, index=["w1", "w2", "w3", "w4"])).fit(toy())
+        with self.assertRaisesRegex(TypeError, "takes no true_labels"):
+            cc.GLAD(n_iter=2).fit(toy(), {"t1": "yes"})
+
+    def test_unnamed_is_the_converged_fit(self):
+        binary()
+        g = cc.GLAD().fit(toy())
+        self.assertIsNotNone(g.result_)
+        self.assertEqual(g.result_.model, "la-glad")
+        self.assertEqual(len(g.loss_history_), 1)
+
+
+class TestRandomState(unittest.TestCase):
+    def test_kos_as_crowdkit(self):
+        # labels of t1..t5 (y: yes, n: no) after 0, 1, 2 and 100 iterations
+        want = {0: ["nynyn", "ynnnn", "ynyny", "nynny"], 7: ["nnyyn", "ynnnn", "nyyny", "ynnnn"],
+                2 ** 32 - 1: ["yynyn", "yynnn", "nnyyy", "nynny"]}
+        for seed, by_iter in want.items():
+            for n_iter, labels in zip([0, 1, 2, 100], by_iter):
+                with self.subTest(seed=seed, n_iter=n_iter):
+                    got = cc.KOS(n_iter=n_iter, random_state=seed).fit(toy()).labels_
+                    self.assertEqual("".join(v[0] for v in got), labels)
+                    self.assertEqual((got.name, got.index.name, list(got.index)),
+                                     ("agg_label", "task", ["t1", "t2", "t3", "t4", "t5"]))
+
+    def test_mmsr_as_crowdkit(self):
+        binary()
+        want = {3: [-0.8124262244858, 1.0815994763504573, 1.050041384896288, 0.8124262244857998, 1.0815994763504573],
+                2 ** 32 - 1: [-0.46002304373665015, 1.244769953577429, 0.9921297046018924, 1.1077690564171045,
+                              1.244769953577429]}
+        for seed, skills in want.items():
+            with self.subTest(seed=seed):
+                got = cc.MMSR(n_iter=1, random_state=seed).fit(toy()).skills_
+                np.testing.assert_allclose(got[["w1", "w2", "w3", "w4", "w5"]].to_numpy(), skills, rtol=0, atol=1e-12)
+        # n_iter=0: the start is numpy's draws, u_w = RandomState(seed).random_sample
+        start = cc.MMSR(n_iter=0, random_state=3).fit(toy()).skills_
+        self.assertAlmostEqual(start["w2"], 1.244769953577429, places=12)  # clipped
+        self.assertNotEqual(start["w3"], cc.MMSR(n_iter=0).fit(toy()).skills_["w3"])
+
+    def test_refused(self):
+        for make, err, want in [
+            (lambda: cc.KOS(random_state=2 ** 32), ValueError, "from 0 to 2**32 - 1"),
+            (lambda: cc.KOS(random_state=-1), ValueError, "from 0 to 2**32 - 1"),
+            (lambda: cc.KOS(random_state=1.5), TypeError, "want an int"),
+            (lambda: cc.KOS(random_state=1, seed=3), TypeError, "takes no option seed"),
+            (lambda: cc.MMSR(random_state=2 ** 32), ValueError, "from 0 to 2**32 - 1"),
+        ]:
+            with self.assertRaises(err) as ctx:
+                make()
+            self.assertIn(want, str(ctx.exception))
+        with self.assertRaisesRegex(ValueError, "two classes only, and the labels have 3"):
+            cc.KOS(n_iter=3).fit(pd.DataFrame({"task": ["a", "a", "b"], "worker": ["x", "y", "x"],
+                                               "label": [1, 2, 3]}))
+        binary()
+        with self.assertRaisesRegex(cc.ConsensusError, "--random-state: model la-ds has no random start"):
+            cc.aggregate(toy(), "la-ds", random_state=3)
+
+    def test_unnamed_kos_is_the_clis(self):
+        binary()
+        k = cc.KOS().fit(toy())
+        self.assertEqual(k.result_.model, "kos")
+        self.assertEqual(k.probas_.shape, (5, 2))
+
+
+if __name__ == "__main__":
+    unittest.main()
