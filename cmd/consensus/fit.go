@@ -235,6 +235,7 @@ func newFitCmd() *cobra.Command {
 					chosen = " (chosen by --model auto)"
 				}
 				printSummary(os.Stderr, est, res, chosen, goldSummary)
+				printSharedErrors(os.Stderr, res)
 			}
 			return nil
 		},
@@ -258,6 +259,34 @@ func newFitCmd() *cobra.Command {
 	c.Flags().StringVar(&workers, "workers", "", "also write the fitted worker parameters to this file (format by extension)")
 	c.Flags().StringVar(&summary, "summary", "", `also write a JSON summary of the fit to this file: the model fitted (with --model auto, the one chosen), the data's size and how the fit ended; "-" is standard output`)
 	return c
+}
+
+// printSharedErrors writes to w a line for each of at most three pairs of
+// workers whose labels agree beyond what the fit r's independent workers
+// explain (compare.SharedErrors), for a fit of the true class by a model
+// of independent workers; nothing for other fits.
+func printSharedErrors(w io.Writer, r *model.Result) {
+	c, ok := model.DescribeName(r.Model)
+	if !ok || c.Assumption != "la" {
+		return
+	}
+	pairs, err := compare.SharedErrors(r, compare.SharedSettings{})
+	if err != nil {
+		return
+	}
+	for i, p := range pairs {
+		if i == 3 {
+			fmt.Fprintf(w, "shared errors: %d more pairs of workers\n", len(pairs)-3)
+			break
+		}
+		if p.A == p.B {
+			fmt.Fprintf(w, "shared errors: worker %s labelled tasks more than once, and its repeated labels agree on %.0f%% of %d pairs, where independent labels would on %.0f%% (z = %.1f): they are not independent evidence\n",
+				r.Data.Workers[p.A], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
+			continue
+		}
+		fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f); their shared mistakes may be read as the truth: see --model ebcc\n",
+			r.Data.Workers[p.A], r.Data.Workers[p.B], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
+	}
 }
 
 // printSummary writes the one-screen summary of the fit r of est to w;

@@ -61,10 +61,10 @@ type KOS struct {
 	// Seed seeds the N(1, 1) draws of the initial worker messages, one
 	// per label in the data set's order (by task, then as read), drawn
 	// as numpy's legacy RandomState(Seed).normal(1, 1, n) draws them
-	// (from the low 32 bits of Seed): Crowd-Kit's start for random_state
-	// = Seed, which draws in the order of its input's rows, the same
-	// order when they are grouped by task. The zero value is a valid
-	// seed.
+	// from the low 32 bits of Seed (equal but for the last bit of a few,
+	// see mt19937.normal): Crowd-Kit's start for random_state = Seed,
+	// which draws in the order of its input's rows, the same order when
+	// they are grouped by task. The zero value is a valid seed.
 	Seed uint64
 	// Raw runs the paper's algorithm unchanged, as Crowd-Kit does: the
 	// labels are not centred per worker and the sign is the one the

@@ -44,7 +44,10 @@ func temperTruth(d *data.Dataset, probs []float64, gold []int, cond func(w int32
 	k := d.NumClasses()
 	stride := max(1, d.NumLabels()*k/temperEntries)
 	// For every label read: log ρ_j^{−i}(z) and P(y_i | z), K each.
-	size := (d.NumLabels()/stride + d.NumTasks()) * k
+	var size int
+	for j := 0; j < d.NumTasks(); j += stride {
+		size += (d.Offsets[j+1] - d.Offsets[j]) * k
+	}
 	loo, pc := make([]float64, 0, size), make([]float64, 0, size)
 	var cache []float64 // P(y | z) of every worker, K×K each, when workerOnly
 	if workerOnly {

@@ -48,6 +48,9 @@ type vbSide interface {
 // number of goroutines (see objective).
 type vbChunk struct {
 	lo, hi int
+	// frozen says that the noise posterior is held (vbFrozen): the
+	// expected counts are not needed, and batches leaves acc as it is.
+	frozen bool
 	acc    []float64 // the noise model's expected counts, during a pass
 	glob   []float64 // the assumption's shared sums
 	bound  float64   // the objects' part of the bound
@@ -104,7 +107,7 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set model.Settings
 		lo, hi := bounds[i], bounds[i+1]
 		most := fitting.MostLabels(d, lo, hi)
 		chunks[i] = vbChunk{
-			lo: lo, hi: hi,
+			lo: lo, hi: hi, frozen: frozen,
 			glob: make([]float64, k),
 			p:    make([]float64, max(most, fitting.BatchLabels)*k),
 			g:    make([]float64, max(most, fitting.BatchLabels)*k),
@@ -315,8 +318,10 @@ func squaremLength(x0, x1, x2 []float64, maxStep float64) float64 {
 	return min(max(math.Sqrt(rr/vv), 1), maxStep)
 }
 
-// batches calls f for the batches of the objects of c (fitting.BatchEnd), after the noise model's expected probabilities
-// of their labels have been written to c.p.
+// batches calls f for the batches of the objects of c (fitting.BatchEnd),
+// after the noise model's expected probabilities of their labels have been
+// written to c.p, and then adds the weights f wrote to c.g to the expected
+// counts c.acc, unless the noise posterior is frozen.
 func (c *vbChunk) batches(d *data.Dataset, nv noise.Variational, f func(lo, hi int, p, g []float64)) {
 	k := d.NumClasses()
 	off := d.Offsets
@@ -326,7 +331,9 @@ func (c *vbChunk) batches(d *data.Dataset, nv noise.Variational, f func(lo, hi i
 		p, g := c.p[:n], c.g[:n]
 		nv.Prob(j, hi, p)
 		f(j, hi, p, g)
-		nv.Accumulate(j, hi, g, c.acc)
+		if !c.frozen {
+			nv.Accumulate(j, hi, g, c.acc)
+		}
 		j = hi
 	}
 }

@@ -65,9 +65,9 @@ class GLADFit:
         """log P(label | class c) of every label and class, n x K."""
         ab = alpha[self.w] * np.exp(beta[self.t])
         right, wrong = -_softplus(-ab), -_softplus(ab) - self._wrong()
-        d = self.delta
-        with np.errstate(invalid="ignore"):
-            return d * right[:, None] + (1 - d) * wrong[:, None]
+        # Crowd-Kit's δ log σ + (1 − δ) log((1 − σ)/(K − 1)), the same
+        # numbers, but with one class (no wrong class: log 0) not NaN
+        return np.where(self.delta > 0, right[:, None], wrong[:, None])
 
     def e_step(self):
         """Set the posteriors q from α and β."""

@@ -122,6 +122,15 @@ class TestGLADCrowdKit(unittest.TestCase):
         odds = (right / (1 - right)) ** 5
         self.assertAlmostEqual(g.probas_.loc["t4", "yes"], odds / (1 + odds), places=14)
 
+    def test_one_class_has_no_nan(self):
+        # With one class there is no wrong class (Crowd-Kit's 0 · log 0 is
+        # NaN): every task gets the class with probability 1.
+        df = pd.DataFrame({"task": ["t1", "t1", "t2"], "worker": ["a", "b", "a"], "label": ["x", "x", "x"]})
+        g = cc.GLAD(n_iter=3).fit(df)
+        self.assertEqual(g.probas_["x"].tolist(), [1.0, 1.0])
+        self.assertEqual(g.labels_.tolist(), ["x", "x"])
+        self.assertTrue(np.isfinite(g.loss_history_).all() and np.isfinite(g.alphas_).all())
+
     def test_gradient_is_the_objectives(self):
         from consensus_crowd import _ckglad
         fit, _, _, _ = _ckglad.fit(pd, toy(), 2, 0, 25, 1e-2)
