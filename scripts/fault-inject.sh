@@ -37,6 +37,29 @@ mkdir -p "$TMPDIR" "$fs/in" "$fs/out"
 awk -F, 'NR>1{print $1","$2}' "$fs/in/truth.csv" | sed '1i task,label' > "$fs/in/gold.csv"
 "$bin" fit -i "$fs/in/labels.csv" -m la-ds -o "$fs/in/pred.csv" --workers "$fs/in/workers.csv" -q
 
+# --max-memory counts the text of long ids and the fields of wide lines
+# (issue 42, class 2): 150,000 tasks of 10 KB ids (1.5 GB of text, gzip)
+# and a CSV of 10^6 columns, with --max-memory 100M, from a file and from
+# standard input, must stop with one line and exit 1 or 2 at a peak far
+# below the text's size (/usr/bin/time %M, when installed).
+awk 'BEGIN { x = "x"; while (length(x) < 10000) x = x x; x = substr(x, 1, 10000); print "task,worker,label"
+	for (i = 0; i < 150000; i++) printf "%d%s,w%d,%d\n", i, x, i % 7, i % 2 }' | gzip -1 >"$work/longids.csv.gz"
+awk 'BEGIN { for (r = 0; r < 3; r++) { printf (r ? "1,w" r ",x" : "task,worker,label"); for (i = 0; i < 1000000; i++) printf ",v"; print "" } }' >"$work/wide.csv"
+timer=()
+[ -x /usr/bin/time ] && timer=(/usr/bin/time -f %M -o "$work/peak")
+for c in "fit $work/longids.csv.gz" "fit -i - <$work/longids.csv.gz" "fit $work/wide.csv" "fit -i - <$work/wide.csv"; do
+	set +e
+	eval "${timer[*]} \"\$bin\" $c -m mv --max-memory 100M -o $work/o.csv" 2>"$work/err"
+	code=$?
+	set -e
+	peak=$(tail -n1 "$work/peak" 2>/dev/null || echo 0)
+	if [ $code != 1 ] && [ $code != 2 ] || [ "$(grep -vc '^[0-9]*$' "$work/err")" != 1 ] || [ "$peak" -gt 400000 ] || [ -e "$work/o.csv" ]; then
+		echo "FAIL [max-memory: $c]: exit $code, peak ${peak} KB: $(head -c 300 "$work/err")"
+		exit 1
+	fi
+	echo "max-memory: $c: exit $code, peak ${peak} KB"
+done
+
 cmds=(
 	"fit -i IN/labels.csv -m rfe -o OUT/a.csv -q"
 	"fit -i IN/labels.csv -m mv -o OUT/a.csv -q"

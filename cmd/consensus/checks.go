@@ -83,6 +83,21 @@ func checkFinite(name string, v float64) error {
 	return nil
 }
 
+// maxResamples is the most bootstrap resamples a command takes: each
+// costs a number kept until the end (and a pass over the gold tasks), so
+// a count past this would allocate gigabytes, or fail to, before any
+// output.
+const maxResamples = 1_000_000
+
+// checkResamples returns a usage error if n, the value of the resampling
+// flag name, is above maxResamples.
+func checkResamples(name string, n int) error {
+	if n > maxResamples {
+		return usagef("--%s %d: want at most %d resamples", name, n, maxResamples)
+	}
+	return nil
+}
+
 // checkOutputs checks a command's inputs and outputs before any work is
 // done; it is the one place of these rules:
 //

@@ -87,6 +87,9 @@ models if they do not include it, and marked in the note column;
 			if parallel < 0 || splits < 0 || boot < 0 || !(frac > 0 && frac < 1) {
 				return usagef("--parallel, --splits and --bootstrap must not be negative and --holdout must be in (0, 1)")
 			}
+			if err := checkResamples("bootstrap", boot); err != nil {
+				return err
+			}
 			names := compare.DefaultModels
 			if models == "all" {
 				names = compare.AllModels()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/pairwise"
 	"github.com/consensuslab/consensus/sim"
 )
 
@@ -144,4 +146,35 @@ func checkSimulateMemory(cfg sim.Settings, limit memLimit) error {
 	}
 	return &memoryError{fmt.Sprintf("simulating %s labels (%s objects × %s labels each) needs about %s of memory%s, more than %s; use fewer --objects, --workers, --classes or --labels-per-object, or --max-memory to change the limit",
 		mem.FormatCount(m.Labels), mem.FormatCount(m.Tasks), mem.FormatCount(m.PerTask), mem.FormatBytes(m.Bytes), what, desc)}
+}
+
+// Memory of pairwise simulate, measured with /usr/bin/time on 2·10⁶
+// comparisons, 2·10⁶ items, 2·10⁶ workers, and 10⁶ each of distinct items
+// and workers (36, 8, 16 and 167 bytes), rounded up.
+const (
+	pairSimPerComparison = 40
+	pairSimPerItem       = 8
+	pairSimPerWorker     = 16
+	pairSimPerID         = 170
+)
+
+// checkPairwiseSimulateMemory fails if the pairwise simulation s is
+// estimated to need more memory than the limit allows (without a limit,
+// than any process can address), before any allocation. Zero counts are
+// pairwise.Simulate's defaults.
+func checkPairwiseSimulateMemory(s pairwise.SimSettings, limit memLimit) error {
+	avail, desc, ok := limit.available()
+	if !ok {
+		avail, desc = maxAddressable, "any process can address"
+	}
+	items := float64(cmp.Or(s.Items, 1000))
+	workers := float64(cmp.Or(s.Workers, 50))
+	comps := float64(cmp.Or(s.Comparisons, 20000))
+	ids := min(items, 2*comps) + min(workers, comps)
+	need := comps*pairSimPerComparison + items*pairSimPerItem + workers*pairSimPerWorker + ids*pairSimPerID
+	if need <= avail {
+		return nil
+	}
+	return &memoryError{fmt.Sprintf("simulating %s comparisons of %s items by %s workers needs about %s of memory, more than %s; use fewer --comparisons, --items or --workers, or --max-memory to change the limit",
+		mem.FormatCount(comps), mem.FormatCount(items), mem.FormatCount(workers), mem.FormatBytes(need), desc)}
 }

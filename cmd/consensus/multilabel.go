@@ -95,6 +95,9 @@ func (f *multilabelFlags) run(cmd *cobra.Command) error {
 	if err := checkOutputs([]string{"input"}, []string{f.input}, []string{"output"}, []string{f.out}); err != nil {
 		return err
 	}
+	if err := checkTables(ofmt, "--output-format", []string{"output"}, []string{f.out}); err != nil {
+		return err
+	}
 	opt := dataio.ReadSettings{MaxMemory: f.maxMemory.bytes()}
 	if f.sep != "" {
 		if opt.Sep, err = parseSep("sep", f.sep); err != nil {

@@ -106,6 +106,9 @@ posterior 0.5 or more, else "none").`,
 				[]string{"output", "workers", "tasks"}, []string{out, workers, tasks}); err != nil {
 				return err
 			}
+			if err := checkTables(ofmt, "--output-format", []string{"output", "workers", "tasks"}, []string{out, workers, tasks}); err != nil {
+				return err
+			}
 			d, _, err := in.load(cmd.Context())
 			if err != nil {
 				return err

@@ -203,6 +203,7 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 func newPairwiseSimulateCmd() *cobra.Command {
 	var s pairwise.SimSettings
 	var out, truth, truthWorkers string
+	var maxMem memLimit
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Simulate pairwise comparisons from the noisy Bradley-Terry model, with the true parameters",
@@ -221,6 +222,9 @@ the comparisons name them.`,
 				return err
 			}
 			if err := checkTables("", "", []string{"output", "truth", "truth-workers"}, []string{out, truth, truthWorkers}); err != nil {
+				return err
+			}
+			if err := checkPairwiseSimulateMemory(s, maxMem); err != nil {
 				return err
 			}
 			comp, tr, err := pairwise.Simulate(s)
@@ -249,5 +253,6 @@ the comparisons name them.`,
 	fl.StringVarP(&out, "output", "o", "-", `comparisons file (worker,left,right,label); "-" is standard output; CSV, TSV, JSON Lines or Parquet by extension, optionally .gz`)
 	fl.StringVar(&truth, "truth", "", "also write the true scores (item,score); format by extension")
 	fl.StringVar(&truthWorkers, "truth-workers", "", "also write the true skills and biases (worker,skill,bias); format by extension")
+	fl.Var(&maxMem, "max-memory", "refuse a simulation estimated to need more memory than this, such as 4GiB (default: the memory available; off: no check)")
 	return c
 }

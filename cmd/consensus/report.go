@@ -48,6 +48,9 @@ where the LA and DA forms of one noise model disagree most.`,
 			if err != nil {
 				return err
 			}
+			if err := checkResamples("bootstrap", reps); err != nil {
+				return err
+			}
 			opt := &report.Settings{Title: title, Noise: noiseName, Fit: set, Seed: ff.seed, Top: top,
 				BootstrapReps: reps, NoRecommendation: noRec, MaxMemory: float64(in.maxMemory.bytes())}
 			if models != "" {

@@ -59,7 +59,7 @@ its parts one by one (docs/simulation.md).`,
 			if err := checkOutputs(nil, nil, []string{"output", "truth", "truth-workers", "bayes"}, []string{out, truth, regime.workers, regime.bayes}); err != nil {
 				return err
 			}
-			if err := checkTables("", "", []string{"output", "truth"}, []string{out, truth}); err != nil {
+			if err := checkTables("", "", []string{"output", "truth", "truth-workers", "bayes"}, []string{out, truth, regime.workers, regime.bayes}); err != nil {
 				return err
 			}
 			d, tr, err := sim.Simulate(cfg)

@@ -22,7 +22,9 @@ type parquetReader struct {
 	names  []string
 	header *ingest.HeaderSet // the schema's column names
 	roles  []string
-	index  []int // leaf column index of each wanted column
+	index  []int          // leaf column index of each wanted column
+	kinds  []parquet.Kind // the physical type of each wanted column
+	maxDef []int          // and its maximum definition level
 	groups []parquet.RowGroup
 	group  int // next row group to open
 	cols   []*parquetColumn
@@ -106,6 +108,9 @@ func newParquetReader(r io.Reader, file string, cols Columns, g *guard) (_ rowSo
 	src, err := openParquet(ra, size, file, cols)
 	if err == nil {
 		err = g.parquetSize(src)
+	}
+	if err == nil {
+		err = src.checkPages(ra)
 	}
 	if err != nil {
 		done()
@@ -211,6 +216,8 @@ func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parque
 			return nil, &InputError{File: file, Msg: fmt.Sprintf("the %s column %s %v", roles[i], show(f.Name()), err)}
 		}
 		p.index = append(p.index, leaf.ColumnIndex)
+		p.kinds = append(p.kinds, leaf.Node.Type().Kind())
+		p.maxDef = append(p.maxDef, leaf.MaxDefinitionLevel)
 		p.texts = append(p.texts, text)
 	}
 	if len(missing) > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -51,25 +52,49 @@ func checkParquetRead(t *testing.T, b []byte, what string) error {
 	return err
 }
 
-// TestParquetEveryByteCorrupt is an exhaustive property test: every byte
-// of a small Parquet file, set to each of several values, gives a data set
-// or a one-line input error — the library's panics on corrupt metadata
-// and pages (such as the byte 0x40 at offset 20) become "corrupt Parquet
-// file".
-func TestParquetEveryByteCorrupt(t *testing.T) {
-	good := smallParquet(t)
-	corrupt := 0
-	for i := range good {
-		for _, v := range []byte{0x00, 0xff, 0x40, good[i] ^ 1, good[i] + 0x80} {
-			b := bytes.Clone(good)
-			b[i] = v
-			err := checkParquetRead(t, b, fmt.Sprintf("byte %d = %#x", i, v))
-			if err != nil && strings.Contains(err.Error(), "corrupt Parquet file (the Parquet reader failed") {
-				corrupt++
-			}
-		}
+// simParquet returns the Parquet file of labels that consensus simulate
+// --objects 3 --workers 2 --seed 1 writes: plain pages, without
+// dictionaries.
+func simParquet(tb testing.TB) []byte {
+	tb.Helper()
+	b, err := os.ReadFile("testdata/sim.parquet")
+	if err != nil {
+		tb.Fatal(err)
 	}
-	t.Logf("%d corruptions of %d bytes reached a panic of the library, each turned into an input error", corrupt, len(good))
+	return b
+}
+
+// TestParquetEveryByteCorrupt is an exhaustive property test: every byte
+// of two small Parquet files (with and without dictionaries), set to each
+// of several values, gives a data set or a one-line input error — the
+// library's panics on corrupt metadata and pages (such as the byte 0x40 at
+// offset 20) become "corrupt Parquet file" — and nothing is written on
+// the process's standard error: a page whose values differ in number from
+// its header, on which the library prints a warning, is refused before
+// the library decodes it (checkPages).
+func TestParquetEveryByteCorrupt(t *testing.T) {
+	for name, good := range map[string][]byte{"small": smallParquet(t), "simulated": simParquet(t)} {
+		corrupt, pages := 0, 0
+		stderr := captureStderr(t, func() {
+			for i := range good {
+				for _, v := range []byte{0x00, 0xff, 0x40, good[i] ^ 1, good[i] + 0x80} {
+					b := bytes.Clone(good)
+					b[i] = v
+					err := checkParquetRead(t, b, fmt.Sprintf("%s: byte %d = %#x", name, i, v))
+					if err != nil && strings.Contains(err.Error(), "corrupt Parquet file (the Parquet reader failed") {
+						corrupt++
+					}
+					if err != nil && strings.Contains(err.Error(), "values but holds") {
+						pages++
+					}
+				}
+			}
+		})
+		if stderr != "" {
+			t.Errorf("%s: the reads wrote on standard error:\n%s", name, stderr)
+		}
+		t.Logf("%s: %d corruptions of %d bytes reached a panic of the library, %d a page whose values differ from its header, each an input error", name, corrupt, len(good), pages)
+	}
 }
 
 // FuzzParquetCorrupt reads fuzzed bytes as a Parquet labels file: never a
@@ -80,5 +105,34 @@ func FuzzParquetCorrupt(f *testing.F) {
 	b := bytes.Clone(good)
 	b[20] = 0x40 // a panic of the library before the fix
 	f.Add(b)
-	f.Fuzz(func(t *testing.T, b []byte) { checkParquetRead(t, b, "fuzzed") })
+	sim := simParquet(f)
+	f.Add(sim)
+	b = bytes.Clone(sim)
+	b[18] = 0x40 // a page header declaring 32 values: a warning of the library before the fix
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if stderr := captureStderr(t, func() { checkParquetRead(t, b, "fuzzed") }); stderr != "" {
+			t.Errorf("the read wrote on standard error: %s", stderr)
+		}
+	})
+}
+
+// TestParquetPageValueCount checks the issue's instance: a page header of
+// the simulated file whose count of values is corrupt (byte 18 set to
+// 0x40 or 0x00) is refused as a corrupt file naming the page and the
+// column, before the Parquet library decodes the page and prints its
+// warning on standard error.
+func TestParquetPageValueCount(t *testing.T) {
+	for _, v := range []byte{0x40, 0x00} {
+		b := simParquet(t)
+		b[18] = v
+		var err error
+		stderr := captureStderr(t, func() { err = checkParquetRead(t, b, fmt.Sprintf("byte 18 = %#x", v)) })
+		if stderr != "" {
+			t.Errorf("byte 18 = %#x: the read wrote on standard error: %s", v, stderr)
+		}
+		if err == nil || !strings.Contains(err.Error(), "corrupt Parquet file (row group 1, task column 'task': page 1 declares") {
+			t.Errorf("byte 18 = %#x: error %v, want the page refused", v, err)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -148,19 +149,24 @@ func readNumber(path string) (float64, bool) {
 	return v, err == nil
 }
 
+// cgroupRoot is where the cgroup file system is mounted; tests point it
+// at a fake one.
+var cgroupRoot = "/sys/fs/cgroup"
+
 // cgroupAvailable returns the memory left under a cgroup memory limit, v2
-// (memory.max) or v1 (memory.limit_in_bytes, where "no limit" is a number
-// near 2⁶³), if the process has one.
+// (memory.max) or v1 (memory/memory.limit_in_bytes, where "no limit" is a
+// number near 2⁶³), if the process has one, from the cgroup file system
+// at cgroupRoot.
 func cgroupAvailable() (float64, bool) {
 	for _, f := range []struct{ limit, usage string }{
-		{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
-		{"/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"},
+		{"memory.max", "memory.current"},
+		{"memory/memory.limit_in_bytes", "memory/memory.usage_in_bytes"},
 	} {
-		limit, ok := readNumber(f.limit)
+		limit, ok := readNumber(filepath.Join(cgroupRoot, f.limit))
 		if !ok || limit >= 1<<60 {
 			continue
 		}
-		used, _ := readNumber(f.usage)
+		used, _ := readNumber(filepath.Join(cgroupRoot, f.usage))
 		return max(limit-used, 0), true
 	}
 	return 0, false

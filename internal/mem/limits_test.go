@@ -1,6 +1,11 @@
 package mem
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // TestParseSize checks sizes with and without units, auto and off, and
 // the sizes refused.
@@ -54,5 +59,47 @@ func TestAvailable(t *testing.T) {
 	}
 	if !(b >= 0) || source == "" {
 		t.Errorf("Available() = %g, %q", b, source)
+	}
+}
+
+// TestCgroupAvailable reads fake cgroup file systems: a v2 limit, a v1
+// limit (the memory controller's own directory), v1's "no limit" (a
+// number near 2⁶³), v2's "max", and none; the memory available is the
+// limit less the usage, and Available names the cgroup when it is the
+// smallest.
+func TestCgroupAvailable(t *testing.T) {
+	defer func(old string) { cgroupRoot = old }(cgroupRoot)
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  float64
+		ok    bool
+	}{
+		{"v2", map[string]string{"memory.max": "104857600\n", "memory.current": "4857600\n"}, 100e6, true},
+		{"v1", map[string]string{"memory/memory.limit_in_bytes": "52428800\n", "memory/memory.usage_in_bytes": "2428800\n"}, 50e6, true},
+		{"v1 without a limit", map[string]string{"memory/memory.limit_in_bytes": "9223372036854771712\n", "memory/memory.usage_in_bytes": "1000\n"}, 0, false},
+		{"v2 without a limit", map[string]string{"memory.max": "max\n", "memory.current": "1000\n"}, 0, false},
+		{"usage above the limit", map[string]string{"memory/memory.limit_in_bytes": "1000\n", "memory/memory.usage_in_bytes": "5000\n"}, 0, true},
+		{"none", nil, 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cgroupRoot = t.TempDir()
+			for name, content := range c.files {
+				path := filepath.Join(cgroupRoot, name)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, ok := cgroupAvailable()
+			if ok != c.ok || got != c.want {
+				t.Fatalf("cgroupAvailable() = %g, %v; want %g, %v", got, ok, c.want, c.ok)
+			}
+			if avail, source, okAll := Available(); ok && got < 1e9 && okAll && (avail != got || !strings.Contains(source, "cgroup")) {
+				t.Errorf("Available() = %g, %q; want the cgroup's %g", avail, source, got)
+			}
+		})
 	}
 }
