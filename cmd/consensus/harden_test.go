@@ -190,6 +190,8 @@ func TestReadLimitCLI(t *testing.T) {
 		{"eval of /dev/zero", []string{"eval", "-p", "/dev/zero", "-g", "in.csv", "--max-memory", "4M"}, 2, "reading stopped"},
 		{"eval gold /dev/zero", []string{"eval", "-p", "pred.csv", "-g", "/dev/zero", "--max-memory", "4M"}, 2, "longer than"},
 		{"--init-workers /dev/zero", []string{"fit", "-i", "in.csv", "-m", "la-ds", "--init-workers", "/dev/zero", "--max-memory", "4M", "-o", "o.csv"}, 2, "reading stopped"},
+		{"multilabel of /dev/zero, with the advice", []string{"multilabel", "/dev/zero", "--max-memory", "4M", "-o", "o.csv"}, 2, "longer than 976.6 KiB without a line end, which needs about 3.8 MiB of memory to read, more than the memory limit of 3.8 MiB; use a machine with more memory, or --max-memory to change the limit"},
+		{"pairwise fit of /dev/zero", []string{"pairwise", "fit", "/dev/zero", "--max-memory", "4M", "-o", "o.csv"}, 2, "; use a machine with more memory, or --max-memory to change the limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runIn(t, dir, "", tc.args...)

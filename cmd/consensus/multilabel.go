@@ -117,7 +117,7 @@ func (f *multilabelFlags) run(cmd *cobra.Command) error {
 		return usageErr(err)
 	}
 	if err != nil {
-		return err
+		return limitHint(err)
 	}
 	br, err := model.FitBinaryRelevance(cmd.Context(), est, m, nil)
 	if err != nil {
