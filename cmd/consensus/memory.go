@@ -65,6 +65,11 @@ func (m memLimit) bytes() int64 {
 	return 0
 }
 
+// minWorkingMemory is the least memory a read needs beyond the program's
+// own under a limit the process runs under (--max-memory auto): below it a
+// file is refused before it is sampled.
+const minWorkingMemory = 64 << 20
+
 // memoryError is the error of a run that would need more memory than
 // allowed. It exits with status 1.
 type memoryError struct{ msg string }
@@ -83,6 +88,13 @@ func checkReadMemory(path string, format dataio.Format, opt dataio.ReadSettings,
 	avail, desc, ok := limit.available()
 	if !ok {
 		return nil
+	}
+	if limit == 0 && avail < minWorkingMemory {
+		// Under a process limit with this little room the estimate's own
+		// sample, or a new thread's stack, could end in the runtime's
+		// out-of-memory crash instead of this refusal.
+		return &memoryError{fmt.Sprintf("%s: reading it needs at least %s of memory, more than %s; use a machine with more memory, or --max-memory to change the limit",
+			path, mem.FormatBytes(minWorkingMemory), desc)}
 	}
 	est, err := dataio.EstimateFile(path, format, opt)
 	if err != nil {
