@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/consensuslab/consensus/data"
-	"gonum.org/v1/gonum/mathext"
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // fit is the variational posterior of one start: q(z_j, g_j) and the
@@ -106,20 +106,12 @@ func (f *fit) run(ctx context.Context, maxIter int, tol float64) (int, bool, err
 					row[zm] += ev[zm*k+y]
 				}
 			}
-			top := math.Inf(-1)
-			for _, v := range row {
-				top = max(top, v)
-			}
-			var s float64
-			for zm, v := range row {
-				row[zm] = math.Exp(v - top)
-				s += row[zm]
-			}
+			lse := num.LogSumExp(row)
 			q := f.zg[j*km : (j+1)*km]
 			for z := range k {
 				var pz float64
 				for g := range m {
-					q[z*m+g] = row[z*m+g] / s
+					q[z*m+g] = math.Exp(row[z*m+g] - lse)
 					pz += q[z*m+g]
 				}
 				moved = max(moved, math.Abs(pz-f.z[j*k+z]))
@@ -170,51 +162,33 @@ func (f *fit) update() {
 		f.nu[zm/m] += v - f.api
 	}
 	for r := 0; r < len(f.mu); r += k {
-		expLog(f.elogv[r:r+k], f.mu[r:r+k])
+		num.DirichletExpLog(f.elogv[r:r+k], f.mu[r:r+k])
 	}
 	for z := range k {
-		expLog(f.elogpi[z*m:(z+1)*m], f.eta[z*m:(z+1)*m])
+		num.DirichletExpLog(f.elogpi[z*m:(z+1)*m], f.eta[z*m:(z+1)*m])
 	}
-	expLog(f.elogtau, f.nu)
-}
-
-// expLog writes E[log x] under Dirichlet(a) into dst: ψ(a_i) − ψ(Σ a).
-func expLog(dst, a []float64) {
-	var s float64
-	for _, v := range a {
-		s += v
-	}
-	ds := mathext.Digamma(s)
-	for i, v := range a {
-		dst[i] = mathext.Digamma(v) - ds
-	}
+	num.DirichletExpLog(f.elogtau, f.nu)
 }
 
 // bound returns the evidence lower bound of the labels at the current
 // posterior, log p(y) ≥ E_q[log p(y, z, g, v, π, τ)] − E_q[log q]. With
-// every Dirichlet posterior at its update from q(z, g), the expected
-// log-likelihood and the priors' terms collect into Σ (λ − 1) E[log x]
-// for every posterior Dirichlet(λ), less the priors' normalisers, to which
-// the Dirichlets' entropies and q(z, g)'s are added.
+// every Dirichlet posterior Dirichlet(λ) at its update from q(z, g) (prior
+// pseudo-counts plus expected counts), its expected log-likelihood, prior
+// and entropy terms collect into log B(λ) − log B(prior), so that
+//
+//	bound = Σ_Dirichlets [log B(λ) − log B(prior)] + H[q(z, g)],
+//
+// with B the multivariate beta function (num.DirichletLogNorm is −log B).
 func (f *fit) bound() float64 {
 	k, m := f.k, f.m
 	var b float64
-	for i, v := range f.eta {
-		b += (v - 1) * f.elogpi[i]
-	}
-	for z, v := range f.nu {
-		b += (v - 1) * f.elogtau[z]
-	}
-	for i, v := range f.mu {
-		b += (v - 1) * f.elogv[i]
-	}
-	b += dirichletEntropy(f.nu)
-	for z := range k {
-		b += dirichletEntropy(f.eta[z*m : (z+1)*m])
-	}
 	for r := 0; r < len(f.mu); r += k {
-		b += dirichletEntropy(f.mu[r : r+k])
+		b -= num.DirichletLogNorm(f.mu[r : r+k])
 	}
+	for z := range k {
+		b -= num.DirichletLogNorm(f.eta[z*m : (z+1)*m])
+	}
+	b -= num.DirichletLogNorm(f.nu)
 	share := make([]float64, m)
 	for g := range share {
 		share[g] = f.api
@@ -223,9 +197,9 @@ func (f *fit) bound() float64 {
 	for z := range ones {
 		ones[z] = 1
 	}
-	b -= logBeta(ones)
+	b += num.DirichletLogNorm(ones)
 	for z := range k {
-		b -= float64(f.d.NumWorkers()*m)*logBeta(f.beta[z*k:(z+1)*k]) + logBeta(share)
+		b += float64(f.d.NumWorkers()*m)*num.DirichletLogNorm(f.beta[z*k:(z+1)*k]) + num.DirichletLogNorm(share)
 	}
 	for _, v := range f.zg {
 		if v > 0 {
@@ -233,30 +207,4 @@ func (f *fit) bound() float64 {
 		}
 	}
 	return b
-}
-
-// logBeta returns log B(a) = Σ log Γ(a_i) − log Γ(Σ a_i).
-func logBeta(a []float64) float64 {
-	var a0, lb float64
-	for _, v := range a {
-		a0 += v
-		lg, _ := math.Lgamma(v)
-		lb += lg
-	}
-	lg0, _ := math.Lgamma(a0)
-	return lb - lg0
-}
-
-// dirichletEntropy returns the entropy of Dirichlet(a),
-// log B(a) + (a₀ − K) ψ(a₀) − Σ (a_i − 1) ψ(a_i).
-func dirichletEntropy(a []float64) float64 {
-	var a0 float64
-	for _, v := range a {
-		a0 += v
-	}
-	h := logBeta(a) + (a0-float64(len(a)))*mathext.Digamma(a0)
-	for _, v := range a {
-		h -= (v - 1) * mathext.Digamma(v)
-	}
-	return h
 }
