@@ -178,7 +178,9 @@ func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, es
 		return nil, err
 	}
 	if !quiet {
-		compare.WriteChoice(w, choice)
+		if err := compare.WriteChoice(w, choice); err != nil {
+			return nil, err
+		}
 	}
 	for _, e := range ests {
 		if e.Name() == choice.Model {
