@@ -149,13 +149,7 @@ func (f *autoFlags) candidates() []string {
 	if f.models == "" {
 		return compare.AutoModels
 	}
-	var names []string
-	for _, m := range strings.Split(f.models, ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			names = append(names, m)
-		}
-	}
-	return names
+	return splitList(f.models)
 }
 
 // choose runs compare.Auto on d among ests and returns the chosen
