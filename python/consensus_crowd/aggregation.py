@@ -18,6 +18,7 @@ import math
 from ._core import DEFAULT_MODEL, _pandas, aggregate, check_options
 from ._frames import (_accuracy, _em_frames, _error_workers, _errors, _final_loss, _frame, _initial_arrays,
                       _mmsr_start, _one_coin_errors, _sorted_columns, _weighted_vote)
+from ._glad_table import GLADTable
 
 __all__ = [
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene",
@@ -265,45 +266,64 @@ class Wawa(_SkillVote, _Aggregator):
 
 
 class ZeroBasedSkill(_SkillVote, _Aggregator):
-    """Zero-based skill (model ``zbs``): a weighted vote whose skills move
-    towards each worker's agreement with it, 100 iterations, step 1 halved
-    every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100;
-    0: the starting point, every skill 1/K and the vote they weigh);
-    the step schedule is the CLI's, so ``lr_init``, ``lr_steps_to_reduce``
-    and ``lr_reduce_factor`` are accepted at its values (Crowd-Kit's
-    defaults) alone; ``eps`` (Crowd-Kit adds it to the starting skills)
-    is not supported. ``skills_`` holds the final skills; ``predict(data)`` weighs
-    the votes of new data by them."""
+    """Zero-based skill: a weighted vote whose skills move towards each
+    worker's agreement with it. Two fits, by what is named:
+
+    - ``ZeroBasedSkill()``: the CLI's ``zbs``: skills from 1/K, 100
+      iterations, step 1 multiplied by 0.5 every 20 (a worker's repeated
+      label on a task counts each time).
+    - With ``n_iter``, ``eps`` or a step schedule other than Crowd-Kit's
+      defaults named (``lr_init`` 1, ``lr_steps_to_reduce`` 20,
+      ``lr_reduce_factor`` 0.5): Crowd-Kit's ZBS, in Python (numpy), with
+      its defaults for the others (``n_iter`` 100, ``eps`` 1e-5): skills
+      from 1/K + eps, ``n_iter`` iterations (0: the start), each worker's
+      accuracy over its distinct (task, label) pairs (``_ckvote``).
+
+    ``skills_`` holds the final skills; ``labels_`` and ``probas_`` the
+    vote they weigh; ``predict(data)`` weighs the votes of new data by
+    them (``fit -m mv --skills``)."""
 
     MODEL = "zbs"
 
     def __init__(self, n_iter=None, lr_init=1.0, lr_steps_to_reduce=20, lr_reduce_factor=0.5, eps=None,
                  **options):
-        super().__init__(_iter_options(n_iter, options),
-                         {"lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
-                          "lr_reduce_factor": lr_reduce_factor, "eps": eps},
-                         {"lr_init": 1.0, "lr_steps_to_reduce": 20, "lr_reduce_factor": 0.5})
-        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
-        if self._start_only:
-            self._options.pop("max_iter")
+        schedule = (lr_init, lr_steps_to_reduce, lr_reduce_factor)
+        self._ck = None
+        if n_iter is not None or eps is not None or schedule != (1.0, 20, 0.5):
+            other = sorted(set(options) - {"binary"})
+            if other:
+                raise TypeError("ZeroBasedSkill(n_iter, eps, lr_...) runs Crowd-Kit's ZBS, which takes no option "
+                                "%s; leave them out for the CLI's zbs" % ", ".join(other))
+            n = 100 if n_iter is None else n_iter
+            for name, v, least in (("n_iter", n, 0), ("lr_steps_to_reduce", lr_steps_to_reduce, 1)):
+                if isinstance(v, bool) or not hasattr(v, "__index__") or v < least:
+                    raise TypeError("ZeroBasedSkill(%s=%r): want an int at least %d" % (name, v, least))
+            e = 1e-5 if eps is None else eps
+            for name, v in (("lr_init", lr_init), ("lr_reduce_factor", lr_reduce_factor), ("eps", e)):
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                    raise TypeError("ZeroBasedSkill(%s=%r): want a finite number" % (name, v))
+            self._ck = (int(n), float(lr_init), int(lr_steps_to_reduce), float(lr_reduce_factor), float(e))
+        super().__init__(options)
+        self.n_iter, self.eps = n_iter, eps
+        self.lr_init, self.lr_steps_to_reduce, self.lr_reduce_factor = schedule
 
     def fit(self, data, true_labels=None):
-        """Fit the model to data and return self. With ``n_iter=0``, the
-        starting point: every skill 1/K (K the classes of data) and the
-        vote they weigh, as Crowd-Kit's."""
-        if not self._start_only:
-            return super().fit(data, true_labels)
-        pd = _pandas()
-        data = _frame(pd, data)
-        if true_labels is not None:
-            raise TypeError("ZeroBasedSkill.fit takes no true_labels")
-        if len(data) == 0:
-            self._set_empty(pd)
+        """Fit the model to data and return self."""
+        framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's ZBS")
+        if framed is None:
             return self
-        workers = pd.Index(pd.unique(data["worker"]), name="worker")
-        self.skills_ = pd.Series(1.0 / data["label"].nunique(), index=workers, name="skill")
+        pd, data = framed
+        from ._ckfit import Coded
+        from ._ckvote import vote, zero_based_skill
+        coded = Coded(pd, data)
+        skills = zero_based_skill(coded, *self._ck)
+        codes, shares = vote(coded, skills)
+        self.probas_ = pd.DataFrame(shares, index=pd.Index(coded.tasks, name="task"),
+                                    columns=pd.Index(coded.classes, name="label"))
+        self.labels_ = pd.Series(coded.classes[codes], index=self.probas_.index, name="agg_label")
+        self.skills_ = pd.Series(skills, index=pd.Index(coded.workers, name="worker"), name="skill")
         self.result_, self.workers_, self.loss_history_ = None, None, []
-        return self._apply(data)
+        return self
 
 
 class GoldMajorityVote(_SkillVote, _Aggregator):
@@ -546,7 +566,7 @@ class OneCoinDawidSkene(_Aggregator):
         self.priors_ = self.probas_.mean().rename("prior")
 
 
-class GLAD(_Aggregator):
+class GLAD(GLADTable, _Aggregator):
     """GLAD (model ``la-glad``): a worker is right with probability
     σ(ability × difficulty), uniform class prior, under Gaussian priors
     N(1, 1) on the abilities and the log difficulties.
@@ -571,7 +591,10 @@ class GLAD(_Aggregator):
       is the start. Its iterates equal Crowd-Kit's to about 1e-12
       (docs/crowdkit.md).
 
-    ``silent`` is accepted (the fit never prints).
+    ``silent`` is accepted (the fit never prints). Crowd-Kit's private
+    methods on its long table (``_init``, ``_join_all``, ``_e_step``,
+    ``_compute_Q``, ``_gradient_Q``, ``_m_step``, ...) are there with its
+    signatures and meaning, for code that calls them (``_glad_table``).
 
     Attributes after fit: ``labels_``, ``probas_`` (columns named
     ``variable``, as Crowd-Kit's), ``alphas_`` (abilities), ``betas_`` (log
@@ -838,9 +861,12 @@ class MMSR(_Aggregator):
     skills of the start, without a sweep); the start is Crowd-Kit's (u = v
     drawn as numpy's ``RandomState(random_state)`` draws them, ``--random-state``;
     an int from 0 to 2³² − 1, None: 0), so the skills equal Crowd-Kit's; the CLI's
-    tolerance is 1e-10, so ``tol`` is accepted at that value only; the
-    precomputed matrices and mappings of Crowd-Kit's constructor are not
-    supported.
+    tolerance is 1e-10, so ``tol`` is accepted at that value only. The
+    matrices and mappings of Crowd-Kit's constructor (``observation_matrix``,
+    ``covariation_matrix``, ``n_common_tasks``, ``n_workers``, ``n_tasks``,
+    ``n_labels``, ``*_mapping``) are its fit's working state, which its fit
+    recomputes from the data: accepted with that meaning, any value, no
+    effect on the fit.
 
     After fit, as Crowd-Kit's: ``skills_`` is each worker's vote weight,
     the log-odds log((K − 1) p_w / (1 − p_w)) of its one-coin accuracy
@@ -870,13 +896,13 @@ class MMSR(_Aggregator):
             if "random_state" in options:
                 raise TypeError("MMSR(random_state=...) is the option random_state; give it once")
             options["random_state"] = self._seed
-        super().__init__(_iter_options(n_iter, options),
-                         {"tol": tol,
-                          "observation_matrix": observation_matrix, "covariation_matrix": covariation_matrix,
-                          "n_common_tasks": n_common_tasks, "n_workers": n_workers, "n_tasks": n_tasks,
-                          "n_labels": n_labels, "labels_mapping": labels_mapping,
-                          "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
-                         {"tol": 1e-10, "n_workers": 0, "n_tasks": 0, "n_labels": 0})
+        super().__init__(_iter_options(n_iter, options), {"tol": tol}, {"tol": 1e-10})
+        # Crowd-Kit's fit recomputes these from the data, whatever was given
+        self._observation_matrix, self._covariation_matrix = observation_matrix, covariation_matrix
+        self._n_common_tasks, self._n_workers, self._n_tasks, self._n_labels = (
+            n_common_tasks, n_workers, n_tasks, n_labels)
+        self._labels_mapping, self._workers_mapping, self._tasks_mapping = (
+            labels_mapping, workers_mapping, tasks_mapping)
         self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
         if self._start_only:
             self._options.pop("max_iter")

@@ -170,6 +170,99 @@ class TestGLADCrowdKit(unittest.TestCase):
         self.assertEqual(len(g.loss_history_), 1)
 
 
+class TestGLADPrivateMethods(unittest.TestCase):
+    """Crowd-Kit's private GLAD methods on its long table, as a subclass or
+    Crowd-Kit's tests call them; the numbers are Crowd-Kit 1.4.1's
+    (scripts/crowdkit-expected.py)."""
+
+    def test_as_crowdkit(self):
+        g, df = cc.GLAD(), toy()
+        g._init(df)
+        self.assertEqual((list(g.workers_), list(g.tasks_)), (["w1", "w2", "w3", "w4", "w5"],
+                                                              ["t1", "t2", "t3", "t4", "t5"]))
+        table = g._e_step(g._join_all(df, g.alphas_, g.betas_, g.priors_))
+        self.assertEqual(len(table), 2 * len(df))
+        yes = [0.5, 0.9380968325850061, 0.06190316741499357, 0.9999987488036614, 0.00028725714039173135]
+        np.testing.assert_allclose(g.probas_["yes"].to_numpy(), yes, rtol=0, atol=1e-14)
+        g._current_data = table
+        x = np.concatenate([g.alphas_.to_numpy(), g.betas_.to_numpy()]) * 1.1
+        g._update_alphas_betas(*g._get_alphas_betas_by_point(x))
+        self.assertAlmostEqual(g._compute_Q(g._current_data), -33.64881906647855, places=12)
+        d_alpha, d_beta = g._gradient_Q(g._current_data)
+        np.testing.assert_allclose(d_alpha.to_numpy(), [-7.0776034801507794, -1.4429321531860995,
+                                                        -0.047239615287988944, -6.707394631787798,
+                                                        -4.075163392486949], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(d_beta.to_numpy(), [-6.241047166751688, -6.328581776824139, -6.328581776824139,
+                                                       0.48512693400467133, -2.8222828137942852], rtol=0, atol=1e-12)
+        g._m_step(g._current_data)
+        np.testing.assert_allclose(g.alphas_.to_numpy(), [0.0990971792372588, 0.9693744999872563,
+                                                          1.1800277392713099, 0.3182536571849938,
+                                                          0.5899873152235664], rtol=0, atol=1e-9)
+
+    def test_gradient_is_the_objectives(self):
+        g, df = cc.GLAD(), toy()
+        g._init(df)
+        g._current_data = g._e_step(g._join_all(df, g.alphas_, g.betas_, g.priors_))
+        x0 = np.linspace(0.5, 1.5, len(g.workers_) + len(g.tasks_))
+        grad = -g._optimize_df(x0)
+        h = 1e-6
+        for i in range(len(x0)):
+            up, down = x0.copy(), x0.copy()
+            up[i] += h
+            down[i] -= h
+            self.assertAlmostEqual((g._optimize_f(down) - g._optimize_f(up)) / (2 * h), grad[i], places=6)
+
+
+class TestZeroBasedSkillCrowdKit(unittest.TestCase):
+    """ZeroBasedSkill with Crowd-Kit's settings named runs Crowd-Kit's ZBS;
+    the numbers are Crowd-Kit 1.4.1's on the toy data with w1's first four
+    labels given twice (scripts/crowdkit-expected.py)."""
+
+    def test_as_crowdkit(self):
+        repeated = pd.concat([toy(), toy().iloc[:4]])
+        for kw, want in [
+            (dict(n_iter=0), [0.50001] * 5),
+            (dict(eps=0.1, n_iter=3), [0.6, 0.8, 1.0, 0.4, 0.8]),
+            (dict(lr_init=0.3, lr_steps_to_reduce=3, lr_reduce_factor=0.9, n_iter=30),
+             [0.5998265988491904, 0.799479761863873, 0.9991329248785555, 0.40017343583450804, 0.799479761863873]),
+        ]:
+            with self.subTest(**kw):
+                z = cc.ZeroBasedSkill(**kw)
+                labels = z.fit_predict(repeated)
+                np.testing.assert_allclose(z.skills_.sort_index().to_numpy(), want, rtol=0, atol=1e-15)
+                self.assertEqual(labels.sort_index().tolist(), ["no", "yes", "no", "yes", "no"])
+                self.assertIsNone(z.result_)
+
+    def test_refusals(self):
+        for make, want in [
+            (lambda: cc.ZeroBasedSkill(eps=0.1, max_iter=5), "runs Crowd-Kit's ZBS, which takes no option max_iter"),
+            (lambda: cc.ZeroBasedSkill(lr_steps_to_reduce=0), "lr_steps_to_reduce=0): want an int at least 1"),
+            (lambda: cc.ZeroBasedSkill(eps="x"), "eps='x'): want a finite number"),
+        ]:
+            with self.assertRaises(TypeError) as ctx:
+                make()
+            self.assertIn(want, str(ctx.exception))
+
+    def test_unnamed_is_the_clis(self):
+        binary()
+        z = cc.ZeroBasedSkill().fit(toy())
+        self.assertEqual(z.result_.model, "zbs")
+
+
+class TestMMSRState(unittest.TestCase):
+    def test_matrices_do_not_change_the_fit(self):
+        # Crowd-Kit's MMSR.fit recomputes its matrices and mappings from the
+        # data (_construnct_covariation_matrix), so the ones given to its
+        # constructor change nothing.
+        binary()
+        given = cc.MMSR(observation_matrix=np.ones((2, 2)), covariation_matrix=np.eye(3), n_common_tasks=np.ones(1),
+                        n_workers=7, n_tasks=1, n_labels=9, labels_mapping={"x": 1}, workers_mapping={"w": 0},
+                        tasks_mapping={"t": 0}).fit(toy())
+        plain = cc.MMSR().fit(toy())
+        self.assertTrue(given.skills_.equals(plain.skills_))
+        self.assertTrue(given.scores_.equals(plain.scores_))
+
+
 class TestRandomState(unittest.TestCase):
     def test_kos_as_crowdkit(self):
         # labels of t1..t5 (y: yes, n: no) after 0, 1, 2 and 100 iterations
