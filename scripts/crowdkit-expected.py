@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints the numbers of Crowd-Kit 1.4.1 that python/tests/test_crowdkit_named.py
-checks for ZeroBasedSkill's named settings and GLAD's private methods.
+checks for ZeroBasedSkill's and NoisyBradleyTerry's named settings and
+GLAD's private methods.
 
     /usr/bin/python3 scripts/crowdkit-expected.py CROWDKIT_CHECKOUT
 
@@ -22,7 +23,7 @@ sys.path.insert(0, sys.argv[1])
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from crowdkit.aggregation import GLAD, ZeroBasedSkill  # noqa: E402
+from crowdkit.aggregation import GLAD, NoisyBradleyTerry, ZeroBasedSkill  # noqa: E402
 from test_crowdkit_named import toy  # noqa: E402  (the tests' data)
 
 
@@ -57,5 +58,17 @@ def glad():
     show("  alphas_ after _m_step", g.alphas_)
 
 
+def noisy_bt():
+    equal = pd.DataFrame([("w1", "a", "b", "a"), ("w1", "b", "c", "b"), ("w1", "c", "a", "c")],
+                         columns=["worker", "left", "right", "label"])
+    for kw in [dict(n_iter=100), dict(regularization_ratio=0.1, random_state=5)]:
+        m = NoisyBradleyTerry(**kw).fit(equal)
+        show("NoisyBradleyTerry(%s) on Crowd-Kit's data_equal: scores_" % kw, m.scores_)
+        show("  skills_", m.skills_)
+        show("  biases_", m.biases_)
+    print("  sigmoid of RandomState(0).rand(6)[1:4]: %r" % (1 / (1 + np.exp(-np.random.RandomState(0).rand(6)[1:4]))).tolist())
+
+
 zbs()
 glad()
+noisy_bt()

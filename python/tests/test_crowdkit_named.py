@@ -249,6 +249,58 @@ class TestZeroBasedSkillCrowdKit(unittest.TestCase):
         self.assertEqual(z.result_.model, "zbs")
 
 
+class TestNoisyBradleyTerryCrowdKit(unittest.TestCase):
+    """NoisyBradleyTerry with Crowd-Kit's settings named runs Crowd-Kit's
+    fit (SciPy's L-BFGS-B on its objective and gradient); the numbers are
+    Crowd-Kit 1.4.1's on its tests' data_equal (scripts/crowdkit-expected.py)."""
+
+    def setUp(self):
+        if optimize is None:
+            self.skipTest("SciPy is not installed")
+        self.equal = pd.DataFrame([("w1", "a", "b", "a"), ("w1", "b", "c", "b"), ("w1", "c", "a", "c")],
+                                  columns=["worker", "left", "right", "label"])
+
+    def test_as_crowdkit(self):
+        for kw, scores, skill, bias in [
+            # the line search fails at once: σ of the start's draws
+            (dict(n_iter=100), [0.6715468044437242, 0.6462882683525435, 0.632947637600415],
+             0.6560846148735882, 0.6043574796303949),
+            (dict(regularization_ratio=0.1, random_state=5), [0.7048980528306481, 0.5514965366701033,
+                                                             0.7147589840919817], 0.6483384980823951,
+             0.6197320776673426),
+        ]:
+            with self.subTest(**kw):
+                m = cc.NoisyBradleyTerry(**kw).fit(self.equal)
+                np.testing.assert_allclose(m.scores_.to_numpy(), scores, rtol=0, atol=1e-12)
+                self.assertAlmostEqual(m.skills_["w1"], skill, places=12)
+                self.assertAlmostEqual(m.biases_["w1"], bias, places=12)
+                self.assertEqual((m.scores_.name, m.scores_.index.name, m.skills_.name, m.biases_.name),
+                                 ("agg_score", "label", "skill", "bias"))
+                self.assertIsNone(m.result_)
+
+    def test_gradient_is_crowdkits(self):
+        # Crowd-Kit's gradient is not its objective's: with one worker, the
+        # bias term of its last comparison is assigned to the last item's
+        # slot (c), replacing c's sum, and the skill term to the bias slot;
+        # the skill slot stays 0.
+        from consensus_crowd import _cknbt
+        items, codes, workers, w = _cknbt._codes(pd, self.equal)
+        problem = _cknbt._Problem(codes, w, len(items), len(workers), 0.0)
+        x = np.random.RandomState(0).rand(6)
+        grad = problem.gradient(x)
+        h = 1e-6
+        numeric = [(problem.objective(x + h * e) - problem.objective(x - h * e)) / (2 * h) for e in np.eye(6)]
+        np.testing.assert_allclose(grad[[1, 2]], numeric[1:3], atol=1e-6)  # a and b: the objective's
+        self.assertEqual(grad[5], 0.0)
+        self.assertGreater(abs(grad[3] - numeric[3]), 1e-3)
+        self.assertGreater(abs(grad[4] - numeric[4]), 1e-3)
+
+    def test_unnamed_is_the_clis(self):
+        binary()
+        m = cc.NoisyBradleyTerry().fit(self.equal)
+        self.assertEqual(m.result_.model, "noisy-bt")
+
+
 class TestMMSRState(unittest.TestCase):
     def test_matrices_do_not_change_the_fit(self):
         # Crowd-Kit's MMSR.fit recomputes its matrices and mappings from the
