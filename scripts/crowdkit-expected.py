@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the numbers of Crowd-Kit 1.4.1 that python/tests/test_crowdkit_named.py
-checks for ZeroBasedSkill's and NoisyBradleyTerry's named settings and
-GLAD's private methods.
+checks for the named settings of ZeroBasedSkill, MACE and
+NoisyBradleyTerry and for GLAD's private methods.
 
     /usr/bin/python3 scripts/crowdkit-expected.py CROWDKIT_CHECKOUT
 
@@ -23,7 +23,7 @@ sys.path.insert(0, sys.argv[1])
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from crowdkit.aggregation import GLAD, NoisyBradleyTerry, ZeroBasedSkill  # noqa: E402
+from crowdkit.aggregation import GLAD, MACE, NoisyBradleyTerry, ZeroBasedSkill  # noqa: E402
 from test_crowdkit_named import toy  # noqa: E402  (the tests' data)
 
 
@@ -69,6 +69,15 @@ def noisy_bt():
     print("  sigmoid of RandomState(0).rand(6)[1:4]: %r" % (1 / (1 + np.exp(-np.random.RandomState(0).rand(6)[1:4]))).tolist())
 
 
+def mace():
+    reversed_toy = toy().iloc[::-1]  # workers w5..w1 in order of first appearance
+    for kw in [dict(n_restarts=1, n_iter=5, method="vb"), dict(n_restarts=1, n_iter=5, method="em")]:
+        m = MACE(**kw).fit(reversed_toy)
+        print("MACE(%s) on the reversed toy: thetas_ %r" % (kw, m.thetas_.tolist()))
+        show("  probas_['yes']", m.probas_["yes"])
+
+
 zbs()
 glad()
 noisy_bt()
+mace()

@@ -710,8 +710,12 @@ class MACE(_Aggregator):
     (spamming, knowing) and Dirichlet(10, ..., 10) on the spamming
     distributions; the restart of the highest marginal likelihood is
     kept. (As in Crowd-Kit, every restart draws from the same
-    ``random_state``, so restarts repeat one start.) ``smoothing`` is
-    accepted at Crowd-Kit's default 0.1 only: its fit ignores it.
+    ``random_state``, so restarts repeat one start.) The E-step's
+    expected spamming counts are read as Crowd-Kit reads them: in sorted
+    worker and label order, as if in order of first appearance
+    (docs/crowdkit.md), so the numbers are Crowd-Kit's. ``smoothing``
+    other than 0.1 also selects Crowd-Kit's fit, which ignores its value,
+    as Crowd-Kit's does.
 
     Attributes after fit: ``labels_``, ``probas_``, ``spamming_`` (an
     array, a row per worker in order of first appearance: P(spamming),
@@ -729,7 +733,8 @@ class MACE(_Aggregator):
     def __init__(self, n_restarts=None, n_iter=None, method=None, smoothing=0.1, default_noise=None, alpha=None,
                  beta=None, random_state=None, verbose=0, **options):
         named = {"n_restarts": n_restarts, "n_iter": n_iter, "method": method, "default_noise": default_noise,
-                 "alpha": alpha, "beta": beta, "random_state": random_state}
+                 "alpha": alpha, "beta": beta, "random_state": random_state,
+                 "smoothing": None if smoothing == 0.1 else smoothing}
         self._ck = None
         if any(v is not None for v in named.values()):
             other = sorted(set(options) - {"binary"})
@@ -748,8 +753,8 @@ class MACE(_Aggregator):
             if settings["n_restarts"] < 1:
                 raise ValueError("MACE(n_restarts=%r): want at least 1" % (settings["n_restarts"],))
             self._ck = settings
-        super().__init__(options, {"smoothing": smoothing}, {"smoothing": 0.1})
-        self.verbose = verbose
+        super().__init__(options)
+        self.verbose, self.smoothing = verbose, smoothing
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
@@ -758,11 +763,11 @@ class MACE(_Aggregator):
             return self
         pd, data = framed
         import numpy as np
-        from ._ckfit import Coded, mace
+        from ._ckfit import Coded, mace, mace_mixed_up
         coded = Coded(pd, data, sort=False)
         st = self._ck
         state, post = mace(coded, st["n_restarts"], st["n_iter"], st["method"], st["default_noise"], st["alpha"],
-                           st["beta"], st["random_state"])
+                           st["beta"], st["random_state"], mace_mixed_up(coded))
         self.spamming_, self.thetas_ = state.spamming, state.thetas
         classes = pd.Index(coded.classes, name="label")
         order = _sorted_columns(pd.DataFrame(post, columns=classes)).columns

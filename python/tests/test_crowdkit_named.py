@@ -301,6 +301,40 @@ class TestNoisyBradleyTerryCrowdKit(unittest.TestCase):
         self.assertEqual(m.result_.model, "noisy-bt")
 
 
+class TestMACECrowdKit(unittest.TestCase):
+    """MACE with Crowd-Kit's parameters named gives Crowd-Kit's numbers,
+    its E-step's reading of the spamming counts in sorted order included;
+    on the toy data in reverse row order (workers w5..w1 in order of first
+    appearance) that reading matters. The numbers are Crowd-Kit 1.4.1's
+    (scripts/crowdkit-expected.py)."""
+
+    def test_as_crowdkit(self):
+        data = toy().iloc[::-1]
+        for method, thetas, yes in [
+            ("vb", [[0.4375906116325658, 0.5417075243214406], [0.4796556731459558, 0.49605414859925456],
+                    [0.4870904045826406, 0.4880169465957103], [0.474481843452138, 0.5043415859694294],
+                    [0.5376166063258768, 0.4404764731015929]],
+             [0.8447992977114686, 0.9859543458994657, 0.003950232035013471, 0.9989994059363115, 0.001492481908622197]),
+            ("em", [[0.21520438591372734, 0.7847956140862726], [0.17146734267947575, 0.8285326573205243],
+                    [0.20906807100618852, 0.7909319289938116], [0.3195905466025139, 0.6804094533974862],
+                    [0.8148881605409977, 0.18511183945900236]],
+             [0.24828438247280812, 0.8082034732974736, 0.0021459569928586036, 0.9979980684125251,
+              0.0006000990923899738]),
+        ]:
+            with self.subTest(method=method):
+                m = cc.MACE(n_restarts=1, n_iter=5, method=method).fit(data)
+                np.testing.assert_allclose(m.thetas_, thetas, rtol=0, atol=1e-12)
+                np.testing.assert_allclose(m.probas_["yes"].sort_index().to_numpy(), yes, rtol=0, atol=1e-12)
+
+    def test_smoothing_is_crowdkits(self):
+        # Crowd-Kit's fit ignores smoothing (smoothing_ is 0.01 / K)
+        a = cc.MACE(smoothing=0.5).fit(toy())
+        b = cc.MACE(random_state=0).fit(toy())
+        self.assertIsNone(a.result_)
+        self.assertTrue(np.array_equal(a.thetas_, b.thetas_))
+        self.assertEqual(a.smoothing_, 0.005)
+
+
 class TestMMSRState(unittest.TestCase):
     def test_matrices_do_not_change_the_fit(self):
         # Crowd-Kit's MMSR.fit recomputes its matrices and mappings from the
