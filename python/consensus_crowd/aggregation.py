@@ -600,12 +600,11 @@ class GLAD(GLADTable, _Aggregator):
     ``variable``, as Crowd-Kit's), ``alphas_`` (abilities), ``betas_`` (log
     difficulties), ``priors_`` (the class prior, unnamed as Crowd-Kit's),
     ``prior_labels_``, ``alphas_priors_mean_``, ``betas_priors_mean_``,
-    ``loss_history_``. Crowd-Kit's EM also sets ``workers_`` and
-    ``tasks_`` (the names, in order of first appearance, as Crowd-Kit's);
-    the converged fit sets them to the CLI's worker and task tables and
-    adds ``skills_`` (Crowd-Kit's ``workers_`` and ``tasks_`` are then
-    ``workers_.index`` and ``tasks_.index``) and its ``loss_history_``
-    has one entry, the fitted mean log-likelihood per label.
+    ``loss_history_``, ``workers_`` and ``tasks_`` (the names, in order
+    of first appearance, as Crowd-Kit's). The converged fit adds
+    ``skills_``; its ``loss_history_`` has one entry, the fitted mean
+    log-likelihood per label, and ``result_`` holds the CLI's worker and
+    task tables (``result_.workers_``, ``result_.tasks_``).
     """
 
     MODEL = "la-glad"
@@ -637,10 +636,14 @@ class GLAD(GLADTable, _Aggregator):
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
         framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's EM")
         if framed is None:
             if self.result_ is None:  # no rows
-                self.priors_ = _pandas().Series(dtype=float)
+                self.priors_ = pd.Series(dtype=float)
+            else:  # the names, as Crowd-Kit's
+                self.workers_, self.tasks_ = pd.unique(data["worker"]), pd.unique(data["task"])
             return self
         pd, data = framed
         from . import _ckglad
@@ -685,8 +688,7 @@ class GLAD(GLADTable, _Aggregator):
         super()._set_attributes(r)
         import pandas as pd
         self.alphas_ = self.workers_["ability"].rename("alpha")
-        self.tasks_ = r.tasks_
-        self.betas_ = self.tasks_["difficulty"].map(math.log).rename("beta")
+        self.betas_ = r.tasks_["difficulty"].map(math.log).rename("beta")
         self.probas_.columns.name = "variable"  # as Crowd-Kit's, whose columns come from a melt
         self._crowdkit_priors(pd, list(r.classes), self.alphas_.index, self.betas_.index)
 
@@ -862,7 +864,8 @@ class MMSR(_Aggregator):
     rank-one completion of the workers' agreement matrix, then a log-odds
     weighted vote.
 
-    ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000; 0: the
+    ``n_iter`` bounds the sweeps (``--max-iter``; default 10000, as
+    Crowd-Kit's, unless the option ``max_iter`` is given; 0: the
     skills of the start, without a sweep); the start is Crowd-Kit's (u = v
     drawn as numpy's ``RandomState(random_state)`` draws them, ``--random-state``;
     an int from 0 to 2³² − 1, None: 0), so the skills equal Crowd-Kit's; the CLI's
@@ -892,7 +895,7 @@ class MMSR(_Aggregator):
 
     MODEL = "mmsr"
 
-    def __init__(self, n_iter=None, tol=1e-10, random_state=0, observation_matrix=None, covariation_matrix=None,
+    def __init__(self, n_iter=10000, tol=1e-10, random_state=0, observation_matrix=None, covariation_matrix=None,
                  n_common_tasks=None, n_workers=0, n_tasks=0, n_labels=0, labels_mapping=None,
                  workers_mapping=None, tasks_mapping=None, **options):
         from ._ckfit import check_random_state
@@ -901,6 +904,8 @@ class MMSR(_Aggregator):
             if "random_state" in options:
                 raise TypeError("MMSR(random_state=...) is the option random_state; give it once")
             options["random_state"] = self._seed
+        if n_iter == 10000 and not isinstance(n_iter, bool) and "max_iter" in options:
+            n_iter = None  # the default, and max_iter given
         super().__init__(_iter_options(n_iter, options), {"tol": tol}, {"tol": 1e-10})
         # Crowd-Kit's fit recomputes these from the data, whatever was given
         self._observation_matrix, self._covariation_matrix = observation_matrix, covariation_matrix

@@ -295,14 +295,13 @@ class BradleyTerry(_Pairwise):
 
     MODEL = "bt"
 
-    def __init__(self, n_iter=None, tol=None, **options):
-        if n_iter is None and tol is not None:
+    def __init__(self, n_iter=None, tol=1e-5, **options):
+        if n_iter is None and tol != 1e-5:
             raise TypeError("BradleyTerry(tol=%r) needs n_iter, as Crowd-Kit's" % (tol,))
         self._ck = None
         if n_iter is not None:
             if isinstance(n_iter, bool) or not hasattr(n_iter, "__index__") or n_iter < 0:
                 raise TypeError("BradleyTerry(n_iter=%r): want an int at least 0" % (n_iter,))
-            tol = 1e-5 if tol is None else tol
             if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
                 raise TypeError("BradleyTerry(tol=%r): want a number at least 0" % (tol,))
             other = sorted(set(options) - {"binary"})

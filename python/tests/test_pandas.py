@@ -225,9 +225,13 @@ class RTE(unittest.TestCase):
     def test_glad_attributes(self):
         g = cc.GLAD().fit(self.df)
         self.assertEqual(len(g.betas_), self.df.task.nunique())
-        t = g.tasks_.index[0]
-        self.assertEqual(g.betas_[t], math.log(g.tasks_.loc[t, "difficulty"]))
-        self.assertEqual(list(g.alphas_), list(g.workers_["ability"]))
+        tasks, workers = g.result_.tasks_, g.result_.workers_
+        t = tasks.index[0]
+        self.assertEqual(g.betas_[t], math.log(tasks.loc[t, "difficulty"]))
+        self.assertEqual(list(g.alphas_), list(workers["ability"]))
+        # workers_ and tasks_ are the names in order of first appearance, as Crowd-Kit's
+        self.assertEqual(list(g.workers_), list(self.df.worker.unique()))
+        self.assertEqual(list(g.tasks_), list(self.df.task.unique()))
 
     def test_load_dataset(self):
         # Crowd-Kit's shape: a DataFrame of the labels in the file's order,
