@@ -66,9 +66,10 @@ type WorkerFlag struct {
 	// Adversarial is the posterior probability that the worker is worse
 	// than chance: not a spammer, and its balanced accuracy below 1/K.
 	Adversarial float64
-	// Flag is Spammer or Adversarial when that probability reaches
-	// FlagSettings.Threshold (the larger of the two if both do), and
-	// empty otherwise.
+	// Flag is set when the posterior probability that the worker is bad,
+	// Spammer + Adversarial (the two are disjoint), reaches
+	// FlagSettings.Threshold: Spammer or Adversarial, whichever is the
+	// more probable; it is empty otherwise.
 	Flag string
 }
 
@@ -176,11 +177,14 @@ func flagWorker(f *WorkerFlag, c []float64, m *population, k int, set FlagSettin
 	f.Lo = quantileSorted(draws, tail)
 	f.Hi = quantileSorted(draws, 1-tail)
 	f.Adversarial = (1 - f.Spammer) * float64(below) / float64(len(draws))
-	switch {
-	case f.Spammer >= set.Threshold && f.Spammer >= f.Adversarial:
+	// The two kinds are disjoint: the worker is bad with probability
+	// their sum, and flagged as the more probable kind when that sum
+	// reaches the threshold.
+	if f.Spammer+f.Adversarial >= set.Threshold {
 		f.Flag = Spammer
-	case f.Adversarial >= set.Threshold:
-		f.Flag = Adversarial
+		if f.Adversarial > f.Spammer {
+			f.Flag = Adversarial
+		}
 	}
 }
 
