@@ -15,6 +15,7 @@ import (
 
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/internal/benchdata"
+	"github.com/consensuslab/consensus/internal/race"
 )
 
 // consensusBin is the consensus program built once for the tests that run it as
@@ -28,7 +29,15 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	consensusBin = filepath.Join(dir, "consensus")
-	if out, err := exec.Command("go", "build", "-o", consensusBin, ".").CombinedOutput(); err != nil {
+	build := []string{"build", "-o", consensusBin}
+	if race.Enabled {
+		// Under the race detector the program the tests run is
+		// instrumented too, so that its own goroutines (the interrupt
+		// watcher, the fits and reads it cancels) are raced: a race
+		// makes it exit with status 66, which fails the test.
+		build = append(build, "-race")
+	}
+	if out, err := exec.Command("go", append(build, ".")...).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building the consensusBin: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)

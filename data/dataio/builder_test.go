@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data/internal/ingest"
+	"github.com/consensuslab/consensus/internal/race"
 )
 
 // TestLoadLabelsReserved checks that reading a file, plain or
@@ -32,6 +33,13 @@ func TestLoadLabelsReserved(t *testing.T) {
 			return fmt.Sprintf("%s,w%d,%d\n", strings.Repeat("t", 1+(ingest.ChunkLen+5000-i)/5000), i%7, i%2)
 		},
 	}
+	// Under the race detector the pipeline runs on two goroutines only,
+	// with blocks of two sizes: the comparison with one goroutine and the
+	// 64-byte blocks (16,000 of them) cost minutes there.
+	threadCounts, sizes := []int{1, 2}, []int{64, 4096, 1 << 20}
+	if race.Enabled {
+		threadCounts, sizes = []int{2}, []int{4096, 1 << 20}
+	}
 	for name, row := range files {
 		var buf bytes.Buffer
 		buf.WriteString("task,worker,label\n")
@@ -47,8 +55,8 @@ func TestLoadLabelsReserved(t *testing.T) {
 			if err := os.WriteFile(path, content, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			for _, threads := range []int{1, 2} {
-				for _, size := range []int{64, 4096, 1 << 20} {
+			for _, threads := range threadCounts {
+				for _, size := range sizes {
 					ingest.ChunkThreads, ingest.ChunkSize = threads, size
 					got, err := LoadLabels(ctx, path, "", ReadSettings{})
 					if err != nil {
