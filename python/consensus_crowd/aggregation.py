@@ -868,8 +868,9 @@ class MMSR(_Aggregator):
     Crowd-Kit's, unless the option ``max_iter`` is given; 0: the
     skills of the start, without a sweep); the start is Crowd-Kit's (u = v
     drawn as numpy's ``RandomState(random_state)`` draws them, ``--random-state``;
-    an int from 0 to 2³² − 1, None: 0), so the skills equal Crowd-Kit's; the CLI's
-    tolerance is 1e-10, so ``tol`` is accepted at that value only. The
+    an int from 0 to 2³² − 1, None: 0), so the skills equal Crowd-Kit's;
+    ``tol`` is Crowd-Kit's (``--tol``): the sweeps stop when one changes
+    u vᵀ by less than that in Frobenius norm (0: every sweep runs). The
     matrices and mappings of Crowd-Kit's constructor (``observation_matrix``,
     ``covariation_matrix``, ``n_common_tasks``, ``n_workers``, ``n_tasks``,
     ``n_labels``, ``*_mapping``) are its fit's working state, which its fit
@@ -906,7 +907,11 @@ class MMSR(_Aggregator):
             options["random_state"] = self._seed
         if n_iter == 10000 and not isinstance(n_iter, bool) and "max_iter" in options:
             n_iter = None  # the default, and max_iter given
-        super().__init__(_iter_options(n_iter, options), {"tol": tol}, {"tol": 1e-10})
+        if tol != 1e-10:
+            if "tol" in options:
+                raise TypeError("MMSR(tol=...) is the option tol; give it once")
+            options["tol"] = tol
+        super().__init__(_iter_options(n_iter, options))
         # Crowd-Kit's fit recomputes these from the data, whatever was given
         self._observation_matrix, self._covariation_matrix = observation_matrix, covariation_matrix
         self._n_common_tasks, self._n_workers, self._n_tasks, self._n_labels = (
