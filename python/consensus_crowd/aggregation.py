@@ -1,12 +1,12 @@
 """Classes with Crowd-Kit's names, methods and attributes.
 
 Each class runs one model of ``consensus fit`` (see ``MODEL``) through
-:func:`consensus_crowd.aggregate`. The constructors take Crowd-Kit's
-parameters where the model has them and this package's options (``seed``,
-``max_iter``, ``strict``, ``threads``, ... and ``binary``) as keywords.
-A Crowd-Kit parameter that has no counterpart here raises TypeError, which
-says why, unless its value is the one this implementation runs anyway (for
-example ``ZeroBasedSkill(n_iter=100)``): nothing is silently ignored.
+:func:`consensus_crowd.aggregate`, or, where Crowd-Kit's settings are
+named, Crowd-Kit's algorithm in Python. The constructors take every
+parameter of Crowd-Kit's, with its meaning, and this package's options
+(``seed``, ``max_iter``, ``strict``, ``threads``, ... and ``binary``) as
+keywords; an option that the chosen fit does not take raises TypeError,
+which says why: nothing is silently ignored.
 
 The methods ``fit``, ``fit_predict`` and ``fit_predict_proba`` take a
 pandas DataFrame with columns task, worker and label (or any iterable of
@@ -523,20 +523,20 @@ class OneCoinDawidSkene(_Aggregator):
     it gave, stopping on ``n_iter`` or on ``tol``. ``skills_`` is the
     accuracy, ``errors_`` the matrices it implies, ``priors_`` the class
     prior. ``initial_error_strategy`` is Crowd-Kit's parameter of the base
-    class, which its one-coin fit never uses: accepted as None only.
+    class, which its one-coin fit, taking no initial error, never uses: any
+    of its values is accepted, without effect, as in Crowd-Kit.
     """
 
     MODEL = "la-onecoin"
     _EMPTY_LABELS = float
 
     def __init__(self, n_iter=None, tol=None, initial_error_strategy=None, **options):
-        if initial_error_strategy is not None:
-            raise TypeError("OneCoinDawidSkene(initial_error_strategy=%r): not supported: the one-coin fit takes "
-                            "no initial error matrices (nor does Crowd-Kit's); see docs/python.md"
-                            % (initial_error_strategy,))
+        if initial_error_strategy not in (None, "assign", "addition"):
+            raise ValueError("OneCoinDawidSkene(initial_error_strategy=%r): want None, 'assign' or 'addition'"
+                             % (initial_error_strategy,))
         self._ck = _crowdkit_iterations(type(self).__name__, n_iter, tol, options)
         super().__init__(options if self._ck else _iter_options(n_iter, options))
-        self.n_iter, self.tol, self.initial_error_strategy = n_iter, tol, None
+        self.n_iter, self.tol, self.initial_error_strategy = n_iter, tol, initial_error_strategy
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
