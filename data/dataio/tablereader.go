@@ -47,6 +47,9 @@ func newTableReader(r io.Reader, name string, sep rune, cols Columns, g *guard) 
 		return nil, &InputError{File: file, Msg: err.Error(), Err: err}
 	}
 	cr := newRecords(text, sep)
+	if f, ok := cr.(*csvLines); ok {
+		f.limit = g.lineLimit()
+	}
 	t := &tableReader{file: file, cr: cr, names: names, roles: roles, cells: make([]string, len(names)), size: inputSize(r)}
 
 	header, err := cr.Read()
