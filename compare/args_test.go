@@ -3,6 +3,7 @@ package compare
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -42,7 +43,7 @@ func TestBadArguments(t *testing.T) {
 }
 
 // TestArgumentErrors checks that the exported helpers of the held-out
-// evaluation return an error wrapping ErrArgument, naming the problem,
+// evaluation (and every Scorer's Score) return an error wrapping ErrArgument, naming the problem,
 // instead of panicking on a nil or mismatched argument.
 func TestArgumentErrors(t *testing.T) {
 	d, err := simulate(latent.DA{}, noise.DS{}, 3, 2)
@@ -66,11 +67,12 @@ func TestArgumentErrors(t *testing.T) {
 		return err
 	}
 	bad := func(h HeldLabel) []HeldLabel { return append(slices.Clone(held), h) }
-	for _, c := range []struct {
+	type argCase struct {
 		name string
 		err  error
 		want string
-	}{
+	}
+	cases := []argCase{
 		{"split/nil data", third(Split(nil, 0.5, 1, 0)), "nil data set"},
 		{"split/fraction", third(Split(d, 1.5, 1, 0)), "held-out fraction 1.5 not in [0, 1]"},
 		{"split/NaN fraction", third(Split(d, math.NaN(), 1, 0)), "held-out fraction NaN not in [0, 1]"},
@@ -84,7 +86,29 @@ func TestArgumentErrors(t *testing.T) {
 		{"held-out/negative task", heldOut(r, train, bad(HeldLabel{Task: -1})), "task -1 out of range"},
 		{"held-out/worker", heldOut(r, train, bad(HeldLabel{Worker: int32(train.NumWorkers())})), "worker"},
 		{"held-out/class", heldOut(r, train, bad(HeldLabel{Label: 2})), "class 2 out of range [0, 2)"},
-	} {
+		{"accuracy/nil data", third(WorkerAccuracy(nil)), "nil data set"},
+		{"gold lines/nil result", second(GoldLines(nil, nil, 1)), "nil result"},
+		{"write/nil report", Write(io.Discard, nil, "table"), "nil report"},
+		{"write choice/nil", WriteChoice(io.Discard, nil), "nil choice"},
+	}
+	// Every Scorer checks its arguments as HeldOutLogLik does.
+	for _, s := range []Scorer{LabelLikelihood{}, OutputLoss{}, OutputLoss{Reliable: true}, OutputChannel{}} {
+		score := func(r *model.Result, train *data.Dataset, held []HeldLabel) error {
+			_, _, err := s.Score(r, train, held)
+			return err
+		}
+		cases = append(cases,
+			argCase{s.Name() + "/nil result", score(nil, train, held), "nil result"},
+			argCase{s.Name() + "/nil training set", score(r, nil, held), "nil training set"},
+			argCase{s.Name() + "/other data set", score(r, other, nil), "training set of"},
+			argCase{s.Name() + "/worker", score(r, train, bad(HeldLabel{Worker: int32(train.NumWorkers())})), "worker"},
+			argCase{s.Name() + "/task", score(r, train, bad(HeldLabel{Task: -1})), "task -1 out of range"},
+		)
+		if _, w, err := s.Score(r, train, held); err != nil || !(w >= 0) {
+			t.Errorf("%s: weight %v, error %v on valid arguments", s.Name(), w, err)
+		}
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if !errors.Is(c.err, ErrArgument) || !strings.Contains(c.err.Error(), c.want) {
 				t.Errorf("error %v, want one wrapping ErrArgument with %q", c.err, c.want)

@@ -213,7 +213,13 @@ func Auto(ctx context.Context, d *data.Dataset, opt AutoSettings) (*AutoChoice, 
 			c.Converged = false
 		}
 		c.Iterations = max(c.Iterations, f.res.Iterations)
-		l, w := opt.Scorer.Score(f.res, trains[jb.split], helds[jb.split])
+		l, w, err := opt.Scorer.Score(f.res, trains[jb.split], helds[jb.split])
+		if err != nil {
+			if c.Err == nil {
+				c.Err = err
+			}
+			continue
+		}
 		loss[jb.model] += l
 		weight[jb.model] += w
 	}

@@ -180,7 +180,10 @@ func TestWorkerReliability(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc, seen := WorkerAccuracy(d)
+	acc, seen, err := WorkerAccuracy(d)
+	if err != nil {
+		t.Fatal(err)
+	}
 	trueAcc := make([]float64, d.NumWorkers())
 	var worst float64
 	for w, c := range truth.Worker {

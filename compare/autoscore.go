@@ -17,8 +17,11 @@ type Scorer interface {
 	// labels held: a sum of per-label losses and the sum of their
 	// weights. The score over several splits is the sum of the losses
 	// divided by the sum of the weights. A zero weight means the
-	// criterion could not score any label.
-	Score(r *model.Result, train *data.Dataset, held []HeldLabel) (loss, weight float64)
+	// criterion could not score any label. Score returns an error
+	// wrapping ErrArgument if r or train is nil, r was not fitted to a
+	// data set of train's tasks and classes, or a held-out label names no
+	// task, worker or class of train (HeldOutLogLik's checks).
+	Score(r *model.Result, train *data.Dataset, held []HeldLabel) (loss, weight float64, err error)
 }
 
 // LabelLikelihood is the held-out label likelihood of Run's HeldOut
@@ -48,14 +51,17 @@ var _ Scorer = LabelLikelihood{}
 func (LabelLikelihood) Name() string { return "likelihood" }
 
 // Score returns the summed -log_K P(y) of the held-out labels and their
-// number.
-func (LabelLikelihood) Score(r *model.Result, train *data.Dataset, held []HeldLabel) (loss, weight float64) {
-	s, n := heldOutLogLik(r, train, held)
+// number, or an error wrapping ErrArgument (see Scorer).
+func (LabelLikelihood) Score(r *model.Result, train *data.Dataset, held []HeldLabel) (loss, weight float64, err error) {
+	s, n, err := HeldOutLogLik(r, train, held)
+	if err != nil {
+		return 0, 0, err
+	}
 	for j := range s {
 		loss -= s[j]
 		weight += n[j]
 	}
-	return loss, weight
+	return loss, weight, nil
 }
 
 // OutputLoss scores the consensus distribution itself as a prediction of a
@@ -95,8 +101,12 @@ func (o OutputLoss) Name() string {
 }
 
 // Score returns the (weighted) sum of -log_K out_j(y) over the held-out
-// labels and the sum of their weights.
-func (o OutputLoss) Score(r *model.Result, train *data.Dataset, held []HeldLabel) (loss, weight float64) {
+// labels and the sum of their weights, or an error wrapping ErrArgument
+// (see Scorer).
+func (o OutputLoss) Score(r *model.Result, train *data.Dataset, held []HeldLabel) (loss, weight float64, err error) {
+	if err := checkHeld(r, train, held); err != nil {
+		return 0, 0, err
+	}
 	k := train.NumClasses()
 	logK := math.Log(float64(k))
 	p := r.Consensus().Scored()
@@ -115,7 +125,7 @@ func (o OutputLoss) Score(r *model.Result, train *data.Dataset, held []HeldLabel
 		loss -= w * math.Log(p[h.Task*k+int(h.Label)]) / logK
 		weight += w
 	}
-	return loss, weight
+	return loss, weight, nil
 }
 
 // WorkerReliability returns every worker's chance-corrected leave-one-out
@@ -181,12 +191,15 @@ var _ Scorer = OutputChannel{}
 func (OutputChannel) Name() string { return "output-channel" }
 
 // Score returns the summed channel loss of the held-out labels and their
-// number.
-func (OutputChannel) Score(r *model.Result, train *data.Dataset, held []HeldLabel) (loss, weight float64) {
+// number, or an error wrapping ErrArgument (see Scorer).
+func (OutputChannel) Score(r *model.Result, train *data.Dataset, held []HeldLabel) (loss, weight float64, err error) {
+	if err := checkHeld(r, train, held); err != nil {
+		return 0, 0, err
+	}
 	k := train.NumClasses()
 	logK := math.Log(float64(k))
 	p := r.Consensus().Scored()
-	acc, seen := WorkerAccuracy(train)
+	acc, seen := workerAccuracy(train)
 	for _, h := range held {
 		a := acc[h.Worker]
 		if !seen[h.Worker] {
@@ -201,7 +214,7 @@ func (OutputChannel) Score(r *model.Result, train *data.Dataset, held []HeldLabe
 		loss -= math.Log(a*py+(1-a)*(1-py)/float64(k-1)) / logK
 		weight++
 	}
-	return loss, weight
+	return loss, weight, nil
 }
 
 // WorkerAccuracy returns every worker's accuracy under a one-coin model
@@ -221,7 +234,17 @@ func (OutputChannel) Score(r *model.Result, train *data.Dataset, held []HeldLabe
 // -1 at its fixed point when the accuracies are equal, and would
 // oscillate.)
 // A worker without such labels gets the crowd's mean accuracy.
-func WorkerAccuracy(d *data.Dataset) (acc []float64, seen []bool) {
+// WorkerAccuracy returns an error wrapping ErrArgument if d is nil.
+func WorkerAccuracy(d *data.Dataset) (acc []float64, seen []bool, err error) {
+	if d == nil {
+		return nil, nil, argErrorf("nil data set")
+	}
+	acc, seen = workerAccuracy(d)
+	return acc, seen, nil
+}
+
+// workerAccuracy is WorkerAccuracy of a data set.
+func workerAccuracy(d *data.Dataset) (acc []float64, seen []bool) {
 	k := float64(d.NumClasses())
 	nw := d.NumWorkers()
 	acc = make([]float64, nw)

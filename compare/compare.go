@@ -200,6 +200,21 @@ func (r *Report) Top() (string, float64) {
 	return r.Rows[0].Model, r.Rows[0].First
 }
 
+// NoneFitted returns an error if no model of r could be fitted (or r
+// compares none), naming the first model's failure, so that a comparison
+// of nothing is not a success; nil if some model was fitted.
+func (r *Report) NoneFitted() error {
+	for _, row := range r.Rows {
+		if row.Err == nil {
+			return nil
+		}
+	}
+	if len(r.Rows) == 0 {
+		return errors.New("no model was compared")
+	}
+	return fmt.Errorf("none of the %d models could be fitted (%s: %v)", len(r.Rows), r.Rows[0].Model, oneLine(r.Rows[0].Err))
+}
+
 func (o Settings) withDefaults() Settings {
 	if o.Models == nil {
 		o.Models = DefaultModels

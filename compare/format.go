@@ -33,8 +33,12 @@ const TableWidth = 100
 //   - markdown: a GitHub-flavoured Markdown table with every metric and its
 //     interval, then the basis of the ranking and the recommendation.
 //
-// Write returns an error for any other format, or the first error of w.
+// Write returns an error for any other format, or the first error of w;
+// an error wrapping ErrArgument if r is nil.
 func Write(w io.Writer, r *Report, f string) error {
+	if r == nil {
+		return argErrorf("nil report")
+	}
 	switch f {
 	case "", "table":
 		return writeTable(w, r)
@@ -367,7 +371,12 @@ func writeMarkdown(w io.Writer, r *Report) error {
 // WriteChoice writes what Auto chose and why, as fit --model auto reports
 // it: one line with the choice, its basis and the time taken, and one per
 // candidate with its score, iterations and time, the choice marked "*".
-func WriteChoice(w io.Writer, c *AutoChoice) {
+// WriteChoice returns an error wrapping ErrArgument if c is nil; it does
+// not report w's errors, as the lines are a note beside a fit.
+func WriteChoice(w io.Writer, c *AutoChoice) error {
+	if c == nil {
+		return argErrorf("nil choice")
+	}
 	fmt.Fprintf(w, "auto: chose %s, %s; %v\n", c.Model, c.Basis(), c.Runtime.Round(time.Millisecond))
 	width := 0
 	for _, k := range c.Candidates {
@@ -387,4 +396,5 @@ func WriteChoice(w io.Writer, c *AutoChoice) {
 		}
 		fmt.Fprintf(w, "auto: %s %-*s %.4f  %4d iterations  %v%s\n", mark, width, k.Model, k.Score, k.Iterations, k.Runtime.Round(time.Millisecond), note)
 	}
+	return nil
 }

@@ -183,7 +183,9 @@ func TestWriteChoice(t *testing.T) {
 	c.Candidates[1].Converged = true
 	c.Candidates[2].Err = errors.New("out of\nmemory")
 	var b bytes.Buffer
-	WriteChoice(&b, c)
+	if err := WriteChoice(&b, c); err != nil {
+		t.Fatal(err)
+	}
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	for i, want := range []string{
 		"auto: chose la-glad, the lowest held-out",

@@ -13,9 +13,13 @@ import (
 // (those of "consensus fit --gold"): the scores of r by the rule of
 // metrics.Consensus, of its label distributions when it has them, and for
 // the frequency baseline its unsmoothed log loss; "" without gold. The
-// seed breaks ties of the argmax.
+// seed breaks ties of the argmax. GoldLines returns an error wrapping
+// ErrArgument if r is nil.
 func GoldLines(r *model.Result, gold *data.Gold, seed uint64) (string, error) {
 	var b strings.Builder
+	if r == nil {
+		return "", argErrorf("nil result")
+	}
 	if gold == nil || gold.Len() == 0 {
 		return "", nil
 	}

@@ -25,7 +25,17 @@ import (
 //
 // Reference: K. Krippendorff, Computing Krippendorff's Alpha-Reliability,
 // 2011, section C (nominal data, any number of coders, missing values).
-func KrippendorffAlpha(d *data.Dataset) float64 {
+//
+// KrippendorffAlpha returns an error wrapping ErrArgument if d is nil.
+func KrippendorffAlpha(d *data.Dataset) (float64, error) {
+	if d == nil {
+		return 0, errNilData
+	}
+	return krippendorffAlpha(d), nil
+}
+
+// krippendorffAlpha is KrippendorffAlpha of a data set.
+func krippendorffAlpha(d *data.Dataset) float64 {
 	k := d.NumClasses()
 	nc := make([]float64, k)
 	cnt := make([]float64, k)
@@ -68,8 +78,17 @@ func KrippendorffAlpha(d *data.Dataset) float64 {
 // with 0 ln 0 = 0: 0 when all labels agree, ln K when they are spread
 // evenly over the K classes, NaN for a task without labels. It is
 // Crowd-Kit's uncertainty (crowdkit.metrics.data.uncertainty) of the
-// frequencies.
-func TaskEntropy(d *data.Dataset) []float64 {
+// frequencies. TaskEntropy returns an error wrapping ErrArgument if d is
+// nil.
+func TaskEntropy(d *data.Dataset) ([]float64, error) {
+	if d == nil {
+		return nil, errNilData
+	}
+	return taskEntropy(d), nil
+}
+
+// taskEntropy is TaskEntropy of a data set.
+func taskEntropy(d *data.Dataset) []float64 {
 	k := d.NumClasses()
 	h := make([]float64, d.NumTasks())
 	cnt := make([]float64, k)
@@ -99,7 +118,16 @@ func TaskEntropy(d *data.Dataset) []float64 {
 // does for a task: 0 for a worker who always gives one class, ln K for one
 // who spreads its labels evenly, NaN for a worker without labels. It is
 // Crowd-Kit's uncertainty with compute_by="worker" and equal skills.
-func WorkerEntropy(d *data.Dataset) []float64 {
+// WorkerEntropy returns an error wrapping ErrArgument if d is nil.
+func WorkerEntropy(d *data.Dataset) ([]float64, error) {
+	if d == nil {
+		return nil, errNilData
+	}
+	return workerEntropy(d), nil
+}
+
+// workerEntropy is WorkerEntropy of a data set.
+func workerEntropy(d *data.Dataset) []float64 {
 	k := d.NumClasses()
 	cnt := make([]float64, d.NumWorkers()*k)
 	n := make([]float64, d.NumWorkers())
@@ -133,7 +161,41 @@ func WorkerEntropy(d *data.Dataset) []float64 {
 // argmax of a model's output (model.Result.Labels); a negative entry marks
 // a task without consensus, whose labels count in neither the numerator
 // nor n_w. It is Crowd-Kit's accuracy_on_aggregates for one worker.
-func WorkerAgreement(d *data.Dataset, consensus []int) (agree []float64, n []int) {
+//
+// WorkerAgreement returns an error wrapping ErrArgument if d is nil, and
+// one wrapping ErrShape if consensus does not have one class per task of
+// d, each below d's number of classes.
+func WorkerAgreement(d *data.Dataset, consensus []int) (agree []float64, n []int, err error) {
+	if err := checkConsensus(d, consensus); err != nil {
+		return nil, nil, err
+	}
+	agree, n = workerAgreement(d, consensus)
+	return agree, n, nil
+}
+
+// errNilData is the error of a nil data set.
+var errNilData = errorf(ErrArgument, "nil data set")
+
+// checkConsensus returns an error wrapping ErrArgument if d is nil, and
+// one wrapping ErrShape if consensus does not have one entry per task of
+// d, each below d's number of classes (a negative entry: no consensus).
+func checkConsensus(d *data.Dataset, consensus []int) error {
+	if d == nil {
+		return errNilData
+	}
+	if len(consensus) != d.NumTasks() {
+		return errorf(ErrShape, "%d consensus classes for %d tasks", len(consensus), d.NumTasks())
+	}
+	for j, c := range consensus {
+		if c >= d.NumClasses() {
+			return errorf(ErrShape, "task %d: consensus class %d out of range [0, %d)", j, c, d.NumClasses())
+		}
+	}
+	return nil
+}
+
+// workerAgreement is WorkerAgreement of checked arguments.
+func workerAgreement(d *data.Dataset, consensus []int) (agree []float64, n []int) {
 	agree = make([]float64, d.NumWorkers())
 	n = make([]int, d.NumWorkers())
 	for j := range d.Tasks {
@@ -169,7 +231,22 @@ func WorkerAgreement(d *data.Dataset, consensus []int) (agree []float64, n []int
 // a task with so many labels that Crowd-Kit's products underflow gets its
 // posterior here. A task without labels, or a negative consensus, gives NaN;
 // L = 1 gives 1.
-func Consistency(d *data.Dataset, consensus []int, skills []float64) []float64 {
+//
+// Consistency returns an error wrapping ErrArgument if d is nil, and one
+// wrapping ErrShape if consensus does not have one class per task of d,
+// each below d's number of classes, or skills one skill per worker.
+func Consistency(d *data.Dataset, consensus []int, skills []float64) ([]float64, error) {
+	if err := checkConsensus(d, consensus); err != nil {
+		return nil, err
+	}
+	if len(skills) != d.NumWorkers() {
+		return nil, errorf(ErrShape, "%d skills for %d workers", len(skills), d.NumWorkers())
+	}
+	return consistency(d, consensus, skills), nil
+}
+
+// consistency is Consistency of checked arguments.
+func consistency(d *data.Dataset, consensus []int, skills []float64) []float64 {
 	k := d.NumClasses()
 	seen := make([]bool, k)
 	for _, y := range d.Label {

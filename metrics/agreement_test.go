@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestKrippendorffAlphaPublished(t *testing.T) {
 		}
 	}
 	d := buildRows(t, nil, rows...)
-	if got := KrippendorffAlpha(d); math.Abs(got-0.743) > 0.0005 {
+	if got := must(KrippendorffAlpha(d)); math.Abs(got-0.743) > 0.0005 {
 		t.Errorf("alpha = %.4f, want 0.743", got)
 	}
 }
@@ -59,19 +60,19 @@ func TestKrippendorffAlphaPublished(t *testing.T) {
 // gives 1; one class only or no pairable unit gives NaN.
 func TestKrippendorffAlphaHand(t *testing.T) {
 	d := buildRows(t, nil, "1 x a", "1 y a", "2 x b", "2 y b", "3 x a", "3 y b", "4 x a")
-	if got := KrippendorffAlpha(d); math.Abs(got-4.0/9) > 1e-12 {
+	if got := must(KrippendorffAlpha(d)); math.Abs(got-4.0/9) > 1e-12 {
 		t.Errorf("alpha = %v, want 4/9", got)
 	}
 	d = buildRows(t, nil, "1 x a", "1 y a", "2 x b", "2 y b", "2 z b")
-	if got := KrippendorffAlpha(d); got != 1 {
+	if got := must(KrippendorffAlpha(d)); got != 1 {
 		t.Errorf("perfect agreement: alpha = %v, want 1", got)
 	}
 	d = buildRows(t, []string{"a", "b"}, "1 x a", "1 y a", "2 x b")
-	if got := KrippendorffAlpha(d); !math.IsNaN(got) {
+	if got := must(KrippendorffAlpha(d)); !math.IsNaN(got) {
 		t.Errorf("one class among the pairable units: alpha = %v, want NaN", got)
 	}
 	d = buildRows(t, nil, "1 x a", "2 y b")
-	if got := KrippendorffAlpha(d); !math.IsNaN(got) {
+	if got := must(KrippendorffAlpha(d)); !math.IsNaN(got) {
 		t.Errorf("no pairable unit: alpha = %v, want NaN", got)
 	}
 }
@@ -80,7 +81,7 @@ func TestKrippendorffAlphaHand(t *testing.T) {
 func TestTaskEntropy(t *testing.T) {
 	d := buildRows(t, []string{"a", "b", "c"}, "1 x a", "1 y a", "1 z a", "2 x a", "2 y b", "3 x a", "3 y b", "3 z c", "3 w c")
 	want := []float64{0, math.Ln2, -(0.25*math.Log(0.25)*2 + 0.5*math.Log(0.5))}
-	got := TaskEntropy(d)
+	got := must(TaskEntropy(d))
 	for j := range want {
 		if math.Abs(got[j]-want[j]) > 1e-12 {
 			t.Errorf("task %s: entropy %v, want %v", d.Tasks[j], got[j], want[j])
@@ -93,7 +94,10 @@ func TestTaskEntropy(t *testing.T) {
 // z has no counted label.
 func TestWorkerAgreement(t *testing.T) {
 	d := buildRows(t, nil, "1 x a", "1 y a", "2 x b", "3 x a", "3 y b", "3 z a", "4 x b")
-	a, n := WorkerAgreement(d, []int{0, 0, -1, 1})
+	a, n, err := WorkerAgreement(d, []int{0, 0, -1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := map[string]struct {
 		a float64
 		n int
@@ -124,14 +128,17 @@ func TestConsistencyCrowdKit(t *testing.T) {
 		t.Fatalf("classes %v", d.Classes)
 	}
 	mv := []int{no, yes, no, yes, no}
-	skills, _ := WorkerAgreement(d, mv)
+	skills, _, err := WorkerAgreement(d, mv)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := []float64{0.6, 0.8, 1, 0.4, 0.8}
 	for w, s := range skills {
 		if math.Abs(s-want[w]) > 1e-15 {
 			t.Fatalf("skills %v, want %v", skills, want)
 		}
 	}
-	c := Consistency(d, mv, skills)
+	c := must(Consistency(d, mv, skills))
 	var mean float64
 	for _, x := range c {
 		mean += x / float64(len(c))
@@ -159,10 +166,10 @@ func TestConsistencyCrowdKit(t *testing.T) {
 	for w := range s {
 		s[w] = 0.7
 	}
-	if got := Consistency(long, []int{0}, s)[0]; !(got > 0.999) {
+	if got := must(Consistency(long, []int{0}, s))[0]; !(got > 0.999) {
 		t.Errorf("2000 labels: %v, want near 1", got)
 	}
-	if got := Consistency(long, []int{-1}, s)[0]; !math.IsNaN(got) {
+	if got := must(Consistency(long, []int{-1}, s))[0]; !math.IsNaN(got) {
 		t.Errorf("no consensus: %v, want NaN", got)
 	}
 }
@@ -175,7 +182,7 @@ func TestWorkerEntropy(t *testing.T) {
 	d := buildRows(t, nil,
 		"1 A dog", "1 B cat", "1 C cat", "2 A cat", "2 B cat", "2 C cat",
 		"3 A dog", "3 B cat", "3 C dog", "4 A cat", "4 B cat", "4 C cat")
-	h := WorkerEntropy(d)
+	h := must(WorkerEntropy(d))
 	a, b, c := h[0], h[1], h[2]
 	if d.Workers[0] != "A" || math.Abs(a-math.Ln2) > 1e-15 || b != 0 || !(a > c && c > b) {
 		t.Errorf("entropies A %v, B %v, C %v; want ln 2, 0 and between", a, b, c)
@@ -184,3 +191,37 @@ func TestWorkerEntropy(t *testing.T) {
 		t.Errorf("C: %v, want %v", c, want)
 	}
 }
+
+// TestAgreementArguments checks that the agreement statistics return an
+// error wrapping the documented sentinel, instead of panicking, on a nil
+// data set or a consensus or skills of the wrong shape.
+func TestAgreementArguments(t *testing.T) {
+	d := buildRows(t, nil, "t1 w1 a", "t1 w2 b", "t2 w1 a")
+	skills := []float64{0.7, 0.7}
+	for _, c := range []struct {
+		name string
+		err  error
+		kind error
+		want string
+	}{
+		{"alpha/nil", second(KrippendorffAlpha(nil)), ErrArgument, "nil data set"},
+		{"task entropy/nil", second(TaskEntropy(nil)), ErrArgument, "nil data set"},
+		{"worker entropy/nil", second(WorkerEntropy(nil)), ErrArgument, "nil data set"},
+		{"agreement/nil", third(WorkerAgreement(nil, nil)), ErrArgument, "nil data set"},
+		{"agreement/short", third(WorkerAgreement(d, []int{0})), ErrShape, "1 consensus classes for 2 tasks"},
+		{"agreement/class", third(WorkerAgreement(d, []int{0, 2})), ErrShape, "task 1: consensus class 2 out of range [0, 2)"},
+		{"consistency/nil", second(Consistency(nil, nil, nil)), ErrArgument, "nil data set"},
+		{"consistency/short", second(Consistency(d, []int{0, 1, 0}, skills)), ErrShape, "3 consensus classes for 2 tasks"},
+		{"consistency/class", second(Consistency(d, []int{5, 0}, skills)), ErrShape, "task 0: consensus class 5 out of range [0, 2)"},
+		{"consistency/skills", second(Consistency(d, []int{0, 0}, skills[:1])), ErrShape, "1 skills for 2 workers"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !errors.Is(c.err, c.kind) || !strings.Contains(c.err.Error(), c.want) {
+				t.Errorf("error %v, want one wrapping %v with %q", c.err, c.kind, c.want)
+			}
+		})
+	}
+}
+
+// third returns the error of a call that returns two values and an error.
+func third[T, U any](_ T, _ U, err error) error { return err }

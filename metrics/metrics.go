@@ -21,16 +21,18 @@ var (
 	// ErrShape is wrapped by the error of arguments whose sizes do not
 	// agree: k < 1 (k < 2 for LogLoss), a prediction whose length is not a
 	// multiple of k, a prediction and a truth of different lengths, a gold
-	// set with more tasks than labels or the other way round, or a gold
-	// task or class out of the range of the prediction.
+	// set with more tasks than labels or the other way round, a gold
+	// task or class out of the range of the prediction, or consensus
+	// classes or skills that are not one per task or worker of their data
+	// set.
 	ErrShape = errors.New("metrics: shapes do not agree")
 	// ErrProbability is wrapped by the error of a probability that a score
 	// reads and that is NaN, or negative for LogLoss.
 	ErrProbability = errors.New("metrics: invalid probability")
 	// ErrArgument is wrapped by the error of an invalid setting: fewer
 	// than one bin, draw or bootstrap replicate, a confidence level
-	// outside (0, 1), a class out of range, or a bootstrap of an empty
-	// gold set.
+	// outside (0, 1), a class out of range, a bootstrap of an empty
+	// gold set, or a nil data set.
 	ErrArgument = errors.New("metrics: invalid argument")
 )
 

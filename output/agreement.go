@@ -1,7 +1,9 @@
 package output
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/consensuslab/consensus/data"
@@ -10,8 +12,12 @@ import (
 
 // AlphaUndefined says why Krippendorff's alpha of d is undefined (NaN):
 // no task has two labels to compare, or the labels of those that have are
-// all of one class, so that there is no disagreement to expect.
+// all of one class, so that there is no disagreement to expect. Of a nil
+// d it says that there is no data set.
 func AlphaUndefined(d *data.Dataset) string {
+	if d == nil {
+		return "no data set"
+	}
 	for j := range d.Tasks {
 		if _, ys := d.TaskLabels(j); len(ys) >= 2 {
 			return "the labels of the tasks with two or more labels are all of one class"
@@ -41,18 +47,32 @@ type Agreement struct {
 }
 
 // AgreementStats computes the agreement statistics of d against the
-// consensus classes labels, with the per-task and per-worker tables.
-func AgreementStats(d *data.Dataset, labels []int) Agreement {
+// consensus classes labels, with the per-task and per-worker tables. It
+// returns an error wrapping metrics.ErrArgument if d is nil, and one
+// wrapping metrics.ErrShape if labels does not have one class of d per
+// task; a negative class (no consensus) is an error too, as the tables
+// name every task's class.
+func AgreementStats(d *data.Dataset, labels []int) (Agreement, error) {
+	a, n, err := metrics.WorkerAgreement(d, labels)
+	if err != nil {
+		return Agreement{}, err
+	}
+	if j := slices.IndexFunc(labels, func(c int) bool { return c < 0 }); j >= 0 {
+		return Agreement{}, fmt.Errorf("%w: task %d has no consensus class", metrics.ErrShape, j)
+	}
+	cons, err := metrics.Consistency(d, labels, a)
+	if err != nil {
+		return Agreement{}, err
+	}
 	num := FormatProb
-	st := Agreement{Alpha: metrics.KrippendorffAlpha(d)}
-	h := metrics.TaskEntropy(d)
+	alpha, _ := metrics.KrippendorffAlpha(d)
+	st := Agreement{Alpha: alpha}
+	h, _ := metrics.TaskEntropy(d)
 	lnK := math.Log(float64(d.NumClasses()))
 	st.Tasks = &Table{
 		Columns: []string{"task", "labels", "label", "entropy", "normalized_entropy", "agreement", "consistency"},
 		Numeric: []bool{false, true, false, true, true, true, true},
 	}
-	a, n := metrics.WorkerAgreement(d, labels)
-	cons := metrics.Consistency(d, labels, a)
 	var sumH, agreeing, sumC float64
 	for j, task := range d.Tasks {
 		_, ys := d.TaskLabels(j)
@@ -71,10 +91,10 @@ func AgreementStats(d *data.Dataset, labels []int) Agreement {
 	st.MeanEntropy = sumH / float64(d.NumTasks())
 	st.Agreement = agreeing / float64(d.NumLabels())
 	st.Consistency = sumC / float64(d.NumTasks())
-	hw := metrics.WorkerEntropy(d)
+	hw, _ := metrics.WorkerEntropy(d)
 	st.Workers = &Table{Columns: []string{"worker", "labels", "agreement", "entropy"}, Numeric: []bool{false, true, true, true}}
 	for w, name := range d.Workers {
 		st.Workers.Rows = append(st.Workers.Rows, []string{name, strconv.Itoa(n[w]), num(a[w]), num(hw[w])})
 	}
-	return st
+	return st, nil
 }

@@ -1,10 +1,12 @@
 package output
 
 import (
+	"errors"
 	"math"
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/metrics"
 )
 
 // TestAgreementStats checks the statistics of two tasks against a
@@ -29,7 +31,10 @@ func TestAgreementStats(t *testing.T) {
 			labels[j] = 1
 		}
 	}
-	st := AgreementStats(d, labels)
+	st, err := AgreementStats(d, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name      string
 		got, want float64
@@ -48,5 +53,24 @@ func TestAgreementStats(t *testing.T) {
 	}
 	if got := AlphaUndefined(d); got != "the labels of the tasks with two or more labels are all of one class" {
 		t.Errorf("AlphaUndefined = %q", got)
+	}
+	if got := AlphaUndefined(nil); got != "no data set" {
+		t.Errorf("AlphaUndefined(nil) = %q", got)
+	}
+	// Bad arguments are errors wrapping the metrics' sentinels, not panics.
+	for _, c := range []struct {
+		name   string
+		d      *data.Dataset
+		labels []int
+		kind   error
+	}{
+		{"nil data set", nil, nil, metrics.ErrArgument},
+		{"short labels", d, labels[:1], metrics.ErrShape},
+		{"class out of range", d, []int{0, 2}, metrics.ErrShape},
+		{"no consensus", d, []int{0, -1}, metrics.ErrShape},
+	} {
+		if _, err := AgreementStats(c.d, c.labels); !errors.Is(err, c.kind) {
+			t.Errorf("%s: error %v, want one wrapping %v", c.name, err, c.kind)
+		}
 	}
 }

@@ -164,6 +164,33 @@ func (t *WorkerTable) Start(m model.WorkerStarter, d *data.Dataset, file string)
 	return x, set, nil
 }
 
+// Skills returns every worker's skill in d from the first column of t (a
+// table of the "skill" column, such as LoadWorkers reads for a vote
+// weighted by given skills), NaN for a worker of d that t does not list,
+// and the number of workers of d that have one; workers of t that d does
+// not have are left aside. A skill must be a finite number, at least 0:
+// another value gives a dataio.InputError naming file, the row's line and
+// the worker.
+func (t *WorkerTable) Skills(d *data.Dataset, file string) (skills []float64, given int, err error) {
+	index := t.WorkerIndices(d)
+	skills = make([]float64, d.NumWorkers())
+	for w := range skills {
+		skills[w] = math.NaN()
+	}
+	nc := len(t.Columns)
+	for i, name := range t.Workers {
+		s := t.Values[i*nc]
+		if !(s >= 0) || math.IsInf(s, 1) {
+			return nil, 0, &dataio.InputError{File: file, Line: t.Lines[i], Msg: fmt.Sprintf("worker %q has skill %v: want a finite number, at least 0", name, s)}
+		}
+		if w := index[i]; w >= 0 {
+			skills[w] = s
+			given++
+		}
+	}
+	return skills, given, nil
+}
+
 // ReadWorkers reads the "worker" column and the numeric columns named by
 // columns from a table in format f (empty: by the name's extension),
 // gzip-compressed or not, such as the workers table WriteWorkers writes in

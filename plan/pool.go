@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/consensuslab/consensus/data"
@@ -12,8 +13,12 @@ import (
 // dataio.LoadTable reads, by extension) into worker indices of d, each
 // worker once in the order of its first row: the workers the planner may
 // pick (Settings.Pool). A worker without labels in d is refused with the
-// file and line, since the planner needs its fitted confusion matrix.
+// file and line, since the planner needs its fitted confusion matrix. A
+// nil d is an error.
 func LoadPool(ctx context.Context, path string, d *data.Dataset) ([]int, error) {
+	if d == nil {
+		return nil, errors.New("plan: no data set")
+	}
 	index := make(map[string]int, d.NumWorkers())
 	for w, name := range d.Workers {
 		index[name] = w

@@ -54,4 +54,7 @@ func TestLoadPool(t *testing.T) {
 			t.Errorf("%s: %v, %v; want %v", c.name, got, err, c.want)
 		}
 	}
+	if _, err := LoadPool(context.Background(), "pool.csv", nil); err == nil || err.Error() != "plan: no data set" {
+		t.Errorf("nil data set: error %v, want plan: no data set", err)
+	}
 }

@@ -4,23 +4,18 @@ import "math"
 
 // population is the model of a crowd behind Flags: a worker is a spammer
 // (every confusion row the same distribution, with a uniform Dirichlet
-// prior), a reliable worker (rows from Dirichlet(good)) or an adversarial
-// one (rows from Dirichlet(broad)), the two priors' means and
+// prior), a reliable worker (rows from the symmetric Dirichlet good) or an
+// adversarial one (rows from broad), the two priors' means and
 // concentrations fitted to the crowd, with prior weights mix.
 type population struct {
-	k           int
-	good, broad []float64 // K×K prior pseudo-counts
+	good, broad symmetric
 	mix         [3]float64
 }
 
-// logMarginals returns the logarithms of the marginal likelihoods of the
-// counts c (K×K) under the three kinds of worker.
-func (m *population) logMarginals(c []float64) [3]float64 {
-	return [3]float64{spamMarginal(c, m.k), rowsMarginal(c, m.good, m.k), rowsMarginal(c, m.broad, m.k)}
-}
-
 // spamMarginal returns the log marginal likelihood of counts c (K×K) when
-// every row is the same distribution, drawn from Dirichlet(1, …, 1).
+// every row is the same distribution, drawn from Dirichlet(1, …, 1): that
+// of the label counts Σ_z c(z, y), which do not depend on the tasks' class
+// posteriors.
 func spamMarginal(c []float64, k int) float64 {
 	pooled := make([]float64, k)
 	ones := make([]float64, k)
@@ -53,18 +48,76 @@ func (m *population) weights(lm [3]float64) [3]float64 {
 	return out
 }
 
-// rowsMarginal returns the log marginal likelihood of counts c with every
-// row z ~ Dirichlet(prior row z), independently.
-func rowsMarginal(c, prior []float64, k int) float64 {
-	var s float64
-	post := make([]float64, k)
-	for z := range k {
-		for y := range k {
-			post[y] = prior[z*k+y] + c[z*k+y]
-		}
-		s += logBeta(post) - logBeta(prior[z*k:(z+1)*k])
+// popWorkers bounds the workers whose samples fit the population: at most
+// this many, evenly spaced.
+const popWorkers = 2000
+
+// fitPopulation fits the priors of the reliable and the adversarial
+// workers (each on a grid of means and concentrations) and the three
+// weights (by EM, with a Dirichlet(2, 2, 2) prior on them), maximising the
+// marginal likelihood of the workers' labels: spam holds every worker's
+// log marginal likelihood as a spammer, samples its importance sample
+// (sampleWorker), from which the marginal likelihood under every prior of
+// the grid is estimated.
+func fitPopulation(spam []float64, samples []*workerSample, k int) *population {
+	type cand struct {
+		prior symmetric
+		lm    []float64
 	}
-	return s
+	grid := func(lo, hi float64, n int, concs []float64) []cand {
+		var out []cand
+		for t := range n {
+			mu := lo + (hi-lo)*float64(t)/float64(n-1)
+			for _, conc := range concs {
+				c := cand{prior: symmetric{mu, conc}, lm: make([]float64, len(samples))}
+				for w, s := range samples {
+					c.lm[w] = s.logMarginal(c.prior, k)
+				}
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	chance := 1 / float64(k)
+	good := grid(chance+(1-chance)*0.1, chance+(1-chance)*0.9, 9, []float64{2, 4, 8, 16, 32, 64})
+	bad := grid(chance*0.1, chance*0.8, 4, []float64{2, 8})
+	var best *population
+	bestLL := math.Inf(-1)
+	e := make([][3]float64, len(samples)) // exp(l_i − top) of every worker
+	top := make([]float64, len(samples))
+	for _, g := range good {
+		for _, b := range bad {
+			for w := range samples {
+				l := [3]float64{spam[w], g.lm[w], b.lm[w]}
+				top[w] = max(l[0], l[1], l[2])
+				for i := range l {
+					e[w][i] = math.Exp(l[i] - top[w])
+				}
+			}
+			mix := [3]float64{1. / 3, 1. / 3, 1. / 3}
+			for range 30 {
+				var sum [3]float64
+				for w := range samples {
+					s := mix[0]*e[w][0] + mix[1]*e[w][1] + mix[2]*e[w][2]
+					for i := range sum {
+						sum[i] += mix[i] * e[w][i] / s
+					}
+				}
+				n := float64(len(samples)) + 3
+				for i := range mix {
+					mix[i] = (sum[i] + 1) / n
+				}
+			}
+			var ll float64
+			for w := range samples {
+				ll += top[w] + math.Log(mix[0]*e[w][0]+mix[1]*e[w][1]+mix[2]*e[w][2])
+			}
+			if ll > bestLL {
+				bestLL, best = ll, &population{good: g.prior, broad: b.prior, mix: mix}
+			}
+		}
+	}
+	return best
 }
 
 // symmetricPrior returns the K×K pseudo-counts with mean accuracy mu and
@@ -80,73 +133,4 @@ func symmetricPrior(k int, mu, conc float64) []float64 {
 		}
 	}
 	return p
-}
-
-// fitPopulation fits the priors of the reliable and the adversarial
-// workers (each on a grid of means and concentrations) and the three
-// weights (by EM, with a Dirichlet(2, 2, 2) prior on them) to the
-// workers' counts, maximising the marginal likelihood of the crowd.
-func fitPopulation(counts [][]float64, k int) *population {
-	type cand struct {
-		prior []float64
-		lm    []float64
-	}
-	grid := func(lo, hi float64, n int, concs []float64) []cand {
-		var out []cand
-		for t := range n {
-			mu := lo + (hi-lo)*float64(t)/float64(n-1)
-			for _, conc := range concs {
-				c := cand{prior: symmetricPrior(k, mu, conc), lm: make([]float64, len(counts))}
-				for w, cw := range counts {
-					c.lm[w] = rowsMarginal(cw, c.prior, k)
-				}
-				out = append(out, c)
-			}
-		}
-		return out
-	}
-	chance := 1 / float64(k)
-	good := grid(chance+(1-chance)*0.1, chance+(1-chance)*0.9, 9, []float64{2, 4, 8, 16, 32, 64})
-	bad := grid(chance*0.1, chance*0.8, 4, []float64{2, 8})
-	spam := make([]float64, len(counts))
-	for w, c := range counts {
-		spam[w] = spamMarginal(c, k)
-	}
-	var best *population
-	bestLL := math.Inf(-1)
-	e := make([][3]float64, len(counts)) // exp(l_i − top) of every worker
-	top := make([]float64, len(counts))
-	for _, g := range good {
-		for _, b := range bad {
-			for w := range counts {
-				l := [3]float64{spam[w], g.lm[w], b.lm[w]}
-				top[w] = max(l[0], l[1], l[2])
-				for i := range l {
-					e[w][i] = math.Exp(l[i] - top[w])
-				}
-			}
-			mix := [3]float64{1. / 3, 1. / 3, 1. / 3}
-			for range 30 {
-				var sum [3]float64
-				for w := range counts {
-					s := mix[0]*e[w][0] + mix[1]*e[w][1] + mix[2]*e[w][2]
-					for i := range sum {
-						sum[i] += mix[i] * e[w][i] / s
-					}
-				}
-				n := float64(len(counts)) + 3
-				for i := range mix {
-					mix[i] = (sum[i] + 1) / n
-				}
-			}
-			var ll float64
-			for w := range counts {
-				ll += top[w] + math.Log(mix[0]*e[w][0]+mix[1]*e[w][1]+mix[2]*e[w][2])
-			}
-			if ll > bestLL {
-				bestLL, best = ll, &population{k: k, good: g.prior, broad: b.prior, mix: mix}
-			}
-		}
-	}
-	return best
 }

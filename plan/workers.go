@@ -3,11 +3,9 @@ package plan
 import (
 	"cmp"
 	"math"
-	"math/rand/v2"
-	"slices"
 	"sync"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/consensuslab/consensus/data"
 )
 
 // FlagSettings are the settings of Flags. The zero value is the default
@@ -19,8 +17,8 @@ type FlagSettings struct {
 	// Threshold is the posterior probability at which a worker is flagged;
 	// zero means 0.5.
 	Threshold float64
-	// Draws is the number of posterior draws per worker behind the
-	// interval and the probability of being adversarial; zero means 4000.
+	// Draws is the number of importance draws per worker behind the
+	// probabilities, the accuracy and its interval; zero means 400.
 	Draws int
 	// Seed seeds the draws; worker w draws from a generator seeded with
 	// (Seed, w), so that the output does not depend on the order of the
@@ -35,7 +33,7 @@ func (s *FlagSettings) withDefaults() FlagSettings {
 	}
 	o.Level = cmp.Or(o.Level, 0.9)
 	o.Threshold = cmp.Or(o.Threshold, 0.5)
-	o.Draws = cmp.Or(o.Draws, 4000)
+	o.Draws = cmp.Or(o.Draws, 400)
 	return o
 }
 
@@ -59,25 +57,31 @@ type WorkerFlag struct {
 	Accuracy, Lo, Hi float64
 	// Spammer is the posterior probability that the worker's labels do not
 	// depend on the true class (every row of its confusion matrix the same
-	// distribution), against a free confusion matrix: a comparison of the
-	// two models' marginal likelihoods of the worker's expected label
-	// counts, with prior probability FlagSettings.SpammerPrior.
+	// distribution), against a reliable or an adversarial worker: a
+	// comparison of the three kinds' marginal likelihoods of the worker's
+	// labels, with the kinds' shares fitted to the crowd.
 	Spammer float64
 	// Adversarial is the posterior probability that the worker is worse
 	// than chance: not a spammer, and its balanced accuracy below 1/K.
 	Adversarial float64
-	// Flag is Spammer or Adversarial when that probability reaches
-	// FlagSettings.Threshold (the larger of the two if both do), and
-	// empty otherwise.
+	// Flag is set when the posterior probability that the worker is bad,
+	// Spammer + Adversarial (the two are disjoint), reaches
+	// FlagSettings.Threshold: Spammer or Adversarial, whichever is the
+	// more probable; it is empty otherwise.
 	Flag string
 }
 
 // Flags returns the evidence on every worker of p, in the order of
-// p.Data.Workers. The counts behind it are the expected counts of the fit,
-// C_w(z, y) = λ_w(z, y) − β(z, y); the free model gives every confusion
-// row the fit's prior Dirichlet(β_z), the spammer model one distribution
-// for all rows with a uniform Dirichlet prior. A nil posterior, or one
-// without data or workers, is an error.
+// p.Data.Workers. A worker's labels are compared with its tasks' class
+// posteriors from their other labels, r_i (see workerCounts); the
+// likelihood of its labels y_i given a confusion matrix π is Π_i Σ_z
+// r_i(z) π(z, y_i). A spammer's (every row the same distribution, with a
+// uniform Dirichlet prior) marginal likelihood is exact; under the priors
+// of reliable and adversarial workers, fitted to the crowd, it is
+// estimated by importance sampling from the Dirichlet posterior of the
+// worker's expected counts (sampleWorker), whose weighted draws also give
+// the accuracy, its interval and the probability of being adversarial. A
+// nil posterior, or one without data or workers, is an error.
 func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 	if err := checkPosterior(p); err != nil {
 		return nil, err
@@ -97,90 +101,118 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 			}
 		}
 	}
-	beta := make([]float64, k*k)
-	p.Workers.ConfusionPrior(beta)
-	counts := workerCounts(p, beta)
-	pop := fitPopulation(counts, k)
+	counts, r := workerCounts(p)
+	byWorker := labelsByWorker(d)
+	spam := make([]float64, len(out))
+	for w, c := range counts {
+		spam[w] = spamMarginal(c, k)
+	}
+	sample := func(w int) *workerSample {
+		return sampleWorker(byWorker[w], d.Label, r, counts[w], k, set.Draws, set.Seed, uint64(w))
+	}
+	// The population is fitted to at most popWorkers workers, whose
+	// samples are kept for their flags.
+	fitted := spaced(len(out), popWorkers)
+	samples := make([]*workerSample, len(fitted))
+	spamFitted := make([]float64, len(fitted))
+	kept := make([]*workerSample, len(out))
+	forWorkers(len(fitted), func(i int) {
+		samples[i], spamFitted[i] = sample(fitted[i]), spam[fitted[i]]
+		kept[fitted[i]] = samples[i]
+	})
+	pop := fitPopulation(spamFitted, samples, k)
+	forWorkers(len(out), func(w int) {
+		f := &out[w]
+		f.Agreement = math.NaN()
+		if f.Labels > 0 {
+			f.Agreement = float64(agree[w]) / float64(f.Labels)
+		}
+		s := kept[w]
+		if s == nil {
+			s = sample(w)
+		}
+		flagWorker(f, s, spam[w], pop, k, set)
+	})
+	return out, nil
+}
+
+// forWorkers calls f(w) for w = 0 … n−1 in blocks of 64 on four
+// goroutines.
+func forWorkers(n int, f func(w int)) {
 	var wg sync.WaitGroup
 	const block = 64
 	sem := make(chan struct{}, 4)
-	for lo := 0; lo < len(out); lo += block {
-		hi := min(lo+block, len(out))
+	for lo := 0; lo < n; lo += block {
+		hi := min(lo+block, n)
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			for w := lo; w < hi; w++ {
-				f := &out[w]
-				f.Agreement = math.NaN()
-				if f.Labels > 0 {
-					f.Agreement = float64(agree[w]) / float64(f.Labels)
-				}
-				flagWorker(f, counts[w], pop, k, set, uint64(w))
+				f(w)
 			}
 		}()
 	}
 	wg.Wait()
-	return out, nil
+}
+
+// labelsByWorker returns the indices of every worker's labels.
+func labelsByWorker(d *data.Dataset) [][]int32 {
+	n := make([]int, d.NumWorkers())
+	for _, w := range d.Worker {
+		n[w]++
+	}
+	out := make([][]int32, d.NumWorkers())
+	for w := range out {
+		out[w] = make([]int32, 0, n[w])
+	}
+	for i, w := range d.Worker {
+		out[w] = append(out[w], int32(i))
+	}
+	return out
 }
 
 // flagWorker fills f's accuracy, interval and probabilities from the
-// worker's expected counts c (K×K) and the population model m.
-func flagWorker(f *WorkerFlag, c []float64, m *population, k int, set FlagSettings, w uint64) {
-	lm := m.logMarginals(c)
+// worker's importance sample s, its log marginal likelihood as a spammer
+// and the population model m. Under each of the reliable and the
+// adversarial priors the sample's weights give the posterior of the
+// worker's confusion matrix; the two are mixed by their posterior weights
+// given that the worker is not a spammer.
+func flagWorker(f *WorkerFlag, s *workerSample, spam float64, m *population, k int, set FlagSettings) {
+	wg, wb := make([]float64, len(s.base)), make([]float64, len(s.base))
+	lm := [3]float64{spam, s.logWeights(m.good, k, wg), s.logWeights(m.broad, k, wb)}
 	post := m.weights(lm)
 	f.Spammer = post[0]
-	// The balanced accuracy given that the worker is not a spammer: a
-	// draw picks the reliable or the broad component by their posterior
-	// weights, then every diagonal entry π(z, z) ~ Beta(λ_zz, Σ_y λ_zy −
-	// λ_zz) under that component's posterior, the rows independent.
-	src := rand.NewPCG(set.Seed, w)
-	rng := rand.New(src)
-	comps := [2][]distuv.Beta{make([]distuv.Beta, k), make([]distuv.Beta, k)}
-	var mean [2]float64
-	for i, prior := range [2][]float64{m.good, m.broad} {
-		for z := range k {
-			var s float64
-			for y := range k {
-				s += prior[z*k+y] + c[z*k+y]
-			}
-			a := prior[z*k+z] + c[z*k+z]
-			mean[i] += a / s / float64(k)
-			comps[i][z] = distuv.Beta{Alpha: a, Beta: s - a, Src: src}
-		}
-	}
 	pGood := post[1] / (post[1] + post[2])
 	if math.IsNaN(pGood) {
 		pGood = 0.5
 	}
-	f.Accuracy = pGood*mean[0] + (1-pGood)*mean[1]
-	draws := make([]float64, set.Draws)
-	below := 0
-	for i := range draws {
-		comp := comps[1]
-		if rng.Float64() < pGood {
-			comp = comps[0]
-		}
-		var acc float64
-		for z := range comp {
-			acc += comp[z].Rand()
-		}
-		acc /= float64(k)
-		draws[i] = acc
-		if acc < 1/float64(k) {
-			below++
+	softmax(wg)
+	softmax(wb)
+	pairs := make([]weighted, len(s.base))
+	var below float64
+	f.Accuracy = 0
+	for t := range pairs {
+		w := pGood*wg[t] + (1-pGood)*wb[t]
+		pairs[t] = weighted{v: s.acc[t], w: w}
+		f.Accuracy += w * s.acc[t]
+		if s.acc[t] < 1/float64(k) {
+			below += w
 		}
 	}
-	slices.Sort(draws)
+	sortWeighted(pairs)
 	tail := (1 - set.Level) / 2
-	f.Lo = quantileSorted(draws, tail)
-	f.Hi = quantileSorted(draws, 1-tail)
-	f.Adversarial = (1 - f.Spammer) * float64(below) / float64(len(draws))
-	switch {
-	case f.Spammer >= set.Threshold && f.Spammer >= f.Adversarial:
+	f.Lo = weightedQuantile(pairs, tail)
+	f.Hi = weightedQuantile(pairs, 1-tail)
+	f.Adversarial = (1 - f.Spammer) * below
+	// The two kinds are disjoint: the worker is bad with probability
+	// their sum, and flagged as the more probable kind when that sum
+	// reaches the threshold.
+	if f.Spammer+f.Adversarial >= set.Threshold {
 		f.Flag = Spammer
-	case f.Adversarial >= set.Threshold:
-		f.Flag = Adversarial
+		if f.Adversarial > f.Spammer {
+			f.Flag = Adversarial
+		}
 	}
 }
 
@@ -217,8 +249,9 @@ func quantileSorted(x []float64, q float64) float64 {
 // normalised, where ρ_j is the consensus distribution and π̄_w the
 // posterior mean of the worker's confusion. The fit's own expected counts
 // include the label's pull on its task's consensus, which makes every
-// worker look more reliable than it is when tasks have few labels.
-func workerCounts(p *Posterior, beta []float64) [][]float64 {
+// worker look more reliable than it is when tasks have few labels. It
+// also returns every label's weights, labels×K.
+func workerCounts(p *Posterior) (counts [][]float64, r []float64) {
 	d := p.Data
 	k := d.NumClasses()
 	mean := make([]float64, d.NumWorkers()*k*k)
@@ -235,7 +268,7 @@ func workerCounts(p *Posterior, beta []float64) [][]float64 {
 			}
 		}
 	}
-	counts := make([][]float64, d.NumWorkers())
+	counts = make([][]float64, d.NumWorkers())
 	for w := range counts {
 		counts[w] = make([]float64, k*k)
 	}
@@ -245,7 +278,7 @@ func workerCounts(p *Posterior, beta []float64) [][]float64 {
 		logMean[i] = math.Log(max(x, 1e-300))
 	}
 	all := make([]float64, k)
-	r := make([]float64, k)
+	r = make([]float64, d.NumLabels()*k)
 	for j := range d.Tasks {
 		copy(all, prior)
 		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
@@ -256,14 +289,15 @@ func workerCounts(p *Posterior, beta []float64) [][]float64 {
 		}
 		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
 			w, y := int(d.Worker[i]), int(d.Label[i])
+			ri := r[i*k : (i+1)*k]
 			for z := range k {
-				r[z] = all[z] - logMean[(w*k+z)*k+y]
+				ri[z] = all[z] - logMean[(w*k+z)*k+y]
 			}
-			softmax(r)
+			softmax(ri)
 			for z := range k {
-				counts[w][z*k+y] += r[z]
+				counts[w][z*k+y] += ri[z]
 			}
 		}
 	}
-	return counts
+	return counts, r
 }

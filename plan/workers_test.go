@@ -2,10 +2,15 @@ package plan
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"testing"
 )
+
+// flagSeeds is the range of seeds of TestFlagsFindBadWorkers, first:last
+// (scripts/planning-bench.sh flags FIRST LAST).
+var flagSeeds = flag.String("flag-seeds", "1:4", "the seeds of TestFlagsFindBadWorkers, first:last")
 
 // flagScore fits a simulated crowd and returns the recall and precision
 // of the flags (either kind counts as found) among workers with at least
@@ -45,18 +50,20 @@ func flagScore(t *testing.T, c Crowd) (recall, precision float64, bad, flagged i
 // TestFlagsFindBadWorkers checks the target of the worker flags: on crowds
 // with 10% spammers and 5% adversaries, flagging at posterior 0.5 finds at
 // least 90% of them with at least 90% precision among workers with 20 or
-// more labels, over four seeds (pooled), at K = 2, 3 and 5 with 5 and 10
-// labels a task. With 3 labels a task the consensus the evidence
-// is counted against is itself poor: those cases are measured and logged
-// (docs/planning.md), not held to the target.
+// more labels, over seeds 1 to 4 (pooled; -flag-seeds changes them), at K
+// = 2, 3 and 5 with 3, 5 and 10 labels a task (docs/planning.md has the
+// same on six other seeds).
 func TestFlagsFindBadWorkers(t *testing.T) {
+	var first, last uint64
+	if _, err := fmt.Sscanf(*flagSeeds, "%d:%d", &first, &last); err != nil || first > last {
+		t.Fatalf("-flag-seeds %q: want first:last", *flagSeeds)
+	}
 	for _, tc := range []struct {
 		k, labels int
-		held      bool
-	}{{2, 5, true}, {3, 5, true}, {5, 5, true}, {2, 10, true}, {3, 10, true}, {5, 10, true}, {2, 3, false}, {3, 3, false}, {5, 3, false}} {
+	}{{2, 3}, {3, 3}, {5, 3}, {2, 5}, {3, 5}, {5, 5}, {2, 10}, {3, 10}, {5, 10}} {
 		t.Run(fmt.Sprintf("K%d-L%d", tc.k, tc.labels), func(t *testing.T) {
 			var bad, flagged, hits, trueFlags float64
-			for seed := uint64(1); seed <= 4; seed++ {
+			for seed := first; seed <= last; seed++ {
 				c := Crowd{Tasks: 2000, Workers: 100, Classes: tc.k, LabelsPerTask: tc.labels, Spammers: 0.1, Adversaries: 0.05, Seed: seed}
 				r, p, b, f := flagScore(t, c)
 				bad += float64(b)
@@ -65,8 +72,8 @@ func TestFlagsFindBadWorkers(t *testing.T) {
 				trueFlags += p * float64(f)
 			}
 			recall, precision := hits/bad, trueFlags/flagged
-			t.Logf("K=%d, %d labels a task, 4 seeds: %.0f bad workers, %.0f flagged, recall %.3f, precision %.3f", tc.k, tc.labels, bad, flagged, recall, precision)
-			if tc.held && (recall < 0.9 || precision < 0.9 || math.IsNaN(recall)) {
+			t.Logf("K=%d, %d labels a task, seeds %d-%d: %.0f bad workers, %.0f flagged, recall %.3f, precision %.3f", tc.k, tc.labels, first, last, bad, flagged, recall, precision)
+			if recall < 0.9 || precision < 0.9 || math.IsNaN(recall) {
 				t.Errorf("recall %.3f, precision %.3f: want both at least 0.9", recall, precision)
 			}
 		})

@@ -80,8 +80,14 @@ func orderOf(rank map[string]int, name string) int {
 // model, or of the first model compared) and the mean consistency with it.
 func (r *Report) agreement(v *view) error {
 	d := r.d
-	alpha := metrics.KrippendorffAlpha(d)
-	h := metrics.TaskEntropy(d)
+	alpha, err := metrics.KrippendorffAlpha(d)
+	if err != nil {
+		return err
+	}
+	h, err := metrics.TaskEntropy(d)
+	if err != nil {
+		return err
+	}
 	lnK := math.Log(float64(d.NumClasses()))
 	var norm []float64
 	unanimous := 0
@@ -117,7 +123,10 @@ func (r *Report) agreement(v *view) error {
 		return nil
 	}
 	labels := res.Labels(r.seed)
-	agree, n := metrics.WorkerAgreement(d, labels)
+	agree, n, err := metrics.WorkerAgreement(d, labels)
+	if err != nil {
+		return err
+	}
 	var vals []float64
 	var right, total float64
 	for w, a := range agree {
@@ -129,7 +138,11 @@ func (r *Report) agreement(v *view) error {
 	}
 	v.Agreement = append(v.Agreement, card{"labels equal to the consensus", fmt.Sprintf("%.1f%%", 100*right/total), "consensus of " + name})
 	var cons []float64
-	for _, c := range metrics.Consistency(d, labels, agree) {
+	consistency, err := metrics.Consistency(d, labels, agree)
+	if err != nil {
+		return err
+	}
+	for _, c := range consistency {
 		if !math.IsNaN(c) {
 			cons = append(cons, c)
 		}

@@ -7,10 +7,10 @@
 #   coverage  the coverage of the 90% intervals of the true-class probability
 #             and of q_j on simulated crowds, several seeds
 #   flags     the recall and precision of the worker flags at 3, 5 and 10
-#             labels a task
+#             labels a task, seeds 1 to 4 or FIRST to LAST
 #   speed     CPU seconds of fit, next, next --workers, next --intervals and
 #             next --intervals --distribution on 10⁶ simulated labels
-#   scripts/planning-bench.sh [savings [PLOTS_DIR [planbench flags...]] | coverage | flags | speed | all]
+#   scripts/planning-bench.sh [savings [PLOTS_DIR [planbench flags...]] | coverage | flags [FIRST LAST] | speed | all]
 # With no argument, or a directory as the first, it runs savings as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +31,7 @@ coverage() {
 }
 
 flags() {
-	go test ./plan -count=1 -v -run 'TestFlagsFindBadWorkers' | grep -E 'bad workers|^(ok|FAIL)'
+	go test ./plan -count=1 -v -run 'TestFlagsFindBadWorkers' -args -flag-seeds "${1:-1}:${2:-4}" | grep -E 'bad workers|^(ok|FAIL)' || true
 }
 
 speed() {
@@ -54,7 +54,7 @@ speed() {
 case "$part" in
 savings) savings "$@" ;;
 coverage) coverage ;;
-flags) flags ;;
+flags) flags "$@" ;;
 speed) speed ;;
 all)
 	coverage

@@ -71,7 +71,10 @@ of their extension (or --output-format), all or nothing.`,
 			if err != nil {
 				return fmt.Errorf("model %s: %w", modelName, err)
 			}
-			st := output.AgreementStats(d, res.Labels(seed))
+			st, err := output.AgreementStats(d, res.Labels(seed))
+			if err != nil {
+				return err
+			}
 			var files []output.File
 			if tasks != "" {
 				files = append(files, output.TableFile(tasks, ofmt, st.Tasks))

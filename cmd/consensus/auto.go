@@ -149,13 +149,7 @@ func (f *autoFlags) candidates() []string {
 	if f.models == "" {
 		return compare.AutoModels
 	}
-	var names []string
-	for _, m := range strings.Split(f.models, ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			names = append(names, m)
-		}
-	}
-	return names
+	return splitList(f.models)
 }
 
 // choose runs compare.Auto on d among ests and returns the chosen
@@ -178,7 +172,9 @@ func (f *autoFlags) choose(ctx context.Context, w io.Writer, d *data.Dataset, es
 		return nil, err
 	}
 	if !quiet {
-		compare.WriteChoice(w, choice)
+		if err := compare.WriteChoice(w, choice); err != nil {
+			return nil, err
+		}
 	}
 	for _, e := range ests {
 		if e.Name() == choice.Model {

@@ -2,11 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime"
-	"runtime/debug"
-	"runtime/pprof"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -96,29 +92,25 @@ simulation) for go tool pprof. See docs/performance.md.`,
 			}
 			fmt.Fprintf(out, "model %s, GOMAXPROCS %d, threads %d\n", est.Name(), runtime.GOMAXPROCS(0), threads)
 			if cpuProfile != "" {
-				stop, perr := startCPUProfile(cpuProfile)
+				stop, perr := benchdata.StartCPUProfile(cpuProfile)
 				if perr != nil {
-					return perr
+					return fmt.Errorf("--cpuprofile: %v", perr)
 				}
 				defer func() { stop(err != nil) }()
 			}
 			var wall, cpu []time.Duration
 			for i := range repeat {
-				// Collect the previous fit's vectors first, so that
-				// the peak memory is that of one fit, not of the
-				// garbage of earlier ones plus this one.
-				debug.FreeOSMemory()
-				rss0, _, rssOK := benchdata.RSS()
-				rssOK = rssOK && benchdata.ResetPeakRSS()
-				cpu0, _ := benchdata.CPUTime()
-				r, err := est.Fit(cmd.Context(), d, s)
+				// Measure collects the previous fit's vectors first, so
+				// that the peak memory is that of one fit.
+				var r *model.Result
+				m, err := benchdata.Measure(func() (err error) {
+					r, err = est.Fit(cmd.Context(), d, s)
+					return err
+				})
 				if err != nil {
 					return err
 				}
-				cpu1, _ := benchdata.CPUTime()
-				_, peak, ok := benchdata.RSS()
-				rssOK = rssOK && ok
-				wall, cpu = append(wall, r.Runtime), append(cpu, cpu1-cpu0)
+				wall, cpu = append(wall, r.Runtime), append(cpu, m.CPU)
 				sec := r.Runtime.Seconds()
 				perIter := r.Runtime / time.Duration(max(r.Iterations, 1))
 				// Passes over the labels and the log-likelihood for the
@@ -129,14 +121,14 @@ simulation) for go tool pprof. See docs/performance.md.`,
 						r.Evaluations, perIter.Round(time.Microsecond), float64(n)*float64(r.Evaluations)/sec, r.LogLikelihood/float64(n))
 				}
 				fmt.Fprintf(out, "fit %d: solver %s, %v (CPU %v), %d iterations%s, %s\n",
-					i+1, r.Method, r.Runtime.Round(time.Millisecond), (cpu1 - cpu0).Round(time.Millisecond), r.Iterations, passes, r.Status)
-				if rssOK {
+					i+1, r.Method, r.Runtime.Round(time.Millisecond), m.CPU.Round(time.Millisecond), r.Iterations, passes, r.Status)
+				if m.PeakOK {
 					fmt.Fprintf(out, "fit %d memory: peak %.1f MB above the %.1f MB resident at its start, %.1f bytes per label; estimated %.1f MB\n",
-						i+1, float64(peak-rss0)/1e6, float64(rss0)/1e6, float64(peak-rss0)/float64(n), model.FitMemory(est, d, s)/1e6)
+						i+1, float64(m.Peak-m.RSSStart)/1e6, float64(m.RSSStart)/1e6, float64(m.Peak-m.RSSStart)/float64(n), model.FitMemory(est, d, s)/1e6)
 				}
 			}
 			if repeat > 1 {
-				fmt.Fprintf(out, "fit time: median %s; CPU: median %s\n", spread(wall), spread(cpu))
+				fmt.Fprintf(out, "fit time: median %s; CPU: median %s\n", benchdata.Spread(wall), benchdata.Spread(cpu))
 			}
 			if rss, ok := benchdata.MaxRSS(); ok {
 				fmt.Fprintf(out, "peak memory (maxrss) %.1f MB, %.1f bytes per label\n", float64(rss)/1e6, float64(rss)/float64(n))
@@ -157,38 +149,4 @@ simulation) for go tool pprof. See docs/performance.md.`,
 	f.Var(&maxMem, "max-memory", "refuse fits estimated to need more memory than this, such as 4GiB (default: the memory available; off: no check)")
 	f.Float64Var(&gladPrior, "glad-prior", 0, "fit GLAD with Gaussian priors of this variance on abilities and log difficulties (noise.GLAD.PriorVar; default 0: maximum likelihood); the data are simulated without")
 	return c
-}
-
-// spread formats the median of ds and their range, "1.2s (1.1s–1.4s)",
-// rounded to the millisecond.
-func spread(ds []time.Duration) string {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	med := s[len(s)/2]
-	if len(s)%2 == 0 {
-		med = (s[len(s)/2-1] + med) / 2
-	}
-	r := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
-	return fmt.Sprintf("%v (%v–%v)", r(med), r(s[0]), r(s[len(s)-1]))
-}
-
-// startCPUProfile starts a CPU profile into the file at path and returns
-// the function that stops it and closes the file, and removes it if the
-// command failed, so that no partial profile is left behind.
-func startCPUProfile(path string) (func(failed bool), error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %v", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		os.Remove(path)
-		return nil, fmt.Errorf("--cpuprofile: %v", err)
-	}
-	return func(failed bool) {
-		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil || failed {
-			os.Remove(path)
-		}
-	}, nil
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -99,81 +97,23 @@ func checkResamples(name string, n int) error {
 }
 
 // checkOutputs checks a command's inputs and outputs before any work is
-// done; it is the one place of these rules:
-//
-//   - no output may be the same file as an input or as another output — by
-//     path, through a symbolic link (existing or dangling, see
-//     output.Resolve), as a hard link, or as the file behind standard input
-//     or output ("-", /dev/stdout): two outputs on one standard output
-//     would join two tables into one stream;
-//   - standard input, or another stream (a pipe, a device), can be read
-//     once: two inputs naming it are refused;
-//   - every output must be writable before the work starts: its directory
-//     exists, and output.Check accepts it (permissions, owner, a name not
-//     too long, a file system that takes files).
-//
-// The path "-" is standard input (of an input) or output (of an output);
-// "" is no file. inFlags and outFlags name the flag of each input and
-// output, for messages.
+// done (output.CheckPaths: no output replaces an input or another output,
+// a stream is read once, every output can be written). inFlags and
+// outFlags name the flag of each input and output, for messages. An error
+// of the command line is a usage error.
 func checkOutputs(inFlags, inputs, outFlags, outputs []string) error {
-	for i, in := range inputs {
-		for j, prev := range inputs[:i] {
-			if prev != "" && in != "" && output.SameStream(prev, in) {
-				return usagef("--%s %s and --%s %s both read %s, which can be read only once; give one of them as a file",
-					inFlags[j], prev, inFlags[i], in, streamName(prev, false))
-			}
+	paths := func(flags, p []string) []output.Path {
+		out := make([]output.Path, len(p))
+		for i := range p {
+			out[i] = output.Path{Flag: flags[i], Path: p[i]}
 		}
+		return out
 	}
-	for i, out := range outputs {
-		if out == "" {
-			continue
-		}
-		for j, in := range inputs {
-			if in != "" && output.Aliases(in, out) {
-				return usagef("--%s %s is also an input file (--%s %s); writing it would replace the input",
-					outFlags[i], shown(out, true), inFlags[j], shown(in, false))
-			}
-		}
-		for j, prev := range outputs[:i] {
-			switch {
-			case prev == "" || !output.SameOutput(prev, out):
-			case prev == "-" && out == "-":
-				return usagef("--%s and --%s both write to standard output, which would join two tables into one stream; give one of them a file name", outFlags[j], outFlags[i])
-			case prev != "-" && out != "-":
-				return usagef("--%s and --%s name the same file %s", outFlags[j], outFlags[i], out)
-			default:
-				return usagef("--%s %s and --%s %s are the same file; give each output its own file",
-					outFlags[j], shown(prev, true), outFlags[i], shown(out, true))
-			}
-		}
-		if out == "-" {
-			continue
-		}
-		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-			return usagef("--%s %s is a directory; give a file name", outFlags[i], out)
-		}
-		target, err := output.Resolve(out)
-		if err != nil {
-			return usagef("--%s %s: %v", outFlags[i], out, errMsg(err))
-		}
-		dir := filepath.Dir(out)
-		if fi, err := os.Lstat(out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			dir = filepath.Dir(target) + " (where the link points)"
-		}
-		fi, err := os.Stat(filepath.Dir(target))
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			return usagef("--%s %s: directory %s does not exist", outFlags[i], out, dir)
-		case err != nil:
-			return usagef("--%s %s: %v", outFlags[i], out, errMsg(err))
-		case !fi.IsDir():
-			return usagef("--%s %s: %s is not a directory", outFlags[i], out, dir)
-		}
-		if err := output.Check(out); err != nil {
-			return fmt.Errorf("--%s %s: cannot write it: %v", outFlags[i], out, errMsg(err))
-		}
+	err := output.CheckPaths(paths(inFlags, inputs), paths(outFlags, outputs))
+	if errors.Is(err, output.ErrBadPath) {
+		return usageErr(err)
 	}
-	return nil
+	return err
 }
 
 // checkTables checks the names of table outputs (flags names their flags)
@@ -193,26 +133,6 @@ func checkTables(f dataio.Format, formatFlag string, flags, paths []string) erro
 		}
 	}
 	return nil
-}
-
-// shown returns path for a message, "-" with its meaning.
-func shown(path string, out bool) string {
-	if path != "-" {
-		return path
-	}
-	return "- (" + streamName(path, out) + ")"
-}
-
-// streamName names the stream of path "-" for messages, and any other
-// path as it is.
-func streamName(path string, out bool) string {
-	switch {
-	case path != "-":
-		return path
-	case out:
-		return "standard output"
-	}
-	return "standard input"
 }
 
 // convergenceWarning returns the one-line warning printed in the summary of

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -14,21 +13,6 @@ import (
 )
 
 func init() { extraCommands = append(extraCommands, newCompareCmd) }
-
-// noneFitted returns an error if no model of rep could be fitted, so that
-// a comparison of nothing does not exit 0; the table printed before it
-// gives every model's reason.
-func noneFitted(rep *compare.Report) error {
-	for _, r := range rep.Rows {
-		if r.Err == nil {
-			return nil
-		}
-	}
-	if len(rep.Rows) == 0 {
-		return errors.New("no model was compared")
-	}
-	return fmt.Errorf("none of the %d models could be fitted (%s: %v)", len(rep.Rows), rep.Rows[0].Model, oneLine(rep.Rows[0].Err))
-}
 
 func newCompareCmd() *cobra.Command {
 	var in inputFlags
@@ -94,12 +78,7 @@ models if they do not include it, and marked in the note column;
 			if models == "all" {
 				names = compare.AllModels()
 			} else if models != "" {
-				names = nil
-				for _, m := range strings.Split(models, ",") {
-					if m = strings.TrimSpace(m); m != "" {
-						names = append(names, m)
-					}
-				}
+				names = splitList(models)
 			}
 			ests, err := mo.applySome(names)
 			if err != nil {
@@ -145,7 +124,9 @@ models if they do not include it, and marked in the note column;
 			if err := compare.Write(cmd.OutOrStdout(), rep, outFormat); err != nil {
 				return err
 			}
-			return noneFitted(rep)
+			// A comparison of nothing does not exit 0; the table
+			// printed before gives every model's reason.
+			return rep.NoneFitted()
 		},
 	}
 	in.register(c)

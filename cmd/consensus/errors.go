@@ -27,6 +27,18 @@ func isUsage(err error) bool {
 	return errors.As(err, &u) || errors.As(err, &in)
 }
 
+// splitList returns the items of a comma-separated flag value, each
+// trimmed of spaces, without empty items; nil for "".
+func splitList(s string) []string {
+	var items []string
+	for _, it := range strings.Split(s, ",") {
+		if it = strings.TrimSpace(it); it != "" {
+			items = append(items, it)
+		}
+	}
+	return items
+}
+
 // oneLine flattens an error message to a single line.
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")

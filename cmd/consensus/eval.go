@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -90,12 +89,4 @@ error. A probability of 0 on a gold class gives an infinite log loss.`,
 	layout.register(c)
 	c.Flags().Var(&maxMem, "max-memory", "refuse predictions files that need more memory than this, such as 4GiB, checked while reading (default: the memory available; off: no check)")
 	return c
-}
-
-// errMsg returns the message of an error without the *os.PathError prefix.
-func errMsg(err error) string {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

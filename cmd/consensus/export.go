@@ -65,7 +65,7 @@ them back into the same data set.`,
 				}
 			}
 			if err := os.MkdirAll(dir, 0o777); err != nil {
-				return usagef("cannot create directory %s: %v", dir, errMsg(err))
+				return usagef("cannot create directory %s: %v", dir, output.PathMessage(err))
 			}
 			if err := checkOutputs(nil, nil, []string{"labels", "gold", "source"}, []string{labels, gold, source}); err != nil {
 				return err

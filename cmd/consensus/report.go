@@ -53,13 +53,7 @@ where the LA and DA forms of one noise model disagree most.`,
 			}
 			opt := &report.Settings{Title: title, Noise: noiseName, Fit: set, Seed: ff.seed, Top: top,
 				BootstrapReps: reps, NoRecommendation: noRec, MaxMemory: float64(in.maxMemory.bytes())}
-			if models != "" {
-				for _, m := range strings.Split(models, ",") {
-					if m = strings.TrimSpace(m); m != "" {
-						opt.Models = append(opt.Models, m)
-					}
-				}
-			}
+			opt.Models = splitList(models)
 			if noiseName != "" {
 				if _, err := model.NoiseByName(noiseName); err != nil {
 					return usagef("--noise: %v", err)

@@ -43,16 +43,10 @@ few repetitions, low iteration limits) whose numbers are not a reproduction.`,
   consensus reproduce --quick --seed 3`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if only != "" {
-				for _, p := range strings.Split(only, ",") {
-					if p = strings.TrimSpace(p); p != "" {
-						cfg.Only = append(cfg.Only, p)
-					}
-				}
-				for _, p := range cfg.Only {
-					if !slices.Contains(experiments.Parts(), p) {
-						return usagef("--only: unknown part %q (valid: %s)", p, strings.Join(experiments.Parts(), ", "))
-					}
+			cfg.Only = splitList(only)
+			for _, p := range cfg.Only {
+				if !slices.Contains(experiments.Parts(), p) {
+					return usagef("--only: unknown part %q (valid: %s)", p, strings.Join(experiments.Parts(), ", "))
 				}
 			}
 			if cfg.Threads < 0 {

@@ -85,21 +85,9 @@ func (f *skillFlags) apply(est model.Estimator, d *data.Dataset) (model.Estimato
 	if err != nil {
 		return nil, limitHint(withAdvice(err, readFlags{format: "--skills-format"}))
 	}
-	index := t.WorkerIndices(d)
-	skills := make([]float64, d.NumWorkers())
-	for w := range skills {
-		skills[w] = math.NaN()
-	}
-	given := 0
-	for i, name := range t.Workers {
-		s := t.Values[i]
-		if !(s >= 0) || math.IsInf(s, 1) {
-			return nil, &dataio.InputError{File: f.path, Line: t.Lines[i], Msg: fmt.Sprintf("worker %q has skill %v: want a finite number, at least 0", name, s)}
-		}
-		if w := index[i]; w >= 0 {
-			skills[w] = s
-			given++
-		}
+	skills, given, err := t.Skills(d, f.path)
+	if err != nil {
+		return nil, err
 	}
 	wv := sw.WithSkills(skills, missing, def)
 	if err := wv.Check(d); err != nil {

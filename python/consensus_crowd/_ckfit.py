@@ -293,13 +293,38 @@ def _variational_normalize(x, prior):
     return np.divide(num, norm, out=np.zeros_like(num), where=~np.isclose(norm, 0))
 
 
-def mace(coded, n_restarts, n_iter, method, default_noise, alpha, beta, random_state):
+def _sorted_rank(values):
+    """Each value's rank in sorted order (its position in order of first
+    appearance where the values cannot be sorted)."""
+    try:
+        return np.argsort(np.argsort(np.asarray(values), kind="stable"), kind="stable")
+    except TypeError:
+        return np.arange(len(values))
+
+
+def mace_mixed_up(coded):
+    """Crowd-Kit's E-step, whose expected spamming counts per (worker,
+    label) come out in sorted worker and label order and are read as if in
+    order of first appearance: the counts of the worker and label of sorted
+    rank r land on the worker and label of code r."""
+    w, y = _sorted_rank(list(coded.workers)), _sorted_rank(list(coded.classes))
+
+    def step(coded, state):
+        lml, post, counts, knowing = mace_e_step(coded, state)
+        out = np.zeros_like(counts)
+        out[np.ix_(w, y)] = counts
+        return lml, post, out, knowing
+    return step
+
+
+def mace(coded, n_restarts, n_iter, method, default_noise, alpha, beta, random_state, step=mace_e_step):
     """Crowd-Kit's MACE.fit (Hovy et al. 2013): from every restart (each
     drawn from random_state, as Crowd-Kit's, so that restarts repeat one
     start), n_iter EM ("em": smoothed counts) or variational ("vb":
     Beta(alpha, beta) on (spamming, knowing), Dirichlet(10) on the
     strategies) M- and E-steps; the restart of the highest marginal
-    likelihood is kept. Returns (state, posteriors)."""
+    likelihood is kept. step: the E-step, ``mace_e_step``, or Crowd-Kit's as it
+    computes it, ``mace_mixed_up(coded)``. Returns (state, posteriors)."""
     smoothing = 0.01 / coded.K
     best, best_lml = None, -np.inf
     for _ in range(n_restarts):
@@ -308,7 +333,7 @@ def mace(coded, n_restarts, n_iter, method, default_noise, alpha, beta, random_s
         rng = np.random.RandomState(random_state)
         thetas = 1 + (1 + default_noise) * rng.uniform(size=(coded.W, coded.K))
         state = MACEState(spamming / spamming.sum(axis=1, keepdims=True), thetas / thetas.sum(axis=1, keepdims=True))
-        lml, _, strategy_counts, counts = mace_e_step(coded, state)
+        lml, _, strategy_counts, counts = step(coded, state)
         for _ in range(n_iter):
             if method == "vb":
                 state.spamming = _variational_normalize(counts, np.array([alpha, beta]))
@@ -316,10 +341,10 @@ def mace(coded, n_restarts, n_iter, method, default_noise, alpha, beta, random_s
             else:
                 state.spamming = _normalize(counts, smoothing)
                 state.thetas = _normalize(strategy_counts, smoothing)
-            lml, _, strategy_counts, counts = mace_e_step(coded, state)
+            lml, _, strategy_counts, counts = step(coded, state)
         if best is None or lml > best_lml:
             best, best_lml = MACEState(state.spamming.copy(), state.thetas.copy()), lml
-    _, post, _, _ = mace_e_step(coded, best)
+    _, post, _, _ = step(coded, best)
     return best, post
 
 

@@ -18,6 +18,7 @@ import math
 from ._core import DEFAULT_MODEL, _pandas, aggregate, check_options
 from ._frames import (_accuracy, _em_frames, _error_workers, _errors, _final_loss, _frame, _initial_arrays,
                       _mmsr_start, _one_coin_errors, _sorted_columns, _weighted_vote)
+from ._glad_table import GLADTable
 
 __all__ = [
     "MajorityVote", "Wawa", "ZeroBasedSkill", "GoldMajorityVote", "DawidSkene", "OneCoinDawidSkene",
@@ -265,45 +266,64 @@ class Wawa(_SkillVote, _Aggregator):
 
 
 class ZeroBasedSkill(_SkillVote, _Aggregator):
-    """Zero-based skill (model ``zbs``): a weighted vote whose skills move
-    towards each worker's agreement with it, 100 iterations, step 1 halved
-    every 20. ``n_iter`` bounds the iterations (``--max-iter``; None: 100;
-    0: the starting point, every skill 1/K and the vote they weigh);
-    the step schedule is the CLI's, so ``lr_init``, ``lr_steps_to_reduce``
-    and ``lr_reduce_factor`` are accepted at its values (Crowd-Kit's
-    defaults) alone; ``eps`` (Crowd-Kit adds it to the starting skills)
-    is not supported. ``skills_`` holds the final skills; ``predict(data)`` weighs
-    the votes of new data by them."""
+    """Zero-based skill: a weighted vote whose skills move towards each
+    worker's agreement with it. Two fits, by what is named:
+
+    - ``ZeroBasedSkill()``: the CLI's ``zbs``: skills from 1/K, 100
+      iterations, step 1 multiplied by 0.5 every 20 (a worker's repeated
+      label on a task counts each time).
+    - With ``n_iter``, ``eps`` or a step schedule other than Crowd-Kit's
+      defaults named (``lr_init`` 1, ``lr_steps_to_reduce`` 20,
+      ``lr_reduce_factor`` 0.5): Crowd-Kit's ZBS, in Python (numpy), with
+      its defaults for the others (``n_iter`` 100, ``eps`` 1e-5): skills
+      from 1/K + eps, ``n_iter`` iterations (0: the start), each worker's
+      accuracy over its distinct (task, label) pairs (``_ckvote``).
+
+    ``skills_`` holds the final skills; ``labels_`` and ``probas_`` the
+    vote they weigh; ``predict(data)`` weighs the votes of new data by
+    them (``fit -m mv --skills``)."""
 
     MODEL = "zbs"
 
     def __init__(self, n_iter=None, lr_init=1.0, lr_steps_to_reduce=20, lr_reduce_factor=0.5, eps=None,
                  **options):
-        super().__init__(_iter_options(n_iter, options),
-                         {"lr_init": lr_init, "lr_steps_to_reduce": lr_steps_to_reduce,
-                          "lr_reduce_factor": lr_reduce_factor, "eps": eps},
-                         {"lr_init": 1.0, "lr_steps_to_reduce": 20, "lr_reduce_factor": 0.5})
-        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
-        if self._start_only:
-            self._options.pop("max_iter")
+        schedule = (lr_init, lr_steps_to_reduce, lr_reduce_factor)
+        self._ck = None
+        if n_iter is not None or eps is not None or schedule != (1.0, 20, 0.5):
+            other = sorted(set(options) - {"binary"})
+            if other:
+                raise TypeError("ZeroBasedSkill(n_iter, eps, lr_...) runs Crowd-Kit's ZBS, which takes no option "
+                                "%s; leave them out for the CLI's zbs" % ", ".join(other))
+            n = 100 if n_iter is None else n_iter
+            for name, v, least in (("n_iter", n, 0), ("lr_steps_to_reduce", lr_steps_to_reduce, 1)):
+                if isinstance(v, bool) or not hasattr(v, "__index__") or v < least:
+                    raise TypeError("ZeroBasedSkill(%s=%r): want an int at least %d" % (name, v, least))
+            e = 1e-5 if eps is None else eps
+            for name, v in (("lr_init", lr_init), ("lr_reduce_factor", lr_reduce_factor), ("eps", e)):
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                    raise TypeError("ZeroBasedSkill(%s=%r): want a finite number" % (name, v))
+            self._ck = (int(n), float(lr_init), int(lr_steps_to_reduce), float(lr_reduce_factor), float(e))
+        super().__init__(options)
+        self.n_iter, self.eps = n_iter, eps
+        self.lr_init, self.lr_steps_to_reduce, self.lr_reduce_factor = schedule
 
     def fit(self, data, true_labels=None):
-        """Fit the model to data and return self. With ``n_iter=0``, the
-        starting point: every skill 1/K (K the classes of data) and the
-        vote they weigh, as Crowd-Kit's."""
-        if not self._start_only:
-            return super().fit(data, true_labels)
-        pd = _pandas()
-        data = _frame(pd, data)
-        if true_labels is not None:
-            raise TypeError("ZeroBasedSkill.fit takes no true_labels")
-        if len(data) == 0:
-            self._set_empty(pd)
+        """Fit the model to data and return self."""
+        framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's ZBS")
+        if framed is None:
             return self
-        workers = pd.Index(pd.unique(data["worker"]), name="worker")
-        self.skills_ = pd.Series(1.0 / data["label"].nunique(), index=workers, name="skill")
+        pd, data = framed
+        from ._ckfit import Coded
+        from ._ckvote import vote, zero_based_skill
+        coded = Coded(pd, data)
+        skills = zero_based_skill(coded, *self._ck)
+        codes, shares = vote(coded, skills)
+        self.probas_ = pd.DataFrame(shares, index=pd.Index(coded.tasks, name="task"),
+                                    columns=pd.Index(coded.classes, name="label"))
+        self.labels_ = pd.Series(coded.classes[codes], index=self.probas_.index, name="agg_label")
+        self.skills_ = pd.Series(skills, index=pd.Index(coded.workers, name="worker"), name="skill")
         self.result_, self.workers_, self.loss_history_ = None, None, []
-        return self._apply(data)
+        return self
 
 
 class GoldMajorityVote(_SkillVote, _Aggregator):
@@ -546,7 +566,7 @@ class OneCoinDawidSkene(_Aggregator):
         self.priors_ = self.probas_.mean().rename("prior")
 
 
-class GLAD(_Aggregator):
+class GLAD(GLADTable, _Aggregator):
     """GLAD (model ``la-glad``): a worker is right with probability
     σ(ability × difficulty), uniform class prior, under Gaussian priors
     N(1, 1) on the abilities and the log difficulties.
@@ -571,18 +591,20 @@ class GLAD(_Aggregator):
       is the start. Its iterates equal Crowd-Kit's to about 1e-12
       (docs/crowdkit.md).
 
-    ``silent`` is accepted (the fit never prints).
+    ``silent`` is accepted (the fit never prints). Crowd-Kit's private
+    methods on its long table (``_init``, ``_join_all``, ``_e_step``,
+    ``_compute_Q``, ``_gradient_Q``, ``_m_step``, ...) are there with its
+    signatures and meaning, for code that calls them (``_glad_table``).
 
     Attributes after fit: ``labels_``, ``probas_`` (columns named
     ``variable``, as Crowd-Kit's), ``alphas_`` (abilities), ``betas_`` (log
     difficulties), ``priors_`` (the class prior, unnamed as Crowd-Kit's),
     ``prior_labels_``, ``alphas_priors_mean_``, ``betas_priors_mean_``,
-    ``loss_history_``. Crowd-Kit's EM also sets ``workers_`` and
-    ``tasks_`` (the names, in order of first appearance, as Crowd-Kit's);
-    the converged fit sets them to the CLI's worker and task tables and
-    adds ``skills_`` (Crowd-Kit's ``workers_`` and ``tasks_`` are then
-    ``workers_.index`` and ``tasks_.index``) and its ``loss_history_``
-    has one entry, the fitted mean log-likelihood per label.
+    ``loss_history_``, ``workers_`` and ``tasks_`` (the names, in order
+    of first appearance, as Crowd-Kit's). The converged fit adds
+    ``skills_``; its ``loss_history_`` has one entry, the fitted mean
+    log-likelihood per label, and ``result_`` holds the CLI's worker and
+    task tables (``result_.workers_``, ``result_.tasks_``).
     """
 
     MODEL = "la-glad"
@@ -614,10 +636,14 @@ class GLAD(_Aggregator):
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
+        pd = _pandas()
+        data = _frame(pd, data)
         framed = self._crowdkit_frame(data, true_labels, "Crowd-Kit's EM")
         if framed is None:
             if self.result_ is None:  # no rows
-                self.priors_ = _pandas().Series(dtype=float)
+                self.priors_ = pd.Series(dtype=float)
+            else:  # the names, as Crowd-Kit's
+                self.workers_, self.tasks_ = pd.unique(data["worker"]), pd.unique(data["task"])
             return self
         pd, data = framed
         from . import _ckglad
@@ -662,8 +688,7 @@ class GLAD(_Aggregator):
         super()._set_attributes(r)
         import pandas as pd
         self.alphas_ = self.workers_["ability"].rename("alpha")
-        self.tasks_ = r.tasks_
-        self.betas_ = self.tasks_["difficulty"].map(math.log).rename("beta")
+        self.betas_ = r.tasks_["difficulty"].map(math.log).rename("beta")
         self.probas_.columns.name = "variable"  # as Crowd-Kit's, whose columns come from a melt
         self._crowdkit_priors(pd, list(r.classes), self.alphas_.index, self.betas_.index)
 
@@ -687,8 +712,12 @@ class MACE(_Aggregator):
     (spamming, knowing) and Dirichlet(10, ..., 10) on the spamming
     distributions; the restart of the highest marginal likelihood is
     kept. (As in Crowd-Kit, every restart draws from the same
-    ``random_state``, so restarts repeat one start.) ``smoothing`` is
-    accepted at Crowd-Kit's default 0.1 only: its fit ignores it.
+    ``random_state``, so restarts repeat one start.) The E-step's
+    expected spamming counts are read as Crowd-Kit reads them: in sorted
+    worker and label order, as if in order of first appearance
+    (docs/crowdkit.md), so the numbers are Crowd-Kit's. ``smoothing``
+    other than 0.1 also selects Crowd-Kit's fit, which ignores its value,
+    as Crowd-Kit's does.
 
     Attributes after fit: ``labels_``, ``probas_``, ``spamming_`` (an
     array, a row per worker in order of first appearance: P(spamming),
@@ -706,7 +735,8 @@ class MACE(_Aggregator):
     def __init__(self, n_restarts=None, n_iter=None, method=None, smoothing=0.1, default_noise=None, alpha=None,
                  beta=None, random_state=None, verbose=0, **options):
         named = {"n_restarts": n_restarts, "n_iter": n_iter, "method": method, "default_noise": default_noise,
-                 "alpha": alpha, "beta": beta, "random_state": random_state}
+                 "alpha": alpha, "beta": beta, "random_state": random_state,
+                 "smoothing": None if smoothing == 0.1 else smoothing}
         self._ck = None
         if any(v is not None for v in named.values()):
             other = sorted(set(options) - {"binary"})
@@ -725,8 +755,8 @@ class MACE(_Aggregator):
             if settings["n_restarts"] < 1:
                 raise ValueError("MACE(n_restarts=%r): want at least 1" % (settings["n_restarts"],))
             self._ck = settings
-        super().__init__(options, {"smoothing": smoothing}, {"smoothing": 0.1})
-        self.verbose = verbose
+        super().__init__(options)
+        self.verbose, self.smoothing = verbose, smoothing
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
@@ -735,11 +765,11 @@ class MACE(_Aggregator):
             return self
         pd, data = framed
         import numpy as np
-        from ._ckfit import Coded, mace
+        from ._ckfit import Coded, mace, mace_mixed_up
         coded = Coded(pd, data, sort=False)
         st = self._ck
         state, post = mace(coded, st["n_restarts"], st["n_iter"], st["method"], st["default_noise"], st["alpha"],
-                           st["beta"], st["random_state"])
+                           st["beta"], st["random_state"], mace_mixed_up(coded))
         self.spamming_, self.thetas_ = state.spamming, state.thetas
         classes = pd.Index(coded.classes, name="label")
         order = _sorted_columns(pd.DataFrame(post, columns=classes)).columns
@@ -834,13 +864,17 @@ class MMSR(_Aggregator):
     rank-one completion of the workers' agreement matrix, then a log-odds
     weighted vote.
 
-    ``n_iter`` bounds the sweeps (``--max-iter``; None: 10000; 0: the
+    ``n_iter`` bounds the sweeps (``--max-iter``; default 10000, as
+    Crowd-Kit's, unless the option ``max_iter`` is given; 0: the
     skills of the start, without a sweep); the start is Crowd-Kit's (u = v
     drawn as numpy's ``RandomState(random_state)`` draws them, ``--random-state``;
     an int from 0 to 2³² − 1, None: 0), so the skills equal Crowd-Kit's; the CLI's
-    tolerance is 1e-10, so ``tol`` is accepted at that value only; the
-    precomputed matrices and mappings of Crowd-Kit's constructor are not
-    supported.
+    tolerance is 1e-10, so ``tol`` is accepted at that value only. The
+    matrices and mappings of Crowd-Kit's constructor (``observation_matrix``,
+    ``covariation_matrix``, ``n_common_tasks``, ``n_workers``, ``n_tasks``,
+    ``n_labels``, ``*_mapping``) are its fit's working state, which its fit
+    recomputes from the data: accepted with that meaning, any value, no
+    effect on the fit.
 
     After fit, as Crowd-Kit's: ``skills_`` is each worker's vote weight,
     the log-odds log((K − 1) p_w / (1 − p_w)) of its one-coin accuracy
@@ -861,7 +895,7 @@ class MMSR(_Aggregator):
 
     MODEL = "mmsr"
 
-    def __init__(self, n_iter=None, tol=1e-10, random_state=0, observation_matrix=None, covariation_matrix=None,
+    def __init__(self, n_iter=10000, tol=1e-10, random_state=0, observation_matrix=None, covariation_matrix=None,
                  n_common_tasks=None, n_workers=0, n_tasks=0, n_labels=0, labels_mapping=None,
                  workers_mapping=None, tasks_mapping=None, **options):
         from ._ckfit import check_random_state
@@ -870,13 +904,15 @@ class MMSR(_Aggregator):
             if "random_state" in options:
                 raise TypeError("MMSR(random_state=...) is the option random_state; give it once")
             options["random_state"] = self._seed
-        super().__init__(_iter_options(n_iter, options),
-                         {"tol": tol,
-                          "observation_matrix": observation_matrix, "covariation_matrix": covariation_matrix,
-                          "n_common_tasks": n_common_tasks, "n_workers": n_workers, "n_tasks": n_tasks,
-                          "n_labels": n_labels, "labels_mapping": labels_mapping,
-                          "workers_mapping": workers_mapping, "tasks_mapping": tasks_mapping},
-                         {"tol": 1e-10, "n_workers": 0, "n_tasks": 0, "n_labels": 0})
+        if n_iter == 10000 and not isinstance(n_iter, bool) and "max_iter" in options:
+            n_iter = None  # the default, and max_iter given
+        super().__init__(_iter_options(n_iter, options), {"tol": tol}, {"tol": 1e-10})
+        # Crowd-Kit's fit recomputes these from the data, whatever was given
+        self._observation_matrix, self._covariation_matrix = observation_matrix, covariation_matrix
+        self._n_common_tasks, self._n_workers, self._n_tasks, self._n_labels = (
+            n_common_tasks, n_workers, n_tasks, n_labels)
+        self._labels_mapping, self._workers_mapping, self._tasks_mapping = (
+            labels_mapping, workers_mapping, tasks_mapping)
         self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
         if self._start_only:
             self._options.pop("max_iter")

@@ -295,14 +295,13 @@ class BradleyTerry(_Pairwise):
 
     MODEL = "bt"
 
-    def __init__(self, n_iter=None, tol=None, **options):
-        if n_iter is None and tol is not None:
+    def __init__(self, n_iter=None, tol=1e-5, **options):
+        if n_iter is None and tol != 1e-5:
             raise TypeError("BradleyTerry(tol=%r) needs n_iter, as Crowd-Kit's" % (tol,))
         self._ck = None
         if n_iter is not None:
             if isinstance(n_iter, bool) or not hasattr(n_iter, "__index__") or n_iter < 0:
                 raise TypeError("BradleyTerry(n_iter=%r): want an int at least 0" % (n_iter,))
-            tol = 1e-5 if tol is None else tol
             if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
                 raise TypeError("BradleyTerry(tol=%r): want a number at least 0" % (tol,))
             other = sorted(set(options) - {"binary"})
@@ -341,58 +340,80 @@ class BradleyTerry(_Pairwise):
 
 
 class NoisyBradleyTerry(_Pairwise):
-    """Crowd-Kit's ``NoisyBradleyTerry``: ``consensus pairwise fit -m noisy-bt``.
+    """Crowd-Kit's ``NoisyBradleyTerry``. Two fits, by what is named:
+
+    - ``NoisyBradleyTerry()``: ``consensus pairwise fit -m noisy-bt``, the
+      maximum a posteriori fit by L-BFGS from the Bradley-Terry scores
+      (``max_iter``, ``func_tol``, ``prior`` (the weight of the scores'
+      logistic prior, default 1) and the options of the CLI apply).
+    - With ``n_iter``, ``tol``, ``regularization_ratio`` or
+      ``random_state`` named: Crowd-Kit's fit, defects included, with its
+      defaults for the others (100, 1e-5, 1e-5, 0): SciPy's L-BFGS-B
+      (``maxiter=n_iter``, ``ftol=float32(tol)``) from numpy's
+      ``RandomState(random_state).rand`` draws, on Crowd-Kit's objective
+      and gradient as it computes them (``_cknbt``: the regulariser enters
+      with the sign that rewards scores far apart, and the gradient is not
+      the objective's). It needs SciPy, as Crowd-Kit does.
 
     ``scores_`` are σ(θ), Crowd-Kit's scale, indexed by item, named
-    ``agg_score``; ``skills_`` and ``biases_`` the workers' γ_w and β_w;
-    ``result_`` holds every output. ``n_iter`` bounds the L-BFGS
-    iterations; ``n_iter=0`` gives the start, which is the Bradley-Terry
-    fit (with every γ_w = σ(1) and β_w = 1/2), not random, so
-    ``random_state`` is accepted at Crowd-Kit's default 0 only. ``tol`` is
-    Crowd-Kit's: the fit stops when an iteration changes the objective by
-    less than that fraction (SciPy's L-BFGS-B ``ftol``; ``--func-tol``;
-    0: the CLI's rule). Crowd-Kit's ``regularization_ratio`` is not
-    supported: its regulariser enters its objective with the sign that
-    rewards scores far apart (docs/crowdkit.md); ``prior=`` sets the weight
-    of the scores' logistic prior here, default 1.
+    ``agg_score``; ``skills_`` and ``biases_`` the workers' γ_w and β_w
+    (σ of the logits in Crowd-Kit's fit); ``result_`` holds every output
+    of the CLI's fit (None after Crowd-Kit's).
     """
 
     MODEL = "noisy-bt"
 
-    def __init__(self, n_iter=None, tol=None, regularization_ratio=None, random_state=0, **options):
-        self._start_only = n_iter == 0 and not isinstance(n_iter, bool)
-        if tol is not None:
-            if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0:
-                raise TypeError("NoisyBradleyTerry(tol=%r): want a number at least 0" % (tol,))
-            if tol > 0:
-                options["func_tol"] = float(tol)
-        super().__init__(None if self._start_only else n_iter, options,
-                         {"regularization_ratio": regularization_ratio, "random_state": random_state},
-                         {"random_state": 0},
-                         {"random_state": "the fit starts from the Bradley-Terry scores, not at random, as if "
-                                          "from random_state=0"})
+    def __init__(self, n_iter=None, tol=None, regularization_ratio=None, random_state=None, **options):
+        named = {"n_iter": n_iter, "tol": tol, "regularization_ratio": regularization_ratio,
+                 "random_state": random_state}
+        self._ck = None
+        if any(v is not None for v in named.values()):
+            other = sorted(set(options) - {"binary"})
+            if other:
+                raise TypeError("NoisyBradleyTerry(%s) runs Crowd-Kit's fit, which takes no option %s; leave "
+                                "n_iter, tol, regularization_ratio and random_state out for the CLI's fit"
+                                % (", ".join("%s=%r" % kv for kv in named.items() if kv[1] is not None),
+                                   ", ".join(other)))
+            st = {"n_iter": 100, "tol": 1e-5, "regularization_ratio": 1e-5, "random_state": 0}
+            st.update({k: v for k, v in named.items() if v is not None})
+            if isinstance(st["n_iter"], bool) or not hasattr(st["n_iter"], "__index__") or st["n_iter"] < 0:
+                raise TypeError("NoisyBradleyTerry(n_iter=%r): want an int at least 0" % (st["n_iter"],))
+            for k in ("tol", "regularization_ratio"):
+                v = st[k]
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
+                    raise TypeError("NoisyBradleyTerry(%s=%r): want a number at least 0" % (k, v))
+            from ._ckfit import check_random_state
+            self._ck = (int(st["n_iter"]), float(st["tol"]), float(st["regularization_ratio"]),
+                        check_random_state("NoisyBradleyTerry", st["random_state"]))
+        super().__init__(None, options, {})
 
     def fit(self, data):
         """Fit the model to data (columns worker, left, right and label)
         and return self."""
-        if not self._start_only:
+        if self._ck is None:
             return super().fit(data)
         pd = _pandas()
-        if hasattr(data, "columns") and len(data) == 0:
+        for c in ("worker", "left", "right", "label"):
+            if c not in data.columns:
+                raise MissingColumnError("comparisons: no column %r (columns: %s)"
+                                         % (c, ", ".join(repr(c) for c in data.columns)))
+        if len(data) == 0:
             self._set_empty(pd)
             return self
-        if hasattr(data, "columns") and "worker" not in data.columns:
-            raise MissingColumnError("comparisons: no column 'worker' (columns: %s)"
-                                     % ", ".join(repr(c) for c in data.columns))
-        options = {k: v for k, v in self._options.items() if k not in ("max_iter", "func_tol")}
-        options.setdefault("prior", 1.0)
-        r = aggregate_pairwise(data, "bt", **options)
-        workers = sorted(set(data["worker"]) if hasattr(data, "columns") else {row[0] for row in data}, key=str)
-        self.result_ = r
-        s = r.scores_
-        self.scores_ = pd.Series([1 / (1 + math.exp(-v)) for v in s], index=s.index, name="agg_score")
-        self.skills_ = pd.Series(1 / (1 + math.exp(-1)), index=pd.Index(workers), name="skill")
-        self.biases_ = pd.Series(0.5, index=pd.Index(workers), name="bias")
+        try:
+            from . import _cknbt
+            items, x, workers = _cknbt.fit(pd, data, *self._ck)
+        except ImportError as e:
+            raise ImportError("NoisyBradleyTerry(n_iter, tol, regularization_ratio, random_state) runs Crowd-Kit's "
+                              "fit, SciPy's L-BFGS-B, and SciPy is not installed (%s); install it (Debian: "
+                              "python3-scipy) or leave those arguments out for the CLI's fit" % e) from e
+        import numpy as np
+        n = len(items)
+        sig = 1 / (1 + np.exp(-x))
+        self.result_ = None
+        self.scores_ = pd.Series(sig[1:n + 1], index=pd.Index(items, name="label"), name="agg_score")
+        self.biases_ = pd.Series(sig[n + 1:n + 1 + len(workers)], index=pd.Index(workers), name="bias")
+        self.skills_ = pd.Series(sig[n + 1 + len(workers):], index=pd.Index(workers), name="skill")
         self.loss_history_ = []
         return self
 

@@ -170,6 +170,185 @@ class TestGLADCrowdKit(unittest.TestCase):
         self.assertEqual(len(g.loss_history_), 1)
 
 
+class TestGLADPrivateMethods(unittest.TestCase):
+    """Crowd-Kit's private GLAD methods on its long table, as a subclass or
+    Crowd-Kit's tests call them; the numbers are Crowd-Kit 1.4.1's
+    (scripts/crowdkit-expected.py)."""
+
+    def test_as_crowdkit(self):
+        g, df = cc.GLAD(), toy()
+        g._init(df)
+        self.assertEqual((list(g.workers_), list(g.tasks_)), (["w1", "w2", "w3", "w4", "w5"],
+                                                              ["t1", "t2", "t3", "t4", "t5"]))
+        table = g._e_step(g._join_all(df, g.alphas_, g.betas_, g.priors_))
+        self.assertEqual(len(table), 2 * len(df))
+        yes = [0.5, 0.9380968325850061, 0.06190316741499357, 0.9999987488036614, 0.00028725714039173135]
+        np.testing.assert_allclose(g.probas_["yes"].to_numpy(), yes, rtol=0, atol=1e-14)
+        g._current_data = table
+        x = np.concatenate([g.alphas_.to_numpy(), g.betas_.to_numpy()]) * 1.1
+        g._update_alphas_betas(*g._get_alphas_betas_by_point(x))
+        self.assertAlmostEqual(g._compute_Q(g._current_data), -33.64881906647855, places=12)
+        d_alpha, d_beta = g._gradient_Q(g._current_data)
+        np.testing.assert_allclose(d_alpha.to_numpy(), [-7.0776034801507794, -1.4429321531860995,
+                                                        -0.047239615287988944, -6.707394631787798,
+                                                        -4.075163392486949], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(d_beta.to_numpy(), [-6.241047166751688, -6.328581776824139, -6.328581776824139,
+                                                       0.48512693400467133, -2.8222828137942852], rtol=0, atol=1e-12)
+        g._m_step(g._current_data)
+        np.testing.assert_allclose(g.alphas_.to_numpy(), [0.0990971792372588, 0.9693744999872563,
+                                                          1.1800277392713099, 0.3182536571849938,
+                                                          0.5899873152235664], rtol=0, atol=1e-9)
+
+    def test_gradient_is_the_objectives(self):
+        g, df = cc.GLAD(), toy()
+        g._init(df)
+        g._current_data = g._e_step(g._join_all(df, g.alphas_, g.betas_, g.priors_))
+        x0 = np.linspace(0.5, 1.5, len(g.workers_) + len(g.tasks_))
+        grad = -g._optimize_df(x0)
+        h = 1e-6
+        for i in range(len(x0)):
+            up, down = x0.copy(), x0.copy()
+            up[i] += h
+            down[i] -= h
+            self.assertAlmostEqual((g._optimize_f(down) - g._optimize_f(up)) / (2 * h), grad[i], places=6)
+
+
+class TestZeroBasedSkillCrowdKit(unittest.TestCase):
+    """ZeroBasedSkill with Crowd-Kit's settings named runs Crowd-Kit's ZBS;
+    the numbers are Crowd-Kit 1.4.1's on the toy data with w1's first four
+    labels given twice (scripts/crowdkit-expected.py)."""
+
+    def test_as_crowdkit(self):
+        repeated = pd.concat([toy(), toy().iloc[:4]])
+        for kw, want in [
+            (dict(n_iter=0), [0.50001] * 5),
+            (dict(eps=0.1, n_iter=3), [0.6, 0.8, 1.0, 0.4, 0.8]),
+            (dict(lr_init=0.3, lr_steps_to_reduce=3, lr_reduce_factor=0.9, n_iter=30),
+             [0.5998265988491904, 0.799479761863873, 0.9991329248785555, 0.40017343583450804, 0.799479761863873]),
+        ]:
+            with self.subTest(**kw):
+                z = cc.ZeroBasedSkill(**kw)
+                labels = z.fit_predict(repeated)
+                np.testing.assert_allclose(z.skills_.sort_index().to_numpy(), want, rtol=0, atol=1e-15)
+                self.assertEqual(labels.sort_index().tolist(), ["no", "yes", "no", "yes", "no"])
+                self.assertIsNone(z.result_)
+
+    def test_refusals(self):
+        for make, want in [
+            (lambda: cc.ZeroBasedSkill(eps=0.1, max_iter=5), "runs Crowd-Kit's ZBS, which takes no option max_iter"),
+            (lambda: cc.ZeroBasedSkill(lr_steps_to_reduce=0), "lr_steps_to_reduce=0): want an int at least 1"),
+            (lambda: cc.ZeroBasedSkill(eps="x"), "eps='x'): want a finite number"),
+        ]:
+            with self.assertRaises(TypeError) as ctx:
+                make()
+            self.assertIn(want, str(ctx.exception))
+
+    def test_unnamed_is_the_clis(self):
+        binary()
+        z = cc.ZeroBasedSkill().fit(toy())
+        self.assertEqual(z.result_.model, "zbs")
+
+
+class TestNoisyBradleyTerryCrowdKit(unittest.TestCase):
+    """NoisyBradleyTerry with Crowd-Kit's settings named runs Crowd-Kit's
+    fit (SciPy's L-BFGS-B on its objective and gradient); the numbers are
+    Crowd-Kit 1.4.1's on its tests' data_equal (scripts/crowdkit-expected.py)."""
+
+    def setUp(self):
+        if optimize is None:
+            self.skipTest("SciPy is not installed")
+        self.equal = pd.DataFrame([("w1", "a", "b", "a"), ("w1", "b", "c", "b"), ("w1", "c", "a", "c")],
+                                  columns=["worker", "left", "right", "label"])
+
+    def test_as_crowdkit(self):
+        for kw, scores, skill, bias in [
+            # the line search fails at once: σ of the start's draws
+            (dict(n_iter=100), [0.6715468044437242, 0.6462882683525435, 0.632947637600415],
+             0.6560846148735882, 0.6043574796303949),
+            (dict(regularization_ratio=0.1, random_state=5), [0.7048980528306481, 0.5514965366701033,
+                                                             0.7147589840919817], 0.6483384980823951,
+             0.6197320776673426),
+        ]:
+            with self.subTest(**kw):
+                m = cc.NoisyBradleyTerry(**kw).fit(self.equal)
+                np.testing.assert_allclose(m.scores_.to_numpy(), scores, rtol=0, atol=1e-12)
+                self.assertAlmostEqual(m.skills_["w1"], skill, places=12)
+                self.assertAlmostEqual(m.biases_["w1"], bias, places=12)
+                self.assertEqual((m.scores_.name, m.scores_.index.name, m.skills_.name, m.biases_.name),
+                                 ("agg_score", "label", "skill", "bias"))
+                self.assertIsNone(m.result_)
+
+    def test_gradient_is_crowdkits(self):
+        # Crowd-Kit's gradient is not its objective's: with one worker, the
+        # bias term of its last comparison is assigned to the last item's
+        # slot (c), replacing c's sum, and the skill term to the bias slot;
+        # the skill slot stays 0.
+        from consensus_crowd import _cknbt
+        items, codes, workers, w = _cknbt._codes(pd, self.equal)
+        problem = _cknbt._Problem(codes, w, len(items), len(workers), 0.0)
+        x = np.random.RandomState(0).rand(6)
+        grad = problem.gradient(x)
+        h = 1e-6
+        numeric = [(problem.objective(x + h * e) - problem.objective(x - h * e)) / (2 * h) for e in np.eye(6)]
+        np.testing.assert_allclose(grad[[1, 2]], numeric[1:3], atol=1e-6)  # a and b: the objective's
+        self.assertEqual(grad[5], 0.0)
+        self.assertGreater(abs(grad[3] - numeric[3]), 1e-3)
+        self.assertGreater(abs(grad[4] - numeric[4]), 1e-3)
+
+    def test_unnamed_is_the_clis(self):
+        binary()
+        m = cc.NoisyBradleyTerry().fit(self.equal)
+        self.assertEqual(m.result_.model, "noisy-bt")
+
+
+class TestMACECrowdKit(unittest.TestCase):
+    """MACE with Crowd-Kit's parameters named gives Crowd-Kit's numbers,
+    its E-step's reading of the spamming counts in sorted order included;
+    on the toy data in reverse row order (workers w5..w1 in order of first
+    appearance) that reading matters. The numbers are Crowd-Kit 1.4.1's
+    (scripts/crowdkit-expected.py)."""
+
+    def test_as_crowdkit(self):
+        data = toy().iloc[::-1]
+        for method, thetas, yes in [
+            ("vb", [[0.4375906116325658, 0.5417075243214406], [0.4796556731459558, 0.49605414859925456],
+                    [0.4870904045826406, 0.4880169465957103], [0.474481843452138, 0.5043415859694294],
+                    [0.5376166063258768, 0.4404764731015929]],
+             [0.8447992977114686, 0.9859543458994657, 0.003950232035013471, 0.9989994059363115, 0.001492481908622197]),
+            ("em", [[0.21520438591372734, 0.7847956140862726], [0.17146734267947575, 0.8285326573205243],
+                    [0.20906807100618852, 0.7909319289938116], [0.3195905466025139, 0.6804094533974862],
+                    [0.8148881605409977, 0.18511183945900236]],
+             [0.24828438247280812, 0.8082034732974736, 0.0021459569928586036, 0.9979980684125251,
+              0.0006000990923899738]),
+        ]:
+            with self.subTest(method=method):
+                m = cc.MACE(n_restarts=1, n_iter=5, method=method).fit(data)
+                np.testing.assert_allclose(m.thetas_, thetas, rtol=0, atol=1e-12)
+                np.testing.assert_allclose(m.probas_["yes"].sort_index().to_numpy(), yes, rtol=0, atol=1e-12)
+
+    def test_smoothing_is_crowdkits(self):
+        # Crowd-Kit's fit ignores smoothing (smoothing_ is 0.01 / K)
+        a = cc.MACE(smoothing=0.5).fit(toy())
+        b = cc.MACE(random_state=0).fit(toy())
+        self.assertIsNone(a.result_)
+        self.assertTrue(np.array_equal(a.thetas_, b.thetas_))
+        self.assertEqual(a.smoothing_, 0.005)
+
+
+class TestMMSRState(unittest.TestCase):
+    def test_matrices_do_not_change_the_fit(self):
+        # Crowd-Kit's MMSR.fit recomputes its matrices and mappings from the
+        # data (_construnct_covariation_matrix), so the ones given to its
+        # constructor change nothing.
+        binary()
+        given = cc.MMSR(observation_matrix=np.ones((2, 2)), covariation_matrix=np.eye(3), n_common_tasks=np.ones(1),
+                        n_workers=7, n_tasks=1, n_labels=9, labels_mapping={"x": 1}, workers_mapping={"w": 0},
+                        tasks_mapping={"t": 0}).fit(toy())
+        plain = cc.MMSR().fit(toy())
+        self.assertTrue(given.skills_.equals(plain.skills_))
+        self.assertTrue(given.scores_.equals(plain.scores_))
+
+
 class TestRandomState(unittest.TestCase):
     def test_kos_as_crowdkit(self):
         # labels of t1..t5 (y: yes, n: no) after 0, 1, 2 and 100 iterations

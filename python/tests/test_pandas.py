@@ -217,17 +217,21 @@ class RTE(unittest.TestCase):
     def test_n_iter_reaches_the_cli(self):
         # zbs, kos and mmsr take --max-iter as their own iteration count:
         # one iteration gives other probabilities than the default. (KOS
-        # with n_iter named runs Crowd-Kit's KOS, in Python.)
-        for cls, n_iter in ((cc.ZeroBasedSkill, "n_iter"), (cc.KOS, "max_iter"), (cc.MMSR, "n_iter")):
+        # and ZeroBasedSkill with n_iter named run Crowd-Kit's, in Python.)
+        for cls, n_iter in ((cc.ZeroBasedSkill, "max_iter"), (cc.KOS, "max_iter"), (cc.MMSR, "n_iter")):
             one, default = cls(**{n_iter: 1}).fit(self.df), cls().fit(self.df)
             self.assertFalse(one.probas_.equals(default.probas_), cls.__name__)
 
     def test_glad_attributes(self):
         g = cc.GLAD().fit(self.df)
         self.assertEqual(len(g.betas_), self.df.task.nunique())
-        t = g.tasks_.index[0]
-        self.assertEqual(g.betas_[t], math.log(g.tasks_.loc[t, "difficulty"]))
-        self.assertEqual(list(g.alphas_), list(g.workers_["ability"]))
+        tasks, workers = g.result_.tasks_, g.result_.workers_
+        t = tasks.index[0]
+        self.assertEqual(g.betas_[t], math.log(tasks.loc[t, "difficulty"]))
+        self.assertEqual(list(g.alphas_), list(workers["ability"]))
+        # workers_ and tasks_ are the names in order of first appearance, as Crowd-Kit's
+        self.assertEqual(list(g.workers_), list(self.df.worker.unique()))
+        self.assertEqual(list(g.tasks_), list(self.df.task.unique()))
 
     def test_load_dataset(self):
         # Crowd-Kit's shape: a DataFrame of the labels in the file's order,
@@ -309,8 +313,7 @@ class TestFrames(unittest.TestCase):
             make()
         refused = [
             (lambda: cc.DawidSkene(n_iter=50, seed=3), "runs Crowd-Kit's iterations, which take no option seed"),
-            (lambda: cc.ZeroBasedSkill(lr_init=0.5), "ZeroBasedSkill(lr_init=0.5): not supported: this implementation "
-                                                     "runs 1.0"),
+            (lambda: cc.ZeroBasedSkill(lr_init=0.5, seed=1), "runs Crowd-Kit's ZBS, which takes no option seed"),
             (lambda: cc.KOS(random_state=3, max_iter=5), "runs Crowd-Kit's KOS, which takes no option max_iter"),
             (lambda: cc.KOS(n_iter=5, max_iter=5), "takes no option max_iter"),
             (lambda: cc.MACE(n_restarts=10, max_iter=5), "runs Crowd-Kit's fit, which takes no option max_iter"),
