@@ -250,7 +250,7 @@ func (gr *guardedReader) over(n, seps int64) bool {
 func (gr *guardedReader) lineError() error {
 	if gr.cur > ingest.MaxLine {
 		return &InputError{File: gr.g.file, Line: gr.lines + 1, Msg: fmt.Sprintf(
-			"the line is longer than %s without a line end, the most a line may hold; is this a labels file?", formatSize(ingest.MaxLine))}
+			"reading stopped: the line is longer than %s without a line end, the most a line may hold; is this a labels file?", formatSize(ingest.MaxLine))}
 	}
 	max := gr.g.max
 	need := formatSize(float64(lineMemory(gr.cur, gr.fields)))
