@@ -39,6 +39,10 @@ type IntervalSettings struct {
 	// the number of goroutines of the draws; nil means the defaults. The
 	// output does not depend on the number of goroutines.
 	Fit *model.Settings
+	// Workers, read by LabelIntervals alone, is the posterior of the
+	// workers' confusion matrices of a fit of Model (vb-la-ds) to the same
+	// labels; nil means that LabelIntervals makes that fit.
+	Workers WorkerPosterior
 }
 
 // Intervals are credible intervals of every task's class posterior.

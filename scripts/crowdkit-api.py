@@ -64,12 +64,12 @@ image = fixture(cf_image, "simple_image_df")
 # How each class is built and fitted: (data, extra fit argument, Crowd-Kit
 # arguments named).
 FITS = {
-    "MajorityVote": (df, None, {}), "Wawa": (df, None, {}), "ZeroBasedSkill": (df, None, {"n_iter": 0}),
+    "MajorityVote": (df, None, {}), "Wawa": (df, None, {}), "ZeroBasedSkill": (df, None, {"eps": 0.1, "n_iter": 5}),
     "GoldMajorityVote": (df, gold, {}), "DawidSkene": (df, None, {"n_iter": 10, "tol": 0}),
     "OneCoinDawidSkene": (df, None, {"n_iter": 10}), "GLAD": (df, None, {"n_iter": 10}),
     "MACE": (df, None, {"n_iter": 5, "n_restarts": 2}), "KOS": (df, None, {"n_iter": 10}),
-    "MMSR": (df, None, {"n_iter": 0}), "BradleyTerry": (pw, None, {"n_iter": 100}),
-    "NoisyBradleyTerry": (pw, None, {"n_iter": 0}), "SegmentationMajorityVote": (image, None, {}),
+    "MMSR": (df, None, {"n_iter": 0, "tol": 0}), "BradleyTerry": (pw, None, {"n_iter": 100}),
+    "NoisyBradleyTerry": (pw, None, {"n_iter": 100, "regularization_ratio": 0.1}), "SegmentationMajorityVote": (image, None, {}),
 }
 METHODS = ["fit_predict", "fit_predict_proba", "fit_predict_score", "predict", "predict_proba", "predict_score"]
 differences = []

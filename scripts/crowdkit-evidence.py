@@ -75,7 +75,7 @@ for name, rows in [("data_abc (a>b, b>c, a>c)", [["a", "b", "a"], ["b", "c", "b"
     theirs = minimize(objective, x0, jac=NoisyBradleyTerry._compute_gradient, args=args, method="L-BFGS-B",
                       options={"maxiter": 100, "ftol": np.float32(1e-5)})
     ours = minimize(objective, x0, args=args, method="L-BFGS-B", options={"maxiter": 10000, "ftol": 1e-15})
-    print("NoisyBradleyTerry on %s: Crowd-Kit stops at objective %.6f, scores %s;"
-          % (name, theirs.fun, np.round(expit(theirs.x[1:1 + len(items)]), 4)))
+    print("NoisyBradleyTerry on %s: Crowd-Kit stops at objective %.6f, scores %s (%s after %d iterations);"
+          % (name, theirs.fun, np.round(expit(theirs.x[1:1 + len(items)]), 4), theirs.message, theirs.nit))
     print("    the same objective from the same start with finite differences reaches %.6f, scores %s"
           % (ours.fun, np.round(expit(ours.x[1:1 + len(items)]), 4)))

@@ -5,12 +5,12 @@
 #             and by round-robin (scripts/planbench): the Markdown table and,
 #             with a directory, the plots there (docs/figures in the docs)
 #   coverage  the coverage of the 90% intervals of the true-class probability
-#             and of q_j on simulated crowds, several seeds
+#             and of q_j on simulated crowds, seeds 1 to 3 or FIRST to LAST
 #   flags     the recall and precision of the worker flags at 3, 5 and 10
 #             labels a task, seeds 1 to 4 or FIRST to LAST
 #   speed     CPU seconds of fit, next, next --workers, next --intervals and
 #             next --intervals --distribution on 10⁶ simulated labels
-#   scripts/planning-bench.sh [savings [PLOTS_DIR [planbench flags...]] | coverage | flags [FIRST LAST] | speed | all]
+#   scripts/planning-bench.sh [savings [PLOTS_DIR [planbench flags...]] | coverage [FIRST LAST] | flags [FIRST LAST] | speed | all]
 # With no argument, or a directory as the first, it runs savings as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +27,7 @@ savings() {
 }
 
 coverage() {
-	go test ./plan -count=1 -v -run 'TestClassIntervalCoverage|TestLabelIntervalCoverage' | grep -E 'coverage|^(ok|FAIL)'
+	go test ./plan -count=1 -v -run 'TestClassIntervalCoverage|TestLabelIntervalCoverage' -args -cov-seeds "${1:-1}:${2:-3}" | grep -E 'coverage|^(ok|FAIL)' || true
 }
 
 flags() {
@@ -53,7 +53,7 @@ speed() {
 
 case "$part" in
 savings) savings "$@" ;;
-coverage) coverage ;;
+coverage) coverage "$@" ;;
 flags) flags "$@" ;;
 speed) speed ;;
 all)

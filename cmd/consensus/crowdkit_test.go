@@ -35,6 +35,11 @@ func TestCrowdKitModels(t *testing.T) {
 		{"mmsr seeded", []string{"fit", "-i", "labels.csv", "--model", "mmsr", "--random-state", "3"}, 0, "task,label,p_x,p_y", "model mmsr"},
 		{"random state too large", []string{"fit", "-i", "labels.csv", "--model", "mmsr", "--random-state", "4294967296"}, 2, "", "--random-state 4294967296: must be at most 4294967295, as numpy's RandomState"},
 		{"random state without a random start", []string{"fit", "-i", "labels.csv", "--model", "la-ds", "--random-state", "1"}, 2, "", "--random-state: model la-ds has no random start; it applies to kos and mmsr"},
+		// --tol 0 runs every sweep; a large tol stops after the first.
+		{"mmsr tol 0", []string{"fit", "-i", "labels.csv", "--model", "mmsr", "--tol", "0", "--max-iter", "7", "--strict"}, 1, "", "IterationLimit after 7 iterations"},
+		{"mmsr tol", []string{"fit", "-i", "labels.csv", "--model", "mmsr", "--tol", "1e3", "--max-iter", "1", "--strict"}, 0, "task,label,p_x,p_y", "model mmsr"},
+		{"tol negative", []string{"fit", "-i", "labels.csv", "--model", "mmsr", "--tol", "-1"}, 2, "", "--tol -1: must not be negative"},
+		{"tol without one", []string{"fit", "-i", "labels.csv", "--model", "la-ds", "--tol", "1e-3"}, 2, "", "--tol: model la-ds does not use it; it applies to mmsr"},
 		// The rank-one iteration overflows: a one-line error, no output file.
 		{"mmsr diverges", []string{"fit", "-i", "mmsr6.csv", "--model", "mmsr", "-o", "out.csv"}, 1, "", "mmsr: the rank-one iteration diverged at sweep"},
 	}

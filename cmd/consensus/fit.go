@@ -85,6 +85,7 @@ func newFitCmd() *cobra.Command {
 	var modelName, out, workers, summary, outFormat string
 	var mo modelOptions
 	var randomState uint64
+	var tol tolFlag
 	c := &cobra.Command{
 		Use:   "fit [LABELS]",
 		Short: "Fit a consensus model and write every task's label and distribution",
@@ -128,6 +129,9 @@ func newFitCmd() *cobra.Command {
 					}
 					ests[i] = rs.WithRandomState(uint32(randomState))
 				}
+			}
+			if ests, err = tol.apply(cmd, ests); err != nil {
+				return err
 			}
 			ofmt, err := dataio.ParseFormat(outFormat)
 			if err != nil {
@@ -247,6 +251,7 @@ func newFitCmd() *cobra.Command {
 	af.register(c)
 	c.Flags().Float64Var(&mo.gladPrior, "glad-prior", 0, gladPriorHelp)
 	c.Flags().Float64Var(&mo.qPrior, "q-prior", 0, qPriorHelp)
+	tol.register(c)
 	c.Flags().Uint64Var(&randomState, "random-state", 0, "kos and mmsr: seed of the random start, drawn as Crowd-Kit's random_state draws it (numpy's RandomState; at most 2^32-1)")
 	c.Flags().BoolVar(&mo.staged, "staged", false, stagedHelp)
 	c.Flags().StringVarP(&modelName, "model", "m", model.DefaultModel, "model: "+joinNames()+", or auto: choose among "+strings.Join(compare.AutoModels, ", ")+" on held-out labels (--auto-models, --auto-criterion)")

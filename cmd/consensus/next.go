@@ -159,7 +159,7 @@ posterior 0.5 or more, else "none").`,
 						return err
 					}
 					if level > 0 {
-						if qiv, err = plan.LabelIntervals(cmd.Context(), q, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}}); err != nil {
+						if qiv, err = plan.LabelIntervals(cmd.Context(), q, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}, Workers: p.Workers}); err != nil {
 							return err
 						}
 					}

@@ -22,6 +22,7 @@ var (
 	_ model.MemoryEstimator = MMSR{}
 	_ RandomStarter         = KOS{}
 	_ RandomStarter         = MMSR{}
+	_ Tolerancer            = MMSR{}
 )
 
 // MaxRandomState is the largest seed of numpy's legacy RandomState, and so
@@ -43,6 +44,26 @@ func (e KOS) WithRandomState(seed uint32) model.Estimator { e.Seed = uint64(seed
 
 // WithRandomState returns e with Seed seed.
 func (e MMSR) WithRandomState(seed uint32) model.Estimator { e.Seed = uint64(seed); return e }
+
+// Tolerancer is an estimator with Crowd-Kit's stopping tolerance tol of
+// its own: MMSR.
+type Tolerancer interface {
+	model.Estimator
+	// WithTol returns the estimator with tolerance tol: it stops when an
+	// iteration changes its estimate by less than tol, and with tol = 0
+	// only after its iteration count, as Crowd-Kit's.
+	WithTol(tol float64) model.Estimator
+}
+
+// WithTol returns e with Tol tol, or with a negative Tol (no early stop)
+// for tol = 0.
+func (e MMSR) WithTol(tol float64) model.Estimator {
+	e.Tol = tol
+	if tol == 0 {
+		e.Tol = -1
+	}
+	return e
+}
 
 // WithGold returns g with its training gold set to class.
 func (g GoldMajorityVote) WithGold(class []int) model.Estimator {

@@ -35,8 +35,8 @@ import (
 // where trimming drops the F largest values above the current value and
 // the F smallest below it (all of them if there are fewer than F),
 // F = ⌊n_min / 2⌋ − 1 (at least 0) with n_min the fewest partners any worker
-// has. It stops when ‖u vᵀ − u′ v′ᵀ‖_F < 10⁻¹⁰ or after MaxIterations sweeps;
-// then |s| = u ‖v‖^½ / ‖u‖^½.
+// has. It stops when ‖u vᵀ − u′ v′ᵀ‖_F < Tol (10⁻¹⁰ by default) or after
+// MaxIterations sweeps; then |s| = u ‖v‖^½ / ‖u‖^½.
 //
 // Signs: C_vw < 0 says that v and w lie on opposite sides of random. Fit
 // gives s_w the sign of w's skill-weighted agreement with its partners,
@@ -59,10 +59,15 @@ import (
 // small inputs whose agreement matrix it cannot fit), Fit returns an error
 // wrapping ErrMMSRDiverged rather than NaN skills.
 //
-// The zero value runs Crowd-Kit's defaults: 10000 sweeps at most, seed 0.
+// The zero value runs Crowd-Kit's defaults: 10000 sweeps at most, seed 0,
+// tolerance 10⁻¹⁰.
 type MMSR struct {
 	// MaxIterations bounds the number of sweeps; zero means 10000.
 	MaxIterations int
+	// Tol stops the sweeps when one changes u vᵀ by less than Tol in
+	// Frobenius norm (Crowd-Kit's tol); zero means 10⁻¹⁰, and a negative
+	// Tol never stops them early (Crowd-Kit's tol = 0).
+	Tol float64
 	// Seed seeds the uniform start of u and v; the zero value is a valid
 	// seed.
 	Seed uint64
@@ -163,6 +168,10 @@ func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, con
 	v := slices.Clone(u)
 	up, vp := make([]float64, nw), make([]float64, nw)
 	maxIter := orInt(e.MaxIterations, 10000)
+	tol := e.Tol
+	if tol == 0 {
+		tol = 1e-10
+	}
 	var buf []float64
 	sweep := func(dst, by []float64) {
 		for w := range dst {
@@ -187,7 +196,7 @@ func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, con
 			return nil, iter, false, fmt.Errorf("%w at sweep %d (a skill estimate overflowed), so the skills are "+
 				"undetermined on these labels; use another model such as wawa, zbs or la-ds", ErrMMSRDiverged, iter)
 		}
-		if rankOneChange(u, v, up, vp) < 1e-10 {
+		if rankOneChange(u, v, up, vp) < tol {
 			converged = true
 			break
 		}

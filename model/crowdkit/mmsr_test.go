@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/consensuslab/consensus/datasets"
+	"github.com/consensuslab/consensus/model"
 )
 
 func TestTrimmed(t *testing.T) {
@@ -129,5 +132,36 @@ func TestMMSRDiverges(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "use another model") {
 		t.Errorf("error %q does not say what to do", err)
+	}
+}
+
+// TestMMSRTol checks Crowd-Kit's tol: a large one stops after the first
+// sweep, the default later, and WithTol(0) (Crowd-Kit's tol = 0) runs
+// every sweep of MaxIterations.
+func TestMMSRTol(t *testing.T) {
+	d, _, err := datasets.Load("rte")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		e         model.Estimator
+		sweeps    func(int) bool
+		converged bool
+	}{
+		{"default", MMSR{}, func(n int) bool { return n > 1 && n < 10000 }, true},
+		{"tol 1e3", MMSR{}.WithTol(1e3), func(n int) bool { return n == 1 }, true},
+		{"tol 0", MMSR{MaxIterations: 40}.WithTol(0), func(n int) bool { return n == 40 }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tt.e.Fit(context.Background(), d, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.sweeps(res.Iterations) || res.Converged != tt.converged {
+				t.Errorf("%d sweeps, converged %v", res.Iterations, res.Converged)
+			}
+		})
 	}
 }

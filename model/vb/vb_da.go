@@ -55,6 +55,9 @@ type vbDA struct {
 
 //go:generate go test -run TestObjectGenerated -update
 
+// objects2, objects3 and objects4 of vbLA, and their table forms
+// (vb_la_gen.go), are written out from vb_la.tmpl by the same test.
+
 const (
 	maxInner = 25
 	innerTol = 1e-6

@@ -25,11 +25,12 @@ type vbLA struct {
 	post  []float64 // ν' = ν + Σ_j ρ_j
 	elogp []float64 // E[log p_z] under Dirichlet(ν')
 	rho   []float64 // J×K
-	// generic makes K = 2 take the generic loop instead of objects2 or
-	// objects2Table (for the test that compares them).
+	// generic makes K = 2, 3 and 4 take the generic loop instead of the
+	// scalar forms of vb_la_gen.go, objectsK and objectsKTable (for the
+	// test that compares them).
 	generic bool
-	// untabled makes K = 2 take objects2 on the noise model's Prob and
-	// Accumulate instead of objects2Table on its table (for the test).
+	// untabled makes them take objectsK on the noise model's Prob and
+	// Accumulate instead of objectsKTable on its table (for the test).
 	untabled bool
 }
 
@@ -95,14 +96,29 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 	// The bound's terms log Σ_z s_j(z) are multiplied into one product,
 	// with one logarithm per chunk, as the objective's are.
 	prod := num.NewProduct()
-	if t, ok := nv.(tabled); ok && k == 2 && !v.generic && !v.untabled {
-		v.objects2Table(c, t.Table(), ep[0], ep[1], &prod)
+	scalar := 2 <= k && k <= 4 && !v.generic // a form of vb_la_gen.go
+	if t, ok := nv.(tabled); ok && scalar && !v.untabled {
+		switch k {
+		case 2:
+			v.objects2Table(c, t.Table(), ep, &prod)
+		case 3:
+			v.objects3Table(c, t.Table(), ep, &prod)
+		default:
+			v.objects4Table(c, t.Table(), ep, &prod)
+		}
 		c.bound += prod.Log()
 		return
 	}
 	c.batches(v.d, nv, func(lo, hi int, p, g []float64) {
-		if k == 2 && !v.generic {
-			v.objects2(c, p, g, lo, hi, ep[0], ep[1], &prod)
+		if scalar {
+			switch k {
+			case 2:
+				v.objects2(c, p, g, lo, hi, ep, &prod)
+			case 3:
+				v.objects3(c, p, g, lo, hi, ep, &prod)
+			default:
+				v.objects4(c, p, g, lo, hi, ep, &prod)
+			}
 			return
 		}
 		base := off[lo]

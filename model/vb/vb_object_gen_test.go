@@ -11,15 +11,34 @@ import (
 	"text/template"
 )
 
-var update = flag.Bool("update", false, "write vb_object_gen.go from vb_object.tmpl")
+var update = flag.Bool("update", false, "write vb_object_gen.go and vb_la_gen.go from their templates")
 
-// objectForm is one K's form of the update in vb_object.tmpl.
+// generated lists the templates of the scalar forms of the updates and the
+// files written out from them.
+var generated = []struct{ template, file string }{
+	{"vb_object.tmpl", "vb_object_gen.go"}, // vbDA's
+	{"vb_la.tmpl", "vb_la_gen.go"},         // vbLA's
+}
+
+// objectForm is one K's form of an update in a template of generated.
 type objectForm struct {
 	K int
 }
 
 // Last is K − 1, the offset of a label's last class.
 func (f objectForm) Last() int { return f.K - 1 }
+
+// K2 is K², the stride of a worker's rows in a noise model's table.
+func (f objectForm) K2() int { return f.K * f.K }
+
+// Classes lists 0, …, K−1.
+func (f objectForm) Classes() []int {
+	z := make([]int, f.K)
+	for i := range z {
+		z[i] = i
+	}
+	return z
+}
 
 // Pad has one element for every class short of four.
 func (f objectForm) Pad() []struct{} { return make([]struct{}, 4-f.K) }
@@ -46,14 +65,14 @@ func (f objectForm) MaxOf(format string) string {
 	return s
 }
 
-// objectSource returns vb_object.tmpl's output for K = 2, 3 and 4,
-// formatted as gofmt does.
-func objectSource() ([]byte, error) {
-	text, err := os.ReadFile("vb_object.tmpl")
+// objectSource returns the output of the template name for K = 2, 3 and
+// 4, formatted as gofmt does.
+func objectSource(name string) ([]byte, error) {
+	text, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	t, err := template.New("vb_object.tmpl").Parse(string(text))
+	t, err := template.New(name).Parse(string(text))
 	if err != nil {
 		return nil, err
 	}
@@ -61,28 +80,30 @@ func objectSource() ([]byte, error) {
 	if err := t.Execute(&b, []objectForm{{2}, {3}, {4}}); err != nil {
 		return nil, err
 	}
-	src := strings.ReplaceAll(b.String(), "[i+0]", "[i]")
+	src := strings.NewReplacer("[i+0]", "[i]", "[at+0]", "[at]").Replace(b.String())
 	return format.Source([]byte(src))
 }
 
-// TestObjectGenerated checks that vb_object_gen.go is what vb_object.tmpl
-// gives; with -update it writes the file instead.
+// TestObjectGenerated checks that every file of generated is what its
+// template gives; with -update it writes the files instead.
 func TestObjectGenerated(t *testing.T) {
-	want, err := objectSource()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile("vb_object_gen.go", want, 0o644); err != nil {
+	for _, g := range generated {
+		want, err := objectSource(g.template)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
-	}
-	got, err := os.ReadFile("vb_object_gen.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Error("vb_object_gen.go is not vb_object.tmpl's output: go test ./model/vb -run TestObjectGenerated -update")
+		if *update {
+			if err := os.WriteFile(g.file, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(g.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is not %s's output: go test ./model/vb -run TestObjectGenerated -update", g.file, g.template)
+		}
 	}
 }

@@ -13,9 +13,10 @@ Crowd-Kit's numbers, defects included (docs/crowdkit.md):
   ``regularization_ratio`` × Σ_k [log σ(x0 − s_k) + log σ(s_k − x0)], a
   log prior added where it should be subtracted, so the objective falls
   without bound as the scores spread.
-- The gradient, as Crowd-Kit computes it, which is not the objective's:
-  each comparison's derivatives of its log-likelihood term are right, and
-  the scores' are summed, but the bias and skill terms are assigned (the
+- The gradient, as Crowd-Kit computes it (its expressions and order of
+  operations), which is not the objective's: each comparison's
+  derivatives of its log-likelihood term are right, and the scores' are
+  summed, but the bias and skill terms are assigned (the
   worker's last comparison wins) one slot below the worker's own (worker
   0's bias term replaces the last item's score's sum so far); the skill
   logit of the last worker keeps a zero gradient; and the prior's term
@@ -38,7 +39,9 @@ def _codes(pd, data):
 
 
 def _sigmoid(x):
-    return 1 / (1 + np.exp(-x))
+    """σ(x) by SciPy's expit, as Crowd-Kit's objective computes it."""
+    from scipy.special import expit
+    return expit(x)
 
 
 class _Problem:
@@ -61,29 +64,36 @@ class _Problem:
         L, W = self.L, self.W
         si, sj, y = x[self.left], x[self.right], self.y
         q, g = x[1 + L + self.w], x[1 + L + W + self.w]
-        # each comparison's log-likelihood log T, T = a b + (1 - a) c, and
-        # its derivatives in s_left (minus that in s_right), q_w and γ_w
-        a, b, c = _sigmoid(g), _sigmoid(y * (si - sj)), _sigmoid(y * q)
-        total = a * b + (1 - a) * c
-        lift = y * a * b * (1 - b) / total
-        drop = -lift
-        bias = y * (1 - a) * c * (1 - c) / total
-        skill = a * (1 - a) * (b - c) / total
+        # Each comparison's derivatives of its log-likelihood log T,
+        # T = σ(γ) σ(y d) + (1 − σ(γ)) σ(y q), d = s_left − s_right, in
+        # s_left (lift), s_right (drop, = −lift), q_w and γ_w, written with
+        # the exponentials Crowd-Kit writes them with, in its order of
+        # operations, so that the rounding, on which its diverging fits
+        # depend, is the same.
+        e_g, e_d = np.exp(-g) + 1, np.exp(y * (-(si - sj))) + 1
+        lift = (y * np.exp(y * (-(si - sj)))) / (
+            e_g * e_d ** 2 * (1 / (e_g * e_d) + (1 - 1 / e_g) / (np.exp(-q * y) + 1)))
+        yd = y * (si - sj)
+        drop = -(y * (np.exp(q * y) + 1) * np.exp(yd + g)) / (
+            (np.exp(yd) + 1) * (np.exp(yd + g + q * y) + np.exp(yd + g) + np.exp(yd + q * y) + np.exp(q * y)))
+        mixed = np.exp(y * (si + q) + g) + np.exp(si * y + g) + np.exp(y * (si + q)) + np.exp(y * (sj + q))
+        bias = (y * np.exp(q * y) * (np.exp(si * y) + np.exp(sj * y))) / ((np.exp(q * y) + 1) * mixed)
+        skill = (np.exp(g) * (np.exp(si * y) - np.exp(y * (sj + q)))) / ((np.exp(g) + 1) * mixed)
 
         grad = np.zeros_like(x)
         n = len(y)
         last = np.full(W, -1)
-        last[self.w] = np.arange(n)  # numpy keeps the last write of repeated indexes
+        np.maximum.at(last, self.w, np.arange(n))  # each worker's last comparison
         # the assigned slots: worker w's last comparison's terms at L + w and L + W + w
         grad[L + np.arange(W)] = bias[last]
         grad[L + W + np.arange(W)] = skill[last]
-        # the scores' terms are added, except that slot L (worker 0's bias
-        # slot) keeps only those after worker 0's last comparison
-        after = np.arange(n) > last[0]
-        keep_l = (self.left != L) | after
-        keep_r = (self.right != L) | after
-        np.add.at(grad, self.left[keep_l], lift[keep_l])
-        np.add.at(grad, self.right[keep_r], drop[keep_r])
+        # the scores' terms are added comparison by comparison (left, then
+        # right), except that slot L (worker 0's bias slot) keeps only those
+        # after worker 0's last comparison
+        slots = np.column_stack([self.left, self.right]).ravel()
+        terms = np.column_stack([lift, drop]).ravel()
+        keep = (slots != L) | (np.repeat(np.arange(n), 2) > last[0])
+        np.add.at(grad, slots[keep], terms[keep])
         t = np.tanh((x[1:L + 1] - x[0]) / 2.0)
         grad[1:L + 1] -= self.ratio * t
         grad[0] += self.ratio * np.sum(t)

@@ -35,6 +35,7 @@ OPTIONS = {
     "auto_criterion": ("--auto-criterion", str),
     "max_memory": ("--max-memory", str),
     "random_state": ("--random-state", int),
+    "tol": ("--tol", float),
 }
 
 # The capabilities of every model, as ``consensus models --format json``

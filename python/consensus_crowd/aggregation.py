@@ -1,12 +1,12 @@
 """Classes with Crowd-Kit's names, methods and attributes.
 
 Each class runs one model of ``consensus fit`` (see ``MODEL``) through
-:func:`consensus_crowd.aggregate`. The constructors take Crowd-Kit's
-parameters where the model has them and this package's options (``seed``,
-``max_iter``, ``strict``, ``threads``, ... and ``binary``) as keywords.
-A Crowd-Kit parameter that has no counterpart here raises TypeError, which
-says why, unless its value is the one this implementation runs anyway (for
-example ``ZeroBasedSkill(n_iter=100)``): nothing is silently ignored.
+:func:`consensus_crowd.aggregate`, or, where Crowd-Kit's settings are
+named, Crowd-Kit's algorithm in Python. The constructors take every
+parameter of Crowd-Kit's, with its meaning, and this package's options
+(``seed``, ``max_iter``, ``strict``, ``threads``, ... and ``binary``) as
+keywords; an option that the chosen fit does not take raises TypeError,
+which says why: nothing is silently ignored.
 
 The methods ``fit``, ``fit_predict`` and ``fit_predict_proba`` take a
 pandas DataFrame with columns task, worker and label (or any iterable of
@@ -523,20 +523,20 @@ class OneCoinDawidSkene(_Aggregator):
     it gave, stopping on ``n_iter`` or on ``tol``. ``skills_`` is the
     accuracy, ``errors_`` the matrices it implies, ``priors_`` the class
     prior. ``initial_error_strategy`` is Crowd-Kit's parameter of the base
-    class, which its one-coin fit never uses: accepted as None only.
+    class, which its one-coin fit, taking no initial error, never uses: any
+    of its values is accepted, without effect, as in Crowd-Kit.
     """
 
     MODEL = "la-onecoin"
     _EMPTY_LABELS = float
 
     def __init__(self, n_iter=None, tol=None, initial_error_strategy=None, **options):
-        if initial_error_strategy is not None:
-            raise TypeError("OneCoinDawidSkene(initial_error_strategy=%r): not supported: the one-coin fit takes "
-                            "no initial error matrices (nor does Crowd-Kit's); see docs/python.md"
-                            % (initial_error_strategy,))
+        if initial_error_strategy not in (None, "assign", "addition"):
+            raise ValueError("OneCoinDawidSkene(initial_error_strategy=%r): want None, 'assign' or 'addition'"
+                             % (initial_error_strategy,))
         self._ck = _crowdkit_iterations(type(self).__name__, n_iter, tol, options)
         super().__init__(options if self._ck else _iter_options(n_iter, options))
-        self.n_iter, self.tol, self.initial_error_strategy = n_iter, tol, None
+        self.n_iter, self.tol, self.initial_error_strategy = n_iter, tol, initial_error_strategy
 
     def fit(self, data, true_labels=None):
         """Fit the model to data and return self."""
@@ -868,8 +868,9 @@ class MMSR(_Aggregator):
     Crowd-Kit's, unless the option ``max_iter`` is given; 0: the
     skills of the start, without a sweep); the start is Crowd-Kit's (u = v
     drawn as numpy's ``RandomState(random_state)`` draws them, ``--random-state``;
-    an int from 0 to 2³² − 1, None: 0), so the skills equal Crowd-Kit's; the CLI's
-    tolerance is 1e-10, so ``tol`` is accepted at that value only. The
+    an int from 0 to 2³² − 1, None: 0), so the skills equal Crowd-Kit's;
+    ``tol`` is Crowd-Kit's (``--tol``): the sweeps stop when one changes
+    u vᵀ by less than that in Frobenius norm (0: every sweep runs). The
     matrices and mappings of Crowd-Kit's constructor (``observation_matrix``,
     ``covariation_matrix``, ``n_common_tasks``, ``n_workers``, ``n_tasks``,
     ``n_labels``, ``*_mapping``) are its fit's working state, which its fit
@@ -906,7 +907,11 @@ class MMSR(_Aggregator):
             options["random_state"] = self._seed
         if n_iter == 10000 and not isinstance(n_iter, bool) and "max_iter" in options:
             n_iter = None  # the default, and max_iter given
-        super().__init__(_iter_options(n_iter, options), {"tol": tol}, {"tol": 1e-10})
+        if tol != 1e-10:
+            if "tol" in options:
+                raise TypeError("MMSR(tol=...) is the option tol; give it once")
+            options["tol"] = tol
+        super().__init__(_iter_options(n_iter, options))
         # Crowd-Kit's fit recomputes these from the data, whatever was given
         self._observation_matrix, self._covariation_matrix = observation_matrix, covariation_matrix
         self._n_common_tasks, self._n_workers, self._n_tasks, self._n_labels = (

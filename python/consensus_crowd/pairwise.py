@@ -407,9 +407,8 @@ class NoisyBradleyTerry(_Pairwise):
             raise ImportError("NoisyBradleyTerry(n_iter, tol, regularization_ratio, random_state) runs Crowd-Kit's "
                               "fit, SciPy's L-BFGS-B, and SciPy is not installed (%s); install it (Debian: "
                               "python3-scipy) or leave those arguments out for the CLI's fit" % e) from e
-        import numpy as np
         n = len(items)
-        sig = 1 / (1 + np.exp(-x))
+        sig = _cknbt._sigmoid(x)
         self.result_ = None
         self.scores_ = pd.Series(sig[1:n + 1], index=pd.Index(items, name="label"), name="agg_score")
         self.biases_ = pd.Series(sig[n + 1:n + 1 + len(workers)], index=pd.Index(workers), name="bias")

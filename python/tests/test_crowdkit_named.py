@@ -348,6 +348,16 @@ class TestMMSRState(unittest.TestCase):
         self.assertTrue(given.skills_.equals(plain.skills_))
         self.assertTrue(given.scores_.equals(plain.scores_))
 
+    def test_tol(self):
+        # Crowd-Kit's tol (--tol): a large one stops after the first sweep,
+        # 0 runs every sweep of n_iter.
+        binary()
+        one = cc.MMSR(n_iter=1).fit(toy())
+        self.assertTrue(cc.MMSR(tol=1e3).fit(toy()).skills_.equals(one.skills_))
+        self.assertEqual(cc.MMSR(tol=1e3).fit(toy()).result_.summary["converged"], True)
+        with self.assertRaisesRegex(cc.ConsensusError, "IterationLimit after 3 iterations"):
+            cc.MMSR(tol=0, n_iter=3, strict=True).fit(toy())
+
 
 class TestRandomState(unittest.TestCase):
     def test_kos_as_crowdkit(self):

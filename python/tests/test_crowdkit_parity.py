@@ -99,7 +99,12 @@ class TestIterations(unittest.TestCase):
         oc = cc.OneCoinDawidSkene(n_iter=0).fit(toy())
         # w2's skill at the start: its mean majority-vote probability of the labels it gave
         self.assertAlmostEqual(oc.skills_["w2"], (0.5 + 0.6 + 0.6 + 1.0 + 0.8) / 5, places=12)
-        cc.OneCoinDawidSkene(initial_error_strategy=None)
+        # Crowd-Kit's one-coin fit takes no initial error, so its strategy has no effect
+        for strategy in (None, "assign", "addition"):
+            fitted = cc.OneCoinDawidSkene(n_iter=0, initial_error_strategy=strategy).fit(toy())
+            self.assertTrue(fitted.skills_.equals(oc.skills_))
+        with self.assertRaises(ValueError):
+            cc.OneCoinDawidSkene(initial_error_strategy="other")
 
     def test_initial_error_addition(self):
         """Crowd-Kit's inner-state example: counts added before the first

@@ -318,7 +318,6 @@ class TestFrames(unittest.TestCase):
             (lambda: cc.KOS(n_iter=5, max_iter=5), "takes no option max_iter"),
             (lambda: cc.MACE(n_restarts=10, max_iter=5), "runs Crowd-Kit's fit, which takes no option max_iter"),
             (lambda: cc.GLAD(labels_priors=[0.5, 0.5], glad_prior=1), "take no option glad_prior"),
-            (lambda: cc.MMSR(tol=1e-3), "MMSR(tol=0.001)"),
             (lambda: cc.DawidSkene(n_iter=5, max_iter=5), "take no option max_iter"),
             (lambda: cc.Wawa(n_iter=5), "unexpected keyword argument 'n_iter'"),
             (lambda: cc.Consensus(q_prior="sharp"), "q_prior must be a number"),

@@ -2,6 +2,7 @@ package vb
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -13,13 +14,14 @@ import (
 	"github.com/consensuslab/consensus/sim"
 )
 
-// TestVBLAScalar checks that the LA side's updates at K = 2 (vbLA.objects2,
-// and objects2Table on DS's table) give bit for bit the fit of the generic
-// loop: the same outputs, bound
-// and number of passes, with the confusion prior fixed (vb-la-ds) and
-// shared (the default's), with and without gold tasks, on the binary
-// shipped sets and on simulated one-coin data with tasks of 1,000 labels,
-// whose products underflow the generic loop's rescaling threshold.
+// TestVBLAScalar checks that the LA side's scalar updates at K = 2, 3 and 4
+// (vbLA.objectsK, and objectsKTable on DS's table; vb_la_gen.go) give bit
+// for bit the fit of the generic loop: the same outputs, bound and number
+// of passes, with the confusion prior fixed (vb-la-ds) and shared (the
+// default's), with and without gold tasks, on the binary shipped sets, on
+// simulated Dawid-Skene data with 3 and 4 classes, and on simulated
+// one-coin data with tasks of 1,000 labels, whose products underflow the
+// generic loop's rescaling threshold.
 func TestVBLAScalar(t *testing.T) {
 	sets := shippedSets(t, "rte", "temp", "duchenne")
 	d, tr, err := sim.Simulate(sim.Settings{Noise: noise.OneCoin{}, Latent: latent.LA{}, Classes: 2, Tasks: 30, Workers: 1200, LabelsPerTask: 1000, Seed: 3})
@@ -27,6 +29,13 @@ func TestVBLAScalar(t *testing.T) {
 		t.Fatal(err)
 	}
 	sets = append(sets, testSet{"simulated, 1,000 labels a task", d, tr.Gold()})
+	for _, k := range []int{3, 4} {
+		d, tr, err := sim.Simulate(sim.Settings{Noise: noise.DS{}, Latent: latent.LA{}, Classes: k, Tasks: 400, Workers: 30, LabelsPerTask: 5, Seed: uint64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, testSet{fmt.Sprintf("simulated, %d classes", k), d, tr.Gold()})
+	}
 	for _, st := range sets {
 		d, gold := st.d, st.gold
 		clamped := make([]int, d.NumTasks()) // every fifth gold task
