@@ -72,13 +72,7 @@ func (r *Report) planNext(ctx context.Context) (*nextView, error) {
 	if err != nil {
 		return nil, err
 	}
-	order := make([]int, len(flags))
-	for w := range order {
-		order[w] = w
-	}
-	worst := func(f plan.WorkerFlag) float64 { return max(f.Spammer, f.Adversarial) }
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(worst(flags[b]), worst(flags[a])) })
-	for _, w := range order {
+	for _, w := range flagOrder(flags) {
 		f := flags[w]
 		if f.Flag == "" {
 			continue
@@ -162,4 +156,17 @@ func savingsPlot(u, p *plan.Curve, target float64) (string, error) {
 	pl.Legend.Left, pl.Legend.Top = false, false
 	pl.Legend.YOffs = vg.Points(12)
 	return svgURI(pl, 6*vg.Inch, 3.2*vg.Inch)
+}
+
+// flagOrder returns the workers' indices, the most probably bad first: by
+// p_bad, p_spammer + p_adversarial (the kinds are disjoint), which the
+// flag reads, ties in worker order.
+func flagOrder(flags []plan.WorkerFlag) []int {
+	order := make([]int, len(flags))
+	for w := range order {
+		order[w] = w
+	}
+	bad := func(f plan.WorkerFlag) float64 { return f.Spammer + f.Adversarial }
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(bad(flags[b]), bad(flags[a])) })
+	return order
 }

@@ -198,7 +198,7 @@ footer { color: var(--muted); font-size: 12px; padding: 6px 0 30px; }
 {{end}}</tbody>
 </table></div>{{else}}<p class="empty">Every task is at the stopping rule.</p>{{end}}
 <h3>Flagged workers</h3>
-<p class="lead">{{.Flagged}} workers are flagged at posterior probability 0.5 or more: spammers, whose labels do not depend on the true class, and adversaries, worse than chance. Accuracy is the posterior mean of the balanced accuracy (the mean of the confusion matrix's diagonal; 1/K for a spammer) with its 90% credible interval; agreement is the share of the worker's labels equal to the consensus.</p>
+<p class="lead">{{.Flagged}} workers are flagged where the posterior probability of being bad, p(spammer) + p(adversarial), is 0.5 or more, most probably bad first: spammers, whose labels do not depend on the true class, and adversaries, worse than chance. Accuracy is the posterior mean of the balanced accuracy (the mean of the confusion matrix's diagonal; 1/K for a spammer) with its 90% credible interval; agreement is the share of the worker's labels equal to the consensus.</p>
 {{if .Workers}}<div class="scroll"><table class="objs">
 <thead><tr><th>worker</th><th>flag</th><th class="num">labels</th><th class="num">agreement</th><th class="num">accuracy [90%]</th><th class="num">p(spammer)</th><th class="num">p(adversarial)</th></tr></thead>
 <tbody>

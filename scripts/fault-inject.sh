@@ -60,6 +60,27 @@ for c in "fit $work/longids.csv.gz" "fit -i - <$work/longids.csv.gz" "fit $work/
 	echo "max-memory: $c: exit $code, peak ${peak} KB"
 done
 
+# An endless line under an address-space limit (issue 42, class 1): the
+# line limit, a quarter of the limit the process runs under, stops every
+# text format with one line, exit 2, the same file, line and problem for
+# any --threads (the sizes vary with the address space that threads take),
+# and no output, never the runtime's out-of-memory crash.
+for f in jsonl csv tsv; do
+	first=
+	for t in 1 2; do
+		set +e
+		(ulimit -v 2500000; "$bin" fit --format $f -i /dev/zero -m mv --threads $t -o "$work/o.csv") 2>"$work/err"
+		code=$?
+		set -e
+		if [ $code != 2 ] || [ "$(wc -l <"$work/err")" != 1 ] || [ -e "$work/o.csv" ] || { [ -n "$first" ] && [ "$first" != "$(sed 's/[0-9.]* [KMG]iB/SIZE/g' "$work/err")" ]; }; then
+			echo "FAIL [ulimit -v, /dev/zero, $f, --threads $t]: exit $code: $(head -c 300 "$work/err")"
+			exit 1
+		fi
+		first=$(sed 's/[0-9.]* [KMG]iB/SIZE/g' "$work/err")
+	done
+	echo "endless line: $f: exit $code: $(cat "$work/err")"
+done
+
 cmds=(
 	"fit -i IN/labels.csv -m rfe -o OUT/a.csv -q"
 	"fit -i IN/labels.csv -m mv -o OUT/a.csv -q"

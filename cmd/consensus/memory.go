@@ -140,15 +140,36 @@ func checkFitMemory(est model.Estimator, d *data.Dataset, s *model.Settings, lim
 // would end in a runtime error instead of a message.
 const maxAddressable = 1 << 47
 
+// ceiling returns what an estimate of need bytes is checked against
+// without a limit (--max-memory off): the memory the process could ever
+// use (mem.Ceiling), since allocating more ends in the runtime's
+// out-of-memory crash instead of a message, or, for more than any process
+// can address or where that is not known, maxAddressable.
+func ceiling(need float64) (float64, string) {
+	if c, source, ok := mem.Ceiling(); ok && need <= maxAddressable {
+		return c, fmt.Sprintf("the %s this machine has (%s), a bound even with --max-memory off", mem.FormatBytes(c), source)
+	}
+	return maxAddressable, "any process can address"
+}
+
+// limitAdvice returns the end of a refusal's advice: --max-memory, if a
+// limit was checked (limited), can change it; without one, nothing can.
+func limitAdvice(limited bool) string {
+	if limited {
+		return ", or --max-memory to change the limit"
+	}
+	return ""
+}
+
 // checkSimulateMemory fails if the simulation described by cfg is estimated
-// (sim.EstimateMemory) to need more memory than the limit allows. simulate
-// and bench call it before any allocation.
+// (sim.EstimateMemory) to need more memory than the limit allows (without
+// one, than ceiling). simulate and bench call it before any allocation.
 func checkSimulateMemory(cfg sim.Settings, limit memLimit) error {
+	m := sim.EstimateMemory(cfg)
 	avail, desc, ok := limit.available()
 	if !ok {
-		avail, desc = maxAddressable, "any process can address"
+		avail, desc = ceiling(m.Bytes)
 	}
-	m := sim.EstimateMemory(cfg)
 	if m.Bytes <= avail {
 		return nil
 	}
@@ -156,8 +177,8 @@ func checkSimulateMemory(cfg sim.Settings, limit memLimit) error {
 	if m.Params*16 > m.Bytes/2 {
 		what = fmt.Sprintf(", most of it for %s parameters of the noise model (%s objects, %s workers, %d classes)", mem.FormatCount(m.Params), mem.FormatCount(m.Tasks), mem.FormatCount(m.Workers), m.Classes)
 	}
-	return &memoryError{fmt.Sprintf("simulating %s labels (%s objects × %s labels each) needs about %s of memory%s, more than %s; use fewer --objects, --workers, --classes or --labels-per-object, or --max-memory to change the limit",
-		mem.FormatCount(m.Labels), mem.FormatCount(m.Tasks), mem.FormatCount(m.PerTask), mem.FormatBytes(m.Bytes), what, desc)}
+	return &memoryError{fmt.Sprintf("simulating %s labels (%s objects × %s labels each) needs about %s of memory%s, more than %s; use fewer --objects, --workers, --classes or --labels-per-object%s",
+		mem.FormatCount(m.Labels), mem.FormatCount(m.Tasks), mem.FormatCount(m.PerTask), mem.FormatBytes(m.Bytes), what, desc, limitAdvice(ok))}
 }
 
 // Memory of pairwise simulate, measured with /usr/bin/time on 2·10⁶
@@ -172,21 +193,21 @@ const (
 
 // checkPairwiseSimulateMemory fails if the pairwise simulation s is
 // estimated to need more memory than the limit allows (without a limit,
-// than any process can address), before any allocation. Zero counts are
+// than ceiling), before any allocation. Zero counts are
 // pairwise.Simulate's defaults.
 func checkPairwiseSimulateMemory(s pairwise.SimSettings, limit memLimit) error {
-	avail, desc, ok := limit.available()
-	if !ok {
-		avail, desc = maxAddressable, "any process can address"
-	}
 	items := float64(cmp.Or(s.Items, 1000))
 	workers := float64(cmp.Or(s.Workers, 50))
 	comps := float64(cmp.Or(s.Comparisons, 20000))
 	ids := min(items, 2*comps) + min(workers, comps)
 	need := comps*pairSimPerComparison + items*pairSimPerItem + workers*pairSimPerWorker + ids*pairSimPerID
+	avail, desc, ok := limit.available()
+	if !ok {
+		avail, desc = ceiling(need)
+	}
 	if need <= avail {
 		return nil
 	}
-	return &memoryError{fmt.Sprintf("simulating %s comparisons of %s items by %s workers needs about %s of memory, more than %s; use fewer --comparisons, --items or --workers, or --max-memory to change the limit",
-		mem.FormatCount(comps), mem.FormatCount(items), mem.FormatCount(workers), mem.FormatBytes(need), desc)}
+	return &memoryError{fmt.Sprintf("simulating %s comparisons of %s items by %s workers needs about %s of memory, more than %s; use fewer --comparisons, --items or --workers%s",
+		mem.FormatCount(comps), mem.FormatCount(items), mem.FormatCount(workers), mem.FormatBytes(need), desc, limitAdvice(ok))}
 }

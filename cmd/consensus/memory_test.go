@@ -61,3 +61,28 @@ func TestRefusalAdvice(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestSimulateCeiling checks that without a limit (--max-memory off) a
+// simulation is still refused before any allocation when it needs more
+// than the machine has (mem.Ceiling): the kernel would refuse the
+// allocation and the runtime crash. The refusal does not advise
+// --max-memory, which cannot help.
+func TestSimulateCeiling(t *testing.T) {
+	if _, err := os.Stat("/proc/meminfo"); err != nil {
+		t.Skip("no /proc")
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"simulate", "-m", "da-ds", "--classes", "3000", "--workers", "3000", "--objects", "1000", "--max-memory", "off", "-o", "k.csv"},
+		{"pairwise", "simulate", "--items", "10", "--comparisons", "10000000000", "--max-memory", "off", "-o", "c.csv"},
+	} {
+		r := runIn(t, dir, "", args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "this machine has (") || strings.Contains(r.stderr, "--max-memory to change") ||
+			strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+		if _, err := os.Stat(dir + "/" + args[len(args)-1]); err == nil {
+			t.Errorf("%v: wrote its output", args)
+		}
+	}
+}

@@ -20,13 +20,13 @@ func readChunks(t *tableReader, b *ingest.Builder, g *guard) error {
 	if f == nil || f.slow != nil || f.err != nil && f.pos == len(f.buf) {
 		return nil
 	}
-	in := ingest.BlockInput{R: f.r, Err: f.err, Carry: f.buf[f.pos:], Line: f.line, Read: int64(f.pos), Size: t.size}
+	in := ingest.BlockInput{R: f.r, Err: f.err, Carry: f.buf[f.pos:], Line: f.line, Read: int64(f.pos), Size: t.size, MaxLine: f.limit, MaxLabels: g.maxLabels()}
 	parser := func() *ingest.ChunkParser { return ingest.NewChunkParser(byte(f.sep), f.trim, t.width, t.index) }
 	rest, err := ingest.ReadBlocks(in, parser, b, g.blocks(), t.header)
 	if err != nil {
 		return err
 	}
-	t.lines = &csvLines{r: rest.R, sep: f.sep, trim: f.trim, buf: make([]byte, 0, fastBlock), line: rest.Line, split: f.split}
+	t.lines = &csvLines{r: rest.R, sep: f.sep, trim: f.trim, buf: make([]byte, 0, fastBlock), line: rest.Line, split: f.split, limit: f.limit}
 	t.cr = t.lines
 	return nil
 }

@@ -77,6 +77,7 @@ type csvLines struct {
 	split *ingest.ChunkParser // the tokenizer of the data lines, once set
 	slow  *csv.Reader
 	base  int // lines before the slow reader's first line
+	limit int // the longest line the input gives (the guard's lineLimit)
 }
 
 // Read returns the next record as encoding/csv's Reader.Read would.
@@ -187,7 +188,7 @@ func (f *csvLines) fill() {
 	n := copy(f.buf, f.buf[f.pos:])
 	f.buf, f.pos = f.buf[:n], 0
 	if n == cap(f.buf) {
-		f.buf = append(f.buf, make([]byte, cap(f.buf))...)[:n]
+		f.buf = ingest.GrowLine(f.buf, fastBlock, f.limit+fastBlock)
 	}
 	for m := 0; m == 0 && f.err == nil; {
 		m, f.err = f.r.Read(f.buf[n:cap(f.buf)])

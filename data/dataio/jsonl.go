@@ -33,6 +33,7 @@ type jsonlReader struct {
 	scan    ingest.JSONLScan
 	read    int64 // bytes of the lines read so far
 	size    int64 // the input's size in bytes, if it is a file; else 0
+	limit   int   // the longest line the input gives (the guard's lineLimit)
 	// more, if not nil, adds wanted keys from the keys of the first
 	// record (Columns.More).
 	more func(header []string) (names, roles []string, err error)
@@ -66,7 +67,7 @@ func newJSONLReader(r io.Reader, file string, names, roles []string, g *guard) (
 	}
 	return &jsonlReader{
 		file: file, br: br, names: names, roles: roles, size: inputSize(r), header: ingest.NewHeaderSet(names),
-		cells: make([]string, len(names)), found: make([]int, len(names)),
+		cells: make([]string, len(names)), found: make([]int, len(names)), limit: g.lineLimit(),
 	}, nil
 }
 
@@ -148,7 +149,8 @@ func (j *jsonlReader) readLine() ([]byte, error) {
 		if err == bufio.ErrBufferFull {
 			chunk, err = j.br.ReadSlice('\n')
 			j.read += int64(len(chunk))
-			j.buf = append(j.buf, chunk...)
+			// Grown to the line limit at most (ingest.GrowLine).
+			j.buf = append(ingest.GrowLine(j.buf, len(chunk), j.limit+j.br.Size()), chunk...)
 		}
 		switch {
 		case err == bufio.ErrBufferFull:

@@ -22,7 +22,7 @@ func readJSONLChunks(j *jsonlReader, b *ingest.Builder, g *guard) error {
 		return nil
 	}
 	added := b.Len()
-	in := ingest.BlockInput{R: j.br, Size: j.size}
+	in := ingest.BlockInput{R: j.br, Size: j.size, MaxLine: j.limit, MaxLabels: g.maxLabels()}
 	rest, err := ingest.ReadBlocks(in, func() *ingest.ChunkParser { return ingest.NewJSONLChunkParser(j.names) }, b, g.blocks(), j.header)
 	if err != nil {
 		return err

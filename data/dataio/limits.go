@@ -68,17 +68,29 @@ type guard struct {
 	sep byte
 }
 
-// newGuard returns the guard of ctx and opt for the file, or nil if opt
-// sets no limit and ctx is nil or can never be cancelled (Done returns
-// nil, as for context.Background).
+// newGuard returns the guard of ctx and opt for the file. Without a
+// memory limit it still bounds the length of a line (ingest.MaxLine); a
+// ctx that can never be cancelled (Done returns nil, as for
+// context.Background) is not checked.
 func newGuard(ctx context.Context, opt ReadSettings, file string) *guard {
 	if ctx != nil && ctx.Done() == nil {
 		ctx = nil
 	}
-	if ctx == nil && opt.MaxMemory <= 0 {
-		return nil
-	}
 	return &guard{ctx: ctx, max: opt.MaxMemory, file: file}
+}
+
+// lineLimit returns the longest line that the guard's reader lets
+// through: ingest.MaxLine, or less under a memory limit (a line takes
+// lineFactor bytes of memory a byte). The readers' line buffers grow to
+// it and no further (ingest.GrowLine).
+func (g *guard) lineLimit() int {
+	if g == nil {
+		return ingest.MaxLine
+	}
+	if g.max > 0 {
+		return int(min(ingest.MaxLine, g.max/lineFactor+1))
+	}
+	return ingest.MaxLine
 }
 
 // text returns the decoded text of r (see textReader), read through the
@@ -161,7 +173,7 @@ func (gr *guardedReader) Read(p []byte) (int, error) {
 		return n, err
 	}
 	max := gr.g.max
-	if max > 0 && (gr.cur+int64(n))*(lineFactor+ReadBytesPerField) > max {
+	if max > 0 && (gr.cur+int64(n))*(lineFactor+ReadBytesPerField) > max || gr.cur+int64(n) > ingest.MaxLine {
 		// A line of p may cross the limit: find the byte where it does,
 		// so that the message is the same however the text is read.
 		if err := gr.scan(p[:n]); err != nil {
@@ -191,34 +203,64 @@ func (gr *guardedReader) Read(p []byte) (int, error) {
 }
 
 // scan counts the lines of p and the bytes and fields of the current
-// line a byte at a time, and returns the error of the first byte at which
-// the current line needs more than the memory limit (lineMemory), if one
-// does.
+// line, and returns the error of the first byte at which the current line
+// is longer than ingest.MaxLine or needs more than the memory limit
+// (lineMemory), if one does. Both grow with each byte, so a piece of a
+// line that ends within them is passed whole, and only the piece where the
+// line crosses one is looked at a byte at a time.
 func (gr *guardedReader) scan(p []byte) error {
-	max := gr.g.max
-	for _, c := range p {
-		if c == '\n' {
-			gr.lines++
-			gr.cur, gr.fields = 0, 0
-			continue
+	for len(p) > 0 {
+		piece, rest := p, []byte(nil)
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
+			piece, rest = p[:i], p[i+1:]
 		}
-		gr.cur++
-		if c == gr.sep && c != 0 {
-			gr.fields++
+		var seps int64
+		if gr.sep != 0 {
+			seps = int64(bytes.Count(piece, []byte{gr.sep}))
 		}
-		if lineMemory(gr.cur, gr.fields) <= max {
-			continue
+		if gr.over(gr.cur+int64(len(piece)), gr.fields+seps) {
+			for _, c := range piece {
+				gr.cur++
+				if c == gr.sep && c != 0 {
+					gr.fields++
+				}
+				if gr.over(gr.cur, gr.fields) {
+					return gr.lineError()
+				}
+			}
 		}
-		need := formatSize(float64(lineMemory(gr.cur, gr.fields)))
-		msg := fmt.Sprintf("reading stopped: the line is longer than %s without a line end, which needs about %s of memory to read, more than the memory limit of %s",
-			formatSize(float64(gr.cur)), need, formatSize(float64(max)))
-		if gr.fields*ReadBytesPerField > gr.cur*lineFactor {
-			msg = fmt.Sprintf("reading stopped: the line has more than %d fields in its first %s, which need about %s of memory to read, more than the memory limit of %s",
-				gr.fields, formatSize(float64(gr.cur)), need, formatSize(float64(max)))
+		gr.cur, gr.fields = gr.cur+int64(len(piece)), gr.fields+seps
+		if rest == nil {
+			return nil
 		}
-		return &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: msg}
+		gr.lines++
+		gr.cur, gr.fields = 0, 0
+		p = rest
 	}
 	return nil
+}
+
+// over reports whether a line of n bytes with the given separators is
+// longer than ingest.MaxLine or needs more than the memory limit.
+func (gr *guardedReader) over(n, seps int64) bool {
+	return n > ingest.MaxLine || gr.g.max > 0 && lineMemory(n, seps) > gr.g.max
+}
+
+// lineError returns the error of a current line that is over the limits.
+func (gr *guardedReader) lineError() error {
+	if gr.cur > ingest.MaxLine {
+		return &InputError{File: gr.g.file, Line: gr.lines + 1, Msg: fmt.Sprintf(
+			"reading stopped: the line is longer than %s without a line end, the most a line may hold; is this a labels file?", formatSize(ingest.MaxLine))}
+	}
+	max := gr.g.max
+	need := formatSize(float64(lineMemory(gr.cur, gr.fields)))
+	msg := fmt.Sprintf("reading stopped: the line is longer than %s without a line end, which needs about %s of memory to read, more than the memory limit of %s",
+		formatSize(float64(gr.cur)), need, formatSize(float64(max)))
+	if gr.fields*ReadBytesPerField > gr.cur*lineFactor {
+		msg = fmt.Sprintf("reading stopped: the line has more than %d fields in its first %s, which need about %s of memory to read, more than the memory limit of %s",
+			gr.fields, formatSize(float64(gr.cur)), need, formatSize(float64(max)))
+	}
+	return &InputError{File: gr.g.file, Line: gr.lines + 1, Err: ErrLimit, Msg: msg}
 }
 
 // lineMemory returns the memory that a line of n bytes with the given
@@ -275,10 +317,21 @@ func (g *guard) parquetSize(p *parquetReader) error {
 	return nil
 }
 
-// blocks returns g as the guard of the block paths: nil if g is nil, so
-// that they check nothing.
+// maxLabels returns the most labels that the memory limit lets a read
+// take (readMemory), or 0 if there is no limit: the Builder is never
+// reserved for more (ingest.ReserveFor).
+func (g *guard) maxLabels() int {
+	if g == nil || g.max <= 0 {
+		return 0
+	}
+	return int(g.max/ReadBytesPerLabel) + 1
+}
+
+// blocks returns g as the guard of the block paths: nil if it checks
+// nothing row by row (no context to watch and no memory limit), so that
+// they skip it.
 func (g *guard) blocks() ingest.Guard {
-	if g == nil {
+	if g == nil || g.ctx == nil && g.max <= 0 {
 		return nil
 	}
 	return g

@@ -101,7 +101,7 @@ func readGroupPages(p *parquetReader, cols []pageColumn, b *ingest.Builder, g *g
 		}
 		if b.Len() == sizeAfter {
 			_, total := p.progress()
-			ingest.ReserveFor(b, total, before+rows+1)
+			ingest.ReserveFor(b, total, before+rows+1, g.maxLabels())
 		}
 	}
 }

@@ -54,7 +54,8 @@ type ReadSettings struct {
 	// take, enforced while reading: by readMemory of the labels
 	// and distinct identifiers read so far, and by the length of a line
 	// (a quarter of MaxMemory at most). A read that would exceed it stops
-	// with an *InputError wrapping ErrLimit, which names the line.
+	// with an *InputError wrapping ErrLimit, which names the line. Whatever
+	// MaxMemory, a line longer than 1 GiB (ingest.MaxLine) is an error.
 	MaxMemory int64
 }
 

@@ -58,6 +58,8 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"multicell.csv", "task,worker,label\n\"1\n1\",,x\n", ReadSettings{}, "multicell.csv:3: ", []string{"empty worker cell"}},
 		{"space.csv", "task worker label\n1 a x\n", ReadSettings{}, "space.csv:1: ", []string{"1 column 'task worker label'", "separator a space?", "[separator  ]"}},
 		{"pipe.csv", "task|worker|label\n1|a|x\n", ReadSettings{}, "pipe.csv:1: ", []string{"separator '|'"}},
+		{"mac.csv", "task,worker,label\r1,a,x\r1,b,y\r", ReadSettings{}, "mac.csv:1: ", []string{"carriage return alone", `convert them to \n or \r\n`}},
+		{"mac.tsv", "task\tworker\tlabel\r1\ta\tx\r", ReadSettings{}, "mac.tsv:1: ", []string{"old Mac line ends"}},
 		{"myspace.csv", "task,worker,my label\n1,a,x\n", ReadSettings{}, "myspace.csv:1: ", []string{"'my label'", "no 'label' column", "[columns column]"}},
 		{"long.csv", "task,worker," + strings.Repeat("é", 30) + "\n", ReadSettings{}, "long.csv:1: ", []string{"'" + strings.Repeat("é", 20) + "…'"}},
 		{"sep.csv", "task,worker,label\n", ReadSettings{Sep: '"'}, "sep.csv: ", []string{"invalid separator"}},

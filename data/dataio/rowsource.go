@@ -188,7 +188,7 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*data.D
 		if b.Len() == sizeAfter {
 			if s, ok := src.(sizer); ok {
 				done, total := s.progress()
-				ingest.ReserveFor(b, total, int(done))
+				ingest.ReserveFor(b, total, int(done), g.maxLabels())
 			}
 		}
 	}

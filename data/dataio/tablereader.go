@@ -47,6 +47,9 @@ func newTableReader(r io.Reader, name string, sep rune, cols Columns, g *guard) 
 		return nil, &InputError{File: file, Msg: err.Error(), Err: err}
 	}
 	cr := newRecords(text, sep)
+	if f, ok := cr.(*csvLines); ok {
+		f.limit = g.lineLimit()
+	}
 	t := &tableReader{file: file, cr: cr, names: names, roles: roles, cells: make([]string, len(names)), size: inputSize(r)}
 
 	header, err := cr.Read()
@@ -240,6 +243,12 @@ func headerMessage(header, names, missing []string, sep rune) (string, Hint, str
 	}
 	fmt.Fprintf(&b, "header has %d column%s %s but no %s column", len(header), s, showList(header), showOr(missing))
 	raw := strings.Join(header, string(sep))
+	if strings.Contains(raw, "\r") {
+		// A carriage return inside the header's cells: lines that end with
+		// \r alone (old Mac line ends) run into one. No column name helps.
+		b.WriteString("; the lines end with a carriage return alone (\\r, old Mac line ends), which ends no line: convert them to \\n or \\r\\n")
+		return b.String(), NoHint, ""
+	}
 	for _, c := range []rune{',', '\t', ';', '|', ' '} {
 		if c == sep || !strings.ContainsRune(raw, c) {
 			continue

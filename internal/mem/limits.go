@@ -87,6 +87,28 @@ func Available() (bytes float64, source string, ok bool) {
 	return avail, source, true
 }
 
+// Ceiling returns the most memory the process could ever use, in bytes,
+// and a phrase naming where the number comes from: the machine's memory
+// and swap (MemTotal and SwapTotal in /proc/meminfo), or less under a
+// limit the process runs under (see processLimits). It is a bound even
+// when no limit is wanted (--max-memory off): the kernel refuses one
+// allocation beyond it, which the Go runtime turns into its out-of-memory
+// crash. ok is false where MemTotal cannot be read.
+func Ceiling() (bytes float64, source string, ok bool) {
+	total, ok := procKB("/proc/meminfo", "MemTotal:")
+	if !ok {
+		return 0, "", false
+	}
+	swap, _ := procKB("/proc/meminfo", "SwapTotal:")
+	bytes, source = total+swap, "MemTotal and SwapTotal in /proc/meminfo"
+	for _, l := range processLimits() {
+		if l.avail < bytes {
+			bytes, source = l.avail, l.source
+		}
+	}
+	return bytes, source, true
+}
+
 // memAvailable returns MemAvailable from /proc/meminfo in bytes.
 func memAvailable() (float64, bool) {
 	return procKB("/proc/meminfo", "MemAvailable:")

@@ -103,3 +103,19 @@ func TestCgroupAvailable(t *testing.T) {
 		})
 	}
 }
+
+// TestCeiling checks that the most memory the process could ever use is
+// known where /proc/meminfo is, and is no less than what is available now.
+func TestCeiling(t *testing.T) {
+	c, source, ok := Ceiling()
+	if _, err := os.Stat("/proc/meminfo"); err != nil {
+		if ok {
+			t.Errorf("Ceiling() = %v, %q without /proc/meminfo", c, source)
+		}
+		return
+	}
+	avail, _, _ := Available()
+	if !ok || c <= 0 || c < avail || source == "" {
+		t.Errorf("Ceiling() = %v, %q, %v; Available() = %v", c, source, ok, avail)
+	}
+}

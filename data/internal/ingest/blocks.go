@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"io"
 	"runtime"
 	"sync"
@@ -22,15 +23,20 @@ var ChunkThreads = 0
 
 // BlockInput is the input of ReadBlocks: a reader and the error that
 // ended it, if any, the bytes read from it that were not used (carry),
-// the lines and the bytes of the input before them, and the size of the
-// whole input (0: not known).
+// the lines and the bytes of the input before them, the size of the
+// whole input (0: not known), the longest line the reader gives (it
+// fails on a longer one; 0 means MaxLine), which bounds the blocks
+// (GrowLine), and the most labels its memory limit lets it read (0: no
+// limit), which bounds the Builder's reservation (ReserveFor).
 type BlockInput struct {
-	R     io.Reader
-	Err   error
-	Carry []byte
-	Line  int
-	Read  int64
-	Size  int64
+	R         io.Reader
+	Err       error
+	Carry     []byte
+	Line      int
+	Read      int64
+	Size      int64
+	MaxLine   int
+	MaxLabels int
 }
 
 // BlockRest is what ReadBlocks leaves: a reader of the input from the first
@@ -73,6 +79,7 @@ func ReadBlocks(in BlockInput, newParser func() *ChunkParser, b *Builder, g Guar
 	p := &chunkPipe{
 		in:    in.R,
 		inErr: in.Err,
+		limit: cmp.Or(in.MaxLine, MaxLine) + ChunkSize,
 		jobs:  make(chan *chunk, parsers),
 		order: make(chan *chunk, 2*n),
 		free:  make(chan *chunk, 3*n+2),
@@ -138,9 +145,11 @@ func ReadBlocks(in BlockInput, newParser func() *ChunkParser, b *Builder, g Guar
 		}
 		line += job.lines
 		read += int64(len(job.data))
-		if !reserved {
+		if !reserved && read-in.Read >= int64(ChunkSize/2) {
+			// Sized from half a block of rows at least: a block cut
+			// short by a long line after it is no sample of the input.
 			reserved = true
-			ReserveFor(b, in.Size, int(read))
+			ReserveFor(b, in.Size, int(read), in.MaxLabels)
 		}
 		select {
 		case p.free <- job:
@@ -151,7 +160,13 @@ func ReadBlocks(in BlockInput, newParser func() *ChunkParser, b *Builder, g Guar
 	if failed != nil {
 		return BlockRest{}, failed
 	}
-	rest = append(rest, p.carry)
+	if p.err == nil || p.err == io.EOF {
+		rest = append(rest, p.carry)
+	}
+	// Otherwise the carry is the start of a line that a read error cut:
+	// the readers fail on that line with the error, whatever it holds, so
+	// it is dropped rather than copied again (it may be as long as the
+	// reader's line limit).
 	readers := make([]io.Reader, 0, len(rest)+1)
 	for _, r := range rest {
 		readers = append(readers, bytes.NewReader(r))
@@ -166,12 +181,16 @@ func ReadBlocks(in BlockInput, newParser func() *ChunkParser, b *Builder, g Guar
 
 // ReserveFor reserves b for an input of size bytes (0 if not known) of
 // which the first read bytes gave its labels and tasks so far, scaling
-// them with a margin of 10 %.
-func ReserveFor(b *Builder, size int64, read int) {
+// them with a margin of 10 %, for most labels at most (0: no bound), the
+// most that the reader's memory limit lets it read.
+func ReserveFor(b *Builder, size int64, read int, most int) {
 	if size <= int64(read) || read <= 0 {
 		return
 	}
 	scale := 1.1 * float64(size) / float64(read)
+	if most > 0 && b.Len() > 0 {
+		scale = min(scale, float64(most)/float64(b.Len()))
+	}
 	b.reserve(int(scale*float64(b.Len()))+1, int(scale*float64(b.Tasks.names.len()))+1)
 }
 
@@ -179,6 +198,7 @@ func ReserveFor(b *Builder, size int64, read int) {
 type chunkPipe struct {
 	in    io.Reader   // the input
 	inErr error       // the error that ended it before the blocks, if any
+	limit int         // the capacity a block grows to at most (GrowLine)
 	jobs  chan *chunk // to the parsers
 	order chan *chunk // to the merge, in input order
 	free  chan *chunk // merged chunks, to reuse
@@ -243,7 +263,7 @@ func (p *chunkPipe) read() {
 		end := bytes.LastIndexByte(buf, '\n') + 1
 		for err == nil && (len(buf) < ChunkSize || end == 0) {
 			if len(buf) == cap(buf) {
-				buf = append(buf, 0)[:len(buf)]
+				buf = GrowLine(buf, 1, p.limit)
 			}
 			var m int
 			m, err = p.in.Read(buf[len(buf):cap(buf)])
