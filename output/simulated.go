@@ -45,3 +45,12 @@ func WriteClassRows(w io.Writer, f dataio.Format, d *data.Dataset, labels []int,
 	}
 	return t.Close()
 }
+
+// ClassRowsFile returns a File for WriteFiles that writes the rows of
+// WriteClassRows to path, in the format of its extension (".gz"
+// compresses).
+func ClassRowsFile(path string, d *data.Dataset, labels []int, vals []float64, prefix string, subtype []bool) File {
+	return formatted(path, "", func(w io.Writer, f dataio.Format) error {
+		return WriteClassRows(w, f, d, labels, vals, prefix, subtype)
+	})
+}

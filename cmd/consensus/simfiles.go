@@ -21,9 +21,7 @@ func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Settings)
 			return nil, usagef("--bayes needs a true class per object, from an la-* or vb-la-* model; this simulation draws a latent class per label (%s)", cfg.Latent.Name())
 		}
 		labels := model.Argmax(post, d.NumClasses(), cfg.Seed)
-		files = append(files, output.File{Path: f.bayes, Write: table.Encoder(f.bayes, "", func(w io.Writer, fm dataio.Format) error {
-			return output.WriteClassRows(w, fm, d, labels, post, "p_", nil)
-		})})
+		files = append(files, output.ClassRowsFile(f.bayes, d, labels, post, "p_", nil))
 	}
 	if f.workers != "" {
 		files = append(files, output.File{Path: f.workers, Write: table.Encoder(f.workers, "", func(w io.Writer, fm dataio.Format) error {

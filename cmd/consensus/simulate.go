@@ -1,12 +1,8 @@
 package main
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
 
-	"github.com/consensuslab/consensus/data/dataio"
-	"github.com/consensuslab/consensus/internal/table"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 	"github.com/consensuslab/consensus/sim"
@@ -76,9 +72,7 @@ its parts one by one (docs/simulation.md).`,
 				return output.WriteFiles(cmd.Context(), files...)
 			}
 			target := model.Argmax(tr.Target, d.NumClasses(), cfg.Seed)
-			files = append(files, output.File{Path: truth, Write: table.Encoder(truth, "", func(w io.Writer, f dataio.Format) error {
-				return output.WriteClassRows(w, f, d, target, tr.Q, "q_", tr.Subtype)
-			})})
+			files = append(files, output.ClassRowsFile(truth, d, target, tr.Q, "q_", tr.Subtype))
 			return output.WriteFiles(cmd.Context(), files...)
 		},
 	}
