@@ -210,6 +210,8 @@ func TestErrors(t *testing.T) {
 		{"output directory missing", map[string]string{"in.csv": okLabels}, []string{"fit", "-i", "in.csv", "-o", "no/such/out.csv"}, 2,
 			[]string{"--output no/such/out.csv: directory no/such does not exist"}},
 		{"negative --objects", nil, []string{"simulate", "--objects", "-5", "-o", "out.csv"}, 2, []string{"must not be negative"}},
+		{"more labels an object than workers", nil, []string{"simulate", "--objects", "1", "--workers", "5", "--labels-per-object", "1000000000", "-o", "out.csv"}, 2,
+			[]string{"--labels-per-object 1000000000 is more than the 5 workers"}},
 		{"negative --concentration", nil, []string{"simulate", "--concentration", "-1", "-o", "out.csv"}, 2,
 			[]string{"--concentration -1: must not be negative"}},
 		{"simulate from rfe", nil, []string{"simulate", "--model", "rfe", "-o", "out.csv"}, 2, []string{"no generative process"}},

@@ -46,6 +46,11 @@ its parts one by one (docs/simulation.md).`,
 			if cfg.Tasks < 0 || cfg.Workers < 0 || cfg.LabelsPerTask < 0 || cfg.Classes == 1 || cfg.Classes < 0 {
 				return usagef("--objects, --workers and --labels-per-object must not be negative, --classes at least 2")
 			}
+			if workers, _, _ := cfg.Sizes(); cfg.LabelsPerTask > workers {
+				// sim.Settings reads more labels an object than workers as
+				// all of them; a number the user gave is not cut down silently.
+				return usagef("--labels-per-object %d is more than the %d workers: an object's labels come from distinct workers", cfg.LabelsPerTask, workers)
+			}
 			if err := checkFinite("concentration", cfg.Concentration); err != nil {
 				return err
 			}

@@ -382,7 +382,14 @@ def aggregate(labels, model=DEFAULT_MODEL, *, binary=None, classes=None, workers
             raise _error(message, proc.returncode, proc.stderr, cmd)
 
         with _open_output(summary_path) as f:
-            summary = json.load(f)
+            try:
+                summary = json.load(f)
+            except ValueError:  # cut short or not JSON
+                summary = None
+        if not isinstance(summary, dict) or not isinstance(summary.get("model"), str):
+            raise ConsensusError("the consensus binary exited without an error but wrote a summary that is not "
+                                 "its JSON; is binary= or CONSENSUS_BIN the consensus program, of this package's "
+                                 "version?", proc.returncode, proc.stderr, cmd)
         fitted = summary["model"]
         class_texts, task_ids, prob_rows, dist_rows, agg = _read_consensus(out_path, back_task)
         class_names = [_lookup(back_label, c, "class", out_path) for c in class_texts]

@@ -440,6 +440,23 @@ class TestBinary(unittest.TestCase):
                         cc.aggregate_pairwise([("w", "a", "b", "a"), ("w", "b", "a", "a")], binary=fake)
                     self.assertIn("scores table", str(ctx.exception))
 
+    def test_binary_writing_a_broken_summary(self):
+        # A program that runs consensus but leaves its summary cut short
+        # (or not JSON) gives a ConsensusError saying so, not the json
+        # module's JSONDecodeError.
+        real = cc.find_binary()
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in [("cut", '{"mo'), ("list", "[1, 2]")]:
+                with self.subTest(name):
+                    fake = os.path.join(tmp, name)
+                    with open(fake, "w") as f:
+                        f.write('#!/bin/sh\n"%s" "$@" || exit $?\n'
+                                'for a; do case $p in --summary) printf \'%s\' > "$a";; esac; p=$a; done\n' % (real, text))
+                    os.chmod(fake, 0o755)
+                    with self.assertRaises(cc.ConsensusError) as ctx:
+                        cc.aggregate(SMALL, "mv", binary=fake)
+                    self.assertIn("wrote a summary that is not its JSON", str(ctx.exception))
+
     def test_not_found(self):
         env = {k: v for k, v in os.environ.items() if k != "CONSENSUS_BIN"}
         with tempfile.TemporaryDirectory() as tmp:
