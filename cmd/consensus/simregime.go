@@ -87,66 +87,43 @@ func (f *simRegimeFlags) apply(fl *pflag.FlagSet, cfg *sim.Settings) error {
 
 // applyParams sets the worker parameter ranges of cfg from --accuracy,
 // --near-random and --error-decay, on top of those of the regime, and
-// checks them against the number of classes.
+// checks them against the number of classes (sim.Settings.WithPopulation).
 func (f *simRegimeFlags) applyParams(fl *pflag.FlagSet, cfg *sim.Settings) error {
-	changed := fl.Changed("accuracy") || fl.Changed("near-random") || fl.Changed("error-decay")
-	if changed {
-		var ranges []sim.Range
-		if fl.Changed("accuracy") {
-			var err error
-			if ranges, err = sim.ParseRanges(f.accuracy); err != nil {
-				return usagef("--accuracy %s: %v", f.accuracy, err)
-			}
+	var p sim.Population
+	if fl.Changed("accuracy") {
+		var err error
+		if p.Accuracy, err = sim.ParseRanges(f.accuracy); err != nil {
+			return usagef("--accuracy %s: %v", f.accuracy, err)
 		}
-		if fl.Changed("near-random") && !(f.nearRandom >= 0 && f.nearRandom <= 1) {
+	}
+	if fl.Changed("near-random") {
+		if !(f.nearRandom >= 0 && f.nearRandom <= 1) {
 			return usagef("--near-random %v: want a share of the workers from 0 to 1", f.nearRandom)
 		}
-		if fl.Changed("error-decay") {
-			if err := checkFinite("error-decay", f.errorDecay); err != nil {
-				return err
-			}
-		}
-		switch cfg.Noise.Name() {
-		case "ds":
-			p, _ := cfg.Params.(sim.DSParams)
-			if ranges != nil {
-				p.Diag = ranges
-			}
-			if fl.Changed("near-random") {
-				p.NearRandom = f.nearRandom
-			}
-			if fl.Changed("error-decay") {
-				p.ErrorDecay = f.errorDecay
-			}
-			cfg.Params = p
-		case "onecoin":
-			if fl.Changed("error-decay") {
-				return usagef("--error-decay applies to ds workers, not to the onecoin workers of --model")
-			}
-			if len(ranges) > 1 {
-				return usagef("--accuracy %s: onecoin workers have one accuracy, give one range LO:HI", f.accuracy)
-			}
-			p, _ := cfg.Params.(sim.OneCoinParams)
-			if ranges != nil {
-				p.Accuracy = ranges[0]
-			}
-			if fl.Changed("near-random") {
-				p.NearRandom = f.nearRandom
-			}
-			cfg.Params = p
-		default:
-			return usagef("--accuracy, --near-random and --error-decay apply to ds and onecoin workers, not to the %s workers of --model", cfg.Noise.Name())
-		}
+		p.NearRandom = &f.nearRandom
 	}
-	if p, ok := cfg.Params.(sim.DSParams); ok {
-		if _, _, k := cfg.Sizes(); len(p.Diag) > 1 && len(p.Diag) != k {
-			if fl.Changed("accuracy") {
-				return usagef("--accuracy %s: %d ranges for %d classes; give one, or one per class", f.accuracy, len(p.Diag), k)
-			}
-			return usagef("--classes %d: --regime %s draws workers with accuracy ranges for %d classes; give --accuracy", k, f.regime, len(p.Diag))
+	if fl.Changed("error-decay") {
+		if err := checkFinite("error-decay", f.errorDecay); err != nil {
+			return err
 		}
+		p.ErrorDecay = &f.errorDecay
 	}
-	return nil
+	out, err := cfg.WithPopulation(p)
+	var rc *sim.RangeCountError
+	switch {
+	case errors.Is(err, sim.ErrOneCoinDecay):
+		return usagef("--error-decay applies to ds workers, not to the onecoin workers of --model")
+	case errors.Is(err, sim.ErrOneCoinRanges):
+		return usagef("--accuracy %s: onecoin workers have one accuracy, give one range LO:HI", f.accuracy)
+	case errors.Is(err, sim.ErrNotRanged):
+		return usagef("--accuracy, --near-random and --error-decay apply to ds and onecoin workers, not to the %s workers of --model", cfg.Noise.Name())
+	case errors.As(err, &rc) && fl.Changed("accuracy"):
+		return usagef("--accuracy %s: %d ranges for %d classes; give one, or one per class", f.accuracy, rc.Ranges, rc.Classes)
+	case rc != nil:
+		return usagef("--classes %d: --regime %s draws workers with accuracy ranges for %d classes; give --accuracy", rc.Classes, f.regime, rc.Ranges)
+	}
+	*cfg = out
+	return err
 }
 
 // applyFlags sets the fields of cfg whose flags were given, after checking
@@ -194,24 +171,8 @@ func (f *simRegimeFlags) applyFlags(fl *pflag.FlagSet, cfg *sim.Settings) error 
 		}
 		cfg.Correlated = g
 	}
-	return checkCorrelated(cfg)
-}
-
-// checkCorrelated returns an error naming --correlated if the group of cfg
-// does not fit its numbers of workers, labels per object and classes.
-func checkCorrelated(cfg *sim.Settings) error {
-	g := cfg.Correlated
-	if g.Workers == 0 {
-		return nil
-	}
-	workers, per, k := cfg.Sizes()
-	switch {
-	case g.Workers >= workers:
-		return usagef("--correlated workers=%d: the group must leave some of the %d workers outside it", g.Workers, workers)
-	case g.Workers > per:
-		return usagef("--correlated workers=%d: more than the %d labels of an object", g.Workers, per)
-	case g.From >= k || g.To >= k:
-		return usagef("--correlated from=%d,to=%d: the classes are 0 to %d", g.From, g.To, k-1)
+	if err := cfg.CheckGroup(); err != nil {
+		return usagef("--correlated %v", err)
 	}
 	return nil
 }
