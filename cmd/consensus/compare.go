@@ -86,10 +86,10 @@ models if they do not include it, and marked in the note column;
 			}
 			// A fit flag applies to the models that read it, and is
 			// refused if none does.
-			if err := ff.checkUsed(cmd, ests, false); err != nil {
+			if err := checkUsed(cmd, set, ests, false); err != nil {
 				return err
 			}
-			ests = ff.withIterations(cmd, ests)
+			ests = model.WithMaxIterations(ests, ff.maxIter) // kos, zbs, mmsr: default 0 keeps theirs
 			d, gold, err := in.load(cmd.Context())
 			if err != nil {
 				return err

@@ -114,10 +114,10 @@ func newFitCmd() *cobra.Command {
 			}
 			// A fit flag the model ignores is refused (with --model auto:
 			// one that no candidate reads).
-			if err := ff.checkUsed(cmd, ests, false); err != nil {
+			if err := checkUsed(cmd, set, ests, false); err != nil {
 				return err
 			}
-			ests = ff.withIterations(cmd, ests)
+			ests = model.WithMaxIterations(ests, ff.maxIter) // kos, zbs, mmsr: default 0 keeps theirs
 			if cmd.Flags().Changed("random-state") {
 				if randomState > crowdkit.MaxRandomState {
 					return usagef("--random-state %d: must be at most %d, as numpy's RandomState", randomState, uint64(crowdkit.MaxRandomState))
