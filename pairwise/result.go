@@ -1,8 +1,21 @@
 package pairwise
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"sort"
+)
+
+// Fitter fits a model to comparisons: BradleyTerry or NoisyBT.
+type Fitter interface {
+	// Fit returns the model fitted to c.
+	Fit(ctx context.Context, c *Comparisons) (*Result, error)
+}
+
+var (
+	_ Fitter = BradleyTerry{}
+	_ Fitter = NoisyBT{}
 )
 
 // Result is a fitted model: a score per item and, for the noisy model, a
@@ -76,6 +89,24 @@ func (r *Result) Ranking() []int {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return r.Scores[order[a]] > r.Scores[order[b]] })
 	return order
+}
+
+// Summary returns the one-line summary of r, fitted to c: the model, the
+// numbers of items, workers (when c has them) and comparisons, the
+// iterations, whether the fit converged, and the log-likelihood and log
+// posterior, such as "bt: 3 items, 4 comparisons; 5 iterations,
+// converged; log-likelihood -2.100000, with the prior -4.300000".
+func (r *Result) Summary(c *Comparisons) string {
+	state := "converged"
+	if !r.Converged {
+		state = "stopped at the iteration limit, not converged"
+	}
+	workers := ""
+	if c.HasWorkers() {
+		workers = fmt.Sprintf("%d workers, ", len(c.Workers))
+	}
+	return fmt.Sprintf("%s: %d items, %s%d comparisons; %d iterations, %s; log-likelihood %.6f, with the prior %.6f",
+		r.Model, len(c.Items), workers, c.Len(), r.Iterations, state, r.LogLikelihood, r.LogPosterior)
 }
 
 // sigmoid returns σ(x) = 1 / (1 + exp(−x)).

@@ -141,7 +141,7 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return limitHint(err)
 	}
-	res, err := fit(comp)
+	res, err := fit.Fit(cmd.Context(), comp)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -156,25 +156,15 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	if !f.quiet {
-		state := "converged"
-		if !res.Converged {
-			state = "stopped at the iteration limit, not converged"
-		}
-		workers := ""
-		if comp.HasWorkers() {
-			workers = fmt.Sprintf("%d workers, ", len(comp.Workers))
-		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d items, %s%d comparisons; %d iterations, %s; log-likelihood %.6f, with the prior %.6f\n",
-			res.Model, len(comp.Items), workers, comp.Len(), res.Iterations, state, res.LogLikelihood, res.LogPosterior)
+		fmt.Fprintln(cmd.ErrOrStderr(), res.Summary(comp))
 	}
 	return nil
 }
 
 // fitter returns the fit the flags ask for, refusing flags that do not
 // apply to the model.
-func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) (*pairwise.Result, error), error) {
+func (f *pairwiseFlags) fitter(cmd *cobra.Command) (pairwise.Fitter, error) {
 	changed := cmd.Flags().Changed
-	ctx := cmd.Context()
 	if f.threads < 0 {
 		return nil, usagef("--threads %d: want 0 (all cores) or more", f.threads)
 	}
@@ -185,8 +175,7 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 				return nil, usagef("--%s applies to --model noisy-bt, not bt", flag)
 			}
 		}
-		b := pairwise.BradleyTerry{Prior: f.prior, NoPrior: f.prior == 0, MaxIterations: f.maxIter, Tol: f.tol, Threads: f.threads}
-		return func(c *pairwise.Comparisons) (*pairwise.Result, error) { return b.Fit(ctx, c) }, nil
+		return pairwise.BradleyTerry{Prior: f.prior, NoPrior: f.prior == 0, MaxIterations: f.maxIter, Tol: f.tol, Threads: f.threads}, nil
 	case "noisy-bt":
 		if changed("tol") {
 			return nil, usagef("--tol applies to --model bt; noisy-bt stops on --grad-tol")
@@ -194,8 +183,7 @@ func (f *pairwiseFlags) fitter(cmd *cobra.Command) (func(*pairwise.Comparisons) 
 		if f.prior == 0 {
 			return nil, usagef("--prior 0: noisy-bt needs a prior (its maximum likelihood is often at infinite parameters)")
 		}
-		m := pairwise.NoisyBT{Prior: f.prior, MaxIterations: f.maxIter, GradTol: f.gradTol, FuncTol: f.funcTol, Threads: f.threads}
-		return func(c *pairwise.Comparisons) (*pairwise.Result, error) { return m.Fit(ctx, c) }, nil
+		return pairwise.NoisyBT{Prior: f.prior, MaxIterations: f.maxIter, GradTol: f.gradTol, FuncTol: f.funcTol, Threads: f.threads}, nil
 	}
 	return nil, usagef("--model %q: want bt or noisy-bt", f.model)
 }
