@@ -77,22 +77,15 @@ func (o modelOptions) applyWhere(names []string) (ests []model.Estimator, glad, 
 		return nil, false, false, err
 	}
 	ests = make([]model.Estimator, len(names))
+	p := model.Priors{PriorVar: o.gladPrior, QPrior: o.qPrior, Staged: o.staged}
 	for i, n := range names {
 		est, err := model.ByName(n)
 		if err != nil {
 			return nil, false, false, usageErr(err)
 		}
-		if o.gladPrior != 0 {
-			if e, err := withGLADPrior(est, o.gladPrior); err == nil {
-				est, glad = e, true
-			}
-		}
-		if o.qPrior != 0 || o.staged {
-			if e, err := withQPrior(est, o.qPrior, o.staged); err == nil {
-				est, q = e, true
-			}
-		}
-		ests[i] = est
+		var g, qp bool
+		ests[i], g, qp = p.Apply(est)
+		glad, q = glad || g, q || qp
 	}
 	return ests, glad, q, nil
 }

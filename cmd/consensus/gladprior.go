@@ -20,14 +20,9 @@ func withGLADPrior(est model.Estimator, v float64) (model.Estimator, error) {
 	if err := checkFinite("glad-prior", v); err != nil {
 		return nil, err
 	}
-	c, ok := est.(model.Composite)
-	var p model.PriorVarSetter
-	if ok {
-		n, _ := c.Parts()
-		p, ok = n.(model.PriorVarSetter)
-	}
+	e, ok := model.WithPriorVar(est, v)
 	if !ok || v < 0 {
 		return nil, usagef("--glad-prior needs a GLAD model (%s) and a positive variance", model.NamesWith(model.HasPrior("glad-prior")))
 	}
-	return c.WithNoise(p.WithPriorVar(v)), nil
+	return e, nil
 }

@@ -12,13 +12,6 @@ const (
 		"faster on large inputs but biased under DA (see docs/models.md)"
 )
 
-// maxQPrior is the largest --q-prior: the variational bound's Dirichlet
-// terms are differences of log Γ values of the order of a·log a, whose
-// rounding grows with a (on rte the reported log-likelihood, -5302.87
-// from a = 10⁴ to 10⁹, is -5302.92 at 10¹⁰, -5293.46 at 10¹² and -202.336
-// at 10¹⁶); at 10⁶ it is still exact to the digits printed.
-const maxQPrior = 1e6
-
 // withQPrior returns est with q_j's prior pseudo-count a (--q-prior; zero:
 // the model's default) and the staged form (--staged). With a = 0 and
 // staged false it returns est unchanged; otherwise est must be a vb-da-*
@@ -30,13 +23,11 @@ func withQPrior(est model.Estimator, a float64, staged bool) (model.Estimator, e
 	if err := checkFinite("q-prior", a); err != nil {
 		return nil, err
 	}
-	if a > maxQPrior {
-		return nil, usagef("--q-prior %g: want at most %g; a larger pseudo-count holds every q_j at the prior regardless of its labels, and the evidence bound (the log-likelihood reported) loses its precision", a, maxQPrior)
+	if a > model.MaxQPrior {
+		return nil, usagef("--q-prior %g: want at most %g; a larger pseudo-count holds every q_j at the prior regardless of its labels, and the evidence bound (the log-likelihood reported) loses its precision", a, model.MaxQPrior)
 	}
-	if s, ok := est.(model.QPriorSetter); ok {
-		if e, ok := s.WithQPrior(a, staged); ok {
-			return e, nil
-		}
+	if e, _, ok := (model.Priors{QPrior: a, Staged: staged}).Apply(est); ok {
+		return e, nil
 	}
 	return nil, usagef("--q-prior and --staged need a model with a prior on q_j (%s), not %s", model.NamesWith(model.HasPrior("q-prior")), est.Name())
 }
