@@ -10,7 +10,7 @@
 # GOBIN that is put first on PATH) and runs it on the shipped data sets.
 # Skipped: the tour's "git clone ... && cd consensus" (the script has just
 # cloned and is in the clone), commands that read files the README does not
-# create (--input, zcat), and the first block's "go test ./..." unless
+# create (--input, zcat), and the first block's "go test" command unless
 # --full is given (CI runs the test suite just before this script).
 #
 # Fails when a command exits non-zero, takes longer than 90 s, or prints a
@@ -47,7 +47,7 @@ while IFS= read -r line; do
 		echo "skip (already cloned): $cmd"; continue ;;
 	*--input*|zcat*)
 		echo "skip (needs the user's files): $cmd"; continue ;;
-	"go test ./...")
+	"go test "*)
 		if [ "$full" = 0 ]; then echo "skip (CI runs the tests; --full runs them): $cmd"; continue; fi ;;
 	esac
 	n=$((n + 1))
