@@ -44,7 +44,7 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"emptylabel.csv", "label,task,worker\n\"\",1,a\n", ReadSettings{}, "emptylabel.csv:2: ", []string{"empty label cell", "column 1"}},
 		{"openquote.csv", "task,worker,label\n1,a,x\n\"2,b,y\n3,c,z\n", ReadSettings{}, "openquote.csv:3: ", []string{"unbalanced quote", "does not end", "line 4"}},
 		{"badquote.csv", "task,worker,label\n1,a,x\n\"2\"x,b,y\n", ReadSettings{}, "badquote.csv:3: ", []string{"unbalanced quote", "column 3"}},
-		{"barequote.csv", "task,worker,label\n1,a,x\n2,b\"c,y\n", ReadSettings{}, "barequote.csv:3: ", []string{"stray quote", "column 4"}},
+		{"closequote.csv", "task,worker,label\n1,a,x\n2,\"b\"c,y\n", ReadSettings{}, "closequote.csv:3: ", []string{"unbalanced quote near column 5"}},
 		{"latin1.csv", "task,worker,label\n1,a,x\n2,Jos\xe9,y\n", ReadSettings{}, "latin1.csv:3: ", []string{"invalid UTF-8", "0xE9", "worker cell", "column 3"}},
 		{"latin1head.csv", "t\xe2che,worker,label\n1,a,x\n", ReadSettings{}, "latin1head.csv:1: ", []string{"invalid UTF-8", "header"}},
 		{"zip.csv", "PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xff\xfe,a,b\n", ReadSettings{}, "zip.csv:1: ", []string{"zip archive", "CSV"}},
