@@ -1,6 +1,7 @@
 package dataio
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -94,7 +95,18 @@ func (q *quoteCheck) Read(p []byte) (int, error) {
 // scan follows the bytes b and returns false with the bytes before the
 // rune that breaks the rule, if one does.
 func (q *quoteCheck) scan(b []byte) (int, bool) {
-	for i, c := range b {
+	for i := 0; i < len(b); i++ {
+		if q.col == 0 && q.state == qField && q.nPart == 0 {
+			// A whole line without quotes at the start of a record
+			// holds no quoted cell: it is passed at once. (Its length,
+			// prev, matters only for a line inside a quoted cell.)
+			if k := bytes.IndexByte(b[i:], '\n'); k > 0 && bytes.IndexByte(b[i:i+k], '"') < 0 {
+				q.line, q.fresh = q.line+1, true
+				i += k
+				continue
+			}
+		}
+		c := b[i]
 		if c < utf8.RuneSelf && q.nPart == 0 {
 			if !q.step(rune(c), 1) {
 				return i, false
