@@ -21,17 +21,5 @@ func BenchmarkReadLabelsGeneral(b *testing.B) {
 		}
 		fmt.Fprintf(&buf, "task%06d,worker%04d,%d,%s\n", i/20, (i*7919)%2000, i%5, note)
 	}
-	in := buf.Bytes()
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	for b.Loop() {
-		d, err := ReadLabels(ctx, bytes.NewReader(in), "bench.csv", ReadSettings{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if d.NumLabels() != rows {
-			b.Fatalf("%d labels", d.NumLabels())
-		}
-	}
-	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchRead(b, buf.Bytes(), rows)
 }
