@@ -39,14 +39,17 @@ func newRecords(text io.Reader, sep rune) records {
 	return &csvLines{r: text, sep: sep, trim: trim, buf: make([]byte, 0, fastBlock)}
 }
 
-// newCSVReader returns encoding/csv's Reader with the readers' settings.
-func newCSVReader(r io.Reader, sep rune, trim bool) *csv.Reader {
-	cr := csv.NewReader(r)
+// newCSVReader returns encoding/csv's Reader with the readers' settings
+// and their rule of quotes (csvRecords).
+func newCSVReader(r io.Reader, sep rune, trim bool) *csvRecords {
+	check := newQuoteCheck(r, sep, trim)
+	cr := csv.NewReader(check)
 	cr.Comma = sep
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = trim
-	return cr
+	cr.LazyQuotes = true
+	return &csvRecords{Reader: cr, check: check}
 }
 
 // fastBlock is the size of the blocks in which csvLines reads its input.
@@ -75,7 +78,7 @@ type csvLines struct {
 	rec   []string
 	cols  []int               // 1-based column of each field of rec
 	split *ingest.ChunkParser // the tokenizer of the data lines, once set
-	slow  *csv.Reader
+	slow  *csvRecords
 	base  int // lines before the slow reader's first line
 	limit int // the longest line the input gives (the guard's lineLimit)
 }

@@ -57,6 +57,13 @@ var csvFastSeeds = []string{
 	"\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"NaN\"\n\"2\",\"b\",\"y\"\n",
 	"\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"x\"\n\"Task\",\"worker\",\"label\"\n\"2\",\"b\",\"y\"\n",
 	"\"task\",\"worker\",\"label\"\n\"1\",\"a\",\"x\"\n\"1\",\"b\",\"y\"\n\"2\",\"a\",\"x\"\n\"1\",\"c\",\"y\"\n",
+	// Quotes inside unquoted cells, wanted or ignored, on lines that the
+	// tokenizer takes and on lines after one that goes to encoding/csv.
+	"task,worker,label,comment\nt1,w1,a,5\" screen\nt1,w2,b,ok\n",
+	"task,worker,label,comment\nt1,w\"1,a\",5\" screen\"\nt1,w2,b,\"ok\nthen\"\nt2,w3\",b,5\"\"\n",
+	"task\tworker\tlabel\tcomment\nt1\tw1\ta\t5\" \"screen\"\nt1\tw2\t\"b\"\"\"\t\"x\ny\"\nt\"2\tw\tb\tz\"\n",
+	"task,worker,label,comment\nt1,w1,a,\"a\nb\"\nt1,w2,b,\"c\"d\"\n",
+	"task,worker,label,comment\nt1,w1,a,\u00a0\"a\"b\nt1,w2,b,x\u00a0\"c\"\n",
 }
 
 // FuzzFastCSV checks that csvLines returns the records, field positions and

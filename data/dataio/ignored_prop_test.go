@@ -11,7 +11,7 @@ import (
 
 // TestIgnoredColumnsAnyContent is a property test of the rule that the
 // columns a reader ignores are not checked: random content in extra
-// columns — invalid UTF-8, NUL bytes, quotes, separators and line breaks
+// columns — quotes inside unquoted cells, invalid UTF-8, NUL bytes, quotes, separators and line breaks
 // (quoted), a byte order mark, text that looks like the header or like
 // NaN; in JSON Lines also unpaired surrogate escapes, nested objects and
 // arrays, null, huge numbers — gives the data set of the file without
@@ -46,6 +46,9 @@ func TestIgnoredColumnsAnyContent(t *testing.T) {
 						cells[i] = row[at]
 					} else {
 						cells[i] = quoteCSV(randomText(r))
+						if r.IntN(4) == 0 {
+							cells[i] = strayQuotes(r)
+						}
 					}
 				}
 				with.WriteString(strings.Join(cells, sep) + "\n")
@@ -114,4 +117,15 @@ func randomJSON(r *rand.Rand, depth int) string {
 		return `{"task":` + randomJSON(r, depth-1) + `,"\ud800":` + randomJSON(r, depth-1) + "}"
 	}
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`, "\x00", `\u0000`).Replace(randomText(r)) + `"`
+}
+
+// strayQuotes returns an unquoted cell with quotes inside it, such as
+// 5" screen, which the rule of quotes reads as it is.
+func strayQuotes(r *rand.Rand) string {
+	parts := []string{"5", "\"", " screen", "\"\"", "x", "\xff", "\u00e9"}
+	b := []byte{'a' + byte(r.IntN(26))}
+	for range 1 + r.IntN(5) {
+		b = append(b, parts[r.IntN(len(parts))]...)
+	}
+	return string(b)
 }

@@ -44,7 +44,7 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"emptylabel.csv", "label,task,worker\n\"\",1,a\n", ReadSettings{}, "emptylabel.csv:2: ", []string{"empty label cell", "column 1"}},
 		{"openquote.csv", "task,worker,label\n1,a,x\n\"2,b,y\n3,c,z\n", ReadSettings{}, "openquote.csv:3: ", []string{"unbalanced quote", "does not end", "line 4"}},
 		{"badquote.csv", "task,worker,label\n1,a,x\n\"2\"x,b,y\n", ReadSettings{}, "badquote.csv:3: ", []string{"unbalanced quote", "column 3"}},
-		{"barequote.csv", "task,worker,label\n1,a,x\n2,b\"c,y\n", ReadSettings{}, "barequote.csv:3: ", []string{"stray quote", "column 4"}},
+		{"closequote.csv", "task,worker,label\n1,a,x\n2,\"b\"c,y\n", ReadSettings{}, "closequote.csv:3: ", []string{"unbalanced quote near column 5"}},
 		{"latin1.csv", "task,worker,label\n1,a,x\n2,Jos\xe9,y\n", ReadSettings{}, "latin1.csv:3: ", []string{"invalid UTF-8", "0xE9", "worker cell", "column 3"}},
 		{"latin1head.csv", "t\xe2che,worker,label\n1,a,x\n", ReadSettings{}, "latin1head.csv:1: ", []string{"invalid UTF-8", "header"}},
 		{"zip.csv", "PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xff\xfe,a,b\n", ReadSettings{}, "zip.csv:1: ", []string{"zip archive", "CSV"}},
@@ -371,7 +371,12 @@ func BenchmarkReadLabels(b *testing.B) {
 	for i := range rows {
 		fmt.Fprintf(&buf, "task%06d,worker%04d,%d\n", i/20, (i*7919)%2000, i%5)
 	}
-	in := buf.Bytes()
+	benchRead(b, buf.Bytes(), rows)
+}
+
+// benchRead reads in, a CSV file of rows labels, with ReadLabels in a
+// loop, and reports bytes and rows a second.
+func benchRead(b *testing.B, in []byte, rows int) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {

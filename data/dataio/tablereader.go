@@ -197,9 +197,6 @@ func (t *tableReader) readError(err error) error {
 		return &InputError{File: t.file, Msg: msg, Err: err}
 	}
 	switch {
-	case errors.Is(pe.Err, csv.ErrBareQuote):
-		return &InputError{File: t.file, Line: pe.Line, Err: err, Msg: fmt.Sprintf(
-			"stray quote (\") in an unquoted cell at column %d; quote the whole cell and double the quotes inside it", pe.Column)}
 	case errors.Is(pe.Err, csv.ErrQuote) && pe.StartLine != pe.Line:
 		return &InputError{File: t.file, Line: pe.StartLine, Err: err, Msg: fmt.Sprintf(
 			"unbalanced quote: a quoted cell in the row starting on this line does not end properly (reading stopped at line %d, column %d)",

@@ -205,10 +205,11 @@ func (p *ChunkParser) parse(c *chunk) {
 // and ends with the next one, just before a separator or the line's end
 // (or a '\r' there, which encoding/csv drops), with the text between them
 // as its cell, as encoding/csv reads it (after ASCII white space that it
-// skips with TrimLeadingSpace); any other quote (a doubled one, a quote
-// inside a field that does not start with one, a field not closed on its
-// line, which may go on over the next) makes the line odd, for
-// encoding/csv to read or refuse.
+// skips with TrimLeadingSpace); a quote inside a field that does not
+// start with one is an ordinary character, as in the general path
+// (csvRecords in package dataio); any other quote (a doubled one, a field
+// not closed on its line, which may go on over the next) makes the line
+// odd, for the general path to read or refuse.
 func (p *ChunkParser) split(data []byte, pos, end int) int {
 	line := data[pos:end]
 	n := len(line)
@@ -238,8 +239,8 @@ func (p *ChunkParser) split(data []byte, pos, end int) int {
 			if i := bytes.IndexByte(line[start:], p.sep); i >= 0 {
 				z, stop = start+i, start+i
 			}
-			if quoted && bytes.IndexByte(line[a:z], '"') >= 0 {
-				return LineOdd // a quote inside a field
+			if quoted && q < z && line[q] >= utf8.RuneSelf && bytes.IndexByte(line[q:z], '"') >= 0 {
+				return LineOdd // white space that is not ASCII may come before a quote
 			}
 		}
 		for j, at := range p.index {
