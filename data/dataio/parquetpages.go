@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/internal/ingest"
@@ -175,7 +174,7 @@ func (c *pageColumn) next() bool {
 		}
 		c.index = c.data.Int32()
 		c.n = len(c.index)
-	case d == nil && c.data.Kind() == encoding.ByteArray && c.conv.scale < 0 && !c.conv.uuid:
+	case d == nil && c.data.Kind() == encoding.ByteArray && c.conv.verbatim(parquet.ByteArray, 0):
 		c.dict = nil
 		c.text, c.offset = c.data.ByteArray()
 		c.n = len(c.offset) - 1
@@ -202,21 +201,20 @@ func (c *pageColumn) value(in *ingest.Intern, b *ingest.Builder) (int32, bool) {
 		if id := c.ids[k]; id > 0 {
 			return id - 1, true
 		}
-		s, err := c.conv.text(c.dict.Index(k))
+		s, err := c.conv.cell(c.dict.Index(k))
 		if err != nil {
 			return 0, false
 		}
-		id, ok := c.intern(strings.TrimSpace(s), in, b)
+		id, ok := c.intern(s, in, b)
 		if ok {
 			c.ids[k] = id + 1
 		}
 		return id, ok
 	}
-	raw := c.text[c.offset[pos]:c.offset[pos+1]]
-	if !c.ascii && !utf8.Valid(raw) {
+	s, err := bytesCell(c.text[c.offset[pos]:c.offset[pos+1]], c.ascii)
+	if err != nil {
 		return 0, false
 	}
-	s := strings.TrimSpace(ingest.BytesString(raw))
 	if c.label {
 		return c.intern(s, in, b)
 	}
@@ -226,7 +224,7 @@ func (c *pageColumn) value(in *ingest.Intern, b *ingest.Builder) (int32, bool) {
 	if c.same[pos-c.batch] {
 		return c.intern(s, in, b) // get recognises the string of the previous call
 	}
-	if s == "" || ingest.HeaderLike(s, c.header) {
+	if ingest.HeaderLike(s, c.header) {
 		return 0, false
 	}
 	return in.GetHashed(s, c.hash[pos-c.batch]), true
@@ -277,10 +275,10 @@ func asciiOnly(b []byte) bool {
 	return true
 }
 
-// intern returns the index of the trimmed cell s in in, or false if it is
-// empty, or refused as value says.
+// intern returns the index of the cell s (from parquetText.cell or
+// bytesCell) in in, or false if it is refused as value says.
 func (c *pageColumn) intern(s string, in *ingest.Intern, b *ingest.Builder) (int32, bool) {
-	if s == "" || ingest.HeaderLike(s, c.header) {
+	if ingest.HeaderLike(s, c.header) {
 		return 0, false
 	}
 	if !c.label {
