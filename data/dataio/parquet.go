@@ -2,12 +2,9 @@ package dataio
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/consensuslab/consensus/data/internal/ingest"
@@ -300,16 +297,9 @@ func (p *parquetReader) next() (_ []string, _ int, err error) {
 			}
 			v := c.buf[c.pos]
 			c.pos++
-			if v.IsNull() {
-				return nil, 0, p.fail(row, nil, "the %s cell (column %s) is null", p.roles[i], show(p.names[i]))
-			}
-			s, err := p.texts[i].text(v)
+			s, err := p.texts[i].cell(v)
 			if err != nil {
-				return nil, 0, p.fail(row, nil, "the %s cell (column %s): %v", p.roles[i], show(p.names[i]), err)
-			}
-			s = strings.TrimSpace(s)
-			if s == "" {
-				return nil, 0, p.fail(row, nil, "empty %s cell (column %s)", p.roles[i], show(p.names[i]))
+				return nil, 0, p.cellError(row, i, err)
 			}
 			p.cells[i] = s
 		}
@@ -330,26 +320,14 @@ func (p *parquetReader) next() (_ []string, _ int, err error) {
 	}
 }
 
-// valueText returns the text of a Parquet value: strings as they are,
-// numbers in their shortest decimal form, booleans as "true" or "false".
-func valueText(v parquet.Value) (string, error) {
-	switch v.Kind() {
-	case parquet.ByteArray, parquet.FixedLenByteArray:
-		b := v.ByteArray()
-		if !utf8.Valid(b) {
-			return "", errors.New("invalid UTF-8; string columns must be UTF-8")
-		}
-		return string(b), nil
-	case parquet.Boolean:
-		return strconv.FormatBool(v.Boolean()), nil
-	case parquet.Int32:
-		return strconv.FormatInt(int64(v.Int32()), 10), nil
-	case parquet.Int64:
-		return strconv.FormatInt(v.Int64(), 10), nil
-	case parquet.Float:
-		return strconv.FormatFloat(float64(v.Float()), 'g', -1, 32), nil
-	case parquet.Double:
-		return strconv.FormatFloat(v.Double(), 'g', -1, 64), nil
+// cellError returns the error of row's cell of the wanted column i, which
+// parquetText.cell refused with err.
+func (p *parquetReader) cellError(row, i int, err error) error {
+	switch err {
+	case errNullCell:
+		return p.fail(row, nil, "the %s cell (column %s) is null", p.roles[i], show(p.names[i]))
+	case errEmptyCell:
+		return p.fail(row, nil, "empty %s cell (column %s)", p.roles[i], show(p.names[i]))
 	}
-	return "", fmt.Errorf("unsupported Parquet type %v; want strings, integers, floating-point numbers or booleans", v.Kind())
+	return p.fail(row, nil, "the %s cell (column %s): %v", p.roles[i], show(p.names[i]), err)
 }

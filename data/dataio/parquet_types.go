@@ -2,12 +2,15 @@ package dataio
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/consensuslab/consensus/data/internal/ingest"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -48,7 +51,64 @@ func newParquetText(t parquet.Type) (parquetText, error) {
 	return p, nil
 }
 
-// text returns the text of v.
+// The faults of a cell other than its conversion's (see parquetText.cell).
+var (
+	errNullCell  = errors.New("null cell")
+	errEmptyCell = errors.New("empty cell")
+	errNotUTF8   = errors.New("invalid UTF-8; string columns must be UTF-8")
+)
+
+// cell returns the text of v, a value of the column, trimmed of white
+// space, or why it is not a cell: errNullCell, errEmptyCell, errNotUTF8 or
+// the error of its conversion. It is the one rule of a Parquet cell: the
+// value-by-value path (parquetReader.next) reads every cell through it,
+// and the page path (pageColumn) every dictionary entry, and every string
+// of a plain page through bytesCell, which is cell for the values that
+// verbatim takes.
+func (p parquetText) cell(v parquet.Value) (string, error) {
+	if v.IsNull() {
+		return "", errNullCell
+	}
+	if k := v.Kind(); k == parquet.ByteArray || k == parquet.FixedLenByteArray {
+		if b := v.ByteArray(); p.verbatim(k, len(b)) {
+			s, err := bytesCell(b, false)
+			return strings.Clone(s), err
+		}
+	}
+	s, err := p.text(v)
+	if err != nil {
+		return "", err
+	}
+	if s = strings.TrimSpace(s); s == "" {
+		return "", errEmptyCell
+	}
+	return s, nil
+}
+
+// verbatim reports whether the text of a string value of kind k and n
+// bytes is its bytes as they are: it is not a decimal, nor a UUID of 16
+// bytes.
+func (p parquetText) verbatim(k parquet.Kind, n int) bool {
+	return p.scale < 0 && !(p.uuid && k == parquet.FixedLenByteArray && n == 16)
+}
+
+// bytesCell is parquetText.cell for the bytes b of a string value that
+// verbatim takes: b must be UTF-8 (known beforehand if ascii is set), and
+// not empty once trimmed of white space. The text returned shares b's
+// memory.
+func bytesCell(b []byte, ascii bool) (string, error) {
+	if !ascii && !utf8.Valid(b) {
+		return "", errNotUTF8
+	}
+	s := strings.TrimSpace(ingest.BytesString(b))
+	if s == "" {
+		return "", errEmptyCell
+	}
+	return s, nil
+}
+
+// text returns the text of v, a value that is not null and that verbatim
+// does not take.
 func (p parquetText) text(v parquet.Value) (string, error) {
 	if p.scale >= 0 {
 		return p.decimal(v)
@@ -115,4 +175,22 @@ func (p parquetText) decimal(v parquet.Value) (string, error) {
 		s = "-" + s
 	}
 	return s, nil
+}
+
+// valueText returns the text of a Parquet value that is not a string:
+// numbers in their shortest decimal form, booleans as "true" or "false".
+func valueText(v parquet.Value) (string, error) {
+	switch v.Kind() {
+	case parquet.Boolean:
+		return strconv.FormatBool(v.Boolean()), nil
+	case parquet.Int32:
+		return strconv.FormatInt(int64(v.Int32()), 10), nil
+	case parquet.Int64:
+		return strconv.FormatInt(v.Int64(), 10), nil
+	case parquet.Float:
+		return strconv.FormatFloat(float64(v.Float()), 'g', -1, 32), nil
+	case parquet.Double:
+		return strconv.FormatFloat(v.Double(), 'g', -1, 64), nil
+	}
+	return "", fmt.Errorf("unsupported Parquet type %v; want strings, integers, floating-point numbers or booleans", v.Kind())
 }

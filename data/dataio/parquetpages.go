@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/internal/ingest"
@@ -21,11 +20,13 @@ var useParquetPages = true
 // wanted columns directly, rather than value by value: a
 // dictionary-encoded page gives each row's index into the column chunk's
 // dictionary, whose entries are turned into text and interned once, at
-// their first use; a plain page of strings gives each row's bytes. Ids are
-// still numbered in order of first appearance. At the first row it cannot
-// vouch for (a page of another kind or with nulls, a cell that is empty
-// or not UTF-8, a label b refuses, a read error, columns of different
-// lengths), it leaves p at that row, so that reading the rest value by
+// their first use; a plain page of strings gives each row's bytes; a page
+// of other values (numbers, booleans) gives each row's value. Every cell
+// is converted by parquetText.cell, or bytesCell for plain strings. Ids
+// are still numbered in order of first appearance. At the first row it
+// cannot vouch for (a page with nulls, a cell that cell refuses, a label
+// b refuses, a read error, columns of different lengths), it leaves p at
+// that row, so that reading the rest value by
 // value gives the same rows or the same error as reading all of them that
 // way. p must not have returned a row yet. The guard g sees every row, as
 // in the value-by-value path; readParquetPages returns its error, if it
@@ -117,11 +118,17 @@ type pageColumn struct {
 	pos, n int  // the next value of page, and its values
 	data   encoding.Values
 	dict   parquet.Dictionary // of page, if it is dictionary-encoded
-	index  []int32            // the dictionary indices of page
-	text   []byte             // the strings of a plain page, one after the other
-	offset []uint32           // where each string of text starts, and the end
-	ids    []int32            // per dictionary entry: its index in the intern plus one, or 0
-	ascii  bool               // text (of a plain page) is ASCII, so every value is UTF-8
+	// general is set for a page that is neither dictionary-encoded nor
+	// of plain strings: its values, read from valr pageBatch at a time
+	// into values, become text by parquetText.cell.
+	general bool
+	valr    parquet.ValueReader
+	values  []parquet.Value
+	index   []int32  // the dictionary indices of page
+	text    []byte   // the strings of a plain page, one after the other
+	offset  []uint32 // where each string of text starts, and the end
+	ids     []int32  // per dictionary entry: its index in the intern plus one, or 0
+	ascii   bool     // text (of a plain page) is ASCII, so every value is UTF-8
 	// The hashes of a batch of values of a plain page, from value pos
 	// batch on (see prefetch); same marks a value equal to the one
 	// before it, which is not hashed.
@@ -138,8 +145,8 @@ const pageBatch = 256
 
 // open starts reading a column chunk whose values become text by conv.
 func (c *pageColumn) open(ch parquet.ColumnChunk, conv parquetText) {
-	ids := c.ids[:0]
-	*c = pageColumn{conv: conv, pages: ch.Pages(), ids: ids}
+	ids, values := c.ids[:0], c.values
+	*c = pageColumn{conv: conv, pages: ch.Pages(), ids: ids, values: values}
 }
 
 // close releases the pages.
@@ -150,9 +157,21 @@ func (c *pageColumn) close() {
 	c.pages.Close()
 }
 
-// next reads the next page and reports whether it has values of a kind
-// that value can read; at the end of the pages it sets end.
+// next reads the next page and reports whether value can read it: a page
+// without nulls, dictionary-encoded, of plain strings, or of any other
+// values (as general); at the end of the pages it sets end.
 func (c *pageColumn) next() bool {
+	if c.general {
+		n, err := c.valr.ReadValues(c.values)
+		if n > 0 {
+			c.pos, c.n = 0, n
+			return true
+		}
+		if err != io.EOF {
+			return false
+		}
+		c.general = false
+	}
 	if c.page != nil {
 		parquet.Release(c.page)
 		c.page = nil
@@ -174,12 +193,17 @@ func (c *pageColumn) next() bool {
 			c.ids = append(c.ids[:0], make([]int32, d.Len())...)
 		}
 		c.index = c.data.Int32()
-		c.n = len(c.index)
-	case d == nil && c.data.Kind() == encoding.ByteArray && c.conv.scale < 0 && !c.conv.uuid:
-		c.dict = nil
+		c.n, c.general = len(c.index), false
+	case d == nil && c.data.Kind() == encoding.ByteArray && c.conv.verbatim(parquet.ByteArray, 0):
+		c.dict, c.general = nil, false
 		c.text, c.offset = c.data.ByteArray()
 		c.n = len(c.offset) - 1
 		c.ascii, c.batch = asciiOnly(c.text), -pageBatch
+	case d == nil:
+		if c.values == nil {
+			c.values = make([]parquet.Value, pageBatch)
+		}
+		c.dict, c.general, c.valr, c.n = nil, true, pg.Values(), 0
 	default:
 		return false
 	}
@@ -202,21 +226,27 @@ func (c *pageColumn) value(in *ingest.Intern, b *ingest.Builder) (int32, bool) {
 		if id := c.ids[k]; id > 0 {
 			return id - 1, true
 		}
-		s, err := c.conv.text(c.dict.Index(k))
+		s, err := c.conv.cell(c.dict.Index(k))
 		if err != nil {
 			return 0, false
 		}
-		id, ok := c.intern(strings.TrimSpace(s), in, b)
+		id, ok := c.intern(s, in, b)
 		if ok {
 			c.ids[k] = id + 1
 		}
 		return id, ok
 	}
-	raw := c.text[c.offset[pos]:c.offset[pos+1]]
-	if !c.ascii && !utf8.Valid(raw) {
+	if c.general {
+		s, err := c.conv.cell(c.values[pos])
+		if err != nil {
+			return 0, false
+		}
+		return c.intern(s, in, b)
+	}
+	s, err := bytesCell(c.text[c.offset[pos]:c.offset[pos+1]], c.ascii)
+	if err != nil {
 		return 0, false
 	}
-	s := strings.TrimSpace(ingest.BytesString(raw))
 	if c.label {
 		return c.intern(s, in, b)
 	}
@@ -226,7 +256,7 @@ func (c *pageColumn) value(in *ingest.Intern, b *ingest.Builder) (int32, bool) {
 	if c.same[pos-c.batch] {
 		return c.intern(s, in, b) // get recognises the string of the previous call
 	}
-	if s == "" || ingest.HeaderLike(s, c.header) {
+	if ingest.HeaderLike(s, c.header) {
 		return 0, false
 	}
 	return in.GetHashed(s, c.hash[pos-c.batch]), true
@@ -277,10 +307,10 @@ func asciiOnly(b []byte) bool {
 	return true
 }
 
-// intern returns the index of the trimmed cell s in in, or false if it is
-// empty, or refused as value says.
+// intern returns the index of the cell s (from parquetText.cell or
+// bytesCell) in in, or false if it is refused as value says.
 func (c *pageColumn) intern(s string, in *ingest.Intern, b *ingest.Builder) (int32, bool) {
-	if s == "" || ingest.HeaderLike(s, c.header) {
+	if ingest.HeaderLike(s, c.header) {
 		return 0, false
 	}
 	if !c.label {

@@ -3,10 +3,12 @@ package dataio
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/consensuslab/consensus/data/internal/ingest"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -146,6 +148,77 @@ func TestParquetPagesGuard(t *testing.T) {
 		useParquetPages = true
 		if msgs[0] != msgs[1] {
 			t.Errorf("limit %d: error %q, want %q", limit, msgs[1], msgs[0])
+		}
+	}
+}
+
+// TestParquetPagesGeneral checks that the page path reads pages of
+// numbers and booleans (through parquetText.cell, as general) to the same
+// Dataset or error as the value-by-value path, and that it reads every row
+// of a file without faults itself, leaving none to the value path.
+func TestParquetPagesGeneral(t *testing.T) {
+	type ints struct {
+		Task   string `parquet:"task"`
+		Worker int32  `parquet:"worker"`
+		Label  int64  `parquet:"label"`
+	}
+	type floats struct {
+		Task   int64   `parquet:"task"`
+		Worker string  `parquet:"worker"`
+		Label  float64 `parquet:"label"`
+	}
+	type bools struct {
+		Task   string  `parquet:"task"`
+		Worker float32 `parquet:"worker"`
+		Label  bool    `parquet:"label"`
+	}
+	type decimals struct {
+		Task   string `parquet:"task"`
+		Worker string `parquet:"worker"`
+		Label  int32  `parquet:"label,decimal(2:9)"`
+	}
+	const n = 1500 // several pages of pageBatch values
+	var in []ints
+	var fl, nan []floats
+	var bo []bools
+	var de []decimals
+	for i := range n {
+		in = append(in, ints{fmt.Sprint("t", i/3), int32(i % 7), int64(i % 3)})
+		fl = append(fl, floats{int64(i / 3), fmt.Sprint("w", i%7), float64(i%2) / 4})
+		bo = append(bo, bools{fmt.Sprint("t", i/3), float32(i%5) / 2, i%3 == 0})
+		de = append(de, decimals{fmt.Sprint("t", i/3), fmt.Sprint("w", i%7), int32(i%4) * 25})
+	}
+	nan = append(nan, fl...)
+	nan[1000].Label = math.NaN()
+	for _, tc := range []struct {
+		name  string
+		file  []byte
+		clean bool // the page path reads every row
+	}{
+		{"ints", parquetOf(t, in), true},
+		{"floats", parquetOf(t, fl), true},
+		{"bools", parquetOf(t, bo), true},
+		{"decimals", parquetOf(t, de), true},
+		{"nan", parquetOf(t, nan), false},
+	} {
+		d1, e1 := readSwitched(&useParquetPages, false, tc.file, "g.parquet", "", ReadSettings{})
+		d2, e2 := readSwitched(&useParquetPages, true, tc.file, "g.parquet", "", ReadSettings{})
+		if e1 != e2 || !reflect.DeepEqual(d1, d2) {
+			t.Errorf("%s: pages read %v, %q; values read %v, %q", tc.name, d2, e2, d1, e1)
+		}
+		if (e1 == "") != tc.clean {
+			t.Errorf("%s: error %q", tc.name, e1)
+		}
+		p, err := openParquet(bytes.NewReader(tc.file), int64(len(tc.file)), "g.parquet", Columns{Names: []string{"task", "worker", "label"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := ingest.NewBuilder(nil)
+		if err := readParquetPages(p, b, &guard{}); err != nil {
+			t.Fatal(err)
+		}
+		if read := p.row == n; read != tc.clean {
+			t.Errorf("%s: the page path read %d rows of %d", tc.name, p.row, n)
 		}
 	}
 }
