@@ -40,16 +40,9 @@ func newRecords(text io.Reader, sep rune) records {
 }
 
 // newCSVReader returns encoding/csv's Reader with the readers' settings
-// and their rule of quotes (csvRecords).
-func newCSVReader(r io.Reader, sep rune, trim bool) *csvRecords {
-	check := newQuoteCheck(r, sep, trim)
-	cr := csv.NewReader(check)
-	cr.Comma = sep
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	cr.TrimLeadingSpace = trim
-	cr.LazyQuotes = true
-	return &csvRecords{Reader: cr, check: check}
+// and their rule of quotes (ingest.NewCSVReader).
+func newCSVReader(r io.Reader, sep rune, trim bool) *ingest.CSVRecords {
+	return ingest.NewCSVReader(r, sep, trim)
 }
 
 // fastBlock is the size of the blocks in which csvLines reads its input.
@@ -78,7 +71,7 @@ type csvLines struct {
 	rec   []string
 	cols  []int               // 1-based column of each field of rec
 	split *ingest.ChunkParser // the tokenizer of the data lines, once set
-	slow  *csvRecords
+	slow  *ingest.CSVRecords
 	base  int // lines before the slow reader's first line
 	limit int // the longest line the input gives (the guard's lineLimit)
 }

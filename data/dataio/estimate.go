@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/consensuslab/consensus/data/internal/ingest"
 	"io"
 	"os"
 	"strings"
@@ -86,7 +87,7 @@ func EstimateFile(path string, f Format, opt ReadSettings) (FileEstimate, error)
 		if size, err = gzipTextSize(file, fi.Size()); err != nil {
 			return FileEstimate{}, err
 		}
-		zr, err := newGzipMembers(br)
+		zr, err := ingest.NewGzipMembers(br)
 		if err != nil {
 			return FileEstimate{}, err
 		}

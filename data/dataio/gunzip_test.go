@@ -9,6 +9,14 @@ import (
 	"testing"
 )
 
+// The flags of a gzip header (RFC 1952) that gzipMember sets.
+const (
+	gzipHCRC    = 1 << 1
+	gzipExtra   = 1 << 2
+	gzipName    = 1 << 3
+	gzipComment = 1 << 4
+)
+
 // gzipMember returns one gzip member of payload whose header has the
 // given flags' fields: a name and a comment of any length, an extra field,
 // a header CRC.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/data/internal/ingest"
 )
 
 // Default column names of label and gold files.
@@ -235,7 +236,7 @@ func readGold(ctx context.Context, r io.Reader, name string, f Format, d *data.D
 func textReader(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if p, _ := br.Peek(2); len(p) == 2 && p[0] == 0x1f && p[1] == 0x8b {
-		zr, err := newGzipMembers(br)
+		zr, err := ingest.NewGzipMembers(br)
 		if err != nil {
 			return nil, fmt.Errorf("corrupt compressed file: %w", err)
 		}

@@ -207,7 +207,7 @@ func (p *ChunkParser) parse(c *chunk) {
 // as its cell, as encoding/csv reads it (after ASCII white space that it
 // skips with TrimLeadingSpace); a quote inside a field that does not
 // start with one is an ordinary character, as in the general path
-// (csvRecords in package dataio); any other quote (a doubled one, a field
+// (CSVRecords, NewCSVReader); any other quote (a doubled one, a field
 // not closed on its line, which may go on over the next) makes the line
 // odd, for the general path to read or refuse.
 func (p *ChunkParser) split(data []byte, pos, end int) int {

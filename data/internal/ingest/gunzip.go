@@ -1,4 +1,4 @@
-package dataio
+package ingest
 
 import (
 	"bufio"
@@ -7,22 +7,22 @@ import (
 	"io"
 )
 
-// gzipMembers decompresses a gzip stream of one or more members, as
+// GzipMembers decompresses a gzip stream of one or more members, as
 // gzip.Reader does with Multistream, but takes header name and comment
 // fields of any length: Go's reader refuses those of 512 bytes or more as
 // a corrupt header, while gzip -t and Python read such files. Each
 // member's header is handed to gzip.Reader without those fields (and
 // without its header CRC, which covers them).
-type gzipMembers struct {
+type GzipMembers struct {
 	br *bufio.Reader
 	zr *gzip.Reader
 	pr prefixReader
 }
 
-// newGzipMembers returns a reader of the decompressed text of the gzip
+// NewGzipMembers returns a reader of the decompressed text of the gzip
 // stream in br, or the error of its first header.
-func newGzipMembers(br *bufio.Reader) (*gzipMembers, error) {
-	g := &gzipMembers{br: br}
+func NewGzipMembers(br *bufio.Reader) (*GzipMembers, error) {
+	g := &GzipMembers{br: br}
 	if err := g.open(); err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ const (
 )
 
 // open starts reading the member at the start of g.br.
-func (g *gzipMembers) open() error {
+func (g *GzipMembers) open() error {
 	head, err := gzipHeader(g.br)
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func (g *gzipMembers) open() error {
 }
 
 // Read reads decompressed text, member after member.
-func (g *gzipMembers) Read(p []byte) (int, error) {
+func (g *GzipMembers) Read(p []byte) (int, error) {
 	for {
 		n, err := g.zr.Read(p)
 		if err != io.EOF {
@@ -76,7 +76,7 @@ func (g *gzipMembers) Read(p []byte) (int, error) {
 }
 
 // Close releases the decompressor.
-func (g *gzipMembers) Close() error { return g.zr.Close() }
+func (g *GzipMembers) Close() error { return g.zr.Close() }
 
 // gzipHeader reads the header of a gzip member from br and returns it
 // without its name, comment and header CRC: the 10 fixed bytes with those

@@ -1,4 +1,4 @@
-package dataio
+package ingest
 
 import (
 	"bytes"
@@ -18,25 +18,41 @@ import (
 // error encoding/csv gives it.
 //
 // encoding/csv's LazyQuotes reads quotes inside unquoted cells so, but it
-// also takes a quoted cell that breaks the rule, so csvRecords reads with
+// also takes a quoted cell that breaks the rule, so CSVRecords reads with
 // LazyQuotes and refuses those cells with quoteCheck, which sees the
 // bytes before encoding/csv does.
 
-// csvRecords is encoding/csv's Reader with LazyQuotes, reading through a
+// CSVRecords is encoding/csv's Reader with LazyQuotes, reading through a
 // quoteCheck, with the errors of quoted cells that encoding/csv gives
-// without LazyQuotes.
-type csvRecords struct {
+// without LazyQuotes: the general path of every reader of delimited text
+// (NewCSVReader).
+type CSVRecords struct {
 	*csv.Reader
 	check *quoteCheck
 }
 
 // Read returns the next record, or the error of its quoted cell.
-func (c *csvRecords) Read() ([]string, error) {
+func (c *CSVRecords) Read() ([]string, error) {
 	rec, err := c.Reader.Read()
 	if err != nil && errors.Is(err, errBadQuote) {
 		return nil, c.check.bad
 	}
 	return rec, err
+}
+
+// NewCSVReader returns encoding/csv's Reader on r with the readers'
+// settings (separator sep, any number of fields a record, the record
+// reused, leading white space trimmed when trim is set) and the rule of
+// quotes above (CSVRecords).
+func NewCSVReader(r io.Reader, sep rune, trim bool) *CSVRecords {
+	check := newQuoteCheck(r, sep, trim)
+	cr := csv.NewReader(check)
+	cr.Comma = sep
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	cr.TrimLeadingSpace = trim
+	cr.LazyQuotes = true
+	return &CSVRecords{Reader: cr, check: check}
 }
 
 // errBadQuote is what a quoteCheck's Read returns at a quoted cell that
