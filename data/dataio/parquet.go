@@ -2,6 +2,7 @@ package dataio
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -173,6 +174,17 @@ func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parque
 	n, _ := ra.ReadAt(head[:], 0)
 	if err := parquetHead(head[:n], file); err != nil {
 		return nil, err
+	}
+	// The footer's length, in the 4 bytes before the closing magic number,
+	// must fit in the file: the library allocates a buffer of that length
+	// before it reads, gigabytes for a corrupt one.
+	var tail [4]byte
+	if size >= 12 {
+		if n, _ := ra.ReadAt(tail[:], size-8); n == 4 {
+			if footer := int64(binary.LittleEndian.Uint32(tail[:])); footer > size-12 {
+				return nil, &InputError{File: file, Msg: fmt.Sprintf("corrupt or truncated Parquet file: its footer's length, %d bytes, exceeds the file's %d", footer, size)}
+			}
+		}
 	}
 	pf, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -143,5 +144,24 @@ func TestParquetPageValueCount(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "corrupt Parquet file (row group 1, task column 'task': page 1 declares") {
 			t.Errorf("byte 18 = %#x: error %v, want the page refused", v, err)
 		}
+	}
+}
+
+// TestParquetFooterLength checks that a footer length beyond the file
+// (the 4 bytes before the closing magic number, corrupt) is refused before
+// the Parquet library allocates a buffer of that length: gigabytes for
+// the high byte set, under a memory limit of 64 MiB.
+func TestParquetFooterLength(t *testing.T) {
+	b := simParquet(t)
+	b[len(b)-5] = 0xd4 // the footer length's high byte
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := checkParquetRead(t, b, "footer length")
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "its footer's length") {
+		t.Errorf("error %v, want the footer's length refused", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+		t.Errorf("the read allocated %d MiB", got>>20)
 	}
 }
