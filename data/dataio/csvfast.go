@@ -34,15 +34,9 @@ var useFastCSV = true
 func newRecords(text io.Reader, sep rune) records {
 	trim := !unicode.IsSpace(sep)
 	if !useFastCSV {
-		return newCSVReader(text, sep, trim)
+		return ingest.NewCSVReader(text, sep, trim)
 	}
 	return &csvLines{r: text, sep: sep, trim: trim, buf: make([]byte, 0, fastBlock)}
-}
-
-// newCSVReader returns encoding/csv's Reader with the readers' settings
-// and their rule of quotes (ingest.NewCSVReader).
-func newCSVReader(r io.Reader, sep rune, trim bool) *ingest.CSVRecords {
-	return ingest.NewCSVReader(r, sep, trim)
 }
 
 // fastBlock is the size of the blocks in which csvLines reads its input.
@@ -198,7 +192,7 @@ func (f *csvLines) fill() {
 // quoted field that goes on over the next line, or an error) it reports
 // false, and the input goes to encoding/csv from raw on.
 func (f *csvLines) oneLine(raw []byte) bool {
-	cr := newCSVReader(bytes.NewReader(raw), f.sep, f.trim)
+	cr := ingest.NewCSVReader(bytes.NewReader(raw), f.sep, f.trim)
 	rec, err := cr.Read()
 	if err != nil {
 		return false
@@ -225,7 +219,7 @@ func (f *csvLines) handOver(raw []byte) {
 	if f.err != nil {
 		tail = ingest.ErrReader{Err: f.err}
 	}
-	f.slow = newCSVReader(io.MultiReader(bytes.NewReader(rest), tail), f.sep, f.trim)
+	f.slow = ingest.NewCSVReader(io.MultiReader(bytes.NewReader(rest), tail), f.sep, f.trim)
 	f.base = f.line
 	f.buf, f.pos = nil, 0
 }

@@ -112,7 +112,7 @@ func compareRecords(t *testing.T, in []byte, sep rune, block int, fail bool) {
 		return r
 	}
 	trim := sep != '\t' && sep != ' '
-	want := newCSVReader(source(), sep, trim)
+	want := ingest.NewCSVReader(source(), sep, trim)
 	got := &csvLines{r: source(), sep: sep, trim: trim, buf: make([]byte, 0, block)}
 	for n := 0; ; n++ {
 		wrec, werr := want.Read()
