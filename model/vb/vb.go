@@ -64,6 +64,12 @@ type vbChunk struct {
 	// settles holds DA's object updates of a batch until their end
 	// (vbDA.settleAll).
 	settles vbSettles
+	// pad keeps the fields a goroutine writes for every object (change,
+	// and through glob its sums) off the cache line of the next chunk's,
+	// which another goroutine works on at the same time: sharing a line,
+	// the two cores took turns owning it, and the default's LA passes
+	// spent most of their time waiting for it (false sharing).
+	_ [64]byte
 }
 
 // vbFit runs mean-field variational Bayes for a conjugate noise model under
@@ -108,7 +114,9 @@ func vbFit(ctx context.Context, name string, d *data.Dataset, set model.Settings
 		most := fitting.MostLabels(d, lo, hi)
 		chunks[i] = vbChunk{
 			lo: lo, hi: hi, frozen: frozen,
-			glob: make([]float64, k),
+			// A whole number of cache lines (64 bytes), so that no two
+			// chunks' sums share one (see vbChunk's padding).
+			glob: make([]float64, k, (k+7)/8*8),
 			p:    make([]float64, max(most, fitting.BatchLabels)*k),
 			g:    make([]float64, max(most, fitting.BatchLabels)*k),
 		}
