@@ -181,6 +181,7 @@ func (v *dsVB) learnPrior(acc []float64) {
 	// worker.
 	cs, ns := make([]float64, 0, w*k), make([]float64, 0, w)
 	m, psiB := make([]float64, k), make([]float64, k)
+	args := make([]float64, 0, w*(k+1))
 	for z := range k {
 		beta := v.beta[z*k : (z+1)*k]
 		cs, ns = cs[:0], ns[:0]
@@ -204,15 +205,32 @@ func (v *dsVB) learnPrior(acc []float64) {
 		for range sharedPriorSteps {
 			sb := sum(beta)
 			psb := num.Digamma(sb)
-			var den float64
-			clear(row)
+			// Every digamma of the step in one call (DigammaTo, bit for
+			// bit Digamma's), in the order the sums below take them:
+			// each worker's ψ(C_w(z, y) + β_z(y)) for C > 0, then its
+			// ψ(n_wz + Σβ_z).
+			args = args[:0]
 			for i, n := range ns {
 				for y, c := range cs[i*k : (i+1)*k] {
 					if c > 0 {
-						row[y] += num.Digamma(c + beta[y])
+						args = append(args, c+beta[y])
 					}
 				}
-				den += num.Digamma(n + sb)
+				args = append(args, n+sb)
+			}
+			num.DigammaTo(args, args)
+			var den float64
+			clear(row)
+			at := 0
+			for i := range ns {
+				for y, c := range cs[i*k : (i+1)*k] {
+					if c > 0 {
+						row[y] += args[at]
+						at++
+					}
+				}
+				den += args[at]
+				at++
 			}
 			den -= float64(len(ns)) * psb
 			if den <= 0 {
