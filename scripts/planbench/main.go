@@ -32,12 +32,12 @@ import (
 
 func main() {
 	names := flag.String("datasets", "rte,temp,duchenne,websearch,adult", "comma-separated shipped data sets to replay")
-	sims := flag.String("sims", "2:1,2:2,5:1,5:2", "simulated crowds K:seed (1000 tasks, 100 workers, 10 labels a task, 10% spammers, 5% adversaries)")
+	sims := flag.String("sims", "2:1,2:2,5:1,5:2", "simulated crowds K:seed or K:first-last (1000 tasks, 100 workers, 10 labels a task, 10% spammers, 5% adversaries)")
 	reveal := flag.Int("reveal", 1, "labels of every task revealed before any is spent")
 	simReveal := flag.Int("sim-reveal", 2, "labels revealed first in the simulated crowds")
 	batch := flag.Float64("batch", 0.05, "labels revealed between two fits, as a fraction of the tasks")
 	out := flag.String("plots", "", "directory for the plots (planning_NAME.png); empty: none")
-	asks := flag.String("ask", "2:1,2:2,2:3,2:4,2:5,2:6,5:1,5:2,5:3,5:4,5:5,5:6", "interactive simulations K:seed (the crowds of -sims)")
+	asks := flag.String("ask", "2:1-6,5:1-6", "interactive simulations K:seed or K:first-last (the crowds of -sims)")
 	askPlots := flag.String("ask-plots", "2:1,5:1", "interactive simulations K:seed drawn under -plots")
 	available := flag.Float64("available", 0.2, "the fraction of the workers available in every batch of the pool-restricted planner")
 	perWorker := flag.Int("per-worker", 5, "labels a worker of the restricted pool gives in one batch at most")
@@ -45,8 +45,10 @@ func main() {
 	flag.IntVar(&planSet.Lookahead, "lookahead", 0, "the planner's lookahead (plan.Settings.Lookahead; 0: its default)")
 	flag.Parse()
 	log.SetFlags(0)
-	fmt.Println("| data set | tasks | labels | reveal | uniform, all labels | planner reaches it at | fraction of the labels beyond the first | planner within 0.005 at |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	if len(split(*names))+len(split(*sims)) > 0 {
+		fmt.Println("| data set | tasks | labels | reveal | uniform, all labels | planner reaches it at | fraction of the labels beyond the first | planner within 0.005 at |")
+		fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	}
 	for _, name := range split(*names) {
 		d, g, err := datasets.Load(name)
 		if err != nil {
@@ -54,49 +56,57 @@ func main() {
 		}
 		run(name, d, plan.GoldTruth(d, g), *reveal, *batch, *out)
 	}
-	for _, s := range split(*sims) {
-		k, seed := crowd(s)
+	for _, ks := range crowds(*sims) {
+		k, seed := ks[0], uint64(ks[1])
 		c, err := plan.Crowd{Tasks: 1000, Workers: 100, Classes: k, LabelsPerTask: 10, Spammers: 0.1, Adversaries: 0.05, Seed: seed}.Simulate()
 		if err != nil {
 			log.Fatal(err)
 		}
 		run(fmt.Sprintf("sim-K%d-seed%d", k, seed), c.Data, c.Truth, *simReveal, *batch, *out)
 	}
-	if len(split(*asks)) == 0 {
+	if len(crowds(*asks)) == 0 {
 		return
 	}
 	fmt.Println()
 	fmt.Printf("| crowd | uniform, all labels | every worker: planner reaches it at | share | stopped at | %g of the workers, %d labels each: reaches it at | share | stopped at |\n", *available, *perWorker)
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
-	drawn := map[string]bool{}
-	for _, s := range split(*askPlots) {
-		drawn[s] = true
+	drawn := map[[2]int]bool{}
+	for _, ks := range crowds(*askPlots) {
+		drawn[ks] = true
 	}
 	var shares [2][]float64
-	for _, s := range split(*asks) {
-		k, seed := crowd(s)
+	for _, ks := range crowds(*asks) {
+		k, seed := ks[0], uint64(ks[1])
 		c, err := plan.Crowd{Tasks: 1000, Workers: 100, Classes: k, LabelsPerTask: 10, Spammers: 0.1, Adversaries: 0.05, Seed: seed}.Simulate()
 		if err != nil {
 			log.Fatal(err)
 		}
 		dir := ""
-		if drawn[s] {
+		if drawn[ks] {
 			dir = *out
 		}
 		f := ask(fmt.Sprintf("ask-K%d-seed%d", k, seed), c, seed, *simReveal, *batch, *available, *perWorker, dir)
 		shares[0], shares[1] = append(shares[0], f[0]), append(shares[1], f[1])
 	}
-	fmt.Printf("\nmedian share: every worker %.2f, %g of the workers %.2f\n", median(shares[0]), *available, median(shares[1]))
+	fmt.Printf("\nmedian share (never: 1): every worker %.2f, %g of the workers %.2f\n", median(shares[0]), *available, median(shares[1]))
 }
 
-// crowd parses K:seed.
-func crowd(s string) (int, uint64) {
-	var k int
-	var seed uint64
-	if _, err := fmt.Sscanf(s, "%d:%d", &k, &seed); err != nil {
-		log.Fatalf("%q: want K:seed", s)
+// crowds parses a comma-separated list of crowds, K:seed or
+// K:first-last (every seed from first to last).
+func crowds(list string) [][2]int {
+	var out [][2]int
+	for _, s := range split(list) {
+		var k, first, last int
+		if n, _ := fmt.Sscanf(s, "%d:%d-%d", &k, &first, &last); n == 2 {
+			last = first
+		} else if n != 3 {
+			log.Fatalf("%q: want K:seed or K:first-last", s)
+		}
+		for seed := first; seed <= last; seed++ {
+			out = append(out, [2]int{k, seed})
+		}
 	}
-	return k, seed
+	return out
 }
 
 // ask runs the interactive simulation of c by round-robin and by the
@@ -125,11 +135,14 @@ func ask(name string, c *plan.Simulated, seed uint64, reveal int, batch, availab
 		if err != nil {
 			log.Fatal(err)
 		}
-		stopped := "-"
+		reached, share, stopped := "never", "-", "-"
+		if spent >= 0 {
+			reached, share = fmt.Sprint(spent), fmt.Sprintf("%.2f", frac)
+		}
 		if p.Stopped >= 0 {
 			stopped = fmt.Sprint(p.Stopped)
 		}
-		row += fmt.Sprintf(" %d | %.2f | %s |", spent, frac, stopped)
+		row += fmt.Sprintf(" %s | %s | %s |", reached, share, stopped)
 		if pool > 0 {
 			p.Strategy = fmt.Sprintf("planner, %g of the workers", pool)
 		} else {
