@@ -51,6 +51,9 @@ type Curve struct {
 	// such a batch is spent in turn, so that both curves end with every
 	// label revealed.
 	Stopped int
+	// Labels holds, for a Simulation, the labels asked by its end, every
+	// task's in the order asked; it is nil for a Replay.
+	Labels *data.Dataset
 }
 
 // Replay replays the recorded labels of d: every task's first Reveal

@@ -80,7 +80,7 @@ type SimSettings struct {
 // nothing (its stopping rule: Stopped then holds the labels spent). After
 // every batch vb-la-ds is fitted to the labels asked and its consensus
 // scored against s.Truth. Spent counts the labels beyond every task's
-// first, as Replay's do.
+// first, as Replay's do; Labels holds the labels asked.
 //
 // The result depends on set.Seed and the other settings alone, not on the
 // number of goroutines.
@@ -136,6 +136,7 @@ func Simulation(ctx context.Context, s *Simulated, strategy string, set *SimSett
 		}
 		c.Spent = append(c.Spent, sub.NumLabels()-first)
 		c.Accuracy = append(c.Accuracy, accuracy(p.Probs, k, s.Truth))
+		c.Labels = sub
 		left := total - sub.NumLabels()
 		if left <= 0 {
 			return c, nil
