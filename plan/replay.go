@@ -36,7 +36,8 @@ type ReplaySettings struct {
 	Fit *model.Settings
 }
 
-// Curve is the accuracy of a replay against the labels spent.
+// Curve is the accuracy of a replay or a simulation against the labels
+// spent.
 type Curve struct {
 	// Strategy is Planned or Uniform.
 	Strategy string
@@ -47,9 +48,10 @@ type Curve struct {
 	// truth at every fit.
 	Accuracy []float64
 	// Stopped is the number of labels spent when the planner first chose
-	// fewer tasks than a batch (its stopping rule), or -1. The rest of
-	// such a batch is spent in turn, so that both curves end with every
-	// label revealed.
+	// fewer tasks than a batch (its stopping rule), or -1. In a Replay the
+	// rest of such a batch is spent in turn, so that both curves end with
+	// every label revealed; a Simulation's planner ends when it chooses
+	// none.
 	Stopped int
 	// Labels holds, for a Simulation, the labels asked by its end, every
 	// task's in the order asked; it is nil for a Replay.

@@ -77,7 +77,8 @@ type SimSettings struct {
 // or a fraction Available of them drawn for the batch), each worker at
 // most PerWorker of them, never a worker for a task it labelled; it stops
 // when it has asked as many labels as uniform does, or when Next chooses
-// nothing (its stopping rule: Stopped then holds the labels spent). After
+// nothing (its stopping rule, or no worker of the batch's pool left for a
+// task below it: Stopped then holds the labels spent). After
 // every batch vb-la-ds is fitted to the labels asked and its consensus
 // scored against s.Truth. Spent counts the labels beyond every task's
 // first, as Replay's do; Labels holds the labels asked.
