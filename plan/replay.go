@@ -48,10 +48,10 @@ type Curve struct {
 	// truth at every fit.
 	Accuracy []float64
 	// Stopped is the number of labels spent when the planner first chose
-	// fewer tasks than a batch (its stopping rule), or -1. In a Replay the
-	// rest of such a batch is spent in turn, so that both curves end with
-	// every label revealed; a Simulation's planner ends when it chooses
-	// none.
+	// fewer tasks than a batch (its stopping rule), or -1; the rest of
+	// such a batch is spent in turn, so that both curves end with every
+	// label revealed. In a Simulation it is the number spent when the
+	// planner chose none, where its curve ends.
 	Stopped int
 	// Labels holds, for a Simulation, the labels asked by its end, every
 	// task's in the order asked; it is nil for a Replay.
