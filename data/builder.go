@@ -3,7 +3,8 @@ package data
 import "github.com/consensuslab/consensus/data/internal/ingest"
 
 // Builder accumulates labels given as strings and builds a Dataset.
-// The zero value is not usable; call NewBuilder.
+// The zero value is an empty Builder that collects the classes from the
+// labels, as NewBuilder(nil) returns.
 //
 // Labels are stored in chunks, so that adding one never copies the earlier
 // ones, and a Builder uses 6 bytes per label (worker and class indices) as
@@ -28,17 +29,42 @@ func NewBuilder(classes []string) (*Builder, error) {
 
 // Add records one noisy label. It returns an error if the class list is
 // fixed and label is not in it, or if there are too many classes.
-func (b *Builder) Add(task, worker, label string) error { return b.b.Add(task, worker, label) }
+func (b *Builder) Add(task, worker, label string) error {
+	if err := b.init(); err != nil {
+		return err
+	}
+	return b.b.Add(task, worker, label)
+}
 
 // Len returns the number of labels added so far.
-func (b *Builder) Len() int { return b.b.Len() }
+func (b *Builder) Len() int {
+	if b.b == nil {
+		return 0
+	}
+	return b.b.Len()
+}
 
 // Build returns the Dataset. Tasks and workers are indexed in order of first
 // appearance. Classes keep the order given to NewBuilder; otherwise they are
 // sorted numerically when all parse as numbers and lexically if not.
 // The Builder is not changed: more labels may be added and Build called
 // again.
-func (b *Builder) Build() (*Dataset, error) { return fromLabels(b.b.Build(false)) }
+func (b *Builder) Build() (*Dataset, error) {
+	if err := b.init(); err != nil {
+		return nil, err
+	}
+	return fromLabels(b.b.Build(false))
+}
+
+// init makes the zero Builder NewBuilder(nil)'s.
+func (b *Builder) init() error {
+	if b.b != nil {
+		return nil
+	}
+	nb, err := ingest.NewBuilder(nil)
+	b.b = nb
+	return err
+}
 
 // SortClasses sorts class names in place: numerically if every name parses as
 // a floating-point number, lexically otherwise.

@@ -29,11 +29,13 @@ func (g *Gold) Split(fraction float64, seed uint64) (train, rest *Gold) {
 }
 
 // Without returns g without the tasks of train, keeping g's unmatched
-// counts.
+// counts; a nil train removes none.
 func (g *Gold) Without(train *Gold) *Gold {
-	in := make(map[int32]bool, train.Len())
-	for _, t := range train.Task {
-		in[t] = true
+	in := map[int32]bool{}
+	if train != nil {
+		for _, t := range train.Task {
+			in[t] = true
+		}
 	}
 	out := &Gold{Unmatched: g.Unmatched, UnmatchedTasks: g.UnmatchedTasks}
 	for i, t := range g.Task {

@@ -35,8 +35,11 @@ type BinaryRelevance struct {
 // Crowd-Kit's BinaryRelevance: for every class c, est fits the binary
 // labels "c is among the classes chosen" (classes "0" and "1") of every
 // label of m, with the settings s. The fits are independent; an error of
-// one names its class.
+// one names its class. A nil est or m is an error wrapping ErrArgument.
 func FitBinaryRelevance(ctx context.Context, est Estimator, m *MultiLabels, s *Settings) (*BinaryRelevance, error) {
+	if est == nil || m == nil {
+		return nil, fmt.Errorf("%w: binary relevance without an estimator or labels", ErrArgument)
+	}
 	n := len(m.Task)
 	if len(m.Worker) != n || len(m.Chosen) != n {
 		return nil, fmt.Errorf("binary relevance: %d tasks, %d workers and %d label sets; want one of each per label", n, len(m.Worker), len(m.Chosen))

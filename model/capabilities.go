@@ -121,8 +121,20 @@ func (m Model) WorkerColumns(d *data.Dataset) []string {
 }
 
 // SetWorker sets worker w's block of x to the parameters the noise model
-// (a noise.WorkerSetter) derives from vals.
+// (a noise.WorkerSetter) derives from vals. It returns an error wrapping
+// ErrIncomplete if m lacks a part, and one wrapping ErrArgument if d is
+// nil, w is not a worker of d or x has not NumParams(d) elements.
 func (m Model) SetWorker(d *data.Dataset, x []float64, w int, vals []float64) error {
+	if err := CheckParts(m.Noise, m.Latent, true); err != nil {
+		return err
+	}
+	n := 0
+	if d != nil {
+		n = m.NumParams(d)
+	}
+	if err := CheckWorkerArgs(d, x, w, n); err != nil {
+		return err
+	}
 	ws, ok := m.Noise.(noise.WorkerSetter)
 	if !ok {
 		return fmt.Errorf("model %s: noise model %s cannot set worker parameters", m.Name(), m.Noise.Name())

@@ -144,8 +144,12 @@ type Guard struct {
 
 // Check applies the guard to r, the fit of m on d with settings s, and
 // returns the fit to keep. A cancelled context stops it with the
-// context's error; a refit that fails otherwise is left out.
+// context's error; a refit that fails otherwise is left out. A nil d or r
+// is an error wrapping ErrArgument.
 func (g Guard) Check(ctx context.Context, m Model, d *data.Dataset, s *Settings, r *Result) (*Result, error) {
+	if d == nil || r == nil {
+		return nil, fmt.Errorf("%w: the label-switching guard without a data set or a fit", ErrArgument)
+	}
 	k := d.NumClasses()
 	a := r.Agreement()
 	if a >= 1/float64(k) {

@@ -98,6 +98,27 @@ const IncompleteName = "incomplete"
 // an estimator that lacks a part it needs, such as the zero Model.
 var ErrIncomplete = errors.New("estimator lacks a part")
 
+// ErrArgument is wrapped by the error of a function or method of this
+// package, or of an estimator family, given an argument no caller should
+// pass: a nil data set, a worker out of range, a parameter vector of
+// another length. Callers test it with errors.Is.
+var ErrArgument = errors.New("model: invalid argument")
+
+// CheckWorkerArgs returns an error wrapping ErrArgument unless d is not
+// nil, w is one of its workers and x has n parameters: the check of a
+// WorkerStarter's SetWorker before it touches x.
+func CheckWorkerArgs(d *data.Dataset, x []float64, w, n int) error {
+	switch {
+	case d == nil:
+		return fmt.Errorf("%w: no data set", ErrArgument)
+	case w < 0 || w >= d.NumWorkers():
+		return fmt.Errorf("%w: worker %d of %d", ErrArgument, w, d.NumWorkers())
+	case len(x) != n:
+		return fmt.Errorf("%w: %d parameters, want %d", ErrArgument, len(x), n)
+	}
+	return nil
+}
+
 // CheckParts returns an error wrapping ErrIncomplete, naming the missing
 // part, if n or a is nil (a is not checked when checkLatent is false): the
 // check of a composite estimator's Fit before anything else.

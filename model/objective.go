@@ -187,7 +187,7 @@ func (o *objective) allocScratch() {
 			continue // no batch scratch: see probObjects
 		}
 		if o.slatent != nil {
-			c.gs = make([]float64, fitting.MostBatchObjects(o.d, c.lo, c.hi)*k)
+			c.gs = make([]float64, fitting.MostBatchTasks(o.d, c.lo, c.hi)*k)
 		}
 		c.l = make([]float64, max(most, fitting.BatchLabels)*k)
 		c.g = make([]float64, max(most, fitting.BatchLabels)*k)

@@ -78,8 +78,11 @@ func (e WeightedVote) Fit(ctx context.Context, d *data.Dataset, _ *Settings) (*R
 // Check returns an error if e cannot fit d: Skills does not hold one entry
 // per worker, a skill or Default is negative or infinite, a worker has no
 // skill under MissingError, or an object has no label of a worker with one
-// under MissingIgnore.
+// under MissingIgnore; d nil is an error wrapping ErrArgument.
 func (e WeightedVote) Check(d *data.Dataset) error {
+	if d == nil {
+		return fmt.Errorf("%w: mv: no data set", ErrArgument)
+	}
 	_, err := e.weights(d)
 	return err
 }

@@ -387,11 +387,11 @@ func (DS) Info() Info {
 // SetWorker sets a worker's confusion logits to the logarithms of the
 // probabilities vals, p[z,y] in WorkerColumns order, each raised to 1e-12;
 // every row z must sum to 1 within 1e-6.
-func (DS) SetWorker(d *data.Dataset, vals, w []float64) error {
-	k := d.NumClasses()
-	if err := valueCount(vals, k*k); err != nil {
+func (m DS) SetWorker(d *data.Dataset, vals, w []float64) error {
+	if err := setWorkerArgs(m, d, vals, w, func(k int) int { return k * k }); err != nil {
 		return err
 	}
+	k := d.NumClasses()
 	for z := range k {
 		var sum float64
 		for y := range k {

@@ -268,8 +268,8 @@ func (GLAD) Info() Info {
 
 // SetWorker sets a worker's ability e_w to vals[0], which must be finite;
 // the object difficulties keep their initial values.
-func (GLAD) SetWorker(_ *data.Dataset, vals, w []float64) error {
-	if err := valueCount(vals, 1); err != nil {
+func (m GLAD) SetWorker(d *data.Dataset, vals, w []float64) error {
+	if err := setWorkerArgs(m, d, vals, w, func(int) int { return 1 }); err != nil {
 		return err
 	}
 	if err := finiteValues([]string{"ability"}, vals); err != nil {

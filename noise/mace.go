@@ -213,8 +213,8 @@ func (MACE) Info() Info {
 // SetWorker sets a worker's parameters from vals, θ_w ("truthful") and
 // ξ_w ("spam[y]"): the logit of θ_w and the logarithms of ξ_w(y), each
 // probability kept at least 1e-12; ξ_w must sum to 1 within 1e-6.
-func (MACE) SetWorker(d *data.Dataset, vals, w []float64) error {
-	if err := valueCount(vals, 1+d.NumClasses()); err != nil {
+func (m MACE) SetWorker(d *data.Dataset, vals, w []float64) error {
+	if err := setWorkerArgs(m, d, vals, w, func(k int) int { return 1 + k }); err != nil {
 		return err
 	}
 	if err := probability("truthful", vals[0]); err != nil {

@@ -226,11 +226,11 @@ func (MME) Info() Info {
 
 // SetWorker sets a worker's matrix to vals, e[z,y] in WorkerColumns order,
 // which must be finite; the object matrices keep their initial values.
-func (MME) SetWorker(d *data.Dataset, vals, w []float64) error {
-	k := d.NumClasses()
-	if err := valueCount(vals, k*k); err != nil {
+func (m MME) SetWorker(d *data.Dataset, vals, w []float64) error {
+	if err := setWorkerArgs(m, d, vals, w, func(k int) int { return k * k }); err != nil {
 		return err
 	}
+	k := d.NumClasses()
 	for i, v := range vals {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("e[%s,%s] = %v is not a finite number", d.Classes[i/k], d.Classes[i%k], v)

@@ -1,6 +1,7 @@
 package noise
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -257,6 +258,27 @@ type WorkerSetter interface {
 // to 2⁵³, beyond which counts are no longer exact in float64 and
 // pseudo-counts built from them overflow the bound's sums.
 func labelCount(n float64) bool { return n >= 0 && n <= 1<<53 }
+
+// ErrArgument is wrapped by the error of a WorkerSetter's SetWorker given
+// arguments no caller should pass, rather than bad worker values: a nil
+// data set, or a block w that is not WorkerDim(K) parameters long. Callers
+// test it with errors.Is.
+var ErrArgument = errors.New("noise: invalid argument")
+
+// setWorkerArgs returns an error wrapping ErrArgument unless d is not nil
+// and w is one worker's block of m's parameters for the classes of d, and
+// otherwise valueCount's error unless vals holds want(k) values for the k
+// classes of d.
+func setWorkerArgs(m Model, d *data.Dataset, vals, w []float64, want func(k int) int) error {
+	if d == nil {
+		return fmt.Errorf("%w: %s.SetWorker without a data set", ErrArgument, m.Name())
+	}
+	k := d.NumClasses()
+	if dim := m.WorkerDim(k); len(w) != dim {
+		return fmt.Errorf("%w: %s.SetWorker into %d parameters, want %d", ErrArgument, m.Name(), len(w), dim)
+	}
+	return valueCount(vals, want(k))
+}
 
 // valueCount returns an error unless vals holds want values.
 func valueCount(vals []float64, want int) error {

@@ -137,8 +137,8 @@ func (OneCoin) Info() Info {
 
 // SetWorker sets a worker's accuracy logit c_w to logit(vals[0]), the
 // accuracy kept within [1e-12, 1 - 1e-12].
-func (OneCoin) SetWorker(_ *data.Dataset, vals, w []float64) error {
-	if err := valueCount(vals, 1); err != nil {
+func (m OneCoin) SetWorker(d *data.Dataset, vals, w []float64) error {
+	if err := setWorkerArgs(m, d, vals, w, func(int) int { return 1 }); err != nil {
 		return err
 	}
 	if err := probability("accuracy", vals[0]); err != nil {

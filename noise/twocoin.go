@@ -80,8 +80,8 @@ func (TwoCoin) SampleParams(rng *rand.Rand, _ int, w, _ []float64) {
 
 // SetWorker sets c_w(z) = logit(vals[z]), the accuracies kept within
 // [1e-12, 1 - 1e-12].
-func (TwoCoin) SetWorker(d *data.Dataset, vals, w []float64) error {
-	if err := valueCount(vals, d.NumClasses()); err != nil {
+func (m TwoCoin) SetWorker(d *data.Dataset, vals, w []float64) error {
+	if err := setWorkerArgs(m, d, vals, w, func(k int) int { return k }); err != nil {
 		return err
 	}
 	for z, c := range d.Classes {

@@ -21,6 +21,18 @@ type Path struct {
 // permissions, its file system) is reported without it.
 var ErrBadPath = errors.New("bad input or output path")
 
+// ErrArgument is wrapped by the errors of the writers and readers of this
+// package given an argument no caller should pass: a nil data set, table,
+// fit or estimator, or values that are not one per task (or per task and
+// class) of the data set. Callers test it with errors.Is.
+var ErrArgument = errors.New("output: invalid argument")
+
+// argErrorf returns an error wrapping ErrArgument with the message format
+// gives.
+func argErrorf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrArgument}, args...)...)
+}
+
 // pathError is an error of CheckPaths that wraps ErrBadPath without adding
 // to its message.
 type pathError struct{ msg string }
@@ -122,6 +134,9 @@ func checkOutput(inputs, before []Path, out Path) error {
 // PathMessage returns the message of err without the path that an
 // *os.PathError puts before it, for messages that name the path already.
 func PathMessage(err error) string {
+	if err == nil {
+		return ""
+	}
 	if pe, ok := err.(*os.PathError); ok {
 		return pe.Err.Error()
 	}

@@ -45,6 +45,9 @@ func formatted(path string, f dataio.Format, write func(io.Writer, dataio.Format
 // nearly all distinct, stays plain, which is as small and much cheaper to
 // write.
 func WriteLabels(w io.Writer, d *data.Dataset, f dataio.Format) error {
+	if d == nil {
+		return argErrorf("no data set")
+	}
 	t, err := table.NewWriter(w, f, []table.Column{{Name: "task"}, {Name: "worker", Kind: table.Dict}, {Name: "label", Kind: table.Dict}})
 	if err != nil {
 		return err

@@ -99,8 +99,17 @@ func LoadMultiLabels(ctx context.Context, path string, f dataio.Format, opt data
 // MultiLabelTable returns the consensus file of consensus multilabel: for
 // every task of the fit br, its chosen classes (BinaryRelevance.Chosen,
 // ties broken with seed) joined by sep, or empty if it has none, and the
-// probability of every class (p_<class>).
-func MultiLabelTable(br *model.BinaryRelevance, seed uint64, sep, empty string) *Table {
+// probability of every class (p_<class>). It returns an error wrapping
+// ErrArgument if br is nil or has not one fit per class.
+func MultiLabelTable(br *model.BinaryRelevance, seed uint64, sep, empty string) (*Table, error) {
+	if br == nil || br.Data == nil || len(br.Fits) == 0 || len(br.Fits) != len(br.Data.Classes) {
+		return nil, argErrorf("a multi-label fit without one binary fit per class")
+	}
+	for _, r := range br.Fits {
+		if r == nil || r.Data == nil || r.Data.NumTasks() != br.Fits[0].Data.NumTasks() {
+			return nil, argErrorf("a multi-label fit whose binary fits are not all of its tasks")
+		}
+	}
 	prob, chosen := br.Chosen(seed)
 	classes := br.Data.Classes
 	t := &Table{Columns: []string{"task", "labels"}, Numeric: []bool{false, false}}
@@ -123,5 +132,5 @@ func MultiLabelTable(br *model.BinaryRelevance, seed uint64, sep, empty string) 
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	return t
+	return t, nil
 }

@@ -125,12 +125,23 @@ type WorkerTable struct {
 	Lines []int
 }
 
+// check returns an error wrapping ErrArgument unless t has one value per
+// worker and column and one line per worker.
+func (t *WorkerTable) check() error {
+	if len(t.Values) != len(t.Workers)*len(t.Columns) || len(t.Lines) != len(t.Workers) {
+		return argErrorf("a worker table of %d values and %d lines for %d workers and %d columns", len(t.Values), len(t.Lines), len(t.Workers), len(t.Columns))
+	}
+	return nil
+}
+
 // WorkerIndices returns, for every row of t, the index of its worker in
 // d, or -1 for a worker that d does not have.
 func (t *WorkerTable) WorkerIndices(d *data.Dataset) []int {
-	index := make(map[string]int, d.NumWorkers())
-	for w, name := range d.Workers {
-		index[name] = w
+	index := map[string]int{}
+	if d != nil {
+		for w, name := range d.Workers {
+			index[name] = w
+		}
 	}
 	out := make([]int, len(t.Workers))
 	for i, name := range t.Workers {
@@ -147,8 +158,16 @@ func (t *WorkerTable) WorkerIndices(d *data.Dataset) []int {
 // parameters of the workers of t, whose columns are m.WorkerColumns(d),
 // set by m.SetWorker, and the indices of the workers it set; a worker that
 // d does not have is skipped. A row that SetWorker refuses gives a
-// dataio.InputError naming file, the row's line and the problem.
+// dataio.InputError naming file, the row's line and the problem; a nil m
+// or d, or a table whose Values are not one per worker and column, an
+// error wrapping ErrArgument.
 func (t *WorkerTable) Start(m model.WorkerStarter, d *data.Dataset, file string) ([]float64, []int, error) {
+	if m == nil || d == nil {
+		return nil, nil, argErrorf("worker parameters without an estimator or a data set")
+	}
+	if err := t.check(); err != nil {
+		return nil, nil, err
+	}
 	x := m.Init(d)
 	nc := len(t.Columns)
 	var set []int
@@ -170,8 +189,18 @@ func (t *WorkerTable) Start(m model.WorkerStarter, d *data.Dataset, file string)
 // and the number of workers of d that have one; workers of t that d does
 // not have are left aside. A skill must be a finite number, at least 0:
 // another value gives a dataio.InputError naming file, the row's line and
-// the worker.
+// the worker. A nil d, a table without columns or whose Values are not
+// one per worker and column, is an error wrapping ErrArgument.
 func (t *WorkerTable) Skills(d *data.Dataset, file string) (skills []float64, given int, err error) {
+	if d == nil {
+		return nil, 0, argErrorf("skills without a data set")
+	}
+	if err := t.check(); err != nil {
+		return nil, 0, err
+	}
+	if len(t.Columns) == 0 {
+		return nil, 0, argErrorf("skills from a table without columns")
+	}
 	index := t.WorkerIndices(d)
 	skills = make([]float64, d.NumWorkers())
 	for w := range skills {

@@ -31,8 +31,12 @@ type Summary struct {
 
 // SummaryFile returns the output of fit --summary at path: the Summary of
 // the result r of the model requested (the --model value, such as "auto"),
-// as indented JSON.
+// as indented JSON. A nil r, or one without its data set, gives a File
+// whose Write returns an error wrapping ErrArgument.
 func SummaryFile(path, requested string, r *model.Result) File {
+	if r == nil || r.Data == nil {
+		return File{Path: path, Write: func(io.Writer) error { return argErrorf("a summary without a fit") }}
+	}
 	d := r.Data
 	s := Summary{
 		Model: r.Model, Requested: requested, Converged: r.Converged,

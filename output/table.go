@@ -12,6 +12,9 @@ import (
 // task and label, one gold task a row in the order of g. dataio.ReadGoldAs
 // reads the result back against d into an equal Gold.
 func WriteGold(w io.Writer, d *data.Dataset, g *data.Gold, f dataio.Format) error {
+	if d == nil || g == nil {
+		return argErrorf("gold labels without a data set or gold")
+	}
 	t, err := table.NewWriter(w, f, []table.Column{{Name: "task"}, {Name: "label"}})
 	if err != nil {
 		return err
@@ -50,6 +53,9 @@ type Table struct {
 // not finite), or Parquet with string columns and double columns for the
 // numeric ones.
 func WriteTable(w io.Writer, t *Table, f dataio.Format) error {
+	if t == nil {
+		return argErrorf("no table")
+	}
 	cols := make([]table.Column, len(t.Columns))
 	for i, c := range t.Columns {
 		cols[i].Name = c

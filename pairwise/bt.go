@@ -57,6 +57,13 @@ type BradleyTerry struct {
 // ErrNoComparisons is the error of a fit given no comparisons.
 var ErrNoComparisons = errors.New("no comparisons to fit")
 
+// ErrArgument is wrapped by the errors of the functions and methods of
+// this package given an argument no caller should pass: Comparisons whose
+// slices are not one entry per comparison or name items or workers they
+// do not have, or a table of a result or truth with comparisons of
+// another size. Callers test it with errors.Is.
+var ErrArgument = errors.New("pairwise: invalid argument")
+
 // lambda returns the prior's weight, 0 without a prior.
 func (b BradleyTerry) lambda() float64 {
 	switch {
@@ -92,6 +99,9 @@ func (b BradleyTerry) Fit(ctx context.Context, c *Comparisons) (*Result, error) 
 	}
 	if c.Len() == 0 {
 		return nil, ErrNoComparisons
+	}
+	if err := c.check(); err != nil {
+		return nil, err
 	}
 	wins, games := c.Wins()
 	ties := c.Ties()

@@ -43,6 +43,28 @@ func (c *Comparisons) Len() int {
 	return len(c.Left)
 }
 
+// check returns an error wrapping ErrArgument unless c's slices have one
+// entry per comparison (Worker and Tie may be nil) and name its items and
+// workers.
+func (c *Comparisons) check() error {
+	if c == nil {
+		return fmt.Errorf("%w: no comparisons", ErrArgument)
+	}
+	n := len(c.Left)
+	if len(c.Right) != n || len(c.LeftWon) != n || c.Worker != nil && len(c.Worker) != n || c.Tie != nil && len(c.Tie) != n {
+		return fmt.Errorf("%w: comparisons of %d left items, %d right items, %d outcomes, %d workers and %d ties", ErrArgument, n, len(c.Right), len(c.LeftWon), len(c.Worker), len(c.Tie))
+	}
+	for k := range n {
+		if l, r := c.Left[k], c.Right[k]; l < 0 || r < 0 || int(l) >= len(c.Items) || int(r) >= len(c.Items) {
+			return fmt.Errorf("%w: comparison %d of items %d and %d, of %d items", ErrArgument, k, l, r, len(c.Items))
+		}
+		if c.Worker != nil && (c.Worker[k] < 0 || int(c.Worker[k]) >= len(c.Workers)) {
+			return fmt.Errorf("%w: comparison %d by worker %d, of %d workers", ErrArgument, k, c.Worker[k], len(c.Workers))
+		}
+	}
+	return nil
+}
+
 // HasWorkers reports whether the comparisons name their workers.
 func (c *Comparisons) HasWorkers() bool { return c.Worker != nil }
 

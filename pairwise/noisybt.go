@@ -66,6 +66,9 @@ func (m NoisyBT) Fit(ctx context.Context, c *Comparisons) (*Result, error) {
 	if c.Len() == 0 {
 		return nil, ErrNoComparisons
 	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
 	if !c.HasWorkers() {
 		return nil, ErrNoWorkers
 	}

@@ -97,6 +97,9 @@ func (r *Result) Ranking() []int {
 // posterior, such as "bt: 3 items, 4 comparisons; 5 iterations,
 // converged; log-likelihood -2.100000, with the prior -4.300000".
 func (r *Result) Summary(c *Comparisons) string {
+	if c == nil {
+		c = &Comparisons{}
+	}
 	state := "converged"
 	if !r.Converged {
 		state = "stopped at the iteration limit, not converged"

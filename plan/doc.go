@@ -1,7 +1,9 @@
 // Package plan turns a fitted Bayesian consensus into decisions: which
 // workers to stop trusting (Flags), which tasks to label next (Next), and
 // how sure each task's consensus is (Intervals); Replay measures what the
-// planner saves against labelling every task in turn.
+// planner saves against labelling every task in turn on recorded labels,
+// and Simulation on a simulated crowd whose every worker can be asked
+// (Oracle).
 //
 // The package reads a fit through two small interfaces, TaskPosterior (the
 // posterior of every task's true class) and WorkerPosterior (the Dirichlet

@@ -112,6 +112,7 @@ func Next(p *Posterior, s *Settings) ([]Pick, error) {
 		}
 	}
 	labelled := map[int]bool{}
+	var info []float64 // with a pool: the information of every pick's label
 	for j := range d.Tasks {
 		if set.Allowed != nil && !set.Allowed(j) {
 			continue
@@ -134,9 +135,15 @@ func Next(p *Posterior, s *Settings) ([]Pick, error) {
 				continue
 			}
 			picks = append(picks, Pick{Task: j, Worker: w, Gain: laPool[i].gain(rho), Confidence: conf, Change: laPool[i].change(rho)})
+			info = append(info, laPool[i].info(rho))
 		}
 	}
-	slices.SortStableFunc(picks, func(a, b Pick) int {
+	order := make([]int, len(picks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		a, b := picks[x], picks[y]
 		if c := cmp.Compare(b.Gain, a.Gain); c != 0 {
 			return c
 		}
@@ -146,8 +153,18 @@ func Next(p *Posterior, s *Settings) ([]Pick, error) {
 		if c := cmp.Compare(a.Task, b.Task); c != 0 {
 			return c
 		}
+		if info != nil {
+			if c := cmp.Compare(info[y], info[x]); c != 0 {
+				return c
+			}
+		}
 		return cmp.Compare(a.Worker, b.Worker)
 	})
+	sorted := make([]Pick, len(picks))
+	for i, x := range order {
+		sorted[i] = picks[x]
+	}
+	picks = sorted
 	if set.Pool == nil {
 		return picks[:min(len(picks), set.Budget)], nil
 	}
@@ -324,8 +341,20 @@ func (la lookahead) gain(rho []float64) float64 {
 // of rho.
 func (la lookahead) change(rho []float64) float64 {
 	cur := argmax(rho)
-	k := la.k
 	var p float64
+	la.eachLabel(rho, func(post []float64, py float64) {
+		if argmax(post) != cur {
+			p += py
+		}
+	})
+	return p
+}
+
+// eachLabel calls f for every label y the worker may give a task of class
+// posterior rho, with the task's posterior after it, unnormalised,
+// ρ(z) π(z, y) (f may change it), and the label's probability P(y).
+func (la lookahead) eachLabel(rho []float64, f func(post []float64, py float64)) {
+	k := la.k
 	post := make([]float64, k)
 	for y := range k {
 		var py float64
@@ -333,11 +362,8 @@ func (la lookahead) change(rho []float64) float64 {
 			post[z] = rho[z] * la.pi[z*k+y]
 			py += post[z]
 		}
-		if argmax(post) != cur {
-			p += py
-		}
+		f(post, py)
 	}
-	return p
 }
 
 // Assess returns a Pick for every task of p, in task order, as Next
@@ -360,4 +386,33 @@ func Assess(p *Posterior, lookahead int) ([]Pick, error) {
 		out[j] = Pick{Task: j, Worker: -1, Gain: la.gain(rho), Confidence: slices.Max(rho), Change: la.change(rho)}
 	}
 	return out, nil
+}
+
+// info returns the information one label from the worker carries about a
+// task of class posterior rho: the expected reduction in the entropy of
+// the task's class, H(ρ) − Σ_y P(y) H(ρ | y) (in nats), the mutual
+// information of the class and the label.
+func (la lookahead) info(rho []float64) float64 {
+	h := entropy(rho)
+	la.eachLabel(rho, func(post []float64, py float64) {
+		if py <= 0 {
+			return
+		}
+		for z := range post {
+			post[z] /= py
+		}
+		h -= py * entropy(post)
+	})
+	return h
+}
+
+// entropy returns the entropy of the distribution p in nats.
+func entropy(p []float64) float64 {
+	var h float64
+	for _, x := range p {
+		if x > 0 {
+			h -= x * math.Log(x)
+		}
+	}
+	return h
 }

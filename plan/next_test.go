@@ -3,6 +3,8 @@ package plan
 import (
 	"math"
 	"testing"
+
+	"github.com/consensuslab/consensus/data"
 )
 
 // TestLookaheadByHand checks the expected accuracy and the probability of
@@ -53,5 +55,68 @@ func TestOutcomes(t *testing.T) {
 	}
 	if la := newLookahead(symmetricPrior(50, 0.5, 1), 50, 3); len(la.steps) != 1 {
 		t.Errorf("K = 50: %d steps, want 1", len(la.steps))
+	}
+}
+
+// TestInfoByHand checks the information of one label against sums done
+// by hand: at an even task a symmetric worker of accuracy 0.8 carries
+// ln 2 − H(0.8, 0.2), a spammer nothing, and an adversary of accuracy 0.2
+// as much as the worker of 0.8.
+func TestInfoByHand(t *testing.T) {
+	h := -0.8*math.Log(0.8) - 0.2*math.Log(0.2)
+	for _, c := range []struct {
+		name string
+		pi   []float64
+		want float64
+	}{
+		{"reliable", []float64{0.8, 0.2, 0.2, 0.8}, math.Ln2 - h},
+		{"spammer", []float64{0.7, 0.3, 0.7, 0.3}, 0},
+		{"adversary", []float64{0.2, 0.8, 0.8, 0.2}, math.Ln2 - h},
+	} {
+		if got := newLookahead(c.pi, 2, 1).info([]float64{0.5, 0.5}); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s: info %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// fixedTasks and fixedWorkers are a posterior given by hand: every task's
+// class posterior, and every worker's pseudo-counts.
+type (
+	fixedTasks   [][]float64
+	fixedWorkers [][]float64
+)
+
+func (f fixedTasks) ClassPosterior(j int, dst []float64) { copy(dst, f[j]) }
+
+func (f fixedWorkers) Confusion(w int, dst []float64) { copy(dst, f[w]) }
+
+func (f fixedWorkers) ConfusionPrior(dst []float64) {
+	for i := range dst {
+		dst[i] = 1
+	}
+}
+
+// TestNextPoolPrefersInformative checks the choice of a worker for a task
+// whose decision no label of the pool can change (every gain zero): the
+// worker whose label carries the most information about the task's class,
+// not the first of the pool.
+func TestNextPoolPrefersInformative(t *testing.T) {
+	d, err := data.FromIndices(names("t", 1), names("w", 3), names("c", 2), []int32{0}, []int32{0}, []uint16{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Posterior{
+		Data:  d,
+		Tasks: fixedTasks{{0.995, 0.005}},
+		// Worker 1 is a spammer, worker 2 right 70% of the time.
+		Workers: fixedWorkers{{8, 2, 2, 8}, {5, 5, 5, 5}, {7, 3, 3, 7}},
+		Probs:   []float64{0.995, 0.005},
+	}
+	picks, err := Next(p, &Settings{Budget: 1, Stop: 0.999, Pool: []int{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(picks) != 1 || picks[0].Worker != 2 || picks[0].Gain != 0 {
+		t.Errorf("picks %+v, want worker 2 at gain 0", picks)
 	}
 }

@@ -36,7 +36,8 @@ type ReplaySettings struct {
 	Fit *model.Settings
 }
 
-// Curve is the accuracy of a replay against the labels spent.
+// Curve is the accuracy of a replay or a simulation against the labels
+// spent.
 type Curve struct {
 	// Strategy is Planned or Uniform.
 	Strategy string
@@ -47,10 +48,14 @@ type Curve struct {
 	// truth at every fit.
 	Accuracy []float64
 	// Stopped is the number of labels spent when the planner first chose
-	// fewer tasks than a batch (its stopping rule), or -1. The rest of
+	// fewer tasks than a batch (its stopping rule), or -1; the rest of
 	// such a batch is spent in turn, so that both curves end with every
-	// label revealed.
+	// label revealed. In a Simulation it is the number spent when the
+	// planner chose none, where its curve ends.
 	Stopped int
+	// Labels holds, for a Simulation, the labels asked by its end, every
+	// task's in the order asked; it is nil for a Replay.
+	Labels *data.Dataset
 }
 
 // Replay replays the recorded labels of d: every task's first Reveal

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -82,8 +83,12 @@ type objRow struct {
 
 // WriteHTML writes the report as one self-contained HTML page: styles and
 // pictures (SVG, drawn with gonum/plot) are inlined, and nothing is fetched
-// from the network.
+// from the network. A Report that New did not make (the zero Report) or a
+// nil w is an error.
 func (r *Report) WriteHTML(w io.Writer) error {
+	if r.d == nil || w == nil {
+		return errors.New("report: a report that New did not make, or no writer")
+	}
 	v, err := r.view()
 	if err != nil {
 		return err

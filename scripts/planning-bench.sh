@@ -2,21 +2,23 @@
 # The bars of the planner of 'consensus next' (docs/planning.md), each measured
 # by one part of this script:
 #   savings   replays the shipped data sets and simulated crowds by the planner
-#             and by round-robin (scripts/planbench): the Markdown table and,
-#             with a directory, the plots there (docs/figures in the docs)
+#             and by round-robin, then runs the interactive simulations where
+#             the planner may ask any worker (scripts/planbench): the Markdown
+#             tables and, with a directory, the plots there (docs/figures)
+#   ask       the interactive simulations alone
 #   coverage  the coverage of the 90% intervals of the true-class probability
 #             and of q_j on simulated crowds, seeds 1 to 3 or FIRST to LAST
 #   flags     the recall and precision of the worker flags at 3, 5 and 10
 #             labels a task, seeds 1 to 4 or FIRST to LAST
 #   speed     CPU seconds of fit, next, next --workers, next --intervals and
 #             next --intervals --distribution on 10⁶ simulated labels
-#   scripts/planning-bench.sh [savings [PLOTS_DIR [planbench flags...]] | coverage [FIRST LAST] | flags [FIRST LAST] | speed | all]
+#   scripts/planning-bench.sh [savings|ask [PLOTS_DIR [planbench flags...]] | coverage [FIRST LAST] | flags [FIRST LAST] | speed | all]
 # With no argument, or a directory as the first, it runs savings as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 part="${1:-savings}"
 case "$part" in
-savings | coverage | flags | speed | all) shift || true ;;
+savings | ask | coverage | flags | speed | all) shift || true ;;
 *) part=savings ;;
 esac
 
@@ -53,6 +55,11 @@ speed() {
 
 case "$part" in
 savings) savings "$@" ;;
+ask)
+	dir="${1:-}"
+	shift || true
+	savings "$dir" -datasets "" -sims "" "$@"
+	;;
 coverage) coverage "$@" ;;
 flags) flags "$@" ;;
 speed) speed ;;

@@ -9,12 +9,14 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
 )
 
 // conformanceData writes the data of TestRegistryConformance to dir: labels
 // of two classes (l2.csv) and of three (l3.csv), each with gold for a third
-// of its tasks (g2.csv, g3.csv).
+// of its tasks (g2.csv, g3.csv), and multi-label data (ml.csv: l2.csv's
+// labels, every other one with a second class x).
 func conformanceData(t *testing.T, dir string) {
 	t.Helper()
 	for _, k := range []string{"2", "3"} {
@@ -37,6 +39,17 @@ func conformanceData(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 	}
+	labels, err := os.ReadFile(filepath.Join(dir, "l2.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(labels)), "\n")
+	for i := 1; i < len(lines); i += 2 {
+		lines[i] += "|x"
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ml.csv"), []byte(strings.Join(lines, "\n")+"\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // conformanceFlag is a flag of fit that a capability allows: the value it
@@ -54,9 +67,22 @@ var conformanceFlags = []conformanceFlag{
 	{[]string{"--q-prior", "0.5"}, model.HasPrior("q-prior")}, // the default: the model keeps its name
 	{[]string{"--solver", "lbfgs"}, model.ReadsSetting("solver")},
 	{[]string{"--max-iter", "30"}, model.ReadsSetting("max-iter")},
+	{[]string{"--grad-tol", "1e-6"}, model.ReadsSetting("grad-tol")},
 	{[]string{"--func-tol", "1e-6"}, model.ReadsSetting("func-tol")},
 	{[]string{"--ridge", "0.01"}, model.ReadsSetting("ridge")},
+	{[]string{"--staged"}, model.HasPrior("q-prior")},
+	{[]string{"--tol", "1e-8"}, implements[crowdkit.Tolerancer]},
+	{[]string{"--random-state", "3"}, implements[crowdkit.RandomStarter]},
 	{[]string{"--skills", "skills.csv"}, func(c model.Capabilities) bool { return c.Skills }},
+}
+
+// implements reports whether the estimator registered as c.Name is an I:
+// the flags of the Crowd-Kit methods' own capabilities, which
+// model.Capabilities does not list.
+func implements[I any](c model.Capabilities) bool {
+	est, err := model.ByName(c.Name)
+	_, ok := est.(I)
+	return err == nil && ok
 }
 
 // TestRegistryConformance runs every registered model (model.Registry, the
@@ -79,7 +105,7 @@ func TestRegistryConformance(t *testing.T) {
 	for _, c := range model.DescribeAll() {
 		t.Run(c.Name, func(t *testing.T) {
 			wd := t.TempDir()
-			for _, f := range []string{"l2.csv", "l3.csv", "g2.csv", "g3.csv", "skills.csv"} {
+			for _, f := range []string{"l2.csv", "l3.csv", "g2.csv", "g3.csv", "ml.csv", "skills.csv"} {
 				if err := os.Symlink(filepath.Join(dir, f), filepath.Join(wd, f)); err != nil {
 					t.Fatal(err)
 				}
@@ -118,11 +144,16 @@ func conformFit(t *testing.T, wd string, c model.Capabilities) {
 	if header != want || strings.Count(string(out), "\n") != 31 {
 		t.Errorf("consensus header %q and %d lines, want %q and 31", header, strings.Count(string(out), "\n"), want)
 	}
+	if r := runIn(t, wd, "", "eval", "-p", "c.csv", "--gold", "g2.csv"); r.code != 0 || !strings.Contains(r.stdout, "accuracy") {
+		t.Errorf("eval of the fit: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
 	var s output.Summary
 	if b, err := os.ReadFile(filepath.Join(wd, "s.json")); err != nil || json.Unmarshal(b, &s) != nil {
 		t.Fatalf("summary: %v %s", err, b)
 	}
-	if s.Model != c.Name || s.Tasks != 30 || s.Classes != 2 || (s.LogLikelihood != nil) != (c.Solver != "" || c.Variational) {
+	// --staged fits the staged form, which the summary names after the
+	// model asked for.
+	if s.Requested != c.Name || s.Model != c.Name && s.Model != c.Name+" (staged)" || s.Tasks != 30 || s.Classes != 2 || (s.LogLikelihood != nil) != (c.Solver != "" || c.Variational) {
 		t.Errorf("summary %+v", s)
 	}
 	for _, f := range []struct {
@@ -202,21 +233,32 @@ func conformStrict(t *testing.T, wd string, c model.Capabilities) {
 }
 
 // conformCommands runs the other commands that take a model: simulate
-// succeeds exactly for a generative model; agreement, and without -short
+// succeeds exactly for a generative model; agreement, fit with Crowd-Kit's
+// layout and evaluation on gold, bench, multilabel, and without -short
 // compare and report, succeed for a model that can fit the data without
 // training gold, and refuse the others with one line; compare reports such
-// a model's row as failed and ranks the others.
+// a model's row as failed and ranks the others. --train-fraction is taken
+// exactly by a model that can train on gold.
 func conformCommands(t *testing.T, wd string, c model.Capabilities) {
 	t.Helper()
 	r := runIn(t, wd, "", "simulate", "-m", c.Name, "--objects", "5", "--workers", "3", "--seed", "1", "-o", "sim.csv")
 	if (r.code == 0) != c.Generative || r.code != 0 && r.code != 2 {
 		t.Errorf("simulate: exit %d (generative: %v), stderr %q", r.code, c.Generative, r.stderr)
 	}
-	runs := [][]string{{"agreement", "l2.csv", "-m", c.Name}}
+	runs := [][]string{
+		{"agreement", "l2.csv", "-m", c.Name},
+		{"fit", "l2.csv", "-m", c.Name, "-q", "-o", "ck.csv", "--layout", "crowdkit", "--gold", "g2.csv"},
+		{"bench", "--model", c.Name, "--labels", "500"},
+		{"multilabel", "ml.csv", "-m", c.Name, "-q", "-o", "ml-out.csv"},
+	}
 	if !testing.Short() {
 		runs = append(runs,
 			[]string{"compare", "l2.csv", "--gold", "g2.csv", "--models", c.Name, "--bootstrap", "1", "--output-format", "csv"},
 			[]string{"report", "l2.csv", "--models", c.Name, "--no-recommendation", "-o", "r.html"})
+	}
+	r = runIn(t, wd, "", "fit", "l2.csv", "-m", c.Name, "-q", "-o", "tf.csv", "--gold", "g2.csv", "--train-fraction", "0.5")
+	if (r.code == 0) != c.TrainGold || r.code != 0 && (r.code != 2 || !strings.Contains(r.stderr, "--train-fraction") || fileExists(wd, "tf.csv")) {
+		t.Errorf("--train-fraction: exit %d (trains on gold: %v), stderr %q", r.code, c.TrainGold, r.stderr)
 	}
 	for _, args := range runs {
 		r := runIn(t, wd, "", args...)

@@ -123,7 +123,10 @@ func (f *multilabelFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	t := output.MultiLabelTable(br, f.seed, f.labelSep, f.empty)
+	t, err := output.MultiLabelTable(br, f.seed, f.labelSep, f.empty)
+	if err != nil {
+		return err
+	}
 	if err := output.WriteFiles(cmd.Context(), output.TableFile(f.out, ofmt, t)); err != nil {
 		return err
 	}

@@ -133,13 +133,21 @@ posterior 0.5 or more, else "none").`,
 			if err != nil {
 				return err
 			}
-			files := []output.File{output.TableFile(out, ofmt, plan.PicksTable(d, p, picks, pool != ""))}
+			pt, err := plan.PicksTable(d, p, picks, pool != "")
+			if err != nil {
+				return err
+			}
+			files := []output.File{output.TableFile(out, ofmt, pt)}
 			if workers != "" {
 				flags, err := plan.Flags(p, &fs)
 				if err != nil {
 					return err
 				}
-				files = append(files, output.TableFile(workers, ofmt, plan.WorkersTable(res, flags)))
+				wt, err := plan.WorkersTable(res, flags)
+				if err != nil {
+					return err
+				}
+				files = append(files, output.TableFile(workers, ofmt, wt))
 			}
 			if tasks != "" {
 				all, err := plan.Assess(p, set.Lookahead)
@@ -164,7 +172,11 @@ posterior 0.5 or more, else "none").`,
 						}
 					}
 				}
-				files = append(files, output.TableFile(tasks, ofmt, plan.TasksTable(d, p, all, iv, q, qiv)))
+				tt, err := plan.TasksTable(d, p, all, iv, q, qiv)
+				if err != nil {
+					return err
+				}
+				files = append(files, output.TableFile(tasks, ofmt, tt))
 			}
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err

@@ -150,7 +150,11 @@ func (f *pairwiseFlags) run(cmd *cobra.Command) error {
 	}
 	files := []output.File{output.TableFile(f.out, ofmt, res.ScoresTable())}
 	if f.work != "" {
-		files = append(files, output.TableFile(f.work, ofmt, res.WorkersTable(comp)))
+		wt, err := res.WorkersTable(comp)
+		if err != nil {
+			return err
+		}
+		files = append(files, output.TableFile(f.work, ofmt, wt))
 	}
 	if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 		return err
@@ -223,10 +227,18 @@ the comparisons name them.`,
 				return comp.Write(w, f)
 			})}}
 			if truth != "" {
-				files = append(files, output.TableFile(truth, "", tr.ScoresTable(comp)))
+				st, err := tr.ScoresTable(comp)
+				if err != nil {
+					return err
+				}
+				files = append(files, output.TableFile(truth, "", st))
 			}
 			if truthWorkers != "" {
-				files = append(files, output.TableFile(truthWorkers, "", tr.WorkersTable(comp)))
+				wt, err := tr.WorkersTable(comp)
+				if err != nil {
+					return err
+				}
+				files = append(files, output.TableFile(truthWorkers, "", wt))
 			}
 			return output.WriteFiles(cmd.Context(), files...)
 		},

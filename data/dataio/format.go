@@ -137,6 +137,11 @@ func ReadGoldAs(ctx context.Context, r io.Reader, name string, f Format, d *data
 	return readGold(ctx, r, name, f, d, opt)
 }
 
+// ErrArgument is wrapped by the error of a reading function given an
+// invalid argument rather than bad input: a nil reader, or ReadTable's nil
+// row function. Callers test it with errors.Is.
+var ErrArgument = errors.New("dataio: invalid argument")
+
 // Columns names the columns of a table that ReadTable reads.
 type Columns struct {
 	// Names lists the columns the table must have. A name matches a
@@ -204,9 +209,13 @@ func (c Columns) more(header []string) (names, roles []string, err error) {
 //
 // An error returned by row stops the reading and is returned: an
 // *InputError as it is, any other error as an *InputError naming the file
-// and the row's line, with the error's text as its message.
+// and the row's line, with the error's text as its message. A nil r or
+// row is an error wrapping ErrArgument.
 func ReadTable(ctx context.Context, r io.Reader, name string, f Format, opt ReadSettings, cols Columns, row func(cells []string, line int) error) error {
 	file := displayName(name)
+	if row == nil {
+		return fmt.Errorf("%w: no row function to read %s with", ErrArgument, file)
+	}
 	f = f.resolve(name)
 	g := newGuard(ctx, opt, file)
 	if g != nil {

@@ -33,6 +33,9 @@ var (
 // sep is the separator of CSV and TSV) and a function that releases it.
 func openSource(r io.Reader, name string, f Format, sep rune, cols Columns, g *guard) (rowSource, func(), error) {
 	file := displayName(name)
+	if r == nil {
+		return nil, nil, fmt.Errorf("%w: no reader of %s", ErrArgument, file)
+	}
 	names, roles := cols.Names, cols.roles()
 	for i, n := range names {
 		for j, m := range names[:i] {

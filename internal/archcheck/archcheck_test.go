@@ -179,6 +179,47 @@ func TestModelNames(t *testing.T) {
 	}
 }
 
+// TestConventions checks the conventions of the API in every non-test
+// file: a context is a function's first parameter and never an exported
+// struct field; an options type is called Settings (or ends in Settings),
+// never Options, Config or Opts; a number of goroutines is called Threads;
+// a task is a task, never an object, in an exported name.
+func TestConventions(t *testing.T) {
+	m := load(t)
+	all := func(string) bool { return true }
+	for _, f := range m.ContextFields(all) {
+		t.Errorf("%s: an exported struct field of type context.Context; pass the context as the first parameter", f)
+	}
+	for _, f := range m.ContextNotFirst(all) {
+		t.Errorf("%s: a context.Context that is not the first parameter", f)
+	}
+	for _, f := range m.ExportedNames(badName, all) {
+		t.Errorf("%s: %s", f, badNameWhy(f.Expr))
+	}
+}
+
+// badNames are the parts of exported names that the conventions replace,
+// with the name to use: a suffix, or for Object anywhere in the name.
+var badNames = []struct{ part, want string }{
+	{"Options", "Settings"}, {"Config", "Settings"}, {"Opts", "Settings"},
+	{"Parallel", "Threads"}, {"Parallelism", "Threads"}, {"NumThreads", "Threads"}, {"Goroutines", "Threads"},
+	{"Object", "Task"},
+}
+
+// badName reports whether an exported name breaks the conventions of
+// TestConventions.
+func badName(name string) bool { return badNameWhy(name) != "" }
+
+// badNameWhy returns why name breaks the conventions, or "".
+func badNameWhy(name string) string {
+	for _, b := range badNames {
+		if strings.HasSuffix(name, b.part) || b.part == "Object" && strings.Contains(name, b.part) {
+			return fmt.Sprintf("an exported name with %s; the project's word is %s", b.part, b.want)
+		}
+	}
+	return ""
+}
+
 // TestRulesFind checks the finders on a small source with one instance
 // of each pattern, so that an empty result of the rules above means that
 // the module has none.
@@ -211,5 +252,40 @@ func f(r struct{ Params []float64 }, name string) bool {
 	got = fmt.Sprint(m.LiteralTests(isName, all))
 	if want := `[p/p.go:10: "mv" p/p.go:13: name == "vb-ds" p/p.go:13: strings.HasPrefix(name, "vb-")]`; got != want {
 		t.Errorf("LiteralTests = %s, want %s", got, want)
+	}
+
+	src = `package p
+
+import "context"
+
+type FitOptions struct {
+	Ctx      context.Context
+	ctx      context.Context
+	Parallel int
+	Threads  int
+}
+
+type Settings struct{ context.Context }
+
+func ObjectDim() int { return 0 }
+
+func Run(n int, ctx context.Context) {}
+
+func run(ctx context.Context, f func(int, context.Context)) {}
+`
+	if m, err = parseOne("p/p.go", src); err != nil {
+		t.Fatal(err)
+	}
+	got = fmt.Sprint(m.ContextFields(all))
+	if want := "[p/p.go:6: Ctx p/p.go:12: context.Context]"; got != want {
+		t.Errorf("ContextFields = %s, want %s", got, want)
+	}
+	got = fmt.Sprint(m.ContextNotFirst(all))
+	if want := "[p/p.go:16: context.Context p/p.go:18: context.Context]"; got != want {
+		t.Errorf("ContextNotFirst = %s, want %s", got, want)
+	}
+	got = fmt.Sprint(m.ExportedNames(badName, all))
+	if want := "[p/p.go:5: FitOptions p/p.go:8: Parallel p/p.go:14: ObjectDim]"; got != want {
+		t.Errorf("ExportedNames = %s, want %s", got, want)
 	}
 }

@@ -60,8 +60,7 @@ func (m Module) LiteralTests(want func(lit string) bool, keep func(file string) 
 		s, err := strconv.Unquote(b.Value)
 		return err == nil && want(s)
 	}
-	nonTest := func(file string) bool { return !strings.HasSuffix(file, "_test.go") && keep(file) }
-	m.inspect(nonTest, func(p *Package, file string, n ast.Node) {
+	m.inspect(nonTest(keep), func(p *Package, file string, n ast.Node) {
 		switch n := n.(type) {
 		case *ast.BinaryExpr:
 			if (n.Op == token.EQL || n.Op == token.NEQ) && (lit(n.X) || lit(n.Y)) {
@@ -124,4 +123,93 @@ func exprString(fset *token.FileSet, n ast.Node) string {
 		return "?"
 	}
 	return b.String()
+}
+
+// isContext reports whether the type expression e is context.Context.
+func isContext(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Context" {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "context"
+}
+
+// ContextFields returns the exported struct fields of type
+// context.Context in the non-test files for which keep returns true: a
+// context is a function's first parameter, not a field.
+func (m Module) ContextFields(keep func(file string) bool) []Finding {
+	var out []Finding
+	m.inspect(nonTest(keep), func(p *Package, file string, n ast.Node) {
+		st, ok := n.(*ast.StructType)
+		if !ok {
+			return
+		}
+		for _, f := range st.Fields.List {
+			if !isContext(f.Type) {
+				continue
+			}
+			for _, name := range f.Names {
+				if name.IsExported() {
+					out = append(out, finding(p, name))
+				}
+			}
+			if len(f.Names) == 0 { // an embedded context.Context
+				out = append(out, finding(p, f.Type))
+			}
+		}
+	})
+	return out
+}
+
+// ContextNotFirst returns the functions, methods and function literals of
+// the non-test files for which keep returns true that take a
+// context.Context other than as their first parameter.
+func (m Module) ContextNotFirst(keep func(file string) bool) []Finding {
+	var out []Finding
+	m.inspect(nonTest(keep), func(p *Package, file string, n ast.Node) {
+		ft, ok := n.(*ast.FuncType)
+		if !ok || ft.Params.NumFields() == 0 {
+			return
+		}
+		i := 0
+		for _, f := range ft.Params.List {
+			k := max(len(f.Names), 1)
+			if isContext(f.Type) && i+k > 1 {
+				out = append(out, finding(p, f.Type))
+			}
+			i += k
+		}
+	})
+	return out
+}
+
+// ExportedNames returns the declarations of exported types, functions,
+// methods, struct fields and interface methods in the non-test files for
+// which keep returns true whose name bad reports true for.
+func (m Module) ExportedNames(bad func(name string) bool, keep func(file string) bool) []Finding {
+	var out []Finding
+	check := func(p *Package, id *ast.Ident) {
+		if id != nil && id.IsExported() && bad(id.Name) {
+			out = append(out, finding(p, id))
+		}
+	}
+	m.inspect(nonTest(keep), func(p *Package, file string, n ast.Node) {
+		switch n := n.(type) {
+		case *ast.TypeSpec:
+			check(p, n.Name)
+		case *ast.FuncDecl:
+			check(p, n.Name)
+		case *ast.Field:
+			for _, id := range n.Names {
+				check(p, id)
+			}
+		}
+	})
+	return out
+}
+
+// nonTest returns a filter that keeps the non-test files that keep keeps.
+func nonTest(keep func(file string) bool) func(string) bool {
+	return func(file string) bool { return !strings.HasSuffix(file, "_test.go") && keep(file) }
 }

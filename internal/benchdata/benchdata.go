@@ -59,7 +59,11 @@ func Simulate(n, k int, nm noise.Model, lat latent.Assumption, seed uint64) (*da
 // Get returns the data set of Settings(n, k, nm, lat, 1), simulated on the
 // first call and cached afterwards. Only the most recent data set is kept,
 // so that a series of benchmarks of growing size does not hold all of them.
+// A nil nm or lat is an error.
 func Get(n, k int, nm noise.Model, lat latent.Assumption) (*data.Dataset, error) {
+	if nm == nil || lat == nil {
+		return nil, fmt.Errorf("benchdata: no noise model or no assumption")
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	kk := key{n, k, nm.Name(), lat.Name()}

@@ -24,8 +24,12 @@ type Measurement struct {
 
 // Measure runs run and returns its cost. It first collects the garbage of
 // earlier runs and returns it to the system, so that the peak is that of
-// this run and not of the leftovers of others. The error is run's.
+// this run and not of the leftovers of others. The error is run's; a nil
+// run is an error.
 func Measure(run func() error) (Measurement, error) {
+	if run == nil {
+		return Measurement{}, fmt.Errorf("benchdata: nothing to measure")
+	}
 	debug.FreeOSMemory()
 	var m Measurement
 	rss0, _, ok := RSS()
@@ -41,8 +45,11 @@ func Measure(run func() error) (Measurement, error) {
 }
 
 // Spread formats the median of ds and their range, "1.2s (1.1s–1.4s)",
-// rounded to the millisecond. ds must not be empty.
+// rounded to the millisecond; "" if ds is empty.
 func Spread(ds []time.Duration) string {
+	if len(ds) == 0 {
+		return ""
+	}
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	med := s[len(s)/2]

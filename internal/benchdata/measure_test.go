@@ -72,3 +72,17 @@ func TestStartCPUProfile(t *testing.T) {
 		t.Error("StartCPUProfile into a missing directory: no error")
 	}
 }
+
+// TestArgumentErrors checks that Get, Measure and Spread return an error
+// or an empty string, instead of panicking, on nil or empty arguments.
+func TestArgumentErrors(t *testing.T) {
+	if _, err := Get(10, 2, nil, nil); err == nil {
+		t.Error("Get without a noise model: no error")
+	}
+	if _, err := Measure(nil); err == nil {
+		t.Error("Measure(nil): no error")
+	}
+	if s := Spread(nil); s != "" {
+		t.Errorf("Spread(nil) = %q, want empty", s)
+	}
+}

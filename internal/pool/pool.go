@@ -9,6 +9,7 @@ package pool
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"time"
@@ -51,8 +52,11 @@ type Settings struct {
 // has ended: ctx's error if ctx is done, otherwise the first error a job
 // returned (in the order the jobs ended), or nil. The calls of o.Started
 // and o.Ended are serialised: one at a time, in the order the events
-// happen.
+// happen. A nil ctx or job is an error.
 func Run(ctx context.Context, n int, o Settings, job func(i int) error) error {
+	if ctx == nil || job == nil {
+		return errors.New("pool: no context or no job function")
+	}
 	workers := o.Threads
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

@@ -81,7 +81,8 @@ func TestRun(t *testing.T) {
 
 // TestRunErrors checks the errors: every job runs and the first error is
 // returned without StopOnError; with it, no job starts after a failure;
-// a cancelled context stops the run and its error is returned.
+// a cancelled context stops the run and its error is returned; a nil
+// context or job is an error.
 func TestRunErrors(t *testing.T) {
 	boom := errors.New("boom")
 	fail := func(i int) error {
@@ -116,6 +117,13 @@ func TestRunErrors(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) || runs.Load() > 5 {
 		t.Errorf("error %v after %d runs, want context.Canceled after at most 5", err, runs.Load())
+	}
+	//lint:ignore SA1012 the nil context is the argument under test
+	if err := pool.Run(nil, 1, pool.Settings{}, fail); err == nil {
+		t.Error("Run with a nil context: no error")
+	}
+	if err := pool.Run(context.Background(), 1, pool.Settings{}, nil); err == nil {
+		t.Error("Run with a nil job: no error")
 	}
 	if err := pool.Run(context.Background(), 0, pool.Settings{}, func(int) error { return boom }); err != nil {
 		t.Errorf("no jobs: error %v", err)

@@ -3,6 +3,7 @@ package table
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -49,9 +50,18 @@ func FormatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // once.
 const parquetBatch = 1024
 
+// ErrArgument is wrapped by the error of NewWriter given no writer, and of
+// EndRow and Close on a Writer that NewWriter did not make.
+var ErrArgument = errors.New("table: invalid argument")
+
+// errNoWriter is the error of EndRow and Close on the zero Writer.
+var errNoWriter = fmt.Errorf("%w: a Writer that NewWriter did not make", ErrArgument)
+
 // Writer writes a table row by row: one call of String, Float, Int or
 // FloatText per column, in order, then EndRow; Close ends the table. A
-// Writer for CSV or TSV writes the header line at once.
+// Writer for CSV or TSV writes the header line at once. A Writer is made
+// by NewWriter: the zero value has nowhere to write, and its EndRow and
+// Close return an error wrapping ErrArgument.
 type Writer struct {
 	f    dataio.Format
 	cols []Column
@@ -77,8 +87,11 @@ type Writer struct {
 // NewWriter returns a Writer of a table with the columns cols to w in
 // format f: CSV (also for the empty Format), TSV, JSON Lines or Parquet
 // (Snappy-compressed, the columns in their order). Column names must be
-// distinct.
+// distinct, and w not nil.
 func NewWriter(w io.Writer, f dataio.Format, cols []Column) (*Writer, error) {
+	if w == nil {
+		return nil, fmt.Errorf("%w: a table without a writer", ErrArgument)
+	}
 	seen := make(map[string]bool, len(cols))
 	for _, c := range cols {
 		if seen[c.Name] {
@@ -247,6 +260,9 @@ func (t *Writer) full() bool {
 // EndRow ends a row. A row without one cell per column is an error, and
 // is dropped.
 func (t *Writer) EndRow() error {
+	if t.bw == nil && t.pw == nil {
+		return errNoWriter
+	}
 	if t.at != len(t.cols) {
 		n := t.at
 		t.at, t.line, t.row = 0, t.line[:0], t.row[:0]
@@ -286,6 +302,9 @@ func (t *Writer) flushRows() error {
 // Close writes what is buffered and ends the table (for Parquet, its
 // footer). It does not close the underlying writer.
 func (t *Writer) Close() error {
+	if t.bw == nil && t.pw == nil {
+		return errNoWriter
+	}
 	switch {
 	case t.bw != nil:
 		return t.bw.Flush()

@@ -62,9 +62,9 @@ func MostLabels(d *data.Dataset, lo, hi int) int {
 	return most
 }
 
-// MostBatchObjects returns the largest number of objects of a batch
+// MostBatchTasks returns the largest number of tasks of a batch
 // (BatchEnd) in [lo, hi).
-func MostBatchObjects(d *data.Dataset, lo, hi int) int {
+func MostBatchTasks(d *data.Dataset, lo, hi int) int {
 	most := 0
 	for j := lo; j < hi; {
 		e := BatchEnd(d.Offsets, j, hi)
