@@ -317,6 +317,15 @@ func (g *guard) parquetSize(p *parquetReader) error {
 	return nil
 }
 
+// pageLimit returns the most bytes that the strings of one Parquet page
+// may decode to: the memory limit, or no bound without one.
+func (g *guard) pageLimit() int64 {
+	if g == nil || g.max <= 0 {
+		return math.MaxInt64
+	}
+	return g.max
+}
+
 // maxLabels returns the most labels that the memory limit lets a read
 // take (readMemory), or 0 if there is no limit: the Builder is never
 // reserved for more (ingest.ReserveFor).

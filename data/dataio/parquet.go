@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/consensuslab/consensus/data/internal/ingest"
+	"github.com/consensuslab/consensus/data/internal/pqbound"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -108,7 +109,7 @@ func newParquetReader(r io.Reader, file string, cols Columns, g *guard) (_ rowSo
 		err = g.parquetSize(src)
 	}
 	if err == nil {
-		err = src.checkPages(ra)
+		err = src.checkPages(ra, g.pageLimit())
 	}
 	if err != nil {
 		done()
@@ -178,13 +179,25 @@ func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parque
 	// The footer's length, in the 4 bytes before the closing magic number,
 	// must fit in the file: the library allocates a buffer of that length
 	// before it reads, gigabytes for a corrupt one.
+	// Then the footer's thrift metadata are checked (pqbound.Footer): the
+	// counts and lengths they declare, which the library allocates at once.
 	var tail [4]byte
-	if size >= 12 {
-		if n, _ := ra.ReadAt(tail[:], size-8); n == 4 {
-			if footer := int64(binary.LittleEndian.Uint32(tail[:])); footer > size-12 {
-				return nil, &InputError{File: file, Msg: fmt.Sprintf("corrupt or truncated Parquet file: its footer's length, %d bytes, exceeds the file's %d", footer, size)}
-			}
-		}
+	if size < 12 {
+		return nil, &InputError{File: file, Msg: fmt.Sprintf("corrupt or truncated Parquet file: %d bytes, fewer than the 12 of its magic numbers and footer length", size)}
+	}
+	if _, err := ra.ReadAt(tail[:], size-8); err != nil && err != io.EOF {
+		return nil, &InputError{File: file, Msg: "read error: " + err.Error(), Err: err}
+	}
+	length := int64(binary.LittleEndian.Uint32(tail[:]))
+	if length > size-12 {
+		return nil, &InputError{File: file, Msg: fmt.Sprintf("corrupt or truncated Parquet file: its footer's length, %d bytes, exceeds the file's %d", length, size)}
+	}
+	footer := make([]byte, length)
+	if _, err := ra.ReadAt(footer, size-8-length); err != nil && err != io.EOF {
+		return nil, &InputError{File: file, Msg: "read error: " + err.Error(), Err: err}
+	}
+	if _, err := pqbound.Footer(footer); err != nil {
+		return nil, &InputError{File: file, Msg: "corrupt or truncated Parquet file: " + err.Error(), Err: err}
 	}
 	pf, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {

@@ -107,8 +107,10 @@ func TestParquetEveryByteCorrupt(t *testing.T) {
 	}
 }
 
-// FuzzParquetCorrupt reads fuzzed bytes as a Parquet labels file: never a
-// panic, always a data set or a one-line *InputError naming the file.
+// FuzzParquetCorrupt reads fuzzed bytes as a Parquet labels file, under a
+// memory limit of 64 MiB: never a panic, always a data set or a one-line
+// *InputError naming the file, and never more memory allocated than the
+// limit and 64 bytes a byte of the file, whatever sizes the bytes declare.
 func FuzzParquetCorrupt(f *testing.F) {
 	good := smallParquet(f)
 	f.Add(good)
@@ -121,8 +123,14 @@ func FuzzParquetCorrupt(f *testing.F) {
 	b[18] = 0x40 // a page header declaring 32 values: a warning of the library before the fix
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		if stderr := captureStderr(t, func() { checkParquetRead(t, b, "fuzzed") }); stderr != "" {
 			t.Errorf("the read wrote on standard error: %s", stderr)
+		}
+		runtime.ReadMemStats(&after)
+		if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(64<<20+64*len(b)); got > bound {
+			t.Errorf("the read of %d bytes allocated %d MiB, more than the memory limit and 64 bytes a byte", len(b), got>>20)
 		}
 	})
 }
@@ -141,7 +149,7 @@ func TestParquetPageValueCount(t *testing.T) {
 		if stderr != "" {
 			t.Errorf("byte 18 = %#x: the read wrote on standard error: %s", v, stderr)
 		}
-		if err == nil || !strings.Contains(err.Error(), "corrupt Parquet file (row group 1, task column 'task': page 1 declares") {
+		if err == nil || !strings.Contains(err.Error(), "corrupt Parquet file (row group 1, task column 'task': page 1") {
 			t.Errorf("byte 18 = %#x: error %v, want the page refused", v, err)
 		}
 	}
