@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/internal/ingest"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -319,11 +318,11 @@ func (c *pageColumn) intern(s string, in *ingest.Intern, b *ingest.Builder) (int
 	if ingest.NonFiniteText(s) {
 		return 0, false
 	}
-	k, ok := b.Raw.Find(s)
-	if !ok {
-		if b.Fixed || b.Raw.Len() >= data.MaxClasses {
-			return 0, false
-		}
+	k, err := b.Admit(s)
+	if err != nil {
+		return 0, false
+	}
+	if k < 0 {
 		k = b.Raw.Get(s)
 	}
 	return k, true
