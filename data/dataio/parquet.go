@@ -25,18 +25,12 @@ type parquetReader struct {
 	kinds  []parquet.Kind // the physical type of each wanted column
 	maxDef []int          // and its maximum definition level
 	groups []parquet.RowGroup
-	group  int // next row group to open
-	cols   []*parquetColumn
+	group  int  // the row group open, or next to open
+	open   bool // whether cols read row group group
+	cols   []pageColumn
 	texts  []parquetText // how each wanted column becomes text
 	row    int           // 1-based number of the last row returned
 	cells  []string
-}
-
-// parquetColumn buffers the values of one column chunk.
-type parquetColumn struct {
-	r      parquet.ColumnChunkValueReader
-	buf    []parquet.Value
-	pos, n int
 }
 
 // parquetMagic starts and ends every Parquet file.
@@ -278,71 +272,6 @@ func (p *parquetReader) noRows() error {
 
 func (p *parquetReader) fail(row int, err error, msg string, a ...any) error {
 	return &InputError{File: p.file, Line: row, Msg: fmt.Sprintf(msg, a...), Err: err}
-}
-
-// openGroup opens the wanted column chunks of the next row group; it
-// returns io.EOF after the last one.
-func (p *parquetReader) openGroup() error {
-	for _, c := range p.cols {
-		c.r.Close()
-	}
-	p.cols = p.cols[:0]
-	if p.group >= len(p.groups) {
-		return io.EOF
-	}
-	chunks := p.groups[p.group].ColumnChunks()
-	p.group++
-	for _, i := range p.index {
-		p.cols = append(p.cols, &parquetColumn{r: parquet.NewColumnChunkValueReader(chunks[i]), buf: make([]parquet.Value, 512)})
-	}
-	return nil
-}
-
-func (p *parquetReader) next() (_ []string, _ int, err error) {
-	defer recoverParquet(p.file, &err)
-	for {
-		if len(p.cols) == 0 {
-			if err := p.openGroup(); err != nil {
-				return nil, 0, err
-			}
-		}
-		row := p.row + 1
-		ended := 0
-		for i, c := range p.cols {
-			if c.pos == c.n {
-				n, err := c.r.ReadValues(c.buf)
-				c.pos, c.n = 0, n
-				if n == 0 {
-					if err == io.EOF || err == nil {
-						ended++
-						continue
-					}
-					return nil, 0, p.fail(row, err, "cannot read the %s column: %v", p.roles[i], err)
-				}
-			}
-			v := c.buf[c.pos]
-			c.pos++
-			s, err := p.texts[i].cell(v)
-			if err != nil {
-				return nil, 0, p.cellError(row, i, err)
-			}
-			p.cells[i] = s
-		}
-		if ended == len(p.cols) {
-			if err := p.openGroup(); err != nil {
-				return nil, 0, err
-			}
-			continue
-		}
-		if ended > 0 {
-			return nil, 0, p.fail(row, nil, "columns of different lengths in row group %d", p.group)
-		}
-		if msg := checkRow(p.cells, p.header, p.roles); msg != "" {
-			return nil, 0, p.fail(row, nil, "%s", msg)
-		}
-		p.row = row
-		return p.cells, row, nil
-	}
 }
 
 // cellError returns the error of row's cell of the wanted column i, which

@@ -74,7 +74,8 @@ func simParquet(tb testing.TB) []byte {
 // offset 20) become "corrupt Parquet file" — and nothing is written on
 // the process's standard error: a page whose values differ in number from
 // its header, on which the library prints a warning, is refused before
-// the library decodes it (checkPages).
+// the library decodes it (checkPages) — and the page path gives the
+// error, or the success, of the value-by-value reference (valueReader).
 //
 // Under the race detector every fifth byte is corrupted, a spread of the
 // file's metadata and pages, as a read costs ten times as much there.
@@ -90,7 +91,11 @@ func TestParquetEveryByteCorrupt(t *testing.T) {
 				for _, v := range []byte{0x00, 0xff, 0x40, good[i] ^ 1, good[i] + 0x80} {
 					b := bytes.Clone(good)
 					b[i] = v
-					err := checkParquetRead(t, b, fmt.Sprintf("%s: byte %d = %#x", name, i, v))
+					what := fmt.Sprintf("%s: byte %d = %#x", name, i, v)
+					err := checkParquetRead(t, b, what)
+					if _, want := readValueByValue(b, "in.parquet", ReadSettings{MaxMemory: 64 << 20}); fmt.Sprint(err) != want && (err != nil || want != "") {
+						t.Errorf("%s: the page path read %v, the value-by-value reference %q", what, err, want)
+					}
 					if err != nil && strings.Contains(err.Error(), "corrupt Parquet file (the Parquet reader failed") {
 						corrupt++
 					}

@@ -8,9 +8,6 @@ import (
 	"github.com/consensuslab/consensus/data/internal/pqbound"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
-	"github.com/parquet-go/parquet-go/encoding"
-	"github.com/parquet-go/parquet-go/encoding/bitpacked"
-	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -82,7 +79,7 @@ func (p *parquetReader) checkChunk(ra io.ReaderAt, cm *format.ColumnMetaData, ro
 		}
 		data := chunk[at:][:h.CompressedPageSize]
 		at += int(h.CompressedPageSize)
-		if n := declaredValues(&h); n < 0 || n > values || h.Type == format.DictionaryPage && n > cm.NumValues {
+		if n := pqbound.DeclaredValues(&h); n < 0 || n > values || h.Type == format.DictionaryPage && n > cm.NumValues {
 			return fmt.Errorf("page %d declares %d values, more than the column chunk's %d left", page, n, values)
 		} else if h.Type != format.DictionaryPage {
 			values -= n
@@ -96,20 +93,6 @@ func (p *parquetReader) checkChunk(ra io.ReaderAt, cm *format.ColumnMetaData, ro
 		}
 	}
 	return nil
-}
-
-// declaredValues returns the number of values, nulls included, that a
-// page's header declares.
-func declaredValues(h *format.PageHeader) int64 {
-	switch {
-	case h.DataPageHeader.Valid:
-		return int64(h.DataPageHeader.V.NumValues)
-	case h.DataPageHeaderV2.Valid:
-		return int64(h.DataPageHeaderV2.V.NumValues)
-	case h.DictionaryPageHeader.Valid:
-		return int64(h.DictionaryPageHeader.V.NumValues)
-	}
-	return 0
 }
 
 // checkPage checks the data of one data page of the wanted column i (see
@@ -135,7 +118,7 @@ func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compr
 			n := 4 + int(binary.LittleEndian.Uint32(data))
 			levels := data[4:n]
 			data = data[n:]
-			if want, err = nonNull(v.DefinitionLevelEncoding, levels, want, maxDef); err != nil {
+			if want, err = pqbound.NonNull(v.DefinitionLevelEncoding, levels, want, maxDef); err != nil {
 				return 0, 0, err
 			}
 		}
@@ -148,7 +131,7 @@ func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compr
 		}
 		if maxDef > 0 {
 			def := data[v.RepetitionLevelsByteLength:skip]
-			if _, err := pqbound.Hybrid(def, bitWidth(maxDef), int(v.NumValues)); err != nil {
+			if _, err := pqbound.Hybrid(def, pqbound.BitWidth(maxDef), int(v.NumValues)); err != nil {
 				return 0, 0, fmt.Errorf("definition levels: %v", err)
 			}
 		}
@@ -164,7 +147,7 @@ func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compr
 	if err := pqbound.Values(enc, data, max(want, 0), limit); err != nil {
 		return 0, 0, fmt.Errorf("%v values: %v", enc, err)
 	}
-	if isDictionary(enc) || p.kinds[i] != parquet.ByteArray {
+	if pqbound.IsDictionary(enc) || p.kinds[i] != parquet.ByteArray {
 		return 0, 0, nil
 	}
 	_, offsets, err := parquet.LookupEncoding(enc).DecodeByteArray(nil, data, nil)
@@ -172,16 +155,6 @@ func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compr
 		return 0, 0, err
 	}
 	return want, max(len(offsets)-1, 0), nil
-}
-
-// plainDictionary is the encoding PLAIN_DICTIONARY (2), deprecated but
-// still written on the data pages of old files for RLE_DICTIONARY.
-const plainDictionary format.Encoding = 2
-
-// isDictionary reports whether a data page's values are indices into the
-// column chunk's dictionary.
-func isDictionary(enc format.Encoding) bool {
-	return enc == plainDictionary || enc == format.RLEDictionary
 }
 
 // decompress returns the text of a page compressed with codec (nil for
@@ -194,48 +167,4 @@ func decompress(codec compress.Codec, data []byte, size int) ([]byte, error) {
 		return nil, err
 	}
 	return codec.Decode(make([]byte, 0, size), data)
-}
-
-// nonNull returns the number of values that are not null among the first
-// n definition levels, encoded with enc, of a column whose maximum level
-// is maxDef (1 for the flat columns the readers accept), as the library
-// counts them.
-func nonNull(enc format.Encoding, levels []byte, n, maxDef int) (int, error) {
-	var e encoding.Encoding
-	switch enc {
-	case format.RLE:
-		e = &rle.Encoding{BitWidth: bitWidth(maxDef)}
-	case format.BitPacked:
-		e = &bitpacked.Encoding{BitWidth: bitWidth(maxDef)}
-	default:
-		return 0, fmt.Errorf("unsupported encoding %v of the definition levels", enc)
-	}
-	if enc == format.RLE {
-		if _, err := pqbound.Hybrid(levels, bitWidth(maxDef), n); err != nil {
-			return 0, err
-		}
-	}
-	decoded, err := e.DecodeLevels(nil, levels)
-	if err != nil {
-		return 0, err
-	}
-	if len(decoded) < n {
-		return 0, fmt.Errorf("%d definition levels for %d values", len(decoded), n)
-	}
-	count := 0
-	for _, l := range decoded[:n] {
-		if int(l) == maxDef {
-			count++
-		}
-	}
-	return count, nil
-}
-
-// bitWidth returns the bits of a level up to max.
-func bitWidth(max int) int {
-	w := 0
-	for ; max > 0; max >>= 1 {
-		w++
-	}
-	return w
 }
