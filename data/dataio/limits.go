@@ -317,9 +317,10 @@ func (g *guard) parquetSize(p *parquetReader) error {
 	return nil
 }
 
-// pageLimit returns the most bytes that the strings of one Parquet page
-// may decode to: the memory limit, or no bound without one.
-func (g *guard) pageLimit() int64 {
+// memoryLimit returns the memory limit in bytes, or math.MaxInt64
+// without one: the most that a Parquet file's footer, and the strings of
+// one of its pages, may decode to.
+func (g *guard) memoryLimit() int64 {
 	if g == nil || g.max <= 0 {
 		return math.MaxInt64
 	}

@@ -98,12 +98,12 @@ func newParquetReader(r io.Reader, file string, cols Columns, g *guard) (_ rowSo
 		}
 		ra = tmp
 	}
-	src, err := openParquet(ra, size, file, cols)
+	src, err := openParquet(ra, size, file, cols, g.memoryLimit())
 	if err == nil {
 		err = g.parquetSize(src)
 	}
 	if err == nil {
-		err = src.checkPages(ra, g.pageLimit())
+		err = src.checkPages(ra, g.memoryLimit())
 	}
 	if err != nil {
 		done()
@@ -162,8 +162,9 @@ func parquetHead(head []byte, file string) error {
 }
 
 // openParquet reads the footer of a Parquet file and finds the wanted
-// columns.
-func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parquetReader, error) {
+// columns. A footer that would need more than limit bytes to decode is
+// refused before it is decoded.
+func openParquet(ra io.ReaderAt, size int64, file string, cols Columns, limit int64) (*parquetReader, error) {
 	names, roles := cols.Names, cols.roles()
 	var head [4]byte
 	n, _ := ra.ReadAt(head[:], 0)
@@ -190,7 +191,12 @@ func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parque
 	if _, err := ra.ReadAt(footer, size-8-length); err != nil && err != io.EOF {
 		return nil, &InputError{File: file, Msg: "read error: " + err.Error(), Err: err}
 	}
-	if _, err := pqbound.Footer(footer); err != nil {
+	if _, err := pqbound.Footer(footer, limit); err != nil {
+		if big, ok := err.(*pqbound.TooLarge); ok {
+			return nil, &InputError{File: file, Err: ErrLimit, Msg: fmt.Sprintf(
+				"the file's metadata (%s) need %s to decode, more than the memory limit of %s",
+				formatSize(float64(length)), formatSize(float64(big.Need)), formatSize(float64(limit)))}
+		}
 		return nil, &InputError{File: file, Msg: "corrupt or truncated Parquet file: " + err.Error(), Err: err}
 	}
 	pf, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))

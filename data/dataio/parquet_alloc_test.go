@@ -3,17 +3,21 @@ package dataio
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/consensuslab/consensus/internal/race"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // allocCorpus returns small valid Parquet files of labels in the layouts
@@ -120,5 +124,41 @@ func TestParquetCorruptAllocation(t *testing.T) {
 		if worst > 4<<20 {
 			t.Errorf("%s:%s: the read allocated %d MiB", name, worstDesc, worst>>20)
 		}
+	}
+}
+
+// TestParquetFooterDecodedSize checks a footer that is valid thrift but
+// decodes to far more than its bytes: 400,000 column chunks of three bytes
+// each (no field set) in a row group, a file of 1.2 MB on which the
+// library allocates 430 MiB (a ColumnChunk is 560 bytes, and more per
+// chunk follows) before it refuses it. Under a memory limit of 64 MiB it
+// is refused with the limit's error before it is decoded.
+func TestParquetFooterDecodedSize(t *testing.T) {
+	good := simParquet(t)
+	length := int(binary.LittleEndian.Uint32(good[len(good)-8:]))
+	var md format.FileMetaData
+	if err := thrift.Unmarshal(new(thrift.CompactProtocol), good[len(good)-8-length:len(good)-8], &md); err != nil {
+		t.Fatal(err)
+	}
+	md.RowGroups[0].Columns = append(md.RowGroups[0].Columns, make([]format.ColumnChunk, 400000)...)
+	footer, err := thrift.Marshal(new(thrift.CompactProtocol), &md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := append(bytes.Clone(good[:len(good)-8-length]), footer...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(footer)))
+	b = append(b, "PAR1"...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err = checkParquetRead(t, b, "wide footer")
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "the file's metadata") {
+		t.Errorf("error %v, want the metadata refused for the memory limit", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+		t.Errorf("the read of %d bytes allocated %d MiB", len(b), got>>20)
+	}
+	if err != nil {
+		t.Log(err)
 	}
 }

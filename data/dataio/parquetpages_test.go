@@ -203,7 +203,7 @@ func TestParquetPagesGeneral(t *testing.T) {
 		if (e1 == "") != tc.clean {
 			t.Errorf("%s: error %q", tc.name, e1)
 		}
-		p, err := openParquet(bytes.NewReader(tc.file), int64(len(tc.file)), "g.parquet", Columns{Names: []string{"task", "worker", "label"}})
+		p, err := openParquet(bytes.NewReader(tc.file), int64(len(tc.file)), "g.parquet", Columns{Names: []string{"task", "worker", "label"}}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,17 +14,31 @@ import (
 // length the square of the schema's.
 const MaxSchemaDepth = 64
 
+// TooLarge is Footer's error for metadata whose decoding would need more
+// memory than the limit: Need bytes (see Decoded).
+type TooLarge struct{ Need int64 }
+
+// Error returns the bytes needed.
+func (e *TooLarge) Error() string {
+	return fmt.Sprintf("the metadata would need %d bytes to decode", e.Need)
+}
+
 // Footer checks the footer of a Parquet file, the thrift encoding of its
 // FileMetaData (the bytes before the footer's length and the closing
 // magic number), before the Parquet library decodes it: the counts and
 // lengths it declares (see Struct), then what the library allocates from
 // the decoded metadata before it checks them: the paths of the schema's
-// columns, and a column chunk per column and row group. It returns the
-// decoded metadata, which shares b's memory, or an error describing the
+// columns, and a column chunk per column and row group. Metadata whose
+// decoding would allocate more than limit bytes (if limit is positive; see
+// Decoded) are refused with a *TooLarge error before they are decoded. It
+// returns the decoded metadata, which shares b's memory, or an error describing the
 // first fault.
-func Footer(b []byte) (*format.FileMetaData, error) {
+func Footer(b []byte, limit int64) (*format.FileMetaData, error) {
 	if _, err := Struct(b); err != nil {
 		return nil, err
+	}
+	if need := Decoded(b); limit > 0 && need > limit {
+		return nil, &TooLarge{Need: need}
 	}
 	md := new(format.FileMetaData)
 	// Decoded as the library decodes it, whose errors these are.

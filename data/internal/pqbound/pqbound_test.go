@@ -74,7 +74,7 @@ func TestStruct(t *testing.T) {
 // are refused.
 func TestFooter(t *testing.T) {
 	good := footer(t)
-	md, err := Footer(good)
+	md, err := Footer(good, 1<<20)
 	if err != nil || len(md.Schema) != 2 || md.Schema[1].Name != "task" {
 		t.Fatalf("Footer(valid) = %v, %v", md, err)
 	}
@@ -99,7 +99,7 @@ func TestFooter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Footer(b); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Footer(b, 0); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
@@ -110,8 +110,22 @@ func TestFooter(t *testing.T) {
 		t.Fatalf("no list of row groups in % x", good)
 	}
 	b := append(append(bytes.Clone(good[:i]), 0x49, 0xfc, 0x80, 0x80, 0x80, 0x40), good[i+2:]...)
-	if _, err := Footer(b); err == nil || !strings.Contains(err.Error(), "a list of 134217728 declared in") {
+	if _, err := Footer(b, 0); err == nil || !strings.Contains(err.Error(), "a list of 134217728 declared in") {
 		t.Errorf("corrupt row groups: %v", err)
+	}
+	// 10,000 column chunks of one byte each (no field set) decode to
+	// 5.6 MB: refused under a limit of 1 MB before they are decoded.
+	wide := format.FileMetaData{Version: 1, Schema: few.Schema, RowGroups: []format.RowGroup{{Columns: make([]format.ColumnChunk, 10000)}}}
+	b, err = thrift.Marshal(new(thrift.CompactProtocol), &wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Footer(b, 1e6)
+	if big, ok := err.(*TooLarge); !ok || big.Need < 10000*560 {
+		t.Errorf("10,000 column chunks under 1 MB: %v, want *TooLarge of at least 5.6 MB", err)
+	}
+	if _, err := Footer(b, 0); err != nil {
+		t.Errorf("10,000 column chunks without a limit: %v", err)
 	}
 }
 

@@ -51,6 +51,9 @@ func (e *Error) Error() string {
 type walker struct {
 	b   []byte
 	off int
+	// The elements of the lists, sets and maps walked: structs, and
+	// values of other types.
+	structs, others int64
 }
 
 // Struct walks the thrift compact-protocol encoding of one struct at the
@@ -119,6 +122,35 @@ func minSize(t byte) int {
 		return 16
 	}
 	return 0
+}
+
+// count counts n elements of type t.
+func (w *walker) count(n uint64, t byte) {
+	if t == typeStruct {
+		w.structs += int64(n)
+	} else {
+		w.others += int64(n)
+	}
+}
+
+// MaxStructSize bounds the bytes of a struct of package format that the
+// library's decoder allocates as an element of a list: the largest, a
+// ColumnChunk, holds 560 (on 64-bit platforms).
+const MaxStructSize = 640
+
+// Decoded returns an upper bound of the bytes that the library's thrift
+// decoder allocates to decode the Parquet metadata at the start of b (a
+// footer or a page header), which Struct must accept: MaxStructSize
+// bytes per element of a list of structs, 24 per other element, and b's
+// length. A struct that is one byte long in b can take hundreds in
+// memory; this bound lets a reader refuse metadata that would need more
+// than its memory limit before they are decoded.
+func Decoded(b []byte) int64 {
+	w := walker{b: b}
+	if w.structure(1) != nil {
+		return 0
+	}
+	return w.structs*MaxStructSize + w.others*24 + int64(len(b))
 }
 
 // structure walks the fields of a struct at nesting depth.
@@ -193,6 +225,7 @@ func (w *walker) value(t byte, depth int) error {
 		if err := w.size("a list", n, min); err != nil {
 			return err
 		}
+		w.count(n, et)
 		return w.elements(n, et, 0, depth)
 	case typeMap:
 		n, err := w.uvarint()
@@ -210,6 +243,8 @@ func (w *walker) value(t byte, depth int) error {
 		if err := w.size("a map", n, minSize(kt)+minSize(vt)); err != nil {
 			return err
 		}
+		w.count(n, kt)
+		w.count(n, vt)
 		return w.elements(n, kt, vt, depth)
 	case typeStruct:
 		return w.structure(depth + 1)
