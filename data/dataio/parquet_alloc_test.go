@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/consensuslab/consensus/internal/race"
 	"github.com/parquet-go/parquet-go"
+	gzipcodec "github.com/parquet-go/parquet-go/compress/gzip"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -22,7 +24,7 @@ import (
 
 // allocCorpus returns small valid Parquet files of labels in the layouts
 // the corruptions should reach: plain and dictionary pages, without and
-// with compression (Snappy; Zstandard with version 2 data pages), a
+// with compression (Snappy, gzip; Zstandard with version 2 data pages), a
 // nullable column (definition levels), several pages per column chunk,
 // and the DELTA_LENGTH_BYTE_ARRAY strings of consensus simulate.
 func allocCorpus(tb testing.TB) map[string][]byte {
@@ -40,6 +42,7 @@ func allocCorpus(tb testing.TB) map[string][]byte {
 	out := map[string][]byte{"small": smallParquet(tb), "simulated": simParquet(tb)}
 	for name, opts := range map[string][]parquet.WriterOption{
 		"snappy":   {parquet.Compression(&snappy.Codec{})},
+		"gzip":     {parquet.Compression(&gzipcodec.Codec{})},
 		"zstd v2":  {parquet.Compression(&zstd.Codec{}), parquet.DataPageVersion(2)},
 		"v1 pages": {parquet.DataPageVersion(1), parquet.PageBufferSize(64)},
 	} {
@@ -160,5 +163,45 @@ func TestParquetFooterDecodedSize(t *testing.T) {
 	}
 	if err != nil {
 		t.Log(err)
+	}
+}
+
+// TestParquetGzipPageBound checks the decompression of a gzip page, whose
+// stream declares no size: a page of 16 MiB of zeros (16 KB compressed)
+// declared as 1,000 bytes is refused after reading 1,001, where the
+// library's decoder would have decoded it all; a page of its declared size
+// decodes to its text, and a gzip file reads as the Snappy file of its
+// rows.
+func TestParquetGzipPageBound(t *testing.T) {
+	codec := &gzipcodec.Codec{}
+	bomb, err := codec.Encode(nil, make([]byte, 16<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = decompress(codec, bomb, 1000)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "decode to more than the page's 1000 bytes") {
+		t.Errorf("a %d-byte gzip page of 16 MiB declared as 1,000 bytes: %v", len(bomb), err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+		t.Errorf("the check allocated %d MiB", got>>20)
+	}
+	text := []byte("task,worker,label")
+	page, err := codec.Encode(nil, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := decompress(codec, page, len(text)); err != nil || !bytes.Equal(got, text) {
+		t.Errorf("a page of its declared size: %q, %v", got, err)
+	}
+	corpus := allocCorpus(t)
+	want, err := ReadLabelsAs(ctx, bytes.NewReader(corpus["snappy"]), "l.parquet", "", ReadSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadLabelsAs(ctx, bytes.NewReader(corpus["gzip"]), "l.parquet", "", ReadSettings{}); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("the gzip file of the Snappy file's rows: %v, a Dataset that differs", err)
 	}
 }

@@ -1,10 +1,13 @@
 package dataio
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 
+	"github.com/consensuslab/consensus/data/internal/ingest"
 	"github.com/consensuslab/consensus/data/internal/pqbound"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
@@ -165,6 +168,20 @@ func decompress(codec compress.Codec, data []byte, size int) ([]byte, error) {
 	}
 	if err := pqbound.Compressed(codec.CompressionCodec(), data, size); err != nil {
 		return nil, err
+	}
+	if codec.CompressionCodec() == format.Gzip {
+		// A gzip stream declares no size: it is read up to one byte
+		// more than the page's, which the library's decoder would not
+		// stop at.
+		zr, err := ingest.NewGzipMembers(bufio.NewReader(bytes.NewReader(data)))
+		if err != nil {
+			return nil, err
+		}
+		text, err := io.ReadAll(io.LimitReader(zr, int64(size)+1))
+		if err == nil && len(text) > size {
+			err = fmt.Errorf("its compressed data decode to more than the page's %d bytes", size)
+		}
+		return text, err
 	}
 	return codec.Decode(make([]byte, 0, size), data)
 }
