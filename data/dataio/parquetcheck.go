@@ -20,9 +20,10 @@ import (
 // whose header or data declare sizes that the library would allocate at
 // once beyond what the file can hold (see package pqbound): the page
 // headers' thrift counts and lengths, page sizes beyond the column chunk,
-// more values than the chunk's rows, the decoded size in a codec's header,
-// runs of levels and dictionary indices, and the counts and string lengths
-// of the delta encodings. It also refuses byte-array data pages that hold
+// more values than the chunk's rows, the decoded size in a codec's header
+// (and a gzip stream's text past the page's size), runs of levels and
+// dictionary indices, and the counts and string lengths of the delta
+// encodings. It also refuses byte-array data pages that hold
 // another number of values than their headers declare: the library, given
 // such a page, prints a warning of its own on standard error (with the
 // builtin println, which no caller can redirect) and reads on; here the
