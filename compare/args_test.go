@@ -121,6 +121,10 @@ func TestArgumentErrors(t *testing.T) {
 	if err != nil || len(sum) != d.NumTasks() || len(n) != d.NumTasks() {
 		t.Fatalf("HeldOutLogLik: %d sums, %d counts, error %v", len(sum), len(n), err)
 	}
+	// The zero AutoChoice describes itself without panicking.
+	if got := (&AutoChoice{}).Basis(); !strings.Contains(got, "among no candidates") {
+		t.Errorf("zero AutoChoice's Basis: %q", got)
+	}
 }
 
 // second returns the error of a call that returns a value and an error.

@@ -255,7 +255,10 @@ func (c *AutoChoice) Basis() string {
 	for i, k := range c.Candidates {
 		names[i] = k.Model
 	}
-	among := names[0]
+	among := "no candidates"
+	if len(names) > 0 {
+		among = names[0]
+	}
 	if n := len(names); n > 1 {
 		among = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
 	}
