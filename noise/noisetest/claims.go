@@ -148,3 +148,101 @@ func checkWorkerSetter(t *testing.T, m noise.Model, d *data.Dataset) {
 		}
 	}
 }
+
+// checkInfo checks the declaration of a noise.Describer against what the
+// model is: a summary; the default solver "em" exactly for a model whose
+// evaluator is a noise.MStepper, "lbfgs" otherwise; a conjugate prior
+// described exactly for a noise.Conjugate model; and class bounds within
+// 2 and data.MaxClasses that CheckClasses enforces.
+func checkInfo(t *testing.T, m noise.Model, d *data.Dataset) {
+	info := m.(noise.Describer).Info()
+	if info.Summary == "" {
+		t.Error("Info has no Summary")
+	}
+	_, em := m.NewEvaluator(d).(noise.MStepper)
+	if want := map[bool]string{true: "em", false: "lbfgs"}[em]; info.Solver != want {
+		t.Errorf("Info declares solver %q; an evaluator that is an MStepper: %v, want %q", info.Solver, em, want)
+	}
+	if _, conj := m.(noise.Conjugate); (info.ConjugatePrior != "") != conj {
+		t.Errorf("Info declares the conjugate prior %q; the model is a noise.Conjugate: %v", info.ConjugatePrior, conj)
+	}
+	lo, hi := max(info.MinK, 2), info.MaxK
+	if hi == 0 {
+		hi = data.MaxClasses
+	}
+	if info.MinK < 0 || info.MaxK < 0 || lo > hi || hi > data.MaxClasses {
+		t.Fatalf("Info declares %d to %d classes, want bounds within 2 and %d", info.MinK, info.MaxK, data.MaxClasses)
+	}
+	for _, k := range []int{lo - 1, lo, hi, hi + 1} {
+		if err := noise.CheckClasses(m, k); (err == nil) != (k >= lo && k <= hi && k >= 2) {
+			t.Errorf("CheckClasses(%d) = %v for a model of %d to %d classes", k, err, lo, hi)
+		}
+	}
+}
+
+// threadedValues is the number of worker values (workers times WorkerDim)
+// of the data of checkThreaded: enough for package noise to split the
+// per-worker work over goroutines.
+const threadedValues = 1 << 15
+
+// checkThreaded checks the claim of a noise.Threaded evaluator (and of its
+// variational posterior, if it is one too): on a data set with enough
+// workers to be split, SetParams, LogProb, Conditional, WorkerValues and a
+// noise.MStepper's MStep (and the posterior's Update and Prob) give the
+// same numbers, bit for bit, on 1, 2 and 5 goroutines.
+func checkThreaded(t *testing.T, m noise.Model, k int) {
+	d := Data(t, uint64(k), 500, threadedValues/max(m.WorkerDim(k), 1)+1, k)
+	rng := rand.New(rand.NewPCG(uint64(k), 13))
+	w, o := Params(m, d, rng)
+	g := Weights(d, rng)
+	run := func(threads int) []float64 {
+		ev := m.NewEvaluator(d)
+		ev.(noise.Threaded).SetThreads(threads)
+		ev.SetParams(w, o)
+		var out []float64
+		l := make([]float64, 6*k)
+		gw, gobj := make([]float64, len(w)), make([]float64, len(o))
+		for j := range d.Tasks {
+			n := d.Offsets[j+1] - d.Offsets[j]
+			ev.LogProb(j, l[:n*k])
+			out = append(out, l[:n*k]...)
+			ev.Backprop(j, g[d.Offsets[j]*k:d.Offsets[j+1]*k], gw, gobj)
+		}
+		c := make([]float64, k)
+		for wk := 0; wk < d.NumWorkers(); wk += 97 {
+			ev.Conditional(int32(wk), 0, wk%k, c)
+			out = ev.WorkerValues(wk, append(out, c...))
+		}
+		if ms, ok := ev.(noise.MStepper); ok {
+			nw, no := make([]float64, len(w)), make([]float64, len(o))
+			ms.MStep(gw, gobj, nw, no)
+			out = append(append(out, nw...), no...)
+		}
+		if c, ok := m.(noise.Conjugate); ok {
+			v := c.NewVariational(d)
+			if th, ok := v.(noise.Threaded); ok {
+				th.SetThreads(threads)
+			}
+			v.Start(d.FrequencyWeights())
+			acc := make([]float64, v.AccDim())
+			v.Accumulate(0, d.NumTasks(), g, acc)
+			kl := v.Update(acc)
+			p := make([]float64, d.NumLabels()*k)
+			v.Prob(0, d.NumTasks(), p)
+			out = append(append(out, kl), p...)
+		}
+		return out
+	}
+	one := run(1)
+	for _, threads := range []int{2, 5} {
+		got := run(threads)
+		if len(got) != len(one) {
+			t.Fatalf("%d goroutines: %d numbers, one goroutine %d", threads, len(got), len(one))
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(one[i]) {
+				t.Fatalf("%d goroutines: number %d is %v, on one goroutine %v", threads, i, got[i], one[i])
+			}
+		}
+	}
+}

@@ -4,9 +4,12 @@
 // so for every noise model of its registry) and gets all of them.
 //
 // Check works on small data sets of uniformly random labels (Data) for
-// several numbers of classes, at random parameters (Params), and tests,
-// for the model's evaluator:
+// the numbers of classes of Classes that the model supports, at random
+// parameters (Params), and tests, for the model's evaluator:
 //
+//   - a noise.Describer's Info: a summary, the solver "em" exactly for an
+//     evaluator that is a noise.MStepper, a conjugate prior exactly for a
+//     noise.Conjugate model, class bounds that CheckClasses enforces;
 //   - the initialisation gives finite parameters;
 //   - Conditional is a distribution over y for every z, and LogProb is the
 //     logarithm of its entry at the observed label;
@@ -25,6 +28,9 @@
 //   - a noise.SharedBackpropper's BackpropShared is bit for bit
 //     BackpropProb with each object's weights copied to its labels;
 //   - a noise.Tabled evaluator's Table holds the P(y | z) Prob writes;
+//   - a noise.Threaded evaluator (and its variational posterior) gives
+//     the same numbers, bit for bit, on one goroutine and on several, on
+//     enough workers for its per-worker work to be split;
 //   - a noise.TaskReporter reports one finite value per TaskColumns entry
 //     for every object;
 //   - a noise.WorkerSetter's SetWorker, given a worker's WorkerValues,
