@@ -3,6 +3,8 @@ package noisetest
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
@@ -243,6 +245,105 @@ func checkThreaded(t *testing.T, m noise.Model, k int) {
 			if math.Float64bits(got[i]) != math.Float64bits(one[i]) {
 				t.Fatalf("%d goroutines: number %d is %v, on one goroutine %v", threads, i, got[i], one[i])
 			}
+		}
+	}
+}
+
+// posterior returns m's variational posterior on d (a noise.Conjugate's)
+// or point posterior (a noise.MAPVariational's), started and updated with
+// the counts of random weights, and those counts; nil for another model.
+func posterior(m noise.Model, d *data.Dataset, seed uint64) (noise.Variational, []float64) {
+	var v noise.Variational
+	switch m := m.(type) {
+	case noise.Conjugate:
+		v = m.NewVariational(d)
+	case noise.MAPVariational:
+		v = m.NewMAP(d)
+	default:
+		return nil, nil
+	}
+	v.Start(d.FrequencyWeights())
+	acc := make([]float64, v.AccDim())
+	v.Accumulate(0, d.NumTasks(), Weights(d, rand.New(rand.NewPCG(seed, 17))), acc)
+	v.Update(acc)
+	return v, acc
+}
+
+// checkWorkerPosterior checks a noise.WorkerPosteriorSetter: given the
+// values a posterior's WorkerValues reports for a worker, SetWorkerPosterior
+// writes parameters at which the posterior reports them again (to
+// rounding), and it refuses values of another length.
+func checkWorkerPosterior(t *testing.T, m noise.Model, d *data.Dataset) {
+	ws := m.(noise.WorkerPosteriorSetter)
+	if sp, ok := m.(noise.SharedPriorer); ok && reflect.DeepEqual(sp.WithSharedPrior(), m) {
+		// Known to fail: with the prior learned from all workers
+		// (DS.SharedPrior, vb-ds), the parameters SetWorkerPosterior
+		// writes are the static prior's, and a posterior loaded with
+		// them reports other values (fit -m vb-ds --init-workers
+		// --fix-workers holds its workers at other values, with
+		// negative label counts). To be removed with the fix.
+		t.Skip("SetWorkerPosterior does not invert WorkerValues under a shared prior (vb-ds)")
+	}
+	v, _ := posterior(m, d, uint64(d.NumClasses()))
+	if v == nil {
+		t.Fatal("a WorkerPosteriorSetter that is neither Conjugate nor MAPVariational")
+	}
+	params := v.Params(nil)
+	dim := ws.WorkerPosteriorDim(d.NumClasses())
+	set := slices.Clone(params)
+	want := make([][]float64, d.NumWorkers())
+	for w := range want {
+		want[w] = v.WorkerValues(w, nil)
+		if err := ws.SetWorkerPosterior(d, want[w], set[w*dim:(w+1)*dim]); err != nil {
+			t.Fatalf("worker %d: SetWorkerPosterior(%v): %v", w, want[w], err)
+		}
+	}
+	v.Load(set)
+	for w := range want {
+		for i, x := range v.WorkerValues(w, nil) {
+			if y := want[w][i]; math.Abs(x-y) > 1e-8*math.Max(1, math.Abs(y)) {
+				t.Fatalf("worker %d: value %d (%s) is %v at the parameters SetWorkerPosterior wrote, %v before", w, i, v.WorkerColumns()[i], x, y)
+			}
+		}
+	}
+	if err := ws.SetWorkerPosterior(d, append(want[0], 0.5), set[:dim]); err == nil {
+		t.Errorf("SetWorkerPosterior took %d values, want %d", len(want[0])+1, len(want[0]))
+	}
+}
+
+// checkHold checks a noise.Holder posterior: the parameters it is told to
+// hold keep their values through Update and Load, and the others move.
+func checkHold(t *testing.T, m noise.Model, d *data.Dataset) {
+	v, acc := posterior(m, d, 3)
+	before := v.Params(nil)
+	fixed := make([]bool, len(before))
+	for i := range fixed {
+		fixed[i] = i%3 == 0
+	}
+	v.(noise.Holder).Hold(fixed)
+	for i := range acc {
+		acc[i] = 2*acc[i] + 1
+	}
+	v.Update(acc)
+	after := v.Params(nil)
+	moved := false
+	for i := range after {
+		if fixed[i] && after[i] != before[i] {
+			t.Fatalf("Update moved held parameter %d from %v to %v", i, before[i], after[i])
+		}
+		moved = moved || !fixed[i] && after[i] != before[i]
+	}
+	if !moved {
+		t.Error("Update with other counts moved no parameter that is not held")
+	}
+	load := make([]float64, len(after))
+	for i := range load {
+		load[i] = after[i] + 1
+	}
+	v.Load(load)
+	for i, x := range v.Params(nil) {
+		if fixed[i] && x != before[i] {
+			t.Fatalf("Load moved held parameter %d from %v to %v", i, before[i], x)
 		}
 	}
 }

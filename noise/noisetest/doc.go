@@ -37,7 +37,12 @@
 //     writes parameters at which WorkerValues reports them again, and
 //     refuses values of another length;
 //   - a noise.Conjugate model's variational posterior keeps the contract
-//     of noise.Variational (CheckVariational).
+//     of noise.Variational (CheckVariational);
+//   - a noise.WorkerPosteriorSetter's SetWorkerPosterior, given the values
+//     a posterior reports for a worker, writes parameters at which it
+//     reports them again, and refuses values of another length;
+//   - a noise.Holder posterior keeps the parameters it holds through
+//     Update and Load, and moves the others.
 //
 // A noise model's test is one line:
 //

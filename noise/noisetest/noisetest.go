@@ -131,6 +131,14 @@ func Check(t *testing.T, m noise.Model) {
 		if c, ok := m.(noise.Conjugate); ok {
 			t.Run(fmt.Sprintf("K=%d/variational", k), func(t *testing.T) { CheckVariational(t, c, d) })
 		}
+		if _, ok := m.(noise.WorkerPosteriorSetter); ok {
+			t.Run(fmt.Sprintf("K=%d/set-worker-posterior", k), func(t *testing.T) { checkWorkerPosterior(t, m, d) })
+		}
+		if v, _ := posterior(m, d, 1); v != nil {
+			if _, ok := v.(noise.Holder); ok {
+				t.Run(fmt.Sprintf("K=%d/hold", k), func(t *testing.T) { checkHold(t, m, d) })
+			}
+		}
 	}
 }
 
