@@ -76,7 +76,6 @@ func TestArgumentErrors(t *testing.T) {
 		{"split/nil data", third(Split(nil, 0.5, 1, 0)), "nil data set"},
 		{"split/fraction", third(Split(d, 1.5, 1, 0)), "held-out fraction 1.5 not in [0, 1]"},
 		{"split/NaN fraction", third(Split(d, math.NaN(), 1, 0)), "held-out fraction NaN not in [0, 1]"},
-		{"subsample/nil data", second(SubsampleTasks(nil, 100, 1)), "nil data set"},
 		{"reliability/nil data", second(WorkerReliability(nil)), "nil data set"},
 		{"held-out/nil result", heldOut(nil, train, held), "nil result"},
 		{"held-out/result without data", heldOut(&model.Result{}, train, held), "result without its data set"},
@@ -120,6 +119,10 @@ func TestArgumentErrors(t *testing.T) {
 	sum, n, err := HeldOutLogLik(r, train, held)
 	if err != nil || len(sum) != d.NumTasks() || len(n) != d.NumTasks() {
 		t.Fatalf("HeldOutLogLik: %d sums, %d counts, error %v", len(sum), len(n), err)
+	}
+	// The zero AutoChoice describes itself without panicking.
+	if got := (&AutoChoice{}).Basis(); !strings.Contains(got, "among no candidates") {
+		t.Errorf("zero AutoChoice's Basis: %q", got)
 	}
 }
 

@@ -255,7 +255,10 @@ func (c *AutoChoice) Basis() string {
 	for i, k := range c.Candidates {
 		names[i] = k.Model
 	}
-	among := names[0]
+	among := "no candidates"
+	if len(names) > 0 {
+		among = names[0]
+	}
 	if n := len(names); n > 1 {
 		among = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
 	}
@@ -289,20 +292,11 @@ func candidateErrs(cands []AutoCandidate) []error {
 	return errs
 }
 
-// SubsampleTasks returns a data set with the labels of a random subset of
+// subsampleTasks returns a data set with the labels of a random subset of
 // d's objects, drawn with seed, about maxLabels labels in all: the objects
 // are taken in a random order until their labels reach maxLabels, and kept
 // in their order in d. Workers and classes are d's (with their indices);
-// some workers may have no labels. SubsampleTasks returns an error
-// wrapping ErrArgument if d is nil.
-func SubsampleTasks(d *data.Dataset, maxLabels int, seed uint64) (*data.Dataset, error) {
-	if d == nil {
-		return nil, argErrorf("nil data set")
-	}
-	return subsampleTasks(d, maxLabels, seed), nil
-}
-
-// subsampleTasks is SubsampleTasks of a data set.
+// some workers may have no labels.
 func subsampleTasks(d *data.Dataset, maxLabels int, seed uint64) *data.Dataset {
 	rng := rand.New(rand.NewPCG(seed, 0xa070))
 	perm := rng.Perm(d.NumTasks())

@@ -29,8 +29,11 @@ type WithGold struct {
 }
 
 // GoldClasses returns the Class slice of WithGold for d: the class of
-// every gold task, -1 elsewhere.
+// every gold task, -1 elsewhere; nil for a nil d.
 func GoldClasses(d *data.Dataset, g *data.Gold) []int {
+	if d == nil {
+		return nil
+	}
 	c := make([]int, d.NumTasks())
 	for i := range c {
 		c[i] = -1
@@ -43,14 +46,30 @@ func GoldClasses(d *data.Dataset, g *data.Gold) []int {
 	return c
 }
 
-// Name returns Base's name.
-func (a WithGold) Name() string { return a.Base.Name() }
+// Name returns Base's name; "gold" without a Base (the zero WithGold,
+// which Check refuses).
+func (a WithGold) Name() string {
+	if a.Base == nil {
+		return "gold"
+	}
+	return a.Base.Name()
+}
 
-// GlobalDim returns Base's.
-func (a WithGold) GlobalDim(k int) int { return a.Base.GlobalDim(k) }
+// GlobalDim returns Base's, 0 without a Base.
+func (a WithGold) GlobalDim(k int) int {
+	if a.Base == nil {
+		return 0
+	}
+	return a.Base.GlobalDim(k)
+}
 
-// TaskDim returns Base's.
-func (a WithGold) TaskDim(k int) int { return a.Base.TaskDim(k) }
+// TaskDim returns Base's, 0 without a Base.
+func (a WithGold) TaskDim(k int) int {
+	if a.Base == nil {
+		return 0
+	}
+	return a.Base.TaskDim(k)
+}
 
 // Init is Base's initialisation with the gold objects' frequencies
 // replaced by their one-hot gold vectors, so that a DA base starts with

@@ -136,9 +136,9 @@ func TestInputSize(t *testing.T) {
 // its first ingest.ChunkLen labels (JSON Lines by the bytes of text read, Parquet
 // by the rows the file declares), and
 // compares the Datasets with the CSV read of the same rows: grouped,
-// scattered and growing ids, Parquet page by page and value by value.
+// scattered and growing ids; Parquet also with the value-by-value
+// reference reader.
 func TestLoadOtherFormatsReserved(t *testing.T) {
-	defer func(old bool) { useParquetPages = old }(useParquetPages)
 	files := map[string]func(i int) pqString{
 		"grouped": func(i int) pqString {
 			return pqString{fmt.Sprint("t", i/5), fmt.Sprint("w", i*7919%97), fmt.Sprint(i * i % 3)}
@@ -169,15 +169,17 @@ func TestLoadOtherFormatsReserved(t *testing.T) {
 			if err := os.WriteFile(path, content, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			for _, pages := range []bool{true, false} {
-				useParquetPages = pages
-				got, err := LoadLabels(ctx, path, "", ReadSettings{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got.Name = want.Name
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%s.%s (Parquet pages %v): the Dataset differs from the CSV's", name, ext, pages)
+			got, err := LoadLabels(ctx, path, "", ReadSettings{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Name = want.Name
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s.%s: the Dataset differs from the CSV's", name, ext)
+			}
+			if ext == "parquet" {
+				if ref, msg := readValueByValue(content, path, ReadSettings{}); msg != "" || !reflect.DeepEqual(ref, got) {
+					t.Errorf("%s.%s: the value-by-value reference read %q, a Dataset that differs", name, ext, msg)
 				}
 			}
 		}

@@ -317,6 +317,16 @@ func (g *guard) parquetSize(p *parquetReader) error {
 	return nil
 }
 
+// memoryLimit returns the memory limit in bytes, or math.MaxInt64
+// without one: the most that a Parquet file's footer, and the strings of
+// one of its pages, may decode to.
+func (g *guard) memoryLimit() int64 {
+	if g == nil || g.max <= 0 {
+		return math.MaxInt64
+	}
+	return g.max
+}
+
 // maxLabels returns the most labels that the memory limit lets a read
 // take (readMemory), or 0 if there is no limit: the Builder is never
 // reserved for more (ingest.ReserveFor).

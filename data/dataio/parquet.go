@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/consensuslab/consensus/data/internal/ingest"
+	"github.com/consensuslab/consensus/data/internal/pqbound"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -24,18 +25,12 @@ type parquetReader struct {
 	kinds  []parquet.Kind // the physical type of each wanted column
 	maxDef []int          // and its maximum definition level
 	groups []parquet.RowGroup
-	group  int // next row group to open
-	cols   []*parquetColumn
+	group  int  // the row group open, or next to open
+	open   bool // whether cols read row group group
+	cols   []pageColumn
 	texts  []parquetText // how each wanted column becomes text
 	row    int           // 1-based number of the last row returned
 	cells  []string
-}
-
-// parquetColumn buffers the values of one column chunk.
-type parquetColumn struct {
-	r      parquet.ColumnChunkValueReader
-	buf    []parquet.Value
-	pos, n int
 }
 
 // parquetMagic starts and ends every Parquet file.
@@ -103,12 +98,12 @@ func newParquetReader(r io.Reader, file string, cols Columns, g *guard) (_ rowSo
 		}
 		ra = tmp
 	}
-	src, err := openParquet(ra, size, file, cols)
+	src, err := openParquet(ra, size, file, cols, g.memoryLimit())
 	if err == nil {
 		err = g.parquetSize(src)
 	}
 	if err == nil {
-		err = src.checkPages(ra)
+		err = src.checkPages(ra, g.memoryLimit())
 	}
 	if err != nil {
 		done()
@@ -167,8 +162,9 @@ func parquetHead(head []byte, file string) error {
 }
 
 // openParquet reads the footer of a Parquet file and finds the wanted
-// columns.
-func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parquetReader, error) {
+// columns. A footer that would need more than limit bytes to decode is
+// refused before it is decoded.
+func openParquet(ra io.ReaderAt, size int64, file string, cols Columns, limit int64) (*parquetReader, error) {
 	names, roles := cols.Names, cols.roles()
 	var head [4]byte
 	n, _ := ra.ReadAt(head[:], 0)
@@ -178,13 +174,30 @@ func openParquet(ra io.ReaderAt, size int64, file string, cols Columns) (*parque
 	// The footer's length, in the 4 bytes before the closing magic number,
 	// must fit in the file: the library allocates a buffer of that length
 	// before it reads, gigabytes for a corrupt one.
+	// Then the footer's thrift metadata are checked (pqbound.Footer): the
+	// counts and lengths they declare, which the library allocates at once.
 	var tail [4]byte
-	if size >= 12 {
-		if n, _ := ra.ReadAt(tail[:], size-8); n == 4 {
-			if footer := int64(binary.LittleEndian.Uint32(tail[:])); footer > size-12 {
-				return nil, &InputError{File: file, Msg: fmt.Sprintf("corrupt or truncated Parquet file: its footer's length, %d bytes, exceeds the file's %d", footer, size)}
-			}
+	if size < 12 {
+		return nil, &InputError{File: file, Msg: fmt.Sprintf("corrupt or truncated Parquet file: %d bytes, fewer than the 12 of its magic numbers and footer length", size)}
+	}
+	if _, err := ra.ReadAt(tail[:], size-8); err != nil && err != io.EOF {
+		return nil, &InputError{File: file, Msg: "read error: " + err.Error(), Err: err}
+	}
+	length := int64(binary.LittleEndian.Uint32(tail[:]))
+	if length > size-12 {
+		return nil, &InputError{File: file, Msg: fmt.Sprintf("corrupt or truncated Parquet file: its footer's length, %d bytes, exceeds the file's %d", length, size)}
+	}
+	footer := make([]byte, length)
+	if _, err := ra.ReadAt(footer, size-8-length); err != nil && err != io.EOF {
+		return nil, &InputError{File: file, Msg: "read error: " + err.Error(), Err: err}
+	}
+	if _, err := pqbound.Footer(footer, limit); err != nil {
+		if big, ok := err.(*pqbound.TooLarge); ok {
+			return nil, &InputError{File: file, Err: ErrLimit, Msg: fmt.Sprintf(
+				"the file's metadata (%s) need %s to decode, more than the memory limit of %s",
+				formatSize(float64(length)), formatSize(float64(big.Need)), formatSize(float64(limit)))}
 		}
+		return nil, &InputError{File: file, Msg: "corrupt or truncated Parquet file: " + err.Error(), Err: err}
 	}
 	pf, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
@@ -265,71 +278,6 @@ func (p *parquetReader) noRows() error {
 
 func (p *parquetReader) fail(row int, err error, msg string, a ...any) error {
 	return &InputError{File: p.file, Line: row, Msg: fmt.Sprintf(msg, a...), Err: err}
-}
-
-// openGroup opens the wanted column chunks of the next row group; it
-// returns io.EOF after the last one.
-func (p *parquetReader) openGroup() error {
-	for _, c := range p.cols {
-		c.r.Close()
-	}
-	p.cols = p.cols[:0]
-	if p.group >= len(p.groups) {
-		return io.EOF
-	}
-	chunks := p.groups[p.group].ColumnChunks()
-	p.group++
-	for _, i := range p.index {
-		p.cols = append(p.cols, &parquetColumn{r: parquet.NewColumnChunkValueReader(chunks[i]), buf: make([]parquet.Value, 512)})
-	}
-	return nil
-}
-
-func (p *parquetReader) next() (_ []string, _ int, err error) {
-	defer recoverParquet(p.file, &err)
-	for {
-		if len(p.cols) == 0 {
-			if err := p.openGroup(); err != nil {
-				return nil, 0, err
-			}
-		}
-		row := p.row + 1
-		ended := 0
-		for i, c := range p.cols {
-			if c.pos == c.n {
-				n, err := c.r.ReadValues(c.buf)
-				c.pos, c.n = 0, n
-				if n == 0 {
-					if err == io.EOF || err == nil {
-						ended++
-						continue
-					}
-					return nil, 0, p.fail(row, err, "cannot read the %s column: %v", p.roles[i], err)
-				}
-			}
-			v := c.buf[c.pos]
-			c.pos++
-			s, err := p.texts[i].cell(v)
-			if err != nil {
-				return nil, 0, p.cellError(row, i, err)
-			}
-			p.cells[i] = s
-		}
-		if ended == len(p.cols) {
-			if err := p.openGroup(); err != nil {
-				return nil, 0, err
-			}
-			continue
-		}
-		if ended > 0 {
-			return nil, 0, p.fail(row, nil, "columns of different lengths in row group %d", p.group)
-		}
-		if msg := checkRow(p.cells, p.header, p.roles); msg != "" {
-			return nil, 0, p.fail(row, nil, "%s", msg)
-		}
-		p.row = row
-		return p.cells, row, nil
-	}
 }
 
 // cellError returns the error of row's cell of the wanted column i, which

@@ -74,7 +74,8 @@ func simParquet(tb testing.TB) []byte {
 // offset 20) become "corrupt Parquet file" — and nothing is written on
 // the process's standard error: a page whose values differ in number from
 // its header, on which the library prints a warning, is refused before
-// the library decodes it (checkPages).
+// the library decodes it (checkPages) — and the page path gives the
+// error, or the success, of the value-by-value reference (valueReader).
 //
 // Under the race detector every fifth byte is corrupted, a spread of the
 // file's metadata and pages, as a read costs ten times as much there.
@@ -90,7 +91,11 @@ func TestParquetEveryByteCorrupt(t *testing.T) {
 				for _, v := range []byte{0x00, 0xff, 0x40, good[i] ^ 1, good[i] + 0x80} {
 					b := bytes.Clone(good)
 					b[i] = v
-					err := checkParquetRead(t, b, fmt.Sprintf("%s: byte %d = %#x", name, i, v))
+					what := fmt.Sprintf("%s: byte %d = %#x", name, i, v)
+					err := checkParquetRead(t, b, what)
+					if _, want := readValueByValue(b, "in.parquet", ReadSettings{MaxMemory: 64 << 20}); fmt.Sprint(err) != want && (err != nil || want != "") {
+						t.Errorf("%s: the page path read %v, the value-by-value reference %q", what, err, want)
+					}
 					if err != nil && strings.Contains(err.Error(), "corrupt Parquet file (the Parquet reader failed") {
 						corrupt++
 					}
@@ -107,8 +112,10 @@ func TestParquetEveryByteCorrupt(t *testing.T) {
 	}
 }
 
-// FuzzParquetCorrupt reads fuzzed bytes as a Parquet labels file: never a
-// panic, always a data set or a one-line *InputError naming the file.
+// FuzzParquetCorrupt reads fuzzed bytes as a Parquet labels file, under a
+// memory limit of 64 MiB: never a panic, always a data set or a one-line
+// *InputError naming the file, and never more memory allocated than the
+// limit and 64 bytes a byte of the file, whatever sizes the bytes declare.
 func FuzzParquetCorrupt(f *testing.F) {
 	good := smallParquet(f)
 	f.Add(good)
@@ -121,8 +128,14 @@ func FuzzParquetCorrupt(f *testing.F) {
 	b[18] = 0x40 // a page header declaring 32 values: a warning of the library before the fix
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		if stderr := captureStderr(t, func() { checkParquetRead(t, b, "fuzzed") }); stderr != "" {
 			t.Errorf("the read wrote on standard error: %s", stderr)
+		}
+		runtime.ReadMemStats(&after)
+		if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(64<<20+64*len(b)); got > bound {
+			t.Errorf("the read of %d bytes allocated %d MiB, more than the memory limit and 64 bytes a byte", len(b), got>>20)
 		}
 	})
 }
@@ -141,7 +154,7 @@ func TestParquetPageValueCount(t *testing.T) {
 		if stderr != "" {
 			t.Errorf("byte 18 = %#x: the read wrote on standard error: %s", v, stderr)
 		}
-		if err == nil || !strings.Contains(err.Error(), "corrupt Parquet file (row group 1, task column 'task': page 1 declares") {
+		if err == nil || !strings.Contains(err.Error(), "corrupt Parquet file (row group 1, task column 'task': page 1") {
 			t.Errorf("byte 18 = %#x: error %v, want the page refused", v, err)
 		}
 	}

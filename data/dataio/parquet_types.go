@@ -61,10 +61,10 @@ var (
 // cell returns the text of v, a value of the column, trimmed of white
 // space, or why it is not a cell: errNullCell, errEmptyCell, errNotUTF8 or
 // the error of its conversion. It is the one rule of a Parquet cell: the
-// value-by-value path (parquetReader.next) reads every cell through it,
-// and the page path (pageColumn) every dictionary entry, and every string
-// of a plain page through bytesCell, which is cell for the values that
-// verbatim takes.
+// page path (pageColumn, of readParquetPages and parquetReader.next)
+// reads every dictionary entry and every value of a general page through
+// it, and every string of a plain page through bytesCell, which is cell
+// for the values that verbatim takes.
 func (p parquetText) cell(v parquet.Value) (string, error) {
 	if v.IsNull() {
 		return "", errNullCell

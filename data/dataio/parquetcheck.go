@@ -1,38 +1,43 @@
 package dataio
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 
+	"github.com/consensuslab/consensus/data/internal/ingest"
+	"github.com/consensuslab/consensus/data/internal/pqbound"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
-	"github.com/parquet-go/parquet-go/encoding"
-	"github.com/parquet-go/parquet-go/encoding/bitpacked"
-	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// checkPages refuses, before the Parquet library decodes any page of
-// them, the wanted column chunks whose byte-array data pages hold another
-// number of values than their headers declare. The library, given such a
-// page, prints a warning of its own on standard error (with the builtin
-// println, which no caller can redirect) and reads on; here the page is
-// decoded as the library would decode it (the same levels, codec and
-// encoding) and counted, so the file is refused as corrupt with one
-// message instead. Dictionary-encoded pages hold indices, which the
-// library counts itself, and columns of other types have no such warning:
-// their pages are only walked past.
-func (p *parquetReader) checkPages(ra io.ReaderAt) error {
+// checkPages checks the pages of the wanted column chunks before the
+// Parquet library decodes any of them, and refuses as corrupt a page
+// whose header or data declare sizes that the library would allocate at
+// once beyond what the file can hold (see package pqbound): the page
+// headers' thrift counts and lengths, page sizes beyond the column chunk,
+// more values than the chunk's rows, the decoded size in a codec's header
+// (and a gzip stream's text past the page's size), runs of levels and
+// dictionary indices, and the counts and string lengths of the delta
+// encodings. It also refuses byte-array data pages that hold
+// another number of values than their headers declare: the library, given
+// such a page, prints a warning of its own on standard error (with the
+// builtin println, which no caller can redirect) and reads on; here the
+// page is decoded as the library would decode it (the same levels, codec
+// and encoding) and counted, so the file is refused as corrupt with one
+// message instead. limit bounds the text a page's strings decode to.
+func (p *parquetReader) checkPages(ra io.ReaderAt, limit int64) error {
 	md := p.pf.Metadata()
 	for g, rg := range md.RowGroups {
 		for i, at := range p.index {
-			if at >= len(rg.Columns) || p.kinds[i] != parquet.ByteArray {
+			if at >= len(rg.Columns) {
 				continue
 			}
-			if err := p.checkChunk(ra, &rg.Columns[at].MetaData, i); err != nil {
+			if err := p.checkChunk(ra, &rg.Columns[at].MetaData, rg.NumRows, i, limit); err != nil {
 				return &InputError{File: p.file, Msg: fmt.Sprintf(
 					"corrupt Parquet file (row group %d, %s column %s: %v)", g+1, p.roles[i], show(p.names[i]), err)}
 			}
@@ -41,9 +46,9 @@ func (p *parquetReader) checkPages(ra io.ReaderAt) error {
 	return nil
 }
 
-// checkChunk checks the pages of one column chunk of the wanted column i
-// (see checkPages).
-func (p *parquetReader) checkChunk(ra io.ReaderAt, cm *format.ColumnMetaData, i int) error {
+// checkChunk checks the pages of one column chunk of the wanted column i,
+// in a row group of rows rows (see checkPages).
+func (p *parquetReader) checkChunk(ra io.ReaderAt, cm *format.ColumnMetaData, rows int64, i int, limit int64) error {
 	start := cm.DataPageOffset
 	if cm.DictionaryPageOffset != 0 {
 		start = cm.DictionaryPageOffset
@@ -51,24 +56,39 @@ func (p *parquetReader) checkChunk(ra io.ReaderAt, cm *format.ColumnMetaData, i 
 	if start < 0 || cm.TotalCompressedSize < 0 || start+cm.TotalCompressedSize > p.pf.Size() {
 		return fmt.Errorf("the column chunk lies outside the file")
 	}
+	if cm.NumValues < 0 || cm.NumValues > rows {
+		return fmt.Errorf("the column chunk declares %d values for %d rows", cm.NumValues, rows)
+	}
 	chunk := make([]byte, cm.TotalCompressedSize)
 	if _, err := ra.ReadAt(chunk, start); err != nil && err != io.EOF {
 		return err
 	}
 	codec := parquet.LookupCompressionCodec(cm.Codec)
-	r := bytes.NewReader(chunk)
-	dec := thrift.NewDecoder(new(thrift.CompactProtocol).NewReader(r))
-	for page := 1; r.Len() > 0; page++ {
-		var h format.PageHeader
-		if err := dec.Decode(&h); err != nil {
+	values := cm.NumValues // left for the data pages
+	for page, at := 1, 0; at < len(chunk); page++ {
+		n, err := pqbound.Struct(chunk[at:])
+		if err != nil {
 			return fmt.Errorf("page %d: %v", page, err)
 		}
-		if h.CompressedPageSize < 0 || int(h.CompressedPageSize) > r.Len() {
+		var h format.PageHeader
+		if err := thrift.NewDecoder(new(thrift.CompactProtocol).NewReaderFromBytes(chunk[at : at+n])).Decode(&h); err != nil {
+			return fmt.Errorf("page %d: %v", page, err)
+		}
+		at += n
+		if h.CompressedPageSize < 0 || int(h.CompressedPageSize) > len(chunk)-at {
 			return fmt.Errorf("page %d: its size %d is beyond the column chunk", page, h.CompressedPageSize)
 		}
-		data := chunk[len(chunk)-r.Len():][:h.CompressedPageSize]
-		r.Seek(int64(h.CompressedPageSize), io.SeekCurrent)
-		want, got, err := pageValues(&h, data, codec, p.maxDef[i])
+		if h.UncompressedPageSize < 0 || int64(h.UncompressedPageSize) > cm.TotalUncompressedSize {
+			return fmt.Errorf("page %d: its size %d is beyond the column chunk's %d", page, h.UncompressedPageSize, cm.TotalUncompressedSize)
+		}
+		data := chunk[at:][:h.CompressedPageSize]
+		at += int(h.CompressedPageSize)
+		if n := pqbound.DeclaredValues(&h); n < 0 || n > values || h.Type == format.DictionaryPage && n > cm.NumValues {
+			return fmt.Errorf("page %d declares %d values, more than the column chunk's %d left", page, n, values)
+		} else if h.Type != format.DictionaryPage {
+			values -= n
+		}
+		want, got, err := p.checkPage(&h, data, codec, i, limit)
 		if err != nil {
 			return fmt.Errorf("page %d: %v", page, err)
 		}
@@ -79,21 +99,20 @@ func (p *parquetReader) checkChunk(ra io.ReaderAt, cm *format.ColumnMetaData, i 
 	return nil
 }
 
-// pageValues returns the number of values that a page's header declares
+// checkPage checks the data of one data page of the wanted column i (see
+// checkPages) and returns, for a byte-array page that is not
+// dictionary-encoded, the number of values that its header declares
 // (without nulls) and the number its data holds, as the Parquet library
-// decodes them, for a data page of byte arrays that is not
-// dictionary-encoded; both are 0 for other pages.
-func pageValues(h *format.PageHeader, data []byte, codec compress.Codec, maxDef int) (want, got int, err error) {
+// decodes them; both are 0 for other pages.
+func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compress.Codec, i int, limit int64) (want, got int, err error) {
 	var enc format.Encoding
-	var levels []byte // the definition levels, if the column has them
+	maxDef := p.maxDef[i]
+	size := int(h.UncompressedPageSize)
 	switch {
 	case h.Type == format.DataPage && h.DataPageHeader.Valid:
 		v := h.DataPageHeader.V
 		enc, want = v.Encoding, int(v.NumValues)
-		if isDictionary(enc) {
-			return 0, 0, nil
-		}
-		if data, err = decompress(codec, data); err != nil {
+		if data, err = decompress(codec, data, size); err != nil {
 			return 0, 0, err
 		}
 		if maxDef > 0 {
@@ -101,29 +120,39 @@ func pageValues(h *format.PageHeader, data []byte, codec compress.Codec, maxDef 
 				return 0, 0, io.ErrUnexpectedEOF
 			}
 			n := 4 + int(binary.LittleEndian.Uint32(data))
-			levels, data = data[4:n], data[n:]
-			if want, err = nonNull(v.DefinitionLevelEncoding, levels, want, maxDef); err != nil {
+			levels := data[4:n]
+			data = data[n:]
+			if want, err = pqbound.NonNull(v.DefinitionLevelEncoding, levels, want, maxDef); err != nil {
 				return 0, 0, err
 			}
 		}
 	case h.Type == format.DataPageV2 && h.DataPageHeaderV2.Valid:
 		v := h.DataPageHeaderV2.V
 		enc, want = v.Encoding, int(v.NumValues-v.NumNulls)
-		if isDictionary(enc) {
-			return 0, 0, nil
-		}
 		skip := int64(v.RepetitionLevelsByteLength) + int64(v.DefinitionLevelsByteLength)
-		if skip < 0 || skip > int64(len(data)) {
+		if v.RepetitionLevelsByteLength < 0 || v.DefinitionLevelsByteLength < 0 || skip > int64(len(data)) {
 			return 0, 0, io.ErrUnexpectedEOF
+		}
+		if maxDef > 0 {
+			def := data[v.RepetitionLevelsByteLength:skip]
+			if _, err := pqbound.Hybrid(def, pqbound.BitWidth(maxDef), int(v.NumValues)); err != nil {
+				return 0, 0, fmt.Errorf("definition levels: %v", err)
+			}
 		}
 		data = data[skip:]
 		if !v.IsCompressed.Valid || v.IsCompressed.V {
-			if data, err = decompress(codec, data); err != nil {
+			if data, err = decompress(codec, data, size); err != nil {
 				return 0, 0, err
 			}
 		}
 	default:
 		return 0, 0, nil // a dictionary or index page
+	}
+	if err := pqbound.Values(enc, data, max(want, 0), limit); err != nil {
+		return 0, 0, fmt.Errorf("%v values: %v", enc, err)
+	}
+	if pqbound.IsDictionary(enc) || p.kinds[i] != parquet.ByteArray {
+		return 0, 0, nil
 	}
 	_, offsets, err := parquet.LookupEncoding(enc).DecodeByteArray(nil, data, nil)
 	if err != nil {
@@ -132,60 +161,28 @@ func pageValues(h *format.PageHeader, data []byte, codec compress.Codec, maxDef 
 	return want, max(len(offsets)-1, 0), nil
 }
 
-// plainDictionary is the encoding PLAIN_DICTIONARY (2), deprecated but
-// still written on the data pages of old files for RLE_DICTIONARY.
-const plainDictionary format.Encoding = 2
-
-// isDictionary reports whether a data page's values are indices into the
-// column chunk's dictionary.
-func isDictionary(enc format.Encoding) bool {
-	return enc == plainDictionary || enc == format.RLEDictionary
-}
-
 // decompress returns the text of a page compressed with codec (nil for
-// none).
-func decompress(codec compress.Codec, data []byte) ([]byte, error) {
+// none), which declares size bytes.
+func decompress(codec compress.Codec, data []byte, size int) ([]byte, error) {
 	if codec == nil || codec.CompressionCodec() == format.Uncompressed {
 		return data, nil
 	}
-	return codec.Decode(nil, data)
-}
-
-// nonNull returns the number of values that are not null among the first
-// n definition levels, encoded with enc, of a column whose maximum level
-// is maxDef (1 for the flat columns the readers accept), as the library
-// counts them.
-func nonNull(enc format.Encoding, levels []byte, n, maxDef int) (int, error) {
-	var e encoding.Encoding
-	switch enc {
-	case format.RLE:
-		e = &rle.Encoding{BitWidth: bitWidth(maxDef)}
-	case format.BitPacked:
-		e = &bitpacked.Encoding{BitWidth: bitWidth(maxDef)}
-	default:
-		return 0, fmt.Errorf("unsupported encoding %v of the definition levels", enc)
+	if err := pqbound.Compressed(codec.CompressionCodec(), data, size); err != nil {
+		return nil, err
 	}
-	decoded, err := e.DecodeLevels(nil, levels)
-	if err != nil {
-		return 0, err
-	}
-	if len(decoded) < n {
-		return 0, fmt.Errorf("%d definition levels for %d values", len(decoded), n)
-	}
-	count := 0
-	for _, l := range decoded[:n] {
-		if int(l) == maxDef {
-			count++
+	if codec.CompressionCodec() == format.Gzip {
+		// A gzip stream declares no size: it is read up to one byte
+		// more than the page's, which the library's decoder would not
+		// stop at.
+		zr, err := ingest.NewGzipMembers(bufio.NewReader(bytes.NewReader(data)))
+		if err != nil {
+			return nil, err
 		}
+		text, err := io.ReadAll(io.LimitReader(zr, int64(size)+1))
+		if err == nil && len(text) > size {
+			err = fmt.Errorf("its compressed data decode to more than the page's %d bytes", size)
+		}
+		return text, err
 	}
-	return count, nil
-}
-
-// bitWidth returns the bits of a level up to max.
-func bitWidth(max int) int {
-	w := 0
-	for ; max > 0; max >>= 1 {
-		w++
-	}
-	return w
+	return codec.Decode(make([]byte, 0, size), data)
 }

@@ -6,105 +6,174 @@ import (
 	"io"
 	"strings"
 
-	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/data/internal/ingest"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
 )
 
-// useParquetPages selects readParquetPages; the differential tests turn it
-// off to compare it with the value-by-value path alone.
-var useParquetPages = true
-
 // readParquetPages adds the rows of p to b by reading the pages of the
-// wanted columns directly, rather than value by value: a
-// dictionary-encoded page gives each row's index into the column chunk's
-// dictionary, whose entries are turned into text and interned once, at
-// their first use; a plain page of strings gives each row's bytes; a page
-// of other values (numbers, booleans) gives each row's value. Every cell
-// is converted by parquetText.cell, or bytesCell for plain strings. Ids
-// are still numbered in order of first appearance. At the first row it
-// cannot vouch for (a page with nulls, a cell that cell refuses, a label
-// b refuses, a read error, columns of different lengths), it leaves p at
-// that row, so that reading the rest value by
-// value gives the same rows or the same error as reading all of them that
-// way. p must not have returned a row yet. The guard g sees every row, as
-// in the value-by-value path; readParquetPages returns its error, if it
-// gives one.
+// wanted columns: a dictionary-encoded page gives each row's index into
+// the column chunk's dictionary, whose entries are turned into text and
+// interned once, at their first use; a plain page of strings gives each
+// row's bytes; any other page (numbers, booleans, a page with nulls)
+// gives each row's value. Every cell is converted by parquetText.cell, or
+// bytesCell for plain strings, and ids are numbered in order of first
+// appearance. A row that the fast path cannot vouch for (a task equal to
+// its column's name, a label that is NaN or infinite or that b does not
+// admit) is checked whole, with its cells' text, as next checks a row
+// (checkRow) and then as Builder.AddHinted adds it. Faults are reported at
+// their row, with next's messages: a read error, a cell that
+// parquetText.cell refuses, columns of different lengths. The guard g sees
+// every row; readParquetPages returns its error, if it gives one. p must
+// not have returned a row yet; after it, next returns io.EOF.
 func readParquetPages(p *parquetReader, b *ingest.Builder, g *guard) (err error) {
 	defer recoverParquet(p.file, &err)
-	if len(p.cols) > 0 || p.row != 0 {
-		return nil
-	}
-	cols := make([]pageColumn, len(p.index))
-	for p.group < len(p.groups) {
-		chunks := p.groups[p.group].ColumnChunks()
-		for i, at := range p.index {
-			cols[i].open(chunks[at], p.texts[i])
-			switch p.roles[i] {
-			case "task":
-				cols[i].header = p.header
-			case "label":
-				cols[i].label = true
-			}
-		}
-		rows, ok, err := readGroupPages(p, cols, b, g, p.row)
-		for i := range cols {
-			cols[i].close()
-		}
-		if err != nil {
-			return err
-		}
-		p.row += rows
-		if !ok {
-			p.resume(rows)
-			return nil
-		}
-		p.group++
-	}
-	return nil
-}
-
-// readGroupPages adds the rows of one row group, whose column chunks cols
-// has open, to b, and sizes b from p (see sizer) after the first sizeAfter
-// labels. It returns the number of rows added and whether they are
-// all the rows of the group, or the error of the guard g, which sees each
-// row's number (after the before rows of earlier groups).
-func readGroupPages(p *parquetReader, cols []pageColumn, b *ingest.Builder, g *guard, before int) (int, bool, error) {
 	ins := [3]*ingest.Intern{&b.Tasks, &b.Workers, &b.Raw}
 	var id [3]int32
-	for rows := 0; ; rows++ {
-		ended := 0
-		for i := range cols {
-			c := &cols[i]
-			if c.pos == c.n && !c.next() {
-				if c.end {
+	var slow bool
+	for {
+		if !p.open {
+			if p.group >= len(p.groups) {
+				return nil
+			}
+			p.openGroup()
+		}
+		row, ended := p.row+1, 0
+		slow = false
+		for i := range p.cols {
+			c := &p.cols[i]
+			if c.pos == c.n {
+				ok, err := c.next()
+				if err != nil {
+					return p.fail(row, err, "cannot read the %s column: %v", p.roles[i], err)
+				}
+				if !ok {
 					ended++
 					continue
 				}
-				return rows, false, nil
 			}
-			v, ok := c.value(ins[i], b)
-			if !ok {
-				return rows, false, nil
+			v, refused, err := c.value(ins[i], b)
+			if err != nil {
+				return p.valueError(row, i, err)
 			}
-			id[i] = v
+			id[i], slow = v, slow || refused
 		}
-		if ended == len(cols) {
-			return rows, true, nil
+		if ended == len(p.cols) {
+			p.closeGroup()
+			continue
 		}
 		if ended > 0 {
-			return rows, false, nil
+			return p.fail(row, nil, "columns of different lengths in row group %d", p.group+1)
 		}
-		b.AddIndex(id[0], id[1], uint16(id[2]))
-		if err := g.Row(before+rows+1, b.Size()); err != nil {
-			return rows + 1, false, err
+		if slow {
+			// The row as next gives it, added as labelsFrom adds it.
+			for i := range p.cols {
+				p.cells[i] = p.cols[i].last()
+			}
+			if msg := checkRow(p.cells, p.header, p.roles); msg != "" {
+				return p.fail(row, nil, "%s", msg)
+			}
+			if err := b.Add(p.cells[0], p.cells[1], p.cells[2]); err != nil {
+				return labelError(p.file, row, err, b.Fixed)
+			}
+		} else {
+			b.AddIndex(id[0], id[1], uint16(id[2]))
+		}
+		p.row = row
+		if err := g.Row(row, b.Size()); err != nil {
+			return err
 		}
 		if b.Len() == sizeAfter {
 			_, total := p.progress()
-			ingest.ReserveFor(b, total, before+rows+1, g.maxLabels())
+			ingest.ReserveFor(b, total, row, g.maxLabels())
 		}
 	}
+}
+
+// next returns the cells of the next row of the wanted columns, read page
+// by page as readParquetPages reads them, each through parquetText.cell
+// (or bytesCell), cloned so that it outlives the page.
+func (p *parquetReader) next() (_ []string, _ int, err error) {
+	defer recoverParquet(p.file, &err)
+	for {
+		if !p.open {
+			if p.group >= len(p.groups) {
+				return nil, 0, io.EOF
+			}
+			p.openGroup()
+		}
+		row, ended := p.row+1, 0
+		for i := range p.cols {
+			c := &p.cols[i]
+			if c.pos == c.n {
+				ok, err := c.next()
+				if err != nil {
+					return nil, 0, p.fail(row, err, "cannot read the %s column: %v", p.roles[i], err)
+				}
+				if !ok {
+					ended++
+					continue
+				}
+			}
+			s, err := c.cell()
+			if err != nil {
+				return nil, 0, p.valueError(row, i, err)
+			}
+			p.cells[i] = strings.Clone(s)
+		}
+		if ended == len(p.cols) {
+			p.closeGroup()
+			continue
+		}
+		if ended > 0 {
+			return nil, 0, p.fail(row, nil, "columns of different lengths in row group %d", p.group+1)
+		}
+		if msg := checkRow(p.cells, p.header, p.roles); msg != "" {
+			return nil, 0, p.fail(row, nil, "%s", msg)
+		}
+		p.row = row
+		return p.cells, row, nil
+	}
+}
+
+// openGroup opens the wanted column chunks of row group p.group.
+func (p *parquetReader) openGroup() {
+	chunks := p.groups[p.group].ColumnChunks()
+	if len(p.cols) == 0 {
+		p.cols = make([]pageColumn, len(p.index))
+	}
+	for i, at := range p.index {
+		p.cols[i].open(chunks[at], p.texts[i])
+		switch p.roles[i] {
+		case "task":
+			p.cols[i].header = p.header
+		case "label":
+			p.cols[i].label = true
+		}
+	}
+	p.open = true
+}
+
+// closeGroup releases the pages of the open row group and moves to the
+// next.
+func (p *parquetReader) closeGroup() {
+	for i := range p.cols {
+		p.cols[i].close()
+	}
+	p.open = false
+	p.group++
+}
+
+// readError is the error of reading a page (rather than of a cell).
+type readError struct{ error }
+
+// valueError returns the error of row's value of the wanted column i:
+// a read error or the refusal of parquetText.cell (see cellError).
+func (p *parquetReader) valueError(row, i int, err error) error {
+	if e, ok := err.(readError); ok {
+		return p.fail(row, e.error, "cannot read the %s column: %v", p.roles[i], e.error)
+	}
+	return p.cellError(row, i, err)
 }
 
 // pageColumn reads the pages of one column chunk.
@@ -114,13 +183,12 @@ type pageColumn struct {
 	header *ingest.HeaderSet // for the task column: the column names (see ingest.HeaderLike)
 	pages  parquet.Pages
 	page   parquet.Page
-	end    bool // the pages have ended
-	pos, n int  // the next value of page, and its values
+	pos, n int // the next value of page, and its values
 	data   encoding.Values
 	dict   parquet.Dictionary // of page, if it is dictionary-encoded
 	// general is set for a page that is neither dictionary-encoded nor
-	// of plain strings: its values, read from valr pageBatch at a time
-	// into values, become text by parquetText.cell.
+	// of plain strings, or that has nulls: its values, read from valr
+	// valueBatch at a time into values, become text by parquetText.cell.
 	general bool
 	valr    parquet.ValueReader
 	values  []parquet.Value
@@ -143,6 +211,10 @@ type pageColumn struct {
 // computes ahead.
 const pageBatch = 256
 
+// valueBatch is the number of values that a general page's values are
+// read at a time (as parquet.ColumnChunkValueReader would be given them).
+const valueBatch = 512
+
 // open starts reading a column chunk whose values become text by conv.
 func (c *pageColumn) open(ch parquet.ColumnChunk, conv parquetText) {
 	ids, values := c.ids[:0], c.values
@@ -153,22 +225,28 @@ func (c *pageColumn) open(ch parquet.ColumnChunk, conv parquetText) {
 func (c *pageColumn) close() {
 	if c.page != nil {
 		parquet.Release(c.page)
+		c.page = nil
 	}
 	c.pages.Close()
 }
 
-// next reads the next page and reports whether value can read it: a page
-// without nulls, dictionary-encoded, of plain strings, or of any other
-// values (as general); at the end of the pages it sets end.
-func (c *pageColumn) next() bool {
+// next reads the next values, of the page or of the next page, and reports
+// whether there are any; false at the end of the pages. Its error is the
+// library's, of a page it cannot read. A page is read as dictionary
+// indices, as plain strings or, any other page and one with nulls, value
+// by value (general).
+func (c *pageColumn) next() (bool, error) {
 	if c.general {
 		n, err := c.valr.ReadValues(c.values)
 		if n > 0 {
 			c.pos, c.n = 0, n
-			return true
+			return true, nil
+		}
+		if err == nil {
+			return false, io.ErrNoProgress
 		}
 		if err != io.EOF {
-			return false
+			return false, err
 		}
 		c.general = false
 	}
@@ -178,15 +256,19 @@ func (c *pageColumn) next() bool {
 	}
 	pg, err := c.pages.ReadPage()
 	if err != nil {
-		c.end = errors.Is(err, io.EOF) && pg == nil
-		return false
+		if err == io.EOF || errors.Is(err, io.EOF) && pg == nil {
+			if pg != nil {
+				parquet.Release(pg)
+			}
+			return false, nil
+		}
+		return false, err
 	}
-	c.page, c.pos = pg, 0
-	if pg.NumNulls() != 0 || len(pg.RepetitionLevels()) != 0 {
-		return false
-	}
+	c.page, c.pos, c.n = pg, 0, 0
 	c.data = pg.Data()
 	switch d := pg.Dictionary(); {
+	case pg.NumNulls() != 0 || len(pg.RepetitionLevels()) != 0:
+		c.toGeneral()
 	case d != nil && c.data.Kind() == encoding.Int32:
 		if d != c.dict {
 			c.dict = d
@@ -199,67 +281,146 @@ func (c *pageColumn) next() bool {
 		c.text, c.offset = c.data.ByteArray()
 		c.n = len(c.offset) - 1
 		c.ascii, c.batch = asciiOnly(c.text), -pageBatch
-	case d == nil:
-		if c.values == nil {
-			c.values = make([]parquet.Value, pageBatch)
-		}
-		c.dict, c.general, c.valr, c.n = nil, true, pg.Values(), 0
 	default:
-		return false
+		c.toGeneral()
 	}
-	return c.n > 0 || c.next()
+	if c.n > 0 {
+		return true, nil
+	}
+	return c.next()
 }
 
-// value returns the intern index of the next value, adding it to in, or
-// false if the value path must read it: a value it refuses, a label that
-// is NaN or infinite, or a task equal to its column's name (the row may
-// repeat the header). A label goes to b's classes, with Builder.Add's
-// rules.
-func (c *pageColumn) value(in *ingest.Intern, b *ingest.Builder) (int32, bool) {
+// toGeneral reads the rest of the page, from value pos on, value by
+// value; the values before pos are read past.
+func (c *pageColumn) toGeneral() {
+	if c.values == nil {
+		c.values = make([]parquet.Value, valueBatch)
+	}
+	skip := c.pos
+	c.dict, c.general, c.valr, c.pos, c.n = nil, true, c.page.Values(), 0, 0
+	for skip > 0 {
+		n, err := c.valr.ReadValues(c.values[:min(skip, len(c.values))])
+		skip -= n
+		if n == 0 || err != nil && skip > 0 {
+			break // the next read meets the same end or error
+		}
+	}
+}
+
+// value returns the intern index of the next value, adding it to in, and
+// whether the row must be checked whole (see readParquetPages): for a task
+// equal to its column's name, or a label that is NaN or infinite or that
+// b does not admit (Builder.Admit). A label goes to b's classes. Its
+// error is the cell's (see parquetText.cell), or a readError.
+func (c *pageColumn) value(in *ingest.Intern, b *ingest.Builder) (int32, bool, error) {
 	pos := c.pos
-	c.pos++
 	if c.dict != nil {
 		k := c.index[pos]
 		if k < 0 || int(k) >= len(c.ids) {
-			return 0, false
+			if err := c.fallBack(); err != errRetry {
+				return 0, false, err
+			}
+			return c.value(in, b)
 		}
+		c.pos++
 		if id := c.ids[k]; id > 0 {
-			return id - 1, true
+			return id - 1, false, nil
 		}
 		s, err := c.conv.cell(c.dict.Index(k))
 		if err != nil {
-			return 0, false
+			return 0, false, err
 		}
 		id, ok := c.intern(s, in, b)
 		if ok {
 			c.ids[k] = id + 1
 		}
-		return id, ok
+		return id, !ok, nil
 	}
+	c.pos++
 	if c.general {
 		s, err := c.conv.cell(c.values[pos])
 		if err != nil {
-			return 0, false
+			return 0, false, err
 		}
-		return c.intern(s, in, b)
+		id, ok := c.intern(s, in, b)
+		return id, !ok, nil
 	}
 	s, err := bytesCell(c.text[c.offset[pos]:c.offset[pos+1]], c.ascii)
 	if err != nil {
-		return 0, false
+		return 0, false, err
 	}
 	if c.label {
-		return c.intern(s, in, b)
+		id, ok := c.intern(s, in, b)
+		return id, !ok, nil
 	}
 	if pos >= c.batch+pageBatch {
 		c.prefetch(in, pos)
 	}
 	if c.same[pos-c.batch] {
-		return c.intern(s, in, b) // get recognises the string of the previous call
+		id, ok := c.intern(s, in, b) // get recognises the string of the previous call
+		return id, !ok, nil
 	}
 	if ingest.HeaderLike(s, c.header) {
-		return 0, false
+		return 0, true, nil
 	}
-	return in.GetHashed(s, c.hash[pos-c.batch]), true
+	return in.GetHashed(s, c.hash[pos-c.batch]), false, nil
+}
+
+// fallBack reads a dictionary-encoded page whose index at pos is not one
+// of the dictionary's value by value from pos on, as the library gives
+// its values, and returns the error of the value at pos, if any (the
+// caller reads the value again).
+func (c *pageColumn) fallBack() error {
+	c.toGeneral()
+	ok, err := c.next()
+	if err != nil {
+		return readError{err}
+	}
+	if !ok {
+		return readError{io.ErrUnexpectedEOF}
+	}
+	return errRetry
+}
+
+// errRetry is fallBack's sign that the value must be read again.
+var errRetry = errors.New("read the value again")
+
+// cell returns the text of the next value, as value would intern it, and
+// its error (see value).
+func (c *pageColumn) cell() (string, error) {
+	pos := c.pos
+	if c.dict != nil {
+		k := c.index[pos]
+		if k < 0 || int(k) >= len(c.ids) {
+			if err := c.fallBack(); err != errRetry {
+				return "", err
+			}
+			return c.cell()
+		}
+		c.pos++
+		return c.conv.cell(c.dict.Index(k))
+	}
+	c.pos++
+	if c.general {
+		return c.conv.cell(c.values[pos])
+	}
+	return bytesCell(c.text[c.offset[pos]:c.offset[pos+1]], c.ascii)
+}
+
+// last returns the text of the value that value or cell read last, which
+// had none of cell's faults.
+func (c *pageColumn) last() string {
+	pos := c.pos - 1
+	var s string
+	switch {
+	case c.dict != nil:
+		s, _ = c.conv.cell(c.dict.Index(c.index[pos]))
+	case c.general:
+		s, _ = c.conv.cell(c.values[pos])
+	default:
+		s, _ = bytesCell(c.text[c.offset[pos]:c.offset[pos+1]], c.ascii)
+	}
+	return s
 }
 
 // prefetch hashes the trimmed values of the plain page from value pos on,
@@ -319,29 +480,12 @@ func (c *pageColumn) intern(s string, in *ingest.Intern, b *ingest.Builder) (int
 	if ingest.NonFiniteText(s) {
 		return 0, false
 	}
-	k, ok := b.Raw.Find(s)
-	if !ok {
-		if b.Fixed || b.Raw.Len() >= data.MaxClasses {
-			return 0, false
-		}
+	k, err := b.Admit(s)
+	if err != nil {
+		return 0, false
+	}
+	if k < 0 {
 		k = b.Raw.Get(s)
 	}
 	return k, true
-}
-
-// resume opens the current row group for reading value by value, from its
-// row skip on.
-func (p *parquetReader) resume(skip int) {
-	if p.openGroup() != nil {
-		return
-	}
-	for _, c := range p.cols {
-		for left := skip; left > 0; {
-			n, err := c.r.ReadValues(c.buf[:min(left, len(c.buf))])
-			left -= n
-			if n == 0 || err != nil && left > 0 {
-				break // the value path will meet the same end or error
-			}
-		}
-	}
 }

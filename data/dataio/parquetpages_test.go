@@ -27,8 +27,8 @@ var parquetPagesSeeds = []string{
 	"t1,w1,x\nTASK,w2,y\nt3,w1,y",
 }
 
-// FuzzParquetPages checks that ReadLabelsAs gives the same Dataset or the
-// same error with and without readParquetPages, for Parquet files with
+// FuzzParquetPages checks that ReadLabelsAs (the page path) gives the same
+// Dataset or the same error as the value-by-value reference (valueReader), for Parquet files with
 // dictionary-encoded and plain columns, optional columns, small pages and
 // row groups, and with and without --classes.
 func FuzzParquetPages(f *testing.F) {
@@ -54,7 +54,7 @@ func TestParquetPagesSeeds(t *testing.T) {
 // compareParquetPaths writes rows as Parquet as mode says (bits 0-2:
 // which columns are dictionary-encoded; bit 3: optional columns; bits 4-5:
 // rows per row group; bit 6: small pages; bit 7: --classes) and reads it
-// with and without readParquetPages.
+// page by page and value by value.
 func compareParquetPaths(t *testing.T, rows string, mode uint8) {
 	t.Helper()
 	var buf bytes.Buffer
@@ -65,8 +65,8 @@ func compareParquetPaths(t *testing.T, rows string, mode uint8) {
 	if mode&0x80 != 0 {
 		opt.Classes = []string{"x", "y", "1", "2"}
 	}
-	d1, e1 := readSwitched(&useParquetPages, false, buf.Bytes(), "p.parquet", "", opt)
-	d2, e2 := readSwitched(&useParquetPages, true, buf.Bytes(), "p.parquet", "", opt)
+	d1, e1 := readValueByValue(buf.Bytes(), "p.parquet", opt)
+	d2, e2 := readPages(buf.Bytes(), "p.parquet", opt)
 	if e1 != e2 {
 		t.Fatalf("%q mode %#x: error %q, want %q", rows, mode, e2, e1)
 	}
@@ -127,7 +127,7 @@ func writeTestParquet(buf *bytes.Buffer, rows string, mode uint8) bool {
 }
 
 // TestParquetPagesGuard checks that a memory limit stops the page path on
-// the same row, with the same message, as the value-by-value path.
+// the same row, with the same message, as the value-by-value reference.
 func TestParquetPagesGuard(t *testing.T) {
 	var rows []string
 	for i := range 5000 {
@@ -139,23 +139,17 @@ func TestParquetPagesGuard(t *testing.T) {
 	}
 	for _, limit := range []int64{20 << 10, 200 << 10, 1 << 30} {
 		opt := ReadSettings{MaxMemory: limit}
-		var msgs [2]string
-		for i, pages := range []bool{false, true} {
-			useParquetPages = pages
-			_, err := ReadLabelsAs(ctx, bytes.NewReader(buf.Bytes()), "p.parquet", "", opt)
-			msgs[i] = fmt.Sprint(err)
-		}
-		useParquetPages = true
-		if msgs[0] != msgs[1] {
-			t.Errorf("limit %d: error %q, want %q", limit, msgs[1], msgs[0])
+		_, want := readValueByValue(buf.Bytes(), "p.parquet", opt)
+		if _, got := readPages(buf.Bytes(), "p.parquet", opt); got != want {
+			t.Errorf("limit %d: error %q, want %q", limit, got, want)
 		}
 	}
 }
 
 // TestParquetPagesGeneral checks that the page path reads pages of
 // numbers and booleans (through parquetText.cell, as general) to the same
-// Dataset or error as the value-by-value path, and that it reads every row
-// of a file without faults itself, leaving none to the value path.
+// Dataset or error as the value-by-value reference, and that
+// readParquetPages reads every row of a file without faults.
 func TestParquetPagesGeneral(t *testing.T) {
 	type ints struct {
 		Task   string `parquet:"task"`
@@ -201,24 +195,22 @@ func TestParquetPagesGeneral(t *testing.T) {
 		{"decimals", parquetOf(t, de), true},
 		{"nan", parquetOf(t, nan), false},
 	} {
-		d1, e1 := readSwitched(&useParquetPages, false, tc.file, "g.parquet", "", ReadSettings{})
-		d2, e2 := readSwitched(&useParquetPages, true, tc.file, "g.parquet", "", ReadSettings{})
+		d1, e1 := readValueByValue(tc.file, "g.parquet", ReadSettings{})
+		d2, e2 := readPages(tc.file, "g.parquet", ReadSettings{})
 		if e1 != e2 || !reflect.DeepEqual(d1, d2) {
 			t.Errorf("%s: pages read %v, %q; values read %v, %q", tc.name, d2, e2, d1, e1)
 		}
 		if (e1 == "") != tc.clean {
 			t.Errorf("%s: error %q", tc.name, e1)
 		}
-		p, err := openParquet(bytes.NewReader(tc.file), int64(len(tc.file)), "g.parquet", Columns{Names: []string{"task", "worker", "label"}})
+		p, err := openParquet(bytes.NewReader(tc.file), int64(len(tc.file)), "g.parquet", Columns{Names: []string{"task", "worker", "label"}}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b, _ := ingest.NewBuilder(nil)
-		if err := readParquetPages(p, b, &guard{}); err != nil {
-			t.Fatal(err)
-		}
-		if read := p.row == n; read != tc.clean {
-			t.Errorf("%s: the page path read %d rows of %d", tc.name, p.row, n)
+		err = readParquetPages(p, b, &guard{})
+		if (err == nil) != tc.clean || tc.clean && p.row != n {
+			t.Errorf("%s: the page path read %d rows of %d, error %v", tc.name, p.row, n, err)
 		}
 	}
 }

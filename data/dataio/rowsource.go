@@ -155,11 +155,9 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*data.D
 			return nil, err
 		}
 	case *parquetReader:
-		// Page by page, through the dictionaries, if it can.
-		if useParquetPages {
-			if err := readParquetPages(s, b, g); err != nil {
-				return nil, err
-			}
+		// Page by page, through the dictionaries.
+		if err := readParquetPages(s, b, g); err != nil {
+			return nil, err
 		}
 	}
 	ahead, _ := src.(aheadReader)
@@ -177,13 +175,7 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*data.D
 		}
 		h, hashed := hints.take()
 		if err := b.AddHinted(cells[0], cells[1], cells[2], h, hashed); err != nil {
-			e := &InputError{File: file, Line: line, Msg: err.Error()}
-			if len(classes) > 0 {
-				e.Hint = HintClasses
-			} else {
-				e.Msg += "; is the label column the right one?"
-			}
-			return nil, e
+			return nil, labelError(file, line, err, len(classes) > 0)
 		}
 		if err := g.Row(line, b.Size()); err != nil {
 			return nil, err
@@ -217,6 +209,19 @@ func labelsFrom(src rowSource, name string, classes []string, g *guard) (*data.D
 	}
 	d.Name = baseName(name)
 	return d, nil
+}
+
+// labelError returns the error of a label that Builder.Add refused with
+// err on line (or row) line of file, with the hint of the classes given,
+// if fixed, or a question on the label column otherwise.
+func labelError(file string, line int, err error, fixed bool) error {
+	e := &InputError{File: file, Line: line, Msg: err.Error()}
+	if fixed {
+		e.Hint = HintClasses
+	} else {
+		e.Msg += "; is the label column the right one?"
+	}
+	return e
 }
 
 // goldFrom reads the (task, label) rows of src as gold labels for d, with

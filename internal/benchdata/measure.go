@@ -32,8 +32,13 @@ func Measure(run func() error) (Measurement, error) {
 	}
 	debug.FreeOSMemory()
 	var m Measurement
-	rss0, _, ok := RSS()
-	ok = ok && ResetPeakRSS()
+	// The peak is reset before the start is read: memory the runtime
+	// returns to the system in between would otherwise leave the peak
+	// since the reset below the start (as it did under the race
+	// detector).
+	ok := ResetPeakRSS()
+	rss0, _, ok0 := RSS()
+	ok = ok && ok0
 	cpu0, _ := CPUTime()
 	if err := run(); err != nil {
 		return Measurement{}, err

@@ -42,8 +42,12 @@ func (s *Parts) Event(p model.Progress) {
 }
 
 // Tick refreshes the status every interval until the returned function
-// is called, which also finishes the status.
+// is called, which also finishes the status. An interval of zero or less
+// is one second.
 func (s *Parts) Tick(interval time.Duration) (stop func()) {
+	if interval <= 0 {
+		interval = time.Second
+	}
 	t := time.NewTicker(interval)
 	quit := make(chan struct{})
 	var wg sync.WaitGroup

@@ -22,7 +22,8 @@ import (
 // line (a bar, the iteration, the log-likelihood, the elapsed time and an
 // upper bound on the time left, which assumes the run goes on to the
 // iteration limit); otherwise it writes a plain log line every few seconds
-// and one when the run ends. A nil *Reporter does nothing, so callers write
+// and one when the run ends. A nil *Reporter, and the zero Reporter (which
+// has nowhere to write), do nothing, so callers write
 //
 //	var bar *progress.Reporter
 //	if !quiet {
@@ -83,7 +84,7 @@ func NewTo(w io.Writer, tty bool, width int, desc string) *Reporter {
 // Update records the state of the current fit; it is a
 // model.Settings.Progress callback.
 func (p *Reporter) Update(s model.Progress) {
-	if p == nil {
+	if p == nil || p.w == nil {
 		return
 	}
 	p.mu.Lock()
@@ -95,7 +96,7 @@ func (p *Reporter) Update(s model.Progress) {
 // Step records that done of total steps of a multi-step run are finished
 // and names the step under way (such as "fitting la-ds").
 func (p *Reporter) Step(done, total int, what string) {
-	if p == nil {
+	if p == nil || p.w == nil {
 		return
 	}
 	p.mu.Lock()
@@ -108,7 +109,7 @@ func (p *Reporter) Step(done, total int, what string) {
 // Finish removes the status line, or writes a last log line if any was
 // written.
 func (p *Reporter) Finish() {
-	if p == nil {
+	if p == nil || p.w == nil {
 		return
 	}
 	p.mu.Lock()

@@ -81,3 +81,14 @@ func TestParts(t *testing.T) {
 		t.Error("the reporter is not finished after stop")
 	}
 }
+
+// TestZeroValues checks that the zero Reporter does nothing, as a nil one,
+// and that Parts.Tick takes an interval of zero, instead of panicking.
+func TestZeroValues(t *testing.T) {
+	var r Reporter
+	r.Update(model.Progress{Iteration: 1})
+	r.Step(1, 2, "fit")
+	r.Finish()
+	var p Parts
+	p.Tick(0)()
+}

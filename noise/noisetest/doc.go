@@ -4,9 +4,12 @@
 // so for every noise model of its registry) and gets all of them.
 //
 // Check works on small data sets of uniformly random labels (Data) for
-// several numbers of classes, at random parameters (Params), and tests,
-// for the model's evaluator:
+// the numbers of classes of Classes that the model supports, at random
+// parameters (Params), and tests, for the model's evaluator:
 //
+//   - a noise.Describer's Info: a summary, the solver "em" exactly for an
+//     evaluator that is a noise.MStepper, a conjugate prior exactly for a
+//     noise.Conjugate model, class bounds that CheckClasses enforces;
 //   - the initialisation gives finite parameters;
 //   - Conditional is a distribution over y for every z, and LogProb is the
 //     logarithm of its entry at the observed label;
@@ -25,13 +28,21 @@
 //   - a noise.SharedBackpropper's BackpropShared is bit for bit
 //     BackpropProb with each object's weights copied to its labels;
 //   - a noise.Tabled evaluator's Table holds the P(y | z) Prob writes;
+//   - a noise.Threaded evaluator (and its variational posterior) gives
+//     the same numbers, bit for bit, on one goroutine and on several, on
+//     enough workers for its per-worker work to be split;
 //   - a noise.TaskReporter reports one finite value per TaskColumns entry
 //     for every object;
 //   - a noise.WorkerSetter's SetWorker, given a worker's WorkerValues,
 //     writes parameters at which WorkerValues reports them again, and
 //     refuses values of another length;
 //   - a noise.Conjugate model's variational posterior keeps the contract
-//     of noise.Variational (CheckVariational).
+//     of noise.Variational (CheckVariational);
+//   - a noise.WorkerPosteriorSetter's SetWorkerPosterior, given the values
+//     a posterior reports for a worker, writes parameters at which it
+//     reports them again, and refuses values of another length;
+//   - a noise.Holder posterior keeps the parameters it holds through
+//     Update and Load, and moves the others.
 //
 // A noise model's test is one line:
 //

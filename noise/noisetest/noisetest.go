@@ -91,7 +91,13 @@ func Weights(d *data.Dataset, rng *rand.Rand) []float64 {
 // subtests named by the number of classes and the property.
 func Check(t *testing.T, m noise.Model) {
 	t.Helper()
+	if _, ok := m.(noise.Describer); ok {
+		t.Run("info", func(t *testing.T) { checkInfo(t, m, Data(t, 1, 15, 6, 2)) })
+	}
 	for _, k := range Classes {
+		if noise.CheckClasses(m, k) != nil {
+			continue // a number of classes the model declares it does not support
+		}
 		d := Data(t, uint64(k), 15, 6, k)
 		t.Run(fmt.Sprintf("K=%d/init", k), func(t *testing.T) { checkInit(t, m, d) })
 		t.Run(fmt.Sprintf("K=%d/conditional", k), func(t *testing.T) { checkConditional(t, m, d) })
@@ -113,6 +119,9 @@ func Check(t *testing.T, m noise.Model) {
 		if _, ok := ev.(noise.Tabled); ok {
 			t.Run(fmt.Sprintf("K=%d/table", k), func(t *testing.T) { checkTabled(t, m, d) })
 		}
+		if _, ok := ev.(noise.Threaded); ok {
+			t.Run(fmt.Sprintf("K=%d/threads", k), func(t *testing.T) { checkThreaded(t, m, k) })
+		}
 		if _, ok := m.(noise.TaskReporter); ok {
 			t.Run(fmt.Sprintf("K=%d/task-values", k), func(t *testing.T) { checkTaskReporter(t, m, d) })
 		}
@@ -121,6 +130,14 @@ func Check(t *testing.T, m noise.Model) {
 		}
 		if c, ok := m.(noise.Conjugate); ok {
 			t.Run(fmt.Sprintf("K=%d/variational", k), func(t *testing.T) { CheckVariational(t, c, d) })
+		}
+		if _, ok := m.(noise.WorkerPosteriorSetter); ok {
+			t.Run(fmt.Sprintf("K=%d/set-worker-posterior", k), func(t *testing.T) { checkWorkerPosterior(t, m, d) })
+		}
+		if v, _ := posterior(m, d, 1); v != nil {
+			if _, ok := v.(noise.Holder); ok {
+				t.Run(fmt.Sprintf("K=%d/hold", k), func(t *testing.T) { checkHold(t, m, d) })
+			}
 		}
 	}
 }

@@ -344,12 +344,12 @@ func (c *chunk) merge(b *Builder, g Guard, line int, header *HeaderSet) (int, er
 			stop = first
 			break
 		}
-		k, ok := b.Raw.Find(s)
-		if !ok {
-			if b.Fixed || b.Raw.names.len() >= MaxClasses {
-				stop = first
-				break
-			}
+		k, err := b.Admit(s)
+		if err != nil {
+			stop = first
+			break
+		}
+		if k < 0 {
 			k = b.Raw.Get(s)
 		}
 		labels.global[i] = k
@@ -511,11 +511,11 @@ func (p *ChunkParser) direct(c *chunk, b *Builder, g Guard, line int, header *He
 				if NonFiniteText(s) {
 					return r.stop(), nil
 				}
-				k, ok := b.Raw.Find(s)
-				if !ok && (b.Fixed || b.Raw.names.len() >= MaxClasses) {
+				k, err := b.Admit(s)
+				if err != nil {
 					return r.stop(), nil
 				}
-				label, newLabel = k, !ok
+				label, newLabel = k, k < 0
 			}
 			if !sameTask && HeaderLike(BytesString(taskText), header) {
 				return r.stop(), nil

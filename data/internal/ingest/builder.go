@@ -172,7 +172,27 @@ func (b *Builder) Add(task, worker, label string) error {
 	return b.AddHinted(task, worker, label, 0, false)
 }
 
-// add is Add for a task whose hash h is known if hashed is set (and whose
+// Admit returns the index of label among the raw classes; for a label
+// that is not a class yet, -1 if the Builder admits it as a new class
+// (which Raw.Get then adds), or the error of a label it refuses: with
+// Fixed set, one that is not among the classes given; otherwise one past
+// MaxClasses distinct labels. It is the one rule of a label's admission,
+// which every reading path applies: AddHinted, the block paths and the
+// Parquet page path.
+func (b *Builder) Admit(label string) (int32, error) {
+	if c, ok := b.Raw.Find(label); ok {
+		return c, nil
+	}
+	if b.Fixed {
+		return -1, fmt.Errorf("label %q is not one of the classes %s", label, strings.Join(b.Raw.names.flat(false), ","))
+	}
+	if b.Raw.names.len() >= MaxClasses {
+		return -1, fmt.Errorf("more than %d distinct labels", MaxClasses)
+	}
+	return -1, nil
+}
+
+// AddHinted is Add for a task whose hash h is known if hashed is set (and whose
 // home slot was then prefetched, see taskHints).
 func (b *Builder) AddHinted(task, worker, label string, h uint64, hashed bool) error {
 	// A new task's home slot is prefetched first, so that its likely
@@ -182,14 +202,11 @@ func (b *Builder) AddHinted(task, worker, label string, h uint64, hashed bool) e
 		h = b.Tasks.Hash(task)
 		b.Tasks.PrefetchHome(h)
 	}
-	c, ok := b.Raw.Find(label)
-	if !ok {
-		if b.Fixed {
-			return fmt.Errorf("label %q is not one of the classes %s", label, strings.Join(b.Raw.names.flat(false), ","))
-		}
-		if b.Raw.names.len() >= MaxClasses {
-			return fmt.Errorf("more than %d distinct labels", MaxClasses)
-		}
+	c, err := b.Admit(label)
+	if err != nil {
+		return err
+	}
+	if c < 0 {
 		c = b.Raw.Get(label)
 	}
 	w := b.Workers.Get(worker)

@@ -130,3 +130,42 @@ func TestBuilder(t *testing.T) {
 		})
 	}
 }
+
+// TestAdmit checks the rule of a label's admission that every reading
+// path applies: a class is found, a new label is admitted (and not yet
+// added), a label outside fixed classes and one past MaxClasses are
+// refused with AddHinted's messages.
+func TestAdmit(t *testing.T) {
+	full, _ := NewBuilder(nil)
+	for k := range MaxClasses {
+		full.Raw.Get(strconv.Itoa(k))
+	}
+	fixed, _ := NewBuilder([]string{"x", "y"})
+	open, _ := NewBuilder(nil)
+	open.Raw.Get("a")
+	for _, c := range []struct {
+		name  string
+		b     *Builder
+		label string
+		want  int32
+		err   string
+	}{
+		{"a known class", open, "a", 0, ""},
+		{"a new class", open, "b", -1, ""},
+		{"a fixed class", fixed, "y", 1, ""},
+		{"outside the fixed classes", fixed, "z", -1, `label "z" is not one of the classes x,y`},
+		{"a known class of a full list", full, "7", 7, ""},
+		{"past MaxClasses", full, "new", -1, "more than 65536 distinct labels"},
+	} {
+		got, err := c.b.Admit(c.label)
+		if got != c.want || (err == nil) != (c.err == "") || err != nil && err.Error() != c.err {
+			t.Errorf("%s: Admit(%q) = %d, %v; want %d, %q", c.name, c.label, got, err, c.want, c.err)
+		}
+		if err := c.b.Add("t", "w", c.label); (err == nil) != (c.err == "") || err != nil && err.Error() != c.err {
+			t.Errorf("%s: Add(%q) = %v; want %q", c.name, c.label, err, c.err)
+		}
+	}
+	if n := open.Raw.Len(); n != 2 {
+		t.Errorf("open builder: %d classes after adding a and b, want 2", n)
+	}
+}
