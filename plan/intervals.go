@@ -64,7 +64,7 @@ type Intervals struct {
 //
 // Mean-field posteriors are overconfident, and these intervals taken at
 // the nominal level cover the posterior at the true workers less often
-// than they claim (80-93% at 90% on simulated crowds). The level is
+// than they claim, or more (80-95% at 90% on simulated crowds). The level is
 // therefore calibrated by a parametric bootstrap: Bootstrap data sets are
 // simulated from the fit (true classes from every task's posterior, labels
 // from the workers' posterior means, on the same task-worker pairs) and
