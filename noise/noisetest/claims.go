@@ -347,3 +347,50 @@ func checkHold(t *testing.T, m noise.Model, d *data.Dataset) {
 		}
 	}
 }
+
+// checkMAP checks the point posterior of a noise.MAPVariational: its
+// Conditional is a distribution; Prob writes P(y_i | z) at the point
+// estimates, the Conditional of the label's worker and object at its
+// label; Update after Accumulate returns a finite cost; and
+// Load(Params()) restores Prob.
+func checkMAP(t *testing.T, m noise.MAPVariational, d *data.Dataset) {
+	k := d.NumClasses()
+	v := m.NewMAP(d)
+	v.Start(d.FrequencyWeights())
+	p := make([]float64, d.NumLabels()*k)
+	v.Prob(0, d.NumTasks(), p)
+	c := make([]float64, k)
+	for j := range d.Tasks {
+		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
+			w, y := d.Worker[i], int(d.Label[i])
+			for z := range k {
+				v.Conditional(w, j, z, c)
+				var s float64
+				for _, x := range c {
+					s += x
+				}
+				if math.Abs(s-1) > 1e-12 {
+					t.Fatalf("worker %d, object %d: P(·|z=%d) sums to %g", w, j, z, s)
+				}
+				if got := p[i*k+z]; math.Abs(got-c[y]) > 1e-12*math.Max(1, c[y]) {
+					t.Fatalf("label %d, z=%d: Prob %g, Conditional %g", i, z, got, c[y])
+				}
+			}
+		}
+	}
+	acc := make([]float64, v.AccDim())
+	v.Accumulate(0, d.NumTasks(), Weights(d, rand.New(rand.NewPCG(uint64(k), 19))), acc)
+	if cost := v.Update(acc); math.IsNaN(cost) || math.IsInf(cost, 0) {
+		t.Errorf("Update returns %v", cost)
+	}
+	v.Prob(0, d.NumTasks(), p)
+	w := m.NewMAP(d)
+	w.Load(v.Params(nil))
+	q := make([]float64, len(p))
+	w.Prob(0, d.NumTasks(), q)
+	for i := range p {
+		if math.Abs(p[i]-q[i]) > 1e-12*p[i] {
+			t.Fatalf("Load(Params()) changes Prob[%d] from %g to %g", i, p[i], q[i])
+		}
+	}
+}

@@ -38,6 +38,9 @@
 //     refuses values of another length;
 //   - a noise.Conjugate model's variational posterior keeps the contract
 //     of noise.Variational (CheckVariational);
+//   - a noise.MAPVariational model's point posterior: Conditional is a
+//     distribution, Prob is Conditional at the label, Update's cost is
+//     finite and Load(Params()) restores Prob;
 //   - a noise.WorkerPosteriorSetter's SetWorkerPosterior, given the values
 //     a posterior reports for a worker, writes parameters at which it
 //     reports them again, and refuses values of another length;

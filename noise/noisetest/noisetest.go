@@ -131,6 +131,9 @@ func Check(t *testing.T, m noise.Model) {
 		if c, ok := m.(noise.Conjugate); ok {
 			t.Run(fmt.Sprintf("K=%d/variational", k), func(t *testing.T) { CheckVariational(t, c, d) })
 		}
+		if mv, ok := m.(noise.MAPVariational); ok {
+			t.Run(fmt.Sprintf("K=%d/map", k), func(t *testing.T) { checkMAP(t, mv, d) })
+		}
 		if _, ok := m.(noise.WorkerPosteriorSetter); ok {
 			t.Run(fmt.Sprintf("K=%d/set-worker-posterior", k), func(t *testing.T) { checkWorkerPosterior(t, m, d) })
 		}
