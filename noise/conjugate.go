@@ -105,6 +105,17 @@ type Holder interface {
 	Hold(fixed []bool)
 }
 
+// StartLoader is an optional interface of a Variational posterior whose
+// Load keeps every parameter at least its prior's while the prior itself
+// is learned from the data (DS with SharedPrior, whose Start has already
+// learned one): LoadStart sets the parameters to params as given, for a
+// fit that starts from known workers (package model's Settings.Start),
+// so that a worker held there (Holder) keeps the values
+// WorkerPosteriorSetter wrote.
+type StartLoader interface {
+	LoadStart(params []float64)
+}
+
 // MAPVariational is an optional interface of a noise Model without a
 // conjugate prior that can still take part in a variational fit (package
 // model's Bayes): its parameters get point estimates, moved towards the

@@ -77,6 +77,7 @@ type dsVB struct {
 	kl        []float64 // Update's KL divergence of every row
 	load      []float64 // Load's counts, kept from one call to the next
 	fixed     []bool    // Hold's marks, laid out as lam; nil: none
+	exact     []float64 // during LoadStart, its params: λ = params, not clipped at β
 	// beta holds the prior's rows β_z, K×K, when they are estimated by
 	// empirical Bayes (DS.SharedPrior); nil: diag and off.
 	beta []float64
@@ -149,6 +150,9 @@ const (
 	maxSharedConcentration = 50
 	sharedPriorTol         = 1e-5
 	sharedPriorSteps       = 50
+	// sharedFloor is the least pseudo-count SetWorkerPosterior writes
+	// under a shared prior.
+	sharedFloor = 1e-6
 )
 
 // learnPrior moves every row β_z of the prior towards the maximiser of
@@ -298,7 +302,11 @@ func (v *dsVB) update(acc []float64) float64 {
 			for y := range lam {
 				beta[y] = v.prior(z, y)
 				if v.fixed == nil || !v.fixed[r+y] {
-					lam[y] = beta[y] + max(acc[countAt(base, k, z, y)], 0)
+					if v.exact != nil {
+						lam[y] = max(v.exact[r+y], sharedFloor)
+					} else {
+						lam[y] = beta[y] + max(acc[countAt(base, k, z, y)], 0)
+					}
 				}
 			}
 			num.DirichletExpLog(elog, lam)
@@ -337,7 +345,9 @@ func (v *dsVB) Conditional(w int32, _ int, z int, p []float64) {
 // WorkerColumns names the posterior means p[z,y] of the confusion rows, as
 // DS's maximum-likelihood evaluator does, then n[z]: the number of the
 // worker's labels that row z of the posterior weighs, Σ_y λ_wz(y) − Σ_y
-// β_z(y) (the expected number of its labels on objects of class z).
+// β_z(y) (the expected number of its labels on objects of class z); for a
+// row held at what SetWorkerPosterior wrote under a shared prior, β_z is
+// the static prior's, the one it was written with.
 func (v *dsVB) WorkerColumns() []string {
 	cols := v.e.WorkerColumns()
 	for _, z := range v.e.d.Classes {
@@ -355,9 +365,18 @@ func (v *dsVB) WorkerValues(w int, dst []float64) []float64 {
 	}
 	for z := range k {
 		var s, b float64
+		held := v.beta != nil && v.fixed != nil
 		for y, x := range v.lam[(w*k+z)*k : (w*k+z+1)*k] {
 			s += x
 			b += v.prior(z, y)
+			held = held && v.fixed[(w*k+z)*k+y]
+		}
+		if held {
+			// A row held at the pseudo-counts SetWorkerPosterior wrote
+			// under a shared prior: they were built on the static
+			// prior's mass (see DS.SetWorkerPosterior), so the row
+			// reports the labels it was given.
+			b = v.diag + float64(k-1)*v.off
 		}
 		dst = append(dst, s-b)
 	}
@@ -377,6 +396,14 @@ func (DS) WorkerPosteriorDim(k int) int { return k * k }
 // SetWorkerPosterior sets λ_wz(y) = p[z,y]·(Σ_y β_z(y) + n[z]), at least
 // β_z(y), from the values the posterior's WorkerValues reports: every row
 // of p a distribution, every n[z] a finite number of labels, at least 0.
+//
+// With SharedPrior the prior's rows are learned during the fit, after the
+// workers are set: β_z is then the static prior's (PriorDiag, PriorOff),
+// and λ_wz(y) is at least sharedFloor instead of β_z(y), so that the row's
+// posterior mean is p[z,·] exactly (the learned prior's entries can lie
+// below the static prior's). A worker held at these pseudo-counts
+// (noise.Holder) reports p and n again; one that the fit moves starts
+// from them.
 func (m DS) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
 	k := d.NumClasses()
 	if err := valueCount(vals, k*k+k); err != nil {
@@ -393,15 +420,33 @@ func (m DS) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
 		}
 		s := diag + float64(k-1)*off + n
 		for y := range k {
-			beta := off
+			floor := off
 			if y == z {
-				beta = diag
+				floor = diag
 			}
-			params[z*k+y] = max(vals[z*k+y]*s, beta)
+			if m.SharedPrior {
+				floor = sharedFloor
+			}
+			params[z*k+y] = max(vals[z*k+y]*s, floor)
 		}
 	}
 	return nil
 }
+
+// LoadStart sets λ to params: Load, except that under a shared prior a
+// pseudo-count below the prior's (which Start has learned) is kept, at
+// least sharedFloor (noise.StartLoader).
+func (v *dsVB) LoadStart(params []float64) {
+	if v.beta == nil {
+		v.Load(params)
+		return
+	}
+	v.exact = params
+	v.Load(params)
+	v.exact = nil
+}
+
+var _ StartLoader = (*dsVB)(nil)
 
 // Hold keeps the pseudo-counts marked in fixed through Update and Load.
 func (v *dsVB) Hold(fixed []bool) { v.fixed = fixed }

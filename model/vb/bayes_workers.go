@@ -94,7 +94,11 @@ func loadStart(name string, nv noise.Variational, set model.Settings, n int) err
 		if len(set.Start) != n {
 			return fmt.Errorf("model %s: start vector has %d values, want %d", name, len(set.Start), n)
 		}
-		nv.Load(set.Start)
+		if l, ok := nv.(noise.StartLoader); ok {
+			l.LoadStart(set.Start)
+		} else {
+			nv.Load(set.Start)
+		}
 	}
 	if set.Fixed != nil {
 		if len(set.Fixed) != n {

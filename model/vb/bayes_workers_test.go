@@ -15,13 +15,15 @@ import (
 // TestBayesFixedWorkers checks that a variational fit started from the
 // workers of an earlier fit, with half of them held (Settings.Start and
 // Fixed through the WorkerStarter methods), keeps the held pseudo-counts
-// bit for bit and reports their values, and fits the others: DS's and
+// bit for bit and reports their values, and fits the others: DS's (with
+// its prior learned from the workers too, as in the default) and
 // one-coin's posteriors, and GLAD's point posterior.
 func TestBayesFixedWorkers(t *testing.T) {
 	d := noisetest.Data(t, 4, 120, 6, 3)
 	for _, b := range []Bayes{
 		{Noise: noise.DS{}, Latent: latent.DA{}},
 		{Noise: noise.DS{}, Latent: latent.LA{}},
+		{Noise: noise.DS{SharedPrior: true}, Latent: latent.LA{}, Both: true}, // vb-ds, the default
 		{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true},
 		{Noise: noise.DS{}, Latent: latent.DA{}, Staged: true},
 		{Noise: noise.OneCoin{}, Latent: latent.DA{}},

@@ -275,15 +275,6 @@ func posterior(m noise.Model, d *data.Dataset, seed uint64) (noise.Variational, 
 // rounding), and it refuses values of another length.
 func checkWorkerPosterior(t *testing.T, m noise.Model, d *data.Dataset) {
 	ws := m.(noise.WorkerPosteriorSetter)
-	if sp, ok := m.(noise.SharedPriorer); ok && reflect.DeepEqual(sp.WithSharedPrior(), m) {
-		// Known to fail: with the prior learned from all workers
-		// (DS.SharedPrior, vb-ds), the parameters SetWorkerPosterior
-		// writes are the static prior's, and a posterior loaded with
-		// them reports other values (fit -m vb-ds --init-workers
-		// --fix-workers holds its workers at other values, with
-		// negative label counts). To be removed with the fix.
-		t.Skip("SetWorkerPosterior does not invert WorkerValues under a shared prior (vb-ds)")
-	}
 	v, _ := posterior(m, d, uint64(d.NumClasses()))
 	if v == nil {
 		t.Fatal("a WorkerPosteriorSetter that is neither Conjugate nor MAPVariational")
@@ -298,7 +289,27 @@ func checkWorkerPosterior(t *testing.T, m noise.Model, d *data.Dataset) {
 			t.Fatalf("worker %d: SetWorkerPosterior(%v): %v", w, want[w], err)
 		}
 	}
-	v.Load(set)
+	if l, ok := v.(noise.StartLoader); ok {
+		l.LoadStart(set)
+	} else {
+		v.Load(set)
+	}
+	if sp, ok := m.(noise.SharedPriorer); ok && reflect.DeepEqual(sp.WithSharedPrior(), m) {
+		// With the prior learned from all workers (DS.SharedPrior,
+		// vb-ds) the values are reported again by workers held at
+		// what SetWorkerPosterior wrote, whose mass is the static
+		// prior's: loaded by LoadStart, then held, as fit
+		// --init-workers --fix-workers does.
+		h, ok := v.(noise.Holder)
+		if !ok {
+			t.Fatal("a posterior under a shared prior that is not a noise.Holder")
+		}
+		hold := make([]bool, len(set))
+		for i := range hold {
+			hold[i] = true
+		}
+		h.Hold(hold)
+	}
 	for w := range want {
 		for i, x := range v.WorkerValues(w, nil) {
 			if y := want[w][i]; math.Abs(x-y) > 1e-8*math.Max(1, math.Abs(y)) {
