@@ -258,7 +258,7 @@ func codecBomb(t *testing.T, newWriter func(io.Writer) io.WriteCloser) []byte {
 // a valid one shorter than its page, and Brotli and Zstandard streams of
 // 100 MiB of zeros in pages declaring 100 bytes are refused, allocating
 // at most 5 MiB (the Brotli decoder's window of 4 MiB, of the stream's
-// default size); the files of each codec read as the uncompressed file
+// default size), and so are files of such pages; the files of each codec read as the uncompressed file
 // of their rows.
 func TestParquetCodecPageBound(t *testing.T) {
 	short, err := (&lz4codec.Codec{}).Encode(nil, make([]byte, 50))
@@ -272,7 +272,7 @@ func TestParquetCodecPageBound(t *testing.T) {
 		}
 		return e
 	}
-	for _, c := range []struct {
+	cases := []struct {
 		name  string
 		codec compress.Codec
 		page  []byte
@@ -283,7 +283,8 @@ func TestParquetCodecPageBound(t *testing.T) {
 		{"brotli bomb", &brotlicodec.Codec{}, codecBomb(t, func(w io.Writer) io.WriteCloser { return brotli.NewWriter(w) }), "decode to more than the page's 100 bytes"},
 		{"zstd bomb", &zstdStream{}, codecBomb(t, zw), "decode to more than the page's 100 bytes"},
 		{"corrupt brotli", &brotlicodec.Codec{}, []byte{0xff, 0xff, 0xff}, "its compressed data: "},
-	} {
+	}
+	for _, c := range cases {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		_, err := decompress(c.codec, c.page, 100)
@@ -297,6 +298,29 @@ func TestParquetCodecPageBound(t *testing.T) {
 			t.Errorf("%s: the check allocated %d KiB", c.name, got>>10)
 		}
 	}
+	// The same pages in files: every page holds the block, and the first
+	// checked is the task column's dictionary page.
+	for _, c := range cases {
+		var b bytes.Buffer
+		w := parquet.NewGenericWriter[codecRow](&b, parquet.Compression(&fixedPage{c.codec, c.page}))
+		if _, err := w.Write(make([]codecRow, 3)); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err := checkParquetRead(t, b.Bytes(), c.name)
+		runtime.ReadMemStats(&after)
+		t.Logf("a file of %s pages: %v", c.name, err)
+		if err == nil || !strings.Contains(err.Error(), "corrupt Parquet file (row group 1, task column 'task': page 1: its ") {
+			t.Errorf("a file of %s pages: %v", c.name, err)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 5<<20 {
+			t.Errorf("a file of %s pages: the read allocated %d KiB", c.name, got>>10)
+		}
+	}
 	corpus := allocCorpus(t)
 	want, err := ReadLabelsAs(ctx, bytes.NewReader(corpus["uncompressed"]), "l.parquet", "", ReadSettings{})
 	if err != nil {
@@ -307,4 +331,21 @@ func TestParquetCodecPageBound(t *testing.T) {
 			t.Errorf("the %s file of the uncompressed file's rows: %v, a Dataset that differs", name, err)
 		}
 	}
+}
+
+// fixedPage is a codec whose every compressed page is page.
+type fixedPage struct {
+	compress.Codec
+	page []byte
+}
+
+// Encode returns the page, whatever src.
+func (c *fixedPage) Encode(dst, src []byte) ([]byte, error) { return append(dst[:0], c.page...), nil }
+
+// codecRow is a row of labels whose task column is dictionary-encoded:
+// its first page is a dictionary page.
+type codecRow struct {
+	Task   string `parquet:"task,dict"`
+	Worker string `parquet:"worker,dict"`
+	Label  string `parquet:"label"`
 }
