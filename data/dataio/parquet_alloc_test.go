@@ -232,6 +232,9 @@ func (*zstdStream) Encode(dst, src []byte) ([]byte, error) {
 	if _, err := w.Write(src); err != nil {
 		return nil, err
 	}
+	if err := w.Flush(); err != nil { // the header, without the content size
+		return nil, err
+	}
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
@@ -281,7 +284,7 @@ func TestParquetCodecPageBound(t *testing.T) {
 		{"corrupt lz4", &lz4codec.Codec{}, []byte{0x1f, 'a', 0xff, 0xff, 0xff}, "its LZ4 block does not decode to the page's 100 bytes"},
 		{"short lz4", &lz4codec.Codec{}, short, "its LZ4 block decodes to 50 bytes, the page 100"},
 		{"brotli bomb", &brotlicodec.Codec{}, codecBomb(t, func(w io.Writer) io.WriteCloser { return brotli.NewWriter(w) }), "decode to more than the page's 100 bytes"},
-		{"zstd bomb", &zstdStream{}, codecBomb(t, zw), "decode to more than the page's 100 bytes"},
+		{"zstd bomb", &zstdStream{}, codecBomb(t, zw), "do not decode within the page's 100 bytes"},
 		{"corrupt brotli", &brotlicodec.Codec{}, []byte{0xff, 0xff, 0xff}, "its compressed data: "},
 	}
 	for _, c := range cases {

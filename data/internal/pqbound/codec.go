@@ -2,7 +2,6 @@ package pqbound
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -56,11 +55,10 @@ func Decompress(codec format.CompressionCodec, data []byte, size int) ([]byte, b
 		if err != nil {
 			return nil, true, err
 		}
+		// Output beyond the capacity is one of several errors.
 		text, err := d.DecodeAll(data, make([]byte, 0, size))
-		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
-			return nil, true, fmt.Errorf("its compressed data decode to more than the page's %d bytes", size)
-		} else if err != nil {
-			return nil, true, fmt.Errorf("its compressed data: %v", err)
+		if err != nil {
+			return nil, true, fmt.Errorf("its compressed data do not decode within the page's %d bytes: %v", size, err)
 		}
 		return text, true, nil
 	}
