@@ -22,9 +22,9 @@ var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 // Decompress decodes the compressed data of a page whose codec's decoder,
 // in the Parquet library, has no bound of its own, and reports whether
 // the codec is one of them: LZ4_RAW (whose decoder, given a corrupt
-// block, doubles its buffer for ever), Brotli and Zstandard frames that
-// do not declare a content size (whose decoders read a stream to its
-// end). The text may not exceed size, the page header's uncompressed
+// block, doubles its buffer for ever), Brotli and Zstandard data other
+// than one frame that declares its content size (whose decoders read a
+// stream to its end). The text may not exceed size, the page header's uncompressed
 // size of the data; an LZ4 block must decode to exactly size bytes.
 // Decompress allocates the size bytes of the text, and the Brotli
 // decoder its window (up to 16 MiB, as the stream declares). For other
@@ -48,7 +48,7 @@ func Decompress(codec format.CompressionCodec, data []byte, size int) ([]byte, b
 		text, err := bounded(brotli.NewReader(bytes.NewReader(data)), size)
 		return text, true, err
 	case format.Zstd:
-		if zstdContentSize(data) != 0 {
+		if zstdContentSize(data) != 0 && zstdOneFrame(data) {
 			return nil, false, nil // bounded by Compressed
 		}
 		d, err := zstdDecoder()
@@ -83,4 +83,35 @@ func bounded(r io.Reader, size int) ([]byte, error) {
 			return nil, fmt.Errorf("its compressed data: %v", err)
 		}
 	}
+}
+
+// zstdOneFrame reports whether b holds one Zstandard frame and nothing
+// after it, walking the headers of its blocks.
+func zstdOneFrame(b []byte) bool {
+	fhd, at, size := zstdHeader(b)
+	if at == 0 {
+		return false
+	}
+	for at += size; ; {
+		if at+3 > len(b) {
+			return false
+		}
+		h := int(b[at]) | int(b[at+1])<<8 | int(b[at+2])<<16
+		at += 3
+		switch h >> 1 & 3 {
+		case 0, 2: // raw and compressed blocks
+			at += h >> 3
+		case 1: // a byte repeated
+			at++
+		default:
+			return false
+		}
+		if h&1 == 1 { // the last block
+			break
+		}
+	}
+	if fhd>>2&1 == 1 {
+		at += 4 // the checksum
+	}
+	return at == len(b)
 }

@@ -13,9 +13,9 @@ import (
 
 // TestDecompress checks Decompress on each codec: a text decodes to
 // itself at its size and is refused at one byte less (an LZ4 block also
-// at one byte more), a corrupt stream is refused, a Zstandard frame that
-// declares its content size and the other codecs are left to the
-// library.
+// at one byte more), a corrupt stream is refused, one Zstandard frame
+// that declares its content size and the other codecs are left to the
+// library, but not such a frame followed by more.
 func TestDecompress(t *testing.T) {
 	text := bytes.Repeat([]byte("task,worker,label\n"), 50)
 	block := make([]byte, lz4.CompressBlockBound(len(text)))
@@ -73,6 +73,8 @@ func TestDecompress(t *testing.T) {
 		{"zstd stream shorter page", format.Zstd, zs.Bytes(), size - 1, true, "do not decode within the page's 899 bytes"},
 		{"zstd stream corrupt", format.Zstd, zs.Bytes()[:zs.Len()/2], size, true, "do not decode within the page's 900 bytes"},
 		{"zstd sized", format.Zstd, sized, size, false, ""},
+		{"zstd sized then a stream", format.Zstd, append(bytes.Clone(sized), zs.Bytes()...), size, true, "do not decode within the page's 900 bytes"},
+		{"zstd sized then a byte", format.Zstd, append(bytes.Clone(sized), 0), size, true, "do not decode within the page's 900 bytes"},
 		{"snappy", format.Snappy, []byte{0xff}, size, false, ""},
 		{"negative size", format.Brotli, br.Bytes(), -1, true, "a negative size"},
 	} {
@@ -90,5 +92,9 @@ func TestDecompress(t *testing.T) {
 		case ok && !bytes.Equal(got, text):
 			t.Errorf("%s: a text of %d bytes, want the %d of the original", c.name, len(got), len(text))
 		}
+	}
+	two := append(bytes.Clone(sized), zs.Bytes()...)
+	if got, ok, err := Decompress(format.Zstd, two, 2*size); !ok || err != nil || !bytes.Equal(got, append(bytes.Clone(text), text...)) {
+		t.Errorf("two frames in a page of their size: %d bytes, %v, %v", len(got), ok, err)
 	}
 }
