@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"reflect"
@@ -13,9 +14,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/andybalholm/brotli"
 	"github.com/consensuslab/consensus/internal/race"
+	kzstd "github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	brotlicodec "github.com/parquet-go/parquet-go/compress/brotli"
 	gzipcodec "github.com/parquet-go/parquet-go/compress/gzip"
+	lz4codec "github.com/parquet-go/parquet-go/compress/lz4"
 	"github.com/parquet-go/parquet-go/compress/snappy"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -24,7 +30,8 @@ import (
 
 // allocCorpus returns small valid Parquet files of labels in the layouts
 // the corruptions should reach: plain and dictionary pages, without and
-// with compression (Snappy, gzip; Zstandard with version 2 data pages), a
+// with compression (Snappy, gzip, LZ4_RAW, Brotli; Zstandard with version
+// 2 data pages, and as a stream without content sizes), a
 // nullable column (definition levels), several pages per column chunk,
 // and the DELTA_LENGTH_BYTE_ARRAY strings of consensus simulate.
 func allocCorpus(tb testing.TB) map[string][]byte {
@@ -41,10 +48,15 @@ func allocCorpus(tb testing.TB) map[string][]byte {
 	}
 	out := map[string][]byte{"small": smallParquet(tb), "simulated": simParquet(tb)}
 	for name, opts := range map[string][]parquet.WriterOption{
-		"snappy":   {parquet.Compression(&snappy.Codec{})},
-		"gzip":     {parquet.Compression(&gzipcodec.Codec{})},
-		"zstd v2":  {parquet.Compression(&zstd.Codec{}), parquet.DataPageVersion(2)},
-		"v1 pages": {parquet.DataPageVersion(1), parquet.PageBufferSize(64)},
+		"snappy":       {parquet.Compression(&snappy.Codec{})},
+		"gzip":         {parquet.Compression(&gzipcodec.Codec{})},
+		"zstd v2":      {parquet.Compression(&zstd.Codec{}), parquet.DataPageVersion(2)},
+		"lz4":          {parquet.Compression(&lz4codec.Codec{})},
+		"lz4 v2":       {parquet.Compression(&lz4codec.Codec{}), parquet.DataPageVersion(2)},
+		"brotli":       {parquet.Compression(&brotlicodec.Codec{})},
+		"zstd stream":  {parquet.Compression(&zstdStream{})},
+		"uncompressed": {parquet.Compression(&parquet.Uncompressed)},
+		"v1 pages":     {parquet.DataPageVersion(1), parquet.PageBufferSize(64)},
 	} {
 		var b bytes.Buffer
 		w := parquet.NewGenericWriter[rec](&b, opts...)
@@ -204,4 +216,139 @@ func TestParquetGzipPageBound(t *testing.T) {
 	if got, err := ReadLabelsAs(ctx, bytes.NewReader(corpus["gzip"]), "l.parquet", "", ReadSettings{}); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("the gzip file of the Snappy file's rows: %v, a Dataset that differs", err)
 	}
+}
+
+// zstdStream is the Zstandard codec of a writer that streams its pages:
+// its frames declare no content size.
+type zstdStream struct{ zstd.Codec }
+
+// Encode compresses src as a stream, appending to dst.
+func (*zstdStream) Encode(dst, src []byte) ([]byte, error) {
+	b := bytes.NewBuffer(dst[:0])
+	w, err := kzstd.NewWriter(b, kzstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(src); err != nil {
+		return nil, err
+	}
+	if err := w.Flush(); err != nil { // the header, without the content size
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// codecBomb returns 100 MiB of zeros compressed by the writer that newWriter
+// makes.
+func codecBomb(t *testing.T, newWriter func(io.Writer) io.WriteCloser) []byte {
+	var b bytes.Buffer
+	w := newWriter(&b)
+	if _, err := io.Copy(w, io.LimitReader(&zeros{}, 100<<20)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestParquetCodecPageBound checks the pages of the codecs whose decoders
+// in the Parquet library have no bound: a corrupt LZ4_RAW block (on
+// which the library's decoder doubles its buffer until the process dies),
+// a valid one shorter than its page, and Brotli and Zstandard streams of
+// 100 MiB of zeros in pages declaring 100 bytes are refused, allocating
+// at most 5 MiB (the Brotli decoder's window of 4 MiB, of the stream's
+// default size), and so are files of such pages; the files of each codec read as the uncompressed file
+// of their rows.
+func TestParquetCodecPageBound(t *testing.T) {
+	short, err := (&lz4codec.Codec{}).Encode(nil, make([]byte, 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := func(w io.Writer) io.WriteCloser {
+		e, err := kzstd.NewWriter(w, kzstd.WithEncoderConcurrency(1), kzstd.WithWindowSize(1<<10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	cases := []struct {
+		name  string
+		codec compress.Codec
+		page  []byte
+		want  string
+	}{
+		{"corrupt lz4", &lz4codec.Codec{}, []byte{0x1f, 'a', 0xff, 0xff, 0xff}, "its LZ4 block does not decode to the page's 100 bytes"},
+		{"short lz4", &lz4codec.Codec{}, short, "its LZ4 block decodes to 50 bytes, the page 100"},
+		{"brotli bomb", &brotlicodec.Codec{}, codecBomb(t, func(w io.Writer) io.WriteCloser { return brotli.NewWriter(w) }), "decode to more than the page's 100 bytes"},
+		{"zstd bomb", &zstdStream{}, codecBomb(t, zw), "do not decode within the page's 100 bytes"},
+		{"corrupt brotli", &brotlicodec.Codec{}, []byte{0xff, 0xff, 0xff}, "its compressed data: "},
+	}
+	for _, c := range cases {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := decompress(c.codec, c.page, 100)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s (%d bytes): %v, want %q", c.name, len(c.page), err, c.want)
+		}
+		got := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s (%d bytes): %v; %d KiB allocated", c.name, len(c.page), err, got>>10)
+		if got > 5<<20 {
+			t.Errorf("%s: the check allocated %d KiB", c.name, got>>10)
+		}
+	}
+	// The same pages in files: every page holds the block, and the first
+	// checked is the task column's dictionary page.
+	for _, c := range cases {
+		var b bytes.Buffer
+		w := parquet.NewGenericWriter[codecRow](&b, parquet.Compression(&fixedPage{c.codec, c.page}))
+		if _, err := w.Write(make([]codecRow, 3)); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err := checkParquetRead(t, b.Bytes(), c.name)
+		runtime.ReadMemStats(&after)
+		t.Logf("a file of %s pages: %v", c.name, err)
+		if err == nil || !strings.Contains(err.Error(), "corrupt Parquet file (row group 1, task column 'task': page 1: its ") {
+			t.Errorf("a file of %s pages: %v", c.name, err)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 5<<20 {
+			t.Errorf("a file of %s pages: the read allocated %d KiB", c.name, got>>10)
+		}
+	}
+	corpus := allocCorpus(t)
+	want, err := ReadLabelsAs(ctx, bytes.NewReader(corpus["uncompressed"]), "l.parquet", "", ReadSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"lz4", "lz4 v2", "brotli", "zstd stream"} {
+		if got, err := ReadLabelsAs(ctx, bytes.NewReader(corpus[name]), "l.parquet", "", ReadSettings{}); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("the %s file of the uncompressed file's rows: %v, a Dataset that differs", name, err)
+		}
+	}
+}
+
+// fixedPage is a codec whose every compressed page is page.
+type fixedPage struct {
+	compress.Codec
+	page []byte
+}
+
+// Encode returns the page, whatever src.
+func (c *fixedPage) Encode(dst, src []byte) ([]byte, error) { return append(dst[:0], c.page...), nil }
+
+// codecRow is a row of labels whose task column is dictionary-encoded:
+// its first page is a dictionary page.
+type codecRow struct {
+	Task   string `parquet:"task,dict"`
+	Worker string `parquet:"worker,dict"`
+	Label  string `parquet:"label"`
 }

@@ -21,7 +21,8 @@ import (
 // once beyond what the file can hold (see package pqbound): the page
 // headers' thrift counts and lengths, page sizes beyond the column chunk,
 // more values than the chunk's rows, the decoded size in a codec's header
-// (and a gzip stream's text past the page's size), runs of levels and
+// (and the text of gzip, Brotli, LZ4_RAW and unsized Zstandard pages,
+// dictionary pages included, past the page's size), runs of levels and
 // dictionary indices, and the counts and string lengths of the delta
 // encodings. It also refuses byte-array data pages that hold
 // another number of values than their headers declare: the library, given
@@ -141,12 +142,15 @@ func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compr
 		}
 		data = data[skip:]
 		if !v.IsCompressed.Valid || v.IsCompressed.V {
-			if data, err = decompress(codec, data, size); err != nil {
+			if data, err = decompress(codec, data, max(size-int(skip), 0)); err != nil { // size counts the levels
 				return 0, 0, err
 			}
 		}
-	default:
-		return 0, 0, nil // a dictionary or index page
+	default: // a dictionary or index page: only codecs without bounds of their own are decoded
+		if h.Type == format.DictionaryPage && codec != nil {
+			_, _, err = pqbound.Decompress(codec.CompressionCodec(), data, size)
+		}
+		return 0, 0, err
 	}
 	if err := pqbound.Values(enc, data, max(want, 0), limit); err != nil {
 		return 0, 0, fmt.Errorf("%v values: %v", enc, err)
@@ -166,6 +170,9 @@ func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compr
 func decompress(codec compress.Codec, data []byte, size int) ([]byte, error) {
 	if codec == nil || codec.CompressionCodec() == format.Uncompressed {
 		return data, nil
+	}
+	if text, ok, err := pqbound.Decompress(codec.CompressionCodec(), data, size); ok {
+		return text, err
 	}
 	if err := pqbound.Compressed(codec.CompressionCodec(), data, size); err != nil {
 		return nil, err

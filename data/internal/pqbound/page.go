@@ -243,20 +243,7 @@ func Compressed(codec format.CompressionCodec, data []byte, size int) error {
 // zstdContentSize returns the content size that the Zstandard frame at
 // the start of b declares, or 0.
 func zstdContentSize(b []byte) uint64 {
-	if len(b) < 5 || binary.LittleEndian.Uint32(b) != 0xFD2FB528 {
-		return 0
-	}
-	fhd := b[4]
-	single := fhd>>5&1 == 1
-	at := 5
-	if !single {
-		at++ // the window descriptor
-	}
-	at += []int{0, 1, 2, 4}[fhd&3] // the dictionary id
-	size := []int{0, 2, 4, 8}[fhd>>6]
-	if size == 0 && single {
-		size = 1
-	}
+	_, at, size := zstdHeader(b)
 	if size == 0 || at+size > len(b) {
 		return 0
 	}
@@ -268,4 +255,25 @@ func zstdContentSize(b []byte) uint64 {
 		v += 256
 	}
 	return v
+}
+
+// zstdHeader returns the frame header descriptor of the Zstandard frame
+// at the start of b, the offset of its content size and the size of that
+// field (0 if the frame declares none), or zeros if b holds no frame.
+func zstdHeader(b []byte) (fhd byte, at, size int) {
+	if len(b) < 5 || binary.LittleEndian.Uint32(b) != 0xFD2FB528 {
+		return 0, 0, 0
+	}
+	fhd = b[4]
+	single := fhd>>5&1 == 1
+	at = 5
+	if !single {
+		at++ // the window descriptor
+	}
+	at += []int{0, 1, 2, 4}[fhd&3] // the dictionary id
+	size = []int{0, 2, 4, 8}[fhd>>6]
+	if size == 0 && single {
+		size = 1
+	}
+	return fhd, at, size
 }
