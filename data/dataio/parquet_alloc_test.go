@@ -26,6 +26,8 @@ import (
 	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/consensuslab/consensus/data/internal/pqbound"
 )
 
 // allocCorpus returns small valid Parquet files of labels in the layouts
@@ -192,7 +194,7 @@ func TestParquetGzipPageBound(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err = decompress(codec, bomb, 1000)
+	_, err = pqbound.DecodePage(codec, bomb, 1000)
 	runtime.ReadMemStats(&after)
 	if err == nil || !strings.Contains(err.Error(), "decode to more than the page's 1000 bytes") {
 		t.Errorf("a %d-byte gzip page of 16 MiB declared as 1,000 bytes: %v", len(bomb), err)
@@ -205,7 +207,7 @@ func TestParquetGzipPageBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := decompress(codec, page, len(text)); err != nil || !bytes.Equal(got, text) {
+	if got, err := pqbound.DecodePage(codec, page, len(text)); err != nil || !bytes.Equal(got, text) {
 		t.Errorf("a page of its declared size: %q, %v", got, err)
 	}
 	corpus := allocCorpus(t)
@@ -290,7 +292,7 @@ func TestParquetCodecPageBound(t *testing.T) {
 	for _, c := range cases {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := decompress(c.codec, c.page, 100)
+		_, err := pqbound.DecodePage(c.codec, c.page, 100)
 		runtime.ReadMemStats(&after)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s (%d bytes): %v, want %q", c.name, len(c.page), err, c.want)

@@ -1,13 +1,10 @@
 package dataio
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 
-	"github.com/consensuslab/consensus/data/internal/ingest"
 	"github.com/consensuslab/consensus/data/internal/pqbound"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
@@ -113,7 +110,7 @@ func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compr
 	case h.Type == format.DataPage && h.DataPageHeader.Valid:
 		v := h.DataPageHeader.V
 		enc, want = v.Encoding, int(v.NumValues)
-		if data, err = decompress(codec, data, size); err != nil {
+		if data, err = pqbound.DecodePage(codec, data, size); err != nil {
 			return 0, 0, err
 		}
 		if maxDef > 0 {
@@ -142,7 +139,7 @@ func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compr
 		}
 		data = data[skip:]
 		if !v.IsCompressed.Valid || v.IsCompressed.V {
-			if data, err = decompress(codec, data, max(size-int(skip), 0)); err != nil { // size counts the levels
+			if data, err = pqbound.DecodePage(codec, data, max(size-int(skip), 0)); err != nil { // size counts the levels
 				return 0, 0, err
 			}
 		}
@@ -163,33 +160,4 @@ func (p *parquetReader) checkPage(h *format.PageHeader, data []byte, codec compr
 		return 0, 0, err
 	}
 	return want, max(len(offsets)-1, 0), nil
-}
-
-// decompress returns the text of a page compressed with codec (nil for
-// none), which declares size bytes.
-func decompress(codec compress.Codec, data []byte, size int) ([]byte, error) {
-	if codec == nil || codec.CompressionCodec() == format.Uncompressed {
-		return data, nil
-	}
-	if text, ok, err := pqbound.Decompress(codec.CompressionCodec(), data, size); ok {
-		return text, err
-	}
-	if err := pqbound.Compressed(codec.CompressionCodec(), data, size); err != nil {
-		return nil, err
-	}
-	if codec.CompressionCodec() == format.Gzip {
-		// A gzip stream declares no size: it is read up to one byte
-		// more than the page's, which the library's decoder would not
-		// stop at.
-		zr, err := ingest.NewGzipMembers(bufio.NewReader(bytes.NewReader(data)))
-		if err != nil {
-			return nil, err
-		}
-		text, err := io.ReadAll(io.LimitReader(zr, int64(size)+1))
-		if err == nil && len(text) > size {
-			err = fmt.Errorf("its compressed data decode to more than the page's %d bytes", size)
-		}
-		return text, err
-	}
-	return codec.Decode(make([]byte, 0, size), data)
 }
