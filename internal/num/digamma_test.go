@@ -14,7 +14,7 @@ import (
 // four.
 func TestDigammaTo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	x := []float64{0, -0.0, -1, -2.5, math.NaN(), math.Inf(1), math.Inf(-1), 1e-300, 5e-324, 1, 6.5, 6.999999999999999, 7, 7.5, 1e300}
+	x := []float64{0, math.Copysign(0, -1), -1, -2.5, math.NaN(), math.Inf(1), math.Inf(-1), 1e-300, 5e-324, 1, 6.5, 6.999999999999999, 7, 7.5, 1e300}
 	for range 10000 {
 		x = append(x, math.Exp(rng.Float64()*60-20), rng.Float64()*20, 7+rng.Float64())
 	}
