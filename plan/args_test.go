@@ -17,6 +17,9 @@ func TestBadArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	truth := GoldTruth(d, g)
+	if got := GoldTruth(nil, g); len(got) != 0 {
+		t.Errorf("GoldTruth(nil, gold) = %d entries, want none", len(got))
+	}
 	ctx := context.Background()
 	for _, c := range []struct {
 		name string

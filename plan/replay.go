@@ -214,8 +214,12 @@ func Savings(planner *Curve, target float64) (spent int, fraction float64, err e
 }
 
 // GoldTruth returns the truth Replay takes from gold labels: the gold
-// class of every task of d, -1 for the others.
+// class of every task of d, -1 for the others. A nil d has no tasks: the
+// truth is empty.
 func GoldTruth(d *data.Dataset, g *data.Gold) []int {
+	if d == nil {
+		return []int{}
+	}
 	t := make([]int, d.NumTasks())
 	for j := range t {
 		t[j] = -1
