@@ -116,6 +116,16 @@ type StartLoader interface {
 	LoadStart(params []float64)
 }
 
+// LoadStart loads params into v as a fit's start from known workers: by
+// v's StartLoader if it is one, otherwise by Load.
+func LoadStart(v Variational, params []float64) {
+	if l, ok := v.(StartLoader); ok {
+		l.LoadStart(params)
+		return
+	}
+	v.Load(params)
+}
+
 // MAPVariational is an optional interface of a noise Model without a
 // conjugate prior that can still take part in a variational fit (package
 // model's Bayes): its parameters get point estimates, moved towards the

@@ -77,7 +77,6 @@ type dsVB struct {
 	kl        []float64 // Update's KL divergence of every row
 	load      []float64 // Load's counts, kept from one call to the next
 	fixed     []bool    // Hold's marks, laid out as lam; nil: none
-	exact     []float64 // during LoadStart, its params: λ = params, not clipped at β
 	// beta holds the prior's rows β_z, K×K, when they are estimated by
 	// empirical Bayes (DS.SharedPrior); nil: diag and off.
 	beta []float64
@@ -119,7 +118,11 @@ func (v *dsVB) Params(dst []float64) []float64          { return append(dst, v.l
 
 // Load sets λ to params and updates the expected logarithms: Update with
 // the counts λ − β.
-func (v *dsVB) Load(params []float64) float64 {
+func (v *dsVB) Load(params []float64) float64 { return v.loadParams(params, false) }
+
+// loadParams is Load, with λ = params as given (at least sharedFloor)
+// instead of at least β when exact is set (LoadStart).
+func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 	k := v.e.k
 	if len(v.load) != len(v.lam) {
 		v.load = make([]float64, len(v.lam))
@@ -129,7 +132,10 @@ func (v *dsVB) Load(params []float64) float64 {
 		base, z, y := r/(k*k)*(k*k), (r%(k*k))/k, r%k
 		acc[countAt(base, k, z, y)] = params[r] - v.prior(z, y)
 	}
-	return v.update(acc)
+	if exact {
+		return v.update(acc, params)
+	}
+	return v.update(acc, nil)
 }
 
 // Update sets λ = β + acc; with an estimated prior, β is first set to
@@ -139,7 +145,7 @@ func (v *dsVB) Update(acc []float64) float64 {
 	if v.beta != nil {
 		v.learnPrior(acc)
 	}
-	return v.update(acc)
+	return v.update(acc, nil)
 }
 
 // The bounds of an estimated prior pseudo-count, and the stopping rule of
@@ -272,7 +278,10 @@ func sum(x []float64) float64 {
 	return s
 }
 
-func (v *dsVB) update(acc []float64) float64 {
+// update sets every pseudo-count not held to β + acc, at least β; with
+// exact (laid out as λ) to exact's, at least sharedFloor. It updates the
+// expected logarithms and returns the rows' KL divergences from the prior.
+func (v *dsVB) update(acc, exact []float64) float64 {
 	k := v.e.k
 	k2 := k * k
 	if len(v.kl) != len(acc)/k {
@@ -302,8 +311,8 @@ func (v *dsVB) update(acc []float64) float64 {
 			for y := range lam {
 				beta[y] = v.prior(z, y)
 				if v.fixed == nil || !v.fixed[r+y] {
-					if v.exact != nil {
-						lam[y] = max(v.exact[r+y], sharedFloor)
+					if exact != nil {
+						lam[y] = max(exact[r+y], sharedFloor)
 					} else {
 						lam[y] = beta[y] + max(acc[countAt(base, k, z, y)], 0)
 					}
@@ -437,13 +446,7 @@ func (m DS) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
 // pseudo-count below the prior's (which Start has learned) is kept, at
 // least sharedFloor (noise.StartLoader).
 func (v *dsVB) LoadStart(params []float64) {
-	if v.beta == nil {
-		v.Load(params)
-		return
-	}
-	v.exact = params
-	v.Load(params)
-	v.exact = nil
+	v.loadParams(params, v.beta != nil)
 }
 
 var _ StartLoader = (*dsVB)(nil)

@@ -94,11 +94,7 @@ func loadStart(name string, nv noise.Variational, set model.Settings, n int) err
 		if len(set.Start) != n {
 			return fmt.Errorf("model %s: start vector has %d values, want %d", name, len(set.Start), n)
 		}
-		if l, ok := nv.(noise.StartLoader); ok {
-			l.LoadStart(set.Start)
-		} else {
-			nv.Load(set.Start)
-		}
+		noise.LoadStart(nv, set.Start)
 	}
 	if set.Fixed != nil {
 		if len(set.Fixed) != n {

@@ -289,11 +289,7 @@ func checkWorkerPosterior(t *testing.T, m noise.Model, d *data.Dataset) {
 			t.Fatalf("worker %d: SetWorkerPosterior(%v): %v", w, want[w], err)
 		}
 	}
-	if l, ok := v.(noise.StartLoader); ok {
-		l.LoadStart(set)
-	} else {
-		v.Load(set)
-	}
+	noise.LoadStart(v, set)
 	if sp, ok := m.(noise.SharedPriorer); ok && reflect.DeepEqual(sp.WithSharedPrior(), m) {
 		// With the prior learned from all workers (DS.SharedPrior,
 		// vb-ds) the values are reported again by workers held at
