@@ -44,6 +44,14 @@ type DS struct {
 	// typical confusion instead of the fixed prior's (see NewVariational).
 	// Maximum-likelihood fits ignore it.
 	SharedPrior bool
+
+	// Averaged, in variational fits, makes every worker's confusion matrix
+	// an average over two kinds of worker, a full matrix and a one-coin
+	// one (a single accuracy), weighted by the posterior probability of
+	// each kind given the worker's labels, with the share of each kind and
+	// the one-coin accuracies' prior learned from all workers (see dsMix).
+	// Maximum-likelihood fits ignore it.
+	Averaged bool
 }
 
 // DefaultPseudoCount is the pseudo-count of the M-step of DS when

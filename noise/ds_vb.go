@@ -49,6 +49,9 @@ func (m DS) NewVariational(d *data.Dataset) Variational {
 	if m.SharedPrior {
 		v.beta = startPrior(k, diag, off)
 	}
+	if m.Averaged && k > 1 {
+		v.mix = newDSMix(d.NumWorkers(), k, diag, off)
+	}
 	return v
 }
 
@@ -80,6 +83,9 @@ type dsVB struct {
 	// beta holds the prior's rows β_z, K×K, when they are estimated by
 	// empirical Bayes (DS.SharedPrior); nil: diag and off.
 	beta []float64
+	// mix averages every worker over a full and a one-coin confusion
+	// matrix (DS.Averaged); nil: full matrices only.
+	mix *dsMix
 }
 
 var (
@@ -144,6 +150,11 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 func (v *dsVB) Update(acc []float64) float64 {
 	if v.beta != nil {
 		v.learnPrior(acc)
+	}
+	if v.mix != nil {
+		v.mix.counts(acc, v.e.k, v.prior)
+		v.mix.learn(v.e.k)
+		v.mix.fresh = true
 	}
 	return v.update(acc, nil)
 }
@@ -287,6 +298,13 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 	if len(v.kl) != len(acc)/k {
 		v.kl = make([]float64, len(acc)/k)
 	}
+	if v.mix != nil && !v.mix.fresh {
+		v.mix.counts(acc, k, v.prior)
+		v.mix.weights()
+	}
+	if v.mix != nil {
+		v.mix.fresh = false
+	}
 	v.e.forWorkers(len(acc)/k2, func(lo, hi int) {
 		beta := make([]float64, k)
 		for y := range beta {
@@ -321,6 +339,20 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 			num.DirichletExpLog(elog, lam)
 			v.kl[r/k] = num.DirichletKL(lam, beta, elog, norm)
 		}
+		if v.mix != nil {
+			for w := lo; w < hi; w++ {
+				if v.held(w) {
+					// Held at pseudo-counts that already hold the
+					// average (SetWorkerPosterior of WorkerValues).
+					v.mix.m[w] = 1
+				}
+				m, kl := v.mix.blend(w, k, v.e.logPi[w*k2:(w+1)*k2])
+				for z := range k {
+					v.kl[w*k+z] *= m
+				}
+				v.kl[w*k] += kl
+			}
+		}
 		v.e.transposeWorkers(lo, hi)
 	})
 	// The rows' divergences are added in row order, whatever the number
@@ -330,6 +362,20 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 		kl += x
 	}
 	return kl
+}
+
+// held reports whether every pseudo-count of worker w is held (Hold).
+func (v *dsVB) held(w int) bool {
+	if v.fixed == nil {
+		return false
+	}
+	k2 := v.e.k * v.e.k
+	for _, f := range v.fixed[w*k2 : (w+1)*k2] {
+		if !f {
+			return false
+		}
+	}
+	return true
 }
 
 // SetThreads sets the number of goroutines of Update (Threaded).
@@ -348,6 +394,9 @@ func (v *dsVB) Conditional(w int32, _ int, z int, p []float64) {
 	}
 	for y, x := range row {
 		p[y] = x / s
+	}
+	if v.mix != nil {
+		v.mix.mean(int(w), z, p)
 	}
 }
 
@@ -459,6 +508,7 @@ var _ SharedPriorer = DS{}
 // WithSharedPrior returns m with SharedPrior set.
 func (m DS) WithSharedPrior() Model {
 	m.SharedPrior = true
+	m.Averaged = true
 	return m
 }
 

@@ -1,0 +1,225 @@
+package noise
+
+import (
+	"math"
+
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// dsMix averages every worker's confusion matrix over two kinds of worker
+// (DS.Averaged): a full matrix, rows π_w(z, ·) ~ Dirichlet(β_z), and a one-
+// coin one, P(y | z) = a_w for y = z and (1 − a_w)/(K − 1) otherwise, with
+// a_w ~ Beta(a, b). Given a worker's expected counts C_w(z, y), each kind's
+// evidence is the marginal likelihood of the counts with its parameters
+// integrated out,
+//
+//	F_full = Σ_z log B(β_z + C_w(z, ·)) − log B(β_z),
+//	F_coin = log B(a + c, b + e) − log B(a, b) − e log(K − 1),
+//
+// c = Σ_z C_w(z, z) and e the rest, and the worker is of the full kind with
+// posterior probability m_w = σ(logit ρ + F_full − F_coin). The E-step
+// reads the average E[log P(y | z)] = m_w E_full[log π_w(z, y)] + (1 − m_w)
+// E_coin[log P(y | z)]. The share ρ of full workers and the Beta prior
+// (a, b) are estimated from all workers by empirical Bayes: ρ the mean of
+// m_w, (a, b) by Minka's fixed point on the workers' (c, e) weighted by
+// 1 − m_w. A worker with few labels is then one-coin (one parameter,
+// borrowed from the crowd's accuracies), a busy one with a structured
+// confusion is full.
+type dsMix struct {
+	rho  float64   // the share of full workers
+	a, b float64   // the one-coin prior's pseudo-counts
+	m    []float64 // every worker's posterior probability of the full kind
+	// Per worker, from the last counts: the full kind's log evidence and
+	// the one-coin counts c (diagonal) and e (off it).
+	full, c, e []float64
+	// pat holds, per worker, Σ_{z ≠ y} C_w(z, y) log μ_z(y); lpat the
+	// pattern's logarithms log μ_z(y), K×K (0 on the diagonal).
+	pat, lpat []float64
+	// fresh says that m holds the weights of the counts update is given
+	// (Update has just learned them).
+	fresh bool
+}
+
+// Bounds of the mixture's hyperparameters and the steps of their fixed
+// point a pass.
+const (
+	minMixShare = 0.02
+	mixSteps    = 20
+	mixTol      = 1e-4
+)
+
+func newDSMix(w, k int, diag, off float64) *dsMix {
+	return &dsMix{rho: 0.5, a: diag, b: off * float64(k-1), m: make([]float64, w),
+		full: make([]float64, w), c: make([]float64, w), e: make([]float64, w),
+		pat: make([]float64, w), lpat: make([]float64, k*k)}
+}
+
+// lnBeta returns log B(x, y).
+func lnBeta(x, y float64) float64 {
+	a, _ := math.Lgamma(x)
+	b, _ := math.Lgamma(y)
+	c, _ := math.Lgamma(x + y)
+	return a + b - c
+}
+
+// counts sets every worker's one-coin counts and full-kind evidence from
+// the expected counts acc (laid out as dsVB's) under the prior rows prior.
+func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
+	k2 := k * k
+	row := make([]float64, k)
+	for z := range k {
+		var s float64
+		for y := range k {
+			if y != z {
+				s += prior(z, y)
+			}
+		}
+		for y := range k {
+			x.lpat[z*k+y] = 0
+			if y != z {
+				x.lpat[z*k+y] = math.Log(prior(z, y) / s)
+			}
+		}
+	}
+	for w := range x.m {
+		base := w * k2
+		var c, e, f, pat float64
+		for z := range k {
+			var ab, ac float64
+			for y := range k {
+				n := max(acc[countAt(base, k, z, y)], 0)
+				if y == z {
+					c += n
+				} else {
+					e += n
+					pat += n * x.lpat[z*k+y]
+				}
+				row[y] = prior(z, y)
+				ab += row[y]
+				ac += row[y] + n
+				lg, _ := math.Lgamma(row[y] + n)
+				lb, _ := math.Lgamma(row[y])
+				f += lg - lb
+			}
+			lg, _ := math.Lgamma(ab)
+			lc, _ := math.Lgamma(ac)
+			f += lg - lc
+		}
+		x.c[w], x.e[w], x.full[w], x.pat[w] = c, e, f, pat
+	}
+}
+
+// learn estimates the share ρ of full workers and the one-coin prior
+// (a, b) by empirical Bayes, from the current values (the fit carries them
+// from one pass to the next): alternately every m_w from its evidence, ρ
+// = mean_w m_w, and one step of Minka's fixed point for the Pólya
+// distribution on the workers' one-coin counts (c, e) weighted by 1 − m_w
+// (Estimating a Dirichlet distribution, 2000, eq. 55),
+//
+//	a ← a Σ_w (1 − m_w) [ψ(a + c_w) − ψ(a)] / Σ_w (1 − m_w) [ψ(a + b + n_w) − ψ(a + b)],
+//
+// and b alike with e_w, until no value moves by more than mixTol of
+// itself, or mixSteps times; then it sets every m_w.
+func (x *dsMix) learn(k int) {
+	d := make([]float64, len(x.m))
+	for range mixSteps {
+		ab := lnBeta(x.a, x.b)
+		logit := math.Log(x.rho / (1 - x.rho))
+		var s, n float64
+		var na, nb, den float64
+		pa, pb, pab := num.Digamma(x.a), num.Digamma(x.b), num.Digamma(x.a+x.b)
+		for w := range x.m {
+			t := x.c[w] + x.e[w]
+			if t <= 0 {
+				continue
+			}
+			d[w] = x.full[w] - (lnBeta(x.a+x.c[w], x.b+x.e[w]) - ab + x.pat[w])
+			m := 1 / (1 + math.Exp(-(logit + d[w])))
+			s += m
+			n++
+			u := 1 - m
+			if u < 1e-9 {
+				continue
+			}
+			na += u * (num.Digamma(x.a+x.c[w]) - pa)
+			nb += u * (num.Digamma(x.b+x.e[w]) - pb)
+			den += u * (num.Digamma(x.a+x.b+t) - pab)
+		}
+		if n == 0 {
+			break
+		}
+		rho := min(max(s/n, minMixShare), 1-minMixShare)
+		a, b := x.a, x.b
+		if den > 0 && na > 0 && nb > 0 {
+			a = max(x.a*na/den, minSharedPrior)
+			b = max(x.b*nb/den, minSharedPrior)
+			scale := min(1, maxSharedConcentration/(a+b))
+			a, b = a*scale, b*scale
+		}
+		done := math.Abs(rho-x.rho) <= mixTol*x.rho && math.Abs(a-x.a) <= mixTol*x.a && math.Abs(b-x.b) <= mixTol*x.b
+		x.rho, x.a, x.b = rho, a, b
+		if done {
+			break
+		}
+	}
+	x.weights()
+}
+
+// weights sets every m_w from its evidence under the current
+// hyperparameters.
+func (x *dsMix) weights() {
+	ab := lnBeta(x.a, x.b)
+	logit := math.Log(x.rho / (1 - x.rho))
+	for w := range x.m {
+		coin := lnBeta(x.a+x.c[w], x.b+x.e[w]) - ab + x.pat[w]
+		x.m[w] = 1 / (1 + math.Exp(-(logit + x.full[w] - coin)))
+	}
+}
+
+// blend writes into elog (a worker's K×K E[log π], row-major, of the full
+// kind) the average over the kinds for worker w, and returns the one-coin
+// kind's share of the divergence from the prior: (1 − m) KL(Beta) plus the
+// kind's own, KL(m ‖ ρ). klFull is the full kind's divergence, which the
+// caller weighs by m.
+func (x *dsMix) blend(w, k int, elog []float64) (m, kl float64) {
+	m = x.m[w]
+	pa, pb := x.a+x.c[w], x.b+x.e[w]
+	ps := num.Digamma(pa + pb)
+	right := num.Digamma(pa) - ps
+	wrong := num.Digamma(pb) - ps
+	for z := range k {
+		for y := range k {
+			v := wrong + x.lpat[z*k+y]
+			if y == z {
+				v = right
+			}
+			elog[z*k+y] = m*elog[z*k+y] + (1-m)*v
+		}
+	}
+	// KL(Beta(pa, pb) ‖ Beta(a, b)).
+	klb := lnBeta(x.a, x.b) - lnBeta(pa, pb) + (pa-x.a)*(num.Digamma(pa)-ps) + (pb-x.b)*(num.Digamma(pb)-ps)
+	kl = (1 - m) * klb
+	if m > 0 {
+		kl += m * math.Log(m/x.rho)
+	}
+	if m < 1 {
+		kl += (1 - m) * math.Log((1-m)/(1-x.rho))
+	}
+	return m, kl
+}
+
+// mean writes worker w's posterior mean P(y | z) over the kinds, given the
+// full kind's row mean full.
+func (x *dsMix) mean(w, z int, full []float64) {
+	m := x.m[w]
+	k := len(full)
+	pa, pb := x.a+x.c[w], x.b+x.e[w]
+	right := pa / (pa + pb)
+	for y := range full {
+		v := (1 - right) * math.Exp(x.lpat[z*k+y])
+		if y == z {
+			v = right
+		}
+		full[y] = m*full[y] + (1-m)*v
+	}
+}
