@@ -181,8 +181,8 @@ func (x *dsMix) weights() {
 // kind's share of the divergence from the prior: (1 − m) KL(Beta) plus the
 // kind's own, KL(m ‖ ρ). klFull is the full kind's divergence, which the
 // caller weighs by m.
-func (x *dsMix) blend(w, k int, elog []float64) (m, kl float64) {
-	m = x.m[w]
+func (x *dsMix) blend(w, k int, m float64, elog []float64) (float64, float64) {
+	var kl float64
 	pa, pb := x.a+x.c[w], x.b+x.e[w]
 	ps := num.Digamma(pa + pb)
 	right := num.Digamma(pa) - ps
@@ -208,10 +208,33 @@ func (x *dsMix) blend(w, k int, elog []float64) (m, kl float64) {
 	return m, kl
 }
 
+// state appends the values the average is computed from, besides the
+// pseudo-counts: the prior's rows β_z (K×K, by prior), ρ, a and b.
+func (x *dsMix) state(dst []float64, k int, prior func(z, y int) float64) []float64 {
+	for z := range k {
+		for y := range k {
+			dst = append(dst, prior(z, y))
+		}
+	}
+	return append(dst, x.rho, x.a, x.b)
+}
+
+// setState sets ρ, a and b, and the prior's rows into beta if it is not
+// nil (an estimated prior), from what state wrote, each within its
+// bounds: the fit's SQUAREM steps extrapolate them with the pseudo-counts.
+func (x *dsMix) setState(s []float64, k int, beta []float64) {
+	if beta != nil {
+		for i := range beta {
+			beta[i] = max(s[i], minSharedPrior)
+		}
+	}
+	x.rho = min(max(s[k*k], minMixShare), 1-minMixShare)
+	x.a, x.b = max(s[k*k+1], minSharedPrior), max(s[k*k+2], minSharedPrior)
+}
+
 // mean writes worker w's posterior mean P(y | z) over the kinds, given the
 // full kind's row mean full.
-func (x *dsMix) mean(w, z int, full []float64) {
-	m := x.m[w]
+func (x *dsMix) mean(w, z int, m float64, full []float64) {
 	k := len(full)
 	pa, pb := x.a+x.c[w], x.b+x.e[w]
 	right := pa / (pa + pb)

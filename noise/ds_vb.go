@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -120,7 +121,18 @@ func (v *dsVB) Start(freq data.TaskWeights) {
 func (v *dsVB) LogProb(j int, l []float64)              { v.e.LogProb(j, l) }
 func (v *dsVB) Prob(lo, hi int, p []float64)            { v.e.Prob(lo, hi, p) }
 func (v *dsVB) Accumulate(lo, hi int, g, acc []float64) { v.e.BackpropProb(lo, hi, nil, g, acc, nil) }
-func (v *dsVB) Params(dst []float64) []float64          { return append(dst, v.lam...) }
+
+// Params returns λ, laid out as the worker rows; with DS.Averaged, followed
+// by the state the average is computed from (dsMix.state): the prior's rows
+// β_z, the share ρ of full workers and the one-coin prior (a, b), so that
+// Load of Params in a new posterior gives the same probabilities.
+func (v *dsVB) Params(dst []float64) []float64 {
+	dst = append(dst, v.lam...)
+	if v.mix != nil {
+		dst = v.mix.state(dst, v.e.k, v.prior)
+	}
+	return dst
+}
 
 // Load sets λ to params and updates the expected logarithms: Update with
 // the counts λ − β.
@@ -130,6 +142,19 @@ func (v *dsVB) Load(params []float64) float64 { return v.loadParams(params, fals
 // instead of at least β when exact is set (LoadStart).
 func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 	k := v.e.k
+	if v.mix != nil && len(params) > len(v.lam) {
+		st := slices.Clone(params[len(v.lam):])
+		if len(v.fixed) > len(v.lam) {
+			cur := v.mix.state(nil, k, v.prior)
+			for i, f := range v.fixed[len(v.lam):] {
+				if f && i < len(st) {
+					st[i] = cur[i]
+				}
+			}
+		}
+		v.mix.setState(st, k, v.beta)
+		params = params[:len(v.lam)]
+	}
 	if len(v.load) != len(v.lam) {
 		v.load = make([]float64, len(v.lam))
 	}
@@ -148,12 +173,28 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 // the maximiser of the marginal likelihood of the expected counts acc
 // (learnPrior). Load keeps β as it is.
 func (v *dsVB) Update(acc []float64) float64 {
+	var before []float64 // the averaged state, when part of it is held
+	if v.mix != nil && len(v.fixed) > len(v.lam) {
+		before = v.mix.state(nil, v.e.k, v.prior)
+	}
 	if v.beta != nil {
 		v.learnPrior(acc)
 	}
 	if v.mix != nil {
 		v.mix.counts(acc, v.e.k, v.prior)
 		v.mix.learn(v.e.k)
+		if before != nil {
+			// Held values of the state (Hold over Params) keep theirs.
+			after := v.mix.state(nil, v.e.k, v.prior)
+			for i, f := range v.fixed[len(v.lam):] {
+				if f && i < len(after) {
+					after[i] = before[i]
+				}
+			}
+			v.mix.setState(after, v.e.k, v.beta)
+			v.mix.counts(acc, v.e.k, v.prior)
+			v.mix.weights()
+		}
 		v.mix.fresh = true
 	}
 	return v.update(acc, nil)
@@ -341,12 +382,7 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 		}
 		if v.mix != nil {
 			for w := lo; w < hi; w++ {
-				if v.held(w) {
-					// Held at pseudo-counts that already hold the
-					// average (SetWorkerPosterior of WorkerValues).
-					v.mix.m[w] = 1
-				}
-				m, kl := v.mix.blend(w, k, v.e.logPi[w*k2:(w+1)*k2])
+				m, kl := v.mix.blend(w, k, v.mixWeight(w), v.e.logPi[w*k2:(w+1)*k2])
 				for z := range k {
 					v.kl[w*k+z] *= m
 				}
@@ -364,18 +400,21 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 	return kl
 }
 
-// held reports whether every pseudo-count of worker w is held (Hold).
-func (v *dsVB) held(w int) bool {
+// mixWeight returns worker w's weight of the full kind under DS.Averaged:
+// its posterior m_w, or 1 for a worker whose pseudo-counts are all held
+// (Hold), which were written from the averaged posterior means
+// (SetWorkerPosterior of WorkerValues) and so hold the average already.
+func (v *dsVB) mixWeight(w int) float64 {
 	if v.fixed == nil {
-		return false
+		return v.mix.m[w]
 	}
 	k2 := v.e.k * v.e.k
 	for _, f := range v.fixed[w*k2 : (w+1)*k2] {
 		if !f {
-			return false
+			return v.mix.m[w]
 		}
 	}
-	return true
+	return 1
 }
 
 // SetThreads sets the number of goroutines of Update (Threaded).
@@ -396,7 +435,7 @@ func (v *dsVB) Conditional(w int32, _ int, z int, p []float64) {
 		p[y] = x / s
 	}
 	if v.mix != nil {
-		v.mix.mean(int(w), z, p)
+		v.mix.mean(int(w), z, v.mixWeight(int(w)), p)
 	}
 }
 
