@@ -38,14 +38,17 @@ type dsMix struct {
 	// fresh says that m holds the weights of the counts update is given
 	// (Update has just learned them).
 	fresh bool
+	// learned says that learn has estimated the state, which setState
+	// then leaves as it is.
+	learned bool
 }
 
 // Bounds of the mixture's hyperparameters and the steps of their fixed
 // point a pass.
 const (
 	minMixShare = 0.02
-	mixSteps    = 20
-	mixTol      = 1e-4
+	mixSteps    = 100
+	mixTol      = 1e-6
 )
 
 func newDSMix(w, k int, diag, off float64) *dsMix {
@@ -111,48 +114,70 @@ func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 
 // learn estimates the share ρ of full workers and the one-coin prior
 // (a, b) by empirical Bayes, from the current values (the fit carries them
-// from one pass to the next): alternately every m_w from its evidence, ρ
-// = mean_w m_w, and one step of Minka's fixed point for the Pólya
-// distribution on the workers' one-coin counts (c, e) weighted by 1 − m_w
-// (Estimating a Dirichlet distribution, 2000, eq. 55),
+// from one pass to the next). Every step sets each m_w from its evidence,
+// ρ = mean_w m_w, and takes one Newton step on (a, b) for the
+// Beta-binomial likelihood of the workers' one-coin counts (c_w, e_w)
+// weighted by u_w = 1 − m_w,
 //
-//	a ← a Σ_w (1 − m_w) [ψ(a + c_w) − ψ(a)] / Σ_w (1 − m_w) [ψ(a + b + n_w) − ψ(a + b)],
+//	L(a, b) = Σ_w u_w [log B(a + c_w, b + e_w) − log B(a, b)],
 //
-// and b alike with e_w, until no value moves by more than mixTol of
-// itself, or mixSteps times; then it sets every m_w.
+// whose gradient and Hessian are sums of digammas and trigammas (Minka's
+// fixed point, Estimating a Dirichlet distribution, 2000, eq. 55, where
+// the Hessian is not negative definite), until no value moves by more
+// than mixTol of itself, or mixSteps times; then it sets every m_w.
 func (x *dsMix) learn(k int) {
-	d := make([]float64, len(x.m))
+	x.learned = true
 	for range mixSteps {
-		ab := lnBeta(x.a, x.b)
-		logit := math.Log(x.rho / (1 - x.rho))
+		x.weights()
 		var s, n float64
-		var na, nb, den float64
+		var ga, gb, haa, hbb, hab, den float64
 		pa, pb, pab := num.Digamma(x.a), num.Digamma(x.b), num.Digamma(x.a+x.b)
-		for w := range x.m {
+		ta, tb, tab := num.Trigamma(x.a), num.Trigamma(x.b), num.Trigamma(x.a+x.b)
+		for w, m := range x.m {
 			t := x.c[w] + x.e[w]
 			if t <= 0 {
 				continue
 			}
-			d[w] = x.full[w] - (lnBeta(x.a+x.c[w], x.b+x.e[w]) - ab + x.pat[w])
-			m := 1 / (1 + math.Exp(-(logit + d[w])))
 			s += m
 			n++
 			u := 1 - m
-			if u < 1e-9 {
+			if u < 1e-12 {
 				continue
 			}
-			na += u * (num.Digamma(x.a+x.c[w]) - pa)
-			nb += u * (num.Digamma(x.b+x.e[w]) - pb)
-			den += u * (num.Digamma(x.a+x.b+t) - pab)
+			dn, tn := num.Digamma(x.a+x.b+t), num.Trigamma(x.a+x.b+t)
+			ga += u * (num.Digamma(x.a+x.c[w]) - pa)
+			gb += u * (num.Digamma(x.b+x.e[w]) - pb)
+			den += u * (dn - pab)
+			haa += u * (num.Trigamma(x.a+x.c[w]) - ta)
+			hbb += u * (num.Trigamma(x.b+x.e[w]) - tb)
+			hab += u * (tab - tn)
 		}
 		if n == 0 {
 			break
 		}
 		rho := min(max(s/n, minMixShare), 1-minMixShare)
 		a, b := x.a, x.b
-		if den > 0 && na > 0 && nb > 0 {
-			a = max(x.a*na/den, minSharedPrior)
-			b = max(x.b*nb/den, minSharedPrior)
+		if den > 0 && ga > 0 && gb > 0 {
+			// The gradient is (ga − den, gb − den); the Hessian adds the
+			// cross term hab to both diagonal entries.
+			a, b = x.a*ga/den, x.b*gb/den // the fixed point's step
+			haa, hbb = haa+hab, hbb+hab
+			if det := haa*hbb - hab*hab; haa < 0 && det > 0 {
+				fa, fb := ga-den, gb-den
+				da := -(hbb*fa - hab*fb) / det
+				db := -(haa*fb - hab*fa) / det
+				// At most halve or double a value in one step.
+				step := 1.0
+				for _, r := range [...]float64{da / x.a, db / x.b} {
+					if r < -0.5 {
+						step = min(step, -0.5/r)
+					} else if r > 1 {
+						step = min(step, 1/r)
+					}
+				}
+				a, b = x.a+step*da, x.b+step*db
+			}
+			a, b = max(a, minSharedPrior), max(b, minSharedPrior)
 			scale := min(1, maxSharedConcentration/(a+b))
 			a, b = a*scale, b*scale
 		}
@@ -163,6 +188,7 @@ func (x *dsMix) learn(k int) {
 		}
 	}
 	x.weights()
+
 }
 
 // weights sets every m_w from its evidence under the current
@@ -223,6 +249,9 @@ func (x *dsMix) state(dst []float64, k int, prior func(z, y int) float64) []floa
 // nil (an estimated prior), from what state wrote, each within its
 // bounds: the fit's SQUAREM steps extrapolate them with the pseudo-counts.
 func (x *dsMix) setState(s []float64, k int, beta []float64) {
+	if x.learned {
+		return
+	}
 	if beta != nil {
 		for i := range beta {
 			beta[i] = max(s[i], minSharedPrior)
