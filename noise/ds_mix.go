@@ -188,7 +188,6 @@ func (x *dsMix) learn(k int) {
 		}
 	}
 	x.weights()
-
 }
 
 // weights sets every m_w from its evidence under the current
