@@ -1,0 +1,116 @@
+package noise
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// mixCounts returns the expected counts (laid out as dsVB's accumulator)
+// of a crowd at K = 3 whose true classes are known: one-coin workers of
+// accuracy a_w ~ Beta(8, 2), errors uniform, perRow labels a class each
+// (the first sparse of them with one label a class), then structured
+// workers who call class 0 class 1 with probability 0.7 and are right
+// with probability 0.9 on the other classes.
+func mixCounts(coin, sparse, structured, perRow int) (acc []float64, k int) {
+	k = 3
+	rng := rand.New(rand.NewPCG(3, 4))
+	acc = make([]float64, (coin+structured)*k*k)
+	acc0 := distuv.Beta{Alpha: 8, Beta: 2, Src: rng}
+	for w := range coin + structured {
+		base := w * k * k
+		a := acc0.Rand()
+		n := perRow
+		if w < sparse {
+			n = 1
+		}
+		for z := range k {
+			for range n {
+				y := z
+				switch {
+				case w >= coin && z == 0:
+					if rng.Float64() < 0.7 {
+						y = 1
+					}
+				case w >= coin:
+					if rng.Float64() > 0.9 {
+						y = (z + 1 + rng.IntN(k-1)) % k
+					}
+				case rng.Float64() > a:
+					y = (z + 1 + rng.IntN(k-1)) % k
+				}
+				acc[countAt(base, k, z, y)]++
+			}
+		}
+	}
+	return acc, k
+}
+
+// TestMixKinds checks DS.Averaged's kinds on a crowd of known classes:
+// the workers with a systematic confusion are of the full kind, the
+// one-coin workers (busy or with one label a class) of the one-coin kind,
+// and the one-coin prior's mean is the one-coin workers' mean accuracy,
+// 0.8, within the sampling error of 300 workers.
+func TestMixKinds(t *testing.T) {
+	const coin, sparse, structured = 300, 100, 40
+	acc, k := mixCounts(coin, sparse, structured, 60)
+	x := newDSMix(coin+structured, k, DefaultPriorDiag, DefaultPriorOff)
+	prior := func(z, y int) float64 {
+		if z == y {
+			return DefaultPriorDiag
+		}
+		return DefaultPriorOff
+	}
+	x.counts(acc, k, prior)
+	x.learn(k)
+	mean := func(lo, hi int) float64 {
+		var s float64
+		for _, m := range x.m[lo:hi] {
+			s += m
+		}
+		return s / float64(hi-lo)
+	}
+	sp, busy, st := mean(0, sparse), mean(sparse, coin), mean(coin, coin+structured)
+	t.Logf("mean m: sparse one-coin %.3f, busy one-coin %.3f, structured %.3f; ρ %.3f, prior Beta(%.2f, %.2f)", sp, busy, st, x.rho, x.a, x.b)
+	if st < 0.99 || busy > 0.05 || sp > 0.5 {
+		t.Errorf("kinds: structured workers %.3f full, busy one-coin %.3f, sparse one-coin %.3f", st, busy, sp)
+	}
+	if got := x.a / (x.a + x.b); math.Abs(got-0.8) > 0.02 {
+		t.Errorf("one-coin prior mean %.3f, want 0.8", got)
+	}
+}
+
+// TestMixPriorGradient checks that learn ends at a stationary point of the
+// one-coin prior's likelihood, Σ_w u_w [log B(a + c_w, b + e_w) − log
+// B(a, b)] with u_w = 1 − m_w, by its gradient in finite differences.
+func TestMixPriorGradient(t *testing.T) {
+	acc, k := mixCounts(200, 50, 20, 30)
+	x := newDSMix(220, k, DefaultPriorDiag, DefaultPriorOff)
+	x.counts(acc, k, func(z, y int) float64 { return 1 })
+	x.learn(k)
+	lik := func(p []float64) float64 {
+		var l float64
+		for w, m := range x.m {
+			l += (1 - m) * (lnBeta(p[0]+x.c[w], p[1]+x.e[w]) - lnBeta(p[0], p[1]))
+		}
+		return l
+	}
+	at := []float64{x.a, x.b}
+	if sum(at) >= maxSharedConcentration*(1-1e-9) {
+		t.Fatalf("prior Beta(%g, %g) at the concentration cap: no stationary point to check", x.a, x.b)
+	}
+	g := fd.Gradient(nil, lik, at, &fd.Settings{Formula: fd.Central})
+	var scale float64
+	for _, m := range x.m {
+		scale += 1 - m
+	}
+	t.Logf("prior Beta(%.4f, %.4f), gradient %.3g over %.1f weighted workers", x.a, x.b, g, scale)
+	for i, v := range g {
+		if math.Abs(v) > 1e-4*scale {
+			t.Errorf("gradient[%d] = %g at the learned prior", i, v)
+		}
+	}
+}
