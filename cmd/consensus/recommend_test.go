@@ -9,20 +9,19 @@ import (
 
 // TestOneRecommendationCLI checks that fit --model auto, compare (with and
 // without gold) and report name the same model: on a shipped data set
-// (exported, so that the gold labels can be left out), and on one-coin
-// workers with three labels a task and three classes, where the choice is not the default
-// model. compare adds the recommended model to --models when they lack
+// (exported, so that the gold labels can be left out), and on the paper's
+// synthetic DA design (900 tasks, 20 DA-GLAD workers on each), where the
+// choice is not the default model but vb-glad. compare adds the recommended model to --models when they lack
 // it.
 func TestOneRecommendationCLI(t *testing.T) {
 	dir := t.TempDir()
 	mustRun(t, dir, "datasets", "export", "temp", "temp")
-	mustRun(t, dir, "simulate", "--model", "la-onecoin", "--objects", "1000", "--workers", "300", "--labels-per-object", "3",
-		"--classes", "3", "--seed", "1", "-o", "onecoin.csv", "--truth", "onecoin-truth.csv")
+	mustRun(t, dir, "simulate", "--objects", "900", "--seed", "1", "-o", "da.csv", "--truth", "da-truth.csv")
 	cases := []struct {
 		labels, gold, want string
 	}{
 		{filepath.Join("temp", "labels.csv"), filepath.Join("temp", "gold.csv"), ""},
-		{"onecoin.csv", "onecoin-truth.csv", "vb-onecoin"},
+		{"da.csv", "da-truth.csv", "vb-glad"},
 	}
 	recommended := regexp.MustCompile(`(?m)^recommended: (\S+)\n\z`)
 	for _, c := range cases {
