@@ -246,11 +246,18 @@ func (x *dsMix) state(dst []float64, k int, prior func(z, y int) float64) []floa
 
 // setState sets ρ, a and b, and the prior's rows into beta if it is not
 // nil (an estimated prior), from what state wrote, each within its
-// bounds: the fit's SQUAREM steps extrapolate them with the pseudo-counts.
+// bounds, unless learn has run: it starts a new posterior where another
+// left off (Load of Params), and within a fit Update learns them (the
+// fit's SQUAREM steps extrapolate the parameters, which made fits cycle
+// when the state followed).
 func (x *dsMix) setState(s []float64, k int, beta []float64) {
-	if x.learned {
-		return
+	if !x.learned {
+		x.set(s, k, beta)
 	}
+}
+
+// set is setState whether or not learn has run.
+func (x *dsMix) set(s []float64, k int, beta []float64) {
 	if beta != nil {
 		for i := range beta {
 			beta[i] = max(s[i], minSharedPrior)
