@@ -154,11 +154,12 @@ type MAPVariational interface {
 // SharedPriorer is an optional interface of a Conjugate noise model whose
 // prior on the workers' parameters can be estimated from all workers by
 // empirical Bayes in variational fits, so that a worker with few labels
-// borrows strength from the crowd: DS (DS.SharedPrior).
+// borrows strength from the crowd: DS (DS.SharedPrior, with DS.Averaged).
 type SharedPriorer interface {
 	Conjugate
 
 	// WithSharedPrior returns the model with its prior estimated from the
-	// data.
+	// data (for DS, also each worker averaged over a full and a one-coin
+	// matrix, DS.Averaged).
 	WithSharedPrior() Model
 }

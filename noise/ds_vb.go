@@ -544,7 +544,9 @@ func (v *dsVB) Hold(fixed []bool) { v.fixed = fixed }
 
 var _ SharedPriorer = DS{}
 
-// WithSharedPrior returns m with SharedPrior set.
+// WithSharedPrior returns m with SharedPrior and Averaged set: the
+// default model's workers, whose prior and kinds are learned from the
+// crowd.
 func (m DS) WithSharedPrior() Model {
 	m.SharedPrior = true
 	m.Averaged = true

@@ -25,7 +25,7 @@ import (
 //
 //	Bayes{Noise: noise.DS{}, Latent: latent.LA{}}                     // vb-la-ds: IBCC
 //	Bayes{Noise: noise.DS{}, Latent: latent.DA{}}                     // vb-da-ds
-//	Bayes{Noise: noise.DS{SharedPrior: true}, Latent: latent.LA{}, Both: true} // vb-ds: the default model
+//	Bayes{Noise: noise.DS{SharedPrior: true, Averaged: true}, Latent: latent.LA{}, Both: true} // vb-ds: the default model
 //	Bayes{Noise: noise.DS{}, Latent: latent.DA{}, Hierarchical: true} // vb-hda-ds
 //
 // The priors: every confusion row π_w(z, ·) ~ Dirichlet with
