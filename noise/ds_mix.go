@@ -258,10 +258,8 @@ func (x *dsMix) setState(s []float64, k int, beta []float64) {
 
 // set is setState whether or not learn has run.
 func (x *dsMix) set(s []float64, k int, beta []float64) {
-	if beta != nil {
-		for i := range beta {
-			beta[i] = max(s[i], minSharedPrior)
-		}
+	for i := range beta { // nil: a fixed prior
+		beta[i] = max(s[i], minSharedPrior)
 	}
 	x.rho = min(max(s[k*k], minMixShare), 1-minMixShare)
 	x.a, x.b = max(s[k*k+1], minSharedPrior), max(s[k*k+2], minSharedPrior)
