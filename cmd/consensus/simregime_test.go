@@ -166,7 +166,9 @@ func TestSimulateRegimeFromFlags(t *testing.T) {
 // --ambiguity off gives the LA data of the regime's other settings.
 func TestSimulateAmbiguousFromFlags(t *testing.T) {
 	dir := t.TempDir()
-	files := func(p string) []string { return []string{"-o", p + ".csv", "--truth", p + "t.csv", "--bayes", p + "b.csv"} }
+	files := func(p string) []string {
+		return []string{"-o", p + ".csv", "--truth", p + "t.csv", "--bayes", p + "b.csv"}
+	}
 	for _, args := range [][]string{
 		append([]string{"simulate", "--regime", "ambiguous", "--objects", "300", "--seed", "2"}, files("a")...),
 		append([]string{"simulate", "--model", "la-ds", "--objects", "300", "--workers", "100", "--classes", "3", "--labels-per-object", "5",
