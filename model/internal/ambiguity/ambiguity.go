@@ -28,6 +28,7 @@ import (
 	"slices"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // Cond writes into p the probability P(y | z) of every label y from worker
@@ -257,6 +258,7 @@ type Sample struct {
 	e     []float64
 	prior []float64
 	scale float64 // Σ_j Σ_i log max_x P_i(x) over the tasks
+	maxN  int     // the largest number of labels of a task
 }
 
 // maxSample bounds the number of pair sums a Sample holds.
@@ -277,6 +279,7 @@ func NewSample(l *Labels, prior []float64, gold []int) *Sample {
 		}
 		s.tasks = append(s.tasks, j)
 		s.n = append(s.n, n)
+		s.maxN = max(s.maxN, n)
 	}
 	s.update()
 	return s
@@ -309,24 +312,22 @@ func (s *Sample) Tasks() int { return len(s.n) }
 func (s *Sample) LogLik(pr Prior) float64 {
 	k := s.k
 	ml := make([]float64, k)
-	cache := map[int][]float64{}
-	var sum float64
+	bbs := make([][]float64, s.maxN+1)
+	prod := num.NewProduct()
 	for t, n := range s.n {
-		bb, ok := cache[n]
-		if !ok {
-			bb = pr.weights(n, nil)
-			cache[n] = bb
+		if bbs[n] == nil {
+			bbs[n] = pr.weights(n, nil)
 		}
-		marginal(s.e[s.off[t]:s.off[t+1]], n, k, bb, ml)
+		marginal(s.e[s.off[t]:s.off[t+1]], n, k, bbs[n], ml)
 		var l float64
 		for c, v := range ml {
 			l += s.prior[c] * v
 		}
-		sum += math.Log(max(l/float64(k-1), 1e-300))
+		prod.Mul(max(l/float64(k-1), 1e-300))
 	}
 	// The per-label scales that like divides out depend on the
 	// deconvolution.
-	return sum + s.scale
+	return prod.Log() + s.scale
 }
 
 // profile returns the concentration κ = U + V of largest LogLik at the
@@ -340,7 +341,7 @@ func (s *Sample) profile(mu float64, la *float64) (float64, float64) {
 		kappa := math.Exp(lk)
 		return s.LogLik(Prior{mu * kappa, (1 - mu) * kappa})
 	}
-	lk, fx := golden(math.Log(0.1), math.Log(1000), 18, f)
+	lk, fx := golden(math.Log(0.1), math.Log(1000), 12, f)
 	return math.Exp(lk), fx
 }
 
@@ -387,7 +388,7 @@ func (s *Sample) Estimate() (Prior, float64) {
 		}
 	}
 	if bm > 0 {
-		lm, x := golden(math.Log(bm)-math.Log(2), min(math.Log(bm)+math.Log(2), math.Log(0.45)), 8, func(lm float64) float64 {
+		lm, x := golden(math.Log(bm)-math.Log(2), min(math.Log(bm)+math.Log(2), math.Log(0.45)), 5, func(lm float64) float64 {
 			_, x := s.profile(math.Exp(lm), &la)
 			return x
 		})
