@@ -29,8 +29,9 @@ const TruthFloor = 1e-3
 // replaces LA's only when that likelihood beats LA's, at the best of the
 // same deconvolutions, by more than the logarithm of the number of tasks
 // sampled (the Bayesian information criterion's price of two parameters).
-// TruthFloor of the uniform distribution is then mixed in, and tasks of
-// known class keep their one-hot row.
+// TruthFloor of the uniform distribution is then mixed in; tasks of known
+// class keep their one-hot row, and tasks of more than
+// ambiguity.MaxLabels labels their tempered posterior.
 //
 // It returns the method's description and a copy of the LA posteriors,
 // for temperTruth's temperature; or "" and probs itself when it leaves
@@ -53,15 +54,7 @@ func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int3
 		return "", probs
 	}
 	la := slices.Clone(probs)
-	ambiguity.Posterior(l, pr, prior, b.Gold, probs)
-	u := TruthFloor / float64(k)
-	for j := 0; j < len(probs); j += k {
-		if goldOf(b.Gold, j/k) < 0 {
-			for c := range k {
-				probs[j+c] = (1-TruthFloor)*probs[j+c] + u
-			}
-		}
-	}
+	ambiguity.Posterior(l, pr, prior, b.Gold, TruthFloor, probs)
 	return fmt.Sprintf("true class ambiguous around it (λ ~ Beta(%.3g, %.3g), %.3g nats above LA)", pr.U, pr.V, gain), la
 }
 

@@ -264,8 +264,13 @@ type Sample struct {
 // maxSample bounds the number of pair sums a Sample holds.
 const maxSample = 60_000
 
+// MaxLabels is the largest number of labels of a task whose posterior
+// Posterior computes, and that a Sample holds: the pair sums cost O(n²) a
+// pair of classes for n labels.
+const MaxLabels = 1000
+
 // NewSample returns the Sample of every m-th task of d with at least two
-// labels and no gold class (gold[j] < 0; gold may be nil), m chosen so
+// and at most MaxLabels labels and no gold class (gold[j] < 0; gold may be nil), m chosen so
 // that it holds at most about maxSample sums, under the class prior prior.
 func NewSample(l *Labels, prior []float64, gold []int) *Sample {
 	d, k := l.d, l.k
@@ -274,7 +279,7 @@ func NewSample(l *Labels, prior []float64, gold []int) *Sample {
 	s := &Sample{l: l, k: k, prior: prior}
 	for j := 0; j < d.NumTasks(); j += stride {
 		n := d.Offsets[j+1] - d.Offsets[j]
-		if n < 2 || (gold != nil && gold[j] >= 0) {
+		if n < 2 || n > MaxLabels || (gold != nil && gold[j] >= 0) {
 			continue
 		}
 		s.tasks = append(s.tasks, j)
@@ -403,31 +408,26 @@ func (s *Sample) Estimate() (Prior, float64) {
 
 // Posterior writes into probs (J×K) the posterior of every task's true
 // class under pr and the class prior prior, P(z_j = c | labels) ∝ π_c ML_c,
-// except on tasks of known class (gold[j] ≥ 0; gold may be nil), which it
-// leaves as they are.
-func Posterior(l *Labels, pr Prior, prior []float64, gold []int, probs []float64) {
+// mixed with floor of the uniform distribution, except on tasks of known
+// class (gold[j] ≥ 0; gold may be nil) and tasks of more than MaxLabels
+// labels, which it leaves as they are.
+func Posterior(l *Labels, pr Prior, prior []float64, gold []int, floor float64, probs []float64) {
 	d, k := l.d, l.k
-	var lk, e, bb, big []float64
-	cache := map[int][]float64{}
+	var lk, e []float64
+	bbs := make([][]float64, MaxLabels+1)
 	ml := make([]float64, k)
+	u := floor / float64(k)
 	for j := range d.NumTasks() {
-		if gold != nil && gold[j] >= 0 {
+		n := d.Offsets[j+1] - d.Offsets[j]
+		if (gold != nil && gold[j] >= 0) || n > MaxLabels {
 			continue
 		}
-		n := d.Offsets[j+1] - d.Offsets[j]
 		lk, _ = l.like(j, lk)
 		e = pairSums(lk, n, k, e)
-		if n <= 1024 {
-			var ok bool
-			if bb, ok = cache[n]; !ok {
-				bb = pr.weights(n, nil)
-				cache[n] = bb
-			}
-		} else {
-			big = pr.weights(n, big)
-			bb = big
+		if bbs[n] == nil {
+			bbs[n] = pr.weights(n, nil)
 		}
-		marginal(e, n, k, bb, ml)
+		marginal(e, n, k, bbs[n], ml)
 		row := probs[j*k : (j+1)*k]
 		var s float64
 		for c := range row {
@@ -440,6 +440,7 @@ func Posterior(l *Labels, pr Prior, prior []float64, gold []int, probs []float64
 			} else {
 				row[c] = prior[c]
 			}
+			row[c] = (1-floor)*row[c] + u
 		}
 	}
 }

@@ -114,7 +114,7 @@ func TestPosterior(t *testing.T) {
 	gold := []int{-1, -1, 1}
 	l := NewLabels(d, cond, true)
 	probs := []float64{0, 0, 0, 0, 0, 1}
-	Posterior(l, Prior{}, prior, gold, probs)
+	Posterior(l, Prior{}, prior, gold, 0, probs)
 	for j := range 2 {
 		workers, labels := d.TaskLabels(j)
 		var want [2]float64
@@ -133,12 +133,37 @@ func TestPosterior(t *testing.T) {
 	}
 	la := probs[2:4]
 	amb := []float64{0, 0, 0, 0, 0, 1}
-	Posterior(l, Prior{1, 4}, prior, gold, amb)
+	Posterior(l, Prior{1, 4}, prior, gold, 0, amb)
 	if !(math.Abs(amb[2]-0.5) < math.Abs(la[0]-0.5)) {
 		t.Errorf("split task: P(0) %v under ambiguity, not softer than LA's %v", amb[2], la[0])
 	}
 	if amb[4] != 0 || amb[5] != 1 || probs[4] != 0 || probs[5] != 1 {
 		t.Errorf("the gold task's row changed: %v, %v", amb[4:], probs[4:])
+	}
+}
+
+// TestPosteriorManyLabels checks that a task of more than MaxLabels labels
+// keeps its row, and that the floor is mixed into the others.
+func TestPosteriorManyLabels(t *testing.T) {
+	n := MaxLabels + 1
+	task := make([]int32, n+2)
+	worker := make([]int32, n+2)
+	label := make([]uint16, n+2)
+	task[n], task[n+1] = 1, 1
+	label[n+1] = 1
+	d, err := data.FromIndices([]string{"big", "small"}, []string{"a"}, []string{"0", "1"}, task, worker, label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cond := func(_ int32, _ int, z int, p []float64) { p[z], p[1-z] = 0.8, 0.2 }
+	probs := []float64{0.3, 0.7, 0, 0}
+	Posterior(NewLabels(d, cond, true), Prior{1, 4}, []float64{0.5, 0.5}, nil, 0.01, probs)
+	if probs[0] != 0.3 || probs[1] != 0.7 {
+		t.Errorf("the task of %d labels changed: %v", n, probs[:2])
+	}
+	// One label of each class: P(0) = ½ by symmetry, and the floor keeps it there.
+	if math.Abs(probs[2]-0.5) > 1e-12 || math.Abs(probs[2]+probs[3]-1) > 1e-12 {
+		t.Errorf("the split task: %v, want (0.5, 0.5)", probs[2:])
 	}
 }
 
