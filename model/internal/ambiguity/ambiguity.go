@@ -123,7 +123,7 @@ func (l *Labels) like(j int, dst []float64) ([]float64, float64) {
 	k := l.k
 	workers, labels := l.d.TaskLabels(j)
 	dst = slices.Grow(dst[:0], len(workers)*k)[:len(workers)*k]
-	var scale float64
+	scale := num.NewProduct()
 	for i, w := range workers {
 		y := int(labels[i])
 		row := dst[i*k : (i+1)*k]
@@ -155,9 +155,9 @@ func (l *Labels) like(j int, dst []float64) ([]float64, float64) {
 		for z := range row {
 			row[z] /= top
 		}
-		scale += math.Log(top)
+		scale.Mul(top)
 	}
-	return dst, scale
+	return dst, scale.Log()
 }
 
 // pairSums writes into e (grown as needed) the n+1 sums ẽ_0 … ẽ_n of every
@@ -346,7 +346,7 @@ func (s *Sample) profile(mu float64, la *float64) (float64, float64) {
 		kappa := math.Exp(lk)
 		return s.LogLik(Prior{mu * kappa, (1 - mu) * kappa})
 	}
-	lk, fx := golden(math.Log(0.1), math.Log(1000), 12, f)
+	lk, fx := golden(math.Log(0.1), math.Log(1000), 10, f)
 	return math.Exp(lk), fx
 }
 
@@ -387,20 +387,20 @@ func (s *Sample) Estimate() (Prior, float64) {
 		return Prior{}, 0
 	}
 	best, bm, bk := la, 0.0, 0.0
-	for lm := math.Log(0.01); lm <= math.Log(0.4)+1e-9; lm += math.Log(2) {
-		if k, x := s.profile(math.Exp(lm), &la); x > best {
-			best, bm, bk = x, math.Exp(lm), k
+	try := func(mu float64) float64 {
+		k, x := s.profile(mu, &la)
+		if x > best {
+			best, bm, bk = x, mu, k
 		}
+		return x
+	}
+	for lm := math.Log(0.01); lm <= math.Log(0.4)+1e-9; lm += math.Log(2) {
+		try(math.Exp(lm))
 	}
 	if bm > 0 {
-		lm, x := golden(math.Log(bm)-math.Log(2), min(math.Log(bm)+math.Log(2), math.Log(0.45)), 5, func(lm float64) float64 {
-			_, x := s.profile(math.Exp(lm), &la)
-			return x
+		golden(math.Log(bm)-math.Log(2), min(math.Log(bm)+math.Log(2), math.Log(0.45)), 4, func(lm float64) float64 {
+			return try(math.Exp(lm))
 		})
-		if x > best {
-			best, bm = x, math.Exp(lm)
-		}
-		bk, _ = s.profile(bm, &la)
 	}
 	s.l.SetMean(bm)
 	return Prior{bm * bk, (1 - bm) * bk}, best - la
