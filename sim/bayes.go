@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/noise"
 )
 
 // BayesPosterior returns the posterior probability of the true class of
@@ -46,6 +47,9 @@ func (t *Truth) BayesPosterior(d *data.Dataset) ([]float64, error) {
 	lp := make([]float64, k)
 	p := make([]float64, k)
 	logK := math.Log(float64(k))
+	if c.Ambiguity != (Ambiguity{}) {
+		return post, t.ambiguousPosterior(d, ev, logPrior, post)
+	}
 	for j := range c.Tasks {
 		copy(lp, logPrior)
 		// For z = From: the log likelihood of the labels of the workers
@@ -93,6 +97,125 @@ func (t *Truth) BayesPosterior(d *data.Dataset) ([]float64, error) {
 		}
 	}
 	return post, nil
+}
+
+// maxUrnStates bounds the number of count vectors that
+// ambiguousPosterior's sum over the labels' subjective classes holds for
+// one object: C(n+K−1, K−1) for n labels of K classes.
+const maxUrnStates = 1 << 20
+
+// ambiguousPosterior writes into post the posterior of the true class of
+// every object under Settings.Ambiguity: P(z_j = c | labels) ∝ π_c ·
+// E[Π_i Σ_x q_j(x) P(y_i | x)] with q_j ~ Dirichlet(Vertex·e_c + Base·1),
+// where P(y_i | x) is the label's probability from its worker when its
+// subjective class is x (uniform for a spammer, shifted for an
+// adversary). The expectation is exact: the subjective classes are a
+// Pólya urn, the i-th drawing x with probability (α_x + m_x)/(Σα + i) after
+// m_x earlier draws of x, summed over the count vectors m of the labels
+// one label at a time. It returns an error for an object whose count
+// vectors are more than maxUrnStates.
+func (t *Truth) ambiguousPosterior(d *data.Dataset, ev noise.Evaluator, logPrior, post []float64) error {
+	k := t.cfg.Classes
+	amb := t.cfg.Ambiguity
+	var like []float64 // P(y_i | x) of the object's labels, n×K
+	alpha := make([]float64, k)
+	lp := make([]float64, k)
+	p := make([]float64, k)
+	for j := range t.cfg.Tasks {
+		workers, labels := d.TaskLabels(j)
+		n := len(workers)
+		if s := binomial(n+k-1, k-1); s > maxUrnStates {
+			return fmt.Errorf("sim: object %s has %d labels of %d classes: its exact posterior under ambiguity sums over %.3g count vectors, more than %d", d.Tasks[j], n, k, s, maxUrnStates)
+		}
+		like = like[:0]
+		var scale float64 // the log of the factors taken out of like
+		for i, w := range workers {
+			y := int(labels[i])
+			top := 0.0
+			for x := range k {
+				var v float64
+				switch t.Kind[w] {
+				case Spammer:
+					v = 1 / float64(k)
+				case Adversary:
+					ev.Conditional(w, j, x, p)
+					v = p[(y+k-1)%k]
+				default:
+					ev.Conditional(w, j, x, p)
+					v = p[y]
+				}
+				like = append(like, v)
+				top = max(top, v)
+			}
+			for x := range k {
+				like[i*k+x] /= top
+			}
+			scale += math.Log(top)
+		}
+		for c := range k {
+			for x := range alpha {
+				alpha[x] = amb.Base
+			}
+			alpha[c] += amb.Vertex
+			lp[c] = logPrior[c] + scale + math.Log(urnLikelihood(alpha, like, n))
+		}
+		lse := floats.LogSumExp(lp)
+		for c, l := range lp {
+			post[j*k+c] = math.Exp(l - lse)
+		}
+	}
+	return nil
+}
+
+// urnLikelihood returns E[Π_i Σ_x q(x) like[i·K+x]] for q ~
+// Dirichlet(alpha) and n labels: the sum over the sequences of subjective
+// classes x_1 … x_n of Π_i like[i·K+x_i] times the Pólya urn's
+// probability of the sequence, accumulated over count vectors. The count
+// vectors are kept in the order they first appear, so that the sums are
+// added in the same order on every run.
+func urnLikelihood(alpha, like []float64, n int) float64 {
+	k := len(alpha)
+	var total float64
+	for _, a := range alpha {
+		total += a
+	}
+	keys, probs := []string{string(make([]byte, 2*k))}, []float64{1}
+	for i := range n {
+		index := make(map[string]int, len(keys)*2)
+		var nextKeys []string
+		var nextProbs []float64
+		for s, key := range keys {
+			counts := []byte(key)
+			for x := range k {
+				m := int(counts[2*x]) | int(counts[2*x+1])<<8
+				f := probs[s] * like[i*k+x] * (alpha[x] + float64(m)) / (total + float64(i))
+				counts[2*x], counts[2*x+1] = byte(m+1), byte((m+1)>>8)
+				at, ok := index[string(counts)]
+				if !ok {
+					at = len(nextKeys)
+					index[string(counts)] = at
+					nextKeys, nextProbs = append(nextKeys, string(counts)), append(nextProbs, 0)
+				}
+				nextProbs[at] += f
+				counts[2*x], counts[2*x+1] = byte(m), byte(m>>8)
+			}
+		}
+		keys, probs = nextKeys, nextProbs
+	}
+	var sum float64
+	for _, pr := range probs {
+		sum += pr
+	}
+	return sum
+}
+
+// binomial returns the binomial coefficient C(n, r) as a float64.
+func binomial(n, r int) float64 {
+	v := 1.0
+	for i := range r {
+		v = v * float64(n-i) / float64(i+1)
+	}
+	return v
 }
 
 // Gold returns the true classes of an LA simulation as gold labels of

@@ -92,6 +92,91 @@ func TestBayesPosteriorBruteForce(t *testing.T) {
 	}
 }
 
+// TestBayesPosteriorAmbiguous checks BayesPosterior under ambiguous
+// objects, with spammers and adversaries, against the posterior by
+// enumeration of every sequence of the labels' subjective classes, each
+// weighted by the Dirichlet moment E[Π_x q(x)^{m_x}] = Γ(A)/Γ(A+n) ·
+// Π_x Γ(α_x+m_x)/Γ(α_x) of its counts m, from confusion matrices computed
+// here from the true logits.
+func TestBayesPosteriorAmbiguous(t *testing.T) {
+	const k = 3
+	c := Settings{
+		Tasks: 200, Workers: 6, Classes: k, LabelsPerTask: 4,
+		Noise: noise.DS{}, Latent: latent.LA{},
+		ClassPrior:  []float64{0.5, 0.3, 0.2},
+		Spammers:    0.2,
+		Adversaries: 0.2,
+		Ambiguity:   Ambiguity{Vertex: 2, Base: 0.7},
+		Seed:        4,
+	}
+	d, tr := mustSimulate(t, c)
+	post, err := tr.BayesPosterior(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := func(w, z, y int) float64 {
+		row := tr.Worker[w*k*k+z*k : w*k*k+(z+1)*k]
+		var sum float64
+		for _, v := range row {
+			sum += math.Exp(v)
+		}
+		return math.Exp(row[y]) / sum
+	}
+	for j := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		n := len(workers)
+		var joint [k]float64
+		for z := range k {
+			var alpha [k]float64
+			for x := range k {
+				alpha[x] = c.Ambiguity.Base
+			}
+			alpha[z] += c.Ambiguity.Vertex
+			// Every sequence x_1 … x_n of subjective classes, as a
+			// number in base K.
+			seqs := 1
+			for range n {
+				seqs *= k
+			}
+			var ml float64
+			for s := range seqs {
+				var m [k]int
+				p := 1.0
+				for i, w := range workers {
+					x := s
+					for range i {
+						x /= k
+					}
+					x %= k
+					m[x]++
+					y := int(labels[i])
+					switch tr.Kind[w] {
+					case Spammer:
+						p *= 1.0 / k
+					case Adversary:
+						p *= conf(int(w), x, (y+k-1)%k)
+					default:
+						p *= conf(int(w), x, y)
+					}
+				}
+				lg := func(v float64) float64 { l, _ := math.Lgamma(v); return l }
+				moment := lg(alpha[0]+alpha[1]+alpha[2]) - lg(alpha[0]+alpha[1]+alpha[2]+float64(n))
+				for x := range k {
+					moment += lg(alpha[x]+float64(m[x])) - lg(alpha[x])
+				}
+				ml += p * math.Exp(moment)
+			}
+			joint[z] = c.ClassPrior[z] * ml
+		}
+		sum := joint[0] + joint[1] + joint[2]
+		for z := range k {
+			if got, want := post[j*k+z], joint[z]/sum; math.Abs(got-want) > 1e-12 {
+				t.Fatalf("object %d, class %d: posterior %v, want %v", j, z, got, want)
+			}
+		}
+	}
+}
+
 // TestBayesPosteriorCalibrated checks that the Bayes posterior is
 // calibrated (expected calibration error below 0.03 in 10 bins) and at
 // least as accurate as majority vote, on the LA regimes and on LA data of
@@ -102,7 +187,7 @@ func TestBayesPosteriorCalibrated(t *testing.T) {
 		"glad": {Tasks: 10000, Workers: 100, Classes: 5, LabelsPerTask: 3, Activity: 0.9, Noise: noise.GLAD{}, Latent: latent.LA{}, Seed: 2},
 		"mace": {Tasks: 10000, Workers: 100, Classes: 3, LabelsPerTask: 5, Activity: 0.5, Noise: noise.MACE{}, Latent: latent.LA{}, Seed: 2},
 	}
-	names := []string{"sparse", "light", "many-classes", "spammers", "correlated", "glad", "mace"}
+	names := []string{"sparse", "light", "many-classes", "spammers", "correlated", "ambiguous", "glad", "mace"}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			c, ok := cases[name]

@@ -75,6 +75,11 @@ type Settings struct {
 	// confusion; its zero value means no group.
 	Correlated Correlated
 
+	// Ambiguity makes every object's label distribution concentrate near
+	// its true class with a spread of its own (under LA only); its zero
+	// value means none.
+	Ambiguity Ambiguity
+
 	// Params, if not nil, draws the true noise parameters in place of the
 	// noise model's own noise.Sampler, for worker populations other than
 	// its default one (DSParams, OneCoinParams). Its Model must have the
@@ -113,6 +118,25 @@ type Correlated struct {
 	// From is the class of the subtype and To the class the group calls
 	// it; both zero mean 0 and 1. They must differ and be classes.
 	From, To int
+}
+
+// Ambiguity describes objects that are ambiguous around their true
+// class: the true class z_j is drawn from the class prior, the object's
+// label distribution from q_j ~ Dirichlet(Vertex·e_{z_j} + Base·1), and
+// every label's subjective class from q_j, which its worker's noise then
+// corrupts. An object whose q_j stays near the vertex e_{z_j} is clear; one
+// whose q_j wandered off is split, and may even have most of its labellers'
+// subjective classes on another class than its true one. Truth.Class holds
+// z_j and Truth.Q holds q_j. The true class's share of q_j is distributed
+// as Beta(Vertex + Base, (K − 1)·Base): for example Vertex 3 and Base 0.5
+// at K = 3 give it a mean of 0.78, above 0.9 on 31% of the objects and
+// below 0.5 on 9%.
+type Ambiguity struct {
+	// Vertex is the pseudo-count of the true class, above 0; zero with
+	// Base means no ambiguity.
+	Vertex float64
+	// Base is the pseudo-count of every class, above 0.
+	Base float64
 }
 
 // Kind is the kind of a simulated worker.
@@ -230,6 +254,14 @@ func (c Settings) check() error {
 			return fmt.Errorf("sim: correlated subtype share %v is not in [0, 1]", g.Subtype)
 		case g.From < 0 || g.From >= c.Classes || g.To < 0 || g.To >= c.Classes || g.From == g.To:
 			return fmt.Errorf("sim: correlated confusion from class %d to %d: want two different classes of %d", g.From, g.To, c.Classes)
+		}
+	}
+	if a := c.Ambiguity; a != (Ambiguity{}) {
+		if !(a.Vertex > 0) || math.IsInf(a.Vertex, 0) || !(a.Base > 0) || math.IsInf(a.Base, 0) {
+			return fmt.Errorf("sim: ambiguity vertex %v and base %v: want two positive numbers", a.Vertex, a.Base)
+		}
+		if err := c.CheckAmbiguity(); err != nil {
+			return fmt.Errorf("sim: ambiguous objects: %w", err)
 		}
 	}
 	if n := c.kindCount(c.Spammers) + c.kindCount(c.Adversaries); n > c.Workers-c.Correlated.Workers {

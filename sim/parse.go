@@ -101,6 +101,46 @@ func ParseCorrelated(s string) (Correlated, error) {
 	return g, nil
 }
 
+// ParseAmbiguity parses ambiguous objects: "off" (none, the zero
+// Ambiguity), or "vertex=S,base=A" with S and A above 0 (the keys in
+// either order), such as "vertex=3,base=0.5". The error names the pair at
+// fault.
+func ParseAmbiguity(s string) (Ambiguity, error) {
+	var a Ambiguity
+	if s == "off" {
+		return a, nil
+	}
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		key, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok {
+			return Ambiguity{}, fmt.Errorf("%q is not key=value (want vertex=S,base=A)", part)
+		}
+		if seen[key] {
+			return Ambiguity{}, fmt.Errorf("%s given twice", key)
+		}
+		seen[key] = true
+		v, err := strconv.ParseFloat(val, 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			return Ambiguity{}, fmt.Errorf("%s=%s is not a number above 0", key, val)
+		}
+		switch key {
+		case "vertex":
+			a.Vertex = v
+		case "base":
+			a.Base = v
+		default:
+			return Ambiguity{}, fmt.Errorf("unknown key %q (want vertex, base)", key)
+		}
+	}
+	for _, key := range []string{"vertex", "base"} {
+		if !seen[key] {
+			return Ambiguity{}, fmt.Errorf("%s= is missing (want vertex=S,base=A)", key)
+		}
+	}
+	return a, nil
+}
+
 // ParseRanges parses accuracy ranges LO:HI with 0 < LO ≤ HI < 1,
 // separated by commas, such as "0.75:0.98,0.55:0.95" (one range per class
 // of DSParams.Diag). The error names the part that is not such a range.

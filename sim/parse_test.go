@@ -56,6 +56,32 @@ func TestParseCorrelated(t *testing.T) {
 	}
 }
 
+// TestParseAmbiguity checks ambiguities accepted and refused.
+func TestParseAmbiguity(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Ambiguity
+		ok   bool
+	}{
+		{"off", Ambiguity{}, true},
+		{"vertex=3,base=0.5", Ambiguity{Vertex: 3, Base: 0.5}, true},
+		{" base=0.2 , vertex=10", Ambiguity{Vertex: 10, Base: 0.2}, true},
+		{"vertex=3", Ambiguity{}, false},
+		{"vertex=0,base=0.5", Ambiguity{}, false},
+		{"vertex=3,base=-1", Ambiguity{}, false},
+		{"vertex=3,base=Inf", Ambiguity{}, false},
+		{"vertex=3,base=x", Ambiguity{}, false},
+		{"vertex=3,vertex=4,base=1", Ambiguity{}, false},
+		{"vertex=3,base=1,spread=2", Ambiguity{}, false},
+		{"3,0.5", Ambiguity{}, false},
+	} {
+		got, err := ParseAmbiguity(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseAmbiguity(%q) = %+v, %v; want %+v, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
 // TestParseRanges checks accuracy ranges accepted and refused.
 func TestParseRanges(t *testing.T) {
 	for _, c := range []struct {

@@ -119,3 +119,25 @@ func (c Settings) CheckGroup() error {
 	}
 	return nil
 }
+
+// CheckAmbiguity returns an error if c has ambiguous objects
+// (Settings.Ambiguity) under an assumption without a true class per
+// object (the assumption nil is DA), or together with a correlated group;
+// nil otherwise. The error says which, after the name of the setting, such
+// as "cannot be combined with a correlated group".
+func (c Settings) CheckAmbiguity() error {
+	if c.Ambiguity == (Ambiguity{}) {
+		return nil
+	}
+	if oc, ok := c.Latent.(oneClass); !ok || !oc.OneClassPerTask() {
+		name := "da"
+		if c.Latent != nil {
+			name = c.Latent.Name()
+		}
+		return fmt.Errorf("needs a true class per object (LA), not the %s assumption", name)
+	}
+	if c.Correlated != (Correlated{}) {
+		return errors.New("cannot be combined with a correlated group")
+	}
+	return nil
+}

@@ -58,12 +58,22 @@ var regimes = []regime{
 				Correlated: Correlated{Workers: 2, Coverage: 5.0 / 6, Subtype: 0.3, From: 0, To: 1},
 			}
 		}},
+	{"ambiguous", "LA Dawid-Skene with 3 classes, 5,000 objects with 5 labels each among 100 workers (activity 1/rank^0.5); every object's label distribution q_j ~ Dirichlet(3·e_z + 0.5·1) around its true class z, from clear to split (the true class's share of q_j is above 0.9 on 31% of the objects and below 0.5 on 9%), every label's subjective class drawn from q_j; P(z|z) ~ U[0.7, 0.95]",
+		func() Settings {
+			return Settings{
+				Tasks: 5000, Workers: 100, Classes: 3, LabelsPerTask: 5, Activity: 0.5,
+				Noise: noise.DS{}, Latent: latent.LA{},
+				Params:    DSParams{Diag: []Range{{0.7, 0.95}}},
+				Ambiguity: Ambiguity{Vertex: 3, Base: 0.5},
+			}
+		}},
 	{"da-paper", "the paper's synthetic experiment (the zero Settings): DA-GLAD, 2,000 objects labelled by all 20 workers, q_j ~ U[0, 1], e_w ~ U[0, 4], log d_j ~ U[0, 3]",
 		func() Settings { return Settings{} }},
 }
 
 // Regimes returns the names of the regimes Regime knows, in a fixed order:
-// sparse, light, many-classes, spammers, correlated and da-paper.
+// sparse, light, many-classes, spammers, correlated, ambiguous and
+// da-paper.
 func Regimes() []string {
 	s := make([]string, len(regimes))
 	for i, r := range regimes {
@@ -93,6 +103,8 @@ func RegimeSummary(name string) string {
 //   - "many-classes": ten classes, confusions between neighbouring ones;
 //   - "spammers": uniform spammers and adversaries;
 //   - "correlated": two prolific workers who share a systematic confusion;
+//   - "ambiguous": objects whose label distributions spread around their
+//     true class, from clear to split;
 //   - "da-paper": the paper's synthetic DA experiment.
 //
 // RegimeSummary gives every number. The returned Settings may be changed

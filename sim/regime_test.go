@@ -206,6 +206,62 @@ func TestRegimeCorrelated(t *testing.T) {
 	within(t, "the subtype's share of class 0", float64(sub)/float64(class0), 0.3, 4*math.Sqrt(0.21/float64(class0)))
 }
 
+// TestRegimeAmbiguous checks the ambiguous regime's design: the true
+// class's share of q_j distributed as Beta(3.5, 1) (mean 7/9, above 0.9 with
+// probability 1 − 0.9^3.5, below 0.5 with 0.5^3.5), the true classes
+// uniform, and the labels of a split object spread as its q_j says:
+// workers with P(z|z) ~ U[0.7, 0.95] agree with the true class less often
+// than on clear objects.
+func TestRegimeAmbiguous(t *testing.T) {
+	const k = 3
+	c, err := Regime("ambiguous", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, tr := mustSimulate(t, c)
+	if d.NumTasks() != 5000 || d.NumWorkers() != 100 || d.NumClasses() != k {
+		t.Fatalf("%d objects, %d workers, %d classes; want 5000, 100 and 3", d.NumTasks(), d.NumWorkers(), d.NumClasses())
+	}
+	var mean, clear, split float64
+	var agreeClear, nClear, agreeSplit, nSplit int
+	for j := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		if len(workers) != 5 {
+			t.Fatalf("object %d has %d labels, want 5", j, len(workers))
+		}
+		share := tr.Q[j*k+tr.Class[j]]
+		mean += share
+		agree := 0
+		for _, y := range labels {
+			if int(y) == tr.Class[j] {
+				agree++
+			}
+		}
+		switch {
+		case share > 0.9:
+			clear++
+			agreeClear += agree
+			nClear += len(labels)
+		case share < 0.5:
+			split++
+			agreeSplit += agree
+			nSplit += len(labels)
+		}
+	}
+	n := float64(d.NumTasks())
+	within(t, "mean share of the true class in q_j", mean/n, 7.0/9, 4*math.Sqrt(0.037/n))
+	within(t, "share of clear objects", clear/n, 1-math.Pow(0.9, 3.5), 4*math.Sqrt(0.31*0.69/n))
+	within(t, "share of split objects", split/n, math.Pow(0.5, 3.5), 4*math.Sqrt(0.088*0.912/n))
+	for z := range k {
+		within(t, "share of class "+string(rune('0'+z)), classShare(tr, z), 1.0/3, 4*math.Sqrt(2.0/9/n))
+	}
+	ac, as := float64(agreeClear)/float64(nClear), float64(agreeSplit)/float64(nSplit)
+	t.Logf("labels agree with the true class on %.3f of clear objects' labels and %.3f of split ones'", ac, as)
+	if !(ac > 0.75 && as < 0.5) {
+		t.Errorf("labels agree with the true class on %.3f of clear objects' labels and %.3f of split ones', want above 0.75 and below 0.5", ac, as)
+	}
+}
+
 func TestRegimeDAPaper(t *testing.T) {
 	c, err := Regime("da-paper", 5)
 	if err != nil {

@@ -25,6 +25,7 @@ import (
 	"strconv"
 
 	"gonum.org/v1/gonum/stat/distmv"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
@@ -150,23 +151,34 @@ func Simulate(c Settings) (*data.Dataset, *Truth, error) {
 	if group.Workers > 0 {
 		tr.Subtype = make([]bool, c.Tasks)
 	}
+	var amb *ambiguousDraw
+	if c.Ambiguity != (Ambiguity{}) {
+		amb = &ambiguousDraw{Ambiguity: c.Ambiguity, gamma: distuv.Gamma{Beta: 1, Src: rng}}
+	}
 	for j := range c.Tasks {
 		q := tr.Q[j*k : (j+1)*k]
 		dir.Rand(q)
 		workers, _ := d.TaskLabels(j)
 		zj := z[:len(workers)]
 		gen.Generate(rng, q, zj)
+		truth := zj[0] // the true class, under LA
+		if amb != nil {
+			amb.draw(truth, q)
+			for i := range zj {
+				zj[i] = latent.Draw(rng, q)
+			}
+		}
 		target := tr.Target[j*k : (j+1)*k]
 		if perObject {
-			target[zj[0]] = 1
-			tr.Class[j] = zj[0]
+			target[truth] = 1
+			tr.Class[j] = truth
 		} else {
 			copy(target, q)
 		}
 		subtype := false
 		if group.Workers > 0 {
 			subtype = rng.Float64() < group.Subtype
-			tr.Subtype[j] = subtype && (!perObject || zj[0] == group.From)
+			tr.Subtype[j] = subtype && (!perObject || truth == group.From)
 		}
 		for i, w := range workers {
 			var y int
@@ -186,6 +198,30 @@ func Simulate(c Settings) (*data.Dataset, *Truth, error) {
 		}
 	}
 	return d, tr, nil
+}
+
+// ambiguousDraw draws the label distributions of Settings.Ambiguity.
+type ambiguousDraw struct {
+	Ambiguity
+	gamma distuv.Gamma
+}
+
+// draw writes into q a draw of Dirichlet(Vertex·e_truth + Base·1), from
+// independent Gamma(α_c, 1) variables (from the simulation's random
+// stream) normalised to sum to 1.
+func (a *ambiguousDraw) draw(truth int, q []float64) {
+	var sum float64
+	for c := range q {
+		a.gamma.Alpha = a.Base
+		if c == truth {
+			a.gamma.Alpha += a.Vertex
+		}
+		q[c] = a.gamma.Rand()
+		sum += q[c]
+	}
+	for c := range q {
+		q[c] /= sum
+	}
 }
 
 // kinds returns the kind of every worker: the correlated group first, then

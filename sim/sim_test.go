@@ -160,6 +160,11 @@ func TestCheck(t *testing.T) {
 		{"params near range", Settings{Params: OneCoinParams{NearRandom: 0.1, NearRandomAccuracy: Range{0, 0.5}}}},
 		{"params accuracy", Settings{Params: OneCoinParams{Accuracy: Range{0.6, 0.5}}}},
 		{"concentration", Settings{Concentration: -1}},
+		{"ambiguity under DA", Settings{Ambiguity: Ambiguity{Vertex: 3, Base: 0.5}}},
+		{"ambiguity base", Settings{Latent: latent.LA{}, Ambiguity: Ambiguity{Vertex: 3}}},
+		{"ambiguity vertex", Settings{Latent: latent.LA{}, Ambiguity: Ambiguity{Vertex: -1, Base: 0.5}}},
+		{"ambiguity NaN", Settings{Latent: latent.LA{}, Ambiguity: Ambiguity{Vertex: math.NaN(), Base: 0.5}}},
+		{"ambiguity and group", Settings{Latent: latent.LA{}, Ambiguity: Ambiguity{Vertex: 3, Base: 0.5}, Correlated: Correlated{Workers: 2, Coverage: 1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := tc.c

@@ -17,8 +17,11 @@ func (f *simRegimeFlags) files(d *data.Dataset, tr *sim.Truth, cfg sim.Settings)
 	var files []output.File
 	if f.bayes != "" {
 		post, err := tr.BayesPosterior(d)
-		if err != nil {
+		switch {
+		case err != nil && tr.Class == nil:
 			return nil, usagef("--bayes needs a true class per object, from an la-* or vb-la-* model; this simulation draws a latent class per label (%s)", cfg.Latent.Name())
+		case err != nil:
+			return nil, usagef("--bayes: %v", err)
 		}
 		labels := model.Argmax(post, d.NumClasses(), cfg.Seed)
 		files = append(files, output.ClassRowsFile(f.bayes, d, labels, post, "p_", nil))

@@ -15,6 +15,7 @@ type simRegimeFlags struct {
 	regime     string
 	classPrior string
 	correlated string
+	ambiguity  string
 	cfg        sim.Settings // --activity, --spammers and --adversaries
 	accuracy   string       // --accuracy
 	nearRandom float64      // --near-random
@@ -31,6 +32,7 @@ func (f *simRegimeFlags) add(fl *pflag.FlagSet) {
 	fl.Float64Var(&f.cfg.Spammers, "spammers", 0, "share of workers whose labels are uniform at random, 0 to 1")
 	fl.Float64Var(&f.cfg.Adversaries, "adversaries", 0, "share of workers who report the class after the one their noise model draws (for 2 classes, every label flipped), 0 to 1")
 	fl.StringVar(&f.correlated, "correlated", "", `a group of workers w0, w1, ... sharing one confusion, as workers=N,coverage=F,subtype=S[,from=A,to=B]: they label a share F of the objects, and call class B every object of class A in the subtype (a share S of class A); "off" for none`)
+	fl.StringVar(&f.ambiguity, "ambiguity", "", `la-* models: objects ambiguous around their true class, as vertex=S,base=A: every object's label distribution is drawn from Dirichlet(S at its true class + A at every class), and every label's subjective class from it; "off" for none`)
 	fl.StringVar(&f.accuracy, "accuracy", "", "ds and onecoin workers: the range LO:HI of every worker's accuracy P(z|z), or for ds one range per class separated by commas, such as 0.75:0.98,0.55:0.95 (default 0.55:0.95)")
 	fl.Float64Var(&f.nearRandom, "near-random", 0, "ds and onecoin workers: share of workers, 0 to 1, whose accuracies are drawn from 0.4:0.6 instead")
 	fl.Float64Var(&f.errorDecay, "error-decay", 0, "ds workers: concentrate errors on neighbouring classes, the weight of a wrong class falling by exp(-D) with each step of distance beyond the first (default 0: no decay)")
@@ -173,6 +175,16 @@ func (f *simRegimeFlags) applyFlags(fl *pflag.FlagSet, cfg *sim.Settings) error 
 	}
 	if err := cfg.CheckGroup(); err != nil {
 		return usagef("--correlated %v", err)
+	}
+	if fl.Changed("ambiguity") {
+		a, err := sim.ParseAmbiguity(f.ambiguity)
+		if err != nil {
+			return usagef("--ambiguity %s: %v", f.ambiguity, err)
+		}
+		cfg.Ambiguity = a
+	}
+	if err := cfg.CheckAmbiguity(); err != nil {
+		return usagef("--ambiguity %v", err)
 	}
 	return nil
 }

@@ -161,6 +161,40 @@ func TestSimulateRegimeFromFlags(t *testing.T) {
 	}
 }
 
+// TestSimulateAmbiguousFromFlags checks that the ambiguous regime, written
+// out in flags, writes the same files, Bayes limit included, and that
+// --ambiguity off gives the LA data of the regime's other settings.
+func TestSimulateAmbiguousFromFlags(t *testing.T) {
+	dir := t.TempDir()
+	files := func(p string) []string {
+		return []string{"-o", p + ".csv", "--truth", p + "t.csv", "--bayes", p + "b.csv"}
+	}
+	for _, args := range [][]string{
+		append([]string{"simulate", "--regime", "ambiguous", "--objects", "300", "--seed", "2"}, files("a")...),
+		append([]string{"simulate", "--model", "la-ds", "--objects", "300", "--workers", "100", "--classes", "3", "--labels-per-object", "5",
+			"--activity", "0.5", "--accuracy", "0.7:0.95", "--ambiguity", "base=0.5,vertex=3", "--seed", "2"}, files("b")...),
+		append([]string{"simulate", "--regime", "ambiguous", "--ambiguity", "off", "--objects", "300", "--seed", "2"}, files("c")...),
+		append([]string{"simulate", "--model", "la-ds", "--objects", "300", "--workers", "100", "--classes", "3", "--labels-per-object", "5",
+			"--activity", "0.5", "--accuracy", "0.7:0.95", "--seed", "2"}, files("d")...),
+	} {
+		if r := runIn(t, dir, "", args...); r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+	}
+	for _, p := range [][2]string{{"a.csv", "b.csv"}, {"at.csv", "bt.csv"}, {"ab.csv", "bb.csv"}, {"c.csv", "d.csv"}, {"ct.csv", "dt.csv"}, {"cb.csv", "db.csv"}} {
+		a, _ := os.ReadFile(filepath.Join(dir, p[0]))
+		b, _ := os.ReadFile(filepath.Join(dir, p[1]))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s and %s differ", p[0], p[1])
+		}
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "a.csv"))
+	c, _ := os.ReadFile(filepath.Join(dir, "c.csv"))
+	if bytes.Equal(a, c) {
+		t.Error("--ambiguity off did not change the labels")
+	}
+}
+
 // TestSimulateRegimeErrors checks that simulate refuses bad values of the
 // regime flags with a one-line error naming the flag, exit status 2 and no
 // output file.
@@ -203,6 +237,11 @@ func TestSimulateRegimeErrors(t *testing.T) {
 		{[]string{"--model", "la-ds", "--error-decay", "-1"}, "--error-decay"},
 		{[]string{"--model", "la-onecoin", "--error-decay", "1"}, "--error-decay"},
 		{[]string{"--bayes", "b.csv", "--truth-workers", "b.csv"}, "same file"},
+		{[]string{"--ambiguity", "vertex=3,base=0.5"}, "--ambiguity"},
+		{[]string{"--model", "la-ds", "--ambiguity", "vertex=3"}, "--ambiguity"},
+		{[]string{"--model", "la-ds", "--ambiguity", "vertex=3,base=0"}, "--ambiguity"},
+		{[]string{"--model", "la-ds", "--ambiguity", "vertex=3,base=1", "--correlated", "workers=2,coverage=0.5,subtype=0.3"}, "--ambiguity"},
+		{[]string{"--model", "la-ds", "--ambiguity", "vertex=3,base=1", "--classes", "10", "--bayes", "b.csv"}, "--bayes"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			dir := t.TempDir()

@@ -309,7 +309,11 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		return nil, 0, err
 	}
 	_, workerOnly := nv.(noise.WorkerOnly)
-	tau := temperTruth(d, r.Probs, b.Gold, nv.Conditional, workerOnly)
+	truth, probs := b.ambiguousTruth(d, r.Probs, nv.Conditional, workerOnly)
+	tau := temperTruth(d, probs, b.Gold, nv.Conditional, workerOnly)
+	if truth == "" {
+		truth = fmt.Sprintf("true class tempered by %.3g", tau)
+	}
 	a := symmetric(d.NumClasses(), JeffreysPrior)
 	var q *model.Result
 	how := "given the workers"
@@ -336,7 +340,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		}
 	}
 	r.Distribution = q.Probs
-	r.Method += fmt.Sprintf(", true class tempered by %.3g; label distributions %s", tau, how)
+	r.Method += fmt.Sprintf(", %s; label distributions %s", truth, how)
 	return r, r.LogLikelihood, nil
 }
 

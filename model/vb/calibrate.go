@@ -1,11 +1,14 @@
 package vb
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/consensuslab/consensus/internal/num"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/model/internal/ambiguity"
 )
 
 // TruthFloor is the share of the uniform distribution mixed into every
@@ -13,6 +16,47 @@ import (
 // rules out keeps probability TruthFloor/K, so that a task on which the
 // truth disagrees with the whole crowd costs a bounded log loss.
 const TruthFloor = 1e-3
+
+// ambiguousTruth replaces the true-class posteriors probs (J×K) of an LA
+// fit on d by their posterior under ambiguity (package ambiguity) where
+// the labels ask for it: each task's label distribution q_j = (1 − λ)·e_z +
+// λ·e_d near the vertex of its true class z, λ ~ Beta(U, V) and the
+// distractor d uniform over the other classes, every label's subjective
+// class drawn from q_j, the workers' conditionals those of the fit
+// deconvolved by the mean of λ (Labels.SetMean) and the class prior the
+// mean of the fit's posteriors. U and V maximise the marginal likelihood
+// of the labels of a sample of tasks (empirical Bayes); the posterior
+// replaces LA's only when that likelihood beats LA's, at the best of the
+// same deconvolutions, by more than the logarithm of the number of tasks
+// sampled (the Bayesian information criterion's price of two parameters).
+// TruthFloor of the uniform distribution is then mixed in; tasks of known
+// class keep their one-hot row, and tasks of more than
+// ambiguity.MaxLabels labels their tempered posterior.
+//
+// It returns the method's description and a copy of the LA posteriors,
+// for temperTruth's temperature; or "" and probs itself when it leaves
+// them.
+func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (string, []float64) {
+	k := d.NumClasses()
+	prior := make([]float64, k)
+	for j := 0; j < len(probs); j += k {
+		for c := range k {
+			prior[c] += probs[j+c]
+		}
+	}
+	for c := range prior {
+		prior[c] = (prior[c] + 1) / float64(d.NumTasks()+k)
+	}
+	l := ambiguity.NewLabels(d, cond, workerOnly)
+	s := ambiguity.NewSample(l, prior, b.Gold)
+	pr, gain := s.Estimate()
+	if !(gain > math.Log(float64(max(s.Tasks(), 2)))) {
+		return "", probs
+	}
+	la := slices.Clone(probs)
+	ambiguity.Posterior(l, pr, prior, b.Gold, TruthFloor, probs)
+	return fmt.Sprintf("true class ambiguous around it (λ ~ Beta(%.3g, %.3g), %.3g nats above LA)", pr.U, pr.V, gain), la
+}
 
 // The range of the temperature τ that temperTruth searches, and the
 // number of labels, at most, that its criterion reads.

@@ -1,0 +1,194 @@
+package ambiguity
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/consensuslab/consensus/data"
+)
+
+// bruteMarginal returns (K−1)·ML_c for every class c by enumeration of the
+// subsets S of the labels whose subjective class is the distractor d:
+// Σ_{d≠c} Σ_S Π_{i∈S} lk_i(d) Π_{i∉S} lk_i(c) · B(U+|S|, V+n−|S|)/B(U, V).
+func bruteMarginal(lk []float64, n, k int, pr Prior) []float64 {
+	lb := func(a, b float64) float64 {
+		x, _ := math.Lgamma(a)
+		y, _ := math.Lgamma(b)
+		z, _ := math.Lgamma(a + b)
+		return x + y - z
+	}
+	ml := make([]float64, k)
+	for c := range k {
+		for d := range k {
+			if d == c {
+				continue
+			}
+			for set := range 1 << n {
+				p, m := 1.0, 0
+				for i := range n {
+					if set>>i&1 == 1 {
+						p *= lk[i*k+d]
+						m++
+					} else {
+						p *= lk[i*k+c]
+					}
+				}
+				w := 0.0
+				if pr.U == 0 {
+					if m == 0 {
+						w = 1
+					}
+				} else {
+					w = math.Exp(lb(pr.U+float64(m), pr.V+float64(n-m)) - lb(pr.U, pr.V))
+				}
+				ml[c] += p * w
+			}
+		}
+	}
+	return ml
+}
+
+// TestMarginal checks the pair sums and beta-binomial weights against the
+// enumeration of bruteMarginal, for two to four classes, none to nine
+// labels and several priors, LA's among them.
+func TestMarginal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, k := range []int{2, 3, 4} {
+		for n := range 10 {
+			for _, pr := range []Prior{{}, {0.5, 3.5}, {2, 0.3}, {0.01, 100}} {
+				lk := make([]float64, n*k)
+				for i := range lk {
+					lk[i] = rng.Float64()
+				}
+				e := pairSums(lk, n, k, nil)
+				got := make([]float64, k)
+				marginal(e, n, k, pr.weights(n, nil), got)
+				want := bruteMarginal(lk, n, k, pr)
+				for c := range k {
+					if math.Abs(got[c]-want[c]) > 1e-12*max(1, want[c]) {
+						t.Errorf("K %d, %d labels, %+v, class %d: %v, want %v", k, n, pr, c, got[c], want[c])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPairSumsScale checks that the pair sums of many labels whose
+// probabilities are all small are rescaled on the way rather than lost:
+// 400 labels of probabilities 0.01 and 0.02 give the same marginal,
+// relative to each other, as their exact closed forms.
+func TestPairSumsScale(t *testing.T) {
+	const n, k = 400, 2
+	lk := make([]float64, n*k)
+	for i := range n {
+		lk[i*k], lk[i*k+1] = 0.01, 0.02
+	}
+	e := pairSums(lk, n, k, nil)
+	// ẽ_m = 0.01^(n−m) · 0.02^m: compare in logarithms.
+	for _, m := range []int{0, 100, 400} {
+		want := float64(n-m)*math.Log(0.01) + float64(m)*math.Log(0.02)
+		if got := math.Log(e[m]); want > -700 && math.Abs(got-want) > 1e-9*math.Abs(want) {
+			t.Errorf("log ẽ_%d = %v, want %v", m, got, want)
+		}
+	}
+}
+
+// TestPosterior checks Posterior on a small data set: under LA (U = 0) it
+// is the prior times the product of the labels' probabilities; under
+// ambiguity it is softer on a split task than LA's; a task of known class
+// is left as it was.
+func TestPosterior(t *testing.T) {
+	// Task 0: three labels 0; task 1: labels 0, 0, 1, 1, 1; task 2: gold.
+	d, err := data.FromIndices([]string{"t0", "t1", "t2"}, []string{"a", "b", "c", "d", "e"}, []string{"0", "1"},
+		[]int32{0, 0, 0, 1, 1, 1, 1, 1, 2}, []int32{0, 1, 2, 0, 1, 2, 3, 4, 0}, []uint16{0, 0, 0, 0, 0, 1, 1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := []float64{0.9, 0.8, 0.7, 0.85, 0.75}
+	cond := func(w int32, _ int, z int, p []float64) {
+		p[z], p[1-z] = acc[w], 1-acc[w]
+	}
+	prior := []float64{0.6, 0.4}
+	gold := []int{-1, -1, 1}
+	l := NewLabels(d, cond, true)
+	probs := []float64{0, 0, 0, 0, 0, 1}
+	Posterior(l, Prior{}, prior, gold, 0, probs)
+	for j := range 2 {
+		workers, labels := d.TaskLabels(j)
+		var want [2]float64
+		for z := range 2 {
+			want[z] = prior[z]
+			for i, w := range workers {
+				p := make([]float64, 2)
+				cond(w, j, z, p)
+				want[z] *= p[labels[i]]
+			}
+		}
+		s := want[0] + want[1]
+		if got := probs[j*2]; math.Abs(got-want[0]/s) > 1e-12 {
+			t.Errorf("LA, task %d: P(0) = %v, want %v", j, got, want[0]/s)
+		}
+	}
+	la := probs[2:4]
+	amb := []float64{0, 0, 0, 0, 0, 1}
+	Posterior(l, Prior{1, 4}, prior, gold, 0, amb)
+	if !(math.Abs(amb[2]-0.5) < math.Abs(la[0]-0.5)) {
+		t.Errorf("split task: P(0) %v under ambiguity, not softer than LA's %v", amb[2], la[0])
+	}
+	if amb[4] != 0 || amb[5] != 1 || probs[4] != 0 || probs[5] != 1 {
+		t.Errorf("the gold task's row changed: %v, %v", amb[4:], probs[4:])
+	}
+}
+
+// TestPosteriorManyLabels checks that a task of more than MaxLabels labels
+// keeps its row, and that the floor is mixed into the others.
+func TestPosteriorManyLabels(t *testing.T) {
+	n := MaxLabels + 1
+	task := make([]int32, n+2)
+	worker := make([]int32, n+2)
+	label := make([]uint16, n+2)
+	task[n], task[n+1] = 1, 1
+	label[n+1] = 1
+	d, err := data.FromIndices([]string{"big", "small"}, []string{"a"}, []string{"0", "1"}, task, worker, label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cond := func(_ int32, _ int, z int, p []float64) { p[z], p[1-z] = 0.8, 0.2 }
+	probs := []float64{0.3, 0.7, 0, 0}
+	Posterior(NewLabels(d, cond, true), Prior{1, 4}, []float64{0.5, 0.5}, nil, 0.01, probs)
+	if probs[0] != 0.3 || probs[1] != 0.7 {
+		t.Errorf("the task of %d labels changed: %v", n, probs[:2])
+	}
+	// One label of each class: P(0) = ½ by symmetry, and the floor keeps it there.
+	if math.Abs(probs[2]-0.5) > 1e-12 || math.Abs(probs[2]+probs[3]-1) > 1e-12 {
+		t.Errorf("the split task: %v, want (0.5, 0.5)", probs[2:])
+	}
+}
+
+// TestDeconvolve checks that deconvolving F·P by μ gives P back where no
+// probability hits the floor, with F the ambiguity's mixing of SetMean.
+func TestDeconvolve(t *testing.T) {
+	const k, mu = 3, 0.1
+	p := []float64{0.8, 0.15, 0.05, 0.1, 0.85, 0.05, 0.1, 0.1, 0.8}
+	f := make([]float64, k*k)
+	for z := range k {
+		for x := range k {
+			w := mu / (k - 1)
+			if x == z {
+				w = 1 - mu
+			}
+			for y := range k {
+				f[z*k+y] += w * p[x*k+y]
+			}
+		}
+	}
+	got := make([]float64, k*k)
+	deconvolve(f, got, k, mu)
+	for i := range p {
+		if math.Abs(got[i]-p[i]) > 1e-12 {
+			t.Errorf("entry %d: %v, want %v", i, got[i], p[i])
+		}
+	}
+}
