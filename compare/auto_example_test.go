@@ -36,7 +36,7 @@ func ExampleAuto() {
 	}
 	fmt.Println("chose", res.Model, "converged:", res.Converged)
 	// Output:
-	// vb-ds      likelihood 0.3247
+	// vb-ds      likelihood 0.3224
 	// vb-onecoin likelihood 0.6261
 	// vb-glad    likelihood 0.6248
 	// chose vb-ds converged: true

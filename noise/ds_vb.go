@@ -191,7 +191,7 @@ func (v *dsVB) Update(acc []float64) float64 {
 					after[i] = before[i]
 				}
 			}
-			v.mix.set(after, v.e.k, v.beta)
+			v.mix.setState(after, v.e.k, v.beta)
 			v.mix.counts(acc, v.e.k, v.prior)
 			v.mix.weights()
 		}
