@@ -65,18 +65,26 @@ func lnBeta(x, y float64) float64 {
 // the expected counts acc (laid out as dsVB's) under the prior rows prior.
 func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 	k2 := k * k
-	row := make([]float64, k)
+	// The prior's pseudo-counts, each row's sum and log B(β_z), once for
+	// all workers.
+	pr, sums, lnB := make([]float64, k2), make([]float64, k), make([]float64, k)
 	for z := range k {
 		var s float64
 		for y := range k {
+			pr[z*k+y] = prior(z, y)
+			sums[z] += pr[z*k+y]
+			lg, _ := math.Lgamma(pr[z*k+y])
+			lnB[z] += lg
 			if y != z {
-				s += prior(z, y)
+				s += pr[z*k+y]
 			}
 		}
+		lg, _ := math.Lgamma(sums[z])
+		lnB[z] -= lg
 		for y := range k {
 			x.lpat[z*k+y] = 0
 			if y != z {
-				x.lpat[z*k+y] = math.Log(prior(z, y) / s)
+				x.lpat[z*k+y] = math.Log(pr[z*k+y] / s)
 			}
 		}
 	}
@@ -84,25 +92,30 @@ func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 		base := w * k2
 		var c, e, f, pat float64
 		for z := range k {
-			var ab, ac float64
+			var nz float64
 			for y := range k {
 				n := max(acc[countAt(base, k, z, y)], 0)
+				if n == 0 {
+					continue
+				}
+				nz += n
 				if y == z {
 					c += n
 				} else {
 					e += n
 					pat += n * x.lpat[z*k+y]
 				}
-				row[y] = prior(z, y)
-				ab += row[y]
-				ac += row[y] + n
-				lg, _ := math.Lgamma(row[y] + n)
-				lb, _ := math.Lgamma(row[y])
-				f += lg - lb
 			}
-			lg, _ := math.Lgamma(ab)
-			lc, _ := math.Lgamma(ac)
-			f += lg - lc
+			if nz == 0 {
+				continue // the row's evidence is 1
+			}
+			// log B(β_z + C_w(z, ·)) − log B(β_z).
+			for y := range k {
+				lg, _ := math.Lgamma(pr[z*k+y] + max(acc[countAt(base, k, z, y)], 0))
+				f += lg
+			}
+			lg, _ := math.Lgamma(sums[z] + nz)
+			f -= lg + lnB[z]
 		}
 		x.c[w], x.e[w], x.full[w], x.pat[w] = c, e, f, pat
 	}
@@ -217,7 +230,7 @@ func (x *dsMix) blend(w, k int, m float64, elog []float64) (float64, float64) {
 		}
 	}
 	// KL(Beta(pa, pb) ‖ Beta(a, b)).
-	klb := lnBeta(x.a, x.b) - lnBeta(pa, pb) + (pa-x.a)*(num.Digamma(pa)-ps) + (pb-x.b)*(num.Digamma(pb)-ps)
+	klb := lnBeta(x.a, x.b) - lnBeta(pa, pb) + (pa-x.a)*right + (pb-x.b)*wrong
 	kl = (1 - m) * klb
 	if m > 0 {
 		kl += m * math.Log(m/x.rho)
