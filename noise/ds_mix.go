@@ -34,9 +34,6 @@ type dsMix struct {
 	// pat holds, per worker, Σ_{z ≠ y} C_w(z, y) log μ_z(y); lpat the
 	// pattern's logarithms log μ_z(y), K×K (0 on the diagonal).
 	pat, lpat []float64
-	// fresh says that m holds the weights of the counts update is given
-	// (Update has just learned them).
-	fresh bool
 }
 
 // Bounds of the mixture's hyperparameters and the steps of their fixed
@@ -51,14 +48,6 @@ func newDSMix(w, k int, diag, off float64) *dsMix {
 	return &dsMix{rho: 0.5, a: diag, b: off * float64(k-1), m: make([]float64, w),
 		full: make([]float64, w), c: make([]float64, w), e: make([]float64, w),
 		pat: make([]float64, w), lpat: make([]float64, k*k)}
-}
-
-// lnBeta returns log B(x, y).
-func lnBeta(x, y float64) float64 {
-	a, _ := math.Lgamma(x)
-	b, _ := math.Lgamma(y)
-	c, _ := math.Lgamma(x + y)
-	return a + b - c
 }
 
 // counts sets every worker's one-coin counts and full-kind evidence from
@@ -201,21 +190,20 @@ func (x *dsMix) learn(k int) {
 // weights sets every m_w from its evidence under the current
 // hyperparameters.
 func (x *dsMix) weights() {
-	ab := lnBeta(x.a, x.b)
+	ab := num.LogBeta(x.a, x.b)
 	logit := math.Log(x.rho / (1 - x.rho))
 	for w := range x.m {
-		coin := lnBeta(x.a+x.c[w], x.b+x.e[w]) - ab + x.pat[w]
+		coin := num.LogBeta(x.a+x.c[w], x.b+x.e[w]) - ab + x.pat[w]
 		x.m[w] = 1 / (1 + math.Exp(-(logit + x.full[w] - coin)))
 	}
 }
 
 // blend writes into elog (a worker's K×K E[log π], row-major, of the full
-// kind) the average over the kinds for worker w, and returns the one-coin
-// kind's share of the divergence from the prior: (1 − m) KL(Beta) plus the
-// kind's own, KL(m ‖ ρ). klFull is the full kind's divergence, which the
-// caller weighs by m.
-func (x *dsMix) blend(w, k int, m float64, elog []float64) (float64, float64) {
-	var kl float64
+// kind) the average over the kinds for worker w, whose weight of the full
+// kind is m, and returns the one-coin kind's share of the divergence from
+// the prior, (1 − m) KL(Beta), plus the kinds' own, KL(m ‖ ρ); the caller
+// weighs the full kind's divergence by m.
+func (x *dsMix) blend(w, k int, m float64, elog []float64) float64 {
 	pa, pb := x.a+x.c[w], x.b+x.e[w]
 	ps := num.Digamma(pa + pb)
 	right := num.Digamma(pa) - ps
@@ -230,15 +218,15 @@ func (x *dsMix) blend(w, k int, m float64, elog []float64) (float64, float64) {
 		}
 	}
 	// KL(Beta(pa, pb) ‖ Beta(a, b)).
-	klb := lnBeta(x.a, x.b) - lnBeta(pa, pb) + (pa-x.a)*right + (pb-x.b)*wrong
-	kl = (1 - m) * klb
+	klb := num.LogBeta(x.a, x.b) - num.LogBeta(pa, pb) + (pa-x.a)*right + (pb-x.b)*wrong
+	kl := (1 - m) * klb
 	if m > 0 {
 		kl += m * math.Log(m/x.rho)
 	}
 	if m < 1 {
 		kl += (1 - m) * math.Log((1-m)/(1-x.rho))
 	}
-	return m, kl
+	return kl
 }
 
 // state appends the values the average is computed from, besides the

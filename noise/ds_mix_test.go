@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // mixCounts returns the expected counts (laid out as dsVB's accumulator)
@@ -94,7 +96,7 @@ func TestMixPriorGradient(t *testing.T) {
 	lik := func(p []float64) float64 {
 		var l float64
 		for w, m := range x.m {
-			l += (1 - m) * (lnBeta(p[0]+x.c[w], p[1]+x.e[w]) - lnBeta(p[0], p[1]))
+			l += (1 - m) * (num.LogBeta(p[0]+x.c[w], p[1]+x.e[w]) - num.LogBeta(p[0], p[1]))
 		}
 		return l
 	}

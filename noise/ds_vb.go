@@ -87,6 +87,9 @@ type dsVB struct {
 	// mix averages every worker over a full and a one-coin confusion
 	// matrix (DS.Averaged); nil: full matrices only.
 	mix *dsMix
+	// heldState holds the averaged state when Hold was called, for the
+	// values of it that Hold marks.
+	heldState []float64
 }
 
 var (
@@ -143,16 +146,7 @@ func (v *dsVB) Load(params []float64) float64 { return v.loadParams(params, fals
 func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 	k := v.e.k
 	if v.mix != nil && len(params) > len(v.lam) {
-		st := slices.Clone(params[len(v.lam):])
-		if len(v.fixed) > len(v.lam) {
-			cur := v.mix.state(nil, k, v.prior)
-			for i, f := range v.fixed[len(v.lam):] {
-				if f && i < len(st) {
-					st[i] = cur[i]
-				}
-			}
-		}
-		v.mix.setState(st, k, v.beta)
+		v.setMixState(slices.Clone(params[len(v.lam):]))
 		params = params[:len(v.lam)]
 	}
 	if len(v.load) != len(v.lam) {
@@ -162,6 +156,10 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 	for r := range acc {
 		base, z, y := r/(k*k)*(k*k), (r%(k*k))/k, r%k
 		acc[countAt(base, k, z, y)] = params[r] - v.prior(z, y)
+	}
+	if v.mix != nil {
+		v.mix.counts(acc, k, v.prior)
+		v.mix.weights()
 	}
 	if exact {
 		return v.update(acc, params)
@@ -173,31 +171,33 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 // the maximiser of the marginal likelihood of the expected counts acc
 // (learnPrior). Load keeps β as it is.
 func (v *dsVB) Update(acc []float64) float64 {
-	var before []float64 // the averaged state, when part of it is held
-	if v.mix != nil && len(v.fixed) > len(v.lam) {
-		before = v.mix.state(nil, v.e.k, v.prior)
-	}
 	if v.beta != nil {
 		v.learnPrior(acc)
 	}
 	if v.mix != nil {
 		v.mix.counts(acc, v.e.k, v.prior)
 		v.mix.learn(v.e.k)
-		if before != nil {
-			// Held values of the state (Hold over Params) keep theirs.
-			after := v.mix.state(nil, v.e.k, v.prior)
-			for i, f := range v.fixed[len(v.lam):] {
-				if f && i < len(after) {
-					after[i] = before[i]
-				}
-			}
-			v.mix.setState(after, v.e.k, v.beta)
+		if len(v.fixed) > len(v.lam) {
+			// Learned with the held values of the state free; they are
+			// put back, and the kinds weighed under them.
+			v.setMixState(v.mix.state(nil, v.e.k, v.prior))
 			v.mix.counts(acc, v.e.k, v.prior)
 			v.mix.weights()
 		}
-		v.mix.fresh = true
 	}
 	return v.update(acc, nil)
+}
+
+// setMixState sets the averaged state to st (laid out as dsMix.state),
+// except the values Hold marks (Hold over Params), which keep the ones
+// they had when Hold was called (heldState).
+func (v *dsVB) setMixState(st []float64) {
+	for i, f := range v.fixed[min(len(v.fixed), len(v.lam)):] {
+		if f && i < len(st) {
+			st[i] = v.heldState[i]
+		}
+	}
+	v.mix.setState(st, v.e.k, v.beta)
 }
 
 // The bounds of an estimated prior pseudo-count, and the stopping rule of
@@ -339,13 +339,6 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 	if len(v.kl) != len(acc)/k {
 		v.kl = make([]float64, len(acc)/k)
 	}
-	if v.mix != nil && !v.mix.fresh {
-		v.mix.counts(acc, k, v.prior)
-		v.mix.weights()
-	}
-	if v.mix != nil {
-		v.mix.fresh = false
-	}
 	v.e.forWorkers(len(acc)/k2, func(lo, hi int) {
 		beta := make([]float64, k)
 		for y := range beta {
@@ -382,7 +375,8 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 		}
 		if v.mix != nil {
 			for w := lo; w < hi; w++ {
-				m, kl := v.mix.blend(w, k, v.mixWeight(w), v.e.logPi[w*k2:(w+1)*k2])
+				m := v.mixWeight(w)
+				kl := v.mix.blend(w, k, m, v.e.logPi[w*k2:(w+1)*k2])
 				for z := range k {
 					v.kl[w*k+z] *= m
 				}
@@ -539,8 +533,15 @@ func (v *dsVB) LoadStart(params []float64) {
 
 var _ StartLoader = (*dsVB)(nil)
 
-// Hold keeps the pseudo-counts marked in fixed through Update and Load.
-func (v *dsVB) Hold(fixed []bool) { v.fixed = fixed }
+// Hold keeps the pseudo-counts marked in fixed through Update and Load,
+// and under DS.Averaged the values of the averaged state it marks after
+// them (Params's layout) at their values now.
+func (v *dsVB) Hold(fixed []bool) {
+	v.fixed, v.heldState = fixed, nil
+	if v.mix != nil && len(fixed) > len(v.lam) {
+		v.heldState = v.mix.state(nil, v.e.k, v.prior)
+	}
+}
 
 var _ SharedPriorer = DS{}
 

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/vb"
@@ -148,21 +149,7 @@ func qPrior(c []float64, k int) []float64 {
 		}
 		return out
 	}
-	lo, hi := math.Log(0.01), math.Log(1000)
-	const g = 0.6180339887498949
-	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
-	f1, f2 := ll(x1), ll(x2)
-	for range 60 {
-		if f1 < f2 {
-			lo, x1, f1 = x1, x2, f2
-			x2 = lo + g*(hi-lo)
-			f2 = ll(x2)
-		} else {
-			hi, x2, f2 = x2, x1, f1
-			x1 = hi - g*(hi-lo)
-			f1 = ll(x1)
-		}
-	}
+	_, _, lo, hi := num.GoldenMax(math.Log(0.01), math.Log(1000), 60, ll)
 	ll((lo + hi) / 2)
 	return alpha
 }

@@ -46,7 +46,6 @@ func (t *Truth) BayesPosterior(d *data.Dataset) ([]float64, error) {
 	post := make([]float64, c.Tasks*k)
 	lp := make([]float64, k)
 	p := make([]float64, k)
-	logK := math.Log(float64(k))
 	if c.Ambiguity != (Ambiguity{}) {
 		return post, t.ambiguousPosterior(d, ev, logPrior, post)
 	}
@@ -61,17 +60,7 @@ func (t *Truth) BayesPosterior(d *data.Dataset) ([]float64, error) {
 			y := int(labels[i])
 			kind := t.Kind[w]
 			for z := range k {
-				var l float64
-				switch kind {
-				case Spammer:
-					l = -logK
-				case Adversary:
-					ev.Conditional(w, j, z, p)
-					l = math.Log(p[(y+k-1)%k])
-				default:
-					ev.Conditional(w, j, z, p)
-					l = math.Log(p[y])
-				}
+				l := math.Log(t.labelProb(ev, w, j, z, y, p))
 				lp[z] += l
 				if z == g.From && kind != CorrelatedWorker {
 					outside += l
@@ -97,6 +86,24 @@ func (t *Truth) BayesPosterior(d *data.Dataset) ([]float64, error) {
 		}
 	}
 	return post, nil
+}
+
+// labelProb returns the probability that worker w reports label y on
+// object j when the label's class is z, by the worker's kind: 1/K for a
+// spammer, the noise model's probability of the class before y for an
+// adversary (who reports the next class), and the noise model's P(y | z)
+// otherwise; ev holds the true parameters, p is scratch of K.
+func (t *Truth) labelProb(ev noise.Evaluator, w int32, j, z, y int, p []float64) float64 {
+	k := len(p)
+	switch t.Kind[w] {
+	case Spammer:
+		return 1 / float64(k)
+	case Adversary:
+		ev.Conditional(w, j, z, p)
+		return p[(y+k-1)%k]
+	}
+	ev.Conditional(w, j, z, p)
+	return p[y]
 }
 
 // maxUrnStates bounds the number of count vectors that
@@ -133,17 +140,7 @@ func (t *Truth) ambiguousPosterior(d *data.Dataset, ev noise.Evaluator, logPrior
 			y := int(labels[i])
 			top := 0.0
 			for x := range k {
-				var v float64
-				switch t.Kind[w] {
-				case Spammer:
-					v = 1 / float64(k)
-				case Adversary:
-					ev.Conditional(w, j, x, p)
-					v = p[(y+k-1)%k]
-				default:
-					ev.Conditional(w, j, x, p)
-					v = p[y]
-				}
+				v := t.labelProb(ev, w, j, x, y, p)
 				like = append(like, v)
 				top = max(top, v)
 			}

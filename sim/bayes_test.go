@@ -31,15 +31,7 @@ func TestBayesPosteriorBruteForce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// conf returns P(y | z) of worker w from its logits.
-	conf := func(w, z, y int) float64 {
-		row := tr.Worker[w*k*k+z*k : w*k*k+(z+1)*k]
-		var sum float64
-		for _, v := range row {
-			sum += math.Exp(v)
-		}
-		return math.Exp(row[y]) / sum
-	}
+	conf := dsConf(tr, k)
 	var subtypes int
 	for j := range d.Tasks {
 		workers, labels := d.TaskLabels(j)
@@ -114,14 +106,7 @@ func TestBayesPosteriorAmbiguous(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conf := func(w, z, y int) float64 {
-		row := tr.Worker[w*k*k+z*k : w*k*k+(z+1)*k]
-		var sum float64
-		for _, v := range row {
-			sum += math.Exp(v)
-		}
-		return math.Exp(row[y]) / sum
-	}
+	conf := dsConf(tr, k)
 	for j := range d.Tasks {
 		workers, labels := d.TaskLabels(j)
 		n := len(workers)
@@ -248,4 +233,17 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// dsConf returns P(y | z) of worker w, computed from the Dawid-Skene
+// logits of the simulation tr with k classes.
+func dsConf(tr *Truth, k int) func(w, z, y int) float64 {
+	return func(w, z, y int) float64 {
+		row := tr.Worker[w*k*k+z*k : w*k*k+(z+1)*k]
+		var sum float64
+		for _, v := range row {
+			sum += math.Exp(v)
+		}
+		return math.Exp(row[y]) / sum
+	}
 }

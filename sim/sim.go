@@ -25,7 +25,6 @@ import (
 	"strconv"
 
 	"gonum.org/v1/gonum/stat/distmv"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
@@ -151,9 +150,18 @@ func Simulate(c Settings) (*data.Dataset, *Truth, error) {
 	if group.Workers > 0 {
 		tr.Subtype = make([]bool, c.Tasks)
 	}
-	var amb *ambiguousDraw
+	// Under Settings.Ambiguity, q_j ~ Dirichlet(Vertex·e_z + Base·1)
+	// around the true class z: amb[z], drawn from the simulation's stream.
+	var amb []*distmv.Dirichlet
 	if c.Ambiguity != (Ambiguity{}) {
-		amb = &ambiguousDraw{Ambiguity: c.Ambiguity, gamma: distuv.Gamma{Beta: 1, Src: rng}}
+		for z := range k {
+			a := make([]float64, k)
+			for x := range a {
+				a[x] = c.Ambiguity.Base
+			}
+			a[z] += c.Ambiguity.Vertex
+			amb = append(amb, distmv.NewDirichlet(a, rng))
+		}
 	}
 	for j := range c.Tasks {
 		q := tr.Q[j*k : (j+1)*k]
@@ -163,7 +171,7 @@ func Simulate(c Settings) (*data.Dataset, *Truth, error) {
 		gen.Generate(rng, q, zj)
 		truth := zj[0] // the true class, under LA
 		if amb != nil {
-			amb.draw(truth, q)
+			amb[truth].Rand(q)
 			for i := range zj {
 				zj[i] = latent.Draw(rng, q)
 			}
@@ -198,30 +206,6 @@ func Simulate(c Settings) (*data.Dataset, *Truth, error) {
 		}
 	}
 	return d, tr, nil
-}
-
-// ambiguousDraw draws the label distributions of Settings.Ambiguity.
-type ambiguousDraw struct {
-	Ambiguity
-	gamma distuv.Gamma
-}
-
-// draw writes into q a draw of Dirichlet(Vertex·e_truth + Base·1), from
-// independent Gamma(α_c, 1) variables (from the simulation's random
-// stream) normalised to sum to 1.
-func (a *ambiguousDraw) draw(truth int, q []float64) {
-	var sum float64
-	for c := range q {
-		a.gamma.Alpha = a.Base
-		if c == truth {
-			a.gamma.Alpha += a.Vertex
-		}
-		q[c] = a.gamma.Rand()
-		sum += q[c]
-	}
-	for c := range q {
-		q[c] /= sum
-	}
 }
 
 // kinds returns the kind of every worker: the correlated group first, then

@@ -73,6 +73,15 @@ func DirichletLogNorm(a []float64) float64 {
 	return v + l
 }
 
+// LogBeta returns log B(x, y) = log Γ(x) + log Γ(y) − log Γ(x + y), the
+// negative of DirichletLogNorm of (x, y) without a slice.
+func LogBeta(x, y float64) float64 {
+	a, _ := math.Lgamma(x)
+	b, _ := math.Lgamma(y)
+	c, _ := math.Lgamma(x + y)
+	return a + b - c
+}
+
 // DirichletKL returns the Kullback-Leibler divergence KL(Dir(a) ‖ Dir(b)) =
 //
 //	log Γ(Σa) - Σ log Γ(a_z) - log Γ(Σb) + Σ log Γ(b_z) + Σ (a_z - b_z)(ψ(a_z) - ψ(Σa)),

@@ -200,26 +200,14 @@ func bestTemper(loo, pc []float64, k int) float64 {
 			return prod.Log()
 		}
 	}
-	lo, hi := math.Log(minTemper), math.Log(maxTemper)
-	g := (math.Sqrt(5) - 1) / 2
-	a, b := hi-g*(hi-lo), lo+g*(hi-lo)
-	fa, fb := score(math.Exp(a)), score(math.Exp(b))
-	for range 24 {
-		if fa > fb {
-			hi, b, fb = b, a, fa
-			a = hi - g*(hi-lo)
-			fa = score(math.Exp(a))
-		} else {
-			lo, a, fa = a, b, fb
-			b = lo + g*(hi-lo)
-			fb = score(math.Exp(b))
-		}
-	}
+	_, best, lo, hi := num.GoldenMax(math.Log(minTemper), math.Log(maxTemper), 24, func(lt float64) float64 {
+		return score(math.Exp(lt))
+	})
 	// τ < 1 is taken only when it predicts the labels better by more than
 	// half a nat per logarithm of their number (the Bayesian information
 	// criterion's price of one parameter): on a handful of labels the
 	// criterion is noise, and τ would spread every posterior for nothing.
-	if n := float64(len(loo) / k); max(fa, fb)-score(maxTemper) <= 0.5*math.Log(n) {
+	if n := float64(len(loo) / k); best-score(maxTemper) <= 0.5*math.Log(n) {
 		return maxTemper
 	}
 	return math.Exp((lo + hi) / 2)

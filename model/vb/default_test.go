@@ -22,6 +22,12 @@ func fitRegime(t *testing.T, regime string, seed uint64, names ...string) (*data
 	if err != nil {
 		t.Fatal(err)
 	}
+	return fitSim(t, c, names...)
+}
+
+// fitSim is fitRegime on the simulation c.
+func fitSim(t *testing.T, c sim.Settings, names ...string) (*data.Gold, []float64, map[string]*model.Result) {
+	t.Helper()
 	d, tr, err := sim.Simulate(c)
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +44,7 @@ func fitRegime(t *testing.T, regime string, seed uint64, names ...string) (*data
 		}
 		r, err := est.Fit(context.Background(), d, nil)
 		if err != nil {
-			t.Fatalf("%s on %s: %v", n, regime, err)
+			t.Fatalf("%s: %v", n, err)
 		}
 		fits[n] = r
 	}
@@ -219,25 +225,9 @@ func TestDefaultOneCoinWorkers(t *testing.T) {
 	for _, k := range []int{5, 10} {
 		c := sim.Settings{Tasks: 10_000, Workers: 200, LabelsPerTask: 3, Classes: k, Activity: 0.9,
 			Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}
-		d, tr, err := sim.Simulate(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bayes, err := tr.BayesPosterior(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gold := tr.Gold()
+		gold, bayes, fits := fitSim(t, c, model.DefaultModel, "vb-la-ds")
 		acc := func(p []float64) float64 { return must(metrics.Accuracy(p, k, gold, 1)) }
-		fit := func(name string) *model.Result {
-			est, _ := model.ByName(name)
-			r, err := est.Fit(context.Background(), d, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return r
-		}
-		def, la := fit(model.DefaultModel), fit("vb-la-ds")
+		def, la := fits[model.DefaultModel], fits["vb-la-ds"]
 		a, lim, l := acc(def.Probs), acc(bayes), acc(la.Probs)
 		ece := must(metrics.ECE(def.Probs, k, gold, 10))
 		t.Logf("K = %d: default %.4f (ECE %.4f), Bayes limit %.4f, vb-la-ds %.4f", k, a, ece, lim, l)

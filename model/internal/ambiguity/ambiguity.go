@@ -346,31 +346,8 @@ func (s *Sample) profile(mu float64, la *float64) (float64, float64) {
 		kappa := math.Exp(lk)
 		return s.LogLik(Prior{mu * kappa, (1 - mu) * kappa})
 	}
-	lk, fx := golden(math.Log(0.1), math.Log(1000), 10, f)
+	lk, fx, _, _ := num.GoldenMax(math.Log(0.1), math.Log(1000), 10, f)
 	return math.Exp(lk), fx
-}
-
-// golden returns the x in [lo, hi] of largest f by golden-section search
-// of steps steps, and f(x).
-func golden(lo, hi float64, steps int, f func(float64) float64) (float64, float64) {
-	r := (math.Sqrt(5) - 1) / 2
-	a, b := hi-r*(hi-lo), lo+r*(hi-lo)
-	fa, fb := f(a), f(b)
-	for range steps {
-		if fa > fb {
-			hi, b, fb = b, a, fa
-			a = hi - r*(hi-lo)
-			fa = f(a)
-		} else {
-			lo, a, fa = a, b, fb
-			b = lo + r*(hi-lo)
-			fb = f(b)
-		}
-	}
-	if fa > fb {
-		return a, fa
-	}
-	return b, fb
 }
 
 // Estimate returns the Prior of largest LogLik on s, each at the Labels
@@ -398,7 +375,7 @@ func (s *Sample) Estimate() (Prior, float64) {
 		try(math.Exp(lm))
 	}
 	if bm > 0 {
-		golden(math.Log(bm)-math.Log(2), min(math.Log(bm)+math.Log(2), math.Log(0.45)), 4, func(lm float64) float64 {
+		num.GoldenMax(math.Log(bm)-math.Log(2), min(math.Log(bm)+math.Log(2), math.Log(0.45)), 4, func(lm float64) float64 {
 			return try(math.Exp(lm))
 		})
 	}
