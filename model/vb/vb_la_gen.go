@@ -61,11 +61,14 @@ func (v *vbLA) objects2Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 }
 
 // times2 returns (s_z p_z), all multiplied by 2⁵⁰⁰ (and prod by
-// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales.
+// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales. Every s_z
+// is compared on its own instead of their max: the same test for s_z ≥ 0
+// and for NaN (no rescaling), without the instructions that Go's max of
+// floats spends on NaN and signed zeros for every label.
 func times2(s0, s1, p0, p1 float64, prod *num.Product) (float64, float64) {
 	s0 *= p0
 	s1 *= p1
-	if max(max(0, s0), s1) < 0x1p-500 {
+	if s0 < 0x1p-500 && s1 < 0x1p-500 {
 		s0 *= 0x1p500
 		s1 *= 0x1p500
 		prod.Scale(-500)
@@ -92,8 +95,8 @@ func (v *vbLA) end2(c *vbChunk, j int, s0, s1, ep0, ep1 float64, prod *num.Produ
 	m := s0 + s1
 	inv := 1 / m
 	r0, r1 := s0*inv, s1*inv
-	c.change = max(c.change, math.Abs(r0-rho[0]))
-	c.change = max(c.change, math.Abs(r1-rho[1]))
+	c.change = maxNaN(c.change, math.Abs(r0-rho[0]))
+	c.change = maxNaN(c.change, math.Abs(r1-rho[1]))
 	rho[0], rho[1] = r0, r1
 	c.glob[0] += r0
 	c.glob[1] += r1
@@ -155,12 +158,15 @@ func (v *vbLA) objects3Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 }
 
 // times3 returns (s_z p_z), all multiplied by 2⁵⁰⁰ (and prod by
-// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales.
+// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales. Every s_z
+// is compared on its own instead of their max: the same test for s_z ≥ 0
+// and for NaN (no rescaling), without the instructions that Go's max of
+// floats spends on NaN and signed zeros for every label.
 func times3(s0, s1, s2, p0, p1, p2 float64, prod *num.Product) (float64, float64, float64) {
 	s0 *= p0
 	s1 *= p1
 	s2 *= p2
-	if max(max(max(0, s0), s1), s2) < 0x1p-500 {
+	if s0 < 0x1p-500 && s1 < 0x1p-500 && s2 < 0x1p-500 {
 		s0 *= 0x1p500
 		s1 *= 0x1p500
 		s2 *= 0x1p500
@@ -190,9 +196,9 @@ func (v *vbLA) end3(c *vbChunk, j int, s0, s1, s2, ep0, ep1, ep2 float64, prod *
 	m := s0 + s1 + s2
 	inv := 1 / m
 	r0, r1, r2 := s0*inv, s1*inv, s2*inv
-	c.change = max(c.change, math.Abs(r0-rho[0]))
-	c.change = max(c.change, math.Abs(r1-rho[1]))
-	c.change = max(c.change, math.Abs(r2-rho[2]))
+	c.change = maxNaN(c.change, math.Abs(r0-rho[0]))
+	c.change = maxNaN(c.change, math.Abs(r1-rho[1]))
+	c.change = maxNaN(c.change, math.Abs(r2-rho[2]))
 	rho[0], rho[1], rho[2] = r0, r1, r2
 	c.glob[0] += r0
 	c.glob[1] += r1
@@ -256,13 +262,16 @@ func (v *vbLA) objects4Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 }
 
 // times4 returns (s_z p_z), all multiplied by 2⁵⁰⁰ (and prod by
-// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales.
+// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales. Every s_z
+// is compared on its own instead of their max: the same test for s_z ≥ 0
+// and for NaN (no rescaling), without the instructions that Go's max of
+// floats spends on NaN and signed zeros for every label.
 func times4(s0, s1, s2, s3, p0, p1, p2, p3 float64, prod *num.Product) (float64, float64, float64, float64) {
 	s0 *= p0
 	s1 *= p1
 	s2 *= p2
 	s3 *= p3
-	if max(max(max(max(0, s0), s1), s2), s3) < 0x1p-500 {
+	if s0 < 0x1p-500 && s1 < 0x1p-500 && s2 < 0x1p-500 && s3 < 0x1p-500 {
 		s0 *= 0x1p500
 		s1 *= 0x1p500
 		s2 *= 0x1p500
@@ -295,10 +304,10 @@ func (v *vbLA) end4(c *vbChunk, j int, s0, s1, s2, s3, ep0, ep1, ep2, ep3 float6
 	m := s0 + s1 + s2 + s3
 	inv := 1 / m
 	r0, r1, r2, r3 := s0*inv, s1*inv, s2*inv, s3*inv
-	c.change = max(c.change, math.Abs(r0-rho[0]))
-	c.change = max(c.change, math.Abs(r1-rho[1]))
-	c.change = max(c.change, math.Abs(r2-rho[2]))
-	c.change = max(c.change, math.Abs(r3-rho[3]))
+	c.change = maxNaN(c.change, math.Abs(r0-rho[0]))
+	c.change = maxNaN(c.change, math.Abs(r1-rho[1]))
+	c.change = maxNaN(c.change, math.Abs(r2-rho[2]))
+	c.change = maxNaN(c.change, math.Abs(r3-rho[3]))
 	rho[0], rho[1], rho[2], rho[3] = r0, r1, r2, r3
 	c.glob[0] += r0
 	c.glob[1] += r1
