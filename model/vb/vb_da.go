@@ -48,6 +48,11 @@ type vbDA struct {
 	// generic makes K = 2, 3 and 4 take the generic loop instead of
 	// object2, object3 and object4 (for the test that compares them).
 	generic bool
+	// distOnly says that only the q_j are wanted, not the bound: settleAll
+	// leaves out the objects' terms of it (their logarithms and log Γ),
+	// and the fit's LogLikelihood holds only the clamped objects' terms.
+	// The default's one pass given the workers sets it (fitTruth).
+	distOnly bool
 }
 
 // object2, object3 and object4 (vb_object_gen.go) are written out from
@@ -126,6 +131,10 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 					prod.Mul(pj[i+gc])
 				}
 				c.bound += prod.Log()
+				continue
+			}
+			if k == 2 && !v.generic && c.frozen && !v.hier {
+				v.object2Newton(c, pj, gj, gamma)
 				continue
 			}
 			if k == 2 && !v.generic {
