@@ -48,6 +48,9 @@ type vbDA struct {
 	// generic makes K = 2, 3 and 4 take the generic loop instead of
 	// object2, object3 and object4 (for the test that compares them).
 	generic bool
+	// squarem makes K = 2 with the workers frozen take object2 instead of
+	// object2Newton (for the benchmark that compares them).
+	squarem bool
 	// distOnly says that only the q_j are wanted, not the bound: settleAll
 	// leaves out the objects' terms of it (their logarithms and log Γ),
 	// and the fit's LogLikelihood holds only the clamped objects' terms.
@@ -133,7 +136,7 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 				c.bound += prod.Log()
 				continue
 			}
-			if k == 2 && !v.generic && c.frozen && !v.hier {
+			if k == 2 && !v.generic && !v.squarem && c.frozen && !v.hier {
 				v.object2Newton(c, pj, gj, gamma)
 				continue
 			}

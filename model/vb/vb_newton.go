@@ -46,8 +46,8 @@ func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 	x, s := gamma[0], gamma[0]+gamma[1]
 	lo, hi := a0, s-a1
 	for it := 0; it+1 < maxInner; it++ {
-		s0, w0 := num.ExpDigammaParts(x)
-		s1, w1 := num.ExpDigammaParts(s - x)
+		s0, w0, t0 := digammaParts(x)
+		s1, w1, t1 := digammaParts(s - x)
 		u := num.Exp(s1-s0) * (w1 / w0)
 		var f, h float64
 		for i := 0; i+1 < len(pj); i += 2 {
@@ -57,10 +57,8 @@ func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 			h += phi * (1 - phi)
 		}
 		g := a0 + f - x
-		if !(math.Abs(g) >= newtonTol) {
-			if g != g {
-				x = math.NaN()
-			}
+		if g != g {
+			x = math.NaN()
 			break
 		}
 		if g > 0 {
@@ -68,9 +66,18 @@ func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 		} else {
 			hi = x
 		}
-		slope := (trigammaNewton(x)+trigammaNewton(s-x))*h - 1
+		slope := (t0+t1)*h - 1
 		y := x - g/slope
-		if !(slope < 0 && y > lo && y < hi) {
+		inside := slope < 0 && y > lo && y < hi
+		if math.Abs(g) < newtonTol {
+			// The last step, without its evaluation: from |g| below
+			// newtonTol, one of quadratic convergence.
+			if inside {
+				x = y
+			}
+			break
+		}
+		if !inside {
 			// Outside the bracket: F's step if it is inside, else the
 			// bracket's midpoint.
 			if y = x + g; !(y > lo && y < hi) {
@@ -90,24 +97,40 @@ func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 	v.settle(c, len(pj)/2, prod, gamma, e[:], old[:], next[:])
 }
 
-// newtonTol is the bound on |g| = |F_0(γ) − γ_0| at which object2Newton's
-// Newton steps stop: one step of quadratic convergence past the generic
-// loop's innerTol, so that γ_j is within about newtonTol/|g'| of the fixed
-// point, a bound that innerTol's end leaves a thousand times wider.
-const newtonTol = 1e-10
+// newtonTol is the bound on |g| = |F_0(γ) − γ_0| below which
+// object2Newton takes its last Newton step, without evaluating g after
+// it: the generic loop's innerTol, from which a step of quadratic
+// convergence leaves γ_j about (innerTol/g')² |g”/2g'| from the fixed
+// point.
+const newtonTol = innerTol
 
-// trigammaNewton returns ψ'(x) for x > 0 to about 10⁻⁵ relative, enough
-// for Newton's slope in object2Newton (whose end is checked on g itself):
-// the recurrence ψ'(x) = ψ'(x + 1) + 1/x² up to x ≥ 4, then the
-// asymptotic series in w = x − ½, 1/w − 1/(12w³) + 7/(240w⁵), whose next
-// term is below 2·10⁻⁵ of ψ' there.
-func trigammaNewton(x float64) float64 {
-	var v float64
-	for x < 4 {
-		v += 1 / (x * x)
-		x++
+// digammaParts returns s and w with exp ψ(x) = Exp(s)·w, as
+// num.ExpDigammaParts does (to rounding), and t = ψ'(x) to about 10⁻⁸
+// relative, for Newton's slope in object2Newton: x is shifted to
+// x + n ≥ 7 with the product P = Π_{i<n} (x + i) and its first two
+// derivatives, Σ_{i<n} 1/(x + i) = P'/P and Σ_{i<n} 1/(x + i)² =
+// (P'/P)² − P”/P, and at w = x + n − ½ the asymptotic series ψ'(x + n) =
+// 1/w − 1/(12w³) + 7/(240w⁵) − 31/(1344w⁷) + …, whose next term is below
+// 10⁻⁸ of it.
+// Below 10⁻¹⁰⁰ (and for NaN) it returns num.ExpDigammaParts' parts and
+// num.Trigamma.
+func digammaParts(x float64) (s, w, t float64) {
+	if !(x >= 1e-100) {
+		s, w = num.ExpDigammaParts(x)
+		return s, w, num.Trigamma(x)
 	}
-	r := 1 / (x - 0.5)
-	r2 := r * r
-	return v + r*(1-r2*(1.0/12-r2*(7.0/240)))
+	p, dp, ddp := 1.0, 0.0, 0.0
+	for ; x < 7; x++ {
+		ddp = ddp*x + 2*dp
+		dp = dp*x + p
+		p *= x
+	}
+	w = x - 0.5
+	inv := 1 / (w * w * p) // 1/(w² P)
+	w2 := inv * p          // 1/w²
+	w4 := w2 * w2
+	d1 := dp * (w * w) * inv // P'/P
+	s = (1.0/24)*w2 - (7.0/960)*w4 + (31.0/8064)*w4*w2 - (127.0/30720)*w4*w4 - d1
+	t = d1*d1 - ddp*(w*w)*inv + w*w2*(1-w2*(1.0/12-w2*(7.0/240-w2*(31.0/1344))))
+	return s, w, t
 }

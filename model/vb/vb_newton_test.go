@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/benchdata"
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
@@ -42,8 +43,7 @@ func TestObject2Newton(t *testing.T) {
 				gold[j] = 1
 			}
 		}
-		b := Bayes{Noise: noise.DS{SharedPrior: true, Averaged: true}, Latent: latent.LA{}}
-		nv, err := b.posterior(d)
+		nv, err := defaultForm().posterior(d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,11 +121,63 @@ func fixedPoint2(d *data.Dataset, nv noise.Variational, j int, a []float64) floa
 	return lo / s
 }
 
-// TestTrigammaNewton checks Newton's slope's ψ' against num.Trigamma.
-func TestTrigammaNewton(t *testing.T) {
+// TestDigammaParts checks the parts and the slope of Newton's steps
+// against num.ExpDigammaParts and num.Trigamma.
+func TestDigammaParts(t *testing.T) {
 	for x := 1e-3; x < 1e3; x *= 1.07 {
-		if got, want := trigammaNewton(x), num.Trigamma(x); math.Abs(got-want) > 2e-5*want {
-			t.Errorf("trigammaNewton(%g) = %v, want %v", x, got, want)
+		s, w, tri := digammaParts(x)
+		ws, ww := num.ExpDigammaParts(x)
+		if got, want := num.Exp(s)*w, num.Exp(ws)*ww; math.Abs(got-want) > 1e-14*want {
+			t.Errorf("exp ψ(%g) from digammaParts = %v, want %v", x, got, want)
+		}
+		if want := num.Trigamma(x); math.Abs(tri-want) > 1e-8*want {
+			t.Errorf("ψ'(%g) from digammaParts = %v, want %v", x, tri, want)
 		}
 	}
+}
+
+// BenchmarkObject2Newton measures the default's pass for the label
+// distributions given the LA fit's workers at K = 2 on the speed target's
+// data (2·10⁶ labels from one-coin workers, 5 a task), on one goroutine,
+// by Newton's method (object2Newton) and by the generic loop's SQUAREM
+// (object2), in CPU seconds a pass:
+//
+//	go test ./model/vb -run '^$' -bench Object2Newton -count 5
+func BenchmarkObject2Newton(b *testing.B) {
+	d, err := benchdata.Get(2_000_000, 2, noise.OneCoin{}, latent.LA{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	nv, err := defaultForm().posterior(d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	own := model.Settings{FunctionTol: VBFunctionTol, ParamTol: VBParamTol}
+	set := own.WithDefaults()
+	if _, err := vbFit(context.Background(), "vb-ds", d, set, nv, newVBLA(d, nil), vbFresh, nil); err != nil {
+		b.Fatal(err)
+	}
+	set.MaxIterations, set.Threads = 1, 1
+	a := []float64{JeffreysPrior, JeffreysPrior}
+	for _, squarem := range []bool{false, true} {
+		name := map[bool]string{false: "newton", true: "squarem"}[squarem]
+		b.Run(name, func(b *testing.B) {
+			cpu0, _ := benchdata.CPUTime()
+			for b.Loop() {
+				s := newVBDA(d, false, a, nil)
+				s.squarem, s.distOnly = squarem, true
+				if _, err := vbFit(context.Background(), "vb-ds", d, set, nv, s, vbFrozen, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if cpu1, ok := benchdata.CPUTime(); ok {
+				b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+			}
+		})
+	}
+}
+
+// defaultForm is the default model's form, vb-ds.
+func defaultForm() Bayes {
+	return Bayes{Noise: noise.DS{SharedPrior: true, Averaged: true}, Latent: latent.LA{}, Both: true}
 }
