@@ -100,7 +100,7 @@ func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 // newtonTol is the bound on |g| = |F_0(γ) − γ_0| below which
 // object2Newton takes its last Newton step, without evaluating g after
 // it: the generic loop's innerTol, from which a step of quadratic
-// convergence leaves γ_j about (innerTol/g')² |g”/2g'| from the fixed
+// convergence leaves γ_j about (innerTol/g′)² |g″/2g′| from the fixed
 // point.
 const newtonTol = innerTol
 
