@@ -56,6 +56,9 @@ type vbDA struct {
 	// and the fit's LogLikelihood holds only the clamped objects' terms.
 	// The default's one pass given the workers sets it (fitTruth).
 	distOnly bool
+	// first holds the numbers of object2Newton's first step from the
+	// start of a task of few labels (setFirst), with a fixed at K = 2.
+	first [][2]float64
 }
 
 // object2, object3 and object4 (vb_object_gen.go) are written out from
@@ -314,6 +317,9 @@ func (v *vbDA) setGlobals(x []float64) float64 {
 				v.lgS[n], _ = math.Lgamma(v.sumA + float64(n))
 				done[n] = true
 			}
+		}
+		if v.k == 2 {
+			v.setFirst()
 		}
 	}
 	return 0

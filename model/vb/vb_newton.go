@@ -27,7 +27,8 @@ import (
 // the bracket's midpoint. Newton's steps stop when |g| < newtonTol, or
 // after maxInner evaluations. The object then ends as in the generic loop
 // (vbStep2 and settle): the weights and the bound's terms at γ_j = (x,
-// S − x), and γ_j moves to F(γ_j).
+// S − x), and γ_j moves to F(γ_j); or with distOnly, where neither is
+// read, γ_j moves to (x, S − x).
 //
 // SQUAREM on one coordinate is Steffensen's method, two evaluations of F
 // for each step of quadratic convergence; this form takes 4.6 cheap
@@ -45,10 +46,16 @@ func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 	a0, a1 := v.a[0], v.a[1]
 	x, s := gamma[0], gamma[0]+gamma[1]
 	lo, hi := a0, s-a1
+	first := v.firstAt(len(pj)/2, gamma)
 	for it := 0; it+1 < maxInner; it++ {
-		s0, w0, t0 := digammaParts(x)
-		s1, w1, t1 := digammaParts(s - x)
-		u := num.Exp(s1-s0) * (w1 / w0)
+		var u, tt float64
+		if it == 0 && first >= 0 {
+			u, tt = v.first[first][0], v.first[first][1]
+		} else {
+			s0, w0, t0 := digammaParts(x)
+			s1, w1, t1 := digammaParts(s - x)
+			u, tt = num.Exp(s1-s0)*(w1/w0), t0+t1
+		}
 		var f, h float64
 		for i := 0; i+1 < len(pj); i += 2 {
 			p0 := pj[i]
@@ -66,7 +73,7 @@ func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 		} else {
 			hi = x
 		}
-		slope := (t0+t1)*h - 1
+		slope := tt*h - 1
 		y := x - g/slope
 		inside := slope < 0 && y > lo && y < hi
 		if math.Abs(g) < newtonTol {
@@ -91,10 +98,50 @@ func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 		return
 	}
 	old := [2]float64{gamma[0], gamma[1]}
+	if v.distOnly {
+		// Neither the weights nor the bound are read: γ_j is the
+		// fixed point as Newton's steps leave it.
+		v.move(c, gamma, old[:], []float64{x, s - x})
+		return
+	}
 	gamma[0], gamma[1] = x, s-x
 	e0, e1, n0, n1, prod := vbStep2(pj, gj, gamma[0], gamma[1], a0, a1)
 	e, next := [2]float64{e0, e1}, [2]float64{n0, n1}
 	v.settle(c, len(pj)/2, prod, gamma, e[:], old[:], next[:])
+}
+
+// newtonStarts is the largest number of labels of a task whose start
+// γ_j = a + (label counts) has the numbers of its first Newton step tabled
+// (vbDA.first).
+const newtonStarts = 32
+
+// setFirst tables, for every n ≤ newtonStarts and c ≤ n at n(n+1)/2 + c,
+// u = exp(ψ(a_1 + n − c) − ψ(a_0 + c)) and ψ'(a_0 + c) + ψ'(a_1 + n − c)
+// as object2Newton computes them at γ_j = (a_0 + c, a_1 + n − c), the start
+// of a task of n labels, c of class 0 (vbDA.start).
+func (v *vbDA) setFirst() {
+	a0, a1 := v.a[0], v.a[1]
+	v.first = make([][2]float64, 0, (newtonStarts+1)*(newtonStarts+2)/2)
+	for n := range newtonStarts + 1 {
+		for c := range n + 1 {
+			s0, w0, t0 := digammaParts(a0 + float64(c))
+			s1, w1, t1 := digammaParts(a1 + float64(n-c))
+			v.first = append(v.first, [2]float64{num.Exp(s1-s0) * (w1 / w0), t0 + t1})
+		}
+	}
+}
+
+// firstAt returns the index in vbDA.first of the start γ (gamma) of a task
+// of n labels, or -1 if it is not tabled.
+func (v *vbDA) firstAt(n int, gamma []float64) int {
+	if v.first == nil || n > newtonStarts {
+		return -1
+	}
+	c := math.Round(gamma[0] - v.a[0])
+	if !(c >= 0 && c <= float64(n)) || gamma[0] != v.a[0]+c || gamma[1] != v.a[1]+(float64(n)-c) {
+		return -1
+	}
+	return n*(n+1)/2 + int(c)
 }
 
 // newtonTol is the bound on |g| = |F_0(γ) − γ_0| below which
