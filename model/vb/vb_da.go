@@ -51,10 +51,12 @@ type vbDA struct {
 	// squarem makes K = 2 with the workers frozen take object2 instead of
 	// object2Newton (for the benchmark that compares them).
 	squarem bool
-	// distOnly says that only the q_j are wanted, not the bound: settleAll
-	// leaves out the objects' terms of it (their logarithms and log Γ),
-	// and the fit's LogLikelihood holds only the clamped objects' terms.
-	// The default's one pass given the workers sets it (fitTruth).
+	// distOnly says that only the q_j of one pass are wanted: neither the
+	// bound nor the largest change of the outputs (the stopping rule's,
+	// which one pass does not read) is taken for the free objects, whose
+	// rows settleAll only moves, and the fit's LogLikelihood holds only
+	// the clamped objects' terms. The default's one pass given the
+	// workers sets it (fitTruth).
 	distOnly bool
 	// first holds the numbers of object2Newton's first step from the
 	// start of a task of few labels (setFirst), with a fixed at K = 2.

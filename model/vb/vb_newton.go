@@ -97,13 +97,13 @@ func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 		v.object2(c, pj, gj, gamma)
 		return
 	}
-	old := [2]float64{gamma[0], gamma[1]}
 	if v.distOnly {
-		// Neither the weights nor the bound are read: γ_j is the
-		// fixed point as Newton's steps leave it.
-		v.move(c, gamma, old[:], []float64{x, s - x})
+		// Neither the weights, the bound nor the change are read: γ_j
+		// is the fixed point as Newton's steps leave it.
+		gamma[0], gamma[1] = x, s-x
 		return
 	}
+	old := [2]float64{gamma[0], gamma[1]}
 	gamma[0], gamma[1] = x, s-x
 	e0, e1, n0, n1, prod := vbStep2(pj, gj, gamma[0], gamma[1], a0, a1)
 	e, next := [2]float64{e0, e1}, [2]float64{n0, n1}

@@ -59,7 +59,7 @@ func (v *vbDA) settleAll(c *vbChunk) {
 	}
 	if v.distOnly && !v.hier {
 		for i, row := range q.rows {
-			v.move(c, row, q.old[i*k:(i+1)*k], q.next[i*k:(i+1)*k])
+			copy(row, q.next[i*k:(i+1)*k])
 		}
 		q.reset()
 		return
