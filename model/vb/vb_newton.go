@@ -18,30 +18,31 @@ import (
 //	u = exp(ψ(S − x) − ψ(x)),
 //	g'(x) = (ψ'(x) + ψ'(S − x)) Σ_i φ_i(0) φ_i(1) − 1,
 //
-// each evaluation one exponential (u from num.ExpDigammaParts' parts) and
-// a division a label, without the weights, the bound's product or exp ψ of
-// each class that the generic step takes. g > 0 below every root and
-// g < 0 above (g(a_0) = Σ_i φ_i(0) > 0, g(S − a_1) = Σ_i φ_i(0) − n_j < 0),
-// so that the evaluations keep a bracket (lo, hi) of a root; a Newton step
-// that leaves it is replaced by F's own step when that stays inside, or by
-// the bracket's midpoint. Newton's steps stop when |g| < newtonTol, or
-// after maxInner evaluations. The object then ends as in the generic loop
-// (vbStep2 and settle): the weights and the bound's terms at γ_j = (x,
-// S − x), and γ_j moves to F(γ_j); or with distOnly, where neither is
-// read, γ_j moves to (x, S − x).
+// each evaluation one exponential (u and ψ' from digammaParts, or from
+// vbDA.first at the start) and a division a label, without the weights,
+// the bound's product or exp ψ of each class that the generic step takes.
+// g > 0 below every root and g < 0 above (g(a_0) = Σ_i φ_i(0) > 0,
+// g(S − a_1) = Σ_i φ_i(0) − n_j < 0), so that the evaluations keep a
+// bracket (lo, hi) of a root; a Newton step that leaves it is replaced by
+// F's own step when that stays inside, or by the bracket's midpoint. Once
+// |g| < newtonTol, one last Newton step is taken without evaluating g
+// after it (or the steps end at the maxInner-th evaluation). The object
+// then ends as in the generic loop (vbStep2 and settle): the weights and
+// the bound's terms at γ_j = (x, S − x), and γ_j moves to F(γ_j); or with
+// distOnly, where none of it is read, γ_j is set to (x, S − x).
 //
 // SQUAREM on one coordinate is Steffensen's method, two evaluations of F
-// for each step of quadratic convergence; this form takes 4.6 cheap
-// evaluations an object and one of vbStep2 where the generic loop took
-// 6.4 of vbStep2 (2·10⁶ labels, one-coin workers, 5 labels a task). The
+// for each step of quadratic convergence. On 2·10⁶ labels (one-coin
+// workers, 5 labels a task) this form takes 3.9 evaluations a task, the
+// first from the table, where the generic loop took 6.4 of vbStep2. The
 // generic loop stops at |F(γ) − γ| < innerTol, which leaves γ as far as
 // innerTol/|g'| from the fixed point where F is flat (g' near 0), and at
 // its maxInner-th evaluation where its residual stopped shrinking and it
 // turned to plain updates: on those labels its q_j are up to 3·10⁻⁶ off
-// the root, on the spammers and sparse regimes up to 0.015 (a few hundred
-// tasks of 2000), and this form's within 10⁻⁹ on all of them
-// (TestObject2Newton). Where the steps fail (a value that is not finite)
-// the object takes object2.
+// the root, on the spammers and sparse regimes up to 0.015 (ten tasks of
+// 4000 and six of 8000 off by more than 10⁻⁶), and this form's within
+// 10⁻¹¹ on all of them (TestObject2Newton). Where the steps fail (a value
+// that is not finite) the object takes object2.
 func (v *vbDA) object2Newton(c *vbChunk, pj, gj, gamma []float64) {
 	a0, a1 := v.a[0], v.a[1]
 	x, s := gamma[0], gamma[0]+gamma[1]
