@@ -1,13 +1,11 @@
 package compare
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 
+	"github.com/consensuslab/consensus/internal/shared"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -77,88 +75,10 @@ func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 	if len(r.Probs) != d.NumTasks()*k {
 		return nil, fmt.Errorf("shared errors of model %s: %d probabilities for %d tasks of %d classes", r.Model, len(r.Probs), d.NumTasks(), k)
 	}
-	nw := cmp.Or(s.Workers, 50)
-	// The most active workers, by their labels (ties to the lower index).
-	count := make([]int, d.NumWorkers())
-	for _, w := range d.Worker {
-		count[w]++
-	}
-	order := make([]int32, d.NumWorkers())
-	for w := range order {
-		order[w] = int32(w)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(count[b], count[a]) })
-	order = order[:min(nw, len(order))]
-	slot := make([]int, d.NumWorkers())
-	for w := range slot {
-		slot[w] = -1
-	}
-	for i, w := range order {
-		slot[w] = i
-	}
-	n := len(order)
-	type acc struct{ shared, agree, exp, v float64 }
-	pairs := make([]acc, n*n)
-	stride := max(1, d.NumTasks()/cmp.Or(s.MaxTasks, 20_000))
-	pa, pb := make([]float64, k), make([]float64, k)
-	cav, agreeZ := make([]float64, k), make([]float64, k)
-	for j := 0; j < d.NumTasks(); j += stride {
-		ws, ls := d.TaskLabels(j)
-		rho := r.Probs[j*k : (j+1)*k]
-		for i1 := range ws {
-			if slot[ws[i1]] < 0 {
-				continue
-			}
-			for i2 := i1 + 1; i2 < len(ws); i2++ {
-				if slot[ws[i2]] < 0 {
-					continue
-				}
-				a, b, ya, yb := ws[i1], ws[i2], int(ls[i1]), int(ls[i2])
-				if slot[a] > slot[b] {
-					a, b, ya, yb = b, a, yb, ya
-				}
-				var sum float64
-				for z := range k {
-					r.Conditional(a, j, z, pa)
-					r.Conditional(b, j, z, pb)
-					cav[z] = rho[z] / max(pa[ya]*pb[yb], 1e-300)
-					sum += cav[z]
-					agreeZ[z] = 0
-					for y := range k {
-						agreeZ[z] += pa[y] * pb[y]
-					}
-				}
-				var p float64
-				for z := range k {
-					p += cav[z] / sum * agreeZ[z]
-				}
-				c := &pairs[slot[a]*n+slot[b]]
-				c.shared++
-				if ya == yb {
-					c.agree++
-				}
-				c.exp += p
-				c.v += p * (1 - p)
-			}
-		}
-	}
-	minShared := float64(cmp.Or(s.MinShared, 50))
-	zBar, excess := cmp.Or(s.Z, 5), cmp.Or(s.Excess, 0.05)
 	var out []WorkerPair
-	for i := range n {
-		for j := i; j < n; j++ {
-			c := pairs[i*n+j]
-			if c.shared < minShared || c.v <= 0 {
-				continue
-			}
-			z := (c.agree - c.exp) / math.Sqrt(c.v)
-			if z >= zBar && (c.agree-c.exp)/c.shared >= excess {
-				out = append(out, WorkerPair{A: order[i], B: order[j], Shared: int(c.shared),
-					Agree: c.agree / c.shared, Expected: c.exp / c.shared, Z: z})
-			}
-		}
+	for _, p := range shared.Pairs(d, r.Probs, r.Conditional, shared.Settings(s)) {
+		out = append(out, WorkerPair(p))
 	}
-	slices.SortStableFunc(out, func(a, b WorkerPair) int { return cmp.Compare(b.Z, a.Z) })
 	return out, nil
 }
 

@@ -309,8 +309,20 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		return nil, 0, err
 	}
 	_, workerOnly := nv.(noise.WorkerOnly)
-	truth, probs := b.ambiguousTruth(d, r.Probs, nv.Conditional, workerOnly)
-	tau := temperTruth(d, probs, b.Gold, nv.Conditional, workerOnly)
+	cond := nv.Conditional
+	truth, trapCond := b.trapTruth(d, r.Probs, cond, workerOnly)
+	probs := r.Probs
+	if truth != "" {
+		cond = trapCond
+	} else {
+		truth, probs = b.ambiguousTruth(d, r.Probs, cond, workerOnly)
+	}
+	tau := 1.0
+	if trapCond != nil {
+		floorTruth(probs, b.Gold, d.NumClasses())
+	} else {
+		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
+	}
 	if truth == "" {
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	}
