@@ -7,22 +7,22 @@ import (
 	"github.com/consensuslab/consensus/data"
 )
 
-// The trap model's fixed settings: the Beta(FoolU, FoolV) prior of every
-// worker's chance s_w of being fooled on a trap, of small mean, so that a
-// worker is taken to be fooled only on the evidence of many of its labels;
-// the start of s_w of the workers of flagged pairs (FoolStart) and of the
-// others (the prior's mean); the pseudo-counts of the confusion rows'
-// Dirichlet prior (RowDiag on the diagonal, RowOff elsewhere, as the
-// default's); and the expectation maximisation's iterations and tolerance
-// on the log-likelihood's change per task.
+// The trap model's fixed settings: the Beta(FoolU, FoolV) prior of the
+// chance s_w of being fooled on a trap of every worker that may be fooled,
+// of small mean, so that a worker is taken to be fooled only on the
+// evidence of many of its labels; the start of those chances (FoolStart);
+// the pseudo-counts of the confusion rows' Dirichlet prior (RowDiag on the
+// diagonal, RowOff elsewhere, as the default's); and the expectation
+// maximisation's iterations and tolerance on the log-likelihood's change
+// per task.
 const (
 	FoolU     = 0.4
 	FoolV     = 19.6
 	FoolStart = 0.9
 	RowDiag   = 2
 	RowOff    = 1
-	maxIter   = 300
-	tolIter   = 1e-7
+	maxIter   = 500
+	tolIter   = 1e-8
 	etaStart  = 0.05
 	minEta    = 1e-8
 )
@@ -38,7 +38,8 @@ type Trap struct {
 	// Eta[z*K+d] is the probability that a task of true class z is a trap
 	// with distractor d.
 	Eta []float64
-	// Fool is every worker's chance s_w of being fooled on a trap.
+	// Fool is every worker's chance s_w of being fooled on a trap (zero
+	// for the workers Fit was not given as flagged).
 	Fool []float64
 	// Rows holds every worker's confusion rows P_w(y | z), K×K a worker.
 	Rows []float64
@@ -56,11 +57,13 @@ func (t *Trap) Cond(w int32, _ int, z int, p []float64) {
 
 // Fit fits the trap model to the labels of d by expectation maximisation
 // from the workers' confusion rows rows (K×K a worker, such as those of a
-// fit under LA) and the class prior prior, with the chance of being fooled
-// started at FoolStart for the workers in flagged and at the prior's mean
-// for the others. With trap false it fits LA instead (η = 0, no worker
-// fooled), from the same start, so that the two log-likelihoods compare.
-// Tasks of known class (gold[j] ≥ 0; gold may be nil) take no part.
+// fit under LA) and the class prior prior. Only the workers in flagged may
+// be fooled, their chance started at FoolStart: the others' is zero, so
+// that the model cannot take the tasks' own heterogeneity (ambiguity, which
+// pulls every worker's labels) for traps. With trap false it fits LA
+// instead (η = 0, no worker fooled), from the same start, so that the two
+// log-likelihoods compare. Tasks of known class (gold[j] ≥ 0; gold may be
+// nil) take no part.
 func Fit(d *data.Dataset, rows, prior []float64, flagged []int32, gold []int, trap bool) *Trap {
 	k := d.NumClasses()
 	t := &Trap{K: k, Prior: slices.Clone(prior), Eta: make([]float64, k*k),
@@ -72,9 +75,6 @@ func Fit(d *data.Dataset, rows, prior []float64, flagged []int32, gold []int, tr
 					t.Eta[z*k+c] = etaStart / float64(k-1)
 				}
 			}
-		}
-		for w := range t.Fool {
-			t.Fool[w] = FoolU / (FoolU + FoolV)
 		}
 		for _, w := range flagged {
 			t.Fool[w] = FoolStart
@@ -212,7 +212,7 @@ func (e *estep) run(d *data.Dataset, t *Trap, gold []int, trap bool) float64 {
 // their maximum likelihood, the class prior, every chance of being fooled
 // and every confusion row to the mean of their posterior under the
 // Dirichlet(1, …, 1), Beta(FoolU, FoolV) and Dirichlet(RowDiag, RowOff)
-// priors.
+// priors; a chance of zero stays zero.
 func (e *estep) mstep(t *Trap, trap bool) {
 	k := e.k
 	var n float64
@@ -230,8 +230,10 @@ func (e *estep) mstep(t *Trap, trap bool) {
 		}
 	}
 	if trap {
-		for w := range t.Fool {
-			t.Fool[w] = (e.fooled[w] + FoolU) / (e.trials[w] + FoolU + FoolV)
+		for w, s := range t.Fool {
+			if s > 0 {
+				t.Fool[w] = (e.fooled[w] + FoolU) / (e.trials[w] + FoolU + FoolV)
+			}
 		}
 	}
 	for r := 0; r < len(t.Rows); r += k {

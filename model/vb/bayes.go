@@ -309,21 +309,22 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		return nil, 0, err
 	}
 	_, workerOnly := nv.(noise.WorkerOnly)
-	cond := nv.Conditional
-	truth, trapCond := b.trapTruth(d, r.Probs, cond, workerOnly)
-	probs := r.Probs
-	if truth != "" {
-		cond = trapCond
-	} else {
-		truth, probs = b.ambiguousTruth(d, r.Probs, cond, workerOnly)
-	}
+	// The true class's posterior under ambiguity or under shared mistakes,
+	// whichever has the stronger evidence, if any; otherwise LA's.
+	cond, probs := nv.Conditional, r.Probs
+	ambNet, amb := b.ambiguousTruth(d, r.Probs, cond, workerOnly)
+	trapNet, trap := b.trapTruth(d, r.Probs, cond, workerOnly)
+	var truth string
 	tau := 1.0
-	if trapCond != nil {
-		floorTruth(probs, b.Gold, d.NumClasses())
-	} else {
+	switch {
+	case trapNet > 0 && trapNet > ambNet:
+		truth = trap(r.Probs)
+		floorTruth(r.Probs, b.Gold, d.NumClasses())
+	case ambNet > 0:
+		truth, probs = amb()
 		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
-	}
-	if truth == "" {
+	default:
+		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	}
 	a := symmetric(d.NumClasses(), JeffreysPrior)

@@ -21,14 +21,16 @@ import (
 // posterior replaces LA's only when its log-likelihood beats LA's by more
 // than the Bayesian information criterion's price of its extra
 // parameters: ½ log J for each of the K(K−1) trap rates and the chance of
-// being fooled of every flagged worker (the other workers' chances are
-// held near zero by their prior). Tasks of known class keep their row.
+// being fooled of every flagged worker (the other workers are never
+// fooled). Tasks of known class keep their row.
 //
-// It returns the method's description and the trap model's confusion
-// rows (for temperTruth), or "" and nil when it leaves probs.
-func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (string, shared.Cond) {
+// It returns the evidence for the trap model, its gain less its price
+// (taken when positive; −Inf when no pair is flagged), and the function
+// that writes its posterior into a J×K slice and returns the method's
+// description.
+func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (float64, func([]float64) string) {
 	if !workerOnly || d.NumClasses() < 2 {
-		return "", nil
+		return math.Inf(-1), nil
 	}
 	var flagged []int32
 	seen := map[int32]bool{}
@@ -41,7 +43,7 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 		}
 	}
 	if len(flagged) == 0 {
-		return "", nil
+		return math.Inf(-1), nil
 	}
 	k := d.NumClasses()
 	rows := make([]float64, d.NumWorkers()*k*k)
@@ -50,24 +52,15 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 			cond(int32(w), 0, z, rows[(w*k+z)*k:(w*k+z+1)*k])
 		}
 	}
-	prior := make([]float64, k)
-	for j := 0; j < len(probs); j += k {
-		for c := range k {
-			prior[c] += probs[j+c]
-		}
-	}
-	for c := range prior {
-		prior[c] = (prior[c] + 1) / float64(d.NumTasks()+k)
-	}
+	prior := classPrior(d, probs)
 	la := shared.Fit(d, rows, prior, nil, b.Gold, false)
 	tr := shared.Fit(d, rows, prior, flagged, b.Gold, true)
 	gain := tr.LogLik - la.LogLik
 	price := 0.5 * float64(k*(k-1)+len(flagged)) * math.Log(float64(max(d.NumTasks(), 2)))
-	if !(gain > price) {
-		return "", nil
+	return gain - price, func(out []float64) string {
+		tr.Posterior(d, b.Gold, 0, out)
+		return fmt.Sprintf("true class with shared mistakes of %d workers (trap model, %.3g nats above LA, price %.3g)", len(flagged), gain, price)
 	}
-	tr.Posterior(d, b.Gold, 0, probs)
-	return fmt.Sprintf("true class with shared mistakes of %d workers (trap model, %.3g nats above LA, price %.3g)", len(flagged), gain, price), tr.Cond
 }
 
 // floorTruth mixes TruthFloor of the uniform distribution into every row
