@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/consensuslab/consensus/internal/shared"
 	"github.com/consensuslab/consensus/model"
@@ -63,7 +64,9 @@ var ErrNoWorkerModel = errors.New("the fit has no worker model")
 // it where the rest of the crowd does not; a model of independent workers
 // reads their agreement as the truth (docs/choosing-a-model.md). On
 // independent simulated crowds no pair reaches the defaults' bars; on the
-// correlated regime its one correlated pair does (TestSharedErrors).
+// correlated regime its one correlated pair does (TestSharedErrors). The
+// default model takes the true class's posterior under a model of shared
+// mistakes (internal/shared) where the evidence asks for it.
 func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 	if r == nil || r.Data == nil {
 		return nil, errors.New("shared errors: no result")
@@ -86,7 +89,8 @@ func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 // workers that SharedErrors reports with its default settings, for a fit
 // of the true class by a model of independent workers (a composite
 // estimator under LA, model.Describe); it writes nothing for other fits.
-// A pair is one worker when it labelled tasks more than once. It returns
+// A pair is one worker when it labelled tasks more than once; a line says
+// when the fit's true class allows for the pair's shared mistakes. It returns
 // w's first write error.
 func WriteSharedErrors(w io.Writer, r *model.Result, max int) error {
 	if r == nil {
@@ -100,6 +104,9 @@ func WriteSharedErrors(w io.Writer, r *model.Result, max int) error {
 	if err != nil {
 		return nil // a fit without workers has no pairs to report
 	}
+	// The default model takes the true class's posterior under shared
+	// mistakes where the evidence asks for it (its Method says so).
+	trap := strings.Contains(r.Method, "shared mistakes")
 	for i, p := range pairs {
 		var err error
 		switch {
@@ -108,6 +115,9 @@ func WriteSharedErrors(w io.Writer, r *model.Result, max int) error {
 		case p.A == p.B:
 			_, err = fmt.Fprintf(w, "shared errors: worker %s labelled tasks more than once, and its repeated labels agree on %.0f%% of %d pairs, where independent labels would on %.0f%% (z = %.1f): they are not independent evidence\n",
 				r.Data.Workers[p.A], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
+		case trap:
+			_, err = fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f): the true class allows for their shared mistakes\n",
+				r.Data.Workers[p.A], r.Data.Workers[p.B], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
 		default:
 			_, err = fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f): if they share mistakes, a model of independent workers reads them as the truth, and --model ebcc does not\n",
 				r.Data.Workers[p.A], r.Data.Workers[p.B], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)

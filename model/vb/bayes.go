@@ -297,7 +297,10 @@ const AmbiguousTemper = 0.7
 
 // fitTruth fits the form that gives both answers (Both): the LA fit, its
 // true-class posterior calibrated by temperTruth, and every task's label
-// distribution. A worker fitted under LA takes the tasks' ambiguity for its
+// distribution. Where the labels ask for it the true class's posterior is
+// instead that of the ambiguity model (ambiguousTruth, then tempered) or of
+// the trap model of workers who share mistakes (trapTruth, with TruthFloor
+// mixed in), whichever beats LA by more net of its price. A worker fitted under LA takes the tasks' ambiguity for its
 // own noise; where the labels are ambiguous by that measure (temperature
 // below AmbiguousTemper) the distributions are those of the joint DA fit
 // (vb-da-ds's, with this form's noise model), started from the LA fit's

@@ -17,9 +17,9 @@ import (
 // truth disagrees with the whole crowd costs a bounded log loss.
 const TruthFloor = 1e-3
 
-// ambiguousTruth replaces the true-class posteriors probs (J×K) of an LA
-// fit on d by their posterior under ambiguity (package ambiguity) where
-// the labels ask for it: each task's label distribution q_j = (1 − λ)·e_z +
+// ambiguousTruth weighs the evidence for, and computes, the posterior of
+// the true class under ambiguity (package ambiguity) that replaces the
+// posteriors probs (J×K) of an LA fit on d where the labels ask for it: each task's label distribution q_j = (1 − λ)·e_z +
 // λ·e_d near the vertex of its true class z, λ ~ Beta(U, V) and the
 // distractor d uniform over the other classes, every label's subjective
 // class drawn from q_j, the workers' conditionals those of the fit
