@@ -103,7 +103,6 @@ type estep struct {
 	class          []float64 // expected tasks of every class
 	traps          []float64 // expected traps of every (z, d)
 	lg             []float64 // log weights of every (z, t), t = K: no trap
-	lrow           []float64 // log P_w(y | z) of a task's labels
 }
 
 func newEstep(d *data.Dataset, k int) *estep {
