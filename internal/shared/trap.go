@@ -19,12 +19,15 @@ const (
 	FoolU     = 0.4
 	FoolV     = 19.6
 	FoolStart = 0.9
-	RowDiag   = 2
-	RowOff    = 1
-	maxIter   = 500
-	tolIter   = 1e-8
-	etaStart  = 0.05
-	minEta    = 1e-8
+	// CollapseFool is the chance of being fooled below which Fit gives a
+	// flagged worker up (Trap.Collapsed).
+	CollapseFool = 0.05
+	RowDiag      = 2
+	RowOff       = 1
+	maxIter      = 200
+	tolIter      = 1e-6
+	etaStart     = 0.05
+	minEta       = 1e-8
 )
 
 // Trap holds the parameters of the trap model (see the package's doc) on a
@@ -46,6 +49,10 @@ type Trap struct {
 	// LogLik is the log-likelihood of the labels at these parameters (of
 	// the tasks that Fit reads).
 	LogLik float64
+	// Collapsed reports that Fit stopped because every flagged worker's
+	// chance of being fooled fell below CollapseFool: the trap model is
+	// then LA but for a few labels, and its fit is not worth finishing.
+	Collapsed bool
 }
 
 // Cond writes into p the confusion row P_w(· | z) of worker w (the
@@ -83,90 +90,136 @@ func Fit(d *data.Dataset, rows, prior []float64, flagged []int32, gold []int, tr
 	e := newEstep(d, k)
 	prev := math.Inf(-1)
 	for it := range maxIter {
-		e.reset()
-		ll := e.run(d, t, gold, trap)
+		e.reset(t, trap)
+		ll := e.run(d, t, gold)
 		t.LogLik = ll
 		if it > 0 && math.Abs(ll-prev) <= tolIter*float64(max(d.NumTasks(), 1))+1e-12*math.Abs(ll) {
 			break
 		}
 		prev = ll
 		e.mstep(t, trap)
+		if trap && len(flagged) > 0 && collapsed(t, flagged) {
+			t.Collapsed = true
+			break
+		}
 	}
 	return t
 }
 
-// estep holds the expected counts of one pass.
+// collapsed reports whether every flagged worker's chance of being fooled
+// is below CollapseFool.
+func collapsed(t *Trap, flagged []int32) bool {
+	for _, w := range flagged {
+		if t.Fool[w] >= CollapseFool {
+			return false
+		}
+	}
+	return true
+}
+
+// estep holds the expected counts of one pass, and the logarithms of the
+// parameters it reads.
 type estep struct {
 	k              int
 	rows           []float64 // expected labels not fooled, W×K×K
 	fooled, trials []float64 // expected labels fooled and on traps, per worker
 	class          []float64 // expected tasks of every class
 	traps          []float64 // expected traps of every (z, d)
-	lg             []float64 // log weights of every (z, t), t = K: no trap
+	lg             []float64 // log weights of every (z, t) of a task, t = K: no trap
+	logRows        []float64 // log P_w(y | z), W×K×K
+	logNone        []float64 // log π_z (1 − Σ_d η_zd)
+	logTrap        []float64 // log π_z η_zd (−Inf on the diagonal and for LA)
 }
 
 func newEstep(d *data.Dataset, k int) *estep {
 	return &estep{k: k, rows: make([]float64, d.NumWorkers()*k*k), fooled: make([]float64, d.NumWorkers()),
 		trials: make([]float64, d.NumWorkers()), class: make([]float64, k), traps: make([]float64, k*k),
-		lg: make([]float64, k*(k+1))}
+		lg: make([]float64, k*(k+1)), logRows: make([]float64, d.NumWorkers()*k*k),
+		logNone: make([]float64, k), logTrap: make([]float64, k*k)}
 }
 
-func (e *estep) reset() {
+// reset clears the expected counts and takes the logarithms of t's
+// parameters.
+func (e *estep) reset(t *Trap, trap bool) {
 	clear(e.rows)
 	clear(e.fooled)
 	clear(e.trials)
 	clear(e.class)
 	clear(e.traps)
-}
-
-// weights writes into e.lg the log joint weight of every (z, t) of task j:
-// lg[z*(K+1)+d] for a trap with distractor d ≠ z and lg[z*(K+1)+K] for no
-// trap (−Inf where impossible), and returns their log-sum.
-func (e *estep) weights(t *Trap, workers []int32, labels []uint16, trap bool) float64 {
 	k := e.k
-	top := math.Inf(-1)
+	for i, p := range t.Rows {
+		e.logRows[i] = math.Log(max(p, 1e-300))
+	}
 	for z := range k {
-		var none float64
 		var out float64
+		lp := math.Log(max(t.Prior[z], 1e-300))
 		for d := range k {
 			out += t.Eta[z*k+d]
-		}
-		for i, w := range workers {
-			none += math.Log(max(t.Rows[(int(w)*k+z)*k+int(labels[i])], 1e-300))
-		}
-		lp := math.Log(max(t.Prior[z], 1e-300))
-		e.lg[z*(k+1)+k] = lp + math.Log(max(1-out, 1e-300)) + none
-		for d := range k {
-			g := math.Inf(-1)
+			e.logTrap[z*k+d] = math.Inf(-1)
 			if trap && d != z && t.Eta[z*k+d] > 0 {
-				g = lp + math.Log(t.Eta[z*k+d])
-				for i, w := range workers {
-					y, s := int(labels[i]), t.Fool[w]
-					p := (1 - s) * t.Rows[(int(w)*k+z)*k+y]
-					if y == d {
-						p += s
-					}
-					g += math.Log(max(p, 1e-300))
-				}
+				e.logTrap[z*k+d] = lp + math.Log(t.Eta[z*k+d])
 			}
-			e.lg[z*(k+1)+d] = g
+		}
+		e.logNone[z] = lp + math.Log(max(1-out, 1e-300))
+	}
+}
+
+// weights writes into e.lg the log joint weight of every (z, t) of a task
+// with the labels labels from workers: lg[z*(K+1)+d] for a trap with
+// distractor d ≠ z and lg[z*(K+1)+K] for no trap (−Inf where impossible),
+// and returns their log-sum. A worker who is never fooled labels a trap as
+// any other task, so that only the labels of the workers who may be fooled
+// set a trap's weight apart.
+func (e *estep) weights(t *Trap, workers []int32, labels []uint16) float64 {
+	k := e.k
+	for z := range k {
+		var none float64
+		for i, w := range workers {
+			none += e.logRows[(int(w)*k+z)*k+int(labels[i])]
+		}
+		e.lg[z*(k+1)+k] = e.logNone[z] + none
+		for d := range k {
+			e.lg[z*(k+1)+d] = e.logTrap[z*k+d] + none
 		}
 	}
+	for i, w := range workers {
+		s := t.Fool[w]
+		if s == 0 {
+			continue
+		}
+		y := int(labels[i])
+		for z := range k {
+			at := (int(w)*k+z)*k + y
+			// The label's own term: s [y = d] + (1 − s) P_w(y | z) in
+			// place of P_w(y | z).
+			miss := math.Log1p(-s)
+			hit := math.Log(s+(1-s)*t.Rows[at]) - e.logRows[at]
+			for d := range k {
+				if d == y {
+					e.lg[z*(k+1)+d] += hit
+				} else {
+					e.lg[z*(k+1)+d] += miss
+				}
+			}
+		}
+	}
+	top := math.Inf(-1)
 	for _, g := range e.lg {
 		top = max(top, g)
 	}
-	var s float64
+	var sum float64
 	for _, g := range e.lg {
-		s += math.Exp(g - top)
+		sum += math.Exp(g - top)
 	}
-	return top + math.Log(s)
+	return top + math.Log(sum)
 }
 
 // run adds the expected counts of every task of d without a known class
 // under t and returns the log-likelihood.
-func (e *estep) run(d *data.Dataset, t *Trap, gold []int, trap bool) float64 {
+func (e *estep) run(d *data.Dataset, t *Trap, gold []int) float64 {
 	k := e.k
 	var ll float64
+	rz := make([]float64, k*(k+1))
 	for j := range d.NumTasks() {
 		if gold != nil && gold[j] >= 0 {
 			continue
@@ -175,32 +228,34 @@ func (e *estep) run(d *data.Dataset, t *Trap, gold []int, trap bool) float64 {
 		if len(workers) == 0 {
 			continue
 		}
-		lz := e.weights(t, workers, labels, trap)
+		lz := e.weights(t, workers, labels)
 		ll += lz
 		for z := range k {
+			var all float64
 			for c := range k + 1 {
 				r := math.Exp(e.lg[z*(k+1)+c] - lz)
-				if r == 0 {
+				rz[z*(k+1)+c] = r
+				all += r
+				if c < k {
+					e.traps[z*k+c] += r
+				}
+			}
+			e.class[z] += all
+			for i, w := range workers {
+				y, s := int(labels[i]), t.Fool[w]
+				if s == 0 {
+					e.rows[(int(w)*k+z)*k+y] += all
 					continue
 				}
-				e.class[z] += r
-				if c == k {
-					for i, w := range workers {
-						e.rows[(int(w)*k+z)*k+int(labels[i])] += r
-					}
-					continue
+				// Only a trap with distractor y can have fooled the label.
+				r := rz[z*(k+1)+y]
+				if y == z {
+					r = 0
 				}
-				e.traps[z*k+c] += r
-				for i, w := range workers {
-					y, s := int(labels[i]), t.Fool[w]
-					f := 0.0
-					if y == c {
-						f = s / (s + (1-s)*t.Rows[(int(w)*k+z)*k+y])
-					}
-					e.fooled[w] += r * f
-					e.trials[w] += r
-					e.rows[(int(w)*k+z)*k+y] += r * (1 - f)
-				}
+				f := r * s / (s + (1-s)*t.Rows[(int(w)*k+z)*k+y])
+				e.fooled[w] += f
+				e.trials[w] += all - rz[z*(k+1)+k]
+				e.rows[(int(w)*k+z)*k+y] += all - f
 			}
 		}
 	}
@@ -259,13 +314,14 @@ func (e *estep) mstep(t *Trap, trap bool) {
 func (t *Trap) Posterior(d *data.Dataset, gold []int, floor float64, probs []float64) {
 	k := t.K
 	e := newEstep(d, k)
+	e.reset(t, true)
 	u := floor / float64(k)
 	for j := range d.NumTasks() {
 		if gold != nil && gold[j] >= 0 {
 			continue
 		}
 		workers, labels := d.TaskLabels(j)
-		lz := e.weights(t, workers, labels, true)
+		lz := e.weights(t, workers, labels)
 		row := probs[j*k : (j+1)*k]
 		for z := range k {
 			var s float64

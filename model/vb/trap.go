@@ -22,10 +22,13 @@ import (
 // than the Bayesian information criterion's price of its extra
 // parameters: ½ log J for each of the K(K−1) trap rates and the chance of
 // being fooled of every flagged worker (the other workers are never
-// fooled). Tasks of known class keep their row.
+// fooled). A trap model whose flagged workers all fall below
+// shared.CollapseFool is LA but for a few labels: it is declined without
+// fitting LA. Tasks of known class keep their row.
 //
 // It returns the evidence for the trap model, its gain less its price
-// (taken when positive; −Inf when no pair is flagged), and the function
+// (taken when positive; −Inf when no pair is flagged or the
+// trap model collapsed), and the function
 // that writes its posterior into a J×K slice and returns the method's
 // description.
 func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (float64, func([]float64) string) {
@@ -53,8 +56,11 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 		}
 	}
 	prior := classPrior(d, probs)
-	la := shared.Fit(d, rows, prior, nil, b.Gold, false)
 	tr := shared.Fit(d, rows, prior, flagged, b.Gold, true)
+	if tr.Collapsed {
+		return math.Inf(-1), nil
+	}
+	la := shared.Fit(d, rows, prior, nil, b.Gold, false)
 	gain := tr.LogLik - la.LogLik
 	price := 0.5 * float64(k*(k-1)+len(flagged)) * math.Log(float64(max(d.NumTasks(), 2)))
 	return gain - price, func(out []float64) string {
