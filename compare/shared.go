@@ -52,7 +52,10 @@ var ErrNoWorkerModel = errors.New("the fit has no worker model")
 // the true class, under LA, with its fitted workers) whose labels agree
 // beyond what independent workers explain, the most significant first: a
 // posterior predictive check of the independence that every model but
-// ebcc assumes. For labels y_a and y_b of workers a and b on task j, the
+// ebcc assumes. With ρ_j the posterior of task j's true class under LA
+// given the fit's workers, ρ_j(z) ∝ π_z Π_i P_wi(y_i | z) with π the mean
+// of r's output (shared.Posterior; the output itself may be tempered or
+// floored), and labels y_a and y_b of workers a and b on task j, the
 // posterior without both, ρ_j^{−ab}(z) ∝ ρ_j(z) / (P_a(y_a | z) P_b(y_b | z)),
 // gives the probability that two independent labels agree,
 //
@@ -78,8 +81,18 @@ func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 	if len(r.Probs) != d.NumTasks()*k {
 		return nil, fmt.Errorf("shared errors of model %s: %d probabilities for %d tasks of %d classes", r.Model, len(r.Probs), d.NumTasks(), k)
 	}
+	// The LA posterior of the fit's workers, with the class prior the
+	// mean of its output: the default's output is tempered or floored, or
+	// a model's of shared mistakes, none of which is what the check of
+	// independent workers reads.
+	prior := make([]float64, k)
+	for i, v := range r.Probs {
+		prior[i%k] += v / float64(d.NumTasks())
+	}
+	la := make([]float64, len(r.Probs))
+	shared.Posterior(d, prior, r.Conditional, la)
 	var out []WorkerPair
-	for _, p := range shared.Pairs(d, r.Probs, r.Conditional, shared.Settings(s)) {
+	for _, p := range shared.Pairs(d, la, r.Conditional, shared.Settings(s)) {
 		out = append(out, WorkerPair(p))
 	}
 	return out, nil

@@ -161,3 +161,35 @@ func Pairs(d *data.Dataset, probs []float64, cond Cond, s Settings) []Pair {
 	slices.SortStableFunc(out, func(a, b Pair) int { return cmp.Compare(b.Z, a.Z) })
 	return out
 }
+
+// Posterior writes into probs (J×K) every task's posterior of its true
+// class under LA given the workers' conditionals cond and the class prior
+// prior: ρ_j(z) ∝ π_z Π_i P_wi(y_i | z). A fit whose output is not this
+// posterior (tempered, floored, or of another model of the true class)
+// gives Pairs its leave-two-out posteriors this way.
+func Posterior(d *data.Dataset, prior []float64, cond Cond, probs []float64) {
+	k := d.NumClasses()
+	p := make([]float64, k)
+	for j := range d.NumTasks() {
+		row := probs[j*k : (j+1)*k]
+		for z := range k {
+			row[z] = math.Log(max(prior[z], 1e-300))
+		}
+		workers, labels := d.TaskLabels(j)
+		for i, w := range workers {
+			for z := range k {
+				cond(w, j, z, p)
+				row[z] += math.Log(max(p[labels[i]], 1e-300))
+			}
+		}
+		top := slices.Max(row)
+		var s float64
+		for z := range k {
+			row[z] = math.Exp(row[z] - top)
+			s += row[z]
+		}
+		for z := range k {
+			row[z] /= s
+		}
+	}
+}

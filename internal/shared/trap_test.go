@@ -114,3 +114,20 @@ func TestTrapIndependent(t *testing.T) {
 		}
 	}
 }
+
+// TestPosteriorLA checks Posterior against the trap model's posterior with
+// no traps (LA) at the same workers and class prior.
+func TestPosteriorLA(t *testing.T) {
+	d := crowd(t, 0.3, 2, 1)
+	rows, prior, _ := start(d)
+	la := shared.Fit(d, rows, prior, nil, nil, false)
+	k := d.NumClasses()
+	want, got := make([]float64, d.NumTasks()*k), make([]float64, d.NumTasks()*k)
+	la.Posterior(d, nil, 0, want)
+	shared.Posterior(d, la.Prior, la.Cond, got)
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Fatalf("task %d, class %d: posterior %v, want %v", i/k, i%k, got[i], want[i])
+		}
+	}
+}
