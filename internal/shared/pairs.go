@@ -23,6 +23,7 @@ import (
 	"slices"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // Cond writes into p the probability P(y | z) of every label y from worker
@@ -182,14 +183,6 @@ func Posterior(d *data.Dataset, prior []float64, cond Cond, probs []float64) {
 				row[z] += math.Log(max(p[labels[i]], 1e-300))
 			}
 		}
-		top := slices.Max(row)
-		var s float64
-		for z := range k {
-			row[z] = math.Exp(row[z] - top)
-			s += row[z]
-		}
-		for z := range k {
-			row[z] /= s
-		}
+		num.SoftmaxFrom(row, row, num.LogSumExp(row))
 	}
 }
