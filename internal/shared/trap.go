@@ -26,8 +26,11 @@ const (
 	RowOff       = 1
 	maxIter      = 200
 	tolIter      = 1e-6
-	etaStart     = 0.05
-	minEta       = 1e-8
+	// SampleTasks is the number of tasks above which Fit reads every m-th
+	// task only, at most SampleTasks of them (Refine then reads all).
+	SampleTasks = 20_000
+	etaStart    = 0.05
+	minEta      = 1e-8
 )
 
 // Trap holds the parameters of the trap model (see the package's doc) on a
@@ -53,6 +56,14 @@ type Trap struct {
 	// chance of being fooled fell below CollapseFool: the trap model is
 	// then LA but for a few labels, and its fit is not worth finishing.
 	Collapsed bool
+	// Tasks is the number of tasks whose labels LogLik is of: all of
+	// them, or after Fit on more than SampleTasks tasks every m-th (at
+	// most SampleTasks) until Refine.
+	Tasks int
+
+	flagged []int32 // the workers who may be fooled
+	trap    bool    // false: LA
+	iters   int     // the iterations of Fit
 }
 
 // Cond writes into p the confusion row P_w(· | z) of worker w (the
@@ -70,7 +81,10 @@ func (t *Trap) Cond(w int32, _ int, z int, p []float64) {
 // pulls every worker's labels) for traps. With trap false it fits LA
 // instead (η = 0, no worker fooled), from the same start, so that the two
 // log-likelihoods compare. Tasks of known class (gold[j] ≥ 0; gold may be
-// nil) take no part.
+// nil) take no part. On more than SampleTasks tasks it reads every m-th
+// task only (Trap.Tasks; Refine goes on with all of them): the choice
+// between the trap model and LA needs no more, and the expectation
+// maximisation takes tens of passes.
 func Fit(d *data.Dataset, rows, prior []float64, flagged []int32, gold []int, trap bool) *Trap {
 	k := d.NumClasses()
 	t := &Trap{K: k, Prior: slices.Clone(prior), Eta: make([]float64, k*k),
@@ -87,23 +101,59 @@ func Fit(d *data.Dataset, rows, prior []float64, flagged []int32, gold []int, tr
 			t.Fool[w] = FoolStart
 		}
 	}
-	e := newEstep(d, k)
+	t.Tasks = d.NumTasks()
+	var sample []int
+	if n := d.NumTasks(); n > SampleTasks {
+		stride := (n + SampleTasks - 1) / SampleTasks
+		sample = make([]int, 0, n/stride+1)
+		for j := 0; j < n; j += stride {
+			sample = append(sample, j)
+		}
+		t.Tasks = len(sample)
+	}
+	t.flagged, t.trap = flagged, trap
+	t.iters = newEstep(d, k).fit(d, t, gold, sample, maxIter)
+	return t
+}
+
+// Refine goes on fitting t, fitted by Fit on a sample of the tasks of d,
+// on all of them, so that its posterior is that of the parameters of all
+// the labels; LogLik and Tasks are then those of all the tasks. It does
+// nothing when Fit read every task.
+func (t *Trap) Refine(d *data.Dataset, gold []int) {
+	if t.Tasks == d.NumTasks() || t.Collapsed {
+		return
+	}
+	t.Tasks = d.NumTasks()
+	newEstep(d, t.K).fit(d, t, gold, nil, max(maxIter-t.iters, 1))
+}
+
+// fit runs at most iters iterations of expectation maximisation of t on
+// the labels of tasks (nil: every task), until the log-likelihood changes
+// by at most tolIter a task or the fit collapses, and returns the number
+// of iterations.
+func (e *estep) fit(d *data.Dataset, t *Trap, gold, tasks []int, iters int) int {
+	trap, flagged := t.trap, t.flagged
+	n := len(tasks)
+	if tasks == nil {
+		n = d.NumTasks()
+	}
 	prev := math.Inf(-1)
-	for it := range maxIter {
+	for it := range iters {
 		e.reset(t, trap)
-		ll := e.run(d, t, gold)
+		ll := e.run(d, t, gold, tasks)
 		t.LogLik = ll
-		if it > 0 && math.Abs(ll-prev) <= tolIter*float64(max(d.NumTasks(), 1))+1e-12*math.Abs(ll) {
-			break
+		if it > 0 && math.Abs(ll-prev) <= tolIter*float64(max(n, 1))+1e-12*math.Abs(ll) {
+			return it + 1
 		}
 		prev = ll
 		e.mstep(t, trap)
 		if trap && len(flagged) > 0 && collapsed(t, flagged) {
 			t.Collapsed = true
-			break
+			return it + 1
 		}
 	}
-	return t
+	return iters
 }
 
 // collapsed reports whether every flagged worker's chance of being fooled
@@ -126,15 +176,21 @@ type estep struct {
 	class          []float64 // expected tasks of every class
 	traps          []float64 // expected traps of every (z, d)
 	lg             []float64 // log weights of every (z, t) of a task, t = K: no trap
+	post           []float64 // the posterior of every (z, t) of a task, as lg
 	logRows        []float64 // log P_w(y | z), W×K×K
-	logNone        []float64 // log π_z (1 − Σ_d η_zd)
-	logTrap        []float64 // log π_z η_zd (−Inf on the diagonal and for LA)
+	// hit is log(s_w + (1 − s_w) P_w(y | z)) − log P_w(y | z), W×K×K, and
+	// miss log(1 − s_w), W: a fooled worker's label's terms on a trap
+	// whose distractor is and is not y, over its term on any other task.
+	hit, miss []float64
+	logNone   []float64 // log π_z (1 − Σ_d η_zd)
+	logTrap   []float64 // log π_z η_zd (−Inf on the diagonal and for LA)
 }
 
 func newEstep(d *data.Dataset, k int) *estep {
 	return &estep{k: k, rows: make([]float64, d.NumWorkers()*k*k), fooled: make([]float64, d.NumWorkers()),
 		trials: make([]float64, d.NumWorkers()), class: make([]float64, k), traps: make([]float64, k*k),
-		lg: make([]float64, k*(k+1)), logRows: make([]float64, d.NumWorkers()*k*k),
+		lg: make([]float64, k*(k+1)), post: make([]float64, k*(k+1)), logRows: make([]float64, d.NumWorkers()*k*k),
+		hit: make([]float64, d.NumWorkers()*k*k), miss: make([]float64, d.NumWorkers()),
 		logNone: make([]float64, k), logTrap: make([]float64, k*k)}
 }
 
@@ -149,6 +205,16 @@ func (e *estep) reset(t *Trap, trap bool) {
 	k := e.k
 	for i, p := range t.Rows {
 		e.logRows[i] = math.Log(max(p, 1e-300))
+	}
+	k2 := k * k
+	for w, s := range t.Fool {
+		if s == 0 {
+			continue
+		}
+		e.miss[w] = math.Log1p(-s)
+		for i := w * k2; i < (w+1)*k2; i++ {
+			e.hit[i] = math.Log(s+(1-s)*t.Rows[i]) - e.logRows[i]
+		}
 	}
 	for z := range k {
 		var out float64
@@ -167,7 +233,7 @@ func (e *estep) reset(t *Trap, trap bool) {
 // weights writes into e.lg the log joint weight of every (z, t) of a task
 // with the labels labels from workers: lg[z*(K+1)+d] for a trap with
 // distractor d ≠ z and lg[z*(K+1)+K] for no trap (−Inf where impossible),
-// and returns their log-sum. A worker who is never fooled labels a trap as
+// and into e.post their posterior, and returns their log-sum. A worker who is never fooled labels a trap as
 // any other task, so that only the labels of the workers who may be fooled
 // set a trap's weight apart.
 func (e *estep) weights(t *Trap, workers []int32, labels []uint16) float64 {
@@ -183,17 +249,14 @@ func (e *estep) weights(t *Trap, workers []int32, labels []uint16) float64 {
 		}
 	}
 	for i, w := range workers {
-		s := t.Fool[w]
-		if s == 0 {
+		if t.Fool[w] == 0 {
 			continue
 		}
-		y := int(labels[i])
+		// The label's own term: s [y = d] + (1 − s) P_w(y | z) in place of
+		// P_w(y | z).
+		y, miss := int(labels[i]), e.miss[w]
 		for z := range k {
-			at := (int(w)*k+z)*k + y
-			// The label's own term: s [y = d] + (1 − s) P_w(y | z) in
-			// place of P_w(y | z).
-			miss := math.Log1p(-s)
-			hit := math.Log(s+(1-s)*t.Rows[at]) - e.logRows[at]
+			hit := e.hit[(int(w)*k+z)*k+y]
 			for d := range k {
 				if d == y {
 					e.lg[z*(k+1)+d] += hit
@@ -208,19 +271,31 @@ func (e *estep) weights(t *Trap, workers []int32, labels []uint16) float64 {
 		top = max(top, g)
 	}
 	var sum float64
-	for _, g := range e.lg {
-		sum += math.Exp(g - top)
+	for c, g := range e.lg {
+		e.post[c] = math.Exp(g - top)
+		sum += e.post[c]
+	}
+	for c := range e.post {
+		e.post[c] /= sum
 	}
 	return top + math.Log(sum)
 }
 
-// run adds the expected counts of every task of d without a known class
-// under t and returns the log-likelihood.
-func (e *estep) run(d *data.Dataset, t *Trap, gold []int) float64 {
+// run adds the expected counts of every task of d in tasks (nil: every
+// task) without a known class under t and returns the log-likelihood.
+func (e *estep) run(d *data.Dataset, t *Trap, gold, tasks []int) float64 {
 	k := e.k
 	var ll float64
-	rz := make([]float64, k*(k+1))
-	for j := range d.NumTasks() {
+	rz := e.post
+	n := len(tasks)
+	if tasks == nil {
+		n = d.NumTasks()
+	}
+	for i := range n {
+		j := i
+		if tasks != nil {
+			j = tasks[i]
+		}
 		if gold != nil && gold[j] >= 0 {
 			continue
 		}
@@ -228,13 +303,11 @@ func (e *estep) run(d *data.Dataset, t *Trap, gold []int) float64 {
 		if len(workers) == 0 {
 			continue
 		}
-		lz := e.weights(t, workers, labels)
-		ll += lz
+		ll += e.weights(t, workers, labels)
 		for z := range k {
 			var all float64
 			for c := range k + 1 {
-				r := math.Exp(e.lg[z*(k+1)+c] - lz)
-				rz[z*(k+1)+c] = r
+				r := rz[z*(k+1)+c]
 				all += r
 				if c < k {
 					e.traps[z*k+c] += r
@@ -321,12 +394,12 @@ func (t *Trap) Posterior(d *data.Dataset, gold []int, floor float64, probs []flo
 			continue
 		}
 		workers, labels := d.TaskLabels(j)
-		lz := e.weights(t, workers, labels)
+		e.weights(t, workers, labels)
 		row := probs[j*k : (j+1)*k]
 		for z := range k {
 			var s float64
 			for c := range k + 1 {
-				s += math.Exp(e.lg[z*(k+1)+c] - lz)
+				s += e.post[z*(k+1)+c]
 			}
 			row[z] = (1-floor)*s + u
 		}

@@ -17,7 +17,13 @@ import (
 // share subtype of class 0's tasks (none: independent workers).
 func crowd(t *testing.T, subtype float64, group int, seed uint64) *data.Dataset {
 	t.Helper()
-	c := sim.Settings{Tasks: 3000, Workers: 60, Classes: 2, LabelsPerTask: 5, Activity: 0.5, Seed: seed,
+	return crowdOf(t, 3000, subtype, group, seed)
+}
+
+// crowdOf is crowd with n tasks.
+func crowdOf(t *testing.T, n int, subtype float64, group int, seed uint64) *data.Dataset {
+	t.Helper()
+	c := sim.Settings{Tasks: n, Workers: 60, Classes: 2, LabelsPerTask: 5, Activity: 0.5, Seed: seed,
 		Noise: noise.DS{}, Latent: latent.LA{}, Params: sim.DSParams{Diag: []sim.Range{{Lo: 0.7, Hi: 0.95}}}}
 	if group > 0 {
 		c.Correlated = sim.Correlated{Workers: group, Coverage: 0.8, Subtype: subtype, From: 0, To: 1}
@@ -129,5 +135,36 @@ func TestPosteriorLA(t *testing.T) {
 		if math.Abs(got[i]-want[i]) > 1e-9 {
 			t.Fatalf("task %d, class %d: posterior %v, want %v", i/k, i%k, got[i], want[i])
 		}
+	}
+}
+
+// TestTrapSample checks Fit on more than SampleTasks tasks: it reads a
+// sample, finds the rate of traps that fool both workers there, and Refine
+// then fits all the tasks, near the same rate, at a log-likelihood per
+// task close to the sample's.
+func TestTrapSample(t *testing.T) {
+	d := crowdOf(t, 3*shared.SampleTasks, 0.3, 2, 7)
+	rows, prior, flagged := start(d)
+	if len(flagged) != 2 {
+		t.Fatalf("flagged %v, want two workers", flagged)
+	}
+	tr := shared.Fit(d, rows, prior, flagged, nil, true)
+	both := func() float64 { return tr.Eta[0*2+1] * tr.Fool[flagged[0]] * tr.Fool[flagged[1]] }
+	if tr.Tasks > shared.SampleTasks || tr.Tasks >= d.NumTasks() {
+		t.Fatalf("fit read %d tasks of %d, want at most %d", tr.Tasks, d.NumTasks(), shared.SampleTasks)
+	}
+	sample, perTask := both(), tr.LogLik/float64(tr.Tasks)
+	tr.Refine(d, nil)
+	t.Logf("sample of %d: η(0, 1)·s_a·s_b %.3f, %.4f a task; all: %.3f, %.4f", shared.SampleTasks, sample, perTask, both(), tr.LogLik/float64(tr.Tasks))
+	if tr.Tasks != d.NumTasks() {
+		t.Errorf("refined on %d tasks of %d", tr.Tasks, d.NumTasks())
+	}
+	for _, v := range []float64{sample, both()} {
+		if math.Abs(v-0.3) > 0.04 {
+			t.Errorf("η(0, 1)·s_a·s_b = %.3f, want 0.3", v)
+		}
+	}
+	if all := tr.LogLik / float64(tr.Tasks); math.Abs(all-perTask) > 0.02*math.Abs(perTask) {
+		t.Errorf("log-likelihood %.4f a task on all tasks, %.4f on the sample", all, perTask)
 	}
 }

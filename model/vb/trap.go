@@ -22,7 +22,8 @@ import (
 // than the Bayesian information criterion's price of its extra
 // parameters: ½ log J for each of the K(K−1) trap rates and the chance of
 // being fooled of every flagged worker (the other workers are never
-// fooled). A trap model whose flagged workers all fall below
+// fooled), J the tasks read (on many tasks a sample, shared.SampleTasks;
+// the posterior is then refitted on all). A trap model whose flagged workers all fall below
 // shared.CollapseFool is LA but for a few labels: it is declined without
 // fitting LA. Tasks of known class keep their row.
 //
@@ -68,8 +69,9 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 	}
 	la := shared.Fit(d, rows, prior, nil, b.Gold, false)
 	gain := tr.LogLik - la.LogLik
-	price := 0.5 * float64(k*(k-1)+len(flagged)) * math.Log(float64(max(d.NumTasks(), 2)))
+	price := 0.5 * float64(k*(k-1)+len(flagged)) * math.Log(float64(max(tr.Tasks, 2)))
 	return gain - price, func(out []float64) string {
+		tr.Refine(d, b.Gold)
 		tr.Posterior(d, b.Gold, 0, out)
 		return fmt.Sprintf("true class with shared mistakes of %d workers (trap model, %.3g nats above LA, price %.3g)", len(flagged), gain, price)
 	}
