@@ -1,13 +1,12 @@
 package compare
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
+	"strings"
 
+	"github.com/consensuslab/consensus/internal/shared"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -53,7 +52,10 @@ var ErrNoWorkerModel = errors.New("the fit has no worker model")
 // the true class, under LA, with its fitted workers) whose labels agree
 // beyond what independent workers explain, the most significant first: a
 // posterior predictive check of the independence that every model but
-// ebcc assumes. For labels y_a and y_b of workers a and b on task j, the
+// ebcc assumes. With ρ_j the posterior of task j's true class under LA
+// given the fit's workers, ρ_j(z) ∝ π_z Π_i P_wi(y_i | z) with π the mean
+// of r's output (shared.Posterior; the output itself may be tempered or
+// floored), and labels y_a and y_b of workers a and b on task j, the
 // posterior without both, ρ_j^{−ab}(z) ∝ ρ_j(z) / (P_a(y_a | z) P_b(y_b | z)),
 // gives the probability that two independent labels agree,
 //
@@ -65,7 +67,9 @@ var ErrNoWorkerModel = errors.New("the fit has no worker model")
 // it where the rest of the crowd does not; a model of independent workers
 // reads their agreement as the truth (docs/choosing-a-model.md). On
 // independent simulated crowds no pair reaches the defaults' bars; on the
-// correlated regime its one correlated pair does (TestSharedErrors).
+// correlated regime its one correlated pair does (TestSharedErrors). The
+// default model takes the true class's posterior under a model of shared
+// mistakes (internal/shared) where the evidence asks for it.
 func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 	if r == nil || r.Data == nil {
 		return nil, errors.New("shared errors: no result")
@@ -77,88 +81,20 @@ func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 	if len(r.Probs) != d.NumTasks()*k {
 		return nil, fmt.Errorf("shared errors of model %s: %d probabilities for %d tasks of %d classes", r.Model, len(r.Probs), d.NumTasks(), k)
 	}
-	nw := cmp.Or(s.Workers, 50)
-	// The most active workers, by their labels (ties to the lower index).
-	count := make([]int, d.NumWorkers())
-	for _, w := range d.Worker {
-		count[w]++
+	// The LA posterior of the fit's workers, with the class prior the
+	// mean of its output: the default's output is tempered or floored, or
+	// a model's of shared mistakes, none of which is what the check of
+	// independent workers reads.
+	prior := make([]float64, k)
+	for i, v := range r.Probs {
+		prior[i%k] += v / float64(d.NumTasks())
 	}
-	order := make([]int32, d.NumWorkers())
-	for w := range order {
-		order[w] = int32(w)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(count[b], count[a]) })
-	order = order[:min(nw, len(order))]
-	slot := make([]int, d.NumWorkers())
-	for w := range slot {
-		slot[w] = -1
-	}
-	for i, w := range order {
-		slot[w] = i
-	}
-	n := len(order)
-	type acc struct{ shared, agree, exp, v float64 }
-	pairs := make([]acc, n*n)
-	stride := max(1, d.NumTasks()/cmp.Or(s.MaxTasks, 20_000))
-	pa, pb := make([]float64, k), make([]float64, k)
-	cav, agreeZ := make([]float64, k), make([]float64, k)
-	for j := 0; j < d.NumTasks(); j += stride {
-		ws, ls := d.TaskLabels(j)
-		rho := r.Probs[j*k : (j+1)*k]
-		for i1 := range ws {
-			if slot[ws[i1]] < 0 {
-				continue
-			}
-			for i2 := i1 + 1; i2 < len(ws); i2++ {
-				if slot[ws[i2]] < 0 {
-					continue
-				}
-				a, b, ya, yb := ws[i1], ws[i2], int(ls[i1]), int(ls[i2])
-				if slot[a] > slot[b] {
-					a, b, ya, yb = b, a, yb, ya
-				}
-				var sum float64
-				for z := range k {
-					r.Conditional(a, j, z, pa)
-					r.Conditional(b, j, z, pb)
-					cav[z] = rho[z] / max(pa[ya]*pb[yb], 1e-300)
-					sum += cav[z]
-					agreeZ[z] = 0
-					for y := range k {
-						agreeZ[z] += pa[y] * pb[y]
-					}
-				}
-				var p float64
-				for z := range k {
-					p += cav[z] / sum * agreeZ[z]
-				}
-				c := &pairs[slot[a]*n+slot[b]]
-				c.shared++
-				if ya == yb {
-					c.agree++
-				}
-				c.exp += p
-				c.v += p * (1 - p)
-			}
-		}
-	}
-	minShared := float64(cmp.Or(s.MinShared, 50))
-	zBar, excess := cmp.Or(s.Z, 5), cmp.Or(s.Excess, 0.05)
+	la := make([]float64, len(r.Probs))
+	shared.Posterior(d, prior, r.Conditional, la)
 	var out []WorkerPair
-	for i := range n {
-		for j := i; j < n; j++ {
-			c := pairs[i*n+j]
-			if c.shared < minShared || c.v <= 0 {
-				continue
-			}
-			z := (c.agree - c.exp) / math.Sqrt(c.v)
-			if z >= zBar && (c.agree-c.exp)/c.shared >= excess {
-				out = append(out, WorkerPair{A: order[i], B: order[j], Shared: int(c.shared),
-					Agree: c.agree / c.shared, Expected: c.exp / c.shared, Z: z})
-			}
-		}
+	for _, p := range shared.Pairs(d, la, r.Conditional, shared.Settings(s)) {
+		out = append(out, WorkerPair(p))
 	}
-	slices.SortStableFunc(out, func(a, b WorkerPair) int { return cmp.Compare(b.Z, a.Z) })
 	return out, nil
 }
 
@@ -166,7 +102,8 @@ func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 // workers that SharedErrors reports with its default settings, for a fit
 // of the true class by a model of independent workers (a composite
 // estimator under LA, model.Describe); it writes nothing for other fits.
-// A pair is one worker when it labelled tasks more than once. It returns
+// A pair is one worker when it labelled tasks more than once; a line says
+// when the fit's true class allows for the pair's shared mistakes. It returns
 // w's first write error.
 func WriteSharedErrors(w io.Writer, r *model.Result, max int) error {
 	if r == nil {
@@ -180,6 +117,9 @@ func WriteSharedErrors(w io.Writer, r *model.Result, max int) error {
 	if err != nil {
 		return nil // a fit without workers has no pairs to report
 	}
+	// The default model takes the true class's posterior under shared
+	// mistakes where the evidence asks for it (its Method says so).
+	trap := strings.Contains(r.Method, "shared mistakes")
 	for i, p := range pairs {
 		var err error
 		switch {
@@ -188,6 +128,9 @@ func WriteSharedErrors(w io.Writer, r *model.Result, max int) error {
 		case p.A == p.B:
 			_, err = fmt.Fprintf(w, "shared errors: worker %s labelled tasks more than once, and its repeated labels agree on %.0f%% of %d pairs, where independent labels would on %.0f%% (z = %.1f): they are not independent evidence\n",
 				r.Data.Workers[p.A], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
+		case trap:
+			_, err = fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f): the true class allows for their shared mistakes\n",
+				r.Data.Workers[p.A], r.Data.Workers[p.B], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)
 		default:
 			_, err = fmt.Fprintf(w, "shared errors: workers %s and %s agree on %.0f%% of %d shared tasks, where independent workers would on %.0f%% (z = %.1f): if they share mistakes, a model of independent workers reads them as the truth, and --model ebcc does not\n",
 				r.Data.Workers[p.A], r.Data.Workers[p.B], 100*p.Agree, p.Shared, 100*p.Expected, p.Z)

@@ -297,7 +297,10 @@ const AmbiguousTemper = 0.7
 
 // fitTruth fits the form that gives both answers (Both): the LA fit, its
 // true-class posterior calibrated by temperTruth, and every task's label
-// distribution. A worker fitted under LA takes the tasks' ambiguity for its
+// distribution. Where the labels ask for it the true class's posterior is
+// instead that of the ambiguity model (ambiguousTruth, then tempered) or of
+// the trap model of workers who share mistakes (trapTruth, with TruthFloor
+// mixed in), whichever beats LA by more net of its price. A worker fitted under LA takes the tasks' ambiguity for its
 // own noise; where the labels are ambiguous by that measure (temperature
 // below AmbiguousTemper) the distributions are those of the joint DA fit
 // (vb-da-ds's, with this form's noise model), started from the LA fit's
@@ -309,9 +312,22 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		return nil, 0, err
 	}
 	_, workerOnly := nv.(noise.WorkerOnly)
-	truth, probs := b.ambiguousTruth(d, r.Probs, nv.Conditional, workerOnly)
-	tau := temperTruth(d, probs, b.Gold, nv.Conditional, workerOnly)
-	if truth == "" {
+	// The true class's posterior under ambiguity or under shared mistakes,
+	// whichever has the stronger evidence, if any; otherwise LA's.
+	cond, probs := nv.Conditional, r.Probs
+	ambNet, amb := b.ambiguousTruth(d, r.Probs, cond, workerOnly)
+	trapNet, trap := b.trapTruth(d, r.Probs, cond, workerOnly)
+	var truth string
+	tau := 1.0
+	switch {
+	case trapNet > 0 && trapNet > ambNet:
+		truth = trap(r.Probs)
+		floorTruth(r.Probs, b.Gold, d.NumClasses())
+	case ambNet > 0:
+		truth, probs = amb()
+		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
+	default:
+		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	}
 	a := symmetric(d.NumClasses(), JeffreysPrior)

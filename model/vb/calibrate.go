@@ -17,9 +17,9 @@ import (
 // truth disagrees with the whole crowd costs a bounded log loss.
 const TruthFloor = 1e-3
 
-// ambiguousTruth replaces the true-class posteriors probs (J×K) of an LA
-// fit on d by their posterior under ambiguity (package ambiguity) where
-// the labels ask for it: each task's label distribution q_j = (1 − λ)·e_z +
+// ambiguousTruth weighs the evidence for, and computes, the posterior of
+// the true class under ambiguity (package ambiguity) that replaces the
+// posteriors probs (J×K) of an LA fit on d where the labels ask for it: each task's label distribution q_j = (1 − λ)·e_z +
 // λ·e_d near the vertex of its true class z, λ ~ Beta(U, V) and the
 // distractor d uniform over the other classes, every label's subjective
 // class drawn from q_j, the workers' conditionals those of the fit
@@ -33,10 +33,26 @@ const TruthFloor = 1e-3
 // class keep their one-hot row, and tasks of more than
 // ambiguity.MaxLabels labels their tempered posterior.
 //
-// It returns the method's description and a copy of the LA posteriors,
-// for temperTruth's temperature; or "" and probs itself when it leaves
-// them.
-func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (string, []float64) {
+// It returns the evidence for the ambiguity model, its gain less its price
+// (taken when positive), and the function that replaces probs by its
+// posterior and returns the method's description and a copy of the LA
+// posteriors, for temperTruth's temperature.
+func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (float64, func() (string, []float64)) {
+	prior := classPrior(d, probs)
+	l := ambiguity.NewLabels(d, cond, workerOnly)
+	s := ambiguity.NewSample(l, prior, b.Gold)
+	pr, gain := s.Estimate()
+	net := gain - math.Log(float64(max(s.Tasks(), 2)))
+	return net, func() (string, []float64) {
+		la := slices.Clone(probs)
+		ambiguity.Posterior(l, pr, prior, b.Gold, TruthFloor, probs)
+		return fmt.Sprintf("true class ambiguous around it (λ ~ Beta(%.3g, %.3g), %.3g nats above LA)", pr.U, pr.V, gain), la
+	}
+}
+
+// classPrior returns the mean of the true-class posteriors probs (J×K) of
+// the tasks of d, with one pseudo-task of every class.
+func classPrior(d *data.Dataset, probs []float64) []float64 {
 	k := d.NumClasses()
 	prior := make([]float64, k)
 	for j := 0; j < len(probs); j += k {
@@ -47,15 +63,7 @@ func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int3
 	for c := range prior {
 		prior[c] = (prior[c] + 1) / float64(d.NumTasks()+k)
 	}
-	l := ambiguity.NewLabels(d, cond, workerOnly)
-	s := ambiguity.NewSample(l, prior, b.Gold)
-	pr, gain := s.Estimate()
-	if !(gain > math.Log(float64(max(s.Tasks(), 2)))) {
-		return "", probs
-	}
-	la := slices.Clone(probs)
-	ambiguity.Posterior(l, pr, prior, b.Gold, TruthFloor, probs)
-	return fmt.Sprintf("true class ambiguous around it (λ ~ Beta(%.3g, %.3g), %.3g nats above LA)", pr.U, pr.V, gain), la
+	return prior
 }
 
 // The range of the temperature τ that temperTruth searches, and the

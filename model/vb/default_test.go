@@ -67,14 +67,19 @@ func TestDefaultRegimes(t *testing.T) {
 		regime string
 		// below is how far, at most, the default's accuracy may be below
 		// the Bayes limit's, overMV how far at least above majority
-		// vote's; ece bounds its calibration error.
-		below, overMV, ece float64
+		// vote's, overLA how far at least above vb-la-ds's; ece bounds
+		// its calibration error. method is the true class's form in the
+		// fit's Method.
+		below, overMV, overLA, ece float64
+		method                     string
 	}{
-		{"sparse", 0.01, 0.02, 0.02},
-		{"light", 0.02, 0, 0.025},
-		{"many-classes", 0.025, 0.01, 0.035},
-		{"spammers", 0.01, 0.01, 0.02},
-		{"correlated", 0.03, 0.01, 0.035},
+		{"sparse", 0.01, 0.02, -0.005, 0.02, "tempered by"},
+		{"light", 0.02, 0, -0.005, 0.025, "tempered by"},
+		{"many-classes", 0.025, 0.01, -0.005, 0.035, "tempered by"},
+		{"spammers", 0.01, 0.01, -0.005, 0.02, "tempered by"},
+		// The two workers who share a mistake are found (the trap model
+		// of internal/shared): within half a point of the Bayes limit.
+		{"correlated", 0.005, 0.01, 0.004, 0.02, "shared mistakes of 2 workers"},
 	}
 	for _, c := range cases {
 		t.Run(c.regime, func(t *testing.T) {
@@ -92,8 +97,8 @@ func TestDefaultRegimes(t *testing.T) {
 			if a < mv+c.overMV {
 				t.Errorf("default accuracy %.4f, not %.3f above majority vote's %.4f", a, c.overMV, mv)
 			}
-			if a < la-0.005 {
-				t.Errorf("default accuracy %.4f, below vb-la-ds's %.4f", a, la)
+			if a < la+c.overLA {
+				t.Errorf("default accuracy %.4f, not %.3f above vb-la-ds's %.4f", a, c.overLA, la)
 			}
 			if ece > c.ece {
 				t.Errorf("default ECE %.4f, above %.3f", ece, c.ece)
@@ -101,8 +106,8 @@ func TestDefaultRegimes(t *testing.T) {
 			if def.Distribution == nil {
 				t.Error("no label distribution")
 			}
-			if !strings.Contains(def.Method, "tempered by") {
-				t.Errorf("the default took the true class as ambiguous on LA data: %s", def.Method)
+			if !strings.Contains(def.Method, c.method) {
+				t.Errorf("the default's true class is not %q: %s", c.method, def.Method)
 			}
 		})
 	}
