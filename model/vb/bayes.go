@@ -348,9 +348,12 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	} else {
 		// With the workers frozen every object's update runs to its own
 		// fixed point within a pass (vbDA), so that one pass gives the q_j.
+		// Only the q_j are read, not the bound (distOnly).
 		one := set
 		one.MaxIterations = 1
-		q, err = vbFit(ctx, b.Name(), d, one, nv, newVBDA(d, false, a, b.Gold), vbFrozen, nil)
+		side := newVBDA(d, false, a, b.Gold)
+		side.distOnly = true
+		q, err = vbFit(ctx, b.Name(), d, one, nv, side, vbFrozen, nil)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -190,20 +190,29 @@ func bestTemper(loo, pc []float64, k int) float64 {
 	}
 	if k == 2 {
 		// softmax(τ l)·c = (c_0 + c_1 e^{τ d}) / (1 + e^{τ d}) with
-		// d = l_1 − l_0, from the exponential of −τ|d| ≤ 0.
-		diff := make([]float64, len(loo)/2)
-		for i := range diff {
-			diff[i] = loo[2*i+1] - loo[2*i]
+		// d = l_1 − l_0, from the exponential of −τ|d| ≤ 0: |d| and the
+		// pair (c_0, c_1), swapped where d > 0, are taken once, and the
+		// exponentials of a score in one call (num.MathExpTo, math.Exp's
+		// values four at a time).
+		n := len(loo) / 2
+		abs, c0s, c1s, e := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range abs {
+			d := loo[2*i+1] - loo[2*i]
+			c0, c1 := pc[2*i], pc[2*i+1]
+			if d > 0 {
+				c0, c1 = c1, c0
+			}
+			abs[i], c0s[i], c1s[i] = math.Abs(d), c0, c1
 		}
 		score = func(tau float64) float64 {
+			for i, a := range abs {
+				e[i] = -tau * a
+			}
+			num.MathExpTo(e, e)
 			prod := num.NewProduct()
-			for i, d := range diff {
-				c0, c1 := pc[2*i], pc[2*i+1]
-				if d > 0 {
-					c0, c1 = c1, c0
-				}
-				e := math.Exp(-tau * math.Abs(d))
-				prod.Mul(max((c0+c1*e)/(1+e), 1e-300))
+			c0s, c1s := c0s[:len(e)], c1s[:len(e)]
+			for i, ei := range e {
+				prod.Mul(max((c0s[i]+c1s[i]*ei)/(1+ei), 1e-300))
 			}
 			return prod.Log()
 		}

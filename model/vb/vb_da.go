@@ -48,6 +48,19 @@ type vbDA struct {
 	// generic makes K = 2, 3 and 4 take the generic loop instead of
 	// object2, object3 and object4 (for the test that compares them).
 	generic bool
+	// squarem makes K = 2 with the workers frozen take object2 instead of
+	// object2Newton (for the benchmark that compares them).
+	squarem bool
+	// distOnly says that only the q_j of one pass are wanted: neither the
+	// bound nor the largest change of the outputs (the stopping rule's,
+	// which one pass does not read) is taken for the free objects, whose
+	// rows settleAll only moves, and the fit's LogLikelihood holds only
+	// the clamped objects' terms. The default's one pass given the
+	// workers sets it (fitTruth).
+	distOnly bool
+	// first holds the numbers of object2Newton's first step from the
+	// start of a task of few labels (setFirst), with a fixed at K = 2.
+	first [][2]float64
 }
 
 // object2, object3 and object4 (vb_object_gen.go) are written out from
@@ -126,6 +139,10 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 					prod.Mul(pj[i+gc])
 				}
 				c.bound += prod.Log()
+				continue
+			}
+			if k == 2 && !v.generic && !v.squarem && c.frozen && !v.hier {
+				v.object2Newton(c, pj, gj, gamma)
 				continue
 			}
 			if k == 2 && !v.generic {
@@ -302,6 +319,9 @@ func (v *vbDA) setGlobals(x []float64) float64 {
 				v.lgS[n], _ = math.Lgamma(v.sumA + float64(n))
 				done[n] = true
 			}
+		}
+		if v.k == 2 {
+			v.setFirst()
 		}
 	}
 	return 0

@@ -42,6 +42,11 @@ func (v *vbLA) objects2Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 	d := v.d
 	off := d.Offsets
 	acc := c.acc
+	// end2's work, written out with the chunk's sums, its change and
+	// the product held in locals until the chunk ends: the same
+	// operations in the same order.
+	pr, change := *prod, c.change
+	g0, g1 := c.glob[0], c.glob[1]
 	for j := c.lo; j < c.hi; j++ {
 		a, b := off[j], off[j+1]
 		workers, labels := d.Worker[a:b], d.Label[a:b]
@@ -49,23 +54,48 @@ func (v *vbLA) objects2Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 		s0, s1 := ep0, ep1
 		for i, w := range workers {
 			at := 4*int(w) + 2*int(labels[i])
-			s0, s1 = times2(s0, s1, t[at], t[at+1], prod)
+			s0, s1 = times2(s0, s1, t[at], t[at+1], &pr)
 		}
-		r0, r1 := v.end2(c, j, s0, s1, ep0, ep1, prod)
+		rho := v.rho[2*j : 2*j+2]
+		r0, r1 := rho[0], rho[1]
+		if gc := goldOf(v.gold, j); gc >= 0 {
+			// Clamped, as in objects.
+			switch gc {
+			case 0:
+				pr.Mul(s0 / ep0)
+			case 1:
+				pr.Mul(s1 / ep1)
+			}
+		} else {
+			m := s0 + s1
+			inv := 1 / m
+			r0, r1 = s0*inv, s1*inv
+			change = maxNaN(change, math.Abs(r0-rho[0]))
+			change = maxNaN(change, math.Abs(r1-rho[1]))
+			rho[0], rho[1] = r0, r1
+			g0 += r0
+			g1 += r1
+			pr.Mul(m)
+		}
 		for i, w := range workers {
 			at := 4*int(w) + 2*int(labels[i])
 			acc[at] += r0
 			acc[at+1] += r1
 		}
 	}
+	*prod, c.change = pr, change
+	c.glob[0], c.glob[1] = g0, g1
 }
 
 // times2 returns (s_z p_z), all multiplied by 2⁵⁰⁰ (and prod by
-// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales.
+// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales. Every s_z
+// is compared on its own instead of their max: the same test for s_z ≥ 0
+// and for NaN (no rescaling), without the instructions that Go's max of
+// floats spends on NaN and signed zeros for every label.
 func times2(s0, s1, p0, p1 float64, prod *num.Product) (float64, float64) {
 	s0 *= p0
 	s1 *= p1
-	if max(max(0, s0), s1) < 0x1p-500 {
+	if s0 < 0x1p-500 && s1 < 0x1p-500 {
 		s0 *= 0x1p500
 		s1 *= 0x1p500
 		prod.Scale(-500)
@@ -92,8 +122,8 @@ func (v *vbLA) end2(c *vbChunk, j int, s0, s1, ep0, ep1 float64, prod *num.Produ
 	m := s0 + s1
 	inv := 1 / m
 	r0, r1 := s0*inv, s1*inv
-	c.change = max(c.change, math.Abs(r0-rho[0]))
-	c.change = max(c.change, math.Abs(r1-rho[1]))
+	c.change = maxNaN(c.change, math.Abs(r0-rho[0]))
+	c.change = maxNaN(c.change, math.Abs(r1-rho[1]))
 	rho[0], rho[1] = r0, r1
 	c.glob[0] += r0
 	c.glob[1] += r1
@@ -135,6 +165,11 @@ func (v *vbLA) objects3Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 	d := v.d
 	off := d.Offsets
 	acc := c.acc
+	// end3's work, written out with the chunk's sums, its change and
+	// the product held in locals until the chunk ends: the same
+	// operations in the same order.
+	pr, change := *prod, c.change
+	g0, g1, g2 := c.glob[0], c.glob[1], c.glob[2]
 	for j := c.lo; j < c.hi; j++ {
 		a, b := off[j], off[j+1]
 		workers, labels := d.Worker[a:b], d.Label[a:b]
@@ -142,9 +177,33 @@ func (v *vbLA) objects3Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 		s0, s1, s2 := ep0, ep1, ep2
 		for i, w := range workers {
 			at := 9*int(w) + 3*int(labels[i])
-			s0, s1, s2 = times3(s0, s1, s2, t[at], t[at+1], t[at+2], prod)
+			s0, s1, s2 = times3(s0, s1, s2, t[at], t[at+1], t[at+2], &pr)
 		}
-		r0, r1, r2 := v.end3(c, j, s0, s1, s2, ep0, ep1, ep2, prod)
+		rho := v.rho[3*j : 3*j+3]
+		r0, r1, r2 := rho[0], rho[1], rho[2]
+		if gc := goldOf(v.gold, j); gc >= 0 {
+			// Clamped, as in objects.
+			switch gc {
+			case 0:
+				pr.Mul(s0 / ep0)
+			case 1:
+				pr.Mul(s1 / ep1)
+			case 2:
+				pr.Mul(s2 / ep2)
+			}
+		} else {
+			m := s0 + s1 + s2
+			inv := 1 / m
+			r0, r1, r2 = s0*inv, s1*inv, s2*inv
+			change = maxNaN(change, math.Abs(r0-rho[0]))
+			change = maxNaN(change, math.Abs(r1-rho[1]))
+			change = maxNaN(change, math.Abs(r2-rho[2]))
+			rho[0], rho[1], rho[2] = r0, r1, r2
+			g0 += r0
+			g1 += r1
+			g2 += r2
+			pr.Mul(m)
+		}
 		for i, w := range workers {
 			at := 9*int(w) + 3*int(labels[i])
 			acc[at] += r0
@@ -152,15 +211,20 @@ func (v *vbLA) objects3Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 			acc[at+2] += r2
 		}
 	}
+	*prod, c.change = pr, change
+	c.glob[0], c.glob[1], c.glob[2] = g0, g1, g2
 }
 
 // times3 returns (s_z p_z), all multiplied by 2⁵⁰⁰ (and prod by
-// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales.
+// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales. Every s_z
+// is compared on its own instead of their max: the same test for s_z ≥ 0
+// and for NaN (no rescaling), without the instructions that Go's max of
+// floats spends on NaN and signed zeros for every label.
 func times3(s0, s1, s2, p0, p1, p2 float64, prod *num.Product) (float64, float64, float64) {
 	s0 *= p0
 	s1 *= p1
 	s2 *= p2
-	if max(max(max(0, s0), s1), s2) < 0x1p-500 {
+	if s0 < 0x1p-500 && s1 < 0x1p-500 && s2 < 0x1p-500 {
 		s0 *= 0x1p500
 		s1 *= 0x1p500
 		s2 *= 0x1p500
@@ -190,9 +254,9 @@ func (v *vbLA) end3(c *vbChunk, j int, s0, s1, s2, ep0, ep1, ep2 float64, prod *
 	m := s0 + s1 + s2
 	inv := 1 / m
 	r0, r1, r2 := s0*inv, s1*inv, s2*inv
-	c.change = max(c.change, math.Abs(r0-rho[0]))
-	c.change = max(c.change, math.Abs(r1-rho[1]))
-	c.change = max(c.change, math.Abs(r2-rho[2]))
+	c.change = maxNaN(c.change, math.Abs(r0-rho[0]))
+	c.change = maxNaN(c.change, math.Abs(r1-rho[1]))
+	c.change = maxNaN(c.change, math.Abs(r2-rho[2]))
 	rho[0], rho[1], rho[2] = r0, r1, r2
 	c.glob[0] += r0
 	c.glob[1] += r1
@@ -235,6 +299,11 @@ func (v *vbLA) objects4Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 	d := v.d
 	off := d.Offsets
 	acc := c.acc
+	// end4's work, written out with the chunk's sums, its change and
+	// the product held in locals until the chunk ends: the same
+	// operations in the same order.
+	pr, change := *prod, c.change
+	g0, g1, g2, g3 := c.glob[0], c.glob[1], c.glob[2], c.glob[3]
 	for j := c.lo; j < c.hi; j++ {
 		a, b := off[j], off[j+1]
 		workers, labels := d.Worker[a:b], d.Label[a:b]
@@ -242,9 +311,37 @@ func (v *vbLA) objects4Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 		s0, s1, s2, s3 := ep0, ep1, ep2, ep3
 		for i, w := range workers {
 			at := 16*int(w) + 4*int(labels[i])
-			s0, s1, s2, s3 = times4(s0, s1, s2, s3, t[at], t[at+1], t[at+2], t[at+3], prod)
+			s0, s1, s2, s3 = times4(s0, s1, s2, s3, t[at], t[at+1], t[at+2], t[at+3], &pr)
 		}
-		r0, r1, r2, r3 := v.end4(c, j, s0, s1, s2, s3, ep0, ep1, ep2, ep3, prod)
+		rho := v.rho[4*j : 4*j+4]
+		r0, r1, r2, r3 := rho[0], rho[1], rho[2], rho[3]
+		if gc := goldOf(v.gold, j); gc >= 0 {
+			// Clamped, as in objects.
+			switch gc {
+			case 0:
+				pr.Mul(s0 / ep0)
+			case 1:
+				pr.Mul(s1 / ep1)
+			case 2:
+				pr.Mul(s2 / ep2)
+			case 3:
+				pr.Mul(s3 / ep3)
+			}
+		} else {
+			m := s0 + s1 + s2 + s3
+			inv := 1 / m
+			r0, r1, r2, r3 = s0*inv, s1*inv, s2*inv, s3*inv
+			change = maxNaN(change, math.Abs(r0-rho[0]))
+			change = maxNaN(change, math.Abs(r1-rho[1]))
+			change = maxNaN(change, math.Abs(r2-rho[2]))
+			change = maxNaN(change, math.Abs(r3-rho[3]))
+			rho[0], rho[1], rho[2], rho[3] = r0, r1, r2, r3
+			g0 += r0
+			g1 += r1
+			g2 += r2
+			g3 += r3
+			pr.Mul(m)
+		}
 		for i, w := range workers {
 			at := 16*int(w) + 4*int(labels[i])
 			acc[at] += r0
@@ -253,16 +350,21 @@ func (v *vbLA) objects4Table(c *vbChunk, t []float64, ep []float64, prod *num.Pr
 			acc[at+3] += r3
 		}
 	}
+	*prod, c.change = pr, change
+	c.glob[0], c.glob[1], c.glob[2], c.glob[3] = g0, g1, g2, g3
 }
 
 // times4 returns (s_z p_z), all multiplied by 2⁵⁰⁰ (and prod by
-// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales.
+// 2⁻⁵⁰⁰) when the largest is below 2⁻⁵⁰⁰, as objects rescales. Every s_z
+// is compared on its own instead of their max: the same test for s_z ≥ 0
+// and for NaN (no rescaling), without the instructions that Go's max of
+// floats spends on NaN and signed zeros for every label.
 func times4(s0, s1, s2, s3, p0, p1, p2, p3 float64, prod *num.Product) (float64, float64, float64, float64) {
 	s0 *= p0
 	s1 *= p1
 	s2 *= p2
 	s3 *= p3
-	if max(max(max(max(0, s0), s1), s2), s3) < 0x1p-500 {
+	if s0 < 0x1p-500 && s1 < 0x1p-500 && s2 < 0x1p-500 && s3 < 0x1p-500 {
 		s0 *= 0x1p500
 		s1 *= 0x1p500
 		s2 *= 0x1p500
@@ -295,10 +397,10 @@ func (v *vbLA) end4(c *vbChunk, j int, s0, s1, s2, s3, ep0, ep1, ep2, ep3 float6
 	m := s0 + s1 + s2 + s3
 	inv := 1 / m
 	r0, r1, r2, r3 := s0*inv, s1*inv, s2*inv, s3*inv
-	c.change = max(c.change, math.Abs(r0-rho[0]))
-	c.change = max(c.change, math.Abs(r1-rho[1]))
-	c.change = max(c.change, math.Abs(r2-rho[2]))
-	c.change = max(c.change, math.Abs(r3-rho[3]))
+	c.change = maxNaN(c.change, math.Abs(r0-rho[0]))
+	c.change = maxNaN(c.change, math.Abs(r1-rho[1]))
+	c.change = maxNaN(c.change, math.Abs(r2-rho[2]))
+	c.change = maxNaN(c.change, math.Abs(r3-rho[3]))
 	rho[0], rho[1], rho[2], rho[3] = r0, r1, r2, r3
 	c.glob[0] += r0
 	c.glob[1] += r1

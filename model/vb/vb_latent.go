@@ -217,3 +217,14 @@ func normalised(x []float64) []float64 {
 	}
 	return out
 }
+
+// maxNaN returns max(a, b) for a and b that are not −0: the larger, or NaN
+// if either is NaN, as the built-in max; it is a compare and a branch
+// where the built-in's handling of signed zeros takes several instructions,
+// for the scalar updates' largest change, taken for every object.
+func maxNaN(a, b float64) float64 {
+	if b > a || b != b {
+		return b
+	}
+	return a
+}

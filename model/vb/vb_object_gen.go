@@ -21,7 +21,7 @@ func (v *vbDA) object2(c *vbChunk, pj, gj, gamma []float64) {
 	accel, last := true, math.Inf(1)
 	for it := 0; ; it++ {
 		e0, e1, n0, n1, prod := vbStep2(pj, gj, x0, x1, a0, a1)
-		diff := max(max(0, math.Abs(n0-x0)), math.Abs(n1-x1))
+		diff := maxNaN(maxNaN(0, math.Abs(n0-x0)), math.Abs(n1-x1))
 		if diff >= innerTol && it+1 < maxInner {
 			// SQUAREM as in objects.
 			accel = accel && diff < last
@@ -39,7 +39,7 @@ func (v *vbDA) object2(c *vbChunk, pj, gj, gamma []float64) {
 			// one path and not the other.
 			if vv := float64(w0*w0) + float64(w1*w1); vv > 0 {
 				rr := float64(r0*r0) + float64(r1*r1)
-				alpha = -min(max(math.Sqrt(rr/vv), 1), math.Inf(1))
+				alpha = -maxNaN(1, math.Sqrt(rr/vv)) // squaremLength's min(max(·, 1), +Inf)
 			}
 			p0 := x0 - float64(2*alpha*r0) + float64(alpha*alpha*w0)
 			p1 := x1 - float64(2*alpha*r1) + float64(alpha*alpha*w1)
@@ -98,7 +98,7 @@ func (v *vbDA) object3(c *vbChunk, pj, gj, gamma []float64) {
 	accel, last := true, math.Inf(1)
 	for it := 0; ; it++ {
 		e0, e1, e2, n0, n1, n2, prod := vbStep3(pj, gj, x0, x1, x2, a0, a1, a2)
-		diff := max(max(max(0, math.Abs(n0-x0)), math.Abs(n1-x1)), math.Abs(n2-x2))
+		diff := maxNaN(maxNaN(maxNaN(0, math.Abs(n0-x0)), math.Abs(n1-x1)), math.Abs(n2-x2))
 		if diff >= innerTol && it+1 < maxInner {
 			// SQUAREM as in objects.
 			accel = accel && diff < last
@@ -116,7 +116,7 @@ func (v *vbDA) object3(c *vbChunk, pj, gj, gamma []float64) {
 			// one path and not the other.
 			if vv := float64(w0*w0) + float64(w1*w1) + float64(w2*w2); vv > 0 {
 				rr := float64(r0*r0) + float64(r1*r1) + float64(r2*r2)
-				alpha = -min(max(math.Sqrt(rr/vv), 1), math.Inf(1))
+				alpha = -maxNaN(1, math.Sqrt(rr/vv)) // squaremLength's min(max(·, 1), +Inf)
 			}
 			p0 := x0 - float64(2*alpha*r0) + float64(alpha*alpha*w0)
 			p1 := x1 - float64(2*alpha*r1) + float64(alpha*alpha*w1)
@@ -178,7 +178,7 @@ func (v *vbDA) object4(c *vbChunk, pj, gj, gamma []float64) {
 	accel, last := true, math.Inf(1)
 	for it := 0; ; it++ {
 		e0, e1, e2, e3, n0, n1, n2, n3, prod := vbStep4(pj, gj, x0, x1, x2, x3, a0, a1, a2, a3)
-		diff := max(max(max(max(0, math.Abs(n0-x0)), math.Abs(n1-x1)), math.Abs(n2-x2)), math.Abs(n3-x3))
+		diff := maxNaN(maxNaN(maxNaN(maxNaN(0, math.Abs(n0-x0)), math.Abs(n1-x1)), math.Abs(n2-x2)), math.Abs(n3-x3))
 		if diff >= innerTol && it+1 < maxInner {
 			// SQUAREM as in objects.
 			accel = accel && diff < last
@@ -196,7 +196,7 @@ func (v *vbDA) object4(c *vbChunk, pj, gj, gamma []float64) {
 			// one path and not the other.
 			if vv := float64(w0*w0) + float64(w1*w1) + float64(w2*w2) + float64(w3*w3); vv > 0 {
 				rr := float64(r0*r0) + float64(r1*r1) + float64(r2*r2) + float64(r3*r3)
-				alpha = -min(max(math.Sqrt(rr/vv), 1), math.Inf(1))
+				alpha = -maxNaN(1, math.Sqrt(rr/vv)) // squaremLength's min(max(·, 1), +Inf)
 			}
 			p0 := x0 - float64(2*alpha*r0) + float64(alpha*alpha*w0)
 			p1 := x1 - float64(2*alpha*r1) + float64(alpha*alpha*w1)

@@ -56,11 +56,12 @@ func (f objectForm) Each(format, sep string) string {
 	return strings.Join(parts, sep)
 }
 
-// MaxOf writes max(max(0, t_0), t_1)... for the terms t_z of format.
-func (f objectForm) MaxOf(format string) string {
+// MaxNaNOf writes maxNaN(maxNaN(0, t_0), t_1)... for the terms t_z of
+// format.
+func (f objectForm) MaxNaNOf(format string) string {
 	s := "0"
 	for z := range f.K {
-		s = fmt.Sprintf("max(%s, %s)", s, fmt.Sprintf(format, z))
+		s = fmt.Sprintf("maxNaN(%s, %s)", s, fmt.Sprintf(format, z))
 	}
 	return s
 }

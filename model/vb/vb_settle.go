@@ -57,6 +57,13 @@ func (v *vbDA) settleAll(c *vbChunk) {
 	if n == 0 {
 		return
 	}
+	if v.distOnly && !v.hier {
+		for i, row := range q.rows {
+			copy(row, q.next[i*k:(i+1)*k])
+		}
+		q.reset()
+		return
+	}
 	q.logM = slices.Grow(q.logM[:0], n)[:n]
 	q.lg = slices.Grow(q.lg[:0], n*k)[:n*k]
 	q.psi = slices.Grow(q.psi[:0], n*k)[:n*k]
@@ -82,12 +89,8 @@ func (v *vbDA) settleAll(c *vbChunk) {
 			t += vbBoundTerm(x, v.a[z], lg[z], psi[z])
 		}
 		c.bound += t
-		old, next := q.old[i*k:(i+1)*k], q.next[i*k:(i+1)*k]
-		so, sn := sum(old), sum(next)
-		for z := range next {
-			c.change = max(c.change, math.Abs(next[z]/sn-old[z]/so))
-		}
-		copy(row, next)
+		next := q.next[i*k : (i+1)*k]
+		v.move(c, row, q.old[i*k:(i+1)*k], next)
 		if v.hier {
 			num.DirichletExpLog(q.elog, next)
 			for z, x := range q.elog {
@@ -95,6 +98,21 @@ func (v *vbDA) settleAll(c *vbChunk) {
 			}
 		}
 	}
+	q.reset()
+}
+
+// move adds to c the largest change of an output from old to next and
+// moves the row of γ_j to next.
+func (v *vbDA) move(c *vbChunk, row, old, next []float64) {
+	so, sn := sum(old), sum(next)
+	for z := range next {
+		c.change = max(c.change, math.Abs(next[z]/sn-old[z]/so))
+	}
+	copy(row, next)
+}
+
+// reset empties q for the next batch.
+func (q *vbSettles) reset() {
 	clear(q.rows) // no pointers into γ left behind
 	q.rows, q.nj, q.prod = q.rows[:0], q.nj[:0], q.prod[:0]
 	q.gamma, q.e, q.old, q.next = q.gamma[:0], q.e[:0], q.old[:0], q.next[:0]

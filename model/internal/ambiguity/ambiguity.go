@@ -302,7 +302,9 @@ func (s *Sample) update() {
 		lk, sc = s.l.like(j, lk)
 		s.scale += sc
 		at := len(s.e)
-		s.e = append(s.e, make([]float64, pairs*(n+1))...)
+		// Room for the task's sums, every one of which pairSums writes,
+		// without a zeroed slice to append.
+		s.e = slices.Grow(s.e, pairs*(n+1))[:at+pairs*(n+1)]
 		pairSums(lk, n, s.k, s.e[at:])
 		s.off = append(s.off, len(s.e))
 	}

@@ -1,0 +1,41 @@
+package vb
+
+import (
+	"context"
+	"testing"
+
+	"github.com/consensuslab/consensus/internal/benchdata"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
+)
+
+// BenchmarkVBLAFit measures the default's LA fit (vbLA on the table of
+// its noise posterior, objects2Table, and the posterior's Update) on the
+// speed target's data, 2·10⁶ labels from one-coin workers at K = 2, on one
+// goroutine, in CPU seconds a fit and its passes:
+//
+//	go test ./model/vb -run '^$' -bench VBLAFit -count 5
+func BenchmarkVBLAFit(b *testing.B) {
+	d, err := benchdata.Get(2_000_000, 2, noise.OneCoin{}, latent.LA{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	own := model.Settings{FunctionTol: VBFunctionTol, ParamTol: VBParamTol, Threads: 1}
+	set := own.WithDefaults()
+	var r *model.Result
+	cpu0, _ := benchdata.CPUTime()
+	for b.Loop() {
+		nv, err := defaultForm().posterior(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, err = vbFit(context.Background(), "vb-ds", d, set, nv, newVBLA(d, nil), vbFresh, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu1, ok := benchdata.CPUTime(); ok {
+		b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	}
+	b.ReportMetric(float64(r.Iterations), "iters")
+}
