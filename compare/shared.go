@@ -90,9 +90,11 @@ func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 		prior[i%k] += v / float64(d.NumTasks())
 	}
 	la := make([]float64, len(r.Probs))
-	shared.Posterior(d, prior, r.Conditional, la)
+	only := r.WorkerOnly()
+	shared.Posterior(d, prior, r.Conditional, only, la)
 	var out []WorkerPair
-	for _, p := range shared.Pairs(d, la, r.Conditional, shared.Settings(s)) {
+	set := shared.Settings{Workers: s.Workers, MaxTasks: s.MaxTasks, MinShared: s.MinShared, Z: s.Z, Excess: s.Excess, WorkerOnly: only}
+	for _, p := range shared.Pairs(d, la, r.Conditional, set) {
 		out = append(out, WorkerPair(p))
 	}
 	return out, nil

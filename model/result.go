@@ -139,6 +139,14 @@ func (r *Result) FittedNoise() noise.Evaluator {
 }
 
 // noiseView returns the fitted noise model, or nil for RFE.
+// WorkerOnly reports whether r's conditionals (Conditional) depend on the
+// worker alone, not on the task (noise.WorkerOnly): Dawid-Skene and its
+// restrictions, but not GLAD.
+func (r *Result) WorkerOnly() bool {
+	_, ok := r.noiseView().(noise.WorkerOnly)
+	return ok
+}
+
 func (r *Result) noiseView() NoiseView {
 	if r.view != nil {
 		return r.view

@@ -61,6 +61,9 @@ type Settings struct {
 	// Z and Excess are the least excess reported, in standard deviations
 	// and in agreement share; zero means 5 and 0.05.
 	Z, Excess float64
+	// WorkerOnly says that cond does not depend on the task, so that a
+	// worker's conditionals are read once.
+	WorkerOnly bool
 }
 
 // Pairs returns the pairs of workers of d whose labels agree beyond what
@@ -103,6 +106,30 @@ func Pairs(d *data.Dataset, probs []float64, cond Cond, s Settings) []Pair {
 	stride := max(1, d.NumTasks()/cmp.Or(s.MaxTasks, 20_000))
 	pa, pb := make([]float64, k), make([]float64, k)
 	cav, agreeZ := make([]float64, k), make([]float64, k)
+	// With WorkerOnly, the workers' rows (n×K×K) and every pair's
+	// Σ_y P_a(y | z) P_b(y | z) (n×n×K) once.
+	var rows, agreeAB []float64
+	if s.WorkerOnly {
+		rows = make([]float64, n*k*k)
+		for i, w := range order {
+			for z := range k {
+				cond(w, 0, z, rows[(i*k+z)*k:(i*k+z+1)*k])
+			}
+		}
+		agreeAB = make([]float64, n*n*k)
+		for ia := range n {
+			for ib := ia; ib < n; ib++ {
+				for z := range k {
+					ra, rb := rows[(ia*k+z)*k:(ia*k+z+1)*k], rows[(ib*k+z)*k:(ib*k+z+1)*k]
+					var v float64
+					for y := range k {
+						v += ra[y] * rb[y]
+					}
+					agreeAB[(ia*n+ib)*k+z] = v
+				}
+			}
+		}
+	}
 	for j := 0; j < d.NumTasks(); j += stride {
 		ws, ls := d.TaskLabels(j)
 		rho := probs[j*k : (j+1)*k]
@@ -120,14 +147,20 @@ func Pairs(d *data.Dataset, probs []float64, cond Cond, s Settings) []Pair {
 				}
 				var sum float64
 				for z := range k {
-					cond(a, j, z, pa)
-					cond(b, j, z, pb)
-					cav[z] = rho[z] / max(pa[ya]*pb[yb], 1e-300)
-					sum += cav[z]
-					agreeZ[z] = 0
-					for y := range k {
-						agreeZ[z] += pa[y] * pb[y]
+					if rows != nil {
+						ia, ib := slot[a], slot[b]
+						cav[z] = rho[z] / max(rows[(ia*k+z)*k+ya]*rows[(ib*k+z)*k+yb], 1e-300)
+						agreeZ[z] = agreeAB[(ia*n+ib)*k+z]
+					} else {
+						cond(a, j, z, pa)
+						cond(b, j, z, pb)
+						cav[z] = rho[z] / max(pa[ya]*pb[yb], 1e-300)
+						agreeZ[z] = 0
+						for y := range k {
+							agreeZ[z] += pa[y] * pb[y]
+						}
 					}
+					sum += cav[z]
 				}
 				var p float64
 				for z := range k {
@@ -167,10 +200,24 @@ func Pairs(d *data.Dataset, probs []float64, cond Cond, s Settings) []Pair {
 // class under LA given the workers' conditionals cond and the class prior
 // prior: ρ_j(z) ∝ π_z Π_i P_wi(y_i | z). A fit whose output is not this
 // posterior (tempered, floored, or of another model of the true class)
-// gives Pairs its leave-two-out posteriors this way.
-func Posterior(d *data.Dataset, prior []float64, cond Cond, probs []float64) {
+// gives Pairs its leave-two-out posteriors this way. workerOnly says that
+// cond does not depend on the task, so that a worker's conditionals are
+// read once.
+func Posterior(d *data.Dataset, prior []float64, cond Cond, workerOnly bool, probs []float64) {
 	k := d.NumClasses()
 	p := make([]float64, k)
+	var logs []float64 // log P_w(y | z), W×K×K, with workerOnly
+	if workerOnly {
+		logs = make([]float64, d.NumWorkers()*k*k)
+		for w := range d.NumWorkers() {
+			for z := range k {
+				cond(int32(w), 0, z, p)
+				for y, v := range p {
+					logs[(w*k+z)*k+y] = math.Log(max(v, 1e-300))
+				}
+			}
+		}
+	}
 	for j := range d.NumTasks() {
 		row := probs[j*k : (j+1)*k]
 		for z := range k {
@@ -178,9 +225,14 @@ func Posterior(d *data.Dataset, prior []float64, cond Cond, probs []float64) {
 		}
 		workers, labels := d.TaskLabels(j)
 		for i, w := range workers {
+			y := int(labels[i])
 			for z := range k {
+				if logs != nil {
+					row[z] += logs[(int(w)*k+z)*k+y]
+					continue
+				}
 				cond(w, j, z, p)
-				row[z] += math.Log(max(p[labels[i]], 1e-300))
+				row[z] += math.Log(max(p[y], 1e-300))
 			}
 		}
 		num.SoftmaxFrom(row, row, num.LogSumExp(row))

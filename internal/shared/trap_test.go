@@ -130,10 +130,34 @@ func TestPosteriorLA(t *testing.T) {
 	k := d.NumClasses()
 	want, got := make([]float64, d.NumTasks()*k), make([]float64, d.NumTasks()*k)
 	la.Posterior(d, nil, 0, want)
-	shared.Posterior(d, la.Prior, la.Cond, got)
-	for i := range want {
-		if math.Abs(got[i]-want[i]) > 1e-9 {
-			t.Fatalf("task %d, class %d: posterior %v, want %v", i/k, i%k, got[i], want[i])
+	for _, only := range []bool{false, true} {
+		shared.Posterior(d, la.Prior, la.Cond, only, got)
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-9 {
+				t.Fatalf("worker-only %v, task %d, class %d: posterior %v, want %v", only, i/k, i%k, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestPairsWorkerOnly checks that Pairs finds the same pairs, with the same
+// numbers, whether it reads the workers' conditionals once (WorkerOnly) or
+// at every pair of labels.
+func TestPairsWorkerOnly(t *testing.T) {
+	d := crowd(t, 0.3, 2, 7)
+	rows, prior, _ := start(d)
+	la := shared.Fit(d, rows, prior, nil, nil, false)
+	probs := make([]float64, d.NumTasks()*d.NumClasses())
+	la.Posterior(d, nil, 0, probs)
+	each := shared.Pairs(d, probs, la.Cond, shared.Settings{})
+	once := shared.Pairs(d, probs, la.Cond, shared.Settings{WorkerOnly: true})
+	if len(each) == 0 || len(each) != len(once) {
+		t.Fatalf("%d pairs read at every label, %d read once; want the same, at least one", len(each), len(once))
+	}
+	for i := range each {
+		a, b := each[i], once[i]
+		if a.A != b.A || a.B != b.B || a.Shared != b.Shared || math.Abs(a.Z-b.Z) > 1e-9 || math.Abs(a.Expected-b.Expected) > 1e-12 {
+			t.Errorf("pair %d: %+v read at every label, %+v read once", i, a, b)
 		}
 	}
 }

@@ -44,7 +44,7 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 	}
 	var flagged []int32
 	seen := map[int32]bool{}
-	for _, p := range shared.Pairs(d, probs, cond, shared.Settings{}) {
+	for _, p := range shared.Pairs(d, probs, cond, shared.Settings{WorkerOnly: true}) {
 		for _, w := range []int32{p.A, p.B} {
 			if p.A != p.B && !seen[w] {
 				seen[w] = true
