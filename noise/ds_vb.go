@@ -202,12 +202,16 @@ func (v *dsVB) setMixState(st []float64) {
 
 // The bounds of an estimated prior pseudo-count, and the stopping rule of
 // its fixed point: the relative change of every pseudo-count at most
-// sharedPriorTol, or sharedPriorSteps steps.
+// sharedPriorTol, or sharedPriorSteps steps. The fit carries β from one
+// pass to the next, and the fixed point rarely meets its tolerance: ten
+// steps a pass reach the same fits as fifty did, in fewer passes (at
+// K = 10, 29 against 35 on 2·10⁵ simulated labels), at a fifth of the
+// prior's cost a pass.
 const (
 	minSharedPrior         = 0.05
 	maxSharedConcentration = 50
 	sharedPriorTol         = 1e-5
-	sharedPriorSteps       = 50
+	sharedPriorSteps       = 10
 	// sharedFloor is the least pseudo-count SetWorkerPosterior writes
 	// under a shared prior.
 	sharedFloor = 1e-6
