@@ -46,7 +46,7 @@ for part in "${parts[@]}"; do
     ;;
   da)
     echo "## The paper's synthetic DA design: MSE of the label distributions against the limit"
-    go test ./model -run 'TestDefaultDistributionLimit$' -v -count=1 | grep -o 'seed [0-9]: MSE.*'
+    go test ./model/vb -run 'TestDefaultDistributionLimit$' -v -count=1 | grep -o 'seed [0-9]: MSE.*'
     ;;
   speed)
     echo "## Whole-process CPU seconds (user + system), median of three runs"
