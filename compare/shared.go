@@ -85,10 +85,7 @@ func SharedErrors(r *model.Result, s SharedSettings) ([]WorkerPair, error) {
 	// mean of its output: the default's output is tempered or floored, or
 	// a model's of shared mistakes, none of which is what the check of
 	// independent workers reads.
-	prior := make([]float64, k)
-	for i, v := range r.Probs {
-		prior[i%k] += v / float64(d.NumTasks())
-	}
+	prior := shared.ClassPrior(d, r.Probs)
 	la := make([]float64, len(r.Probs))
 	only := r.WorkerOnly()
 	shared.Posterior(d, prior, r.Conditional, only, la)

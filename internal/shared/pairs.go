@@ -196,6 +196,23 @@ func Pairs(d *data.Dataset, probs []float64, cond Cond, s Settings) []Pair {
 	return out
 }
 
+// ClassPrior returns the mean of the true-class posteriors probs (J×K) of
+// the tasks of d, with one pseudo-task of every class: the class prior of
+// a fit's output, as Posterior and Fit read it.
+func ClassPrior(d *data.Dataset, probs []float64) []float64 {
+	k := d.NumClasses()
+	prior := make([]float64, k)
+	for j := 0; j < len(probs); j += k {
+		for c := range k {
+			prior[c] += probs[j+c]
+		}
+	}
+	for c := range prior {
+		prior[c] = (prior[c] + 1) / float64(d.NumTasks()+k)
+	}
+	return prior
+}
+
 // Posterior writes into probs (J×K) every task's posterior of its true
 // class under LA given the workers' conditionals cond and the class prior
 // prior: ρ_j(z) ∝ π_z Π_i P_wi(y_i | z). A fit whose output is not this

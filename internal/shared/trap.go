@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // The trap model's fixed settings: the Beta(FoolU, FoolV) prior of the
@@ -233,9 +234,9 @@ func (e *estep) reset(t *Trap, trap bool) {
 // weights writes into e.lg the log joint weight of every (z, t) of a task
 // with the labels labels from workers: lg[z*(K+1)+d] for a trap with
 // distractor d ≠ z and lg[z*(K+1)+K] for no trap (−Inf where impossible),
-// and into e.post their posterior, and returns their log-sum. A worker who is never fooled labels a trap as
-// any other task, so that only the labels of the workers who may be fooled
-// set a trap's weight apart.
+// and into e.post their posterior, and returns their log-sum. A worker who
+// is never fooled labels a trap as any other task, so that only the labels
+// of the workers who may be fooled set a trap's weight apart.
 func (e *estep) weights(t *Trap, workers []int32, labels []uint16) float64 {
 	k := e.k
 	for z := range k {
@@ -266,19 +267,9 @@ func (e *estep) weights(t *Trap, workers []int32, labels []uint16) float64 {
 			}
 		}
 	}
-	top := math.Inf(-1)
-	for _, g := range e.lg {
-		top = max(top, g)
-	}
-	var sum float64
-	for c, g := range e.lg {
-		e.post[c] = math.Exp(g - top)
-		sum += e.post[c]
-	}
-	for c := range e.post {
-		e.post[c] /= sum
-	}
-	return top + math.Log(sum)
+	lz := num.LogSumExp(e.lg)
+	num.SoftmaxFrom(e.post, e.lg, lz)
+	return lz
 }
 
 // run adds the expected counts of every task of d in tasks (nil: every

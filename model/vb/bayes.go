@@ -300,8 +300,8 @@ const AmbiguousTemper = 0.7
 // distribution. Where the labels ask for it the true class's posterior is
 // instead that of the ambiguity model (ambiguousTruth, then tempered) or of
 // the trap model of workers who share mistakes (trapTruth, with TruthFloor
-// mixed in), whichever beats LA by more net of its price. A worker fitted under LA takes the tasks' ambiguity for its
-// own noise; where the labels are ambiguous by that measure (temperature
+// mixed in), whichever beats LA by more net of its price. A worker fitted
+// under LA takes the tasks' ambiguity for its own noise; where the labels are ambiguous by that measure (temperature
 // below AmbiguousTemper) the distributions are those of the joint DA fit
 // (vb-da-ds's, with this form's noise model), started from the LA fit's
 // workers, and otherwise q_j ~ Dirichlet(1/2, …, 1/2) given the LA fit's
@@ -322,7 +322,6 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	switch {
 	case trapNet > 0 && trapNet > ambNet:
 		truth = trap(r.Probs)
-		floorTruth(r.Probs, b.Gold, d.NumClasses())
 	case ambNet > 0:
 		truth, probs = amb()
 		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)

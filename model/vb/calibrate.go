@@ -8,6 +8,7 @@ import (
 	"github.com/consensuslab/consensus/internal/num"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/shared"
 	"github.com/consensuslab/consensus/model/internal/ambiguity"
 )
 
@@ -19,8 +20,9 @@ const TruthFloor = 1e-3
 
 // ambiguousTruth weighs the evidence for, and computes, the posterior of
 // the true class under ambiguity (package ambiguity) that replaces the
-// posteriors probs (J×K) of an LA fit on d where the labels ask for it: each task's label distribution q_j = (1 − λ)·e_z +
-// λ·e_d near the vertex of its true class z, λ ~ Beta(U, V) and the
+// posteriors probs (J×K) of an LA fit on d where the labels ask for it:
+// each task's label distribution q_j = (1 − λ)·e_z + λ·e_d near the vertex
+// of its true class z, λ ~ Beta(U, V) and the
 // distractor d uniform over the other classes, every label's subjective
 // class drawn from q_j, the workers' conditionals those of the fit
 // deconvolved by the mean of λ (Labels.SetMean) and the class prior the
@@ -38,7 +40,7 @@ const TruthFloor = 1e-3
 // posterior and returns the method's description and a copy of the LA
 // posteriors, for temperTruth's temperature.
 func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (float64, func() (string, []float64)) {
-	prior := classPrior(d, probs)
+	prior := shared.ClassPrior(d, probs)
 	l := ambiguity.NewLabels(d, cond, workerOnly)
 	s := ambiguity.NewSample(l, prior, b.Gold)
 	pr, gain := s.Estimate()
@@ -48,22 +50,6 @@ func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int3
 		ambiguity.Posterior(l, pr, prior, b.Gold, TruthFloor, probs)
 		return fmt.Sprintf("true class ambiguous around it (λ ~ Beta(%.3g, %.3g), %.3g nats above LA)", pr.U, pr.V, gain), la
 	}
-}
-
-// classPrior returns the mean of the true-class posteriors probs (J×K) of
-// the tasks of d, with one pseudo-task of every class.
-func classPrior(d *data.Dataset, probs []float64) []float64 {
-	k := d.NumClasses()
-	prior := make([]float64, k)
-	for j := 0; j < len(probs); j += k {
-		for c := range k {
-			prior[c] += probs[j+c]
-		}
-	}
-	for c := range prior {
-		prior[c] = (prior[c] + 1) / float64(d.NumTasks()+k)
-	}
-	return prior
 }
 
 // The range of the temperature τ that temperTruth searches, and the

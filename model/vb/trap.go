@@ -23,11 +23,11 @@ import (
 // parameters: ½ log J for each of the K(K−1) trap rates and the chance of
 // being fooled of every flagged worker (the other workers are never
 // fooled), J the tasks read (on many tasks a sample, shared.SampleTasks;
-// the posterior is then refitted on all). A trap model whose flagged workers all fall below
-// shared.CollapseFool is LA but for a few labels: it is declined without
-// fitting LA. Tasks of known class keep their row.
+// the posterior is then refitted on all). A trap model whose flagged
+// workers all fall below shared.CollapseFool is LA but for a few labels:
+// it is declined without fitting LA. Tasks of known class keep their row.
 //
-// Its posterior is not tempered (fitTruth mixes in TruthFloor alone):
+// Its posterior is not tempered, only mixed with TruthFloor:
 // temperTruth's held-out criterion divides a label's P(y | z) out of the
 // posterior, which under the trap model is not that label's likelihood,
 // and on the correlated regime (seeds 1 to 3) it chose τ of 0.15 to 0.23,
@@ -62,7 +62,7 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 			cond(int32(w), 0, z, rows[(w*k+z)*k:(w*k+z+1)*k])
 		}
 	}
-	prior := classPrior(d, probs)
+	prior := shared.ClassPrior(d, probs)
 	tr := shared.Fit(d, rows, prior, flagged, b.Gold, true)
 	if tr.Collapsed {
 		return math.Inf(-1), nil
@@ -72,21 +72,7 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 	price := 0.5 * float64(k*(k-1)+len(flagged)) * math.Log(float64(max(tr.Tasks, 2)))
 	return gain - price, func(out []float64) string {
 		tr.Refine(d, b.Gold)
-		tr.Posterior(d, b.Gold, 0, out)
+		tr.Posterior(d, b.Gold, TruthFloor, out)
 		return fmt.Sprintf("true class with shared mistakes of %d workers (trap model, %.3g nats above LA, price %.3g)", len(flagged), gain, price)
-	}
-}
-
-// floorTruth mixes TruthFloor of the uniform distribution into every row
-// of probs (J×K) but those of tasks of known class.
-func floorTruth(probs []float64, gold []int, k int) {
-	u := TruthFloor / float64(k)
-	for j := 0; j < len(probs); j += k {
-		if goldOf(gold, j/k) >= 0 {
-			continue
-		}
-		for z := j; z < j+k; z++ {
-			probs[z] = (1-TruthFloor)*probs[z] + u
-		}
 	}
 }
