@@ -159,7 +159,7 @@ type SharedPriorer interface {
 	Conjugate
 
 	// WithSharedPrior returns the model with its prior estimated from the
-	// data (for DS, also each worker averaged over a full and a one-coin
+	// data (for DS, also each worker averaged over kinds of confusion
 	// matrix, DS.Averaged).
 	WithSharedPrior() Model
 }

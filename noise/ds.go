@@ -46,11 +46,13 @@ type DS struct {
 	SharedPrior bool
 
 	// Averaged, in variational fits, makes every worker's confusion matrix
-	// an average over two kinds of worker, a full matrix and a one-coin
-	// one (a single accuracy), weighted by the posterior probability of
-	// each kind given the worker's labels, with the share of each kind and
-	// the one-coin accuracies' prior learned from all workers (see dsMix).
-	// Maximum-likelihood fits ignore it.
+	// an average over kinds of worker, a full matrix, a one-coin one (a
+	// single accuracy) and for K > 2 a per-class one (an accuracy a
+	// class), the errors of the last two drawn around the crowd's pattern,
+	// weighted by the posterior probability of each kind given the
+	// worker's labels, with the share of each kind and the kinds' priors
+	// learned from the workers (see dsMix). Maximum-likelihood fits ignore
+	// it.
 	Averaged bool
 }
 

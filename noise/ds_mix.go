@@ -6,24 +6,39 @@ import (
 	"github.com/consensuslab/consensus/internal/num"
 )
 
-// dsMix averages every worker's confusion matrix over two kinds of worker
+// dsMix averages every worker's confusion matrix over kinds of worker
 // (DS.Averaged): a full matrix, rows π_w(z, ·) ~ Dirichlet(β_z), and a
-// one-coin one, P(y | z) = a_w for y = z and (1 − a_w) μ_z(y) otherwise,
-// with a_w ~ Beta(a, b) and μ_z the prior's errors, β_z off the diagonal
-// normalised (uniform under the fixed prior). Given a worker's expected
-// counts C_w(z, y), each kind's evidence is the marginal likelihood of the
-// counts with its parameters integrated out,
+// one-coin one, P(y | z) = a_w for y = z and (1 − a_w) ε_wz(y) otherwise,
+// with a_w ~ Beta(a, b); for K > 2 a third, per-class kind between them,
+// P(y | z) = a_wz for y = z and (1 − a_wz) ε_wz(y) otherwise, with every
+// a_wz ~ Beta(a_c, b_c). (At K = 2 a per-class worker is a full one.) The
+// errors of the one-coin and per-class kinds, ε_wz over the classes y ≠ z,
+// follow the crowd's pattern μ_z (the prior's β_z off the diagonal,
+// normalised; uniform under the fixed prior) up to the worker's own
+// counts: ε_wz ~ Dirichlet(κ μ_z), with a precision κ of each kind, κ_o
+// and κ_c (at K = 2, ε_wz = 1). A large κ holds a worker's errors to the
+// crowd's; a small one lets a busy worker's own pattern show. Given a
+// worker's expected counts C_w(z, y), each kind's evidence is the marginal
+// likelihood of the counts with its parameters integrated out,
 //
-//	F_full = Σ_z log B(β_z + C_w(z, ·)) − log B(β_z),
-//	F_coin = log B(a + c, b + e) − log B(a, b) + Σ_{y≠z} C_w(z, y) log μ_z(y),
+//	F_full  = Σ_z log B(β_z + C_w(z, ·)) − log B(β_z),
+//	F_coin  = log B(a + c, b + e) − log B(a, b) + E_w(κ_o),
+//	F_class = Σ_z [log B(a_c + c_z, b_c + e_z) − log B(a_c, b_c)] + E_w(κ_c),
+//	E_w(κ)  = Σ_z log B(κ μ_z + C_w(z, ≠z)) − log B(κ μ_z),
 //
-// c = Σ_z C_w(z, z) and e the rest, and the worker is of the full kind with
-// posterior probability m_w = σ(logit ρ + F_full − F_coin). The E-step
-// reads the average E[log P(y | z)] = m_w E_full[log π_w(z, y)] + (1 − m_w)
-// E_coin[log P(y | z)]. The share ρ of full workers and the Beta prior
-// (a, b) are estimated from all workers by empirical Bayes (learn). A
-// worker with few labels is then one-coin, one number borrowed from the
-// crowd's accuracies; a busy one with a systematic confusion is full.
+// with c_z = C_w(z, z), e_z = Σ_{y≠z} C_w(z, y) and c and e their sums
+// over z, and the worker is of kind k with posterior probability m_wk ∝
+// ρ_k exp F_k. The E-step reads the average of E[log P(y | z)] over the
+// kinds. The shares ρ_k of the kinds and the priors (a, b), (a_c, b_c),
+// κ_o and κ_c are estimated by empirical Bayes, each from the workers of
+// its kind (learn); the full kind's prior β is the crowd's (dsVB's
+// learnPrior). A worker with few labels is then one-coin, one number
+// borrowed from the crowd's accuracies; a busy one whose accuracy depends
+// on the class is per-class, and one whose errors fit no Dirichlet around
+// the crowd's pattern (an adversary) is full. The per-class kind keeps a
+// busy worker's accuracies and errors where the full kind's evidence,
+// under a prior fitted to a crowd of good workers, spammers and
+// adversaries, pays for K(K − 1) free error rates.
 type dsMix struct {
 	rho  float64   // the share of full workers
 	a, b float64   // the one-coin prior's pseudo-counts
@@ -31,9 +46,12 @@ type dsMix struct {
 	// Per worker, from the last counts: the full kind's log evidence and
 	// the one-coin counts c (diagonal) and e (off it).
 	full, c, e []float64
-	// pat holds, per worker, Σ_{z ≠ y} C_w(z, y) log μ_z(y); lpat the
-	// pattern's logarithms log μ_z(y), K×K (0 on the diagonal).
+	// pat holds, per worker, Σ_{z ≠ y} C_w(z, y) log μ_z(y) (K = 2); lpat
+	// the pattern's logarithms log μ_z(y), K×K (0 on the diagonal).
 	pat, lpat []float64
+	// cls holds the per-class kind and the errors' precisions; nil at
+	// K = 2.
+	cls *dsClass
 }
 
 // Bounds of the mixture's hyperparameters and the steps of their fixed
@@ -42,16 +60,25 @@ const (
 	minMixShare = 0.02
 	mixSteps    = 100
 	mixTol      = 1e-6
+	// classSteps bounds the steps a pass with the per-class kind (K > 2),
+	// whose every step reads all W×K rows: the fit carries the values from
+	// one pass to the next, so that the steps of all passes add up.
+	classSteps = 10
 )
 
 func newDSMix(w, k int, diag, off float64) *dsMix {
-	return &dsMix{rho: 0.5, a: diag, b: off * float64(k-1), m: make([]float64, w),
+	x := &dsMix{rho: 0.5, a: diag, b: off * float64(k-1), m: make([]float64, w),
 		full: make([]float64, w), c: make([]float64, w), e: make([]float64, w),
 		pat: make([]float64, w), lpat: make([]float64, k*k)}
+	if k > 2 {
+		x.rho = 1.0 / 3
+		x.cls = newDSClass(w, k, diag, off)
+	}
+	return x
 }
 
-// counts sets every worker's one-coin counts and full-kind evidence from
-// the expected counts acc (laid out as dsVB's) under the prior rows prior.
+// counts sets every worker's counts and full-kind evidence from the
+// expected counts acc (laid out as dsVB's) under the prior rows prior.
 func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 	k2 := k * k
 	// The prior's pseudo-counts, each row's sum and log B(β_z), once for
@@ -77,13 +104,20 @@ func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 			}
 		}
 	}
+	cl := x.cls
+	if cl != nil {
+		cl.fresh = false
+	}
 	for w := range x.m {
 		base := w * k2
 		var c, e, f, pat float64
 		for z := range k {
-			var nz float64
+			var nz, ez float64
 			for y := range k {
 				n := max(acc[countAt(base, k, z, y)], 0)
+				if cl != nil && y != z {
+					cl.off[base+z*k+y] = n
+				}
 				if n == 0 {
 					continue
 				}
@@ -92,8 +126,12 @@ func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 					c += n
 				} else {
 					e += n
+					ez += n
 					pat += n * x.lpat[z*k+y]
 				}
+			}
+			if cl != nil {
+				cl.cz[w*k+z], cl.ez[w*k+z] = max(acc[countAt(base, k, z, z)], 0), ez
 			}
 			if nz == 0 {
 				continue // the row's evidence is 1
@@ -110,76 +148,71 @@ func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 	}
 }
 
-// learn estimates the share ρ of full workers and the one-coin prior
-// (a, b) by empirical Bayes, from the current values (the fit carries them
-// from one pass to the next). Every step sets each m_w from its evidence,
-// ρ = mean_w m_w, and takes one Newton step on (a, b) for the
-// Beta-binomial likelihood of the workers' one-coin counts (c_w, e_w)
-// weighted by u_w = 1 − m_w,
-//
-//	L(a, b) = Σ_w u_w [log B(a + c_w, b + e_w) − log B(a, b)],
-//
-// whose gradient and Hessian are sums of digammas and trigammas (Minka's
-// fixed point, Estimating a Dirichlet distribution, 2000, eq. 55, where
-// the Hessian is not negative definite), until no value moves by more
-// than mixTol of itself, or mixSteps times; then it sets every m_w.
+// learn estimates the shares of the kinds and their priors by empirical
+// Bayes, from the current values (the fit carries them from one pass to
+// the next). For K > 2 it first takes one step on each precision κ_o and
+// κ_c (precisionStep). Then every step sets each worker's probabilities of
+// the kinds from its evidence, every share to the mean of its
+// probabilities over the workers with labels, and takes one step
+// (betaStep) on each Beta prior for the likelihood of its counts weighted
+// by the workers' probabilities of its kind: the one-coin counts (c_w,
+// e_w) for (a, b), and the counts (c_wz, e_wz) of every row for (a_c,
+// b_c); until no value moves by more than mixTol of itself, or mixSteps
+// times; then it sets every worker's probabilities.
 func (x *dsMix) learn(k int) {
-	for range mixSteps {
+	cl := x.cls
+	u := make([]float64, len(x.m))
+	if cl != nil {
+		// One step on each precision, from the kinds' probabilities and
+		// values under the current ones.
 		x.weights()
-		var s, n float64
-		var ga, gb, haa, hbb, hab, den float64
-		pa, pb, pab := num.Digamma(x.a), num.Digamma(x.b), num.Digamma(x.a+x.b)
-		ta, tb, tab := num.Trigamma(x.a), num.Trigamma(x.b), num.Trigamma(x.a+x.b)
 		for w, m := range x.m {
-			t := x.c[w] + x.e[w]
-			if t <= 0 {
+			u[w] = max(1-m-cl.m[w], 0)
+		}
+		ko := cl.precisionStep(&cl.one, u, x.lpat)
+		kc := cl.precisionStep(&cl.cls, cl.m, x.lpat)
+		if ko != cl.one.kap || kc != cl.cls.kap {
+			cl.one.kap, cl.cls.kap = ko, kc
+			cl.fresh = false
+		}
+	}
+	steps := mixSteps
+	if cl != nil {
+		steps = classSteps
+	}
+	for range steps {
+		x.weights()
+		var s, sc, n float64
+		for w, m := range x.m {
+			u[w] = 0
+			if x.c[w]+x.e[w] <= 0 {
 				continue
 			}
 			s += m
 			n++
-			u := 1 - m
-			if u < 1e-12 {
-				continue
+			u[w] = 1 - m
+			if cl != nil {
+				sc += cl.m[w]
+				u[w] = max(u[w]-cl.m[w], 0)
 			}
-			dn, tn := num.Digamma(x.a+x.b+t), num.Trigamma(x.a+x.b+t)
-			ga += u * (num.Digamma(x.a+x.c[w]) - pa)
-			gb += u * (num.Digamma(x.b+x.e[w]) - pb)
-			den += u * (dn - pab)
-			haa += u * (num.Trigamma(x.a+x.c[w]) - ta)
-			hbb += u * (num.Trigamma(x.b+x.e[w]) - tb)
-			hab += u * (tab - tn)
 		}
 		if n == 0 {
 			break
 		}
-		rho := min(max(s/n, minMixShare), 1-minMixShare)
-		a, b := x.a, x.b
-		if den > 0 && ga > 0 && gb > 0 {
-			// The gradient is (ga − den, gb − den); the Hessian adds the
-			// cross term hab to both diagonal entries.
-			a, b = x.a*ga/den, x.b*gb/den // the fixed point's step
-			haa, hbb = haa+hab, hbb+hab
-			if det := haa*hbb - hab*hab; haa < 0 && det > 0 {
-				fa, fb := ga-den, gb-den
-				da := -(hbb*fa - hab*fb) / det
-				db := -(haa*fb - hab*fa) / det
-				// At most halve or double a value in one step.
-				step := 1.0
-				for _, r := range [...]float64{da / x.a, db / x.b} {
-					if r < -0.5 {
-						step = min(step, -0.5/r)
-					} else if r > 1 {
-						step = min(step, 1/r)
-					}
-				}
-				a, b = x.a+step*da, x.b+step*db
-			}
-			a, b = max(a, minSharedPrior), max(b, minSharedPrior)
-			scale := min(1, maxSharedConcentration/(a+b))
-			a, b = a*scale, b*scale
-		}
-		done := math.Abs(rho-x.rho) <= mixTol*x.rho && math.Abs(a-x.a) <= mixTol*x.a && math.Abs(b-x.b) <= mixTol*x.b
+		rho, rc := clampShares(s/n, sc/n, cl != nil)
+		a, b := betaStep(x.a, x.b, x.c, x.e, u)
+		done := still(rho, x.rho) && still(a, x.a) && still(b, x.b)
 		x.rho, x.a, x.b = rho, a, b
+		if cl != nil {
+			for w, m := range cl.m {
+				for z := range k {
+					cl.u[w*k+z] = m
+				}
+			}
+			ac, bc := betaStep(cl.a, cl.b, cl.cz, cl.ez, cl.u)
+			done = done && still(rc, cl.share) && still(ac, cl.a) && still(bc, cl.b)
+			cl.share, cl.a, cl.b = rc, ac, bc
+		}
 		if done {
 			break
 		}
@@ -187,85 +220,206 @@ func (x *dsMix) learn(k int) {
 	x.weights()
 }
 
-// weights sets every m_w from its evidence under the current
-// hyperparameters.
+// still reports whether next is within mixTol of prev, relative to prev.
+func still(next, prev float64) bool { return math.Abs(next-prev) <= mixTol*prev }
+
+// clampShares returns the shares of the full and the per-class kinds
+// within their bounds: each, and the one-coin kind's, at least
+// minMixShare; rc is 0 without the per-class kind.
+func clampShares(rho, rc float64, class bool) (float64, float64) {
+	if !class {
+		return min(max(rho, minMixShare), 1-minMixShare), 0
+	}
+	rho, rc = max(rho, minMixShare), max(rc, minMixShare)
+	if s := rho + rc; s > 1-minMixShare {
+		// The excess comes off the parts of the shares above the bound.
+		f := (1 - 3*minMixShare) / (s - 2*minMixShare)
+		rho, rc = minMixShare+(rho-minMixShare)*f, minMixShare+(rc-minMixShare)*f
+	}
+	return rho, rc
+}
+
+// weights sets every worker's probabilities of the kinds from its
+// evidence under the current hyperparameters.
 func (x *dsMix) weights() {
 	ab := num.LogBeta(x.a, x.b)
-	logit := math.Log(x.rho / (1 - x.rho))
+	cl := x.cls
+	if cl == nil {
+		logit := math.Log(x.rho / (1 - x.rho))
+		for w := range x.m {
+			coin := num.LogBeta(x.a+x.c[w], x.b+x.e[w]) - ab + x.pat[w]
+			x.m[w] = 1 / (1 + math.Exp(-(logit + x.full[w] - coin)))
+		}
+		return
+	}
+	k := cl.k
+	cl.refresh(x.lpat)
+	// log B(a_c + c_wz, b_c + e_wz) of every row, by one batch of log Γ.
+	n := len(cl.cz)
+	args, lg := cl.betaArgs[:3*n], cl.betaArgs[3*n:]
+	for i, cz := range cl.cz {
+		ez := cl.ez[i]
+		args[i], args[n+i], args[2*n+i] = cl.a+cz, cl.b+ez, cl.a+cl.b+cz+ez
+	}
+	num.LgammaTo(lg, args)
+	for i := range cl.lb {
+		cl.lb[i] = lg[i] + lg[n+i] - lg[2*n+i]
+	}
+	lbc := num.LogBeta(cl.a, cl.b)
+	lf, lc, lo := math.Log(x.rho), math.Log(cl.share), math.Log(1-x.rho-cl.share)
 	for w := range x.m {
-		coin := num.LogBeta(x.a+x.c[w], x.b+x.e[w]) - ab + x.pat[w]
-		x.m[w] = 1 / (1 + math.Exp(-(logit + x.full[w] - coin)))
+		coin := lo + num.LogBeta(x.a+x.c[w], x.b+x.e[w]) - ab + cl.one.ev[w]
+		cls := lc + cl.cls.ev[w]
+		for z := range k {
+			cls += cl.lb[w*k+z] - lbc
+		}
+		full := lf + x.full[w]
+		top := max(coin, cls, full)
+		pf, pc, po := math.Exp(full-top), math.Exp(cls-top), math.Exp(coin-top)
+		s := pf + pc + po
+		x.m[w], cl.m[w] = pf/s, pc/s
 	}
 }
 
+// shares returns worker w's probabilities of the full and the per-class
+// kinds: its posterior ones, or (1, 0) when held (its pseudo-counts all
+// held, see dsVB.mixHeld).
+func (x *dsMix) shares(w int, held bool) (full, class float64) {
+	if held {
+		return 1, 0
+	}
+	if x.cls != nil {
+		class = x.cls.m[w]
+	}
+	return x.m[w], class
+}
+
 // blend writes into elog (a worker's K×K E[log π], row-major, of the full
-// kind) the average over the kinds for worker w, whose weight of the full
-// kind is m, and returns the one-coin kind's share of the divergence from
-// the prior, (1 − m) KL(Beta), plus the kinds' own, KL(m ‖ ρ); the caller
-// weighs the full kind's divergence by m.
-func (x *dsMix) blend(w, k int, m float64, elog []float64) float64 {
+// kind) the average over the kinds for worker w (held: see shares), and
+// returns the other kinds' shares of the divergence from the prior, the
+// one-coin kind's KL(Beta) and the per-class kind's Σ_z KL(Beta_z), with
+// their errors' Σ_z KL(Dirichlet) for K > 2, each weighed by the worker's
+// probability of its kind, plus the kinds' own, KL(m ‖ ρ); the caller
+// weighs the full kind's divergence by the full kind's probability.
+func (x *dsMix) blend(w, k int, held bool, elog []float64) float64 {
+	m, mc := x.shares(w, held)
+	mo := max(1-m-mc, 0)
 	pa, pb := x.a+x.c[w], x.b+x.e[w]
 	ps := num.Digamma(pa + pb)
 	right := num.Digamma(pa) - ps
 	wrong := num.Digamma(pb) - ps
-	for z := range k {
-		for y := range k {
-			v := wrong + x.lpat[z*k+y]
-			if y == z {
-				v = right
+	// KL(Beta(pa, pb) ‖ Beta(a, b)).
+	kl := mo * (num.LogBeta(x.a, x.b) - num.LogBeta(pa, pb) + (pa-x.a)*right + (pb-x.b)*wrong)
+	cl := x.cls
+	if cl == nil {
+		for z := range k {
+			for y := range k {
+				v := wrong + x.lpat[z*k+y]
+				if y == z {
+					v = right
+				}
+				elog[z*k+y] = m*elog[z*k+y] + mo*v
 			}
-			elog[z*k+y] = m*elog[z*k+y] + (1-m)*v
+		}
+	} else {
+		lbc := num.LogBeta(cl.a, cl.b)
+		eo, ec := make([]float64, k), make([]float64, k)
+		for z := range k {
+			qa, qb := cl.a+cl.cz[w*k+z], cl.b+cl.ez[w*k+z]
+			qs := num.Digamma(qa + qb)
+			cr, cw := num.Digamma(qa)-qs, num.Digamma(qb)-qs
+			klo := cl.errRow(w, z, &cl.one, eo)
+			klc := cl.errRow(w, z, &cl.cls, ec)
+			// KL(Beta(qa, qb) ‖ Beta(a_c, b_c)).
+			klc += lbc - cl.lb[w*k+z] + (qa-cl.a)*cr + (qb-cl.b)*cw
+			kl += mo*klo + mc*klc
+			for y := range k {
+				v, vc := wrong+eo[y], cw+ec[y]
+				if y == z {
+					v, vc = right, cr
+				}
+				elog[z*k+y] = m*elog[z*k+y] + mo*v + mc*vc
+			}
 		}
 	}
-	// KL(Beta(pa, pb) ‖ Beta(a, b)).
-	klb := num.LogBeta(x.a, x.b) - num.LogBeta(pa, pb) + (pa-x.a)*right + (pb-x.b)*wrong
-	kl := (1 - m) * klb
-	if m > 0 {
-		kl += m * math.Log(m/x.rho)
+	rho, rc := x.rho, 0.0
+	if cl != nil {
+		rc = cl.share
 	}
-	if m < 1 {
-		kl += (1 - m) * math.Log((1-m)/(1-x.rho))
+	for _, p := range [...][2]float64{{m, rho}, {mc, rc}, {mo, 1 - rho - rc}} {
+		if p[0] > 0 {
+			kl += p[0] * math.Log(p[0]/p[1])
+		}
 	}
 	return kl
 }
 
 // state appends the values the average is computed from, besides the
-// pseudo-counts: the prior's rows β_z (K×K, by prior), ρ, a and b.
+// pseudo-counts: the prior's rows β_z (K×K, by prior), ρ, a and b, and for
+// K > 2 the per-class kind's share ρ_c, a_c, b_c, κ_o and κ_c.
 func (x *dsMix) state(dst []float64, k int, prior func(z, y int) float64) []float64 {
 	for z := range k {
 		for y := range k {
 			dst = append(dst, prior(z, y))
 		}
 	}
-	return append(dst, x.rho, x.a, x.b)
+	dst = append(dst, x.rho, x.a, x.b)
+	if cl := x.cls; cl != nil {
+		dst = append(dst, cl.share, cl.a, cl.b, cl.one.kap, cl.cls.kap)
+	}
+	return dst
 }
 
-// setState sets ρ, a and b, and the prior's rows into beta if it is not
-// nil (an estimated prior), from what state wrote, each within its
-// bounds: Load of Params starts a new posterior where another left off,
-// and within a fit the state follows the pseudo-counts through the fit's
-// SQUAREM steps, which extrapolate it with them (on the shipped data sets
-// the fits take 23 to 303 passes this way, against 42 to 550 with the
-// state learned by Update alone).
+// setState sets the hyperparameters, and the prior's rows into beta if
+// it is not nil (an estimated prior), from what state wrote, each within
+// its bounds: Load of Params starts a new posterior where another left
+// off, and within a fit the state follows the pseudo-counts through the
+// fit's SQUAREM steps, which extrapolate it with them (on the shipped data
+// sets the fits take 23 to 303 passes this way, against 42 to 550 with
+// the state learned by Update alone).
 func (x *dsMix) setState(s []float64, k int, beta []float64) {
 	for i := range beta { // nil: a fixed prior
 		beta[i] = max(s[i], minSharedPrior)
 	}
-	x.rho = min(max(s[k*k], minMixShare), 1-minMixShare)
-	x.a, x.b = max(s[k*k+1], minSharedPrior), max(s[k*k+2], minSharedPrior)
+	s = s[k*k:]
+	x.a, x.b = max(s[1], minSharedPrior), max(s[2], minSharedPrior)
+	cl := x.cls
+	if cl == nil || len(s) < 8 {
+		x.rho, _ = clampShares(s[0], 0, false)
+		return
+	}
+	x.rho, cl.share = clampShares(s[0], s[3], true)
+	cl.a, cl.b = max(s[4], minSharedPrior), max(s[5], minSharedPrior)
+	cl.one.kap = min(max(s[6], minSharedPrior), maxSharedConcentration)
+	cl.cls.kap = min(max(s[7], minSharedPrior), maxSharedConcentration)
+	cl.fresh = false
 }
 
-// mean writes worker w's posterior mean P(y | z) over the kinds, given the
-// full kind's row mean full.
-func (x *dsMix) mean(w, z int, m float64, full []float64) {
+// mean writes worker w's posterior mean P(y | z) over the kinds (held:
+// see shares), given the full kind's row mean full.
+func (x *dsMix) mean(w, z int, held bool, full []float64) {
+	m, mc := x.shares(w, held)
+	mo := max(1-m-mc, 0)
 	k := len(full)
 	pa, pb := x.a+x.c[w], x.b+x.e[w]
 	right := pa / (pa + pb)
+	cl := x.cls
 	for y := range full {
-		v := (1 - right) * math.Exp(x.lpat[z*k+y])
-		if y == z {
+		var v, vc float64
+		switch {
+		case y == z:
 			v = right
+			if cl != nil {
+				vc = (cl.a + cl.cz[w*k+z]) / (cl.a + cl.b + cl.cz[w*k+z] + cl.ez[w*k+z])
+			}
+		case cl == nil:
+			v = (1 - right) * math.Exp(x.lpat[z*k+y])
+		default:
+			mu, n, ez := math.Exp(x.lpat[z*k+y]), cl.off[(w*k+z)*k+y], cl.ez[w*k+z]
+			v = (1 - right) * (cl.one.kap*mu + n) / (cl.one.kap + ez)
+			qa, qb := cl.a+cl.cz[w*k+z], cl.b+ez
+			vc = qb / (qa + qb) * (cl.cls.kap*mu + n) / (cl.cls.kap + ez)
 		}
-		full[y] = m*full[y] + (1-m)*v
+		full[y] = m*full[y] + mo*v + mc*vc
 	}
 }

@@ -87,16 +87,18 @@ func TestMixKinds(t *testing.T) {
 
 // TestMixPriorGradient checks that learn ends at a stationary point of the
 // one-coin prior's likelihood, Σ_w u_w [log B(a + c_w, b + e_w) − log
-// B(a, b)] with u_w = 1 − m_w, by its gradient in finite differences.
+// B(a, b)] with u_w the worker's probability of the one-coin kind, by its
+// gradient in finite differences.
 func TestMixPriorGradient(t *testing.T) {
 	acc, k := mixCounts(200, 50, 20, 30)
 	x := newDSMix(220, k, DefaultPriorDiag, DefaultPriorOff)
 	x.counts(acc, k, func(z, y int) float64 { return 1 })
 	x.learn(k)
+	coin := func(w int) float64 { return 1 - x.m[w] - x.cls.m[w] }
 	lik := func(p []float64) float64 {
 		var l float64
-		for w, m := range x.m {
-			l += (1 - m) * (num.LogBeta(p[0]+x.c[w], p[1]+x.e[w]) - num.LogBeta(p[0], p[1]))
+		for w := range x.m {
+			l += coin(w) * (num.LogBeta(p[0]+x.c[w], p[1]+x.e[w]) - num.LogBeta(p[0], p[1]))
 		}
 		return l
 	}
@@ -106,8 +108,8 @@ func TestMixPriorGradient(t *testing.T) {
 	}
 	g := fd.Gradient(nil, lik, at, &fd.Settings{Formula: fd.Central})
 	var scale float64
-	for _, m := range x.m {
-		scale += 1 - m
+	for w := range x.m {
+		scale += coin(w)
 	}
 	t.Logf("prior Beta(%.4f, %.4f), gradient %.3g over %.1f weighted workers", x.a, x.b, g, scale)
 	for i, v := range g {

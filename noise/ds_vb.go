@@ -84,8 +84,8 @@ type dsVB struct {
 	// beta holds the prior's rows β_z, K×K, when they are estimated by
 	// empirical Bayes (DS.SharedPrior); nil: diag and off.
 	beta []float64
-	// mix averages every worker over a full and a one-coin confusion
-	// matrix (DS.Averaged); nil: full matrices only.
+	// mix averages every worker over kinds of confusion matrix
+	// (DS.Averaged); nil: full matrices only.
 	mix *dsMix
 	// heldState holds the averaged state when Hold was called, for the
 	// values of it that Hold marks.
@@ -127,7 +127,9 @@ func (v *dsVB) Accumulate(lo, hi int, g, acc []float64) { v.e.BackpropProb(lo, h
 
 // Params returns λ, laid out as the worker rows; with DS.Averaged, followed
 // by the state the average is computed from (dsMix.state): the prior's rows
-// β_z, the share ρ of full workers and the one-coin prior (a, b), so that
+// β_z, the share ρ of full workers, the one-coin prior (a, b) and, for
+// K > 2, the per-class kind's share ρ_c and prior (a_c, b_c) and the
+// errors' precisions κ_o and κ_c, so that
 // Load of Params in a new posterior gives the same probabilities.
 func (v *dsVB) Params(dst []float64) []float64 {
 	dst = append(dst, v.lam...)
@@ -379,8 +381,9 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 		}
 		if v.mix != nil {
 			for w := lo; w < hi; w++ {
-				m := v.mixWeight(w)
-				kl := v.mix.blend(w, k, m, v.e.logPi[w*k2:(w+1)*k2])
+				held := v.mixHeld(w)
+				kl := v.mix.blend(w, k, held, v.e.logPi[w*k2:(w+1)*k2])
+				m, _ := v.mix.shares(w, held)
 				for z := range k {
 					v.kl[w*k+z] *= m
 				}
@@ -398,21 +401,21 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 	return kl
 }
 
-// mixWeight returns worker w's weight of the full kind under DS.Averaged:
-// its posterior m_w, or 1 for a worker whose pseudo-counts are all held
-// (Hold), which were written from the averaged posterior means
-// (SetWorkerPosterior of WorkerValues) and so hold the average already.
-func (v *dsVB) mixWeight(w int) float64 {
+// mixHeld reports whether worker w's pseudo-counts are all held (Hold)
+// under DS.Averaged: they were written from the averaged posterior means
+// (SetWorkerPosterior of WorkerValues) and so hold the average already,
+// and the worker counts as of the full kind.
+func (v *dsVB) mixHeld(w int) bool {
 	if v.fixed == nil {
-		return v.mix.m[w]
+		return false
 	}
 	k2 := v.e.k * v.e.k
 	for _, f := range v.fixed[w*k2 : (w+1)*k2] {
 		if !f {
-			return v.mix.m[w]
+			return false
 		}
 	}
-	return 1
+	return true
 }
 
 // SetThreads sets the number of goroutines of Update (Threaded).
@@ -433,7 +436,7 @@ func (v *dsVB) Conditional(w int32, _ int, z int, p []float64) {
 		p[y] = x / s
 	}
 	if v.mix != nil {
-		v.mix.mean(int(w), z, v.mixWeight(int(w)), p)
+		v.mix.mean(int(w), z, v.mixHeld(int(w)), p)
 	}
 }
 

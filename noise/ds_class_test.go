@@ -1,0 +1,236 @@
+package noise
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/diff/fd"
+
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// classCounts returns the expected counts (laid out as dsVB's
+// accumulator) of a crowd at K = 4 whose true classes are known: light
+// one-coin workers of accuracy 0.8 with one label a class, then busy
+// workers (perRow labels a class) whose accuracy depends on the class,
+// 0.95 on classes 0 and 1 and 0.55 on 2 and 3, each with errors of its own
+// (a row of weights drawn from Exp(1)), then busy adversaries who report
+// the next class with probability 0.8.
+func classCounts(light, class, adv, perRow int) (acc []float64, k int) {
+	k = 4
+	rng := rand.New(rand.NewPCG(5, 6))
+	acc = make([]float64, (light+class+adv)*k*k)
+	for w := range light + class + adv {
+		base := w * k * k
+		n := perRow
+		if w < light {
+			n = 1
+		}
+		for z := range k {
+			// The worker's P(y | z) for this row.
+			p := make([]float64, k)
+			switch {
+			case w < light:
+				for y := range p {
+					p[y] = 0.2 / float64(k-1)
+				}
+				p[z] = 0.8
+			case w < light+class:
+				var s float64
+				for y := range p {
+					if y != z {
+						p[y] = rng.ExpFloat64()
+						s += p[y]
+					}
+				}
+				a := 0.95
+				if z >= 2 {
+					a = 0.55
+				}
+				for y := range p {
+					p[y] *= (1 - a) / s
+				}
+				p[z] = a
+			default:
+				for y := range p {
+					p[y] = 0.2 / float64(k-1)
+				}
+				p[(z+1)%k] = 0.8
+			}
+			for range n {
+				u, y := rng.Float64(), 0
+				for y < k-1 && u >= p[y] {
+					u -= p[y]
+					y++
+				}
+				acc[countAt(base, k, z, y)]++
+			}
+		}
+	}
+	return acc, k
+}
+
+// learned returns the mixture of classCounts's crowd after passes calls
+// of learn: the fit carries the hyperparameters from one pass to the
+// next.
+func learned(passes int) *dsMix {
+	const light, class, adv = 200, 40, 10
+	acc, k := classCounts(light, class, adv, 50)
+	x := newDSMix(light+class+adv, k, DefaultPriorDiag, DefaultPriorOff)
+	x.counts(acc, k, func(z, y int) float64 { return 1 })
+	for range passes {
+		x.learn(k)
+	}
+	return x
+}
+
+// TestMixClassKind checks the kinds at K = 4 on a crowd of known classes:
+// the busy workers whose accuracy depends on the class are of the
+// per-class kind, the adversaries (whose errors follow no Dirichlet around
+// the crowd's pattern) of the full kind, and the light workers not of the
+// full kind. (With one label a class, a light worker's evidence hardly
+// tells the one-coin kind from the per-class one, whose predictions for
+// it are alike; here the shares make them mostly per-class.)
+func TestMixClassKind(t *testing.T) {
+	x := learned(20)
+	mean := func(p []float64, lo, hi int) float64 {
+		var s float64
+		for _, v := range p[lo:hi] {
+			s += v
+		}
+		return s / float64(hi-lo)
+	}
+	cl := x.cls
+	light, class, full := mean(cl.m, 0, 200), mean(cl.m, 200, 240), mean(x.m, 240, 250)
+	lightFull := mean(x.m, 0, 200)
+	t.Logf("per-class: light %.3f, busy %.3f; full: light %.3f, adversaries %.3f; κ_o %.3g, κ_c %.3g", light, class, lightFull, full, cl.one.kap, cl.cls.kap)
+	if class < 0.95 || full < 0.95 || lightFull > 0.1 {
+		t.Errorf("kinds: busy per-class workers %.3f per-class, adversaries %.3f full, light workers %.3f per-class and %.3f full", class, full, light, lightFull)
+	}
+}
+
+// TestMixClassPriorGradient checks that learn, carried over passes, ends
+// at a stationary point of the likelihoods of the per-class kind's prior
+// (a_c, b_c), Σ_w m_w Σ_z [log B(a_c + c_wz, b_c + e_wz) − log B(a_c,
+// b_c)], and of the errors' precisions, Σ_w u_w E_w(κ) with u_w the
+// worker's probability of the one-coin kind (κ_o) or of the per-class
+// kind (κ_c), by their gradients in finite differences, for each value
+// not at its bound.
+func TestMixClassPriorGradient(t *testing.T) {
+	x := learned(60)
+	cl := x.cls
+	k := cl.k
+	coin := make([]float64, len(x.m))
+	var scale float64
+	for w, m := range x.m {
+		coin[w] = 1 - m - cl.m[w]
+		scale += 1
+	}
+	beta := func(p []float64) float64 {
+		var l float64
+		for i := range cl.cz {
+			if cl.cz[i]+cl.ez[i] > 0 {
+				l += cl.m[i/k] * (num.LogBeta(p[0]+cl.cz[i], p[1]+cl.ez[i]) - num.LogBeta(p[0], p[1]))
+			}
+		}
+		return l
+	}
+	errs := func(u []float64) func([]float64) float64 {
+		return func(p []float64) float64 {
+			e := newErrKind(p[0], k, len(x.m))
+			e.fill(cl, x.lpat)
+			var l float64
+			for w := range u {
+				l += u[w] * e.ev[w]
+			}
+			return l
+		}
+	}
+	for _, c := range []struct {
+		name string
+		f    func([]float64) float64
+		at   []float64
+	}{
+		{"(a_c, b_c)", beta, []float64{cl.a, cl.b}},
+		{"κ_o", errs(coin), []float64{cl.one.kap}},
+		{"κ_c", errs(cl.m), []float64{cl.cls.kap}},
+	} {
+		if sum(c.at) >= maxSharedConcentration*(1-1e-9) {
+			t.Logf("%s = %.4g at the cap", c.name, c.at)
+			continue
+		}
+		g := fd.Gradient(nil, c.f, c.at, &fd.Settings{Formula: fd.Central, Step: 1e-4})
+		t.Logf("%s = %.4g, gradient %.3g", c.name, c.at, g)
+		for i, v := range g {
+			if math.Abs(v) > 1e-4*scale {
+				t.Errorf("%s: gradient[%d] = %g at the learned value", c.name, i, v)
+			}
+		}
+	}
+}
+
+// TestErrKindValues checks the errors' batched values against their
+// formulas computed one term at a time with math.Lgamma and num.Digamma:
+// every worker's evidence E_w(κ), and errRow's expectations and
+// divergence, KL(Dirichlet(κ μ_z + C_w(z, ≠z)) ‖ Dirichlet(κ μ_z)), which
+// is also checked against num.DirichletKL.
+func TestErrKindValues(t *testing.T) {
+	x := learned(3)
+	cl := x.cls
+	k := cl.k
+	for _, kap := range []float64{0.3, 4, maxSharedConcentration} {
+		e := newErrKind(kap, k, len(x.m))
+		e.fill(cl, x.lpat)
+		errs := make([]float64, k)
+		for w := range x.m {
+			var ev float64
+			for z := range k {
+				// The row's prior and posterior pseudo-counts over y ≠ z.
+				var prior, post []float64
+				for y := range k {
+					if y != z {
+						p := kap * math.Exp(x.lpat[z*k+y])
+						prior = append(prior, p)
+						post = append(post, p+cl.off[(w*k+z)*k+y])
+					}
+				}
+				ev += logB(post) - logB(prior)
+				kl := cl.errRow(w, z, &e, errs)
+				want := make([]float64, len(post))
+				num.DirichletExpLog(want, post)
+				i := 0
+				for y := range k {
+					if y == z {
+						continue
+					}
+					// ψ(Σ post) and ψ(κ + e_wz) differ in rounding, and
+					// mathext.Digamma's series is accurate to about 1e-10
+					// where the rounding crosses its switch at 7.
+					if d := math.Abs(errs[y] - want[i]); d > 1e-9 {
+						t.Errorf("κ %g, worker %d, row %d: E[log ε(%d)] = %g, want %g", kap, w, z, y, errs[y], want[i])
+					}
+					i++
+				}
+				if wkl := num.DirichletKL(post, prior, want, num.DirichletLogNorm(prior)); math.Abs(kl-wkl) > 1e-9*max(1, math.Abs(wkl)) {
+					t.Errorf("κ %g, worker %d, row %d: divergence %g, want %g", kap, w, z, kl, wkl)
+				}
+			}
+			if math.Abs(e.ev[w]-ev) > 1e-9*max(1, math.Abs(ev)) {
+				t.Errorf("κ %g, worker %d: evidence %g, want %g", kap, w, e.ev[w], ev)
+			}
+		}
+	}
+}
+
+// logB returns log B(a) = Σ log Γ(a_i) − log Γ(Σ a_i), term by term.
+func logB(a []float64) float64 {
+	var l, s float64
+	for _, v := range a {
+		lg, _ := math.Lgamma(v)
+		l += lg
+		s += v
+	}
+	lg, _ := math.Lgamma(s)
+	return l - lg
+}
