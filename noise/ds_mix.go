@@ -49,6 +49,9 @@ type dsMix struct {
 	// pat holds, per worker, Σ_{z ≠ y} C_w(z, y) log μ_z(y) (K = 2); lpat
 	// the pattern's logarithms log μ_z(y), K×K (0 on the diagonal).
 	pat, lpat []float64
+	// lgArgs and lgVals are counts' scratch: the arguments of log Γ of a
+	// block of workers and their values.
+	lgArgs, lgVals []float64
 	// cls holds the per-class kind and the errors' precisions; nil at
 	// K = 2.
 	cls *dsClass
@@ -108,44 +111,85 @@ func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 	if cl != nil {
 		cl.fresh = false
 	}
-	for w := range x.m {
-		base := w * k2
-		var c, e, f, pat float64
-		for z := range k {
-			var nz, ez float64
-			for y := range k {
-				n := max(acc[countAt(base, k, z, y)], 0)
-				if cl != nil && y != z {
-					cl.off[base+z*k+y] = n
+	// The full kind's evidence needs log Γ of K + 1 values a row; they are
+	// taken by num.LgammaTo (math.Lgamma's values, vectorised) for a block
+	// of workers at a time, and summed in the order of the formula.
+	rowArgs := k + 1
+	if len(x.lgArgs) < countsBlock*k*rowArgs {
+		x.lgArgs = make([]float64, countsBlock*k*rowArgs)
+		x.lgVals = make([]float64, countsBlock*k*rowArgs)
+	}
+	for lo := 0; lo < len(x.m); lo += countsBlock {
+		hi := min(lo+countsBlock, len(x.m))
+		args := x.lgArgs[:0]
+		for w := lo; w < hi; w++ {
+			base := w * k2
+			var c, e, pat float64
+			for z := range k {
+				var nz, ez float64
+				for y := range k {
+					n := max(acc[countAt(base, k, z, y)], 0)
+					if cl != nil && y != z {
+						cl.off[base+z*k+y] = n
+					}
+					if n == 0 {
+						continue
+					}
+					nz += n
+					if y == z {
+						c += n
+					} else {
+						e += n
+						ez += n
+						pat += n * x.lpat[z*k+y]
+					}
 				}
-				if n == 0 {
+				if cl != nil {
+					cl.cz[w*k+z], cl.ez[w*k+z] = max(acc[countAt(base, k, z, z)], 0), ez
+				}
+				if nz == 0 {
+					continue // the row's evidence is 1
+				}
+				for y := range k {
+					args = append(args, pr[z*k+y]+max(acc[countAt(base, k, z, y)], 0))
+				}
+				args = append(args, sums[z]+nz)
+			}
+			x.c[w], x.e[w], x.pat[w] = c, e, pat
+		}
+		lg := x.lgVals[:len(args)]
+		num.LgammaTo(lg, args)
+		for w := lo; w < hi; w++ {
+			// log B(β_z + C_w(z, ·)) − log B(β_z) of every row with counts.
+			var f float64
+			for z := range k {
+				if x.c[w]+x.e[w] == 0 || rowEmpty(acc, w*k2, k, z) {
 					continue
 				}
-				nz += n
-				if y == z {
-					c += n
-				} else {
-					e += n
-					ez += n
-					pat += n * x.lpat[z*k+y]
+				for _, v := range lg[:k] {
+					f += v
 				}
+				f -= lg[k] + lnB[z]
+				lg = lg[rowArgs:]
 			}
-			if cl != nil {
-				cl.cz[w*k+z], cl.ez[w*k+z] = max(acc[countAt(base, k, z, z)], 0), ez
-			}
-			if nz == 0 {
-				continue // the row's evidence is 1
-			}
-			// log B(β_z + C_w(z, ·)) − log B(β_z).
-			for y := range k {
-				lg, _ := math.Lgamma(pr[z*k+y] + max(acc[countAt(base, k, z, y)], 0))
-				f += lg
-			}
-			lg, _ := math.Lgamma(sums[z] + nz)
-			f -= lg + lnB[z]
+			x.full[w] = f
 		}
-		x.c[w], x.e[w], x.full[w], x.pat[w] = c, e, f, pat
 	}
+}
+
+// countsBlock is the number of workers whose log Γ values counts takes in
+// one batch.
+const countsBlock = 64
+
+// rowEmpty reports whether row z of the worker at base in acc (laid out
+// as dsVB's) holds no positive count.
+func rowEmpty(acc []float64, base, k, z int) bool {
+	for y := range k {
+		if acc[countAt(base, k, z, y)] > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // learn estimates the shares of the kinds and their priors by empirical
