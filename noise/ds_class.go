@@ -1,8 +1,6 @@
 package noise
 
 import (
-	"os"
-	"strconv"
 	"math"
 
 	"github.com/consensuslab/consensus/internal/num"
@@ -107,7 +105,7 @@ type errKind struct {
 func newDSClass(w, k int, diag, off float64) *dsClass {
 	// The errors start held to the crowd's pattern.
 	return &dsClass{k: k, share: 1.0 / 3, a: diag, b: off * float64(k-1),
-		one: newErrKind(maxErrPrecision, k, w), cls: newErrKind(maxErrPrecision, k, w),
+		one: newErrKind(maxSharedConcentration, k, w), cls: newErrKind(maxSharedConcentration, k, w),
 		m: make([]float64, w), cz: make([]float64, w*k), ez: make([]float64, w*k),
 		off: make([]float64, w*k*k), lb: make([]float64, w*k),
 		u: make([]float64, w*k), args: make([]float64, w*k*k), betaArgs: make([]float64, 6*w*k)}
@@ -257,12 +255,5 @@ func (cl *dsClass) precisionStep(e *errKind, u, lpat []float64) float64 {
 	if c := kap*g + kap*kap*h; c < 0 {
 		next = kap * math.Exp(max(min(-kap*g/c, 1), -1))
 	}
-	return min(max(next, minSharedPrior), maxErrPrecision)
+	return min(max(next, minSharedPrior), maxSharedConcentration)
 }
-
-var maxErrPrecision = func() float64 {
-	if v, err := strconv.ParseFloat(os.Getenv("KCAP"), 64); err == nil {
-		return v
-	}
-	return maxSharedConcentration
-}()

@@ -1,8 +1,6 @@
 package noise
 
 import (
-	"fmt"
-	"os"
 	"math"
 
 	"github.com/consensuslab/consensus/internal/num"
@@ -264,7 +262,6 @@ func (x *dsMix) learn(k int) {
 		}
 	}
 	x.weights()
-	x.debug()
 }
 
 // still reports whether next is within mixTol of prev, relative to prev.
@@ -437,8 +434,8 @@ func (x *dsMix) setState(s []float64, k int, beta []float64) {
 	}
 	x.rho, cl.share = clampShares(s[0], s[3], true)
 	cl.a, cl.b = max(s[4], minSharedPrior), max(s[5], minSharedPrior)
-	cl.one.kap = min(max(s[6], minSharedPrior), maxErrPrecision)
-	cl.cls.kap = min(max(s[7], minSharedPrior), maxErrPrecision)
+	cl.one.kap = min(max(s[6], minSharedPrior), maxSharedConcentration)
+	cl.cls.kap = min(max(s[7], minSharedPrior), maxSharedConcentration)
 	cl.fresh = false
 }
 
@@ -469,21 +466,4 @@ func (x *dsMix) mean(w, z int, held bool, full []float64) {
 		}
 		full[y] = m*full[y] + mo*v + mc*vc
 	}
-}
-
-func init() { debugMix = os.Getenv("DEBUGMIX") != "" }
-
-var debugMix bool
-
-func (x *dsMix) debug() {
-	if !debugMix || x.cls == nil {
-		return
-	}
-	cl := x.cls
-	var sf, sc float64
-	for w := range x.m {
-		sf += x.m[w]
-		sc += cl.m[w]
-	}
-	fmt.Fprintf(os.Stderr, "rho %.3f rc %.3f a,b %.3g %.3g ac,bc %.3g %.3g ko %.3g kc %.3g | mean m full %.3f class %.3f\n", x.rho, cl.share, x.a, x.b, cl.a, cl.b, cl.one.kap, cl.cls.kap, sf/float64(len(x.m)), sc/float64(len(x.m)))
 }
