@@ -257,3 +257,69 @@ func (cl *dsClass) precisionStep(e *errKind, u, lpat []float64) float64 {
 	}
 	return min(max(next, minSharedPrior), maxSharedConcentration)
 }
+
+// weightsClass is weights for K > 2, with the per-class kind: every
+// worker's three evidences (dsMix), from the errors' values (refresh) and
+// log B(a_c + c_wz, b_c + e_wz) of every row, which it keeps in lb for
+// blend; ab is log B(a, b).
+func (x *dsMix) weightsClass(ab float64) {
+	cl := x.cls
+	k := cl.k
+	cl.refresh(x.lpat)
+	// log B(a_c + c_wz, b_c + e_wz) of every row, by one batch of log Γ.
+	n := len(cl.cz)
+	args, lg := cl.betaArgs[:3*n], cl.betaArgs[3*n:]
+	for i, cz := range cl.cz {
+		ez := cl.ez[i]
+		args[i], args[n+i], args[2*n+i] = cl.a+cz, cl.b+ez, cl.a+cl.b+cz+ez
+	}
+	num.LgammaTo(lg, args)
+	for i := range cl.lb {
+		cl.lb[i] = lg[i] + lg[n+i] - lg[2*n+i]
+	}
+	lbc := num.LogBeta(cl.a, cl.b)
+	lf, lc, lo := math.Log(x.rho), math.Log(cl.share), math.Log(1-x.rho-cl.share)
+	for w := range x.m {
+		coin := lo + num.LogBeta(x.a+x.c[w], x.b+x.e[w]) - ab + cl.one.ev[w]
+		cls := lc + cl.cls.ev[w]
+		for z := range k {
+			cls += cl.lb[w*k+z] - lbc
+		}
+		full := lf + x.full[w]
+		top := max(coin, cls, full)
+		pf, pc, po := math.Exp(full-top), math.Exp(cls-top), math.Exp(coin-top)
+		s := pf + pc + po
+		x.m[w], cl.m[w] = pf/s, pc/s
+	}
+}
+
+// blendClass is blend's average for K > 2: into elog (the full kind's
+// E[log π] of worker w, weight m) it mixes the one-coin kind's (weight mo;
+// right and wrong are its E[log a_w] and E[log(1 − a_w)]) and the
+// per-class kind's (weight mc), each with its errors' E[log ε_wz]
+// (errRow), and it returns their weighted divergences from the priors.
+func (x *dsMix) blendClass(w int, m, mc, mo, right, wrong float64, elog []float64) float64 {
+	cl := x.cls
+	k := cl.k
+	var kl float64
+	lbc := num.LogBeta(cl.a, cl.b)
+	eo, ec := make([]float64, k), make([]float64, k)
+	for z := range k {
+		qa, qb := cl.a+cl.cz[w*k+z], cl.b+cl.ez[w*k+z]
+		qs := num.Digamma(qa + qb)
+		cr, cw := num.Digamma(qa)-qs, num.Digamma(qb)-qs
+		klo := cl.errRow(w, z, &cl.one, eo)
+		klc := cl.errRow(w, z, &cl.cls, ec)
+		// KL(Beta(qa, qb) ‖ Beta(a_c, b_c)).
+		klc += lbc - cl.lb[w*k+z] + (qa-cl.a)*cr + (qb-cl.b)*cw
+		kl += mo*klo + mc*klc
+		for y := range k {
+			v, vc := wrong+eo[y], cw+ec[y]
+			if y == z {
+				v, vc = right, cr
+			}
+			elog[z*k+y] = m*elog[z*k+y] + mo*v + mc*vc
+		}
+	}
+	return kl
+}

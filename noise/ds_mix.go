@@ -296,33 +296,7 @@ func (x *dsMix) weights() {
 		}
 		return
 	}
-	k := cl.k
-	cl.refresh(x.lpat)
-	// log B(a_c + c_wz, b_c + e_wz) of every row, by one batch of log Γ.
-	n := len(cl.cz)
-	args, lg := cl.betaArgs[:3*n], cl.betaArgs[3*n:]
-	for i, cz := range cl.cz {
-		ez := cl.ez[i]
-		args[i], args[n+i], args[2*n+i] = cl.a+cz, cl.b+ez, cl.a+cl.b+cz+ez
-	}
-	num.LgammaTo(lg, args)
-	for i := range cl.lb {
-		cl.lb[i] = lg[i] + lg[n+i] - lg[2*n+i]
-	}
-	lbc := num.LogBeta(cl.a, cl.b)
-	lf, lc, lo := math.Log(x.rho), math.Log(cl.share), math.Log(1-x.rho-cl.share)
-	for w := range x.m {
-		coin := lo + num.LogBeta(x.a+x.c[w], x.b+x.e[w]) - ab + cl.one.ev[w]
-		cls := lc + cl.cls.ev[w]
-		for z := range k {
-			cls += cl.lb[w*k+z] - lbc
-		}
-		full := lf + x.full[w]
-		top := max(coin, cls, full)
-		pf, pc, po := math.Exp(full-top), math.Exp(cls-top), math.Exp(coin-top)
-		s := pf + pc + po
-		x.m[w], cl.m[w] = pf/s, pc/s
-	}
+	x.weightsClass(ab)
 }
 
 // shares returns worker w's probabilities of the full and the per-class
@@ -366,25 +340,7 @@ func (x *dsMix) blend(w, k int, held bool, elog []float64) float64 {
 			}
 		}
 	} else {
-		lbc := num.LogBeta(cl.a, cl.b)
-		eo, ec := make([]float64, k), make([]float64, k)
-		for z := range k {
-			qa, qb := cl.a+cl.cz[w*k+z], cl.b+cl.ez[w*k+z]
-			qs := num.Digamma(qa + qb)
-			cr, cw := num.Digamma(qa)-qs, num.Digamma(qb)-qs
-			klo := cl.errRow(w, z, &cl.one, eo)
-			klc := cl.errRow(w, z, &cl.cls, ec)
-			// KL(Beta(qa, qb) ‖ Beta(a_c, b_c)).
-			klc += lbc - cl.lb[w*k+z] + (qa-cl.a)*cr + (qb-cl.b)*cw
-			kl += mo*klo + mc*klc
-			for y := range k {
-				v, vc := wrong+eo[y], cw+ec[y]
-				if y == z {
-					v, vc = right, cr
-				}
-				elog[z*k+y] = m*elog[z*k+y] + mo*v + mc*vc
-			}
-		}
+		kl += x.blendClass(w, m, mc, mo, right, wrong, elog)
 	}
 	rho, rc := x.rho, 0.0
 	if cl != nil {
