@@ -172,7 +172,7 @@ func TestBayesPosteriorCalibrated(t *testing.T) {
 		"glad": {Tasks: 10000, Workers: 100, Classes: 5, LabelsPerTask: 3, Activity: 0.9, Noise: noise.GLAD{}, Latent: latent.LA{}, Seed: 2},
 		"mace": {Tasks: 10000, Workers: 100, Classes: 3, LabelsPerTask: 5, Activity: 0.5, Noise: noise.MACE{}, Latent: latent.LA{}, Seed: 2},
 	}
-	names := []string{"sparse", "light", "many-classes", "spammers", "correlated", "ambiguous", "glad", "mace"}
+	names := []string{"sparse", "light", "many-classes", "spammers", "adversarial", "sparse-many", "correlated", "ambiguous", "glad", "mace"}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			c, ok := cases[name]

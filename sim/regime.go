@@ -49,6 +49,21 @@ var regimes = []regime{
 				Spammers: 0.1, Adversaries: 0.05,
 			}
 		}},
+	{"adversarial", "LA Dawid-Skene with 5 classes, 4,000 objects with 3 labels each among 50 workers chosen uniformly; 20% uniform spammers and 20% adversaries (labels shifted by one class), the rest P(z|z) ~ U[0.55, 0.95] with errors of their own",
+		func() Settings {
+			return Settings{
+				Tasks: 4000, Workers: 50, Classes: 5, LabelsPerTask: 3,
+				Noise: noise.DS{}, Latent: latent.LA{},
+				Spammers: 0.2, Adversaries: 0.2,
+			}
+		}},
+	{"sparse-many", "LA Dawid-Skene with 10 classes, 5,000 objects with 2 labels each among 300 workers whose activity falls off as 1/rank; P(z|z) ~ U[0.55, 0.95] with errors of their own",
+		func() Settings {
+			return Settings{
+				Tasks: 5000, Workers: 300, Classes: 10, LabelsPerTask: 2, Activity: 1,
+				Noise: noise.DS{}, Latent: latent.LA{},
+			}
+		}},
 	{"correlated", "LA Dawid-Skene, 4,000 objects with 5 labels each; two prolific workers label 5/6 of the objects (a third of all labels) and both call class 1 a subtype of 30% of class 0's objects; 98 other workers (activity 1/rank^0.5); P(z|z) ~ U[0.7, 0.95]",
 		func() Settings {
 			return Settings{
@@ -72,8 +87,8 @@ var regimes = []regime{
 }
 
 // Regimes returns the names of the regimes Regime knows, in a fixed order:
-// sparse, light, many-classes, spammers, correlated, ambiguous and
-// da-paper.
+// sparse, light, many-classes, spammers, adversarial, sparse-many,
+// correlated, ambiguous and da-paper.
 func Regimes() []string {
 	s := make([]string, len(regimes))
 	for i, r := range regimes {
@@ -102,6 +117,10 @@ func RegimeSummary(name string) string {
 //   - "light": many workers of whom most give few labels;
 //   - "many-classes": ten classes, confusions between neighbouring ones;
 //   - "spammers": uniform spammers and adversaries;
+//   - "adversarial": many spammers and adversaries, few labels an object,
+//     five classes;
+//   - "sparse-many": ten classes, two labels an object, most workers
+//     giving few labels;
 //   - "correlated": two prolific workers who share a systematic confusion;
 //   - "ambiguous": objects whose label distributions spread around their
 //     true class, from clear to split;

@@ -168,6 +168,45 @@ func TestRegimeSpammers(t *testing.T) {
 	}
 }
 
+func TestRegimeAdversarial(t *testing.T) {
+	c, tr, perTask, _ := regimeData(t, "adversarial")
+	count := map[Kind]int{}
+	for _, k := range tr.Kind {
+		count[k]++
+	}
+	if c.Classes != 5 || count[Spammer] != 10 || count[Adversary] != 10 || count[Normal] != 30 {
+		t.Errorf("%d classes and kinds %v, want 5 classes, 10 spammers, 10 adversaries, 30 normal workers", c.Classes, count)
+	}
+	for j, n := range perTask {
+		if n != 3 {
+			t.Fatalf("object %d has %d labels, want 3", j, n)
+		}
+	}
+}
+
+func TestRegimeSparseMany(t *testing.T) {
+	c, _, perTask, counts := regimeData(t, "sparse-many")
+	if c.Classes != 10 || len(perTask) != 5000 {
+		t.Fatalf("%d classes, %d objects, want 10 and 5000", c.Classes, len(perTask))
+	}
+	for j, n := range perTask {
+		if n != 2 {
+			t.Fatalf("object %d has %d labels, want 2", j, n)
+		}
+	}
+	var few int
+	for _, n := range counts {
+		if n < 20 {
+			few++
+		}
+	}
+	t.Logf("%d of 300 workers give fewer than 20 labels", few)
+	if few < 150 {
+		t.Errorf("%d of 300 workers give fewer than 20 labels, want most", few)
+	}
+	within(t, "activity slope over ranks 20-200", activitySlope(counts, 20, 200), -1, 0.1)
+}
+
 func TestRegimeCorrelated(t *testing.T) {
 	c, err := Regime("correlated", 1)
 	if err != nil {
