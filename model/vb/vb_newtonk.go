@@ -1,0 +1,413 @@
+package vb
+
+import (
+	"math"
+
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// objectNewton is vbDA.objects' update of one object without a known class
+// at K ≥ 3 with the workers frozen and only the q_j read (distOnly, the
+// default's label distributions given the LA fit's workers, in one pass):
+// the fixed point γ = F(γ) = a + Σ_i φ_i(γ) of the generic loop, found by
+// Newton's method on G(γ) = F(γ) − γ instead of SQUAREM. It reports
+// whether it found it; if not, gamma is unchanged and the object takes
+// the generic loop.
+//
+// With φ_iz ∝ exp ψ(γ_z) P(y_i | z), S_z = Σ_i φ_iz and M = Σ_i φ_i φ_iᵀ,
+//
+//	∂F_z/∂γ_z' = (S_z δ_zz' − M_zz') ψ'(γ_z') = (A D)_zz',
+//
+// A = diag(S) − M, D = diag(ψ'(γ)), and Newton's step Δ solves
+// (I − A D) Δ = G. A is symmetric and positive semi-definite (a sum of the
+// labels' covariances diag(φ_i) − φ_i φ_iᵀ), so that with d = √ψ'(γ) the
+// system is H y = d∘G, Δ = y/d, with H = I − diag(d) A diag(d) symmetric
+// (newtonScratch.solve). The rows of A sum to zero, so that H d⁻¹ = d⁻¹,
+// and d∘G is orthogonal to d⁻¹ (Σ_z G_z = 0 where Σγ = Σa + n_j, which F
+// keeps): Σ_z Δ_z = 0, for H + μI as well.
+//
+// G is the gradient, in the metric D, of the object's bound given its
+// weights' optimum, L(γ) = Σ_i log Σ_z exp ψ(γ_z) P(y_i | z) +
+// Σ_z [log Γ(γ_z) − (γ_z − a_z) ψ(γ_z)] + const on Σγ = Σa + n_j
+// (∇L = D G there), and −D^½ H D^½ its Hessian at a fixed point: the
+// fixed points F's iteration reaches are L's maxima, where H is positive
+// definite, and F's step raises L (it is coordinate ascent).
+//
+// The steps are Newton's while each lowers Σ_z G_z², stays within
+// γ_z > a_z (every F_z lies in (a_z, a_z + n_j), and so does the fixed
+// point) and H is positive definite; once max_z |G_z| < newtonTol, one
+// last Newton step is taken without evaluating G after it, as in
+// object2Newton. Where a step fails, the object turns to ascent on L
+// (newtonAscent). The start γ_j = a + (label counts) takes exp ψ and ψ'
+// from vbDA.firstK.
+func (v *vbDA) objectNewton(c *vbChunk, pj, gamma []float64) bool {
+	k := v.k
+	nk := c.newtonScratch(k, len(pj)/k)
+	x, xn, y := nk.x[:k], nk.xn[:k], nk.y[:k]
+	copy(x, gamma)
+	r2, rmax, _ := v.newtonEval(nk, pj, x, v.firstKAt(len(pj)/k, gamma), false)
+	for evals := 1; evals < maxInner && r2 <= math.MaxFloat64; evals++ {
+		ok := nk.solve(pj, 0) && v.inside(x, y, 1)
+		if rmax < newtonTol {
+			if ok {
+				for z := range x {
+					x[z] += y[z]
+				}
+			}
+			copy(gamma, x)
+			return true
+		}
+		if !ok {
+			return v.newtonAscent(nk, pj, gamma, evals)
+		}
+		for z := range x {
+			xn[z] = x[z] + y[z]
+		}
+		r2n, rmaxn, _ := v.newtonEval(nk, pj, xn, nil, false)
+		if !(r2n < r2) {
+			return v.newtonAscent(nk, pj, gamma, evals+1)
+		}
+		copy(x, xn)
+		r2, rmax = r2n, rmaxn
+	}
+	return false
+}
+
+// newtonAscent ends objectNewton from γ in nk.x, after evals evaluations,
+// by ascent on L: every step is Newton's for H + μI (μ ≥ 0 the least of 0,
+// 10⁻⁶, 10⁻⁵, … for which it is positive definite), an ascent direction of
+// L, cut to stay within γ_z > a_z and halved until L rises by at least
+// 10⁻⁴ of its slope (Armijo's rule) or Σ_z G_z² falls to a quarter; if
+// no step does, F's own. Once max_z |G_z| < newtonTol and H is positive
+// definite, the last Newton step is taken as in objectNewton. It gives up
+// after newtonMaxEvals evaluations.
+func (v *vbDA) newtonAscent(nk *newtonScratch, pj, gamma []float64, evals int) bool {
+	k := v.k
+	x, xn, g, y, dx := nk.x[:k], nk.xn[:k], nk.g[:k], nk.y[:k], nk.dx[:k]
+	r2, rmax, l := v.newtonEval(nk, pj, x, nil, true)
+	for evals++; evals < newtonMaxEvals && r2 <= math.MaxFloat64; {
+		mu := 0.0
+		for !nk.solve(pj, mu) {
+			mu = max(10*mu, 1e-6)
+			if mu > 1e6 {
+				return false
+			}
+		}
+		if rmax < newtonTol && mu == 0 && v.inside(x, y, 1) {
+			for z := range x {
+				x[z] += y[z]
+			}
+			copy(gamma, x)
+			return true
+		}
+		var slope float64
+		t := nk.t[:k]
+		for z := range dx {
+			dx[z] = y[z]
+			slope += t[z] * g[z] * dx[z]
+		}
+		step := 1.0
+		for z, d := range dx {
+			if d < 0 {
+				step = min(step, 0.9*(x[z]-v.a[z])/-d)
+			}
+		}
+		accepted := false
+		for ; step > 1e-10 && evals < newtonMaxEvals; step /= 2 {
+			for z := range xn {
+				xn[z] = x[z] + step*dx[z]
+			}
+			r2n, rmaxn, ln := v.newtonEval(nk, pj, xn, nil, true)
+			evals++
+			if ln >= l+1e-4*step*slope || r2n < r2/4 {
+				copy(x, xn)
+				r2, rmax, l, accepted = r2n, rmaxn, ln, true
+				break
+			}
+		}
+		if !accepted {
+			// F's step, from x's own evaluation.
+			v.newtonEval(nk, pj, x, nil, false)
+			for z := range x {
+				x[z] += g[z]
+			}
+			r2, rmax, l = v.newtonEval(nk, pj, x, nil, true)
+			evals += 2
+		}
+	}
+	return false
+}
+
+// newtonMaxEvals is the most evaluations of G that objectNewton takes for
+// an object.
+const newtonMaxEvals = 200
+
+// inside reports whether x + s·y lies within γ_z > a_z.
+func (v *vbDA) inside(x, y []float64, s float64) bool {
+	for z, az := range v.a {
+		if !(x[z]+s*y[z] > az) {
+			return false
+		}
+	}
+	return true
+}
+
+// newtonEval evaluates objectNewton's numbers at γ = x into nk: exp ψ(γ)
+// and ψ'(γ) (from first, vbDA.firstK, if it is not nil), the labels'
+// weights φ_i, S and G = a + S − γ, and returns Σ_z G_z², max_z |G_z|
+// and, if bound is set, L(γ) but for its constant.
+func (v *vbDA) newtonEval(nk *newtonScratch, pj, x []float64, first [][2]float64, bound bool) (r2, rmax, l float64) {
+	k := v.k
+	g, s, e, t, u := nk.g[:k], nk.s[:k], nk.e[:k], nk.t[:k], nk.u[:len(pj)]
+	if first != nil {
+		for z := range k {
+			f := first[z*(newtonStarts+1)+int(math.Round(x[z]-v.a[z]))]
+			e[z], t[z] = f[0], f[1]
+		}
+	} else {
+		for z, xz := range x {
+			sz, wz, tz := digammaParts(xz)
+			e[z], t[z] = num.Exp(sz)*wz, tz
+		}
+	}
+	// The labels' weights φ_i, rows of u, and their sums S.
+	clear(s)
+	prod := num.NewProduct()
+	for i := 0; i+k <= len(pj); i += k {
+		p, ui := pj[i:i+k], u[i:i+k]
+		var m float64
+		for z, pz := range p {
+			w := e[z] * pz
+			ui[z] = w
+			m += w
+		}
+		if bound {
+			prod.Mul(m)
+		}
+		inv := 1 / m
+		for z, w := range ui {
+			w *= inv
+			ui[z] = w
+			s[z] += w
+		}
+	}
+	for z := range g {
+		g[z] = v.a[z] + s[z] - x[z]
+		r2 += g[z] * g[z]
+		rmax = max(rmax, math.Abs(g[z]))
+	}
+	if !bound {
+		return r2, rmax, 0
+	}
+	l = prod.Log()
+	for z, xz := range x {
+		psi := math.Log(e[z])
+		if !(e[z] > 0x1p-1000) {
+			psi = num.Digamma(xz)
+		}
+		lg, _ := math.Lgamma(xz)
+		l += lg - (xz-v.a[z])*psi
+	}
+	return r2, rmax, l
+}
+
+// newtonScratch holds objectNewton's numbers for one object: K each for
+// γ, a trial γ, G, S, exp ψ(γ), ψ'(γ), the step in the form solve gives
+// it and as a change of γ; the labels' weights (n×K); and the system's
+// matrix and its own vectors.
+type newtonScratch struct {
+	k                        int
+	x, xn, g, s, e, t, y, dx []float64
+	u, h, c, r, b, w, v      []float64
+}
+
+// newtonScratch returns c's scratch for objectNewton on an object of n
+// labels and K classes.
+func (c *vbChunk) newtonScratch(k, n int) *newtonScratch {
+	nk := &c.newton
+	if nk.k != k {
+		nk.k = k
+		for _, p := range []*[]float64{&nk.x, &nk.xn, &nk.g, &nk.s, &nk.e, &nk.t, &nk.y, &nk.dx, &nk.c, &nk.r, &nk.v} {
+			*p = make([]float64, k)
+		}
+		nk.h = make([]float64, k*k)
+	}
+	if len(nk.u) < n*k {
+		nk.u = make([]float64, max(n*k, 2*len(nk.u)))
+	}
+	if len(nk.b) < n {
+		m := max(n, 2*len(nk.b))
+		nk.b, nk.w = make([]float64, m), make([]float64, m)
+	}
+	if m := min(n, k); len(nk.h) < m*m {
+		nk.h = make([]float64, m*m)
+	}
+	return nk
+}
+
+// newtonMinC is the least c_z = 1 − S_z ψ'(γ_z) for which solve takes
+// the form of n×n: below it, C⁻¹ would magnify the rounding.
+const newtonMinC = 1e-8
+
+// solve writes into y Newton's step Δ of objectNewton, the solution of
+// (I − A D) Δ = G with A = diag(S) − Σ_i φ_i φ_iᵀ and D = diag(ψ'), given
+// the n labels' weights φ_i as the rows of u, S in s, ψ' in t and G in g,
+// and reports whether its matrix was positive definite (not, the step is
+// not taken). With C = diag(c), c_z = 1 − S_z ψ'_z, the matrix is
+// C + Φᵀ Φ D (Φ the n×K matrix of the weights). With fewer labels than
+// classes and every c_z above newtonMinC, w = Φ D Δ solves the n×n system
+// (I + Φ D C⁻¹ Φᵀ) w = Φ D C⁻¹ G and Δ = C⁻¹ (G − Φᵀ w) (Woodbury's
+// identity); otherwise, with d = √ψ', y = d∘Δ solves the K×K system
+// H y = d∘G, H = diag(c) + Σ_i (d∘φ_i)(d∘φ_i)ᵀ symmetric. Each is solved
+// by Cholesky's factorisation.
+func (nk *newtonScratch) solve(pj []float64, mu float64) bool {
+	k := nk.k
+	n := len(pj) / k
+	u, s, t, g, y := nk.u[:n*k], nk.s[:k], nk.t[:k], nk.g[:k], nk.y[:k]
+	c, r := nk.c[:k], nk.r[:k]
+	small := n < k
+	for z := range c {
+		c[z] = 1 - s[z]*t[z] + mu
+		r[z] = t[z] / c[z]
+		small = small && c[z] > newtonMinC
+	}
+	if small {
+		h, b, w, v := nk.h[:n*n], nk.b[:n], nk.w[:n], nk.v[:k]
+		for i := range n {
+			ui := u[i*k : (i+1)*k]
+			var bi float64
+			for z, x := range ui {
+				v[z] = x * r[z]
+				bi += v[z] * g[z]
+			}
+			b[i] = bi
+			row := h[i*n : (i+1)*n]
+			for j := i; j < n; j++ {
+				uj := u[j*k : (j+1)*k]
+				var dot float64
+				for z, x := range v {
+					dot += x * uj[z]
+				}
+				row[j] = dot
+			}
+			row[i]++
+		}
+		if !cholSolve(h, n, b, w) {
+			return false
+		}
+		for z := range y {
+			y[z] = g[z]
+		}
+		for i, wi := range w {
+			ui := u[i*k : (i+1)*k]
+			for z := range y {
+				y[z] -= ui[z] * wi
+			}
+		}
+		for z := range y {
+			y[z] /= c[z]
+		}
+		return true
+	}
+	h, d, v := nk.h[:k*k], nk.r[:k], nk.v[:k]
+	clear(h)
+	for z := range d {
+		d[z] = math.Sqrt(t[z])
+		h[z*k+z] = c[z]
+	}
+	for i := range n {
+		ui := u[i*k : (i+1)*k]
+		for z, x := range ui {
+			v[z] = x * d[z]
+		}
+		for z, vz := range v {
+			row := h[z*k : (z+1)*k]
+			for w := z; w < k; w++ {
+				row[w] += vz * v[w]
+			}
+		}
+	}
+	for z := range v {
+		v[z] = d[z] * g[z]
+	}
+	if !cholSolve(h, k, v, y) {
+		return false
+	}
+	for z := range y {
+		y[z] /= d[z]
+	}
+	return true
+}
+
+// cholSolve solves H x = b for the symmetric m×m matrix H given by its
+// upper triangle in h (row-major, overwritten by its Cholesky factor U,
+// H = Uᵀ U), and reports whether H was positive definite (every pivot
+// above 10⁻¹²); b is overwritten.
+func cholSolve(h []float64, m int, b, x []float64) bool {
+	h, b, x = h[:m*m], b[:m], x[:m]
+	for z := range m {
+		row := h[z*m : (z+1)*m]
+		for i := range z {
+			ri := h[i*m : (i+1)*m]
+			f := ri[z]
+			for w := z; w < m; w++ {
+				row[w] -= f * ri[w]
+			}
+		}
+		if !(row[z] > 1e-12) {
+			return false
+		}
+		p := math.Sqrt(row[z])
+		inv := 1 / p
+		row[z] = inv // the inverse of the pivot, for the solves
+		for w := z + 1; w < m; w++ {
+			row[w] *= inv
+		}
+	}
+	// Uᵀ b' = b, then U x = b'.
+	for z := range m {
+		t := b[z]
+		for i := range z {
+			t -= h[i*m+z] * b[i]
+		}
+		b[z] = t * h[z*m+z]
+	}
+	for z := m - 1; z >= 0; z-- {
+		row := h[z*m : (z+1)*m]
+		t := b[z]
+		for w := z + 1; w < m; w++ {
+			t -= row[w] * x[w]
+		}
+		x[z] = t * row[z]
+	}
+	return true
+}
+
+// setFirstK tables, for every class z and count c ≤ newtonStarts at
+// z(newtonStarts+1) + c, exp ψ(a_z + c) and ψ'(a_z + c) as objectNewton
+// computes them, for the start γ_j = a + (label counts) of a task of at
+// most newtonStarts labels (vbDA.start).
+func (v *vbDA) setFirstK() {
+	v.firstK = make([][2]float64, 0, v.k*(newtonStarts+1))
+	for _, az := range v.a {
+		for c := range newtonStarts + 1 {
+			s, w, t := digammaParts(az + float64(c))
+			v.firstK = append(v.firstK, [2]float64{num.Exp(s) * w, t})
+		}
+	}
+}
+
+// firstKAt returns vbDA.firstK if gamma is the start of a task of n labels
+// (every γ_z is a_z plus a whole count), or nil.
+func (v *vbDA) firstKAt(n int, gamma []float64) [][2]float64 {
+	if v.firstK == nil || n > newtonStarts {
+		return nil
+	}
+	for z, x := range gamma {
+		c := math.Round(x - v.a[z])
+		if !(c >= 0 && c <= float64(n)) || x != v.a[z]+c {
+			return nil
+		}
+	}
+	return v.firstK
+}
