@@ -47,18 +47,15 @@ func (v *vbDA) objectNewton(c *vbChunk, pj, gamma []float64) bool {
 	copy(x, gamma)
 	r2, rmax, _ := v.newtonEval(nk, pj, x, v.firstKAt(len(pj)/k, gamma), false)
 	for evals := 1; evals < maxInner && r2 <= math.MaxFloat64; evals++ {
-		ok := nk.solve(pj, 0) && v.inside(x, y, 1)
+		if !nk.solve(pj, 0) || !v.inside(x, y, 1) {
+			return v.newtonAscent(nk, pj, gamma, evals)
+		}
 		if rmax < newtonTol {
-			if ok {
-				for z := range x {
-					x[z] += y[z]
-				}
+			for z := range x {
+				x[z] += y[z]
 			}
 			copy(gamma, x)
 			return true
-		}
-		if !ok {
-			return v.newtonAscent(nk, pj, gamma, evals)
 		}
 		for z := range x {
 			xn[z] = x[z] + y[z]
@@ -83,7 +80,7 @@ func (v *vbDA) objectNewton(c *vbChunk, pj, gamma []float64) bool {
 // after newtonMaxEvals evaluations.
 func (v *vbDA) newtonAscent(nk *newtonScratch, pj, gamma []float64, evals int) bool {
 	k := v.k
-	x, xn, g, y, dx := nk.x[:k], nk.xn[:k], nk.g[:k], nk.y[:k], nk.dx[:k]
+	x, xn, g, y := nk.x[:k], nk.xn[:k], nk.g[:k], nk.y[:k]
 	r2, rmax, l := v.newtonEval(nk, pj, x, nil, true)
 	for evals++; evals < newtonMaxEvals && r2 <= math.MaxFloat64; {
 		mu := 0.0
@@ -100,14 +97,13 @@ func (v *vbDA) newtonAscent(nk *newtonScratch, pj, gamma []float64, evals int) b
 			copy(gamma, x)
 			return true
 		}
-		var slope float64
+		var slope float64 // ∇L·Δ = Σ_z ψ'_z G_z Δ_z
 		t := nk.t[:k]
-		for z := range dx {
-			dx[z] = y[z]
-			slope += t[z] * g[z] * dx[z]
+		for z, d := range y {
+			slope += t[z] * g[z] * d
 		}
 		step := 1.0
-		for z, d := range dx {
+		for z, d := range y {
 			if d < 0 {
 				step = min(step, 0.9*(x[z]-v.a[z])/-d)
 			}
@@ -115,7 +111,7 @@ func (v *vbDA) newtonAscent(nk *newtonScratch, pj, gamma []float64, evals int) b
 		accepted := false
 		for ; step > 1e-10 && evals < newtonMaxEvals; step /= 2 {
 			for z := range xn {
-				xn[z] = x[z] + step*dx[z]
+				xn[z] = x[z] + step*y[z]
 			}
 			r2n, rmaxn, ln := v.newtonEval(nk, pj, xn, nil, true)
 			evals++
@@ -191,10 +187,14 @@ func (v *vbDA) newtonEval(nk *newtonScratch, pj, x []float64, first [][2]float64
 			s[z] += w
 		}
 	}
+	a := v.a[:k]
 	for z := range g {
-		g[z] = v.a[z] + s[z] - x[z]
-		r2 += g[z] * g[z]
-		rmax = max(rmax, math.Abs(g[z]))
+		gz := a[z] + s[z] - x[z]
+		g[z] = gz
+		r2 += gz * gz
+		if gz = math.Abs(gz); gz > rmax || gz != gz {
+			rmax = gz
+		}
 	}
 	if !bound {
 		return r2, rmax, 0
@@ -212,13 +212,12 @@ func (v *vbDA) newtonEval(nk *newtonScratch, pj, x []float64, first [][2]float64
 }
 
 // newtonScratch holds objectNewton's numbers for one object: K each for
-// γ, a trial γ, G, S, exp ψ(γ), ψ'(γ), the step in the form solve gives
-// it and as a change of γ; the labels' weights (n×K); and the system's
+// γ, a trial γ, G, S, exp ψ(γ), ψ'(γ) and the step; the labels' weights (n×K); and the system's
 // matrix and its own vectors.
 type newtonScratch struct {
-	k                        int
-	x, xn, g, s, e, t, y, dx []float64
-	u, h, c, r, b, w, v      []float64
+	k                    int
+	x, xn, g, s, e, t, y []float64
+	u, h, c, r, b, w, v  []float64
 }
 
 // newtonScratch returns c's scratch for objectNewton on an object of n
@@ -227,7 +226,7 @@ func (c *vbChunk) newtonScratch(k, n int) *newtonScratch {
 	nk := &c.newton
 	if nk.k != k {
 		nk.k = k
-		for _, p := range []*[]float64{&nk.x, &nk.xn, &nk.g, &nk.s, &nk.e, &nk.t, &nk.y, &nk.dx, &nk.c, &nk.r, &nk.v} {
+		for _, p := range []*[]float64{&nk.x, &nk.xn, &nk.g, &nk.s, &nk.e, &nk.t, &nk.y, &nk.c, &nk.r, &nk.v} {
 			*p = make([]float64, k)
 		}
 		nk.h = make([]float64, k*k)
@@ -245,45 +244,53 @@ func (c *vbChunk) newtonScratch(k, n int) *newtonScratch {
 	return nk
 }
 
-// newtonMinC is the least c_z = 1 − S_z ψ'(γ_z) for which solve takes
-// the form of n×n: below it, C⁻¹ would magnify the rounding.
-const newtonMinC = 1e-8
+// newtonMinC is the least |c_z| = |1 + μ − S_z ψ'(γ_z)| for which solve
+// takes the form of n×n: below it, C⁻¹ would magnify the rounding.
+const newtonMinC = 1e-6
 
 // solve writes into y Newton's step Δ of objectNewton, the solution of
-// (I − A D) Δ = G with A = diag(S) − Σ_i φ_i φ_iᵀ and D = diag(ψ'), given
-// the n labels' weights φ_i as the rows of u, S in s, ψ' in t and G in g,
-// and reports whether its matrix was positive definite (not, the step is
-// not taken). With C = diag(c), c_z = 1 − S_z ψ'_z, the matrix is
-// C + Φᵀ Φ D (Φ the n×K matrix of the weights). With fewer labels than
-// classes and every c_z above newtonMinC, w = Φ D Δ solves the n×n system
-// (I + Φ D C⁻¹ Φᵀ) w = Φ D C⁻¹ G and Δ = C⁻¹ (G − Φᵀ w) (Woodbury's
-// identity); otherwise, with d = √ψ', y = d∘Δ solves the K×K system
-// H y = d∘G, H = diag(c) + Σ_i (d∘φ_i)(d∘φ_i)ᵀ symmetric. Each is solved
-// by Cholesky's factorisation.
+// (I − A D + μI) Δ = G with A = diag(S) − Σ_i φ_i φ_iᵀ and D = diag(ψ'),
+// from the numbers newtonEval left in nk (the weights φ_i, S, ψ', G), and
+// reports whether H + μI was positive definite (if not, the step is not
+// to be taken). With C = diag(c), c_z = 1 + μ − S_z ψ'_z, and Φ the n×K
+// matrix of the weights, the matrix is C + Φᵀ Φ D. With fewer labels than
+// classes and every |c_z| above newtonMinC, w = Φ D Δ solves the n×n
+// system W w = Φ D C⁻¹ G, W = I + Φ D C⁻¹ Φᵀ, and Δ = C⁻¹ (G − Φᵀ w)
+// (Woodbury's identity); by Haynsworth's inertia additivity H + μI is
+// positive definite if and only if W has as many negative eigenvalues as
+// C has negative c_z, counted by the signs of the pivots of W = Uᵀ D U.
+// Otherwise, with d = √ψ', y = d∘Δ solves the K×K system (H + μI) y = d∘G,
+// H + μI = diag(c) + Σ_i (d∘φ_i)(d∘φ_i)ᵀ, by Cholesky's factorisation.
 func (nk *newtonScratch) solve(pj []float64, mu float64) bool {
 	k := nk.k
 	n := len(pj) / k
 	u, s, t, g, y := nk.u[:n*k], nk.s[:k], nk.t[:k], nk.g[:k], nk.y[:k]
 	c, r := nk.c[:k], nk.r[:k]
-	small := n < k
+	small, neg := n < k, 0
 	for z := range c {
 		c[z] = 1 - s[z]*t[z] + mu
 		r[z] = t[z] / c[z]
-		small = small && c[z] > newtonMinC
+		small = small && math.Abs(c[z]) > newtonMinC
+		if c[z] < 0 {
+			neg++
+		}
 	}
 	if small {
 		h, b, w, v := nk.h[:n*n], nk.b[:n], nk.w[:n], nk.v[:k]
 		for i := range n {
 			ui := u[i*k : (i+1)*k]
+			ui, r, g := ui[:k], r[:len(ui)], g[:len(ui)]
 			var bi float64
 			for z, x := range ui {
-				v[z] = x * r[z]
-				bi += v[z] * g[z]
+				vz := x * r[z]
+				v[z] = vz
+				bi += vz * g[z]
 			}
 			b[i] = bi
 			row := h[i*n : (i+1)*n]
 			for j := i; j < n; j++ {
 				uj := u[j*k : (j+1)*k]
+				uj = uj[:len(v)]
 				var dot float64
 				for z, x := range v {
 					dot += x * uj[z]
@@ -292,7 +299,7 @@ func (nk *newtonScratch) solve(pj []float64, mu float64) bool {
 			}
 			row[i]++
 		}
-		if !cholSolve(h, n, b, w) {
+		if m, ok := ldlSolve(h, n, b, w); !ok || m != neg {
 			return false
 		}
 		for z := range y {
@@ -300,6 +307,7 @@ func (nk *newtonScratch) solve(pj []float64, mu float64) bool {
 		}
 		for i, wi := range w {
 			ui := u[i*k : (i+1)*k]
+			ui = ui[:len(y)]
 			for z := range y {
 				y[z] -= ui[z] * wi
 			}
@@ -337,6 +345,56 @@ func (nk *newtonScratch) solve(pj []float64, mu float64) bool {
 		y[z] /= d[z]
 	}
 	return true
+}
+
+// ldlSolve solves W x = b for the symmetric m×m matrix W given by its
+// upper triangle in h (row-major, overwritten by W = Uᵀ D U, U unit upper
+// triangular, without pivoting) and returns the number of negative pivots
+// in D, W's number of negative eigenvalues (Sylvester's law of inertia),
+// and whether every pivot was above 10⁻¹² of its diagonal element (and
+// 10⁻¹²) in size; b is overwritten.
+func ldlSolve(h []float64, m int, b, x []float64) (int, bool) {
+	h, b, x = h[:m*m], b[:m], x[:m]
+	neg := 0
+	for z := range m {
+		row := h[z*m : (z+1)*m]
+		diag := math.Abs(row[z])
+		for i := range z {
+			ri := h[i*m : (i+1)*m]
+			f := ri[z] * ri[i] // U_iz d_i
+			for w := z; w < m; w++ {
+				row[w] -= f * ri[w]
+			}
+		}
+		p := row[z]
+		if !(math.Abs(p) > 1e-12*max(1, diag)) {
+			return neg, false
+		}
+		if p < 0 {
+			neg++
+		}
+		inv := 1 / p
+		for w := z + 1; w < m; w++ {
+			row[w] *= inv
+		}
+	}
+	// Uᵀ b' = b, b'' = D⁻¹ b', then U x = b''.
+	for z := range m {
+		t := b[z]
+		for i := range z {
+			t -= h[i*m+z] * b[i]
+		}
+		b[z] = t
+	}
+	for z := m - 1; z >= 0; z-- {
+		row := h[z*m : (z+1)*m]
+		t := b[z] / row[z]
+		for w := z + 1; w < m; w++ {
+			t -= row[w] * x[w]
+		}
+		x[z] = t
+	}
+	return neg, true
 }
 
 // cholSolve solves H x = b for the symmetric m×m matrix H given by its
