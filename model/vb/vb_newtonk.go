@@ -39,9 +39,13 @@ import (
 // last Newton step is taken without evaluating G after it, as in
 // object2Newton. Where a step fails, the object turns to ascent on L
 // (newtonAscent). The start γ_j = a + (label counts) takes exp ψ and ψ'
-// from vbDA.firstK.
+// from vbDA.firstK. A task of more than newtonMaxRank labels and classes
+// takes the generic loop.
 func (v *vbDA) objectNewton(c *vbChunk, pj, gamma []float64) bool {
 	k := v.k
+	if min(k, len(pj)/k) > newtonMaxRank {
+		return false
+	}
 	nk := c.newtonScratch(k, len(pj)/k)
 	x, xn, y := nk.x[:k], nk.xn[:k], nk.y[:k]
 	copy(x, gamma)
@@ -133,6 +137,12 @@ func (v *vbDA) newtonAscent(nk *newtonScratch, pj, gamma []float64, evals int) b
 	}
 	return false
 }
+
+// newtonMaxRank is the largest size of the system of a Newton step,
+// min(n_j, K): a step takes about n_j min(n_j, K) K/2 multiplications and
+// min(n_j, K)³/6 for the factorisation, against the 2 n_j K of each of the
+// generic loop's (about 8) steps.
+const newtonMaxRank = 32
 
 // newtonMaxEvals is the most evaluations of G that objectNewton takes for
 // an object.
@@ -242,203 +252,6 @@ func (c *vbChunk) newtonScratch(k, n int) *newtonScratch {
 		nk.h = make([]float64, m*m)
 	}
 	return nk
-}
-
-// newtonMinC is the least |c_z| = |1 + μ − S_z ψ'(γ_z)| for which solve
-// takes the form of n×n: below it, C⁻¹ would magnify the rounding.
-const newtonMinC = 1e-6
-
-// solve writes into y Newton's step Δ of objectNewton, the solution of
-// (I − A D + μI) Δ = G with A = diag(S) − Σ_i φ_i φ_iᵀ and D = diag(ψ'),
-// from the numbers newtonEval left in nk (the weights φ_i, S, ψ', G), and
-// reports whether H + μI was positive definite (if not, the step is not
-// to be taken). With C = diag(c), c_z = 1 + μ − S_z ψ'_z, and Φ the n×K
-// matrix of the weights, the matrix is C + Φᵀ Φ D. With fewer labels than
-// classes and every |c_z| above newtonMinC, w = Φ D Δ solves the n×n
-// system W w = Φ D C⁻¹ G, W = I + Φ D C⁻¹ Φᵀ, and Δ = C⁻¹ (G − Φᵀ w)
-// (Woodbury's identity); by Haynsworth's inertia additivity H + μI is
-// positive definite if and only if W has as many negative eigenvalues as
-// C has negative c_z, counted by the signs of the pivots of W = Uᵀ D U.
-// Otherwise, with d = √ψ', y = d∘Δ solves the K×K system (H + μI) y = d∘G,
-// H + μI = diag(c) + Σ_i (d∘φ_i)(d∘φ_i)ᵀ, by Cholesky's factorisation.
-func (nk *newtonScratch) solve(pj []float64, mu float64) bool {
-	k := nk.k
-	n := len(pj) / k
-	u, s, t, g, y := nk.u[:n*k], nk.s[:k], nk.t[:k], nk.g[:k], nk.y[:k]
-	c, r := nk.c[:k], nk.r[:k]
-	small, neg := n < k, 0
-	for z := range c {
-		c[z] = 1 - s[z]*t[z] + mu
-		r[z] = t[z] / c[z]
-		small = small && math.Abs(c[z]) > newtonMinC
-		if c[z] < 0 {
-			neg++
-		}
-	}
-	if small {
-		h, b, w, v := nk.h[:n*n], nk.b[:n], nk.w[:n], nk.v[:k]
-		for i := range n {
-			ui := u[i*k : (i+1)*k]
-			ui, r, g := ui[:k], r[:len(ui)], g[:len(ui)]
-			var bi float64
-			for z, x := range ui {
-				vz := x * r[z]
-				v[z] = vz
-				bi += vz * g[z]
-			}
-			b[i] = bi
-			row := h[i*n : (i+1)*n]
-			for j := i; j < n; j++ {
-				uj := u[j*k : (j+1)*k]
-				uj = uj[:len(v)]
-				var dot float64
-				for z, x := range v {
-					dot += x * uj[z]
-				}
-				row[j] = dot
-			}
-			row[i]++
-		}
-		if m, ok := ldlSolve(h, n, b, w); !ok || m != neg {
-			return false
-		}
-		for z := range y {
-			y[z] = g[z]
-		}
-		for i, wi := range w {
-			ui := u[i*k : (i+1)*k]
-			ui = ui[:len(y)]
-			for z := range y {
-				y[z] -= ui[z] * wi
-			}
-		}
-		for z := range y {
-			y[z] /= c[z]
-		}
-		return true
-	}
-	h, d, v := nk.h[:k*k], nk.r[:k], nk.v[:k]
-	clear(h)
-	for z := range d {
-		d[z] = math.Sqrt(t[z])
-		h[z*k+z] = c[z]
-	}
-	for i := range n {
-		ui := u[i*k : (i+1)*k]
-		for z, x := range ui {
-			v[z] = x * d[z]
-		}
-		for z, vz := range v {
-			row := h[z*k : (z+1)*k]
-			for w := z; w < k; w++ {
-				row[w] += vz * v[w]
-			}
-		}
-	}
-	for z := range v {
-		v[z] = d[z] * g[z]
-	}
-	if !cholSolve(h, k, v, y) {
-		return false
-	}
-	for z := range y {
-		y[z] /= d[z]
-	}
-	return true
-}
-
-// ldlSolve solves W x = b for the symmetric m×m matrix W given by its
-// upper triangle in h (row-major, overwritten by W = Uᵀ D U, U unit upper
-// triangular, without pivoting) and returns the number of negative pivots
-// in D, W's number of negative eigenvalues (Sylvester's law of inertia),
-// and whether every pivot was above 10⁻¹² of its diagonal element (and
-// 10⁻¹²) in size; b is overwritten.
-func ldlSolve(h []float64, m int, b, x []float64) (int, bool) {
-	h, b, x = h[:m*m], b[:m], x[:m]
-	neg := 0
-	for z := range m {
-		row := h[z*m : (z+1)*m]
-		diag := math.Abs(row[z])
-		for i := range z {
-			ri := h[i*m : (i+1)*m]
-			f := ri[z] * ri[i] // U_iz d_i
-			for w := z; w < m; w++ {
-				row[w] -= f * ri[w]
-			}
-		}
-		p := row[z]
-		if !(math.Abs(p) > 1e-12*max(1, diag)) {
-			return neg, false
-		}
-		if p < 0 {
-			neg++
-		}
-		inv := 1 / p
-		for w := z + 1; w < m; w++ {
-			row[w] *= inv
-		}
-	}
-	// Uᵀ b' = b, b'' = D⁻¹ b', then U x = b''.
-	for z := range m {
-		t := b[z]
-		for i := range z {
-			t -= h[i*m+z] * b[i]
-		}
-		b[z] = t
-	}
-	for z := m - 1; z >= 0; z-- {
-		row := h[z*m : (z+1)*m]
-		t := b[z] / row[z]
-		for w := z + 1; w < m; w++ {
-			t -= row[w] * x[w]
-		}
-		x[z] = t
-	}
-	return neg, true
-}
-
-// cholSolve solves H x = b for the symmetric m×m matrix H given by its
-// upper triangle in h (row-major, overwritten by its Cholesky factor U,
-// H = Uᵀ U), and reports whether H was positive definite (every pivot
-// above 10⁻¹²); b is overwritten.
-func cholSolve(h []float64, m int, b, x []float64) bool {
-	h, b, x = h[:m*m], b[:m], x[:m]
-	for z := range m {
-		row := h[z*m : (z+1)*m]
-		for i := range z {
-			ri := h[i*m : (i+1)*m]
-			f := ri[z]
-			for w := z; w < m; w++ {
-				row[w] -= f * ri[w]
-			}
-		}
-		if !(row[z] > 1e-12) {
-			return false
-		}
-		p := math.Sqrt(row[z])
-		inv := 1 / p
-		row[z] = inv // the inverse of the pivot, for the solves
-		for w := z + 1; w < m; w++ {
-			row[w] *= inv
-		}
-	}
-	// Uᵀ b' = b, then U x = b'.
-	for z := range m {
-		t := b[z]
-		for i := range z {
-			t -= h[i*m+z] * b[i]
-		}
-		b[z] = t * h[z*m+z]
-	}
-	for z := m - 1; z >= 0; z-- {
-		row := h[z*m : (z+1)*m]
-		t := b[z]
-		for w := z + 1; w < m; w++ {
-			t -= row[w] * x[w]
-		}
-		x[z] = t * row[z]
-	}
-	return true
 }
 
 // setFirstK tables, for every class z and count c ≤ newtonStarts at

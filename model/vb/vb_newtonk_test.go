@@ -341,3 +341,83 @@ func TestObjectNewtonJacobian(t *testing.T) {
 		}
 	}
 }
+
+// TestNewtonSolveInertia checks newtonScratch.solve's answer to whether
+// H = diag(c) + Σ_i (d∘φ_i)(d∘φ_i)ᵀ is positive definite, in both of its
+// forms, against H's eigenvalues (gonum mat.EigenSym), on random weights,
+// sums and slopes for which c_z = 1 − S_z ψ'_z takes both signs, and that
+// the step then solves (I − A D) Δ = G.
+func TestNewtonSolveInertia(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	counts := map[[2]bool]int{}
+	for trial := range 2000 {
+		k := 3 + trial%8
+		n := 1 + rng.IntN(2*k)
+		var c vbChunk
+		nk := c.newtonScratch(k, n)
+		u, s, tri, g := nk.u[:n*k], nk.s[:k], nk.t[:k], nk.g[:k]
+		for i := range u {
+			u[i] = rng.Float64() / float64(k)
+		}
+		for z := range k {
+			s[z] = 3 * rng.Float64()
+			tri[z] = 0.1 + rng.Float64()
+			g[z] = rng.NormFloat64()
+		}
+		h := mat.NewSymDense(k, nil)
+		for z := range k {
+			for w := z; w < k; w++ {
+				var m float64
+				for i := range n {
+					m += u[i*k+z] * u[i*k+w]
+				}
+				x := math.Sqrt(tri[z]*tri[w]) * m
+				if z == w {
+					x += 1 - s[z]*tri[z]
+				}
+				h.SetSym(z, w, x)
+			}
+		}
+		var eig mat.EigenSym
+		if !eig.Factorize(h, false) {
+			t.Fatal("no eigenvalues")
+		}
+		vals := eig.Values(nil)
+		if math.Abs(vals[0]) < 1e-6 {
+			continue // too near singular to tell
+		}
+		pd := vals[0] > 0
+		got := nk.solve(make([]float64, n*k), 0)
+		counts[[2]bool{n < k, pd}]++
+		if got != pd {
+			t.Errorf("K=%d n=%d: solve says positive definite %v, the least eigenvalue is %.3g", k, n, got, vals[0])
+			continue
+		}
+		if !got {
+			continue
+		}
+		y := nk.y[:k]
+		for z := range k {
+			// Row z of (I − A D) Δ with A = diag(S) − Σ_i φ_i φ_iᵀ.
+			lhs := y[z] - s[z]*tri[z]*y[z]
+			for w := range k {
+				var m float64
+				for i := range n {
+					m += u[i*k+z] * u[i*k+w]
+				}
+				lhs += m * tri[w] * y[w]
+			}
+			if math.Abs(lhs-g[z]) > 1e-8*(1+math.Abs(g[z]))/vals[0] {
+				t.Errorf("K=%d n=%d: row %d of (I − A D)Δ is %.10g, G_%d %.10g", k, n, z, lhs, z, g[z])
+			}
+		}
+	}
+	for _, small := range []bool{false, true} {
+		for _, pd := range []bool{false, true} {
+			if counts[[2]bool{small, pd}] < 50 {
+				t.Errorf("only %d cases with fewer labels than classes %v, positive definite %v", counts[[2]bool{small, pd}], small, pd)
+			}
+		}
+	}
+	t.Logf("cases (fewer labels than classes, positive definite): %v", counts)
+}
