@@ -171,9 +171,15 @@ func (v *vbDA) newtonEval(nk *newtonScratch, pj, x []float64, first [][2]float64
 			e[z], t[z] = f[0], f[1]
 		}
 	} else {
+		// Every class's parts, then their exponentials in one loop
+		// (num.ExpTo), which the processor overlaps.
+		wp := nk.wp[:k]
 		for z, xz := range x {
-			sz, wz, tz := digammaParts(xz)
-			e[z], t[z] = num.Exp(sz)*wz, tz
+			e[z], wp[z], t[z] = digammaParts(xz)
+		}
+		num.ExpTo(e, e)
+		for z, wz := range wp {
+			e[z] *= wz
 		}
 	}
 	// The labels' weights φ_i, rows of u, and their sums S.
@@ -181,12 +187,22 @@ func (v *vbDA) newtonEval(nk *newtonScratch, pj, x []float64, first [][2]float64
 	prod := num.NewProduct()
 	for i := 0; i+k <= len(pj); i += k {
 		p, ui := pj[i:i+k], u[i:i+k]
-		var m float64
-		for z, pz := range p {
-			w := e[z] * pz
-			ui[z] = w
-			m += w
+		ui, e := ui[:len(p)], e[:len(p)]
+		// Two sums, so that they do not wait on each other.
+		var m0, m1 float64
+		z := 0
+		for ; z+1 < len(p); z += 2 {
+			w0, w1 := e[z]*p[z], e[z+1]*p[z+1]
+			ui[z], ui[z+1] = w0, w1
+			m0 += w0
+			m1 += w1
 		}
+		if z < len(p) {
+			w := e[z] * p[z]
+			ui[z] = w
+			m0 += w
+		}
+		m := m0 + m1
 		if bound {
 			prod.Mul(m)
 		}
@@ -222,12 +238,13 @@ func (v *vbDA) newtonEval(nk *newtonScratch, pj, x []float64, first [][2]float64
 }
 
 // newtonScratch holds objectNewton's numbers for one object: K each for
-// γ, a trial γ, G, S, exp ψ(γ), ψ'(γ) and the step; the labels' weights (n×K); and the system's
+// γ, a trial γ, G, S, exp ψ(γ), ψ'(γ), the step and a part of exp ψ; the
+// labels' weights (n×K); and the system's
 // matrix and its own vectors.
 type newtonScratch struct {
-	k                    int
-	x, xn, g, s, e, t, y []float64
-	u, h, c, r, b, w, v  []float64
+	k                        int
+	x, xn, g, s, e, t, y, wp []float64
+	u, h, c, r, b, w, v      []float64
 }
 
 // newtonScratch returns c's scratch for objectNewton on an object of n
@@ -236,7 +253,7 @@ func (c *vbChunk) newtonScratch(k, n int) *newtonScratch {
 	nk := &c.newton
 	if nk.k != k {
 		nk.k = k
-		for _, p := range []*[]float64{&nk.x, &nk.xn, &nk.g, &nk.s, &nk.e, &nk.t, &nk.y, &nk.c, &nk.r, &nk.v} {
+		for _, p := range []*[]float64{&nk.x, &nk.xn, &nk.g, &nk.s, &nk.e, &nk.t, &nk.y, &nk.wp, &nk.c, &nk.r, &nk.v} {
 			*p = make([]float64, k)
 		}
 		nk.h = make([]float64, k*k)

@@ -46,15 +46,7 @@ func (nk *newtonScratch) solve(pj []float64, mu float64) bool {
 			}
 			b[i] = bi
 			row := h[i*n : (i+1)*n]
-			for j := i; j < n; j++ {
-				uj := u[j*k : (j+1)*k]
-				uj = uj[:len(v)]
-				var dot float64
-				for z, x := range v {
-					dot += x * uj[z]
-				}
-				row[j] = dot
-			}
+			wRow(row, v, u, i, n)
 			row[i]++
 		}
 		if m, ok := ldlSolve(h, n, b, w); !ok || m != neg {
@@ -105,52 +97,90 @@ func (nk *newtonScratch) solve(pj []float64, mu float64) bool {
 	return true
 }
 
+// wRow writes into row[j], j = i, …, n−1, the dot products of v with the
+// rows u_j (K = len(v) numbers each) of u, four at a time (and then two
+// and one), so that their sums do not wait on each other.
+func wRow(row, v, u []float64, i, n int) {
+	k := len(v)
+	j := i
+	for ; j+4 <= n; j += 4 {
+		u0, u1, u2, u3 := u[j*k:(j+1)*k], u[(j+1)*k:(j+2)*k], u[(j+2)*k:(j+3)*k], u[(j+3)*k:(j+4)*k]
+		u0, u1, u2, u3 = u0[:k], u1[:k], u2[:k], u3[:k]
+		var d0, d1, d2, d3 float64
+		for z, x := range v {
+			d0 += x * u0[z]
+			d1 += x * u1[z]
+			d2 += x * u2[z]
+			d3 += x * u3[z]
+		}
+		row[j], row[j+1], row[j+2], row[j+3] = d0, d1, d2, d3
+	}
+	for ; j+2 <= n; j += 2 {
+		u0, u1 := u[j*k:(j+1)*k], u[(j+1)*k:(j+2)*k]
+		u0, u1 = u0[:k], u1[:k]
+		var d0, d1 float64
+		for z, x := range v {
+			d0 += x * u0[z]
+			d1 += x * u1[z]
+		}
+		row[j], row[j+1] = d0, d1
+	}
+	if j < n {
+		uj := u[j*k : (j+1)*k]
+		uj = uj[:k]
+		var d float64
+		for z, x := range v {
+			d += x * uj[z]
+		}
+		row[j] = d
+	}
+}
+
 // ldlSolve solves W x = b for the symmetric m×m matrix W given by its
-// upper triangle in h (row-major, overwritten by W = Uᵀ D U, U unit upper
-// triangular, without pivoting) and returns the number of negative pivots
-// in D, W's number of negative eigenvalues (Sylvester's law of inertia),
-// and whether every pivot was above 10⁻¹² of its diagonal element (and
-// 10⁻¹²) in size; b is overwritten.
+// upper triangle in h (row-major), by W = Uᵀ D U (U unit upper triangular,
+// without pivoting; h is overwritten by D U above its diagonal and D⁻¹ on
+// it), and returns the number of negative pivots in D, W's number of
+// negative eigenvalues (Sylvester's law of inertia), and whether every
+// pivot was above 10⁻¹² of its diagonal element (and 10⁻¹²) in size; b is
+// overwritten.
 func ldlSolve(h []float64, m int, b, x []float64) (int, bool) {
 	h, b, x = h[:m*m], b[:m], x[:m]
 	neg := 0
 	for z := range m {
 		row := h[z*m : (z+1)*m]
-		diag := math.Abs(row[z])
+		tol := math.Abs(row[z])
+		if tol < 1 {
+			tol = 1
+		}
 		for i := range z {
 			ri := h[i*m : (i+1)*m]
-			f := ri[z] * ri[i] // U_iz d_i
+			f := ri[z] * ri[i] // (d_i U_iz) / d_i
 			for w := z; w < m; w++ {
 				row[w] -= f * ri[w]
 			}
 		}
 		p := row[z]
-		if !(math.Abs(p) > 1e-12*max(1, diag)) {
+		if !(math.Abs(p) > 1e-12*tol) {
 			return neg, false
 		}
-		if p < 0 {
-			neg++
-		}
-		inv := 1 / p
-		for w := z + 1; w < m; w++ {
-			row[w] *= inv
-		}
+		neg += int(math.Float64bits(p) >> 63)
+		row[z] = 1 / p
 	}
-	// Uᵀ b' = b, b'' = D⁻¹ b', then U x = b''.
+	// Uᵀ D c = b, then U x = c.
 	for z := range m {
 		t := b[z]
 		for i := range z {
 			t -= h[i*m+z] * b[i]
 		}
-		b[z] = t
+		b[z] = t * h[z*m+z]
 	}
 	for z := m - 1; z >= 0; z-- {
 		row := h[z*m : (z+1)*m]
-		t := b[z] / row[z]
+		var t float64
 		for w := z + 1; w < m; w++ {
-			t -= row[w] * x[w]
+			t += row[w] * x[w]
 		}
-		x[z] = t
+		x[z] = b[z] - t*row[z]
 	}
 	return neg, true
 }
