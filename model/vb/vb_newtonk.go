@@ -41,6 +41,13 @@ import (
 // (newtonAscent). The start γ_j = a + (label counts) takes exp ψ and ψ'
 // from vbDA.firstK. A task of more than newtonMaxRank labels and classes
 // takes the generic loop.
+//
+// On the K = 10 speed file (2·10⁵ labels, 5 a task) a task takes 3.7
+// evaluations of G, where the generic loop took 7.9 of its step; on the
+// shipped sets of more than two classes that loop left many tasks at its
+// maxInner-th step short of the fixed point (q_j up to 0.36 off on
+// trec2010), and this form's q_j are within 10⁻¹⁰ of it
+// (TestObjectNewtonK).
 func (v *vbDA) objectNewton(c *vbChunk, pj, gamma []float64) bool {
 	k := v.k
 	if min(k, len(pj)/k) > newtonMaxRank {
