@@ -64,6 +64,8 @@ type vbChunk struct {
 	// settles holds DA's object updates of a batch until their end
 	// (vbDA.settleAll).
 	settles vbSettles
+	// newton is scratch of DA's objectNewton.
+	newton newtonScratch
 	// pad keeps the fields a goroutine writes for every object (change,
 	// and through glob its sums) off the cache line of the next chunk's,
 	// which another goroutine works on at the same time: sharing a line,

@@ -49,7 +49,9 @@ type vbDA struct {
 	// object2, object3 and object4 (for the test that compares them).
 	generic bool
 	// squarem makes K = 2 with the workers frozen take object2 instead of
-	// object2Newton (for the benchmark that compares them).
+	// object2Newton, and K ≥ 3 with distOnly the generic loop (or object3
+	// and object4) instead of objectNewton (for the benchmarks that
+	// compare them).
 	squarem bool
 	// distOnly says that only the q_j of one pass are wanted: neither the
 	// bound nor the largest change of the outputs (the stopping rule's,
@@ -61,6 +63,9 @@ type vbDA struct {
 	// first holds the numbers of object2Newton's first step from the
 	// start of a task of few labels (setFirst), with a fixed at K = 2.
 	first [][2]float64
+	// firstK holds exp ψ and ψ' of objectNewton's first step from the
+	// start of a task of few labels (setFirstK), at K ≥ 3 with distOnly.
+	firstK [][2]float64
 }
 
 // object2, object3 and object4 (vb_object_gen.go) are written out from
@@ -143,6 +148,9 @@ func (v *vbDA) objects(c *vbChunk, nv noise.Variational) {
 			}
 			if k == 2 && !v.generic && !v.squarem && c.frozen && !v.hier {
 				v.object2Newton(c, pj, gj, gamma)
+				continue
+			}
+			if k >= 3 && !v.generic && !v.squarem && c.frozen && !v.hier && v.distOnly && v.objectNewton(c, pj, gamma) {
 				continue
 			}
 			if k == 2 && !v.generic {
@@ -322,6 +330,8 @@ func (v *vbDA) setGlobals(x []float64) float64 {
 		}
 		if v.k == 2 {
 			v.setFirst()
+		} else if v.distOnly {
+			v.setFirstK()
 		}
 	}
 	return 0

@@ -2,6 +2,7 @@ package vb
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -184,4 +185,47 @@ func BenchmarkObject2Newton(b *testing.B) {
 // defaultForm is the default model's form, vb-ds.
 func defaultForm() Bayes {
 	return Bayes{Noise: noise.DS{SharedPrior: true, Averaged: true}, Latent: latent.LA{}, Both: true}
+}
+
+// BenchmarkObjectNewton measures the default's pass for the label
+// distributions given the LA fit's workers at K = 5 and 10 on data of the
+// size of the K = 10 speed file (2·10⁵ labels from Dawid-Skene workers, 5
+// a task), on one goroutine, by Newton's method (objectNewton) and by the
+// generic loop's SQUAREM, in CPU seconds a pass:
+//
+//	go test ./model/vb -run '^$' -bench ObjectNewton -count 5
+func BenchmarkObjectNewton(b *testing.B) {
+	for _, k := range []int{5, 10} {
+		d, err := benchdata.Get(200_000, k, noise.DS{}, latent.LA{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		nv, err := defaultForm().posterior(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		own := model.Settings{FunctionTol: VBFunctionTol, ParamTol: VBParamTol}
+		set := own.WithDefaults()
+		if _, err := vbFit(context.Background(), "vb-ds", d, set, nv, newVBLA(d, nil), vbFresh, nil); err != nil {
+			b.Fatal(err)
+		}
+		set.MaxIterations, set.Threads = 1, 1
+		a := symmetric(k, JeffreysPrior)
+		for _, squarem := range []bool{false, true} {
+			name := map[bool]string{false: "newton", true: "squarem"}[squarem]
+			b.Run(fmt.Sprintf("K=%d/%s", k, name), func(b *testing.B) {
+				cpu0, _ := benchdata.CPUTime()
+				for b.Loop() {
+					s := newVBDA(d, false, a, nil)
+					s.squarem, s.distOnly = squarem, true
+					if _, err := vbFit(context.Background(), "vb-ds", d, set, nv, s, vbFrozen, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if cpu1, ok := benchdata.CPUTime(); ok {
+					b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+				}
+			})
+		}
+	}
 }
