@@ -49,9 +49,10 @@ type dsMix struct {
 	// pat holds, per worker, Σ_{z ≠ y} C_w(z, y) log μ_z(y) (K = 2); lpat
 	// the pattern's logarithms log μ_z(y), K×K (0 on the diagonal).
 	pat, lpat []float64
-	// lgArgs and lgVals are counts' scratch: the arguments of log Γ of a
-	// block of workers and their values.
+	// lgArgs, lgVals and lgRows are counts' scratch: the arguments of
+	// log Γ of a block of workers, their values and their rows.
 	lgArgs, lgVals []float64
+	lgRows         []int
 	// cls holds the per-class kind and the errors' precisions; nil at
 	// K = 2.
 	cls *dsClass
@@ -118,10 +119,12 @@ func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 	if len(x.lgArgs) < countsBlock*k*rowArgs {
 		x.lgArgs = make([]float64, countsBlock*k*rowArgs)
 		x.lgVals = make([]float64, countsBlock*k*rowArgs)
+		x.lgRows = make([]int, countsBlock*k)
 	}
 	for lo := 0; lo < len(x.m); lo += countsBlock {
 		hi := min(lo+countsBlock, len(x.m))
-		args := x.lgArgs[:0]
+		// Every row read, as w·K + z, and the arguments of its log Γ.
+		args, rows := x.lgArgs[:0], x.lgRows[:0]
 		for w := lo; w < hi; w++ {
 			base := w * k2
 			var c, e, pat float64
@@ -154,25 +157,20 @@ func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 					args = append(args, pr[z*k+y]+max(acc[countAt(base, k, z, y)], 0))
 				}
 				args = append(args, sums[z]+nz)
+				rows = append(rows, w*k+z)
 			}
 			x.c[w], x.e[w], x.pat[w] = c, e, pat
 		}
 		lg := x.lgVals[:len(args)]
 		num.LgammaTo(lg, args)
-		for w := lo; w < hi; w++ {
-			// log B(β_z + C_w(z, ·)) − log B(β_z) of every row with counts.
-			var f float64
-			for z := range k {
-				if x.c[w]+x.e[w] == 0 || rowEmpty(acc, w*k2, k, z) {
-					continue
-				}
-				for _, v := range lg[:k] {
-					f += v
-				}
-				f -= lg[k] + lnB[z]
-				lg = lg[rowArgs:]
+		// log B(β_z + C_w(z, ·)) − log B(β_z) of every row with counts.
+		clear(x.full[lo:hi])
+		for i, r := range rows {
+			f := x.full[r/k]
+			for _, v := range lg[i*rowArgs : i*rowArgs+k] {
+				f += v
 			}
-			x.full[w] = f
+			x.full[r/k] = f - (lg[i*rowArgs+k] + lnB[r%k])
 		}
 	}
 }
@@ -180,17 +178,6 @@ func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
 // countsBlock is the number of workers whose log Γ values counts takes in
 // one batch.
 const countsBlock = 64
-
-// rowEmpty reports whether row z of the worker at base in acc (laid out
-// as dsVB's) holds no positive count.
-func rowEmpty(acc []float64, base, k, z int) bool {
-	for y := range k {
-		if acc[countAt(base, k, z, y)] > 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // learn estimates the shares of the kinds and their priors by empirical
 // Bayes, from the current values (the fit carries them from one pass to
