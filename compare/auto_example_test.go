@@ -36,8 +36,8 @@ func ExampleAuto() {
 	}
 	fmt.Println("chose", res.Model, "converged:", res.Converged)
 	// Output:
-	// vb-ds      likelihood 0.3224
-	// vb-onecoin likelihood 0.6261
-	// vb-glad    likelihood 0.6248
+	// vb-ds      likelihood 0.3318
+	// vb-onecoin likelihood 0.6257
+	// vb-glad    likelihood 0.6168
 	// chose vb-ds converged: true
 }

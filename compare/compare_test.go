@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -89,7 +90,11 @@ func TestGoldCriterion(t *testing.T) {
 }
 
 // TestSplit checks the hold-out rule: objects with one label keep it,
-// others lose at least one and keep at least one.
+// others keep at least one and lose frac·n labels rounded at random, so
+// that on average they lose frac·n: at frac 0.5 an object of two labels
+// loses one, one of five two or three, 2.5 on average; at frac 0.2 an
+// object of two labels loses one in 40% of the splits, so that most keep
+// both and its workers can still be compared.
 func TestSplit(t *testing.T) {
 	task := []int32{0, 1, 1, 2, 2, 2, 2, 2}
 	worker := []int32{0, 0, 1, 0, 1, 2, 3, 4}
@@ -98,20 +103,35 @@ func TestSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for s := range 5 {
-		tr, held, err := Split(d, 0.5, 3, s)
-		if err != nil {
-			t.Fatal(err)
+	const splits = 2000
+	for _, c := range []struct {
+		frac float64
+		mean []float64 // the mean number of held-out labels of each object
+	}{
+		{0.5, []float64{0, 1, 2.5}},
+		{0.2, []float64{0, 0.4, 1}},
+	} {
+		sum := make([]float64, 3)
+		for s := range splits {
+			tr, held, err := Split(d, c.frac, 3, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := []int{0, 0, 0}
+			for _, h := range held {
+				n[h.Task]++
+			}
+			for j := range n {
+				size := d.Offsets[j+1] - d.Offsets[j]
+				if lo := int(c.frac * float64(size)); n[j] < min(lo, size-1) || n[j] > min(lo+1, size-1) || tr.Offsets[j+1]-tr.Offsets[j]+n[j] != size {
+					t.Fatalf("frac %g, split %d: object %d of %d labels held %d", c.frac, s, j, size, n[j])
+				}
+				sum[j] += float64(n[j])
+			}
 		}
-		n := []int{0, 0, 0}
-		for _, h := range held {
-			n[h.Task]++
-		}
-		want := []int{0, 1, 2} // round(0.5·5) = 3 would be allowed; round(2.5) = 3
-		want[2] = 3
-		for j := range n {
-			if n[j] != want[j] || tr.Offsets[j+1]-tr.Offsets[j]+n[j] != d.Offsets[j+1]-d.Offsets[j] {
-				t.Errorf("split %d: object %d held %d, want %d", s, j, n[j], want[j])
+		for j, m := range c.mean {
+			if got := sum[j] / splits; math.Abs(got-m) > 0.05 {
+				t.Errorf("frac %g: object %d held %.3f labels on average, want %g", c.frac, j, got, m)
 			}
 		}
 	}

@@ -33,9 +33,12 @@ func argErrorf(format string, args ...any) error {
 
 // Split returns a training data set with a fraction frac of every object's
 // labels held out, and the held-out labels. An object with n ≥ 2 labels
-// loses max(1, min(n - 1, round(frac·n))) of them, chosen uniformly at
+// loses min(n − 1, h) of them, h = ⌊frac·n⌋ or that plus one with
+// probability frac·n − ⌊frac·n⌋ (on average frac·n), chosen uniformly at
 // random by a PCG generator seeded with (seed, split); an object with one
-// label keeps it. The training set has the same tasks, workers and classes
+// label keeps it. (Holding out at least one label of every object would
+// leave every object of two labels with one: no two workers would meet,
+// and no worker model could be learned from the training set.) The training set has the same tasks, workers and classes
 // (and indices) as d; a worker may have no training labels left. Split
 // returns an error wrapping ErrArgument if d is nil or frac is not in
 // [0, 1].
@@ -61,7 +64,13 @@ func splitLabels(d *data.Dataset, frac float64, seed uint64, split int) (*data.D
 		n := len(labels)
 		h := 0
 		if n >= 2 {
-			h = max(1, min(n-1, int(math.Round(frac*float64(n)))))
+			// frac·n rounded up with probability its fractional part.
+			f := frac * float64(n)
+			h = int(f)
+			if rng.Float64() < f-float64(h) {
+				h++
+			}
+			h = min(n-1, h)
 		}
 		idx = idx[:0]
 		for i := range n {
