@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/diff/fd"
 
 	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/noise/internal/dirichlet"
 )
 
 // classCounts returns the expected counts (laid out as dsVB's
@@ -104,7 +105,7 @@ func TestMixClassKind(t *testing.T) {
 	cl := x.cls
 	light, class, full := mean(cl.m, 0, 200), mean(cl.m, 200, 240), mean(x.m, 240, 250)
 	lightFull := mean(x.m, 0, 200)
-	t.Logf("per-class: light %.3f, busy %.3f; full: light %.3f, adversaries %.3f; κ_o %.3g, κ_c %.3g", light, class, lightFull, full, cl.one.kap, cl.cls.kap)
+	t.Logf("per-class: light %.3f, busy %.3f; full: light %.3f, adversaries %.3f; κ_o %.3g, κ_c %.3g", light, class, lightFull, full, cl.one.Kap, cl.cls.Kap)
 	if class < 0.95 || full < 0.95 || lightFull > 0.1 {
 		t.Errorf("kinds: busy per-class workers %.3f per-class, adversaries %.3f full, light workers %.3f per-class and %.3f full", class, full, light, lightFull)
 	}
@@ -138,11 +139,11 @@ func TestMixClassPriorGradient(t *testing.T) {
 	}
 	errs := func(u []float64) func([]float64) float64 {
 		return func(p []float64) float64 {
-			e := newErrKind(p[0], k, len(x.m))
-			e.fill(cl, x.lpat)
+			e := dirichlet.New(p[0], k, len(x.m))
+			e.Fill(cl.counts(), x.lpat, &dirichlet.Scratch{})
 			var l float64
 			for w := range u {
-				l += u[w] * e.ev[w]
+				l += u[w] * e.Ev[w]
 			}
 			return l
 		}
@@ -153,8 +154,8 @@ func TestMixClassPriorGradient(t *testing.T) {
 		at   []float64
 	}{
 		{"(a_c, b_c)", beta, []float64{cl.a, cl.b}},
-		{"κ_o", errs(coin), []float64{cl.one.kap}},
-		{"κ_c", errs(cl.m), []float64{cl.cls.kap}},
+		{"κ_o", errs(coin), []float64{cl.one.Kap}},
+		{"κ_c", errs(cl.m), []float64{cl.cls.Kap}},
 	} {
 		if sum(c.at) >= maxSharedConcentration*(1-1e-9) {
 			t.Logf("%s = %.4g at the cap", c.name, c.at)
@@ -168,69 +169,4 @@ func TestMixClassPriorGradient(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestErrKindValues checks the errors' batched values against their
-// formulas computed one term at a time with math.Lgamma and num.Digamma:
-// every worker's evidence E_w(κ), and errRow's expectations and
-// divergence, KL(Dirichlet(κ μ_z + C_w(z, ≠z)) ‖ Dirichlet(κ μ_z)), which
-// is also checked against num.DirichletKL.
-func TestErrKindValues(t *testing.T) {
-	x := learned(3)
-	cl := x.cls
-	k := cl.k
-	for _, kap := range []float64{0.3, 4, maxSharedConcentration} {
-		e := newErrKind(kap, k, len(x.m))
-		e.fill(cl, x.lpat)
-		errs := make([]float64, k)
-		for w := range x.m {
-			var ev float64
-			for z := range k {
-				// The row's prior and posterior pseudo-counts over y ≠ z.
-				var prior, post []float64
-				for y := range k {
-					if y != z {
-						p := kap * math.Exp(x.lpat[z*k+y])
-						prior = append(prior, p)
-						post = append(post, p+cl.off[(w*k+z)*k+y])
-					}
-				}
-				ev += logB(post) - logB(prior)
-				kl := cl.errRow(w, z, &e, errs)
-				want := make([]float64, len(post))
-				num.DirichletExpLog(want, post)
-				i := 0
-				for y := range k {
-					if y == z {
-						continue
-					}
-					// ψ(Σ post) and ψ(κ + e_wz) differ in rounding, and
-					// mathext.Digamma's series is accurate to about 1e-10
-					// where the rounding crosses its switch at 7.
-					if d := math.Abs(errs[y] - want[i]); d > 1e-9 {
-						t.Errorf("κ %g, worker %d, row %d: E[log ε(%d)] = %g, want %g", kap, w, z, y, errs[y], want[i])
-					}
-					i++
-				}
-				if wkl := num.DirichletKL(post, prior, want, num.DirichletLogNorm(prior)); math.Abs(kl-wkl) > 1e-9*max(1, math.Abs(wkl)) {
-					t.Errorf("κ %g, worker %d, row %d: divergence %g, want %g", kap, w, z, kl, wkl)
-				}
-			}
-			if math.Abs(e.ev[w]-ev) > 1e-9*max(1, math.Abs(ev)) {
-				t.Errorf("κ %g, worker %d: evidence %g, want %g", kap, w, e.ev[w], ev)
-			}
-		}
-	}
-}
-
-// logB returns log B(a) = Σ log Γ(a_i) − log Γ(Σ a_i), term by term.
-func logB(a []float64) float64 {
-	var l, s float64
-	for _, v := range a {
-		lg, _ := math.Lgamma(v)
-		l += lg
-		s += v
-	}
-	lg, _ := math.Lgamma(s)
-	return l - lg
 }

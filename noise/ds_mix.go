@@ -182,28 +182,31 @@ const countsBlock = 64
 // learn estimates the shares of the kinds and their priors by empirical
 // Bayes, from the current values (the fit carries them from one pass to
 // the next). For K > 2 it first takes one step on each precision κ_o and
-// κ_c (precisionStep). Then every step sets each worker's probabilities of
-// the kinds from its evidence, every share to the mean of its
-// probabilities over the workers with labels, and takes one step
-// (betaStep) on each Beta prior for the likelihood of its counts weighted
-// by the workers' probabilities of its kind: the one-coin counts (c_w,
-// e_w) for (a, b), and the counts (c_wz, e_wz) of every row for (a_c,
-// b_c); until no value moves by more than mixTol of itself, or mixSteps
-// times; then it sets every worker's probabilities.
+// κ_c (dirichlet.Errors.PrecisionStep). Then every step sets each worker's
+// probabilities of the kinds from its evidence (for K > 2 with the shares
+// solved, kindsOf), every share to the mean of its probabilities over the
+// workers with labels, and takes one step (betaStep) on each Beta prior
+// for the likelihood of its counts weighted by the workers' probabilities
+// of its kind: the one-coin counts (c_w, e_w) for (a, b), and the counts
+// (c_wz, e_wz) of every row for (a_c, b_c); until no value moves by more
+// than mixTol of itself, or mixSteps times (classSteps for K > 2); then it
+// sets every worker's probabilities.
 func (x *dsMix) learn(k int) {
 	cl := x.cls
 	u := make([]float64, len(x.m))
 	if cl != nil {
 		// One step on each precision, from the kinds' probabilities and
-		// values under the current ones.
+		// values under the current ones; a step of less than mixTol of
+		// the precision is not taken, which spares refreshing the values.
 		x.weights()
 		for w, m := range x.m {
 			u[w] = max(1-m-cl.m[w], 0)
 		}
-		ko := cl.precisionStep(&cl.one, u, x.lpat)
-		kc := cl.precisionStep(&cl.cls, cl.m, x.lpat)
-		if ko != cl.one.kap || kc != cl.cls.kap {
-			cl.one.kap, cl.cls.kap = ko, kc
+		c := cl.counts()
+		ko := cl.one.PrecisionStep(c, u, minSharedPrior, maxSharedConcentration)
+		kc := cl.cls.PrecisionStep(c, cl.m, minSharedPrior, maxSharedConcentration)
+		if !still(ko, cl.one.Kap) || !still(kc, cl.cls.Kap) {
+			cl.one.Kap, cl.cls.Kap = ko, kc
 			cl.fresh = false
 		}
 	}
@@ -352,7 +355,7 @@ func (x *dsMix) state(dst []float64, k int, prior func(z, y int) float64) []floa
 	}
 	dst = append(dst, x.rho, x.a, x.b)
 	if cl := x.cls; cl != nil {
-		dst = append(dst, cl.share, cl.a, cl.b, cl.one.kap, cl.cls.kap)
+		dst = append(dst, cl.share, cl.a, cl.b, cl.one.Kap, cl.cls.Kap)
 	}
 	return dst
 }
@@ -377,8 +380,8 @@ func (x *dsMix) setState(s []float64, k int, beta []float64) {
 	}
 	x.rho, cl.share = clampShares(s[0], s[3], true)
 	cl.a, cl.b = max(s[4], minSharedPrior), max(s[5], minSharedPrior)
-	cl.one.kap = min(max(s[6], minSharedPrior), maxSharedConcentration)
-	cl.cls.kap = min(max(s[7], minSharedPrior), maxSharedConcentration)
+	cl.one.Kap = min(max(s[6], minSharedPrior), maxSharedConcentration)
+	cl.cls.Kap = min(max(s[7], minSharedPrior), maxSharedConcentration)
 	cl.fresh = false
 }
 
@@ -403,9 +406,9 @@ func (x *dsMix) mean(w, z int, held bool, full []float64) {
 			v = (1 - right) * math.Exp(x.lpat[z*k+y])
 		default:
 			mu, n, ez := math.Exp(x.lpat[z*k+y]), cl.off[(w*k+z)*k+y], cl.ez[w*k+z]
-			v = (1 - right) * (cl.one.kap*mu + n) / (cl.one.kap + ez)
+			v = (1 - right) * (cl.one.Kap*mu + n) / (cl.one.Kap + ez)
 			qa, qb := cl.a+cl.cz[w*k+z], cl.b+ez
-			vc = qb / (qa + qb) * (cl.cls.kap*mu + n) / (cl.cls.kap + ez)
+			vc = qb / (qa + qb) * (cl.cls.Kap*mu + n) / (cl.cls.Kap + ez)
 		}
 		full[y] = m*full[y] + mo*v + mc*vc
 	}
