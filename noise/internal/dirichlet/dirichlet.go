@@ -4,7 +4,7 @@
 // the crowd's pattern μ_z, and Errors keeps, for every worker, the values
 // of the special functions that their evidence, expectations and
 // precision read, computed for all workers at once in vectorised batches
-// (num.LgammaTo, num.DigammaTo).
+// (num.LgammaDigammaTo).
 package dirichlet
 
 import (
@@ -75,8 +75,7 @@ func (e *Errors) Fill(c Counts, lpat []float64, s *Scratch) {
 		}
 		e.tr0[i] = num.Trigamma(e.p0[i])
 	}
-	num.LgammaTo(e.lg0, e.p0)
-	num.DigammaTo(e.ps0, e.p0)
+	num.LgammaDigammaTo(e.lg0, e.ps0, e.p0)
 	// A small count takes the expansions; the others go to the batches.
 	args, at := s.args[:0], s.at[:0]
 	for r, ez := range c.E { // every worker's row r = w·K + z
@@ -94,17 +93,13 @@ func (e *Errors) Fill(c Counts, lpat []float64, s *Scratch) {
 			}
 		}
 	}
-	if cap(s.vals) < len(args) {
-		s.vals = make([]float64, len(args))
+	if cap(s.vals) < 2*len(args) {
+		s.vals = make([]float64, 2*len(args))
 	}
-	vals := s.vals[:len(args)]
-	num.LgammaTo(vals, args)
+	lgs, pss := s.vals[:len(args)], s.vals[len(args):2*len(args)]
+	num.LgammaDigammaTo(lgs, pss, args)
 	for m, j := range at {
-		e.lg[j] = vals[m]
-	}
-	num.DigammaTo(vals, args)
-	for m, j := range at {
-		e.ps[j] = vals[m]
+		e.lg[j], e.ps[j] = lgs[m], pss[m]
 	}
 	s.args, s.at = args, at
 	for w := range e.Ev {
