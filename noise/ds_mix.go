@@ -31,8 +31,8 @@ import (
 // ρ_k exp F_k. The E-step reads the average of E[log P(y | z)] over the
 // kinds. The shares ρ_k of the kinds and the priors (a, b), (a_c, b_c),
 // κ_o and κ_c are estimated by empirical Bayes, each from the workers of
-// its kind (learn); the full kind's prior β is the crowd's (dsVB's
-// learnPrior). A worker with few labels is then one-coin, one number
+// its kind (learn; for K > 2 the shares are solved for the evidences,
+// kindsOf); the full kind's prior β is the crowd's (dsVB's learnPrior). A worker with few labels is then one-coin, one number
 // borrowed from the crowd's accuracies; a busy one whose accuracy depends
 // on the class is per-class, and one whose errors fit no Dirichlet around
 // the crowd's pattern (an adversary) is full. The per-class kind keeps a
