@@ -162,4 +162,10 @@ type SharedPriorer interface {
 	// data (for DS, also each worker averaged over kinds of confusion
 	// matrix, DS.Averaged).
 	WithSharedPrior() Model
+
+	// WithFixedPrior returns the model with its fixed prior: the
+	// estimation WithSharedPrior turns on, off, and every other setting
+	// kept. A prior cannot be learned from workers of whom no two label
+	// one task.
+	WithFixedPrior() Model
 }

@@ -561,6 +561,14 @@ func (m DS) WithSharedPrior() Model {
 	return m
 }
 
+// WithFixedPrior returns m with SharedPrior and Averaged off: the fixed
+// Dirichlet(PriorDiag, PriorOff) rows (SharedPriorer).
+func (m DS) WithFixedPrior() Model {
+	m.SharedPrior = false
+	m.Averaged = false
+	return m
+}
+
 // Table returns exp E[log π_w(z, y)] transposed, at w·K² + y·K + z: the
 // probabilities that Prob copies, laid out as Tabled's table, and where
 // Accumulate adds a label's weights. The caller must not change it.

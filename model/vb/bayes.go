@@ -201,14 +201,16 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mo
 // of the workers; the final stage's bound leaves the workers out).
 func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set model.Settings, weight data.TaskWeights) (*model.Result, float64, error) {
 	var note string
-	if ds, ok := b.Noise.(noise.DS); ok && (ds.SharedPrior || ds.Averaged) && !crossed(d) {
+	if sp, ok := b.Noise.(noise.SharedPriorer); ok && !crossed(d) {
 		// No two workers label one task: nothing tells a worker's accuracy
 		// from the prior, and a prior learned from the workers runs to
 		// certainty, every label its task's truth (p = 0.9995 at K = 2,
 		// ECE 0.27 on one-coin workers of accuracy 0.7). The fixed prior's
 		// posterior is given instead (TestDefaultSingleLabels).
-		b.Noise = noise.DS{}
-		note = ", the workers' prior fixed (no task has labels of two workers)"
+		if fixed := sp.WithFixedPrior(); fixed != b.Noise {
+			b.Noise = fixed
+			note = ", the workers' prior fixed (no task has labels of two workers)"
+		}
 	}
 	r, ll, err := b.fitWith(ctx, d, set, weight)
 	if r != nil {
