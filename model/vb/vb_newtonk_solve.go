@@ -167,13 +167,7 @@ func ldlSolve(h []float64, m int, b, x []float64) (int, bool) {
 		row[z] = 1 / p
 	}
 	// Uᵀ D c = b, then U x = c.
-	for z := range m {
-		t := b[z]
-		for i := range z {
-			t -= h[i*m+z] * b[i]
-		}
-		b[z] = t * h[z*m+z]
-	}
+	lowerSolve(h, m, b)
 	for z := m - 1; z >= 0; z-- {
 		row := h[z*m : (z+1)*m]
 		var t float64
@@ -211,13 +205,7 @@ func cholSolve(h []float64, m int, b, x []float64) bool {
 		}
 	}
 	// Uᵀ b' = b, then U x = b'.
-	for z := range m {
-		t := b[z]
-		for i := range z {
-			t -= h[i*m+z] * b[i]
-		}
-		b[z] = t * h[z*m+z]
-	}
+	lowerSolve(h, m, b)
 	for z := m - 1; z >= 0; z-- {
 		row := h[z*m : (z+1)*m]
 		t := b[z]
@@ -227,4 +215,17 @@ func cholSolve(h []float64, m int, b, x []float64) bool {
 		x[z] = t * row[z]
 	}
 	return true
+}
+
+// lowerSolve overwrites b with the solution c of Uᵀ c = b for the upper
+// triangle U in h (row-major, m×m) whose diagonal holds the inverses of
+// the pivots, as ldlSolve and cholSolve leave it.
+func lowerSolve(h []float64, m int, b []float64) {
+	for z := range m {
+		t := b[z]
+		for i := range z {
+			t -= h[i*m+z] * b[i]
+		}
+		b[z] = t * h[z*m+z]
+	}
 }
