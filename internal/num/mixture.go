@@ -22,6 +22,7 @@ func MixtureWeights(lik []float64, k int, floor float64, p []float64) float64 {
 		maxSteps = 200
 	)
 	p0, p1, p2 := make([]float64, k), make([]float64, k), make([]float64, k)
+	ext, e := make([]float64, k), make([]float64, k) // the extrapolation, and its EM step
 	copy(p0, p)
 	l0 := mixtureLogLik(lik, k, p0)
 	for range maxSteps {
@@ -38,7 +39,6 @@ func MixtureWeights(lik []float64, k int, floor float64, p []float64) float64 {
 			// p' = p0 − 2αr + α²v with α = −‖r‖/‖v‖ ≤ −1, then one EM step.
 			a := -math.Sqrt(rr / vv)
 			if a < -1 {
-				ext := make([]float64, k)
 				ok := true
 				for z := range k {
 					r, v := p1[z]-p0[z], p2[z]-2*p1[z]+p0[z]
@@ -46,7 +46,6 @@ func MixtureWeights(lik []float64, k int, floor float64, p []float64) float64 {
 					ok = ok && ext[z] >= floor
 				}
 				if ok {
-					e := make([]float64, k)
 					mixtureEM(lik, k, floor, ext, e)
 					if le := mixtureLogLik(lik, k, e); le >= lnext {
 						next, lnext = e, le
