@@ -226,6 +226,11 @@ type vbRun struct {
 	spare  [][]float64
 	iter   int
 	start  time.Time
+	// last is the state the last pass returned and lastKL the noise
+	// posterior's KL divergence there (Update's): a pass from last, the
+	// state the posterior is already at, need not Load it again.
+	last   []float64
+	lastKL float64
 }
 
 // vector returns a vector of length n in the memory of a state vector
@@ -248,6 +253,9 @@ func (v *vbRun) vector(n int) []float64 {
 // ones are left out.
 func (v *vbRun) release(s ...[]float64) {
 	for _, x := range s {
+		if len(x) > 0 && len(x) == len(v.last) && &x[0] == &v.last[0] {
+			v.last = nil
+		}
 		if x != nil {
 			v.spare = append(v.spare, x)
 		}
@@ -271,7 +279,14 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 		return 0, nil, 0, err
 	}
 	var bound float64
-	if !v.frozen {
+	switch {
+	case v.frozen:
+	case len(x) > 0 && len(x) == len(v.last) && &x[0] == &v.last[0]:
+		// The posterior is at x already: SQUAREM passes from the state
+		// the last pass returned in every cycle but the ones whose
+		// extrapolation it rejects.
+		bound -= v.lastKL
+	default:
 		bound -= v.nv.Load(x[:v.nl])
 	}
 	bound += v.s.setGlobals(x[v.nl:])
@@ -293,7 +308,7 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 		fitting.AddAndClear(v.acc, acc)
 	})
 	if !v.frozen {
-		v.nv.Update(v.acc)
+		v.lastKL = v.nv.Update(v.acc)
 	}
 	v.s.global(v.chunks)
 	v.iter++
@@ -303,7 +318,8 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 	if v.set.Progress != nil {
 		v.set.Progress(model.Progress{Iteration: v.iter, MaxIterations: v.set.MaxIterations, LogLikelihood: bound, Elapsed: time.Since(v.start)})
 	}
-	return bound, v.state(v.vector(0)), change, nil
+	v.last = v.state(v.vector(0))
+	return bound, v.last, change, nil
 }
 
 // done reports whether a step from a bound prev to b with the largest
