@@ -32,7 +32,6 @@ import (
 // posterior, the mixture of Dirichlet(α + m) over the count vectors m of
 // the labels' latent classes, covered 1.4 to 2.2 points more at 90%, and
 // 4.7 more at K = 5 with 10 labels a task.
-
 func qIntervals(p *Posterior, post, alpha []float64, draws int, seed uint64, levels []float64, threads int) (lo, hi [][]float64) {
 	d := p.Data
 	k := d.NumClasses()
