@@ -27,7 +27,11 @@ import (
 // Dirichlet(α + c_j/2), weighted by the ratio of the posterior to that
 // proposal, from a generator seeded with (seed, j), on threads goroutines
 // (zero: one per core), so that the output does not depend on their number.
-
+// The weighted quantiles of 400 draws are narrower than the posterior's: on
+// the simulated DA crowds of docs/planning.md (seeds 1 to 3) the exact
+// posterior, the mixture of Dirichlet(α + m) over the count vectors m of
+// the labels' latent classes, covered 1.4 to 2.2 points more at 90%, and
+// 4.7 more at K = 5 with 10 labels a task.
 func qIntervals(p *Posterior, post, alpha []float64, draws int, seed uint64, levels []float64, threads int) (lo, hi [][]float64) {
 	d := p.Data
 	k := d.NumClasses()
