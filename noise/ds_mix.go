@@ -234,19 +234,23 @@ func (x *dsMix) learn(k int) {
 			break
 		}
 		rho, rc := clampShares(s/n, sc/n, cl != nil)
-		a, b := betaStep(x.a, x.b, x.c, x.e, u)
-		done := still(rho, x.rho) && still(a, x.a) && still(b, x.b)
-		x.rho, x.a, x.b = rho, a, b
-		if cl != nil {
+		var a, b float64
+		done := still(rho, x.rho)
+		if cl == nil {
+			a, b = betaStep(x.a, x.b, x.c, x.e, u)
+		} else {
 			for w, m := range cl.m {
 				for z := range k {
 					cl.u[w*k+z] = m
 				}
 			}
-			ac, bc := betaStep(cl.a, cl.b, cl.cz, cl.ez, cl.u)
+			var ac, bc float64
+			a, b, ac, bc = x.priorsStep(u)
 			done = done && still(rc, cl.share) && still(ac, cl.a) && still(bc, cl.b)
 			cl.share, cl.a, cl.b = rc, ac, bc
 		}
+		done = done && still(a, x.a) && still(b, x.b)
+		x.rho, x.a, x.b = rho, a, b
 		if done {
 			break
 		}

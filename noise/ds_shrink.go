@@ -1,0 +1,215 @@
+package noise
+
+import (
+	"math"
+
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// The Beta priors of dsMix's one-coin and per-class kinds (K > 2) are
+// learned together, in the coordinates θ = (η, λ) = (logit μ, log s) of a
+// Beta(a, b) with mean μ = a/(a + b) and concentration s = a + b. Their
+// means are free; their log concentrations λ_o and λ_c have a
+// hierarchical prior, λ_c − λ_o ~ N(0, τ²), with τ² by empirical Bayes
+// (concPrecision). The step (priorsStep) is Newton's on
+//
+//	ℓ_o(θ_o) + ℓ_c(θ_c) − (λ_c − λ_o)²/(2τ²),
+//
+// with ℓ_o the one-coin counts' log likelihood, Σ_w u_w [log B(a + c_w,
+// b + e_w) − log B(a, b)], and ℓ_c the per-class rows', each weighted by
+// the workers' probabilities of the kind (dsMix.learn).
+
+// betaDerivs returns the gradient and the Hessian in θ = (logit μ, log s),
+// with a = μs and b = (1 − μ)s, of ℓ(a, b) = Σ_i u_i [log B(a + c_i,
+// b + e_i) − log B(a, b)]; the terms of u_i below 10⁻¹² or of no counts
+// are left out, as num.BetaBinomialStep leaves them.
+func betaDerivs(a, b float64, c, e, u []float64) (g [2]float64, h [2][2]float64) {
+	var ga, gb, haa, hbb, hab float64
+	pa, pb, pab := num.Digamma(a), num.Digamma(b), num.Digamma(a+b)
+	ta, tb, tab := num.Trigamma(a), num.Trigamma(b), num.Trigamma(a+b)
+	for i, ui := range u {
+		t := c[i] + e[i]
+		if ui < 1e-12 || t <= 0 {
+			continue
+		}
+		dn, tn := num.Digamma(a+b+t), num.Trigamma(a+b+t)
+		ga += ui * (num.Digamma(a+c[i]) - pa - dn + pab)
+		gb += ui * (num.Digamma(b+e[i]) - pb - dn + pab)
+		haa += ui * (num.Trigamma(a+c[i]) - ta - tn + tab)
+		hbb += ui * (num.Trigamma(b+e[i]) - tb - tn + tab)
+		hab += ui * (tab - tn)
+	}
+	// ∂(a, b)/∂η = (v, −v) with v = ab/s, ∂(a, b)/∂λ = (a, b); the second
+	// derivatives of (a, b) add the gradient's terms.
+	s := a + b
+	v := a * b / s
+	g = [2]float64{v * (ga - gb), a*ga + b*gb}
+	h[0][0] = v*v*(haa-2*hab+hbb) + v*(b-a)/s*(ga-gb)
+	h[0][1] = v*(a*(haa-hab)+b*(hab-hbb)) + v*(ga-gb)
+	h[1][0] = h[0][1]
+	h[1][1] = a*a*haa + 2*a*b*hab + b*b*hbb + a*ga + b*gb
+	return g, h
+}
+
+// betaTheta returns θ = (logit μ, log s) of Beta(a, b).
+func betaTheta(a, b float64) [2]float64 { return [2]float64{math.Log(a / b), math.Log(a + b)} }
+
+// thetaBeta returns the (a, b) of θ, each at least minSharedPrior and
+// a + b at most maxSharedConcentration, as betaStep bounds them.
+func thetaBeta(t [2]float64) (float64, float64) {
+	s := math.Exp(min(t[1], math.Log(maxSharedConcentration)))
+	mu := 1 / (1 + math.Exp(-t[0]))
+	a, b := max(mu*s, minSharedPrior), max((1-mu)*s, minSharedPrior)
+	scale := min(1, maxSharedConcentration/(a+b))
+	return a * scale, b * scale
+}
+
+// concPrecision returns 1/τ², the prior precision of the difference of
+// the log concentrations δ = λ_c − λ_o (+Inf: tied), by empirical Bayes
+// under a Laplace approximation of each kind's likelihood: the free
+// estimates (each kind's maximiser of its own ℓ, one Newton step from the
+// current values, with gradients g and Hessians h) differ by δ̂, whose
+// sampling variance is v, the sum of the kinds' (−h)⁻¹ entries of λ; δ̂ ~
+// N(δ, v) and δ ~ N(0, τ²) give δ̂ ~ N(0, τ² + v), whose likelihood is
+// largest at τ² = max(δ̂² − v, 0). Where the concentrations are not told
+// apart (δ̂² ≤ v, the light workers' ridge, on which the one-coin kind's
+// concentration is free to run to its bound) they are tied; where they
+// are (δ̂² ≫ v), barely shrunk. Without a negative definite Hessian of
+// either kind the difference is left free (0).
+func concPrecision(delta float64, gO, gC [2]float64, hO, hC [2][2]float64) float64 {
+	iO, okO := negInv2(hO)
+	iC, okC := negInv2(hC)
+	if !okO || !okC {
+		return 0
+	}
+	dhat := delta + (iC[1][0]*gC[0] + iC[1][1]*gC[1]) - (iO[1][0]*gO[0] + iO[1][1]*gO[1])
+	tau := dhat*dhat - (iO[1][1] + iC[1][1])
+	if tau <= 0 {
+		return math.Inf(1)
+	}
+	return 1 / tau
+}
+
+// negInv2 returns the inverse of −h, and whether −h is positive definite.
+func negInv2(h [2][2]float64) ([2][2]float64, bool) {
+	p, q, r := -h[0][0], -h[0][1], -h[1][1]
+	det := p*r - q*q
+	if p <= 0 || det <= 0 {
+		return [2][2]float64{}, false
+	}
+	return [2][2]float64{{r / det, -q / det}, {-q / det, p / det}}, true
+}
+
+// priorsStep returns one Newton step on the one-coin prior (a, b), for
+// the one-coin counts (x.c, x.e) weighted by u, and the per-class prior
+// (a_c, b_c), for the rows' counts weighted by cl.u, under the
+// hierarchical prior of their log concentrations (concPrecision): in the
+// variables (η_o, λ_o, η_c, δ), or (η_o, λ, η_c) when tied. The step is
+// scaled to move no variable by more than 1 (a factor e in s or in the
+// odds μ/(1 − μ)).
+func (x *dsMix) priorsStep(u []float64) (a, b, ac, bc float64) {
+	cl := x.cls
+	tO, tC := betaTheta(x.a, x.b), betaTheta(cl.a, cl.b)
+	gO, hO := betaDerivs(x.a, x.b, x.c, x.e, u)
+	gC, hC := betaDerivs(cl.a, cl.b, cl.cz, cl.ez, cl.u)
+	delta := tC[1] - tO[1]
+	p := concPrecision(delta, gO, gC, hO, hC)
+	n := 4
+	if math.IsInf(p, 1) {
+		n, delta = 3, 0
+	}
+	// The gradient of the objective and its negated Hessian, n×n, in the
+	// variables (η_o, λ_o, ε, δ) with ε = η_c − η_o.
+	grad := []float64{gO[0] + gC[0], gO[1] + gC[1], gC[0], gC[1] - p*delta}[:n]
+	hess := make([]float64, n*n)
+	set := func(i, j int, v float64) { hess[i*n+j], hess[j*n+i] = -v, -v }
+	set(0, 0, hO[0][0]+hC[0][0])
+	set(0, 1, hO[0][1]+hC[0][1])
+	set(0, 2, hC[0][0])
+	set(1, 1, hO[1][1]+hC[1][1])
+	set(1, 2, hC[1][0])
+	set(2, 2, hC[0][0])
+	if n == 4 {
+		set(0, 3, hC[0][1])
+		set(1, 3, hC[1][1])
+		set(2, 3, hC[0][1])
+		set(3, 3, hC[1][1]-p)
+	}
+	step := solveDamped(hess, grad, n)
+	lim := 1.0
+	for _, s := range step {
+		lim = max(lim, math.Abs(s))
+	}
+	eps := tC[0] - tO[0]
+	tO[0] += step[0] / lim
+	tO[1] += step[1] / lim
+	tC[0] = tO[0] + eps + step[2]/lim
+	tC[1] = tO[1]
+	if n == 4 {
+		tC[1] += delta + step[3]/lim
+	}
+	a, b = thetaBeta(tO)
+	ac, bc = thetaBeta(tC)
+	return a, b, ac, bc
+}
+
+// solveDamped returns the solution x of (h + dI) x = g for the n×n
+// symmetric h (row-major), with d = 0 if h is positive definite, else the
+// least of 10⁻⁶, 10⁻⁵, ... times h's largest diagonal entry (at least 1)
+// for which it is: Newton's step where the objective is concave, a step
+// towards gradient ascent where it is not.
+func solveDamped(h, g []float64, n int) []float64 {
+	var dmax float64
+	for i := range n {
+		dmax = max(dmax, math.Abs(h[i*n+i]))
+	}
+	l := make([]float64, n*n)
+	for d := 0.0; !cholesky(l, h, d, n); {
+		if d == 0 {
+			d = 1e-6 * max(dmax, 1)
+		} else {
+			d *= 10
+		}
+	}
+	x := make([]float64, n)
+	for i := range n {
+		s := g[i]
+		for k := range i {
+			s -= l[i*n+k] * x[k]
+		}
+		x[i] = s / l[i*n+i]
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := x[i]
+		for k := i + 1; k < n; k++ {
+			s -= l[k*n+i] * x[k]
+		}
+		x[i] = s / l[i*n+i]
+	}
+	return x
+}
+
+// cholesky writes into l the lower Cholesky factor of h + dI (n×n,
+// row-major), and reports whether it exists.
+func cholesky(l, h []float64, d float64, n int) bool {
+	for i := range n {
+		for j := 0; j <= i; j++ {
+			s := h[i*n+j]
+			if i == j {
+				s += d
+			}
+			for k := range j {
+				s -= l[i*n+k] * l[j*n+k]
+			}
+			if i != j {
+				l[i*n+j] = s / l[j*n+j]
+				continue
+			}
+			if !(s > 0) {
+				return false
+			}
+			l[i*n+i] = math.Sqrt(s)
+		}
+	}
+	return true
+}
