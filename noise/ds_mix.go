@@ -32,7 +32,13 @@ import (
 // kinds. The shares ρ_k of the kinds and the priors (a, b), (a_c, b_c),
 // κ_o and κ_c are estimated by empirical Bayes, each from the workers of
 // its kind (learn; for K > 2 the shares are solved for the evidences,
-// kindsOf); the full kind's prior β is the crowd's (dsVB's learnPrior). A worker with few labels is then one-coin, one number
+// kindsOf), but for the two Beta priors' concentrations a + b and
+// a_c + b_c: their logarithms have a hierarchical prior, N(0, τ²) on their
+// difference, with τ² by empirical Bayes (priorsStep, ds_shrink.go), so
+// that they are tied where the counts do not tell them apart, as light
+// workers' do not, and free where they do; the means are free, for a
+// crowd's spammers pull a shared mean. The full kind's prior β is the
+// crowd's (dsVB's learnPrior). A worker with few labels is then one-coin, one number
 // borrowed from the crowd's accuracies; a busy one whose accuracy depends
 // on the class is per-class, and one whose errors fit no Dirichlet around
 // the crowd's pattern (an adversary) is full. The per-class kind keeps a
@@ -187,8 +193,9 @@ const countsBlock = 64
 // solved, kindsOf), every share to the mean of its probabilities over the
 // workers with labels, and takes one step (betaStep) on each Beta prior
 // for the likelihood of its counts weighted by the workers' probabilities
-// of its kind: the one-coin counts (c_w, e_w) for (a, b), and the counts
-// (c_wz, e_wz) of every row for (a_c, b_c); until no value moves by more
+// of its kind: the one-coin counts (c_w, e_w) for (a, b), and for K > 2
+// the counts (c_wz, e_wz) of every row for (a_c, b_c), one joint step on
+// both priors (priorsStep); until no value moves by more
 // than mixTol of itself, or mixSteps times (classSteps for K > 2); then it
 // sets every worker's probabilities.
 func (x *dsMix) learn(k int) {
