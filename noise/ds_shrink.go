@@ -68,14 +68,29 @@ func betaDerivs(a, b float64, c, e, u []float64) (g [2]float64, h [2][2]float64)
 // betaTheta returns θ = (logit μ, log s) of Beta(a, b).
 func betaTheta(a, b float64) [2]float64 { return [2]float64{math.Log(a / b), math.Log(a + b)} }
 
-// thetaBeta returns the (a, b) of θ, each at least minSharedPrior and
-// a + b at most maxSharedConcentration, as betaStep bounds them.
+// thetaBeta returns the (a, b) of θ = (logit μ, log s) after boundTheta.
 func thetaBeta(t [2]float64) (float64, float64) {
-	s := math.Exp(min(t[1], math.Log(maxSharedConcentration)))
-	mu := 1 / (1 + math.Exp(-t[0]))
-	a, b := max(mu*s, minSharedPrior), max((1-mu)*s, minSharedPrior)
-	scale := min(1, maxSharedConcentration/(a+b))
-	return a * scale, b * scale
+	t = boundTheta(t, math.Inf(-1))
+	mu, s := 1/(1+math.Exp(-t[0])), math.Exp(t[1])
+	return mu * s, (1 - mu) * s
+}
+
+// boundTheta returns θ = (logit μ, log s) with μ within
+// [minSharedPrior/maxSharedConcentration, 1 − minSharedPrior/maxSharedConcentration]
+// and log s at least lo and within [lambdaMin(μ), log maxSharedConcentration]:
+// a and b at least minSharedPrior, a + b at most maxSharedConcentration.
+func boundTheta(t [2]float64, lo float64) [2]float64 {
+	e := math.Log(maxSharedConcentration/minSharedPrior - 1)
+	t[0] = min(max(t[0], -e), e)
+	t[1] = min(max(t[1], lo, lambdaMin(t[0])), math.Log(maxSharedConcentration))
+	return t
+}
+
+// lambdaMin returns the least log s for which a = μs and b = (1 − μ)s
+// are both at least minSharedPrior, for η = logit μ.
+func lambdaMin(eta float64) float64 {
+	mu := 1 / (1 + math.Exp(-math.Abs(eta))) // max(μ, 1 − μ)
+	return math.Log(minSharedPrior / (1 - mu))
 }
 
 // concPrecision returns 1/τ², the prior precision of the difference of
@@ -161,6 +176,12 @@ func (x *dsMix) priorsStep(u []float64) (a, b, ac, bc float64) {
 	tC[1] = tO[1]
 	if n == 4 {
 		tC[1] += delta + step[3]/lim
+	}
+	if n == 3 {
+		// Tied: the one concentration within both kinds' bounds.
+		lo := max(lambdaMin(tO[0]), lambdaMin(tC[0]))
+		tO = boundTheta(tO, lo)
+		tC[1] = tO[1]
 	}
 	a, b = thetaBeta(tO)
 	ac, bc = thetaBeta(tC)
