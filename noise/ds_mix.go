@@ -34,8 +34,8 @@ import (
 // its kind (learn; for K > 2 the shares are solved for the evidences,
 // kindsOf), but for the two Beta priors' concentrations a + b and
 // a_c + b_c: their logarithms have a hierarchical prior, N(0, τ²) on their
-// difference, with τ² by empirical Bayes (priorsStep, ds_shrink.go), so
-// that they are tied where the counts do not tell them apart, as light
+// difference, with τ² by empirical Bayes (priorsStep, package betaprior),
+// so that they are tied where the counts do not tell them apart, as light
 // workers' do not, and free where they do; the means are free, for a
 // crowd's spammers pull a shared mean. The full kind's prior β is the
 // crowd's (dsVB's learnPrior). A worker with few labels is then one-coin, one number
