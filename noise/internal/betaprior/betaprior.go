@@ -22,8 +22,11 @@
 // that cost; tying the concentrations alone keeps the gains on the shipped
 // sets but loses 0.1 point on the adversarial regime, whose busy spammers
 // do tell the concentrations apart. Empirical Bayes ties them only there
-// where the counts do not (websearch, trec2010), with the free form's
-// results on the regimes.
+// where the counts do not (websearch, trec2010: accuracy 0.7965 → 0.7991
+// and 0.5197 → 0.5203), with the free form's results on the regimes; on
+// adult it leaves them free (the per-class rows' concentration 2.2, the
+// one-coin kind's at its bound 50, v = 0.012), where tying them gains 0.6
+// point of accuracy on gold but nothing on held-out labels.
 package betaprior
 
 import (
