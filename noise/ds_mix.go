@@ -191,11 +191,11 @@ const countsBlock = 64
 // κ_c (dirichlet.Errors.PrecisionStep). Then every step sets each worker's
 // probabilities of the kinds from its evidence (for K > 2 with the shares
 // solved, kindsOf), every share to the mean of its probabilities over the
-// workers with labels, and takes one step (betaStep) on each Beta prior
-// for the likelihood of its counts weighted by the workers' probabilities
-// of its kind: the one-coin counts (c_w, e_w) for (a, b), and for K > 2
-// the counts (c_wz, e_wz) of every row for (a_c, b_c), one joint step on
-// both priors (priorsStep); until no value moves by more
+// workers with labels, and takes one step on the Beta priors for the
+// likelihoods of their counts weighted by the workers' probabilities of
+// their kinds: the one-coin counts (c_w, e_w) for (a, b), by betaStep at
+// K = 2, and for K > 2 with the counts (c_wz, e_wz) of every row for
+// (a_c, b_c), one joint step on both (priorsStep); until no value moves by more
 // than mixTol of itself, or mixSteps times (classSteps for K > 2); then it
 // sets every worker's probabilities.
 func (x *dsMix) learn(k int) {
