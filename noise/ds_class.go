@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/noise/internal/betaprior"
 	"github.com/consensuslab/consensus/noise/internal/dirichlet"
 )
 
@@ -15,6 +16,21 @@ func betaStep(a, b float64, c, e, u []float64) (float64, float64) {
 	na, nb = max(na, minSharedPrior), max(nb, minSharedPrior)
 	scale := min(1, maxSharedConcentration/(na+nb))
 	return na * scale, nb * scale
+}
+
+// priorBounds are the Beta priors' bounds, as betaStep's.
+var priorBounds = betaprior.Bounds{Min: minSharedPrior, MaxSum: maxSharedConcentration}
+
+// priorsStep returns one joint step (betaprior.Bounds.Step) on the
+// one-coin prior (a, b), for the one-coin counts (c_w, e_w) weighted by
+// u, and the per-class prior (a_c, b_c), for the rows' counts weighted by
+// cl.u: their means free, their log concentrations shrunk toward each
+// other with the strength by empirical Bayes (package betaprior).
+func (x *dsMix) priorsStep(u []float64) (a, b, ac, bc float64) {
+	cl := x.cls
+	gO, hO := betaprior.Derivs(x.a, x.b, x.c, x.e, u)
+	gC, hC := betaprior.Derivs(cl.a, cl.b, cl.cz, cl.ez, cl.u)
+	return priorBounds.Step(x.a, x.b, cl.a, cl.b, gO, gC, hO, hC)
 }
 
 // dsClass is dsMix's per-class kind and the Dirichlet errors of the

@@ -32,7 +32,13 @@ import (
 // kinds. The shares ρ_k of the kinds and the priors (a, b), (a_c, b_c),
 // κ_o and κ_c are estimated by empirical Bayes, each from the workers of
 // its kind (learn; for K > 2 the shares are solved for the evidences,
-// kindsOf); the full kind's prior β is the crowd's (dsVB's learnPrior). A worker with few labels is then one-coin, one number
+// kindsOf), but for the two Beta priors' concentrations a + b and
+// a_c + b_c: their logarithms have a hierarchical prior, N(0, τ²) on their
+// difference, with τ² by empirical Bayes (priorsStep, package betaprior),
+// so that they are tied where the counts do not tell them apart, as light
+// workers' do not, and free where they do; the means are free, for a
+// crowd's spammers pull a shared mean. The full kind's prior β is the
+// crowd's (dsVB's learnPrior). A worker with few labels is then one-coin, one number
 // borrowed from the crowd's accuracies; a busy one whose accuracy depends
 // on the class is per-class, and one whose errors fit no Dirichlet around
 // the crowd's pattern (an adversary) is full. The per-class kind keeps a
@@ -185,10 +191,11 @@ const countsBlock = 64
 // κ_c (dirichlet.Errors.PrecisionStep). Then every step sets each worker's
 // probabilities of the kinds from its evidence (for K > 2 with the shares
 // solved, kindsOf), every share to the mean of its probabilities over the
-// workers with labels, and takes one step (betaStep) on each Beta prior
-// for the likelihood of its counts weighted by the workers' probabilities
-// of its kind: the one-coin counts (c_w, e_w) for (a, b), and the counts
-// (c_wz, e_wz) of every row for (a_c, b_c); until no value moves by more
+// workers with labels, and takes one step on the Beta priors for the
+// likelihoods of their counts weighted by the workers' probabilities of
+// their kinds: the one-coin counts (c_w, e_w) for (a, b), by betaStep at
+// K = 2, and for K > 2 with the counts (c_wz, e_wz) of every row for
+// (a_c, b_c), one joint step on both (priorsStep); until no value moves by more
 // than mixTol of itself, or mixSteps times (classSteps for K > 2); then it
 // sets every worker's probabilities.
 func (x *dsMix) learn(k int) {
@@ -234,19 +241,23 @@ func (x *dsMix) learn(k int) {
 			break
 		}
 		rho, rc := clampShares(s/n, sc/n, cl != nil)
-		a, b := betaStep(x.a, x.b, x.c, x.e, u)
-		done := still(rho, x.rho) && still(a, x.a) && still(b, x.b)
-		x.rho, x.a, x.b = rho, a, b
-		if cl != nil {
+		var a, b float64
+		done := still(rho, x.rho)
+		if cl == nil {
+			a, b = betaStep(x.a, x.b, x.c, x.e, u)
+		} else {
 			for w, m := range cl.m {
 				for z := range k {
 					cl.u[w*k+z] = m
 				}
 			}
-			ac, bc := betaStep(cl.a, cl.b, cl.cz, cl.ez, cl.u)
+			var ac, bc float64
+			a, b, ac, bc = x.priorsStep(u)
 			done = done && still(rc, cl.share) && still(ac, cl.a) && still(bc, cl.b)
 			cl.share, cl.a, cl.b = rc, ac, bc
 		}
+		done = done && still(a, x.a) && still(b, x.b)
+		x.rho, x.a, x.b = rho, a, b
 		if done {
 			break
 		}
