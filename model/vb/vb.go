@@ -289,6 +289,9 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 	default:
 		bound -= v.nv.Load(x[:v.nl])
 	}
+	// The posterior moves from here on: only a pass that returns its new
+	// state sets last again (one that fails leaves the posterior moved).
+	v.last = nil
 	bound += v.s.setGlobals(x[v.nl:])
 	clear(v.acc)
 	var change float64
