@@ -226,11 +226,6 @@ type vbRun struct {
 	spare  [][]float64
 	iter   int
 	start  time.Time
-	// last is the state the last pass returned and lastKL the noise
-	// posterior's KL divergence there (Update's): a pass from last, the
-	// state the posterior is already at, need not Load it again.
-	last   []float64
-	lastKL float64
 }
 
 // vector returns a vector of length n in the memory of a state vector
@@ -253,9 +248,6 @@ func (v *vbRun) vector(n int) []float64 {
 // ones are left out.
 func (v *vbRun) release(s ...[]float64) {
 	for _, x := range s {
-		if len(x) > 0 && len(x) == len(v.last) && &x[0] == &v.last[0] {
-			v.last = nil
-		}
 		if x != nil {
 			v.spare = append(v.spare, x)
 		}
@@ -279,19 +271,9 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 		return 0, nil, 0, err
 	}
 	var bound float64
-	switch {
-	case v.frozen:
-	case len(x) > 0 && len(x) == len(v.last) && &x[0] == &v.last[0]:
-		// The posterior is at x already: SQUAREM passes from the state
-		// the last pass returned in every cycle but the ones whose
-		// extrapolation it rejects.
-		bound -= v.lastKL
-	default:
+	if !v.frozen {
 		bound -= v.nv.Load(x[:v.nl])
 	}
-	// The posterior moves from here on: only a pass that returns its new
-	// state sets last again (one that fails leaves the posterior moved).
-	v.last = nil
 	bound += v.s.setGlobals(x[v.nl:])
 	clear(v.acc)
 	var change float64
@@ -311,7 +293,7 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 		fitting.AddAndClear(v.acc, acc)
 	})
 	if !v.frozen {
-		v.lastKL = v.nv.Update(v.acc)
+		v.nv.Update(v.acc)
 	}
 	v.s.global(v.chunks)
 	v.iter++
@@ -321,8 +303,7 @@ func (v *vbRun) pass(x []float64) (float64, []float64, float64, error) {
 	if v.set.Progress != nil {
 		v.set.Progress(model.Progress{Iteration: v.iter, MaxIterations: v.set.MaxIterations, LogLikelihood: bound, Elapsed: time.Since(v.start)})
 	}
-	v.last = v.state(v.vector(0))
-	return bound, v.last, change, nil
+	return bound, v.state(v.vector(0)), change, nil
 }
 
 // done reports whether a step from a bound prev to b with the largest

@@ -13,9 +13,9 @@ import (
 // SQUAREM's extrapolated steps run into non-finite bounds and are
 // rejected: the pass that follows starts from the last accepted state,
 // which must be loaded again, since the failed pass moved the noise
-// posterior (vbRun.pass skips the Load only from the state the last pass
-// returned). Skipping it there made both fits fail with a non-finite
-// bound. (On trec2010 vb-glad stops at the iteration limit either way.)
+// posterior. A pass that skipped the Load from the state the last pass
+// returned made both fits fail with a non-finite bound. (On trec2010
+// vb-glad stops at the iteration limit either way.)
 func TestRejectedStepReloads(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits two data sets")
