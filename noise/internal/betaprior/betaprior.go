@@ -33,6 +33,8 @@ package betaprior
 import (
 	"math"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/consensuslab/consensus/internal/num"
 )
 
@@ -208,53 +210,25 @@ func solveDamped(h, g []float64, n int) []float64 {
 	for i := range n {
 		dmax = max(dmax, math.Abs(h[i*n+i]))
 	}
-	l := make([]float64, n*n)
-	for d := 0.0; !cholesky(l, h, d, n); {
+	a := mat.NewSymDense(n, nil)
+	var ch mat.Cholesky
+	for d := 0.0; ; d *= 10 {
+		for i := range n {
+			for j := i; j < n; j++ {
+				a.SetSym(i, j, h[i*n+j])
+			}
+			a.SetSym(i, i, h[i*n+i]+d)
+		}
+		if ch.Factorize(a) {
+			break
+		}
 		if d == 0 {
-			d = 1e-6 * max(dmax, 1)
-		} else {
-			d *= 10
+			d = 1e-7 * max(dmax, 1) // times 10 on the way round
 		}
 	}
-	x := make([]float64, n)
-	for i := range n {
-		s := g[i]
-		for k := range i {
-			s -= l[i*n+k] * x[k]
-		}
-		x[i] = s / l[i*n+i]
-	}
-	for i := n - 1; i >= 0; i-- {
-		s := x[i]
-		for k := i + 1; k < n; k++ {
-			s -= l[k*n+i] * x[k]
-		}
-		x[i] = s / l[i*n+i]
-	}
-	return x
-}
-
-// cholesky writes into l the lower Cholesky factor of h + dI (n×n,
-// row-major), and reports whether it exists.
-func cholesky(l, h []float64, d float64, n int) bool {
-	for i := range n {
-		for j := 0; j <= i; j++ {
-			s := h[i*n+j]
-			if i == j {
-				s += d
-			}
-			for k := range j {
-				s -= l[i*n+k] * l[j*n+k]
-			}
-			if i != j {
-				l[i*n+j] = s / l[j*n+j]
-				continue
-			}
-			if !(s > 0) {
-				return false
-			}
-			l[i*n+i] = math.Sqrt(s)
-		}
-	}
-	return true
+	var x mat.VecDense
+	// The error is mat.Condition's warning of an ill-conditioned factor;
+	// the solution is written all the same, and the caller bounds the step.
+	_ = ch.SolveVecTo(&x, mat.NewVecDense(n, g))
+	return x.RawVector().Data
 }
