@@ -271,3 +271,34 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestGLADRejectedSteps fits vb-glad on duchenne and trec2010, where
+// SQUAREM's extrapolated steps run into non-finite bounds and are
+// rejected: the pass that follows starts from the last accepted state,
+// which it must load again, since the failed pass moved the noise
+// posterior, and the fit must end with a finite bound. (On trec2010
+// vb-glad stops at the iteration limit.)
+func TestGLADRejectedSteps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits two data sets")
+	}
+	for _, name := range []string{"duchenne", "trec2010"} {
+		t.Run(name, func(t *testing.T) {
+			est, err := model.ByName("vb-glad")
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, _, err := datasets.Load(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := est.Fit(context.Background(), d, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.IsNaN(r.LogLikelihood) || math.IsInf(r.LogLikelihood, 0) {
+				t.Errorf("bound %v after %d passes", r.LogLikelihood, r.Iterations)
+			}
+		})
+	}
+}
