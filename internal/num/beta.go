@@ -12,7 +12,43 @@ package num
 // weight below 10⁻¹² or with c_i + e_i = 0 do not count; with no count,
 // or a gradient that the fixed point cannot follow, it returns (a, b).
 func BetaBinomialStep(a, b float64, c, e, u []float64) (float64, float64) {
-	var ga, gb, haa, hbb, hab, den float64
+	g, h, den := BetaBinomialDerivs(a, b, c, e, u)
+	// The fixed point's step needs the gradient's positive parts.
+	ga, gb := g[0]+den, g[1]+den
+	if den <= 0 || ga <= 0 || gb <= 0 {
+		return a, b
+	}
+	na, nb := a*ga/den, b*gb/den // the fixed point's step
+	haa, hbb, hab := h[0][0], h[1][1], h[0][1]
+	if det := haa*hbb - hab*hab; haa < 0 && det > 0 {
+		da := -(hbb*g[0] - hab*g[1]) / det
+		db := -(haa*g[1] - hab*g[0]) / det
+		// At most halve or double a value in one step.
+		step := 1.0
+		for _, r := range [...]float64{da / a, db / b} {
+			if r < -0.5 {
+				step = min(step, -0.5/r)
+			} else if r > 1 {
+				step = min(step, 1/r)
+			}
+		}
+		na, nb = a+step*da, b+step*db
+	}
+	return na, nb
+}
+
+// BetaBinomialDerivs returns the gradient g and the Hessian h in (a, b) of
+// BetaBinomialStep's weighted Beta-binomial likelihood L(a, b), and
+// den = Σ_i u_i [ψ(a + b + c_i + e_i) − ψ(a + b)], the part of each
+// gradient entry common to both:
+//
+//	g_a = Σ_i u_i [ψ(a + c_i) − ψ(a)] − den, and likewise g_b,
+//	h_ab = Σ_i u_i [ψ′(a + b) − ψ′(a + b + c_i + e_i)],
+//	h_aa = Σ_i u_i [ψ′(a + c_i) − ψ′(a)] + h_ab, and likewise h_bb,
+//
+// over the counts that BetaBinomialStep reads.
+func BetaBinomialDerivs(a, b float64, c, e, u []float64) (g [2]float64, h [2][2]float64, den float64) {
+	var ga, gb, haa, hbb, hab float64
 	pa, pb, pab := Digamma(a), Digamma(b), Digamma(a+b)
 	ta, tb, tab := Trigamma(a), Trigamma(b), Trigamma(a+b)
 	for i, ui := range u {
@@ -28,27 +64,7 @@ func BetaBinomialStep(a, b float64, c, e, u []float64) (float64, float64) {
 		hbb += ui * (Trigamma(b+e[i]) - tb)
 		hab += ui * (tab - tn)
 	}
-	if den <= 0 || ga <= 0 || gb <= 0 {
-		return a, b
-	}
-	// The gradient is (ga − den, gb − den); the Hessian adds the cross
-	// term hab to both diagonal entries.
-	na, nb := a*ga/den, b*gb/den // the fixed point's step
-	haa, hbb = haa+hab, hbb+hab
-	if det := haa*hbb - hab*hab; haa < 0 && det > 0 {
-		fa, fb := ga-den, gb-den
-		da := -(hbb*fa - hab*fb) / det
-		db := -(haa*fb - hab*fa) / det
-		// At most halve or double a value in one step.
-		step := 1.0
-		for _, r := range [...]float64{da / a, db / b} {
-			if r < -0.5 {
-				step = min(step, -0.5/r)
-			} else if r > 1 {
-				step = min(step, 1/r)
-			}
-		}
-		na, nb = a+step*da, b+step*db
-	}
-	return na, nb
+	g = [2]float64{ga - den, gb - den}
+	h = [2][2]float64{{haa + hab, hab}, {hab, hbb + hab}}
+	return g, h, den
 }

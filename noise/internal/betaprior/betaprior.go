@@ -40,33 +40,21 @@ import (
 
 // Derivs returns the gradient and the Hessian in θ = (logit μ, log s),
 // with a = μs and b = (1 − μ)s, of ℓ(a, b) = Σ_i u_i [log B(a + c_i,
-// b + e_i) − log B(a, b)]; the terms of u_i below 10⁻¹² or of no counts
-// are left out, as num.BetaBinomialStep leaves them.
+// b + e_i) − log B(a, b)] (num.BetaBinomialDerivs's in (a, b), by the
+// chain rule); the terms of u_i below 10⁻¹² or of no counts are left out.
 func Derivs(a, b float64, c, e, u []float64) (g [2]float64, h [2][2]float64) {
-	var ga, gb, haa, hbb, hab float64
-	pa, pb, pab := num.Digamma(a), num.Digamma(b), num.Digamma(a+b)
-	ta, tb, tab := num.Trigamma(a), num.Trigamma(b), num.Trigamma(a+b)
-	for i, ui := range u {
-		t := c[i] + e[i]
-		if ui < 1e-12 || t <= 0 {
-			continue
-		}
-		dn, tn := num.Digamma(a+b+t), num.Trigamma(a+b+t)
-		ga += ui * (num.Digamma(a+c[i]) - pa - dn + pab)
-		gb += ui * (num.Digamma(b+e[i]) - pb - dn + pab)
-		haa += ui * (num.Trigamma(a+c[i]) - ta - tn + tab)
-		hbb += ui * (num.Trigamma(b+e[i]) - tb - tn + tab)
-		hab += ui * (tab - tn)
-	}
+	gab, hab, _ := num.BetaBinomialDerivs(a, b, c, e, u)
+	ga, gb := gab[0], gab[1]
+	haa, hbb, hx := hab[0][0], hab[1][1], hab[0][1]
 	// ∂(a, b)/∂η = (v, −v) with v = ab/s, ∂(a, b)/∂λ = (a, b); the second
 	// derivatives of (a, b) add the gradient's terms.
 	s := a + b
 	v := a * b / s
 	g = [2]float64{v * (ga - gb), a*ga + b*gb}
-	h[0][0] = v*v*(haa-2*hab+hbb) + v*(b-a)/s*(ga-gb)
-	h[0][1] = v*(a*(haa-hab)+b*(hab-hbb)) + v*(ga-gb)
+	h[0][0] = v*v*(haa-2*hx+hbb) + v*(b-a)/s*(ga-gb)
+	h[0][1] = v*(a*(haa-hx)+b*(hx-hbb)) + v*(ga-gb)
 	h[1][0] = h[0][1]
-	h[1][1] = a*a*haa + 2*a*b*hab + b*b*hbb + a*ga + b*gb
+	h[1][1] = a*a*haa + 2*a*b*hx + b*b*hbb + a*ga + b*gb
 	return g, h
 }
 
