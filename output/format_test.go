@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -282,6 +283,8 @@ func TestReadConsensusErrors(t *testing.T) {
 		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"a","p_x":0.5,"p_y":0.5}`, "c.jsonl:2: task \"a\" appears twice"},
 		{`{"task":"a","p_x":0.5,"p_y":0.6}`, "c.jsonl:1: probabilities sum to"},
 		{`{"task":"a","p_x":0.5,"p_y":"half"}`, "c.jsonl:1: p_y = \"half\" is not a probability"},
+		{`{"task":"a","p_x":1.001,"p_y":0}`, "c.jsonl:1: p_x = \"1.001\" is not a probability"},
+		{`{"task":"a","p_x":1,"p_y":-0.001}`, "c.jsonl:1: p_y = \"-0.001\" is not a probability"},
 		{`{"task":"a","p_x":0.5,"p_y":0.5}` + "\n" + `{"task":"b","p_x":1}`, "c.jsonl:2: the record has no 'p_y' key"},
 		{`{"task":"a",`, "c.jsonl:1: the JSON object is not closed"},
 		{`{"task":"a","p_x":0.5,"p_y":null}`, "c.jsonl:1: the probability value (key 'p_y') is null"},
@@ -292,6 +295,20 @@ func TestReadConsensusErrors(t *testing.T) {
 		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want an *dataio.InputError with prefix %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// TestReadConsensusRounding checks that a probability a rounding error
+// took just outside [0, 1], as a sum of exponentials can, is read as the
+// bound it passed.
+func TestReadConsensusRounding(t *testing.T) {
+	in := "task,p_x,p_y\na,1.0000000000000002,0\nb,-1e-17,1\n"
+	p, err := ReadConsensus(strings.NewReader(in), "c.csv", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{1, 0, 0, 1}; !slices.Equal(p.Probs, want) {
+		t.Errorf("probabilities %v, want %v", p.Probs, want)
 	}
 }
 

@@ -89,6 +89,12 @@ func (t *consensusTable) spec() dataio.Columns {
 	}
 }
 
+// roundingSlack is how far outside [0, 1] a probability read back may be
+// and still be taken (as 0 or 1): a sum of exponentials written by another
+// program, or by an older version of this one, can pass 1 by a rounding
+// error, such as 1.0000000000000002.
+const roundingSlack = 1e-9
+
 // row adds a row of a consensus table, the cells of spec, to t.p.
 func (t *consensusTable) row(cells []string, _ int) error {
 	task := strings.Clone(cells[0])
@@ -99,9 +105,10 @@ func (t *consensusTable) row(cells []string, _ int) error {
 	var sum float64
 	for z, c := range cells[1:] {
 		v, err := strconv.ParseFloat(c, 64)
-		if err != nil || v < 0 || v > 1 || math.IsNaN(v) {
+		if err != nil || v < -roundingSlack || v > 1+roundingSlack || math.IsNaN(v) {
 			return fmt.Errorf("%s = %q is not a probability", t.columns[z], c)
 		}
+		v = min(max(v, 0), 1)
 		sum += v
 		t.p.Probs = append(t.p.Probs, v)
 	}

@@ -114,6 +114,8 @@ func (f *fit) run(ctx context.Context, maxIter int, tol float64) (int, bool, err
 					q[z*m+g] = math.Exp(row[z*m+g] - lse)
 					pz += q[z*m+g]
 				}
+				// A sum of exponentials can pass 1 by a rounding error.
+				pz = min(pz, 1)
 				moved = max(moved, math.Abs(pz-f.z[j*k+z]))
 				f.z[j*k+z] = pz
 			}
