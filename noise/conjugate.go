@@ -169,3 +169,19 @@ type SharedPriorer interface {
 	// one task.
 	WithFixedPrior() Model
 }
+
+// PatternPriorer is an optional interface of a SharedPriorer whose learned
+// prior includes a pattern of confusion for each true class, as DS's rows
+// β_z do. Labels identify such a pattern only on tasks of three or more
+// workers: with two labels a task, the frequencies of the label pairs give
+// K(K + 1)/2 − 1 equations for the crowd's K(K − 1) confusion rates and
+// K − 1 class shares, so that at K = 2 three unknowns meet two equations,
+// and a learned pattern can take a class prior and an asymmetric confusion
+// that fit the pairs as well as the truth does.
+type PatternPriorer interface {
+	SharedPriorer
+
+	// WithFixedPattern returns the model with the pattern's prior fixed
+	// and the rest of what WithSharedPrior learns still learned.
+	WithFixedPattern() Model
+}

@@ -550,7 +550,7 @@ func (v *dsVB) Hold(fixed []bool) {
 	}
 }
 
-var _ SharedPriorer = DS{}
+var _ PatternPriorer = DS{}
 
 // WithSharedPrior returns m with SharedPrior and Averaged set: the
 // default model's workers, whose prior and kinds are learned from the
@@ -566,6 +566,15 @@ func (m DS) WithSharedPrior() Model {
 func (m DS) WithFixedPrior() Model {
 	m.SharedPrior = false
 	m.Averaged = false
+	return m
+}
+
+// WithFixedPattern returns m with SharedPrior off and Averaged as it is:
+// the full kind's rows keep the fixed Dirichlet(PriorDiag, PriorOff) prior,
+// and the kinds' shares and the one-coin and per-class priors are still
+// learned (PatternPriorer).
+func (m DS) WithFixedPattern() Model {
+	m.SharedPrior = false
 	return m
 }
 

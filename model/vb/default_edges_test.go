@@ -39,3 +39,33 @@ func TestDefaultSingleLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultPairs checks the default model where every task has labels of
+// two workers, 2,000 workers with about two labels each (K = 2, DS
+// workers): the label pairs do not identify the crowd's pattern of
+// confusion (noise.PatternPriorer), and a learned one ran to a class prior
+// of (0.83, 0.17) and an asymmetric confusion that fit the pairs as well
+// as the truth: every task p ≥ 0.98 for class 0 or about 0.5, ECE 0.34.
+// The default keeps the pattern's prior fixed, says so, and is calibrated
+// and as accurate as majority vote and vb-la-ds.
+func TestDefaultPairs(t *testing.T) {
+	const k = 2
+	c := sim.Settings{Tasks: 2000, Workers: 2000, LabelsPerTask: 2, Classes: k,
+		Noise: noise.DS{}, Latent: latent.LA{}, Seed: 14}
+	gold, _, fits := fitSim(t, c, model.DefaultModel, "vb-la-ds", "mv")
+	def := fits[model.DefaultModel]
+	acc := func(name string) float64 { return must(metrics.Accuracy(fits[name].Probs, k, gold, 1)) }
+	ece := must(metrics.ECE(def.Probs, k, gold, 10))
+	t.Logf("default %.4f (ECE %.4f), vb-la-ds %.4f, mv %.4f; %s", acc(model.DefaultModel), ece, acc("vb-la-ds"), acc("mv"), def.Method)
+	if !strings.Contains(def.Method, "rows' prior fixed") {
+		t.Errorf("the summary does not say that the pattern's prior is fixed: %q", def.Method)
+	}
+	if ece > 0.04 {
+		t.Errorf("ECE %.4f, want at most 0.04", ece)
+	}
+	for _, other := range []string{"vb-la-ds", "mv"} {
+		if a, b := acc(model.DefaultModel), acc(other); a < b-0.005 {
+			t.Errorf("accuracy %.4f, more than half a point below %s's %.4f", a, other, b)
+		}
+	}
+}

@@ -83,8 +83,11 @@ func TestDefaultRegimes(t *testing.T) {
 		{"adversarial", 0.035, 0.2, 0, 0.025, "tempered by"},
 		// Two labels a task among ten classes: far from the Bayes limit,
 		// which knows every worker's 90 error rates, but above vb-la-ds
-		// (without the per-class kind, 1.1 points below it).
-		{"sparse-many", 0.09, 0.01, 0.005, 0.02, "tempered by"},
+		// (without the per-class kind, 1.1 points below it). The pairs
+		// do not identify the crowd's pattern of confusion, and its prior
+		// stays fixed: 2.5 points more accurate than with it learned, and
+		// less sure where the two labels differ (ECE 0.012 to 0.021).
+		{"sparse-many", 0.06, 0.04, 0.035, 0.022, "tempered by"},
 		// The two workers who share a mistake are found (the trap model
 		// of internal/shared): within half a point of the Bayes limit.
 		{"correlated", 0.005, 0.01, 0.004, 0.02, "shared mistakes of 2 workers"},
