@@ -51,7 +51,7 @@ type DS struct {
 	// class), the errors of the last two drawn around the crowd's pattern,
 	// weighted by the posterior probability of each kind given the
 	// worker's labels, with the share of each kind and the kinds' priors
-	// learned from the workers (see dsMix). Maximum-likelihood fits ignore
+	// learned from the workers (see package noise/internal/dsmix). Maximum-likelihood fits ignore
 	// it.
 	Averaged bool
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/noise/internal/dsmix"
 )
 
 // Default pseudo-counts of the Dirichlet prior on a row of a Dawid-Skene
@@ -51,7 +52,7 @@ func (m DS) NewVariational(d *data.Dataset) Variational {
 		v.beta = startPrior(k, diag, off)
 	}
 	if m.Averaged && k > 1 {
-		v.mix = newDSMix(d.NumWorkers(), k, diag, off)
+		v.mix = dsmix.New(d.NumWorkers(), k, diag, off)
 	}
 	return v
 }
@@ -86,10 +87,13 @@ type dsVB struct {
 	beta []float64
 	// mix averages every worker over kinds of confusion matrix
 	// (DS.Averaged); nil: full matrices only.
-	mix *dsMix
+	mix *dsmix.Mix
 	// heldState holds the averaged state when Hold was called, for the
 	// values of it that Hold marks.
 	heldState []float64
+	// cav holds what CavityProbs reads, computed after the posterior
+	// last changed; nil until then.
+	cav *dsCavity
 }
 
 var (
@@ -126,7 +130,7 @@ func (v *dsVB) Prob(lo, hi int, p []float64)            { v.e.Prob(lo, hi, p) }
 func (v *dsVB) Accumulate(lo, hi int, g, acc []float64) { v.e.BackpropProb(lo, hi, nil, g, acc, nil) }
 
 // Params returns λ, laid out as the worker rows; with DS.Averaged, followed
-// by the state the average is computed from (dsMix.state): the prior's rows
+// by the state the average is computed from (dsmix.Mix.State): the prior's rows
 // β_z, the share ρ of full workers, the one-coin prior (a, b) and, for
 // K > 2, the per-class kind's share ρ_c and prior (a_c, b_c) and the
 // errors' precisions κ_o and κ_c, so that
@@ -134,7 +138,7 @@ func (v *dsVB) Accumulate(lo, hi int, g, acc []float64) { v.e.BackpropProb(lo, h
 func (v *dsVB) Params(dst []float64) []float64 {
 	dst = append(dst, v.lam...)
 	if v.mix != nil {
-		dst = v.mix.state(dst, v.e.k, v.prior)
+		dst = v.mix.State(dst, v.e.k, v.prior)
 	}
 	return dst
 }
@@ -160,8 +164,8 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 		acc[countAt(base, k, z, y)] = params[r] - v.prior(z, y)
 	}
 	if v.mix != nil {
-		v.mix.counts(acc, k, v.prior)
-		v.mix.weights()
+		v.mix.Counts(acc, k, v.prior)
+		v.mix.Weights()
 	}
 	if exact {
 		return v.update(acc, params)
@@ -177,20 +181,20 @@ func (v *dsVB) Update(acc []float64) float64 {
 		v.learnPrior(acc)
 	}
 	if v.mix != nil {
-		v.mix.counts(acc, v.e.k, v.prior)
-		v.mix.learn(v.e.k)
+		v.mix.Counts(acc, v.e.k, v.prior)
+		v.mix.Learn(v.e.k)
 		if len(v.fixed) > len(v.lam) {
 			// Learned with the held values of the state free; they are
 			// put back, and the kinds weighed under them.
-			v.setMixState(v.mix.state(nil, v.e.k, v.prior))
-			v.mix.counts(acc, v.e.k, v.prior)
-			v.mix.weights()
+			v.setMixState(v.mix.State(nil, v.e.k, v.prior))
+			v.mix.Counts(acc, v.e.k, v.prior)
+			v.mix.Weights()
 		}
 	}
 	return v.update(acc, nil)
 }
 
-// setMixState sets the averaged state to st (laid out as dsMix.state),
+// setMixState sets the averaged state to st (laid out as dsmix.Mix.State),
 // except the values Hold marks (Hold over Params), which keep the ones
 // they had when Hold was called (heldState).
 func (v *dsVB) setMixState(st []float64) {
@@ -199,7 +203,7 @@ func (v *dsVB) setMixState(st []float64) {
 			st[i] = v.heldState[i]
 		}
 	}
-	v.mix.setState(st, v.e.k, v.beta)
+	v.mix.SetState(st, v.e.k, v.beta)
 }
 
 // The bounds of an estimated prior pseudo-count, and the stopping rule of
@@ -210,8 +214,8 @@ func (v *dsVB) setMixState(st []float64) {
 // K = 10, 29 against 35 on 2·10⁵ simulated labels), at a fifth of the
 // prior's cost a pass.
 const (
-	minSharedPrior         = 0.05
-	maxSharedConcentration = 50
+	minSharedPrior         = dsmix.MinPrior
+	maxSharedConcentration = dsmix.MaxConcentration
 	sharedPriorTol         = 1e-5
 	sharedPriorSteps       = 10
 	// sharedFloor is the least pseudo-count SetWorkerPosterior writes
@@ -340,6 +344,7 @@ func sum(x []float64) float64 {
 // exact (laid out as λ) to exact's, at least sharedFloor. It updates the
 // expected logarithms and returns the rows' KL divergences from the prior.
 func (v *dsVB) update(acc, exact []float64) float64 {
+	v.cav = nil
 	k := v.e.k
 	k2 := k * k
 	if len(v.kl) != len(acc)/k {
@@ -382,8 +387,8 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 		if v.mix != nil {
 			for w := lo; w < hi; w++ {
 				held := v.mixHeld(w)
-				kl := v.mix.blend(w, k, held, v.e.logPi[w*k2:(w+1)*k2])
-				m, _ := v.mix.shares(w, held)
+				kl := v.mix.Blend(w, k, held, v.e.logPi[w*k2:(w+1)*k2])
+				m, _ := v.mix.Shares(w, held)
 				for z := range k {
 					v.kl[w*k+z] *= m
 				}
@@ -436,7 +441,7 @@ func (v *dsVB) Conditional(w int32, _ int, z int, p []float64) {
 		p[y] = x / s
 	}
 	if v.mix != nil {
-		v.mix.mean(int(w), z, v.mixHeld(int(w)), p)
+		v.mix.Mean(int(w), z, v.mixHeld(int(w)), p)
 	}
 }
 
@@ -546,7 +551,7 @@ var _ StartLoader = (*dsVB)(nil)
 func (v *dsVB) Hold(fixed []bool) {
 	v.fixed, v.heldState = fixed, nil
 	if v.mix != nil && len(fixed) > len(v.lam) {
-		v.heldState = v.mix.state(nil, v.e.k, v.prior)
+		v.heldState = v.mix.State(nil, v.e.k, v.prior)
 	}
 }
 

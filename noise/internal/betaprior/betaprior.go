@@ -9,7 +9,7 @@
 //
 // with ℓ_o the one-coin counts' log likelihood, Σ_w u_w [log B(a + c_w,
 // b + e_w) − log B(a, b)], and ℓ_c the per-class rows', each weighted by
-// the workers' probabilities of the kind (noise's dsMix.learn).
+// the workers' probabilities of the kind (dsmix.Mix.Learn).
 //
 // Why this form, between one prior for both kinds and two free ones
 // (measured on the shipped data sets' gold and the simulated regimes of

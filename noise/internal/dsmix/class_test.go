@@ -1,4 +1,4 @@
-package noise
+package dsmix
 
 import (
 	"math"
@@ -74,13 +74,13 @@ func classCounts(light, class, adv, perRow int) (acc []float64, k int) {
 // learned returns the mixture of classCounts's crowd after passes calls
 // of learn: the fit carries the hyperparameters from one pass to the
 // next.
-func learned(passes int) *dsMix {
+func learned(passes int) *Mix {
 	const light, class, adv = 200, 40, 10
 	acc, k := classCounts(light, class, adv, 50)
-	x := newDSMix(light+class+adv, k, DefaultPriorDiag, DefaultPriorOff)
-	x.counts(acc, k, func(z, y int) float64 { return 1 })
+	x := New(light+class+adv, k, DefaultPriorDiag, DefaultPriorOff)
+	x.Counts(acc, k, func(z, y int) float64 { return 1 })
 	for range passes {
-		x.learn(k)
+		x.Learn(k)
 	}
 	return x
 }

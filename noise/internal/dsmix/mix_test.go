@@ -1,4 +1,4 @@
-package noise
+package dsmix
 
 import (
 	"math"
@@ -56,15 +56,15 @@ func mixCounts(coin, sparse, structured, perRow int) (acc []float64, k int) {
 func TestMixKinds(t *testing.T) {
 	const coin, sparse, structured = 300, 100, 40
 	acc, k := mixCounts(coin, sparse, structured, 60)
-	x := newDSMix(coin+structured, k, DefaultPriorDiag, DefaultPriorOff)
+	x := New(coin+structured, k, DefaultPriorDiag, DefaultPriorOff)
 	prior := func(z, y int) float64 {
 		if z == y {
 			return DefaultPriorDiag
 		}
 		return DefaultPriorOff
 	}
-	x.counts(acc, k, prior)
-	x.learn(k)
+	x.Counts(acc, k, prior)
+	x.Learn(k)
 	mean := func(lo, hi int) float64 {
 		var s float64
 		for _, m := range x.m[lo:hi] {
@@ -87,12 +87,27 @@ func TestMixKinds(t *testing.T) {
 // and the per-class kinds' joint one, checkPriorsStationary).
 func TestMixPriorGradient(t *testing.T) {
 	acc, k := mixCounts(200, 50, 20, 30)
-	x := newDSMix(220, k, DefaultPriorDiag, DefaultPriorOff)
-	x.counts(acc, k, func(z, y int) float64 { return 1 })
+	x := New(220, k, DefaultPriorDiag, DefaultPriorOff)
+	x.Counts(acc, k, func(z, y int) float64 { return 1 })
 	// A pass takes at most classSteps steps at K > 2; the fit carries the
 	// values over its passes.
 	for range 30 {
-		x.learn(k)
+		x.Learn(k)
 	}
 	checkPriorsStationary(t, x)
+}
+
+// The fixed prior's pseudo-counts of noise.DS, which the tests start from.
+const (
+	DefaultPriorDiag = 2
+	DefaultPriorOff  = 1
+)
+
+// sum returns the sum of x.
+func sum(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s
 }

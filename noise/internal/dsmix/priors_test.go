@@ -1,4 +1,4 @@
-package noise
+package dsmix
 
 import (
 	"math"
@@ -20,7 +20,7 @@ import (
 // per worker, as the probabilities are those after learn's last step.
 // Priors at their bounds (a or b at minSharedPrior, a + b at
 // maxSharedConcentration) are not checked.
-func checkPriorsStationary(t *testing.T, x *dsMix) {
+func checkPriorsStationary(t *testing.T, x *Mix) {
 	t.Helper()
 	cl := x.cls
 	coin := make([]float64, len(x.m))

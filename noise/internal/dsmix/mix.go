@@ -1,4 +1,4 @@
-package noise
+package dsmix
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"github.com/consensuslab/consensus/internal/num"
 )
 
-// dsMix averages every worker's confusion matrix over kinds of worker
+// Mix averages every worker's confusion matrix over kinds of worker
 // (DS.Averaged): a full matrix, rows π_w(z, ·) ~ Dirichlet(β_z), and a
 // one-coin one, P(y | z) = a_w for y = z and (1 − a_w) ε_wz(y) otherwise,
 // with a_w ~ Beta(a, b); for K > 2 a third, per-class kind between them,
@@ -45,7 +45,7 @@ import (
 // busy worker's accuracies and errors where the full kind's evidence,
 // under a prior fitted to a crowd of good workers, spammers and
 // adversaries, pays for K(K − 1) free error rates.
-type dsMix struct {
+type Mix struct {
 	rho  float64   // the share of full workers
 	a, b float64   // the one-coin prior's pseudo-counts
 	m    []float64 // every worker's posterior probability of the full kind
@@ -76,8 +76,8 @@ const (
 	classSteps = 10
 )
 
-func newDSMix(w, k int, diag, off float64) *dsMix {
-	x := &dsMix{rho: 0.5, a: diag, b: off * float64(k-1), m: make([]float64, w),
+func New(w, k int, diag, off float64) *Mix {
+	x := &Mix{rho: 0.5, a: diag, b: off * float64(k-1), m: make([]float64, w),
 		full: make([]float64, w), c: make([]float64, w), e: make([]float64, w),
 		pat: make([]float64, w), lpat: make([]float64, k*k)}
 	if k > 2 {
@@ -89,7 +89,7 @@ func newDSMix(w, k int, diag, off float64) *dsMix {
 
 // counts sets every worker's counts and full-kind evidence from the
 // expected counts acc (laid out as dsVB's) under the prior rows prior.
-func (x *dsMix) counts(acc []float64, k int, prior func(z, y int) float64) {
+func (x *Mix) Counts(acc []float64, k int, prior func(z, y int) float64) {
 	k2 := k * k
 	// The prior's pseudo-counts, each row's sum and log B(β_z), once for
 	// all workers.
@@ -198,14 +198,14 @@ const countsBlock = 64
 // (a_c, b_c), one joint step on both (priorsStep); until no value moves by more
 // than mixTol of itself, or mixSteps times (classSteps for K > 2); then it
 // sets every worker's probabilities.
-func (x *dsMix) learn(k int) {
+func (x *Mix) Learn(k int) {
 	cl := x.cls
 	u := make([]float64, len(x.m))
 	if cl != nil {
 		// One step on each precision, from the kinds' probabilities and
 		// values under the current ones; a step of less than mixTol of
 		// the precision is not taken, which spares refreshing the values.
-		x.weights()
+		x.Weights()
 		for w, m := range x.m {
 			u[w] = max(1-m-cl.m[w], 0)
 		}
@@ -222,7 +222,7 @@ func (x *dsMix) learn(k int) {
 		steps = classSteps
 	}
 	for range steps {
-		x.weights()
+		x.Weights()
 		var s, sc, n float64
 		for w, m := range x.m {
 			u[w] = 0
@@ -262,7 +262,7 @@ func (x *dsMix) learn(k int) {
 			break
 		}
 	}
-	x.weights()
+	x.Weights()
 }
 
 // still reports whether next is within mixTol of prev, relative to prev.
@@ -286,7 +286,7 @@ func clampShares(rho, rc float64, class bool) (float64, float64) {
 
 // weights sets every worker's probabilities of the kinds from its
 // evidence under the current hyperparameters.
-func (x *dsMix) weights() {
+func (x *Mix) Weights() {
 	ab := num.LogBeta(x.a, x.b)
 	cl := x.cls
 	if cl == nil {
@@ -303,7 +303,7 @@ func (x *dsMix) weights() {
 // shares returns worker w's probabilities of the full and the per-class
 // kinds: its posterior ones, or (1, 0) when held (its pseudo-counts all
 // held, see dsVB.mixHeld).
-func (x *dsMix) shares(w int, held bool) (full, class float64) {
+func (x *Mix) Shares(w int, held bool) (full, class float64) {
 	if held {
 		return 1, 0
 	}
@@ -320,8 +320,8 @@ func (x *dsMix) shares(w int, held bool) (full, class float64) {
 // their errors' Σ_z KL(Dirichlet) for K > 2, each weighed by the worker's
 // probability of its kind, plus the kinds' own, KL(m ‖ ρ); the caller
 // weighs the full kind's divergence by the full kind's probability.
-func (x *dsMix) blend(w, k int, held bool, elog []float64) float64 {
-	m, mc := x.shares(w, held)
+func (x *Mix) Blend(w, k int, held bool, elog []float64) float64 {
+	m, mc := x.Shares(w, held)
 	mo := max(1-m-mc, 0)
 	pa, pb := x.a+x.c[w], x.b+x.e[w]
 	ps := num.Digamma(pa + pb)
@@ -358,7 +358,7 @@ func (x *dsMix) blend(w, k int, held bool, elog []float64) float64 {
 // state appends the values the average is computed from, besides the
 // pseudo-counts: the prior's rows β_z (K×K, by prior), ρ, a and b, and for
 // K > 2 the per-class kind's share ρ_c, a_c, b_c, κ_o and κ_c.
-func (x *dsMix) state(dst []float64, k int, prior func(z, y int) float64) []float64 {
+func (x *Mix) State(dst []float64, k int, prior func(z, y int) float64) []float64 {
 	for z := range k {
 		for y := range k {
 			dst = append(dst, prior(z, y))
@@ -378,7 +378,7 @@ func (x *dsMix) state(dst []float64, k int, prior func(z, y int) float64) []floa
 // fit's SQUAREM steps, which extrapolate it with them (on the shipped data
 // sets the fits take 23 to 303 passes this way, against 42 to 550 with
 // the state learned by Update alone).
-func (x *dsMix) setState(s []float64, k int, beta []float64) {
+func (x *Mix) SetState(s []float64, k int, beta []float64) {
 	for i := range beta { // nil: a fixed prior
 		beta[i] = max(s[i], minSharedPrior)
 	}
@@ -398,8 +398,8 @@ func (x *dsMix) setState(s []float64, k int, beta []float64) {
 
 // mean writes worker w's posterior mean P(y | z) over the kinds (held:
 // see shares), given the full kind's row mean full.
-func (x *dsMix) mean(w, z int, held bool, full []float64) {
-	m, mc := x.shares(w, held)
+func (x *Mix) Mean(w, z int, held bool, full []float64) {
+	m, mc := x.Shares(w, held)
 	mo := max(1-m-mc, 0)
 	k := len(full)
 	pa, pb := x.a+x.c[w], x.b+x.e[w]

@@ -1,4 +1,4 @@
-package noise
+package dsmix
 
 import (
 	"math"
@@ -26,14 +26,14 @@ var priorBounds = betaprior.Bounds{Min: minSharedPrior, MaxSum: maxSharedConcent
 // u, and the per-class prior (a_c, b_c), for the rows' counts weighted by
 // cl.u: their means free, their log concentrations shrunk toward each
 // other with the strength by empirical Bayes (package betaprior).
-func (x *dsMix) priorsStep(u []float64) (a, b, ac, bc float64) {
+func (x *Mix) priorsStep(u []float64) (a, b, ac, bc float64) {
 	cl := x.cls
 	gO, hO := betaprior.Derivs(x.a, x.b, x.c, x.e, u)
 	gC, hC := betaprior.Derivs(cl.a, cl.b, cl.cz, cl.ez, cl.u)
 	return priorBounds.Step(x.a, x.b, cl.a, cl.b, gO, gC, hO, hC)
 }
 
-// dsClass is dsMix's per-class kind and the Dirichlet errors of the
+// dsClass is Mix's per-class kind and the Dirichlet errors of the
 // one-coin and per-class kinds, for K > 2.
 type dsClass struct {
 	k     int       // the number of classes
@@ -84,10 +84,10 @@ func (cl *dsClass) refresh(lpat []float64) {
 }
 
 // weightsClass is weights for K > 2, with the per-class kind: every
-// worker's three evidences (dsMix), from the errors' values (refresh) and
+// worker's three evidences (Mix), from the errors' values (refresh) and
 // log B(a_c + c_wz, b_c + e_wz) of every row, which it keeps in lb for
 // blend; ab is log B(a, b).
-func (x *dsMix) weightsClass(ab float64) {
+func (x *Mix) weightsClass(ab float64) {
 	cl := x.cls
 	k := cl.k
 	cl.refresh(x.lpat)
@@ -122,7 +122,7 @@ func (x *dsMix) weightsClass(ab float64) {
 // where two kinds explain most workers alike, as the one-coin and the
 // per-class kinds do workers of a few labels (779 passes, against 42, on
 // 4,000 tasks of 5 labels by 4,000 workers at K = 10).
-func (x *dsMix) kindsOf() {
+func (x *Mix) kindsOf() {
 	cl := x.cls
 	lik := cl.sel[:0]
 	for w := range x.m {
@@ -151,7 +151,7 @@ func (x *dsMix) kindsOf() {
 // right and wrong are its E[log a_w] and E[log(1 − a_w)]) and the
 // per-class kind's (weight mc), each with its errors' E[log ε_wz]
 // (errRow), and it returns their weighted divergences from the priors.
-func (x *dsMix) blendClass(w int, m, mc, mo, right, wrong float64, elog []float64) float64 {
+func (x *Mix) blendClass(w int, m, mc, mo, right, wrong float64, elog []float64) float64 {
 	cl := x.cls
 	k := cl.k
 	var kl float64
