@@ -22,6 +22,10 @@ const cavityFloor = 1e-12
 // the one-coin kind's a + c_w and a + b + c_w + e_w.
 type dsCavity struct {
 	rowSum, pa, pab []float64
+	// full holds every worker's probability of the full kind where the
+	// average has two kinds only (K = 2, nothing held): CavityProbs's
+	// fast path.
+	full []float64
 }
 
 // cavity returns v's dsCavity, computing it on the first call after the
@@ -41,6 +45,12 @@ func (v *dsVB) cavity() *dsCavity {
 		for w := range nw {
 			c.pa[w], c.pab[w] = x.CoinCounts(w)
 		}
+		if k == 2 && v.fixed == nil {
+			c.full = make([]float64, nw)
+			for w := range nw {
+				c.full[w], _ = x.Shares(w, false)
+			}
+		}
 	}
 	v.cav = c
 	return c
@@ -56,6 +66,25 @@ func (v *dsVB) CavityProbs(j int, r, p []float64) {
 	c := v.cavity()
 	d := v.e.d
 	lo := d.Offsets[j]
+	if c.full != nil {
+		// K = 2, a full and a one-coin kind, nothing held: the general
+		// loop below, written out.
+		for i := lo; i < d.Offsets[j+1]; i++ {
+			w, y := int(d.Worker[i]), int(d.Label[i])
+			right := max(c.pa[w]-r[y], cavityFloor) / max(c.pab[w]-1, cavityFloor)
+			m := c.full[w]
+			for z := range 2 {
+				at := (2*w + z) * 2
+				full := max(v.lam[at+y]-r[z], cavityFloor) / max(c.rowSum[2*w+z]-r[z], cavityFloor)
+				coin := 1 - right
+				if z == y {
+					coin = right
+				}
+				p[2*(i-lo)+z] = m*full + (1-m)*coin
+			}
+		}
+		return
+	}
 	for i := lo; i < d.Offsets[j+1]; i++ {
 		w, y := int(d.Worker[i]), int(d.Label[i])
 		out := p[(i-lo)*k : (i-lo+1)*k]

@@ -236,21 +236,25 @@ func tripled(d *data.Dataset) bool {
 	var on int
 	for j := range d.NumTasks() {
 		workers, _ := d.TaskLabels(j)
-		if distinct(workers, 3) {
+		if distinct3(workers) {
 			on += len(workers)
 		}
 	}
 	return 2*on >= d.NumLabels()
 }
 
-// distinct reports whether workers holds at least n different workers.
-func distinct(workers []int32, n int) bool {
-	var seen []int32
+// distinct3 reports whether workers holds at least three different
+// workers.
+func distinct3(workers []int32) bool {
+	var seen [2]int32
+	n := 0
 	for _, w := range workers {
-		if !slices.Contains(seen, w) {
-			if seen = append(seen, w); len(seen) >= n {
+		if !slices.Contains(seen[:n], w) {
+			if n == 2 {
 				return true
 			}
+			seen[n] = w
+			n++
 		}
 	}
 	return false
