@@ -1,7 +1,5 @@
 package dsmix
 
-import "math"
-
 // CoinCounts returns the one-coin kind's a + c_w and a + b + c_w + e_w of
 // worker w: the pseudo-counts of its accuracy's Beta posterior and their
 // sum.
@@ -24,7 +22,7 @@ func (x *Mix) CavityMean(w, y int, right float64, r, p []float64) {
 			if z == y {
 				v = right
 			} else if k > 2 {
-				v *= math.Exp(x.lpat[z*k+y])
+				v *= x.mu[z*k+y]
 			}
 			p[z] = m*p[z] + mo*v
 		}
@@ -37,7 +35,7 @@ func (x *Mix) CavityMean(w, y int, right float64, r, p []float64) {
 			cz := max(cl.cz[w*k+z]-r[z], 0)
 			vc = (cl.a + cz) / (cl.a + cl.b + cz + cl.ez[w*k+z])
 		} else {
-			mu := math.Exp(x.lpat[z*k+y])
+			mu := x.mu[z*k+y]
 			n := max(cl.off[(w*k+z)*k+y]-r[z], 0)
 			ez := max(cl.ez[w*k+z]-r[z], 0)
 			v = (1 - right) * (cl.one.Kap*mu + n) / (cl.one.Kap + ez)

@@ -55,6 +55,8 @@ type Mix struct {
 	// pat holds, per worker, Σ_{z ≠ y} C_w(z, y) log μ_z(y) (K = 2); lpat
 	// the pattern's logarithms log μ_z(y), K×K (0 on the diagonal).
 	pat, lpat []float64
+	// mu holds the pattern μ_z(y) itself, K×K (0 on the diagonal).
+	mu []float64
 	// lgArgs, lgVals and lgRows are counts' scratch: the arguments of
 	// log Γ of a block of workers, their values and their rows.
 	lgArgs, lgVals []float64
@@ -79,7 +81,7 @@ const (
 func New(w, k int, diag, off float64) *Mix {
 	x := &Mix{rho: 0.5, a: diag, b: off * float64(k-1), m: make([]float64, w),
 		full: make([]float64, w), c: make([]float64, w), e: make([]float64, w),
-		pat: make([]float64, w), lpat: make([]float64, k*k)}
+		pat: make([]float64, w), lpat: make([]float64, k*k), mu: make([]float64, k*k)}
 	if k > 2 {
 		x.rho = 1.0 / 3
 		x.cls = newDSClass(w, k, diag, off)
@@ -108,9 +110,10 @@ func (x *Mix) Counts(acc []float64, k int, prior func(z, y int) float64) {
 		lg, _ := math.Lgamma(sums[z])
 		lnB[z] -= lg
 		for y := range k {
-			x.lpat[z*k+y] = 0
+			x.lpat[z*k+y], x.mu[z*k+y] = 0, 0
 			if y != z {
-				x.lpat[z*k+y] = math.Log(pr[z*k+y] / s)
+				x.mu[z*k+y] = pr[z*k+y] / s
+				x.lpat[z*k+y] = math.Log(x.mu[z*k+y])
 			}
 		}
 	}
@@ -414,9 +417,9 @@ func (x *Mix) Mean(w, z int, held bool, full []float64) {
 				vc = (cl.a + cl.cz[w*k+z]) / (cl.a + cl.b + cl.cz[w*k+z] + cl.ez[w*k+z])
 			}
 		case cl == nil:
-			v = (1 - right) * math.Exp(x.lpat[z*k+y])
+			v = (1 - right) * x.mu[z*k+y]
 		default:
-			mu, n, ez := math.Exp(x.lpat[z*k+y]), cl.off[(w*k+z)*k+y], cl.ez[w*k+z]
+			mu, n, ez := x.mu[z*k+y], cl.off[(w*k+z)*k+y], cl.ez[w*k+z]
 			v = (1 - right) * (cl.one.Kap*mu + n) / (cl.one.Kap + ez)
 			qa, qb := cl.a+cl.cz[w*k+z], cl.b+ez
 			vc = qb / (qa + qb) * (cl.cls.Kap*mu + n) / (cl.cls.Kap + ez)
