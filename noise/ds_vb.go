@@ -241,7 +241,9 @@ const (
 // the cap keeps a busy worker's own counts weighing against the crowd's.
 // (Newton's steps on the same likelihood, with the cap applied at every
 // step or once at the end, made fits cycle or collapse onto one shared
-// row; this fixed point, stopped early, does neither.)
+// row; this fixed point, stopped early, does neither.) For K > 2 the row's
+// errors then keep their pattern only where the counts support it
+// (symmetricUnlessSupported).
 func (v *dsVB) learnPrior(acc []float64) {
 	k := v.e.k
 	k2 := k * k
@@ -329,6 +331,7 @@ func (v *dsVB) learnPrior(acc []float64) {
 				break
 			}
 		}
+		symmetricUnlessSupported(beta, cs, ns, z, &args)
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"gonum.org/v1/gonum/stat/distmv"
 )
 
 // TestSharedPriorRecovers checks DS.SharedPrior's empirical Bayes on
@@ -18,21 +16,7 @@ import (
 func TestSharedPriorRecovers(t *testing.T) {
 	const k, workers, perRow = 2, 1000, 25
 	truth := []float64{8, 2, 3, 6} // β_0 and β_1, row-major
-	rng := rand.New(rand.NewPCG(1, 2))
-	acc := make([]float64, workers*k*k)
-	for w := range workers {
-		base := w * k * k
-		for z := range k {
-			pi := distmv.NewDirichlet(truth[z*k:(z+1)*k], rng).Rand(nil)
-			for range perRow {
-				y := 0
-				if rng.Float64() > pi[0] {
-					y = 1
-				}
-				acc[countAt(base, k, z, y)]++
-			}
-		}
-	}
+	acc := drawRowCounts(rand.New(rand.NewPCG(1, 2)), func(z, y int) float64 { return truth[z*k+y] }, k, workers, perRow)
 	v := DS{SharedPrior: true}.newSharedPosteriorForTest(k, workers)
 	for range 20 {
 		v.learnPrior(acc)

@@ -75,3 +75,31 @@ func TestDefaultPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultManyClassesUniformErrors fits the default to one-coin
+// workers of accuracy 0.3 to 0.9, whose errors are uniform over the other
+// classes, with K = 20 classes and 3 labels a task (the crowd of
+// `consensus simulate --model la-onecoin --classes 20 --objects 2000
+// --workers 100 --labels-per-object 3 --activity 0.9 --accuracy 0.3:0.9
+// --seed 1`). The crowd's error pattern, learned from about six errors a
+// cell and counted twice by the mean-field fit, made the default sure of
+// its own mistakes (accuracy 0.721, ECE 0.064) until the pattern was kept
+// only where the counts support it (noise's symmetricUnlessSupported):
+// the default must now be within half a point of maximum-likelihood
+// one-coin, the generating model, and calibrated (ECE at most 0.03).
+func TestDefaultManyClassesUniformErrors(t *testing.T) {
+	const k = 20
+	c := sim.Settings{Tasks: 2000, Workers: 100, LabelsPerTask: 3, Classes: k, Activity: 0.9,
+		Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1,
+		Params: sim.OneCoinParams{Accuracy: sim.Range{Lo: 0.3, Hi: 0.9}}}
+	gold, _, fits := fitSim(t, c, model.DefaultModel, "la-onecoin")
+	acc := func(name string) float64 { return must(metrics.Accuracy(fits[name].Probs, k, gold, 1)) }
+	ece := must(metrics.ECE(fits[model.DefaultModel].Probs, k, gold, 10))
+	t.Logf("default %.4f (ECE %.4f), la-onecoin %.4f", acc(model.DefaultModel), ece, acc("la-onecoin"))
+	if a, b := acc(model.DefaultModel), acc("la-onecoin"); a < b-0.005 {
+		t.Errorf("accuracy %.4f, more than half a point below la-onecoin's %.4f", a, b)
+	}
+	if ece > 0.03 {
+		t.Errorf("ECE %.4f, want at most 0.03", ece)
+	}
+}

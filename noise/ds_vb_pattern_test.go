@@ -1,0 +1,138 @@
+package noise
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distmv"
+)
+
+// TestSymmetricUnlessSupported draws every worker's confusion rows from a
+// Dirichlet prior β_z, K = 5, with errors that are symmetric or that fall
+// on the neighbouring classes, and checks that learnPrior keeps the
+// pattern of the second and not of the first: a symmetric crowd's learned
+// rows have equal errors, a patterned crowd's keep their neighbours'
+// errors at least twice the others'.
+func TestSymmetricUnlessSupported(t *testing.T) {
+	const k, workers, perRow = 5, 400, 12
+	symmetric := func(z, y int) float64 {
+		if y == z {
+			return 6
+		}
+		return 1
+	}
+	neighbours := func(z, y int) float64 {
+		switch d := y - z; {
+		case d == 0:
+			return 6
+		case d == 1 || d == -1:
+			return 1.6
+		default:
+			return 0.2
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		prior   func(z, y int) float64
+		pattern bool
+	}{
+		{"symmetric", symmetric, false},
+		{"neighbours", neighbours, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			acc := drawRowCounts(rand.New(rand.NewPCG(3, 4)), tc.prior, k, workers, perRow)
+			v := DS{SharedPrior: true}.newSharedPosteriorForTest(k, workers)
+			for range 20 {
+				v.learnPrior(acc)
+			}
+			for z := range k {
+				row := v.beta[z*k : (z+1)*k]
+				lo, hi := math.Inf(1), 0.0
+				for y, b := range row {
+					if y != z {
+						lo, hi = min(lo, b), max(hi, b)
+					}
+				}
+				if kept := hi > lo*(1+1e-12); kept != tc.pattern {
+					t.Errorf("row %d: β_z = %.3f: pattern kept %v, want %v", z, row, kept, tc.pattern)
+				}
+				if !tc.pattern {
+					continue
+				}
+				for y, b := range row {
+					if d := y - z; (d == 1 || d == -1) && b < 2*lo {
+						t.Errorf("row %d: β_z = %.3f: neighbour %d not above twice the least error", z, row, y)
+					}
+				}
+			}
+		})
+	}
+}
+
+// drawRowCounts draws every worker's confusion rows π_wz ~
+// Dirichlet(prior(z, ·)) and then perRow labels a row from π_wz, and
+// returns the counts in noise's accumulator layout (countAt).
+func drawRowCounts(rng *rand.Rand, prior func(z, y int) float64, k, workers, perRow int) []float64 {
+	acc := make([]float64, workers*k*k)
+	beta := make([]float64, k)
+	for w := range workers {
+		for z := range k {
+			for y := range k {
+				beta[y] = prior(z, y)
+			}
+			pi := distmv.NewDirichlet(beta, rng).Rand(nil)
+			for range perRow {
+				u, y := rng.Float64(), 0
+				for y < k-1 && u >= pi[y] {
+					u -= pi[y]
+					y++
+				}
+				acc[countAt(w*k*k, k, z, y)]++
+			}
+		}
+	}
+	return acc
+}
+
+// TestDMEvidence checks dmEvidence against the Dirichlet-multinomial
+// log evidence summed directly with math.Lgamma, for the row itself and
+// for its symmetric form.
+func TestDMEvidence(t *testing.T) {
+	beta := []float64{3, 0.5, 1.5, 0.25}
+	cs := []float64{4, 0, 1.5, 0.5, 0, 2, 0, 1, 7.25, 0.5, 0.25, 0}
+	ns := []float64{6, 3, 8}
+	direct := func(b []float64) float64 {
+		var ll, sb float64
+		for _, x := range b {
+			sb += x
+		}
+		for i, n := range ns {
+			l1, _ := math.Lgamma(sb)
+			l2, _ := math.Lgamma(sb + n)
+			ll += l1 - l2
+			for y, c := range cs[i*4 : (i+1)*4] {
+				l3, _ := math.Lgamma(b[y] + c)
+				l4, _ := math.Lgamma(b[y])
+				ll += l3 - l4
+			}
+		}
+		return ll
+	}
+	var scratch []float64
+	off := (3 + 1.5 + 0.25) / 3
+	for _, tc := range []struct {
+		name string
+		z    int
+		off  float64
+		row  []float64 // the row dmEvidence reads
+	}{
+		{"pattern", -1, 0, beta},
+		{"symmetric around class 1", 1, off, []float64{off, 0.5, off, off}},
+	} {
+		got, want := dmEvidence(beta, tc.z, tc.off, cs, ns, &scratch), direct(tc.row)
+		if math.Abs(got-want) > 1e-12*math.Abs(want) {
+			t.Errorf("%s: dmEvidence = %v, want %v", tc.name, got, want)
+		}
+	}
+}
