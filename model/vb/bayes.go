@@ -386,10 +386,11 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	if err != nil {
 		return nil, 0, err
 	}
-	_, workerOnly := nv.(noise.WorkerOnly)
-	if cp, ok := nv.(noise.CavityProber); ok {
-		r.Probs = cavityTruth(d, r.Probs, cp, b.Gold)
+	r, nv, cebNote, err := b.cavityPriors(ctx, d, set, nv, r, weight)
+	if err != nil {
+		return nil, 0, err
 	}
+	_, workerOnly := nv.(noise.WorkerOnly)
 	// The true class's posterior under ambiguity or under shared mistakes,
 	// whichever has the stronger evidence, if any; otherwise LA's.
 	cond, probs := nv.Conditional, r.Probs
@@ -436,7 +437,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		}
 	}
 	r.Distribution = q.Probs
-	r.Method += fmt.Sprintf(", %s; label distributions %s", truth, how)
+	r.Method += fmt.Sprintf("%s, %s; label distributions %s", cebNote, truth, how)
 	return r, r.LogLikelihood, nil
 }
 
