@@ -391,6 +391,9 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		return nil, 0, err
 	}
 	_, workerOnly := nv.(noise.WorkerOnly)
+	if cp, ok := nv.(noise.CavityProber); ok {
+		r.Probs = cavityTruth(d, r.Probs, cp, b.Gold)
+	}
 	// The true class's posterior under ambiguity or under shared mistakes,
 	// whichever has the stronger evidence, if any; otherwise LA's.
 	cond, probs := nv.Conditional, r.Probs
