@@ -234,15 +234,23 @@ func (e *CavityEB) full(w *cebWorker) (float64, [4]float64) {
 }
 
 // Maximise returns the state (laid out as Mix.State at K = 2: β_00, β_01,
-// β_10, β_11, ρ, a, b) that maximises the objective from the state st,
-// within the mixture's bounds: ρ within [minMixShare, 1 − minMixShare],
-// every pseudo-count at least MinPrior and every concentration at most
-// MaxConcentration. It returns st and false if the search fails.
+// β_10, β_11, ρ, a, b) that maximises the objective from the state st and
+// from the fixed prior's (β_z(z) = 2, β_z(y) = 1, a = 2, b = 1, ρ = 1/2),
+// whichever start reaches the higher value, over ρ, the three Beta priors'
+// means (a / (a + b) and each row's accuracy) and one concentration s
+// they share (a + b = Σ_y β_z(y) = s): light workers' labels do not tell
+// the kinds' concentrations apart, and with one each the objective is
+// maximised by a sharp kind beside a broad one (on issue 39's crowds the
+// shared one gave the default its accuracy above vb-la-ds's on all four,
+// the free ones on three). The state is within the mixture's bounds: ρ
+// within [minMixShare, 1 − minMixShare], every pseudo-count at least
+// MinPrior and s at most MaxConcentration. It returns st and false if
+// the search fails.
 func (e *CavityEB) Maximise(st []float64) ([]float64, bool) {
 	p := optimize.Problem{
-		Func: func(x []float64) float64 { return -e.LogLik(x, nil) },
-		Grad: func(g, x []float64) {
-			e.LogLik(x, g)
+		Func: func(r []float64) float64 { return -e.tiedLogLik(r, nil) },
+		Grad: func(g, r []float64) {
+			e.tiedLogLik(r, g)
 			for i := range g {
 				g[i] = -g[i]
 			}
@@ -253,7 +261,7 @@ func (e *CavityEB) Maximise(st []float64) ([]float64, bool) {
 	for _, s0 := range [][]float64{st, {2, 1, 1, 2, 0.5, 2, 1}} {
 		// A search that stops short (a failed line search) still gives
 		// its best point.
-		res, _ := optimize.Minimize(p, cebPoint(s0), &optimize.Settings{GradientThreshold: 1e-6, MajorIterations: 200}, &optimize.BFGS{})
+		res, _ := optimize.Minimize(p, tiedStart(s0), &optimize.Settings{GradientThreshold: 1e-6, MajorIterations: 200}, &optimize.BFGS{})
 		if res == nil || !finite(res.X) {
 			continue
 		}
@@ -264,16 +272,53 @@ func (e *CavityEB) Maximise(st []float64) ([]float64, bool) {
 	if best == nil {
 		return st, false
 	}
-	x := best
+	x := tiedPoint(best)
 	out := make([]float64, len(st))
 	copy(out, st)
 	for z := range 2 {
-		b0, b1 := bounded(math.Exp(x[cebBeta+2*z]), math.Exp(x[cebBeta+2*z+1]))
-		out[2*z], out[2*z+1] = b0, b1
+		out[2*z], out[2*z+1] = bounded(math.Exp(x[cebBeta+2*z]), math.Exp(x[cebBeta+2*z+1]))
 	}
-	out[4] = min(max(1/(1+math.Exp(-x[cebRho])), minMixShare), 1-minMixShare)
+	out[4] = min(max(logistic(x[cebRho]), minMixShare), 1-minMixShare)
 	out[5], out[6] = bounded(math.Exp(x[cebA]), math.Exp(x[cebB]))
 	return out, true
+}
+
+// tiedLogLik returns LogLik at the tied parameters r (tiedPoint) and, if
+// grad is not nil, writes its gradient in r there.
+func (e *CavityEB) tiedLogLik(r, grad []float64) float64 {
+	if grad == nil {
+		return e.LogLik(tiedPoint(r), nil)
+	}
+	var g [cebDim]float64
+	ll := e.LogLik(tiedPoint(r), g[:])
+	mc, m0, m1 := logistic(r[2]), logistic(r[3]), logistic(r[4])
+	grad[0] = g[cebRho]
+	grad[1] = g[cebA] + g[cebB] + g[3] + g[4] + g[5] + g[6]
+	grad[2] = g[cebA]*(1-mc) - g[cebB]*mc
+	grad[3] = g[3]*(1-m0) - g[4]*m0
+	grad[4] = g[6]*(1-m1) - g[5]*m1
+	return ll
+}
+
+// logistic returns 1 / (1 + e^−u).
+func logistic(u float64) float64 { return 1 / (1 + math.Exp(-u)) }
+
+// tiedPoint returns LogLik's vector of the tied parameters r: logit ρ,
+// log s and the logits of the one-coin kind's mean and of the rows'
+// accuracies β_00 / s and β_11 / s.
+func tiedPoint(r []float64) []float64 {
+	mc, m0, m1 := logistic(r[2]), logistic(r[3]), logistic(r[4])
+	ls := r[1]
+	return []float64{r[0], ls + math.Log(mc), ls + math.Log1p(-mc), ls + math.Log(m0), ls + math.Log1p(-m0), ls + math.Log1p(-m1), ls + math.Log(m1)}
+}
+
+// tiedStart returns the tied parameters of the state st, its
+// concentrations averaged.
+func tiedStart(st []float64) []float64 {
+	logit := func(m float64) float64 { return math.Log(m / (1 - m)) }
+	r := min(max(st[4], minMixShare), 1-minMixShare)
+	s := (st[0] + st[1] + st[2] + st[3] + st[5] + st[6]) / 3
+	return []float64{logit(r), math.Log(s), logit(st[5] / (st[5] + st[6])), logit(st[0] / (st[0] + st[1])), logit(st[3] / (st[2] + st[3]))}
 }
 
 // bounded returns the pseudo-counts (p, q) at least MinPrior, scaled to
@@ -292,10 +337,4 @@ func finite(x []float64) bool {
 		}
 	}
 	return true
-}
-
-// cebPoint returns the objective's vector of the state st.
-func cebPoint(st []float64) []float64 {
-	r := min(max(st[4], minMixShare), 1-minMixShare)
-	return []float64{math.Log(r / (1 - r)), math.Log(st[5]), math.Log(st[6]), math.Log(st[0]), math.Log(st[1]), math.Log(st[2]), math.Log(st[3])}
 }

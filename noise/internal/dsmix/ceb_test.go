@@ -59,8 +59,9 @@ func cebCrowd(seed uint64, workers, maxN int, full float64) *CavityEB {
 	return &e
 }
 
-// TestCavityEBGradient checks LogLik's gradient against central finite
-// differences (gonum's fd) at points of the parameter space, on a crowd
+// TestCavityEBGradient checks the gradients of LogLik and of its tied
+// form (Maximise's) against central finite differences (gonum's fd) at
+// points of the parameter space, on a crowd
 // whose workers enter with their counts' distributions and with their
 // expected counts.
 func TestCavityEBGradient(t *testing.T) {
@@ -70,35 +71,40 @@ func TestCavityEBGradient(t *testing.T) {
 		{30, 20, 10, 40, 0.9, 40, 10},
 		{0.5, 3, 4, 0.7, 0.1, 1.5, 6},
 	} {
-		x := cebPoint(st)
-		got := make([]float64, len(x))
-		e.LogLik(x, got)
-		want := fd.Gradient(nil, func(x []float64) float64 { return e.LogLik(x, nil) }, x, &fd.Settings{Formula: fd.Central, Step: 1e-5})
-		if !floats.EqualApprox(got, want, 1e-5*(1+floats.Norm(want, math.Inf(1)))) {
-			t.Errorf("state %v: gradient %.6g, finite differences %.6g", st, got, want)
+		for _, c := range []struct {
+			name string
+			f    func(x, grad []float64) float64
+			x    []float64
+		}{{"free", e.LogLik, cebPoint(st)}, {"tied", e.tiedLogLik, tiedStart(st)}} {
+			got := make([]float64, len(c.x))
+			c.f(c.x, got)
+			want := fd.Gradient(nil, func(x []float64) float64 { return c.f(x, nil) }, c.x, &fd.Settings{Formula: fd.Central, Step: 1e-5})
+			if !floats.EqualApprox(got, want, 1e-5*(1+floats.Norm(want, math.Inf(1)))) {
+				t.Errorf("state %v, %s: gradient %.6g, finite differences %.6g", st, c.name, got, want)
+			}
 		}
 	}
 }
 
 // TestCavityEBMaximise checks Maximise on a crowd of two kinds (cebCrowd,
 // its cavity probabilities noisy, so that the truth is not the
-// maximiser): the state it returns is within the bounds, its objective is at
-// least the start's and the truth's, and no step of 0.05 along any
-// coordinate of the parameter vector (a direct search around it) raises
-// the objective by more than 10⁻⁶ of itself.
+// maximiser): the state it returns is within the bounds, its objective is
+// at least the start's and the truth's tied form's, and no step of 0.05
+// along any coordinate of the tied parameters (a direct search around it)
+// raises the objective by more than 10⁻⁶ of itself.
 func TestCavityEBMaximise(t *testing.T) {
 	e := cebCrowd(2, 2000, 10, 0.3)
 	start := []float64{35, 15, 15, 35, 0.98, 35, 15} // a collapsed fit's
-	truth := []float64{8, 2, 2, 8, 0.3, 3, 2}
+	truth := []float64{8, 2, 2, 8, 0.3, 6, 4}        // Beta(3, 2) at the rows' concentration
 	st, ok := e.Maximise(start)
 	if !ok {
 		t.Fatal("Maximise failed")
 	}
-	x := cebPoint(st)
-	f := e.LogLik(x, nil)
-	t.Logf("state %.4g, objective %.6g; start %.6g, truth %.6g", st, f, e.LogLik(cebPoint(start), nil), e.LogLik(cebPoint(truth), nil))
+	x := tiedStart(st)
+	f := e.tiedLogLik(x, nil)
+	t.Logf("state %.4g, objective %.6g; start %.6g, truth %.6g", st, f, e.tiedLogLik(tiedStart(start), nil), e.tiedLogLik(tiedStart(truth), nil))
 	for _, s := range [][]float64{start, truth} {
-		if g := e.LogLik(cebPoint(s), nil); g > f {
+		if g := e.tiedLogLik(tiedStart(s), nil); g > f {
 			t.Errorf("objective %.6g at %v, above the maximiser's %.6g", g, s, f)
 		}
 	}
@@ -109,9 +115,15 @@ func TestCavityEBMaximise(t *testing.T) {
 		for _, h := range []float64{-0.05, 0.05} {
 			y := append([]float64(nil), x...)
 			y[i] += h
-			if g := e.LogLik(y, nil); g > f+1e-6*math.Abs(f) {
+			if g := e.tiedLogLik(y, nil); g > f+1e-6*math.Abs(f) {
 				t.Errorf("coordinate %d moved by %g: objective %.8g, above the maximiser's %.8g", i, h, g, f)
 			}
 		}
 	}
+}
+
+// cebPoint returns LogLik's vector of the state st.
+func cebPoint(st []float64) []float64 {
+	r := min(max(st[4], minMixShare), 1-minMixShare)
+	return []float64{math.Log(r / (1 - r)), math.Log(st[5]), math.Log(st[6]), math.Log(st[0]), math.Log(st[1]), math.Log(st[2]), math.Log(st[3])}
 }
