@@ -16,11 +16,11 @@ import (
 //
 //	Σ_w log(ρ L_full,w(β) + (1 − ρ) L_coin,w(a, b)),
 //	L_coin,w = Σ_c P_w(c) B(a + c, b + n_w − c) / B(a, b),
-//	L_full,w = Σ_{c,c'} A_w(c) B_w(c') Π_z B(β_z + C_z(c, c')) / B(β_z),
+//	L_full,w = Σ_{c,c'} A_w(c) D_w(c') Π_z B(β_z + C_z(c, c')) / B(β_z),
 //
 // where P_w is the distribution of the number of w's labels that match
 // their tasks' classes (a Poisson-binomial of the cavity probabilities
-// q_i(y_i)), A_w and B_w those of the numbers of its labels 0 and 1 on
+// q_i(y_i)), A_w and D_w those of the numbers of its labels 0 and 1 on
 // tasks of class 0, and C_0 = (c, c'), C_1 = (n_0 − c, n_1 − c') the
 // counts they give the rows. A mean-field fit counts every label twice,
 // in its task's posterior and in its worker's counts, which makes light
