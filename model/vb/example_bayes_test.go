@@ -63,5 +63,5 @@ func ExampleBayes_both() {
 	// Output:
 	// vb-ds converged: true
 	// task 42_0: P(true class 1) = 0.995, q(1) = 0.944
-	// accuracy 0.939, ECE 0.033
+	// accuracy 0.939, ECE 0.030
 }
