@@ -2,6 +2,7 @@ package dsmix
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/optimize"
 
@@ -39,13 +40,27 @@ type CavityEB struct {
 // CavityEB holds; a busier worker enters with its expected counts.
 const cebExact = 64
 
-// cebWorker is one worker's share of CavityEB: the distributions P, A
-// and B, or with frac its expected counts.
+// cebPrune is the least probability, relative to the largest, of a count
+// (or pair of counts) that CavityEB keeps: on tasks whose cavity
+// posteriors are sure the distributions hold many that add nothing.
+const cebPrune = 1e-12
+
+// cebWorker is one worker's share of CavityEB: the distribution P and
+// the pairs (c, c') of A and D with their probabilities, or with frac its
+// expected counts.
 type cebWorker struct {
-	n0, n1  int
-	p, a, b []float64
-	frac    bool
-	c       [4]float64 // expected counts of (z, y): 00, 01, 10, 11
+	n0, n1 int
+	p      []float64
+	pairs  []cebPair
+	frac   bool
+	c      [4]float64 // expected counts of (z, y): 00, 01, 10, 11
+}
+
+// cebPair is a pair of counts (c, c') of the full kind and its
+// probability A(c) D(c').
+type cebPair struct {
+	c, c2 int
+	p     float64
 }
 
 // Add adds a worker with labels y (0 or 1) whose tasks' cavity
@@ -71,16 +86,39 @@ func (e *CavityEB) Add(y []int, q0 []float64) {
 		e.ws = append(e.ws, w)
 		return
 	}
-	w.p, w.a, w.b = []float64{1}, []float64{1}, []float64{1}
+	a, d := []float64{1}, []float64{1}
+	w.p = []float64{1}
 	for i, l := range y {
 		right := q0[i] // the label matches its task's class
 		if l == 1 {
 			right = 1 - q0[i]
-			w.b = poissonBinomial(w.b, q0[i])
+			d = poissonBinomial(d, q0[i])
 		} else {
-			w.a = poissonBinomial(w.a, q0[i])
+			a = poissonBinomial(a, q0[i])
 		}
 		w.p = poissonBinomial(w.p, right)
+	}
+	top := 0.0
+	for _, v := range w.p {
+		top = max(top, v)
+	}
+	for c, v := range w.p {
+		if v < cebPrune*top {
+			w.p[c] = 0
+		}
+	}
+	top = 0
+	for _, pa := range a {
+		for _, pd := range d {
+			top = max(top, pa*pd)
+		}
+	}
+	for c, pa := range a {
+		for c2, pd := range d {
+			if pa*pd >= cebPrune*top {
+				w.pairs = append(w.pairs, cebPair{c, c2, pa * pd})
+			}
+		}
 	}
 	e.maxN = max(e.maxN, len(y))
 	e.ws = append(e.ws, w)
@@ -204,28 +242,20 @@ func (e *CavityEB) full(w *cebWorker) (float64, [4]float64) {
 		return e.lf[3][c] + e.lf[4][c2] - e.lf[5][c+c2] + e.lf[6][w.n0-c] + e.lf[7][w.n1-c2] - e.lf[8][w.n0-c+w.n1-c2]
 	}
 	m := math.Inf(-1)
-	for c, pa := range w.a {
-		for c2, pb := range w.b {
-			if pa*pb > 0 {
-				m = max(m, term(c, c2))
-			}
-		}
+	for _, q := range w.pairs {
+		m = max(m, term(q.c, q.c2))
 	}
 	var s float64
 	var g [4]float64
-	for c, pa := range w.a {
-		for c2, pb := range w.b {
-			if pa*pb == 0 {
-				continue
-			}
-			t := pa * pb * math.Exp(term(c, c2)-m)
-			s += t
-			r0, r1 := e.df[5][c+c2], e.df[8][w.n0-c+w.n1-c2]
-			g[0] += t * (e.df[3][c] - r0)
-			g[1] += t * (e.df[4][c2] - r0)
-			g[2] += t * (e.df[6][w.n0-c] - r1)
-			g[3] += t * (e.df[7][w.n1-c2] - r1)
-		}
+	for _, q := range w.pairs {
+		c, c2 := q.c, q.c2
+		t := q.p * math.Exp(term(c, c2)-m)
+		s += t
+		r0, r1 := e.df[5][c+c2], e.df[8][w.n0-c+w.n1-c2]
+		g[0] += t * (e.df[3][c] - r0)
+		g[1] += t * (e.df[4][c2] - r0)
+		g[2] += t * (e.df[6][w.n0-c] - r1)
+		g[3] += t * (e.df[7][w.n1-c2] - r1)
 	}
 	for j := range g {
 		g[j] /= s
@@ -247,12 +277,26 @@ func (e *CavityEB) full(w *cebWorker) (float64, [4]float64) {
 // MinPrior and s at most MaxConcentration. It returns st and false if
 // the search fails.
 func (e *CavityEB) Maximise(st []float64) ([]float64, bool) {
+	// The value and gradient of the last point: the search asks for both
+	// at most points, in two calls.
+	var at, grad []float64
+	var val float64
+	eval := func(r []float64) {
+		if at != nil && slices.Equal(at, r) {
+			return
+		}
+		at, grad = append(at[:0], r...), make([]float64, len(r))
+		val = e.tiedLogLik(r, grad)
+	}
 	p := optimize.Problem{
-		Func: func(r []float64) float64 { return -e.tiedLogLik(r, nil) },
+		Func: func(r []float64) float64 {
+			eval(r)
+			return -val
+		},
 		Grad: func(g, r []float64) {
-			e.tiedLogLik(r, g)
+			eval(r)
 			for i := range g {
-				g[i] = -g[i]
+				g[i] = -grad[i]
 			}
 		},
 	}
