@@ -16,9 +16,9 @@ import (
 // 1,000 Dawid-Skene workers (20 labels each), 30% of them spammers, seed
 // 2. The mean-field priors collapse there (every worker given the crowd's
 // accuracy: 0.7947, the majority vote's, below vb-la-ds's 0.8110), and the
-// shared priors are taken by cavity empirical Bayes instead (0.8203, ECE
-// 0.031): the default must beat vb-la-ds by at least 0.005 and the
-// majority vote by 0.02, with the calibration error at most 0.035.
+// shared priors are taken by cavity empirical Bayes instead (0.8213, ECE
+// 0.025): the default must beat vb-la-ds by at least 0.005 and the
+// majority vote by 0.02, with the calibration error at most 0.03.
 func TestDefaultCavityPriors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 20,000 labels twice")
@@ -34,7 +34,7 @@ func TestDefaultCavityPriors(t *testing.T) {
 	if !strings.Contains(def.Method, "cavity empirical Bayes") {
 		t.Errorf("method %q: want the shared priors by cavity empirical Bayes", def.Method)
 	}
-	if a < l+0.005 || a < mv+0.02 || ece > 0.035 {
-		t.Errorf("default accuracy %.4f, ECE %.4f; want at least vb-la-ds's %.4f + 0.005 and the majority vote's %.4f + 0.02, ECE at most 0.035", a, ece, l, mv)
+	if a < l+0.005 || a < mv+0.02 || ece > 0.03 {
+		t.Errorf("default accuracy %.4f, ECE %.4f; want at least vb-la-ds's %.4f + 0.005 and the majority vote's %.4f + 0.02, ECE at most 0.03", a, ece, l, mv)
 	}
 }
