@@ -19,13 +19,13 @@ const cebLight = 40
 
 // cebTaskLabels is the fewest labels of the median task of a crowd on
 // which cavityPriors runs. A label's cavity posterior rests on its task's
-// other labels; with two of them it tells little of a worker's accuracy,
-// and the priors it gives are noise: on the crowds of two classes and
-// three labels a task of scripts/regime-sweep.sh (SWEEP_SEED=1 CLASSES=2,
-// 30 crowds) the cavity priors lost 0.3 to 0.35 points of accuracy on two
-// and raised the calibration error from 0.006 to 0.030 on a third, where
-// on every crowd of five or more labels a task they gained (0.15 to 5
-// points) or held.
+// other labels; with two of them it tells little of a worker's accuracy.
+// On the six crowds of two classes and three labels a task of
+// scripts/regime-sweep.sh where the priors collapse (SWEEP_SEED=1
+// CLASSES=2, 30 crowds, and SWEEP_SEED=2, 40 crowds) the cavity priors
+// moved the accuracy by −1.0 to +0.25 points and the calibration error
+// either way (0.006 to 0.015 on one, 0.089 to 0.076 on another), where on
+// the crowds of five labels a task or more they gained or held.
 const cebTaskLabels = 4
 
 // cavityPriors refits the LA fit r of the default form with the shared
