@@ -386,8 +386,18 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	if err != nil {
 		return nil, 0, err
 	}
+	r, nv, cebNote, err := b.cavityPriors(ctx, d, set, nv, r, weight)
+	if err != nil {
+		return nil, 0, err
+	}
 	_, workerOnly := nv.(noise.WorkerOnly)
+	// With the cavity priors, the temperature reads every label's worker
+	// without the label (heldOut).
+	var held func(w int32, j, z int, p []float64)
 	if cp, ok := nv.(noise.CavityProber); ok {
+		if cebNote != "" {
+			held = heldOut(d, r.Probs, cp)
+		}
 		r.Probs = cavityTruth(d, r.Probs, cp, b.Gold)
 	}
 	// The true class's posterior under ambiguity or under shared mistakes,
@@ -403,6 +413,9 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	case ambNet > 0:
 		truth, probs = amb()
 		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
+	case held != nil:
+		tau = temperTruth(d, probs, b.Gold, held, false)
+		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	default:
 		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
@@ -436,7 +449,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		}
 	}
 	r.Distribution = q.Probs
-	r.Method += fmt.Sprintf(", %s; label distributions %s", truth, how)
+	r.Method += fmt.Sprintf("%s, %s; label distributions %s", cebNote, truth, how)
 	return r, r.LogLikelihood, nil
 }
 

@@ -62,6 +62,6 @@ func ExampleBayes_both() {
 	fmt.Printf("accuracy %.3f, ECE %.3f\n", s.Accuracy, s.ECE)
 	// Output:
 	// vb-ds converged: true
-	// task 42_0: P(true class 1) = 0.995, q(1) = 0.944
-	// accuracy 0.939, ECE 0.033
+	// task 42_0: P(true class 1) = 0.996, q(1) = 0.944
+	// accuracy 0.939, ECE 0.039
 }

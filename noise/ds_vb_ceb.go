@@ -1,0 +1,95 @@
+package noise
+
+import (
+	"github.com/consensuslab/consensus/noise/internal/dsmix"
+)
+
+// CavityPriorer is an optional interface of a Variational posterior whose
+// shared priors can be chosen by cavity empirical Bayes: for the labels'
+// likelihood with every worker's confusion integrated out under the
+// priors and each of its tasks' classes drawn from the task's posterior
+// without the worker's label, which a mean-field fit counts twice.
+type CavityPriorer interface {
+	// CavityPrior returns the state of the shared priors (the tail of
+	// Params after the worker rows) that maximises that likelihood given
+	// the fit's task posteriors probs (J×K, the labels' expected counts)
+	// and the tasks' cavity posteriors cav (J×K: the class prior times
+	// every label's CavityProbs, normalised), and true; or nil and false
+	// where the posterior has no such priors.
+	CavityPrior(probs, cav []float64) ([]float64, bool)
+	// Collapsed reports whether some concentration of the priors the fit
+	// learned is at its cap: the collapse that CavityPrior undoes.
+	Collapsed() bool
+}
+
+// Collapsed reports whether, at K = 2 under DS.Averaged with an
+// estimated prior, a row of β or the one-coin prior has a concentration
+// within 10⁻³ of dsmix.MaxConcentration (CavityPriorer).
+func (v *dsVB) Collapsed() bool {
+	if v.mix == nil || v.beta == nil || v.e.k != 2 {
+		return false
+	}
+	st := v.mix.State(nil, 2, v.prior)
+	const at = (1 - 1e-3) * dsmix.MaxConcentration
+	return st[0]+st[1] >= at || st[2]+st[3] >= at || st[5]+st[6] >= at
+}
+
+var _ CavityPriorer = (*dsVB)(nil)
+
+// CavityPrior is the cavity empirical Bayes of the averaged posterior at
+// K = 2 with an estimated prior (dsmix.CavityEB): each label's cavity
+// probability of class 0 is its task's cavity posterior divided by the
+// label's own factor, CavityProbs's, normalised. The state of any other
+// posterior is not estimated so (nil, false).
+func (v *dsVB) CavityPrior(probs, cav []float64) ([]float64, bool) {
+	const k = 2
+	if v.mix == nil || v.beta == nil || v.e.k != k {
+		return nil, false
+	}
+	d := v.e.d
+	nl := d.NumLabels()
+	q0 := make([]float64, nl)
+	var p []float64
+	for j := range d.NumTasks() {
+		lo, hi := d.Offsets[j], d.Offsets[j+1]
+		if n := int(hi-lo) * k; cap(p) < n {
+			p = make([]float64, n)
+		}
+		p = p[:int(hi-lo)*k]
+		v.CavityProbs(j, probs[j*k:(j+1)*k], p)
+		c := cav[j*k : (j+1)*k]
+		for i := lo; i < hi; i++ {
+			f := p[(i-lo)*k : (i-lo+1)*k]
+			a, b := c[0]/max(f[0], cavityFloor), c[1]/max(f[1], cavityFloor)
+			q0[i] = a / (a + b)
+		}
+	}
+	// The labels of every worker, by a counting sort of the label index.
+	nw := d.NumWorkers()
+	start := make([]int, nw+1)
+	for _, w := range d.Worker {
+		start[w+1]++
+	}
+	for w := range nw {
+		start[w+1] += start[w]
+	}
+	at := make([]int, nl)
+	next := append([]int(nil), start[:nw]...)
+	for i, w := range d.Worker {
+		at[next[w]] = i
+		next[w]++
+	}
+	var eb dsmix.CavityEB
+	var ys []int
+	var qs []float64
+	for w := range nw {
+		ys, qs = ys[:0], qs[:0]
+		for _, i := range at[start[w]:start[w+1]] {
+			ys = append(ys, int(d.Label[i]))
+			qs = append(qs, q0[i])
+		}
+		eb.Add(ys, qs)
+	}
+	st := v.mix.State(nil, k, v.prior)
+	return eb.Maximise(st)
+}
