@@ -122,6 +122,8 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 			return
 		}
 		base := off[lo]
+		// The largest change, kept in a register through the loop.
+		change, glob := c.change, c.glob
 		for j := lo; j < hi; j++ {
 			pj := p[(off[j]-base)*k : (off[j+1]-base)*k]
 			gj := g[(off[j]-base)*k : (off[j+1]-base)*k]
@@ -129,12 +131,15 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 			// powers of two before it underflows.
 			copy(s, ep)
 			for i := 0; i < len(pj); i += k {
-				top := 0.0
-				for z := range s {
-					s[z] *= pj[i+z]
-					top = max(top, s[z])
+				// Every s_j(z) below 2⁻⁵⁰⁰ (none NaN): max(0, s_j(·)) <
+				// 2⁻⁵⁰⁰, without max's chain from one class to the next.
+				under := true
+				for z, y := range pj[i : i+k] {
+					x := s[z] * y
+					s[z] = x
+					under = under && x < 0x1p-500
 				}
-				if top < 0x1p-500 {
+				if under {
 					for z := range s {
 						s[z] *= 0x1p500
 					}
@@ -157,15 +162,19 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 			inv := 1 / m
 			for z := range s {
 				r := s[z] * inv
-				c.change = max(c.change, math.Abs(r-rho[z]))
+				// max(change, d), with a NaN kept, without max's chain.
+				if d := math.Abs(r - rho[z]); !(d <= change) && change == change {
+					change = d
+				}
 				rho[z] = r
-				c.glob[z] += r
+				glob[z] += r
 			}
 			for i := 0; i < len(gj); i += k {
 				copy(gj[i:i+k], rho)
 			}
 			prod.Mul(m)
 		}
+		c.change = change
 	})
 	c.bound += prod.Log()
 }
