@@ -162,10 +162,7 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 			inv := 1 / m
 			for z := range s {
 				r := s[z] * inv
-				// max(change, d), with a NaN kept, without max's chain.
-				if d := math.Abs(r - rho[z]); !(d <= change) && change == change {
-					change = d
-				}
+				change = maxNaN(change, math.Abs(r-rho[z]))
 				rho[z] = r
 				glob[z] += r
 			}
