@@ -25,12 +25,14 @@ type vbLA struct {
 	post  []float64 // ν' = ν + Σ_j ρ_j
 	elogp []float64 // E[log p_z] under Dirichlet(ν')
 	rho   []float64 // J×K
-	// generic makes K = 2, 3 and 4 take the generic loop instead of the
-	// scalar forms of vb_la_gen.go, objectsK and objectsKTable (for the
-	// test that compares them).
+	// generic makes every K take the generic loop on the noise model's
+	// Prob and Accumulate instead of the scalar forms of vb_la_gen.go
+	// for K = 2, 3 and 4, objectsK and objectsKTable, and objectsTable on
+	// the table for K > 4 (for the test that compares them).
 	generic bool
-	// untabled makes them take objectsK on the noise model's Prob and
-	// Accumulate instead of objectsKTable on its table (for the test).
+	// untabled makes them take objectsK, or the generic loop, on the noise
+	// model's Prob and Accumulate instead of objectsKTable or objectsTable
+	// on its table (for the test).
 	untabled bool
 }
 
@@ -106,6 +108,11 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 		default:
 			v.objects4Table(c, t.Table(), ep, &prod)
 		}
+		c.bound += prod.Log()
+		return
+	}
+	if t, ok := nv.(tabled); ok && !scalar && !v.generic && !v.untabled {
+		v.objectsTable(c, t.Table(), ep, s, &prod)
 		c.bound += prod.Log()
 		return
 	}
