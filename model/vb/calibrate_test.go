@@ -64,12 +64,13 @@ func temperScoreLoop(loo, pc []float64, k int) func(tau float64) float64 {
 
 // TestTemperScore checks that temperScore's values at K = 3 and 10 are bit
 // for bit those of the score taken a row at a time (temperScoreLoop), at
-// τ from minTemper to 1, on rows with −∞ and signed zeros, some scaled so
-// far that exponentials underflow.
+// τ from minTemper to 1, on 3,001 rows (three blocks, the last one short)
+// with −∞ and signed zeros, some scaled so far that exponentials
+// underflow.
 func TestTemperScore(t *testing.T) {
 	for _, k := range []int{3, 10} {
 		for _, scale := range []float64{1, 200} {
-			loo, pc := temperRows(3000, k)
+			loo, pc := temperRows(3001, k)
 			for i := range loo {
 				loo[i] *= scale
 			}
