@@ -21,30 +21,30 @@ const digammaBlock = 64
 // go to Digamma. dst must be at least as long as x and may be x itself.
 func DigammaTo(dst, x []float64) {
 	dst = dst[:len(x)]
-	var u, lg [digammaBlock]float64
+	var u, lg, r [digammaBlock]float64
 	var special [digammaBlock]bool
 	for lo := 0; lo < len(x); lo += digammaBlock {
 		xs := x[lo:min(lo+digammaBlock, len(x))]
-		ds := dst[lo : lo+len(xs)]
-		// The recurrence, as mathext.Digamma takes it; a special
-		// argument is kept in u until every argument is read.
+		n := len(xs)
+		ds := dst[lo : lo+n]
+		// The recurrence, as mathext.Digamma takes it (digammaShift); a
+		// special argument is kept in lg until every argument is read,
+		// and takes none.
 		for i, v := range xs {
 			if special[i] = !(v > 0) || math.IsInf(v, 1); special[i] {
-				u[i] = v
-				continue
+				lg[i], v = v, 7
 			}
-			var r float64
-			for ; v < 7; v++ {
-				r -= 1 / v
-			}
-			ds[i], u[i] = r, v-0.5
+			u[i] = v
 		}
+		digammaShift(u[:n], r[:n])
 		// Every argument read, dst may be x.
 		for i := range xs {
 			if special[i] {
-				ds[i] = mathext.Digamma(u[i])
+				ds[i] = mathext.Digamma(lg[i])
 				u[i] = 1
+				continue
 			}
+			ds[i], u[i] = r[i], u[i]-0.5
 		}
 		MathLogTo(lg[:len(xs)], u[:len(xs)])
 		for i := range xs {

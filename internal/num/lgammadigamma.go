@@ -24,25 +24,17 @@ const gammaShift = 10
 func LgammaDigammaTo(lg, ps, x []float64) {
 	const block = 64
 	var logs [2 * block]float64
-	var shift [block]float64
+	var shift, us [block]float64
 	halfLog2Pi := 0.5 * math.Log(2*math.Pi)
 	for lo := 0; lo < len(x); lo += block {
 		xs := x[lo:min(lo+block, len(x))]
 		n := len(xs)
-		for i, v := range xs {
-			u, prod, inv := v, 1.0, 0.0
-			for ; u < gammaShift; u++ {
-				prod *= u
-				inv += 1 / u
-			}
-			logs[i], logs[n+i], shift[i] = u, prod, inv
-		}
+		copy(us[:n], xs)
+		gammaShiftTo(us[:n], logs[n:2*n], shift[:n])
+		copy(logs[:n], us[:n])
 		MathLogTo(logs[:2*n], logs[:2*n])
-		for i, v := range xs {
-			u := v
-			for u < gammaShift {
-				u++
-			}
+		for i := range xs {
+			u := us[i]
 			lu := logs[i]
 			r := 1 / u
 			r2 := r * r

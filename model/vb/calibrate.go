@@ -155,24 +155,62 @@ func temperTruth(d *data.Dataset, probs []float64, gold []int, cond func(w int32
 // range by num.Product), and at K = 2 one exponential a row, of the
 // difference of its two entries of loo.
 func bestTemper(loo, pc []float64, k int) float64 {
-	x := make([]float64, k)
-	score := func(tau float64) float64 {
-		prod := num.NewProduct()
-		for i := 0; i < len(loo); i += k {
-			top := math.Inf(-1)
-			for z := range k {
-				x[z] = tau * loo[i+z]
-				top = max(top, x[z])
+	score := temperScore(loo, pc, k)
+	_, best, lo, hi := num.GoldenMax(math.Log(minTemper), math.Log(maxTemper), 24, func(lt float64) float64 {
+		return score(math.Exp(lt))
+	})
+	// τ < 1 is taken only when it predicts the labels better by more than
+	// half a nat per logarithm of their number (the Bayesian information
+	// criterion's price of one parameter): on a handful of labels the
+	// criterion is noise, and τ would spread every posterior for nothing.
+	if n := float64(len(loo) / k); best-score(maxTemper) <= 0.5*math.Log(n) {
+		return maxTemper
+	}
+	return math.Exp((lo + hi) / 2)
+}
+
+// temperBlock is the number of rows whose exponentials temperScore takes
+// in one call.
+const temperBlock = 1024
+
+// temperScore returns bestTemper's score of τ, Σ_i log Σ_z softmax(τ·loo_i)(z) pc_i(z).
+func temperScore(loo, pc []float64, k int) func(tau float64) float64 {
+	var score func(tau float64) float64
+	if k != 2 {
+		// For a block of rows at a time, every row's τ·loo_i − max_z
+		// τ·loo_i(z) first (the max by maxNaN: a ±0 maximum gives the same
+		// differences' exponentials), then their exponentials in one call
+		// (num.MathExpTo, math.Exp's values four at a time), and the rows'
+		// sums in the order of z.
+		e := make([]float64, min(len(loo), temperBlock*k))
+		score = func(tau float64) float64 {
+			prod := num.NewProduct()
+			for lo := 0; lo < len(loo); lo += len(e) {
+				ls := loo[lo:min(lo+len(e), len(loo))]
+				es := e[:len(ls)]
+				for i := 0; i < len(ls); i += k {
+					x := es[i : i+k]
+					top := math.Inf(-1)
+					for z, l := range ls[i : i+k] {
+						x[z] = tau * l
+						top = maxNaN(top, x[z])
+					}
+					for z := range x {
+						x[z] -= top
+					}
+				}
+				num.MathExpTo(es, es)
+				for i := 0; i < len(ls); i += k {
+					var pred, den float64
+					for z, ez := range es[i : i+k] {
+						den += ez
+						pred += ez * pc[lo+i+z]
+					}
+					prod.Mul(max(pred/den, 1e-300))
+				}
 			}
-			var pred, den float64
-			for z := range k {
-				e := math.Exp(x[z] - top)
-				den += e
-				pred += e * pc[i+z]
-			}
-			prod.Mul(max(pred/den, 1e-300))
+			return prod.Log()
 		}
-		return prod.Log()
 	}
 	if k == 2 {
 		// softmax(τ l)·c = (c_0 + c_1 e^{τ d}) / (1 + e^{τ d}) with
@@ -203,15 +241,5 @@ func bestTemper(loo, pc []float64, k int) float64 {
 			return prod.Log()
 		}
 	}
-	_, best, lo, hi := num.GoldenMax(math.Log(minTemper), math.Log(maxTemper), 24, func(lt float64) float64 {
-		return score(math.Exp(lt))
-	})
-	// τ < 1 is taken only when it predicts the labels better by more than
-	// half a nat per logarithm of their number (the Bayesian information
-	// criterion's price of one parameter): on a handful of labels the
-	// criterion is noise, and τ would spread every posterior for nothing.
-	if n := float64(len(loo) / k); best-score(maxTemper) <= 0.5*math.Log(n) {
-		return maxTemper
-	}
-	return math.Exp((lo + hi) / 2)
+	return score
 }

@@ -15,13 +15,14 @@ import (
 )
 
 // TestVBLAScalar checks that the LA side's scalar updates at K = 2, 3 and 4
-// (vbLA.objectsK, and objectsKTable on DS's table; vb_la_gen.go) give bit
+// (vbLA.objectsK, and objectsKTable on DS's table; vb_la_gen.go) and its
+// loop on DS's table at K > 4 (objectsTable) give bit
 // for bit the fit of the generic loop: the same outputs, bound and number
 // of passes, with the confusion prior fixed (vb-la-ds) and shared (the
 // default's), with and without gold tasks, on the binary shipped sets, on
-// simulated Dawid-Skene data with 3 and 4 classes, and on simulated
-// one-coin data with tasks of 1,000 labels, whose products underflow the
-// generic loop's rescaling threshold.
+// simulated Dawid-Skene data with 3, 4 and 6 classes, and on simulated
+// one-coin data with tasks of 1,000 labels at 2 and 6 classes, whose
+// products underflow the generic loop's rescaling threshold.
 func TestVBLAScalar(t *testing.T) {
 	sets := shippedSets(t, "rte", "temp", "duchenne")
 	d, tr, err := sim.Simulate(sim.Settings{Noise: noise.OneCoin{}, Latent: latent.LA{}, Classes: 2, Tasks: 30, Workers: 1200, LabelsPerTask: 1000, Seed: 3})
@@ -29,7 +30,12 @@ func TestVBLAScalar(t *testing.T) {
 		t.Fatal(err)
 	}
 	sets = append(sets, testSet{"simulated, 1,000 labels a task", d, tr.Gold()})
-	for _, k := range []int{3, 4} {
+	d, tr, err = sim.Simulate(sim.Settings{Noise: noise.OneCoin{}, Latent: latent.LA{}, Classes: 6, Tasks: 30, Workers: 1200, LabelsPerTask: 1000, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets = append(sets, testSet{"simulated, 6 classes, 1,000 labels a task", d, tr.Gold()})
+	for _, k := range []int{3, 4, 6} {
 		d, tr, err := sim.Simulate(sim.Settings{Noise: noise.DS{}, Latent: latent.LA{}, Classes: k, Tasks: 400, Workers: 30, LabelsPerTask: 5, Seed: uint64(k)})
 		if err != nil {
 			t.Fatal(err)

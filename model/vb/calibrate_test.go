@@ -1,0 +1,103 @@
+package vb
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// temperRows returns n rows of K held-out log predictions loo (peaked on
+// one class, some of them −∞ and ±0) and predictions pc.
+func temperRows(n, k int) (loo, pc []float64) {
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(k)))
+	loo, pc = make([]float64, n*k), make([]float64, n*k)
+	for i := range n {
+		var s float64
+		for z := range k {
+			v := -rng.ExpFloat64() * 8
+			switch rng.IntN(50) {
+			case 0:
+				v = math.Inf(-1)
+			case 1:
+				v = 0
+			case 2:
+				v = math.Copysign(0, -1)
+			}
+			loo[i*k+z] = v
+			// Tied to loo, flatter: a τ below 1 predicts them best.
+			pc[i*k+z] = math.Exp(0.3*v) + 0.01*rng.Float64()
+			s += pc[i*k+z]
+		}
+		for z := range k {
+			pc[i*k+z] /= s
+		}
+	}
+	return loo, pc
+}
+
+// temperScoreLoop is temperScore for K > 2 a row at a time, as it was
+// before the exponentials were taken in one call: the reference its
+// values must equal bit for bit.
+func temperScoreLoop(loo, pc []float64, k int) func(tau float64) float64 {
+	x := make([]float64, k)
+	return func(tau float64) float64 {
+		prod := num.NewProduct()
+		for i := 0; i < len(loo); i += k {
+			top := math.Inf(-1)
+			for z := range k {
+				x[z] = tau * loo[i+z]
+				top = max(top, x[z])
+			}
+			var pred, den float64
+			for z := range k {
+				e := math.Exp(x[z] - top)
+				den += e
+				pred += e * pc[i+z]
+			}
+			prod.Mul(max(pred/den, 1e-300))
+		}
+		return prod.Log()
+	}
+}
+
+// TestTemperScore checks that temperScore's values at K = 3 and 10 are bit
+// for bit those of the score taken a row at a time (temperScoreLoop), at
+// τ from minTemper to 1, on 3,001 rows (three blocks, the last one short)
+// with −∞ and signed zeros, some scaled so far that exponentials
+// underflow.
+func TestTemperScore(t *testing.T) {
+	for _, k := range []int{3, 10} {
+		for _, scale := range []float64{1, 200} {
+			loo, pc := temperRows(3001, k)
+			for i := range loo {
+				loo[i] *= scale
+			}
+			got, want := temperScore(loo, pc, k), temperScoreLoop(loo, pc, k)
+			for _, tau := range []float64{minTemper, 0.1, 0.3, 0.7, maxTemper} {
+				if g, w := got(tau), want(tau); math.Float64bits(g) != math.Float64bits(w) {
+					t.Errorf("K = %d, scale %g, τ = %g: score %v, a row at a time %v", k, scale, tau, g, w)
+				}
+			}
+			t.Logf("K = %d, scale %g: bestTemper's τ %v", k, scale, bestTemper(loo, pc, k))
+		}
+	}
+}
+
+// BenchmarkTemperScore times a score of bestTemper's search on 40,000
+// rows at K = 10, the default's calibration on the speed target's data:
+// temperScore's, and a row at a time (temperScoreLoop).
+func BenchmarkTemperScore(b *testing.B) {
+	loo, pc := temperRows(40000, 10)
+	for _, c := range []struct {
+		name  string
+		score func(float64) float64
+	}{{"temperScore", temperScore(loo, pc, 10)}, {"row at a time", temperScoreLoop(loo, pc, 10)}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				c.score(0.5)
+			}
+		})
+	}
+}

@@ -1,0 +1,72 @@
+package vb
+
+import (
+	"math"
+
+	"github.com/consensuslab/consensus/internal/num"
+)
+
+// objectsTable is objects' generic loop (K > 4, or generic unset) for a
+// noise model whose probabilities are a table (tabled, DS's posterior):
+// every label's probabilities are read from the table t and its weights
+// added to the chunk's counts in the one loop over the objects of c,
+// without Prob writing them out and Accumulate reading them back. It makes
+// the generic loop's operations in the same order, and Accumulate's
+// additions to every count in the same order, so that its fits are the
+// generic loop's bit for bit (TestVBLAScalar). ep holds exp E[log p_z];
+// s is scratch of K.
+func (v *vbLA) objectsTable(c *vbChunk, t, ep, s []float64, prod *num.Product) {
+	k := v.k
+	d := v.d
+	off := d.Offsets
+	acc := c.acc
+	change, glob := c.change, c.glob
+	for j := c.lo; j < c.hi; j++ {
+		a, b := off[j], off[j+1]
+		workers, labels := d.Worker[a:b], d.Label[a:b]
+		labels = labels[:len(workers)]
+		copy(s, ep)
+		for i, w := range workers {
+			at := (int(w)*k + int(labels[i])) * k
+			// The underflow test as in objects.
+			under := true
+			for z, y := range t[at : at+k] {
+				x := s[z] * y
+				s[z] = x
+				under = under && x < 0x1p-500
+			}
+			if under {
+				for z := range s {
+					s[z] *= 0x1p500
+				}
+				prod.Scale(-500)
+			}
+		}
+		rho := v.rho[j*k : (j+1)*k]
+		if g := goldOf(v.gold, j); g >= 0 {
+			// Clamped, as in objects.
+			prod.Mul(s[g] / ep[g])
+		} else {
+			m := sum(s)
+			inv := 1 / m
+			for z := range s {
+				r := s[z] * inv
+				change = maxNaN(change, math.Abs(r-rho[z]))
+				rho[z] = r
+				glob[z] += r
+			}
+			prod.Mul(m)
+		}
+		if c.frozen {
+			continue
+		}
+		for i, w := range workers {
+			at := (int(w)*k + int(labels[i])) * k
+			cw := acc[at : at+k]
+			for z, r := range rho {
+				cw[z] += r
+			}
+		}
+	}
+	c.change = change
+}
