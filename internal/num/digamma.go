@@ -21,30 +21,30 @@ const digammaBlock = 64
 // go to Digamma. dst must be at least as long as x and may be x itself.
 func DigammaTo(dst, x []float64) {
 	dst = dst[:len(x)]
-	var u, lg, r [digammaBlock]float64
+	var u, lg [digammaBlock]float64
 	var special [digammaBlock]bool
 	for lo := 0; lo < len(x); lo += digammaBlock {
 		xs := x[lo:min(lo+digammaBlock, len(x))]
-		n := len(xs)
-		ds := dst[lo : lo+n]
-		// The recurrence, as mathext.Digamma takes it (digammaShift); a
-		// special argument is kept in lg until every argument is read,
-		// and takes none.
+		ds := dst[lo : lo+len(xs)]
+		// The recurrence, as mathext.Digamma takes it; a special
+		// argument is kept in u until every argument is read.
 		for i, v := range xs {
 			if special[i] = !(v > 0) || math.IsInf(v, 1); special[i] {
-				lg[i], v = v, 7
+				u[i] = v
+				continue
 			}
-			u[i] = v
+			var r float64
+			for ; v < 7; v++ {
+				r -= 1 / v
+			}
+			ds[i], u[i] = r, v-0.5
 		}
-		digammaShift(u[:n], r[:n])
 		// Every argument read, dst may be x.
 		for i := range xs {
 			if special[i] {
-				ds[i] = mathext.Digamma(lg[i])
+				ds[i] = mathext.Digamma(u[i])
 				u[i] = 1
-				continue
 			}
-			ds[i], u[i] = r[i], u[i]-0.5
 		}
 		MathLogTo(lg[:len(xs)], u[:len(xs)])
 		for i := range xs {

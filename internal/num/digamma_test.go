@@ -51,19 +51,6 @@ func BenchmarkDigamma(b *testing.B) {
 			}
 		}
 	})
-	// Arguments log-uniform from 0.1 to 100, most of them shifted by the
-	// recurrence: a shared prior's pseudo-counts plus a worker's counts
-	// (noise.DS's learnPrior).
-	rng := rand.New(rand.NewPCG(7, 8))
-	xs := make([]float64, len(x))
-	for i := range xs {
-		xs[i] = 0.1 * math.Exp(rng.Float64()*math.Log(1000))
-	}
-	b.Run("DigammaTo, shifted", func(b *testing.B) {
-		for b.Loop() {
-			DigammaTo(dst, xs)
-		}
-	})
 	b.Run("DigammaTo", func(b *testing.B) {
 		for b.Loop() {
 			DigammaTo(dst, x)

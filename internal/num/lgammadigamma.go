@@ -29,9 +29,14 @@ func LgammaDigammaTo(lg, ps, x []float64) {
 	for lo := 0; lo < len(x); lo += block {
 		xs := x[lo:min(lo+block, len(x))]
 		n := len(xs)
-		copy(us[:n], xs)
-		gammaShiftTo(us[:n], logs[n:2*n], shift[:n])
-		copy(logs[:n], us[:n])
+		for i, v := range xs {
+			u, prod, inv := v, 1.0, 0.0
+			for ; u < gammaShift; u++ {
+				prod *= u
+				inv += 1 / u
+			}
+			logs[i], logs[n+i], shift[i], us[i] = u, prod, inv, u
+		}
 		MathLogTo(logs[:2*n], logs[:2*n])
 		for i := range xs {
 			u := us[i]
