@@ -1,10 +1,6 @@
 package vb
 
-import (
-	"math"
-
-	"github.com/consensuslab/consensus/internal/num"
-)
+import "github.com/consensuslab/consensus/internal/num"
 
 // objectsTable is objects' generic loop (K > 4, or generic unset) for a
 // noise model whose probabilities are a table (tabled, DS's posterior):
@@ -28,33 +24,14 @@ func (v *vbLA) objectsTable(c *vbChunk, t, ep, s []float64, prod *num.Product) {
 		copy(s, ep)
 		for i, w := range workers {
 			at := (int(w)*k + int(labels[i])) * k
-			// The underflow test as in objects.
-			under := true
-			for z, y := range t[at : at+k] {
-				x := s[z] * y
-				s[z] = x
-				under = under && x < 0x1p-500
-			}
-			if under {
-				for z := range s {
-					s[z] *= 0x1p500
-				}
-				prod.Scale(-500)
-			}
+			mulRescaled(s, t[at:at+k], prod)
 		}
 		rho := v.rho[j*k : (j+1)*k]
 		if g := goldOf(v.gold, j); g >= 0 {
 			// Clamped, as in objects.
 			prod.Mul(s[g] / ep[g])
 		} else {
-			m := sum(s)
-			inv := 1 / m
-			for z := range s {
-				r := s[z] * inv
-				change = maxNaN(change, math.Abs(r-rho[z]))
-				rho[z] = r
-				glob[z] += r
-			}
+			m := normalizeInto(rho, s, glob, &change)
 			prod.Mul(m)
 		}
 		if c.frozen {

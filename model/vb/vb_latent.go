@@ -138,20 +138,7 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 			// powers of two before it underflows.
 			copy(s, ep)
 			for i := 0; i < len(pj); i += k {
-				// Every s_j(z) below 2⁻⁵⁰⁰ (none NaN): max(0, s_j(·)) <
-				// 2⁻⁵⁰⁰, without max's chain from one class to the next.
-				under := true
-				for z, y := range pj[i : i+k] {
-					x := s[z] * y
-					s[z] = x
-					under = under && x < 0x1p-500
-				}
-				if under {
-					for z := range s {
-						s[z] *= 0x1p500
-					}
-					prod.Scale(-500)
-				}
+				mulRescaled(s, pj[i:i+k], &prod)
 			}
 			rho := v.rho[j*k : (j+1)*k]
 			if g := goldOf(v.gold, j); g >= 0 {
@@ -165,14 +152,7 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 				prod.Mul(s[g] / ep[g])
 				continue
 			}
-			m := sum(s)
-			inv := 1 / m
-			for z := range s {
-				r := s[z] * inv
-				change = maxNaN(change, math.Abs(r-rho[z]))
-				rho[z] = r
-				glob[z] += r
-			}
+			m := normalizeInto(rho, s, glob, &change)
 			for i := 0; i < len(gj); i += k {
 				copy(gj[i:i+k], rho)
 			}
@@ -240,4 +220,38 @@ func maxNaN(a, b float64) float64 {
 		return b
 	}
 	return a
+}
+
+// mulRescaled multiplies s by row element by element and, where every
+// s(z) falls below 2⁻⁵⁰⁰ (none NaN: max(0, s(·)) < 2⁻⁵⁰⁰, tested without
+// max's chain from one class to the next), scales s up by 2⁵⁰⁰ and prod
+// down by as much, so that s never underflows.
+func mulRescaled(s, row []float64, prod *num.Product) {
+	under := true
+	for z, y := range row {
+		x := s[z] * y
+		s[z] = x
+		under = under && x < 0x1p-500
+	}
+	if under {
+		for z := range s {
+			s[z] *= 0x1p500
+		}
+		prod.Scale(-500)
+	}
+}
+
+// normalizeInto sets rho to s normalised, adds it to glob, raises *change
+// to the largest move of any rho(z) (NaN stays NaN), and returns the sum
+// of s.
+func normalizeInto(rho, s, glob []float64, change *float64) float64 {
+	m := sum(s)
+	inv := 1 / m
+	for z := range s {
+		r := s[z] * inv
+		*change = maxNaN(*change, math.Abs(r-rho[z]))
+		rho[z] = r
+		glob[z] += r
+	}
+	return m
 }
