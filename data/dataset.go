@@ -53,6 +53,23 @@ func (d *Dataset) TaskLabels(j int) (workers []int32, labels []uint16) {
 	return d.Worker[lo:hi], d.Label[lo:hi]
 }
 
+// LabelsByWorker returns the indices into Worker and Label of every
+// worker's labels, in the order of the labels.
+func (d *Dataset) LabelsByWorker() [][]int32 {
+	n := make([]int, d.NumWorkers())
+	for _, w := range d.Worker {
+		n[w]++
+	}
+	out := make([][]int32, d.NumWorkers())
+	for w := range out {
+		out[w] = make([]int32, 0, n[w])
+	}
+	for i, w := range d.Worker {
+		out[w] = append(out[w], int32(i))
+	}
+	return out
+}
+
 // Counts returns the J×K matrix of label counts, row-major: Counts()[j*K+k]
 // is the number of labels of class k given to task j.
 func (d *Dataset) Counts() []float64 {

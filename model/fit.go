@@ -10,6 +10,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
+	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
@@ -192,7 +193,7 @@ func (m Model) FitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 		}
 		cached = true
 		evals++
-		if !fitting.IsFinite(cacheF) || !finite(cacheG) {
+		if !fitting.IsFinite(cacheF) || !num.AllFinite(cacheG) {
 			nonFinite = true
 		}
 	}
@@ -253,7 +254,7 @@ func (m Model) FitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 		copy(full, x)
 		x = full
 	}
-	if !finite(x) {
+	if !num.AllFinite(x) {
 		return nil, fmt.Errorf("model %s: the optimiser produced non-finite parameters (%v)", m.Name(), res.Status)
 	}
 	r := &Result{
@@ -274,7 +275,7 @@ func (m Model) FitOnce(ctx context.Context, d *data.Dataset, s *Settings) (*Resu
 		r.Stop = err
 	}
 	r.Probs = obj.outputs(x)
-	if !fitting.IsFinite(r.LogLikelihood) || !finite(r.Probs) {
+	if !fitting.IsFinite(r.LogLikelihood) || !num.AllFinite(r.Probs) {
 		which := "fitted"
 		if res.MajorIterations == 0 {
 			which = "initial"
@@ -353,17 +354,6 @@ func converged(st optimize.Status, err error) bool {
 	return false
 }
 
-// finite reports whether every element of x is finite.
-func finite(x []float64) bool {
-	for _, v := range x {
-		if !fitting.IsFinite(v) {
-			return false
-		}
-	}
-	return true
-}
-
-// fitting.IsFinite reports whether v is neither NaN nor infinite.
 // ErrOneClass is returned, wrapped with the class, by every fit of a data
 // set with a single class (data.Dataset.Classes): a consensus needs at
 // least two. A data set read from labels that all name one class needs

@@ -29,6 +29,7 @@ func (v *dsVB) Collapsed() bool {
 	if v.mix == nil || v.beta == nil || v.e.k != 2 {
 		return false
 	}
+	// The state at K = 2: β_00, β_01, β_10, β_11, ρ, a, b.
 	st := v.mix.State(nil, 2, v.prior)
 	const at = (1 - 1e-3) * dsmix.MaxConcentration
 	return st[0]+st[1] >= at || st[2]+st[3] >= at || st[5]+st[6] >= at
@@ -64,27 +65,12 @@ func (v *dsVB) CavityPrior(probs, cav []float64) ([]float64, bool) {
 			q0[i] = a / (a + b)
 		}
 	}
-	// The labels of every worker, by a counting sort of the label index.
-	nw := d.NumWorkers()
-	start := make([]int, nw+1)
-	for _, w := range d.Worker {
-		start[w+1]++
-	}
-	for w := range nw {
-		start[w+1] += start[w]
-	}
-	at := make([]int, nl)
-	next := append([]int(nil), start[:nw]...)
-	for i, w := range d.Worker {
-		at[next[w]] = i
-		next[w]++
-	}
 	var eb dsmix.CavityEB
 	var ys []int
 	var qs []float64
-	for w := range nw {
+	for _, idx := range d.LabelsByWorker() {
 		ys, qs = ys[:0], qs[:0]
-		for _, i := range at[start[w]:start[w+1]] {
+		for _, i := range idx {
 			ys = append(ys, int(d.Label[i]))
 			qs = append(qs, q0[i])
 		}

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"math"
 	"sync"
-
-	"github.com/consensuslab/consensus/data"
 )
 
 // FlagSettings are the settings of Flags. The zero value is the default
@@ -102,7 +100,7 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 		}
 	}
 	counts, r := workerCounts(p)
-	byWorker := labelsByWorker(d)
+	byWorker := d.LabelsByWorker()
 	spam := make([]float64, len(out))
 	for w, c := range counts {
 		spam[w] = spamMarginal(c, k)
@@ -154,22 +152,6 @@ func forWorkers(n int, f func(w int)) {
 		}()
 	}
 	wg.Wait()
-}
-
-// labelsByWorker returns the indices of every worker's labels.
-func labelsByWorker(d *data.Dataset) [][]int32 {
-	n := make([]int, d.NumWorkers())
-	for _, w := range d.Worker {
-		n[w]++
-	}
-	out := make([][]int32, d.NumWorkers())
-	for w := range out {
-		out[w] = make([]int32, 0, n[w])
-	}
-	for i, w := range d.Worker {
-		out[w] = append(out[w], int32(i))
-	}
-	return out
 }
 
 // flagWorker fills f's accuracy, interval and probabilities from the

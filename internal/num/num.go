@@ -181,6 +181,17 @@ func Softplus(x float64) float64 {
 // LogSigmoid returns log σ(x) = -Softplus(-x), where σ(x) = 1/(1 + exp(-x)).
 func LogSigmoid(x float64) float64 { return -Softplus(-x) }
 
+// AllFinite reports whether every value of x is finite: neither NaN nor
+// infinite.
+func AllFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // Sigmoid returns σ(x) = 1/(1 + exp(-x)).
 func Sigmoid(x float64) float64 {
 	if x >= 0 {

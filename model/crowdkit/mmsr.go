@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/internal/vote"
 )
@@ -192,7 +193,7 @@ func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, con
 		copy(vp, v)
 		sweep(v, u)
 		sweep(u, v)
-		if !allFinite(u) || !allFinite(v) {
+		if !num.AllFinite(u) || !num.AllFinite(v) {
 			return nil, iter, false, fmt.Errorf("%w at sweep %d (a skill estimate overflowed), so the skills are "+
 				"undetermined on these labels; use another model such as wawa, zbs or la-ds", ErrMMSRDiverged, iter)
 		}
@@ -217,16 +218,6 @@ func (e MMSR) magnitudes(d *data.Dataset, cov pairs) (s []float64, iter int, con
 // mostly do too), whose agreement matrix the iteration cannot fit; the
 // skill-weighted votes wawa and zbs, or la-ds, take such data.
 var ErrMMSRDiverged = errors.New("mmsr: the rank-one iteration diverged")
-
-// allFinite reports whether every value of x is finite.
-func allFinite(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
-}
 
 // oneCoinWeights clips the skills s to [−1/(M−1) + J^−½, 1 − J^−½] (J
 // objects), turns them into one-coin accuracies p_w and returns the vote

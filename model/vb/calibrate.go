@@ -175,43 +175,6 @@ const temperBlock = 1024
 
 // temperScore returns bestTemper's score of τ, Σ_i log Σ_z softmax(τ·loo_i)(z) pc_i(z).
 func temperScore(loo, pc []float64, k int) func(tau float64) float64 {
-	var score func(tau float64) float64
-	if k != 2 {
-		// For a block of rows at a time, every row's τ·loo_i − max_z
-		// τ·loo_i(z) first (the max by maxNaN: a ±0 maximum gives the same
-		// differences' exponentials), then their exponentials in one call
-		// (num.MathExpTo, math.Exp's values four at a time), and the rows'
-		// sums in the order of z.
-		e := make([]float64, min(len(loo), temperBlock*k))
-		score = func(tau float64) float64 {
-			prod := num.NewProduct()
-			for lo := 0; lo < len(loo); lo += len(e) {
-				ls := loo[lo:min(lo+len(e), len(loo))]
-				es := e[:len(ls)]
-				for i := 0; i < len(ls); i += k {
-					x := es[i : i+k]
-					top := math.Inf(-1)
-					for z, l := range ls[i : i+k] {
-						x[z] = tau * l
-						top = maxNaN(top, x[z])
-					}
-					for z := range x {
-						x[z] -= top
-					}
-				}
-				num.MathExpTo(es, es)
-				for i := 0; i < len(ls); i += k {
-					var pred, den float64
-					for z, ez := range es[i : i+k] {
-						den += ez
-						pred += ez * pc[lo+i+z]
-					}
-					prod.Mul(max(pred/den, 1e-300))
-				}
-			}
-			return prod.Log()
-		}
-	}
 	if k == 2 {
 		// softmax(τ l)·c = (c_0 + c_1 e^{τ d}) / (1 + e^{τ d}) with
 		// d = l_1 − l_0, from the exponential of −τ|d| ≤ 0: |d| and the
@@ -228,7 +191,7 @@ func temperScore(loo, pc []float64, k int) func(tau float64) float64 {
 			}
 			abs[i], c0s[i], c1s[i] = math.Abs(d), c0, c1
 		}
-		score = func(tau float64) float64 {
+		return func(tau float64) float64 {
 			for i, a := range abs {
 				e[i] = -tau * a
 			}
@@ -241,5 +204,38 @@ func temperScore(loo, pc []float64, k int) func(tau float64) float64 {
 			return prod.Log()
 		}
 	}
-	return score
+	// For a block of rows at a time, every row's τ·loo_i − max_z
+	// τ·loo_i(z) first (the max by maxNaN: a ±0 maximum gives the same
+	// differences' exponentials), then their exponentials in one call
+	// (num.MathExpTo, math.Exp's values four at a time), and the rows'
+	// sums in the order of z.
+	e := make([]float64, min(len(loo), temperBlock*k))
+	return func(tau float64) float64 {
+		prod := num.NewProduct()
+		for lo := 0; lo < len(loo); lo += len(e) {
+			ls := loo[lo:min(lo+len(e), len(loo))]
+			es := e[:len(ls)]
+			for i := 0; i < len(ls); i += k {
+				x := es[i : i+k]
+				top := math.Inf(-1)
+				for z, l := range ls[i : i+k] {
+					x[z] = tau * l
+					top = maxNaN(top, x[z])
+				}
+				for z := range x {
+					x[z] -= top
+				}
+			}
+			num.MathExpTo(es, es)
+			for i := 0; i < len(ls); i += k {
+				var pred, den float64
+				for z, ez := range es[i : i+k] {
+					den += ez
+					pred += ez * pc[lo+i+z]
+				}
+				prod.Mul(max(pred/den, 1e-300))
+			}
+		}
+		return prod.Log()
+	}
 }

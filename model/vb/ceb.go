@@ -89,12 +89,7 @@ func medianLabels(d *data.Dataset) int {
 	for _, w := range d.Worker {
 		n[w]++
 	}
-	n = slices.DeleteFunc(n, func(c int) bool { return c == 0 })
-	if len(n) == 0 {
-		return 0
-	}
-	slices.Sort(n)
-	return n[len(n)/2]
+	return upperMedian(slices.DeleteFunc(n, func(c int) bool { return c == 0 }))
 }
 
 // medianTaskLabels returns the median number of labels of d's tasks.
@@ -103,6 +98,12 @@ func medianTaskLabels(d *data.Dataset) int {
 	for j := range n {
 		n[j] = d.Offsets[j+1] - d.Offsets[j]
 	}
+	return upperMedian(n)
+}
+
+// upperMedian sorts n and returns its middle value (the upper of the two
+// middle ones of an even count), or 0 for none.
+func upperMedian(n []int) int {
 	if len(n) == 0 {
 		return 0
 	}

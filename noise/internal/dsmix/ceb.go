@@ -308,7 +308,7 @@ func (e *CavityEB) Maximise(st []float64) ([]float64, bool) {
 		// A search that stops short (a failed line search) still gives
 		// its best point.
 		res, _ := optimize.Minimize(p, tiedStart(s0), &optimize.Settings{GradientThreshold: 1e-6, MajorIterations: 200}, &optimize.BFGS{})
-		if res == nil || !finite(res.X) {
+		if res == nil || !num.AllFinite(res.X) {
 			continue
 		}
 		if res.F < bestF {
@@ -337,7 +337,7 @@ func (e *CavityEB) tiedLogLik(r, grad []float64) float64 {
 	}
 	var g [cebDim]float64
 	ll := e.LogLik(tiedPoint(r), g[:])
-	mc, m0, m1 := logistic(r[1]), logistic(r[2]), logistic(r[3])
+	mc, m0, m1 := num.Sigmoid(r[1]), num.Sigmoid(r[2]), num.Sigmoid(r[3])
 	grad[0] = g[cebA] + g[cebB] + g[3] + g[4] + g[5] + g[6]
 	grad[1] = g[cebA]*(1-mc) - g[cebB]*mc
 	grad[2] = g[3]*(1-m0) - g[4]*m0
@@ -345,14 +345,11 @@ func (e *CavityEB) tiedLogLik(r, grad []float64) float64 {
 	return ll
 }
 
-// logistic returns 1 / (1 + e^−u).
-func logistic(u float64) float64 { return 1 / (1 + math.Exp(-u)) }
-
 // tiedPoint returns LogLik's vector of the tied parameters r: log s and
 // the logits of the one-coin kind's mean and of the rows' accuracies
 // β_00 / s and β_11 / s, with ρ = minMixShare.
 func tiedPoint(r []float64) []float64 {
-	mc, m0, m1 := logistic(r[1]), logistic(r[2]), logistic(r[3])
+	mc, m0, m1 := num.Sigmoid(r[1]), num.Sigmoid(r[2]), num.Sigmoid(r[3])
 	ls := r[0]
 	return []float64{math.Log(minMixShare / (1 - minMixShare)), ls + math.Log(mc), ls + math.Log1p(-mc), ls + math.Log(m0), ls + math.Log1p(-m0), ls + math.Log1p(-m1), ls + math.Log(m1)}
 }
@@ -371,14 +368,4 @@ func bounded(p, q float64) (float64, float64) {
 	p, q = max(p, MinPrior), max(q, MinPrior)
 	s := min(1, MaxConcentration/(p+q))
 	return p * s, q * s
-}
-
-// finite reports whether every value of x is finite.
-func finite(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
 }
