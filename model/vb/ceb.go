@@ -93,7 +93,11 @@ func (b Bayes) cavityPriors(ctx context.Context, d *data.Dataset, set model.Sett
 	if rounds == 0 {
 		return r, nv, "", nil
 	}
-	note := fmt.Sprintf(", shared priors by cavity empirical Bayes (%d rounds, %d iterations)", rounds, iters)
+	plural := "s"
+	if rounds == 1 {
+		plural = ""
+	}
+	note := fmt.Sprintf(", shared priors by cavity empirical Bayes (%d round%s, %d iterations)", rounds, plural, iters)
 	r.Iterations = first.Iterations + iters
 	r.Evaluations += first.Evaluations
 	r.Runtime += first.Runtime
