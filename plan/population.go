@@ -4,12 +4,26 @@ import "math"
 
 // population is the model of a crowd behind Flags: a worker is a spammer
 // (every confusion row the same distribution, with a uniform Dirichlet
-// prior), a reliable worker (rows from the symmetric Dirichlet good) or an
-// adversarial one (rows from broad), the two priors' means and
-// concentrations fitted to the crowd, with prior weights mix.
+// prior) with probability spam, or else its rows are drawn from one of the
+// symmetric Dirichlet priors of comps, with probability its share. The
+// priors form a grid of means and concentrations above chance (reliable
+// workers) and below (adversarial ones), and the shares are fitted to the
+// crowd: a nonparametric estimate of the distribution of the workers'
+// accuracy rather than one prior of each kind, whose tails would make a
+// reliable worker of unusual accuracy look like a spammer.
 type population struct {
-	good, broad symmetric
-	mix         [3]float64
+	spam  float64
+	comps []component
+}
+
+// component is one prior of the grid of a population with its share:
+// rows drawn independently from the symmetric Dirichlet prior, or, for a
+// one-coin component (coin), one accuracy shared by every row drawn from
+// Beta(mu·conc, (1 − mu)·conc), the errors spread evenly.
+type component struct {
+	prior symmetric
+	coin  bool
+	share float64
 }
 
 // spamMarginal returns the log marginal likelihood of counts c (K×K) when
@@ -29,95 +43,104 @@ func spamMarginal(c []float64, k int) float64 {
 	return logBeta(pooled) - logBeta(ones)
 }
 
-// weights returns the posterior probabilities of the three kinds given the
-// log marginal likelihoods lm.
-func (m *population) weights(lm [3]float64) [3]float64 {
-	top := math.Inf(-1)
-	for i, l := range lm {
-		top = max(top, l+math.Log(m.mix[i]))
-	}
-	var out [3]float64
-	var s float64
-	for i, l := range lm {
-		out[i] = math.Exp(l + math.Log(m.mix[i]) - top)
-		s += out[i]
-	}
-	for i := range out {
-		out[i] /= s
-	}
-	return out
-}
-
 // popWorkers bounds the workers whose samples fit the population: at most
 // this many, evenly spaced.
 const popWorkers = 2000
 
-// fitPopulation fits the priors of the reliable and the adversarial
-// workers (each on a grid of means and concentrations) and the three
-// weights (by EM, with a Dirichlet(2, 2, 2) prior on them), maximising the
-// marginal likelihood of the workers' labels: spam holds every worker's
-// log marginal likelihood as a spammer, samples its importance sample
-// (sampleWorker), from which the marginal likelihood under every prior of
-// the grid is estimated.
-func fitPopulation(spam []float64, samples []*workerSample, k int) *population {
-	type cand struct {
-		prior symmetric
-		lm    []float64
-	}
-	grid := func(lo, hi float64, n int, concs []float64) []cand {
-		var out []cand
+// popGrid returns the priors of a population's grid at K classes:
+// reliable workers' means from chance + 10% to chance + 90% of the way to
+// one, adversaries' from 10% to 80% of chance, each at several
+// concentrations, with whether each is adversarial.
+func popGrid(k int) (priors []component, adversarial []bool) {
+	chance := 1 / float64(k)
+	add := func(lo, hi float64, n int, concs []float64, adv, coin bool) {
 		for t := range n {
 			mu := lo + (hi-lo)*float64(t)/float64(n-1)
 			for _, conc := range concs {
-				c := cand{prior: symmetric{mu, conc}, lm: make([]float64, len(samples))}
-				for w, s := range samples {
-					c.lm[w] = s.logMarginal(c.prior, k)
-				}
-				out = append(out, c)
-			}
-		}
-		return out
-	}
-	chance := 1 / float64(k)
-	good := grid(chance+(1-chance)*0.1, chance+(1-chance)*0.9, 9, []float64{2, 4, 8, 16, 32, 64})
-	bad := grid(chance*0.1, chance*0.8, 4, []float64{2, 8})
-	var best *population
-	bestLL := math.Inf(-1)
-	e := make([][3]float64, len(samples)) // exp(l_i − top) of every worker
-	top := make([]float64, len(samples))
-	for _, g := range good {
-		for _, b := range bad {
-			for w := range samples {
-				l := [3]float64{spam[w], g.lm[w], b.lm[w]}
-				top[w] = max(l[0], l[1], l[2])
-				for i := range l {
-					e[w][i] = math.Exp(l[i] - top[w])
-				}
-			}
-			mix := [3]float64{1. / 3, 1. / 3, 1. / 3}
-			for range 30 {
-				var sum [3]float64
-				for w := range samples {
-					s := mix[0]*e[w][0] + mix[1]*e[w][1] + mix[2]*e[w][2]
-					for i := range sum {
-						sum[i] += mix[i] * e[w][i] / s
-					}
-				}
-				n := float64(len(samples)) + 3
-				for i := range mix {
-					mix[i] = (sum[i] + 1) / n
-				}
-			}
-			var ll float64
-			for w := range samples {
-				ll += top[w] + math.Log(mix[0]*e[w][0]+mix[1]*e[w][1]+mix[2]*e[w][2])
-			}
-			if ll > bestLL {
-				bestLL, best = ll, &population{good: g.prior, broad: b.prior, mix: mix}
+				priors = append(priors, component{prior: symmetric{mu, conc}, coin: coin})
+				adversarial = append(adversarial, adv)
 			}
 		}
 	}
-	return best
+	for _, coin := range []bool{false, true} {
+		add(chance+(1-chance)*0.1, chance+(1-chance)*0.9, 9, []float64{16, 64}, false, coin)
+		add(chance*0.1, chance*0.8, 4, []float64{2, 8}, true, coin)
+	}
+	return priors, adversarial
+}
+
+// popIterations is the number of EM steps of fitPopulation.
+const popIterations = 300
+
+// fitPopulation fits the shares of a population's grid (popGrid) by EM,
+// maximising the marginal likelihood of the workers' labels with one
+// pseudo-count for each of the three kinds (spammer, reliable,
+// adversarial; spread over a kind's priors in proportion to their
+// shares): spam holds every worker's log marginal likelihood as a
+// spammer, samples its importance sample (sampleWorker), from which the
+// marginal likelihood under every prior of the grid is estimated. Priors
+// whose share ends below 10⁻⁶ are dropped.
+func fitPopulation(spam []float64, samples []*workerSample, k int) *population {
+	priors, adv := popGrid(k)
+	n := len(priors) + 1 // the spammers first
+	// e holds exp(l − top) of every worker and kind, top its largest.
+	e := make([]float64, len(samples)*n)
+	for w, s := range samples {
+		l := e[w*n : (w+1)*n]
+		l[0] = spam[w]
+		top := l[0]
+		for c, p := range priors {
+			l[c+1] = s.logMarginal(p, k)
+			top = max(top, l[c+1])
+		}
+		for c := range l {
+			l[c] = math.Exp(l[c] - top)
+		}
+	}
+	share := make([]float64, n)
+	for c := range share {
+		share[c] = 1 / float64(n)
+	}
+	sum := make([]float64, n)
+	for range popIterations {
+		clear(sum)
+		for w := range samples {
+			l := e[w*n : (w+1)*n]
+			var s float64
+			for c, x := range l {
+				s += share[c] * x
+			}
+			for c, x := range l {
+				sum[c] += share[c] * x / s
+			}
+		}
+		// One pseudo-count a kind, spread over its priors by their shares.
+		var kind [2]float64
+		for c, a := range adv {
+			kind[b2i(a)] += share[c+1]
+		}
+		total := float64(len(samples)) + 3
+		share[0] = (sum[0] + 1) / total
+		for c, a := range adv {
+			share[c+1] = (sum[c+1] + share[c+1]/kind[b2i(a)]) / total
+		}
+	}
+	pop := &population{spam: share[0]}
+	for c, p := range priors {
+		if share[c+1] >= 1e-6 {
+			p.share = share[c+1]
+			pop.comps = append(pop.comps, p)
+		}
+	}
+	return pop
+}
+
+// b2i returns 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // symmetricPrior returns the K×K pseudo-counts with mean accuracy mu and

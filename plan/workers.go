@@ -156,29 +156,55 @@ func forWorkers(n int, f func(w int)) {
 
 // flagWorker fills f's accuracy, interval and probabilities from the
 // worker's importance sample s, its log marginal likelihood as a spammer
-// and the population model m. Under each of the reliable and the
-// adversarial priors the sample's weights give the posterior of the
-// worker's confusion matrix; the two are mixed by their posterior weights
-// given that the worker is not a spammer.
+// and the population model m. The sample's weights under the mixture of
+// m's priors, Σ_c share_c p_c(π), give the posterior of the worker's
+// confusion matrix given that it is not a spammer, and their mean its
+// marginal likelihood, against which the spammer's is weighed.
 func flagWorker(f *WorkerFlag, s *workerSample, spam float64, m *population, k int, set FlagSettings) {
-	wg, wb := make([]float64, len(s.base)), make([]float64, len(s.base))
-	lm := [3]float64{spam, s.logWeights(m.good, k, wg), s.logWeights(m.broad, k, wb)}
-	post := m.weights(lm)
-	f.Spammer = post[0]
-	pGood := post[1] / (post[1] + post[2])
-	if math.IsNaN(pGood) {
-		pGood = 0.5
+	// lw holds the log weight of every draw, then of every node of the
+	// one-coin grid, in the marginal likelihood of the worker's labels
+	// given that it is not a spammer.
+	n := len(s.base)
+	lw, tmp := make([]float64, n+coinNodes), make([]float64, max(n, coinNodes))
+	for t := range lw {
+		lw[t] = math.Inf(-1)
 	}
-	softmax(wg)
-	softmax(wb)
-	pairs := make([]weighted, len(s.base))
+	for _, c := range m.comps {
+		ls := math.Log(c.share)
+		dst := lw[:n]
+		if c.coin {
+			coinWeights(s.coin, c.prior, tmp[:coinNodes])
+			dst = lw[n:]
+		} else {
+			s.logWeights(c.prior, k, tmp[:n])
+			ls -= math.Log(float64(n))
+		}
+		for t := range dst {
+			dst[t] = logAddExp(dst[t], ls+tmp[t])
+		}
+	}
+	top := math.Inf(-1)
+	for _, x := range lw {
+		top = max(top, x)
+	}
+	var sum float64
+	for _, x := range lw {
+		sum += math.Exp(x - top)
+	}
+	other := top + math.Log(sum)
+	f.Spammer = 1 / (1 + math.Exp(other-spam-math.Log(m.spam)))
+	softmax(lw)
+	pairs := make([]weighted, len(lw))
 	var below float64
 	f.Accuracy = 0
-	for t := range pairs {
-		w := pGood*wg[t] + (1-pGood)*wb[t]
-		pairs[t] = weighted{v: s.acc[t], w: w}
-		f.Accuracy += w * s.acc[t]
-		if s.acc[t] < 1/float64(k) {
+	for t, w := range lw {
+		acc := coinAcc(t - n)
+		if t < n {
+			acc = s.acc[t]
+		}
+		pairs[t] = weighted{v: acc, w: w}
+		f.Accuracy += w * acc
+		if acc < 1/float64(k) {
 			below += w
 		}
 	}
@@ -196,6 +222,17 @@ func flagWorker(f *WorkerFlag, s *workerSample, spam float64, m *population, k i
 			f.Flag = Adversarial
 		}
 	}
+}
+
+// logAddExp returns log(exp(a) + exp(b)).
+func logAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
 }
 
 // logBeta returns the logarithm of the multivariate beta function,
