@@ -39,17 +39,39 @@ func coinLikelihood(labels []int32, y []uint16, r []float64, k int, dst []float6
 	}
 }
 
-// coinWeights writes into dst (coinNodes long) every node's log share of
-// the marginal likelihood of the worker's labels when its accuracy has
-// the prior Beta(mu·conc, (1 − mu)·conc), ll being the log likelihood at
-// the nodes (coinLikelihood), and returns the log marginal likelihood.
-func coinWeights(ll []float64, p symmetric, dst []float64) float64 {
+// coinPrior returns the log weight of every node of the grid under the
+// prior Beta(mu·conc, (1 − mu)·conc) of a one-coin worker's accuracy: its
+// density normalised over the nodes, which keeps a sharp prior's weights
+// summing to one.
+func coinPrior(p symmetric) []float64 {
 	a, b := p.mu*p.conc, (1-p.mu)*p.conc
-	norm := logBeta([]float64{a, b}) + math.Log(coinNodes)
+	out := make([]float64, coinNodes)
+	top := math.Inf(-1)
+	for g := range out {
+		acc := coinAcc(g)
+		out[g] = (a-1)*math.Log(acc) + (b-1)*math.Log1p(-acc)
+		top = max(top, out[g])
+	}
+	var sum float64
+	for _, l := range out {
+		sum += math.Exp(l - top)
+	}
+	norm := top + math.Log(sum)
+	for g := range out {
+		out[g] -= norm
+	}
+	return out
+}
+
+// coinWeights writes into dst (coinNodes long) every node's log share of
+// the marginal likelihood of the worker's labels when its accuracy has the
+// prior whose log weights at the nodes are prior (coinPrior), ll being the
+// log likelihood at the nodes (coinLikelihood), and returns the log
+// marginal likelihood.
+func coinWeights(ll, prior, dst []float64) float64 {
 	top := math.Inf(-1)
 	for g, l := range ll {
-		acc := coinAcc(g)
-		dst[g] = l + (a-1)*math.Log(acc) + (b-1)*math.Log1p(-acc) - norm
+		dst[g] = l + prior[g]
 		top = max(top, dst[g])
 	}
 	var sum float64

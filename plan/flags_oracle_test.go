@@ -107,7 +107,7 @@ func TestFlagsOracle(t *testing.T) {
 	if _, err := fmt.Sscanf(*flagSeeds, "%d:%d", &first, &last); err != nil || first > last {
 		t.Fatalf("-flag-seeds %q: want first:last", *flagSeeds)
 	}
-	for _, tc := range []struct{ k, labels int }{{2, 3}, {3, 3}, {5, 3}, {2, 5}, {2, 10}} {
+	for _, tc := range []struct{ k, labels int }{{2, 3}, {3, 3}, {5, 3}, {2, 5}, {3, 5}, {5, 5}, {2, 10}, {3, 10}, {5, 10}} {
 		t.Run(fmt.Sprintf("K%d-L%d", tc.k, tc.labels), func(t *testing.T) {
 			const methods = 2
 			names := [methods]string{"oracle", "oracle kinds, fitted r"}

@@ -2,71 +2,90 @@ package plan
 
 import "math"
 
-// population is the model of a crowd behind Flags: a worker is a spammer
-// (every confusion row the same distribution, with a uniform Dirichlet
-// prior) with probability spam, or else its rows are drawn from one of the
-// symmetric Dirichlet priors of comps, with probability its share. The
-// priors form a grid of means and concentrations above chance (reliable
-// workers) and below (adversarial ones), and the shares are fitted to the
-// crowd: a nonparametric estimate of the distribution of the workers'
-// accuracy rather than one prior of each kind, whose tails would make a
+// population is the model of a crowd behind Flags: a worker's confusion
+// matrix is drawn from one of the priors of comps, with probability its
+// share. The priors form a grid (popGrid) of three kinds: spammers (every
+// row the same distribution), reliable workers (above chance) and
+// adversaries (below), and the shares are fitted to the crowd: a
+// nonparametric estimate of the distribution of the workers' confusion
+// matrices rather than one prior of each kind, whose tails would make a
 // reliable worker of unusual accuracy look like a spammer.
 type population struct {
-	spam  float64
 	comps []component
 }
 
-// component is one prior of the grid of a population with its share:
-// rows drawn independently from the symmetric Dirichlet prior, or, for a
-// one-coin component (coin), one accuracy shared by every row drawn from
-// Beta(mu·conc, (1 − mu)·conc), the errors spread evenly.
+// The kinds of worker of a population.
+const (
+	kindSpammer = iota
+	kindReliable
+	kindAdversarial
+)
+
+// The forms of a component's prior.
+const (
+	// formSpam: every row the same distribution, from Dirichlet(conc, …,
+	// conc) (mu unused).
+	formSpam = iota
+	// formFull: rows drawn independently from the symmetric Dirichlet
+	// prior.
+	formFull
+	// formCoin: one accuracy shared by every row, from Beta(mu·conc, (1 −
+	// mu)·conc), the errors spread evenly.
+	formCoin
+)
+
+// component is one prior of the grid of a population with its kind, form
+// and share; a one-coin prior also holds its log weights at the nodes of
+// the grid of the accuracy (coinPrior).
 type component struct {
-	prior symmetric
-	coin  bool
-	share float64
+	prior      symmetric
+	kind, form int
+	share      float64
+	nodes      []float64
 }
 
-// spamMarginal returns the log marginal likelihood of counts c (K×K) when
-// every row is the same distribution, drawn from Dirichlet(1, …, 1): that
-// of the label counts Σ_z c(z, y), which do not depend on the tasks' class
-// posteriors.
-func spamMarginal(c []float64, k int) float64 {
-	pooled := make([]float64, k)
-	ones := make([]float64, k)
-	for y := range k {
-		ones[y] = 1
-		pooled[y] = 1
-		for z := range k {
-			pooled[y] += c[z*k+y]
-		}
+// spamMarginal returns the log marginal likelihood of a worker's label
+// counts n (K) when its labels do not depend on the true class and their
+// distribution is drawn from Dirichlet(alpha, …, alpha).
+func spamMarginal(n []float64, alpha float64) float64 {
+	post := make([]float64, len(n))
+	prior := make([]float64, len(n))
+	for y, x := range n {
+		prior[y] = alpha
+		post[y] = alpha + x
 	}
-	return logBeta(pooled) - logBeta(ones)
+	return logBeta(post) - logBeta(prior)
 }
 
 // popWorkers bounds the workers whose samples fit the population: at most
 // this many, evenly spaced.
 const popWorkers = 2000
 
-// popGrid returns the priors of a population's grid at K classes:
-// reliable workers' means from chance + 10% to chance + 90% of the way to
-// one, adversaries' from 10% to 80% of chance, each at several
-// concentrations, with whether each is adversarial.
-func popGrid(k int) (priors []component, adversarial []bool) {
+// popGrid returns the priors of a population's grid at K classes: a
+// spammer's label distribution uniform (Dirichlet(1, …, 1)); reliable
+// workers' means from chance + 10% to chance + 90% of the way to one and
+// adversaries' from 10% to 80% of chance, each at two concentrations, in
+// full and one-coin form.
+func popGrid(k int) []component {
+	out := []component{{prior: symmetric{conc: 1}, kind: kindSpammer, form: formSpam}}
 	chance := 1 / float64(k)
-	add := func(lo, hi float64, n int, concs []float64, adv, coin bool) {
+	add := func(lo, hi float64, n int, concs []float64, kind, form int) {
 		for t := range n {
 			mu := lo + (hi-lo)*float64(t)/float64(n-1)
 			for _, conc := range concs {
-				priors = append(priors, component{prior: symmetric{mu, conc}, coin: coin})
-				adversarial = append(adversarial, adv)
+				c := component{prior: symmetric{mu, conc}, kind: kind, form: form}
+				if form == formCoin {
+					c.nodes = coinPrior(c.prior)
+				}
+				out = append(out, c)
 			}
 		}
 	}
-	for _, coin := range []bool{false, true} {
-		add(chance+(1-chance)*0.1, chance+(1-chance)*0.9, 9, []float64{16, 64}, false, coin)
-		add(chance*0.1, chance*0.8, 4, []float64{2, 8}, true, coin)
+	for _, form := range []int{formFull, formCoin} {
+		add(chance+(1-chance)*0.1, chance+(1-chance)*0.9, 9, []float64{16, 64}, kindReliable, form)
+		add(chance*0.1, chance*0.8, 4, []float64{2, 8}, kindAdversarial, form)
 	}
-	return priors, adversarial
+	return out
 }
 
 // popIterations is the number of EM steps of fitPopulation.
@@ -74,24 +93,22 @@ const popIterations = 300
 
 // fitPopulation fits the shares of a population's grid (popGrid) by EM,
 // maximising the marginal likelihood of the workers' labels with one
-// pseudo-count for each of the three kinds (spammer, reliable,
-// adversarial; spread over a kind's priors in proportion to their
-// shares): spam holds every worker's log marginal likelihood as a
-// spammer, samples its importance sample (sampleWorker), from which the
-// marginal likelihood under every prior of the grid is estimated. Priors
-// whose share ends below 10⁻⁶ are dropped.
-func fitPopulation(spam []float64, samples []*workerSample, k int) *population {
-	priors, adv := popGrid(k)
-	n := len(priors) + 1 // the spammers first
-	// e holds exp(l − top) of every worker and kind, top its largest.
+// pseudo-count for each of the three kinds (spread over a kind's priors
+// in proportion to their shares): samples holds every worker's importance
+// sample (sampleWorker), from which the marginal likelihood under every
+// prior of the grid is estimated. Priors whose share ends below 10⁻⁶ are
+// dropped.
+func fitPopulation(samples []*workerSample, k int) *population {
+	comps := popGrid(k)
+	n := len(comps)
+	// e holds exp(l − top) of every worker and prior, top its largest.
 	e := make([]float64, len(samples)*n)
 	for w, s := range samples {
 		l := e[w*n : (w+1)*n]
-		l[0] = spam[w]
-		top := l[0]
-		for c, p := range priors {
-			l[c+1] = s.logMarginal(p, k)
-			top = max(top, l[c+1])
+		top := math.Inf(-1)
+		for c, p := range comps {
+			l[c] = s.logMarginal(p, k)
+			top = max(top, l[c])
 		}
 		for c := range l {
 			l[c] = math.Exp(l[c] - top)
@@ -115,32 +132,23 @@ func fitPopulation(spam []float64, samples []*workerSample, k int) *population {
 			}
 		}
 		// One pseudo-count a kind, spread over its priors by their shares.
-		var kind [2]float64
-		for c, a := range adv {
-			kind[b2i(a)] += share[c+1]
+		var kind [3]float64
+		for c, p := range comps {
+			kind[p.kind] += share[c]
 		}
 		total := float64(len(samples)) + 3
-		share[0] = (sum[0] + 1) / total
-		for c, a := range adv {
-			share[c+1] = (sum[c+1] + share[c+1]/kind[b2i(a)]) / total
+		for c, p := range comps {
+			share[c] = (sum[c] + share[c]/kind[p.kind]) / total
 		}
 	}
-	pop := &population{spam: share[0]}
-	for c, p := range priors {
-		if share[c+1] >= 1e-6 {
-			p.share = share[c+1]
+	pop := &population{}
+	for c, p := range comps {
+		if share[c] >= 1e-6 {
+			p.share = share[c]
 			pop.comps = append(pop.comps, p)
 		}
 	}
 	return pop
-}
-
-// b2i returns 1 for true and 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // symmetricPrior returns the K×K pseudo-counts with mean accuracy mu and

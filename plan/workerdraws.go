@@ -25,6 +25,8 @@ type workerSample struct {
 	// coin is the log likelihood of the worker's labels as a one-coin
 	// worker at the nodes of coinLikelihood's grid.
 	coin []float64
+	// labels counts the worker's labels of every class.
+	labels []float64
 }
 
 // sampleWorker draws the sample of a worker whose labels are those listed
@@ -38,6 +40,10 @@ type workerSample struct {
 func sampleWorker(labels []int32, y []uint16, r, c []float64, k, draws int, seed, w uint64) *workerSample {
 	s := &workerSample{diag: make([]float64, draws), off: make([]float64, draws), acc: make([]float64, draws), base: make([]float64, draws), coin: make([]float64, coinNodes)}
 	coinLikelihood(labels, y, r, k, s.coin)
+	s.labels = make([]float64, k)
+	for _, i := range labels {
+		s.labels[y[i]]++
+	}
 	src := rand.NewPCG(seed, w)
 	prop := make([]float64, k*k)
 	var lb float64
@@ -116,8 +122,11 @@ func (s *workerSample) logWeights(p symmetric, k int, dst []float64) float64 {
 // logMarginal returns the log marginal likelihood of the worker's labels
 // under the component's prior.
 func (s *workerSample) logMarginal(c component, k int) float64 {
-	if c.coin {
-		return coinWeights(s.coin, c.prior, make([]float64, coinNodes))
+	switch c.form {
+	case formSpam:
+		return spamMarginal(s.labels, c.prior.conc)
+	case formCoin:
+		return coinWeights(s.coin, c.nodes, make([]float64, coinNodes))
 	}
 	return s.logWeights(c.prior, k, make([]float64, len(s.base)))
 }

@@ -16,7 +16,8 @@ type FlagSettings struct {
 	// zero means 0.5.
 	Threshold float64
 	// Draws is the number of importance draws per worker behind the
-	// probabilities, the accuracy and its interval; zero means 400.
+	// probabilities, the accuracy and its interval (beside a grid of a
+	// one-coin worker's accuracy); zero means 400.
 	Draws int
 	// Seed seeds the draws; worker w draws from a generator seeded with
 	// (Seed, w), so that the output does not depend on the order of the
@@ -73,13 +74,16 @@ type WorkerFlag struct {
 // p.Data.Workers. A worker's labels are compared with its tasks' class
 // posteriors from their other labels, r_i (see workerCounts); the
 // likelihood of its labels y_i given a confusion matrix π is Π_i Σ_z
-// r_i(z) π(z, y_i). A spammer's (every row the same distribution, with a
-// uniform Dirichlet prior) marginal likelihood is exact; under the priors
-// of reliable and adversarial workers, fitted to the crowd, it is
-// estimated by importance sampling from the Dirichlet posterior of the
-// worker's expected counts (sampleWorker), whose weighted draws also give
-// the accuracy, its interval and the probability of being adversarial. A
-// nil posterior, or one without data or workers, is an error.
+// r_i(z) π(z, y_i). The crowd is a mixture over a grid of priors of
+// spammers, reliable workers and adversaries, whose shares are fitted to
+// it (population). A spammer's (every row the same distribution, with a
+// uniform Dirichlet prior) marginal likelihood is exact; a one-coin
+// prior's is integrated on a grid of the accuracy (coinLikelihood); a
+// full-matrix prior's is estimated by importance sampling from the
+// Dirichlet posterior of the worker's expected counts (sampleWorker). The
+// weighted draws and grid nodes also give the accuracy, its interval and
+// the probability of being adversarial. A nil posterior, or one without
+// data or workers, is an error.
 func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 	if err := checkPosterior(p); err != nil {
 		return nil, err
@@ -101,10 +105,6 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 	}
 	counts, r := workerCounts(p)
 	byWorker := d.LabelsByWorker()
-	spam := make([]float64, len(out))
-	for w, c := range counts {
-		spam[w] = spamMarginal(c, k)
-	}
 	sample := func(w int) *workerSample {
 		return sampleWorker(byWorker[w], d.Label, r, counts[w], k, set.Draws, set.Seed, uint64(w))
 	}
@@ -112,13 +112,12 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 	// samples are kept for their flags.
 	fitted := spaced(len(out), popWorkers)
 	samples := make([]*workerSample, len(fitted))
-	spamFitted := make([]float64, len(fitted))
 	kept := make([]*workerSample, len(out))
 	forWorkers(len(fitted), func(i int) {
-		samples[i], spamFitted[i] = sample(fitted[i]), spam[fitted[i]]
+		samples[i] = sample(fitted[i])
 		kept[fitted[i]] = samples[i]
 	})
-	pop := fitPopulation(spamFitted, samples, k)
+	pop := fitPopulation(samples, k)
 	forWorkers(len(out), func(w int) {
 		f := &out[w]
 		f.Agreement = math.NaN()
@@ -129,7 +128,7 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 		if s == nil {
 			s = sample(w)
 		}
-		flagWorker(f, s, spam[w], pop, k, set)
+		flagWorker(f, s, pop, k, set)
 	})
 	return out, nil
 }
@@ -155,12 +154,13 @@ func forWorkers(n int, f func(w int)) {
 }
 
 // flagWorker fills f's accuracy, interval and probabilities from the
-// worker's importance sample s, its log marginal likelihood as a spammer
-// and the population model m. The sample's weights under the mixture of
-// m's priors, Σ_c share_c p_c(π), give the posterior of the worker's
-// confusion matrix given that it is not a spammer, and their mean its
-// marginal likelihood, against which the spammer's is weighed.
-func flagWorker(f *WorkerFlag, s *workerSample, spam float64, m *population, k int, set FlagSettings) {
+// worker's importance sample s and the population model m. The weights of
+// the sample's draws and of the one-coin grid's nodes under the mixture of
+// m's priors that are not spammers', Σ_c share_c p_c(π), give the
+// posterior of the worker's confusion matrix given that it is not a
+// spammer, and their sum its marginal likelihood, against which the
+// spammers' mixture's is weighed.
+func flagWorker(f *WorkerFlag, s *workerSample, m *population, k int, set FlagSettings) {
 	// lw holds the log weight of every draw, then of every node of the
 	// one-coin grid, in the marginal likelihood of the worker's labels
 	// given that it is not a spammer.
@@ -169,11 +169,16 @@ func flagWorker(f *WorkerFlag, s *workerSample, spam float64, m *population, k i
 	for t := range lw {
 		lw[t] = math.Inf(-1)
 	}
+	spam := math.Inf(-1)
 	for _, c := range m.comps {
 		ls := math.Log(c.share)
+		if c.form == formSpam {
+			spam = logAddExp(spam, ls+s.logMarginal(c, k))
+			continue
+		}
 		dst := lw[:n]
-		if c.coin {
-			coinWeights(s.coin, c.prior, tmp[:coinNodes])
+		if c.form == formCoin {
+			coinWeights(s.coin, c.nodes, tmp[:coinNodes])
 			dst = lw[n:]
 		} else {
 			s.logWeights(c.prior, k, tmp[:n])
@@ -192,7 +197,7 @@ func flagWorker(f *WorkerFlag, s *workerSample, spam float64, m *population, k i
 		sum += math.Exp(x - top)
 	}
 	other := top + math.Log(sum)
-	f.Spammer = 1 / (1 + math.Exp(other-spam-math.Log(m.spam)))
+	f.Spammer = 1 / (1 + math.Exp(other-spam))
 	softmax(lw)
 	pairs := make([]weighted, len(lw))
 	var below float64
