@@ -1,6 +1,9 @@
 package plan
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // population is the model of a crowd behind Flags: a worker's confusion
 // matrix is drawn from one of the priors of comps, with probability its
@@ -42,6 +45,9 @@ type component struct {
 	kind, form int
 	share      float64
 	nodes      []float64
+	// index is the component's place in the grid, where a worker's sample
+	// keeps its log marginal likelihood (workerSample.lm).
+	index int
 }
 
 // spamMarginal returns the log marginal likelihood of a worker's label
@@ -73,7 +79,7 @@ func popGrid(k int) []component {
 		for t := range n {
 			mu := lo + (hi-lo)*float64(t)/float64(n-1)
 			for _, conc := range concs {
-				c := component{prior: symmetric{mu, conc}, kind: kind, form: form}
+				c := component{prior: symmetric{mu, conc}, kind: kind, form: form, index: len(out)}
 				if form == formCoin {
 					c.nodes = coinPrior(c.prior)
 				}
@@ -101,7 +107,8 @@ const popIterations = 300
 func fitPopulation(samples []*workerSample, k int) *population {
 	comps := popGrid(k)
 	n := len(comps)
-	// e holds exp(l − top) of every worker and prior, top its largest.
+	// e holds exp(l − top) of every worker and prior, top its largest;
+	// the samples keep l.
 	e := make([]float64, len(samples)*n)
 	for w, s := range samples {
 		l := e[w*n : (w+1)*n]
@@ -110,6 +117,7 @@ func fitPopulation(samples []*workerSample, k int) *population {
 			l[c] = s.logMarginal(p, k)
 			top = max(top, l[c])
 		}
+		s.lm = slices.Clone(l)
 		for c := range l {
 			l[c] = math.Exp(l[c] - top)
 		}

@@ -27,6 +27,9 @@ type workerSample struct {
 	coin []float64
 	// labels counts the worker's labels of every class.
 	labels []float64
+	// lm holds the log marginal likelihood under every prior of the
+	// population's grid, once fitPopulation has computed it (nil before).
+	lm []float64
 }
 
 // sampleWorker draws the sample of a worker whose labels are those listed
@@ -122,6 +125,9 @@ func (s *workerSample) logWeights(p symmetric, k int, dst []float64) float64 {
 // logMarginal returns the log marginal likelihood of the worker's labels
 // under the component's prior.
 func (s *workerSample) logMarginal(c component, k int) float64 {
+	if s.lm != nil {
+		return s.lm[c.index]
+	}
 	switch c.form {
 	case formSpam:
 		return spamMarginal(s.labels, c.prior.conc)

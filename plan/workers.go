@@ -161,44 +161,45 @@ func forWorkers(n int, f func(w int)) {
 // spammer, and their sum its marginal likelihood, against which the
 // spammers' mixture's is weighed.
 func flagWorker(f *WorkerFlag, s *workerSample, m *population, k int, set FlagSettings) {
-	// lw holds the log weight of every draw, then of every node of the
-	// one-coin grid, in the marginal likelihood of the worker's labels
-	// given that it is not a spammer.
+	// Every prior's share times the marginal likelihood under it, in logs:
+	// the posterior weights of the priors.
+	post := make([]float64, len(m.comps))
+	spam, other := math.Inf(-1), math.Inf(-1)
+	for i, c := range m.comps {
+		post[i] = math.Log(c.share) + s.logMarginal(c, k)
+		if c.form == formSpam {
+			spam = logAddExp(spam, post[i])
+		} else {
+			other = logAddExp(other, post[i])
+		}
+	}
+	f.Spammer = 1 / (1 + math.Exp(other-spam))
+	// lw holds the posterior weight of every draw, then of every node of
+	// the one-coin grid, given that the worker is not a spammer: each
+	// prior's normalised weights times its posterior weight, the priors
+	// of negligible weight left out.
 	n := len(s.base)
 	lw, tmp := make([]float64, n+coinNodes), make([]float64, max(n, coinNodes))
-	for t := range lw {
-		lw[t] = math.Inf(-1)
-	}
-	spam := math.Inf(-1)
-	for _, c := range m.comps {
-		ls := math.Log(c.share)
-		if c.form == formSpam {
-			spam = logAddExp(spam, ls+s.logMarginal(c, k))
+	for i, c := range m.comps {
+		v := math.Exp(post[i] - other)
+		if c.form == formSpam || v < 1e-12 {
 			continue
 		}
-		dst := lw[:n]
+		dst, src := lw[:n], tmp[:n]
 		if c.form == formCoin {
-			coinWeights(s.coin, c.nodes, tmp[:coinNodes])
-			dst = lw[n:]
+			dst, src = lw[n:], tmp[:coinNodes]
+			coinWeights(s.coin, c.nodes, src)
 		} else {
-			s.logWeights(c.prior, k, tmp[:n])
-			ls -= math.Log(float64(n))
+			s.logWeights(c.prior, k, src)
 		}
-		for t := range dst {
-			dst[t] = logAddExp(dst[t], ls+tmp[t])
+		lm := post[i] - math.Log(c.share)
+		for t, x := range src {
+			dst[t] += v * math.Exp(x-lm)
 		}
 	}
-	top := math.Inf(-1)
-	for _, x := range lw {
-		top = max(top, x)
+	for t := range n {
+		lw[t] /= float64(n)
 	}
-	var sum float64
-	for _, x := range lw {
-		sum += math.Exp(x - top)
-	}
-	other := top + math.Log(sum)
-	f.Spammer = 1 / (1 + math.Exp(other-spam))
-	softmax(lw)
 	pairs := make([]weighted, len(lw))
 	var below float64
 	f.Accuracy = 0
