@@ -51,8 +51,9 @@ type WorkerFlag struct {
 	Agreement float64
 	// Accuracy is the posterior mean of the worker's balanced accuracy,
 	// the mean over the true classes z of π_w(z, z); a spammer's is 1/K
-	// whatever its labels, an adversary's is below. Lo and Hi bound its
-	// equal-tailed credible interval at FlagSettings.Level.
+	// whatever its labels (a point mass of the posterior, of weight
+	// Spammer), an adversary's is below. Lo and Hi bound its equal-tailed
+	// credible interval at FlagSettings.Level.
 	Accuracy, Lo, Hi float64
 	// Spammer is the posterior probability that the worker's labels do not
 	// depend on the true class (every row of its confusion matrix the same
@@ -200,20 +201,24 @@ func flagWorker(f *WorkerFlag, s *workerSample, m *population, k int, set FlagSe
 	for t := range n {
 		lw[t] /= float64(n)
 	}
-	pairs := make([]weighted, len(lw))
+	// The accuracy's posterior: a spammer's, 1/K, with the probability
+	// that the worker is one, and the draws' and nodes' otherwise.
+	chance := 1 / float64(k)
+	pairs := make([]weighted, len(lw), len(lw)+1)
 	var below float64
-	f.Accuracy = 0
+	f.Accuracy = f.Spammer * chance
 	for t, w := range lw {
 		acc := coinAcc(t - n)
 		if t < n {
 			acc = s.acc[t]
 		}
-		pairs[t] = weighted{v: acc, w: w}
-		f.Accuracy += w * acc
-		if acc < 1/float64(k) {
+		pairs[t] = weighted{v: acc, w: (1 - f.Spammer) * w}
+		f.Accuracy += pairs[t].w * acc
+		if acc < chance {
 			below += w
 		}
 	}
+	pairs = append(pairs, weighted{v: chance, w: f.Spammer})
 	sortWeighted(pairs)
 	tail := (1 - set.Level) / 2
 	f.Lo = weightedQuantile(pairs, tail)
