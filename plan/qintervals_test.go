@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"testing"
 
@@ -11,11 +12,20 @@ import (
 	"github.com/consensuslab/consensus/sim"
 )
 
+// covConc is the concentration of the Dirichlet distribution of the q_j
+// in TestLabelIntervalCoverage's crowds.
+var covConc = flag.Float64("cov-conc", 1, "TestLabelIntervalCoverage: the q_j of its crowds ~ Dirichlet(cov-conc); the coverage is held within 0.85 to 0.95 only at 1")
+
 // TestLabelIntervalCoverage measures how often the 90% intervals of q_j
 // cover the true label distributions of simulated DA data (Dawid-Skene
-// workers, K = 2 and 5, 3 and 10 labels a task, seeds 1 to 3 each), and
-// holds it within 0.85 to 0.95 (the target is 0.87 to 0.93:
-// docs/planning.md has the numbers).
+// workers, K = 2 and 5, 3 and 10 labels a task, seeds 1 to 3 each, q_j ~
+// Dirichlet(1)), and holds it within 0.85 to 0.95 (the target is
+// 0.87 to 0.93: docs/planning.md has the numbers). With -cov-conc other
+// than 1 the q_j are drawn from Dirichlet(cov-conc) and the coverage is
+// only logged: the labels do not tell a task's spread from its workers'
+// noise, the fitted prior of q_j hardly follows the crowd's, and the
+// intervals cover less where tasks are clearer than Dirichlet(1) and more
+// where they are more spread (docs/planning.md).
 func TestLabelIntervalCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("importance sampling of 400 draws for every task")
@@ -27,7 +37,7 @@ func TestLabelIntervalCoverage(t *testing.T) {
 				lowest, highest := 1.0, 0.0
 				first, last := seedRange(t, "cov-seeds", *covSeeds)
 				for seed := first; seed <= last; seed++ {
-					d, truth, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 50, Classes: k, LabelsPerTask: n, Noise: noise.DS{}, Latent: latent.DA{}, Seed: seed})
+					d, truth, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 50, Classes: k, LabelsPerTask: n, Noise: noise.DS{}, Latent: latent.DA{}, Seed: seed, Concentration: *covConc})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -51,8 +61,8 @@ func TestLabelIntervalCoverage(t *testing.T) {
 					lowest, highest = min(lowest, crowd), max(highest, crowd)
 					t.Logf("seed %d: q coverage %.3f", seed, crowd)
 				}
-				t.Logf("K=%d, %d labels a task, seeds %s: q coverage %.3f, one crowd's %.3f-%.3f", k, n, *covSeeds, in/all, lowest, highest)
-				if c := in / all; c < 0.85 || c > 0.95 {
+				t.Logf("K=%d, %d labels a task, seeds %s, q_j ~ Dirichlet(%g): q coverage %.3f, one crowd's %.3f-%.3f", k, n, *covSeeds, *covConc, in/all, lowest, highest)
+				if c := in / all; *covConc == 1 && (c < 0.85 || c > 0.95) {
 					t.Errorf("coverage %.3f at 90%%, want 0.85 to 0.95", c)
 				}
 			})

@@ -7,7 +7,8 @@
 #             tables and, with a directory, the plots there (docs/figures)
 #   ask       the interactive simulations alone
 #   coverage  the coverage of the 90% intervals of the true-class probability
-#             and of q_j on simulated crowds, seeds 1 to 3 or FIRST to LAST
+#             and of q_j on simulated crowds, seeds 1 to 3 or FIRST to LAST,
+#             the q_j of the DA crowds drawn from Dirichlet(1) or Dirichlet(CONC)
 #   flags     the recall and precision of the worker flags at 3, 5 and 10
 #             labels a task, seeds 1 to 4 or FIRST to LAST
 #   oracle    the same of an oracle that knows the crowd's truth (the other
@@ -15,7 +16,7 @@
 #             or FIRST to LAST
 #   speed     CPU seconds of fit, next, next --workers, next --intervals and
 #             next --intervals --distribution on 10⁶ simulated labels
-#   scripts/planning-bench.sh [savings|ask [PLOTS_DIR [planbench flags...]] | coverage [FIRST LAST] | flags [FIRST LAST] | oracle [FIRST LAST] | speed | all]
+#   scripts/planning-bench.sh [savings|ask [PLOTS_DIR [planbench flags...]] | coverage [FIRST LAST [CONC]] | flags [FIRST LAST] | oracle [FIRST LAST] | speed | all]
 # With no argument, or a directory as the first, it runs savings as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ savings() {
 }
 
 coverage() {
-	go test ./plan -count=1 -v -run 'TestClassIntervalCoverage|TestLabelIntervalCoverage' -args -cov-seeds "${1:-1}:${2:-3}" | grep -E 'coverage|^(ok|FAIL)' || true
+	go test ./plan -count=1 -v -run 'TestClassIntervalCoverage|TestLabelIntervalCoverage' -args -cov-seeds "${1:-1}:${2:-3}" -cov-conc "${3:-1}" | grep -E 'coverage|^(ok|FAIL)' || true
 }
 
 flags() {

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Scores the default on crowds of two classes whose workers give few labels each (8-60) and whose
+# tasks have three or five labels: the crowds on which the mean-field fit's shared priors collapse
+# and the default chooses them by cavity empirical Bayes (model/vb/ceb.go; docs/choosing-a-model.md).
+# For every crowd and seed it runs
+#   consensus simulate ARGS --seed S -o labels.csv --truth truth.csv --bayes bayes.csv
+#   consensus fit -q -i labels.csv [-m M] -o out.csv      (for each model; "default": no -m)
+#   consensus eval -p out.csv -g truth.csv                (and -p bayes.csv for the Bayes limit)
+# and prints one tab-separated row per crowd and seed: accuracy and expected calibration error of
+# the Bayes limit and of every model, then the means over all rows.
+#
+# Usage: scripts/light-crowds.sh [SEED...]      (default seeds 1 2 3)
+#   MODELS="default mv vb-la-ds ebcc"          env override of the models
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seeds=("$@")
+[ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3)
+read -r -a models <<<"${MODELS:-default mv vb-la-ds ebcc}"
+crowds=(
+  "--model la-ds --labels-per-object 3 --workers 200 --objects 2000 --activity 0 --class-prior 0.7,0.3"
+  "--model la-ds --labels-per-object 3 --workers 200 --objects 2000 --activity 0 --class-prior 0.7,0.3 --accuracy 0.75:0.98,0.55:0.95"
+  "--model la-ds --labels-per-object 3 --workers 200 --objects 2000 --activity 0 --class-prior 0.7,0.3 --accuracy 0.6:0.95,0.6:0.8"
+  "--model la-ds --labels-per-object 3 --workers 100 --objects 2000 --activity 0.9 --class-prior 0.7,0.3"
+  "--model la-ds --labels-per-object 3 --workers 300 --objects 3000 --activity 0.5 --class-prior 0.6,0.4 --spammers 0.2"
+  "--model la-onecoin --labels-per-object 3 --workers 500 --objects 3000 --activity 0.5 --class-prior 0.8,0.2"
+  "--model la-ds --labels-per-object 5 --workers 1000 --objects 4000 --spammers 0.3"
+  "--model la-onecoin --labels-per-object 5 --workers 2000 --objects 2000 --adversaries 0.1 --class-prior 0.7,0.3"
+)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/consensus" ./cmd/consensus
+bin=$tmp/consensus
+
+# score FILE TRUTH prints accuracy and ECE of FILE against TRUTH, tab-separated.
+score() {
+  "$bin" eval -p "$1" -g "$2" | awk -F'\t' '{v[$1]=$2} END {printf "%.4f\t%.4f", v["accuracy"], v["ece"]}'
+}
+
+printf 'crowd\tseed\tbayes\tbayes_ece'
+for m in "${models[@]}"; do printf '\t%s\t%s_ece' "$m" "$m"; done
+printf '\n'
+for c in "${crowds[@]}"; do
+  for s in "${seeds[@]}"; do
+    # shellcheck disable=SC2086
+    "$bin" simulate $c --seed "$s" -o "$tmp/l.csv" --truth "$tmp/t.csv" --bayes "$tmp/b.csv" 2>/dev/null
+    row="$c\t$s\t$(score "$tmp/b.csv" "$tmp/t.csv")"
+    for m in "${models[@]}"; do
+      args=()
+      [ "$m" = default ] || args=(-m "$m")
+      "$bin" fit -q -i "$tmp/l.csv" "${args[@]}" -o "$tmp/o.csv"
+      row+="\t$(score "$tmp/o.csv" "$tmp/t.csv")"
+    done
+    printf '%b\n' "$row"
+  done
+done | tee "$tmp/rows"
+awk -F'\t' '{for (i = 3; i <= NF; i++) s[i] += $i; n++} END {printf "mean\t"; for (i = 3; i <= NF; i++) printf "\t%.4f", s[i]/n; printf "\n"}' "$tmp/rows"
