@@ -36,7 +36,7 @@ func ExampleAuto() {
 	}
 	fmt.Println("chose", res.Model, "converged:", res.Converged)
 	// Output:
-	// vb-ds      likelihood 0.3300
+	// vb-ds      likelihood 0.3299
 	// vb-onecoin likelihood 0.6257
 	// vb-glad    likelihood 0.6168
 	// chose vb-ds converged: true

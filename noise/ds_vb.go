@@ -177,6 +177,14 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 // the maximiser of the marginal likelihood of the expected counts acc
 // (learnPrior). Load keeps β as it is.
 func (v *dsVB) Update(acc []float64) float64 {
+	if v.stateHeld() {
+		// Every value of the state is held, as in the refit under the
+		// cavity priors: learning it would be undone. The kinds are
+		// weighed under it.
+		v.mix.Counts(acc, v.e.k, v.prior)
+		v.mix.Weights()
+		return v.update(acc, nil)
+	}
 	if v.beta != nil {
 		v.learnPrior(acc)
 	}
@@ -192,6 +200,24 @@ func (v *dsVB) Update(acc []float64) float64 {
 		}
 	}
 	return v.update(acc, nil)
+}
+
+// stateHeld reports whether Hold holds every value of the averaged state
+// (dsmix.Mix.State's: the prior's rows and the kinds' hyperparameters).
+func (v *dsVB) stateHeld() bool {
+	if v.mix == nil || len(v.fixed) <= len(v.lam) || len(v.heldState) == 0 {
+		return false
+	}
+	held := v.fixed[len(v.lam):]
+	if len(held) < len(v.heldState) {
+		return false
+	}
+	for _, f := range held[:len(v.heldState)] {
+		if !f {
+			return false
+		}
+	}
+	return true
 }
 
 // setMixState sets the averaged state to st (laid out as dsmix.Mix.State),

@@ -1,123 +1,162 @@
 package plan
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
-// population is the model of a crowd behind Flags: a worker is a spammer
-// (every confusion row the same distribution, with a uniform Dirichlet
-// prior), a reliable worker (rows from the symmetric Dirichlet good) or an
-// adversarial one (rows from broad), the two priors' means and
-// concentrations fitted to the crowd, with prior weights mix.
+// population is the model of a crowd behind Flags: a worker's confusion
+// matrix is drawn from one of the priors of comps, with probability its
+// share. The priors form a grid (popGrid) of three kinds: spammers (every
+// row the same distribution), reliable workers (above chance) and
+// adversaries (below), and the shares are fitted to the crowd: a
+// nonparametric estimate of the distribution of the workers' confusion
+// matrices rather than one prior of each kind, whose tails would make a
+// reliable worker of unusual accuracy look like a spammer.
 type population struct {
-	good, broad symmetric
-	mix         [3]float64
+	comps []component
 }
 
-// spamMarginal returns the log marginal likelihood of counts c (K×K) when
-// every row is the same distribution, drawn from Dirichlet(1, …, 1): that
-// of the label counts Σ_z c(z, y), which do not depend on the tasks' class
-// posteriors.
-func spamMarginal(c []float64, k int) float64 {
-	pooled := make([]float64, k)
-	ones := make([]float64, k)
-	for y := range k {
-		ones[y] = 1
-		pooled[y] = 1
-		for z := range k {
-			pooled[y] += c[z*k+y]
-		}
-	}
-	return logBeta(pooled) - logBeta(ones)
+// The kinds of worker of a population.
+const (
+	kindSpammer = iota
+	kindReliable
+	kindAdversarial
+)
+
+// The forms of a component's prior.
+const (
+	// formSpam: every row the same distribution, from Dirichlet(conc, …,
+	// conc) (mu unused).
+	formSpam = iota
+	// formFull: rows drawn independently from the symmetric Dirichlet
+	// prior.
+	formFull
+	// formCoin: one accuracy shared by every row, from Beta(mu·conc, (1 −
+	// mu)·conc), the errors spread evenly.
+	formCoin
+)
+
+// component is one prior of the grid of a population with its kind, form
+// and share; a one-coin prior also holds its log weights at the nodes of
+// the grid of the accuracy (coinPrior).
+type component struct {
+	prior      symmetric
+	kind, form int
+	share      float64
+	nodes      []float64
+	// index is the component's place in the grid, where a worker's sample
+	// keeps its log marginal likelihood (workerSample.lm).
+	index int
 }
 
-// weights returns the posterior probabilities of the three kinds given the
-// log marginal likelihoods lm.
-func (m *population) weights(lm [3]float64) [3]float64 {
-	top := math.Inf(-1)
-	for i, l := range lm {
-		top = max(top, l+math.Log(m.mix[i]))
+// spamMarginal returns the log marginal likelihood of a worker's label
+// counts n (K) when its labels do not depend on the true class and their
+// distribution is drawn from Dirichlet(alpha, …, alpha).
+func spamMarginal(n []float64, alpha float64) float64 {
+	post := make([]float64, len(n))
+	prior := make([]float64, len(n))
+	for y, x := range n {
+		prior[y] = alpha
+		post[y] = alpha + x
 	}
-	var out [3]float64
-	var s float64
-	for i, l := range lm {
-		out[i] = math.Exp(l + math.Log(m.mix[i]) - top)
-		s += out[i]
-	}
-	for i := range out {
-		out[i] /= s
-	}
-	return out
+	return logBeta(post) - logBeta(prior)
 }
 
 // popWorkers bounds the workers whose samples fit the population: at most
 // this many, evenly spaced.
 const popWorkers = 2000
 
-// fitPopulation fits the priors of the reliable and the adversarial
-// workers (each on a grid of means and concentrations) and the three
-// weights (by EM, with a Dirichlet(2, 2, 2) prior on them), maximising the
-// marginal likelihood of the workers' labels: spam holds every worker's
-// log marginal likelihood as a spammer, samples its importance sample
-// (sampleWorker), from which the marginal likelihood under every prior of
-// the grid is estimated.
-func fitPopulation(spam []float64, samples []*workerSample, k int) *population {
-	type cand struct {
-		prior symmetric
-		lm    []float64
-	}
-	grid := func(lo, hi float64, n int, concs []float64) []cand {
-		var out []cand
+// popGrid returns the priors of a population's grid at K classes: a
+// spammer's label distribution uniform (Dirichlet(1, …, 1)); reliable
+// workers' means from chance + 10% to chance + 90% of the way to one and
+// adversaries' from 10% to 80% of chance, each at two concentrations, in
+// full and one-coin form.
+func popGrid(k int) []component {
+	out := []component{{prior: symmetric{conc: 1}, kind: kindSpammer, form: formSpam}}
+	chance := 1 / float64(k)
+	add := func(lo, hi float64, n int, concs []float64, kind, form int) {
 		for t := range n {
 			mu := lo + (hi-lo)*float64(t)/float64(n-1)
 			for _, conc := range concs {
-				c := cand{prior: symmetric{mu, conc}, lm: make([]float64, len(samples))}
-				for w, s := range samples {
-					c.lm[w] = s.logMarginal(c.prior, k)
+				c := component{prior: symmetric{mu, conc}, kind: kind, form: form, index: len(out)}
+				if form == formCoin {
+					c.nodes = coinPrior(c.prior)
 				}
 				out = append(out, c)
 			}
 		}
-		return out
 	}
-	chance := 1 / float64(k)
-	good := grid(chance+(1-chance)*0.1, chance+(1-chance)*0.9, 9, []float64{2, 4, 8, 16, 32, 64})
-	bad := grid(chance*0.1, chance*0.8, 4, []float64{2, 8})
-	var best *population
-	bestLL := math.Inf(-1)
-	e := make([][3]float64, len(samples)) // exp(l_i − top) of every worker
-	top := make([]float64, len(samples))
-	for _, g := range good {
-		for _, b := range bad {
-			for w := range samples {
-				l := [3]float64{spam[w], g.lm[w], b.lm[w]}
-				top[w] = max(l[0], l[1], l[2])
-				for i := range l {
-					e[w][i] = math.Exp(l[i] - top[w])
-				}
-			}
-			mix := [3]float64{1. / 3, 1. / 3, 1. / 3}
-			for range 30 {
-				var sum [3]float64
-				for w := range samples {
-					s := mix[0]*e[w][0] + mix[1]*e[w][1] + mix[2]*e[w][2]
-					for i := range sum {
-						sum[i] += mix[i] * e[w][i] / s
-					}
-				}
-				n := float64(len(samples)) + 3
-				for i := range mix {
-					mix[i] = (sum[i] + 1) / n
-				}
-			}
-			var ll float64
-			for w := range samples {
-				ll += top[w] + math.Log(mix[0]*e[w][0]+mix[1]*e[w][1]+mix[2]*e[w][2])
-			}
-			if ll > bestLL {
-				bestLL, best = ll, &population{good: g.prior, broad: b.prior, mix: mix}
-			}
+	for _, form := range []int{formFull, formCoin} {
+		add(chance+(1-chance)*0.1, chance+(1-chance)*0.9, 9, []float64{16, 64}, kindReliable, form)
+		add(chance*0.1, chance*0.8, 4, []float64{2, 8}, kindAdversarial, form)
+	}
+	return out
+}
+
+// popIterations is the number of EM steps of fitPopulation.
+const popIterations = 300
+
+// fitPopulation fits the shares of a population's grid (popGrid) by EM,
+// maximising the marginal likelihood of the workers' labels with one
+// pseudo-count for each of the three kinds (spread over a kind's priors
+// in proportion to their shares): samples holds every worker's importance
+// sample (sampleWorker), from which the marginal likelihood under every
+// prior of the grid is estimated. Priors whose share ends below 10⁻⁶ are
+// dropped.
+func fitPopulation(samples []*workerSample, k int) *population {
+	comps := popGrid(k)
+	n := len(comps)
+	// e holds exp(l − top) of every worker and prior, top its largest;
+	// the samples keep l.
+	e := make([]float64, len(samples)*n)
+	for w, s := range samples {
+		l := e[w*n : (w+1)*n]
+		top := math.Inf(-1)
+		for c, p := range comps {
+			l[c] = s.logMarginal(p, k)
+			top = max(top, l[c])
+		}
+		s.lm = slices.Clone(l)
+		for c := range l {
+			l[c] = math.Exp(l[c] - top)
 		}
 	}
-	return best
+	share := make([]float64, n)
+	for c := range share {
+		share[c] = 1 / float64(n)
+	}
+	sum := make([]float64, n)
+	for range popIterations {
+		clear(sum)
+		for w := range samples {
+			l := e[w*n : (w+1)*n]
+			var s float64
+			for c, x := range l {
+				s += share[c] * x
+			}
+			for c, x := range l {
+				sum[c] += share[c] * x / s
+			}
+		}
+		// One pseudo-count a kind, spread over its priors by their shares.
+		var kind [3]float64
+		for c, p := range comps {
+			kind[p.kind] += share[c]
+		}
+		total := float64(len(samples)) + 3
+		for c, p := range comps {
+			share[c] = (sum[c] + share[c]/kind[p.kind]) / total
+		}
+	}
+	pop := &population{}
+	for c, p := range comps {
+		if share[c] >= 1e-6 {
+			p.share = share[c]
+			pop.comps = append(pop.comps, p)
+		}
+	}
+	return pop
 }
 
 // symmetricPrior returns the K×K pseudo-counts with mean accuracy mu and

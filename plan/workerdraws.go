@@ -22,6 +22,14 @@ import (
 // weights estimates the worker's marginal likelihood.
 type workerSample struct {
 	diag, off, acc, base []float64
+	// coin is the log likelihood of the worker's labels as a one-coin
+	// worker at the nodes of coinLikelihood's grid.
+	coin []float64
+	// labels counts the worker's labels of every class.
+	labels []float64
+	// lm holds the log marginal likelihood under every prior of the
+	// population's grid, once fitPopulation has computed it (nil before).
+	lm []float64
 }
 
 // sampleWorker draws the sample of a worker whose labels are those listed
@@ -33,7 +41,12 @@ type workerSample struct {
 // for every class), which makes the worker look less sure than its labels
 // say.
 func sampleWorker(labels []int32, y []uint16, r, c []float64, k, draws int, seed, w uint64) *workerSample {
-	s := &workerSample{diag: make([]float64, draws), off: make([]float64, draws), acc: make([]float64, draws), base: make([]float64, draws)}
+	s := &workerSample{diag: make([]float64, draws), off: make([]float64, draws), acc: make([]float64, draws), base: make([]float64, draws), coin: make([]float64, coinNodes)}
+	coinLikelihood(labels, y, r, k, s.coin)
+	s.labels = make([]float64, k)
+	for _, i := range labels {
+		s.labels[y[i]]++
+	}
 	src := rand.NewPCG(seed, w)
 	prop := make([]float64, k*k)
 	var lb float64
@@ -110,9 +123,18 @@ func (s *workerSample) logWeights(p symmetric, k int, dst []float64) float64 {
 }
 
 // logMarginal returns the log marginal likelihood of the worker's labels
-// under the prior.
-func (s *workerSample) logMarginal(p symmetric, k int) float64 {
-	return s.logWeights(p, k, make([]float64, len(s.base)))
+// under the component's prior.
+func (s *workerSample) logMarginal(c component, k int) float64 {
+	if s.lm != nil {
+		return s.lm[c.index]
+	}
+	switch c.form {
+	case formSpam:
+		return spamMarginal(s.labels, c.prior.conc)
+	case formCoin:
+		return coinWeights(s.coin, c.nodes, make([]float64, coinNodes))
+	}
+	return s.logWeights(c.prior, k, make([]float64, len(s.base)))
 }
 
 // weightedQuantile returns the q-quantile of the values of pairs, sorted

@@ -16,7 +16,8 @@ type FlagSettings struct {
 	// zero means 0.5.
 	Threshold float64
 	// Draws is the number of importance draws per worker behind the
-	// probabilities, the accuracy and its interval; zero means 400.
+	// probabilities, the accuracy and its interval (beside a grid of a
+	// one-coin worker's accuracy); zero means 400.
 	Draws int
 	// Seed seeds the draws; worker w draws from a generator seeded with
 	// (Seed, w), so that the output does not depend on the order of the
@@ -50,8 +51,9 @@ type WorkerFlag struct {
 	Agreement float64
 	// Accuracy is the posterior mean of the worker's balanced accuracy,
 	// the mean over the true classes z of π_w(z, z); a spammer's is 1/K
-	// whatever its labels, an adversary's is below. Lo and Hi bound its
-	// equal-tailed credible interval at FlagSettings.Level.
+	// whatever its labels (a point mass of the posterior, of weight
+	// Spammer), an adversary's is below. Lo and Hi bound its equal-tailed
+	// credible interval at FlagSettings.Level.
 	Accuracy, Lo, Hi float64
 	// Spammer is the posterior probability that the worker's labels do not
 	// depend on the true class (every row of its confusion matrix the same
@@ -73,13 +75,16 @@ type WorkerFlag struct {
 // p.Data.Workers. A worker's labels are compared with its tasks' class
 // posteriors from their other labels, r_i (see workerCounts); the
 // likelihood of its labels y_i given a confusion matrix π is Π_i Σ_z
-// r_i(z) π(z, y_i). A spammer's (every row the same distribution, with a
-// uniform Dirichlet prior) marginal likelihood is exact; under the priors
-// of reliable and adversarial workers, fitted to the crowd, it is
-// estimated by importance sampling from the Dirichlet posterior of the
-// worker's expected counts (sampleWorker), whose weighted draws also give
-// the accuracy, its interval and the probability of being adversarial. A
-// nil posterior, or one without data or workers, is an error.
+// r_i(z) π(z, y_i). The crowd is a mixture over a grid of priors of
+// spammers, reliable workers and adversaries, whose shares are fitted to
+// it (population). A spammer's (every row the same distribution, with a
+// uniform Dirichlet prior) marginal likelihood is exact; a one-coin
+// prior's is integrated on a grid of the accuracy (coinLikelihood); a
+// full-matrix prior's is estimated by importance sampling from the
+// Dirichlet posterior of the worker's expected counts (sampleWorker). The
+// weighted draws and grid nodes also give the accuracy, its interval and
+// the probability of being adversarial. A nil posterior, or one without
+// data or workers, is an error.
 func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 	if err := checkPosterior(p); err != nil {
 		return nil, err
@@ -101,10 +106,6 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 	}
 	counts, r := workerCounts(p)
 	byWorker := d.LabelsByWorker()
-	spam := make([]float64, len(out))
-	for w, c := range counts {
-		spam[w] = spamMarginal(c, k)
-	}
 	sample := func(w int) *workerSample {
 		return sampleWorker(byWorker[w], d.Label, r, counts[w], k, set.Draws, set.Seed, uint64(w))
 	}
@@ -112,13 +113,12 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 	// samples are kept for their flags.
 	fitted := spaced(len(out), popWorkers)
 	samples := make([]*workerSample, len(fitted))
-	spamFitted := make([]float64, len(fitted))
 	kept := make([]*workerSample, len(out))
 	forWorkers(len(fitted), func(i int) {
-		samples[i], spamFitted[i] = sample(fitted[i]), spam[fitted[i]]
+		samples[i] = sample(fitted[i])
 		kept[fitted[i]] = samples[i]
 	})
-	pop := fitPopulation(spamFitted, samples, k)
+	pop := fitPopulation(samples, k)
 	forWorkers(len(out), func(w int) {
 		f := &out[w]
 		f.Agreement = math.NaN()
@@ -129,7 +129,7 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 		if s == nil {
 			s = sample(w)
 		}
-		flagWorker(f, s, spam[w], pop, k, set)
+		flagWorker(f, s, pop, k, set)
 	})
 	return out, nil
 }
@@ -155,33 +155,70 @@ func forWorkers(n int, f func(w int)) {
 }
 
 // flagWorker fills f's accuracy, interval and probabilities from the
-// worker's importance sample s, its log marginal likelihood as a spammer
-// and the population model m. Under each of the reliable and the
-// adversarial priors the sample's weights give the posterior of the
-// worker's confusion matrix; the two are mixed by their posterior weights
-// given that the worker is not a spammer.
-func flagWorker(f *WorkerFlag, s *workerSample, spam float64, m *population, k int, set FlagSettings) {
-	wg, wb := make([]float64, len(s.base)), make([]float64, len(s.base))
-	lm := [3]float64{spam, s.logWeights(m.good, k, wg), s.logWeights(m.broad, k, wb)}
-	post := m.weights(lm)
-	f.Spammer = post[0]
-	pGood := post[1] / (post[1] + post[2])
-	if math.IsNaN(pGood) {
-		pGood = 0.5
+// worker's importance sample s and the population model m. The weights of
+// the sample's draws and of the one-coin grid's nodes under the mixture of
+// m's priors that are not spammers', Σ_c share_c p_c(π), give the
+// posterior of the worker's confusion matrix given that it is not a
+// spammer, and their sum its marginal likelihood, against which the
+// spammers' mixture's is weighed.
+func flagWorker(f *WorkerFlag, s *workerSample, m *population, k int, set FlagSettings) {
+	// Every prior's share times the marginal likelihood under it, in logs:
+	// the posterior weights of the priors.
+	post := make([]float64, len(m.comps))
+	spam, other := math.Inf(-1), math.Inf(-1)
+	for i, c := range m.comps {
+		post[i] = math.Log(c.share) + s.logMarginal(c, k)
+		if c.form == formSpam {
+			spam = logAddExp(spam, post[i])
+		} else {
+			other = logAddExp(other, post[i])
+		}
 	}
-	softmax(wg)
-	softmax(wb)
-	pairs := make([]weighted, len(s.base))
+	f.Spammer = 1 / (1 + math.Exp(other-spam))
+	// lw holds the posterior weight of every draw, then of every node of
+	// the one-coin grid, given that the worker is not a spammer: each
+	// prior's normalised weights times its posterior weight, the priors
+	// of negligible weight left out.
+	n := len(s.base)
+	lw, tmp := make([]float64, n+coinNodes), make([]float64, max(n, coinNodes))
+	for i, c := range m.comps {
+		v := math.Exp(post[i] - other)
+		if c.form == formSpam || v < 1e-12 {
+			continue
+		}
+		dst, src := lw[:n], tmp[:n]
+		if c.form == formCoin {
+			dst, src = lw[n:], tmp[:coinNodes]
+			coinWeights(s.coin, c.nodes, src)
+		} else {
+			s.logWeights(c.prior, k, src)
+		}
+		lm := post[i] - math.Log(c.share)
+		for t, x := range src {
+			dst[t] += v * math.Exp(x-lm)
+		}
+	}
+	for t := range n {
+		lw[t] /= float64(n)
+	}
+	// The accuracy's posterior: a spammer's, 1/K, with the probability
+	// that the worker is one, and the draws' and nodes' otherwise.
+	chance := 1 / float64(k)
+	pairs := make([]weighted, len(lw), len(lw)+1)
 	var below float64
-	f.Accuracy = 0
-	for t := range pairs {
-		w := pGood*wg[t] + (1-pGood)*wb[t]
-		pairs[t] = weighted{v: s.acc[t], w: w}
-		f.Accuracy += w * s.acc[t]
-		if s.acc[t] < 1/float64(k) {
+	f.Accuracy = f.Spammer * chance
+	for t, w := range lw {
+		acc := coinAcc(t - n)
+		if t < n {
+			acc = s.acc[t]
+		}
+		pairs[t] = weighted{v: acc, w: (1 - f.Spammer) * w}
+		f.Accuracy += pairs[t].w * acc
+		if acc < chance {
 			below += w
 		}
 	}
+	pairs = append(pairs, weighted{v: chance, w: f.Spammer})
 	sortWeighted(pairs)
 	tail := (1 - set.Level) / 2
 	f.Lo = weightedQuantile(pairs, tail)
@@ -196,6 +233,17 @@ func flagWorker(f *WorkerFlag, s *workerSample, spam float64, m *population, k i
 			f.Flag = Adversarial
 		}
 	}
+}
+
+// logAddExp returns log(exp(a) + exp(b)).
+func logAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
 }
 
 // logBeta returns the logarithm of the multivariate beta function,

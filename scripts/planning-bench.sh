@@ -11,15 +11,18 @@
 #             the q_j of the DA crowds drawn from Dirichlet(1) or Dirichlet(CONC)
 #   flags     the recall and precision of the worker flags at 3, 5 and 10
 #             labels a task, seeds 1 to 4 or FIRST to LAST
+#   oracle    the same of an oracle that knows the crowd's truth (the other
+#             workers' confusions, the kinds' distributions), seeds 1 to 4
+#             or FIRST to LAST
 #   speed     CPU seconds of fit, next, next --workers, next --intervals and
 #             next --intervals --distribution on 10⁶ simulated labels
-#   scripts/planning-bench.sh [savings|ask [PLOTS_DIR [planbench flags...]] | coverage [FIRST LAST [CONC]] | flags [FIRST LAST] | speed | all]
+#   scripts/planning-bench.sh [savings|ask [PLOTS_DIR [planbench flags...]] | coverage [FIRST LAST [CONC]] | flags [FIRST LAST] | oracle [FIRST LAST] | speed | all]
 # With no argument, or a directory as the first, it runs savings as before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 part="${1:-savings}"
 case "$part" in
-savings | ask | coverage | flags | speed | all) shift || true ;;
+savings | ask | coverage | flags | oracle | speed | all) shift || true ;;
 *) part=savings ;;
 esac
 
@@ -35,6 +38,10 @@ coverage() {
 
 flags() {
 	go test ./plan -count=1 -v -run 'TestFlagsFindBadWorkers' -args -flag-seeds "${1:-1}:${2:-4}" | grep -E 'bad workers|^(ok|FAIL)' || true
+}
+
+oracle() {
+	go test ./plan -count=1 -v -run 'TestFlagsOracle' -args -flag-oracle -flag-seeds "${1:-1}:${2:-4}" | grep -E 'oracle|^(ok|FAIL)' || true
 }
 
 speed() {
@@ -63,6 +70,7 @@ ask)
 	;;
 coverage) coverage "$@" ;;
 flags) flags "$@" ;;
+oracle) oracle "$@" ;;
 speed) speed ;;
 all)
 	coverage
