@@ -179,8 +179,10 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 func (v *dsVB) Update(acc []float64) float64 {
 	if v.stateHeld() {
 		// Every value of the state is held, as in the refit under the
-		// cavity priors: learning it would be undone. The kinds are
-		// weighed under it.
+		// cavity priors: learning it would be undone. The held values are
+		// put back (for K > 2 Weights refits the kinds' shares) and the
+		// kinds weighed under them, as below.
+		v.setMixState(v.mix.State(nil, v.e.k, v.prior))
 		v.mix.Counts(acc, v.e.k, v.prior)
 		v.mix.Weights()
 		return v.update(acc, nil)
