@@ -177,25 +177,21 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 // the maximiser of the marginal likelihood of the expected counts acc
 // (learnPrior). Load keeps β as it is.
 func (v *dsVB) Update(acc []float64) float64 {
-	if v.stateHeld() {
-		// Every value of the state is held, as in the refit under the
-		// cavity priors: learning it would be undone. The held values are
-		// put back (for K > 2 Weights refits the kinds' shares) and the
-		// kinds weighed under them, as below.
-		v.setMixState(v.mix.State(nil, v.e.k, v.prior))
-		v.mix.Counts(acc, v.e.k, v.prior)
-		v.mix.Weights()
-		return v.update(acc, nil)
-	}
-	if v.beta != nil {
+	// With every value of the state held, as in the refit under the
+	// cavity priors, learning it would be undone: it is skipped.
+	learn := !v.stateHeld()
+	if v.beta != nil && learn {
 		v.learnPrior(acc)
 	}
 	if v.mix != nil {
-		v.mix.Counts(acc, v.e.k, v.prior)
-		v.mix.Learn(v.e.k)
+		if learn {
+			v.mix.Counts(acc, v.e.k, v.prior)
+			v.mix.Learn(v.e.k)
+		}
 		if len(v.fixed) > len(v.lam) {
-			// Learned with the held values of the state free; they are
-			// put back, and the kinds weighed under them.
+			// Learned with the held values of the state free (or not at
+			// all); they are put back, and the kinds weighed under them
+			// (for K > 2 Weights refits the kinds' shares).
 			v.setMixState(v.mix.State(nil, v.e.k, v.prior))
 			v.mix.Counts(acc, v.e.k, v.prior)
 			v.mix.Weights()
@@ -207,19 +203,7 @@ func (v *dsVB) Update(acc []float64) float64 {
 // stateHeld reports whether Hold holds every value of the averaged state
 // (dsmix.Mix.State's: the prior's rows and the kinds' hyperparameters).
 func (v *dsVB) stateHeld() bool {
-	if v.mix == nil || len(v.fixed) <= len(v.lam) || len(v.heldState) == 0 {
-		return false
-	}
-	held := v.fixed[len(v.lam):]
-	if len(held) < len(v.heldState) {
-		return false
-	}
-	for _, f := range held[:len(v.heldState)] {
-		if !f {
-			return false
-		}
-	}
-	return true
+	return v.mix != nil && len(v.heldState) > 0 && !slices.Contains(v.fixed[len(v.lam):], false)
 }
 
 // setMixState sets the averaged state to st (laid out as dsmix.Mix.State),

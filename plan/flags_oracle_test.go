@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"math"
@@ -103,10 +102,7 @@ func TestFlagsOracle(t *testing.T) {
 	if !*flagOracle {
 		t.Skip("run with -flag-oracle")
 	}
-	var first, last uint64
-	if _, err := fmt.Sscanf(*flagSeeds, "%d:%d", &first, &last); err != nil || first > last {
-		t.Fatalf("-flag-seeds %q: want first:last", *flagSeeds)
-	}
+	first, last := seedRange(t, "flag-seeds", *flagSeeds)
 	for _, tc := range []struct{ k, labels int }{{2, 3}, {3, 3}, {5, 3}, {2, 5}, {3, 5}, {5, 5}, {2, 10}, {3, 10}, {5, 10}} {
 		t.Run(fmt.Sprintf("K%d-L%d", tc.k, tc.labels), func(t *testing.T) {
 			const methods = 2
@@ -115,14 +111,7 @@ func TestFlagsOracle(t *testing.T) {
 			var hit, flagged [methods]float64
 			for seed := first; seed <= last; seed++ {
 				c := Crowd{Tasks: 2000, Workers: 100, Classes: tc.k, LabelsPerTask: tc.labels, Spammers: 0.1, Adversaries: 0.05, Seed: seed}
-				s, err := c.Simulate()
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := Fit(context.Background(), s.Data, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				s, p := fitCrowd(t, c)
 				_, rFit := workerCounts(p)
 				rTrue := trueLabelPosteriors(s, tc.k)
 				byWorker := s.Data.LabelsByWorker()

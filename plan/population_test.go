@@ -1,12 +1,12 @@
 package plan
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/consensuslab/consensus/internal/num"
 	"gonum.org/v1/gonum/integrate/quad"
 )
 
@@ -30,8 +30,8 @@ func exactMarginal2(labels []int32, y []uint16, r []float64, p symmetric) float6
 			next[m] = math.Inf(-1)
 		}
 		for m, v := range *poly {
-			next[m+1] = logAddExp(next[m+1], v+math.Log(r[2*i]))
-			next[m] = logAddExp(next[m], v+math.Log(r[2*i+1]))
+			next[m+1] = num.LogSumExp([]float64{next[m+1], v + math.Log(r[2*i])})
+			next[m] = num.LogSumExp([]float64{next[m], v + math.Log(r[2*i+1])})
 		}
 		*poly = next
 	}
@@ -44,7 +44,7 @@ func exactMarginal2(labels []int32, y []uint16, r []float64, p symmetric) float6
 			fm, fq := float64(m), float64(q)
 			// a^m (1 − a)^q under a's prior, b^(n1 − q) (1 − b)^(n0 − m)
 			// under b's.
-			out = logAddExp(out, cv+ev+lb(al+fm, be+fq)+lb(al+n1-fq, be+n0-fm))
+			out = num.LogSumExp([]float64{out, cv + ev + lb(al+fm, be+fq) + lb(al+n1-fq, be+n0-fm)})
 		}
 	}
 	return out
@@ -168,14 +168,7 @@ func TestFitPopulationShares(t *testing.T) {
 	for _, tc := range []struct{ k, labels int }{{2, 10}, {3, 10}} {
 		t.Run(fmt.Sprintf("K%d", tc.k), func(t *testing.T) {
 			c := Crowd{Tasks: 3000, Workers: 60, Classes: tc.k, LabelsPerTask: tc.labels, Spammers: 0.3, Adversaries: 0.1, Seed: 3}
-			s, err := c.Simulate()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := Fit(context.Background(), s.Data, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, p := fitCrowd(t, c)
 			counts, r := workerCounts(p)
 			byWorker := s.Data.LabelsByWorker()
 			samples := make([]*workerSample, len(byWorker))

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"sync"
+
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // FlagSettings are the settings of Flags. The zero value is the default
@@ -165,15 +167,16 @@ func flagWorker(f *WorkerFlag, s *workerSample, m *population, k int, set FlagSe
 	// Every prior's share times the marginal likelihood under it, in logs:
 	// the posterior weights of the priors.
 	post := make([]float64, len(m.comps))
-	spam, other := math.Inf(-1), math.Inf(-1)
+	var spams, others []float64
 	for i, c := range m.comps {
 		post[i] = math.Log(c.share) + s.logMarginal(c, k)
 		if c.form == formSpam {
-			spam = logAddExp(spam, post[i])
+			spams = append(spams, post[i])
 		} else {
-			other = logAddExp(other, post[i])
+			others = append(others, post[i])
 		}
 	}
+	spam, other := num.LogSumExp(spams), num.LogSumExp(others)
 	f.Spammer = 1 / (1 + math.Exp(other-spam))
 	// lw holds the posterior weight of every draw, then of every node of
 	// the one-coin grid, given that the worker is not a spammer: each
@@ -233,17 +236,6 @@ func flagWorker(f *WorkerFlag, s *workerSample, m *population, k int, set FlagSe
 			f.Flag = Adversarial
 		}
 	}
-}
-
-// logAddExp returns log(exp(a) + exp(b)).
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(b, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
 
 // logBeta returns the logarithm of the multivariate beta function,

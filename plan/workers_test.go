@@ -12,10 +12,8 @@ import (
 // (scripts/planning-bench.sh flags FIRST LAST).
 var flagSeeds = flag.String("flag-seeds", "1:4", "the seeds of TestFlagsFindBadWorkers, first:last")
 
-// flagScore fits a simulated crowd and returns the recall and precision
-// of the flags (either kind counts as found) among workers with at least
-// 20 labels.
-func flagScore(t *testing.T, c Crowd) (recall, precision float64, bad, flagged int) {
+// fitCrowd simulates the crowd c and fits it (Fit, vb-la-ds).
+func fitCrowd(t *testing.T, c Crowd) (*Simulated, *Posterior) {
 	t.Helper()
 	s, err := c.Simulate()
 	if err != nil {
@@ -25,6 +23,15 @@ func flagScore(t *testing.T, c Crowd) (recall, precision float64, bad, flagged i
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, p
+}
+
+// flagScore fits a simulated crowd and returns the recall and precision
+// of the flags (either kind counts as found) among workers with at least
+// 20 labels.
+func flagScore(t *testing.T, c Crowd) (recall, precision float64, bad, flagged int) {
+	t.Helper()
+	s, p := fitCrowd(t, c)
 	flags, err := Flags(p, &FlagSettings{Seed: c.Seed})
 	if err != nil {
 		t.Fatal(err)
@@ -54,10 +61,7 @@ func flagScore(t *testing.T, c Crowd) (recall, precision float64, bad, flagged i
 // = 2, 3 and 5 with 3, 5 and 10 labels a task (docs/planning.md has the
 // same on six other seeds).
 func TestFlagsFindBadWorkers(t *testing.T) {
-	var first, last uint64
-	if _, err := fmt.Sscanf(*flagSeeds, "%d:%d", &first, &last); err != nil || first > last {
-		t.Fatalf("-flag-seeds %q: want first:last", *flagSeeds)
-	}
+	first, last := seedRange(t, "flag-seeds", *flagSeeds)
 	for _, tc := range []struct {
 		k, labels int
 	}{{2, 3}, {3, 3}, {5, 3}, {2, 5}, {3, 5}, {5, 5}, {2, 10}, {3, 10}, {5, 10}} {
@@ -88,10 +92,7 @@ func TestFlagsFindBadWorkers(t *testing.T) {
 // class (which the crowd model's symmetric priors do not describe) keep
 // it below 0.9 at K = 5 with 3 labels a task.
 func TestFlagAccuracyIntervals(t *testing.T) {
-	var first, last uint64
-	if _, err := fmt.Sscanf(*flagSeeds, "%d:%d", &first, &last); err != nil || first > last {
-		t.Fatalf("-flag-seeds %q: want first:last", *flagSeeds)
-	}
+	first, last := seedRange(t, "flag-seeds", *flagSeeds)
 	for _, tc := range []struct {
 		k, labels int
 		floor     float64
@@ -100,14 +101,7 @@ func TestFlagAccuracyIntervals(t *testing.T) {
 			var in, n float64
 			for seed := first; seed <= last; seed++ {
 				c := Crowd{Tasks: 2000, Workers: 100, Classes: tc.k, LabelsPerTask: tc.labels, Spammers: 0.1, Adversaries: 0.05, Seed: seed}
-				s, err := c.Simulate()
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := Fit(context.Background(), s.Data, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				s, p := fitCrowd(t, c)
 				flags, err := Flags(p, &FlagSettings{Seed: seed})
 				if err != nil {
 					t.Fatal(err)

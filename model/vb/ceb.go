@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/model"
@@ -72,7 +73,8 @@ func (b Bayes) cavityPriors(ctx context.Context, d *data.Dataset, set model.Sett
 	}
 	first, base := r, nv.Params(nil)
 	var last []float64
-	var iters, rounds int
+	var rounds, iters, evals int
+	var runtime time.Duration
 	for rounds < cebRounds {
 		st, ok := ceb.CavityPrior(r.Probs, cavityTruth(d, r.Probs, cp, b.Gold))
 		if !ok {
@@ -87,7 +89,7 @@ func (b Bayes) cavityPriors(ctx context.Context, d *data.Dataset, set model.Sett
 			return nil, nil, "", err
 		}
 		r, nv, rounds = nr, next, rounds+1
-		iters += nr.Iterations
+		iters, evals, runtime = iters+nr.Iterations, evals+nr.Evaluations, runtime+nr.Runtime
 		ceb, cp = next.(noise.CavityPriorer), next.(noise.CavityProber)
 	}
 	if rounds == 0 {
@@ -99,8 +101,8 @@ func (b Bayes) cavityPriors(ctx context.Context, d *data.Dataset, set model.Sett
 	}
 	note := fmt.Sprintf(", shared priors by cavity empirical Bayes (%d round%s, %d iterations)", rounds, plural, iters)
 	r.Iterations = first.Iterations + iters
-	r.Evaluations += first.Evaluations
-	r.Runtime += first.Runtime
+	r.Evaluations = first.Evaluations + evals
+	r.Runtime = first.Runtime + runtime
 	return r, nv, note, nil
 }
 

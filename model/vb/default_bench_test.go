@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/benchdata"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
@@ -35,57 +36,47 @@ func BenchmarkFitDefault(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				est, err := model.ByName(name)
-				if err != nil {
-					b.Fatal(err)
-				}
-				var r *model.Result
 				b.ReportAllocs()
-				cpu0, _ := benchdata.CPUTime()
-				for b.Loop() {
-					if r, err = est.Fit(context.Background(), d, nil); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if cpu1, ok := benchdata.CPUTime(); ok {
-					b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-				}
-				b.ReportMetric(float64(r.Iterations), "iters")
+				benchFit(b, name, d)
 			})
 		}
 	}
 }
 
-// BenchmarkFitDefaultLight measures whole fits of the default model
+// BenchmarkCavityPriorsFit measures whole fits of the default model
 // against la-ds on a crowd where the cavity priors run and the fit is
 // redone in rounds: K = 2, 10⁵ tasks of 3 labels among 12,000 Dawid-Skene
 // workers (25 labels each), 20% spammers, a class prior (0.7, 0.3). It
 // reports the CPU seconds of a fit (cpu-s/op) and its passes (iters):
 //
-//	go test ./model/vb -run '^$' -bench 'FitDefaultLight' -benchtime 1x
-func BenchmarkFitDefaultLight(b *testing.B) {
+//	go test ./model/vb -run '^$' -bench 'CavityPriorsFit' -benchtime 1x
+func BenchmarkCavityPriorsFit(b *testing.B) {
 	d, _, err := sim.Simulate(sim.Settings{Tasks: 100_000, Workers: 12_000, LabelsPerTask: 3, Classes: 2,
 		ClassPrior: []float64{0.7, 0.3}, Spammers: 0.2, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, name := range []string{"la-ds", model.DefaultModel} {
-		b.Run(name, func(b *testing.B) {
-			est, err := model.ByName(name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var r *model.Result
-			cpu0, _ := benchdata.CPUTime()
-			for b.Loop() {
-				if r, err = est.Fit(context.Background(), d, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if cpu1, ok := benchdata.CPUTime(); ok {
-				b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-			}
-			b.ReportMetric(float64(r.Iterations), "iters")
-		})
+		b.Run(name, func(b *testing.B) { benchFit(b, name, d) })
 	}
+}
+
+// benchFit fits d by the model called name b.N times and reports the CPU
+// seconds of a fit (cpu-s/op) and its passes (iters).
+func benchFit(b *testing.B, name string, d *data.Dataset) {
+	est, err := model.ByName(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var r *model.Result
+	cpu0, _ := benchdata.CPUTime()
+	for b.Loop() {
+		if r, err = est.Fit(context.Background(), d, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu1, ok := benchdata.CPUTime(); ok {
+		b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	}
+	b.ReportMetric(float64(r.Iterations), "iters")
 }
