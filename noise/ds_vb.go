@@ -567,6 +567,10 @@ func (v *dsVB) Hold(fixed []bool) {
 	v.fixed, v.heldState = fixed, nil
 	if v.mix != nil && len(fixed) > len(v.lam) {
 		v.heldState = v.mix.State(nil, v.e.k, v.prior)
+		// At K > 2 the state ends with the precisions κ_o and κ_c: held,
+		// the rest of it is learned under them.
+		n := len(fixed)
+		v.mix.HoldPrecisions(v.e.k > 2 && fixed[n-2] && fixed[n-1])
 	}
 }
 

@@ -17,7 +17,7 @@ type PrecisionSampler interface {
 	PrecisionsCollapsed() bool
 	// SampledPrecisions returns the state of the shared priors (the tail
 	// of Params after the worker rows) with the errors' precisions set to
-	// the maximisers of their likelihood averaged over sets of counts, each
+	// the maximiser of their likelihood averaged over sets of counts, each
 	// set drawn with every task's class from its row of probs (J×K) by a
 	// generator seeded with seed, and the positions of the precisions in
 	// the state.
@@ -41,8 +41,8 @@ func (v *dsVB) PrecisionsCollapsed() bool {
 	return st[n-2] >= at || st[n-1] >= at
 }
 
-// SampledPrecisions is the PrecisionSampler's method: κ_o and κ_c by
-// dsmix.Mix.SampledPrecisions, the rest of the state as it is.
+// SampledPrecisions is the PrecisionSampler's method: κ_o = κ_c by
+// dsmix.Mix.SampledPrecision, the rest of the state as it is.
 func (v *dsVB) SampledPrecisions(probs []float64, seed uint64) ([]float64, []int) {
 	k := v.e.k
 	d := v.e.d
@@ -57,7 +57,8 @@ func (v *dsVB) SampledPrecisions(probs []float64, seed uint64) ([]float64, []int
 			}
 		}
 	}
-	st[n-2], st[n-1] = v.mix.SampledPrecisions(k, precisionSets, draw)
+	kap := v.mix.SampledPrecision(k, precisionSets, draw)
+	st[n-2], st[n-1] = kap, kap
 	return st, []int{n - 2, n - 1}
 }
 
