@@ -3,7 +3,6 @@ package vb
 import (
 	"context"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
@@ -12,10 +11,11 @@ import (
 )
 
 // sampledRounds bounds the rounds of sampledPrecisions; sampledSettle is
-// the change of log κ, for both precisions, below which no round is run;
-// sampledRelax multiplies every round's step in log κ (the EM steps
-// converge linearly, and on the crowd below two thirds of the way: the
-// doubled steps settle in three rounds, the plain ones in nine).
+// the change of log κ below which no round is run; sampledRelax
+// multiplies a round's step in log κ after the first, until the steps
+// change direction (the EM steps converge linearly, on the crowd below
+// two thirds of the way: the doubled steps settle in three rounds, the
+// plain ones in nine).
 const (
 	sampledRounds = 10
 	sampledSettle = 0.02
@@ -50,40 +50,42 @@ func (b Bayes) sampledPrecisions(ctx context.Context, d *data.Dataset, set model
 	if !ok || !ok2 || set.Start != nil || set.Fixed != nil || tripled(d) || !ps.PrecisionsCollapsed() {
 		return r, nv, "", nil
 	}
-	// Every refit starts afresh (from the labels' frequencies, as the first
-	// fit), with the precisions held.
-	fresh, err := b.posterior(d)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	if weight == nil {
-		weight = d.FrequencyWeights()
-	}
-	fresh.Start(weight)
-	first, base := r, fresh.Params(nil)
+	first := r
 	var rounds, iters, evals int
 	var runtime time.Duration
+	// The fixed point of the step, log κ ↦ log F(κ), by its sign: g =
+	// log F − log κ is negative at the cap; steps of sampledRelax times g
+	// go on until g changes sign, then false position within the bracket
+	// (the step can jump where the kinds change, and over-relaxed steps
+	// then cycle around the jump).
+	var lo, hi [2]float64 // (log κ, g) where g > 0 and g < 0
+	haveLo, haveHi := false, false
 	for rounds < sampledRounds {
 		cur := nv.Params(nil)
 		st, at := ps.SampledPrecisions(cavityTruth(d, r.Probs, cp, b.Gold), 1)
 		off := len(cur) - len(st)
-		done := true
-		for _, i := range at {
-			// Over-relaxed: the step in log κ doubled, within the bounds.
-			x, f := math.Log(cur[off+i]), math.Log(st[i])
-			if math.Abs(f-x) > sampledSettle {
-				done = false
-			}
-			st[i] = math.Exp(x + sampledRelax*(f-x)) // the posterior clamps it
+		x := math.Log(max(cur[off+at[0]], cur[off+at[1]]))
+		g := math.Log(st[at[0]]) - x
+		if g > 0 {
+			lo, haveLo = [2]float64{x, g}, true
+		} else {
+			hi, haveHi = [2]float64{x, g}, true
 		}
-		if done {
+		if math.Abs(g) <= sampledSettle || (haveLo && haveHi && hi[0]-lo[0] <= sampledSettle) {
 			break
 		}
-		tail := slices.Clone(base[len(base)-len(st):])
-		for _, i := range at {
-			tail[i] = st[i]
+		to := x + g
+		if rounds > 0 {
+			to = x + sampledRelax*g
 		}
-		nr, next, err := b.withHeld(ctx, d, set, base, tail, at, weight)
+		if haveLo && haveHi {
+			to = lo[0] - lo[1]*(hi[0]-lo[0])/(hi[1]-lo[1])
+		}
+		for _, i := range at {
+			st[i] = math.Exp(to) // the posterior clamps it
+		}
+		// From the last fit's pseudo-counts, with the precisions held.
+		nr, next, err := b.withHeld(ctx, d, set, cur, st, at, weight)
 		if err != nil {
 			return nil, nil, "", err
 		}
