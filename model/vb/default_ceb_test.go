@@ -73,7 +73,7 @@ func checkCavityPriors(t *testing.T, c sim.Settings, overMV, maxECE float64) {
 // counts, runs to its cap. On Dawid-Skene workers whose errors differ
 // (K = 5, 2,000 tasks among 10 workers, seed 3) the capped fit holds every
 // worker's errors uniform: 0.7950, against vb-la-ds's 0.8305. The
-// precision from drawn counts gives 0.8260 (ECE 0.021): the default must
+// precision from drawn counts gives 0.8265 (ECE 0.021): the default must
 // take it and come within 0.01 of vb-la-ds, with the calibration error at
 // most 0.025. On one-coin workers, whose errors are uniform (K =
 // 4, 2,000 tasks among 30 workers of skewed activity, seed 1), the drawn

@@ -31,7 +31,7 @@ const (
 // look uniform: on K = 5 with 2,000 tasks of two labels among 10
 // Dawid-Skene workers whose errors differ (seed 3) the capped fit held
 // every worker's errors uniform and got 0.7950, against vb-la-ds's
-// 0.8305; with the precision from drawn counts, 0.8260. The precision
+// 0.8305; with the precision from drawn counts, 0.8265. The precision
 // that maximises the likelihood averaged over drawn counts is the EM step
 // of the precision with the errors integrated out
 // (dsmix.Mix.SampledPrecision); a round takes that step (over-relaxed,
