@@ -1,6 +1,10 @@
 package vb
 
-import "github.com/consensuslab/consensus/internal/num"
+import (
+	"math"
+
+	"github.com/consensuslab/consensus/internal/num"
+)
 
 // objectsTable is objects' generic loop (K > 4, or generic unset) for a
 // noise model whose probabilities are a table (tabled, DS's posterior):
@@ -11,16 +15,42 @@ import "github.com/consensuslab/consensus/internal/num"
 // additions to every count in the same order, so that its fits are the
 // generic loop's bit for bit (TestVBLAScalar). ep holds exp E[log p_z];
 // s is scratch of K.
+//
+// An object without a known class is first given to num.PosteriorRows
+// (four classes an instruction on amd64 with AVX2, for K ≥ 4), which
+// makes the same operations in the same order where no product comes
+// near underflow: every s(z) at least 2⁻²⁵⁶ at the end, and so never
+// below mulRescaled's 2⁻⁵⁰⁰ on the way, the table's values being
+// probabilities. It adds the object's ρ_j to its labels' counts and
+// multiplies prod by Σ_z s_j(z); an object it declines takes the loop
+// below.
 func (v *vbLA) objectsTable(c *vbChunk, t, ep, s []float64, prod *num.Product) {
 	k := v.k
 	d := v.d
 	off := d.Offsets
 	acc := c.acc
 	change, glob := c.change, c.glob
+	vec := num.Vectorised() && k >= 4 && !c.frozen
+	var ends [1]int
 	for j := c.lo; j < c.hi; j++ {
 		a, b := off[j], off[j+1]
 		workers, labels := d.Worker[a:b], d.Label[a:b]
 		labels = labels[:len(workers)]
+		if vec && goldOf(v.gold, j) < 0 {
+			ends[0] = len(workers)
+			pr, done := num.PosteriorRows(t, acc, workers, labels, ends[:], ep, s, nil, *prod)
+			if done == 1 {
+				// normalizeInto's updates from ρ_j, which s now holds.
+				*prod = pr
+				rho := v.rho[j*k : (j+1)*k]
+				for z, r := range s[:k] {
+					change = maxNaN(change, math.Abs(r-rho[z]))
+					rho[z] = r
+					glob[z] += r
+				}
+				continue
+			}
+		}
 		copy(s, ep)
 		for i, w := range workers {
 			at := (int(w)*k + int(labels[i])) * k
