@@ -1,0 +1,42 @@
+//go:build amd64 && !purego && !amd64.v3
+
+package num
+
+// haveGammaAVX2 reports whether DigammaTo and LgammaTo take four
+// arguments at a time (digammaShiftAVX2, digammaSeriesAVX2,
+// lgammaArgAVX2, lgammaValueAVX2), with the scalar loops' operations in
+// their order. A build for GOAMD64=v3 fuses multiply-adds in the scalar
+// code, as in mathext.Digamma and math.Lgamma, and keeps the scalar
+// loops, whose results are then those of the fused code.
+var haveGammaAVX2 = haveAVX2
+
+// digammaShiftAVX2 writes, for j = i, i+4, ... in groups of four, the
+// recurrence's part r of ψ(x[j]) into r[j] and the shifted argument less
+// ½ into u[j], as DigammaTo's scalar loop does, and returns the first j it
+// did not write: where fewer than four elements remain, or at a group with
+// an element that is not positive and finite, which the caller takes one
+// element at a time. r may be x.
+//
+//go:noescape
+func digammaShiftAVX2(r, u, x []float64, i int) int
+
+// digammaSeriesAVX2 sets dst[j] = digammaSeries(dst[j], u[j], lg[j]) for
+// j in [0, n), n a multiple of four.
+//
+//go:noescape
+func digammaSeriesAVX2(dst, u, lg []float64, n int)
+
+// lgammaArgAVX2 writes lgammaLogArg(x[j]) into dst[j] for j = i, i+4, ...
+// in groups of four, and returns the first j it did not write: where fewer
+// than four elements remain, or at a group with an element outside
+// (2, 2⁵⁸), which the caller takes one element at a time.
+//
+//go:noescape
+func lgammaArgAVX2(dst, x []float64, i int) int
+
+// lgammaValueAVX2 sets dst[j] = lgammaWithLog(x[j], dst[j]) for j = i,
+// i+4, ... in groups of four, and returns the first j it did not set, as
+// lgammaArgAVX2 does.
+//
+//go:noescape
+func lgammaValueAVX2(dst, x []float64, i int) int

@@ -1,0 +1,14 @@
+//go:build !amd64 || purego || amd64.v3
+
+package num
+
+// haveGammaAVX2 is false: DigammaTo and LgammaTo take their scalar loops.
+const haveGammaAVX2 = false
+
+func digammaShiftAVX2(_, _, _ []float64, i int) int { return i }
+
+func digammaSeriesAVX2(_, _, _ []float64, _ int) { panic("no AVX2") }
+
+func lgammaArgAVX2(_, _ []float64, i int) int { return i }
+
+func lgammaValueAVX2(_, _ []float64, i int) int { return i }
