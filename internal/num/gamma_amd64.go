@@ -2,10 +2,10 @@
 
 package num
 
-// haveGammaAVX2 reports whether DigammaTo and LgammaTo take four
-// arguments at a time (digammaShiftAVX2, digammaSeriesAVX2,
-// lgammaArgAVX2, lgammaValueAVX2), with the scalar loops' operations in
-// their order. A build for GOAMD64=v3 fuses multiply-adds in the scalar
+// haveGammaAVX2 reports whether DigammaTo, LgammaTo and LgammaDigammaTo
+// take four arguments at a time (digammaShiftAVX2, digammaSeriesAVX2,
+// lgammaArgAVX2, lgammaValueAVX2, lgdgShiftAVX2, lgdgSeriesAVX2), with the
+// scalar loops' operations in their order. A build for GOAMD64=v3 fuses multiply-adds in the scalar
 // code, as in mathext.Digamma and math.Lgamma, and keeps the scalar
 // loops, whose results are then those of the fused code.
 var haveGammaAVX2 = haveAVX2
@@ -40,3 +40,20 @@ func lgammaArgAVX2(dst, x []float64, i int) int
 //
 //go:noescape
 func lgammaValueAVX2(dst, x []float64, i int) int
+
+// lgdgShiftAVX2 writes LgammaDigammaTo's shifted argument, product and sum
+// of reciprocals of x[j] into u[j], prod[j] and inv[j] for j = i, i+4, ...
+// in groups of four, and returns the first j it did not write: where fewer
+// than four elements remain, or at a group with an element that is not
+// positive and finite, which the caller takes one element at a time.
+//
+//go:noescape
+func lgdgShiftAVX2(u, prod, inv, x []float64, i int) int
+
+// lgdgSeriesAVX2 writes LgammaDigammaTo's log Γ and ψ of every j of u into
+// lg[j] and ps[j], given lu[j] = log u[j], lp[j] the logarithm of the
+// shift's product, sh[j] its sum of reciprocals and h = ½ log 2π; len(u)
+// must be a multiple of four.
+//
+//go:noescape
+func lgdgSeriesAVX2(lg, ps, u, lu, lp, sh []float64, h float64)

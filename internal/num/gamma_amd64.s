@@ -138,6 +138,20 @@ dgDone:
 	VZEROUPPER
 	RET
 
+// LgammaDigammaTo's operands besides 1/2 and 1: its shift 10, the
+// series' 1/12, 1/360, 1/1260, 1/1680, 1188, 1/120, 1/252, 1/240 and 132
+// as Go rounds them.
+CONST4(lgd12, 0x3fb5555555555555)
+CONST4(lgd360, 0x3f66c16c16c16c17)
+CONST4(lgd1260, 0x3f4a01a01a01a01a)
+CONST4(lgd1680, 0x3f43813813813814)
+CONST4(lgd1188, 0x4092900000000000)
+CONST4(lgd120, 0x3f81111111111111)
+CONST4(lgd252, 0x3f70410410410410)
+CONST4(lgd240, 0x3f71111111111111)
+CONST4(lgd132, 0x4060800000000000)
+CONST4(lgdTen, 0x4024000000000000)
+
 // LGGROUP loads x[CX..CX+3] into Y0 and jumps to DONE unless every one
 // lies in (2, 2⁵⁸), where LgammaTo takes the branches written below. It
 // uses AX, Y1 and Y2.
@@ -262,4 +276,133 @@ lvLoop:
 lvDone:
 	VZEROUPPER
 	MOVQ CX, ret+56(FP)
+	RET
+
+// func lgdgShiftAVX2(u, prod, inv, x []float64, i int) int
+//
+// LgammaDigammaTo's shifts for j = i, i+4, ... in groups of four with
+// every x[j] positive and finite: from u = x, prod = 1, inv = 0, where
+// u < 10: prod = prod·u, inv = inv + 1/u, u = u + 1. It returns the first
+// j it did not write, as digammaShiftAVX2 does.
+TEXT ·lgdgShiftAVX2(SB), NOSPLIT, $0-112
+	MOVQ u_base+0(FP), DI
+	MOVQ prod_base+24(FP), R9
+	MOVQ inv_base+48(FP), R10
+	MOVQ x_base+72(FP), SI
+	MOVQ x_len+80(FP), DX
+	MOVQ i+96(FP), CX
+	VXORPD  Y15, Y15, Y15
+	VMOVUPD dgInf<>(SB), Y14
+	VMOVUPD lgdTen<>(SB), Y13
+	VMOVUPD dgOne<>(SB), Y12
+
+gsLoop:
+	LEAQ 4(CX), AX
+	CMPQ AX, DX
+	JGT  gsDone
+	VMOVUPD (SI)(CX*8), Y0
+	VCMPPD  $0x1E, Y15, Y0, Y1 // u > 0, false for NaN
+	VCMPPD  $0x11, Y14, Y0, Y2 // u < +Inf
+	VANDPD  Y2, Y1, Y1
+	VMOVMSKPD Y1, AX
+	CMPQ AX, $15
+	JNE  gsDone
+	VMOVAPD Y12, Y3   // prod = 1
+	VXORPD  Y4, Y4, Y4 // inv = 0
+
+gsShift:
+	VCMPPD $0x11, Y13, Y0, Y1 // u < 10
+	VMOVMSKPD Y1, AX
+	TESTQ AX, AX
+	JZ   gsShifted
+	VMULPD    Y0, Y3, Y5
+	VBLENDVPD Y1, Y5, Y3, Y3
+	VDIVPD    Y0, Y12, Y5
+	VADDPD    Y5, Y4, Y5
+	VBLENDVPD Y1, Y5, Y4, Y4
+	VADDPD    Y12, Y0, Y5
+	VBLENDVPD Y1, Y5, Y0, Y0
+	JMP  gsShift
+
+gsShifted:
+	VMOVUPD Y0, (DI)(CX*8)
+	VMOVUPD Y3, (R9)(CX*8)
+	VMOVUPD Y4, (R10)(CX*8)
+	ADDQ $4, CX
+	JMP  gsLoop
+
+gsDone:
+	VZEROUPPER
+	MOVQ CX, ret+104(FP)
+	RET
+
+// LGDSTEP sets Y5 = C − Y11·Y5 (Y11 = r²), one step of the series'
+// nested form.
+#define LGDSTEP(C) \
+	VMULPD Y5, Y11, Y5; \
+	VMOVUPD C, Y6; \
+	VSUBPD Y5, Y6, Y5
+
+// func lgdgSeriesAVX2(lg, ps, u, lu, lp, sh []float64, h float64)
+//
+// LgammaDigammaTo's series for every j of u, whose length is a multiple
+// of four: with r = 1/u and lu = log u,
+//
+//	lg = (u − ½)·lu − u + h + r·(1/12 − r²(1/360 − r²(1/1260 − r²(1/1680 − r²/1188)))) − lp,
+//	ps = lu − ½r − r²(1/12 − r²(1/120 − r²(1/252 − r²(1/240 − r²/132)))) − sh,
+//
+// in the scalar loop's operations and order.
+TEXT ·lgdgSeriesAVX2(SB), NOSPLIT, $0-152
+	MOVQ lg_base+0(FP), DI
+	MOVQ ps_base+24(FP), R8
+	MOVQ u_base+48(FP), SI
+	MOVQ u_len+56(FP), DX
+	MOVQ lu_base+72(FP), R9
+	MOVQ lp_base+96(FP), R10
+	MOVQ sh_base+120(FP), R11
+	VBROADCASTSD h+144(FP), Y15
+	VMOVUPD dgOne<>(SB), Y14
+	VMOVUPD dgHalf<>(SB), Y13
+	XORQ CX, CX
+
+gdLoop:
+	CMPQ CX, DX
+	JGE  gdDone
+	VMOVUPD (SI)(CX*8), Y0 // u
+	VMOVUPD (R9)(CX*8), Y1 // lu
+	VDIVPD  Y0, Y14, Y10   // r
+	VMULPD  Y10, Y10, Y11  // r²
+	// lg.
+	VDIVPD  lgd1188<>(SB), Y11, Y5
+	VMOVUPD lgd1680<>(SB), Y6
+	VSUBPD  Y5, Y6, Y5
+	LGDSTEP(lgd1260<>(SB))
+	LGDSTEP(lgd360<>(SB))
+	LGDSTEP(lgd12<>(SB))
+	VMULPD  Y5, Y10, Y5    // r·(…)
+	VSUBPD  Y13, Y0, Y2    // u − ½
+	VMULPD  Y1, Y2, Y2     // ·lu
+	VSUBPD  Y0, Y2, Y2     // − u
+	VADDPD  Y15, Y2, Y2    // + h
+	VADDPD  Y5, Y2, Y2
+	VSUBPD  (R10)(CX*8), Y2, Y2
+	VMOVUPD Y2, (DI)(CX*8)
+	// ps.
+	VDIVPD  lgd132<>(SB), Y11, Y5
+	VMOVUPD lgd240<>(SB), Y6
+	VSUBPD  Y5, Y6, Y5
+	LGDSTEP(lgd252<>(SB))
+	LGDSTEP(lgd120<>(SB))
+	LGDSTEP(lgd12<>(SB))
+	VMULPD  Y5, Y11, Y5    // r²·(…)
+	VMULPD  Y13, Y10, Y3   // ½r
+	VSUBPD  Y3, Y1, Y3     // lu − ½r
+	VSUBPD  Y5, Y3, Y3
+	VSUBPD  (R11)(CX*8), Y3, Y3
+	VMOVUPD Y3, (R8)(CX*8)
+	ADDQ $4, CX
+	JMP  gdLoop
+
+gdDone:
+	VZEROUPPER
 	RET
