@@ -45,6 +45,28 @@ CONST4(lgW5, 0x3f4b67ba4cdad5d1)
 CONST4(lgW6, 0xbf5ab89d0b9e43e4)
 CONST4(lgTwo58, 0x4390000000000000)
 
+// POSGROUP loads x[CX..CX+3] (SI x, DX its length) into Y0 and jumps to
+// DONE unless four remain and every one is positive and finite; Y15 holds
+// 0, Y14 +Inf, Y13 the bound of the shifts (7 or 10) and Y12 1 after
+// POSINIT(BOUND). It uses AX, Y1 and Y2.
+#define POSINIT(BOUND) \
+	VXORPD  Y15, Y15, Y15; \
+	VMOVUPD dgInf<>(SB), Y14; \
+	VMOVUPD BOUND, Y13; \
+	VMOVUPD dgOne<>(SB), Y12
+
+#define POSGROUP(DONE) \
+	LEAQ      4(CX), AX; \
+	CMPQ      AX, DX; \
+	JGT       DONE; \
+	VMOVUPD   (SI)(CX*8), Y0; \
+	VCMPPD    $0x1E, Y15, Y0, Y1; \
+	VCMPPD    $0x11, Y14, Y0, Y2; \
+	VANDPD    Y2, Y1, Y1; \
+	VMOVMSKPD Y1, AX; \
+	CMPQ      AX, $15; \
+	JNE       DONE
+
 // func digammaShiftAVX2(r, u, x []float64, i int) int
 //
 // Where v < 7: r = r - 1/v, v = v + 1, until no lane of the group needs
@@ -55,22 +77,10 @@ TEXT ·digammaShiftAVX2(SB), NOSPLIT, $0-88
 	MOVQ x_base+48(FP), SI
 	MOVQ x_len+56(FP), DX
 	MOVQ i+72(FP), CX
-	VXORPD  Y15, Y15, Y15
-	VMOVUPD dgInf<>(SB), Y14
-	VMOVUPD dgSeven<>(SB), Y13
-	VMOVUPD dgOne<>(SB), Y12
+	POSINIT(dgSeven<>(SB))
 
 dsLoop:
-	LEAQ 4(CX), AX
-	CMPQ AX, DX
-	JGT  dsDone
-	VMOVUPD (SI)(CX*8), Y0
-	VCMPPD  $0x1E, Y15, Y0, Y1 // v > 0, false for NaN
-	VCMPPD  $0x11, Y14, Y0, Y2 // v < +Inf
-	VANDPD  Y2, Y1, Y1
-	VMOVMSKPD Y1, AX
-	CMPQ AX, $15
-	JNE  dsDone
+	POSGROUP(dsDone)
 	VXORPD Y3, Y3, Y3 // r = 0
 
 dsShift:
@@ -291,22 +301,10 @@ TEXT ·lgdgShiftAVX2(SB), NOSPLIT, $0-112
 	MOVQ x_base+72(FP), SI
 	MOVQ x_len+80(FP), DX
 	MOVQ i+96(FP), CX
-	VXORPD  Y15, Y15, Y15
-	VMOVUPD dgInf<>(SB), Y14
-	VMOVUPD lgdTen<>(SB), Y13
-	VMOVUPD dgOne<>(SB), Y12
+	POSINIT(lgdTen<>(SB))
 
 gsLoop:
-	LEAQ 4(CX), AX
-	CMPQ AX, DX
-	JGT  gsDone
-	VMOVUPD (SI)(CX*8), Y0
-	VCMPPD  $0x1E, Y15, Y0, Y1 // u > 0, false for NaN
-	VCMPPD  $0x11, Y14, Y0, Y2 // u < +Inf
-	VANDPD  Y2, Y1, Y1
-	VMOVMSKPD Y1, AX
-	CMPQ AX, $15
-	JNE  gsDone
+	POSGROUP(gsDone)
 	VMOVAPD Y12, Y3   // prod = 1
 	VXORPD  Y4, Y4, Y4 // inv = 0
 
