@@ -16,11 +16,11 @@ import (
 // generic loop's bit for bit (TestVBLAScalar). ep holds exp E[log p_z];
 // s is scratch of K.
 //
-// An object without a known class is first given to num.PosteriorRows
-// (four classes an instruction on amd64 with AVX2, for K ≥ 4), which
-// makes the same operations in the same order where no product comes
-// near underflow: every s(z) at least 2⁻²⁵⁶ at the end, and so never
-// below mulRescaled's 2⁻⁵⁰⁰ on the way, the table's values being
+// An object with labels and without a known class is first given to
+// num.PosteriorRows (four classes an instruction on amd64 with AVX2, for
+// K ≥ 4), which makes the same operations in the same order where no
+// product comes near underflow: every s(z) at least 2⁻²⁵⁶ at the end, and
+// so never below mulRescaled's 2⁻⁵⁰⁰ on the way, the table's values being
 // probabilities. It adds the object's ρ_j to its labels' counts and
 // multiplies prod by Σ_z s_j(z); an object it declines takes the loop
 // below.
@@ -36,7 +36,7 @@ func (v *vbLA) objectsTable(c *vbChunk, t, ep, s []float64, prod *num.Product) {
 		a, b := off[j], off[j+1]
 		workers, labels := d.Worker[a:b], d.Label[a:b]
 		labels = labels[:len(workers)]
-		if vec && goldOf(v.gold, j) < 0 {
+		if vec && len(workers) > 0 && goldOf(v.gold, j) < 0 {
 			ends[0] = len(workers)
 			pr, done := num.PosteriorRows(t, acc, workers, labels, ends[:], ep, s, nil, *prod)
 			if done == 1 {
