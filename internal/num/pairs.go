@@ -127,18 +127,41 @@ func PosteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 	if len(worker) < n || len(label) < n || len(acc) < 2 || len(gw) < len(t) {
 		panic("num: PosteriorPairs: slices too short")
 	}
+	return posteriorPairsOf(t, gw, worker[:n], label[:n], ends, p0, p1, acc, nil, prod)
+}
+
+// PosteriorPairsTo is PosteriorPairs with every group's posterior written
+// to out instead of added, less the prior, to a sum: g_0 and g_1 of group j
+// to out[2j] and out[2j+1], for the groups it does. out must hold two
+// numbers a group.
+func PosteriorPairsTo(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, out []float64, prod Product) (Product, int) {
+	if len(ends) == 0 {
+		return prod, 0
+	}
+	n, _ := groupSpan(ends)
+	if len(worker) < n || len(label) < n || len(out) < 2*len(ends) || len(gw) < len(t) {
+		panic("num: PosteriorPairsTo: slices too short")
+	}
+	var acc [2]float64
+	return posteriorPairsOf(t, gw, worker[:n], label[:n], ends, p0, p1, acc[:], out, prod)
+}
+
+// posteriorPairsOf is PosteriorPairs' and PosteriorPairsTo's loop, in
+// assembly where it can.
+func posteriorPairsOf(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc, out []float64, prod Product) (Product, int) {
 	if haveAVX2 {
-		m, e, done := posteriorPairsAVX(t, gw, worker[:n], label[:n], ends, p0, p1, acc, prod.M, prod.E)
+		m, e, done := posteriorPairsAVX(t, gw, worker, label, ends, p0, p1, acc, out, prod.M, prod.E)
 		if done < 0 {
 			panic("num: row out of range")
 		}
 		return Product{M: m, E: e}, done
 	}
-	return posteriorPairs(t, gw, worker, label, ends, p0, p1, acc, prod)
+	return posteriorPairs(t, gw, worker, label, ends, p0, p1, acc, out, prod)
 }
 
-// posteriorPairs is PosteriorPairs' scalar loop.
-func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, prod Product) (Product, int) {
+// posteriorPairs is PosteriorPairs' scalar loop; with out not nil, it
+// writes every group's posterior there too.
+func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc, out []float64, prod Product) (Product, int) {
 	// acc in two locals, written back at the end: in memory, each group's
 	// additions would wait for the last group's stores.
 	a0, a1 := acc[0], acc[1]
@@ -167,6 +190,9 @@ func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 			y := 2 * int(label[i]&1)
 			c[y] += g0
 			c[y+1] += g1
+		}
+		if out != nil {
+			out[2*j], out[2*j+1] = g0, g1
 		}
 		a0 += g0 - p0
 		a1 += g1 - p1

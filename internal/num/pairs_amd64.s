@@ -218,25 +218,27 @@ pairsDone:
 	MOVQ   BX, ret2+248(FP)
 	RET
 
-// func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int)
+// func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc, out []float64, m float64, e int) (float64, int, int)
 //
 // PosteriorPairs' loop (pairs.go), both classes in one register: the same
 // operations in the same order, so the results are the scalar loop's bit
-// for bit. Registers: DI t, SI gw, R8 worker, R9 label, R10 ends, R12 the
-// number of workers' rows in t, BX the group j, CX the label i, DX the
-// group's end, R14 its start, R15 the last label within the capacities of
-// worker and label (for PFPAIR); X0 the prior, X1 acc, X2 the products,
-// X13 m, X10 1, X11 2⁻²⁵⁶ twice, X12 2, X14 2²⁵⁶. e is kept in its
-// result's slot.
-TEXT ·posteriorPairsAVX(SB), NOSPLIT, $0-200
+// for bit; with out not nil, each group's posterior is also written to
+// out[2j], out[2j+1] (PosteriorPairsTo). Registers: DI t, SI gw, R8
+// worker, R9 label, R10 ends, R12 the number of workers' rows in t, R13
+// out (0 for none), BX the group j, CX the label i, DX the group's end,
+// R14 its start, R15 the last label within the capacities of worker and
+// label (for PFPAIR); X0 the prior, X1 acc, X2 the products, X13 m, X10 1,
+// X11 2⁻²⁵⁶ twice, X12 2, X14 2²⁵⁶. e is kept in its result's slot.
+TEXT ·posteriorPairsAVX(SB), NOSPLIT, $0-224
 	TABLEARGS
 	MOVQ    ends_base+96(FP), R10
 	VMOVUPD p0+120(FP), X0
 	MOVQ    acc_base+136(FP), AX
 	VMOVUPD (AX), X1
-	VMOVSD  m+160(FP), X13
-	MOVQ    e+168(FP), AX
-	MOVQ    AX, ret1+184(FP)
+	MOVQ    out_base+160(FP), R13
+	VMOVSD  m+184(FP), X13
+	MOVQ    e+192(FP), AX
+	MOVQ    AX, ret1+208(FP)
 	MOVQ    $0x3ff0000000000000, AX
 	VMOVQ   AX, X10
 	MOVQ    $0x2ff0000000000000, AX
@@ -301,6 +303,13 @@ postAdd:
 	JMP     postAdd
 
 postAcc:
+	TESTQ    R13, R13
+	JZ       postNoOut
+	MOVQ     BX, AX
+	SHLQ     $4, AX
+	VMOVUPD  X5, (R13)(AX*1) // out[2j], out[2j+1] = g
+
+postNoOut:
 	VSUBPD   X0, X5, X6 // g - p
 	VADDPD   X6, X1, X1
 	VMULSD   X3, X13, X13 // m *= sum
@@ -312,7 +321,7 @@ postAcc:
 	JMP      postGroup
 
 postRescale:
-	FREXP(ret1+184(FP)) // m, a normal number here
+	FREXP(ret1+208(FP)) // m, a normal number here
 	INCQ  BX
 	JMP   postGroup
 
@@ -322,8 +331,8 @@ postBadRow:
 postDone:
 	MOVQ    acc_base+136(FP), AX
 	VMOVUPD X1, (AX)
-	VMOVSD  X13, ret+176(FP)
-	MOVQ    BX, ret2+192(FP)
+	VMOVSD  X13, ret+200(FP)
+	MOVQ    BX, ret2+216(FP)
 	RET
 
 // func respPairsBatchAVX(p, g []float64, ends []int, b, ex, gb []float64, prod float64, scale int) (float64, int, int)

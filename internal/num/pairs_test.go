@@ -47,8 +47,9 @@ func TestRespPairs(t *testing.T) {
 	runs.check(t, 20)
 }
 
-// TestPosteriorPairs checks PosteriorPairs against its scalar loop bit for
-// bit (the counts, acc, the product m·2^e and the number of groups done)
+// TestPosteriorPairs checks PosteriorPairs and PosteriorPairsTo against
+// their scalar loop bit for bit (the counts, acc or the groups' posteriors,
+// the product m·2^e and the number of groups done)
 // on random tables and groups: empty groups, products rescaled from below
 // and above, and groups that stop the loop (a product below 2⁻²⁵⁶ or NaN,
 // a sum above 2, a NaN prior) at every position.
@@ -97,12 +98,21 @@ func TestPosteriorPairs(t *testing.T) {
 		e0 := rng.IntN(100) - 50
 		gw, acc := normals(rng, len(tab)), normals(rng, 2)
 		gwRef, accRef := slices.Clone(gw), slices.Clone(acc)
+		gwTo, gwToRef := slices.Clone(gw), slices.Clone(gw)
 		got, done := PosteriorPairs(tab, gw, worker, label, ends, p0, p1, acc, Product{M: m0, E: e0})
-		want, doneRef := posteriorPairs(tab, gwRef, worker, label, ends, p0, p1, accRef, Product{M: m0, E: e0})
+		want, doneRef := posteriorPairs(tab, gwRef, worker, label, ends, p0, p1, accRef, nil, Product{M: m0, E: e0})
 		e := got.E
 		sameRun(t, trial, got.M, e, done, want.M, want.E, doneRef)
 		sameSlices(t, trial, "gw", gw, gwRef)
 		sameSlices(t, trial, "acc", acc, accRef)
+		// PosteriorPairsTo: the same, with the groups' posteriors written.
+		out, outRef := make([]float64, 2*ng), make([]float64, 2*ng)
+		gotTo, doneTo := PosteriorPairsTo(tab, gwTo, worker, label, ends, p0, p1, out, Product{M: m0, E: e0})
+		wantTo, doneToRef := posteriorPairs(tab, gwToRef, worker, label, ends, p0, p1, make([]float64, 2), outRef, Product{M: m0, E: e0})
+		sameRun(t, trial, gotTo.M, gotTo.E, doneTo, wantTo.M, wantTo.E, doneToRef)
+		sameRun(t, trial, gotTo.M, gotTo.E, doneTo, got.M, got.E, done)
+		sameSlices(t, trial, "gw (To)", gwTo, gw)
+		sameSlices(t, trial, "out", out, outRef)
 		runs.count(done < ng, e != e0)
 		if e != e0 && trial%13 == 7 {
 			above++
