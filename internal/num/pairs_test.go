@@ -47,9 +47,8 @@ func TestRespPairs(t *testing.T) {
 	runs.check(t, 20)
 }
 
-// TestPosteriorPairs checks PosteriorPairs and PosteriorPairsTo against
-// their scalar loop bit for bit (the counts, acc or the groups' posteriors,
-// the product m·2^e and the number of groups done)
+// TestPosteriorPairs checks PosteriorPairs against its scalar loop bit for
+// bit (the counts, acc, the product m·2^e and the number of groups done)
 // on random tables and groups: empty groups, products rescaled from below
 // and above, and groups that stop the loop (a product below 2⁻²⁵⁶ or NaN,
 // a sum above 2, a NaN prior) at every position.
@@ -58,34 +57,8 @@ func TestPosteriorPairs(t *testing.T) {
 	var runs branches
 	above := 0
 	for trial := range 600 {
-		nw := 29
-		if trial%4 == 3 {
-			nw = 9000 // a table large enough for the rows to be prefetched
-		}
-		tab := make([]float64, 4*nw)
-		for i := range tab {
-			tab[i] = 0.3 + 0.7*rng.Float64()
-			switch {
-			case trial%5 == 1 && rng.IntN(10) == 0:
-				tab[i] = 1e-80 // products below 2⁻²⁵⁶ after a few labels
-			case trial%5 == 2 && rng.IntN(20) == 0:
-				tab[i] = 3 // a sum above 2
-			}
-		}
-		ng := 1 + rng.IntN(60)
-		ends := make([]int, ng)
-		n := 0
-		for j := range ends {
-			switch rng.IntN(8) {
-			case 0: // empty
-			case 1:
-				n += 50 + rng.IntN(300)
-			default:
-				n += 1 + rng.IntN(7)
-			}
-			ends[j] = n
-		}
-		worker, label := randomLabels(rng, n, nw)
+		tab, ends, worker, label := pairsGroups(rng, trial)
+		ng := len(ends)
 		p0 := rng.Float64()
 		p1 := 1 - p0
 		if trial%11 == 5 {
@@ -98,21 +71,12 @@ func TestPosteriorPairs(t *testing.T) {
 		e0 := rng.IntN(100) - 50
 		gw, acc := normals(rng, len(tab)), normals(rng, 2)
 		gwRef, accRef := slices.Clone(gw), slices.Clone(acc)
-		gwTo, gwToRef := slices.Clone(gw), slices.Clone(gw)
 		got, done := PosteriorPairs(tab, gw, worker, label, ends, p0, p1, acc, Product{M: m0, E: e0})
-		want, doneRef := posteriorPairs(tab, gwRef, worker, label, ends, p0, p1, accRef, nil, Product{M: m0, E: e0})
+		want, doneRef := posteriorPairs(tab, gwRef, worker, label, ends, p0, p1, accRef, Product{M: m0, E: e0})
 		e := got.E
 		sameRun(t, trial, got.M, e, done, want.M, want.E, doneRef)
 		sameSlices(t, trial, "gw", gw, gwRef)
 		sameSlices(t, trial, "acc", acc, accRef)
-		// PosteriorPairsTo: the same, with the groups' posteriors written.
-		out, outRef := make([]float64, 2*ng), make([]float64, 2*ng)
-		gotTo, doneTo := PosteriorPairsTo(tab, gwTo, worker, label, ends, p0, p1, out, Product{M: m0, E: e0})
-		wantTo, doneToRef := posteriorPairs(tab, gwToRef, worker, label, ends, p0, p1, make([]float64, 2), outRef, Product{M: m0, E: e0})
-		sameRun(t, trial, gotTo.M, gotTo.E, doneTo, wantTo.M, wantTo.E, doneToRef)
-		sameRun(t, trial, gotTo.M, gotTo.E, doneTo, got.M, got.E, done)
-		sameSlices(t, trial, "gw (To)", gwTo, gw)
-		sameSlices(t, trial, "out", out, outRef)
 		runs.count(done < ng, e != e0)
 		if e != e0 && trial%13 == 7 {
 			above++
@@ -122,6 +86,41 @@ func TestPosteriorPairs(t *testing.T) {
 	if above < 10 {
 		t.Errorf("%d trials rescaled from above: too few to test that branch", above)
 	}
+}
+
+// pairsGroups returns a random table of two-class rows and groups of
+// labels on it for trial: empty groups, large ones, and on some trials
+// rows that stop PosteriorPairs' loop (products below 2⁻²⁵⁶ after a few
+// labels, a sum above 2) and tables large enough to be prefetched.
+func pairsGroups(rng *rand.Rand, trial int) (tab []float64, ends []int, worker []int32, label []uint16) {
+	nw := 29
+	if trial%4 == 3 {
+		nw = 9000
+	}
+	tab = make([]float64, 4*nw)
+	for i := range tab {
+		tab[i] = 0.3 + 0.7*rng.Float64()
+		switch {
+		case trial%5 == 1 && rng.IntN(10) == 0:
+			tab[i] = 1e-80
+		case trial%5 == 2 && rng.IntN(20) == 0:
+			tab[i] = 3
+		}
+	}
+	ends = make([]int, 1+rng.IntN(60))
+	n := 0
+	for j := range ends {
+		switch rng.IntN(8) {
+		case 0: // empty
+		case 1:
+			n += 50 + rng.IntN(300)
+		default:
+			n += 1 + rng.IntN(7)
+		}
+		ends[j] = n
+	}
+	worker, label = randomLabels(rng, n, nw)
+	return tab, ends, worker, label
 }
 
 // TestRespPairsBatch checks RespPairsBatch against its scalar loop bit for

@@ -79,54 +79,41 @@ func (v *vbLA) objectsTable(c *vbChunk, t, ep, s []float64, prod *num.Product) {
 }
 
 // pairsBatch is the number of objects objects2Pairs gives
-// num.PosteriorPairsTo at a time.
+// num.PosteriorPairsRho at a time.
 const pairsBatch = 256
 
 // objects2Pairs is objects2Table (K = 2, DS's table, no known classes)
-// by num.PosteriorPairsTo, both classes in one instruction on amd64 with
+// by num.PosteriorPairsRho, both classes in one instruction on amd64 with
 // AVX2: for each object the products s_z of its labels' rows from
-// exp E[log p_z], ρ_j = s·(1/(s_0 + s_1)) added to its labels' counts,
-// and s_0 + s_1 multiplied into prod, the same operations in the same
-// order as objects2Table's, where no product falls below 2⁻²⁵⁶ (and so
-// none below times2's 2⁻⁵⁰⁰, the table's values being probabilities) and
-// the sum is at most 2. It then moves ρ_j, its change and the chunk's
-// sums as end2 does. An object it declines takes objects2Table.
+// exp E[log p_z], ρ_j = s·(1/(s_0 + s_1)) with its change and the chunk's
+// sums as end2 moves them, ρ_j added to its labels' counts, and s_0 + s_1
+// multiplied into prod: the same operations in the same order as
+// objects2Table's, where no product falls below 2⁻²⁵⁶ (and so none below
+// times2's 2⁻⁵⁰⁰, the table's values being probabilities), the sum is at
+// most 2 and the change is a number (maxNaN's largest is then max's). An
+// object it declines takes objects2Table.
 func (v *vbLA) objects2Pairs(c *vbChunk, t, ep []float64, prod *num.Product) {
 	d := v.d
 	off := d.Offsets
 	var ends [pairsBatch]int
-	var g [2 * pairsBatch]float64
-	pr, change := *prod, c.change
-	g0, g1 := c.glob[0], c.glob[1]
 	for j := c.lo; j < c.hi; {
 		hi := min(j+pairsBatch, c.hi)
-		base := off[j]
-		for i := j; i < hi; i++ {
-			ends[i-j] = off[i+1] - base
-		}
-		n := hi - j
-		var done int
-		pr, done = num.PosteriorPairsTo(t, c.acc, d.Worker[base:off[hi]], d.Label[base:off[hi]], ends[:n], ep[0], ep[1], g[:2*n], pr)
-		for i := range done {
-			rho := v.rho[2*(j+i) : 2*(j+i)+2]
-			r0, r1 := g[2*i], g[2*i+1]
-			change = maxNaN(change, math.Abs(r0-rho[0]))
-			change = maxNaN(change, math.Abs(r1-rho[1]))
-			rho[0], rho[1] = r0, r1
-			g0 += r0
-			g1 += r1
+		done := 0
+		if c.change == c.change {
+			base := off[j]
+			for i := j; i < hi; i++ {
+				ends[i-j] = off[i+1] - base
+			}
+			*prod, c.change, done = num.PosteriorPairsRho(t, c.acc, d.Worker[base:off[hi]], d.Label[base:off[hi]], ends[:hi-j], ep[0], ep[1], v.rho[2*j:2*hi], c.glob, c.change, *prod)
 		}
 		j += done
-		if done < n {
+		if j < hi {
 			// Object j by objects2Table, on a chunk of it alone.
 			one := *c
-			one.lo, one.hi, one.change = j, j+1, change
-			one.glob[0], one.glob[1] = g0, g1
-			v.objects2Table(&one, t, ep, &pr)
-			change, g0, g1 = one.change, one.glob[0], one.glob[1]
+			one.lo, one.hi = j, j+1
+			v.objects2Table(&one, t, ep, prod)
+			c.change = one.change
 			j++
 		}
 	}
-	*prod, c.change = pr, change
-	c.glob[0], c.glob[1] = g0, g1
 }
