@@ -19,7 +19,7 @@ const digammaBlock = 64
 // with u = x' + m − ½ for the first m such that x' + m ≥ 7, are taken
 // four at a time (MathLogTo), and on amd64 with AVX2 so are the recurrence
 // and the series, with the scalar loop's operations in its order
-// (haveGammaAVX2). Arguments that are not positive and finite go to
+// (haveUnfusedAVX2). Arguments that are not positive and finite go to
 // Digamma. dst must be at least as long as x and may be x itself.
 func DigammaTo(dst, x []float64) {
 	dst = dst[:len(x)]
@@ -34,7 +34,7 @@ func DigammaTo(dst, x []float64) {
 		// where the processor can; a special argument is kept in u until
 		// every argument is read.
 		for i := 0; i < n; i++ {
-			if haveGammaAVX2 && n-i >= 4 {
+			if haveUnfusedAVX2 && n-i >= 4 {
 				if i = digammaShiftAVX2(ds, u[:n], xs, i); i == n {
 					break
 				}
@@ -59,7 +59,7 @@ func DigammaTo(dst, x []float64) {
 		}
 		MathLogTo(lg[:n], u[:n])
 		m := 0
-		if haveGammaAVX2 {
+		if haveUnfusedAVX2 {
 			// Every group of four, the special arguments' too, whose
 			// values are then put back.
 			m = n &^ 3

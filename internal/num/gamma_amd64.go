@@ -2,13 +2,16 @@
 
 package num
 
-// haveGammaAVX2 reports whether DigammaTo, LgammaTo and LgammaDigammaTo
-// take four arguments at a time (digammaShiftAVX2, digammaSeriesAVX2,
-// lgammaArgAVX2, lgammaValueAVX2, lgdgShiftAVX2, lgdgSeriesAVX2), with the
-// scalar loops' operations in their order. A build for GOAMD64=v3 fuses multiply-adds in the scalar
-// code, as in mathext.Digamma and math.Lgamma, and keeps the scalar
-// loops, whose results are then those of the fused code.
-var haveGammaAVX2 = haveAVX2
+// haveUnfusedAVX2 reports whether the processor has AVX2 (haveAVX2) on a
+// build that rounds every product before a sum takes it: GOAMD64 below
+// v3, whose Go code, such as mathext.Digamma's and math.Lgamma's, a vector
+// loop without fused multiply-adds repeats bit for bit. DigammaTo, LgammaTo
+// and LgammaDigammaTo then take four arguments at a time
+// (digammaShiftAVX2, digammaSeriesAVX2, lgammaArgAVX2, lgammaValueAVX2,
+// lgdgShiftAVX2, lgdgSeriesAVX2), with the scalar loops' operations in
+// their order; a GOAMD64=v3 build fuses multiply-adds in the scalar code
+// and keeps the scalar loops (UnfusedVectorised).
+var haveUnfusedAVX2 = haveAVX2
 
 // digammaShiftAVX2 writes, for j = i, i+4, ... in groups of four, the
 // recurrence's part r of ψ(x[j]) into r[j] and the shifted argument less

@@ -2,9 +2,9 @@
 
 package num
 
-// haveGammaAVX2 is false: DigammaTo, LgammaTo and LgammaDigammaTo take
-// their scalar loops.
-const haveGammaAVX2 = false
+// haveUnfusedAVX2 is false: no AVX2, or a build that fuses multiply-adds;
+// DigammaTo, LgammaTo and LgammaDigammaTo take their scalar loops.
+const haveUnfusedAVX2 = false
 
 func digammaShiftAVX2(_, _, _ []float64, i int) int { return i }
 

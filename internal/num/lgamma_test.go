@@ -34,7 +34,7 @@ func TestLgammaTo(t *testing.T) {
 	xs = append(xs, 0, math.Copysign(0, -1), -0.5, -3, math.Inf(1), math.Inf(-1), math.NaN(), 1e-300, 1e300)
 	rng.Shuffle(len(xs), func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
 	// Every value of a long slice above 2 (and below 2⁵⁸), in groups of
-	// four that the AVX2 loops take (haveGammaAVX2), both branches mixed.
+	// four that the AVX2 loops take (haveUnfusedAVX2), both branches mixed.
 	var above []float64
 	for _, x := range xs {
 		if x > 2 && x < lgamTwo58 {

@@ -20,7 +20,7 @@ const gammaShift = 10
 // whose next terms are below 2·10⁻¹⁴ there (Abramowitz and Stegun 6.1.41,
 // 6.3.18); on amd64 with AVX2 the shifts and the series are taken four
 // arguments at a time too, in the same operations and order
-// (haveGammaAVX2). The values agree with math.Lgamma and gonum's mathext.Digamma
+// (haveUnfusedAVX2). The values agree with math.Lgamma and gonum's mathext.Digamma
 // within about 10⁻¹³ of max(1, |value|) (TestLgammaDigammaTo), not bit for
 // bit. lg and ps must be at least as long as x; neither may overlap x.
 func LgammaDigammaTo(lg, ps, x []float64) {
@@ -32,7 +32,7 @@ func LgammaDigammaTo(lg, ps, x []float64) {
 		xs := x[lo:min(lo+block, len(x))]
 		n := len(xs)
 		for i := 0; i < n; i++ {
-			if haveGammaAVX2 && n-i >= 4 {
+			if haveUnfusedAVX2 && n-i >= 4 {
 				if i = lgdgShiftAVX2(us[:n], logs[n:2*n], shift[:n], xs, i); i == n {
 					break
 				}
@@ -47,7 +47,7 @@ func LgammaDigammaTo(lg, ps, x []float64) {
 		copy(logs[:n], us[:n])
 		MathLogTo(logs[:2*n], logs[:2*n])
 		m := 0
-		if haveGammaAVX2 {
+		if haveUnfusedAVX2 {
 			m = n &^ 3
 			lgdgSeriesAVX2(lg[lo:lo+m], ps[lo:lo+m], us[:m], logs[:m], logs[n:n+m], shift[:m], halfLog2Pi)
 		}

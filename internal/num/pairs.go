@@ -74,6 +74,14 @@ func groupSpanFrom(base int, ends []int) (n, most int) {
 // are not, a caller may prefer a path that suits scalar loops better.
 func Vectorised() bool { return haveAVX2 }
 
+// UnfusedVectorised reports whether the vector loops run (Vectorised) on
+// a build that rounds every product before a sum takes it (GOAMD64 below
+// v3). Go code that adds a product to a sum unrounded, as in s += x·y,
+// gives a vector loop's results then, and not on a GOAMD64=v3 build, which
+// fuses the two into one multiply-add: a caller that replaces such code by
+// a vector loop takes it only where UnfusedVectorised.
+func UnfusedVectorised() bool { return haveUnfusedAVX2 }
+
 // respPairs is RespPairs' scalar loop: each group's rows copied into r in
 // the order of its labels, respPairsBatch on them in place (the same
 // operations), and the responsibilities it leaves in r added to gw.

@@ -23,14 +23,15 @@ import (
 // so never below mulRescaled's 2⁻⁵⁰⁰ on the way, the table's values being
 // probabilities. It adds the object's ρ_j to its labels' counts and
 // multiplies prod by Σ_z s_j(z); an object it declines takes the loop
-// below.
+// below. Not on a build that fuses multiply-adds (num.UnfusedVectorised),
+// where normalizeInto adds s(z)·(1/Σ s) to the chunk's sums unrounded.
 func (v *vbLA) objectsTable(c *vbChunk, t, ep, s []float64, prod *num.Product) {
 	k := v.k
 	d := v.d
 	off := d.Offsets
 	acc := c.acc
 	change, glob := c.change, c.glob
-	vec := num.Vectorised() && k >= 4 && !c.frozen
+	vec := num.UnfusedVectorised() && k >= 4 && !c.frozen
 	var ends [1]int
 	for j := c.lo; j < c.hi; j++ {
 		a, b := off[j], off[j+1]
@@ -91,7 +92,9 @@ const pairsBatch = 256
 // objects2Table's, where no product falls below 2⁻²⁵⁶ (and so none below
 // times2's 2⁻⁵⁰⁰, the table's values being probabilities), the sum is at
 // most 2 and the change is a number (maxNaN's largest is then max's). An
-// object it declines takes objects2Table.
+// object it declines takes objects2Table. The caller takes it only where
+// num.UnfusedVectorised: a build that fuses multiply-adds adds
+// s_z·(1/Σ s) to the chunk's sums unrounded in objects2Table.
 func (v *vbLA) objects2Pairs(c *vbChunk, t, ep []float64, prod *num.Product) {
 	d := v.d
 	off := d.Offsets

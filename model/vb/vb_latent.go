@@ -101,7 +101,7 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 	scalar := 2 <= k && k <= 4 && !v.generic // a form of vb_la_gen.go
 	if t, ok := nv.(tabled); ok && scalar && !v.untabled {
 		switch {
-		case k == 2 && v.gold == nil && !c.frozen && num.Vectorised():
+		case k == 2 && v.gold == nil && !c.frozen && num.UnfusedVectorised():
 			v.objects2Pairs(c, t.Table(), ep, &prod)
 		case k == 2:
 			v.objects2Table(c, t.Table(), ep, &prod)
