@@ -380,25 +380,8 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 			}
 			norms[z] = num.DirichletLogNorm(beta)
 		}
-		for r := lo * k2; r < hi*k2; r += k {
-			base, z := r/k2*k2, (r%k2)/k
-			if v.beta != nil {
-				norm = norms[z]
-			}
-			lam, elog := v.lam[r:r+k], v.e.logPi[r:r+k]
-			for y := range lam {
-				beta[y] = v.prior(z, y)
-				if v.fixed == nil || !v.fixed[r+y] {
-					if exact != nil {
-						lam[y] = max(exact[r+y], sharedFloor)
-					} else {
-						lam[y] = beta[y] + max(acc[countAt(base, k, z, y)], 0)
-					}
-				}
-			}
-			num.DirichletExpLog(elog, lam)
-			v.kl[r/k] = num.DirichletKL(lam, beta, elog, norm)
-		}
+		var sc rowScratch
+		v.setRows(lo*k2, hi*k2, acc, exact, norm, norms, true, &sc)
 		if v.mix != nil {
 			for w := lo; w < hi; w++ {
 				held := v.mixHeld(w)
@@ -567,6 +550,10 @@ func (v *dsVB) Hold(fixed []bool) {
 	v.fixed, v.heldState = fixed, nil
 	if v.mix != nil && len(fixed) > len(v.lam) {
 		v.heldState = v.mix.State(nil, v.e.k, v.prior)
+		// At K > 2 the state ends with the precisions κ_o and κ_c: held,
+		// the rest of it is learned under them.
+		n := len(fixed)
+		v.mix.HoldPrecisions(v.e.k > 2 && fixed[n-2] && fixed[n-1])
 	}
 }
 

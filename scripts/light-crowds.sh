@@ -7,10 +7,16 @@
 #   consensus fit -q -i labels.csv [-m M] -o out.csv      (for each model; "default": no -m)
 #   consensus eval -p out.csv -g truth.csv                (and -p bayes.csv for the Bayes limit)
 # and prints one tab-separated row per crowd and seed: accuracy and expected calibration error of
-# the Bayes limit and of every model, then the means over all rows.
+# the Bayes limit and of every model, then the means over all rows and over each crowd's seeds.
+#
+# CROWDS=pairs scores instead the crowds of two labels a task at K = 4 and 5: Dawid-Skene workers (10 to
+# 100, busy or of skewed activity), on which the default takes its workers' errors' precisions from
+# drawn counts (model/vb/sampled.go), with one-coin workers and three labels a task beside them, where
+# it does not.
 #
 # Usage: scripts/light-crowds.sh [SEED...]      (default seeds 1 2 3)
 #   MODELS="default mv vb-la-ds ebcc"          env override of the models
+#   CROWDS=pairs                               env: the two-label crowds instead
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +33,15 @@ crowds=(
   "--model la-ds --labels-per-object 5 --workers 1000 --objects 4000 --spammers 0.3"
   "--model la-onecoin --labels-per-object 5 --workers 2000 --objects 2000 --adversaries 0.1 --class-prior 0.7,0.3"
 )
+if [ "${CROWDS:-light}" = pairs ]; then
+  crowds=(
+    "--model la-ds --labels-per-object 2 --workers 30 --objects 2000 --classes 4 --activity 0.8"
+    "--model la-ds --labels-per-object 2 --workers 100 --objects 3000 --classes 5 --activity 0.5"
+    "--model la-ds --labels-per-object 2 --workers 10 --objects 2000 --classes 5"
+    "--model la-onecoin --labels-per-object 2 --workers 30 --objects 2000 --classes 4 --activity 0.8"
+    "--model la-ds --labels-per-object 3 --workers 30 --objects 2000 --classes 4 --activity 0.8"
+  )
+fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -56,3 +71,6 @@ for c in "${crowds[@]}"; do
   done
 done | tee "$tmp/rows"
 awk -F'\t' '{for (i = 3; i <= NF; i++) s[i] += $i; n++} END {printf "mean\t"; for (i = 3; i <= NF; i++) printf "\t%.4f", s[i]/n; printf "\n"}' "$tmp/rows"
+# The means of every crowd over its seeds.
+awk -F'\t' '{if (!($1 in n)) order[++m] = $1; n[$1]++; for (i = 3; i <= NF; i++) s[$1, i] += $i; nf = NF}
+  END {for (c = 1; c <= m; c++) {k = order[c]; printf "mean\t%s", k; for (i = 3; i <= nf; i++) printf "\t%.4f", s[k, i]/n[k]; printf "\n"}}' "$tmp/rows"

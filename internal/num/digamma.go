@@ -17,18 +17,29 @@ const digammaBlock = 64
 //	ψ(x) = Σ_{i<m} −1/(x'+i) + log u + u⁻²/24 − 7u⁻⁴/960 + 31u⁻⁶/8064 − 127u⁻⁸/30720,
 //
 // with u = x' + m − ½ for the first m such that x' + m ≥ 7, are taken
-// four at a time (MathLogTo). Arguments that are not positive and finite
-// go to Digamma. dst must be at least as long as x and may be x itself.
+// four at a time (MathLogTo), and on amd64 with AVX2 so are the recurrence
+// and the series, with the scalar loop's operations in its order
+// (haveUnfusedAVX2). Arguments that are not positive and finite go to
+// Digamma. dst must be at least as long as x and may be x itself.
 func DigammaTo(dst, x []float64) {
 	dst = dst[:len(x)]
-	var u, lg [digammaBlock]float64
+	var u, lg, sv [digammaBlock]float64
 	var special [digammaBlock]bool
 	for lo := 0; lo < len(x); lo += digammaBlock {
 		xs := x[lo:min(lo+digammaBlock, len(x))]
 		ds := dst[lo : lo+len(xs)]
-		// The recurrence, as mathext.Digamma takes it; a special
-		// argument is kept in u until every argument is read.
-		for i, v := range xs {
+		n := len(xs)
+		clear(special[:n])
+		// The recurrence, as mathext.Digamma takes it, four at a time
+		// where the processor can; a special argument is kept in u until
+		// every argument is read.
+		for i := 0; i < n; i++ {
+			if haveUnfusedAVX2 && n-i >= 4 {
+				if i = digammaShiftAVX2(ds, u[:n], xs, i); i == n {
+					break
+				}
+			}
+			v := xs[i]
 			if special[i] = !(v > 0) || math.IsInf(v, 1); special[i] {
 				u[i] = v
 				continue
@@ -40,16 +51,26 @@ func DigammaTo(dst, x []float64) {
 			ds[i], u[i] = r, v-0.5
 		}
 		// Every argument read, dst may be x.
-		for i := range xs {
+		for i := range n {
 			if special[i] {
-				ds[i] = mathext.Digamma(u[i])
+				sv[i] = mathext.Digamma(u[i])
 				u[i] = 1
 			}
 		}
-		MathLogTo(lg[:len(xs)], u[:len(xs)])
-		for i := range xs {
-			if !special[i] {
-				ds[i] = digammaSeries(ds[i], u[i], lg[i])
+		MathLogTo(lg[:n], u[:n])
+		m := 0
+		if haveUnfusedAVX2 {
+			// Every group of four, the special arguments' too, whose
+			// values are then put back.
+			m = n &^ 3
+			digammaSeriesAVX2(ds, u[:n], lg[:n], m)
+		}
+		for i := m; i < n; i++ {
+			ds[i] = digammaSeries(ds[i], u[i], lg[i])
+		}
+		for i := range n {
+			if special[i] {
+				ds[i] = sv[i]
 			}
 		}
 	}

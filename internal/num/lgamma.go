@@ -7,21 +7,34 @@ import "math"
 // that math.Lgamma's branches take (of x below 0.9 or from 8 on, of a
 // product of shifted arguments between 3 and 8) computed for all of x in
 // one MathLogTo call, four at a time where it can, instead of one math.Log
-// call each. Values that math.Lgamma treats specially (not positive and
-// finite, below 2⁻⁷⁰ or from 2⁵⁸ on) are given to math.Lgamma itself. dst
-// must be at least as long as x and must not overlap it.
+// call each; on amd64 with AVX2 the arguments of a group of four in
+// (2, 2⁵⁸) take the branches from 2 on four at a time too, with
+// math.Lgamma's operations in its order (haveUnfusedAVX2). Values that
+// math.Lgamma treats specially (not positive and finite, below 2⁻⁷⁰ or
+// from 2⁵⁸ on) are given to math.Lgamma itself. dst must be at least as
+// long as x and must not overlap it.
 //
 // The branches and their polynomials are math.Lgamma's (Go's
 // math/lgamma.go, from FreeBSD's e_lgamma_r.c), written in the same
 // operations and order.
 func LgammaTo(dst, x []float64) {
 	dst = dst[:len(x)]
-	for i, v := range x { // the argument of each logarithm, or 1
-		dst[i] = lgammaLogArg(v)
+	for i := 0; i < len(x); i++ { // the argument of each logarithm, or 1
+		if haveUnfusedAVX2 && len(x)-i >= 4 {
+			if i = lgammaArgAVX2(dst, x, i); i == len(x) {
+				break
+			}
+		}
+		dst[i] = lgammaLogArg(x[i])
 	}
 	MathLogTo(dst, dst)
-	for i, v := range x {
-		dst[i] = lgammaWithLog(v, dst[i])
+	for i := 0; i < len(x); i++ {
+		if haveUnfusedAVX2 && len(x)-i >= 4 {
+			if i = lgammaValueAVX2(dst, x, i); i == len(x) {
+				break
+			}
+		}
+		dst[i] = lgammaWithLog(x[i], dst[i])
 	}
 }
 

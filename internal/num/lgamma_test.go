@@ -11,7 +11,8 @@ import (
 // 1.7316 and 2, each integer part from 2 to 7, from 8 on), on the
 // branches' bounds and next to them, and on the values math.Lgamma treats
 // specially, in slices of every length up to 9 so that MathLogTo's groups
-// of four and its scalar tail are both taken.
+// of four and its scalar tail are both taken, and in one long slice of
+// the values above 2.
 func TestLgammaTo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var xs []float64
@@ -32,6 +33,21 @@ func TestLgammaTo(t *testing.T) {
 	}
 	xs = append(xs, 0, math.Copysign(0, -1), -0.5, -3, math.Inf(1), math.Inf(-1), math.NaN(), 1e-300, 1e300)
 	rng.Shuffle(len(xs), func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
+	// Every value of a long slice above 2 (and below 2⁵⁸), in groups of
+	// four that the AVX2 loops take (haveUnfusedAVX2), both branches mixed.
+	var above []float64
+	for _, x := range xs {
+		if x > 2 && x < lgamTwo58 {
+			above = append(above, x)
+		}
+	}
+	long := make([]float64, len(above))
+	LgammaTo(long, above)
+	for i, v := range above {
+		if want, _ := math.Lgamma(v); math.Float64bits(long[i]) != math.Float64bits(want) {
+			t.Fatalf("LgammaTo(%v) = %v in a slice above 2, math.Lgamma %v", v, long[i], want)
+		}
+	}
 	dst := make([]float64, 9)
 	for n := 1; n <= 9; n++ {
 		for lo := 0; lo+n <= len(xs); lo += n {
@@ -71,4 +87,20 @@ func BenchmarkLgammaTo(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/value")
 	})
+}
+
+// BenchmarkLgammaToCounts times LgammaTo on 4096 values as the Dawid-Skene
+// evidence takes them (prior pseudo-counts plus a worker's expected
+// counts, 2 to 400), which its AVX2 loops take four at a time.
+func BenchmarkLgammaToCounts(b *testing.B) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	x := make([]float64, 4096)
+	for i := range x {
+		x[i] = 1 + math.Exp(rng.Float64()*6)
+	}
+	dst := make([]float64, len(x))
+	for b.Loop() {
+		LgammaTo(dst, x)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(x)), "ns/value")
 }

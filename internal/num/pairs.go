@@ -74,6 +74,14 @@ func groupSpanFrom(base int, ends []int) (n, most int) {
 // are not, a caller may prefer a path that suits scalar loops better.
 func Vectorised() bool { return haveAVX2 }
 
+// UnfusedVectorised reports whether the vector loops run (Vectorised) on
+// a build that rounds every product before a sum takes it (GOAMD64 below
+// v3). Go code that adds a product to a sum unrounded, as in s += x·y,
+// gives a vector loop's results then, and not on a GOAMD64=v3 build, which
+// fuses the two into one multiply-add: a caller that replaces such code by
+// a vector loop takes it only where UnfusedVectorised.
+func UnfusedVectorised() bool { return haveUnfusedAVX2 }
+
 // respPairs is RespPairs' scalar loop: each group's rows copied into r in
 // the order of its labels, respPairsBatch on them in place (the same
 // operations), and the responsibilities it leaves in r added to gw.
@@ -144,30 +152,12 @@ func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 	a0, a1 := acc[0], acc[1]
 	start := 0
 	for j, end := range ends {
-		s0, s1 := p0, p1
-		for i := start; i < end; i++ {
-			r := (*[4]float64)(t[4*int(worker[i]):])
-			y := 2 * int(label[i]&1)
-			s0 *= r[y]
-			s1 *= r[y+1]
-			if !(s0 >= 0x1p-256 && s1 >= 0x1p-256) {
-				acc[0], acc[1] = a0, a1
-				return prod, j
-			}
-		}
-		sum := s0 + s1
-		if !(sum <= 2) {
+		g0, g1, sum, ok := pairPosterior(t, worker[start:end], label[start:end], p0, p1)
+		if !ok {
 			acc[0], acc[1] = a0, a1
 			return prod, j
 		}
-		inv := 1 / sum
-		g0, g1 := float64(s0*inv), float64(s1*inv) // rounded before the sums (see respPairs)
-		for i := start; i < end; i++ {
-			c := (*[4]float64)(gw[4*int(worker[i]):])
-			y := 2 * int(label[i]&1)
-			c[y] += g0
-			c[y+1] += g1
-		}
+		addPairs(gw, worker[start:end], label[start:end], g0, g1)
 		a0 += g0 - p0
 		a1 += g1 - p1
 		prod.Mul(sum)
@@ -175,6 +165,91 @@ func posteriorPairs(t, gw []float64, worker []int32, label []uint16, ends []int,
 	}
 	acc[0], acc[1] = a0, a1
 	return prod, len(ends)
+}
+
+// pairPosterior returns the posterior (g0, g1) = s·(1/sum) of the products
+// s_z = p_z Π_i p_i(z) of the labels' rows of t, taken label by label, and
+// sum = s_0 + s_1; ok is false where PosteriorPairs' loop stops (a product
+// below 2⁻²⁵⁶ or NaN after a label, a sum above 2 or NaN).
+func pairPosterior(t []float64, worker []int32, label []uint16, p0, p1 float64) (g0, g1, sum float64, ok bool) {
+	s0, s1 := p0, p1
+	for i, w := range worker {
+		r := (*[4]float64)(t[4*int(w):])
+		y := 2 * int(label[i]&1)
+		s0 *= r[y]
+		s1 *= r[y+1]
+		if !(s0 >= 0x1p-256 && s1 >= 0x1p-256) {
+			return 0, 0, 0, false
+		}
+	}
+	sum = s0 + s1
+	if !(sum <= 2) {
+		return 0, 0, 0, false
+	}
+	inv := 1 / sum
+	return float64(s0 * inv), float64(s1 * inv), sum, true // rounded before the sums (see respPairs)
+}
+
+// addPairs adds (g0, g1) to the row of gw of every label.
+func addPairs(gw []float64, worker []int32, label []uint16, g0, g1 float64) {
+	for i, w := range worker {
+		c := (*[4]float64)(gw[4*int(w):])
+		y := 2 * int(label[i]&1)
+		c[y] += g0
+		c[y+1] += g1
+	}
+}
+
+// PosteriorPairsRho is PosteriorPairs for a variational E-step, which
+// keeps every group's posterior: with g group j's posterior, once its sum
+// has passed the checks, |g − rho_j| for its previous posterior rho_j =
+// rho[2j : 2j+2] raises change (the largest of the two), g replaces rho_j
+// and is added to sums[0:2], and then to the rows of gw of the group's
+// labels, and the sum multiplies prod. It also stops at a group where
+// |g − rho_j| is NaN, having written nothing for it. It returns the
+// product, the change and the number of groups done; change must not be
+// NaN. The results are the scalar loop's bit for bit on every build; on
+// amd64 with AVX2 (Vectorised) the loop is written in assembly, both
+// classes in one instruction.
+func PosteriorPairsRho(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, rho, sums []float64, change float64, prod Product) (Product, float64, int) {
+	if len(ends) == 0 {
+		return prod, change, 0
+	}
+	n, _ := groupSpan(ends)
+	if len(worker) < n || len(label) < n || len(rho) < 2*len(ends) || len(sums) < 2 || len(gw) < len(t) {
+		panic("num: PosteriorPairsRho: slices too short")
+	}
+	if haveAVX2 {
+		m, c, e, done := posteriorPairsRhoAVX(t, gw, worker[:n], label[:n], ends, p0, p1, rho, sums, change, prod.M, prod.E)
+		if done < 0 {
+			panic("num: row out of range")
+		}
+		return Product{M: m, E: e}, c, done
+	}
+	return posteriorPairsRho(t, gw, worker, label, ends, p0, p1, rho, sums, change, prod)
+}
+
+// posteriorPairsRho is PosteriorPairsRho's scalar loop.
+func posteriorPairsRho(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, rho, sums []float64, change float64, prod Product) (Product, float64, int) {
+	start := 0
+	for j, end := range ends {
+		g0, g1, sum, ok := pairPosterior(t, worker[start:end], label[start:end], p0, p1)
+		if !ok {
+			return prod, change, j
+		}
+		d0, d1 := math.Abs(g0-rho[2*j]), math.Abs(g1-rho[2*j+1])
+		if d0 != d0 || d1 != d1 {
+			return prod, change, j
+		}
+		change = max(change, d0, d1)
+		rho[2*j], rho[2*j+1] = g0, g1
+		sums[0] += g0
+		sums[1] += g1
+		addPairs(gw, worker[start:end], label[start:end], g0, g1)
+		prod.Mul(sum)
+		start = end
+	}
+	return prod, change, len(ends)
 }
 
 // RespPairsBatch is RespPairs for labels whose two probabilities are given

@@ -218,6 +218,78 @@ pairsDone:
 	MOVQ   BX, ret2+248(FP)
 	RET
 
+// POSTSETUP sets the constants of posteriorPairsAVX and
+// posteriorPairsRhoAVX: X10 1, X11 2⁻²⁵⁶ twice, X12 2, X14 2²⁵⁶; and BX
+// and CX to 0. It uses AX.
+#define POSTSETUP \
+	MOVQ     $0x3ff0000000000000, AX; \
+	VMOVQ    AX, X10; \
+	MOVQ     $0x2ff0000000000000, AX; \
+	VMOVQ    AX, X11; \
+	VMOVDDUP X11, X11; \
+	MOVQ     $0x4000000000000000, AX; \
+	VMOVQ    AX, X12; \
+	MOVQ     $0x4ff0000000000000, AX; \
+	VMOVQ    AX, X14; \
+	XORQ     BX, BX; \
+	XORQ     CX, CX
+
+// POSTPRODS multiplies group BX's products X2 (from the prior X0) by the
+// rows of its labels, from CX to the group's end DX (its start kept in
+// R14), and then sets X5 to its posterior g = s·(1/sum), with sum in X3.
+// It jumps to DONE where the checked loop must take the group (a product
+// below 2⁻²⁵⁶ or NaN, a sum above 2 or NaN) and to BADROW at a worker
+// outside t. LOOP, FETCHED and END name its labels.
+#define POSTPRODS(LOOP, FETCHED, END, BADROW, DONE) \
+	MOVQ      (R10)(BX*8), DX; \
+	MOVQ      CX, R14; \
+	VMOVAPD   X0, X2; \
+LOOP: \
+	CMPQ      CX, DX; \
+	JGE       END; \
+	PFPAIR(FETCHED); \
+FETCHED: \
+	MOVLQSX   (R8)(CX*4), AX; \
+	CMPQ      AX, R12; \
+	JAE       BADROW; \
+	MOVWQZX   (R9)(CX*2), R11; \
+	ANDQ      $1, R11; \
+	LEAQ      (R11)(AX*2), AX; \
+	SHLQ      $4, AX; \
+	VMULPD    (DI)(AX*1), X2, X2; \
+	VCMPPD    $0x0D, X11, X2, X3; \
+	VMOVMSKPD X3, R11; \
+	CMPQ      R11, $3; \
+	JNE       DONE; \
+	INCQ      CX; \
+	JMP       LOOP; \
+END: \
+	VHADDPD   X2, X2, X3; \
+	VUCOMISD  X12, X3; \
+	JHI       DONE; \
+	JPS       DONE; \
+	VDIVSD    X3, X10, X4; \
+	VMOVDDUP  X4, X4; \
+	VMULPD    X4, X2, X5
+
+// POSTADD adds the posterior X5 to the rows of gw (SI) of the labels of
+// group BX, from R14 to DX, and goes on at NEXT. It uses AX, CX, R11 and
+// X6; LOOP names its loop.
+#define POSTADD(LOOP, NEXT) \
+	MOVQ    R14, CX; \
+LOOP: \
+	CMPQ    CX, DX; \
+	JGE     NEXT; \
+	MOVLQSX (R8)(CX*4), AX; \
+	MOVWQZX (R9)(CX*2), R11; \
+	ANDQ    $1, R11; \
+	LEAQ    (R11)(AX*2), AX; \
+	SHLQ    $4, AX; \
+	VADDPD  (SI)(AX*1), X5, X6; \
+	VMOVUPD X6, (SI)(AX*1); \
+	INCQ    CX; \
+	JMP     LOOP
+
 // func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int)
 //
 // PosteriorPairs' loop (pairs.go), both classes in one register: the same
@@ -237,68 +309,13 @@ TEXT ·posteriorPairsAVX(SB), NOSPLIT, $0-200
 	VMOVSD  m+160(FP), X13
 	MOVQ    e+168(FP), AX
 	MOVQ    AX, ret1+184(FP)
-	MOVQ    $0x3ff0000000000000, AX
-	VMOVQ   AX, X10
-	MOVQ    $0x2ff0000000000000, AX
-	VMOVQ   AX, X11
-	VMOVDDUP X11, X11
-	MOVQ    $0x4000000000000000, AX
-	VMOVQ   AX, X12
-	MOVQ    $0x4ff0000000000000, AX
-	VMOVQ   AX, X14
-	XORQ    BX, BX
-	XORQ    CX, CX
+	POSTSETUP
 
 postGroup:
-	CMPQ    BX, ends_len+104(FP)
-	JGE     postDone
-	MOVQ    (R10)(BX*8), DX
-	MOVQ    CX, R14
-	VMOVAPD X0, X2
-
-postLabel:
-	CMPQ      CX, DX
-	JGE       postEnd
-	PFPAIR(postFetched)
-
-postFetched:
-	MOVLQSX   (R8)(CX*4), AX
-	CMPQ      AX, R12
-	JAE       postBadRow // unsigned: a negative worker too
-	MOVWQZX   (R9)(CX*2), R11
-	ANDQ      $1, R11
-	LEAQ      (R11)(AX*2), AX
-	SHLQ      $4, AX
-	VMULPD    (DI)(AX*1), X2, X2 // s_z *= p_i(z)
-	VCMPPD    $0x0D, X11, X2, X3 // s_z >= 2⁻²⁵⁶, false for NaN
-	VMOVMSKPD X3, R11
-	CMPQ      R11, $3
-	JNE       postDone           // the checked loop's object
-	INCQ      CX
-	JMP       postLabel
-
-postEnd:
-	VHADDPD  X2, X2, X3 // sum = s_0 + s_1
-	VUCOMISD X12, X3
-	JHI      postDone   // sum > 2: the checked loop's object
-	JPS      postDone   // or NaN (an empty group's prior)
-	VDIVSD   X3, X10, X4
-	VMOVDDUP X4, X4
-	VMULPD   X4, X2, X5 // g = s·(1/sum)
-	MOVQ     R14, CX
-
-postAdd:
-	CMPQ    CX, DX
-	JGE     postAcc
-	MOVLQSX (R8)(CX*4), AX
-	MOVWQZX (R9)(CX*2), R11
-	ANDQ    $1, R11
-	LEAQ    (R11)(AX*2), AX
-	SHLQ    $4, AX
-	VADDPD  (SI)(AX*1), X5, X6
-	VMOVUPD X6, (SI)(AX*1)
-	INCQ    CX
-	JMP     postAdd
+	CMPQ BX, ends_len+104(FP)
+	JGE  postDone
+	POSTPRODS(postLabel, postFetched, postEnd, postBadRow, postDone)
+	POSTADD(postAdd, postAcc)
 
 postAcc:
 	VSUBPD   X0, X5, X6 // g - p
@@ -324,6 +341,77 @@ postDone:
 	VMOVUPD X1, (AX)
 	VMOVSD  X13, ret+176(FP)
 	MOVQ    BX, ret2+192(FP)
+	RET
+
+// func posteriorPairsRhoAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, rho, sums []float64, change, m float64, e int) (float64, float64, int, int)
+//
+// PosteriorPairsRho's loop, as posteriorPairsAVX's with the group's
+// posterior g, once its sum has passed, compared with the group's previous
+// one in rho: a NaN in |g − rho| stops the loop at the group, as a failed
+// check does; otherwise the largest of the two raises the change, g
+// replaces rho and is added to sums, before g goes to gw. Registers as in
+// posteriorPairsAVX, and R13 rho, X1 sums, X7 the change in both lanes,
+// X15 the mask of the absolute value.
+TEXT ·posteriorPairsRhoAVX(SB), NOSPLIT, $0-240
+	TABLEARGS
+	MOVQ     ends_base+96(FP), R10
+	VMOVUPD  p0+120(FP), X0
+	MOVQ     rho_base+136(FP), R13
+	MOVQ     sums_base+160(FP), AX
+	VMOVUPD  (AX), X1
+	VMOVSD   change+184(FP), X7
+	VMOVDDUP X7, X7
+	VMOVSD   m+192(FP), X13
+	MOVQ     e+200(FP), AX
+	MOVQ     AX, ret2+224(FP)
+	MOVQ     $0x7fffffffffffffff, AX
+	VMOVQ    AX, X15
+	VMOVDDUP X15, X15
+	POSTSETUP
+
+rhoGroup:
+	CMPQ BX, ends_len+104(FP)
+	JGE  rhoDone
+	POSTPRODS(rhoLabel, rhoFetched, rhoEnd, rhoBadRow, rhoDone)
+	MOVQ      BX, AX
+	SHLQ      $4, AX
+	VMOVUPD   (R13)(AX*1), X6
+	VSUBPD    X6, X5, X6
+	VANDPD    X15, X6, X6 // |g − rho|
+	VCMPPD    $0x03, X6, X6, X8
+	VMOVMSKPD X8, R11
+	TESTQ     R11, R11
+	JNZ       rhoDone // a NaN: the checked loop's object
+	VMAXPD    X7, X6, X7
+	VMOVUPD   X5, (R13)(AX*1)
+	VADDPD    X5, X1, X1
+	POSTADD(rhoAdd, rhoProd)
+
+rhoProd:
+	VMULSD   X3, X13, X13 // m *= sum
+	VUCOMISD X11, X13
+	JCS      rhoRescale
+	VUCOMISD X14, X13
+	JHI      rhoRescale
+	INCQ     BX
+	JMP      rhoGroup
+
+rhoRescale:
+	FREXP(ret2+224(FP)) // m, a normal number here
+	INCQ  BX
+	JMP   rhoGroup
+
+rhoBadRow:
+	MOVQ $-1, BX
+
+rhoDone:
+	MOVQ      sums_base+160(FP), AX
+	VMOVUPD   X1, (AX)
+	VPERMILPD $1, X7, X8
+	VMAXSD    X8, X7, X7
+	VMOVSD    X13, ret+208(FP)
+	VMOVSD    X7, ret1+216(FP)
+	MOVQ      BX, ret3+232(FP)
 	RET
 
 // func respPairsBatchAVX(p, g []float64, ends []int, b, ex, gb []float64, prod float64, scale int) (float64, int, int)

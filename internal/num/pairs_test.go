@@ -57,34 +57,8 @@ func TestPosteriorPairs(t *testing.T) {
 	var runs branches
 	above := 0
 	for trial := range 600 {
-		nw := 29
-		if trial%4 == 3 {
-			nw = 9000 // a table large enough for the rows to be prefetched
-		}
-		tab := make([]float64, 4*nw)
-		for i := range tab {
-			tab[i] = 0.3 + 0.7*rng.Float64()
-			switch {
-			case trial%5 == 1 && rng.IntN(10) == 0:
-				tab[i] = 1e-80 // products below 2⁻²⁵⁶ after a few labels
-			case trial%5 == 2 && rng.IntN(20) == 0:
-				tab[i] = 3 // a sum above 2
-			}
-		}
-		ng := 1 + rng.IntN(60)
-		ends := make([]int, ng)
-		n := 0
-		for j := range ends {
-			switch rng.IntN(8) {
-			case 0: // empty
-			case 1:
-				n += 50 + rng.IntN(300)
-			default:
-				n += 1 + rng.IntN(7)
-			}
-			ends[j] = n
-		}
-		worker, label := randomLabels(rng, n, nw)
+		tab, ends, worker, label := pairsGroups(rng, trial)
+		ng := len(ends)
 		p0 := rng.Float64()
 		p1 := 1 - p0
 		if trial%11 == 5 {
@@ -112,6 +86,41 @@ func TestPosteriorPairs(t *testing.T) {
 	if above < 10 {
 		t.Errorf("%d trials rescaled from above: too few to test that branch", above)
 	}
+}
+
+// pairsGroups returns a random table of two-class rows and groups of
+// labels on it for trial: empty groups, large ones, and on some trials
+// rows that stop PosteriorPairs' loop (products below 2⁻²⁵⁶ after a few
+// labels, a sum above 2) and tables large enough to be prefetched.
+func pairsGroups(rng *rand.Rand, trial int) (tab []float64, ends []int, worker []int32, label []uint16) {
+	nw := 29
+	if trial%4 == 3 {
+		nw = 9000
+	}
+	tab = make([]float64, 4*nw)
+	for i := range tab {
+		tab[i] = 0.3 + 0.7*rng.Float64()
+		switch {
+		case trial%5 == 1 && rng.IntN(10) == 0:
+			tab[i] = 1e-80
+		case trial%5 == 2 && rng.IntN(20) == 0:
+			tab[i] = 3
+		}
+	}
+	ends = make([]int, 1+rng.IntN(60))
+	n := 0
+	for j := range ends {
+		switch rng.IntN(8) {
+		case 0: // empty
+		case 1:
+			n += 50 + rng.IntN(300)
+		default:
+			n += 1 + rng.IntN(7)
+		}
+		ends[j] = n
+	}
+	worker, label = randomLabels(rng, n, nw)
+	return tab, ends, worker, label
 }
 
 // TestRespPairsBatch checks RespPairsBatch against its scalar loop bit for

@@ -114,6 +114,13 @@ func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b
 //go:noescape
 func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int)
 
+// posteriorPairsRhoAVX is PosteriorPairsRho's loop for slices of the right
+// lengths, with both classes in one register; it returns done = -1 at a
+// worker whose row lies outside t.
+//
+//go:noescape
+func posteriorPairsRhoAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, rho, sums []float64, change, m float64, e int) (float64, float64, int, int)
+
 // posteriorRowsAVX is PosteriorRows' loop for slices of the right lengths
 // and K ≥ 4, with the product as M and E; its last result is the number of
 // groups done, or -1 if a label's row lies outside t.

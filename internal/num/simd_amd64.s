@@ -1,15 +1,10 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "const_amd64.h"
 
 // Constants, four copies each: the operands of ExpTo's and SigmoidPair's
 // scalar code (exp.go, num.go), bit for bit.
-#define CONST4(name, bits) \
-	DATA name<>+0(SB)/8, $bits; \
-	DATA name<>+8(SB)/8, $bits; \
-	DATA name<>+16(SB)/8, $bits; \
-	DATA name<>+24(SB)/8, $bits; \
-	GLOBL name<>(SB), RODATA|NOPTR, $32;
 
 CONST4(invLn2N, 0x40671547652b82fe)
 CONST4(round, 0x4338000000000000)

@@ -50,3 +50,7 @@ func respRowsGroupsAVX(_, _ []float64, _ []int32, _ []uint16, _ []int, _, _, _, 
 }
 
 func shiftMaxRowsAVX2(_, _ []float64, _, _ int) { panic("no AVX2") }
+
+func posteriorPairsRhoAVX(_, _ []float64, _ []int32, _ []uint16, _ []int, _, _ float64, _, _ []float64, _, _ float64, _ int) (float64, float64, int, int) {
+	panic("no AVX2")
+}

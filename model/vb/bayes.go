@@ -390,6 +390,10 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	if err != nil {
 		return nil, 0, err
 	}
+	r, nv, precNote, err := b.sampledPrecisions(ctx, d, set, nv, r, weight)
+	if err != nil {
+		return nil, 0, err
+	}
 	_, workerOnly := nv.(noise.WorkerOnly)
 	// With the cavity priors, the temperature reads every label's worker
 	// without the label (heldOut).
@@ -449,7 +453,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		}
 	}
 	r.Distribution = q.Probs
-	r.Method += fmt.Sprintf("%s, %s; label distributions %s", cebNote, truth, how)
+	r.Method += fmt.Sprintf("%s%s, %s; label distributions %s", cebNote, precNote, truth, how)
 	return r, r.LogLikelihood, nil
 }
 

@@ -95,21 +95,33 @@ func (b Bayes) cavityPriors(ctx context.Context, d *data.Dataset, set model.Sett
 	if rounds == 0 {
 		return r, nv, "", nil
 	}
-	plural := "s"
-	if rounds == 1 {
-		plural = ""
-	}
-	note := fmt.Sprintf(", shared priors by cavity empirical Bayes (%d round%s, %d iterations)", rounds, plural, iters)
+	note := ", shared priors by cavity empirical Bayes" + roundsNote(rounds, iters)
 	r.Iterations = first.Iterations + iters
 	r.Evaluations = first.Evaluations + evals
 	r.Runtime = first.Runtime + runtime
 	return r, nv, note, nil
 }
 
+// roundsNote returns " (N round(s), M iterations)" for a note of rounds
+// of refits.
+func roundsNote(rounds, iters int) string {
+	plural := "s"
+	if rounds == 1 {
+		plural = ""
+	}
+	return fmt.Sprintf(" (%d round%s, %d iterations)", rounds, plural, iters)
+}
+
 // withPriors refits d with the shared priors' state st held (the tail of
 // the posterior's parameters), from the posterior parameters base (the
 // collapsed fit's worker pseudo-counts).
 func (b Bayes) withPriors(ctx context.Context, d *data.Dataset, set model.Settings, base, st []float64, weight data.TaskWeights) (*model.Result, noise.Variational, error) {
+	return b.withHeld(ctx, d, set, base, st, nil, weight)
+}
+
+// withHeld is withPriors holding only the values of st at the positions
+// held (nil: all of them); the others start from st and are learned.
+func (b Bayes) withHeld(ctx context.Context, d *data.Dataset, set model.Settings, base, st []float64, held []int, weight data.TaskWeights) (*model.Result, noise.Variational, error) {
 	next, err := b.posterior(d)
 	if err != nil {
 		return nil, nil, err
@@ -119,7 +131,7 @@ func (b Bayes) withPriors(ctx context.Context, d *data.Dataset, set model.Settin
 	copy(start[at:], st)
 	fixed := make([]bool, len(start))
 	for i := at; i < len(fixed); i++ {
-		fixed[i] = true
+		fixed[i] = held == nil || slices.Contains(held, i-at)
 	}
 	js := set
 	js.Start, js.Fixed = start, fixed
@@ -129,12 +141,15 @@ func (b Bayes) withPriors(ctx context.Context, d *data.Dataset, set model.Settin
 
 // settled reports whether every value of next is within cebSettle of
 // last's, relative to the larger; never for a nil last.
-func settled(last, next []float64) bool {
+func settled(last, next []float64) bool { return settledWithin(last, next, cebSettle) }
+
+// settledWithin is settled with the relative tolerance tol.
+func settledWithin(last, next []float64, tol float64) bool {
 	if last == nil {
 		return false
 	}
 	for i, x := range next {
-		if math.Abs(x-last[i]) > cebSettle*max(math.Abs(x), math.Abs(last[i])) {
+		if math.Abs(x-last[i]) > tol*max(math.Abs(x), math.Abs(last[i])) {
 			return false
 		}
 	}

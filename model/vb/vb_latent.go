@@ -100,10 +100,12 @@ func (v *vbLA) objects(c *vbChunk, nv noise.Variational) {
 	prod := num.NewProduct()
 	scalar := 2 <= k && k <= 4 && !v.generic // a form of vb_la_gen.go
 	if t, ok := nv.(tabled); ok && scalar && !v.untabled {
-		switch k {
-		case 2:
+		switch {
+		case k == 2 && v.gold == nil && !c.frozen && num.UnfusedVectorised():
+			v.objects2Pairs(c, t.Table(), ep, &prod)
+		case k == 2:
 			v.objects2Table(c, t.Table(), ep, &prod)
-		case 3:
+		case k == 3:
 			v.objects3Table(c, t.Table(), ep, &prod)
 		default:
 			v.objects4Table(c, t.Table(), ep, &prod)

@@ -1,5 +1,7 @@
 package dsmix
 
+import "github.com/consensuslab/consensus/noise/internal/dirichlet"
+
 // CoinCounts returns the one-coin kind's a + c_w and a + b + c_w + e_w of
 // worker w: the pseudo-counts of its accuracy's Beta posterior and their
 // sum.
@@ -44,4 +46,37 @@ func (x *Mix) CavityMean(w, y int, right float64, r, p []float64) {
 		}
 		p[z] = m*p[z] + mo*v + mc*vc
 	}
+}
+
+// SampledPrecision returns the precision κ of the errors of the one-coin
+// and per-class kinds (K > 2), one for both, that maximises the
+// likelihood of the workers' errors averaged over sets sets of
+// whole-number counts, each worker weighted by its probability of either
+// kind: draw(s, counts) adds every worker's counts C_w(z, y) of set s into
+// counts (W×K×K, row-major, zeroed before the call). Expected counts,
+// which spread a label's errors over every class its task might be, look
+// alike across workers and run a precision to its cap
+// (dirichlet.Sampled); the average of the likelihood over counts drawn
+// from the task posteriors is the EM objective of the precision with the
+// workers' errors integrated out. One precision for both kinds: apart,
+// the per-class kind's came out below the one-coin kind's on crowds of
+// light workers, and the fit moved to worse kinds (sparse-many, seed 1:
+// accuracy 0.797 with both at 23, 0.785 at 23 and 20). It returns 0
+// without the per-class kind.
+func (x *Mix) SampledPrecision(k, sets int, draw func(s int, counts []int32)) float64 {
+	cl := x.cls
+	if cl == nil {
+		return 0
+	}
+	var errs dirichlet.Sampled
+	counts := make([]int32, len(x.m)*k*k)
+	for s := range sets {
+		clear(counts)
+		draw(s, counts)
+		for w, m := range x.m {
+			off := counts[w*k*k : (w+1)*k*k]
+			errs.Add(k, off, max(1-m, 0)/float64(sets))
+		}
+	}
+	return errs.Precision(x.mu, minSharedPrior, maxSharedConcentration)
 }

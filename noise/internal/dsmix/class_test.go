@@ -159,3 +159,30 @@ func TestMixClassPriorGradient(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldPrecisions checks that Learn leaves the errors' precisions as
+// they are while HoldPrecisions holds them, and learns the other values
+// under them: on classCounts's crowd the precisions move from a start of
+// 5 when free, and stay at 5 held while the kinds' shares are learned.
+func TestHoldPrecisions(t *testing.T) {
+	for _, held := range []bool{false, true} {
+		const light, class, adv = 200, 40, 10
+		acc, k := classCounts(light, class, adv, 50)
+		x := New(light+class+adv, k, DefaultPriorDiag, DefaultPriorOff)
+		x.cls.one.Kap, x.cls.cls.Kap = 5, 5
+		x.Counts(acc, k, func(z, y int) float64 { return 1 })
+		x.HoldPrecisions(held)
+		rho := x.rho
+		for range 20 {
+			x.Learn(k)
+		}
+		moved := x.cls.one.Kap != 5 || x.cls.cls.Kap != 5
+		t.Logf("held %v: κ_o %.4g, κ_c %.4g, ρ %.3f → %.3f", held, x.cls.one.Kap, x.cls.cls.Kap, rho, x.rho)
+		if moved == held {
+			t.Errorf("held %v: precisions %.4g and %.4g, want them moved only when free", held, x.cls.one.Kap, x.cls.cls.Kap)
+		}
+		if x.rho == rho {
+			t.Errorf("held %v: the full kind's share stayed at %.3f, want it learned", held, rho)
+		}
+	}
+}

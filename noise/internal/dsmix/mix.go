@@ -64,7 +64,14 @@ type Mix struct {
 	// cls holds the per-class kind and the errors' precisions; nil at
 	// K = 2.
 	cls *dsClass
+	// kapHeld says that Learn leaves the errors' precisions as they are
+	// (HoldPrecisions).
+	kapHeld bool
 }
+
+// HoldPrecisions sets whether Learn leaves the errors' precisions κ_o and
+// κ_c as they are (K > 2): held, the other values are learned under them.
+func (x *Mix) HoldPrecisions(held bool) { x.kapHeld = held }
 
 // Bounds of the mixture's hyperparameters and the steps of their fixed
 // point a pass.
@@ -204,7 +211,7 @@ const countsBlock = 64
 func (x *Mix) Learn(k int) {
 	cl := x.cls
 	u := make([]float64, len(x.m))
-	if cl != nil {
+	if cl != nil && !x.kapHeld {
 		// One step on each precision, from the kinds' probabilities and
 		// values under the current ones; a step of less than mixTol of
 		// the precision is not taken, which spares refreshing the values.

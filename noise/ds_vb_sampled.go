@@ -1,0 +1,74 @@
+package noise
+
+import (
+	"math/rand/v2"
+
+	"github.com/consensuslab/consensus/noise/internal/dsmix"
+)
+
+// PrecisionSampler is an optional interface of a Variational posterior
+// whose workers' errors (the one-coin and per-class kinds' of DS.Averaged
+// at K > 2) have a precision learned from expected counts, which can run
+// to its cap where tasks have few labels: a label's expected errors spread
+// over every class its task might be, and look alike across workers.
+type PrecisionSampler interface {
+	// PrecisionsCollapsed reports whether an errors' precision the fit
+	// learned is at its cap.
+	PrecisionsCollapsed() bool
+	// SampledPrecisions returns the state of the shared priors (the tail
+	// of Params after the worker rows) with the errors' precisions set to
+	// the maximiser of their likelihood averaged over sets of counts, each
+	// set drawn with every task's class from its row of probs (J×K) by a
+	// generator seeded with seed, and the positions of the precisions in
+	// the state.
+	SampledPrecisions(probs []float64, seed uint64) (state []float64, at []int)
+}
+
+var _ PrecisionSampler = (*dsVB)(nil)
+
+// precisionSets is the number of sets of counts SampledPrecisions draws.
+const precisionSets = 16
+
+// PrecisionsCollapsed reports whether, at K > 2 under DS.Averaged, κ_o or
+// κ_c is within 10⁻³ of dsmix.MaxConcentration (PrecisionSampler).
+func (v *dsVB) PrecisionsCollapsed() bool {
+	if v.mix == nil || v.beta != nil || v.e.k < 3 {
+		return false
+	}
+	st := v.mix.State(nil, v.e.k, v.prior)
+	const at = (1 - 1e-3) * dsmix.MaxConcentration
+	n := len(st)
+	return st[n-2] >= at || st[n-1] >= at
+}
+
+// SampledPrecisions is the PrecisionSampler's method: κ_o = κ_c by
+// dsmix.Mix.SampledPrecision, the rest of the state as it is.
+func (v *dsVB) SampledPrecisions(probs []float64, seed uint64) ([]float64, []int) {
+	k := v.e.k
+	d := v.e.d
+	st := v.mix.State(nil, k, v.prior)
+	n := len(st)
+	draw := func(s int, counts []int32) {
+		rng := rand.New(rand.NewPCG(seed, uint64(s)))
+		for j := range d.NumTasks() {
+			z := drawClass(rng, probs[j*k:(j+1)*k])
+			for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
+				counts[(int(d.Worker[i])*k+z)*k+int(d.Label[i])]++
+			}
+		}
+	}
+	kap := v.mix.SampledPrecision(k, precisionSets, draw)
+	st[n-2], st[n-1] = kap, kap
+	return st, []int{n - 2, n - 1}
+}
+
+// drawClass draws a class from the distribution p.
+func drawClass(rng *rand.Rand, p []float64) int {
+	u := rng.Float64()
+	for z, x := range p[:len(p)-1] {
+		if u -= x; u < 0 {
+			return z
+		}
+	}
+	return len(p) - 1
+}
