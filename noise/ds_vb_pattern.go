@@ -115,3 +115,34 @@ func dmEvidence(beta []float64, z int, off float64, cs, ns []float64, scratch *[
 	}
 	return ll
 }
+
+// PatternReporter is an optional interface of a Variational posterior
+// whose shared prior learns the crowd's pattern of confusion
+// (PatternPriorer).
+type PatternReporter interface {
+	// PatternFound reports whether the learned prior keeps a pattern of
+	// errors in some row: pseudo-counts off the diagonal that differ.
+	PatternFound() bool
+}
+
+var _ PatternReporter = (*dsVB)(nil)
+
+// PatternFound reports whether some row β_z of the learned prior has
+// errors of unequal pseudo-counts, kept by symmetricUnlessSupported
+// (PatternReporter); false under a fixed prior.
+func (v *dsVB) PatternFound() bool {
+	if v.beta == nil {
+		return false
+	}
+	k := v.e.k
+	for z := range k {
+		row := v.beta[z*k : (z+1)*k]
+		ref := row[(z+1)%k]
+		for y, b := range row {
+			if y != z && math.Abs(b-ref) > 1e-9*ref {
+				return true
+			}
+		}
+	}
+	return false
+}

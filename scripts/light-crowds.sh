@@ -12,11 +12,12 @@
 # CROWDS=pairs scores instead the crowds of two labels a task at K = 4 and 5: Dawid-Skene workers (10 to
 # 100, busy or of skewed activity), on which the default takes its workers' errors' precisions from
 # drawn counts (model/vb/sampled.go), with one-coin workers and three labels a task beside them, where
-# it does not.
+# it does not. CROWDS=patterns scores two-label crowds at K = 3, 5 and 10 whose errors fall on
+# neighbouring classes, on which the default keeps the crowd's learned pattern (Bayes.pairsFallback).
 #
 # Usage: scripts/light-crowds.sh [SEED...]      (default seeds 1 2 3)
 #   MODELS="default mv vb-la-ds ebcc"          env override of the models
-#   CROWDS=pairs                               env: the two-label crowds instead
+#   CROWDS=pairs|patterns                      env: the two-label crowds instead
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +41,16 @@ if [ "${CROWDS:-light}" = pairs ]; then
     "--model la-ds --labels-per-object 2 --workers 10 --objects 2000 --classes 5"
     "--model la-onecoin --labels-per-object 2 --workers 30 --objects 2000 --classes 4 --activity 0.8"
     "--model la-ds --labels-per-object 3 --workers 30 --objects 2000 --classes 4 --activity 0.8"
+  )
+elif [ "${CROWDS:-light}" = patterns ]; then
+  crowds=(
+    "--model la-ds --labels-per-object 2 --workers 100 --objects 3000 --classes 10 --activity 1 --error-decay 1"
+    "--model la-ds --labels-per-object 2 --workers 100 --objects 3000 --classes 5 --activity 1 --error-decay 1"
+    "--model la-ds --labels-per-object 2 --workers 2000 --objects 3000 --classes 5 --error-decay 1"
+    "--model la-ds --labels-per-object 2 --workers 2000 --objects 3000 --classes 10 --error-decay 2 --class-prior 0.3,0.2,0.1,0.1,0.08,0.07,0.05,0.04,0.03,0.03"
+    "--model la-ds --labels-per-object 2 --workers 200 --objects 3000 --classes 3 --activity 0.5 --error-decay 1 --spammers 0.2"
+    "--model la-ds --labels-per-object 2 --workers 50 --objects 3000 --classes 5 --error-decay 1 --adversaries 0.1"
+    "--regime many-classes --labels-per-object 2"
   )
 fi
 

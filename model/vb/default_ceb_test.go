@@ -112,3 +112,30 @@ func TestDefaultSampledPrecisions(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultPairsPattern checks the default model on tasks of two labels
+// at K = 10 whose errors fall on neighbouring classes (error decay 1;
+// 3,000 tasks among 100 Dawid-Skene workers of activity 1/rank, seed 1):
+// the learned pattern of confusion is kept (Bayes.pairsFallback), where
+// the fixed one made tasks whose two labels agree too sure (accuracy
+// 0.7677, ECE 0.073; with the drawn precisions 0.7837, 0.102). With the
+// pattern: 0.7900, ECE 0.026. The default must keep it, with the
+// calibration error at most 0.035 and the accuracy at least 0.785.
+func TestDefaultPairsPattern(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 6,000 labels")
+	}
+	c := sim.Settings{Tasks: 3000, Workers: 100, LabelsPerTask: 2, Classes: 10, Activity: 1,
+		Params: sim.DSParams{ErrorDecay: 1}, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1}
+	gold, bayes, fits := fitSim(t, c, model.DefaultModel)
+	acc := func(p []float64) float64 { return must(metrics.Accuracy(p, 10, gold, 1)) }
+	def := fits[model.DefaultModel]
+	a, ece := acc(def.Probs), must(metrics.ECE(def.Probs, 10, gold, 10))
+	t.Logf("default %.4f (ECE %.4f), Bayes limit %.4f; %s", a, ece, acc(bayes), def.Method)
+	if strings.Contains(def.Method, "prior fixed") {
+		t.Errorf("method %q: want the learned pattern kept", def.Method)
+	}
+	if a < 0.785 || ece > 0.035 {
+		t.Errorf("default accuracy %.4f, ECE %.4f; want at least 0.785 and at most 0.035", a, ece)
+	}
+}
