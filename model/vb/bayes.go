@@ -201,7 +201,7 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mo
 // of the workers; the final stage's bound leaves the workers out).
 func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set model.Settings, weight data.TaskWeights) (*model.Result, float64, error) {
 	var note string
-	if sp, ok := b.Noise.(noise.SharedPriorer); ok && !crossed(d) {
+	if sp, ok := b.Noise.(noise.SharedPriorer); ok && !d.Crossed() {
 		// No two workers label one task: nothing tells a worker's accuracy
 		// from the prior, and a prior learned from the workers runs to
 		// certainty, every label its task's truth (p = 0.9995 at K = 2,
@@ -211,7 +211,7 @@ func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set model.Settings,
 			b.Noise = fixed
 			note = ", the workers' prior fixed (no task has labels of two workers)"
 		}
-	} else if pp, ok := b.Noise.(noise.PatternPriorer); ok && !tripled(d) && d.NumClasses() == 2 {
+	} else if pp, ok := b.Noise.(noise.PatternPriorer); ok && !d.Tripled() && d.NumClasses() == 2 {
 		// Most labels are on tasks of one or two workers, which do not
 		// identify the crowd's pattern of confusion (noise.PatternPriorer):
 		// a learned one ran to a class prior and an asymmetric confusion
@@ -255,54 +255,11 @@ const pairsNote = ", the confusion rows' prior fixed (most labels are on tasks o
 func (b Bayes) pairsFallback(d *data.Dataset, nv noise.Variational) (noise.Model, bool) {
 	pp, ok := b.Noise.(noise.PatternPriorer)
 	pr, ok2 := nv.(noise.PatternReporter)
-	if !ok || !ok2 || d.NumClasses() < 3 || tripled(d) || pr.PatternFound() {
+	if !ok || !ok2 || d.NumClasses() < 3 || d.Tripled() || pr.PatternFound() {
 		return nil, false
 	}
 	fixed := pp.WithFixedPattern()
 	return fixed, fixed != b.Noise
-}
-
-// tripled reports whether at least half of d's labels are on tasks with
-// labels of three or more workers.
-func tripled(d *data.Dataset) bool {
-	var on int
-	for j := range d.NumTasks() {
-		workers, _ := d.TaskLabels(j)
-		if distinct3(workers) {
-			on += len(workers)
-		}
-	}
-	return 2*on >= d.NumLabels()
-}
-
-// distinct3 reports whether workers holds at least three different
-// workers.
-func distinct3(workers []int32) bool {
-	var seen [2]int32
-	n := 0
-	for _, w := range workers {
-		if !slices.Contains(seen[:n], w) {
-			if n == 2 {
-				return true
-			}
-			seen[n] = w
-			n++
-		}
-	}
-	return false
-}
-
-// crossed reports whether some task of d has labels of two workers.
-func crossed(d *data.Dataset) bool {
-	for j := range d.NumTasks() {
-		workers, _ := d.TaskLabels(j)
-		for _, w := range workers[min(1, len(workers)):] {
-			if w != workers[0] {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // fitWith is fitFrom with b's noise model as it is.

@@ -68,7 +68,7 @@ const (
 func (b Bayes) cavityPriors(ctx context.Context, d *data.Dataset, set model.Settings, nv noise.Variational, r *model.Result, weight data.TaskWeights) (*model.Result, noise.Variational, string, error) {
 	ceb, ok := nv.(noise.CavityPriorer)
 	cp, ok2 := nv.(noise.CavityProber)
-	if !ok || !ok2 || set.Start != nil || set.Fixed != nil || !ceb.Collapsed() || medianLabels(d) > cebLight || medianTaskLabels(d) < cebTaskLabels {
+	if !ok || !ok2 || set.Start != nil || set.Fixed != nil || !ceb.Collapsed() || d.UpperMedianWorkerLabels() > cebLight || d.UpperMedianTaskLabels() < cebTaskLabels {
 		return r, nv, "", nil
 	}
 	first, base := r, nv.Params(nil)
@@ -154,35 +154,6 @@ func settledWithin(last, next []float64, tol float64) bool {
 		}
 	}
 	return true
-}
-
-// medianLabels returns the median number of labels of d's workers with
-// any.
-func medianLabels(d *data.Dataset) int {
-	n := make([]int, d.NumWorkers())
-	for _, w := range d.Worker {
-		n[w]++
-	}
-	return upperMedian(slices.DeleteFunc(n, func(c int) bool { return c == 0 }))
-}
-
-// medianTaskLabels returns the median number of labels of d's tasks.
-func medianTaskLabels(d *data.Dataset) int {
-	n := make([]int, d.NumTasks())
-	for j := range n {
-		n[j] = d.Offsets[j+1] - d.Offsets[j]
-	}
-	return upperMedian(n)
-}
-
-// upperMedian sorts n and returns its middle value (the upper of the two
-// middle ones of an even count), or 0 for none.
-func upperMedian(n []int) int {
-	if len(n) == 0 {
-		return 0
-	}
-	slices.Sort(n)
-	return n[len(n)/2]
 }
 
 // heldOut returns the conditional of every label's worker without the

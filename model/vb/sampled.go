@@ -47,7 +47,7 @@ const (
 func (b Bayes) sampledPrecisions(ctx context.Context, d *data.Dataset, set model.Settings, nv noise.Variational, r *model.Result, weight data.TaskWeights) (*model.Result, noise.Variational, string, error) {
 	ps, ok := nv.(noise.PrecisionSampler)
 	cp, ok2 := nv.(noise.CavityProber)
-	if !ok || !ok2 || set.Start != nil || set.Fixed != nil || tripled(d) || !ps.PrecisionsCollapsed() {
+	if !ok || !ok2 || set.Start != nil || set.Fixed != nil || d.Tripled() || !ps.PrecisionsCollapsed() {
 		return r, nv, "", nil
 	}
 	first := r
