@@ -61,6 +61,29 @@ func BenchmarkCavityPriorsFit(b *testing.B) {
 	}
 }
 
+// BenchmarkPairsFit measures whole fits of the default model against
+// vb-la-ds on the sparse-many regime at 2·10⁵ tasks of two labels (K = 10,
+// 300 workers of activity 1/rank), where the fit is redone in rounds with
+// the errors' precisions from drawn counts (sampledPrecisions) after the
+// fit with the learned pattern (pairsFallback). It reports the CPU seconds
+// of a fit (cpu-s/op) and its passes (iters):
+//
+//	go test ./model/vb -run '^$' -bench 'PairsFit' -benchtime 1x
+func BenchmarkPairsFit(b *testing.B) {
+	c, err := sim.Regime("sparse-many", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Tasks = 200_000
+	d, _, err := sim.Simulate(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"vb-la-ds", model.DefaultModel} {
+		b.Run(name, func(b *testing.B) { benchFit(b, name, d) })
+	}
+}
+
 // benchFit fits d by the model called name b.N times and reports the CPU
 // seconds of a fit (cpu-s/op) and its passes (iters).
 func benchFit(b *testing.B, name string, d *data.Dataset) {
