@@ -29,8 +29,11 @@ var _ PrecisionSampler = (*dsVB)(nil)
 // precisionSets is the number of sets of counts SampledPrecisions draws.
 const precisionSets = 16
 
-// PrecisionsCollapsed reports whether, at K > 2 under DS.Averaged, κ_o or
-// κ_c is within 10⁻³ of dsmix.MaxConcentration (PrecisionSampler).
+// PrecisionsCollapsed reports whether, at K > 2 under DS.Averaged with the
+// prior's pattern fixed (uniform errors; DS.WithFixedPattern), κ_o or κ_c
+// is within 10⁻³ of dsmix.MaxConcentration (PrecisionSampler). Around a
+// learned pattern a precision at its cap holds the workers' errors to the
+// crowd's, which the counts then support.
 func (v *dsVB) PrecisionsCollapsed() bool {
 	if v.mix == nil || v.beta != nil || v.e.k < 3 {
 		return false

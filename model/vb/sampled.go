@@ -25,8 +25,9 @@ const (
 // sampledPrecisions refits the LA fit r of the default form with the
 // workers' errors' precisions (noise.PrecisionSampler) estimated from
 // counts drawn from the task posteriors, where most labels are on tasks of
-// one or two workers (the confusion's pattern fixed, uniform) and the
-// fit's precisions ran to their cap. Expected counts spread every label's
+// one or two workers, the confusion's pattern is fixed at uniform errors
+// (pairsFallback: the crowd shows none) and the fit's precisions ran to
+// their cap. Expected counts spread every label's
 // errors over the classes its task might be, so that the workers' errors
 // look uniform: on K = 5 with 2,000 tasks of two labels among 10
 // Dawid-Skene workers whose errors differ (seed 3) the capped fit held
@@ -37,7 +38,9 @@ const (
 // (dsmix.Mix.SampledPrecision); a round takes that step (over-relaxed,
 // sampledRelax) at the cavity posteriors of the last fit's tasks and
 // refits with the precisions held and the rest of the shared priors
-// learned, until the step is below sampledSettle. On one-coin workers,
+// learned, until the step is below sampledSettle. Every round draws with
+// the same seed, so that two rounds' steps differ by their fits only. On
+// one-coin workers,
 // whose errors are uniform, the drawn counts keep the precisions at
 // their cap and no round is run. With three labels a task and more the
 // learned pattern holds the crowd's errors and the expected counts are
