@@ -31,9 +31,12 @@ func (v *dsVB) Collapsed() bool {
 	}
 	// The state at K = 2: β_00, β_01, β_10, β_11, ρ, a, b.
 	st := v.mix.State(nil, 2, v.prior)
-	const at = (1 - 1e-3) * dsmix.MaxConcentration
-	return st[0]+st[1] >= at || st[2]+st[3] >= at || st[5]+st[6] >= at
+	return atCap(st[0]+st[1]) || atCap(st[2]+st[3]) || atCap(st[5]+st[6])
 }
+
+// atCap reports whether a concentration is within 10⁻³ of
+// dsmix.MaxConcentration, the cap that a collapse runs it to.
+func atCap(c float64) bool { return c >= (1-1e-3)*dsmix.MaxConcentration }
 
 var _ CavityPriorer = (*dsVB)(nil)
 

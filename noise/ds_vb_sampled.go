@@ -3,7 +3,7 @@ package noise
 import (
 	"math/rand/v2"
 
-	"github.com/consensuslab/consensus/noise/internal/dsmix"
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // PrecisionSampler is an optional interface of a Variational posterior
@@ -31,17 +31,16 @@ const precisionSets = 16
 
 // PrecisionsCollapsed reports whether, at K > 2 under DS.Averaged with the
 // prior's pattern fixed (uniform errors; DS.WithFixedPattern), κ_o or κ_c
-// is within 10⁻³ of dsmix.MaxConcentration (PrecisionSampler). Around a
-// learned pattern a precision at its cap holds the workers' errors to the
-// crowd's, which the counts then support.
+// is at its cap (atCap; PrecisionSampler). Around a learned pattern a
+// precision at its cap holds the workers' errors to the crowd's, which the
+// counts then support.
 func (v *dsVB) PrecisionsCollapsed() bool {
 	if v.mix == nil || v.beta != nil || v.e.k < 3 {
 		return false
 	}
 	st := v.mix.State(nil, v.e.k, v.prior)
-	const at = (1 - 1e-3) * dsmix.MaxConcentration
 	n := len(st)
-	return st[n-2] >= at || st[n-1] >= at
+	return atCap(st[n-2]) || atCap(st[n-1])
 }
 
 // SampledPrecisions is the PrecisionSampler's method: κ_o = κ_c by
@@ -54,7 +53,7 @@ func (v *dsVB) SampledPrecisions(probs []float64, seed uint64) ([]float64, []int
 	draw := func(s int, counts []int32) {
 		rng := rand.New(rand.NewPCG(seed, uint64(s)))
 		for j := range d.NumTasks() {
-			z := drawClass(rng, probs[j*k:(j+1)*k])
+			z := num.Pick(rng, probs[j*k:(j+1)*k], 1)
 			for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
 				counts[(int(d.Worker[i])*k+z)*k+int(d.Label[i])]++
 			}
@@ -63,15 +62,4 @@ func (v *dsVB) SampledPrecisions(probs []float64, seed uint64) ([]float64, []int
 	kap := v.mix.SampledPrecision(k, precisionSets, draw)
 	st[n-2], st[n-1] = kap, kap
 	return st, []int{n - 2, n - 1}
-}
-
-// drawClass draws a class from the distribution p.
-func drawClass(rng *rand.Rand, p []float64) int {
-	u := rng.Float64()
-	for z, x := range p[:len(p)-1] {
-		if u -= x; u < 0 {
-			return z
-		}
-	}
-	return len(p) - 1
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // Crowd describes a simulated crowd of Dawid-Skene workers of three kinds:
@@ -138,14 +139,14 @@ func (c Crowd) Simulate() (*Simulated, error) {
 		s.Truth[j] = z
 		clear(seen)
 		for len(seen) < c.LabelsPerTask {
-			w := pick(rng, weight, total)
+			w := num.Pick(rng, weight, total)
 			if seen[w] {
 				continue
 			}
 			seen[w] = true
 			task = append(task, int32(j))
 			worker = append(worker, int32(w))
-			label = append(label, uint16(pick(rng, s.Confusion[(w*k+z)*k:(w*k+z+1)*k], 1)))
+			label = append(label, uint16(num.Pick(rng, s.Confusion[(w*k+z)*k:(w*k+z+1)*k], 1)))
 		}
 	}
 	d, err := data.FromIndices(names("t", c.Tasks), names("w", c.Workers), names("c", k), task, worker, label)
@@ -154,18 +155,6 @@ func (c Crowd) Simulate() (*Simulated, error) {
 	}
 	s.Data = d
 	return s, nil
-}
-
-// pick draws an index with probability weight[i]/total.
-func pick(rng *rand.Rand, weight []float64, total float64) int {
-	u := rng.Float64() * total
-	for i, x := range weight {
-		u -= x
-		if u < 0 {
-			return i
-		}
-	}
-	return len(weight) - 1
 }
 
 // names returns prefix0, prefix1, … (n of them).

@@ -13,6 +13,7 @@ import (
 	"github.com/consensuslab/consensus/internal/pool"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -194,12 +195,12 @@ func simulateFrom(p *Posterior, seed, b uint64) (*data.Dataset, []float64) {
 		Offsets: d.Offsets, Worker: d.Worker, Label: make([]uint16, len(d.Label))}
 	truth := make([]float64, d.NumTasks()*k)
 	for j := range d.Tasks {
-		z := pick(rng, p.Probs[j*k:(j+1)*k], 1)
+		z := num.Pick(rng, p.Probs[j*k:(j+1)*k], 1)
 		o := truth[j*k : (j+1)*k]
 		copy(o, prior)
 		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
 			w := int(d.Worker[i])
-			y := pick(rng, means[(w*k+z)*k:(w*k+z+1)*k], 1)
+			y := num.Pick(rng, means[(w*k+z)*k:(w*k+z+1)*k], 1)
 			out.Label[i] = uint16(y)
 			for zz := range k {
 				o[zz] += math.Log(means[(w*k+zz)*k+y])

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -31,7 +32,7 @@ func (o Oracle) Answer(j, w int) int {
 	k := o.Sim.Data.NumClasses()
 	rng := rand.New(rand.NewPCG(o.Seed^0x6f7261636c65, uint64(j)<<32|uint64(uint32(w))))
 	z := o.Sim.Truth[j]
-	return pick(rng, o.Sim.Confusion[(w*k+z)*k:(w*k+z+1)*k], 1)
+	return num.Pick(rng, o.Sim.Confusion[(w*k+z)*k:(w*k+z+1)*k], 1)
 }
 
 // SimSettings are the settings of Simulation. The zero value is the
