@@ -53,6 +53,9 @@ func (m DS) NewVariational(d *data.Dataset) Variational {
 	}
 	if m.Averaged && k > 1 {
 		v.mix = dsmix.New(d.NumWorkers(), k, diag, off)
+		if v.beta != nil && k > 2 {
+			v.pat = startPrior(k, diag, off)
+		}
 	}
 	return v
 }
@@ -85,6 +88,12 @@ type dsVB struct {
 	// beta holds the prior's rows β_z, K×K, when they are estimated by
 	// empirical Bayes (DS.SharedPrior); nil: diag and off.
 	beta []float64
+	// pat holds rows like beta's, learned from the workers better than
+	// chance, whose errors' shape is the pattern of the one-coin and
+	// per-class kinds (K > 2 with mix and beta; nil otherwise). It is
+	// learned at every Update and is not part of the state Params
+	// carries.
+	pat []float64
 	// mix averages every worker over kinds of confusion matrix
 	// (DS.Averaged); nil: full matrices only.
 	mix *dsmix.Mix
@@ -111,6 +120,16 @@ func (v *dsVB) prior(z, y int) float64 {
 		return v.diag
 	}
 	return v.off
+}
+
+// patternPrior returns the rows whose errors' shape is the pattern μ_z of
+// the one-coin and per-class kinds (dsmix.Mix.Counts): pat where it is
+// learned, otherwise the prior's own rows.
+func (v *dsVB) patternPrior() func(z, y int) float64 {
+	if v.pat == nil {
+		return v.prior
+	}
+	return func(z, y int) float64 { return v.pat[z*v.e.k+y] }
 }
 
 func (v *dsVB) Start(freq data.TaskWeights) {
@@ -164,7 +183,7 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 		acc[countAt(base, k, z, y)] = params[r] - v.prior(z, y)
 	}
 	if v.mix != nil {
-		v.mix.Counts(acc, k, v.prior)
+		v.mix.Counts(acc, k, v.prior, v.patternPrior())
 		v.mix.Weights()
 	}
 	if exact {
@@ -185,7 +204,7 @@ func (v *dsVB) Update(acc []float64) float64 {
 	}
 	if v.mix != nil {
 		if learn {
-			v.mix.Counts(acc, v.e.k, v.prior)
+			v.mix.Counts(acc, v.e.k, v.prior, v.patternPrior())
 			v.mix.Learn(v.e.k)
 		}
 		if len(v.fixed) > len(v.lam) {
@@ -193,7 +212,7 @@ func (v *dsVB) Update(acc []float64) float64 {
 			// all); they are put back, and the kinds weighed under them
 			// (for K > 2 Weights refits the kinds' shares).
 			v.setMixState(v.mix.State(nil, v.e.k, v.prior))
-			v.mix.Counts(acc, v.e.k, v.prior)
+			v.mix.Counts(acc, v.e.k, v.prior, v.patternPrior())
 			v.mix.Weights()
 		}
 	}
@@ -256,36 +275,58 @@ const (
 // row; this fixed point, stopped early, does neither.) For K > 2 the row's
 // errors then keep their pattern only where the counts support it
 // (symmetricUnlessSupported).
+//
+// With the kinds of worker at K > 2 it also learns, the same way, the rows
+// pat whose errors the one-coin and per-class kinds follow, from every
+// worker's counts weighted by its probability of being better than chance
+// (betterThanChance): the full kind's prior is the whole crowd's, the
+// pattern of errors the honest workers'.
 func (v *dsVB) learnPrior(acc []float64) {
 	k := v.e.k
+	w := len(v.lam) / (k * k)
+	learnRows(v.beta, acc, k, w, nil)
+	if v.pat != nil {
+		learnRows(v.pat, acc, k, w, betterThanChance(acc, k, w))
+	}
+}
+
+// learnRows is learnPrior's fixed point on the rows rows (K×K) from the
+// expected counts acc of the w workers, K×K each, every worker's terms of
+// the likelihood weighted by omega (nil: 1 each); a worker of weight 0 is
+// left out.
+func learnRows(rows, acc []float64, k, w int, omega []float64) {
 	k2 := k * k
-	w := len(v.lam) / k2
 	row := make([]float64, k)
 	// A row's counts of the workers with any, K each, and their sums:
 	// they do not change during the steps, and ψ(β_z(y)) is taken once a
 	// step for all workers (m[y] of them count label y), not once a
 	// worker.
-	cs, ns := make([]float64, 0, w*k), make([]float64, 0, w)
+	cs, ns, ws := make([]float64, 0, w*k), make([]float64, 0, w), make([]float64, 0, w)
 	m, psiB := make([]float64, k), make([]float64, k)
 	args := make([]float64, 0, w*(k+1))
 	for z := range k {
-		beta := v.beta[z*k : (z+1)*k]
-		cs, ns = cs[:0], ns[:0]
+		beta := rows[z*k : (z+1)*k]
+		cs, ns, ws = cs[:0], ns[:0], ws[:0]
 		clear(m)
-		for base := 0; base < w*k2; base += k2 {
+		for i, base := 0, 0; base < w*k2; i, base = i+1, base+k2 {
 			var n float64
 			for y := range k {
 				n += max(acc[countAt(base, k, z, y)], 0)
 			}
-			if n > 0 {
+			wi := 1.0
+			if omega != nil {
+				wi = omega[i]
+			}
+			if n > 0 && wi > 0 {
 				for y := range k {
 					c := max(acc[countAt(base, k, z, y)], 0)
 					cs = append(cs, c)
 					if c > 0 {
-						m[y]++
+						m[y] += wi
 					}
 				}
 				ns = append(ns, n)
+				ws = append(ws, wi)
 			}
 		}
 		for range sharedPriorSteps {
@@ -305,20 +346,21 @@ func (v *dsVB) learnPrior(acc []float64) {
 				args = append(args, n+sb)
 			}
 			num.DigammaTo(args, args)
-			var den float64
+			var den, sw float64
 			clear(row)
 			at := 0
 			for i := range ns {
 				for y, c := range cs[i*k : (i+1)*k] {
 					if c > 0 {
-						row[y] += args[at]
+						row[y] += ws[i] * args[at]
 						at++
 					}
 				}
-				den += args[at]
+				den += ws[i] * args[at]
+				sw += ws[i]
 				at++
 			}
-			den -= float64(len(ns)) * psb
+			den -= sw * psb
 			if den <= 0 {
 				break
 			}
@@ -343,7 +385,7 @@ func (v *dsVB) learnPrior(acc []float64) {
 				break
 			}
 		}
-		symmetricUnlessSupported(beta, cs, ns, z, &args)
+		symmetricUnlessSupported(beta, cs, ns, ws, z, &args)
 	}
 }
 
@@ -554,6 +596,9 @@ func (v *dsVB) Hold(fixed []bool) {
 		// the rest of it is learned under them.
 		n := len(fixed)
 		v.mix.HoldPrecisions(v.e.k > 2 && fixed[n-2] && fixed[n-1])
+		// And the shares ρ and ρ_c, at n − 8 and n − 5: held, the kinds
+		// are weighed under them.
+		v.mix.HoldShares(v.e.k > 2 && fixed[n-8] && fixed[n-5])
 	}
 }
 

@@ -89,7 +89,7 @@ func TestCavityProbs(t *testing.T) {
 				} else {
 					// The kinds' counts without the label, their
 					// probabilities and priors as they were.
-					v.mix.Counts(counts(i), k, v.prior)
+					v.mix.Counts(counts(i), k, v.prior, v.patternPrior())
 					for z := range k {
 						base := (int(w)*k + z) * k
 						s := sum(v.lam[base:base+k]) - r[z]
@@ -100,7 +100,7 @@ func TestCavityProbs(t *testing.T) {
 						v.mix.Mean(int(w), z, false, row)
 						want[z] = row[y]
 					}
-					v.mix.Counts(counts(-1), k, v.prior)
+					v.mix.Counts(counts(-1), k, v.prior, v.patternPrior())
 				}
 				for z := range k {
 					if math.Abs(got[z]-want[z]) > 1e-12 {

@@ -3,6 +3,8 @@ package noise
 import (
 	"math"
 
+	"gonum.org/v1/gonum/mathext"
+
 	"github.com/consensuslab/consensus/internal/num"
 )
 
@@ -39,7 +41,7 @@ import (
 //
 // cs holds the W_z workers' K counts of the row each and ns their sums, as
 // learnPrior gathers them; scratch is a buffer it may grow.
-func symmetricUnlessSupported(beta, cs, ns []float64, z int, scratch *[]float64) {
+func symmetricUnlessSupported(beta, cs, ns, ws []float64, z int, scratch *[]float64) {
 	k := len(beta)
 	if k <= 2 || len(ns) == 0 {
 		return
@@ -51,8 +53,12 @@ func symmetricUnlessSupported(beta, cs, ns []float64, z int, scratch *[]float64)
 		}
 	}
 	off /= float64(k - 1)
-	gain := dmEvidence(beta, -1, 0, cs, ns, scratch) - dmEvidence(beta, z, off, cs, ns, scratch)
-	if gain >= float64(k-2)/2*math.Log(float64(len(ns))) {
+	gain := dmEvidence(beta, -1, 0, cs, ns, ws, scratch) - dmEvidence(beta, z, off, cs, ns, ws, scratch)
+	var sw float64
+	for _, w := range ws {
+		sw += w
+	}
+	if gain >= float64(k-2)/2*math.Log(max(sw, 1)) {
 		return
 	}
 	for y := range beta {
@@ -67,7 +73,7 @@ func symmetricUnlessSupported(beta, cs, ns []float64, z int, scratch *[]float64)
 // log Γ(Σβ + n_w) + Σ_y [log Γ(β_y + C_w(y)) − log Γ(β_y)], up to the
 // multinomial coefficients, which do not depend on β. With z ≥ 0 the row
 // is β with every value but β_z replaced by off.
-func dmEvidence(beta []float64, z int, off float64, cs, ns []float64, scratch *[]float64) float64 {
+func dmEvidence(beta []float64, z int, off float64, cs, ns, ws []float64, scratch *[]float64) float64 {
 	k := len(beta)
 	at := func(y int) float64 {
 		if z < 0 || y == z {
@@ -104,14 +110,19 @@ func dmEvidence(beta []float64, z int, off float64, cs, ns []float64, scratch *[
 	var ll float64
 	j := 0
 	for i := range ns {
+		var li float64
 		for y, c := range cs[i*k : (i+1)*k] {
 			if c > 0 {
-				ll += vals[j] - lgB[y]
+				li += vals[j] - lgB[y]
 				j++
 			}
 		}
-		ll += lgSum - vals[j]
+		li += lgSum - vals[j]
 		j++
+		if ws != nil {
+			li *= ws[i]
+		}
+		ll += li
 	}
 	return ll
 }
@@ -131,12 +142,16 @@ var _ PatternReporter = (*dsVB)(nil)
 // errors of unequal pseudo-counts, kept by symmetricUnlessSupported
 // (PatternReporter); false under a fixed prior.
 func (v *dsVB) PatternFound() bool {
-	if v.beta == nil {
+	rows := v.pat
+	if rows == nil {
+		rows = v.beta
+	}
+	if rows == nil {
 		return false
 	}
 	k := v.e.k
 	for z := range k {
-		row := v.beta[z*k : (z+1)*k]
+		row := rows[z*k : (z+1)*k]
 		ref := row[(z+1)%k]
 		for y, b := range row {
 			if y != z && math.Abs(b-ref) > 1e-9*ref {
@@ -145,4 +160,42 @@ func (v *dsVB) PatternFound() bool {
 		}
 	}
 	return false
+}
+
+// betterThanChance returns, for each of the w workers whose expected
+// counts acc holds (laid out as dsVB's), the weight of its counts in the
+// crowd's prior (learnPrior): for K > 2 the probability that its accuracy
+// exceeds chance, P(a_w > 1/K) with a_w ~ Beta(1 + c_w, 1 + e_w), c_w and
+// e_w its expected counts on and off the diagonal, and 1 at K = 2.
+//
+// Why: a worker worse than chance (an adversary, who reports a class
+// beside the one it saw) makes its errors by a rule of its own, and its
+// errors are many. Counted in the crowd's pattern of errors, which the
+// one-coin and per-class kinds of worker follow (dsmix.Mix), they skew it
+// towards its rule, and the honest workers' errors are then read as
+// falling there (K = 5, two labels a task, 50 workers of whom 5 report
+// the next class: honest workers' fitted P(z+1 | z) three times their
+// true one).
+func betterThanChance(acc []float64, k, w int) []float64 {
+	omega := make([]float64, w)
+	k2 := k * k
+	for i := range omega {
+		omega[i] = 1
+		if k <= 2 {
+			continue
+		}
+		var c, e float64
+		for z := range k {
+			for y := range k {
+				n := max(acc[countAt(i*k2, k, z, y)], 0)
+				if y == z {
+					c += n
+				} else {
+					e += n
+				}
+			}
+		}
+		omega[i] = 1 - mathext.RegIncBeta(1+c, 1+e, 1/float64(k))
+	}
+	return omega
 }

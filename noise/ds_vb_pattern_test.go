@@ -22,23 +22,13 @@ func TestSymmetricUnlessSupported(t *testing.T) {
 		}
 		return 1
 	}
-	neighbours := func(z, y int) float64 {
-		switch d := y - z; {
-		case d == 0:
-			return 6
-		case d == 1 || d == -1:
-			return 1.6
-		default:
-			return 0.2
-		}
-	}
 	for _, tc := range []struct {
 		name    string
 		prior   func(z, y int) float64
 		pattern bool
 	}{
 		{"symmetric", symmetric, false},
-		{"neighbours", neighbours, true},
+		{"neighbours", neighbourRows, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			acc := drawRowCounts(rand.New(rand.NewPCG(3, 4)), tc.prior, k, workers, perRow)
@@ -130,9 +120,86 @@ func TestDMEvidence(t *testing.T) {
 		{"pattern", -1, 0, beta},
 		{"symmetric around class 1", 1, off, []float64{off, 0.5, off, off}},
 	} {
-		got, want := dmEvidence(beta, tc.z, tc.off, cs, ns, &scratch), direct(tc.row)
+		got, want := dmEvidence(beta, tc.z, tc.off, cs, ns, nil, &scratch), direct(tc.row)
 		if math.Abs(got-want) > 1e-12*math.Abs(want) {
 			t.Errorf("%s: dmEvidence = %v, want %v", tc.name, got, want)
 		}
+	}
+}
+
+// TestPatternOfBetterThanChance checks the rows the one-coin and
+// per-class kinds take their pattern from (dsVB.pat): on a crowd of 360
+// workers whose errors fall on both neighbouring classes alike and 40
+// adversaries who report the class after the one they saw, rows learned
+// from every worker raise the errors on the next class above those on the
+// class before, and rows learned from the workers better than chance
+// (betterThanChance) do not; betterThanChance gives the adversaries weight
+// near 0, the others near 1, and every worker 1 at K = 2.
+func TestPatternOfBetterThanChance(t *testing.T) {
+	const k, honest, adversaries, perRow = 5, 360, 40, 12
+	next := func(z, y int) float64 {
+		switch y {
+		case (z + 1) % k:
+			return 12
+		case z:
+			return 0.3
+		}
+		return 1
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	acc := append(drawRowCounts(rng, neighbourRows, k, honest, perRow),
+		drawRowCounts(rng, next, k, adversaries, perRow)...)
+	omega := betterThanChance(acc, k, honest+adversaries)
+	for w, o := range omega {
+		if adv := w >= honest; adv && o > 0.05 || !adv && o < 0.9 {
+			t.Errorf("worker %d (adversary %t): weight %.3f", w, adv, o)
+		}
+	}
+	for _, o := range betterThanChance(make([]float64, 3*4), 2, 3) {
+		if o != 1 {
+			t.Errorf("K = 2: weight %v, want 1", o)
+		}
+	}
+	// The errors on the next class against those on the class before,
+	// over the rows with both.
+	skew := func(rows []float64) float64 {
+		var after, before float64
+		for z := 1; z < k-1; z++ {
+			after += rows[z*k+z+1]
+			before += rows[z*k+z-1]
+		}
+		return after / before
+	}
+	for _, tc := range []struct {
+		name   string
+		omega  []float64
+		lo, hi float64
+	}{
+		{"every worker", nil, 1.2, math.Inf(1)},
+		{"better than chance", omega, 0.85, 1.15},
+	} {
+		rows := startPrior(k, 2, 1)
+		for range 20 {
+			learnRows(rows, acc, k, honest+adversaries, tc.omega)
+		}
+		s := skew(rows)
+		t.Logf("%s: errors on the next class %.3f times those on the class before", tc.name, s)
+		if s < tc.lo || s > tc.hi {
+			t.Errorf("%s: errors on the next class %.3f times those on the class before, want in [%v, %v]", tc.name, s, tc.lo, tc.hi)
+		}
+	}
+}
+
+// neighbourRows is the prior of rows whose errors fall mostly on the
+// neighbouring classes: pseudo-count 6 on the diagonal, 1.6 next to it,
+// 0.2 elsewhere.
+func neighbourRows(z, y int) float64 {
+	switch d := y - z; {
+	case d == 0:
+		return 6
+	case d == 1 || d == -1:
+		return 1.6
+	default:
+		return 0.2
 	}
 }

@@ -133,7 +133,7 @@ func (x *Mix) kindsOf() {
 			lik = append(lik, cl.lik[3*w:3*w+3]...)
 		}
 	}
-	if len(lik) > 0 {
+	if len(lik) > 0 && !x.sharesHeld {
 		p := []float64{x.rho, cl.share, 1 - x.rho - cl.share}
 		num.MixtureWeights(lik, 3, minMixShare, p)
 		x.rho, cl.share = p[0], p[1]

@@ -78,7 +78,7 @@ func learned(passes int) *Mix {
 	const light, class, adv = 200, 40, 10
 	acc, k := classCounts(light, class, adv, 50)
 	x := New(light+class+adv, k, DefaultPriorDiag, DefaultPriorOff)
-	x.Counts(acc, k, func(z, y int) float64 { return 1 })
+	x.Counts(acc, k, func(z, y int) float64 { return 1 }, func(z, y int) float64 { return 1 })
 	for range passes {
 		x.Learn(k)
 	}
@@ -170,7 +170,7 @@ func TestHoldPrecisions(t *testing.T) {
 		acc, k := classCounts(light, class, adv, 50)
 		x := New(light+class+adv, k, DefaultPriorDiag, DefaultPriorOff)
 		x.cls.one.Kap, x.cls.cls.Kap = 5, 5
-		x.Counts(acc, k, func(z, y int) float64 { return 1 })
+		x.Counts(acc, k, func(z, y int) float64 { return 1 }, func(z, y int) float64 { return 1 })
 		x.HoldPrecisions(held)
 		rho := x.rho
 		for range 20 {

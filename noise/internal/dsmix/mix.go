@@ -13,8 +13,9 @@ import (
 // P(y | z) = a_wz for y = z and (1 − a_wz) ε_wz(y) otherwise, with every
 // a_wz ~ Beta(a_c, b_c). (At K = 2 a per-class worker is a full one.) The
 // errors of the one-coin and per-class kinds, ε_wz over the classes y ≠ z,
-// follow the crowd's pattern μ_z (the prior's β_z off the diagonal,
-// normalised; uniform under the fixed prior) up to the worker's own
+// follow the crowd's pattern μ_z (rows like the prior's β_z learned from
+// the workers better than chance, off the diagonal, normalised; uniform
+// under the fixed prior) up to the worker's own
 // counts: ε_wz ~ Dirichlet(κ μ_z), with a precision κ of each kind, κ_o
 // and κ_c (at K = 2, ε_wz = 1). A large κ holds a worker's errors to the
 // crowd's; a small one lets a busy worker's own pattern show. Given a
@@ -65,13 +66,18 @@ type Mix struct {
 	// K = 2.
 	cls *dsClass
 	// kapHeld says that Learn leaves the errors' precisions as they are
-	// (HoldPrecisions).
-	kapHeld bool
+	// (HoldPrecisions), sharesHeld the kinds' shares (HoldShares).
+	kapHeld, sharesHeld bool
 }
 
 // HoldPrecisions sets whether Learn leaves the errors' precisions κ_o and
 // κ_c as they are (K > 2): held, the other values are learned under them.
 func (x *Mix) HoldPrecisions(held bool) { x.kapHeld = held }
+
+// HoldShares sets whether the kinds' shares ρ and ρ_c stay as they are
+// when the workers' probabilities of the kinds are set (K > 2, where
+// Weights otherwise solves the shares for the evidences).
+func (x *Mix) HoldShares(held bool) { x.sharesHeld = held }
 
 // Bounds of the mixture's hyperparameters and the steps of their fixed
 // point a pass.
@@ -96,9 +102,11 @@ func New(w, k int, diag, off float64) *Mix {
 	return x
 }
 
-// counts sets every worker's counts and full-kind evidence from the
-// expected counts acc (laid out as dsVB's) under the prior rows prior.
-func (x *Mix) Counts(acc []float64, k int, prior func(z, y int) float64) {
+// Counts sets every worker's counts and full-kind evidence from the
+// expected counts acc (laid out as dsVB's) under the prior rows prior, and
+// the pattern μ_z of the other kinds' errors from the rows pattern (its
+// values off the diagonal, normalised).
+func (x *Mix) Counts(acc []float64, k int, prior, pattern func(z, y int) float64) {
 	k2 := k * k
 	// The prior's pseudo-counts, each row's sum and log B(β_z), once for
 	// all workers.
@@ -111,7 +119,7 @@ func (x *Mix) Counts(acc []float64, k int, prior func(z, y int) float64) {
 			lg, _ := math.Lgamma(pr[z*k+y])
 			lnB[z] += lg
 			if y != z {
-				s += pr[z*k+y]
+				s += pattern(z, y)
 			}
 		}
 		lg, _ := math.Lgamma(sums[z])
@@ -119,7 +127,7 @@ func (x *Mix) Counts(acc []float64, k int, prior func(z, y int) float64) {
 		for y := range k {
 			x.lpat[z*k+y], x.mu[z*k+y] = 0, 0
 			if y != z {
-				x.mu[z*k+y] = pr[z*k+y] / s
+				x.mu[z*k+y] = pattern(z, y) / s
 				x.lpat[z*k+y] = math.Log(x.mu[z*k+y])
 			}
 		}

@@ -63,7 +63,7 @@ func TestMixKinds(t *testing.T) {
 		}
 		return DefaultPriorOff
 	}
-	x.Counts(acc, k, prior)
+	x.Counts(acc, k, prior, prior)
 	x.Learn(k)
 	mean := func(lo, hi int) float64 {
 		var s float64
@@ -88,7 +88,7 @@ func TestMixKinds(t *testing.T) {
 func TestMixPriorGradient(t *testing.T) {
 	acc, k := mixCounts(200, 50, 20, 30)
 	x := New(220, k, DefaultPriorDiag, DefaultPriorOff)
-	x.Counts(acc, k, func(z, y int) float64 { return 1 })
+	x.Counts(acc, k, func(z, y int) float64 { return 1 }, func(z, y int) float64 { return 1 })
 	// A pass takes at most classSteps steps at K > 2; the fit carries the
 	// values over its passes.
 	for range 30 {
