@@ -63,9 +63,10 @@ func (x *Mix) CavityBetas(labels [][][2]float64) (a, b, ac, bc float64) {
 // by u (their probabilities of the kind), from the prior (a0, b0).
 func cavityBeta(labels [][][2]float64, u []float64, a0, b0 float64) (a, b float64) {
 	type worker struct {
-		u float64
-		e []float64 // E_w(m), scaled to a largest value of 1
-		n int
+		u  float64
+		m  []int     // the counts m whose E_w(m) is kept
+		le []float64 // log E_w(m) of each, scaled to a largest value of 1
+		n  int
 	}
 	var ws []worker
 	var total, all float64
@@ -96,7 +97,13 @@ func cavityBeta(labels [][][2]float64, u []float64, a0, b0 float64) (a, b float6
 			}
 			e = next
 		}
-		ws = append(ws, worker{u: u, e: e, n: len(ls)})
+		wk := worker{u: u, n: len(ls)}
+		for m, v := range e {
+			if v >= cebPrune { // e's largest value is 1
+				wk.m, wk.le = append(wk.m, m), append(wk.le, math.Log(v))
+			}
+		}
+		ws = append(ws, wk)
 		total += u
 	}
 	if total < betaKindWorkers || total < betaKindShare*all {
@@ -108,30 +115,45 @@ func cavityBeta(labels [][][2]float64, u []float64, a0, b0 float64) (a, b float6
 		s := min(math.Exp(t[1]), MaxConcentration)
 		return max(mu*s, MinPrior), max((1-mu)*s, MinPrior)
 	}
+	maxN := 0
+	for _, w := range ws {
+		maxN = max(maxN, w.n)
+	}
+	// Rising factorials' logarithms, log Γ(x + m) − log Γ(x) for m ≤ maxN,
+	// of a, b and a + b: log B(a + m, b + n − m) − log B(a, b) =
+	// la[m] + lb[n − m] − lab[n].
+	la, lb, lab := make([]float64, maxN+1), make([]float64, maxN+1), make([]float64, maxN+1)
+	rising := func(dst []float64, x float64) {
+		for m := 1; m < len(dst); m++ {
+			dst[m] = dst[m-1] + math.Log(x+float64(m-1))
+		}
+	}
 	negLL := func(t []float64) float64 {
 		a, b := ab(t)
-		lb, _ := math.Lgamma(a)
-		lb2, _ := math.Lgamma(b)
-		lab, _ := math.Lgamma(a + b)
-		base := lb + lb2 - lab
+		rising(la, a)
+		rising(lb, b)
+		rising(lab, a+b)
 		var ll float64
 		for _, w := range ws {
-			lsum, _ := math.Lgamma(a + b + float64(w.n))
-			var sum float64
-			for m, v := range w.e {
-				if v == 0 {
-					continue
-				}
-				l1, _ := math.Lgamma(a + float64(m))
-				l2, _ := math.Lgamma(b + float64(w.n-m))
-				sum += v * math.Exp(l1+l2-lsum-base)
+			top := math.Inf(-1)
+			for i, m := range w.m {
+				top = max(top, w.le[i]+la[m]+lb[w.n-m])
 			}
-			ll += w.u * math.Log(sum)
+			var sum float64
+			for i, m := range w.m {
+				sum += math.Exp(w.le[i] + la[m] + lb[w.n-m] - top)
+			}
+			ll += w.u * (top + math.Log(sum) - lab[w.n])
 		}
 		return -ll
 	}
 	start := []float64{math.Log(a0 / b0), math.Log(min(a0+b0, MaxConcentration*0.99))}
-	res, err := optimize.Minimize(optimize.Problem{Func: negLL}, start, &optimize.Settings{MajorIterations: 200}, &optimize.NelderMead{})
+	res, err := optimize.Minimize(optimize.Problem{Func: negLL}, start, &optimize.Settings{
+		MajorIterations: 200,
+		// Stop once ten iterations gain less than 10⁻⁶ in the log
+		// likelihood (gonum's default waits for a hundred).
+		Converger: &optimize.FunctionConverge{Absolute: 1e-6, Iterations: 10},
+	}, &optimize.NelderMead{})
 	if err != nil && res == nil {
 		return a0, b0
 	}
