@@ -3,7 +3,6 @@ package dsmix
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/consensuslab/consensus/data"
@@ -42,9 +41,9 @@ const (
 // likewise (a_c, b_c) of the per-class kind, its accuracies read as one
 // (u_w is the worker's probability of the kind); a kind whose workers
 // weigh less than betaKindWorkers, or betaKindShare of them all, keeps its
-// prior. labels holds every worker's labels' (r_i, s_i)
-// pairs. The concentration is at most MaxConcentration, every value at
-// least MinPrior.
+// prior. labels holds every worker's labels' pairs (r_i, s_i)
+// (CavityPairs). Every concentration is at most MaxConcentration, every
+// value at least MinPrior.
 func (x *Mix) CavityBetas(labels [][][2]float64) (a, b, ac, bc float64) {
 	cl := x.cls
 	if cl == nil {
@@ -163,44 +162,6 @@ func cavityBeta(labels [][][2]float64, u []float64, a0, b0 float64) (a, b float6
 // Pattern returns the crowd's pattern of errors μ_z(y) at z·K + y (0 on
 // the diagonal), as the last Counts set it.
 func (x *Mix) Pattern() []float64 { return x.mu }
-
-// BetterThanChance returns, for each of the w workers whose expected
-// counts acc holds (laid out as dsVB's), the weight of its counts in the
-// crowd's prior (noise's learnPrior): for K > 2 the probability that its accuracy
-// exceeds chance, P(a_w > 1/K) with a_w ~ Beta(1 + c_w, 1 + e_w), c_w and
-// e_w its expected counts on and off the diagonal, and 1 at K = 2.
-//
-// Why: a worker worse than chance (an adversary, who reports a class
-// beside the one it saw) makes its errors by a rule of its own, and its
-// errors are many. Counted in the crowd's pattern of errors, which the
-// one-coin and per-class kinds of worker follow (Mix), they skew it
-// towards its rule, and the honest workers' errors are then read as
-// falling there (K = 5, two labels a task, 50 workers of whom 5 report
-// the next class: honest workers' fitted P(z+1 | z) three times their
-// true one).
-func BetterThanChance(acc []float64, k, w int) []float64 {
-	omega := make([]float64, w)
-	k2 := k * k
-	for i := range omega {
-		omega[i] = 1
-		if k <= 2 {
-			continue
-		}
-		var c, e float64
-		for z := range k {
-			for y := range k {
-				n := max(acc[countAt(i*k2, k, z, y)], 0)
-				if y == z {
-					c += n
-				} else {
-					e += n
-				}
-			}
-		}
-		omega[i] = 1 - mathext.RegIncBeta(1+c, 1+e, 1/float64(k))
-	}
-	return omega
-}
 
 // CavityPairs returns every worker's labels' cavity pairs (r_i, s_i) of
 // Mix.CavityBetas under the pattern mu (μ_z(y) at z·K + y, Mix.Pattern):
