@@ -279,14 +279,14 @@ const (
 // With the kinds of worker at K > 2 it also learns, the same way, the rows
 // pat whose errors the one-coin and per-class kinds follow, from every
 // worker's counts weighted by its probability of being better than chance
-// (betterThanChance): the full kind's prior is the whole crowd's, the
+// (dsmix.BetterThanChance): the full kind's prior is the whole crowd's, the
 // pattern of errors the honest workers'.
 func (v *dsVB) learnPrior(acc []float64) {
 	k := v.e.k
 	w := len(v.lam) / (k * k)
 	learnRows(v.beta, acc, k, w, nil)
 	if v.pat != nil {
-		learnRows(v.pat, acc, k, w, betterThanChance(acc, k, w))
+		learnRows(v.pat, acc, k, w, dsmix.BetterThanChance(acc, k, w))
 	}
 }
 
@@ -580,6 +580,12 @@ func (m DS) SetWorkerPosterior(d *data.Dataset, vals, params []float64) error {
 // pseudo-count below the prior's (which Start has learned) is kept, at
 // least sharedFloor (noise.StartLoader).
 func (v *dsVB) LoadStart(params []float64) {
+	// The start's shares of the kinds are kept: weighing the kinds would
+	// solve them again from the start's counts.
+	if v.mix != nil {
+		v.mix.HoldShares(true)
+		defer v.mix.HoldShares(false)
+	}
 	v.loadParams(params, v.beta != nil)
 }
 
@@ -599,6 +605,7 @@ func (v *dsVB) Hold(fixed []bool) {
 		// And the shares ρ and ρ_c, at n − 8 and n − 5: held, the kinds
 		// are weighed under them.
 		v.mix.HoldShares(v.e.k > 2 && fixed[n-8] && fixed[n-5])
+		v.mix.HoldBetas(v.e.k > 2 && fixed[n-7] && fixed[n-6] && fixed[n-4] && fixed[n-3])
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distmv"
+
+	"github.com/consensuslab/consensus/noise/internal/dsmix"
 )
 
 // TestSymmetricUnlessSupported draws every worker's confusion rows from a
@@ -149,13 +151,13 @@ func TestPatternOfBetterThanChance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	acc := append(drawRowCounts(rng, neighbourRows, k, honest, perRow),
 		drawRowCounts(rng, next, k, adversaries, perRow)...)
-	omega := betterThanChance(acc, k, honest+adversaries)
+	omega := dsmix.BetterThanChance(acc, k, honest+adversaries)
 	for w, o := range omega {
 		if adv := w >= honest; adv && o > 0.05 || !adv && o < 0.9 {
 			t.Errorf("worker %d (adversary %t): weight %.3f", w, adv, o)
 		}
 	}
-	for _, o := range betterThanChance(make([]float64, 3*4), 2, 3) {
+	for _, o := range dsmix.BetterThanChance(make([]float64, 3*4), 2, 3) {
 		if o != 1 {
 			t.Errorf("K = 2: weight %v, want 1", o)
 		}

@@ -4,24 +4,34 @@ import (
 	"math/rand/v2"
 
 	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/noise/internal/dsmix"
 )
 
 // PrecisionSampler is an optional interface of a Variational posterior
-// whose workers' errors (the one-coin and per-class kinds' of DS.Averaged
-// at K > 2) have a precision learned from expected counts, which can run
-// to its cap where tasks have few labels: a label's expected errors spread
-// over every class its task might be, and look alike across workers.
+// whose workers' priors (the one-coin and per-class kinds' of DS.Averaged
+// at K > 2: their errors' precisions and their accuracies' Beta priors)
+// are learned from expected counts, which can run them to their caps
+// where tasks have few labels: a label's expected errors spread over every
+// class its task might be and look alike across workers, and a label is
+// credited with agreeing with its task's posterior, which it shaped.
 type PrecisionSampler interface {
 	// PrecisionsCollapsed reports whether an errors' precision the fit
-	// learned is at its cap.
+	// learned is at its cap, under the fixed pattern of errors.
 	PrecisionsCollapsed() bool
+	// BetasCollapsed reports whether a Beta prior's concentration the
+	// fit learned is at its cap.
+	BetasCollapsed() bool
 	// SampledPrecisions returns the state of the shared priors (the tail
-	// of Params after the worker rows) with the errors' precisions set to
-	// the maximiser of their likelihood averaged over sets of counts, each
-	// set drawn with every task's class from its row of probs (J×K) by a
-	// generator seeded with seed, and the positions of the precisions in
-	// the state.
-	SampledPrecisions(probs []float64, seed uint64) (state []float64, at []int)
+	// of Params after the worker rows) with, if kap, the errors'
+	// precisions set to the maximiser of their likelihood averaged over
+	// sets of counts, each set drawn with every task's class from its row
+	// of probs (the cavity posteriors, J×K) by a generator seeded with
+	// seed; and, if betas, the Beta priors set by cavity empirical Bayes,
+	// each label's class from its task's posterior post (J×K) without the
+	// label. It also returns the positions in the state of the precisions
+	// and of the values to hold with the Beta priors (the kinds' shares
+	// and the priors).
+	SampledPrecisions(post, probs []float64, seed uint64, kap, betas bool) (state []float64, kapAt, betaAt []int)
 }
 
 var _ PrecisionSampler = (*dsVB)(nil)
@@ -43,12 +53,26 @@ func (v *dsVB) PrecisionsCollapsed() bool {
 	return atCap(st[n-2]) || atCap(st[n-1])
 }
 
+// BetasCollapsed reports whether, at K > 2 under DS.Averaged, a + b or
+// a_c + b_c is at its cap (atCap; PrecisionSampler).
+func (v *dsVB) BetasCollapsed() bool {
+	if v.mix == nil || v.e.k < 3 {
+		return false
+	}
+	st := v.mix.State(nil, v.e.k, v.prior)
+	n := len(st)
+	return atCap(st[n-7]+st[n-6]) || atCap(st[n-4]+st[n-3])
+}
+
 // SampledPrecisions is the PrecisionSampler's method: κ_o = κ_c by
-// dsmix.Mix.SampledPrecision, the rest of the state as it is.
-func (v *dsVB) SampledPrecisions(probs []float64, seed uint64) ([]float64, []int) {
+// dsmix.Mix.SampledPrecision and the Beta priors by dsmix.Mix.CavityBetas
+// of the labels' cavity pairs (dsmix.CavityPairs), the rest of the state as it
+// is. With the Beta priors the kinds' shares ρ and ρ_c are held too: the
+// priors are each kind's, for its workers.
+func (v *dsVB) SampledPrecisions(post, probs []float64, seed uint64, kap, betas bool) (st []float64, kapAt, betaAt []int) {
 	k := v.e.k
 	d := v.e.d
-	st := v.mix.State(nil, k, v.prior)
+	st = v.mix.State(nil, k, v.prior)
 	n := len(st)
 	draw := func(s int, counts []int32) {
 		rng := rand.New(rand.NewPCG(seed, uint64(s)))
@@ -59,7 +83,14 @@ func (v *dsVB) SampledPrecisions(probs []float64, seed uint64) ([]float64, []int
 			}
 		}
 	}
-	kap := v.mix.SampledPrecision(k, precisionSets, draw)
-	st[n-2], st[n-1] = kap, kap
-	return st, []int{n - 2, n - 1}
+	if kap {
+		kp := v.mix.SampledPrecision(k, precisionSets, draw)
+		st[n-2], st[n-1] = kp, kp
+		kapAt = []int{n - 2, n - 1}
+	}
+	if betas {
+		st[n-7], st[n-6], st[n-4], st[n-3] = v.mix.CavityBetas(dsmix.CavityPairs(v.e.d, k, post, probs, v.mix.Pattern(), v.CavityProbs))
+		betaAt = []int{n - 8, n - 7, n - 6, n - 5, n - 4, n - 3}
+	}
+	return st, kapAt, betaAt
 }

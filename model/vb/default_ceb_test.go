@@ -68,17 +68,26 @@ func checkCavityPriors(t *testing.T, c sim.Settings, overMV, maxECE float64) {
 }
 
 // TestDefaultSampledPrecisions checks the default model on tasks of two
-// labels at K > 2, where the confusion's pattern is fixed and the
-// precision of the workers' errors around it, learned from expected
-// counts, runs to its cap. On Dawid-Skene workers whose errors differ
-// (K = 5, 2,000 tasks among 10 workers, seed 3) the capped fit holds every
-// worker's errors uniform: 0.7950, against vb-la-ds's 0.8305. The
-// precision from drawn counts gives 0.8265 (ECE 0.021): the default must
-// take it and come within 0.01 of vb-la-ds, with the calibration error at
-// most 0.025. On one-coin workers, whose errors are uniform (K =
-// 4, 2,000 tasks among 30 workers of skewed activity, seed 1), the drawn
-// counts keep the precision at its cap: the default (0.8285, ECE 0.026)
-// must stay 0.02 above vb-la-ds (0.7900), ECE at most 0.03.
+// labels at K > 2, where shared priors learned from expected counts run
+// to their caps (Bayes.sampledPrecisions):
+//   - The precision of the workers' errors around the fixed pattern: on
+//     Dawid-Skene workers whose errors differ (K = 5, 2,000 tasks among 10
+//     workers, seed 3) the capped fit holds every worker's errors uniform:
+//     0.7950, against vb-la-ds's 0.8305. The precision from drawn counts
+//     gives 0.8265 (ECE 0.021): the default must take it and come within
+//     0.01 of vb-la-ds, with the calibration error at most 0.025.
+//   - On one-coin workers, whose errors are uniform (K = 4, 2,000 tasks
+//     among 30 workers of skewed activity, seed 1), the drawn counts keep
+//     the precision at its cap, and the Beta priors are taken by cavity
+//     empirical Bayes: the default (0.8300, ECE 0.016; 0.8285, ECE 0.026
+//     with the capped priors) must stay 0.02 above vb-la-ds (0.7900), ECE
+//     at most 0.03.
+//   - The accuracies' Beta priors: with 20% spammers (K = 3, 3,000 tasks
+//     among 200 workers of activity 1/rank^0.5, error decay 1, seed 1) the
+//     capped priors fit every worker at the crowd's accuracy, spammers at
+//     0.65: 0.6993. By cavity empirical Bayes, 0.7367 (ECE 0.019); the
+//     default must take them and reach vb-la-ds's 0.7247, ECE at most
+//     0.03.
 func TestDefaultSampledPrecisions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 4,000 labels several times")
@@ -89,11 +98,14 @@ func TestDefaultSampledPrecisions(t *testing.T) {
 		overVBLA  float64 // the least accuracy over vb-la-ds's
 		maxECE    float64
 		wantDrawn bool // whether the precisions are taken from drawn counts
+		wantEB    bool // whether the Beta priors are taken by cavity empirical Bayes
 	}{
 		{"ds", sim.Settings{Tasks: 2000, Workers: 10, LabelsPerTask: 2, Classes: 5,
-			Noise: noise.DS{}, Latent: latent.LA{}, Seed: 3}, -0.01, 0.025, true},
+			Noise: noise.DS{}, Latent: latent.LA{}, Seed: 3}, -0.01, 0.025, true, false},
 		{"onecoin", sim.Settings{Tasks: 2000, Workers: 30, LabelsPerTask: 2, Classes: 4, Activity: 0.8,
-			Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}, 0.02, 0.03, false},
+			Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}, 0.02, 0.03, false, true},
+		{"spammers", sim.Settings{Tasks: 3000, Workers: 200, LabelsPerTask: 2, Classes: 3, Activity: 0.5, Spammers: 0.2,
+			Params: sim.DSParams{ErrorDecay: 1}, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1}, 0, 0.03, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			gold, bayes, fits := fitSim(t, c.crowd, model.DefaultModel, "vb-la-ds")
@@ -105,6 +117,9 @@ func TestDefaultSampledPrecisions(t *testing.T) {
 			t.Logf("default %.4f (ECE %.4f), vb-la-ds %.4f, Bayes limit %.4f; %s", a, ece, l, acc(bayes), def.Method)
 			if drawn := strings.Contains(def.Method, "from drawn counts"); drawn != c.wantDrawn {
 				t.Errorf("method %q: precisions from drawn counts %v, want %v", def.Method, drawn, c.wantDrawn)
+			}
+			if eb := strings.Contains(def.Method, "priors by cavity empirical Bayes"); eb != c.wantEB {
+				t.Errorf("method %q: Beta priors by cavity empirical Bayes %v, want %v", def.Method, eb, c.wantEB)
 			}
 			if a < l+c.overVBLA || ece > c.maxECE {
 				t.Errorf("default accuracy %.4f, ECE %.4f; want at least vb-la-ds's %.4f %+g, ECE at most %g", a, ece, l, c.overVBLA, c.maxECE)

@@ -66,13 +66,18 @@ type Mix struct {
 	// K = 2.
 	cls *dsClass
 	// kapHeld says that Learn leaves the errors' precisions as they are
-	// (HoldPrecisions), sharesHeld the kinds' shares (HoldShares).
-	kapHeld, sharesHeld bool
+	// (HoldPrecisions), sharesHeld the kinds' shares (HoldShares),
+	// betaHeld the Beta priors (HoldBetas).
+	kapHeld, sharesHeld, betaHeld bool
 }
 
 // HoldPrecisions sets whether Learn leaves the errors' precisions κ_o and
 // κ_c as they are (K > 2): held, the other values are learned under them.
 func (x *Mix) HoldPrecisions(held bool) { x.kapHeld = held }
+
+// HoldBetas sets whether Learn leaves the Beta priors of the accuracies,
+// (a, b) and (a_c, b_c), as they are (K > 2).
+func (x *Mix) HoldBetas(held bool) { x.betaHeld = held }
 
 // HoldShares sets whether the kinds' shares ρ and ρ_c stay as they are
 // when the workers' probabilities of the kinds are set (K > 2, where
@@ -269,10 +274,16 @@ func (x *Mix) Learn(k int) {
 					cl.u[w*k+z] = m
 				}
 			}
-			var ac, bc float64
-			a, b, ac, bc = x.priorsStep(u)
+			ac, bc := cl.a, cl.b
+			if !x.betaHeld {
+				a, b, ac, bc = x.priorsStep(u)
+			}
 			done = done && still(rc, cl.share) && still(ac, cl.a) && still(bc, cl.b)
 			cl.share, cl.a, cl.b = rc, ac, bc
+		}
+		if x.betaHeld && cl != nil {
+			a, b = x.a, x.b
+			done = still(rho, x.rho) && still(rc, cl.share)
 		}
 		done = done && still(a, x.a) && still(b, x.b)
 		x.rho, x.a, x.b = rho, a, b
