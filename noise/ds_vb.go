@@ -598,14 +598,20 @@ func (v *dsVB) Hold(fixed []bool) {
 	v.fixed, v.heldState = fixed, nil
 	if v.mix != nil && len(fixed) > len(v.lam) {
 		v.heldState = v.mix.State(nil, v.e.k, v.prior)
-		// At K > 2 the state ends with the precisions κ_o and κ_c: held,
-		// the rest of it is learned under them.
+		// At K > 2 the precisions, the kinds' shares and the Beta priors
+		// held: the rest of the state is learned under them.
 		n := len(fixed)
-		v.mix.HoldPrecisions(v.e.k > 2 && fixed[n-2] && fixed[n-1])
-		// And the shares ρ and ρ_c, at n − 8 and n − 5: held, the kinds
-		// are weighed under them.
-		v.mix.HoldShares(v.e.k > 2 && fixed[n-8] && fixed[n-5])
-		v.mix.HoldBetas(v.e.k > 2 && fixed[n-7] && fixed[n-6] && fixed[n-4] && fixed[n-3])
+		held := func(tails ...int) bool {
+			for _, t := range tails {
+				if !fixed[n-t] {
+					return false
+				}
+			}
+			return v.e.k > 2
+		}
+		v.mix.HoldPrecisions(held(dsmix.TailKapO, dsmix.TailKapC))
+		v.mix.HoldShares(held(dsmix.TailRho, dsmix.TailRhoC))
+		v.mix.HoldBetas(held(dsmix.TailA, dsmix.TailB, dsmix.TailAC, dsmix.TailBC))
 	}
 }
 

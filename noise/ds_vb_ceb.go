@@ -50,8 +50,8 @@ const cavityWorkers = 2000
 // CavityPrior is the cavity empirical Bayes of the averaged posterior at
 // K = 2 with an estimated prior (dsmix.CavityEB): each label's cavity
 // probability of class 0 is its task's cavity posterior divided by the
-// label's own factor, CavityProbs's, normalised; the likelihood is that of
-// at most cavityWorkers workers. The state of any other posterior is not
+// label's own factor, CavityProbs's, normalised (dsmix.LabelCavities); the
+// likelihood is that of at most cavityWorkers workers. The state of any other posterior is not
 // estimated so (nil, false).
 func (v *dsVB) CavityPrior(probs, cav []float64) ([]float64, bool) {
 	const k = 2
@@ -59,23 +59,8 @@ func (v *dsVB) CavityPrior(probs, cav []float64) ([]float64, bool) {
 		return nil, false
 	}
 	d := v.e.d
-	nl := d.NumLabels()
-	q0 := make([]float64, nl)
-	var p []float64
-	for j := range d.NumTasks() {
-		lo, hi := d.Offsets[j], d.Offsets[j+1]
-		if n := int(hi-lo) * k; cap(p) < n {
-			p = make([]float64, n)
-		}
-		p = p[:int(hi-lo)*k]
-		v.CavityProbs(j, probs[j*k:(j+1)*k], p)
-		c := cav[j*k : (j+1)*k]
-		for i := lo; i < hi; i++ {
-			f := p[(i-lo)*k : (i-lo+1)*k]
-			a, b := c[0]/max(f[0], cavityFloor), c[1]/max(f[1], cavityFloor)
-			q0[i] = a / (a + b)
-		}
-	}
+	q0 := make([]float64, d.NumLabels())
+	dsmix.LabelCavities(d, k, probs, cav, v.CavityProbs, func(i int, q []float64) { q0[i] = q[0] })
 	var eb dsmix.CavityEB
 	var ys []int
 	var qs []float64

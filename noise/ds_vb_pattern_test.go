@@ -135,7 +135,7 @@ func TestDMEvidence(t *testing.T) {
 // adversaries who report the class after the one they saw, rows learned
 // from every worker raise the errors on the next class above those on the
 // class before, and rows learned from the workers better than chance
-// (betterThanChance) do not; betterThanChance gives the adversaries weight
+// (dsmix.BetterThanChance) do not; it gives the adversaries weight
 // near 0, the others near 1, and every worker 1 at K = 2.
 func TestPatternOfBetterThanChance(t *testing.T) {
 	const k, honest, adversaries, perRow = 5, 360, 40, 12

@@ -50,7 +50,7 @@ func (v *dsVB) PrecisionsCollapsed() bool {
 	}
 	st := v.mix.State(nil, v.e.k, v.prior)
 	n := len(st)
-	return atCap(st[n-2]) || atCap(st[n-1])
+	return atCap(st[n-dsmix.TailKapO]) || atCap(st[n-dsmix.TailKapC])
 }
 
 // BetasCollapsed reports whether, at K > 2 under DS.Averaged, a + b or
@@ -61,7 +61,7 @@ func (v *dsVB) BetasCollapsed() bool {
 	}
 	st := v.mix.State(nil, v.e.k, v.prior)
 	n := len(st)
-	return atCap(st[n-7]+st[n-6]) || atCap(st[n-4]+st[n-3])
+	return atCap(st[n-dsmix.TailA]+st[n-dsmix.TailB]) || atCap(st[n-dsmix.TailAC]+st[n-dsmix.TailBC])
 }
 
 // SampledPrecisions is the PrecisionSampler's method: κ_o = κ_c by
@@ -85,12 +85,13 @@ func (v *dsVB) SampledPrecisions(post, probs []float64, seed uint64, kap, betas 
 	}
 	if kap {
 		kp := v.mix.SampledPrecision(k, precisionSets, draw)
-		st[n-2], st[n-1] = kp, kp
-		kapAt = []int{n - 2, n - 1}
+		kapAt = []int{n - dsmix.TailKapO, n - dsmix.TailKapC}
+		st[kapAt[0]], st[kapAt[1]] = kp, kp
 	}
 	if betas {
-		st[n-7], st[n-6], st[n-4], st[n-3] = v.mix.CavityBetas(dsmix.CavityPairs(v.e.d, k, post, probs, v.mix.Pattern(), v.CavityProbs))
-		betaAt = []int{n - 8, n - 7, n - 6, n - 5, n - 4, n - 3}
+		a, b, ac, bc := v.mix.CavityBetas(dsmix.CavityPairs(v.e.d, k, post, probs, v.mix.Pattern(), v.CavityProbs))
+		st[n-dsmix.TailA], st[n-dsmix.TailB], st[n-dsmix.TailAC], st[n-dsmix.TailBC] = a, b, ac, bc
+		betaAt = []int{n - dsmix.TailRho, n - dsmix.TailA, n - dsmix.TailB, n - dsmix.TailRhoC, n - dsmix.TailAC, n - dsmix.TailBC}
 	}
 	return st, kapAt, betaAt
 }

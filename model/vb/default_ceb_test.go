@@ -141,7 +141,7 @@ func TestDefaultSampledPrecisions(t *testing.T) {
 //     per-class kinds learned from every worker, the adversaries skewed it
 //     towards the next class and honest workers' errors were read as
 //     falling there (0.7493, ECE 0.063; vb-la-ds 0.7770); learned from the
-//     workers better than chance (noise.betterThanChance), 0.7690, ECE
+//     workers better than chance (dsmix.BetterThanChance), 0.7690, ECE
 //     0.024. The default must reach 0.765 with an ECE of at most 0.035.
 func TestDefaultPairsPattern(t *testing.T) {
 	if testing.Short() {

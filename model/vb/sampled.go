@@ -82,13 +82,7 @@ func (b Bayes) sampledPrecisions(ctx context.Context, d *data.Dataset, set model
 	first := r
 	var rounds, iters, evals int
 	var runtime time.Duration
-	// The fixed point of the step, log κ ↦ log F(κ), by its sign: g =
-	// log F − log κ is negative at the cap; steps of sampledRelax times g
-	// go on until g changes sign, then false position within the bracket
-	// (the step can jump where the kinds change, and over-relaxed steps
-	// then cycle around the jump). The Beta priors take their plain steps.
-	var lo, hi [2]float64 // (log κ, g) where g > 0 and g < 0
-	haveLo, haveHi := false, false
+	var search kapSearch
 	kapMoved := false // whether a round moved the precisions
 	for rounds < sampledRounds {
 		cur := nv.Params(nil)
@@ -102,34 +96,20 @@ func (b Bayes) sampledPrecisions(ctx context.Context, d *data.Dataset, set model
 		}
 		if drawKap {
 			x := math.Log(max(cur[off+kapAt[0]], cur[off+kapAt[1]]))
-			g := math.Log(st[kapAt[0]]) - x
-			if g > 0 {
-				lo, haveLo = [2]float64{x, g}, true
-			} else {
-				hi, haveHi = [2]float64{x, g}, true
-			}
-			if !(math.Abs(g) <= sampledSettle || (haveLo && haveHi && hi[0]-lo[0] <= sampledSettle)) {
-				settled, kapMoved = false, true
-				to := x + g
-				if rounds > 0 {
-					to = x + sampledRelax*g
-				}
-				if haveLo && haveHi {
-					to = lo[0] - lo[1]*(hi[0]-lo[0])/(hi[1]-lo[1])
-				}
-				for _, i := range kapAt {
+			to, moved := search.next(x, math.Log(st[kapAt[0]])-x, rounds)
+			kapMoved = kapMoved || moved
+			settled = settled && !moved
+			for _, i := range kapAt {
+				st[i] = cur[off+i] // settled: as they are
+				if moved {
 					st[i] = math.Exp(to) // the posterior clamps it
-				}
-			} else {
-				for _, i := range kapAt {
-					st[i] = cur[off+i]
 				}
 			}
 		}
 		if settled {
 			break
 		}
-		// From the last fit's pseudo-counts, with the precisions held.
+		// From the last fit's pseudo-counts, with the new values held.
 		nr, next, err := b.withHeld(ctx, d, set, cur, st, append(kapAt, betaAt...), weight)
 		if err != nil {
 			return nil, nil, "", err
@@ -153,4 +133,36 @@ func (b Bayes) sampledPrecisions(ctx context.Context, d *data.Dataset, set model
 		what = append(what, "the accuracies' priors by cavity empirical Bayes")
 	}
 	return r, nv, ", " + strings.Join(what, " and ") + roundsNote(rounds, iters), nil
+}
+
+// kapSearch finds the precisions' fixed point log κ ↦ log F(κ) over the
+// rounds of sampledPrecisions by the sign of g = log F − log κ, negative
+// at the cap: steps of g, then of sampledRelax times g until g changes
+// sign, then false position within the bracket (the step can jump where
+// the kinds change, and over-relaxed steps then cycle around the jump).
+type kapSearch struct {
+	lo, hi         [2]float64 // (log κ, g) where g > 0 and g < 0
+	haveLo, haveHi bool
+}
+
+// next returns the log κ of the next round from the current one, x, whose
+// step is g in round round, and whether it moves: false once g or the
+// bracket is within sampledSettle.
+func (s *kapSearch) next(x, g float64, round int) (float64, bool) {
+	if g > 0 {
+		s.lo, s.haveLo = [2]float64{x, g}, true
+	} else {
+		s.hi, s.haveHi = [2]float64{x, g}, true
+	}
+	bracketed := s.haveLo && s.haveHi
+	if math.Abs(g) <= sampledSettle || (bracketed && s.hi[0]-s.lo[0] <= sampledSettle) {
+		return x, false
+	}
+	switch {
+	case bracketed:
+		return s.lo[0] - s.lo[1]*(s.hi[0]-s.lo[0])/(s.hi[1]-s.lo[1]), true
+	case round > 0:
+		return x + sampledRelax*g, true
+	}
+	return x + g, true
 }

@@ -80,11 +80,7 @@ func cavityBeta(labels [][][2]float64, u []float64, a0, b0 float64) (a, b float6
 		ls = ls[:min(len(ls), betaWorkerLabels)]
 		e := []float64{1}
 		for _, rs := range ls {
-			next := make([]float64, len(e)+1)
-			for m, v := range e {
-				next[m] += v * rs[1]
-				next[m+1] += v * rs[0]
-			}
+			next := addTrial(e, rs[0], rs[1])
 			top := 0.0
 			for _, v := range next {
 				top = max(top, v)
@@ -165,13 +161,33 @@ func (x *Mix) Pattern() []float64 { return x.mu }
 
 // CavityPairs returns every worker's labels' cavity pairs (r_i, s_i) of
 // Mix.CavityBetas under the pattern mu (μ_z(y) at z·K + y, Mix.Pattern):
-// each label's cavity probabilities q_i(z), its task's cavity posterior cav
-// (J×K) divided by the label's own factor and normalised, give r_i =
-// q_i(y_i) and s_i = Σ_{z≠y_i} q_i(z) μ_z(y_i). factors(j, r, p) writes
-// the factors of task j's labels, K each, given its posterior r (a row of
-// post, J×K), as noise.CavityProber's CavityProbs does.
+// each label's cavity probabilities q_i(z) (LabelCavities) give r_i =
+// q_i(y_i) and s_i = Σ_{z≠y_i} q_i(z) μ_z(y_i).
 func CavityPairs(d *data.Dataset, k int, post, cav, mu []float64, factors func(j int, r, p []float64)) [][][2]float64 {
 	out := make([][][2]float64, d.NumWorkers())
+	LabelCavities(d, k, post, cav, factors, func(i int, q []float64) {
+		y := int(d.Label[i])
+		var right, wrong float64
+		for z, v := range q {
+			if z == y {
+				right = v
+			} else {
+				wrong += v * mu[z*k+y]
+			}
+		}
+		w := d.Worker[i]
+		out[w] = append(out[w], [2]float64{right, wrong})
+	})
+	return out
+}
+
+// LabelCavities calls f, for every label i of d in order, with the
+// label's cavity probabilities q_i(z) of its task's classes: its task's
+// cavity posterior cav (J×K) divided by the label's own factor and
+// normalised. factors(j, r, p) writes the factors of task j's labels, K
+// each, given its posterior r (a row of post, J×K), as
+// noise.CavityProber's CavityProbs does. q is reused from call to call.
+func LabelCavities(d *data.Dataset, k int, post, cav []float64, factors func(j int, r, p []float64), f func(i int, q []float64)) {
 	var p []float64
 	q := make([]float64, k)
 	for j := range d.NumTasks() {
@@ -183,28 +199,20 @@ func CavityPairs(d *data.Dataset, k int, post, cav, mu []float64, factors func(j
 		factors(j, post[j*k:(j+1)*k], p)
 		c := cav[j*k : (j+1)*k]
 		for i := lo; i < hi; i++ {
-			f := p[(i-lo)*k : (i-lo+1)*k]
+			fi := p[(i-lo)*k : (i-lo+1)*k]
 			var s float64
 			for z := range k {
-				q[z] = c[z] / max(f[z], cavityFloor)
+				q[z] = c[z] / max(fi[z], cavityFloor)
 				s += q[z]
 			}
-			y := int(d.Label[i])
-			var right, wrong float64
 			for z := range k {
-				if z == y {
-					right = q[z] / s
-				} else {
-					wrong += q[z] / s * mu[z*k+y]
-				}
+				q[z] /= s
 			}
-			w := d.Worker[i]
-			out[w] = append(out[w], [2]float64{right, wrong})
+			f(i, q)
 		}
 	}
-	return out
 }
 
-// cavityFloor bounds a label's factor below in CavityPairs, against
+// cavityFloor bounds a label's factor below in LabelCavities, against
 // division by zero.
 const cavityFloor = 1e-12

@@ -127,10 +127,17 @@ func (e *CavityEB) Add(y []int, q0 []float64) {
 // poissonBinomial returns the distribution of a count dist with one more
 // trial of success probability p.
 func poissonBinomial(dist []float64, p float64) []float64 {
+	return addTrial(dist, p, 1-p)
+}
+
+// addTrial returns the weights of a count dist after one more trial that
+// adds 1 with weight right and 0 with weight wrong (not necessarily
+// summing to 1).
+func addTrial(dist []float64, right, wrong float64) []float64 {
 	out := make([]float64, len(dist)+1)
 	for c, v := range dist {
-		out[c] += v * (1 - p)
-		out[c+1] += v * p
+		out[c] += v * wrong
+		out[c+1] += v * right
 	}
 	return out
 }

@@ -80,8 +80,8 @@ func (x *Mix) HoldPrecisions(held bool) { x.kapHeld = held }
 func (x *Mix) HoldBetas(held bool) { x.betaHeld = held }
 
 // HoldShares sets whether the kinds' shares ρ and ρ_c stay as they are
-// when the workers' probabilities of the kinds are set (K > 2, where
-// Weights otherwise solves the shares for the evidences).
+// (K > 2): Learn leaves them, and Weights sets the workers' probabilities
+// of the kinds under them instead of solving them for the evidences.
 func (x *Mix) HoldShares(held bool) { x.sharesHeld = held }
 
 // Bounds of the mixture's hyperparameters and the steps of their fixed
@@ -264,7 +264,10 @@ func (x *Mix) Learn(k int) {
 			break
 		}
 		rho, rc := clampShares(s/n, sc/n, cl != nil)
-		var a, b float64
+		if x.sharesHeld && cl != nil {
+			rho, rc = x.rho, cl.share
+		}
+		a, b := x.a, x.b
 		done := still(rho, x.rho)
 		if cl == nil {
 			a, b = betaStep(x.a, x.b, x.c, x.e, u)
@@ -280,10 +283,6 @@ func (x *Mix) Learn(k int) {
 			}
 			done = done && still(rc, cl.share) && still(ac, cl.a) && still(bc, cl.b)
 			cl.share, cl.a, cl.b = rc, ac, bc
-		}
-		if x.betaHeld && cl != nil {
-			a, b = x.a, x.b
-			done = still(rho, x.rho) && still(rc, cl.share)
 		}
 		done = done && still(a, x.a) && still(b, x.b)
 		x.rho, x.a, x.b = rho, a, b
@@ -383,6 +382,20 @@ func (x *Mix) Blend(w, k int, held bool, elog []float64) float64 {
 	}
 	return kl
 }
+
+// The positions of the hyperparameters at K > 2 counted back from the end
+// of State's values: st[len(st)-TailA] is a, the one-coin prior's first
+// pseudo-count.
+const (
+	TailRho  = 8 // ρ, the full kind's share
+	TailA    = 7 // a
+	TailB    = 6 // b
+	TailRhoC = 5 // ρ_c, the per-class kind's share
+	TailAC   = 4 // a_c
+	TailBC   = 3 // b_c
+	TailKapO = 2 // κ_o
+	TailKapC = 1 // κ_c
+)
 
 // state appends the values the average is computed from, besides the
 // pseudo-counts: the prior's rows β_z (K×K, by prior), ρ, a and b, and for
