@@ -397,15 +397,18 @@ const (
 	TailKapC = 1 // κ_c
 )
 
-// state appends the values the average is computed from, besides the
-// pseudo-counts: the prior's rows β_z (K×K, by prior), ρ, a and b, and for
-// K > 2 the per-class kind's share ρ_c, a_c, b_c, κ_o and κ_c.
-func (x *Mix) State(dst []float64, k int, prior func(z, y int) float64) []float64 {
+// State appends the values the average is computed from, besides the
+// pseudo-counts: the prior's rows β_z (K×K, by prior), the rows pat whose
+// errors' shape is the kinds' pattern where they are learned apart from β
+// (K×K; nil: none), ρ, a and b, and for K > 2 the per-class kind's share
+// ρ_c, a_c, b_c, κ_o and κ_c.
+func (x *Mix) State(dst []float64, k int, prior func(z, y int) float64, pat []float64) []float64 {
 	for z := range k {
 		for y := range k {
 			dst = append(dst, prior(z, y))
 		}
 	}
+	dst = append(dst, pat...)
 	dst = append(dst, x.rho, x.a, x.b)
 	if cl := x.cls; cl != nil {
 		dst = append(dst, cl.share, cl.a, cl.b, cl.one.Kap, cl.cls.Kap)
@@ -413,18 +416,23 @@ func (x *Mix) State(dst []float64, k int, prior func(z, y int) float64) []float6
 	return dst
 }
 
-// setState sets the hyperparameters, and the prior's rows into beta if
-// it is not nil (an estimated prior), from what state wrote, each within
+// SetState sets the hyperparameters, the prior's rows into beta if it is
+// not nil (an estimated prior) and the pattern's rows into pat if it is
+// not nil, from what State wrote (with the same pat), each within
 // its bounds: Load of Params starts a new posterior where another left
 // off, and within a fit the state follows the pseudo-counts through the
 // fit's SQUAREM steps, which extrapolate it with them (on the shipped data
 // sets the fits take 23 to 303 passes this way, against 42 to 550 with
 // the state learned by Update alone).
-func (x *Mix) SetState(s []float64, k int, beta []float64) {
+func (x *Mix) SetState(s []float64, k int, beta, pat []float64) {
 	for i := range beta { // nil: a fixed prior
 		beta[i] = max(s[i], minSharedPrior)
 	}
 	s = s[k*k:]
+	for i := range pat {
+		pat[i] = max(s[i], minSharedPrior)
+	}
+	s = s[len(pat):]
 	x.a, x.b = max(s[1], minSharedPrior), max(s[2], minSharedPrior)
 	cl := x.cls
 	if cl == nil || len(s) < 8 {
