@@ -2,12 +2,15 @@ package sim
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/consensuslab/consensus/data"
@@ -18,6 +21,14 @@ import (
 
 // unknownLimit runs TestUnknownWorkerLimit.
 var unknownLimit = flag.Bool("unknown-limit", false, "run TestUnknownWorkerLimit: the Bayes limit of a consensus that knows the workers' population but not each worker")
+
+// unknownSweeps and unknownRNG set TestUnknownWorkerLimit's sampler: the
+// sweeps each chain keeps (after a quarter as many discarded) and the low
+// half of its seed (the crowd's seed is the high half).
+var (
+	unknownSweeps = flag.Int("unknown-sweeps", 400, "sweeps each chain of TestUnknownWorkerLimit keeps")
+	unknownRNG    = flag.Uint64("unknown-rng", 0, "low half of the seed of TestUnknownWorkerLimit's sampler")
+)
 
 // oracleRun sets the Gibbs sampler of unknownWorkerPosterior: Chains
 // chains (run two at a time) of Burn sweeps discarded and Sweeps kept,
@@ -206,40 +217,43 @@ func gridCrowd(k, n int, seed uint64) Settings {
 }
 
 // TestUnknownWorkerLimit prints, on the DS crowds of the grid of
-// docs/choosing-a-model.md, the Bayes limit (the true class's posterior
-// under every worker's true confusion matrix) beside the limit of a
-// consensus that knows only how the matrices are drawn
-// (unknownWorkerPosterior), with the spread of its chains' accuracies.
+// docs/choosing-a-model.md (a subtest a cell, k<K>-n<labels>), the Bayes
+// limit (the true class's posterior under every worker's true confusion
+// matrix) beside the limit of a consensus that knows only how the matrices
+// are drawn (unknownWorkerPosterior), the spread of its chains' accuracies
+// and majority vote's accuracy. -unknown-sweeps and -unknown-rng rerun the
+// sampler longer or from other draws, to check that its accuracy is stable.
 func TestUnknownWorkerLimit(t *testing.T) {
 	if !*unknownLimit {
 		t.Skip("run with -unknown-limit")
 	}
-	run := oracleRun{Chains: 4, Burn: 200, Sweeps: 800}
-	t.Logf("cell\tseed\tbayes acc\tbayes ece\toracle acc\toracle ece\tchains' acc min..max\tmajority acc")
+	run := oracleRun{Chains: 4, Burn: *unknownSweeps / 4, Sweeps: *unknownSweeps}
 	for _, cell := range []struct{ k, n int }{{2, 3}, {5, 3}, {10, 3}, {5, 5}} {
-		var bayes, oracle float64
-		for seed := uint64(1); seed <= 3; seed++ {
-			d, tr := mustSimulate(t, gridCrowd(cell.k, cell.n, seed))
-			gold := tr.Gold()
-			bp, err := tr.BayesPosterior(d)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(fmt.Sprintf("k%d-n%d", cell.k, cell.n), func(t *testing.T) {
+			t.Logf("seed\tbayes acc\tbayes ece\toracle acc\toracle ece\tchains' acc min..max\tmajority acc")
+			var bayes, oracle, be, oe float64
+			for seed := uint64(1); seed <= 3; seed++ {
+				d, tr := mustSimulate(t, gridCrowd(cell.k, cell.n, seed))
+				gold := tr.Gold()
+				bp, err := tr.BayesPosterior(d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ba, bEce := scores(t, bp, cell.k, gold)
+				run.Seed = seed<<32 | *unknownRNG
+				op, chains := unknownWorkerPosterior(d, tr.prior, defaultAccuracy, run)
+				oa, oEce := scores(t, op, cell.k, gold)
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, c := range chains {
+					a, _ := scores(t, c, cell.k, gold)
+					lo, hi = min(lo, a), max(hi, a)
+				}
+				ma, _ := scores(t, majorityPosterior(d, cell.k), cell.k, gold)
+				t.Logf("%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f..%.4f\t%.4f", seed, ba, bEce, oa, oEce, lo, hi, ma)
+				bayes, oracle, be, oe = bayes+ba/3, oracle+oa/3, be+bEce/3, oe+oEce/3
 			}
-			ba, be := scores(t, bp, cell.k, gold)
-			run.Seed = seed
-			op, chains := unknownWorkerPosterior(d, tr.prior, defaultAccuracy, run)
-			oa, oe := scores(t, op, cell.k, gold)
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, c := range chains {
-				a, _ := scores(t, c, cell.k, gold)
-				lo, hi = min(lo, a), max(hi, a)
-			}
-			ma, _ := scores(t, majorityPosterior(d, cell.k), cell.k, gold)
-			t.Logf("k%dn%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f..%.4f\t%.4f", cell.k, cell.n, seed, ba, be, oa, oe, lo, hi, ma)
-			bayes += ba / 3
-			oracle += oa / 3
-		}
-		t.Logf("k%dn%d\tmean\t%.4f\t\t%.4f\t\tgap %.2f points", cell.k, cell.n, bayes, oracle, 100*(bayes-oracle))
+			t.Logf("mean\t%.4f\t%.4f\t%.4f\t%.4f\t(oracle %.2f points below the Bayes limit)", bayes, be, oracle, oe, 100*(bayes-oracle))
+		})
 	}
 }
 
@@ -296,4 +310,81 @@ func TestUnknownWorkerOracle(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUnknownWorkerPosteriorExact checks the sampler against the oracle's
+// posterior by enumeration on a crowd small enough to sum over every
+// assignment of classes: the labels' probability given the classes is a
+// product over the workers' rows of ∫ a^{n_zz} (1 − a)^m da / (hi − lo) over
+// the diagonal's range, times the Dirichlet(1) errors' Γ(K − 1)/Γ(K − 1 + m)
+// Π_y Γ(1 + n_zy).
+func TestUnknownWorkerPosteriorExact(t *testing.T) {
+	const k = 3
+	c := Settings{Tasks: 7, Workers: 3, Classes: k, LabelsPerTask: 3, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 4}
+	d, tr := mustSimulate(t, c)
+	r := defaultAccuracy
+	nt, nw := d.NumTasks(), d.NumWorkers()
+	exact := make([]float64, nt*k)
+	class := make([]int, nt)
+	counts := make([]float64, nw*k*k)
+	var logs []float64
+	var assignments [][]int
+	for {
+		clear(counts)
+		for j := range nt {
+			for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
+				counts[(int(d.Worker[i])*k+class[j])*k+int(d.Label[i])]++
+			}
+		}
+		var l float64
+		for row := 0; row < len(counts); row += k {
+			z := (row / k) % k
+			var m float64
+			for y := range k {
+				if y != z {
+					m += counts[row+y]
+					g, _ := math.Lgamma(1 + counts[row+y])
+					l += g
+				}
+			}
+			a, b := counts[row+z]+1, m+1
+			lb := logBetaFn(a, b)
+			l += lb + math.Log(mathext.RegIncBeta(a, b, r.Hi)-mathext.RegIncBeta(a, b, r.Lo)) - math.Log(r.Hi-r.Lo)
+			g1, _ := math.Lgamma(k - 1)
+			g2, _ := math.Lgamma(k - 1 + m)
+			l += g1 - g2
+		}
+		logs = append(logs, l)
+		assignments = append(assignments, slices.Clone(class))
+		j := 0
+		for j < nt && class[j] == k-1 {
+			class[j] = 0
+			j++
+		}
+		if j == nt {
+			break
+		}
+		class[j]++
+	}
+	lse := floats.LogSumExp(logs)
+	for s, l := range logs {
+		for j, z := range assignments[s] {
+			exact[j*k+z] += math.Exp(l - lse)
+		}
+	}
+	got, _ := unknownWorkerPosterior(d, tr.prior, r, oracleRun{Chains: 2, Burn: 500, Sweeps: 20000, Seed: 1})
+	for i := range exact {
+		if math.Abs(got[i]-exact[i]) > 0.005 {
+			t.Errorf("object %d, class %d: sampled posterior %.4f, exact %.4f", i/k, i%k, got[i], exact[i])
+		}
+	}
+	t.Logf("exact %.3f\nsampled %.3f", exact, got)
+}
+
+// logBetaFn returns log B(a, b).
+func logBetaFn(a, b float64) float64 {
+	ga, _ := math.Lgamma(a)
+	gb, _ := math.Lgamma(b)
+	gab, _ := math.Lgamma(a + b)
+	return ga + gb - gab
 }
