@@ -70,7 +70,7 @@ const (
 // likelihood with each label's class from its cavity posterior and the
 // worker's accuracy integrated out (dsmix.Mix.CavityBetas), with the
 // kinds' shares held: accuracy 0.699, 0.712, 0.686 on seeds 1-3 became
-// 0.736, 0.734, 0.701 (vb-la-ds 0.725, 0.741, 0.722).
+// 0.737, 0.736, 0.704 (vb-la-ds 0.725, 0.741, 0.722).
 //
 // A round sets both, held in a refit from the last fit's pseudo-counts
 // with the rest of the shared priors learned, until neither moves by more
