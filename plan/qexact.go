@@ -1,0 +1,295 @@
+package plan
+
+import (
+	"context"
+	"math"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/internal/pool"
+)
+
+// The posterior of a task's label distribution q given its labels y_i and
+// its workers' confusion matrices π̄_i under the prior Dirichlet(α) is a
+// mixture over the count vectors m of the labels' latent classes,
+//
+//	p(q | y) = Σ_m w(m) Dirichlet(q; α + m),  w(m) ∝ f(m) B(α + m) / B(α),
+//
+// where f(m) is the sum of Π_i π̄_i(z_i, y_i) over the assignments of
+// latent classes z_i whose counts are m, and B the multivariate Beta
+// function; the labels' marginal likelihood is Σ_m f(m) B(α + m) / B(α).
+// f depends on the labels and the workers alone and is computed once, by a
+// recursion over the labels on the lattice of count vectors (qLattice), for
+// tasks whose lattice is small (qExactCost).
+
+// qExactCost bounds the work of one task's exact posterior: a task of n
+// labels among K classes is computed exactly when C(n+K, K), the number of
+// count vectors of all prefixes of its labels, is at most this (K = 2: up
+// to 254 labels; K = 3: 55; K = 5: 17; K = 10: 7).
+const qExactCost = 1 << 15
+
+// qFitStates bounds the count vectors the fit of α holds: the tasks are
+// evenly thinned to at most this many in all (K = 2 and 10 labels a task:
+// 190,000 tasks; K = 5: 2,000).
+const qFitStates = 1 << 21
+
+// qMaxExact returns the largest number of labels, at most nmax, of a task
+// whose posterior is computed exactly for k classes.
+func qMaxExact(k, nmax int) int {
+	n := 0
+	for n < nmax && binom(n+1+k, k) <= qExactCost {
+		n++
+	}
+	return n
+}
+
+// binom returns the binomial coefficient C(n, r), saturated at 2⁶².
+func binom(n, r int) int {
+	out := 1
+	for i := 1; i <= r; i++ {
+		out = out * (n - r + i) / i
+		if out > 1<<62/(n+1) {
+			return 1 << 62
+		}
+	}
+	return out
+}
+
+// qLattice lists the count vectors of n latent classes among K for n up to
+// a bound: counts[n][s*K+z] is class z's count in vector s of level n, and
+// child[n][s*K+z] the index in level n+1 of that vector plus one of class
+// z.
+type qLattice struct {
+	k      int
+	counts [][]uint16
+	child  [][]int32
+}
+
+// newQLattice returns the lattice of k classes up to n labels. Its vectors
+// are listed in the order the recursion first reaches them, so that it is
+// the same on every run.
+func newQLattice(k, n int) *qLattice {
+	l := &qLattice{k: k, counts: [][]uint16{make([]uint16, k)}}
+	key := make([]byte, 2*k)
+	v := make([]uint16, k)
+	for level := range n {
+		cur := l.counts[level]
+		idx := make(map[string]int32, len(cur)/k*2)
+		var next []uint16
+		ch := make([]int32, len(cur))
+		for s := 0; s < len(cur)/k; s++ {
+			for z := range k {
+				copy(v, cur[s*k:(s+1)*k])
+				v[z]++
+				for i, x := range v {
+					key[2*i], key[2*i+1] = byte(x), byte(x>>8)
+				}
+				id, ok := idx[string(key)]
+				if !ok {
+					id = int32(len(next) / k)
+					idx[string(key)] = id
+					next = append(next, v...)
+				}
+				ch[s*k+z] = id
+			}
+		}
+		l.child = append(l.child, ch)
+		l.counts = append(l.counts, next)
+	}
+	return l
+}
+
+// size returns the number of count vectors of level n.
+func (l *qLattice) size(n int) int { return len(l.counts[n]) / l.k }
+
+// logLik writes log f(m) for every count vector m of task j's level into
+// out (which it returns, resliced), using buf as scratch; both need room
+// for the largest level. pi holds the workers' mean confusion matrices.
+func (l *qLattice) logLik(d *data.Dataset, pi []float64, j int, out, buf []float64) []float64 {
+	k := l.k
+	f := buf[:1]
+	f[0] = 1
+	var scale float64
+	g := out
+	for n, i := 0, d.Offsets[j]; i < d.Offsets[j+1]; n, i = n+1, i+1 {
+		w, y := int(d.Worker[i]), int(d.Label[i])
+		g = g[:l.size(n+1)]
+		clear(g)
+		ch := l.child[n]
+		for s, x := range f {
+			if x == 0 {
+				continue
+			}
+			for z := range k {
+				g[ch[s*k+z]] += x * pi[(w*k+z)*k+y]
+			}
+		}
+		var top float64
+		for _, x := range g {
+			top = max(top, x)
+		}
+		for s := range g {
+			g[s] /= top
+		}
+		scale += math.Log(top)
+		f, g = g, f[:cap(f)]
+	}
+	out = out[:len(f)]
+	for s, x := range f {
+		out[s] = math.Log(x) + scale
+	}
+	return out
+}
+
+// qTables holds, for a prior α and up to n labels, log Γ(α_z + c) and
+// ψ(α_z + c) for every class z and count c (lg and ps, K×(n+1)), and
+// log Γ(S + c) and ψ(S + c) for S = Σα (lgS and psS, n+1).
+type qTables struct {
+	lg, ps, lgS, psS []float64
+}
+
+func newQTables(alpha []float64, n int) *qTables {
+	k := len(alpha)
+	t := &qTables{lg: make([]float64, k*(n+1)), ps: make([]float64, k*(n+1)), lgS: make([]float64, n+1), psS: make([]float64, n+1)}
+	var S float64
+	for z, a := range alpha {
+		S += a
+		for c := 0; c <= n; c++ {
+			t.lg[z*(n+1)+c], _ = math.Lgamma(a + float64(c))
+			t.ps[z*(n+1)+c] = num.Digamma(a + float64(c))
+		}
+	}
+	for c := 0; c <= n; c++ {
+		t.lgS[c], _ = math.Lgamma(S + float64(c))
+		t.psS[c] = num.Digamma(S + float64(c))
+	}
+	return t
+}
+
+// mixture writes the normalised weights w(m) of the task's posterior
+// mixture into w from log f (lf, level n) and returns the log of the sum
+// of f(m) Π_z Γ(α_z + m_z) before normalisation.
+func (t *qTables) mixture(l *qLattice, n int, lf, w []float64) float64 {
+	k := l.k
+	stride := len(t.lgS)
+	counts := l.counts[n]
+	top := math.Inf(-1)
+	for s, x := range lf {
+		v := x
+		for z, c := range counts[s*k : (s+1)*k] {
+			v += t.lg[z*stride+int(c)]
+		}
+		w[s] = v
+		top = max(top, v)
+	}
+	var sum float64
+	for s, v := range w[:len(lf)] {
+		w[s] = math.Exp(v - top)
+		sum += w[s]
+	}
+	for s := range lf {
+		w[s] /= sum
+	}
+	return top + math.Log(sum)
+}
+
+// fitQPrior returns the Dirichlet prior α of the tasks' label
+// distributions that maximises the marginal likelihood of the labels of
+// the tasks computed exactly (at most nExact labels; evenly thinned to
+// qFitStates count vectors in all) given the workers' mean confusion
+// matrices pi, by EM: the E step takes every task's posterior mixture at
+// the current α and the mean over the tasks of E[log q_z], the M step the
+// Dirichlet that maximises the expected log prior (Minka's fixed point).
+// It starts from start and stops when no α_z changes by more than a
+// relative 10⁻⁶, or after 1000 steps; α_z is kept within [0.01, 1000]. ok
+// is false when no task was computed exactly.
+func fitQPrior(d *data.Dataset, l *qLattice, pi, start []float64, nExact, threads int) (alpha []float64, ok bool) {
+	k := d.NumClasses()
+	var total int
+	for j := range d.Tasks {
+		if n := d.Offsets[j+1] - d.Offsets[j]; n <= nExact {
+			total += l.size(n)
+		}
+	}
+	if total == 0 {
+		return start, false
+	}
+	stride := (total + qFitStates - 1) / qFitStates
+	var tasks []int
+	var offs []int
+	off, seen := 0, 0
+	for j := range d.Tasks {
+		n := d.Offsets[j+1] - d.Offsets[j]
+		if n > nExact {
+			continue
+		}
+		if seen%stride == 0 {
+			tasks = append(tasks, j)
+			offs = append(offs, off)
+			off += l.size(n)
+		}
+		seen++
+	}
+	offs = append(offs, off)
+	lf := make([]float64, off)
+	most := l.size(nExact)
+	const chunk = 256
+	chunks := (len(tasks) + chunk - 1) / chunk
+	_ = pool.Run(context.Background(), chunks, pool.Settings{Threads: threads}, func(c int) error {
+		out, buf := make([]float64, most), make([]float64, most)
+		for t := c * chunk; t < min((c+1)*chunk, len(tasks)); t++ {
+			copy(lf[offs[t]:offs[t+1]], l.logLik(d, pi, tasks[t], out, buf))
+		}
+		return nil
+	})
+	alpha = append([]float64(nil), start...)
+	part := make([]float64, chunks*k)
+	stat := make([]float64, k)
+	prev := make([]float64, k)
+	for range 1000 {
+		tab := newQTables(alpha, nExact)
+		_ = pool.Run(context.Background(), chunks, pool.Settings{Threads: threads}, func(c int) error {
+			w := make([]float64, most)
+			acc := part[c*k : (c+1)*k]
+			clear(acc)
+			stride := nExact + 1
+			for t := c * chunk; t < min((c+1)*chunk, len(tasks)); t++ {
+				j := tasks[t]
+				n := d.Offsets[j+1] - d.Offsets[j]
+				f := lf[offs[t]:offs[t+1]]
+				tab.mixture(l, n, f, w)
+				counts := l.counts[n]
+				for s, x := range w[:len(f)] {
+					for z, m := range counts[s*k : (s+1)*k] {
+						acc[z] += x * tab.ps[z*stride+int(m)]
+					}
+				}
+				for z := range k {
+					acc[z] -= tab.psS[n]
+				}
+			}
+			return nil
+		})
+		clear(stat)
+		for c := range chunks {
+			for z := range k {
+				stat[z] += part[c*k+z]
+			}
+		}
+		for z := range k {
+			stat[z] /= float64(len(tasks))
+		}
+		copy(prev, alpha)
+		num.DirichletFixedPoint(alpha, stat, 0.01, 1000)
+		done := true
+		for z := range k {
+			if math.Abs(alpha[z]-prev[z]) > 1e-6*prev[z] {
+				done = false
+			}
+		}
+		if done {
+			break
+		}
+	}
+	return alpha, true
+}
