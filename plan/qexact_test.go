@@ -35,40 +35,12 @@ import (
 // function; the labels' marginal likelihood is Σ_m f(m) B(α + m) / B(α).
 // f depends on the labels and the workers alone and is computed once, by a
 // recursion over the labels on the lattice of count vectors (qLattice), for
-// tasks whose lattice is small (qExactCost).
-
-// qExactCost bounds the work of one task's exact posterior: a task of n
-// labels among K classes is computed exactly when C(n+K, K), the number of
-// count vectors of all prefixes of its labels, is at most this (K = 2: up
-// to 254 labels; K = 3: 55; K = 5: 17; K = 10: 7).
-const qExactCost = 1 << 15
+// tasks whose lattice is small.
 
 // qFitStates bounds the count vectors the fit of α holds: the tasks are
 // evenly thinned to at most this many in all (K = 2 and 10 labels a task:
 // 190,000 tasks; K = 5: 2,000).
 const qFitStates = 1 << 21
-
-// qMaxExact returns the largest number of labels, at most nmax, of a task
-// whose posterior is computed exactly for k classes.
-func qMaxExact(k, nmax int) int {
-	n := 0
-	for n < nmax && binom(n+1+k, k) <= qExactCost {
-		n++
-	}
-	return n
-}
-
-// binom returns the binomial coefficient C(n, r), saturated at 2⁶².
-func binom(n, r int) int {
-	out := 1
-	for i := 1; i <= r; i++ {
-		out = out * (n - r + i) / i
-		if out > 1<<62/(n+1) {
-			return 1 << 62
-		}
-	}
-	return out
-}
 
 // qLattice lists the count vectors of n latent classes among K for n up to
 // a bound: counts[n][s*K+z] is class z's count in vector s of level n, and
