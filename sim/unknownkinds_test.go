@@ -535,3 +535,38 @@ func TestKindOraclePosteriorExact(t *testing.T) {
 		})
 	}
 }
+
+// TestSampleRowUnevenErrors checks the draw of a row's wrong classes'
+// shares under an error decay against their posterior mean by quadrature
+// over the uniform share t = e_1/(e_1 + e_2) of two Exp(1) draws.
+func TestSampleRowUnevenErrors(t *testing.T) {
+	cp := crowdPrior{Prior: []float64{1. / 3, 1. / 3, 1. / 3}, Diag: []Range{defaultAccuracy, defaultAccuracy, defaultAccuracy}, Decay: 1.5}
+	rng := rand.New(rand.NewPCG(1, 2))
+	row := make([]float64, 3)
+	for _, tc := range []struct {
+		z int
+		n []float64
+	}{{0, []float64{5, 0, 0}}, {0, []float64{3, 1, 2}}, {2, []float64{4, 0, 7}}, {2, []float64{9, 2, 1}}} {
+		y1, y2 := (tc.z+1)%3, (tc.z+2)%3
+		w1, w2 := cp.errWeight(tc.z, y1), cp.errWeight(tc.z, y2)
+		const steps = 100000
+		var num, den float64
+		for i := range steps {
+			u := (float64(i) + 0.5) / steps
+			s := w1 * u / (w1*u + w2*(1-u))
+			p := math.Pow(s, tc.n[y1]) * math.Pow(1-s, tc.n[y2])
+			num += s * p
+			den += p
+		}
+		want := num / den
+		const draws = 200000
+		var got float64
+		for range draws {
+			cp.sampleRow(tc.z, tc.n, row, rng)
+			got += row[y1] / (row[y1] + row[y2]) / draws
+		}
+		if math.Abs(got-want) > 0.003 {
+			t.Errorf("row %d, counts %v: mean share of class %d %.4f, want %.4f", tc.z, tc.n, y1, got, want)
+		}
+	}
+}
