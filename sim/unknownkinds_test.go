@@ -570,3 +570,140 @@ func TestSampleRowUnevenErrors(t *testing.T) {
 		}
 	}
 }
+
+// kindCrowd is a crowd of TestUnknownKindLimit: the arguments of consensus
+// simulate after --model la-ds (and before --seed), and its Settings.
+type kindCrowd struct {
+	name, args string
+	c          Settings
+}
+
+// kindCrowds returns the crowds of TestUnknownKindLimit with seed.
+func kindCrowds(seed uint64) []kindCrowd {
+	ds := func(s Settings) Settings {
+		s.Noise, s.Latent, s.Seed = noise.DS{}, latent.LA{}, seed
+		return s
+	}
+	return []kindCrowd{
+		{"A", "--classes 3 --labels-per-object 3 --workers 1000 --objects 4000 --activity 0.5 --spammers 0.3",
+			ds(Settings{Classes: 3, LabelsPerTask: 3, Workers: 1000, Tasks: 4000, Activity: 0.5, Spammers: 0.3})},
+		{"B", "--classes 5 --labels-per-object 3 --workers 1000 --objects 3000 --activity 0.5 --spammers 0.3",
+			ds(Settings{Classes: 5, LabelsPerTask: 3, Workers: 1000, Tasks: 3000, Activity: 0.5, Spammers: 0.3})},
+		{"C", "--classes 2 --labels-per-object 3 --workers 200 --objects 2000 --activity 0 --spammers 0.3 --class-prior 0.85,0.15",
+			ds(Settings{Classes: 2, LabelsPerTask: 3, Workers: 200, Tasks: 2000, Spammers: 0.3, ClassPrior: []float64{0.85, 0.15}})},
+		{"D", "--classes 3 --labels-per-object 2 --workers 200 --objects 3000 --activity 0.5 --error-decay 1 --spammers 0.2",
+			ds(Settings{Classes: 3, LabelsPerTask: 2, Workers: 200, Tasks: 3000, Activity: 0.5, Spammers: 0.2, Params: DSParams{ErrorDecay: 1}})},
+		{"E", "--classes 3 --labels-per-object 3 --workers 1000 --objects 4000 --activity 0.5 --spammers 0.2 --adversaries 0.1",
+			ds(Settings{Classes: 3, LabelsPerTask: 3, Workers: 1000, Tasks: 4000, Activity: 0.5, Spammers: 0.2, Adversaries: 0.1})},
+	}
+}
+
+// kindRecovery returns the mean posterior probability of its true kind
+// over the workers of kind want, and over the others of their not being of
+// kind want.
+func kindRecovery(kinds []float64, truth []Kind, want Kind) (hit, reject float64) {
+	var nh, nr float64
+	for w, kind := range truth {
+		if kind == want {
+			hit += kinds[w*3+int(want)]
+			nh++
+		} else {
+			reject += 1 - kinds[w*3+int(want)]
+			nr++
+		}
+	}
+	return hit / max(nh, 1), reject / max(nr, 1)
+}
+
+// TestUnknownKindLimit prints, on the crowds with spammers (and
+// adversaries) of kindCrowds (a subtest each, A to E), over seeds 1 to 3,
+// the Bayes limit beside the limit of a consensus that knows the crowd's
+// population but not its workers (kindOraclePosterior), the spread of its
+// chains' accuracies, majority vote's accuracy, and how well the oracle
+// finds the spammers (mean posterior probability of spam for the true
+// spammers / of not spam for the others), with the command that draws the
+// crowd for consensus fit. -unknown-sweeps and -unknown-rng rerun the
+// sampler longer or from other draws, as for TestUnknownWorkerLimit.
+func TestUnknownKindLimit(t *testing.T) {
+	if !*unknownLimit {
+		t.Skip("run with -unknown-limit")
+	}
+	run := oracleRun{Chains: 4, Burn: *unknownSweeps / 4, Sweeps: *unknownSweeps}
+	for i, cell := range kindCrowds(0) {
+		t.Run(cell.name, func(t *testing.T) {
+			t.Logf("consensus simulate --model la-ds %s --seed S", cell.args)
+			t.Logf("seed\tbayes acc\tbayes ece\toracle acc\toracle ece\tchains' acc min..max\tmajority acc\tspammers found/rejected\tadversaries found/rejected")
+			var bayes, oracle, be, oe float64
+			for seed := uint64(1); seed <= 3; seed++ {
+				c := kindCrowds(seed)[i].c
+				d, tr := mustSimulate(t, c)
+				gold := tr.Gold()
+				k := tr.cfg.Classes
+				bp, err := tr.BayesPosterior(d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ba, bEce := scores(t, bp, k, gold)
+				cp, err := crowdPriorOf(tr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				run.Seed = seed<<32 | *unknownRNG
+				op, kinds, chains := kindOraclePosterior(d, cp, run)
+				oa, oEce := scores(t, op, k, gold)
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, ch := range chains {
+					a, _ := scores(t, ch, k, gold)
+					lo, hi = min(lo, a), max(hi, a)
+				}
+				ma, _ := scores(t, majorityPosterior(d, k), k, gold)
+				sh, sr := kindRecovery(kinds, tr.Kind, Spammer)
+				ah, ar := kindRecovery(kinds, tr.Kind, Adversary)
+				t.Logf("%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f..%.4f\t%.4f\t%.3f/%.3f\t%.3f/%.3f", seed, ba, bEce, oa, oEce, lo, hi, ma, sh, sr, ah, ar)
+				bayes, oracle, be, oe = bayes+ba/3, oracle+oa/3, be+bEce/3, oe+oEce/3
+			}
+			t.Logf("mean\t%.4f\t%.4f\t%.4f\t%.4f\t(oracle %.2f points below the Bayes limit)", bayes, be, oracle, oe, 100*(bayes-oracle))
+		})
+	}
+}
+
+// TestKindOracle checks kindOraclePosterior on a small crowd with
+// spammers and adversaries: it is at most the Bayes limit, well above
+// majority vote, calibrated, and finds the spammers and the adversaries
+// far better than chance (the prior's share).
+func TestKindOracle(t *testing.T) {
+	c := Settings{Tasks: 1500, Workers: 100, Classes: 3, LabelsPerTask: 3, Activity: 0.5, Spammers: 0.3, Adversaries: 0.1,
+		Noise: noise.DS{}, Latent: latent.LA{}, Seed: 7}
+	d, tr := mustSimulate(t, c)
+	gold := tr.Gold()
+	bp, err := tr.BayesPosterior(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ba, _ := scores(t, bp, c.Classes, gold)
+	ma, _ := scores(t, majorityPosterior(d, c.Classes), c.Classes, gold)
+	cp, err := crowdPriorOf(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, kinds, _ := kindOraclePosterior(d, cp, oracleRun{Chains: 2, Burn: 50, Sweeps: 200, Seed: 1})
+	oa, oe := scores(t, op, c.Classes, gold)
+	sh, sr := kindRecovery(kinds, tr.Kind, Spammer)
+	ah, ar := kindRecovery(kinds, tr.Kind, Adversary)
+	t.Logf("Bayes %.4f, oracle %.4f (ECE %.4f), majority %.4f; spammers found %.3f, rejected %.3f; adversaries found %.3f, rejected %.3f", ba, oa, oe, ma, sh, sr, ah, ar)
+	if oa > ba+0.005 {
+		t.Errorf("oracle accuracy %.4f above the Bayes limit %.4f", oa, ba)
+	}
+	if oa < ma+0.05 {
+		t.Errorf("oracle accuracy %.4f not 0.05 above majority vote's %.4f", oa, ma)
+	}
+	if oe > 0.03 {
+		t.Errorf("oracle ECE %.4f: want a calibrated posterior", oe)
+	}
+	if sh < 0.6 || sr < 0.8 {
+		t.Errorf("spammers found with mean probability %.3f (prior 0.3), others rejected with %.3f (prior 0.7): want 0.6 and 0.8", sh, sr)
+	}
+	if ah < 0.6 || ar < 0.95 {
+		t.Errorf("adversaries found with mean probability %.3f (prior 0.1), others rejected with %.3f (prior 0.9): want 0.6 and 0.95", ah, ar)
+	}
+}
