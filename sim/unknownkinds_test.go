@@ -438,7 +438,7 @@ func TestKindOraclePosteriorExact(t *testing.T) {
 				l := logBetaFn(a, b) + math.Log(mathext.RegIncBeta(a, b, r.Hi)-mathext.RegIncBeta(a, b, r.Lo)) - math.Log(r.Hi-r.Lo)
 				w1 := math.Exp(-tc.decay * (math.Abs(float64(y1-z)) - 1))
 				w2 := math.Exp(-tc.decay * (math.Abs(float64(y2-z)) - 1))
-				const steps = 200000
+				const steps = 20000
 				var e float64
 				for i := range steps {
 					u := (float64(i) + 0.5) / steps
@@ -450,14 +450,11 @@ func TestKindOraclePosteriorExact(t *testing.T) {
 				return l
 			}
 			nt, nw := d.NumTasks(), d.NumWorkers()
-			var kindSets [][]Kind
-			for _, p := range [][]Kind{
+			kindSets := [][]Kind{
 				{Normal, Normal, Spammer, Adversary}, {Normal, Normal, Adversary, Spammer}, {Normal, Spammer, Normal, Adversary},
 				{Normal, Adversary, Normal, Spammer}, {Normal, Spammer, Adversary, Normal}, {Normal, Adversary, Spammer, Normal},
 				{Spammer, Normal, Normal, Adversary}, {Adversary, Normal, Normal, Spammer}, {Spammer, Normal, Adversary, Normal},
 				{Adversary, Normal, Spammer, Normal}, {Spammer, Adversary, Normal, Normal}, {Adversary, Spammer, Normal, Normal},
-			} {
-				kindSets = append(kindSets, p)
 			}
 			exact := make([]float64, nt*k)
 			exactKind := make([]float64, nw*3)
@@ -559,7 +556,7 @@ func TestSampleRowUnevenErrors(t *testing.T) {
 			den += p
 		}
 		want := num / den
-		const draws = 200000
+		const draws = 100000
 		var got float64
 		for range draws {
 			cp.sampleRow(tc.z, tc.n, row, rng)
