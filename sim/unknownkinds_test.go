@@ -48,11 +48,12 @@ func crowdPriorOf(tr *Truth) (crowdPrior, error) {
 		return crowdPrior{}, fmt.Errorf("the oracle knows no correlated group nor ambiguity")
 	}
 	var p DSParams
-	if c.Params != nil {
-		var ok bool
-		if p, ok = c.Params.(DSParams); !ok {
-			return crowdPrior{}, fmt.Errorf("the oracle needs DSParams, not %T", c.Params)
-		}
+	switch q := c.Params.(type) {
+	case nil:
+	case DSParams:
+		p = q
+	default:
+		return crowdPrior{}, fmt.Errorf("the oracle needs DSParams, not %T", c.Params)
 	}
 	if p.NearRandom > 0 {
 		return crowdPrior{}, fmt.Errorf("the oracle knows no near-random workers")
