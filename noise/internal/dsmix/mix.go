@@ -59,9 +59,12 @@ type Mix struct {
 	// mu holds the pattern μ_z(y) itself, K×K (0 on the diagonal).
 	mu []float64
 	// lgArgs, lgVals and lgRows are counts' scratch: the arguments of
-	// log Γ of a block of workers, their values and their rows.
-	lgArgs, lgVals []float64
-	lgRows         []int
+	// log Γ of a block of workers, their values and their rows; lgAt the
+	// places in lgVals of the arguments that are not the prior's own, and
+	// lgPr log Γ of the prior's pseudo-counts, K×K.
+	lgArgs, lgVals, lgPr []float64
+	lgRows               []int
+	lgAt                 []int32
 	// cls holds the per-class kind and the errors' precisions; nil at
 	// K = 2.
 	cls *dsClass
@@ -143,17 +146,27 @@ func (x *Mix) Counts(acc []float64, k int, prior, pattern func(z, y int) float64
 	}
 	// The full kind's evidence needs log Γ of K + 1 values a row; they are
 	// taken by num.LgammaTo (math.Lgamma's values, vectorised) for a block
-	// of workers at a time, and summed in the order of the formula.
+	// of workers at a time, and summed in the order of the formula. A
+	// count of 0 leaves the prior's pseudo-count, whose log Γ is taken
+	// once (lgPr): a worker of few labels has counts in few columns.
 	rowArgs := k + 1
 	if len(x.lgArgs) < countsBlock*k*rowArgs {
 		x.lgArgs = make([]float64, countsBlock*k*rowArgs)
-		x.lgVals = make([]float64, countsBlock*k*rowArgs)
+		x.lgVals = make([]float64, 2*countsBlock*k*rowArgs)
 		x.lgRows = make([]int, countsBlock*k)
+		x.lgAt = make([]int32, countsBlock*k*rowArgs)
 	}
+	if len(x.lgPr) != k2 {
+		x.lgPr = make([]float64, k2)
+	}
+	num.LgammaTo(x.lgPr, pr)
 	for lo := 0; lo < len(x.m); lo += countsBlock {
 		hi := min(lo+countsBlock, len(x.m))
-		// Every row read, as w·K + z, and the arguments of its log Γ.
-		args, rows := x.lgArgs[:0], x.lgRows[:0]
+		// Every row read, as w·K + z, and the arguments of its log Γ
+		// that are not the prior's (args, at their places at in lg).
+		args, rows, at := x.lgArgs[:0], x.lgRows[:0], x.lgAt[:0]
+		lg := x.lgVals[:cap(x.lgArgs)]
+		nv := 0
 		for w := lo; w < hi; w++ {
 			base := w * k2
 			var c, e, pat float64
@@ -183,15 +196,26 @@ func (x *Mix) Counts(acc []float64, k int, prior, pattern func(z, y int) float64
 					continue // the row's evidence is 1
 				}
 				for y := range k {
-					args = append(args, pr[z*k+y]+max(acc[countAt(base, k, z, y)], 0))
+					if n := max(acc[countAt(base, k, z, y)], 0); n != 0 {
+						args = append(args, pr[z*k+y]+n)
+						at = append(at, int32(nv))
+					} else {
+						lg[nv] = x.lgPr[z*k+y]
+					}
+					nv++
 				}
 				args = append(args, sums[z]+nz)
+				at = append(at, int32(nv))
+				nv++
 				rows = append(rows, w*k+z)
 			}
 			x.c[w], x.e[w], x.pat[w] = c, e, pat
 		}
-		lg := x.lgVals[:len(args)]
-		num.LgammaTo(lg, args)
+		vals := x.lgVals[len(x.lgArgs):][:len(args)]
+		num.LgammaTo(vals, args)
+		for i, j := range at {
+			lg[j] = vals[i]
+		}
 		// log B(β_z + C_w(z, ·)) − log B(β_z) of every row with counts.
 		clear(x.full[lo:hi])
 		for i, r := range rows {
