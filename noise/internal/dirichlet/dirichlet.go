@@ -42,8 +42,8 @@ type Errors struct {
 // Scratch is the memory Fill works in; its zero value is ready, and one
 // Scratch serves Errors of any size, one Fill at a time.
 type Scratch struct {
-	args, vals []float64
-	at         []int32
+	args, vals, lim []float64
+	at              []int32
 }
 
 // New returns the errors of precision kap of w workers at K = k, with no
@@ -77,18 +77,26 @@ func (e *Errors) Fill(c Counts, lpat []float64, s *Scratch) {
 	}
 	num.LgammaDigammaTo(e.lg0, e.ps0, e.p0)
 	// A small count takes the expansions; the others go to the batches.
+	// small's bound of every pseudo-count, K×K, taken once.
+	if len(s.lim) != k2 {
+		s.lim = make([]float64, k2)
+	}
+	for i, p := range e.p0 {
+		s.lim[i] = 1e-6 * p * min(1, p)
+	}
 	args, at := s.args[:0], s.at[:0]
 	for r, ez := range c.E { // every worker's row r = w·K + z
-		j0, i0 := r*k, r%k*k
-		for y, n := range c.Off[j0 : j0+k] {
-			i := i0 + y
-			if i == i0+r%k {
+		j0, i0, z := r*k, r%k*k, r%k
+		off, lg, ps := c.Off[j0:j0+k], e.lg[j0:j0+k], e.ps[j0:j0+k]
+		lim, p0, lg0, ps0, tr0 := s.lim[i0:i0+k], e.p0[i0:i0+k], e.lg0[i0:i0+k], e.ps0[i0:i0+k], e.tr0[i0:i0+k]
+		for y, n := range off {
+			if y == z {
 				n = ez
 			}
-			if p := e.p0[i]; small(n, p) {
-				e.lg[j0+y], e.ps[j0+y] = e.lg0[i]+n*e.ps0[i], e.ps0[i]+n*e.tr0[i]
+			if n <= lim[y] {
+				lg[y], ps[y] = lg0[y]+n*ps0[y], ps0[y]+n*tr0[y]
 			} else {
-				args = append(args, p+n)
+				args = append(args, p0[y]+n)
 				at = append(at, int32(j0+y))
 			}
 		}

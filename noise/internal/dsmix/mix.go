@@ -172,37 +172,36 @@ func (x *Mix) Counts(acc []float64, k int, prior, pattern func(z, y int) float64
 			var c, e, pat float64
 			for z := range k {
 				var nz, ez float64
+				na, nat, nv0 := len(args), len(at), nv
+				prz, lgz, lpz := pr[z*k:(z+1)*k], x.lgPr[z*k:(z+1)*k], x.lpat[z*k:(z+1)*k]
 				for y := range k {
 					n := max(acc[countAt(base, k, z, y)], 0)
 					if cl != nil && y != z {
 						cl.off[base+z*k+y] = n
 					}
 					if n == 0 {
+						lg[nv] = lgz[y]
+						nv++
 						continue
 					}
+					args = append(args, prz[y]+n)
+					at = append(at, int32(nv))
+					nv++
 					nz += n
 					if y == z {
 						c += n
 					} else {
 						e += n
 						ez += n
-						pat += n * x.lpat[z*k+y]
+						pat += n * lpz[y]
 					}
 				}
 				if cl != nil {
 					cl.cz[w*k+z], cl.ez[w*k+z] = max(acc[countAt(base, k, z, z)], 0), ez
 				}
-				if nz == 0 {
-					continue // the row's evidence is 1
-				}
-				for y := range k {
-					if n := max(acc[countAt(base, k, z, y)], 0); n != 0 {
-						args = append(args, pr[z*k+y]+n)
-						at = append(at, int32(nv))
-					} else {
-						lg[nv] = x.lgPr[z*k+y]
-					}
-					nv++
+				if nz == 0 { // the row's evidence is 1
+					args, at, nv = args[:na], at[:nat], nv0
+					continue
 				}
 				args = append(args, sums[z]+nz)
 				at = append(at, int32(nv))
