@@ -3,11 +3,11 @@ package noise
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/noise/internal/dirichlet"
 	"github.com/consensuslab/consensus/noise/internal/dsmix"
 )
 
@@ -302,99 +302,16 @@ func (v *dsVB) learnPrior(acc []float64) {
 // learnRows is learnPrior's fixed point on the rows rows (K×K) from the
 // expected counts acc of the w workers, K×K each, every worker's terms of
 // the likelihood weighted by omega (nil: 1 each); a worker of weight 0 is
-// left out.
+// left out. A row's counts above 0 of the workers with any, and their
+// sums, are gathered once (dirichlet.GatherRows): they do not change
+// during the steps, and ψ(β_z(y)) is taken once a step for all workers.
 func learnRows(rows, acc []float64, k, w int, omega []float64) {
-	k2 := k * k
-	row := make([]float64, k)
-	// A row's counts of the workers with any, K each, and their sums:
-	// they do not change during the steps, and ψ(β_z(y)) is taken once a
-	// step for all workers (m[y] of them count label y), not once a
-	// worker.
-	cs, ns, ws := make([]float64, 0, w*k), make([]float64, 0, w), make([]float64, 0, w)
-	m, psiB := make([]float64, k), make([]float64, k)
-	args := make([]float64, 0, w*(k+1))
+	rc := make([]dirichlet.RowCounts, k)
+	dirichlet.GatherRows(rc, acc, k, w, omega)
 	for z := range k {
 		beta := rows[z*k : (z+1)*k]
-		cs, ns, ws = cs[:0], ns[:0], ws[:0]
-		clear(m)
-		for i, base := 0, 0; base < w*k2; i, base = i+1, base+k2 {
-			var n float64
-			for y := range k {
-				n += max(acc[countAt(base, k, z, y)], 0)
-			}
-			wi := 1.0
-			if omega != nil {
-				wi = omega[i]
-			}
-			if n > 0 && wi > 0 {
-				for y := range k {
-					c := max(acc[countAt(base, k, z, y)], 0)
-					cs = append(cs, c)
-					if c > 0 {
-						m[y] += wi
-					}
-				}
-				ns = append(ns, n)
-				ws = append(ws, wi)
-			}
-		}
-		for range sharedPriorSteps {
-			sb := sum(beta)
-			psb := num.Digamma(sb)
-			// Every digamma of the step in one call (DigammaTo, bit for
-			// bit Digamma's), in the order the sums below take them:
-			// each worker's ψ(C_w(z, y) + β_z(y)) for C > 0, then its
-			// ψ(n_wz + Σβ_z).
-			args = args[:0]
-			for i, n := range ns {
-				for y, c := range cs[i*k : (i+1)*k] {
-					if c > 0 {
-						args = append(args, c+beta[y])
-					}
-				}
-				args = append(args, n+sb)
-			}
-			num.DigammaTo(args, args)
-			var den, sw float64
-			clear(row)
-			at := 0
-			for i := range ns {
-				for y, c := range cs[i*k : (i+1)*k] {
-					if c > 0 {
-						row[y] += ws[i] * args[at]
-						at++
-					}
-				}
-				den += ws[i] * args[at]
-				sw += ws[i]
-				at++
-			}
-			den -= sw * psb
-			if den <= 0 {
-				break
-			}
-			for y := range k {
-				psiB[y] = num.Digamma(beta[y])
-			}
-			var next float64
-			for y := range k {
-				row[y] = max(beta[y]*(row[y]-m[y]*psiB[y])/den, minSharedPrior)
-				next += row[y]
-			}
-			scale := min(1, maxSharedConcentration/next)
-			done := true
-			for y := range k {
-				b := row[y] * scale
-				if math.Abs(b-beta[y]) > sharedPriorTol*beta[y] {
-					done = false
-				}
-				beta[y] = b
-			}
-			if done {
-				break
-			}
-		}
-		symmetricUnlessSupported(beta, cs, ns, ws, z, &args)
+		rc[z].FixedPoint(beta, sharedPriorSteps, sharedPriorTol, minSharedPrior, maxSharedConcentration)
+		symmetricUnlessSupported(beta, &rc[z], z)
 	}
 }
 
