@@ -105,6 +105,7 @@ type dsVB struct {
 	// cav holds what CavityProbs reads, computed after the posterior
 	// last changed; nil until then.
 	cav *dsCavity
+	rc  []dirichlet.RowCounts // learnRows' scratch
 }
 
 var (
@@ -293,9 +294,12 @@ const (
 func (v *dsVB) learnPrior(acc []float64) {
 	k := v.e.k
 	w := len(v.lam) / (k * k)
-	learnRows(v.beta, acc, k, w, nil)
+	if len(v.rc) != k {
+		v.rc = make([]dirichlet.RowCounts, k)
+	}
+	learnRows(v.beta, acc, k, w, nil, v.rc)
 	if v.pat != nil {
-		learnRows(v.pat, acc, k, w, dsmix.BetterThanChance(acc, k, w))
+		learnRows(v.pat, acc, k, w, dsmix.BetterThanChance(acc, k, w), v.rc)
 	}
 }
 
@@ -303,10 +307,10 @@ func (v *dsVB) learnPrior(acc []float64) {
 // expected counts acc of the w workers, K×K each, every worker's terms of
 // the likelihood weighted by omega (nil: 1 each); a worker of weight 0 is
 // left out. A row's counts above 0 of the workers with any, and their
-// sums, are gathered once (dirichlet.GatherRows): they do not change
-// during the steps, and ψ(β_z(y)) is taken once a step for all workers.
-func learnRows(rows, acc []float64, k, w int, omega []float64) {
-	rc := make([]dirichlet.RowCounts, k)
+// sums, are gathered once into rc (K of them, dirichlet.GatherRows): they
+// do not change during the steps, and ψ(β_z(y)) is taken once a step for
+// all workers.
+func learnRows(rows, acc []float64, k, w int, omega []float64, rc []dirichlet.RowCounts) {
 	dirichlet.GatherRows(rc, acc, k, w, omega)
 	for z := range k {
 		beta := rows[z*k : (z+1)*k]

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distmv"
 
+	"github.com/consensuslab/consensus/noise/internal/dirichlet"
 	"github.com/consensuslab/consensus/noise/internal/dsmix"
 )
 
@@ -140,7 +141,7 @@ func TestPatternOfBetterThanChance(t *testing.T) {
 	} {
 		rows := startPrior(k, 2, 1)
 		for range 20 {
-			learnRows(rows, acc, k, honest+adversaries, tc.omega)
+			learnRows(rows, acc, k, honest+adversaries, tc.omega, make([]dirichlet.RowCounts, k))
 		}
 		s := skew(rows)
 		t.Logf("%s: errors on the next class %.3f times those on the class before", tc.name, s)
