@@ -213,9 +213,14 @@ func (v *dsVB) Update(acc []float64) float64 {
 		if len(v.fixed) > len(v.lam) {
 			// Learned with the held values of the state free (or not at
 			// all); they are put back, and the kinds weighed under them
-			// (for K > 2 Weights refits the kinds' shares).
+			// (for K > 2 Weights refits the kinds' shares). The counts
+			// are read again unless learning read these, under the same
+			// prior and pattern rows.
+			rows := append(slices.Clone(v.beta), v.pat...)
 			v.setMixState(v.mixState(nil))
-			v.mix.Counts(acc, v.e.k, v.prior, v.patternPrior())
+			if !learn || !slices.Equal(rows, append(slices.Clone(v.beta), v.pat...)) {
+				v.mix.Counts(acc, v.e.k, v.prior, v.patternPrior())
+			}
 			v.mix.Weights()
 		}
 	}

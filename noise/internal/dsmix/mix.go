@@ -464,9 +464,13 @@ func (x *Mix) SetState(s []float64, k int, beta, pat []float64) {
 	}
 	x.rho, cl.share = clampShares(s[0], s[3], true)
 	cl.a, cl.b = max(s[4], minSharedPrior), max(s[5], minSharedPrior)
-	cl.one.Kap = min(max(s[6], minSharedPrior), maxSharedConcentration)
-	cl.cls.Kap = min(max(s[7], minSharedPrior), maxSharedConcentration)
-	cl.fresh = false
+	ko := min(max(s[6], minSharedPrior), maxSharedConcentration)
+	kc := min(max(s[7], minSharedPrior), maxSharedConcentration)
+	// The errors' values change with the precisions alone here.
+	if ko != cl.one.Kap || kc != cl.cls.Kap {
+		cl.one.Kap, cl.cls.Kap = ko, kc
+		cl.fresh = false
+	}
 }
 
 // mean writes worker w's posterior mean P(y | z) over the kinds (held:
