@@ -360,9 +360,13 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 		var sc rowScratch
 		v.setRows(lo*k2, hi*k2, acc, exact, norm, norms, true, &sc)
 		if v.mix != nil {
+			var bs dsmix.BlendScratch
 			for w := lo; w < hi; w++ {
+				if (w-lo)%blendBlock == 0 {
+					bs.Set(v.mix, w, min(w+blendBlock, hi), k)
+				}
 				held := v.mixHeld(w)
-				kl := v.mix.Blend(w, k, held, v.e.logPi[w*k2:(w+1)*k2])
+				kl := v.mix.Blend(w, k, held, v.e.logPi[w*k2:(w+1)*k2], &bs)
 				m, _ := v.mix.Shares(w, held)
 				for z := range k {
 					v.kl[w*k+z] *= m
@@ -380,6 +384,10 @@ func (v *dsVB) update(acc, exact []float64) float64 {
 	}
 	return kl
 }
+
+// blendBlock is the number of workers whose digammas Blend reads are
+// taken in one batch (dsmix.BlendScratch).
+const blendBlock = 64
 
 // mixHeld reports whether worker w's pseudo-counts are all held (Hold)
 // under DS.Averaged: they were written from the averaged posterior means

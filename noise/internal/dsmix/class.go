@@ -151,16 +151,17 @@ func (x *Mix) kindsOf() {
 // right and wrong are its E[log a_w] and E[log(1 − a_w)]) and the
 // per-class kind's (weight mc), each with its errors' E[log ε_wz]
 // (errRow), and it returns their weighted divergences from the priors.
-func (x *Mix) blendClass(w int, m, mc, mo, right, wrong float64, elog []float64) float64 {
+// psi holds the rows' digammas (BlendScratch).
+func (x *Mix) blendClass(w int, m, mc, mo, right, wrong float64, elog, psi []float64, s *BlendScratch) float64 {
 	cl := x.cls
 	k := cl.k
 	var kl float64
-	lbc := num.LogBeta(cl.a, cl.b)
-	eo, ec := make([]float64, k), make([]float64, k)
+	lbc := s.abc
+	eo, ec := s.eo, s.ec
 	for z := range k {
 		qa, qb := cl.a+cl.cz[w*k+z], cl.b+cl.ez[w*k+z]
-		qs := num.Digamma(qa + qb)
-		cr, cw := num.Digamma(qa)-qs, num.Digamma(qb)-qs
+		qs := psi[3*z]
+		cr, cw := psi[3*z+1]-qs, psi[3*z+2]-qs
 		klo := cl.one.Row(cl.counts(), w, z, eo)
 		klc := cl.cls.Row(cl.counts(), w, z, ec)
 		// KL(Beta(qa, qb) ‖ Beta(a_c, b_c)).

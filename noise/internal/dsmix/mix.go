@@ -371,15 +371,18 @@ func (x *Mix) Shares(w int, held bool) (full, class float64) {
 // their errors' Σ_z KL(Dirichlet) for K > 2, each weighed by the worker's
 // probability of its kind, plus the kinds' own, KL(m ‖ ρ); the caller
 // weighs the full kind's divergence by the full kind's probability.
-func (x *Mix) Blend(w, k int, held bool, elog []float64) float64 {
+//
+// s holds the digammas of a range of workers including w (BlendScratch.Set).
+func (x *Mix) Blend(w, k int, held bool, elog []float64, s *BlendScratch) float64 {
 	m, mc := x.Shares(w, held)
 	mo := max(1-m-mc, 0)
 	pa, pb := x.a+x.c[w], x.b+x.e[w]
-	ps := num.Digamma(pa + pb)
-	right := num.Digamma(pa) - ps
-	wrong := num.Digamma(pb) - ps
+	psi := s.psi[(w-s.lo)*s.per:]
+	ps := psi[0]
+	right := psi[1] - ps
+	wrong := psi[2] - ps
 	// KL(Beta(pa, pb) ‖ Beta(a, b)).
-	kl := mo * (num.LogBeta(x.a, x.b) - num.LogBeta(pa, pb) + (pa-x.a)*right + (pb-x.b)*wrong)
+	kl := mo * (s.ab - num.LogBeta(pa, pb) + (pa-x.a)*right + (pb-x.b)*wrong)
 	cl := x.cls
 	if cl == nil {
 		for z := range k {
@@ -392,7 +395,7 @@ func (x *Mix) Blend(w, k int, held bool, elog []float64) float64 {
 			}
 		}
 	} else {
-		kl += x.blendClass(w, m, mc, mo, right, wrong, elog)
+		kl += x.blendClass(w, m, mc, mo, right, wrong, elog, psi[3:], s)
 	}
 	rho, rc := x.rho, 0.0
 	if cl != nil {
@@ -404,6 +407,45 @@ func (x *Mix) Blend(w, k int, held bool, elog []float64) float64 {
 		}
 	}
 	return kl
+}
+
+// BlendScratch holds what Blend reads for a range of workers, for one
+// goroutine: the digammas of the workers [lo, lo + len(psi)/per), per
+// worker ψ(pa + pb), ψ(pa) and ψ(pb) of its one-coin posterior and for
+// K > 2 ψ(qa + qb), ψ(qa) and ψ(qb) of every row's per-class one, taken
+// in one num.DigammaTo call (bit for bit num.Digamma's); log B of the
+// priors, and the per-class rows' scratch.
+type BlendScratch struct {
+	lo, per     int
+	ab, abc     float64
+	psi, eo, ec []float64
+}
+
+// Set sets s for Blend of the workers [lo, hi) at K = k.
+func (s *BlendScratch) Set(x *Mix, lo, hi, k int) {
+	s.lo, s.per = lo, 3
+	cl := x.cls
+	if cl != nil {
+		s.per += 3 * k
+		s.abc = num.LogBeta(cl.a, cl.b)
+		if len(s.eo) != k {
+			s.eo, s.ec = make([]float64, k), make([]float64, k)
+		}
+	}
+	s.ab = num.LogBeta(x.a, x.b)
+	s.psi = s.psi[:0]
+	for w := lo; w < hi; w++ {
+		pa, pb := x.a+x.c[w], x.b+x.e[w]
+		s.psi = append(s.psi, pa+pb, pa, pb)
+		if cl == nil {
+			continue
+		}
+		for z := range k {
+			qa, qb := cl.a+cl.cz[w*k+z], cl.b+cl.ez[w*k+z]
+			s.psi = append(s.psi, qa+qb, qa, qb)
+		}
+	}
+	num.DigammaTo(s.psi, s.psi)
 }
 
 // The positions of the hyperparameters at K > 2 counted back from the end
