@@ -1,8 +1,6 @@
 package dsmix
 
 import (
-	"math"
-
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/noise/internal/betaprior"
 	"github.com/consensuslab/consensus/noise/internal/dirichlet"
@@ -128,7 +126,10 @@ func (x *Mix) kindsOf() {
 	for w := range x.m {
 		f := cl.kinds[3*w : 3*w+3]
 		top := max(f[0], f[1], f[2])
-		cl.lik[3*w], cl.lik[3*w+1], cl.lik[3*w+2] = math.Exp(f[0]-top), math.Exp(f[1]-top), math.Exp(f[2]-top)
+		cl.lik[3*w], cl.lik[3*w+1], cl.lik[3*w+2] = f[0]-top, f[1]-top, f[2]-top
+	}
+	num.MathExpTo(cl.lik, cl.lik) // math.Exp's values
+	for w := range x.m {
 		if x.c[w]+x.e[w] > 0 {
 			lik = append(lik, cl.lik[3*w:3*w+3]...)
 		}
