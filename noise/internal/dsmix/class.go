@@ -76,8 +76,7 @@ func (cl *dsClass) refresh(lpat []float64) {
 		return
 	}
 	c := cl.counts()
-	cl.one.Fill(c, lpat, &cl.scratch)
-	cl.cls.Fill(c, lpat, &cl.scratch)
+	dirichlet.FillAll(c, lpat, &cl.scratch, cl.one, cl.cls)
 	cl.fresh = true
 }
 
