@@ -181,9 +181,16 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 		v.load = make([]float64, len(v.lam))
 	}
 	acc := v.load
-	for r := range acc {
-		base, z, y := r/(k*k)*(k*k), (r%(k*k))/k, r%k
-		acc[countAt(base, k, z, y)] = params[r] - v.prior(z, y)
+	pr := startPrior(k, 0, 0)
+	for i := range pr {
+		pr[i] = v.prior(i/k, i%k)
+	}
+	for base := 0; base < len(acc); base += k * k {
+		for z := range k {
+			for y := range k {
+				acc[countAt(base, k, z, y)] = params[base+z*k+y] - pr[z*k+y]
+			}
+		}
 	}
 	if v.mix != nil {
 		v.mix.Counts(acc, k, v.prior, v.patternPrior())
