@@ -47,7 +47,6 @@ func (sc *rowScratch) priorValues(v *dsVB) {
 func (v *dsVB) setRows(r0, r1 int, acc, exact []float64, norm float64, norms []float64, bound bool, sc *rowScratch) {
 	k := v.e.k
 	k2 := k * k
-	beta := make([]float64, k)
 	if len(sc.args) < rowsBlock*(k+1) {
 		sc.args, sc.lg = make([]float64, rowsBlock*(k+1)), make([]float64, rowsBlock*(k+1))
 		sc.vals, sc.at = make([]float64, 2*rowsBlock*(k+1)), make([]int32, rowsBlock*(k+1))
@@ -115,9 +114,8 @@ func (v *dsVB) setRows(r0, r1 int, acc, exact []float64, norm float64, norms []f
 				l -= lg[i+y]
 			}
 			kl := l + lg[i+k] - norm
-			lam := v.lam[r : r+k]
+			lam, beta := v.lam[r:r+k], sc.pr[z*k:(z+1)*k]
 			for y := range k {
-				beta[y] = v.prior(z, y)
 				kl += (lam[y] - beta[y]) * elog[y]
 			}
 			v.kl[r/k] = kl
