@@ -382,7 +382,7 @@ func (x *Mix) Blend(w, k int, held bool, elog []float64, s *BlendScratch) float6
 	right := psi[1] - ps
 	wrong := psi[2] - ps
 	// KL(Beta(pa, pb) ‖ Beta(a, b)).
-	kl := mo * (s.ab - num.LogBeta(pa, pb) + (pa-x.a)*right + (pb-x.b)*wrong)
+	kl := mo * (s.ab - s.lb[w-s.lo] + (pa-x.a)*right + (pb-x.b)*wrong)
 	cl := x.cls
 	if cl == nil {
 		for z := range k {
@@ -419,6 +419,9 @@ type BlendScratch struct {
 	lo, per     int
 	ab, abc     float64
 	psi, eo, ec []float64
+	// lb holds every worker's log B(pa, pb) (num.LogBeta's values), lg
+	// scratch of its log Γ.
+	lb, lg []float64
 }
 
 // Set sets s for Blend of the workers [lo, hi) at K = k.
@@ -446,6 +449,22 @@ func (s *BlendScratch) Set(x *Mix, lo, hi, k int) {
 		}
 	}
 	num.DigammaTo(s.psi, s.psi)
+	n := hi - lo
+	s.lg = s.lg[:0]
+	for w := lo; w < hi; w++ {
+		s.lg = append(s.lg, x.a+x.c[w])
+	}
+	for w := lo; w < hi; w++ {
+		s.lg = append(s.lg, x.b+x.e[w])
+	}
+	for i := range n {
+		s.lg = append(s.lg, s.lg[i]+s.lg[n+i])
+	}
+	s.lb = append(s.lb[:0], s.lg...) // room for the values
+	num.LgammaTo(s.lb, s.lg)
+	for i := range n {
+		s.lb[i] = s.lb[i] + s.lb[n+i] - s.lb[2*n+i]
+	}
 }
 
 // The positions of the hyperparameters at K > 2 counted back from the end
