@@ -30,7 +30,7 @@ func (v *dsVB) Collapsed() bool {
 		return false
 	}
 	// The state at K = 2: β_00, β_01, β_10, β_11, ρ, a, b.
-	st := v.mix.State(nil, 2, v.prior)
+	st := v.mixState(nil)
 	return atCap(st[0]+st[1]) || atCap(st[2]+st[3]) || atCap(st[5]+st[6])
 }
 
@@ -75,6 +75,6 @@ func (v *dsVB) CavityPrior(probs, cav []float64) ([]float64, bool) {
 		}
 		eb.Add(ys, qs)
 	}
-	st := v.mix.State(nil, k, v.prior)
+	st := v.mixState(nil)
 	return eb.Maximise(st)
 }

@@ -3,7 +3,7 @@ package noise
 import (
 	"math"
 
-	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/noise/internal/dirichlet"
 )
 
 // symmetricUnlessSupported keeps the crowd's pattern of errors in the
@@ -37,11 +37,10 @@ import (
 // relevance, the gain is far above the price and the pattern stays
 // (TestSymmetricUnlessSupported).
 //
-// cs holds the W_z workers' K counts of the row each and ns their sums, as
-// learnPrior gathers them; scratch is a buffer it may grow.
-func symmetricUnlessSupported(beta, cs, ns, ws []float64, z int, scratch *[]float64) {
+// rc holds the W_z workers' counts of the row, as learnRows gathers them.
+func symmetricUnlessSupported(beta []float64, rc *dirichlet.RowCounts, z int) {
 	k := len(beta)
-	if k <= 2 || len(ns) == 0 {
+	if k <= 2 || len(rc.N) == 0 {
 		return
 	}
 	var off float64
@@ -51,9 +50,9 @@ func symmetricUnlessSupported(beta, cs, ns, ws []float64, z int, scratch *[]floa
 		}
 	}
 	off /= float64(k - 1)
-	gain := dmEvidence(beta, -1, 0, cs, ns, ws, scratch) - dmEvidence(beta, z, off, cs, ns, ws, scratch)
+	gain := rc.PatternGain(beta, z, off)
 	var sw float64
-	for _, w := range ws {
+	for _, w := range rc.Wt {
 		sw += w
 	}
 	if gain >= float64(k-2)/2*math.Log(max(sw, 1)) {
@@ -64,65 +63,6 @@ func symmetricUnlessSupported(beta, cs, ns, ws []float64, z int, scratch *[]floa
 			beta[y] = off
 		}
 	}
-}
-
-// dmEvidence returns the Dirichlet-multinomial log evidence of the counts
-// cs (K per worker, with sums ns) under the row β, Σ_w log Γ(Σβ) −
-// log Γ(Σβ + n_w) + Σ_y [log Γ(β_y + C_w(y)) − log Γ(β_y)], up to the
-// multinomial coefficients, which do not depend on β. With z ≥ 0 the row
-// is β with every value but β_z replaced by off.
-func dmEvidence(beta []float64, z int, off float64, cs, ns, ws []float64, scratch *[]float64) float64 {
-	k := len(beta)
-	at := func(y int) float64 {
-		if z < 0 || y == z {
-			return beta[y]
-		}
-		return off
-	}
-	var sb float64
-	for y := range k {
-		sb += at(y)
-	}
-	// The arguments of every log Γ in one call: per worker its C + β_y
-	// for C > 0 and its n + Σβ, then every β_y and Σβ.
-	args := (*scratch)[:0]
-	for i, n := range ns {
-		for y, c := range cs[i*k : (i+1)*k] {
-			if c > 0 {
-				args = append(args, c+at(y))
-			}
-		}
-		args = append(args, n+sb)
-	}
-	used := len(args)
-	for y := range k {
-		args = append(args, at(y))
-	}
-	args = append(args, sb)
-	n := len(args)
-	args = append(args, args...) // room for the values: LgammaTo's dst must not overlap x
-	*scratch = args
-	vals := args[n:]
-	num.LgammaTo(vals, args[:n])
-	lgB, lgSum := vals[used:used+k], vals[used+k]
-	var ll float64
-	j := 0
-	for i := range ns {
-		var li float64
-		for y, c := range cs[i*k : (i+1)*k] {
-			if c > 0 {
-				li += vals[j] - lgB[y]
-				j++
-			}
-		}
-		li += lgSum - vals[j]
-		j++
-		if ws != nil {
-			li *= ws[i]
-		}
-		ll += li
-	}
-	return ll
 }
 
 // PatternReporter is an optional interface of a Variational posterior

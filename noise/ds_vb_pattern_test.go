@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distmv"
 
+	"github.com/consensuslab/consensus/noise/internal/dirichlet"
 	"github.com/consensuslab/consensus/noise/internal/dsmix"
 )
 
@@ -87,48 +88,6 @@ func drawRowCounts(rng *rand.Rand, prior func(z, y int) float64, k, workers, per
 	return acc
 }
 
-// TestDMEvidence checks dmEvidence against the Dirichlet-multinomial
-// log evidence summed directly with math.Lgamma, for the row itself and
-// for its symmetric form.
-func TestDMEvidence(t *testing.T) {
-	beta := []float64{3, 0.5, 1.5, 0.25}
-	cs := []float64{4, 0, 1.5, 0.5, 0, 2, 0, 1, 7.25, 0.5, 0.25, 0}
-	ns := []float64{6, 3, 8}
-	direct := func(b []float64) float64 {
-		var ll, sb float64
-		for _, x := range b {
-			sb += x
-		}
-		for i, n := range ns {
-			l1, _ := math.Lgamma(sb)
-			l2, _ := math.Lgamma(sb + n)
-			ll += l1 - l2
-			for y, c := range cs[i*4 : (i+1)*4] {
-				l3, _ := math.Lgamma(b[y] + c)
-				l4, _ := math.Lgamma(b[y])
-				ll += l3 - l4
-			}
-		}
-		return ll
-	}
-	var scratch []float64
-	off := (3 + 1.5 + 0.25) / 3
-	for _, tc := range []struct {
-		name string
-		z    int
-		off  float64
-		row  []float64 // the row dmEvidence reads
-	}{
-		{"pattern", -1, 0, beta},
-		{"symmetric around class 1", 1, off, []float64{off, 0.5, off, off}},
-	} {
-		got, want := dmEvidence(beta, tc.z, tc.off, cs, ns, nil, &scratch), direct(tc.row)
-		if math.Abs(got-want) > 1e-12*math.Abs(want) {
-			t.Errorf("%s: dmEvidence = %v, want %v", tc.name, got, want)
-		}
-	}
-}
-
 // TestPatternOfBetterThanChance checks the rows the one-coin and
 // per-class kinds take their pattern from (dsVB.pat): on a crowd of 360
 // workers whose errors fall on both neighbouring classes alike and 40
@@ -182,7 +141,7 @@ func TestPatternOfBetterThanChance(t *testing.T) {
 	} {
 		rows := startPrior(k, 2, 1)
 		for range 20 {
-			learnRows(rows, acc, k, honest+adversaries, tc.omega)
+			learnRows(rows, acc, k, honest+adversaries, tc.omega, make([]dirichlet.RowCounts, k))
 		}
 		s := skew(rows)
 		t.Logf("%s: errors on the next class %.3f times those on the class before", tc.name, s)

@@ -48,7 +48,7 @@ func (v *dsVB) PrecisionsCollapsed() bool {
 	if v.mix == nil || v.beta != nil || v.e.k < 3 {
 		return false
 	}
-	st := v.mix.State(nil, v.e.k, v.prior)
+	st := v.mixState(nil)
 	n := len(st)
 	return atCap(st[n-dsmix.TailKapO]) || atCap(st[n-dsmix.TailKapC])
 }
@@ -59,7 +59,7 @@ func (v *dsVB) BetasCollapsed() bool {
 	if v.mix == nil || v.e.k < 3 {
 		return false
 	}
-	st := v.mix.State(nil, v.e.k, v.prior)
+	st := v.mixState(nil)
 	n := len(st)
 	return atCap(st[n-dsmix.TailA]+st[n-dsmix.TailB]) || atCap(st[n-dsmix.TailAC]+st[n-dsmix.TailBC])
 }
@@ -72,7 +72,7 @@ func (v *dsVB) BetasCollapsed() bool {
 func (v *dsVB) SampledPrecisions(post, probs []float64, seed uint64, kap, betas bool) (st []float64, kapAt, betaAt []int) {
 	k := v.e.k
 	d := v.e.d
-	st = v.mix.State(nil, k, v.prior)
+	st = v.mixState(nil)
 	n := len(st)
 	draw := func(s int, counts []int32) {
 		rng := rand.New(rand.NewPCG(seed, uint64(s)))

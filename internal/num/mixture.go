@@ -133,15 +133,24 @@ func floorWeights(p []float64, floor float64) {
 	}
 }
 
-// mixtureLogLik returns Σ_i log Σ_z p_z L_iz.
+// mixtureLogLik returns Σ_i log Σ_z p_z L_iz, the logarithms of a block of
+// items in one MathLogTo call (bit for bit math.Log's).
 func mixtureLogLik(lik []float64, k int, p []float64) float64 {
 	var l float64
-	for i := 0; i+k <= len(lik); i += k {
-		var s float64
-		for z, v := range lik[i : i+k] {
-			s += p[z] * v
+	var s [64]float64
+	for i := 0; i+k <= len(lik); {
+		m := 0
+		for ; m < len(s) && i+k <= len(lik); i, m = i+k, m+1 {
+			var si float64
+			for z, v := range lik[i : i+k] {
+				si += p[z] * v
+			}
+			s[m] = si
 		}
-		l += math.Log(s)
+		MathLogTo(s[:m], s[:m])
+		for _, v := range s[:m] {
+			l += v
+		}
 	}
 	return l
 }

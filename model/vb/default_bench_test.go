@@ -43,6 +43,25 @@ func BenchmarkFitDefault(b *testing.B) {
 	}
 }
 
+// BenchmarkLightCrowdK10 measures whole fits of the default model on a
+// crowd of many light workers at K = 10, where the per-worker work of a
+// pass (the kinds' evidences, the errors' special functions, the shared
+// prior's fixed point) outweighs the labels: 3,000 tasks of two labels
+// among 2,000 Dawid-Skene workers (3 labels each), as `consensus simulate
+// --model la-ds --classes 10 --objects 3000 --workers 2000
+// --labels-per-object 2`. It reports the CPU seconds of a fit (cpu-s/op)
+// and its passes (iters):
+//
+//	go test ./model/vb -run '^$' -bench 'LightCrowdK10' -benchtime 1x -count 3
+func BenchmarkLightCrowdK10(b *testing.B) {
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 3000, Workers: 2000, LabelsPerTask: 2, Classes: 10,
+		Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchFit(b, model.DefaultModel, d)
+}
+
 // BenchmarkCavityPriorsFit measures whole fits of the default model
 // against la-ds on a crowd where the cavity priors run and the fit is
 // redone in rounds: K = 2, 10⁵ tasks of 3 labels among 12,000 Dawid-Skene

@@ -29,6 +29,7 @@ type Errors struct {
 	// p0 holds the prior's pseudo-counts, κ μ_z(y) at z·K + y for y ≠ z
 	// and κ at z·K + z; lg0, ps0 and tr0 their log Γ, ψ and ψ'.
 	p0, lg0, ps0, tr0 []float64
+	lim               []float64 // small's bound of every p0
 	// lg and ps hold log Γ and ψ of every worker's posterior
 	// pseudo-counts: κ μ_z(y) + C_w(z, y) at w·K² + z·K + y for y ≠ z,
 	// and κ + e_wz at w·K² + z·K + z.
@@ -51,7 +52,7 @@ type Scratch struct {
 func New(kap float64, k, w int) *Errors {
 	k2 := k * k
 	return &Errors{Kap: kap, p0: make([]float64, k2), lg0: make([]float64, k2), ps0: make([]float64, k2),
-		tr0: make([]float64, k2), lg: make([]float64, w*k2), ps: make([]float64, w*k2), Ev: make([]float64, w)}
+		tr0: make([]float64, k2), lim: make([]float64, k2), lg: make([]float64, w*k2), ps: make([]float64, w*k2), Ev: make([]float64, w)}
 }
 
 // small reports whether a count n is small enough beside the pseudo-count
@@ -65,30 +66,62 @@ func small(n, p float64) bool { return n <= 1e-6*p*min(1, p) }
 // worker's evidence,
 //
 //	E_w(κ) = Σ_z [log Γ(κ) − log Γ(κ + e_wz) + Σ_{y≠z} log Γ(κ μ_z(y) + C_w(z, y)) − log Γ(κ μ_z(y))].
-func (e *Errors) Fill(c Counts, lpat []float64, s *Scratch) {
+func (e *Errors) Fill(c Counts, lpat []float64, s *Scratch) { FillAll(c, lpat, s, e) }
+
+// fillValues is about the number of values of a block of workers that
+// FillAll takes at a time, so that a block's values are read again from
+// the cache.
+const fillValues = 8192
+
+// FillAll is Fill of every errors of es for the same counts and pattern,
+// a block of workers at a time.
+func FillAll(c Counts, lpat []float64, s *Scratch, es ...*Errors) {
 	k := c.K
-	k2 := k * k
+	for _, e := range es {
+		e.prepare(k, lpat)
+	}
+	w := len(c.E) / k
+	step := max(1, fillValues/(k*k))
+	for lo := 0; lo < w; lo += step {
+		hi := min(lo+step, w)
+		for _, e := range es {
+			e.fill(c, lo, hi, s)
+		}
+	}
+}
+
+// prepare sets the prior's pseudo-counts for the precision and the
+// pattern, their special functions and small's bounds of them.
+func (e *Errors) prepare(k int, lpat []float64) {
 	for i := range e.p0 {
 		e.p0[i] = e.Kap
 		if i/k != i%k {
 			e.p0[i] = e.Kap * math.Exp(lpat[i])
 		}
 		e.tr0[i] = num.Trigamma(e.p0[i])
+		e.lim[i] = 1e-6 * e.p0[i] * min(1, e.p0[i]) // small's bound
 	}
 	num.LgammaDigammaTo(e.lg0, e.ps0, e.p0)
-	// A small count takes the expansions; the others go to the batches.
+}
+
+// fill is Fill's work on the workers [lo, hi), after prepare: a small
+// count takes the expansions, the others go to one batch.
+func (e *Errors) fill(c Counts, lo, hi int, s *Scratch) {
+	k := c.K
+	k2 := k * k
 	args, at := s.args[:0], s.at[:0]
-	for r, ez := range c.E { // every worker's row r = w·K + z
-		j0, i0 := r*k, r%k*k
-		for y, n := range c.Off[j0 : j0+k] {
-			i := i0 + y
-			if i == i0+r%k {
-				n = ez
+	for r := lo * k; r < hi*k; r++ { // every worker's row r = w·K + z
+		j0, i0, z := r*k, r%k*k, r%k
+		off, lg, ps := c.Off[j0:j0+k], e.lg[j0:j0+k], e.ps[j0:j0+k]
+		lim, p0, lg0, ps0, tr0 := e.lim[i0:i0+k], e.p0[i0:i0+k], e.lg0[i0:i0+k], e.ps0[i0:i0+k], e.tr0[i0:i0+k]
+		for y, n := range off {
+			if y == z {
+				n = c.E[r]
 			}
-			if p := e.p0[i]; small(n, p) {
-				e.lg[j0+y], e.ps[j0+y] = e.lg0[i]+n*e.ps0[i], e.ps0[i]+n*e.tr0[i]
+			if n <= lim[y] {
+				lg[y], ps[y] = lg0[y]+n*ps0[y], ps0[y]+n*tr0[y]
 			} else {
-				args = append(args, p+n)
+				args = append(args, p0[y]+n)
 				at = append(at, int32(j0+y))
 			}
 		}
@@ -102,7 +135,7 @@ func (e *Errors) Fill(c Counts, lpat []float64, s *Scratch) {
 		e.lg[j], e.ps[j] = lgs[m], pss[m]
 	}
 	s.args, s.at = args, at
-	for w := range e.Ev {
+	for w := lo; w < hi; w++ {
 		var f float64
 		lg := e.lg[w*k2 : (w+1)*k2]
 		for i, v := range lg {

@@ -1,8 +1,6 @@
 package dsmix
 
 import (
-	"math"
-
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/noise/internal/betaprior"
 	"github.com/consensuslab/consensus/noise/internal/dirichlet"
@@ -54,8 +52,8 @@ type dsClass struct {
 	fresh   bool
 	u       []float64 // scratch of W×K weights
 	scratch dirichlet.Scratch
-	// betaArgs is scratch of 6·W·K: the arguments of lb's log Γ and
-	// their values.
+	// betaArgs is scratch of 6·W·(K + 1): the arguments of lb's log Γ
+	// and the one-coin kind's, and their values.
 	betaArgs []float64
 }
 
@@ -65,7 +63,7 @@ func newDSClass(w, k int, diag, off float64) *dsClass {
 		one: dirichlet.New(maxSharedConcentration, k, w), cls: dirichlet.New(maxSharedConcentration, k, w),
 		m: make([]float64, w), cz: make([]float64, w*k), ez: make([]float64, w*k),
 		off: make([]float64, w*k*k), lb: make([]float64, w*k), kinds: make([]float64, 3*w), lik: make([]float64, 3*w), sel: make([]float64, 3*w),
-		u: make([]float64, w*k), betaArgs: make([]float64, 6*w*k)}
+		u: make([]float64, w*k), betaArgs: make([]float64, 6*w*(k+1))}
 }
 
 // counts returns the workers' counts the errors read.
@@ -78,8 +76,7 @@ func (cl *dsClass) refresh(lpat []float64) {
 		return
 	}
 	c := cl.counts()
-	cl.one.Fill(c, lpat, &cl.scratch)
-	cl.cls.Fill(c, lpat, &cl.scratch)
+	dirichlet.FillAll(c, lpat, &cl.scratch, cl.one, cl.cls)
 	cl.fresh = true
 }
 
@@ -91,21 +88,28 @@ func (x *Mix) weightsClass(ab float64) {
 	cl := x.cls
 	k := cl.k
 	cl.refresh(x.lpat)
-	// log B(a_c + c_wz, b_c + e_wz) of every row, by one batch of log Γ.
-	n := len(cl.cz)
-	args, lg := cl.betaArgs[:3*n], cl.betaArgs[3*n:]
+	// log B(a_c + c_wz, b_c + e_wz) of every row, and every worker's
+	// log B(a + c_w, b + e_w), by one batch of log Γ (num.LogBeta's
+	// values).
+	n, nw := len(cl.cz), len(x.m)
+	args, lg := cl.betaArgs[:3*(n+nw)], cl.betaArgs[3*(n+nw):]
 	for i, cz := range cl.cz {
 		ez := cl.ez[i]
 		args[i], args[n+i], args[2*n+i] = cl.a+cz, cl.b+ez, cl.a+cl.b+cz+ez
+	}
+	for w := range nw {
+		pa, pb := x.a+x.c[w], x.b+x.e[w]
+		args[3*n+w], args[3*n+nw+w], args[3*n+2*nw+w] = pa, pb, pa+pb
 	}
 	num.LgammaTo(lg, args)
 	for i := range cl.lb {
 		cl.lb[i] = lg[i] + lg[n+i] - lg[2*n+i]
 	}
+	coin := lg[3*n:]
 	lbc := num.LogBeta(cl.a, cl.b)
 	for w := range x.m {
 		f := cl.kinds[3*w : 3*w+3]
-		f[0], f[1], f[2] = x.full[w], cl.cls.Ev[w], num.LogBeta(x.a+x.c[w], x.b+x.e[w])-ab+cl.one.Ev[w]
+		f[0], f[1], f[2] = x.full[w], cl.cls.Ev[w], coin[w]+coin[nw+w]-coin[2*nw+w]-ab+cl.one.Ev[w]
 		for z := range k {
 			f[1] += cl.lb[w*k+z] - lbc
 		}
@@ -128,7 +132,10 @@ func (x *Mix) kindsOf() {
 	for w := range x.m {
 		f := cl.kinds[3*w : 3*w+3]
 		top := max(f[0], f[1], f[2])
-		cl.lik[3*w], cl.lik[3*w+1], cl.lik[3*w+2] = math.Exp(f[0]-top), math.Exp(f[1]-top), math.Exp(f[2]-top)
+		cl.lik[3*w], cl.lik[3*w+1], cl.lik[3*w+2] = f[0]-top, f[1]-top, f[2]-top
+	}
+	num.MathExpTo(cl.lik, cl.lik) // math.Exp's values
+	for w := range x.m {
 		if x.c[w]+x.e[w] > 0 {
 			lik = append(lik, cl.lik[3*w:3*w+3]...)
 		}
@@ -151,16 +158,17 @@ func (x *Mix) kindsOf() {
 // right and wrong are its E[log a_w] and E[log(1 − a_w)]) and the
 // per-class kind's (weight mc), each with its errors' E[log ε_wz]
 // (errRow), and it returns their weighted divergences from the priors.
-func (x *Mix) blendClass(w int, m, mc, mo, right, wrong float64, elog []float64) float64 {
+// psi holds the rows' digammas (BlendScratch).
+func (x *Mix) blendClass(w int, m, mc, mo, right, wrong float64, elog, psi []float64, s *BlendScratch) float64 {
 	cl := x.cls
 	k := cl.k
 	var kl float64
-	lbc := num.LogBeta(cl.a, cl.b)
-	eo, ec := make([]float64, k), make([]float64, k)
+	lbc := s.abc
+	eo, ec := s.eo, s.ec
 	for z := range k {
 		qa, qb := cl.a+cl.cz[w*k+z], cl.b+cl.ez[w*k+z]
-		qs := num.Digamma(qa + qb)
-		cr, cw := num.Digamma(qa)-qs, num.Digamma(qb)-qs
+		qs := psi[3*z]
+		cr, cw := psi[3*z+1]-qs, psi[3*z+2]-qs
 		klo := cl.one.Row(cl.counts(), w, z, eo)
 		klc := cl.cls.Row(cl.counts(), w, z, ec)
 		// KL(Beta(qa, qb) ‖ Beta(a_c, b_c)).

@@ -59,9 +59,12 @@ type Mix struct {
 	// mu holds the pattern μ_z(y) itself, K×K (0 on the diagonal).
 	mu []float64
 	// lgArgs, lgVals and lgRows are counts' scratch: the arguments of
-	// log Γ of a block of workers, their values and their rows.
-	lgArgs, lgVals []float64
-	lgRows         []int
+	// log Γ of a block of workers, their values and their rows; lgAt the
+	// places in lgVals of the arguments that are not the prior's own, and
+	// lgPr log Γ of the prior's pseudo-counts, K×K.
+	lgArgs, lgVals, lgPr []float64
+	lgRows               []int
+	lgAt                 []int32
 	// cls holds the per-class kind and the errors' precisions; nil at
 	// K = 2.
 	cls *dsClass
@@ -143,55 +146,75 @@ func (x *Mix) Counts(acc []float64, k int, prior, pattern func(z, y int) float64
 	}
 	// The full kind's evidence needs log Γ of K + 1 values a row; they are
 	// taken by num.LgammaTo (math.Lgamma's values, vectorised) for a block
-	// of workers at a time, and summed in the order of the formula.
+	// of workers at a time, and summed in the order of the formula. A
+	// count of 0 leaves the prior's pseudo-count, whose log Γ is taken
+	// once (lgPr): a worker of few labels has counts in few columns.
 	rowArgs := k + 1
 	if len(x.lgArgs) < countsBlock*k*rowArgs {
 		x.lgArgs = make([]float64, countsBlock*k*rowArgs)
-		x.lgVals = make([]float64, countsBlock*k*rowArgs)
+		x.lgVals = make([]float64, 2*countsBlock*k*rowArgs)
 		x.lgRows = make([]int, countsBlock*k)
+		x.lgAt = make([]int32, countsBlock*k*rowArgs)
 	}
+	if len(x.lgPr) != k2 {
+		x.lgPr = make([]float64, k2)
+	}
+	num.LgammaTo(x.lgPr, pr)
 	for lo := 0; lo < len(x.m); lo += countsBlock {
 		hi := min(lo+countsBlock, len(x.m))
-		// Every row read, as w·K + z, and the arguments of its log Γ.
-		args, rows := x.lgArgs[:0], x.lgRows[:0]
+		// Every row read, as w·K + z, and the arguments of its log Γ
+		// that are not the prior's (args, at their places at in lg).
+		args, rows, at := x.lgArgs[:0], x.lgRows[:0], x.lgAt[:0]
+		lg := x.lgVals[:cap(x.lgArgs)]
+		nv := 0
 		for w := lo; w < hi; w++ {
 			base := w * k2
 			var c, e, pat float64
 			for z := range k {
 				var nz, ez float64
+				na, nat, nv0 := len(args), len(at), nv
+				prz, lgz, lpz := pr[z*k:(z+1)*k], x.lgPr[z*k:(z+1)*k], x.lpat[z*k:(z+1)*k]
 				for y := range k {
 					n := max(acc[countAt(base, k, z, y)], 0)
 					if cl != nil && y != z {
 						cl.off[base+z*k+y] = n
 					}
 					if n == 0 {
+						lg[nv] = lgz[y]
+						nv++
 						continue
 					}
+					args = append(args, prz[y]+n)
+					at = append(at, int32(nv))
+					nv++
 					nz += n
 					if y == z {
 						c += n
 					} else {
 						e += n
 						ez += n
-						pat += n * x.lpat[z*k+y]
+						pat += n * lpz[y]
 					}
 				}
 				if cl != nil {
 					cl.cz[w*k+z], cl.ez[w*k+z] = max(acc[countAt(base, k, z, z)], 0), ez
 				}
-				if nz == 0 {
-					continue // the row's evidence is 1
-				}
-				for y := range k {
-					args = append(args, pr[z*k+y]+max(acc[countAt(base, k, z, y)], 0))
+				if nz == 0 { // the row's evidence is 1
+					args, at, nv = args[:na], at[:nat], nv0
+					continue
 				}
 				args = append(args, sums[z]+nz)
+				at = append(at, int32(nv))
+				nv++
 				rows = append(rows, w*k+z)
 			}
 			x.c[w], x.e[w], x.pat[w] = c, e, pat
 		}
-		lg := x.lgVals[:len(args)]
-		num.LgammaTo(lg, args)
+		vals := x.lgVals[len(x.lgArgs):][:len(args)]
+		num.LgammaTo(vals, args)
+		for i, j := range at {
+			lg[j] = vals[i]
+		}
 		// log B(β_z + C_w(z, ·)) − log B(β_z) of every row with counts.
 		clear(x.full[lo:hi])
 		for i, r := range rows {
@@ -348,15 +371,18 @@ func (x *Mix) Shares(w int, held bool) (full, class float64) {
 // their errors' Σ_z KL(Dirichlet) for K > 2, each weighed by the worker's
 // probability of its kind, plus the kinds' own, KL(m ‖ ρ); the caller
 // weighs the full kind's divergence by the full kind's probability.
-func (x *Mix) Blend(w, k int, held bool, elog []float64) float64 {
+//
+// s holds the digammas of a range of workers including w (BlendScratch.Set).
+func (x *Mix) Blend(w, k int, held bool, elog []float64, s *BlendScratch) float64 {
 	m, mc := x.Shares(w, held)
 	mo := max(1-m-mc, 0)
 	pa, pb := x.a+x.c[w], x.b+x.e[w]
-	ps := num.Digamma(pa + pb)
-	right := num.Digamma(pa) - ps
-	wrong := num.Digamma(pb) - ps
+	psi := s.psi[(w-s.lo)*s.per:]
+	ps := psi[0]
+	right := psi[1] - ps
+	wrong := psi[2] - ps
 	// KL(Beta(pa, pb) ‖ Beta(a, b)).
-	kl := mo * (num.LogBeta(x.a, x.b) - num.LogBeta(pa, pb) + (pa-x.a)*right + (pb-x.b)*wrong)
+	kl := mo * (s.ab - s.lb[w-s.lo] + (pa-x.a)*right + (pb-x.b)*wrong)
 	cl := x.cls
 	if cl == nil {
 		for z := range k {
@@ -369,7 +395,7 @@ func (x *Mix) Blend(w, k int, held bool, elog []float64) float64 {
 			}
 		}
 	} else {
-		kl += x.blendClass(w, m, mc, mo, right, wrong, elog)
+		kl += x.blendClass(w, m, mc, mo, right, wrong, elog, psi[3:], s)
 	}
 	rho, rc := x.rho, 0.0
 	if cl != nil {
@@ -381,6 +407,64 @@ func (x *Mix) Blend(w, k int, held bool, elog []float64) float64 {
 		}
 	}
 	return kl
+}
+
+// BlendScratch holds what Blend reads for a range of workers, for one
+// goroutine: the digammas of the workers [lo, lo + len(psi)/per), per
+// worker ψ(pa + pb), ψ(pa) and ψ(pb) of its one-coin posterior and for
+// K > 2 ψ(qa + qb), ψ(qa) and ψ(qb) of every row's per-class one, taken
+// in one num.DigammaTo call (bit for bit num.Digamma's); log B of the
+// priors, and the per-class rows' scratch.
+type BlendScratch struct {
+	lo, per     int
+	ab, abc     float64
+	psi, eo, ec []float64
+	// lb holds every worker's log B(pa, pb) (num.LogBeta's values), lg
+	// scratch of its log Γ.
+	lb, lg []float64
+}
+
+// Set sets s for Blend of the workers [lo, hi) at K = k.
+func (s *BlendScratch) Set(x *Mix, lo, hi, k int) {
+	s.lo, s.per = lo, 3
+	cl := x.cls
+	if cl != nil {
+		s.per += 3 * k
+		s.abc = num.LogBeta(cl.a, cl.b)
+		if len(s.eo) != k {
+			s.eo, s.ec = make([]float64, k), make([]float64, k)
+		}
+	}
+	s.ab = num.LogBeta(x.a, x.b)
+	s.psi = s.psi[:0]
+	for w := lo; w < hi; w++ {
+		pa, pb := x.a+x.c[w], x.b+x.e[w]
+		s.psi = append(s.psi, pa+pb, pa, pb)
+		if cl == nil {
+			continue
+		}
+		for z := range k {
+			qa, qb := cl.a+cl.cz[w*k+z], cl.b+cl.ez[w*k+z]
+			s.psi = append(s.psi, qa+qb, qa, qb)
+		}
+	}
+	num.DigammaTo(s.psi, s.psi)
+	n := hi - lo
+	s.lg = s.lg[:0]
+	for w := lo; w < hi; w++ {
+		s.lg = append(s.lg, x.a+x.c[w])
+	}
+	for w := lo; w < hi; w++ {
+		s.lg = append(s.lg, x.b+x.e[w])
+	}
+	for i := range n {
+		s.lg = append(s.lg, s.lg[i]+s.lg[n+i])
+	}
+	s.lb = append(s.lb[:0], s.lg...) // room for the values
+	num.LgammaTo(s.lb, s.lg)
+	for i := range n {
+		s.lb[i] = s.lb[i] + s.lb[n+i] - s.lb[2*n+i]
+	}
 }
 
 // The positions of the hyperparameters at K > 2 counted back from the end
@@ -397,15 +481,18 @@ const (
 	TailKapC = 1 // κ_c
 )
 
-// state appends the values the average is computed from, besides the
-// pseudo-counts: the prior's rows β_z (K×K, by prior), ρ, a and b, and for
-// K > 2 the per-class kind's share ρ_c, a_c, b_c, κ_o and κ_c.
-func (x *Mix) State(dst []float64, k int, prior func(z, y int) float64) []float64 {
+// State appends the values the average is computed from, besides the
+// pseudo-counts: the prior's rows β_z (K×K, by prior), the rows pat whose
+// errors' shape is the kinds' pattern where they are learned apart from β
+// (K×K; nil: none), ρ, a and b, and for K > 2 the per-class kind's share
+// ρ_c, a_c, b_c, κ_o and κ_c.
+func (x *Mix) State(dst []float64, k int, prior func(z, y int) float64, pat []float64) []float64 {
 	for z := range k {
 		for y := range k {
 			dst = append(dst, prior(z, y))
 		}
 	}
+	dst = append(dst, pat...)
 	dst = append(dst, x.rho, x.a, x.b)
 	if cl := x.cls; cl != nil {
 		dst = append(dst, cl.share, cl.a, cl.b, cl.one.Kap, cl.cls.Kap)
@@ -413,18 +500,23 @@ func (x *Mix) State(dst []float64, k int, prior func(z, y int) float64) []float6
 	return dst
 }
 
-// setState sets the hyperparameters, and the prior's rows into beta if
-// it is not nil (an estimated prior), from what state wrote, each within
+// SetState sets the hyperparameters, the prior's rows into beta if it is
+// not nil (an estimated prior) and the pattern's rows into pat if it is
+// not nil, from what State wrote (with the same pat), each within
 // its bounds: Load of Params starts a new posterior where another left
 // off, and within a fit the state follows the pseudo-counts through the
 // fit's SQUAREM steps, which extrapolate it with them (on the shipped data
 // sets the fits take 23 to 303 passes this way, against 42 to 550 with
 // the state learned by Update alone).
-func (x *Mix) SetState(s []float64, k int, beta []float64) {
+func (x *Mix) SetState(s []float64, k int, beta, pat []float64) {
 	for i := range beta { // nil: a fixed prior
 		beta[i] = max(s[i], minSharedPrior)
 	}
 	s = s[k*k:]
+	for i := range pat {
+		pat[i] = max(s[i], minSharedPrior)
+	}
+	s = s[len(pat):]
 	x.a, x.b = max(s[1], minSharedPrior), max(s[2], minSharedPrior)
 	cl := x.cls
 	if cl == nil || len(s) < 8 {
@@ -433,9 +525,13 @@ func (x *Mix) SetState(s []float64, k int, beta []float64) {
 	}
 	x.rho, cl.share = clampShares(s[0], s[3], true)
 	cl.a, cl.b = max(s[4], minSharedPrior), max(s[5], minSharedPrior)
-	cl.one.Kap = min(max(s[6], minSharedPrior), maxSharedConcentration)
-	cl.cls.Kap = min(max(s[7], minSharedPrior), maxSharedConcentration)
-	cl.fresh = false
+	ko := min(max(s[6], minSharedPrior), maxSharedConcentration)
+	kc := min(max(s[7], minSharedPrior), maxSharedConcentration)
+	// The errors' values change with the precisions alone here.
+	if ko != cl.one.Kap || kc != cl.cls.Kap {
+		cl.one.Kap, cl.cls.Kap = ko, kc
+		cl.fresh = false
+	}
 }
 
 // mean writes worker w's posterior mean P(y | z) over the kinds (held:
