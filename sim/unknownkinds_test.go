@@ -372,30 +372,11 @@ func kindChain(d *data.Dataset, cp crowdPrior, burn, sweeps int, rng *rand.Rand)
 			}
 		}
 		// The classes given the kinds and the matrices.
-		for j := range nt {
-			copy(lp, logPrior)
-			for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
-				at := int(d.Worker[i])*k*k + int(d.Label[i])
-				for z := range k {
-					lp[z] += logPi[at+z*k]
-				}
-			}
-			lse := floats.LogSumExp(lp)
-			u := rng.Float64()
-			class[j] = k - 1
-			var cum float64
-			for z := range k {
-				p := math.Exp(lp[z] - lse)
-				if keep {
-					post[j*k+z] += p
-				}
-				cum += p
-				if u < cum {
-					class[j] = z
-					u = math.Inf(1)
-				}
-			}
+		var acc []float64
+		if keep {
+			acc = post
 		}
+		drawClasses(d, k, logPrior, logPi, rng, class, lp, acc)
 	}
 	floats.Scale(1/float64(sweeps), post)
 	floats.Scale(1/float64(sweeps), kindShare)

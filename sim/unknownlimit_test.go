@@ -132,30 +132,11 @@ func gibbsChain(d *data.Dataset, prior []float64, diag Range, burn, sweeps int, 
 		}
 		// The classes given the rows.
 		keep := s >= burn
-		for j := range nt {
-			copy(lp, logPrior)
-			for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
-				at := int(d.Worker[i])*k*k + int(d.Label[i])
-				for z := range k {
-					lp[z] += logPi[at+z*k]
-				}
-			}
-			lse := floats.LogSumExp(lp)
-			u := rng.Float64()
-			class[j] = k - 1
-			var cum float64
-			for z := range k {
-				p := math.Exp(lp[z] - lse)
-				if keep {
-					sum[j*k+z] += p
-				}
-				cum += p
-				if u < cum {
-					class[j] = z
-					u = math.Inf(1)
-				}
-			}
+		var acc []float64
+		if keep {
+			acc = sum
 		}
+		drawClasses(d, k, logPrior, logPi, rng, class, lp, acc)
 	}
 	floats.Scale(1/float64(sweeps), sum)
 	return sum
@@ -387,4 +368,35 @@ func logBetaFn(a, b float64) float64 {
 	gb, _ := math.Lgamma(b)
 	gab, _ := math.Lgamma(a + b)
 	return ga + gb - gab
+}
+
+// drawClasses draws every object's class given the workers' confusion
+// logits logPi (W·K·K) and the class prior's logarithms, into class, and
+// adds each object's class posterior P(z_j | rows, labels) into acc (J×K)
+// unless acc is nil (the Rao-Blackwellised estimate); lp is a buffer of K.
+func drawClasses(d *data.Dataset, k int, logPrior, logPi []float64, rng *rand.Rand, class []int, lp, acc []float64) {
+	for j := range d.NumTasks() {
+		copy(lp, logPrior)
+		for i := d.Offsets[j]; i < d.Offsets[j+1]; i++ {
+			at := int(d.Worker[i])*k*k + int(d.Label[i])
+			for z := range k {
+				lp[z] += logPi[at+z*k]
+			}
+		}
+		lse := floats.LogSumExp(lp)
+		u := rng.Float64()
+		class[j] = k - 1
+		var cum float64
+		for z := range k {
+			p := math.Exp(lp[z] - lse)
+			if acc != nil {
+				acc[j*k+z] += p
+			}
+			cum += p
+			if u < cum {
+				class[j] = z
+				u = math.Inf(1)
+			}
+		}
+	}
 }
