@@ -14,9 +14,6 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/internal/pool"
-	"github.com/consensuslab/consensus/latent"
-	"github.com/consensuslab/consensus/noise"
-	"github.com/consensuslab/consensus/sim"
 )
 
 // This file holds the diagnosis of the coverage of LabelIntervals
@@ -442,14 +439,7 @@ func TestLabelPriorDiagnosis(t *testing.T) {
 			var all float64
 			first, last := seedRange(t, "cov-seeds", *covSeeds)
 			for seed := first; seed <= last; seed++ {
-				d, truth, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 50, Classes: k, LabelsPerTask: n, Noise: noise.DS{}, Latent: latent.DA{}, Seed: seed, Concentration: *covConc})
-				if err != nil {
-					t.Fatal(err)
-				}
-				r, err := DAModel.Fit(context.Background(), d, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				d, truth, r := coverageFit(t, k, n, seed)
 				la, err := Fit(context.Background(), d, nil)
 				if err != nil {
 					t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
@@ -37,14 +38,7 @@ func TestLabelIntervalCoverage(t *testing.T) {
 				lowest, highest := 1.0, 0.0
 				first, last := seedRange(t, "cov-seeds", *covSeeds)
 				for seed := first; seed <= last; seed++ {
-					d, truth, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 50, Classes: k, LabelsPerTask: n, Noise: noise.DS{}, Latent: latent.DA{}, Seed: seed, Concentration: *covConc})
-					if err != nil {
-						t.Fatal(err)
-					}
-					r, err := DAModel.Fit(context.Background(), d, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
+					_, truth, r := coverageFit(t, k, n, seed)
 					iv, err := LabelIntervals(context.Background(), r, &IntervalSettings{Seed: seed})
 					if err != nil {
 						t.Fatal(err)
@@ -84,4 +78,20 @@ func TestLabelIntervalsThreads(t *testing.T) {
 	checkThreads(t, func(threads int, seed uint64) (*Intervals, error) {
 		return LabelIntervals(context.Background(), r, &IntervalSettings{Seed: seed, Fit: &model.Settings{Threads: threads}})
 	})
+}
+
+// coverageFit simulates the DA crowd of the coverage tests (300 tasks, 50
+// Dawid-Skene workers, K classes, n labels a task, q_j ~ Dirichlet of
+// -cov-conc) and fits DAModel to it.
+func coverageFit(t *testing.T, k, n int, seed uint64) (*data.Dataset, *sim.Truth, *model.Result) {
+	t.Helper()
+	d, truth, err := sim.Simulate(sim.Settings{Tasks: 300, Workers: 50, Classes: k, LabelsPerTask: n, Noise: noise.DS{}, Latent: latent.DA{}, Seed: seed, Concentration: *covConc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := DAModel.Fit(context.Background(), d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, truth, r
 }
