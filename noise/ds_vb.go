@@ -125,6 +125,19 @@ func (v *dsVB) prior(z, y int) float64 {
 	return v.off
 }
 
+// priorRows writes the prior's rows β_z, K×K, into dst (grown if short)
+// and returns it.
+func (v *dsVB) priorRows(dst []float64) []float64 {
+	k := v.e.k
+	dst = slices.Grow(dst[:0], k*k)[:k*k]
+	for z := range k {
+		for y := range k {
+			dst[z*k+y] = v.prior(z, y)
+		}
+	}
+	return dst
+}
+
 // patternPrior returns the rows whose errors' shape is the pattern μ_z of
 // the one-coin and per-class kinds (dsmix.Mix.Counts): pat where it is
 // learned, otherwise the prior's own rows.
@@ -181,10 +194,7 @@ func (v *dsVB) loadParams(params []float64, exact bool) float64 {
 		v.load = make([]float64, len(v.lam))
 	}
 	acc := v.load
-	pr := startPrior(k, 0, 0)
-	for i := range pr {
-		pr[i] = v.prior(i/k, i%k)
-	}
+	pr := v.priorRows(nil)
 	for base := 0; base < len(acc); base += k * k {
 		for z := range k {
 			for y := range k {

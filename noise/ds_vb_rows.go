@@ -22,13 +22,9 @@ type rowScratch struct {
 // priorValues sets sc's pr, lgPr and psPr for v's prior.
 func (sc *rowScratch) priorValues(v *dsVB) {
 	k := v.e.k
-	if len(sc.pr) != k*k {
-		sc.pr, sc.lgPr, sc.psPr = make([]float64, k*k), make([]float64, k*k), make([]float64, k*k)
-	}
-	for z := range k {
-		for y := range k {
-			sc.pr[z*k+y] = v.prior(z, y)
-		}
+	sc.pr = v.priorRows(sc.pr)
+	if len(sc.lgPr) != k*k {
+		sc.lgPr, sc.psPr = make([]float64, k*k), make([]float64, k*k)
 	}
 	num.LgammaTo(sc.lgPr, sc.pr)
 	num.DigammaTo(sc.psPr, sc.pr)

@@ -108,14 +108,7 @@ func (l *qLattice) logLik(d *data.Dataset, pi []float64, j int, out, buf []float
 				g[ch[s*k+z]] += x * pi[(w*k+z)*k+y]
 			}
 		}
-		var top float64
-		for _, x := range g {
-			top = max(top, x)
-		}
-		for s := range g {
-			g[s] /= top
-		}
-		scale += math.Log(top)
+		scale += rescale(g)
 		f, g = g, f[:cap(f)]
 	}
 	out = out[:len(f)]
@@ -338,14 +331,7 @@ func logLikWithout(l *qLattice, d *data.Dataset, pi []float64, j, skip int) []fl
 				g[l.child[n][s*k+z]] += x * pi[(w*k+z)*k+y]
 			}
 		}
-		var top float64
-		for _, x := range g {
-			top = max(top, x)
-		}
-		for s := range g {
-			g[s] /= top
-		}
-		scale += math.Log(top)
+		scale += rescale(g)
 		f = g
 		n++
 	}
@@ -507,4 +493,17 @@ func TestLabelPriorDiagnosis(t *testing.T) {
 			t.Log(s)
 		}
 	}
+}
+
+// rescale divides g by its largest value and returns that value's
+// logarithm.
+func rescale(g []float64) float64 {
+	var top float64
+	for _, x := range g {
+		top = max(top, x)
+	}
+	for s := range g {
+		g[s] /= top
+	}
+	return math.Log(top)
 }

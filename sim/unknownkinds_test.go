@@ -479,15 +479,9 @@ func TestKindOraclePosteriorExact(t *testing.T) {
 					logs = append(logs, l)
 					states = append(states, state{slices.Clone(class), ks})
 				}
-				j := 0
-				for j < nt && class[j] == k-1 {
-					class[j] = 0
-					j++
-				}
-				if j == nt {
+				if !nextAssignment(class, k) {
 					break
 				}
-				class[j]++
 			}
 			lse := floats.LogSumExp(logs)
 			for s, l := range logs {

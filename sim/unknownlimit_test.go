@@ -337,15 +337,9 @@ func TestUnknownWorkerPosteriorExact(t *testing.T) {
 		}
 		logs = append(logs, l)
 		assignments = append(assignments, slices.Clone(class))
-		j := 0
-		for j < nt && class[j] == k-1 {
-			class[j] = 0
-			j++
-		}
-		if j == nt {
+		if !nextAssignment(class, k) {
 			break
 		}
-		class[j]++
 	}
 	lse := floats.LogSumExp(logs)
 	for s, l := range logs {
@@ -399,4 +393,17 @@ func drawClasses(d *data.Dataset, k int, logPrior, logPi []float64, rng *rand.Ra
 			}
 		}
 	}
+}
+
+// nextAssignment moves class, one of K classes an object, to the next
+// assignment in counting order, and reports false after the last.
+func nextAssignment(class []int, k int) bool {
+	for j := range class {
+		if class[j] < k-1 {
+			class[j]++
+			return true
+		}
+		class[j] = 0
+	}
+	return false
 }

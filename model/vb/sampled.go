@@ -106,23 +106,12 @@ func (b Bayes) sampledPrecisions(ctx context.Context, d *data.Dataset, set model
 	kapMoved := false // whether a round moved the precisions
 	// A round's refit only supplies the next round's values: it stops at
 	// roundLoose times the tolerances, and the values that settle are
-	// refitted once at the fit's own (settle).
+	// refitted once at the fit's own after the last round.
 	loose := set
 	loose.FunctionTol *= roundLoose
 	loose.ParamTol *= roundLoose
 	var held []int // the held values' positions in the state's last tail values
 	var tail int
-	settle := func() error {
-		cur := nv.Params(nil)
-		nr, next, err := b.withHeld(ctx, d, set, cur, cur[len(cur)-tail:], held, weight)
-		if err != nil {
-			return err
-		}
-		iters, evals = iters+nr.Iterations, evals+nr.Evaluations
-		runtime += nr.Runtime
-		r, nv = nr, next
-		return nil
-	}
 	for rounds < sampledRounds {
 		cur := nv.Params(nil)
 		st, kapAt, betaAt := ps.SampledPrecisions(r.Probs, cavityTruth(d, r.Probs, cp, b.Gold), 1, drawKap, drawBetas)
@@ -162,9 +151,14 @@ func (b Bayes) sampledPrecisions(ctx context.Context, d *data.Dataset, set model
 	if rounds == 0 {
 		return r, nv, "", nil
 	}
-	if err := settle(); err != nil {
+	cur := nv.Params(nil)
+	nr, next, err := b.withHeld(ctx, d, set, cur, cur[len(cur)-tail:], held, weight)
+	if err != nil {
 		return nil, nil, "", err
 	}
+	iters, evals = iters+nr.Iterations, evals+nr.Evaluations
+	runtime += nr.Runtime
+	r, nv = nr, next
 	r.Iterations = first.Iterations + iters
 	r.Evaluations = first.Evaluations + evals
 	r.Runtime = first.Runtime + runtime

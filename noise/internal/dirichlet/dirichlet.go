@@ -56,10 +56,13 @@ func New(kap float64, k, w int) *Errors {
 }
 
 // small reports whether a count n is small enough beside the pseudo-count
-// p, n ≤ 10⁻⁶·p·min(1, p), that log Γ(p + n) ≈ log Γ(p) + n ψ(p) and
-// ψ(p + n) ≈ ψ(p) + n ψ'(p) hold within about 10⁻¹²: most of the counts
-// of workers with few labels.
-func small(n, p float64) bool { return n <= 1e-6*p*min(1, p) }
+// p, n ≤ smallBound(p) = 10⁻⁶·p·min(1, p), that log Γ(p + n) ≈ log Γ(p) +
+// n ψ(p) and ψ(p + n) ≈ ψ(p) + n ψ'(p) hold within about 10⁻¹²: most of
+// the counts of workers with few labels.
+func small(n, p float64) bool { return n <= smallBound(p) }
+
+// smallBound is small's largest count beside the pseudo-count p.
+func smallBound(p float64) float64 { return 1e-6 * p * min(1, p) }
 
 // Fill sets e's values at its precision for the counts c and the
 // pattern's logarithms lpat (log μ_z(y) at z·K + y, K×K), and every
@@ -99,7 +102,7 @@ func (e *Errors) prepare(k int, lpat []float64) {
 			e.p0[i] = e.Kap * math.Exp(lpat[i])
 		}
 		e.tr0[i] = num.Trigamma(e.p0[i])
-		e.lim[i] = 1e-6 * e.p0[i] * min(1, e.p0[i]) // small's bound
+		e.lim[i] = smallBound(e.p0[i])
 	}
 	num.LgammaDigammaTo(e.lg0, e.ps0, e.p0)
 }
