@@ -201,38 +201,43 @@ func addPairs(gw []float64, worker []int32, label []uint16, g0, g1 float64) {
 }
 
 // PosteriorPairsRho is PosteriorPairs for a variational E-step, which
-// keeps every group's posterior: with g group j's posterior, once its sum
-// has passed the checks, |g − rho_j| for its previous posterior rho_j =
-// rho[2j : 2j+2] raises change (the largest of the two), g replaces rho_j
-// and is added to sums[0:2], and then to the rows of gw of the group's
-// labels, and the sum multiplies prod. It also stops at a group where
-// |g − rho_j| is NaN, having written nothing for it. It returns the
-// product, the change and the number of groups done; change must not be
-// NaN. The results are the scalar loop's bit for bit on every build; on
-// amd64 with AVX2 (Vectorised) the loop is written in assembly, both
-// classes in one instruction.
-func PosteriorPairsRho(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, rho, sums []float64, change float64, prod Product) (Product, float64, int) {
-	if len(ends) == 0 {
+// keeps every group's posterior, with the groups given by their offsets:
+// group j's labels are worker[off[j]:off[j+1]] and label[off[j]:off[j+1]]
+// (off the data set's offsets from a first group on, worker and label all
+// its labels), so that the caller need not write out the groups' ends.
+// With g group j's posterior, once its sum has passed the checks,
+// |g − rho_j| for its previous posterior rho_j = rho[2j : 2j+2] raises
+// change (the largest of the two), g replaces rho_j and is added to
+// sums[0:2], and then to the rows of gw of the group's labels, and the sum
+// multiplies prod. It also stops at a group where |g − rho_j| is NaN,
+// having written nothing for it. It returns the product, the change and
+// the number of groups done; change must not be NaN. The results are the
+// scalar loop's bit for bit on every build; on amd64 with AVX2
+// (Vectorised) the loop is written in assembly, both classes in one
+// instruction.
+func PosteriorPairsRho(t, gw []float64, worker []int32, label []uint16, off []int, p0, p1 float64, rho, sums []float64, change float64, prod Product) (Product, float64, int) {
+	if len(off) < 2 {
 		return prod, change, 0
 	}
-	n, _ := groupSpan(ends)
-	if len(worker) < n || len(label) < n || len(rho) < 2*len(ends) || len(sums) < 2 || len(gw) < len(t) {
+	n, _ := groupSpanFrom(off[0], off[1:])
+	end := off[0] + n
+	if len(worker) < end || len(label) < end || len(rho) < 2*(len(off)-1) || len(sums) < 2 || len(gw) < len(t) {
 		panic("num: PosteriorPairsRho: slices too short")
 	}
 	if haveAVX2 {
-		m, c, e, done := posteriorPairsRhoAVX(t, gw, worker[:n], label[:n], ends, p0, p1, rho, sums, change, prod.M, prod.E)
+		m, c, e, done := posteriorPairsRhoAVX(t, gw, worker[:end], label[:end], off, p0, p1, rho, sums, change, prod.M, prod.E)
 		if done < 0 {
 			panic("num: row out of range")
 		}
 		return Product{M: m, E: e}, c, done
 	}
-	return posteriorPairsRho(t, gw, worker, label, ends, p0, p1, rho, sums, change, prod)
+	return posteriorPairsRho(t, gw, worker, label, off, p0, p1, rho, sums, change, prod)
 }
 
 // posteriorPairsRho is PosteriorPairsRho's scalar loop.
-func posteriorPairsRho(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, rho, sums []float64, change float64, prod Product) (Product, float64, int) {
-	start := 0
-	for j, end := range ends {
+func posteriorPairsRho(t, gw []float64, worker []int32, label []uint16, off []int, p0, p1 float64, rho, sums []float64, change float64, prod Product) (Product, float64, int) {
+	start := off[0]
+	for j, end := range off[1:] {
 		g0, g1, sum, ok := pairPosterior(t, worker[start:end], label[start:end], p0, p1)
 		if !ok {
 			return prod, change, j
@@ -249,7 +254,7 @@ func posteriorPairsRho(t, gw []float64, worker []int32, label []uint16, ends []i
 		prod.Mul(sum)
 		start = end
 	}
-	return prod, change, len(ends)
+	return prod, change, len(off) - 1
 }
 
 // RespPairsBatch is RespPairs for labels whose two probabilities are given

@@ -239,14 +239,15 @@ pairsDone:
 // R14), and then sets X5 to its posterior g = s·(1/sum), with sum in X3.
 // It jumps to DONE where the checked loop must take the group (a product
 // below 2⁻²⁵⁶ or NaN, a sum above 2 or NaN) and to BADROW at a worker
-// outside t. LOOP, FETCHED and END name its labels.
+// outside t. LOOP, FETCHED and END name its labels; the loop's test is at
+// its bottom, one branch a label.
 #define POSTPRODS(LOOP, FETCHED, END, BADROW, DONE) \
 	MOVQ      (R10)(BX*8), DX; \
 	MOVQ      CX, R14; \
 	VMOVAPD   X0, X2; \
-LOOP: \
 	CMPQ      CX, DX; \
 	JGE       END; \
+LOOP: \
 	PFPAIR(FETCHED); \
 FETCHED: \
 	MOVLQSX   (R8)(CX*4), AX; \
@@ -262,7 +263,8 @@ FETCHED: \
 	CMPQ      R11, $3; \
 	JNE       DONE; \
 	INCQ      CX; \
-	JMP       LOOP; \
+	CMPQ      CX, DX; \
+	JL        LOOP; \
 END: \
 	VHADDPD   X2, X2, X3; \
 	VUCOMISD  X12, X3; \
@@ -273,13 +275,14 @@ END: \
 	VMULPD    X4, X2, X5
 
 // POSTADD adds the posterior X5 to the rows of gw (SI) of the labels of
-// group BX, from R14 to DX, and goes on at NEXT. It uses AX, CX, R11 and
-// X6; LOOP names its loop.
+// group BX, from R14 to DX, and goes on at NEXT, which must follow it. It
+// uses AX, CX, R11 and X6; LOOP names its loop, whose test is at its
+// bottom.
 #define POSTADD(LOOP, NEXT) \
 	MOVQ    R14, CX; \
-LOOP: \
 	CMPQ    CX, DX; \
 	JGE     NEXT; \
+LOOP: \
 	MOVLQSX (R8)(CX*4), AX; \
 	MOVWQZX (R9)(CX*2), R11; \
 	ANDQ    $1, R11; \
@@ -288,7 +291,8 @@ LOOP: \
 	VADDPD  (SI)(AX*1), X5, X6; \
 	VMOVUPD X6, (SI)(AX*1); \
 	INCQ    CX; \
-	JMP     LOOP
+	CMPQ    CX, DX; \
+	JL      LOOP
 
 // func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int)
 //
@@ -343,18 +347,22 @@ postDone:
 	MOVQ    BX, ret2+192(FP)
 	RET
 
-// func posteriorPairsRhoAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, rho, sums []float64, change, m float64, e int) (float64, float64, int, int)
+// func posteriorPairsRhoAVX(t, gw []float64, worker []int32, label []uint16, off []int, p0, p1 float64, rho, sums []float64, change, m float64, e int) (float64, float64, int, int)
 //
 // PosteriorPairsRho's loop, as posteriorPairsAVX's with the group's
 // posterior g, once its sum has passed, compared with the group's previous
 // one in rho: a NaN in |g − rho| stops the loop at the group, as a failed
 // check does; otherwise the largest of the two raises the change, g
-// replaces rho and is added to sums, before g goes to gw. Registers as in
-// posteriorPairsAVX, and R13 rho, X1 sums, X7 the change in both lanes,
-// X15 the mask of the absolute value.
+// replaces rho and is added to sums, before g goes to gw. The groups are
+// given by their offsets off (at least two): the label CX starts at
+// off[0], R10 holds &off[1] (the groups' ends, as posteriorPairsAVX's
+// ends) and off's length slot the number of groups, len(off) − 1.
+// Registers as in posteriorPairsAVX, and R13 rho, X1 sums, X7 the change
+// in both lanes, X15 the mask of the absolute value.
 TEXT ·posteriorPairsRhoAVX(SB), NOSPLIT, $0-240
 	TABLEARGS
-	MOVQ     ends_base+96(FP), R10
+	MOVQ     off_base+96(FP), R10
+	DECQ     off_len+104(FP)
 	VMOVUPD  p0+120(FP), X0
 	MOVQ     rho_base+136(FP), R13
 	MOVQ     sums_base+160(FP), AX
@@ -368,9 +376,11 @@ TEXT ·posteriorPairsRhoAVX(SB), NOSPLIT, $0-240
 	VMOVQ    AX, X15
 	VMOVDDUP X15, X15
 	POSTSETUP
+	MOVQ     (R10), CX
+	ADDQ     $8, R10
 
 rhoGroup:
-	CMPQ BX, ends_len+104(FP)
+	CMPQ BX, off_len+104(FP)
 	JGE  rhoDone
 	POSTPRODS(rhoLabel, rhoFetched, rhoEnd, rhoBadRow, rhoDone)
 	MOVQ      BX, AX

@@ -11,8 +11,9 @@ import (
 // bit for bit (the counts, the posteriors, their sums, the change, the
 // product m·2^e and the number of groups done) on the random tables and
 // groups of TestPosteriorPairs (pairsGroups), with previous posteriors
-// that are NaN now and then (a group that stops the loop), and that its
-// groups' counts and product are PosteriorPairs'.
+// that are NaN now and then (a group that stops the loop) and the groups
+// given by offsets from a first label of 0 to 9, and that its groups'
+// counts and product are PosteriorPairs'.
 func TestPosteriorPairsRho(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 28))
 	var runs branches
@@ -34,8 +35,16 @@ func TestPosteriorPairsRho(t *testing.T) {
 		change := rng.Float64() / 4
 		gwRef, sumsRef, rhoRef := slices.Clone(gw), slices.Clone(sums), slices.Clone(rho)
 		gwPairs := slices.Clone(gw)
-		got, c, done := PosteriorPairsRho(tab, gw, worker, label, ends, p0, p1, rho, sums, change, Product{M: m0, E: e0})
-		want, cRef, doneRef := posteriorPairsRho(tab, gwRef, worker, label, ends, p0, p1, rhoRef, sumsRef, change, Product{M: m0, E: e0})
+		// The groups after `first` labels of no group, by their offsets.
+		first := rng.IntN(10)
+		off := []int{first}
+		for _, e := range ends {
+			off = append(off, first+e)
+		}
+		allW := append(make([]int32, first), worker...)
+		allL := append(make([]uint16, first), label...)
+		got, c, done := PosteriorPairsRho(tab, gw, allW, allL, off, p0, p1, rho, sums, change, Product{M: m0, E: e0})
+		want, cRef, doneRef := posteriorPairsRho(tab, gwRef, allW, allL, off, p0, p1, rhoRef, sumsRef, change, Product{M: m0, E: e0})
 		sameRun(t, trial, got.M, got.E, done, want.M, want.E, doneRef)
 		sameSlices(t, trial, "gw", gw, gwRef)
 		sameSlices(t, trial, "rho", rho, rhoRef)

@@ -115,11 +115,11 @@ func respPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, b
 func posteriorPairsAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, acc []float64, m float64, e int) (float64, int, int)
 
 // posteriorPairsRhoAVX is PosteriorPairsRho's loop for slices of the right
-// lengths, with both classes in one register; it returns done = -1 at a
-// worker whose row lies outside t.
+// lengths (the groups' offsets off, at least two), with both classes in
+// one register; it returns done = -1 at a worker whose row lies outside t.
 //
 //go:noescape
-func posteriorPairsRhoAVX(t, gw []float64, worker []int32, label []uint16, ends []int, p0, p1 float64, rho, sums []float64, change, m float64, e int) (float64, float64, int, int)
+func posteriorPairsRhoAVX(t, gw []float64, worker []int32, label []uint16, off []int, p0, p1 float64, rho, sums []float64, change, m float64, e int) (float64, float64, int, int)
 
 // posteriorRowsAVX is PosteriorRows' loop for slices of the right lengths
 // and K ≥ 4, with the product as M and E; its last result is the number of

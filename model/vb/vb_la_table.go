@@ -79,38 +79,30 @@ func (v *vbLA) objectsTable(c *vbChunk, t, ep, s []float64, prod *num.Product) {
 	c.change = change
 }
 
-// pairsBatch is the number of objects objects2Pairs gives
-// num.PosteriorPairsRho at a time.
-const pairsBatch = 256
-
 // objects2Pairs is objects2Table (K = 2, DS's table, no known classes)
 // by num.PosteriorPairsRho, both classes in one instruction on amd64 with
-// AVX2: for each object the products s_z of its labels' rows from
+// AVX2, on the chunk's objects at once, given by the data set's offsets:
+// for each object the products s_z of its labels' rows from
 // exp E[log p_z], ρ_j = s·(1/(s_0 + s_1)) with its change and the chunk's
 // sums as end2 moves them, ρ_j added to its labels' counts, and s_0 + s_1
 // multiplied into prod: the same operations in the same order as
 // objects2Table's, where no product falls below 2⁻²⁵⁶ (and so none below
 // times2's 2⁻⁵⁰⁰, the table's values being probabilities), the sum is at
 // most 2 and the change is a number (maxNaN's largest is then max's). An
-// object it declines takes objects2Table. The caller takes it only where
+// object it declines takes objects2Table, and the rest of the chunk
+// num.PosteriorPairsRho again. The caller takes it only where
 // num.UnfusedVectorised: a build that fuses multiply-adds adds
 // s_z·(1/Σ s) to the chunk's sums unrounded in objects2Table.
 func (v *vbLA) objects2Pairs(c *vbChunk, t, ep []float64, prod *num.Product) {
 	d := v.d
 	off := d.Offsets
-	var ends [pairsBatch]int
 	for j := c.lo; j < c.hi; {
-		hi := min(j+pairsBatch, c.hi)
 		done := 0
 		if c.change == c.change {
-			base := off[j]
-			for i := j; i < hi; i++ {
-				ends[i-j] = off[i+1] - base
-			}
-			*prod, c.change, done = num.PosteriorPairsRho(t, c.acc, d.Worker[base:off[hi]], d.Label[base:off[hi]], ends[:hi-j], ep[0], ep[1], v.rho[2*j:2*hi], c.glob, c.change, *prod)
+			*prod, c.change, done = num.PosteriorPairsRho(t, c.acc, d.Worker, d.Label, off[j:c.hi+1], ep[0], ep[1], v.rho[2*j:2*c.hi], c.glob, c.change, *prod)
 		}
 		j += done
-		if j < hi {
+		if j < c.hi {
 			// Object j by objects2Table, on a chunk of it alone.
 			one := *c
 			one.lo, one.hi = j, j+1

@@ -117,11 +117,12 @@ func deconvolve(src, dst []float64, k int, mu float64) {
 	}
 }
 
-// like writes P_i(x) / max_x P_i(x) of every label i of task j into dst
-// (n×K, grown as needed) and returns it with Σ_i log max_x P_i(x).
-func (l *Labels) like(j int, dst []float64) ([]float64, float64) {
+// like writes P_i(x) / max_x P_i(x) of every label i of task j, from
+// workers[i] with label labels[i] (the task's, as d.TaskLabels returns
+// them), into dst (n×K, grown as needed) and returns it with
+// Σ_i log max_x P_i(x).
+func (l *Labels) like(j int, workers []int32, labels []uint16, dst []float64) ([]float64, float64) {
 	k := l.k
-	workers, labels := l.d.TaskLabels(j)
 	dst = slices.Grow(dst[:0], len(workers)*k)[:len(workers)*k]
 	scale := num.NewProduct()
 	for i, w := range workers {
@@ -258,7 +259,12 @@ type Sample struct {
 	e     []float64
 	prior []float64
 	scale float64 // Σ_j Σ_i log max_x P_i(x) over the tasks
-	maxN  int     // the largest number of labels of a task
+	// workers and labels hold the tasks' labels one after another, n[t]
+	// of them for task t, which every update reads: copied once from the
+	// data set, where the sampled tasks lie far apart in memory.
+	workers []int32
+	labels  []uint16
+	maxN    int // the largest number of labels of a task
 }
 
 // maxSample bounds the number of pair sums a Sample holds.
@@ -285,6 +291,9 @@ func NewSample(l *Labels, prior []float64, gold []int) *Sample {
 		s.tasks = append(s.tasks, j)
 		s.n = append(s.n, n)
 		s.maxN = max(s.maxN, n)
+		workers, labels := d.TaskLabels(j)
+		s.workers = append(s.workers, workers...)
+		s.labels = append(s.labels, labels[:len(workers)]...)
 	}
 	s.update()
 	return s
@@ -297,9 +306,11 @@ func (s *Sample) update() {
 	var sc float64
 	s.e, s.off, s.scale = s.e[:0], append(s.off[:0], 0), 0
 	pairs := s.k * (s.k - 1) / 2
+	from := 0 // task t's first label in s.workers and s.labels
 	for t, j := range s.tasks {
 		n := s.n[t]
-		lk, sc = s.l.like(j, lk)
+		lk, sc = s.l.like(j, s.workers[from:from+n], s.labels[from:from+n], lk)
+		from += n
 		s.scale += sc
 		at := len(s.e)
 		// Room for the task's sums, every one of which pairSums writes,
@@ -401,7 +412,8 @@ func Posterior(l *Labels, pr Prior, prior []float64, gold []int, floor float64, 
 		if (gold != nil && gold[j] >= 0) || n > MaxLabels {
 			continue
 		}
-		lk, _ = l.like(j, lk)
+		workers, labels := d.TaskLabels(j)
+		lk, _ = l.like(j, workers, labels, lk)
 		e = pairSums(lk, n, k, e)
 		if bbs[n] == nil {
 			bbs[n] = pr.weights(n, nil)
