@@ -67,6 +67,37 @@ func checkCavityPriors(t *testing.T, c sim.Settings, overMV, maxECE float64) {
 	}
 }
 
+// TestDefaultCavityPriorsDroppedClass checks that the default rejects
+// cavity priors that drop a class (cebDropped): K = 2 with a class prior
+// of (0.85, 0.15), 2,000 tasks of 3 labels among 200 Dawid-Skene workers,
+// 30% of them spammers, seed 1 (crowd C of sim/unknownkinds_test.go). The
+// rounds take the rare class's share of the tasks from 0.052 to 0.002 and
+// the accuracy from 0.8755 to 0.8555 (vb-la-ds 0.8775, majority vote
+// 0.7485): the default must say that it rejected them, keep the rare
+// class's share at least 0.02, and come within 0.005 of vb-la-ds.
+func TestDefaultCavityPriorsDroppedClass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 6,000 labels five times")
+	}
+	c := sim.Settings{Tasks: 2000, Workers: 200, LabelsPerTask: 3, Classes: 2, ClassPrior: []float64{0.85, 0.15},
+		Spammers: 0.3, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 1}
+	gold, _, fits := fitSim(t, c, model.DefaultModel, "vb-la-ds")
+	def := fits[model.DefaultModel]
+	a := must(metrics.Accuracy(def.Probs, 2, gold, 1))
+	l := must(metrics.Accuracy(fits["vb-la-ds"].Probs, 2, gold, 1))
+	var rare float64
+	for j := 1; j < len(def.Probs); j += 2 {
+		rare += def.Probs[j] / float64(len(def.Probs)/2)
+	}
+	t.Logf("default %.4f, rare class's share %.4f; vb-la-ds %.4f; %s", a, rare, l, def.Method)
+	if !strings.Contains(def.Method, "cavity empirical Bayes rejected") {
+		t.Errorf("method %q: want the cavity priors rejected", def.Method)
+	}
+	if rare < 0.02 || a < l-0.005 {
+		t.Errorf("default accuracy %.4f, rare class's share %.4f; want at least vb-la-ds's %.4f − 0.005 and 0.02", a, rare, l)
+	}
+}
+
 // TestDefaultSampledPrecisions checks the default model on tasks of two
 // labels at K > 2, where shared priors learned from expected counts run
 // to their caps (Bayes.sampledPrecisions):
