@@ -39,11 +39,15 @@ type chain struct {
 	// sums; gam and gsum the adversary kind's.
 	beta, bsum, gam, gsum []float64
 	// a and b are the one-coin kind's prior on the accuracy,
-	// Beta(a, b); its errors are uniform over the other classes.
+	// Beta(a, b); its errors follow the crowd's pattern mu.
 	a, b float64
 	// ac and bc are the per-class kind's prior on every class's
-	// accuracy, Beta(ac, bc); its errors are uniform too.
+	// accuracy, Beta(ac, bc); its errors follow mu too.
 	ac, bc float64
+	// mu holds the crowd's pattern of errors μ_z(y), K×K (0 on the
+	// diagonal), which the one-coin and per-class kinds' errors follow,
+	// and lmu its logarithms.
+	mu, lmu []float64
 	// spamEv holds every worker's log evidence as a spammer, fixed.
 	spamEv []float64
 	// post accumulates every task's conditional class probabilities over
@@ -77,7 +81,7 @@ func newChain(d *data.Dataset, seed, stream uint64, init []float64) *chain {
 		n: make([]int32, nw*k*k), rs: make([]int32, nw*k), nc: make([]int, k), cw: make([]int32, nw), nw: make([]int32, nw), a: 2, b: 1, ac: 2, bc: 1,
 		beta: make([]float64, k*k), bsum: make([]float64, k), gam: make([]float64, k*k), gsum: make([]float64, k),
 		spamEv: make([]float64, nw), post: make([]float64, d.NumTasks()*k), kinds: make([]float64, nw*numKinds),
-		lp: make([]float64, k)}
+		lp: make([]float64, k), mu: make([]float64, k*k), lmu: make([]float64, k*k)}
 	for z := range k {
 		for y := range k {
 			c.beta[z*k+y], c.gam[z*k+y] = 1, adversaryOff/float64(k-1)
@@ -86,6 +90,9 @@ func newChain(d *data.Dataset, seed, stream uint64, init []float64) *chain {
 			}
 			c.bsum[z] += c.beta[z*k+y]
 			c.gsum[z] += c.gam[z*k+y]
+			if y != z {
+				c.mu[z*k+y], c.lmu[z*k+y] = 1/float64(k-1), -math.Log(float64(k-1))
+			}
 		}
 	}
 	// The spammer's evidence: its labels' counts m_w(y) under
@@ -171,12 +178,12 @@ func (c *chain) sweepTasks(keep bool) {
 			case coin:
 				tot := c.a + c.b + float64(c.nw[w])
 				right := (c.a + float64(c.cw[w])) / tot
-				wrong := (c.b + float64(c.nw[w]-c.cw[w])) / tot / float64(k-1)
+				wrong := (c.b + float64(c.nw[w]-c.cw[w])) / tot
 				for z := range k {
 					if z == y {
 						lp[z] *= right
 					} else {
-						lp[z] *= wrong
+						lp[z] *= wrong * c.mu[z*k+y]
 					}
 				}
 				if n%16 == 15 {
@@ -190,7 +197,7 @@ func (c *chain) sweepTasks(keep bool) {
 					if z == y {
 						lp[z] *= (c.ac + right) / tot
 					} else {
-						lp[z] *= (c.bc + float64(c.rs[w*k+z]) - right) / tot / float64(k-1)
+						lp[z] *= (c.bc + float64(c.rs[w*k+z]) - right) / tot * c.mu[z*k+y]
 					}
 				}
 				if n%16 == 15 {
@@ -260,8 +267,9 @@ func (c *chain) sweepKinds(keep bool) {
 		lp[adversary] = c.rowsEvidence(w, c.gam, c.gsum)
 		lp[spammer] = c.spamEv[w]
 		cw, ew := float64(c.cw[w]), float64(c.nw[w]-c.cw[w])
-		lp[coin] = num.LogBeta(c.a+cw, c.b+ew) - num.LogBeta(c.a, c.b) - ew*math.Log(float64(c.k-1))
-		lp[perClass] = -ew * math.Log(float64(c.k-1))
+		pat := c.patternEvidence(w)
+		lp[coin] = num.LogBeta(c.a+cw, c.b+ew) - num.LogBeta(c.a, c.b) + pat
+		lp[perClass] = pat
 		for z := range c.k {
 			if r := float64(c.rs[w*c.k+z]); r > 0 {
 				right := float64(c.n[(w*c.k+z)*c.k+z])
@@ -283,6 +291,60 @@ func (c *chain) sweepKinds(keep bool) {
 		c.nk[kind]++
 		if keep {
 			c.kinds[w*numKinds+kind]++
+		}
+	}
+}
+
+// patternEvidence returns Σ_{z≠y} n_w(z, y) log μ_z(y) of worker w: the
+// log-likelihood of its errors under the crowd's pattern.
+func (c *chain) patternEvidence(w int) float64 {
+	k := c.k
+	var ev float64
+	for z := range k {
+		if c.rs[w*k+z] == 0 {
+			continue
+		}
+		for y := range k {
+			if n := c.n[(w*k+z)*k+y]; n > 0 && y != z {
+				ev += float64(n) * c.lmu[z*k+y]
+			}
+		}
+	}
+	return ev
+}
+
+// learnPattern sets the crowd's pattern of errors μ_z(y) to the errors of
+// the one-coin and per-class workers, with one pseudo-count a cell:
+// μ_z(y) ∝ 1 + Σ_w n_w(z, y), y ≠ z.
+func (c *chain) learnPattern() {
+	k := c.k
+	for z := range k {
+		row := c.mu[z*k : (z+1)*k]
+		for y := range row {
+			row[y] = 0
+			if y != z {
+				row[y] = 1
+			}
+		}
+		for w, kind := range c.kind {
+			if (kind != coin && kind != perClass) || c.rs[w*k+z] == 0 {
+				continue
+			}
+			for y := range k {
+				if y != z {
+					row[y] += float64(c.n[(w*k+z)*k+y])
+				}
+			}
+		}
+		var s float64
+		for _, v := range row {
+			s += v
+		}
+		for y, v := range row {
+			row[y] /= s
+			if y != z {
+				c.lmu[z*k+y] = math.Log(v / s)
+			}
 		}
 	}
 }
@@ -339,6 +401,7 @@ func (c *chain) learnPrior() {
 	}
 	c.learnCoin()
 	c.learnPerClass()
+	c.learnPattern()
 }
 
 // learnPerClass is learnCoin for the per-class kind's prior, every row of
