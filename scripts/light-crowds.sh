@@ -14,10 +14,14 @@
 # drawn counts (model/vb/sampled.go), with one-coin workers and three labels a task beside them, where
 # it does not. CROWDS=patterns scores two-label crowds at K = 3, 5 and 10 whose errors fall on
 # neighbouring classes, on which the default keeps the crowd's learned pattern (Bayes.pairsFallback).
+# CROWDS=kinds scores the five crowds with spammers and adversaries of sim/unknownkinds_test.go (A to E,
+# in order), whose oracle shows how far any method could go; CROWDS=grid 18 crowds at K = 3, 5 and 10
+# with 3 or 5 labels a task among 1,000 workers of activity 1/rank^0.5: none bad, 10% spammers and 5%
+# adversaries, or 30% spammers.
 #
 # Usage: scripts/light-crowds.sh [SEED...]      (default seeds 1 2 3)
 #   MODELS="default mv vb-la-ds ebcc"          env override of the models
-#   CROWDS=pairs|patterns                      env: the two-label crowds instead
+#   CROWDS=pairs|patterns|kinds|grid           env: other crowds instead (see above)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,6 +56,23 @@ elif [ "${CROWDS:-light}" = patterns ]; then
     "--model la-ds --labels-per-object 2 --workers 50 --objects 3000 --classes 5 --error-decay 1 --adversaries 0.1"
     "--regime many-classes --labels-per-object 2"
   )
+elif [ "${CROWDS:-light}" = kinds ]; then
+  crowds=(
+    "--model la-ds --classes 3 --labels-per-object 3 --workers 1000 --objects 4000 --activity 0.5 --spammers 0.3"
+    "--model la-ds --classes 5 --labels-per-object 3 --workers 1000 --objects 3000 --activity 0.5 --spammers 0.3"
+    "--model la-ds --classes 2 --labels-per-object 3 --workers 200 --objects 2000 --activity 0 --spammers 0.3 --class-prior 0.85,0.15"
+    "--model la-ds --classes 3 --labels-per-object 2 --workers 200 --objects 3000 --activity 0.5 --error-decay 1 --spammers 0.2"
+    "--model la-ds --classes 3 --labels-per-object 3 --workers 1000 --objects 4000 --activity 0.5 --spammers 0.2 --adversaries 0.1"
+  )
+elif [ "${CROWDS:-light}" = grid ]; then
+  crowds=()
+  for k in 3 5 10; do
+    for n in 3 5; do
+      for bad in "" "--spammers 0.1 --adversaries 0.05" "--spammers 0.3"; do
+        crowds+=("--model la-ds --classes $k --labels-per-object $n --workers 1000 --objects 3000 --activity 0.5 $bad")
+      done
+    done
+  done
 fi
 
 tmp=$(mktemp -d)

@@ -369,3 +369,18 @@ func pairsAt(dst, s []float64, y []uint16) {
 		dst[2*i-2+b], dst[2*i-1-b] = SigmoidPairOf(s[i-1])
 	}
 }
+
+// DivideByMax divides every value of x by the largest and returns it; x
+// is left as it is if the largest is not positive.
+func DivideByMax(x []float64) float64 {
+	top := 0.0
+	for _, v := range x {
+		top = max(top, v)
+	}
+	if top > 0 {
+		for i := range x {
+			x[i] /= top
+		}
+	}
+	return top
+}

@@ -3,6 +3,7 @@ package num
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -109,6 +110,24 @@ func TestLogSumExpRows(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestDivideByMax checks DivideByMax on a table of vectors.
+func TestDivideByMax(t *testing.T) {
+	for _, tc := range []struct {
+		x, want []float64
+		top     float64
+	}{
+		{[]float64{1, 4, 2}, []float64{0.25, 1, 0.5}, 4},
+		{[]float64{0, 0}, []float64{0, 0}, 0},
+		{[]float64{-1, -2}, []float64{-1, -2}, 0},
+		{nil, nil, 0},
+	} {
+		x := slices.Clone(tc.x)
+		if top := DivideByMax(x); top != tc.top || !slices.Equal(x, tc.want) {
+			t.Errorf("DivideByMax(%v) = %v, %v; want %v, %v", tc.x, top, x, tc.top, tc.want)
 		}
 	}
 }

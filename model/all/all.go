@@ -13,6 +13,7 @@ package all
 import (
 	_ "github.com/consensuslab/consensus/model/crowdkit" // wawa, zbs, gmv, kos, mmsr
 	_ "github.com/consensuslab/consensus/model/ebcc"     // ebcc
+	_ "github.com/consensuslab/consensus/model/gibbs"    // gibbs-kinds
 	_ "github.com/consensuslab/consensus/model/hda"      // hda-X
 	_ "github.com/consensuslab/consensus/model/vb"       // vb-la-X, vb-X, vb-da-X, vb-hda-X
 )

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/num"
 )
 
 // betaWorkerLabels bounds the labels of a worker that CavityBetas reads
@@ -81,15 +82,7 @@ func cavityBeta(labels [][][2]float64, u []float64, a0, b0 float64) (a, b float6
 		e := []float64{1}
 		for _, rs := range ls {
 			next := addTrial(e, rs[0], rs[1])
-			top := 0.0
-			for _, v := range next {
-				top = max(top, v)
-			}
-			if top > 0 {
-				for m := range next {
-					next[m] /= top
-				}
-			}
+			num.DivideByMax(next)
 			e = next
 		}
 		wk := worker{u: u, n: len(ls)}
