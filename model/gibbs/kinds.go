@@ -9,6 +9,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 )
 
 // Kinds is Bayesian Dawid-Skene over five kinds of worker, fitted by
@@ -81,10 +82,11 @@ func (Kinds) Name() string { return "gibbs-kinds" }
 // true class (model.PosteriorAnswerer).
 func (Kinds) Posterior() bool { return true }
 
-// Fit fits g to d. It reads no field of the settings, and its result is
-// the same with any number of goroutines. A cancelled ctx stops the fit
-// between sweeps. The result's Method gives the kinds' mean shares.
-func (g Kinds) Fit(ctx context.Context, d *data.Dataset, _ *model.Settings) (*model.Result, error) {
+// Fit fits g to d, the chains on at most Settings.Threads goroutines (s
+// may be nil); its result is the same with any number of them. It reads no
+// other setting. A cancelled ctx stops the fit between sweeps. The
+// result's Method gives the kinds' mean shares.
+func (g Kinds) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*model.Result, error) {
 	if err := model.CheckFit(ctx, d); err != nil {
 		return nil, err
 	}
@@ -99,11 +101,18 @@ func (g Kinds) Fit(ctx context.Context, d *data.Dataset, _ *model.Settings) (*mo
 	burn, sweeps, chains := cmp.Or(g.Burn, DefaultBurn), cmp.Or(g.Sweeps, DefaultSweeps), cmp.Or(g.Chains, DefaultChains)
 	cs := make([]*chain, chains)
 	errs := make([]error, chains)
+	threads := 0
+	if s != nil {
+		threads = s.Threads
+	}
+	sem := make(chan struct{}, fitting.ThreadCount(threads))
 	var wg sync.WaitGroup
 	for i := range cs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
 			cs[i], errs[i] = run(ctx, d, g.Seed, uint64(i), g.Init, burn, sweeps)
 		}()
 	}

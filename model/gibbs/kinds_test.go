@@ -112,8 +112,8 @@ func TestKindsRecovery(t *testing.T) {
 }
 
 // TestKindsDeterministic checks that a fit is a function of its data and
-// seed: two fits with one seed give the same posteriors bit for bit, and
-// another seed gives others.
+// seed: two fits with one seed give the same posteriors bit for bit, on
+// one goroutine or several, and another seed gives others.
 func TestKindsDeterministic(t *testing.T) {
 	d, _ := simulate(t, sim.Settings{Tasks: 300, Workers: 40, LabelsPerTask: 3, Classes: 3, Spammers: 0.2, Seed: 4})
 	for _, tc := range []struct {
@@ -129,6 +129,13 @@ func TestKindsDeterministic(t *testing.T) {
 		if got := slices.Equal(ra.Probs, rb.Probs); got != tc.equal {
 			t.Errorf("%s: posteriors equal %v, want %v", tc.name, got, tc.equal)
 		}
+	}
+	one, err := gibbs.Kinds{Seed: 5, Chains: 3}.Fit(context.Background(), d, &model.Settings{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := fit(t, d, "", gibbs.Kinds{Seed: 5, Chains: 3}); !slices.Equal(one.Probs, r.Probs) {
+		t.Errorf("three chains on one goroutine and on several differ")
 	}
 }
 
