@@ -18,7 +18,7 @@ import (
 )
 
 // simulate returns the crowd c with its true classes.
-func simulate(t *testing.T, c sim.Settings) (*data.Dataset, *data.Gold) {
+func simulate(t testing.TB, c sim.Settings) (*data.Dataset, *data.Gold) {
 	t.Helper()
 	c.Noise, c.Latent = noise.DS{}, latent.LA{}
 	d, tr, err := sim.Simulate(c)
