@@ -39,7 +39,9 @@ import (
 // posterior predictive from its counts on the other tasks, and then every
 // worker's kind given its counts. The output is the mean over the kept
 // sweeps and the chains of every task's conditional class probabilities
-// (Rao-Blackwellised), a posterior of the true class.
+// (Rao-Blackwellised), a posterior of the true class; the result's noise
+// view gives every worker's posterior mean confusion and probabilities of
+// the kinds (the workers file).
 //
 // A mean-field fit (vb-ds, the default) counts every label twice, in its
 // task's posterior and in its worker's counts; a light worker's labels
@@ -133,7 +135,7 @@ func (g Kinds) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mo
 			shares[i%numKinds] += v / (n * float64(max(d.NumWorkers(), 1)))
 		}
 	}
-	return &model.Result{
+	r := &model.Result{
 		Model: g.Name(),
 		Data:  d,
 		Probs: probs,
@@ -144,7 +146,17 @@ func (g Kinds) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mo
 		Status:      "SweepLimit",
 		Converged:   true,
 		Runtime:     time.Since(begin),
-	}, nil
+	}
+	return r.SetNoise(newView(cs, sweeps)), nil
+}
+
+// NumParams returns the number of worker values a fit to d reports
+// (model.Parametric): every worker's K×K posterior mean confusion and its
+// probability of each of the five kinds. The sampler integrates the
+// workers' parameters out; these are their posterior means.
+func (Kinds) NumParams(d *data.Dataset) int {
+	k := d.NumClasses()
+	return d.NumWorkers() * (k*k + numKinds)
 }
 
 // FitMemory estimates the memory of fitting g to d, in bytes: every

@@ -3,6 +3,7 @@ package gibbs_test
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -108,6 +109,38 @@ func TestKindsRecovery(t *testing.T) {
 	t.Logf("gibbs-kinds %.4f, Bayes limit %.4f; %s", ga, ba, g.Method)
 	if ga < ba-0.015 {
 		t.Errorf("gibbs-kinds accuracy %.4f, want within 0.015 of the Bayes limit %.4f", ga, ba)
+	}
+}
+
+// TestKindsWorkers checks the workers a fit reports on the crowd of
+// TestKindsRecovery: every row of a worker's posterior mean confusion sums
+// to 1, and the adversaries, and no other worker, have a posterior
+// probability of the adversary kind above 0.5.
+func TestKindsWorkers(t *testing.T) {
+	c := sim.Settings{Tasks: 600, Workers: 30, LabelsPerTask: 5, Classes: 4, Adversaries: 0.1, Seed: 2,
+		Noise: noise.DS{}, Latent: latent.LA{}}
+	d, tr, err := sim.Simulate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := fit(t, d, "", gibbs.Kinds{Seed: 3})
+	cols := r.WorkerColumns()
+	adv := slices.Index(cols, "adversary")
+	if len(cols) != 4*4+5 || adv < 0 {
+		t.Fatalf("worker columns %v: want 16 p[z,y] and the five kinds", cols)
+	}
+	p := make([]float64, 4)
+	for w := range d.NumWorkers() {
+		for z := range 4 {
+			r.Conditional(int32(w), 0, z, p)
+			if s := p[0] + p[1] + p[2] + p[3]; math.Abs(s-1) > 1e-9 {
+				t.Errorf("worker %d row %d sums to %v", w, z, s)
+			}
+		}
+		v := r.WorkerValues(w, nil)
+		if got, want := v[adv] > 0.5, tr.Kind[w] == sim.Adversary; got != want {
+			t.Errorf("worker %d (%s): adversary probability %.3f", w, tr.Kind[w], v[adv])
+		}
 	}
 }
 
