@@ -81,17 +81,23 @@ func TestKindsSpammersAdversaries(t *testing.T) {
 	}
 }
 
+// busyCrowd returns the crowd of TestKindsRecovery with its truth.
+func busyCrowd(t *testing.T) (*data.Dataset, *sim.Truth) {
+	t.Helper()
+	d, tr, err := sim.Simulate(sim.Settings{Tasks: 600, Workers: 30, LabelsPerTask: 5, Classes: 4, Adversaries: 0.1, Seed: 2,
+		Noise: noise.DS{}, Latent: latent.LA{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, tr
+}
+
 // TestKindsRecovery checks gibbs-kinds on a small crowd of busy workers
 // whose classes it should recover nearly as the posterior under the true
 // parameters does: K = 4, 600 tasks of 5 labels among 30 workers, 10% of
 // them adversaries; accuracy within 1.5 points of the Bayes limit.
 func TestKindsRecovery(t *testing.T) {
-	c := sim.Settings{Tasks: 600, Workers: 30, LabelsPerTask: 5, Classes: 4, Adversaries: 0.1, Seed: 2,
-		Noise: noise.DS{}, Latent: latent.LA{}}
-	d, tr, err := sim.Simulate(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, tr := busyCrowd(t)
 	bayes, err := tr.BayesPosterior(d)
 	if err != nil {
 		t.Fatal(err)
@@ -117,12 +123,7 @@ func TestKindsRecovery(t *testing.T) {
 // to 1, and the adversaries, and no other worker, have a posterior
 // probability of the adversary kind above 0.5.
 func TestKindsWorkers(t *testing.T) {
-	c := sim.Settings{Tasks: 600, Workers: 30, LabelsPerTask: 5, Classes: 4, Adversaries: 0.1, Seed: 2,
-		Noise: noise.DS{}, Latent: latent.LA{}}
-	d, tr, err := sim.Simulate(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, tr := busyCrowd(t)
 	r := fit(t, d, "", gibbs.Kinds{Seed: 3})
 	cols := r.WorkerColumns()
 	adv := slices.Index(cols, "adversary")
