@@ -9,9 +9,7 @@ import (
 )
 
 // BenchmarkKinds fits crowd E of TestKindsSpammersAdversaries (12,000
-// labels, K = 3, 1,000 workers): two chains of 300 sweeps. About 1.0 s/op
-// on two cores shared with a CI run (1.8 before the kinds' sweep read
-// log Γ from tables, lgTable).
+// labels, K = 3, 1,000 workers): two chains of 300 sweeps.
 //
 //	go test ./model/gibbs -run '^$' -bench Kinds -benchtime 3x
 func BenchmarkKinds(b *testing.B) {
