@@ -234,8 +234,8 @@ func (c *chain) sweepTasks(keep bool) {
 }
 
 // rowsEvidence returns Σ_z log B(p_z + n_w(z, ·)) − log B(p_z) of worker
-// w under the prior rows p (sums ps).
-func (c *chain) rowsEvidence(w int, p, ps []float64) float64 {
+// w under the prior rows p (sums ps), from their tables (lgTable).
+func (c *chain) rowsEvidence(w int, p, ps *lgTable) float64 {
 	k := c.k
 	var ev float64
 	for z := range k {
@@ -245,35 +245,63 @@ func (c *chain) rowsEvidence(w int, p, ps []float64) float64 {
 		}
 		for y := range k {
 			if n := c.n[(w*k+z)*k+y]; n > 0 {
-				a, _ := math.Lgamma(p[z*k+y] + float64(n))
-				b, _ := math.Lgamma(p[z*k+y])
-				ev += a - b
+				ev += p.at(z*k+y, n) - p.at(z*k+y, 0)
 			}
 		}
-		a, _ := math.Lgamma(ps[z] + float64(r))
-		b, _ := math.Lgamma(ps[z])
-		ev -= a - b
+		ev -= ps.at(z, r) - ps.at(z, 0)
 	}
 	return ev
+}
+
+// lgTable holds log Γ(x_i + n) of values x_i for the counts n up to
+// lgCounts, and computes it beyond: math.Lgamma's values either way.
+type lgTable struct {
+	x, t []float64
+}
+
+// lgCounts is the largest count lgTable holds.
+const lgCounts = 64
+
+// newLGTable returns the table of the values x.
+func newLGTable(x []float64) *lgTable {
+	t := &lgTable{x: x, t: make([]float64, len(x)*(lgCounts+1))}
+	for i, v := range x {
+		for n := range lgCounts + 1 {
+			t.t[i*(lgCounts+1)+n], _ = math.Lgamma(v + float64(n))
+		}
+	}
+	return t
+}
+
+// at returns log Γ(x_i + n).
+func (t *lgTable) at(i int, n int32) float64 {
+	if n <= lgCounts {
+		return t.t[i*(lgCounts+1)+int(n)]
+	}
+	v, _ := math.Lgamma(t.x[i] + float64(n))
+	return v
 }
 
 // sweepKinds draws every worker's kind given the others' and the tasks'
 // classes; keep adds the kinds to kinds.
 func (c *chain) sweepKinds(keep bool) {
 	var lp [numKinds]float64
+	// The priors' own values, the same for every worker.
+	lb, lbs, lg, lgs := newLGTable(c.beta), newLGTable(c.bsum), newLGTable(c.gam), newLGTable(c.gsum)
+	coinB, classB := num.LogBeta(c.a, c.b), num.LogBeta(c.ac, c.bc)
 	for w := range c.kind {
 		c.nk[c.kind[w]]--
-		lp[full] = c.rowsEvidence(w, c.beta, c.bsum)
-		lp[adversary] = c.rowsEvidence(w, c.gam, c.gsum)
+		lp[full] = c.rowsEvidence(w, lb, lbs)
+		lp[adversary] = c.rowsEvidence(w, lg, lgs)
 		lp[spammer] = c.spamEv[w]
 		cw, ew := float64(c.cw[w]), float64(c.nw[w]-c.cw[w])
 		pat := c.patternEvidence(w)
-		lp[coin] = num.LogBeta(c.a+cw, c.b+ew) - num.LogBeta(c.a, c.b) + pat
+		lp[coin] = num.LogBeta(c.a+cw, c.b+ew) - coinB + pat
 		lp[perClass] = pat
 		for z := range c.k {
 			if r := float64(c.rs[w*c.k+z]); r > 0 {
 				right := float64(c.n[(w*c.k+z)*c.k+z])
-				lp[perClass] += num.LogBeta(c.ac+right, c.bc+r-right) - num.LogBeta(c.ac, c.bc)
+				lp[perClass] += num.LogBeta(c.ac+right, c.bc+r-right) - classB
 			}
 		}
 		top := math.Inf(-1)
