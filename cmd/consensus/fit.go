@@ -279,6 +279,14 @@ func printSummary(w io.Writer, est model.Estimator, r *model.Result, note, gold 
 			fmt.Fprintln(w, convergenceWarning(est, r))
 		}
 		printClassPrior(w, r)
+	} else if r.Method != "" {
+		// A fit without a parameter vector (a vote, a sampler) still says
+		// how it went.
+		fmt.Fprintf(w, "method %s", r.Method)
+		if r.Iterations > 0 {
+			fmt.Fprintf(w, ": %d iterations, time %v", r.Iterations, r.Runtime.Round(time.Millisecond))
+		}
+		fmt.Fprintln(w)
 	}
 	io.WriteString(w, gold)
 }
