@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mathext"
@@ -250,18 +249,9 @@ func kindOraclePosterior(d *data.Dataset, cp crowdPrior, r oracleRun) (post, kin
 	k := len(cp.Prior)
 	chains = make([][]float64, r.Chains)
 	chainKinds := make([][]float64, r.Chains)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for c := range r.Chains {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			chains[c], chainKinds[c] = kindChain(d, cp, r.Burn, r.Sweeps, rand.New(rand.NewPCG(r.Seed, uint64(c))))
-		}()
-	}
-	wg.Wait()
+	runChains(r.Chains, func(c int) {
+		chains[c], chainKinds[c] = kindChain(d, cp, r.Burn, r.Sweeps, rand.New(rand.NewPCG(r.Seed, uint64(c))))
+	})
 	post = make([]float64, d.NumTasks()*k)
 	kinds = make([]float64, d.NumWorkers()*3)
 	for c := range chains {
@@ -612,11 +602,7 @@ func TestUnknownKindLimit(t *testing.T) {
 				d, tr := mustSimulate(t, c)
 				gold := tr.Gold()
 				k := tr.cfg.Classes
-				bp, err := tr.BayesPosterior(d)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ba, bEce := scores(t, bp, k, gold)
+				_, ba, bEce := bayesScores(t, d, tr, k)
 				cp, err := crowdPriorOf(tr)
 				if err != nil {
 					t.Fatal(err)
@@ -649,11 +635,7 @@ func TestKindOracle(t *testing.T) {
 		Noise: noise.DS{}, Latent: latent.LA{}, Seed: 7}
 	d, tr := mustSimulate(t, c)
 	gold := tr.Gold()
-	bp, err := tr.BayesPosterior(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ba, _ := scores(t, bp, c.Classes, gold)
+	_, ba, _ := bayesScores(t, d, tr, c.Classes)
 	ma, _ := scores(t, majorityPosterior(d, c.Classes), c.Classes, gold)
 	cp, err := crowdPriorOf(tr)
 	if err != nil {

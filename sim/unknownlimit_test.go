@@ -55,24 +55,44 @@ type oracleRun struct {
 func unknownWorkerPosterior(d *data.Dataset, prior []float64, diag Range, r oracleRun) (post []float64, chains [][]float64) {
 	k := len(prior)
 	chains = make([][]float64, r.Chains)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for c := range r.Chains {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			chains[c] = gibbsChain(d, prior, diag, r.Burn, r.Sweeps, rand.New(rand.NewPCG(r.Seed, uint64(c))))
-		}()
-	}
-	wg.Wait()
+	runChains(r.Chains, func(c int) {
+		chains[c] = gibbsChain(d, prior, diag, r.Burn, r.Sweeps, rand.New(rand.NewPCG(r.Seed, uint64(c))))
+	})
 	post = make([]float64, d.NumTasks()*k)
 	for _, p := range chains {
 		floats.Add(post, p)
 	}
 	floats.Scale(1/float64(r.Chains), post)
 	return post, chains
+}
+
+// bayesScores returns the posterior under the true parameters of tr on d
+// (K classes) with its accuracy and calibration error against the truth.
+func bayesScores(t *testing.T, d *data.Dataset, tr *Truth, k int) (post []float64, acc, ece float64) {
+	t.Helper()
+	post, err := tr.BayesPosterior(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, ece = scores(t, post, k, tr.Gold())
+	return post, acc, ece
+}
+
+// runChains calls chain(c) for c = 0 … n − 1, two at a time; each chain
+// draws from its own stream, so the results do not depend on the order.
+func runChains(n int, chain func(c int)) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for c := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			chain(c)
+		}()
+	}
+	wg.Wait()
 }
 
 // gibbsChain runs one chain of unknownWorkerPosterior and returns its
@@ -216,11 +236,7 @@ func TestUnknownWorkerLimit(t *testing.T) {
 			for seed := uint64(1); seed <= 3; seed++ {
 				d, tr := mustSimulate(t, gridCrowd(cell.k, cell.n, seed))
 				gold := tr.Gold()
-				bp, err := tr.BayesPosterior(d)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ba, bEce := scores(t, bp, cell.k, gold)
+				_, ba, bEce := bayesScores(t, d, tr, cell.k)
 				run.Seed = seed<<32 | *unknownRNG
 				op, chains := unknownWorkerPosterior(d, tr.prior, defaultAccuracy, run)
 				oa, oEce := scores(t, op, cell.k, gold)
@@ -260,11 +276,7 @@ func TestUnknownWorkerOracle(t *testing.T) {
 			c.Noise, c.Latent = noise.DS{}, latent.LA{}
 			d, tr := mustSimulate(t, c)
 			gold := tr.Gold()
-			bp, err := tr.BayesPosterior(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ba, _ := scores(t, bp, c.Classes, gold)
+			bp, ba, _ := bayesScores(t, d, tr, c.Classes)
 			ma, _ := scores(t, majorityPosterior(d, c.Classes), c.Classes, gold)
 			op, _ := unknownWorkerPosterior(d, tr.prior, defaultAccuracy, oracleRun{Chains: 2, Burn: 50, Sweeps: 200, Seed: 1})
 			oa, oe := scores(t, op, c.Classes, gold)

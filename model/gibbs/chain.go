@@ -173,8 +173,9 @@ func (c *chain) sweepTasks(keep bool) {
 		}
 		for i, n := d.Offsets[j], 0; i < d.Offsets[j+1]; i, n = i+1, n+1 {
 			w, y := int(d.Worker[i]), int(d.Label[i])
-			var pr, ps []float64
 			switch c.kind[w] {
+			case spammer: // a spammer's label is the same for every class
+				continue
 			case coin:
 				tot := c.a + c.b + float64(c.nw[w])
 				right := (c.a + float64(c.cw[w])) / tot
@@ -186,10 +187,6 @@ func (c *chain) sweepTasks(keep bool) {
 						lp[z] *= wrong * c.mu[z*k+y]
 					}
 				}
-				if n%16 == 15 {
-					num.DivideByMax(lp)
-				}
-				continue
 			case perClass:
 				for z := range k {
 					tot := c.ac + c.bc + float64(c.rs[w*k+z])
@@ -200,19 +197,14 @@ func (c *chain) sweepTasks(keep bool) {
 						lp[z] *= (c.bc + float64(c.rs[w*k+z]) - right) / tot * c.mu[z*k+y]
 					}
 				}
-				if n%16 == 15 {
-					num.DivideByMax(lp)
+			default: // full or adversary: the worker's own rows
+				pr, ps := c.beta, c.bsum
+				if c.kind[w] == adversary {
+					pr, ps = c.gam, c.gsum
 				}
-				continue
-			case full:
-				pr, ps = c.beta, c.bsum
-			case adversary:
-				pr, ps = c.gam, c.gsum
-			default: // a spammer's label is the same for every class
-				continue
-			}
-			for z := range k {
-				lp[z] *= (pr[z*k+y] + float64(c.n[(w*k+z)*k+y])) / (ps[z] + float64(c.rs[w*k+z]))
+				for z := range k {
+					lp[z] *= (pr[z*k+y] + float64(c.n[(w*k+z)*k+y])) / (ps[z] + float64(c.rs[w*k+z]))
+				}
 			}
 			if n%16 == 15 {
 				num.DivideByMax(lp)
