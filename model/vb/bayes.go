@@ -428,17 +428,15 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	var q *model.Result
 	how := "given the workers"
 	if tau < AmbiguousTemper {
-		joint, err := b.posterior(d)
-		if err != nil {
+		var err error
+		if q, how, err = b.jointDA(ctx, d, set, nv.Params(nil), a, weight, jointLearnPasses); err != nil {
 			return nil, 0, err
 		}
-		js := set
-		js.Start, js.Fixed = nv.Params(nil), nil
-		q, err = vbFit(ctx, b.Name(), d, js, joint, newVBDA(d, false, a, b.Gold), vbFresh, weight)
-		if err != nil {
-			return nil, 0, err
+		if !q.Converged {
+			// The distributions are part of the answer: a fit whose q_j
+			// stopped at the iteration limit has not converged.
+			r.Status, r.Converged = q.Status, false
 		}
-		how = fmt.Sprintf("fitted jointly with the workers under DA (%d iterations)", q.Iterations)
 	} else {
 		// With the workers frozen every object's update runs to its own
 		// fixed point within a pass (vbDA), so that one pass gives the q_j.

@@ -5,11 +5,10 @@ import (
 	"math"
 	"slices"
 
-	"github.com/consensuslab/consensus/internal/num"
-
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/shared"
 	"github.com/consensuslab/consensus/model/internal/ambiguity"
+	"github.com/consensuslab/consensus/model/internal/temper"
 )
 
 // TruthFloor is the share of the uniform distribution mixed into every
@@ -52,17 +51,13 @@ func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int3
 	}
 }
 
-// The range of the temperature τ that temperTruth searches, and the
-// number of labels, at most, that its criterion reads.
-const (
-	minTemper     = 0.02
-	maxTemper     = 1
-	temperEntries = 100_000
-)
+// temperEntries is the number of labels, at most, that temperTruth's
+// criterion reads.
+const temperEntries = 100_000
 
 // temperTruth calibrates the true-class posteriors probs (J×K) of an LA
 // fit on d without gold labels: every row ρ_j becomes ρ_j^τ / Σ_z ρ_j(z)^τ
-// for the temperature τ ∈ [minTemper, 1] that best predicts each label
+// for the temperature τ ∈ [temper.Min, 1] that best predicts each label
 // from the others, and then TruthFloor of the uniform distribution is
 // mixed in. Tasks of known class (gold[j] ≥ 0; gold may be nil) keep their
 // one-hot row and take no part in the criterion. It returns τ.
@@ -120,7 +115,7 @@ func temperTruth(d *data.Dataset, probs []float64, gold []int, cond func(w int32
 	}
 	tau := 1.0
 	if len(loo) > 0 {
-		tau = bestTemper(loo, pc, k)
+		tau = temper.Best(loo, pc, k)
 	}
 	for j := 0; j < len(probs); j += k {
 		if goldOf(gold, j/k) >= 0 {
@@ -145,97 +140,4 @@ func temperTruth(d *data.Dataset, probs []float64, gold []int, cond func(w int32
 		}
 	}
 	return tau
-}
-
-// bestTemper returns the τ ∈ [minTemper, maxTemper] that maximises the
-// held-out score Σ_i log Σ_z softmax(τ·loo_i)(z) pc_i(z) over the K-long
-// rows loo_i and pc_i: golden-section search on log τ, then τ = 1 unless
-// the best τ scores more than ½ log n above it for n rows. The score takes
-// one logarithm in all (of the product of the rows' predictions, kept in
-// range by num.Product), and at K = 2 one exponential a row, of the
-// difference of its two entries of loo.
-func bestTemper(loo, pc []float64, k int) float64 {
-	score := temperScore(loo, pc, k)
-	_, best, lo, hi := num.GoldenMax(math.Log(minTemper), math.Log(maxTemper), 24, func(lt float64) float64 {
-		return score(math.Exp(lt))
-	})
-	// τ < 1 is taken only when it predicts the labels better by more than
-	// half a nat per logarithm of their number (the Bayesian information
-	// criterion's price of one parameter): on a handful of labels the
-	// criterion is noise, and τ would spread every posterior for nothing.
-	if n := float64(len(loo) / k); best-score(maxTemper) <= 0.5*math.Log(n) {
-		return maxTemper
-	}
-	return math.Exp((lo + hi) / 2)
-}
-
-// temperBlock is the number of rows whose exponentials temperScore takes
-// in one call.
-const temperBlock = 1024
-
-// temperScore returns bestTemper's score of τ, Σ_i log Σ_z softmax(τ·loo_i)(z) pc_i(z).
-func temperScore(loo, pc []float64, k int) func(tau float64) float64 {
-	if k == 2 {
-		// softmax(τ l)·c = (c_0 + c_1 e^{τ d}) / (1 + e^{τ d}) with
-		// d = l_1 − l_0, from the exponential of −τ|d| ≤ 0: |d| and the
-		// pair (c_0, c_1), swapped where d > 0, are taken once, and the
-		// exponentials of a score in one call (num.MathExpTo, math.Exp's
-		// values four at a time).
-		n := len(loo) / 2
-		abs, c0s, c1s, e := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		for i := range abs {
-			d := loo[2*i+1] - loo[2*i]
-			c0, c1 := pc[2*i], pc[2*i+1]
-			if d > 0 {
-				c0, c1 = c1, c0
-			}
-			abs[i], c0s[i], c1s[i] = math.Abs(d), c0, c1
-		}
-		return func(tau float64) float64 {
-			for i, a := range abs {
-				e[i] = -tau * a
-			}
-			num.MathExpTo(e, e)
-			prod := num.NewProduct()
-			c0s, c1s := c0s[:len(e)], c1s[:len(e)]
-			for i, ei := range e {
-				prod.Mul(max((c0s[i]+c1s[i]*ei)/(1+ei), 1e-300))
-			}
-			return prod.Log()
-		}
-	}
-	// For a block of rows at a time, every row's τ·loo_i − max_z
-	// τ·loo_i(z) first (the max by maxNaN: a ±0 maximum gives the same
-	// differences' exponentials), then their exponentials in one call
-	// (num.MathExpTo, math.Exp's values four at a time), and the rows'
-	// sums in the order of z.
-	e := make([]float64, min(len(loo), temperBlock*k))
-	return func(tau float64) float64 {
-		prod := num.NewProduct()
-		for lo := 0; lo < len(loo); lo += len(e) {
-			ls := loo[lo:min(lo+len(e), len(loo))]
-			es := e[:len(ls)]
-			for i := 0; i < len(ls); i += k {
-				x := es[i : i+k]
-				top := math.Inf(-1)
-				for z, l := range ls[i : i+k] {
-					x[z] = tau * l
-					top = maxNaN(top, x[z])
-				}
-				for z := range x {
-					x[z] -= top
-				}
-			}
-			num.MathExpTo(es, es)
-			for i := 0; i < len(ls); i += k {
-				var pred, den float64
-				for z, ez := range es[i : i+k] {
-					den += ez
-					pred += ez * pc[lo+i+z]
-				}
-				prod.Mul(max(pred/den, 1e-300))
-			}
-		}
-		return prod.Log()
-	}
 }

@@ -1,4 +1,4 @@
-package vb
+package temper
 
 import (
 	"math"
@@ -8,9 +8,9 @@ import (
 	"github.com/consensuslab/consensus/internal/num"
 )
 
-// temperRows returns n rows of K held-out log predictions loo (peaked on
+// rows returns n rows of K held-out log predictions loo (peaked on
 // one class, some of them −∞ and ±0) and predictions pc.
-func temperRows(n, k int) (loo, pc []float64) {
+func rows(n, k int) (loo, pc []float64) {
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(k)))
 	loo, pc = make([]float64, n*k), make([]float64, n*k)
 	for i := range n {
@@ -37,10 +37,10 @@ func temperRows(n, k int) (loo, pc []float64) {
 	return loo, pc
 }
 
-// temperScoreLoop is temperScore for K > 2 a row at a time, as it was
+// scoreLoop is Score for K > 2 a row at a time, as it was
 // before the exponentials were taken in one call: the reference its
 // values must equal bit for bit.
-func temperScoreLoop(loo, pc []float64, k int) func(tau float64) float64 {
+func scoreLoop(loo, pc []float64, k int) func(tau float64) float64 {
 	x := make([]float64, k)
 	return func(tau float64) float64 {
 		prod := num.NewProduct()
@@ -62,38 +62,38 @@ func temperScoreLoop(loo, pc []float64, k int) func(tau float64) float64 {
 	}
 }
 
-// TestTemperScore checks that temperScore's values at K = 3 and 10 are bit
-// for bit those of the score taken a row at a time (temperScoreLoop), at
-// τ from minTemper to 1, on 3,001 rows (three blocks, the last one short)
+// TestScore checks that Score's values at K = 3 and 10 are bit
+// for bit those of the score taken a row at a time (scoreLoop), at
+// τ from Min to 1, on 3,001 rows (three blocks, the last one short)
 // with −∞ and signed zeros, some scaled so far that exponentials
 // underflow.
-func TestTemperScore(t *testing.T) {
+func TestScore(t *testing.T) {
 	for _, k := range []int{3, 10} {
 		for _, scale := range []float64{1, 200} {
-			loo, pc := temperRows(3001, k)
+			loo, pc := rows(3001, k)
 			for i := range loo {
 				loo[i] *= scale
 			}
-			got, want := temperScore(loo, pc, k), temperScoreLoop(loo, pc, k)
-			for _, tau := range []float64{minTemper, 0.1, 0.3, 0.7, maxTemper} {
+			got, want := Score(loo, pc, k), scoreLoop(loo, pc, k)
+			for _, tau := range []float64{Min, 0.1, 0.3, 0.7, Max} {
 				if g, w := got(tau), want(tau); math.Float64bits(g) != math.Float64bits(w) {
 					t.Errorf("K = %d, scale %g, τ = %g: score %v, a row at a time %v", k, scale, tau, g, w)
 				}
 			}
-			t.Logf("K = %d, scale %g: bestTemper's τ %v", k, scale, bestTemper(loo, pc, k))
+			t.Logf("K = %d, scale %g: Best's τ %v", k, scale, Best(loo, pc, k))
 		}
 	}
 }
 
-// BenchmarkTemperScore times a score of bestTemper's search on 40,000
+// BenchmarkScore times a score of Best's search on 40,000
 // rows at K = 10, the default's calibration on the speed target's data:
-// temperScore's, and a row at a time (temperScoreLoop).
-func BenchmarkTemperScore(b *testing.B) {
-	loo, pc := temperRows(40000, 10)
+// Score's, and a row at a time (scoreLoop).
+func BenchmarkScore(b *testing.B) {
+	loo, pc := rows(40000, 10)
 	for _, c := range []struct {
 		name  string
 		score func(float64) float64
-	}{{"temperScore", temperScore(loo, pc, 10)}, {"row at a time", temperScoreLoop(loo, pc, 10)}} {
+	}{{"Score", Score(loo, pc, 10)}, {"row at a time", scoreLoop(loo, pc, 10)}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				c.score(0.5)

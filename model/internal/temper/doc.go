@@ -1,0 +1,8 @@
+// Package temper chooses the temperature τ that calibrates mean-field
+// posteriors without gold labels: every held-out label i of a task is
+// predicted from the task's posterior without it, raised to the power τ,
+// and τ maximises the sum of the logarithms of these predictions (Best),
+// held at 1 unless it gains more than the Bayesian information criterion's
+// price of one parameter. Package vb builds the held-out rows (its
+// temperTruth) and applies the τ chosen here.
+package temper
