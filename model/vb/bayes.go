@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/unvoted"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/noise"
@@ -262,6 +263,36 @@ func (b Bayes) pairsFallback(d *data.Dataset, nv noise.Variational) (noise.Model
 	return fixed, fixed != b.Noise
 }
 
+// unvotedFallback returns the noise model with the pattern of confusion
+// fixed (noise.PatternPriorer), a note for the method, and true where the
+// LA fit's posteriors probs on d make a class the label of many tasks on
+// which no worker gave it (unvoted.Classes): the learned pattern let the
+// class stand for a group of tasks the workers label otherwise, each
+// busy worker's row of it spread over the other labels. The fit is then
+// redone with the fixed pattern, which holds the crowd's errors around
+// uniform ones. On a simulated crowd whose third class is seldom given
+// and whose subtype of class 1 three workers of every task call class 0
+// (compare's TestUnvotedClasses, TestDefaultUnvotedClass) the accuracy goes
+// from 0.431 to 0.783 (majority vote 0.780, vb-la-ds 0.783); on a public
+// set of 3 classes (fact evaluation, not shipped) from 0.847 to 0.879.
+func (b Bayes) unvotedFallback(d *data.Dataset, probs []float64) (noise.Model, string, bool) {
+	pp, ok := b.Noise.(noise.PatternPriorer)
+	if !ok || d.NumClasses() < 3 {
+		return nil, "", false
+	}
+	cs := unvoted.Classes(d, probs)
+	if len(cs) == 0 {
+		return nil, "", false
+	}
+	fixed := pp.WithFixedPattern()
+	if fixed == b.Noise {
+		return nil, "", false
+	}
+	c := cs[0]
+	return fixed, fmt.Sprintf(", the confusion rows' prior fixed (the learned one made class %s the label of %.1f%% of the tasks, %.0f%% of them without a label %s)",
+		d.Classes[c.Class], 100*c.Share, 100*c.Unvoted, d.Classes[c.Class]), true
+}
+
 // fitWith is fitFrom with b's noise model as it is.
 func (b Bayes) fitWith(ctx context.Context, d *data.Dataset, set model.Settings, weight data.TaskWeights) (*model.Result, float64, error) {
 	nv, err := b.posterior(d)
@@ -383,6 +414,17 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		r, ll, err := b.fitTruth(ctx, d, set, nv, weight)
 		if r != nil {
 			r.Method += pairsNote
+		}
+		return r, ll, err
+	}
+	if fixed, note, ok := b.unvotedFallback(d, r.Probs); ok {
+		b.Noise = fixed
+		if nv, err = b.posterior(d); err != nil {
+			return nil, 0, err
+		}
+		r, ll, err := b.fitTruth(ctx, d, set, nv, weight)
+		if r != nil {
+			r.Method += note
 		}
 		return r, ll, err
 	}
