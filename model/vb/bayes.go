@@ -237,7 +237,7 @@ func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set model.Settings,
 const pairsNote = ", the confusion rows' prior fixed (most labels are on tasks of one or two workers)"
 
 // pairsFallback returns the noise model with the pattern of confusion
-// fixed (noise.PatternPriorer) and true where most labels of d are on
+// fixed (noise.PatternPriorer), pairsNote, and true where most labels of d are on
 // tasks of one or two workers, K > 2, and the LA fit's posterior nv
 // learned no pattern (noise.PatternReporter: every row's errors equal);
 // the fit is then redone with the fixed pattern, whose workers' errors
@@ -253,14 +253,14 @@ const pairsNote = ", the confusion rows' prior fixed (most labels are on tasks o
 // 0.7720) and its ECE 0.026 against 0.068; where the learned pattern is
 // uniform, the fixed one with drawn precisions is ahead (two-label crowds
 // of scripts/light-crowds.sh CROWDS=pairs).
-func (b Bayes) pairsFallback(d *data.Dataset, nv noise.Variational) (noise.Model, bool) {
+func (b Bayes) pairsFallback(d *data.Dataset, nv noise.Variational) (noise.Model, string, bool) {
 	pp, ok := b.Noise.(noise.PatternPriorer)
 	pr, ok2 := nv.(noise.PatternReporter)
 	if !ok || !ok2 || d.NumClasses() < 3 || d.Tripled() || pr.PatternFound() {
-		return nil, false
+		return nil, "", false
 	}
 	fixed := pp.WithFixedPattern()
-	return fixed, fixed != b.Noise
+	return fixed, pairsNote, fixed != b.Noise
 }
 
 // unvotedFallback returns the noise model with the pattern of confusion
@@ -406,18 +406,11 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	if err != nil {
 		return nil, 0, err
 	}
-	if fixed, ok := b.pairsFallback(d, nv); ok {
-		b.Noise = fixed
-		if nv, err = b.posterior(d); err != nil {
-			return nil, 0, err
-		}
-		r, ll, err := b.fitTruth(ctx, d, set, nv, weight)
-		if r != nil {
-			r.Method += pairsNote
-		}
-		return r, ll, err
+	fixed, note, ok := b.pairsFallback(d, nv)
+	if !ok {
+		fixed, note, ok = b.unvotedFallback(d, r.Probs)
 	}
-	if fixed, note, ok := b.unvotedFallback(d, r.Probs); ok {
+	if ok {
 		b.Noise = fixed
 		if nv, err = b.posterior(d); err != nil {
 			return nil, 0, err
