@@ -161,6 +161,38 @@ func (c *chain) add(j int, sign int32) {
 	c.nc[z] += int(sign)
 }
 
+// labelProb returns worker w's posterior predictive P(y | z) of one label
+// under kind (not spammer), from the chain's counts, the worker's
+// matrices integrated out: a full or adversary worker's own row,
+// (β_z(y) + n_w(z, y)) / (Σβ_z + r_w(z)) with β the kind's prior; a
+// one-coin worker's accuracy (a + c_w) / (a + b + n_w) on the diagonal
+// and its error rate times the crowd's pattern μ_z(y) off it; a per-class
+// worker's the same with class z's counts and (a_c, b_c).
+func (c *chain) labelProb(w, z, y int, kind uint8) float64 {
+	k := c.k
+	switch kind {
+	case coin:
+		tot := c.a + c.b + float64(c.nw[w])
+		if z == y {
+			return (c.a + float64(c.cw[w])) / tot
+		}
+		return (c.b + float64(c.nw[w]-c.cw[w])) / tot * c.mu[z*k+y]
+	case perClass:
+		tot := c.ac + c.bc + float64(c.rs[w*k+z])
+		right := float64(c.n[(w*k+z)*k+z])
+		if z == y {
+			return (c.ac + right) / tot
+		}
+		return (c.bc + float64(c.rs[w*k+z]) - right) / tot * c.mu[z*k+y]
+	default: // full or adversary: the worker's own rows
+		pr, ps := c.beta, c.bsum
+		if kind == adversary {
+			pr, ps = c.gam, c.gsum
+		}
+		return (pr[z*k+y] + float64(c.n[(w*k+z)*k+y])) / (ps[z] + float64(c.rs[w*k+z]))
+	}
+}
+
 // sweepTasks draws every task's class given the others' and the workers'
 // kinds, the workers' matrices integrated out; keep adds the conditional
 // probabilities to post.
@@ -173,38 +205,12 @@ func (c *chain) sweepTasks(keep bool) {
 		}
 		for i, n := d.Offsets[j], 0; i < d.Offsets[j+1]; i, n = i+1, n+1 {
 			w, y := int(d.Worker[i]), int(d.Label[i])
-			switch c.kind[w] {
-			case spammer: // a spammer's label is the same for every class
+			kind := c.kind[w]
+			if kind == spammer { // a spammer's label is the same for every class
 				continue
-			case coin:
-				tot := c.a + c.b + float64(c.nw[w])
-				right := (c.a + float64(c.cw[w])) / tot
-				wrong := (c.b + float64(c.nw[w]-c.cw[w])) / tot
-				for z := range k {
-					if z == y {
-						lp[z] *= right
-					} else {
-						lp[z] *= wrong * c.mu[z*k+y]
-					}
-				}
-			case perClass:
-				for z := range k {
-					tot := c.ac + c.bc + float64(c.rs[w*k+z])
-					right := float64(c.n[(w*k+z)*k+z])
-					if z == y {
-						lp[z] *= (c.ac + right) / tot
-					} else {
-						lp[z] *= (c.bc + float64(c.rs[w*k+z]) - right) / tot * c.mu[z*k+y]
-					}
-				}
-			default: // full or adversary: the worker's own rows
-				pr, ps := c.beta, c.bsum
-				if c.kind[w] == adversary {
-					pr, ps = c.gam, c.gsum
-				}
-				for z := range k {
-					lp[z] *= (pr[z*k+y] + float64(c.n[(w*k+z)*k+y])) / (ps[z] + float64(c.rs[w*k+z]))
-				}
+			}
+			for z := range k {
+				lp[z] *= c.labelProb(w, z, y, kind)
 			}
 			if n%16 == 15 {
 				num.DivideByMax(lp)

@@ -56,21 +56,11 @@ func newView(cs []*chain, sweeps int) *view {
 }
 
 // predictive writes into row worker w's posterior predictive P(y | z)
-// under kind, from the chain's counts; m holds the worker's label counts.
+// under kind, from the chain's counts (labelProb); m holds the worker's
+// label counts, which a spammer's labels follow whatever the class.
 func (c *chain) predictive(w, z, kind int, m, row []float64) {
 	k := c.k
-	n := c.n[(w*k+z)*k : (w*k+z+1)*k]
-	r := float64(c.rs[w*k+z])
-	switch kind {
-	case full, adversary:
-		p, ps := c.beta, c.bsum
-		if kind == adversary {
-			p, ps = c.gam, c.gsum
-		}
-		for y := range k {
-			row[y] = (p[z*k+y] + float64(n[y])) / (ps[z] + r)
-		}
-	case spammer:
+	if kind == spammer {
 		var tot float64
 		for _, v := range m {
 			tot += v
@@ -78,16 +68,10 @@ func (c *chain) predictive(w, z, kind int, m, row []float64) {
 		for y := range k {
 			row[y] = (spamAlpha + m[y]) / (float64(k)*spamAlpha + tot)
 		}
-	default: // one-coin or per-class: an accuracy, errors on the pattern
-		a, b, right, all := c.a, c.b, float64(c.cw[w]), float64(c.nw[w])
-		if kind == perClass {
-			a, b, right, all = c.ac, c.bc, float64(n[z]), r
-		}
-		acc := (a + right) / (a + b + all)
-		for y := range k {
-			row[y] = (1 - acc) * c.mu[z*k+y]
-		}
-		row[z] = acc
+		return
+	}
+	for y := range k {
+		row[y] = c.labelProb(w, z, y, uint8(kind))
 	}
 }
 
