@@ -12,6 +12,7 @@ import (
 
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/unvoted"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	_ "github.com/consensuslab/consensus/model/all" // every family of estimators, for ByName
@@ -105,7 +106,8 @@ type Score struct {
 	Converged     bool
 	Runtime       time.Duration
 	// Note is a remark shown under the table, such as how a baseline was
-	// scored; it may be empty.
+	// scored, or a class the model makes the label of many tasks that no
+	// worker labelled so (compare.UnvotedClasses); it may be empty.
 	Note string
 }
 
@@ -256,6 +258,11 @@ func (r *Report) score(res *model.Result, summary string, reps int) (Score, erro
 		Model: res.Model, Summary: summary, LogLikelihood: res.LogLikelihood,
 		Iterations: res.Iterations, Converged: res.Converged, Runtime: res.Runtime,
 		AccuracyCI: [2]float64{math.NaN(), math.NaN()}, LogLossCI: [2]float64{math.NaN(), math.NaN()},
+	}
+	for _, u := range unvoted.Classes(res.Data, res.Probs) {
+		c := res.Data.Classes[u.Class]
+		s.Note = fmt.Sprintf("class %s is this model's label of %.1f%% of the tasks, %.0f%% of them without a label %s, where %.2f%% of the labels are %s: it may stand for tasks the workers label otherwise (compare.UnvotedClasses)",
+			c, 100*u.Share, 100*u.Unvoted, c, 100*u.Labels, c)
 	}
 	if r.gold == nil {
 		return s, nil

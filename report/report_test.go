@@ -18,6 +18,7 @@ import (
 
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -395,5 +396,43 @@ func TestMaxMemory(t *testing.T) {
 		}})
 	if err == nil || !strings.Contains(err.Error(), "needs about") || fitted != 0 {
 		t.Errorf("New: %v after %d fits; want a memory error before any fit", err, fitted)
+	}
+}
+
+// TestUnvotedNote checks that a model's score carries a note when the model
+// makes a class the label of many tasks that no worker labelled so: la-ds
+// on a crowd whose third class is seldom given and whose subtype of class
+// 1 three workers of every task call class 0 (compare's TestUnvotedClasses
+// has the crowd), and not mv there.
+func TestUnvotedNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits a simulation")
+	}
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 10_000, Workers: 57, Classes: 3, LabelsPerTask: 5, Seed: 1,
+		Latent: latent.LA{}, ClassPrior: []float64{0.4, 0.55, 0.05},
+		Params:     sim.DSParams{Diag: []sim.Range{{Lo: 0.8, Hi: 0.98}, {Lo: 0.8, Hi: 0.98}, {Lo: 0.02, Hi: 0.1}}},
+		Correlated: sim.Correlated{Workers: 3, Coverage: 1, Subtype: 0.3, From: 1, To: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		model string
+		note  bool
+	}{{"la-ds", true}, {"mv", false}} {
+		est, err := model.ByName(tc.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := est.Fit(context.Background(), d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := (&Report{}).score(res, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.HasPrefix(s.Note, "class 2 is this model's label of "); got != tc.note {
+			t.Errorf("%s: note %q", tc.model, s.Note)
+		}
 	}
 }
