@@ -259,11 +259,13 @@ func (r *Report) score(res *model.Result, summary string, reps int) (Score, erro
 		Iterations: res.Iterations, Converged: res.Converged, Runtime: res.Runtime,
 		AccuracyCI: [2]float64{math.NaN(), math.NaN()}, LogLossCI: [2]float64{math.NaN(), math.NaN()},
 	}
+	var notes []string
 	for _, u := range unvoted.Classes(res.Data, res.Probs) {
 		c := res.Data.Classes[u.Class]
-		s.Note = fmt.Sprintf("class %s is this model's label of %.1f%% of the tasks, %.0f%% of them without a label %s, where %.2f%% of the labels are %s: it may stand for tasks the workers label otherwise (compare.UnvotedClasses)",
-			c, 100*u.Share, 100*u.Unvoted, c, 100*u.Labels, c)
+		notes = append(notes, fmt.Sprintf("class %s is this model's label of %.1f%% of the tasks, %.0f%% of them without a label %s, where %.2f%% of the labels are %s: it may stand for tasks the workers label otherwise (compare.UnvotedClasses)",
+			c, 100*u.Share, 100*u.Unvoted, c, 100*u.Labels, c))
 	}
+	s.Note = strings.Join(notes, "; ")
 	if r.gold == nil {
 		return s, nil
 	}

@@ -254,13 +254,24 @@ const pairsNote = ", the confusion rows' prior fixed (most labels are on tasks o
 // uniform, the fixed one with drawn precisions is ahead (two-label crowds
 // of scripts/light-crowds.sh CROWDS=pairs).
 func (b Bayes) pairsFallback(d *data.Dataset, nv noise.Variational) (noise.Model, string, bool) {
-	pp, ok := b.Noise.(noise.PatternPriorer)
-	pr, ok2 := nv.(noise.PatternReporter)
-	if !ok || !ok2 || d.NumClasses() < 3 || d.Tripled() || pr.PatternFound() {
+	pr, ok := nv.(noise.PatternReporter)
+	if !ok || d.NumClasses() < 3 || d.Tripled() || pr.PatternFound() {
 		return nil, "", false
 	}
+	fixed, ok := b.fixedPattern()
+	return fixed, pairsNote, ok
+}
+
+// fixedPattern returns b's noise model with the pattern of confusion fixed
+// (noise.PatternPriorer) and true, or false where b's model has no such
+// form or is that form already.
+func (b Bayes) fixedPattern() (noise.Model, bool) {
+	pp, ok := b.Noise.(noise.PatternPriorer)
+	if !ok {
+		return nil, false
+	}
 	fixed := pp.WithFixedPattern()
-	return fixed, pairsNote, fixed != b.Noise
+	return fixed, fixed != b.Noise
 }
 
 // unvotedFallback returns the noise model with the pattern of confusion
@@ -276,16 +287,15 @@ func (b Bayes) pairsFallback(d *data.Dataset, nv noise.Variational) (noise.Model
 // from 0.431 to 0.783 (majority vote 0.780, vb-la-ds 0.783); on a public
 // set of 3 classes (fact evaluation, not shipped) from 0.847 to 0.879.
 func (b Bayes) unvotedFallback(d *data.Dataset, probs []float64) (noise.Model, string, bool) {
-	pp, ok := b.Noise.(noise.PatternPriorer)
-	if !ok || d.NumClasses() < 3 {
+	if d.NumClasses() < 3 {
+		return nil, "", false
+	}
+	fixed, ok := b.fixedPattern()
+	if !ok {
 		return nil, "", false
 	}
 	cs := unvoted.Classes(d, probs)
 	if len(cs) == 0 {
-		return nil, "", false
-	}
-	fixed := pp.WithFixedPattern()
-	if fixed == b.Noise {
 		return nil, "", false
 	}
 	c := cs[0]
