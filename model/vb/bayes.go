@@ -287,11 +287,8 @@ func (b Bayes) fixedPattern() (noise.Model, bool) {
 // from 0.431 to 0.783 (majority vote 0.780, vb-la-ds 0.783); on a public
 // set of 3 classes (fact evaluation, not shipped) from 0.847 to 0.879.
 func (b Bayes) unvotedFallback(d *data.Dataset, probs []float64) (noise.Model, string, bool) {
-	if d.NumClasses() < 3 {
-		return nil, "", false
-	}
 	fixed, ok := b.fixedPattern()
-	if !ok {
+	if !ok || d.NumClasses() < 3 {
 		return nil, "", false
 	}
 	cs := unvoted.Classes(d, probs)
