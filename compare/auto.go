@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/heldout"
 	"github.com/consensuslab/consensus/model"
 )
 
@@ -293,33 +292,7 @@ func candidateErrs(cands []AutoCandidate) []error {
 }
 
 // subsampleTasks returns a data set with the labels of a random subset of
-// d's objects, drawn with seed, about maxLabels labels in all: the objects
-// are taken in a random order until their labels reach maxLabels, and kept
-// in their order in d. Workers and classes are d's (with their indices);
-// some workers may have no labels.
+// d's objects, about maxLabels labels in all (heldout.Subsample).
 func subsampleTasks(d *data.Dataset, maxLabels int, seed uint64) *data.Dataset {
-	rng := rand.New(rand.NewPCG(seed, 0xa070))
-	perm := rng.Perm(d.NumTasks())
-	var picked []int
-	n := 0
-	for _, j := range perm {
-		if n >= maxLabels {
-			break
-		}
-		picked = append(picked, j)
-		n += d.Offsets[j+1] - d.Offsets[j]
-	}
-	slices.Sort(picked)
-	sub := &data.Dataset{Name: d.Name, Workers: d.Workers, Classes: d.Classes, Offsets: make([]int, 1, len(picked)+1)}
-	sub.Tasks = make([]string, 0, len(picked))
-	sub.Worker = make([]int32, 0, n)
-	sub.Label = make([]uint16, 0, n)
-	for _, j := range picked {
-		w, l := d.TaskLabels(j)
-		sub.Tasks = append(sub.Tasks, d.Tasks[j])
-		sub.Worker = append(sub.Worker, w...)
-		sub.Label = append(sub.Label, l...)
-		sub.Offsets = append(sub.Offsets, len(sub.Label))
-	}
-	return sub
+	return heldout.Subsample(d, maxLabels, seed)
 }

@@ -8,15 +8,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/heldout"
 	"github.com/consensuslab/consensus/model"
 )
 
 // HeldLabel is a label left out of a training split.
-type HeldLabel struct {
-	Task   int
-	Worker int32
-	Label  uint16
-}
+type HeldLabel = heldout.Label
 
 // ErrArgument is wrapped by the errors of the functions of this package
 // given an invalid argument: a nil data set or result, a fraction out of
@@ -55,43 +52,7 @@ func Split(d *data.Dataset, frac float64, seed uint64, split int) (*data.Dataset
 
 // splitLabels is Split of a data set and a fraction that are valid.
 func splitLabels(d *data.Dataset, frac float64, seed uint64, split int) (*data.Dataset, []HeldLabel) {
-	rng := rand.New(rand.NewPCG(seed, 0x5911+uint64(split)))
-	tr := &data.Dataset{Name: d.Name, Tasks: d.Tasks, Workers: d.Workers, Classes: d.Classes, Offsets: make([]int, d.NumTasks()+1)}
-	var held []HeldLabel
-	var idx []int
-	for j := range d.Tasks {
-		workers, labels := d.TaskLabels(j)
-		n := len(labels)
-		h := 0
-		if n >= 2 {
-			// frac·n rounded up with probability its fractional part.
-			f := frac * float64(n)
-			h = int(f)
-			if rng.Float64() < f-float64(h) {
-				h++
-			}
-			h = min(n-1, h)
-		}
-		idx = idx[:0]
-		for i := range n {
-			idx = append(idx, i)
-		}
-		rng.Shuffle(n, func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
-		out := make(map[int]bool, h)
-		for _, i := range idx[:h] {
-			out[i] = true
-		}
-		for i := range n {
-			if out[i] {
-				held = append(held, HeldLabel{Task: j, Worker: workers[i], Label: labels[i]})
-			} else {
-				tr.Worker = append(tr.Worker, workers[i])
-				tr.Label = append(tr.Label, labels[i])
-			}
-		}
-		tr.Offsets[j+1] = len(tr.Label)
-	}
-	return tr, held
+	return heldout.Split(d, frac, seed, split)
 }
 
 // HeldOutLogLik returns, for every object, the sum over its held-out
@@ -139,51 +100,7 @@ func checkHeld(r *model.Result, train *data.Dataset, held []HeldLabel) error {
 
 // heldOutLogLik is HeldOutLogLik of arguments that checkHeld accepts.
 func heldOutLogLik(r *model.Result, train *data.Dataset, held []HeldLabel) (sum []float64, n []float64) {
-	k := train.NumClasses()
-	logK := math.Log(float64(k))
-	sum = make([]float64, train.NumTasks())
-	n = make([]float64, train.NumTasks())
-	cond := r.Conditional
-	if c := r.Consensus(); c.Baseline() { // the add-one smoothed frequencies
-		p := c.Scored()
-		for _, h := range held {
-			sum[h.Task] += math.Log(p[h.Task*k+int(h.Label)]) / logK
-			n[h.Task]++
-		}
-		return sum, n
-	}
-	seen := make([]bool, train.NumWorkers())
-	for _, w := range train.Worker {
-		seen[w] = true
-	}
-	p := make([]float64, k)
-	acc := make([]float64, k)
-	for _, h := range held {
-		out := r.Dist(h.Task)
-		var pr float64
-		for z, oz := range out {
-			if oz == 0 {
-				continue
-			}
-			if seen[h.Worker] {
-				cond(h.Worker, h.Task, z, p)
-				pr += oz * p[h.Label]
-				continue
-			}
-			// Unseen worker: the mean conditional of the object's
-			// training workers.
-			workers, _ := train.TaskLabels(h.Task)
-			clear(acc)
-			for _, w := range workers {
-				cond(w, h.Task, z, p)
-				acc[h.Label] += p[h.Label]
-			}
-			pr += oz * acc[h.Label] / float64(len(workers))
-		}
-		sum[h.Task] += math.Log(pr) / logK
-		n[h.Task]++
-	}
-	return sum, n
+	return heldout.LogLik(r, train, held)
 }
 
 func runHeldOut(ctx context.Context, d *data.Dataset, ests []model.Estimator, opt Settings) (*Report, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/consensuslab/consensus/internal/unvoted"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/ebcc"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -87,6 +88,8 @@ type Bayes struct {
 	// majority of adversarial workers is followed, from the gold it is
 	// found. Gold must have one entry per object.
 	Gold []int
+	// unchallenged leaves out ebcc.Challenge (set for its own fits).
+	unchallenged bool
 }
 
 // WithGold returns b with the known classes class (GoldTrainer).
@@ -450,7 +453,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	// whichever has the stronger evidence, if any; otherwise LA's.
 	cond, probs := nv.Conditional, r.Probs
 	ambNet, amb := b.ambiguousTruth(d, r.Probs, cond, workerOnly)
-	trapNet, trap := b.trapTruth(d, r.Probs, cond, workerOnly)
+	trapNet, trap, flagged := b.trapTruth(d, r.Probs, cond, workerOnly)
 	var truth string
 	tau := 1.0
 	switch {
@@ -465,6 +468,18 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	default:
 		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
+	}
+	if flagged && b.Gold == nil && !b.unchallenged {
+		// Workers who agree beyond independence: EBCC's subtypes may
+		// explain them better (ebcc.Challenge).
+		own := b
+		own.unchallenged = true
+		p, note, err := ebcc.Challenge(ctx, d, set.Threads, func(ctx context.Context, tr *data.Dataset) (*model.Result, error) { return own.Fit(ctx, tr, &set) }, r.Probs)
+		if err != nil {
+			return nil, 0, err
+		} else if p != nil {
+			r.Probs, truth = p, note
+		}
 	}
 	a := symmetric(d.NumClasses(), JeffreysPrior)
 	var q *model.Result

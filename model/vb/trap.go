@@ -36,11 +36,11 @@ import (
 //
 // It returns the evidence for the trap model, its gain less its price
 // (taken when positive; −Inf when no pair is flagged or the trap model
-// collapsed), and the function that writes its posterior into a J×K slice
-// and returns the method's description.
-func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (float64, func([]float64) string) {
+// collapsed), the function that writes its posterior into a J×K slice
+// and returns the method's description, and whether any pair is flagged.
+func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (float64, func([]float64) string, bool) {
 	if !workerOnly || d.NumClasses() < 2 {
-		return math.Inf(-1), nil
+		return math.Inf(-1), nil, false
 	}
 	var flagged []int32
 	seen := map[int32]bool{}
@@ -53,7 +53,7 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 		}
 	}
 	if len(flagged) == 0 {
-		return math.Inf(-1), nil
+		return math.Inf(-1), nil, false
 	}
 	k := d.NumClasses()
 	rows := make([]float64, d.NumWorkers()*k*k)
@@ -65,7 +65,7 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 	prior := shared.ClassPrior(d, probs)
 	tr := shared.Fit(d, rows, prior, flagged, b.Gold, true)
 	if tr.Collapsed {
-		return math.Inf(-1), nil
+		return math.Inf(-1), nil, true
 	}
 	la := shared.Fit(d, rows, prior, nil, b.Gold, false)
 	gain := tr.LogLik - la.LogLik
@@ -74,5 +74,5 @@ func (b Bayes) trapTruth(d *data.Dataset, probs []float64, cond func(w int32, j,
 		tr.Refine(d, b.Gold)
 		tr.Posterior(d, b.Gold, TruthFloor, out)
 		return fmt.Sprintf("true class with shared mistakes of %d workers (trap model, %.3g nats above LA, price %.3g)", len(flagged), gain, price)
-	}
+	}, true
 }

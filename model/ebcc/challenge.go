@@ -1,0 +1,101 @@
+package ebcc
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/heldout"
+	"github.com/consensuslab/consensus/model"
+)
+
+// ChallengeSubtypes is M of the EBCC fit that Challenge puts against a
+// model: a few subtypes a class are enough for a group of workers who
+// share a mistake on some objects of a class, and fit faster than
+// DefaultSubtypes (with two, the best bound of three starts missed that
+// explanation on one of three public sets where it holds).
+const ChallengeSubtypes = 3
+
+// ChallengeLabels bounds the labels of Challenge's held-out splits:
+// larger data sets are subsampled by whole tasks.
+const ChallengeLabels = 10000
+
+// ChallengeZ is the number of standard errors by which the challenger's
+// held-out gain must exceed zero for Challenge to take its answer.
+const ChallengeZ = 3
+
+// challengeSeed seeds Challenge's splits.
+const challengeSeed = 0xebcc
+
+// Challenge puts EBCC with ChallengeSubtypes subtypes a class (and
+// DefaultStarts starts) against the model that own fits, whose answer on
+// d is probs (J×K), and returns EBCC's posterior of the true class on d
+// and a note for the fit's method where both of these hold, nil otherwise:
+//
+//   - EBCC predicts held-out labels better, by more than ChallengeZ
+//     standard errors (over the tasks), by the held-out label likelihood
+//     of compare.Auto (heldout.Gain: three splits, each holding out a fifth
+//     of every task's labels, of a subsample of 20,000 labels of whole
+//     tasks for larger d): the score of each is the mean of
+//     log_K P(y | rest) over the held-out labels, P(y | rest) =
+//     Σ_z out_j(z) P(y | z; w, j);
+//   - EBCC's labels are a most frequent class of their task's labels on
+//     more tasks than own's (Modal).
+//
+// The second condition keeps the subtypes to the case they are for: a
+// group of workers who share a mistake and which a model of independent
+// workers reads as the truth overrules the rest of the crowd; the
+// subtypes then side with it again. Where they move away from the
+// crowd's votes, they explain the disagreement by subtypes of some other
+// kind (tasks that every worker finds ambiguous), and gold does not
+// follow them (TestChallenge). The splits and EBCC's starts are seeded by
+// constants, so the outcome depends on d alone. Challenge returns the
+// first error of a fit.
+func Challenge(ctx context.Context, d *data.Dataset, threads int, own heldout.Fitter, probs []float64) ([]float64, string, error) {
+	e := EBCC{Subtypes: ChallengeSubtypes}
+	one := e
+	one.Starts = 1
+	rival := func(ctx context.Context, tr *data.Dataset) (*model.Result, error) { return one.Fit(ctx, tr, nil) }
+	gain, se, err := heldout.Gain(ctx, d, challengeSeed, ChallengeLabels, threads, own, rival)
+	if err != nil || !(gain > ChallengeZ*se) {
+		return nil, "", err
+	}
+	r, err := e.Fit(ctx, d, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	was, now := Modal(d, probs), Modal(d, r.Probs)
+	if now <= was {
+		return nil, "", nil
+	}
+	return r.Probs, fmt.Sprintf("true class of EBCC, %d subtypes a class (held-out labels %.3g ± %.2g better, labels a most frequent vote on %.1f%% of the tasks, not %.1f%%)", ChallengeSubtypes, gain, se, 100*now, 100*was), nil
+}
+
+// Modal returns the share of d's tasks whose label under probs (J×K, the
+// class of largest probability, the first on ties) is one of the most
+// frequent classes among the task's labels.
+func Modal(d *data.Dataset, probs []float64) float64 {
+	k := d.NumClasses()
+	count := make([]int, k)
+	hit := 0
+	for j := range d.NumTasks() {
+		clear(count)
+		_, labels := d.TaskLabels(j)
+		top := 0
+		for _, y := range labels {
+			count[y]++
+			top = max(top, count[y])
+		}
+		p := probs[j*k : (j+1)*k]
+		best := 0
+		for z := range p {
+			if p[z] > p[best] {
+				best = z
+			}
+		}
+		if count[best] == top {
+			hit++
+		}
+	}
+	return float64(hit) / float64(max(d.NumTasks(), 1))
+}
