@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/shared"
 	"github.com/consensuslab/consensus/internal/unvoted"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
@@ -469,9 +470,10 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	}
-	if flagged && b.Gold == nil && !b.unchallenged {
-		// Workers who agree beyond independence: EBCC's subtypes may
-		// explain them better (ebcc.Challenge).
+	if b.Name() == model.DefaultModel && !b.unchallenged && b.Gold == nil && (flagged || len(shared.OneCoinPairs(d)) > 0) {
+		// Workers who agree beyond independence, under this fit or one
+		// of one accuracy a worker: the default asks whether EBCC's
+		// subtypes explain them better (ebcc.Challenge).
 		own := b
 		own.unchallenged = true
 		p, note, err := ebcc.Challenge(ctx, d, set.Threads, func(ctx context.Context, tr *data.Dataset) (*model.Result, error) { return own.Fit(ctx, tr, &set) }, r.Probs)
