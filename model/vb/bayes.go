@@ -405,7 +405,7 @@ const AmbiguousTemper = 0.7
 // true-class posterior calibrated by temperTruth, and every task's label
 // distribution. Where the labels ask for it the true class's posterior is
 // instead that of the ambiguity model (ambiguousTruth, then tempered) or of
-// the trap model of workers who share mistakes (trapTruth, with TruthFloor
+// the trap model of workers who share mistakes (shared.Truth, with TruthFloor
 // mixed in), whichever beats LA by more net of its price. A worker fitted
 // under LA takes the tasks' ambiguity for its own noise; where the labels are ambiguous by that measure (temperature
 // below AmbiguousTemper) the distributions are those of the joint DA fit
@@ -454,7 +454,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	// whichever has the stronger evidence, if any; otherwise LA's.
 	cond, probs := nv.Conditional, r.Probs
 	ambNet, amb := b.ambiguousTruth(d, r.Probs, cond, workerOnly)
-	trapNet, trap, flagged := b.trapTruth(d, r.Probs, cond, workerOnly)
+	trapNet, trap, flagged := shared.Truth(d, r.Probs, cond, workerOnly, b.Gold, TruthFloor)
 	var truth string
 	tau := 1.0
 	switch {
