@@ -84,7 +84,8 @@ func TestGain(t *testing.T) {
 }
 
 // TestSubsample checks that Subsample keeps whole tasks in their order,
-// about maxLabels labels, and the same tasks for the same seed.
+// about maxLabels labels, the same tasks for the same seed, and the tasks
+// Picked names.
 func TestSubsample(t *testing.T) {
 	d, _, err := sim.Simulate(sim.Settings{Tasks: 500, Workers: 20, Classes: 3, LabelsPerTask: 4, Latent: latent.LA{}, Seed: 2})
 	if err != nil {
@@ -97,6 +98,15 @@ func TestSubsample(t *testing.T) {
 	pos := map[string]int{}
 	for j, task := range d.Tasks {
 		pos[task] = j
+	}
+	picked := heldout.Picked(d, 400, 3)
+	if len(picked) != a.NumTasks() {
+		t.Fatalf("Picked: %d tasks, Subsample %d", len(picked), a.NumTasks())
+	}
+	for i, j := range picked {
+		if d.Tasks[j] != a.Tasks[i] {
+			t.Fatalf("Picked[%d] = task %s, Subsample's is %s", i, d.Tasks[j], a.Tasks[i])
+		}
 	}
 	for j := range a.Tasks {
 		if a.Tasks[j] != b.Tasks[j] {

@@ -126,23 +126,16 @@ func LogLik(r *model.Result, train *data.Dataset, held []Label) (sum []float64, 
 }
 
 // Subsample returns a data set with the labels of a random subset of d's
-// tasks, drawn with seed, about maxLabels labels in all: the tasks are
-// taken in a random order until their labels reach maxLabels, and kept in
-// their order in d. Workers and classes are d's (with their indices); some
-// workers may have no labels.
+// tasks, drawn with seed, about maxLabels labels in all (Picked): the tasks
+// are taken in a random order until their labels reach maxLabels, and kept
+// in their order in d. Workers and classes are d's (with their indices);
+// some workers may have no labels.
 func Subsample(d *data.Dataset, maxLabels int, seed uint64) *data.Dataset {
-	rng := rand.New(rand.NewPCG(seed, 0xa070))
-	perm := rng.Perm(d.NumTasks())
-	var picked []int
+	picked := Picked(d, maxLabels, seed)
 	n := 0
-	for _, j := range perm {
-		if n >= maxLabels {
-			break
-		}
-		picked = append(picked, j)
+	for _, j := range picked {
 		n += d.Offsets[j+1] - d.Offsets[j]
 	}
-	slices.Sort(picked)
 	sub := &data.Dataset{Name: d.Name, Workers: d.Workers, Classes: d.Classes, Offsets: make([]int, 1, len(picked)+1)}
 	sub.Tasks = make([]string, 0, len(picked))
 	sub.Worker = make([]int32, 0, n)
@@ -155,4 +148,22 @@ func Subsample(d *data.Dataset, maxLabels int, seed uint64) *data.Dataset {
 		sub.Offsets = append(sub.Offsets, len(sub.Label))
 	}
 	return sub
+}
+
+// Picked returns the indices in d, in increasing order, of the tasks of
+// Subsample(d, maxLabels, seed).
+func Picked(d *data.Dataset, maxLabels int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, 0xa070))
+	perm := rng.Perm(d.NumTasks())
+	var picked []int
+	n := 0
+	for _, j := range perm {
+		if n >= maxLabels {
+			break
+		}
+		picked = append(picked, j)
+		n += d.Offsets[j+1] - d.Offsets[j]
+	}
+	slices.Sort(picked)
+	return picked
 }

@@ -42,6 +42,7 @@ func OneCoinPairs(d *data.Dataset) []Pair {
 	right := make([]float64, d.NumWorkers())
 	n := make([]float64, d.NumWorkers())
 	prior := make([]float64, k)
+	odds := make([]float64, d.NumWorkers())
 	for it := range oneCoinIterations {
 		clear(right)
 		clear(n)
@@ -64,7 +65,11 @@ func OneCoinPairs(d *data.Dataset) []Pair {
 		if it == oneCoinIterations-1 {
 			break
 		}
-		// E-step: ρ_j(z) ∝ π_z Π_i P_wi(y_i | z).
+		// E-step: ρ_j(z) ∝ π_z Π_i P_wi(y_i | z); a label adds its
+		// worker's log-odds of being right to its class.
+		for w, a := range acc {
+			odds[w] = math.Log(a * float64(k-1) / (1 - a))
+		}
 		for j := 0; j < nt; j += stride {
 			row := probs[j*k : (j+1)*k]
 			for z := range k {
@@ -72,14 +77,7 @@ func OneCoinPairs(d *data.Dataset) []Pair {
 			}
 			workers, labels := d.TaskLabels(j)
 			for i, w := range workers {
-				right, wrong := math.Log(max(acc[w], 1e-300)), math.Log(max((1-acc[w])/float64(k-1), 1e-300))
-				for z := range k {
-					if z == int(labels[i]) {
-						row[z] += right
-					} else {
-						row[z] += wrong
-					}
-				}
+				row[labels[i]] += odds[w]
 			}
 			num.SoftmaxFrom(row, row, num.LogSumExp(row))
 		}

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/internal/shared"
+	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
 )
 
 // TestOneCoinPairs checks the one-coin reference check: it flags the two
@@ -18,5 +21,20 @@ func TestOneCoinPairs(t *testing.T) {
 		if p := shared.OneCoinPairs(crowd(t, 0, 0, seed)); len(p) > 0 {
 			t.Errorf("seed %d: independent workers: pairs %+v", seed, p)
 		}
+	}
+}
+
+// BenchmarkOneCoinPairs times the one-coin check on 2·10⁶ labels (400,000
+// tasks of five one-coin workers among 2,000), the default's speed file
+// (scripts/default-bench.sh speed): it reads every m-th task, at most
+// 20,000.
+func BenchmarkOneCoinPairs(b *testing.B) {
+	d, _, err := sim.Simulate(sim.Settings{Tasks: 400_000, Workers: 2000, Classes: 2, LabelsPerTask: 5,
+		Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		shared.OneCoinPairs(d)
 	}
 }

@@ -16,13 +16,18 @@ import (
 // explanation on one of three public sets where it holds).
 const ChallengeSubtypes = 3
 
-// ChallengeLabels bounds the labels of Challenge's held-out splits:
-// larger data sets are subsampled by whole tasks.
-const ChallengeLabels = 10000
+// ChallengeLabels bounds the labels of Challenge's held-out splits, as
+// compare.Auto's: larger data sets are subsampled by whole tasks.
+const ChallengeLabels = 20000
 
 // ChallengeZ is the number of standard errors by which the challenger's
 // held-out gain must exceed zero for Challenge to take its answer.
 const ChallengeZ = 3
+
+// ChallengeVotes is the share of the tasks by which EBCC's labels must be
+// a most frequent vote more often than the challenged model's for
+// Challenge to take its answer.
+const ChallengeVotes = 0.01
 
 // challengeSeed seeds Challenge's splits.
 const challengeSeed = 0xebcc
@@ -35,14 +40,18 @@ const challengeSeed = 0xebcc
 //   - EBCC predicts held-out labels better, by more than ChallengeZ
 //     standard errors (over the tasks), by the held-out label likelihood
 //     of compare.Auto (heldout.Gain: three splits, each holding out a fifth
-//     of every task's labels, of a subsample of 20,000 labels of whole
-//     tasks for larger d): the score of each is the mean of
+//     of every task's labels, of a subsample of ChallengeLabels labels of
+//     whole tasks for larger d): the score of each is the mean of
 //     log_K P(y | rest) over the held-out labels, P(y | rest) =
 //     Σ_z out_j(z) P(y | z; w, j);
 //   - EBCC's labels are a most frequent class of their task's labels on
-//     more tasks than own's (Modal).
+//     more tasks than own's, by ChallengeVotes of the tasks at least
+//     (Modal).
 //
-// The second condition keeps the subtypes to the case they are for: a
+// On data of more than ChallengeLabels labels, the second condition is
+// checked first on the splits' subsample (EBCC fitted to all its labels),
+// and EBCC is fitted to all of d only where it holds there. The second
+// condition keeps the subtypes to the case they are for: a
 // group of workers who share a mistake and which a model of independent
 // workers reads as the truth overrules the rest of the crowd; the
 // subtypes then side with it again. Where they move away from the
@@ -60,12 +69,26 @@ func Challenge(ctx context.Context, d *data.Dataset, threads int, own heldout.Fi
 	if err != nil || !(gain > ChallengeZ*se) {
 		return nil, "", err
 	}
+	if d.NumLabels() > ChallengeLabels {
+		// The votes first on the splits' subsample, where EBCC is cheap.
+		picked := heldout.Picked(d, ChallengeLabels, challengeSeed)
+		sub := heldout.Subsample(d, ChallengeLabels, challengeSeed)
+		k := d.NumClasses()
+		mine := make([]float64, 0, len(picked)*k)
+		for _, j := range picked {
+			mine = append(mine, probs[j*k:(j+1)*k]...)
+		}
+		r, err := e.Fit(ctx, sub, nil)
+		if err != nil || !(Modal(sub, r.Probs) >= Modal(sub, mine)+ChallengeVotes) {
+			return nil, "", err
+		}
+	}
 	r, err := e.Fit(ctx, d, nil)
 	if err != nil {
 		return nil, "", err
 	}
 	was, now := Modal(d, probs), Modal(d, r.Probs)
-	if now <= was {
+	if !(now >= was+ChallengeVotes) {
 		return nil, "", nil
 	}
 	return r.Probs, fmt.Sprintf("true class of EBCC, %d subtypes a class (held-out labels %.3g ± %.2g better, labels a most frequent vote on %.1f%% of the tasks, not %.1f%%)", ChallengeSubtypes, gain, se, 100*now, 100*was), nil
