@@ -10,7 +10,8 @@
 #
 # Usage: scripts/sim-regimes.sh [SEED...]        (default seeds 1 2 3)
 #   REGIMES="sparse light"     env override of the regimes (default: the LA regimes sparse light
-#                              many-classes spammers adversarial sparse-many correlated)
+#                              many-classes spammers adversarial sparse-many correlated
+#                              shared-mistake)
 #   GRID=1                     instead of the regimes, LA data from DS, one-coin and GLAD workers
 #                              (their default parameters) at K = 2, 5 and 10 and 3, 5 and 10 labels an
 #                              object: 10,000 objects, 200 workers, activity 1/rank^0.9; named
@@ -34,7 +35,7 @@ if [ "${GRID:-}" = 1 ]; then
     done
   done
 else
-  for r in ${REGIMES:-sparse light many-classes spammers adversarial sparse-many correlated}; do
+  for r in ${REGIMES:-sparse light many-classes spammers adversarial sparse-many correlated shared-mistake}; do
     names+=("$r")
     cases+=("--regime $r")
   done

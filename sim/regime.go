@@ -73,6 +73,16 @@ var regimes = []regime{
 				Correlated: Correlated{Workers: 2, Coverage: 5.0 / 6, Subtype: 0.3, From: 0, To: 1},
 			}
 		}},
+	{"shared-mistake", "LA Dawid-Skene, 4,000 objects with 5 labels each; two workers label every object and both call class 1 a subtype of 30% of class 0's objects; 148 other workers (activity 1/rank^0.8); class prior (0.6, 0.4), P(0|0) ~ U[0.75, 0.9], P(1|1) ~ U[0.6, 0.8], so that a model of independent workers takes the pair's mistake for the truth",
+		func() Settings {
+			return Settings{
+				Tasks: 4000, Workers: 150, Classes: 2, LabelsPerTask: 5, Activity: 0.8,
+				ClassPrior: []float64{0.6, 0.4},
+				Noise:      noise.DS{}, Latent: latent.LA{},
+				Params:     DSParams{Diag: []Range{{0.75, 0.9}, {0.6, 0.8}}},
+				Correlated: Correlated{Workers: 2, Coverage: 1, Subtype: 0.3, From: 0, To: 1},
+			}
+		}},
 	{"ambiguous", "LA Dawid-Skene with 3 classes, 5,000 objects with 5 labels each among 100 workers (activity 1/rank^0.5); every object's label distribution q_j ~ Dirichlet(3·e_z + 0.5·1) around its true class z, from clear to split (the true class's share of q_j is above 0.9 on 31% of the objects and below 0.5 on 9%), every label's subjective class drawn from q_j; P(z|z) ~ U[0.7, 0.95]",
 		func() Settings {
 			return Settings{
@@ -88,7 +98,7 @@ var regimes = []regime{
 
 // Regimes returns the names of the regimes Regime knows, in a fixed order:
 // sparse, light, many-classes, spammers, adversarial, sparse-many,
-// correlated, ambiguous and da-paper.
+// correlated, shared-mistake, ambiguous and da-paper.
 func Regimes() []string {
 	s := make([]string, len(regimes))
 	for i, r := range regimes {
@@ -122,6 +132,8 @@ func RegimeSummary(name string) string {
 //   - "sparse-many": ten classes, two labels an object, most workers
 //     giving few labels;
 //   - "correlated": two prolific workers who share a systematic confusion;
+//   - "shared-mistake": two workers on every object who share one, where
+//     the rest of the crowd is weaker on the class they call it;
 //   - "ambiguous": objects whose label distributions spread around their
 //     true class, from clear to split;
 //   - "da-paper": the paper's synthetic DA experiment.

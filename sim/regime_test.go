@@ -245,6 +245,40 @@ func TestRegimeCorrelated(t *testing.T) {
 	within(t, "the subtype's share of class 0", float64(sub)/float64(class0), 0.3, 4*math.Sqrt(0.21/float64(class0)))
 }
 
+// TestRegimeSharedMistake checks the shared-mistake regime's design: the
+// pair w0, w1 labels every object (two of its five labels) and calls
+// class 1 every object of the subtype, 30% of class 0, itself 60% of the
+// objects.
+func TestRegimeSharedMistake(t *testing.T) {
+	c, err := Regime("shared-mistake", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, tr := mustSimulate(t, c)
+	var class0, sub int
+	for j := range d.Tasks {
+		workers, labels := d.TaskLabels(j)
+		if len(workers) != 5 || !slices.Contains(workers, 0) || !slices.Contains(workers, 1) {
+			t.Fatalf("object %d: workers %v, want 5 with w0 and w1", j, workers)
+		}
+		if tr.Class[j] == 0 {
+			class0++
+		}
+		if !tr.Subtype[j] {
+			continue
+		}
+		sub++
+		for i, w := range workers {
+			if w < 2 && labels[i] != 1 {
+				t.Fatalf("object %d of the subtype: w%d says %d", j, w, labels[i])
+			}
+		}
+	}
+	n := float64(d.NumTasks())
+	within(t, "class 0's share", float64(class0)/n, 0.6, 4*math.Sqrt(0.24/n))
+	within(t, "the subtype's share of class 0", float64(sub)/float64(class0), 0.3, 4*math.Sqrt(0.21/float64(class0)))
+}
+
 // TestRegimeAmbiguous checks the ambiguous regime's design: the true
 // class's share of q_j distributed as Beta(3.5, 1) (mean 7/9, above 0.9 with
 // probability 1 − 0.9^3.5, below 0.5 with 0.5^3.5), the true classes

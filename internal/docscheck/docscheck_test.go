@@ -106,7 +106,7 @@ func TestUncovered(t *testing.T) {
 // Budgets of the docs, in bytes of Markdown. The images under docs/figures
 // are not counted: only .md files are.
 const (
-	docsBudget        = 153_000
+	docsBudget        = 154_000
 	performanceBudget = 25_000
 )
 
