@@ -34,8 +34,9 @@ const challengeSeed = 0xebcc
 
 // Challenge puts EBCC with ChallengeSubtypes subtypes a class (and
 // DefaultStarts starts) against the model that own fits, whose answer on
-// d is probs (J×K), and returns EBCC's posterior of the true class on d
-// and a note for the fit's method where both of these hold, nil otherwise:
+// d is probs (J×K), and returns EBCC's posterior of the true class on d,
+// mixed with floor of the uniform distribution, and a note for the fit's
+// method where both of these hold, nil otherwise:
 //
 //   - EBCC predicts held-out labels better, by more than ChallengeZ
 //     standard errors (over the tasks), by the held-out label likelihood
@@ -60,7 +61,7 @@ const challengeSeed = 0xebcc
 // follow them (TestChallenge). The splits and EBCC's starts are seeded by
 // constants, so the outcome depends on d alone. Challenge returns the
 // first error of a fit.
-func Challenge(ctx context.Context, d *data.Dataset, threads int, own heldout.Fitter, probs []float64) ([]float64, string, error) {
+func Challenge(ctx context.Context, d *data.Dataset, threads int, own heldout.Fitter, probs []float64, floor float64) ([]float64, string, error) {
 	e := EBCC{Subtypes: ChallengeSubtypes}
 	one := e
 	one.Starts = 1
@@ -90,6 +91,10 @@ func Challenge(ctx context.Context, d *data.Dataset, threads int, own heldout.Fi
 	was, now := Modal(d, probs), Modal(d, r.Probs)
 	if !(now >= was+ChallengeVotes) {
 		return nil, "", nil
+	}
+	k := d.NumClasses()
+	for i, p := range r.Probs {
+		r.Probs[i] = (1-floor)*p + floor/float64(k)
 	}
 	return r.Probs, fmt.Sprintf("true class of EBCC, %d subtypes a class (held-out labels %.3g ± %.2g better, labels a most frequent vote on %.1f%% of the tasks, not %.1f%%)", ChallengeSubtypes, gain, se, 100*now, 100*was), nil
 }

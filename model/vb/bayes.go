@@ -476,7 +476,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		// subtypes explain them better (ebcc.Challenge).
 		own := b
 		own.unchallenged = true
-		p, note, err := ebcc.Challenge(ctx, d, set.Threads, func(ctx context.Context, tr *data.Dataset) (*model.Result, error) { return own.Fit(ctx, tr, &set) }, r.Probs)
+		p, note, err := ebcc.Challenge(ctx, d, set.Threads, func(ctx context.Context, tr *data.Dataset) (*model.Result, error) { return own.Fit(ctx, tr, &set) }, r.Probs, TruthFloor)
 		if err != nil {
 			return nil, 0, err
 		} else if p != nil {
