@@ -476,7 +476,9 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		// subtypes explain them better (ebcc.Challenge).
 		own := b
 		own.unchallenged = true
-		p, note, err := ebcc.Challenge(ctx, d, set.Threads, func(ctx context.Context, tr *data.Dataset) (*model.Result, error) { return own.Fit(ctx, tr, &set) }, r.Probs, TruthFloor)
+		quiet := set // the splits' fits report no progress of their own
+		quiet.Progress = nil
+		p, note, err := ebcc.Challenge(ctx, d, set.Threads, func(ctx context.Context, tr *data.Dataset) (*model.Result, error) { return own.Fit(ctx, tr, &quiet) }, r.Probs, TruthFloor)
 		if err != nil {
 			return nil, 0, err
 		} else if p != nil {
