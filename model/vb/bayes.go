@@ -470,10 +470,11 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	}
-	if b.Name() == model.DefaultModel && !b.unchallenged && b.Gold == nil && (flagged || len(shared.OneCoinPairs(d)) > 0) {
+	if b.Name() == model.DefaultModel && !b.unchallenged && b.Gold == nil && set.Start == nil && (flagged || len(shared.OneCoinPairs(d)) > 0) {
 		// Workers who agree beyond independence, under this fit or one
 		// of one accuracy a worker: the default asks whether EBCC's
-		// subtypes explain them better (ebcc.Challenge).
+		// subtypes explain them better (ebcc.Challenge); not where the
+		// caller gave the workers (Start) or gold.
 		own := b
 		own.unchallenged = true
 		quiet := set // the splits' fits report no progress of their own
