@@ -406,7 +406,9 @@ const AmbiguousTemper = 0.7
 // distribution. Where the labels ask for it the true class's posterior is
 // instead that of the ambiguity model (ambiguousTruth, then tempered) or of
 // the trap model of workers who share mistakes (shared.Truth, with TruthFloor
-// mixed in), whichever beats LA by more net of its price. A worker fitted
+// mixed in), whichever beats LA by more net of its price; and for the
+// default model (model.DefaultModel), where workers agree beyond
+// independence, EBCC's where it wins ebcc.Challenge. A worker fitted
 // under LA takes the tasks' ambiguity for its own noise; where the labels are ambiguous by that measure (temperature
 // below AmbiguousTemper) the distributions are those of the joint DA fit
 // (vb-da-ds's, with this form's noise model), started from the LA fit's
