@@ -131,7 +131,12 @@ func LogLik(r *model.Result, train *data.Dataset, held []Label) (sum []float64, 
 // in their order in d. Workers and classes are d's (with their indices);
 // some workers may have no labels.
 func Subsample(d *data.Dataset, maxLabels int, seed uint64) *data.Dataset {
-	picked := Picked(d, maxLabels, seed)
+	return Tasks(d, Picked(d, maxLabels, seed))
+}
+
+// Tasks returns a data set with the labels of d's tasks picked (indices in
+// increasing order), with d's workers and classes.
+func Tasks(d *data.Dataset, picked []int) *data.Dataset {
 	n := 0
 	for _, j := range picked {
 		n += d.Offsets[j+1] - d.Offsets[j]

@@ -24,12 +24,15 @@ const oneCoinIterations = 10
 // it shows.
 func OneCoinPairs(d *data.Dataset) []Pair {
 	k, nt := d.NumClasses(), d.NumTasks()
-	stride := max(1, nt/20_000) // Pairs's tasks
+	set := Settings{WorkerOnly: true}
+	stride := set.stride(d) // Pairs's tasks
 	probs := make([]float64, nt*k)
+	n := make([]float64, d.NumWorkers()) // each worker's labels read
 	for j := 0; j < nt; j += stride {
-		_, labels := d.TaskLabels(j)
-		for _, y := range labels {
+		workers, labels := d.TaskLabels(j)
+		for i, y := range labels {
 			probs[j*k+int(y)] += 1 / float64(len(labels))
+			n[workers[i]]++
 		}
 	}
 	acc := make([]float64, d.NumWorkers())
@@ -40,12 +43,10 @@ func OneCoinPairs(d *data.Dataset) []Pair {
 		p[z] = acc[w]
 	}
 	right := make([]float64, d.NumWorkers())
-	n := make([]float64, d.NumWorkers())
 	prior := make([]float64, k)
 	odds := make([]float64, d.NumWorkers())
 	for it := range oneCoinIterations {
 		clear(right)
-		clear(n)
 		for c := range prior {
 			prior[c] = 1
 		}
@@ -53,7 +54,6 @@ func OneCoinPairs(d *data.Dataset) []Pair {
 			workers, labels := d.TaskLabels(j)
 			for i, w := range workers {
 				right[w] += probs[j*k+int(labels[i])]
-				n[w]++
 			}
 			for c := range k {
 				prior[c] += probs[j*k+c]
@@ -82,5 +82,5 @@ func OneCoinPairs(d *data.Dataset) []Pair {
 			num.SoftmaxFrom(row, row, num.LogSumExp(row))
 		}
 	}
-	return Pairs(d, probs, cond, Settings{WorkerOnly: true})
+	return Pairs(d, probs, cond, set)
 }

@@ -66,6 +66,11 @@ type Settings struct {
 	WorkerOnly bool
 }
 
+// stride returns m: Pairs reads every m-th task of d, at most MaxTasks.
+func (s Settings) stride(d *data.Dataset) int {
+	return max(1, d.NumTasks()/cmp.Or(s.MaxTasks, 20_000))
+}
+
 // Pairs returns the pairs of workers of d whose labels agree beyond what
 // independent workers explain, the most significant first, given the
 // posterior probs (J×K) of every task's true class of a fit under LA and
@@ -103,7 +108,7 @@ func Pairs(d *data.Dataset, probs []float64, cond Cond, s Settings) []Pair {
 	n := len(order)
 	type acc struct{ shared, agree, exp, v float64 }
 	pairs := make([]acc, n*n)
-	stride := max(1, d.NumTasks()/cmp.Or(s.MaxTasks, 20_000))
+	stride := s.stride(d)
 	pa, pb := make([]float64, k), make([]float64, k)
 	cav, agreeZ := make([]float64, k), make([]float64, k)
 	// With WorkerOnly, the workers' rows (n×K×K) and every pair's

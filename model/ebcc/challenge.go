@@ -73,7 +73,7 @@ func Challenge(ctx context.Context, d *data.Dataset, threads int, own heldout.Fi
 	if d.NumLabels() > ChallengeLabels {
 		// The votes first on the splits' subsample, where EBCC is cheap.
 		picked := heldout.Picked(d, ChallengeLabels, challengeSeed)
-		sub := heldout.Subsample(d, ChallengeLabels, challengeSeed)
+		sub := heldout.Tasks(d, picked)
 		k := d.NumClasses()
 		mine := make([]float64, 0, len(picked)*k)
 		for _, j := range picked {
@@ -100,26 +100,20 @@ func Challenge(ctx context.Context, d *data.Dataset, threads int, own heldout.Fi
 }
 
 // Modal returns the share of d's tasks whose label under probs (J×K, the
-// class of largest probability, the first on ties) is one of the most
-// frequent classes among the task's labels.
+// class of largest probability, model.Argmax with seed 0, the command
+// line's default) is one of the most frequent classes among the task's
+// labels.
 func Modal(d *data.Dataset, probs []float64) float64 {
 	k := d.NumClasses()
 	count := make([]int, k)
 	hit := 0
-	for j := range d.NumTasks() {
+	for j, best := range model.Argmax(probs, k, 0) {
 		clear(count)
 		_, labels := d.TaskLabels(j)
 		top := 0
 		for _, y := range labels {
 			count[y]++
 			top = max(top, count[y])
-		}
-		p := probs[j*k : (j+1)*k]
-		best := 0
-		for z := range p {
-			if p[z] > p[best] {
-				best = z
-			}
 		}
 		if count[best] == top {
 			hit++

@@ -89,8 +89,11 @@ type Bayes struct {
 	// majority of adversarial workers is followed, from the gold it is
 	// found. Gold must have one entry per object.
 	Gold []int
-	// unchallenged leaves out ebcc.Challenge (set for its own fits).
-	unchallenged bool
+	// Challenge, under LA with Both, puts EBCC's subtypes against the
+	// true class's posterior where workers agree beyond independence, and
+	// takes EBCC's where it wins (ebcc.Challenge); not with Gold or a
+	// Settings.Start. vb-ds, the default model, sets it.
+	Challenge bool
 }
 
 // WithGold returns b with the known classes class (GoldTrainer).
@@ -406,9 +409,9 @@ const AmbiguousTemper = 0.7
 // distribution. Where the labels ask for it the true class's posterior is
 // instead that of the ambiguity model (ambiguousTruth, then tempered) or of
 // the trap model of workers who share mistakes (shared.Truth, with TruthFloor
-// mixed in), whichever beats LA by more net of its price; and for the
-// default model (model.DefaultModel), where workers agree beyond
-// independence, EBCC's where it wins ebcc.Challenge. A worker fitted
+// mixed in), whichever beats LA by more net of its price; and with
+// Challenge, where workers agree beyond independence, EBCC's where it
+// wins ebcc.Challenge. A worker fitted
 // under LA takes the tasks' ambiguity for its own noise; where the labels are ambiguous by that measure (temperature
 // below AmbiguousTemper) the distributions are those of the joint DA fit
 // (vb-da-ds's, with this form's noise model), started from the LA fit's
@@ -472,13 +475,12 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	}
-	if b.Name() == model.DefaultModel && !b.unchallenged && b.Gold == nil && set.Start == nil && (flagged || len(shared.OneCoinPairs(d)) > 0) {
+	if b.Challenge && b.Gold == nil && set.Start == nil && (flagged || len(shared.OneCoinPairs(d)) > 0) {
 		// Workers who agree beyond independence, under this fit or one
-		// of one accuracy a worker: the default asks whether EBCC's
-		// subtypes explain them better (ebcc.Challenge); not where the
-		// caller gave the workers (Start) or gold.
+		// of one accuracy a worker: do EBCC's subtypes explain them
+		// better? Its splits' fits are not challenged again.
 		own := b
-		own.unchallenged = true
+		own.Challenge = false
 		quiet := set // the splits' fits report no progress of their own
 		quiet.Progress = nil
 		p, note, err := ebcc.Challenge(ctx, d, set.Threads, func(ctx context.Context, tr *data.Dataset) (*model.Result, error) { return own.Fit(ctx, tr, &quiet) }, r.Probs, TruthFloor)

@@ -35,6 +35,10 @@ func variational(n noise.Describer) []model.Entry {
 		shared = sp.WithSharedPrior()
 		workers = info.Summary + " with a Dirichlet prior shared by the workers, by empirical Bayes"
 	}
+	// Only vb-ds challenges its answer: with one accuracy a worker
+	// (vb-onecoin) or GLAD's abilities, pairs agree beyond independence on
+	// most crowds, and EBCC's rows are Dawid-Skene's.
+	_, challenge := n.(noise.DS)
 	both := workers + ", variational Bayes: the true class with its calibrated posterior (LA), and the label distribution q_j given the workers"
 	return []model.Entry{
 		{
@@ -45,7 +49,9 @@ func variational(n noise.Describer) []model.Entry {
 		{
 			Name:    "vb-" + n.Name(),
 			Summary: both,
-			New:     func() model.Estimator { return Bayes{Noise: shared, Latent: latent.LA{}, Both: true} },
+			New: func() model.Estimator {
+				return Bayes{Noise: shared, Latent: latent.LA{}, Both: true, Challenge: challenge}
+			},
 		},
 		{
 			Name:    "vb-da-" + n.Name(),
