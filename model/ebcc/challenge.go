@@ -79,12 +79,12 @@ func Challenge(ctx context.Context, d *data.Dataset, threads int, own heldout.Fi
 		for _, j := range picked {
 			mine = append(mine, probs[j*k:(j+1)*k]...)
 		}
-		r, err := e.Fit(ctx, sub, nil)
+		r, err := e.Fit(ctx, sub, &model.Settings{Threads: threads})
 		if err != nil || !(Modal(sub, r.Probs) >= Modal(sub, mine)+ChallengeVotes) {
 			return nil, "", err
 		}
 	}
-	r, err := e.Fit(ctx, d, nil)
+	r, err := e.Fit(ctx, d, &model.Settings{Threads: threads})
 	if err != nil {
 		return nil, "", err
 	}

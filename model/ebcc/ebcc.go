@@ -4,10 +4,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
+	"sync"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/pool"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/internal/fitting"
 )
 
 // EBCC is enhanced Bayesian classifier combination (Li, Rubinstein and
@@ -97,8 +101,10 @@ func (EBCC) Reads(s model.Setting) bool {
 }
 
 // Fit fits e to d. Settings.MaxIterations bounds the passes of every start
-// (zero: DefaultMaxIterations) and Settings.ParamTol sets the stopping rule
-// (zero: DefaultTol); the other settings do not apply. A cancelled ctx stops
+// (zero: DefaultMaxIterations), Settings.ParamTol sets the stopping rule
+// (zero: DefaultTol) and Settings.Threads bounds the starts fitted at the
+// same time (zero: all cores; the result does not depend on it); the
+// other settings do not apply. A cancelled ctx stops
 // the fit between passes. The result's LogLikelihood is the evidence lower
 // bound of the start kept, Iterations the passes of all starts, and its
 // noise view the workers' posterior mean confusion, per object (the rows of
@@ -118,19 +124,39 @@ func (e EBCC) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mod
 	maxIter := cmp.Or(set.MaxIterations, DefaultMaxIterations)
 	tol := cmp.Or(set.ParamTol, DefaultTol)
 	starts := cmp.Or(e.Starts, DefaultStarts)
-	var best *fit
-	iters, converged := 0, false
-	for i := range starts {
+	// The starts run at the same time on up to Settings.Threads
+	// goroutines. The one kept is the best by a total order (the higher
+	// bound, a NaN lowest, then the earlier start), so that neither the
+	// number of goroutines nor the order in which the starts end changes
+	// it; a start's posterior is dropped as soon as another beats it.
+	var (
+		lock  sync.Mutex
+		best  *fit
+		first = starts
+		iters = make([]int, starts)
+	)
+	err := pool.Run(ctx, starts, pool.Settings{Threads: set.Threads, StopOnError: true}, func(i int) error {
 		f := e.newFit(d)
 		f.start(e.Seed + uint64(i))
 		n, conv, err := f.run(ctx, maxIter, tol)
-		iters += n
+		iters[i] = n
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if b := f.bound(); best == nil || b > best.elbo {
-			f.elbo, best, converged = b, f, conv
+		f.elbo, f.converged = f.bound(), conv
+		lock.Lock()
+		defer lock.Unlock()
+		if best == nil || beats(f.elbo, i, best.elbo, first) {
+			best, first = f, i
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var passes int
+	for _, n := range iters {
+		passes += n
 	}
 	r := &model.Result{
 		Model:         e.Name(),
@@ -139,26 +165,47 @@ func (e EBCC) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mod
 		LogLikelihood: best.elbo,
 		Params:        best.mu,
 		Method:        fmt.Sprintf("vb, %d subtypes a class, the best bound of %d starts", best.m, starts),
-		Iterations:    iters,
-		Evaluations:   iters,
+		Iterations:    passes,
+		Evaluations:   passes,
 		Status:        "Converged",
-		Converged:     converged,
+		Converged:     best.converged,
 		Runtime:       time.Since(begin),
 	}
-	if !converged {
+	if !best.converged {
 		r.Status = "IterationLimit"
 	}
 	return r.SetNoise(best.view()), nil
 }
 
-// FitMemory estimates the memory of fitting e to d, in bytes: two starts'
-// posteriors at a time (the one kept and the one being fitted), each with
-// q(z_j, g_j) and q(z_j), and every worker row's pseudo-counts and their
-// expected logarithms.
-func (e EBCC) FitMemory(d *data.Dataset, _ *model.Settings) float64 {
+// beats reports whether the bound a of start i beats the bound b of start
+// j: a total order in which a NaN bound is the lowest and equal bounds go
+// to the earlier start.
+func beats(a float64, i int, b float64, j int) bool {
+	switch {
+	case math.IsNaN(b) && !math.IsNaN(a):
+		return true
+	case math.IsNaN(a) && !math.IsNaN(b):
+		return false
+	case a != b && !math.IsNaN(a):
+		return a > b
+	}
+	return i < j
+}
+
+// FitMemory estimates the memory of fitting e to d, in bytes: the
+// posteriors of the starts being fitted at the same time (Settings.Threads
+// of them, at most Starts) and of the one kept, each with q(z_j, g_j) and
+// q(z_j), and every worker row's pseudo-counts and their expected
+// logarithms.
+func (e EBCC) FitMemory(d *data.Dataset, s *model.Settings) float64 {
 	k, m := float64(d.NumClasses()), float64(cmp.Or(e.Subtypes, DefaultSubtypes))
 	j, w := float64(d.NumTasks()), float64(d.NumWorkers())
-	return 2 * 8 * (j*k*m + j*k + 2*w*k*m*k)
+	var threads int
+	if s != nil {
+		threads = s.Threads
+	}
+	running := min(fitting.ThreadCount(threads), cmp.Or(e.Starts, DefaultStarts))
+	return float64(running+1) * 8 * (j*k*m + j*k + 2*w*k*m*k)
 }
 
 // check returns an error for a negative setting.

@@ -97,19 +97,23 @@ func TestOneSubtypeIsIBCC(t *testing.T) {
 }
 
 // TestDeterministic checks that a fit depends on its seed alone: the same
-// seed gives the same bytes, and the fit is a proper posterior.
+// seed gives the same bytes with any number of goroutines for the starts,
+// and the fit is a proper posterior.
 func TestDeterministic(t *testing.T) {
 	d := simulated(t, 2, 300, 5)
-	fit := func(seed uint64) *model.Result {
-		r, err := ebcc.EBCC{Seed: seed}.Fit(context.Background(), d, nil)
+	fit := func(seed uint64, threads int) *model.Result {
+		r, err := ebcc.EBCC{Seed: seed, Starts: 5}.Fit(context.Background(), d, &model.Settings{Threads: threads})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	a, b := fit(7), fit(7)
-	if !slices.Equal(a.Probs, b.Probs) || a.LogLikelihood != b.LogLikelihood {
-		t.Error("two fits with seed 7 differ")
+	a := fit(7, 1)
+	for _, threads := range []int{1, 2, 5} {
+		b := fit(7, threads)
+		if !slices.Equal(a.Probs, b.Probs) || a.LogLikelihood != b.LogLikelihood || a.Iterations != b.Iterations {
+			t.Errorf("two fits with seed 7 differ (one goroutine, then %d)", threads)
+		}
 	}
 	k := d.NumClasses()
 	for j := range d.NumTasks() {

@@ -14,19 +14,20 @@ import (
 // Dirichlet posteriors of the workers' rows, the subtype shares and the
 // class prior.
 type fit struct {
-	d       *data.Dataset
-	k, m    int
-	api     float64   // a/M, the prior pseudo-count of every subtype share
-	beta    []float64 // the prior rows β_z, K×K
-	zg      []float64 // q(z_j = z, g_j = m), J×K×M
-	z       []float64 // q(z_j = z) = Σ_m q(z, m), J×K
-	mu      []float64 // the rows' posterior pseudo-counts, W×K×M×K
-	elogv   []float64 // E[log v_w(z, m, y)], laid out as mu
-	eta     []float64 // the subtype shares' posterior pseudo-counts, K×M
-	nu      []float64 // the class prior's posterior pseudo-counts, K
-	elogpi  []float64 // E[log π_z(m)], K×M
-	elogtau []float64 // E[log τ_z], K
-	elbo    float64
+	d         *data.Dataset
+	k, m      int
+	api       float64   // a/M, the prior pseudo-count of every subtype share
+	beta      []float64 // the prior rows β_z, K×K
+	zg        []float64 // q(z_j = z, g_j = m), J×K×M
+	z         []float64 // q(z_j = z) = Σ_m q(z, m), J×K
+	mu        []float64 // the rows' posterior pseudo-counts, W×K×M×K
+	elogv     []float64 // E[log v_w(z, m, y)], laid out as mu
+	eta       []float64 // the subtype shares' posterior pseudo-counts, K×M
+	nu        []float64 // the class prior's posterior pseudo-counts, K
+	elogpi    []float64 // E[log π_z(m)], K×M
+	elogtau   []float64 // E[log τ_z], K
+	elbo      float64
+	converged bool // whether the stopping rule ended the start
 }
 
 func (e EBCC) newFit(d *data.Dataset) *fit {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/shared"
@@ -188,8 +189,15 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mo
 	if err := checkGold(b.Gold, d); err != nil {
 		return nil, fmt.Errorf("model %s: %w", b.Name(), err)
 	}
+	// Runtime covers every stage of the fit: the LA fit and, for the
+	// default form, its priors, calibration, EBCC challenge and label
+	// distributions.
+	begin := time.Now()
 	r, rb, err := b.fitFrom(ctx, d, set, nil)
 	if err != nil || set.Start != nil || slices.IndexFunc(b.Gold, func(g int) bool { return g >= 0 }) < 0 {
+		if r != nil {
+			r.Runtime = time.Since(begin)
+		}
 		return r, err
 	}
 	// With gold, a second start from the gold tasks alone, unless the
@@ -199,7 +207,9 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mo
 	if err != nil {
 		return nil, err
 	}
-	return model.KeepBetter(r, g, rb, gb), nil
+	r = model.KeepBetter(r, g, rb, gb)
+	r.Runtime = time.Since(begin)
+	return r, nil
 }
 
 // fitFrom is Fit with the noise posterior started from the label weights
