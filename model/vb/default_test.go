@@ -127,37 +127,37 @@ func TestDefaultRegimes(t *testing.T) {
 }
 
 // TestDefaultAmbiguous checks the default model on the ambiguous regime,
-// where every task's label distribution spreads around its true class:
-// empirical Bayes finds the ambiguity, and the true class's probabilities
-// are closer to the Bayes limit's in log loss and calibration than
-// vb-la-ds's (seed 1: log loss 0.423 against 0.488 and the Bayes limit's
-// 0.409, ECE 0.034 against 0.077), at vb-la-ds's accuracy.
+// where every task's label distribution spreads around its true class, on
+// seeds 1 and 2: empirical Bayes finds the ambiguity, the held-out labels
+// temper its posterior, and the true class's probabilities are within
+// 0.02 of the Bayes limit's log loss with an ECE of at most 0.02 (seed 1:
+// 0.414 against 0.409, ECE 0.010; untempered, 0.421 and 0.033), at
+// vb-la-ds's accuracy.
 func TestDefaultAmbiguous(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits a regime")
 	}
-	gold, bayes, fits := fitRegime(t, "ambiguous", 1, model.DefaultModel, "vb-la-ds")
-	def, la := fits[model.DefaultModel], fits["vb-la-ds"]
-	k := def.K()
-	score := func(p []float64) (acc, ll, ece float64) {
-		return must(metrics.Accuracy(p, k, gold, 1)), must(metrics.LogLoss(p, k, gold)), must(metrics.ECE(p, k, gold, 10))
-	}
-	a, ll, ece := score(def.Probs)
-	la0, lla, ecela := score(la.Probs)
-	ab, llb, eceb := score(bayes)
-	t.Logf("default %.4f / %.4f / %.4f, vb-la-ds %.4f / %.4f / %.4f, Bayes %.4f / %.4f / %.4f (accuracy / log loss / ECE); %s",
-		a, ll, ece, la0, lla, ecela, ab, llb, eceb, def.Method)
-	if !strings.Contains(def.Method, "ambiguous around it") {
-		t.Errorf("the default did not take the true class as ambiguous: %s", def.Method)
-	}
-	if a < la0-0.005 {
-		t.Errorf("default accuracy %.4f, below vb-la-ds's %.4f", a, la0)
-	}
-	if ll > llb+0.5*(lla-llb) {
-		t.Errorf("default log loss %.4f, not within half of vb-la-ds's %.4f gap to the Bayes limit's %.4f", ll, lla, llb)
-	}
-	if ece > 0.04 {
-		t.Errorf("default ECE %.4f, above 0.04", ece)
+	for _, seed := range []uint64{1, 2} {
+		gold, bayes, fits := fitRegime(t, "ambiguous", seed, model.DefaultModel, "vb-la-ds")
+		def, la := fits[model.DefaultModel], fits["vb-la-ds"]
+		k := def.K()
+		score := func(p []float64) (acc, ll, ece float64) {
+			return must(metrics.Accuracy(p, k, gold, 1)), must(metrics.LogLoss(p, k, gold)), must(metrics.ECE(p, k, gold, 10))
+		}
+		a, ll, ece := score(def.Probs)
+		la0, lla, ecela := score(la.Probs)
+		ab, llb, eceb := score(bayes)
+		t.Logf("seed %d: default %.4f / %.4f / %.4f, vb-la-ds %.4f / %.4f / %.4f, Bayes %.4f / %.4f / %.4f (accuracy / log loss / ECE); %s",
+			seed, a, ll, ece, la0, lla, ecela, ab, llb, eceb, def.Method)
+		if !strings.Contains(def.Method, "ambiguous around it") || !strings.Contains(def.Method, "tempered by 0.") {
+			t.Errorf("seed %d: the default did not take the true class as ambiguous, tempered: %s", seed, def.Method)
+		}
+		if a < la0-0.005 {
+			t.Errorf("seed %d: default accuracy %.4f, below vb-la-ds's %.4f", seed, a, la0)
+		}
+		if ll > llb+0.02 || ece > 0.02 {
+			t.Errorf("seed %d: default log loss %.4f and ECE %.4f, want at most the Bayes limit's %.4f + 0.02 and 0.02", seed, ll, ece, llb)
+		}
 	}
 }
 

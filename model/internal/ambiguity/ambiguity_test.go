@@ -192,3 +192,59 @@ func TestDeconvolve(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldOut checks the held-out predictions against bruteMarginal: for
+// every label of the two tasks without gold, the log posterior of each
+// class without the label and the label's probability given the class and
+// the other labels, ML_c(y)/ML_c(y_{−i}), both up to a constant common to
+// the classes; under LA (U = 0) the latter is the worker's conditional.
+func TestHeldOut(t *testing.T) {
+	d, err := data.FromIndices([]string{"t0", "t1", "t2"}, []string{"a", "b", "c", "d", "e"}, []string{"0", "1"},
+		[]int32{0, 0, 0, 1, 1, 1, 1, 1, 2}, []int32{0, 1, 2, 0, 1, 2, 3, 4, 0}, []uint16{0, 0, 0, 0, 0, 1, 1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := []float64{0.9, 0.8, 0.7, 0.85, 0.75}
+	cond := func(w int32, _ int, z int, p []float64) {
+		p[z], p[1-z] = acc[w], 1-acc[w]
+	}
+	prior := []float64{0.6, 0.4}
+	gold := []int{-1, -1, 1}
+	l := NewLabels(d, cond, true)
+	for _, pr := range []Prior{{}, {1, 4}, {0.3, 2}} {
+		loo, pc := HeldOut(l, pr, prior, gold, 1000)
+		if len(loo) != 8*2 || len(pc) != 8*2 {
+			t.Fatalf("%v: %d and %d entries, want 16 (8 labels, the gold task's left out)", pr, len(loo), len(pc))
+		}
+		row := 0
+		for j := range 2 {
+			workers, labels := d.TaskLabels(j)
+			n := len(workers)
+			lk := make([]float64, n*2)
+			for i, w := range workers {
+				p := make([]float64, 2)
+				for z := range 2 {
+					cond(w, j, z, p)
+					lk[i*2+z] = p[labels[i]]
+				}
+			}
+			all := bruteMarginal(lk, n, 2, pr)
+			for i := range n {
+				rest := append(append([]float64{}, lk[:i*2]...), lk[(i+1)*2:]...)
+				without := bruteMarginal(rest, n-1, 2, pr)
+				wantLoo := math.Log(prior[0]*without[0]) - math.Log(prior[1]*without[1])
+				wantPc := (all[0] / without[0]) / (all[1] / without[1])
+				if pr.U == 0 {
+					wantPc = lk[i*2] / lk[i*2+1]
+				}
+				gotLoo := loo[row*2] - loo[row*2+1]
+				gotPc := pc[row*2] / pc[row*2+1]
+				if math.Abs(gotLoo-wantLoo) > 1e-9 || math.Abs(gotPc/wantPc-1) > 1e-9 {
+					t.Errorf("%v, task %d, label %d: log odds without it %v, want %v; predictive ratio %v, want %v",
+						pr, j, i, gotLoo, wantLoo, gotPc, wantPc)
+				}
+				row++
+			}
+		}
+	}
+}
