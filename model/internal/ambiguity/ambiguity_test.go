@@ -100,18 +100,7 @@ func TestPairSumsScale(t *testing.T) {
 // ambiguity it is softer on a split task than LA's; a task of known class
 // is left as it was.
 func TestPosterior(t *testing.T) {
-	// Task 0: three labels 0; task 1: labels 0, 0, 1, 1, 1; task 2: gold.
-	d, err := data.FromIndices([]string{"t0", "t1", "t2"}, []string{"a", "b", "c", "d", "e"}, []string{"0", "1"},
-		[]int32{0, 0, 0, 1, 1, 1, 1, 1, 2}, []int32{0, 1, 2, 0, 1, 2, 3, 4, 0}, []uint16{0, 0, 0, 0, 0, 1, 1, 1, 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acc := []float64{0.9, 0.8, 0.7, 0.85, 0.75}
-	cond := func(w int32, _ int, z int, p []float64) {
-		p[z], p[1-z] = acc[w], 1-acc[w]
-	}
-	prior := []float64{0.6, 0.4}
-	gold := []int{-1, -1, 1}
+	d, cond, prior, gold := smallTasks(t)
 	l := NewLabels(d, cond, true)
 	probs := []float64{0, 0, 0, 0, 0, 1}
 	Posterior(l, Prior{}, prior, gold, 0, probs)
@@ -199,17 +188,7 @@ func TestDeconvolve(t *testing.T) {
 // the other labels, ML_c(y)/ML_c(y_{−i}), both up to a constant common to
 // the classes; under LA (U = 0) the latter is the worker's conditional.
 func TestHeldOut(t *testing.T) {
-	d, err := data.FromIndices([]string{"t0", "t1", "t2"}, []string{"a", "b", "c", "d", "e"}, []string{"0", "1"},
-		[]int32{0, 0, 0, 1, 1, 1, 1, 1, 2}, []int32{0, 1, 2, 0, 1, 2, 3, 4, 0}, []uint16{0, 0, 0, 0, 0, 1, 1, 1, 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acc := []float64{0.9, 0.8, 0.7, 0.85, 0.75}
-	cond := func(w int32, _ int, z int, p []float64) {
-		p[z], p[1-z] = acc[w], 1-acc[w]
-	}
-	prior := []float64{0.6, 0.4}
-	gold := []int{-1, -1, 1}
+	d, cond, prior, gold := smallTasks(t)
 	l := NewLabels(d, cond, true)
 	for _, pr := range []Prior{{}, {1, 4}, {0.3, 2}} {
 		loo, pc := HeldOut(l, pr, prior, gold, 1000)
@@ -247,4 +226,24 @@ func TestHeldOut(t *testing.T) {
 			}
 		}
 	}
+}
+
+// smallTasks returns the data set of TestPosterior and TestHeldOut (task
+// 0: three labels 0; task 1: labels 0, 0, 1, 1, 1; task 2: one label, of
+// known class 1), its workers' conditionals (one accuracy each), a class
+// prior and the gold classes.
+func smallTasks(t *testing.T) (*data.Dataset, Cond, []float64, []int) {
+	t.Helper()
+	d, err := data.FromIndices([]string{"t0", "t1", "t2"}, []string{"a", "b", "c", "d", "e"}, []string{"0", "1"},
+		[]int32{0, 0, 0, 1, 1, 1, 1, 1, 2}, []int32{0, 1, 2, 0, 1, 2, 3, 4, 0}, []uint16{0, 0, 0, 0, 0, 1, 1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := []float64{0.9, 0.8, 0.7, 0.85, 0.75}
+	cond := func(w int32, _ int, z int, p []float64) {
+		p[z], p[1-z] = acc[w], 1-acc[w]
+	}
+	prior := []float64{0.6, 0.4}
+	gold := []int{-1, -1, 1}
+	return d, cond, prior, gold
 }
