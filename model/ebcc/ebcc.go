@@ -121,6 +121,33 @@ func (e EBCC) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mod
 	if s != nil {
 		set = *s
 	}
+	best, passes, err := e.fitStarts(ctx, d, set)
+	if err != nil {
+		return nil, err
+	}
+	starts := cmp.Or(e.Starts, DefaultStarts)
+	r := &model.Result{
+		Model:         e.Name(),
+		Data:          d,
+		Probs:         best.z,
+		LogLikelihood: best.elbo,
+		Params:        best.mu,
+		Method:        fmt.Sprintf("vb, %d subtypes a class, the best bound of %d starts", best.m, starts),
+		Iterations:    passes,
+		Evaluations:   passes,
+		Status:        "Converged",
+		Converged:     best.converged,
+		Runtime:       time.Since(begin),
+	}
+	if !best.converged {
+		r.Status = "IterationLimit"
+	}
+	return r.SetNoise(best.view()), nil
+}
+
+// fitStarts fits e's starts to d under set (see Fit) and returns the one
+// kept and the passes of all.
+func (e EBCC) fitStarts(ctx context.Context, d *data.Dataset, set model.Settings) (*fit, int, error) {
 	maxIter := cmp.Or(set.MaxIterations, DefaultMaxIterations)
 	tol := cmp.Or(set.ParamTol, DefaultTol)
 	starts := cmp.Or(e.Starts, DefaultStarts)
@@ -143,7 +170,7 @@ func (e EBCC) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mod
 		if err != nil {
 			return err
 		}
-		f.elbo, f.converged = f.bound(), conv
+		f.elbo, f.converged, f.index = f.bound(), conv, i
 		lock.Lock()
 		defer lock.Unlock()
 		if best == nil || beats(f.elbo, i, best.elbo, first) {
@@ -152,29 +179,13 @@ func (e EBCC) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mod
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var passes int
 	for _, n := range iters {
 		passes += n
 	}
-	r := &model.Result{
-		Model:         e.Name(),
-		Data:          d,
-		Probs:         best.z,
-		LogLikelihood: best.elbo,
-		Params:        best.mu,
-		Method:        fmt.Sprintf("vb, %d subtypes a class, the best bound of %d starts", best.m, starts),
-		Iterations:    passes,
-		Evaluations:   passes,
-		Status:        "Converged",
-		Converged:     best.converged,
-		Runtime:       time.Since(begin),
-	}
-	if !best.converged {
-		r.Status = "IterationLimit"
-	}
-	return r.SetNoise(best.view()), nil
+	return best, passes, nil
 }
 
 // beats reports whether the bound a of start i beats the bound b of start

@@ -28,6 +28,7 @@ type fit struct {
 	elogtau   []float64 // E[log τ_z], K
 	elbo      float64
 	converged bool // whether the stopping rule ended the start
+	index     int  // the start's index
 }
 
 func (e EBCC) newFit(d *data.Dataset) *fit {
@@ -86,48 +87,54 @@ func (f *fit) start(seed uint64) {
 // it returns the passes and whether the rule stopped them. The Dirichlet
 // posteriors are left updated from the final q.
 func (f *fit) run(ctx context.Context, maxIter int, tol float64) (int, bool, error) {
-	k, m, d := f.k, f.m, f.d
-	km := k * m
-	row := make([]float64, km)
 	for it := 1; it <= maxIter; it++ {
 		if err := ctx.Err(); err != nil {
 			return it, false, err
 		}
 		f.update()
-		moved := 0.0
-		for j := range d.NumTasks() {
-			for zm := range row {
-				row[zm] = f.elogpi[zm] + f.elogtau[zm/m]
-			}
-			workers, labels := d.TaskLabels(j)
-			for i, w := range workers {
-				y := int(labels[i])
-				ev := f.elogv[int(w)*km*k:]
-				for zm := range row {
-					row[zm] += ev[zm*k+y]
-				}
-			}
-			lse := num.LogSumExp(row)
-			q := f.zg[j*km : (j+1)*km]
-			for z := range k {
-				var pz float64
-				for g := range m {
-					q[z*m+g] = math.Exp(row[z*m+g] - lse)
-					pz += q[z*m+g]
-				}
-				// A sum of exponentials can pass 1 by a rounding error.
-				pz = min(pz, 1)
-				moved = max(moved, math.Abs(pz-f.z[j*k+z]))
-				f.z[j*k+z] = pz
-			}
-		}
-		if moved <= tol {
+		if f.estep() <= tol {
 			f.update()
 			return it, true, nil
 		}
 	}
 	f.update()
 	return maxIter, false, nil
+}
+
+// estep sets every q(z_j, g_j) and q(z_j) from the expected logarithms of
+// the Dirichlet posteriors, and returns the largest change of a q(z_j = z).
+func (f *fit) estep() float64 {
+	k, m, d := f.k, f.m, f.d
+	km := k * m
+	row := make([]float64, km)
+	moved := 0.0
+	for j := range d.NumTasks() {
+		for zm := range row {
+			row[zm] = f.elogpi[zm] + f.elogtau[zm/m]
+		}
+		workers, labels := d.TaskLabels(j)
+		for i, w := range workers {
+			y := int(labels[i])
+			ev := f.elogv[int(w)*km*k:]
+			for zm := range row {
+				row[zm] += ev[zm*k+y]
+			}
+		}
+		lse := num.LogSumExp(row)
+		q := f.zg[j*km : (j+1)*km]
+		for z := range k {
+			var pz float64
+			for g := range m {
+				q[z*m+g] = math.Exp(row[z*m+g] - lse)
+				pz += q[z*m+g]
+			}
+			// A sum of exponentials can pass 1 by a rounding error.
+			pz = min(pz, 1)
+			moved = max(moved, math.Abs(pz-f.z[j*k+z]))
+			f.z[j*k+z] = pz
+		}
+	}
+	return moved
 }
 
 // update sets the Dirichlet posteriors from q(z, g): every worker row's

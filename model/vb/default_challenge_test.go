@@ -6,6 +6,7 @@ import (
 
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/sim"
 )
 
 // TestDefaultChallenge checks the default on the shared-mistake regime,
@@ -17,13 +18,27 @@ import (
 // labels better and side with the crowd's votes on 3.6 and 7.7 points more
 // of the tasks, and the default takes EBCC's true class (ebcc.Challenge):
 // within 2 points of the Bayes limit, 2 above majority vote, and within
-// half a point of EBCC's own (ten subtypes a class).
+// half a point of EBCC's own (ten subtypes a class). A third crowd (seed 4) of
+// 6,000 tasks (30,000 labels, more than ebcc.ChallengeLabels) takes the
+// path of large data: the votes checked on the splits' subsample, then
+// EBCC fitted to all the labels from the start that was best there.
 func TestDefaultChallenge(t *testing.T) {
 	if testing.Short() {
-		t.Skip("fits two simulations and their held-out splits")
+		t.Skip("fits three simulations and their held-out splits")
 	}
-	for _, seed := range []uint64{1, 2} {
-		gold, bayes, fits := fitRegime(t, "shared-mistake", seed, model.DefaultModel, "mv", "ebcc")
+	for _, c := range []struct {
+		seed  uint64
+		tasks int // zero: the regime's
+	}{{1, 0}, {2, 0}, {4, 6000}} {
+		seed := c.seed
+		set, err := sim.Regime("shared-mistake", seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.tasks > 0 {
+			set.Tasks = c.tasks
+		}
+		gold, bayes, fits := fitSim(t, set, model.DefaultModel, "mv", "ebcc")
 		def := fits[model.DefaultModel]
 		acc := func(p []float64) float64 { return must(metrics.Accuracy(p, 2, gold, 1)) }
 		a, lim, mv, e := acc(def.Probs), acc(bayes), acc(fits["mv"].Probs), acc(fits["ebcc"].Probs)
