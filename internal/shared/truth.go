@@ -14,7 +14,10 @@ import (
 // labelling d with probability s_w. It runs only where the LA fit's
 // workers (cond, which must not depend on the task: workerOnly) show pairs
 // of busy workers who agree beyond independence (Pairs with its default
-// settings), whose chance of being fooled starts high. The trap
+// settings), or, where they show none, a fit of one accuracy a worker
+// does (OneCoinPairs: the LA fit's own workers can explain a pair's
+// agreement by taking its shared mistake for the truth, as on the regime
+// shared-mistake), whose chance of being fooled starts high. The trap
 // model and LA are both fitted by expectation maximisation from the LA
 // fit's workers, re-estimating the confusion rows, and the trap model's
 // posterior replaces LA's only when its log-likelihood beats LA's by more
@@ -42,9 +45,13 @@ func Truth(d *data.Dataset, probs []float64, cond Cond, workerOnly bool, gold []
 	if !workerOnly || d.NumClasses() < 2 {
 		return math.Inf(-1), nil, false
 	}
+	pairs := Pairs(d, probs, cond, Settings{WorkerOnly: true})
+	if len(pairs) == 0 {
+		pairs = OneCoinPairs(d)
+	}
 	var flagged []int32
 	seen := map[int32]bool{}
-	for _, p := range Pairs(d, probs, cond, Settings{WorkerOnly: true}) {
+	for _, p := range pairs {
 		for _, w := range []int32{p.A, p.B} {
 			if p.A != p.B && !seen[w] {
 				seen[w] = true
