@@ -1,0 +1,46 @@
+package vb_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/consensuslab/consensus/metrics"
+	"github.com/consensuslab/consensus/model"
+)
+
+// TestDefaultSharedMistake checks the default on the shared-mistake
+// regime, where two workers on every task share a mistake so well that
+// independent workers take it for the truth, on two seeds. The default's
+// own fit explains their agreement (its shared-errors check finds no
+// pair) and scores 0.7375 and 0.7378, below majority vote's 0.8387 and
+// 0.8553; a one-coin reference fit flags the pair, and the trap model
+// fitted for it takes the default's true class: within 1.5 points of the
+// Bayes limit, 2 above majority vote and at least EBCC's (ten subtypes a
+// class) less half a point, with an ECE of at most 0.02 (EBCC's own
+// answer, which the default took before the trap model saw the pair,
+// had 0.046 and 0.029). ebcc's TestChallenge checks the EBCC challenge.
+func TestDefaultSharedMistake(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits two simulations")
+	}
+	for _, seed := range []uint64{1, 2} {
+		gold, bayes, fits := fitRegime(t, "shared-mistake", seed, model.DefaultModel, "mv", "ebcc")
+		def := fits[model.DefaultModel]
+		acc := func(p []float64) float64 { return must(metrics.Accuracy(p, 2, gold, 1)) }
+		a, lim, mv, e := acc(def.Probs), acc(bayes), acc(fits["mv"].Probs), acc(fits["ebcc"].Probs)
+		ece := must(metrics.ECE(def.Probs, 2, gold, 10))
+		t.Logf("seed %d: default %.4f (ECE %.4f), Bayes limit %.4f, majority vote %.4f, ebcc %.4f; %s", seed, a, ece, lim, mv, e, def.Method)
+		if !strings.Contains(def.Method, "true class with shared mistakes") {
+			t.Errorf("seed %d: the default did not take the trap model's true class: %s", seed, def.Method)
+		}
+		if a < lim-0.015 || a < mv+0.02 || a < e-0.005 {
+			t.Errorf("seed %d: default accuracy %.4f: more than 1.5 points below the Bayes limit %.4f, not 2 above majority vote's %.4f, or more than half a point below ebcc's %.4f", seed, a, lim, mv, e)
+		}
+		if ece > 0.02 {
+			t.Errorf("seed %d: ECE %.4f above 0.02", seed, ece)
+		}
+		if def.Distribution == nil {
+			t.Errorf("seed %d: no label distribution", seed)
+		}
+	}
+}
