@@ -416,7 +416,9 @@ const AmbiguousTemper = 0.7
 
 // fitTruth fits the form that gives both answers (Both): the LA fit, its
 // true-class posterior calibrated by temperTruth, and every task's label
-// distribution. Where the labels ask for it the true class's posterior is
+// distribution. The fit is redone with a fixed prior where the learned
+// one misleads it (pairsFallback, unvotedFallback, and cavity empirical
+// Bayes rejected by cavityPriors). Where the labels ask for it the true class's posterior is
 // instead that of the ambiguity model (ambiguousTruth, then tempered) or of
 // the trap model of workers who share mistakes (shared.Truth, with TruthFloor
 // mixed in), whichever beats LA by more net of its price; and with
@@ -447,9 +449,25 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		}
 		return r, ll, err
 	}
-	r, nv, cebNote, err := b.cavityPriors(ctx, d, set, nv, r, weight)
+	r, nv, cebNote, rejected, err := b.cavityPriors(ctx, d, set, nv, r, weight)
 	if err != nil {
 		return nil, 0, err
+	}
+	if sp, ok := b.Noise.(noise.SharedPriorer); ok && rejected {
+		// The learned priors all but dropped a class, under cavity
+		// empirical Bayes and under mean field alike: the fit is redone
+		// with the workers' prior fixed.
+		if fixed := sp.WithFixedPrior(); fixed != b.Noise {
+			b.Noise = fixed
+			if nv, err = b.posterior(d); err != nil {
+				return nil, 0, err
+			}
+			r, ll, err := b.fitTruth(ctx, d, set, nv, weight)
+			if r != nil {
+				r.Method += cebNote + ", the workers' prior fixed"
+			}
+			return r, ll, err
+		}
 	}
 	r, nv, precNote, err := b.sampledPrecisions(ctx, d, set, nv, r, weight)
 	if err != nil {

@@ -4,8 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/noise"
+	"github.com/consensuslab/consensus/sim"
 )
 
 // TestDefaultSharedMistake checks the default on the shared-mistake
@@ -41,6 +44,33 @@ func TestDefaultSharedMistake(t *testing.T) {
 		}
 		if def.Distribution == nil {
 			t.Errorf("seed %d: no label distribution", seed)
+		}
+	}
+}
+
+// TestDefaultCEBRejected checks the default where cavity empirical Bayes
+// all but drops the rare class (two classes, prior (0.85, 0.15), light
+// workers of whom 30% are spammers; seeds 1 and 3): the mean-field fit's
+// learned priors had collapsed too (the rare class's share 0.052, ECE
+// 0.085 and 0.105), and the fit with the workers' prior fixed is within
+// 2.5 points of the Bayes limit with an ECE of at most 0.04.
+func TestDefaultCEBRejected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits two simulations")
+	}
+	for _, seed := range []uint64{1, 3} {
+		c := sim.Settings{Noise: noise.DS{}, Latent: latent.LA{}, Classes: 2, LabelsPerTask: 3, Workers: 200, Tasks: 2000,
+			Spammers: 0.3, ClassPrior: []float64{0.85, 0.15}, Seed: seed}
+		gold, bayes, fits := fitSim(t, c, model.DefaultModel)
+		def := fits[model.DefaultModel]
+		a, lim := must(metrics.Accuracy(def.Probs, 2, gold, 1)), must(metrics.Accuracy(bayes, 2, gold, 1))
+		ece := must(metrics.ECE(def.Probs, 2, gold, 10))
+		t.Logf("seed %d: default %.4f (ECE %.4f), Bayes limit %.4f; %s", seed, a, ece, lim, def.Method)
+		if !strings.Contains(def.Method, "cavity empirical Bayes rejected") || !strings.Contains(def.Method, "the workers' prior fixed") {
+			t.Errorf("seed %d: the cavity priors were not rejected for the fixed prior: %s", seed, def.Method)
+		}
+		if a < lim-0.025 || ece > 0.04 {
+			t.Errorf("seed %d: accuracy %.4f and ECE %.4f, want within 2.5 points of the Bayes limit %.4f and at most 0.04", seed, a, ece, lim)
 		}
 	}
 }
