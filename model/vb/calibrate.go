@@ -57,7 +57,7 @@ func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int3
 		if loo, pc := ambiguity.HeldOut(l, pr, prior, b.Gold, temperEntries); len(loo) > 0 {
 			tau = temper.Best(loo, pc, d.NumClasses())
 		}
-		temperRows(probs, d.NumClasses(), b.Gold, tau)
+		temper.Rows(probs, d.NumClasses(), b.Gold, tau, TruthFloor)
 		return fmt.Sprintf("true class ambiguous around it (λ ~ Beta(%.3g, %.3g), %.3g nats above LA, tempered by %.3g)", pr.U, pr.V, gain, tau), la
 	}
 }
@@ -128,34 +128,6 @@ func temperTruth(d *data.Dataset, probs []float64, gold []int, cond func(w int32
 	if len(loo) > 0 {
 		tau = temper.Best(loo, pc, k)
 	}
-	temperRows(probs, k, gold, tau)
+	temper.Rows(probs, k, gold, tau, TruthFloor)
 	return tau
-}
-
-// temperRows replaces every row ρ_j of probs (J×K) by ρ_j^τ / Σ_z
-// ρ_j(z)^τ mixed with TruthFloor of the uniform distribution, except the
-// rows of tasks of known class (gold[j] ≥ 0; gold may be nil).
-func temperRows(probs []float64, k int, gold []int, tau float64) {
-	for j := 0; j < len(probs); j += k {
-		if goldOf(gold, j/k) >= 0 {
-			continue
-		}
-		row := probs[j : j+k]
-		top := 0.0
-		for _, v := range row {
-			top = max(top, v)
-		}
-		var s float64
-		for z, v := range row {
-			row[z] = v / top
-			if tau != 1 { // math.Pow(x, 1) is x
-				row[z] = math.Pow(row[z], tau)
-			}
-			s += row[z]
-		}
-		u := TruthFloor / float64(k)
-		for z := range row {
-			row[z] = (1-TruthFloor)*row[z]/s + u
-		}
-	}
 }

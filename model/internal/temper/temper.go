@@ -113,3 +113,31 @@ func maxNaN(a, b float64) float64 {
 	}
 	return a
 }
+
+// Rows replaces every row ρ_j of probs (J×K) by ρ_j^τ / Σ_z ρ_j(z)^τ
+// mixed with floor of the uniform distribution, except the rows of tasks
+// of known class (gold[j] ≥ 0; gold may be nil).
+func Rows(probs []float64, k int, gold []int, tau, floor float64) {
+	for j := 0; j < len(probs); j += k {
+		if gold != nil && gold[j/k] >= 0 {
+			continue
+		}
+		row := probs[j : j+k]
+		top := 0.0
+		for _, v := range row {
+			top = max(top, v)
+		}
+		var s float64
+		for z, v := range row {
+			row[z] = v / top
+			if tau != 1 { // math.Pow(x, 1) is x
+				row[z] = math.Pow(row[z], tau)
+			}
+			s += row[z]
+		}
+		u := floor / float64(k)
+		for z := range row {
+			row[z] = (1-floor)*row[z]/s + u
+		}
+	}
+}

@@ -101,3 +101,25 @@ func BenchmarkScore(b *testing.B) {
 		})
 	}
 }
+
+// TestRows checks Rows on three rows: tempered by τ and mixed with the
+// floor, left alone where the task's class is known.
+func TestRows(t *testing.T) {
+	for _, c := range []struct {
+		tau, floor float64
+		want       []float64
+	}{
+		{1, 0, []float64{0.8, 0.2, 0.5, 0.5, 0, 1}},
+		{0.5, 0, []float64{2.0 / 3, 1.0 / 3, 0.5, 0.5, 0, 1}},
+		{1, 0.1, []float64{0.77, 0.23, 0.5, 0.5, 0, 1}},
+	} {
+		probs := []float64{0.8, 0.2, 0.5, 0.5, 0, 1}
+		Rows(probs, 2, []int{-1, -1, 1}, c.tau, c.floor)
+		for i, p := range probs {
+			if math.Abs(p-c.want[i]) > 1e-12 {
+				t.Errorf("τ %v, floor %v: %v, want %v", c.tau, c.floor, probs, c.want)
+				break
+			}
+		}
+	}
+}
