@@ -53,8 +53,8 @@ const challengeSeed = 0xebcc
 // checked first on the splits' subsample (EBCC fitted to all its labels),
 // and EBCC is fitted to all of d only where it holds there, in the one
 // start whose bound was best on the subsample (on a public TREC set of
-// 88,385 labels the same start as of three, and the same output, in 6.2
-// CPU-s for the default instead of 8.0). The second
+// 88,385 labels the same start as of three, and the same output, in 5.4
+// CPU-s for the default instead of 8.5). The second
 // condition keeps the subtypes to the case they are for: a
 // group of workers who share a mistake and which a model of independent
 // workers reads as the truth overrules the rest of the crowd; the
