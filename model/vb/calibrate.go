@@ -22,7 +22,8 @@ const TruthFloor = 1e-3
 // posteriors probs (J×K) of an LA fit on d where the labels ask for it:
 // each task's label distribution q_j = (1 − λ)·e_z + λ·e_d near the vertex
 // of its true class z, λ ~ Beta(U, V) and the
-// distractor d uniform over the other classes, every label's subjective
+// distractor d drawn from the other classes in proportion to the class
+// prior, every label's subjective
 // class drawn from q_j, the workers' conditionals those of the fit
 // deconvolved by the mean of λ (Labels.SetMean) and the class prior the
 // mean of the fit's posteriors. U and V maximise the marginal likelihood
@@ -46,7 +47,7 @@ const TruthFloor = 1e-3
 // posteriors, for temperTruth's temperature.
 func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (float64, func() (string, []float64)) {
 	prior := shared.ClassPrior(d, probs)
-	l := ambiguity.NewLabels(d, cond, workerOnly)
+	l := ambiguity.NewLabels(d, cond, workerOnly, prior)
 	s := ambiguity.NewSample(l, prior, b.Gold)
 	pr, gain := s.Estimate()
 	net := gain - math.Log(float64(max(s.Tasks(), 2)))

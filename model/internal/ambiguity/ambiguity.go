@@ -5,16 +5,19 @@
 // worker's noise corrupts it. Independent workers under one true class
 // (LA) are the limit of no ambiguity.
 //
-// The model is the two-class reduction of q_j ~ Dirichlet(s·e_c + a·1) for
-// z_j = c: q_j = (1 − λ)·e_c + λ·e_d with the distractor class d uniform
-// over the other K − 1 classes and λ ~ Beta(u, v). At K = 2 it is that
-// Dirichlet exactly (u = a, v = s + a); at K > 2 it is its limit for small
-// a, where the mass off the vertex falls on one other class. The marginal
-// likelihood of the labels given z_j = c is then, with P_i(x) the
-// probability of label i from its worker when its subjective class is x,
+// The model is the two-class reduction of q_j ~ Dirichlet(s·e_c + a·K·π)
+// for z_j = c, with π the class prior: q_j = (1 − λ)·e_c + λ·e_d with the
+// distractor class d drawn from the other K − 1 classes in proportion to
+// their prior, w_c(d) = π_d / (1 − π_c), and λ ~ Beta(u, v). At K = 2 it
+// is that Dirichlet exactly (u = a·K·π_d, v = s + a·K·π_c); at K > 2 it is
+// its limit for small a, where the mass off the vertex falls on one other
+// class, chosen as the base measure π chooses it: a task does not wander
+// towards a class that hardly any task has. The marginal likelihood of the
+// labels given z_j = c is then, with P_i(x) the probability of label i
+// from its worker when its subjective class is x,
 //
-//	ML_c = 1/(K−1) Σ_{d≠c} ∫ Beta(λ; u, v) Π_i ((1−λ)·P_i(c) + λ·P_i(d)) dλ
-//	     = 1/(K−1) Σ_{d≠c} Σ_m ẽ_m(c, d) · BB_n(m; u, v),
+//	ML_c = Σ_{d≠c} w_c(d) ∫ Beta(λ; u, v) Π_i ((1−λ)·P_i(c) + λ·P_i(d)) dλ
+//	     = Σ_{d≠c} w_c(d) Σ_m ẽ_m(c, d) · BB_n(m; u, v),
 //
 // where ẽ_m(c, d) is the mean over the m-subsets S of the n labels of
 // Π_{i∈S} P_i(d) Π_{i∉S} P_i(c), and BB_n(m; u, v) the beta-binomial
@@ -26,6 +29,8 @@ package ambiguity
 import (
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/num"
@@ -51,16 +56,20 @@ type Labels struct {
 	cond       Cond
 	workerOnly bool
 	mu         float64
+	w          []float64 // the distractor's weights w_c(d), K×K
+	finv       []float64 // F⁻¹ at mu (K > 2; K×K)
 	raw        []float64 // the fit's P(y | z) of every worker, K×K each, when workerOnly
 	cache      []float64 // raw deconvolved by mu
 	p, m, tmp  []float64
 }
 
-// NewLabels returns the Labels of d under cond; workerOnly says that cond
+// NewLabels returns the Labels of d under cond and the class prior prior
+// (K, positive), which weighs the distractors; workerOnly says that cond
 // does not depend on the task, so that it is read once per worker.
-func NewLabels(d *data.Dataset, cond Cond, workerOnly bool) *Labels {
+func NewLabels(d *data.Dataset, cond Cond, workerOnly bool, prior []float64) *Labels {
 	k := d.NumClasses()
 	l := &Labels{d: d, k: k, cond: cond, workerOnly: workerOnly, p: make([]float64, k), m: make([]float64, k*k), tmp: make([]float64, k*k)}
+	l.w = distractors(prior)
 	if workerOnly {
 		l.raw = make([]float64, d.NumWorkers()*k*k)
 		for w := range d.NumWorkers() {
@@ -73,26 +82,94 @@ func NewLabels(d *data.Dataset, cond Cond, workerOnly bool) *Labels {
 	return l
 }
 
+// distractors returns the weights w_c(d) = π_d / (1 − π_c) of the
+// distractor d of a task of true class c (K×K, zero on the diagonal) for
+// the class prior π.
+func distractors(prior []float64) []float64 {
+	k := len(prior)
+	w := make([]float64, k*k)
+	for c := range k {
+		var rest float64
+		for d, p := range prior {
+			if d != c {
+				rest += p
+			}
+		}
+		for d, p := range prior {
+			if d != c {
+				w[c*k+d] = p / rest
+			}
+		}
+	}
+	return w
+}
+
 // SetMean sets the mean share μ of a task's label distribution off its true
 // class, which a fit under LA reads as the workers' noise: its
 // conditionals are then F·P(y | x) with F(z, x) = 1 − μ for x = z and
-// μ/(K−1) otherwise, the probability of subjective class x on a task of
+// μ·w_z(x) otherwise, the probability of subjective class x on a task of
 // true class z. The workers' own conditionals are F⁻¹ times the fit's, each
 // probability kept at least a tenth of the fit's and the rows
-// renormalised.
+// renormalised. F is diagonally dominant for μ < ½, so it has an inverse.
 func (l *Labels) SetMean(mu float64) {
 	l.mu = mu
+	if l.k > 2 {
+		l.finv = mixInverse(l.w, l.k, mu)
+	}
 	if l.workerOnly {
 		k := l.k
 		for w := range l.d.NumWorkers() {
-			deconvolve(l.raw[w*k*k:(w+1)*k*k], l.cache[w*k*k:(w+1)*k*k], k, mu)
+			l.deconvolve(l.raw[w*k*k:(w+1)*k*k], l.cache[w*k*k:(w+1)*k*k])
 		}
 	}
 }
 
+// mixInverse returns F⁻¹ (K×K) for F(z, x) = 1 − μ at x = z and μ·w(z, x)
+// otherwise.
+func mixInverse(w []float64, k int, mu float64) []float64 {
+	f := mat.NewDense(k, k, nil)
+	for z := range k {
+		for x := range k {
+			v := mu * w[z*k+x]
+			if x == z {
+				v = 1 - mu
+			}
+			f.Set(z, x, v)
+		}
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(f); err != nil {
+		// Unreachable for μ < ½: F is strictly diagonally dominant.
+		panic("ambiguity: mixing matrix not invertible: " + err.Error())
+	}
+	return inv.RawMatrix().Data
+}
+
 // deconvolve writes F⁻¹·src into dst, K×K rows of P(y | z), as SetMean
-// describes. With β = μ/(K−1) and α = 1 − K·β, F = α·I + β·J and F⁻¹ =
-// (I − β·J)/α.
+// describes: at K = 2 in the closed form of the function deconvolve,
+// otherwise by the F⁻¹ of SetMean.
+func (l *Labels) deconvolve(src, dst []float64) {
+	k := l.k
+	if k == 2 {
+		deconvolve(src, dst, k, l.mu)
+		return
+	}
+	for x := range k {
+		for y := range k {
+			var v float64
+			for z := range k {
+				v += l.finv[x*k+z] * src[z*k+y]
+			}
+			dst[x*k+y] = max(v, 0.1*src[x*k+y])
+		}
+	}
+	normRows(dst, k)
+}
+
+// deconvolve writes F⁻¹·src into dst, K×K rows of P(y | z), as SetMean
+// describes, for distractors uniform over the other classes (at K = 2, the
+// only other class). With β = μ/(K−1) and α = 1 − K·β, F = α·I + β·J and
+// F⁻¹ = (I − β·J)/α.
 func deconvolve(src, dst []float64, k int, mu float64) {
 	beta := mu / float64(k-1)
 	alpha := 1 - float64(k)*beta
@@ -105,8 +182,13 @@ func deconvolve(src, dst []float64, k int, mu float64) {
 			dst[x*k+y] = max((src[x*k+y]-beta*col)/alpha, 0.1*src[x*k+y])
 		}
 	}
-	for x := range k {
-		row := dst[x*k : (x+1)*k]
+	normRows(dst, k)
+}
+
+// normRows scales every K-long row of m to sum to one.
+func normRows(m []float64, k int) {
+	for x := 0; x < len(m); x += k {
+		row := m[x : x+k]
 		var s float64
 		for _, v := range row {
 			s += v
@@ -143,7 +225,7 @@ func (l *Labels) like(j int, workers []int32, labels []uint16, dst []float64) ([
 				l.cond(w, j, z, l.m[z*k:(z+1)*k])
 			}
 			copy(l.tmp, l.m)
-			deconvolve(l.tmp, l.m, k, l.mu)
+			l.deconvolve(l.tmp, l.m)
 			for z := range k {
 				row[z] = l.m[z*k+y]
 			}
@@ -228,9 +310,10 @@ func (pr Prior) weights(n int, dst []float64) []float64 {
 	return dst
 }
 
-// marginal writes into ml the marginal likelihood ML_c · (K−1) of every
-// class c from the pair sums e of a task with n labels and the weights bb.
-func marginal(e []float64, n, k int, bb, ml []float64) {
+// marginal writes into ml the marginal likelihood ML_c of every class c
+// from the pair sums e of a task with n labels, the beta-binomial weights
+// bb and the distractors' weights w (K×K).
+func marginal(e []float64, n, k int, bb, w, ml []float64) {
 	clear(ml)
 	p := 0
 	for c := range k {
@@ -241,8 +324,8 @@ func marginal(e []float64, n, k int, bb, ml []float64) {
 				sc += x * bb[m]
 				sd += x * bb[n-m]
 			}
-			ml[c] += sc
-			ml[d] += sd
+			ml[c] += w[c*k+d] * sc
+			ml[d] += w[d*k+c] * sd
 			p++
 		}
 	}
@@ -336,12 +419,12 @@ func (s *Sample) LogLik(pr Prior) float64 {
 		if bbs[n] == nil {
 			bbs[n] = pr.weights(n, nil)
 		}
-		marginal(s.e[s.off[t]:s.off[t+1]], n, k, bbs[n], ml)
+		marginal(s.e[s.off[t]:s.off[t+1]], n, k, bbs[n], s.l.w, ml)
 		var l float64
 		for c, v := range ml {
 			l += s.prior[c] * v
 		}
-		prod.Mul(max(l/float64(k-1), 1e-300))
+		prod.Mul(max(l, 1e-300))
 	}
 	// The per-label scales that like divides out depend on the
 	// deconvolution.
@@ -418,7 +501,7 @@ func Posterior(l *Labels, pr Prior, prior []float64, gold []int, floor float64, 
 		if bbs[n] == nil {
 			bbs[n] = pr.weights(n, nil)
 		}
-		marginal(e, n, k, bbs[n], ml)
+		marginal(e, n, k, bbs[n], l.w, ml)
 		row := probs[j*k : (j+1)*k]
 		var s float64
 		for c := range row {
@@ -478,11 +561,11 @@ func HeldOut(l *Labels, pr Prior, prior []float64, gold []int, maxEntries int) (
 		workers, labels := d.TaskLabels(j)
 		lk, _ = l.like(j, workers, labels, lk)
 		e = pairSums(lk, n, k, e)
-		marginal(e, n, k, weights(n), all)
+		marginal(e, n, k, weights(n), l.w, all)
 		for i := range n {
 			rest = append(append(rest[:0], lk[:i*k]...), lk[(i+1)*k:]...)
 			e = pairSums(rest, n-1, k, e)
-			marginal(e, n-1, k, weights(n-1), without)
+			marginal(e, n-1, k, weights(n-1), l.w, without)
 			for c := range k {
 				loo = append(loo, math.Log(max(prior[c]*without[c], 1e-300)))
 				pc = append(pc, all[c]/max(without[c], 1e-300))

@@ -8,10 +8,11 @@ import (
 	"github.com/consensuslab/consensus/data"
 )
 
-// bruteMarginal returns (K−1)·ML_c for every class c by enumeration of the
+// bruteMarginal returns ML_c for every class c by enumeration of the
 // subsets S of the labels whose subjective class is the distractor d:
-// Σ_{d≠c} Σ_S Π_{i∈S} lk_i(d) Π_{i∉S} lk_i(c) · B(U+|S|, V+n−|S|)/B(U, V).
-func bruteMarginal(lk []float64, n, k int, pr Prior) []float64 {
+// Σ_{d≠c} w_c(d) Σ_S Π_{i∈S} lk_i(d) Π_{i∉S} lk_i(c) · B(U+|S|,
+// V+n−|S|)/B(U, V), with w_c(d) = π_d / (1 − π_c) for the class prior π.
+func bruteMarginal(lk []float64, n, k int, pr Prior, prior []float64) []float64 {
 	lb := func(a, b float64) float64 {
 		x, _ := math.Lgamma(a)
 		y, _ := math.Lgamma(b)
@@ -42,7 +43,7 @@ func bruteMarginal(lk []float64, n, k int, pr Prior) []float64 {
 				} else {
 					w = math.Exp(lb(pr.U+float64(m), pr.V+float64(n-m)) - lb(pr.U, pr.V))
 				}
-				ml[c] += p * w
+				ml[c] += p * w * prior[d] / (1 - prior[c])
 			}
 		}
 	}
@@ -51,10 +52,20 @@ func bruteMarginal(lk []float64, n, k int, pr Prior) []float64 {
 
 // TestMarginal checks the pair sums and beta-binomial weights against the
 // enumeration of bruteMarginal, for two to four classes, none to nine
-// labels and several priors, LA's among them.
+// labels, several priors of λ, LA's among them, and a class prior drawn
+// at random.
 func TestMarginal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, k := range []int{2, 3, 4} {
+		prior := make([]float64, k)
+		var sum float64
+		for c := range prior {
+			prior[c] = 0.05 + rng.Float64()
+			sum += prior[c]
+		}
+		for c := range prior {
+			prior[c] /= sum
+		}
 		for n := range 10 {
 			for _, pr := range []Prior{{}, {0.5, 3.5}, {2, 0.3}, {0.01, 100}} {
 				lk := make([]float64, n*k)
@@ -63,8 +74,8 @@ func TestMarginal(t *testing.T) {
 				}
 				e := pairSums(lk, n, k, nil)
 				got := make([]float64, k)
-				marginal(e, n, k, pr.weights(n, nil), got)
-				want := bruteMarginal(lk, n, k, pr)
+				marginal(e, n, k, pr.weights(n, nil), distractors(prior), got)
+				want := bruteMarginal(lk, n, k, pr, prior)
 				for c := range k {
 					if math.Abs(got[c]-want[c]) > 1e-12*max(1, want[c]) {
 						t.Errorf("K %d, %d labels, %+v, class %d: %v, want %v", k, n, pr, c, got[c], want[c])
@@ -101,7 +112,7 @@ func TestPairSumsScale(t *testing.T) {
 // is left as it was.
 func TestPosterior(t *testing.T) {
 	d, cond, prior, gold := smallTasks(t)
-	l := NewLabels(d, cond, true)
+	l := NewLabels(d, cond, true, prior)
 	probs := []float64{0, 0, 0, 0, 0, 1}
 	Posterior(l, Prior{}, prior, gold, 0, probs)
 	for j := range 2 {
@@ -146,7 +157,7 @@ func TestPosteriorManyLabels(t *testing.T) {
 	}
 	cond := func(_ int32, _ int, z int, p []float64) { p[z], p[1-z] = 0.8, 0.2 }
 	probs := []float64{0.3, 0.7, 0, 0}
-	Posterior(NewLabels(d, cond, true), Prior{1, 4}, []float64{0.5, 0.5}, nil, 0.01, probs)
+	Posterior(NewLabels(d, cond, true, []float64{0.5, 0.5}), Prior{1, 4}, []float64{0.5, 0.5}, nil, 0.01, probs)
 	if probs[0] != 0.3 || probs[1] != 0.7 {
 		t.Errorf("the task of %d labels changed: %v", n, probs[:2])
 	}
@@ -157,27 +168,53 @@ func TestPosteriorManyLabels(t *testing.T) {
 }
 
 // TestDeconvolve checks that deconvolving F·P by μ gives P back where no
-// probability hits the floor, with F the ambiguity's mixing of SetMean.
+// probability hits the floor, with F the ambiguity's mixing of SetMean:
+// at K = 2, and at K = 3 with uniform and with skewed class priors, the
+// latter through the general inverse of Labels.deconvolve.
 func TestDeconvolve(t *testing.T) {
-	const k, mu = 3, 0.1
-	p := []float64{0.8, 0.15, 0.05, 0.1, 0.85, 0.05, 0.1, 0.1, 0.8}
-	f := make([]float64, k*k)
-	for z := range k {
-		for x := range k {
-			w := mu / (k - 1)
-			if x == z {
-				w = 1 - mu
-			}
-			for y := range k {
-				f[z*k+y] += w * p[x*k+y]
+	const mu = 0.1
+	for _, tc := range []struct {
+		prior, p []float64
+	}{
+		{[]float64{0.3, 0.7}, []float64{0.8, 0.2, 0.15, 0.85}},
+		{[]float64{1. / 3, 1. / 3, 1. / 3}, []float64{0.8, 0.15, 0.05, 0.1, 0.85, 0.05, 0.1, 0.1, 0.8}},
+		{[]float64{0.6, 0.38, 0.02}, []float64{0.8, 0.15, 0.05, 0.1, 0.85, 0.05, 0.1, 0.1, 0.8}},
+	} {
+		k := len(tc.prior)
+		w := distractors(tc.prior)
+		f := make([]float64, k*k)
+		for z := range k {
+			for x := range k {
+				m := mu * w[z*k+x]
+				if x == z {
+					m = 1 - mu
+				}
+				for y := range k {
+					f[z*k+y] += m * tc.p[x*k+y]
+				}
 			}
 		}
-	}
-	got := make([]float64, k*k)
-	deconvolve(f, got, k, mu)
-	for i := range p {
-		if math.Abs(got[i]-p[i]) > 1e-12 {
-			t.Errorf("entry %d: %v, want %v", i, got[i], p[i])
+		d, err := data.FromIndices([]string{"t"}, []string{"a"}, []string{"0", "1", "2"}[:k], []int32{0}, []int32{0}, []uint16{0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := NewLabels(d, func(_ int32, _ int, z int, p []float64) { copy(p, f[z*k:(z+1)*k]) }, true, tc.prior)
+		l.SetMean(mu)
+		got := l.cache
+		for i := range tc.p {
+			if math.Abs(got[i]-tc.p[i]) > 1e-12 {
+				t.Errorf("prior %v, entry %d: %v, want %v", tc.prior, i, got[i], tc.p[i])
+			}
+		}
+		if k > 2 {
+			continue
+		}
+		two := make([]float64, k*k)
+		deconvolve(f, two, k, mu)
+		for i := range two {
+			if two[i] != got[i] {
+				t.Errorf("K = 2, entry %d: closed form %v, Labels %v", i, two[i], got[i])
+			}
 		}
 	}
 }
@@ -189,7 +226,7 @@ func TestDeconvolve(t *testing.T) {
 // the classes; under LA (U = 0) the latter is the worker's conditional.
 func TestHeldOut(t *testing.T) {
 	d, cond, prior, gold := smallTasks(t)
-	l := NewLabels(d, cond, true)
+	l := NewLabels(d, cond, true, prior)
 	for _, pr := range []Prior{{}, {1, 4}, {0.3, 2}} {
 		loo, pc := HeldOut(l, pr, prior, gold, 1000)
 		if len(loo) != 8*2 || len(pc) != 8*2 {
@@ -207,10 +244,10 @@ func TestHeldOut(t *testing.T) {
 					lk[i*2+z] = p[labels[i]]
 				}
 			}
-			all := bruteMarginal(lk, n, 2, pr)
+			all := bruteMarginal(lk, n, 2, pr, prior)
 			for i := range n {
 				rest := append(append([]float64{}, lk[:i*2]...), lk[(i+1)*2:]...)
-				without := bruteMarginal(rest, n-1, 2, pr)
+				without := bruteMarginal(rest, n-1, 2, pr, prior)
 				wantLoo := math.Log(prior[0]*without[0]) - math.Log(prior[1]*without[1])
 				wantPc := (all[0] / without[0]) / (all[1] / without[1])
 				if pr.U == 0 {
