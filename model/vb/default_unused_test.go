@@ -14,15 +14,16 @@ import (
 
 // TestDefaultAmbiguousUnusedClass checks that a class no worker uses does
 // not change the default's answer where tasks are ambiguous: the regime
-// "ambiguous" (K = 3; 3000 tasks, so that the ambiguity model reads every
-// task at K = 3 and at K = 4) fitted with its three classes and again with
-// a fourth that no label names. The distractor of an ambiguous task is
-// drawn in proportion to the class prior, so the empty class takes almost
-// none of the tasks' ambiguity: both fits take the true class as
-// ambiguous, their true-class probabilities differ by at most 0.02 on
-// every task, and their ECE by at most 0.005. With distractors uniform
-// over the other classes, the empty class took a third of the ambiguity
-// and the fit with it kept LA's posterior.
+// "ambiguous" (K = 3) fitted with its three classes and again with a
+// fourth that no label names. The distractor of an ambiguous task is drawn
+// in proportion to the class prior, and the ambiguity model's sample is
+// sized by the classes the tasks use, so the empty class changes almost
+// nothing: both fits take the true class as ambiguous with ECE at most
+// 0.02, their true-class probabilities differ by at most 0.01 on average
+// (0.005 measured) and their ECE by at most 0.005. With distractors
+// uniform over the other classes and the sample sized by all pairs of
+// classes, the fit with the empty class kept LA's posterior (ECE 0.044,
+// mean change 0.024).
 func TestDefaultAmbiguousUnusedClass(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits a regime twice")
@@ -31,7 +32,6 @@ func TestDefaultAmbiguousUnusedClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Tasks = 3000
 	d, tr, err := sim.Simulate(c)
 	if err != nil {
 		t.Fatal(err)
@@ -66,17 +66,22 @@ func TestDefaultAmbiguousUnusedClass(t *testing.T) {
 		acc, ece := must(metrics.Accuracy(p, 3, gold, 1)), must(metrics.ECE(p, 3, gold, 10))
 		eces[i] = ece
 		t.Logf("%s: accuracy %.4f, ECE %.4f; %s", ds.name, acc, ece, r.Method)
+		if ece > 0.02 {
+			t.Errorf("%s: ECE %.4f, want at most 0.02", ds.name, ece)
+		}
 		if !strings.Contains(r.Method, "ambiguous around it") {
 			t.Errorf("%s: the true class was not taken as ambiguous: %s", ds.name, r.Method)
 		}
 	}
-	var worst float64
+	var mean, worst float64
 	for i := range probs[0] {
-		worst = max(worst, math.Abs(probs[0][i]-probs[1][i]))
+		x := math.Abs(probs[0][i] - probs[1][i])
+		mean += x / float64(len(probs[0]))
+		worst = max(worst, x)
 	}
-	t.Logf("largest change of a true-class probability: %.4f", worst)
-	if worst > 0.02 || math.Abs(eces[0]-eces[1]) > 0.005 {
-		t.Errorf("the unused class moved a true-class probability by %.4f and the ECE from %.4f to %.4f, want at most 0.02 and 0.005",
-			worst, eces[0], eces[1])
+	t.Logf("change of a true-class probability: mean %.4f, largest %.4f", mean, worst)
+	if mean > 0.01 || math.Abs(eces[0]-eces[1]) > 0.005 {
+		t.Errorf("the unused class moved the true-class probabilities by %.4f on average and the ECE from %.4f to %.4f, want at most 0.01 and 0.005",
+			mean, eces[0], eces[1])
 	}
 }

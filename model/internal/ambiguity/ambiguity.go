@@ -359,12 +359,26 @@ const maxSample = 60_000
 const MaxLabels = 1000
 
 // NewSample returns the Sample of every m-th task of d with at least two
-// and at most MaxLabels labels and no gold class (gold[j] < 0; gold may be nil), m chosen so
-// that it holds at most about maxSample sums, under the class prior prior.
+// and at most MaxLabels labels and no gold class (gold[j] < 0; gold may be
+// nil), under the class prior prior. m is chosen so that the sample holds
+// about maxSample sums of the pairs of classes the tasks use: the pairs of
+// K' = exp(H(prior)) classes, the prior's perplexity, but at least a
+// quarter of all K(K−1)/2 (at K = 2, the one pair). A class that few tasks have adds pairs whose
+// sums weigh little in the likelihood (through the prior and the
+// distractors' weights), and would otherwise thin the sample.
 func NewSample(l *Labels, prior []float64, gold []int) *Sample {
 	d, k := l.d, l.k
-	pairs := k * (k - 1) / 2
-	stride := max(1, (d.NumLabels()+d.NumTasks())*pairs/maxSample)
+	pairs := float64(k * (k - 1) / 2)
+	var h float64
+	for _, p := range prior {
+		if p > 0 {
+			h -= p * math.Log(p)
+		}
+	}
+	if used := math.Exp(h); k > 2 {
+		pairs = min(pairs, max(used*(used-1)/2, pairs/4))
+	}
+	stride := max(1, int(float64(d.NumLabels()+d.NumTasks())*pairs/maxSample))
 	s := &Sample{l: l, k: k, prior: prior}
 	for j := 0; j < d.NumTasks(); j += stride {
 		n := d.Offsets[j+1] - d.Offsets[j]
