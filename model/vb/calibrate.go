@@ -22,8 +22,8 @@ const TruthFloor = 1e-3
 // posteriors probs (J×K) of an LA fit on d where the labels ask for it:
 // each task's label distribution q_j = (1 − λ)·e_z + λ·e_d near the vertex
 // of its true class z, λ ~ Beta(U, V) and the
-// distractor d drawn from the other classes in proportion to the class
-// prior, every label's subjective
+// distractor d drawn from the other classes in proportion to their share
+// of the labels (labelShares), every label's subjective
 // class drawn from q_j, the workers' conditionals those of the fit
 // deconvolved by the mean of λ (Labels.SetMean) and the class prior the
 // mean of the fit's posteriors. U and V maximise the marginal likelihood
@@ -47,7 +47,7 @@ const TruthFloor = 1e-3
 // posteriors, for temperTruth's temperature.
 func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (float64, func() (string, []float64)) {
 	prior := shared.ClassPrior(d, probs)
-	l := ambiguity.NewLabels(d, cond, workerOnly, prior)
+	l := ambiguity.NewLabels(d, cond, workerOnly, labelShares(d))
 	s := ambiguity.NewSample(l, prior, b.Gold)
 	pr, gain := s.Estimate()
 	net := gain - math.Log(float64(max(s.Tasks(), 2)))
@@ -61,6 +61,24 @@ func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int3
 		temper.Rows(probs, d.NumClasses(), b.Gold, tau, TruthFloor)
 		return fmt.Sprintf("true class ambiguous around it (λ ~ Beta(%.3g, %.3g), %.3g nats above LA, tempered by %.3g)", pr.U, pr.V, gain, tau), la
 	}
+}
+
+// labelShares returns the share of every class among d's labels, with one
+// pseudo-count a class: the base measure of the ambiguity model's
+// distractors. It is read from the labels, not from a fit's class prior,
+// which a fit that collapses onto one class would pass on (vb-onecoin on
+// adult: the LA fit's prior 0.949 on one class made it every other class's
+// distractor, and accuracy fell from 0.6697 to 0.5616; 0.6727 with the
+// labels' shares).
+func labelShares(d *data.Dataset) []float64 {
+	base := make([]float64, d.NumClasses())
+	for _, y := range d.Label {
+		base[y]++
+	}
+	for y := range base {
+		base[y] = (base[y] + 1) / float64(d.NumLabels()+d.NumClasses())
+	}
+	return base
 }
 
 // temperEntries is the number of labels, at most, that temperTruth's

@@ -5,14 +5,15 @@
 // worker's noise corrupts it. Independent workers under one true class
 // (LA) are the limit of no ambiguity.
 //
-// The model is the two-class reduction of q_j ~ Dirichlet(s·e_c + a·K·π)
-// for z_j = c, with π the class prior: q_j = (1 − λ)·e_c + λ·e_d with the
-// distractor class d drawn from the other K − 1 classes in proportion to
-// their prior, w_c(d) = π_d / (1 − π_c), and λ ~ Beta(u, v). At K = 2 it
-// is that Dirichlet exactly (u = a·K·π_d, v = s + a·K·π_c); at K > 2 it is
-// its limit for small a, where the mass off the vertex falls on one other
-// class, chosen as the base measure π chooses it: a task does not wander
-// towards a class that hardly any task has. The marginal likelihood of the
+// The model is the two-class reduction of q_j ~ Dirichlet(s·e_c + a·K·β)
+// for z_j = c, with β a base measure (the default passes the classes'
+// shares of the labels): q_j = (1 − λ)·e_c + λ·e_d with the distractor
+// class d drawn from the other K − 1 classes in proportion to β, w_c(d) =
+// β_d / (1 − β_c), and λ ~ Beta(u, v). At K = 2 it is that Dirichlet
+// exactly (u = a·K·β_d, v = s + a·K·β_c); at K > 2 it is its limit for
+// small a, where the mass off the vertex falls on one other class, chosen
+// as the base measure chooses it: a task does not wander towards a class
+// that hardly any label names. The marginal likelihood of the
 // labels given z_j = c is then, with P_i(x) the probability of label i
 // from its worker when its subjective class is x,
 //

@@ -29,13 +29,13 @@ type Labels struct {
 	p, m, tmp  []float64
 }
 
-// NewLabels returns the Labels of d under cond and the class prior prior
+// NewLabels returns the Labels of d under cond and the base measure base
 // (K, positive), which weighs the distractors; workerOnly says that cond
 // does not depend on the task, so that it is read once per worker.
-func NewLabels(d *data.Dataset, cond Cond, workerOnly bool, prior []float64) *Labels {
+func NewLabels(d *data.Dataset, cond Cond, workerOnly bool, base []float64) *Labels {
 	k := d.NumClasses()
 	l := &Labels{d: d, k: k, cond: cond, workerOnly: workerOnly, p: make([]float64, k), m: make([]float64, k*k), tmp: make([]float64, k*k)}
-	l.w = distractors(prior)
+	l.w = distractors(base)
 	if workerOnly {
 		l.raw = make([]float64, d.NumWorkers()*k*k)
 		for w := range d.NumWorkers() {
@@ -48,9 +48,9 @@ func NewLabels(d *data.Dataset, cond Cond, workerOnly bool, prior []float64) *La
 	return l
 }
 
-// distractors returns the weights w_c(d) = π_d / (1 − π_c) of the
+// distractors returns the weights w_c(d) = β_d / (1 − β_c) of the
 // distractor d of a task of true class c (K×K, zero on the diagonal) for
-// the class prior π.
+// the base measure β.
 func distractors(prior []float64) []float64 {
 	k := len(prior)
 	w := make([]float64, k*k)
