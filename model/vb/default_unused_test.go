@@ -16,14 +16,14 @@ import (
 // not change the default's answer where tasks are ambiguous: the regime
 // "ambiguous" (K = 3) fitted with its three classes and again with a
 // fourth that no label names. The distractor of an ambiguous task is drawn
-// in proportion to the class prior, and the ambiguity model's sample is
-// sized by the classes the tasks use, so the empty class changes almost
-// nothing: both fits take the true class as ambiguous with ECE at most
-// 0.02, their true-class probabilities differ by at most 0.01 on average
-// (0.005 measured) and their ECE by at most 0.005. With distractors
-// uniform over the other classes and the sample sized by all pairs of
-// classes, the fit with the empty class kept LA's posterior (ECE 0.044,
-// mean change 0.024).
+// in proportion to the classes' shares of the labels, and the ambiguity
+// model's sample is sized by the classes the tasks use, so the empty class
+// changes almost nothing: both fits take the true class as ambiguous with
+// ECE at most 0.02, their true-class probabilities differ by at most 0.01
+// on average (0.005 measured) and their ECE by at most 0.005. With
+// distractors uniform over the other classes and the sample sized by all
+// pairs of classes, the fit with the empty class kept LA's posterior (ECE
+// 0.044, mean change 0.024).
 func TestDefaultAmbiguousUnusedClass(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits a regime twice")
