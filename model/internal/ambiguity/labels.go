@@ -51,17 +51,17 @@ func NewLabels(d *data.Dataset, cond Cond, workerOnly bool, base []float64) *Lab
 // distractors returns the weights w_c(d) = β_d / (1 − β_c) of the
 // distractor d of a task of true class c (K×K, zero on the diagonal) for
 // the base measure β.
-func distractors(prior []float64) []float64 {
-	k := len(prior)
+func distractors(base []float64) []float64 {
+	k := len(base)
 	w := make([]float64, k*k)
 	for c := range k {
 		var rest float64
-		for d, p := range prior {
+		for d, p := range base {
 			if d != c {
 				rest += p
 			}
 		}
-		for d, p := range prior {
+		for d, p := range base {
 			if d != c {
 				w[c*k+d] = p / rest
 			}
