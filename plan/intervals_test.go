@@ -15,7 +15,7 @@ import (
 
 // covSeeds is the range of seeds of the coverage tests, first:last
 // (scripts/planning-bench.sh coverage FIRST LAST).
-var covSeeds = flag.String("cov-seeds", "1:3", "the seeds of TestClassIntervalCoverage and TestLabelIntervalCoverage, first:last")
+var covSeeds = flag.String("cov-seeds", "1:6", "the seeds of TestClassIntervalCoverage and TestLabelIntervalCoverage, first:last")
 
 // seedRange parses a range of seeds first:last.
 func seedRange(t *testing.T, name, s string) (first, last uint64) {
@@ -48,10 +48,13 @@ func trueClassPosterior(s *Simulated) []float64 {
 // TestClassIntervalCoverage measures how often the calibrated 90%
 // intervals of the class posterior cover the posterior at the true
 // workers, on crowds of K = 2 and 5 classes with 3 and 10 labels a task,
-// seeds 1 to 3 each (-cov-seeds changes them), and holds it within 0.85 to 0.95 (the target
-// is 0.87 to 0.93: docs/planning.md has the numbers). It also logs the
-// coverage of the consensus class's probability alone (the argmax of the
-// fit's posterior), which the pooled share mixes with the other classes'.
+// seeds 1 to 6 each (-cov-seeds changes them), and holds it within 0.85
+// to 0.95 (the target is 0.87 to 0.93: docs/planning.md has the
+// numbers), over all classes and for the consensus class alone (the
+// argmax of the fit's posterior), whose interval is the one a reader
+// looks at. A value covers when it lies in its interval exactly: a
+// tolerance would count tiny posteriors near tiny intervals as covered,
+// 5 points of the cells at K = 5 with 10 labels a task.
 func TestClassIntervalCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the calibration fits every crowd eleven times")
@@ -75,18 +78,21 @@ func TestClassIntervalCoverage(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					rl, rh := classDraws(p, 400, seed, spaced(s.Data.NumTasks(), s.Data.NumTasks()), 0, []float64{0.9})
-					rawLo, rawHi := rl[0], rh[0]
+					rawIv, err := ClassIntervals(context.Background(), p, &IntervalSettings{Seed: seed, Bootstrap: -1})
+					if err != nil {
+						t.Fatal(err)
+					}
+					rawLo, rawHi := rawIv.Lo, rawIv.Hi
 					truth := trueClassPosterior(s)
 					var crowd float64
 					for i, x := range truth {
-						if x >= iv.Lo[i]-1e-9 && x <= iv.Hi[i]+1e-9 {
+						if x >= iv.Lo[i] && x <= iv.Hi[i] {
 							crowd++
 							if argmax(p.Probs[i-i%k:i-i%k+k]) == i%k {
 								top++
 							}
 						}
-						if x >= rawLo[i]-1e-9 && x <= rawHi[i]+1e-9 {
+						if x >= rawLo[i] && x <= rawHi[i] {
 							raw++
 						}
 					}
@@ -99,6 +105,9 @@ func TestClassIntervalCoverage(t *testing.T) {
 				t.Logf("K=%d, %d labels a task, seeds %s: coverage %.3f (uncalibrated %.3f), one crowd's %.3f-%.3f, the consensus class's %.3f", k, n, *covSeeds, in/all, raw/all, lowest, highest, top/all*float64(k))
 				if c := in / all; c < 0.85 || c > 0.95 {
 					t.Errorf("coverage %.3f at 90%%, want 0.85 to 0.95", c)
+				}
+				if c := top / all * float64(k); c < 0.85 || c > 0.95 {
+					t.Errorf("the consensus class's coverage %.3f at 90%%, want 0.85 to 0.95", c)
 				}
 			})
 		}

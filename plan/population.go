@@ -100,11 +100,17 @@ const popIterations = 300
 // fitPopulation fits the shares of a population's grid (popGrid) by EM,
 // maximising the marginal likelihood of the workers' labels with one
 // pseudo-count for each of the three kinds (spread over a kind's priors
-// in proportion to their shares): samples holds every worker's importance
-// sample (sampleWorker), from which the marginal likelihood under every
-// prior of the grid is estimated. Priors whose share ends below 10⁻⁶ are
-// dropped.
-func fitPopulation(samples []*workerSample, k int) *population {
+// in proportion to their shares) and smooth more for every prior: samples
+// holds every worker's importance sample (sampleWorker), from which the
+// marginal likelihood under every prior of the grid is estimated. Priors
+// whose share ends below 10⁻⁶ are dropped.
+//
+// Without smoothing the shares settle on a few priors (the maximum
+// likelihood mixture of a nonparametric prior is discrete), which suits
+// telling kinds apart (Flags) but pulls a worker far from those priors
+// towards them: posteriors from it are too narrow there (ClassIntervals
+// smooths with one pseudo-count a prior).
+func fitPopulation(samples []*workerSample, k int, smooth float64) *population {
 	comps := popGrid(k)
 	n := len(comps)
 	// e holds exp(l − top) of every worker and prior, top its largest;
@@ -146,7 +152,7 @@ func fitPopulation(samples []*workerSample, k int) *population {
 		}
 		total := float64(len(samples)) + 3
 		for c, p := range comps {
-			share[c] = (sum[c] + share[c]/kind[p.kind]) / total
+			share[c] = (sum[c] + share[c]/kind[p.kind] + smooth) / (total + smooth*float64(n))
 		}
 	}
 	pop := &population{}

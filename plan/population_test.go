@@ -175,7 +175,7 @@ func TestFitPopulationShares(t *testing.T) {
 			for w := range samples {
 				samples[w] = sampleWorker(byWorker[w], s.Data.Label, r, counts[w], tc.k, 400, 1, uint64(w))
 			}
-			pop := fitPopulation(samples, tc.k)
+			pop := fitPopulation(samples, tc.k, 0)
 			var got [3]float64
 			for _, c := range pop.comps {
 				got[c.kind] += c.share

@@ -56,6 +56,13 @@ func sampleWorker(labels []int32, y []uint16, r, c []float64, k, draws int, seed
 		}
 		lb += logBeta(prop[z*k : (z+1)*k])
 	}
+	// The labels' classes and their tasks' posteriors, gathered: every
+	// draw reads them all.
+	yw, rw := make([]int, len(labels)), make([]float64, len(labels)*k)
+	for t, i := range labels {
+		yw[t] = int(y[i])
+		copy(rw[t*k:(t+1)*k], r[int(i)*k:(int(i)+1)*k])
+	}
 	pi := make([]float64, k*k)
 	for t := range draws {
 		lq := -lb
@@ -80,11 +87,10 @@ func sampleWorker(labels []int32, y []uint16, r, c []float64, k, draws int, seed
 			acc += row[z]
 		}
 		prod, ll := 1.0, 0.0
-		for _, i := range labels {
-			yi := int(y[i])
+		for u, yi := range yw {
 			var m float64
-			for z := range k {
-				m += r[int(i)*k+z] * pi[z*k+yi]
+			for z, x := range rw[u*k : (u+1)*k] {
+				m += x * pi[z*k+yi]
 			}
 			if prod *= m; prod < 1e-200 {
 				ll += math.Log(prod)

@@ -120,7 +120,7 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 		samples[i] = sample(fitted[i])
 		kept[fitted[i]] = samples[i]
 	})
-	pop := fitPopulation(samples, k)
+	pop := fitPopulation(samples, k, 0)
 	forWorkers(len(out), func(w int) {
 		f := &out[w]
 		f.Agreement = math.NaN()
