@@ -121,7 +121,7 @@ func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*In
 			qp := newPopPosterior(q, set.Draws, set.Seed, popRounds)
 			tasks := spaced(d.NumTasks(), bootTasks)
 			forBlocks(len(tasks), set.Draws*k, func(lo, hi int) {
-				qlo, qhi := classDrawsFrom(q, qp, set.Draws, set.Seed^0x9e3779b97f4a7c15+uint64(b), tasks[lo:hi], threads, grid)
+				qlo, qhi := classDraws(q, qp, set.Draws, set.Seed^0x9e3779b97f4a7c15+uint64(b), tasks[lo:hi], threads, grid)
 				for i := range grid {
 					for c := range qlo[i] {
 						x := truth[tasks[lo+c/k]*k+c%k]
@@ -138,7 +138,7 @@ func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*In
 	lo, hi := make([]float64, len(p.Probs)), make([]float64, len(p.Probs))
 	all := spaced(p.Data.NumTasks(), p.Data.NumTasks())
 	forBlocks(len(all), set.Draws*k, func(jlo, jhi int) {
-		l, h := classDrawsFrom(p, base, set.Draws, set.Seed, all[jlo:jhi], threads, []float64{used})
+		l, h := classDraws(p, base, set.Draws, set.Seed, all[jlo:jhi], threads, []float64{used})
 		copy(lo[jlo*k:], l[0])
 		copy(hi[jlo*k:], h[0])
 	})
@@ -260,28 +260,14 @@ func forBlocks(n, per int, f func(lo, hi int)) {
 
 // classDraws returns, for every level of levels, the equal-tailed
 // intervals of the class posteriors of the tasks listed over draws of the
-// confusion matrices and the class prior from their posteriors: lo[i][c]
-// and hi[i][c] bound cell c (task tasks[c/K], class c mod K) at levels[i]. Draw s comes from a generator seeded with (seed,
-// s), which draws the prior and then every worker's rows in order, so
-// that a task's draws do not depend on the tasks listed with it; the draws run
-// on threads goroutines (zero: one per core), each writing its own
-// entries, so that they do not depend on that number either.
-func classDraws(p *Posterior, draws int, seed uint64, tasks []int, threads int, levels []float64) (lo, hi [][]float64) {
-	return classDrawsFrom(p, meanField(p), draws, seed, tasks, threads, levels)
-}
-
-// meanField returns the drawer of the workers' mean-field posteriors.
-func meanField(p *Posterior) workerDrawer {
-	d := p.Data
-	k := d.NumClasses()
-	lam := make([]float64, d.NumWorkers()*k*k)
-	for w := range d.Workers {
-		p.Workers.Confusion(w, lam[w*k*k:(w+1)*k*k])
-	}
-	return dirichletRows{k: k, lam: lam}
-}
-
-func classDrawsFrom(p *Posterior, wd workerDrawer, draws int, seed uint64, tasks []int, threads int, levels []float64) (lo, hi [][]float64) {
+// class prior from its posterior and of the workers' confusion matrices
+// from pp: lo[i][c] and hi[i][c] bound cell c (task tasks[c/K], class c
+// mod K) at levels[i]. Draw s comes from a generator seeded with (seed,
+// s), which draws the prior and then every worker's matrix in order, so
+// that a task's draws do not depend on the tasks listed with it; the
+// draws run on threads goroutines (zero: one per core), each writing its
+// own entries, so that they do not depend on that number either.
+func classDraws(p *Posterior, pp *popPosterior, draws int, seed uint64, tasks []int, threads int, levels []float64) (lo, hi [][]float64) {
 	d := p.Data
 	k := d.NumClasses()
 	J := d.NumTasks()
@@ -306,7 +292,7 @@ func classDrawsFrom(p *Posterior, wd workerDrawer, draws int, seed uint64, tasks
 	ctx := context.Background()
 	_ = pool.Run(ctx, draws, pool.Settings{Threads: threads}, func(s int) error {
 		prior := make([]float64, k)
-		logPi := make([]float64, d.NumWorkers()*k*k)
+		logPi, buf := make([]float64, d.NumWorkers()*k*k), make([]float64, k*k)
 		src := rand.NewPCG(seed, uint64(s))
 		var sum float64
 		for z := range k {
@@ -317,7 +303,7 @@ func classDrawsFrom(p *Posterior, wd workerDrawer, draws int, seed uint64, tasks
 			prior[z] = math.Log(prior[z] / sum)
 		}
 		for w := range d.Workers {
-			wd.draw(w, src, logPi[w*k*k:(w+1)*k*k])
+			pp.draw(w, src, logPi[w*k*k:(w+1)*k*k], buf)
 		}
 		row := raw[s*cells : (s+1)*cells]
 		for t, j := range tasks {

@@ -174,9 +174,10 @@ func TestClassDrawsBlocks(t *testing.T) {
 	}
 	all := spaced(60, 60)
 	levels := []float64{0.5, 0.9}
-	wlo, whi := classDraws(p, 50, 7, all, 1, levels)
-	alo, ahi := classDraws(p, 50, 7, all[:25], 3, levels)
-	blo, bhi := classDraws(p, 50, 7, all[25:], 2, levels)
+	pp := newPopPosterior(p, 50, 7, 1)
+	wlo, whi := classDraws(p, pp, 50, 7, all, 1, levels)
+	alo, ahi := classDraws(p, pp, 50, 7, all[:25], 3, levels)
+	blo, bhi := classDraws(p, pp, 50, 7, all[25:], 2, levels)
 	whole := [][]float64{wlo[0], wlo[1], whi[0], whi[1]}
 	parts := [][]float64{append(alo[0], blo[0]...), append(alo[1], blo[1]...), append(ahi[0], bhi[0]...), append(ahi[1], bhi[1]...)}
 	if got := spaced(10, 4); !reflect.DeepEqual(got, []int{0, 3, 6, 9}) {

@@ -7,30 +7,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// workerDrawer draws every worker's confusion matrix from a posterior, for
-// the draws of classDraws.
-type workerDrawer interface {
-	// draw writes the logarithm of a draw of worker w's confusion matrix,
-	// K×K row-major, into dst, from src.
-	draw(w int, src rand.Source, dst []float64)
-}
-
-// dirichletRows draws every row of a worker's matrix from the Dirichlet
-// distribution of its pseudo-counts, lam (W×K×K): a mean-field
-// posterior's.
-type dirichletRows struct {
-	k   int
-	lam []float64
-}
-
-func (d dirichletRows) draw(w int, src rand.Source, dst []float64) {
-	k := d.k
-	lam := d.lam[w*k*k : (w+1)*k*k]
-	for r := 0; r < len(lam); r += k {
-		dirichletInto(lam[r:r+k], src, dst[r:r+k])
-	}
-}
-
 // dirichletInto writes the logarithm of a draw from Dirichlet(alpha) into
 // dst, every value at least 10⁻³⁰⁰.
 func dirichletInto(alpha []float64, src rand.Source, dst []float64) {
@@ -163,7 +139,7 @@ func (pp *popPosterior) mean(w int, dst []float64) {
 			}
 		default:
 			c := pp.pop.comps[ci].prior
-			copy(row, symmetricPrior(k, c.mu, c.conc))
+			symmetricInto(row, k, c.mu, c.conc)
 			for z := range k {
 				var sum float64
 				for y := range k {
@@ -195,32 +171,12 @@ func coinMatrix(acc float64, k int, dst []float64) {
 }
 
 // popRound fits a population to p's workers and returns their posteriors.
-// The population is fitted to the importance samples of at most
-// popWorkers workers, as in Flags; the others' samples are drawn one at a
-// time and not kept.
 func popRound(p *Posterior, draws int, seed uint64) *popPosterior {
-	d := p.Data
-	k := d.NumClasses()
-	counts, r := workerCounts(p)
-	byWorker := d.LabelsByWorker()
-	sample := func(w int) *workerSample {
-		return sampleWorker(byWorker[w], d.Label, r, counts[w], k, draws, seed, uint64(w))
-	}
-	fitted := spaced(d.NumWorkers(), popWorkers)
-	samples := make([]*workerSample, len(fitted))
-	kept := make([]*workerSample, d.NumWorkers())
-	forWorkers(len(fitted), func(i int) {
-		samples[i] = sample(fitted[i])
-		kept[fitted[i]] = samples[i]
-	})
-	pop := fitPopulation(samples, k, 1)
-	out := &popPosterior{k: k, pop: pop, workers: make([]workerPost, d.NumWorkers())}
-	forWorkers(d.NumWorkers(), func(w int) {
-		s := kept[w]
-		if s == nil {
-			s = sample(w)
-		}
-		out.workers[w] = workerPosterior(s, pop, k, counts[w])
+	k := p.Data.NumClasses()
+	c := newCrowdSamples(p, draws, seed, 1)
+	out := &popPosterior{k: k, pop: c.pop, workers: make([]workerPost, p.Data.NumWorkers())}
+	forWorkers(len(out.workers), func(w int) {
+		out.workers[w] = workerPosterior(c.sample(w), c.pop, k, c.counts[w])
 	})
 	return out
 }
@@ -301,8 +257,8 @@ func pick(cdf []float64, u float64) int {
 
 // draw writes the logarithm of a draw of worker w's matrix into dst: a
 // prior from the worker's posterior over them, then the matrix from its
-// posterior under that prior.
-func (pp *popPosterior) draw(w int, src rand.Source, dst []float64) {
+// posterior under that prior. buf (K×K) holds the Dirichlet parameters.
+func (pp *popPosterior) draw(w int, src rand.Source, dst, buf []float64) {
 	k := pp.k
 	wp := &pp.workers[w]
 	ci := wp.comps[pick(wp.cdf, uniform(src))]
@@ -313,7 +269,7 @@ func (pp *popPosterior) draw(w int, src rand.Source, dst []float64) {
 			dst[i] = math.Log(x)
 		}
 	case pp.pop.comps[ci].form == formSpam:
-		alpha := make([]float64, k)
+		alpha := buf[:k]
 		for y := range alpha {
 			alpha[y] = pp.pop.comps[ci].prior.conc + wp.labels[y]
 		}
@@ -323,12 +279,12 @@ func (pp *popPosterior) draw(w int, src rand.Source, dst []float64) {
 		}
 	default:
 		c := pp.pop.comps[ci].prior
-		alpha := symmetricPrior(k, c.mu, c.conc)
-		for i := range alpha {
-			alpha[i] += wp.counts[i]
+		symmetricInto(buf, k, c.mu, c.conc)
+		for i := range buf {
+			buf[i] += wp.counts[i]
 		}
 		for r := 0; r < k*k; r += k {
-			dirichletInto(alpha[r:r+k], src, dst[r:r+k])
+			dirichletInto(buf[r:r+k], src, dst[r:r+k])
 		}
 	}
 }

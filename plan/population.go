@@ -169,13 +169,18 @@ func fitPopulation(samples []*workerSample, k int, smooth float64) *population {
 // concentration conc: mu·conc on the diagonal, the rest spread evenly.
 func symmetricPrior(k int, mu, conc float64) []float64 {
 	p := make([]float64, k*k)
+	symmetricInto(p, k, mu, conc)
+	return p
+}
+
+// symmetricInto writes symmetricPrior(k, mu, conc) into dst.
+func symmetricInto(dst []float64, k int, mu, conc float64) {
 	for z := range k {
 		for y := range k {
-			p[z*k+y] = (1 - mu) * conc / float64(k-1)
+			dst[z*k+y] = (1 - mu) * conc / float64(k-1)
 			if y == z {
-				p[z*k+y] = mu * conc
+				dst[z*k+y] = mu * conc
 			}
 		}
 	}
-	return p
 }

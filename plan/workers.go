@@ -106,34 +106,60 @@ func Flags(p *Posterior, s *FlagSettings) ([]WorkerFlag, error) {
 			}
 		}
 	}
-	counts, r := workerCounts(p)
-	byWorker := d.LabelsByWorker()
-	sample := func(w int) *workerSample {
-		return sampleWorker(byWorker[w], d.Label, r, counts[w], k, set.Draws, set.Seed, uint64(w))
-	}
-	// The population is fitted to at most popWorkers workers, whose
-	// samples are kept for their flags.
-	fitted := spaced(len(out), popWorkers)
-	samples := make([]*workerSample, len(fitted))
-	kept := make([]*workerSample, len(out))
-	forWorkers(len(fitted), func(i int) {
-		samples[i] = sample(fitted[i])
-		kept[fitted[i]] = samples[i]
-	})
-	pop := fitPopulation(samples, k, 0)
+	c := newCrowdSamples(p, set.Draws, set.Seed, 0)
 	forWorkers(len(out), func(w int) {
 		f := &out[w]
 		f.Agreement = math.NaN()
 		if f.Labels > 0 {
 			f.Agreement = float64(agree[w]) / float64(f.Labels)
 		}
-		s := kept[w]
-		if s == nil {
-			s = sample(w)
-		}
-		flagWorker(f, s, pop, k, set)
+		flagWorker(f, c.sample(w), c.pop, k, set)
 	})
 	return out, nil
+}
+
+// crowdSamples are the workers' importance samples (sampleWorker) against
+// their tasks' posteriors from their other labels (workerCounts) and the
+// population fitted to them.
+type crowdSamples struct {
+	pop *population
+	// counts holds every worker's counts (K×K) and kept the samples of
+	// the workers the population was fitted to (nil for the others); draw
+	// draws one worker's sample.
+	counts [][]float64
+	kept   []*workerSample
+	draw   func(w int) *workerSample
+}
+
+// newCrowdSamples samples p's workers with draws draws each, seeded with
+// seed, and fits the population (fitPopulation, smoothed by smooth) to at
+// most popWorkers of them, evenly spaced, whose samples are kept.
+func newCrowdSamples(p *Posterior, draws int, seed uint64, smooth float64) *crowdSamples {
+	d := p.Data
+	k := d.NumClasses()
+	counts, r := workerCounts(p)
+	byWorker := d.LabelsByWorker()
+	c := &crowdSamples{counts: counts, kept: make([]*workerSample, d.NumWorkers())}
+	c.draw = func(w int) *workerSample {
+		return sampleWorker(byWorker[w], d.Label, r, counts[w], k, draws, seed, uint64(w))
+	}
+	fitted := spaced(d.NumWorkers(), popWorkers)
+	samples := make([]*workerSample, len(fitted))
+	forWorkers(len(fitted), func(i int) {
+		samples[i] = c.draw(fitted[i])
+		c.kept[fitted[i]] = samples[i]
+	})
+	c.pop = fitPopulation(samples, k, smooth)
+	return c
+}
+
+// sample returns worker w's sample: the kept one, or one drawn now and not
+// kept.
+func (c *crowdSamples) sample(w int) *workerSample {
+	if s := c.kept[w]; s != nil {
+		return s
+	}
+	return c.draw(w)
 }
 
 // forWorkers calls f(w) for w = 0 … n−1 in blocks of 64 on four
