@@ -193,8 +193,9 @@ func TestClassDrawsBlocks(t *testing.T) {
 	}
 }
 
-// TestQuantilesOf checks the quantiles found by selection against those of
-// the sorted values, on samples with ties and without.
+// TestQuantilesOf checks the quantiles found by selection (a few) and by
+// sorting (many) against those of the sorted values, on samples with ties
+// and without.
 func TestQuantilesOf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, c := range []struct {
@@ -212,12 +213,13 @@ func TestQuantilesOf(t *testing.T) {
 			}
 			sorted := slices.Clone(x)
 			slices.Sort(sorted)
-			qs := []float64{0, 0.005, 0.05, 0.25, 0.5, 0.95, 0.975, 1}
-			got := make([]float64, len(qs))
-			quantilesOf(x, qs, got)
-			for i, q := range qs {
-				if want := quantileSorted(sorted, q); got[i] != want {
-					t.Errorf("quantile %v: %v, want %v", q, got[i], want)
+			for _, qs := range [][]float64{{0.05, 0.95}, {0, 0.005, 0.975, 1}, {0, 0.005, 0.05, 0.25, 0.5, 0.95, 0.975, 1}} {
+				got := make([]float64, len(qs))
+				quantilesOf(slices.Clone(x), qs, got)
+				for i, q := range qs {
+					if want := quantileSorted(sorted, q); got[i] != want {
+						t.Errorf("%d quantiles, quantile %v: %v, want %v", len(qs), q, got[i], want)
+					}
 				}
 			}
 		})

@@ -200,15 +200,14 @@ func workerPosterior(s *workerSample, pop *population, k int, counts []float64) 
 	// posterior over the nodes.
 	var coinW float64
 	nodes := make([]float64, coinNodes)
-	tmp := make([]float64, coinNodes)
 	var cum float64
 	for i, c := range pop.comps {
 		v := post[i] / sum
 		if c.form == formCoin {
 			coinW += v
-			lm := coinWeights(s.coin, c.nodes, tmp)
-			for g, x := range tmp {
-				nodes[g] += v * math.Exp(x-lm)
+			lm := s.logMarginal(c, k) // coinWeights' sum, kept by fitPopulation
+			for g, x := range s.coin {
+				nodes[g] += v * math.Exp(x+c.nodes[g]-lm)
 			}
 			continue
 		}
@@ -244,15 +243,18 @@ func workerPosterior(s *workerSample, pop *population, k int, counts []float64) 
 func uniform(src rand.Source) float64 { return float64(src.Uint64()>>11) / (1 << 53) }
 
 // pick returns the first index whose cumulative weight in cdf exceeds u
-// times the last.
+// times the last (by bisection: cdf does not decrease).
 func pick(cdf []float64, u float64) int {
 	u *= cdf[len(cdf)-1]
-	for i, c := range cdf {
-		if u < c {
-			return i
+	lo, hi := 0, len(cdf)-1
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); u < cdf[m] {
+			hi = m
+		} else {
+			lo = m + 1
 		}
 	}
-	return len(cdf) - 1
+	return lo
 }
 
 // draw writes the logarithm of a draw of worker w's matrix into dst: a

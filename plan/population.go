@@ -114,9 +114,11 @@ func fitPopulation(samples []*workerSample, k int, smooth float64) *population {
 	comps := popGrid(k)
 	n := len(comps)
 	// e holds exp(l − top) of every worker and prior, top its largest;
-	// the samples keep l.
+	// the samples keep l. Every worker's entries are its own: the
+	// goroutines do not change them.
 	e := make([]float64, len(samples)*n)
-	for w, s := range samples {
+	forWorkers(len(samples), func(w int) {
+		s := samples[w]
 		l := e[w*n : (w+1)*n]
 		top := math.Inf(-1)
 		for c, p := range comps {
@@ -127,7 +129,7 @@ func fitPopulation(samples []*workerSample, k int, smooth float64) *population {
 		for c := range l {
 			l[c] = math.Exp(l[c] - top)
 		}
-	}
+	})
 	share := make([]float64, n)
 	for c := range share {
 		share[c] = 1 / float64(n)

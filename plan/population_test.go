@@ -190,3 +190,29 @@ func TestFitPopulationShares(t *testing.T) {
 		})
 	}
 }
+
+// TestPick checks pick's bisection against its definition, the first index
+// whose cumulative weight exceeds u times the last, on cumulative weights
+// with zero weights (repeated values) at the start, inside and at the end.
+func TestPick(t *testing.T) {
+	for _, cdf := range [][]float64{
+		{1},
+		{0.5, 1},
+		{0, 0, 0.3, 0.3, 0.3, 0.9, 1, 1},
+		{0.2, 0.2, 0.7, 0.7},
+		{0, 2, 2, 2, 5},
+	} {
+		for _, u := range []float64{0, 1e-12, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.9, 0.999999} {
+			want := len(cdf) - 1
+			for i, c := range cdf {
+				if u*cdf[len(cdf)-1] < c {
+					want = i
+					break
+				}
+			}
+			if got := pick(cdf, u); got != want {
+				t.Errorf("pick(%v, %v) = %d, want %d", cdf, u, got, want)
+			}
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 var flagSeeds = flag.String("flag-seeds", "1:4", "the seeds of TestFlagsFindBadWorkers, first:last")
 
 // fitCrowd simulates the crowd c and fits it (Fit, vb-la-ds).
-func fitCrowd(t *testing.T, c Crowd) (*Simulated, *Posterior) {
+func fitCrowd(t testing.TB, c Crowd) (*Simulated, *Posterior) {
 	t.Helper()
 	s, err := c.Simulate()
 	if err != nil {
