@@ -3,6 +3,7 @@ package plan
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -49,6 +50,19 @@ type IntervalSettings struct {
 	// workers' confusion matrices of a fit of Model (vb-la-ds) to the same
 	// labels; nil means that LabelIntervals makes that fit.
 	Workers WorkerPosterior
+	// Progress, if not nil, is told the steps as they start: done of
+	// total steps finished and the one under way (ClassIntervals: the
+	// crowd's population, every bootstrap simulation, the draws of the
+	// intervals; LabelIntervals: its draws). It does not change the
+	// output.
+	Progress func(done, total int, what string)
+}
+
+// step calls s.Progress, if set.
+func (s *IntervalSettings) step(done, total int, what string) {
+	if s.Progress != nil {
+		s.Progress(done, total, what)
+	}
 }
 
 // Intervals are credible intervals of every task's class posterior.
@@ -108,6 +122,8 @@ func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*In
 		threads = set.Fit.Threads
 	}
 	used := set.Level
+	steps := max(set.Bootstrap, 0) + 2
+	set.step(0, steps, "the crowd's population")
 	base := newPopPosterior(p, set.Draws, set.Seed, popRounds)
 	k := p.Data.NumClasses()
 	if set.Bootstrap > 0 {
@@ -116,6 +132,10 @@ func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*In
 		var all float64
 		world := base.posterior(p)
 		for b := range set.Bootstrap {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			set.step(1+b, steps, fmt.Sprintf("bootstrap simulation %d of %d", b+1, set.Bootstrap))
 			d, truth := simulateFrom(world, set.Seed, uint64(b))
 			q, err := Fit(ctx, d, set.Fit)
 			if err != nil {
@@ -138,6 +158,7 @@ func ClassIntervals(ctx context.Context, p *Posterior, s *IntervalSettings) (*In
 		}
 		used = calibrate(grid, in, all, set.Level)
 	}
+	set.step(steps-1, steps, "the intervals' draws")
 	lo, hi := make([]float64, len(p.Probs)), make([]float64, len(p.Probs))
 	all := spaced(p.Data.NumTasks(), p.Data.NumTasks())
 	forBlocks(len(all), set.Draws*k, func(jlo, jhi int) {

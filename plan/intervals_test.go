@@ -131,6 +131,53 @@ func TestClassIntervalsThreads(t *testing.T) {
 	})
 }
 
+// TestIntervalsProgress checks that ClassIntervals and LabelIntervals tell
+// Progress their steps in order (the population, every bootstrap
+// simulation, the draws; the draws of q_j) and that it does not change
+// their output.
+func TestIntervalsProgress(t *testing.T) {
+	_, p := fitCrowd(t, Crowd{Tasks: 120, Workers: 15, Classes: 3, LabelsPerTask: 4, Seed: 4})
+	var got []string
+	record := func(done, total int, what string) { got = append(got, fmt.Sprintf("%d/%d %s", done, total, what)) }
+	set := IntervalSettings{Seed: 2, Draws: 100, Bootstrap: 2}
+	quiet, err := ClassIntervals(context.Background(), p, &set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Progress = record
+	told, err := ClassIntervals(context.Background(), p, &set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0/4 the crowd's population", "1/4 bootstrap simulation 1 of 2", "2/4 bootstrap simulation 2 of 2", "3/4 the intervals' draws"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ClassIntervals' steps %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(quiet, told) {
+		t.Error("ClassIntervals' output changes with Progress")
+	}
+	r, err := DAModel.Fit(context.Background(), p.Data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	q := IntervalSettings{Seed: 2, Draws: 100, Workers: p.Workers}
+	quiet, err = LabelIntervals(context.Background(), r, &q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Progress = record
+	if told, err = LabelIntervals(context.Background(), r, &q); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0/1 the label distributions' draws"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("LabelIntervals' steps %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(quiet, told) {
+		t.Error("LabelIntervals' output changes with Progress")
+	}
+}
+
 // checkThreads checks that the intervals f returns are the same on one,
 // two and three goroutines, within [0, 1] with lo ≤ hi, and depend on the
 // seed.

@@ -79,6 +79,7 @@ func LabelIntervals(ctx context.Context, r *model.Result, s *IntervalSettings) (
 	if set.Fit != nil {
 		threads = set.Fit.Threads
 	}
+	set.step(0, 1, "the label distributions' draws")
 	lo, hi := qIntervals(p, post, alpha, set.Draws, set.Seed, []float64{set.Level}, threads)
 	return &Intervals{Lo: lo[0], Hi: hi[0], Level: set.Level, Used: set.Level}, nil
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/consensuslab/consensus/data/dataio"
+	"github.com/consensuslab/consensus/internal/progress"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/output"
 	"github.com/consensuslab/consensus/plan"
@@ -21,6 +23,7 @@ func newNextCmd() *cobra.Command {
 	var set plan.Settings
 	var fs plan.FlagSettings
 	var threads int
+	var quiet bool
 	c := &cobra.Command{
 		Use:   "next [LABELS]",
 		Short: "Choose the tasks to label next, and flag spammers and adversaries",
@@ -66,7 +69,11 @@ confusion matrix's diagonal; 1/K for a spammer) with accuracy_lo and
 accuracy_hi (the --level credible interval), p_spammer (the posterior
 probability that its labels do not depend on the true class), p_adversarial
 (that it is worse than chance) and flag ("spammer" or "adversarial" at
-posterior 0.5 or more, else "none").`,
+posterior 0.5 or more, else "none").
+
+A run that takes more than a second shows its steps on stderr (a progress
+bar on a terminal, a log line every few seconds otherwise); --quiet
+silences them.`,
 		Example: `  consensus next --dataset rte --budget 50
   consensus next --input labels.csv --budget 1000 --output next.csv --workers flags.csv
   consensus next --input labels.csv --budget 200 --pool available.csv --per-worker 20 --output pairs.csv`,
@@ -121,7 +128,13 @@ posterior 0.5 or more, else "none").`,
 			if err := checkFitMemory(plan.Model, d, nil, in.maxMemory); err != nil {
 				return err
 			}
-			res, err := plan.Model.Fit(cmd.Context(), d, &model.Settings{Threads: threads})
+			var bar *progress.Reporter
+			if !quiet {
+				bar = progress.New("next")
+			}
+			finish := sync.OnceFunc(bar.Finish)
+			defer finish()
+			res, err := plan.Model.Fit(cmd.Context(), d, &model.Settings{Threads: threads, Progress: bar.Update})
 			if err != nil {
 				return err
 			}
@@ -139,6 +152,7 @@ posterior 0.5 or more, else "none").`,
 			}
 			files := []output.File{output.TableFile(out, ofmt, pt)}
 			if workers != "" {
+				bar.Step(0, 1, "worker flags")
 				flags, err := plan.Flags(p, &fs)
 				if err != nil {
 					return err
@@ -156,18 +170,19 @@ posterior 0.5 or more, else "none").`,
 				}
 				var iv *plan.Intervals
 				if level > 0 {
-					if iv, err = plan.ClassIntervals(cmd.Context(), p, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}}); err != nil {
+					if iv, err = plan.ClassIntervals(cmd.Context(), p, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}, Progress: bar.Step}); err != nil {
 						return err
 					}
 				}
 				var q *model.Result
 				var qiv *plan.Intervals
 				if dist {
-					if q, err = plan.DAModel.Fit(cmd.Context(), d, &model.Settings{Threads: threads}); err != nil {
+					bar.Step(0, 1, "fitting "+plan.DAModel.Name())
+					if q, err = plan.DAModel.Fit(cmd.Context(), d, &model.Settings{Threads: threads, Progress: bar.Update}); err != nil {
 						return err
 					}
 					if level > 0 {
-						if qiv, err = plan.LabelIntervals(cmd.Context(), q, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}, Workers: p.Workers}); err != nil {
+						if qiv, err = plan.LabelIntervals(cmd.Context(), q, &plan.IntervalSettings{Level: level, Seed: fs.Seed, Fit: &model.Settings{Threads: threads}, Workers: p.Workers, Progress: bar.Step}); err != nil {
 							return err
 						}
 					}
@@ -178,9 +193,11 @@ posterior 0.5 or more, else "none").`,
 				}
 				files = append(files, output.TableFile(tasks, ofmt, tt))
 			}
+			bar.Step(0, 1, "writing")
 			if err := output.WriteFiles(cmd.Context(), files...); err != nil {
 				return err
 			}
+			finish()
 			fmt.Fprintf(cmd.ErrOrStderr(), "next: %d of %d tasks chosen (budget %d, stop at confidence %g)\n", len(picks), d.NumTasks(), set.Budget, set.Stop)
 			return nil
 		},
@@ -201,5 +218,6 @@ posterior 0.5 or more, else "none").`,
 	fl.Float64Var(&fs.Level, "level", 0.9, "credible level of the workers' accuracy intervals")
 	fl.Uint64Var(&fs.Seed, "seed", 1, "seed of the posterior draws behind the workers' and the tasks' intervals")
 	fl.IntVar(&threads, "threads", 0, "goroutines of the fit (0: all cores); the output does not depend on it")
+	fl.BoolVarP(&quiet, "quiet", "q", false, "no progress on stderr")
 	return c
 }

@@ -75,9 +75,12 @@ func TestNextCLI(t *testing.T) {
 	}
 
 	// Every task with intervals: lo ≤ hi within [0, 1].
-	r = runIn(t, dir, "", "next", "--dataset", "temp", "--budget", "5", "--output", "n.csv", "--tasks", "tasks.csv", "--intervals", "0.9", "--distribution")
+	r = runIn(t, dir, "", "next", "--dataset", "temp", "--budget", "5", "--output", "n.csv", "--tasks", "tasks.csv", "--intervals", "0.9", "--distribution", "--quiet")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if want := "next: 5 of 462 tasks chosen (budget 5, stop at confidence 0.99)\n"; r.stderr != want {
+		t.Errorf("--quiet: stderr %q, want only %q", r.stderr, want)
 	}
 	tasks := readCSV(t, filepath.Join(dir, "tasks.csv"))
 	if len(tasks) != 463 || strings.Join(tasks[0], ",") != "task,labels,label,confidence,gain,p_change,p_1,p_1_lo,p_1_hi,p_2,p_2_lo,p_2_hi,q_1,q_1_lo,q_1_hi,q_2,q_2_lo,q_2_hi" {
