@@ -34,7 +34,7 @@ type IntervalSettings struct {
 	// Bootstrap is the number of data sets simulated from the fit to
 	// calibrate the level (see ClassIntervals); zero means 10 for data of
 	// up to 10⁵ labels and 10⁶ over the number of labels above (at least
-	// one), so that the calibration sees about 10⁶ simulated labels;
+	// three), so that the calibration sees about 10⁶ simulated labels;
 	// negative means none. Every simulation costs about what the
 	// intervals of the data do (a fit, the population's three rounds of
 	// draws of every worker, and the draws of at most 5000 tasks), so the
@@ -193,9 +193,12 @@ func spaced(n, m int) []int {
 }
 
 // defaultBootstrap returns the default number of bootstrap data sets for
-// data of n labels: min(10, 10⁶/n), at least 1.
+// data of n labels: min(10, 10⁶/n), at least 3. The simulations' spread
+// limits the calibration: on crowds of 60,000 tasks (1.8·10⁵ labels, K =
+// 2 and 5, seeds 1 and 2) the intervals calibrated by one simulation
+// covered 0.5 to 3.0 points more than those calibrated by eight.
 func defaultBootstrap(n int) int {
-	return max(1, min(10, 1_000_000/max(n, 1)))
+	return max(3, min(10, 1_000_000/max(n, 1)))
 }
 
 // levelGrid returns the levels the calibration tries, in increasing order:

@@ -52,7 +52,7 @@ class, vb-la-ds's output); with --intervals LEVEL also p_<class>_lo and
 p_<class>_hi, credible intervals at that level of how the class posterior
 varies with what is known of the workers, the level calibrated by a
 parametric bootstrap (simulations from the fit, refitted: 10, fewer above
-10⁵ labels) so that the intervals cover at the level asked (see
+10⁵ labels, at least 3) so that the intervals cover at the level asked (see
 docs/planning.md); --seed seeds it. --distribution also fits vb-da-ds and
 adds q_<class>, every task's label distribution (the posterior mean of
 q_j), with q_<class>_lo and q_<class>_hi under --intervals: the posterior of
