@@ -34,7 +34,7 @@ type IntervalSettings struct {
 	// Bootstrap is the number of data sets simulated from the fit to
 	// calibrate the level (see ClassIntervals); zero means 10 for data of
 	// up to 10⁵ labels and 10⁶ over the number of labels above (at least
-	// three), so that the calibration sees about 10⁶ simulated labels;
+	// three), so that the calibration sees 10⁶ simulated labels or more;
 	// negative means none. Every simulation costs about what the
 	// intervals of the data do (a fit, the population's three rounds of
 	// draws of every worker, and the draws of at most 5000 tasks), so the
