@@ -205,7 +205,7 @@ func workerPosterior(s *workerSample, pop *population, k int, counts []float64) 
 		v := post[i] / sum
 		if c.form == formCoin {
 			coinW += v
-			lm := s.logMarginal(c, k) // coinWeights' sum, kept by fitPopulation
+			lm := s.logMarginal(c, k) // coinWeights' sum: kept by fitPopulation for its samples
 			for g, x := range s.coin {
 				nodes[g] += v * math.Exp(x+c.nodes[g]-lm)
 			}
