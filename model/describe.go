@@ -261,10 +261,3 @@ func DescribeName(name string) (Capabilities, bool) {
 	}
 	return Capabilities{}, false
 }
-
-// Solved reports whether r comes from an iterative fit of a parameter
-// vector (maximum likelihood, HDA or variational Bayes), whose solver
-// statistics Method, Iterations, Evaluations, LogLikelihood and Status
-// describe; false for the closed-form and heuristic estimators (rfe, mv,
-// the Crowd-Kit methods), which have no parameter vector.
-func (r *Result) Solved() bool { return r.Params != nil }

@@ -29,7 +29,8 @@ type Result struct {
 	// LogLikelihood is the log-likelihood of the data at the fitted
 	// parameters (eq. 1 or eq. 3 of the paper); zero for RFE.
 	LogLikelihood float64
-	// Params is the fitted parameter vector (nil for RFE).
+	// Params is the fitted parameter vector of an iterative fit; nil for
+	// the closed-form and heuristic estimators (see Solved).
 	Params []float64
 	// Method is the name of the solver used.
 	Method string
@@ -55,6 +56,13 @@ type Result struct {
 	view  NoiseView // the fitted noise model of a fit without obj
 	once  sync.Once // sets obj's parameters to Params, for the methods below
 }
+
+// Solved reports whether r comes from an iterative fit of a parameter
+// vector (maximum likelihood, HDA or variational Bayes), whose solver
+// statistics Method, Iterations, Evaluations, LogLikelihood and Status
+// describe; false for the closed-form and heuristic estimators (rfe, mv,
+// the Crowd-Kit methods), which have no parameter vector.
+func (r *Result) Solved() bool { return r.Params != nil }
 
 // NoiseView is what a result reads from its fitted noise model: the
 // conditional distributions and the worker parameters. An estimator

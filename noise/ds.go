@@ -391,6 +391,7 @@ func (DS) Info() Info {
 		LearnPrior:     true,
 		Solver:         "em",
 		ConjugatePrior: "Dirichlet priors on the confusion rows",
+		ConfusionRows:  true,
 	}
 }
 

@@ -195,6 +195,14 @@ type Info struct {
 	// Conjugate model, such as "Dirichlet priors on the confusion rows";
 	// empty for a model that is not conjugate.
 	ConjugatePrior string
+
+	// ConfusionRows is true for a model whose worker is a full confusion
+	// matrix, one row P(y | z) per true class (Dawid-Skene's): the worker
+	// of EBCC's subtypes. The default variational fit of such a model
+	// challenges its answer with EBCC's (package model/vb); with fewer
+	// numbers a worker (one-coin, GLAD), pairs of workers agree beyond
+	// independence on most crowds and the challenge would fire on noise.
+	ConfusionRows bool
 }
 
 // Describer is a noise model that declares its Info. The registry of

@@ -204,6 +204,19 @@ func (c Settings) withDefaults() Settings {
 }
 
 // check returns an error if c, with defaults, is not a valid simulation.
+// sampler returns what draws the true noise parameters: Params where it
+// is set, the noise model's own noise.Sampler otherwise.
+func (c Settings) sampler() (noise.Sampler, error) {
+	if c.Params != nil {
+		return c.Params, nil
+	}
+	s, ok := c.Noise.(noise.Sampler)
+	if !ok {
+		return nil, fmt.Errorf("sim: noise model %s cannot sample parameters", c.Noise.Name())
+	}
+	return s, nil
+}
+
 func (c Settings) check() error {
 	if c.Tasks < 0 || c.Workers < 0 || c.Classes < 2 || c.Classes > data.MaxClasses {
 		return fmt.Errorf("sim: invalid sizes: %d tasks, %d workers, %d classes", c.Tasks, c.Workers, c.Classes)

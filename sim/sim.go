@@ -77,12 +77,9 @@ func Simulate(c Settings) (*data.Dataset, *Truth, error) {
 	if err := noise.CheckClasses(c.Noise, c.Classes); err != nil {
 		return nil, nil, fmt.Errorf("sim: %w", err)
 	}
-	var sampler noise.Sampler = c.Params
-	if c.Params == nil {
-		var ok bool
-		if sampler, ok = c.Noise.(noise.Sampler); !ok {
-			return nil, nil, fmt.Errorf("sim: noise model %s cannot sample parameters", c.Noise.Name())
-		}
+	sampler, err := c.sampler()
+	if err != nil {
+		return nil, nil, err
 	}
 	gen, ok := c.Latent.(latent.Generator)
 	if !ok {

@@ -35,10 +35,9 @@ func variational(n noise.Describer) []model.Entry {
 		shared = sp.WithSharedPrior()
 		workers = info.Summary + " with a Dirichlet prior shared by the workers, by empirical Bayes"
 	}
-	// Only vb-ds challenges its answer: with one accuracy a worker
-	// (vb-onecoin) or GLAD's abilities, pairs agree beyond independence on
-	// most crowds, and EBCC's rows are Dawid-Skene's.
-	_, challenge := n.(noise.DS)
+	// Only a model of confusion rows (vb-ds) challenges its answer with
+	// EBCC's: see noise.Info.ConfusionRows.
+	challenge := info.ConfusionRows
 	both := workers + ", variational Bayes: the true class with its calibrated posterior (LA), and the label distribution q_j given the workers"
 	return []model.Entry{
 		{
