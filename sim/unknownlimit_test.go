@@ -218,7 +218,8 @@ func gridCrowd(k, n int, seed uint64) Settings {
 }
 
 // TestUnknownWorkerLimit prints, on the DS crowds of the grid of
-// docs/choosing-a-model.md (a subtest a cell, k<K>-n<labels>), the Bayes
+// docs/choosing-a-model.md (a subtest a cell, k<K>-n<labels>) and of the
+// sparse-many regime (ten classes, two labels a task), the Bayes
 // limit (the true class's posterior under every worker's true confusion
 // matrix) beside the limit of a consensus that knows only how the matrices
 // are drawn (unknownWorkerPosterior), the spread of its chains' accuracies
@@ -229,12 +230,28 @@ func TestUnknownWorkerLimit(t *testing.T) {
 		t.Skip("run with -unknown-limit")
 	}
 	run := oracleRun{Chains: 4, Burn: *unknownSweeps / 4, Sweeps: *unknownSweeps}
-	for _, cell := range []struct{ k, n int }{{2, 3}, {5, 3}, {10, 3}, {5, 5}} {
-		t.Run(fmt.Sprintf("k%d-n%d", cell.k, cell.n), func(t *testing.T) {
+	type cell struct {
+		name  string
+		k     int
+		crowd func(seed uint64) Settings
+	}
+	var cells []cell
+	for _, c := range []struct{ k, n int }{{2, 3}, {5, 3}, {10, 3}, {5, 5}} {
+		cells = append(cells, cell{fmt.Sprintf("k%d-n%d", c.k, c.n), c.k, func(seed uint64) Settings { return gridCrowd(c.k, c.n, seed) }})
+	}
+	cells = append(cells, cell{"sparse-many", 10, func(seed uint64) Settings {
+		c, err := Regime("sparse-many", seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}})
+	for _, cell := range cells {
+		t.Run(cell.name, func(t *testing.T) {
 			t.Logf("seed\tbayes acc\tbayes ece\toracle acc\toracle ece\tchains' acc min..max\tmajority acc")
 			var bayes, oracle, be, oe float64
 			for seed := uint64(1); seed <= 3; seed++ {
-				d, tr := mustSimulate(t, gridCrowd(cell.k, cell.n, seed))
+				d, tr := mustSimulate(t, cell.crowd(seed))
 				gold := tr.Gold()
 				_, ba, bEce := bayesScores(t, d, tr, cell.k)
 				run.Seed = seed<<32 | *unknownRNG
