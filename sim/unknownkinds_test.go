@@ -541,10 +541,18 @@ type kindCrowd struct {
 	c          Settings
 }
 
-// kindCrowds returns the crowds of TestUnknownKindLimit with seed.
+// kindCrowds returns the crowds of TestUnknownKindLimit with seed: five
+// light crowds (A to E) and the spammers and adversarial regimes.
 func kindCrowds(seed uint64) []kindCrowd {
 	ds := func(s Settings) Settings {
 		s.Noise, s.Latent, s.Seed = noise.DS{}, latent.LA{}, seed
+		return s
+	}
+	regime := func(name string) Settings {
+		s, err := Regime(name, seed)
+		if err != nil {
+			panic(err)
+		}
 		return s
 	}
 	return []kindCrowd{
@@ -558,6 +566,8 @@ func kindCrowds(seed uint64) []kindCrowd {
 			ds(Settings{Classes: 3, LabelsPerTask: 2, Workers: 200, Tasks: 3000, Activity: 0.5, Spammers: 0.2, Params: DSParams{ErrorDecay: 1}})},
 		{"E", "--classes 3 --labels-per-object 3 --workers 1000 --objects 4000 --activity 0.5 --spammers 0.2 --adversaries 0.1",
 			ds(Settings{Classes: 3, LabelsPerTask: 3, Workers: 1000, Tasks: 4000, Activity: 0.5, Spammers: 0.2, Adversaries: 0.1})},
+		{"spammers", "--regime spammers", regime("spammers")},
+		{"adversarial", "--regime adversarial", regime("adversarial")},
 	}
 }
 
@@ -579,7 +589,7 @@ func kindRecovery(kinds []float64, truth []Kind, want Kind) (hit, reject float64
 }
 
 // TestUnknownKindLimit prints, on the crowds with spammers (and
-// adversaries) of kindCrowds (a subtest each, A to E), over seeds 1 to 3,
+// adversaries) of kindCrowds (a subtest each), over seeds 1 to 3,
 // the Bayes limit beside the limit of a consensus that knows the crowd's
 // population but not its workers (kindOraclePosterior), the spread of its
 // chains' accuracies, majority vote's accuracy, and how well the oracle
