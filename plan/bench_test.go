@@ -29,6 +29,18 @@ func BenchmarkClassIntervals(b *testing.B) {
 	}
 }
 
+// BenchmarkClassIntervalsK10 measures ClassIntervals on a crowd of ten
+// classes: 5000 tasks, 5 labels a task, 100 workers (2.5·10⁴ labels).
+func BenchmarkClassIntervalsK10(b *testing.B) {
+	_, p := fitCrowd(b, Crowd{Tasks: 5000, Workers: 100, Classes: 10, LabelsPerTask: 5, Spammers: 0.1, Adversaries: 0.05})
+	b.ResetTimer()
+	for range b.N {
+		if _, err := ClassIntervals(context.Background(), p, &IntervalSettings{Level: 0.9, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkLabelIntervals measures LabelIntervals (the prior of q_j and
 // the importance sampling of every task's q_j) on the crowd of
 // BenchmarkFlags, given its vb-da-ds fit and vb-la-ds's workers.

@@ -377,33 +377,50 @@ func classDraws(p *Posterior, pp *popPosterior, draws int, seed uint64, tasks []
 	return lo, hi
 }
 
-// selectQuantiles is the most quantiles quantilesOf finds by selection:
-// beyond it, sorting the values once is faster.
-const selectQuantiles = 4
-
 // quantilesOf writes the qs-quantiles of x (qs in increasing order) into
 // out, each interpolated linearly between order statistics as
-// quantileSorted does: by selection for up to selectQuantiles of them,
-// else by sorting x; x is reordered.
+// quantileSorted does; x is reordered. It puts in order only the ranks
+// the quantiles read, in runs: every run is placed by two selections
+// (nth) and sorted between them, and two runs closer than a quarter of the
+// values left are read as one. The bootstrap's eighteen quantiles of 400
+// draws read ranks 1-40 and 359-399: two sorted runs of about 40 values
+// against one sort of all 400.
 func quantilesOf(x, qs, out []float64) {
-	if len(qs) > selectQuantiles {
-		slices.Sort(x)
-		for i, q := range qs {
-			out[i] = quantileSorted(x, q)
+	n := len(x)
+	if n == 0 {
+		for i := range qs {
+			out[i] = math.NaN()
 		}
 		return
 	}
-	from := 0
-	for i, q := range qs {
-		h := q * float64(len(x)-1)
-		r := min(int(h), len(x)-1)
-		nth(x[from:], r-from)
-		from = r
-		v := x[r]
-		if r+1 < len(x) {
-			v += (h - float64(r)) * (slices.Min(x[r+1:]) - v)
+	rank := func(q float64) int { return min(int(q*float64(n-1)), n-1) }
+	from := 0 // x[:from] is settled: no rank from on is below it
+	for i := 0; i < len(qs); {
+		// The run of ranks [a, b] that quantiles i … e−1 read.
+		a := rank(qs[i])
+		b := min(a+1, n-1)
+		e := i + 1
+		for ; e < len(qs); e++ {
+			r := rank(qs[e])
+			if r-b > (n-from)/4 {
+				break
+			}
+			b = max(b, min(r+1, n-1))
 		}
-		out[i] = v
+		if a-from <= (n-from)/4 {
+			a = from
+		}
+		if a = max(a, from); a <= b {
+			nth(x[from:], a-from)
+			if b > a {
+				nth(x[a+1:], b-a-1)
+				slices.Sort(x[a+1 : b])
+			}
+			from = b + 1
+		}
+		for ; i < e; i++ {
+			out[i] = quantileSorted(x, qs[i])
+		}
 	}
 }
 

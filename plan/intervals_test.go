@@ -240,9 +240,10 @@ func TestClassDrawsBlocks(t *testing.T) {
 	}
 }
 
-// TestQuantilesOf checks the quantiles found by selection (a few) and by
-// sorting (many) against those of the sorted values, on samples with ties
-// and without.
+// TestQuantilesOf checks quantilesOf against the quantiles of the sorted
+// values, on samples with ties and without: a few quantiles, the
+// bootstrap's grid at levels 0.9 and 0.5 (runs of ranks at both ends),
+// quantiles at every rank, and random sets.
 func TestQuantilesOf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, c := range []struct {
@@ -260,7 +261,29 @@ func TestQuantilesOf(t *testing.T) {
 			}
 			sorted := slices.Clone(x)
 			slices.Sort(sorted)
-			for _, qs := range [][]float64{{0.05, 0.95}, {0, 0.005, 0.975, 1}, {0, 0.005, 0.05, 0.25, 0.5, 0.95, 0.975, 1}} {
+			sets := [][]float64{{0.05, 0.95}, {0, 0.005, 0.975, 1}, {0, 0.005, 0.05, 0.25, 0.5, 0.95, 0.975, 1}, {0.3, 0.3, 0.30001}}
+			for _, level := range []float64{0.9, 0.5} {
+				var qs []float64
+				for _, l := range levelGrid(level) {
+					qs = append(qs, (1-l)/2, (1+l)/2)
+				}
+				slices.Sort(qs)
+				sets = append(sets, qs)
+			}
+			every := make([]float64, c.n+1)
+			for i := range every {
+				every[i] = float64(i) / float64(c.n)
+			}
+			sets = append(sets, every)
+			for range 20 {
+				qs := make([]float64, 1+rng.IntN(12))
+				for i := range qs {
+					qs[i] = rng.Float64()
+				}
+				slices.Sort(qs)
+				sets = append(sets, qs)
+			}
+			for _, qs := range sets {
 				got := make([]float64, len(qs))
 				quantilesOf(slices.Clone(x), qs, got)
 				for i, q := range qs {
