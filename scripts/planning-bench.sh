@@ -16,7 +16,7 @@
 #             or FIRST to LAST
 #   speed     CPU seconds of fit, next, next --workers, next --intervals and
 #             next --intervals --distribution on 10⁶ simulated labels, and of
-#             next --intervals on 10⁵
+#             next --intervals on 10⁵ (K = 2) and 2.5·10⁴ (K = 10)
 #   scripts/planning-bench.sh [savings|ask [PLOTS_DIR [planbench flags...]] | coverage [FIRST LAST [CONC]] | flags [FIRST LAST] | oracle [FIRST LAST] | speed | all]
 # With no argument, or a directory as the first, it runs savings as before.
 set -euo pipefail
@@ -66,6 +66,11 @@ speed() {
 	run="next --input mid.csv --budget 10 -o next.csv --tasks t.csv --intervals 0.9"
 	# shellcheck disable=SC2086
 	(cd "$tmp" && /usr/bin/time -f "| \`consensus $run\` (10⁵ labels) | %U | %M |" ./consensus $run 2>&1 >/dev/null | tail -1)
+	# At K = 10 a worker's draw is a 10×10 matrix and a task's 10 classes.
+	"$tmp/consensus" simulate --model la-ds --classes 10 --objects 5000 --workers 100 --labels-per-object 5 --accuracy 0.6:0.9 --seed 1 --output "$tmp/k10.csv" 2>/dev/null
+	run="next --input k10.csv --budget 10 -o next.csv --tasks t.csv --intervals 0.9"
+	# shellcheck disable=SC2086
+	(cd "$tmp" && /usr/bin/time -f "| \`consensus $run\` (2.5·10⁴ labels, K = 10) | %U | %M |" ./consensus $run 2>&1 >/dev/null | tail -1)
 }
 
 case "$part" in
