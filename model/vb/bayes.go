@@ -227,7 +227,7 @@ func (b Bayes) fitFrom(ctx context.Context, d *data.Dataset, set model.Settings,
 		// posterior is given instead (TestDefaultSingleLabels).
 		if fixed := sp.WithFixedPrior(); fixed != b.Noise {
 			b.Noise = fixed
-			note = ", the workers' prior fixed (no task has labels of two workers)"
+			note = ", the workers' prior fixed"
 		}
 	} else if pp, ok := b.Noise.(noise.PatternPriorer); ok && !d.Tripled() && d.NumClasses() == 2 {
 		// Most labels are on tasks of one or two workers, which do not

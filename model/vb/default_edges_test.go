@@ -1,6 +1,7 @@
 package vb_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,37 +14,66 @@ import (
 	"github.com/consensuslab/consensus/sim"
 )
 
-// TestDefaultSingleLabels checks the default model where no task has labels
-// of two workers (2,000 tasks of one-coin workers, one label each): nothing
-// tells a worker's accuracy from the prior, and the prior learned from the
-// workers ran to certainty (every label 0.9995 sure, ECE 0.27). The default
-// keeps the fixed prior and says so; it reads each label by its worker
-// without that label (cavityTruth), which vb-la-ds counts twice, and is
-// better calibrated than vb-la-ds with as many right labels.
+// TestDefaultSingleLabels checks the default model and vb-la-ds where no
+// task has labels of two workers (one label a task): nothing tells a
+// worker's accuracy from the prior, nor the class prior from the workers'
+// noise. A prior learned from the workers ran to certainty (every label
+// 0.9995 sure, ECE 0.27), and a learned class prior ran to one class: on
+// 50 Dawid-Skene workers of 60 labels each, every task class 0 (accuracy
+// 0.499 against majority vote's 0.820). The default keeps the workers'
+// fixed prior and, as vb-la-ds, holds the class prior uniform, and says
+// so: its labels are the votes. Its probabilities are never surer than
+// the votes are right, but under-confident: with classes of 80% and 20%,
+// tasks right 85% of the time get 0.55-0.8 (ECE 0.26), as the uniform
+// prior reads the many labels of one class as partly the workers' noise.
 func TestDefaultSingleLabels(t *testing.T) {
 	const k = 2
-	c := sim.Settings{Tasks: 2000, Workers: 20, LabelsPerTask: 1, Classes: k,
-		Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}
-	gold, _, fits := fitSim(t, c, model.DefaultModel, "vb-la-ds")
-	def, la := fits[model.DefaultModel], fits["vb-la-ds"]
-	ece := must(metrics.ECE(def.Probs, k, gold, 10))
-	laECE := must(metrics.ECE(la.Probs, k, gold, 10))
-	acc := must(metrics.Accuracy(def.Probs, k, gold, 1))
-	laAcc := must(metrics.Accuracy(la.Probs, k, gold, 1))
-	t.Logf("default: %s; accuracy %.4f, ECE %.4f (vb-la-ds %.4f, %.4f)", def.Method, acc, ece, laAcc, laECE)
-	if !strings.Contains(def.Method, "prior fixed") {
-		t.Errorf("the summary does not say that the prior is fixed: %q", def.Method)
-	}
-	if ece > 0.05 || ece > laECE {
-		t.Errorf("ECE %.4f, want at most 0.05 and vb-la-ds's %.4f", ece, laECE)
-	}
-	if acc < laAcc-0.002 {
-		t.Errorf("accuracy %.4f, below vb-la-ds's %.4f", acc, laAcc)
-	}
-	for i, p := range def.Probs {
-		if p < vb.TruthFloor/k {
-			t.Fatalf("probability %d is %g, below the floor %g", i, p, vb.TruthFloor/k)
-		}
+	for _, tc := range []struct {
+		name string
+		c    sim.Settings
+		ece  float64 // the default's ECE at most
+	}{
+		{"one-coin", sim.Settings{Tasks: 2000, Workers: 20, LabelsPerTask: 1, Classes: k,
+			Noise: noise.OneCoin{}, Latent: latent.LA{}, Seed: 1}, 0.05},
+		{"ds", sim.Settings{Tasks: 3000, Workers: 50, LabelsPerTask: 1, Classes: k,
+			Noise: noise.DS{}, Latent: latent.LA{}, Seed: 3,
+			Params: sim.DSParams{Diag: []sim.Range{{Lo: 0.7, Hi: 0.95}}}}, 0.1},
+		{"ds-imbalanced", sim.Settings{Tasks: 3000, Workers: 50, LabelsPerTask: 1, Classes: k,
+			ClassPrior: []float64{0.8, 0.2}, Noise: noise.DS{}, Latent: latent.LA{}, Seed: 3,
+			Params: sim.DSParams{Diag: []sim.Range{{Lo: 0.7, Hi: 0.95}}}}, 0.3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gold, _, fits := fitSim(t, tc.c, model.DefaultModel, "vb-la-ds", "mv")
+			def := fits[model.DefaultModel]
+			acc := func(name string) float64 { return must(metrics.Accuracy(fits[name].Probs, k, gold, 1)) }
+			ece := must(metrics.ECE(def.Probs, k, gold, 10))
+			t.Logf("default: %s; accuracy %.4f, ECE %.4f (vb-la-ds %.4f, mv %.4f)", def.Method, acc(model.DefaultModel), ece, acc("vb-la-ds"), acc("mv"))
+			for _, want := range []string{"workers' prior fixed", "class prior held uniform"} {
+				if !strings.Contains(def.Method, want) {
+					t.Errorf("the summary does not say %q: %q", want, def.Method)
+				}
+			}
+			if ece > tc.ece {
+				t.Errorf("ECE %.4f, want at most %v", ece, tc.ece)
+			}
+			var conf float64
+			for j := range len(def.Probs) / k {
+				conf += slices.Max(def.Probs[j*k:(j+1)*k]) / float64(len(def.Probs)/k)
+			}
+			if a := acc(model.DefaultModel); conf > a+0.02 {
+				t.Errorf("mean confidence %.4f, above the accuracy %.4f", conf, a)
+			}
+			for _, name := range []string{model.DefaultModel, "vb-la-ds"} {
+				if a, m := acc(name), acc("mv"); a < m-0.002 {
+					t.Errorf("%s: accuracy %.4f, below majority vote's %.4f", name, a, m)
+				}
+			}
+			for i, p := range def.Probs {
+				if p < vb.TruthFloor/k {
+					t.Fatalf("probability %d is %g, below the floor %g", i, p, vb.TruthFloor/k)
+				}
+			}
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
+	"gonum.org/v1/gonum/floats"
 )
 
 // vbLA is the latent label assumption in a variational fit (IBCC when the
@@ -25,15 +26,13 @@ type vbLA struct {
 	post  []float64 // ν' = ν + Σ_j ρ_j
 	elogp []float64 // E[log p_z] under Dirichlet(ν')
 	rho   []float64 // J×K
-	// generic makes every K take the generic loop on the noise model's
-	// Prob and Accumulate instead of the scalar forms of vb_la_gen.go
-	// for K = 2, 3 and 4, objectsK and objectsKTable, and objectsTable on
-	// the table for K > 4 (for the test that compares them).
-	generic bool
-	// untabled makes them take objectsK, or the generic loop, on the noise
-	// model's Prob and Accumulate instead of objectsKTable or objectsTable
-	// on its table (for the test).
-	untabled bool
+	// generic makes every K take the generic loop on the noise model's Prob
+	// and Accumulate instead of vb_la_gen.go's scalar forms (K ≤ 4) and the
+	// tables; untabled the scalar forms without the tables (for the tests).
+	generic, untabled bool
+	// uniform holds the class prior uniform where no two workers label one
+	// task, which leaves it unidentified (a learned one ran to one class).
+	uniform bool
 }
 
 // newVBLA returns the LA side on d with the objects of gold (nil: none)
@@ -42,7 +41,7 @@ type vbLA struct {
 // prior.
 func newVBLA(d *data.Dataset, gold []int) *vbLA {
 	k := d.NumClasses()
-	return &vbLA{d: d, k: k, gold: gold, post: make([]float64, k), elogp: make([]float64, k), rho: mem.Make[float64](d.NumTasks() * k)}
+	return &vbLA{d: d, k: k, gold: gold, post: make([]float64, k), elogp: make([]float64, k), rho: mem.Make[float64](d.NumTasks() * k), uniform: !d.Crossed()}
 }
 
 // goldOf returns the known class of object j, or -1.
@@ -174,6 +173,10 @@ func (v *vbLA) global(chunks []vbChunk) {
 			v.post[z] += x
 		}
 	}
+	if t := floats.Sum(v.post) / float64(v.k); v.uniform {
+		floats.Scale(0, v.post)
+		floats.AddConst(t, v.post)
+	}
 	num.DirichletExpLog(v.elogp, v.post)
 }
 
@@ -193,6 +196,9 @@ func (v *vbLA) setGlobals(x []float64) float64 {
 func (v *vbLA) output(probs []float64)         { copy(probs, v.rho) }
 func (v *vbLA) params(dst []float64) []float64 { return append(dst, v.post...) }
 func (v *vbLA) describe() string {
+	if v.uniform {
+		return "class prior held uniform (no task has labels of two workers)"
+	}
 	return fmt.Sprintf("class prior Dirichlet(1) with posterior mean %s", fitting.FmtVec(normalised(v.post)))
 }
 
