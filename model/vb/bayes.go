@@ -13,6 +13,7 @@ import (
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/ebcc"
+	"github.com/consensuslab/consensus/model/internal/temper"
 	"github.com/consensuslab/consensus/noise"
 )
 
@@ -65,7 +66,7 @@ type Bayes struct {
 	Latent latent.Assumption
 	// Both, under LA, gives both answers of the default model (vb-X, such
 	// as vb-ds): the posterior of the true class of the LA fit, calibrated
-	// without gold (temperTruth), in Result.Probs, and every object's
+	// without gold (temper.Truth), in Result.Probs, and every object's
 	// label distribution q_j ~ Dirichlet(1/2, …, 1/2) given the fitted
 	// workers, its posterior mean, in Result.Distribution.
 	Both bool
@@ -415,7 +416,7 @@ func checkGold(gold []int, d *data.Dataset) error {
 const AmbiguousTemper = 0.7
 
 // fitTruth fits the form that gives both answers (Both): the LA fit, its
-// true-class posterior calibrated by temperTruth, and every task's label
+// true-class posterior calibrated by temper.Truth, and every task's label
 // distribution. The fit is redone with a fixed prior where the learned
 // one misleads it (pairsFallback, unvotedFallback, and cavity empirical
 // Bayes rejected by cavityPriors). Where the labels ask for it the true class's posterior is
@@ -495,12 +496,12 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		truth = trap(r.Probs)
 	case ambNet > 0:
 		truth, probs = amb()
-		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
+		tau = temper.Truth(d, probs, b.Gold, cond, workerOnly, TruthFloor)
 	case held != nil:
-		tau = temperTruth(d, probs, b.Gold, held, false)
+		tau = temper.Truth(d, probs, b.Gold, held, false, TruthFloor)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	default:
-		tau = temperTruth(d, probs, b.Gold, cond, workerOnly)
+		tau = temper.Truth(d, probs, b.Gold, cond, workerOnly, TruthFloor)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	}
 	if b.Challenge && b.Gold == nil && set.Start == nil && (flagged || len(shared.OneCoinPairs(d)) > 0) {

@@ -195,7 +195,7 @@ func settledWithin(last, next []float64, tol float64) bool {
 
 // heldOut returns the conditional of every label's worker without the
 // label (noise.CavityProber, at the LA fit's posteriors probs) as
-// temperTruth reads it: for worker w on task j, P^{−i}(y_i | z) of its
+// temper.Truth reads it: for worker w on task j, P^{−i}(y_i | z) of its
 // label i at p[y_i] (the other entries of p are not written). The
 // criterion then predicts each label from its task's posterior without
 // it and from its worker without it, both of which the cavity posterior

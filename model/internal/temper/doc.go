@@ -3,6 +3,7 @@
 // predicted from the task's posterior without it, raised to the power τ,
 // and τ maximises the sum of the logarithms of these predictions (Best),
 // held at 1 unless it gains more than the Bayesian information criterion's
-// price of one parameter; Rows applies it. Package vb builds the held-out
-// rows (its temperTruth, and ambiguity.HeldOut under the ambiguity model).
+// price of one parameter; Rows applies it. Truth builds the held-out rows
+// of an LA fit and calibrates it; ambiguity.HeldOut builds them under the
+// ambiguity model.
 package temper
