@@ -96,6 +96,10 @@ type Bayes struct {
 	// takes EBCC's where it wins (ebcc.Challenge); not with Gold or a
 	// Settings.Start. vb-ds, the default model, sets it.
 	Challenge bool
+
+	// held, if not empty, says why the LA fits hold the class prior
+	// uniform (newLA): set where a learned one all but dropped a class.
+	held string
 }
 
 // WithGold returns b with the known classes class (GoldTrainer).
@@ -329,7 +333,12 @@ func (b Bayes) fitWith(ctx context.Context, d *data.Dataset, set model.Settings,
 		if b.Both {
 			return b.fitTruth(ctx, d, set, nv, weight)
 		}
-		return bounded(vbFit(ctx, b.Name(), d, set, nv, newVBLA(d, b.Gold), vbFresh, weight))
+		r, ll, err := bounded(vbFit(ctx, b.Name(), d, set, nv, b.newLA(d), vbFresh, weight))
+		if err == nil && b.held == "" && d.Crossed() && unvoted.Dropped(d, r.Probs) {
+			b.held = droppedNote
+			return b.fitWith(ctx, d, set, weight)
+		}
+		return r, ll, err
 	case "da":
 		if b.Hierarchical {
 			return bounded(vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, true, nil, b.Gold), vbFresh, weight))
@@ -347,7 +356,7 @@ func (b Bayes) fitWith(ctx context.Context, d *data.Dataset, set model.Settings,
 		ws := set
 		ws.FunctionTol *= 1000
 		ws.ParamTol *= 1000
-		la, err := vbFit(ctx, b.Name(), d, ws, nv, newVBLA(d, b.Gold), vbFresh, weight)
+		la, err := vbFit(ctx, b.Name(), d, ws, nv, b.newLA(d), vbFresh, weight)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -431,9 +440,16 @@ const AmbiguousTemper = 0.7
 // workers, and otherwise q_j ~ Dirichlet(1/2, …, 1/2) given the LA fit's
 // workers, one pass.
 func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings, nv noise.Variational, weight data.TaskWeights) (*model.Result, float64, error) {
-	r, err := vbFit(ctx, b.Name(), d, set, nv, newVBLA(d, b.Gold), vbFresh, weight)
+	r, err := vbFit(ctx, b.Name(), d, set, nv, b.newLA(d), vbFresh, weight)
 	if err != nil {
 		return nil, 0, err
+	}
+	if b.held == "" && d.Crossed() && unvoted.Dropped(d, r.Probs) {
+		b.held = droppedNote
+		if nv, err = b.posterior(d); err != nil {
+			return nil, 0, err
+		}
+		return b.fitTruth(ctx, d, set, nv, weight)
 	}
 	fixed, note, ok := b.pairsFallback(d, nv)
 	if !ok {

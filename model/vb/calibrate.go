@@ -7,6 +7,7 @@ import (
 
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/shared"
+	"github.com/consensuslab/consensus/internal/unvoted"
 	"github.com/consensuslab/consensus/model/internal/ambiguity"
 	"github.com/consensuslab/consensus/model/internal/temper"
 )
@@ -23,7 +24,7 @@ const TruthFloor = 1e-3
 // each task's label distribution q_j = (1 − λ)·e_z + λ·e_d near the vertex
 // of its true class z, λ ~ Beta(U, V) and the
 // distractor d drawn from the other classes in proportion to their share
-// of the labels (labelShares), every label's subjective
+// of the labels (unvoted.LabelShares), every label's subjective
 // class drawn from q_j, the workers' conditionals those of the fit
 // deconvolved by the mean of λ (Labels.SetMean) and the class prior the
 // mean of the fit's posteriors. U and V maximise the marginal likelihood
@@ -47,7 +48,7 @@ const TruthFloor = 1e-3
 // posteriors, for temper.Truth's temperature.
 func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int32, j, z int, p []float64), workerOnly bool) (float64, func() (string, []float64)) {
 	prior := shared.ClassPrior(d, probs)
-	l := ambiguity.NewLabels(d, cond, workerOnly, labelShares(d))
+	l := ambiguity.NewLabels(d, cond, workerOnly, unvoted.LabelShares(d))
 	s := ambiguity.NewSample(l, prior, b.Gold)
 	pr, gain := s.Estimate()
 	net := gain - math.Log(float64(max(s.Tasks(), 2)))
@@ -61,22 +62,4 @@ func (b Bayes) ambiguousTruth(d *data.Dataset, probs []float64, cond func(w int3
 		temper.Rows(probs, d.NumClasses(), b.Gold, tau, TruthFloor)
 		return fmt.Sprintf("true class ambiguous around it (λ ~ Beta(%.3g, %.3g), %.3g nats above LA, tempered by %.3g)", pr.U, pr.V, gain, tau), la
 	}
-}
-
-// labelShares returns the share of every class among d's labels, with one
-// pseudo-count a class: the base measure of the ambiguity model's
-// distractors. It is read from the labels, not from a fit's class prior,
-// which a fit that collapses onto one class would pass on (vb-onecoin on
-// adult: the LA fit's prior 0.949 on one class made it every other class's
-// distractor, and accuracy fell from 0.6697 to 0.5616; 0.6727 with the
-// labels' shares).
-func labelShares(d *data.Dataset) []float64 {
-	base := make([]float64, d.NumClasses())
-	for _, y := range d.Label {
-		base[y]++
-	}
-	for y := range base {
-		base[y] = (base[y] + 1) / float64(d.NumLabels()+d.NumClasses())
-	}
-	return base
 }

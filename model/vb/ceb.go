@@ -172,7 +172,7 @@ func (b Bayes) withHeld(ctx context.Context, d *data.Dataset, set model.Settings
 	}
 	js := set
 	js.Start, js.Fixed = start, fixed
-	nr, err := vbFit(ctx, b.Name(), d, js, next, newVBLA(d, b.Gold), vbFresh, weight)
+	nr, err := vbFit(ctx, b.Name(), d, js, next, b.newLA(d), vbFresh, weight)
 	return nr, next, err
 }
 

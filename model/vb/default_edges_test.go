@@ -77,6 +77,57 @@ func TestDefaultSingleLabels(t *testing.T) {
 	}
 }
 
+// TestDefaultWeakWorkers checks the default model on crowds of weak
+// workers (Dawid-Skene workers of accuracy U[0.5, 0.65] or U[0.55, 0.7],
+// 3000 tasks of 3 labels by 50 workers, balanced classes), where a class
+// prior learned by mean field ran to one class: 95-99% of the tasks class
+// 0 or class 1, accuracy 0.49-0.51 against majority vote's 0.60-0.71, ECE
+// 0.45-0.50. The default sees that its fit all but dropped a class the
+// labels give as often as the other (dropsClass), refits with the class
+// prior held uniform and says so; it is then as accurate as majority vote
+// and calibrated. Where the labels lean to a class (classes of 90% and
+// 10%, workers of U[0.45, 0.65], 2000 tasks of 2 labels by 50 workers of
+// activity 1/rank^0.5), the prior run to it is kept: 0.909, the Bayes
+// limit, against majority vote's 0.556.
+func TestDefaultWeakWorkers(t *testing.T) {
+	const k = 2
+	for _, tc := range []struct {
+		name    string
+		c       sim.Settings
+		held    bool    // the class prior is held uniform
+		minAcc  float64 // the accuracy at least
+		withinM float64 // and at least majority vote's less this
+	}{
+		{"0.5-0.65-seed1", sim.Settings{Tasks: 3000, Workers: 50, LabelsPerTask: 3, Seed: 1,
+			Params: sim.DSParams{Diag: []sim.Range{{Lo: 0.5, Hi: 0.65}}}}, true, 0.6, 0.01},
+		{"0.5-0.65-seed2", sim.Settings{Tasks: 3000, Workers: 50, LabelsPerTask: 3, Seed: 2,
+			Params: sim.DSParams{Diag: []sim.Range{{Lo: 0.5, Hi: 0.65}}}}, true, 0.6, 0.01},
+		{"0.55-0.7-seed2", sim.Settings{Tasks: 3000, Workers: 50, LabelsPerTask: 3, Seed: 2,
+			Params: sim.DSParams{Diag: []sim.Range{{Lo: 0.55, Hi: 0.7}}}}, true, 0.69, 0.01},
+		{"leaning-0.9", sim.Settings{Tasks: 2000, Workers: 50, LabelsPerTask: 2, Seed: 2, Activity: 0.5,
+			ClassPrior: []float64{0.9, 0.1}, Params: sim.DSParams{Diag: []sim.Range{{Lo: 0.45, Hi: 0.65}}}}, false, 0.89, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.c
+			c.Classes, c.Noise, c.Latent = k, noise.DS{}, latent.LA{}
+			gold, _, fits := fitSim(t, c, model.DefaultModel, "mv")
+			def := fits[model.DefaultModel]
+			acc := func(name string) float64 { return must(metrics.Accuracy(fits[name].Probs, k, gold, 1)) }
+			ece := must(metrics.ECE(def.Probs, k, gold, 10))
+			t.Logf("default: %s; accuracy %.4f, ECE %.4f (mv %.4f)", def.Method, acc(model.DefaultModel), ece, acc("mv"))
+			if held := strings.Contains(def.Method, "class prior held uniform (a learned one all but dropped a class"); held != tc.held {
+				t.Errorf("class prior held uniform: %v, want %v (%q)", held, tc.held, def.Method)
+			}
+			if a, m := acc(model.DefaultModel), acc("mv"); a < tc.minAcc || a < m-tc.withinM {
+				t.Errorf("accuracy %.4f, want at least %v and majority vote's %.4f less %v", a, tc.minAcc, m, tc.withinM)
+			}
+			if ece > 0.08 {
+				t.Errorf("ECE %.4f, want at most 0.08", ece)
+			}
+		})
+	}
+}
+
 // TestDefaultPairs checks the default model where every task has labels of
 // two workers, 2,000 workers with about two labels each (K = 2, DS
 // workers): the label pairs do not identify the crowd's pattern of

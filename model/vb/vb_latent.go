@@ -30,9 +30,10 @@ type vbLA struct {
 	// and Accumulate instead of vb_la_gen.go's scalar forms (K ≤ 4) and the
 	// tables; untabled the scalar forms without the tables (for the tests).
 	generic, untabled bool
-	// uniform holds the class prior uniform where no two workers label one
-	// task, which leaves it unidentified (a learned one ran to one class).
-	uniform bool
+	// uniform, if not empty, says why the class prior is held uniform:
+	// where no two workers label one task, which leaves it unidentified (a
+	// learned one ran to one class), or Bayes.held.
+	uniform string
 }
 
 // newVBLA returns the LA side on d with the objects of gold (nil: none)
@@ -41,8 +42,26 @@ type vbLA struct {
 // prior.
 func newVBLA(d *data.Dataset, gold []int) *vbLA {
 	k := d.NumClasses()
-	return &vbLA{d: d, k: k, gold: gold, post: make([]float64, k), elogp: make([]float64, k), rho: mem.Make[float64](d.NumTasks() * k), uniform: !d.Crossed()}
+	la := &vbLA{d: d, k: k, gold: gold, post: make([]float64, k), elogp: make([]float64, k), rho: mem.Make[float64](d.NumTasks() * k)}
+	if !d.Crossed() {
+		la.uniform = "no task has labels of two workers"
+	}
+	return la
 }
+
+// newLA returns the LA side of b's fit on d: newVBLA, its class prior
+// held uniform also where b.held says why.
+func (b Bayes) newLA(d *data.Dataset) *vbLA {
+	la := newVBLA(d, b.Gold)
+	if la.uniform == "" {
+		la.uniform = b.held
+	}
+	return la
+}
+
+// droppedNote is Bayes.held where a learned class prior all but dropped a
+// class (unvoted.Dropped).
+const droppedNote = "a learned one all but dropped a class the labels give as often as the others"
 
 // goldOf returns the known class of object j, or -1.
 func goldOf(gold []int, j int) int {
@@ -173,7 +192,7 @@ func (v *vbLA) global(chunks []vbChunk) {
 			v.post[z] += x
 		}
 	}
-	if t := floats.Sum(v.post) / float64(v.k); v.uniform {
+	if t := floats.Sum(v.post) / float64(v.k); v.uniform != "" {
 		floats.Scale(0, v.post)
 		floats.AddConst(t, v.post)
 	}
@@ -196,8 +215,8 @@ func (v *vbLA) setGlobals(x []float64) float64 {
 func (v *vbLA) output(probs []float64)         { copy(probs, v.rho) }
 func (v *vbLA) params(dst []float64) []float64 { return append(dst, v.post...) }
 func (v *vbLA) describe() string {
-	if v.uniform {
-		return "class prior held uniform (no task has labels of two workers)"
+	if v.uniform != "" {
+		return "class prior held uniform (" + v.uniform + ")"
 	}
 	return fmt.Sprintf("class prior Dirichlet(1) with posterior mean %s", fitting.FmtVec(normalised(v.post)))
 }
