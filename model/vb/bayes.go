@@ -35,8 +35,10 @@ import (
 //
 // The priors: every confusion row π_w(z, ·) ~ Dirichlet with
 // noise.DefaultPriorDiag on the diagonal and noise.DefaultPriorOff elsewhere;
-// under LA the class prior p ~ Dirichlet(1, …, 1); under DA every q_j ~
-// Dirichlet(a).
+// under LA the class prior p ~ Dirichlet(1, …, 1), held uniform instead
+// where no task has labels of two workers or where a fit with it all but
+// drops a class the labels give as often as the others (unvoted.Dropped);
+// under DA every q_j ~ Dirichlet(a).
 //
 // The three forms:
 //   - LA (IBCC, Kim and Ghahramani 2012): the output is the posterior
@@ -428,7 +430,8 @@ const AmbiguousTemper = 0.7
 // true-class posterior calibrated by temper.Truth, and every task's label
 // distribution. The fit is redone with a fixed prior where the learned
 // one misleads it (pairsFallback, unvotedFallback, and cavity empirical
-// Bayes rejected by cavityPriors). Where the labels ask for it the true class's posterior is
+// Bayes rejected by cavityPriors), and with the class prior held uniform
+// where the first fit all but drops a class (unvoted.Dropped). Where the labels ask for it the true class's posterior is
 // instead that of the ambiguity model (ambiguousTruth, then tempered) or of
 // the trap model of workers who share mistakes (shared.Truth, with TruthFloor
 // mixed in), whichever beats LA by more net of its price; and with
