@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/shared"
 )
 
 // LabelShares returns the share of every class among d's labels, with one
@@ -47,8 +48,8 @@ const (
 
 // Dropped reports whether the consensus probs (J×K) of the tasks of d all
 // but drops a class that the labels give about as often as the others:
-// the class's share of the consensus, the mean of its probabilities, is
-// below DroppedShare of its share by Implied, itself at least
+// the class's share of the consensus (shared.ClassPrior) is below
+// DroppedShare of its share by Implied, itself at least
 // DroppedImplied/K. It is the opposite failure of Classes: where workers
 // are weak, a class prior learned by mean field can run to one class,
 // every worker then read as random. On 3000 tasks of 50 Dawid-Skene
@@ -63,11 +64,7 @@ const (
 // implies a share of 0.
 func Dropped(d *data.Dataset, probs []float64) bool {
 	k := d.NumClasses()
-	imply := Implied(d)
-	fit := make([]float64, k)
-	for i, p := range probs {
-		fit[i%k] += p / float64(d.NumTasks())
-	}
+	imply, fit := Implied(d), shared.ClassPrior(d, probs)
 	for z := range k {
 		if fit[z] < DroppedShare*imply[z] && imply[z] >= DroppedImplied/float64(k) {
 			return true

@@ -192,7 +192,8 @@ func (v *vbLA) global(chunks []vbChunk) {
 			v.post[z] += x
 		}
 	}
-	if t := floats.Sum(v.post) / float64(v.k); v.uniform != "" {
+	if v.uniform != "" {
+		t := floats.Sum(v.post) / float64(v.k)
 		floats.Scale(0, v.post)
 		floats.AddConst(t, v.post)
 	}
