@@ -1,49 +1,41 @@
 package unvoted
 
-import (
-	"fmt"
-	"testing"
-
-	"github.com/consensuslab/consensus/data"
-)
+import "testing"
 
 // TestDropped checks Dropped on 100 tasks of three labels each: with
-// labels split 50/50 (implied shares 0.5 each), a fit that gives class b
-// 8% of the mass drops it, one that gives it 12% or 40% does not; with
-// labels split 60/40 (implied shares 0.8, 0.2: the labels lean to a) or
+// labels split 50/50 (implied shares 0.5 each) and every task's labels
+// alike, a fit that gives class b 8% of the mass drops it, one that gives
+// it 12% or 40% does not; with labels split 60/40 (implied shares 0.8,
+// 0.2: the labels lean to a), a fit that gives b 1% drops it, for the
+// labels agree within tasks far beyond DroppedAgreed; with labels split
 // 80/20 (implied (1, 0): noisy workers' labels overstate a rare class) no
-// share of class b is read as dropped.
+// share of class b is read as dropped. Where the labels of a task do not
+// agree beyond chance (Agreement below DroppedAgreement; here two of the
+// three workers disagree on every task), nothing in them tells the tasks
+// apart, and no class is read as dropped.
 func TestDropped(t *testing.T) {
 	for _, tc := range []struct {
 		labelsB int     // tasks whose labels are all b, of 100
 		fitB    float64 // every task's ρ_j(b)
+		split   bool    // instead, the first two workers disagree on every task
 		want    bool
-	}{{50, 0.08, true}, {50, 0.12, false}, {50, 0.4, false}, {40, 0.01, false}, {20, 0.0, false}, {20, 0.01, false}} {
-		b, err := data.NewBuilder([]string{"a", "b"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for j := range 100 {
-			y := "a"
+	}{{50, 0.08, false, true}, {50, 0.12, false, false}, {50, 0.4, false, false}, {40, 0.01, false, true},
+		{20, 0.0, false, false}, {20, 0.01, false, false}, {50, 0.01, true, false}} {
+		d := labelSet(t, 100, 3, func(_, i int) int { return i }, func(j, i int) string {
+			if tc.split {
+				return []string{"a", "b"}[(j+min(i, 1)+i/2*j/2)%2]
+			}
 			if j < tc.labelsB {
-				y = "b"
+				return "b"
 			}
-			for w := range 3 {
-				if err := b.Add(fmt.Sprint("t", j), fmt.Sprint("w", w), y); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		d, err := b.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
+			return "a"
+		})
 		probs := make([]float64, 200)
 		for j := range 100 {
 			probs[2*j], probs[2*j+1] = 1-tc.fitB, tc.fitB
 		}
 		if got := Dropped(d, probs); got != tc.want {
-			t.Errorf("labels b on %d tasks, fit share of b %v: Dropped %v, want %v", tc.labelsB, tc.fitB, got, tc.want)
+			t.Errorf("labels b on %d tasks (split: %v), fit share of b %v: Dropped %v, want %v (Agreement %.2f)", tc.labelsB, tc.split, tc.fitB, got, tc.want, Agreement(d))
 		}
 	}
 }
