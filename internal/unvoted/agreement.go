@@ -46,7 +46,9 @@ func Agreement(d *data.Dataset) float64 {
 		for i, w := range ws {
 			if slot[w] == 0 {
 				seen = append(seen, w)
-				own = append(own, make([]float64, k)...)
+				for range k {
+					own = append(own, 0)
+				}
 				slot[w] = len(seen)
 			}
 			own[(slot[w]-1)*k+int(ls[i])]++

@@ -7,6 +7,7 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/internal/mem"
 	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/internal/unvoted"
 	"github.com/consensuslab/consensus/model/internal/fitting"
 	"github.com/consensuslab/consensus/noise"
 	"gonum.org/v1/gonum/floats"
@@ -30,10 +31,12 @@ type vbLA struct {
 	// and Accumulate instead of vb_la_gen.go's scalar forms (K ≤ 4) and the
 	// tables; untabled the scalar forms without the tables (for the tests).
 	generic, untabled bool
-	// uniform, if not empty, says why the class prior is held uniform:
+	// uniform, if not empty, says why the class prior is held: uniform
 	// where no two workers label one task, which leaves it unidentified (a
-	// learned one ran to one class), or Bayes.held.
+	// learned one ran to one class), or at shares (the labels', where
+	// Bayes.held says why).
 	uniform string
+	shares  []float64
 }
 
 // newVBLA returns the LA side on d with the objects of gold (nil: none)
@@ -50,18 +53,19 @@ func newVBLA(d *data.Dataset, gold []int) *vbLA {
 }
 
 // newLA returns the LA side of b's fit on d: newVBLA, its class prior
-// held uniform also where b.held says why.
+// held at the labels' shares (unvoted.LabelShares) also where b.held says
+// why.
 func (b Bayes) newLA(d *data.Dataset) *vbLA {
 	la := newVBLA(d, b.Gold)
-	if la.uniform == "" {
-		la.uniform = b.held
+	if la.uniform == "" && b.held != "" {
+		la.uniform, la.shares = b.held, unvoted.LabelShares(d)
 	}
 	return la
 }
 
 // droppedNote is Bayes.held where a learned class prior all but dropped a
-// class (unvoted.Dropped).
-const droppedNote = "a learned one all but dropped a class the labels give as often as the others"
+// class the labels give and agree on (unvoted.Dropped).
+const droppedNote = "a learned one all but dropped a class the labels give"
 
 // goldOf returns the known class of object j, or -1.
 func goldOf(gold []int, j int) int {
@@ -194,8 +198,12 @@ func (v *vbLA) global(chunks []vbChunk) {
 	}
 	if v.uniform != "" {
 		t := floats.Sum(v.post) / float64(v.k)
-		floats.Scale(0, v.post)
-		floats.AddConst(t, v.post)
+		for z := range v.post {
+			v.post[z] = t
+			if v.shares != nil {
+				v.post[z] *= float64(v.k) * v.shares[z]
+			}
+		}
 	}
 	num.DirichletExpLog(v.elogp, v.post)
 }
@@ -216,7 +224,10 @@ func (v *vbLA) setGlobals(x []float64) float64 {
 func (v *vbLA) output(probs []float64)         { copy(probs, v.rho) }
 func (v *vbLA) params(dst []float64) []float64 { return append(dst, v.post...) }
 func (v *vbLA) describe() string {
-	if v.uniform != "" {
+	switch {
+	case v.shares != nil:
+		return "class prior held at the labels' shares (" + v.uniform + ")"
+	case v.uniform != "":
 		return "class prior held uniform (" + v.uniform + ")"
 	}
 	return fmt.Sprintf("class prior Dirichlet(1) with posterior mean %s", fitting.FmtVec(normalised(v.post)))
