@@ -17,7 +17,9 @@
 # CROWDS=kinds scores the five crowds with spammers and adversaries of sim/unknownkinds_test.go (A to E,
 # in order), whose oracle shows how far any method could go; CROWDS=grid 18 crowds at K = 3, 5 and 10
 # with 3 or 5 labels a task among 1,000 workers of activity 1/rank^0.5: none bad, 10% spammers and 5%
-# adversaries, or 30% spammers.
+# adversaries, or 30% spammers. CROWDS=neighbours scores 12 crowds of imbalanced classes at K = 3 and 5,
+# 3 labels a task among 300 workers (10% spammers) whose errors fall on the next class, on which the
+# first fit all but drops a class and a refit holds the class prior (vb.keepHeld).
 #
 # Usage: scripts/light-crowds.sh [SEED...]      (default seeds 1 2 3)
 #   MODELS="default mv vb-la-ds ebcc"          env override of the models
@@ -64,6 +66,15 @@ elif [ "${CROWDS:-light}" = kinds ]; then
     "--model la-ds --classes 3 --labels-per-object 2 --workers 200 --objects 3000 --activity 0.5 --error-decay 1 --spammers 0.2"
     "--model la-ds --classes 3 --labels-per-object 3 --workers 1000 --objects 4000 --activity 0.5 --spammers 0.2 --adversaries 0.1"
   )
+elif [ "${CROWDS:-light}" = neighbours ]; then
+  crowds=()
+  for prior in 0.6,0.3,0.1 0.5,0.2,0.15,0.1,0.05; do
+    for acc in 0.3:0.8 0.35:0.7 0.4:0.9; do
+      for act in 0 1.3; do
+        crowds+=("--model la-ds --classes $(($(tr -cd , <<<"$prior" | wc -c) + 1)) --labels-per-object 3 --workers 300 --objects 3000 --activity $act --spammers 0.1 --accuracy $acc --class-prior $prior --error-decay 2")
+      done
+    done
+  done
 elif [ "${CROWDS:-light}" = grid ]; then
   crowds=()
   for k in 3 5 10; do
