@@ -31,12 +31,12 @@ type vbLA struct {
 	// and Accumulate instead of vb_la_gen.go's scalar forms (K ≤ 4) and the
 	// tables; untabled the scalar forms without the tables (for the tests).
 	generic, untabled bool
-	// uniform, if not empty, says why the class prior is held: uniform
-	// where no two workers label one task, which leaves it unidentified (a
-	// learned one ran to one class), or at shares (the labels', where
-	// Bayes.held says why).
-	uniform string
-	shares  []float64
+	// held, if not empty, says why the class prior is held: uniform where
+	// no two workers label one task, which leaves it unidentified (a
+	// learned one ran to one class), or at shares, the labels', where
+	// Bayes.held says why.
+	held   string
+	shares []float64
 }
 
 // newVBLA returns the LA side on d with the objects of gold (nil: none)
@@ -47,7 +47,7 @@ func newVBLA(d *data.Dataset, gold []int) *vbLA {
 	k := d.NumClasses()
 	la := &vbLA{d: d, k: k, gold: gold, post: make([]float64, k), elogp: make([]float64, k), rho: mem.Make[float64](d.NumTasks() * k)}
 	if !d.Crossed() {
-		la.uniform = "no task has labels of two workers"
+		la.held = "no task has labels of two workers"
 	}
 	return la
 }
@@ -57,8 +57,8 @@ func newVBLA(d *data.Dataset, gold []int) *vbLA {
 // why.
 func (b Bayes) newLA(d *data.Dataset) *vbLA {
 	la := newVBLA(d, b.Gold)
-	if la.uniform == "" && b.held != "" {
-		la.uniform, la.shares = b.held, unvoted.LabelShares(d)
+	if la.held == "" && b.held != "" {
+		la.held, la.shares = b.held, unvoted.LabelShares(d)
 	}
 	return la
 }
@@ -196,7 +196,7 @@ func (v *vbLA) global(chunks []vbChunk) {
 			v.post[z] += x
 		}
 	}
-	if v.uniform != "" {
+	if v.held != "" {
 		t := floats.Sum(v.post) / float64(v.k)
 		for z := range v.post {
 			v.post[z] = t
@@ -226,9 +226,9 @@ func (v *vbLA) params(dst []float64) []float64 { return append(dst, v.post...) }
 func (v *vbLA) describe() string {
 	switch {
 	case v.shares != nil:
-		return "class prior held at the labels' shares (" + v.uniform + ")"
-	case v.uniform != "":
-		return "class prior held uniform (" + v.uniform + ")"
+		return "class prior held at the labels' shares (" + v.held + ")"
+	case v.held != "":
+		return "class prior held uniform (" + v.held + ")"
 	}
 	return fmt.Sprintf("class prior Dirichlet(1) with posterior mean %s", fitting.FmtVec(normalised(v.post)))
 }
