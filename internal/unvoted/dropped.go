@@ -1,8 +1,6 @@
 package unvoted
 
 import (
-	"math"
-
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/consensuslab/consensus/data"
@@ -78,17 +76,14 @@ const (
 func Dropped(d *data.Dataset, probs []float64) bool {
 	k := d.NumClasses()
 	imply, fit := Implied(d), shared.ClassPrior(d, probs)
-	agree := math.NaN()
+	dropped, bar := false, float64(DroppedAgreed)
 	for z := range k {
-		if fit[z] >= DroppedShare*imply[z] {
-			continue
-		}
-		if math.IsNaN(agree) {
-			agree = Agreement(d)
-		}
-		if agree >= DroppedAgreed || imply[z] >= DroppedImplied/float64(k) && agree >= DroppedAgreement {
-			return true
+		if fit[z] < DroppedShare*imply[z] {
+			dropped = true
+			if imply[z] >= DroppedImplied/float64(k) {
+				bar = DroppedAgreement
+			}
 		}
 	}
-	return false
+	return dropped && Agreement(d) >= bar
 }

@@ -326,6 +326,32 @@ func (b Bayes) unvotedFallback(d *data.Dataset, probs []float64) (noise.Model, s
 		d.Classes[c.Class], 100*c.Share, 100*c.Unvoted, d.Classes[c.Class]), true
 }
 
+// fitLA fits the LA side of b with the noise posterior nv and, where the
+// fit all but drops a class (unvoted.Dropped) on crossed data, refits with
+// the class prior held at the labels' shares from a fresh posterior; it
+// returns the form, posterior and fit that keepHeld keeps (b's held set
+// when the refit is).
+func (b Bayes) fitLA(ctx context.Context, d *data.Dataset, set model.Settings, nv noise.Variational, weight data.TaskWeights) (Bayes, noise.Variational, *model.Result, error) {
+	r, err := vbFit(ctx, b.Name(), d, set, nv, b.newLA(d), vbFresh, weight)
+	if err != nil || b.held != "" || !d.Crossed() || !unvoted.Dropped(d, r.Probs) {
+		return b, nv, r, err
+	}
+	held := b
+	held.held = droppedNote
+	hnv, err := held.posterior(d)
+	if err != nil {
+		return b, nil, nil, err
+	}
+	hr, err := vbFit(ctx, b.Name(), d, set, hnv, held.newLA(d), vbFresh, weight)
+	if err != nil {
+		return b, nil, nil, err
+	}
+	if !keepHeld(d, r, hr) {
+		return b, nv, r, nil
+	}
+	return held, hnv, hr, nil
+}
+
 // keepHeld reports whether the refit held, its class prior held at the
 // labels' shares after first all but dropped a class (unvoted.Dropped),
 // replaces first: where its labels are a most frequent vote on at least as
@@ -351,15 +377,8 @@ func (b Bayes) fitWith(ctx context.Context, d *data.Dataset, set model.Settings,
 		if b.Both {
 			return b.fitTruth(ctx, d, set, nv, weight)
 		}
-		r, ll, err := bounded(vbFit(ctx, b.Name(), d, set, nv, b.newLA(d), vbFresh, weight))
-		if err == nil && b.held == "" && d.Crossed() && unvoted.Dropped(d, r.Probs) {
-			held := b
-			held.held = droppedNote
-			if hr, hll, err := held.fitWith(ctx, d, set, weight); err != nil || keepHeld(d, r, hr) {
-				return hr, hll, err
-			}
-		}
-		return r, ll, err
+		_, _, r, err := b.fitLA(ctx, d, set, nv, weight)
+		return bounded(r, err)
 	case "da":
 		if b.Hierarchical {
 			return bounded(vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, true, nil, b.Gold), vbFresh, weight))
@@ -463,24 +482,9 @@ const AmbiguousTemper = 0.7
 // workers, and otherwise q_j ~ Dirichlet(1/2, …, 1/2) given the LA fit's
 // workers, one pass.
 func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings, nv noise.Variational, weight data.TaskWeights) (*model.Result, float64, error) {
-	r, err := vbFit(ctx, b.Name(), d, set, nv, b.newLA(d), vbFresh, weight)
+	b, nv, r, err := b.fitLA(ctx, d, set, nv, weight)
 	if err != nil {
 		return nil, 0, err
-	}
-	if b.held == "" && d.Crossed() && unvoted.Dropped(d, r.Probs) {
-		held := b
-		held.held = droppedNote
-		hnv, err := held.posterior(d)
-		if err != nil {
-			return nil, 0, err
-		}
-		hr, err := vbFit(ctx, b.Name(), d, set, hnv, held.newLA(d), vbFresh, weight)
-		if err != nil {
-			return nil, 0, err
-		}
-		if keepHeld(d, r, hr) {
-			b, nv, r = held, hnv, hr
-		}
 	}
 	fixed, note, ok := b.pairsFallback(d, nv)
 	if !ok {
