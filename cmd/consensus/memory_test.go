@@ -41,11 +41,14 @@ func TestAddressSpaceLimit(t *testing.T) {
 		// MiB, where 1.5 GB left 23 to 31 MiB and a loaded machine's extra
 		// threads (8 MiB of stack each with cgo) crashed the runtime before
 		// the check ran. Whether the file is refused before reading or
-		// stopped while reading depends on those steps.
+		// stopped while reading depends on those steps. The child runs
+		// with GOMAXPROCS=2 and an 8 MiB stack limit, so that a machine of
+		// many cores or no stack limit starts no more C threads, with no
+		// larger stacks, than the 2-core machine these limits were set on.
 		{"1800000", "fit big.csv -m da-ds -o out.csv", []outcome{refused, stopped}},
 		{"8000000", "fit -i /dev/zero -m rfe -o out.csv", []outcome{{2, "/dev/zero:1: reading stopped"}}},
 	} {
-		cmd := exec.Command("sh", "-c", "ulimit -v "+tc.limit+" && exec "+consensusBin+" "+tc.args)
+		cmd := exec.Command("sh", "-c", "ulimit -s 8192 2>/dev/null; ulimit -v "+tc.limit+" && GOMAXPROCS=2 exec "+consensusBin+" "+tc.args)
 		cmd.Dir = dir
 		r := execute(t, cmd)
 		good := false

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -195,12 +197,12 @@ func cgroupAvailable() (float64, bool) {
 }
 
 // addressSpaceAvailable returns half the address space left under
-// RLIMIT_AS (the limit less VmSize of /proc/self/status): the heap maps
-// address space in whole arenas, a growing buffer holds its old and new
-// copies until a collection, and threads started later take their own,
-// so that the address space runs out well before the bytes in use reach
-// it (a reader's 218 MB line buffer once failed with 322 MB in use and
-// 815 MB left, and the runtime crashed instead of the reader stopping).
+// RLIMIT_AS (the limit less VmSize of /proc/self/status and threadStacks):
+// the heap maps address space in whole arenas, and a growing buffer holds
+// its old and new copies until a collection, so that the address space
+// runs out well before the bytes in use reach it (a reader's 218 MB line
+// buffer once failed with 322 MB in use and 815 MB left, and the runtime
+// crashed instead of the reader stopping).
 func addressSpaceAvailable() (float64, bool) {
 	limit, ok := addressSpaceLimit()
 	if !ok {
@@ -210,5 +212,40 @@ func addressSpaceAvailable() (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return max(limit-size, 0) / 2, true
+	return max(limit-size-threadStacks(), 0) / 2, true
+}
+
+// threadStacks returns the address space that threads the runtime starts
+// later take for their stacks. With cgo (the net package's resolver links
+// it where a C compiler is found) a thread is a C thread whose stack
+// reserves the stack limit (ulimit -s; glibc's 2 MiB where there is
+// none), and the runtime may run GOMAXPROCS of them at once for work and
+// collections: on a machine of many cores hundreds of MiB, which a tight
+// limit must leave free or the runtime aborts (pthread_create failed).
+// Without cgo a thread's stack is a few KiB of the heap, and threadStacks
+// returns 0.
+func threadStacks() float64 {
+	if !cgoThreads() {
+		return 0
+	}
+	stack, ok := stackLimit()
+	if !ok {
+		stack = 2 << 20
+	}
+	return float64(runtime.GOMAXPROCS(0)) * stack
+}
+
+// cgoThreads reports whether the program was built with cgo, so that its
+// threads are C threads with C stacks.
+func cgoThreads() bool {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range info.Settings {
+		if s.Key == "CGO_ENABLED" {
+			return s.Value == "1"
+		}
+	}
+	return false
 }
