@@ -1,13 +1,11 @@
 package compare_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/consensuslab/consensus/compare"
 	"github.com/consensuslab/consensus/latent"
-	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -58,22 +56,7 @@ func TestUnvotedClasses(t *testing.T) {
 		{"many-classes", many, model.DefaultModel, nil},
 	} {
 		t.Run(c.name+"/"+c.model, func(t *testing.T) {
-			d, tr, err := sim.Simulate(c.set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			est, err := model.ByName(c.model)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := est.Fit(context.Background(), d, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			acc, err := metrics.Accuracy(r.Probs, d.NumClasses(), tr.Gold(), 1)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, acc := fitSimulated(t, c.set, c.model)
 			got := compare.UnvotedClasses(r)
 			t.Logf("accuracy %.4f, unvoted classes %+v", acc, got)
 			if len(got) != len(c.want) {

@@ -107,7 +107,9 @@ type Score struct {
 	Runtime       time.Duration
 	// Note is a remark shown under the table, such as how a baseline was
 	// scored, or a class the model makes the label of many tasks that no
-	// worker labelled so (compare.UnvotedClasses); it may be empty.
+	// worker labelled so (compare.UnvotedClasses), or a class its labels
+	// give and agree on that the model all but drops
+	// (compare.AbsentClasses); it may be empty.
 	Note string
 }
 
@@ -264,6 +266,10 @@ func (r *Report) score(res *model.Result, summary string, reps int) (Score, erro
 		c := res.Data.Classes[u.Class]
 		notes = append(notes, fmt.Sprintf("class %s is this model's label of %.1f%% of the tasks, %.0f%% of them without a label %s, where %.2f%% of the labels are %s: it may stand for tasks the workers label otherwise (compare.UnvotedClasses)",
 			c, 100*u.Share, 100*u.Unvoted, c, 100*u.Labels, c))
+	}
+	for _, a := range compare.AbsentClasses(res) {
+		notes = append(notes, fmt.Sprintf("class %s is %.1f%% of the labels, which agree on it within tasks (z = %.1f), but %.2f%% of this model's consensus (compare.AbsentClasses)",
+			res.Data.Classes[a.Class], 100*a.Labels, a.Agreement, 100*a.Share))
 	}
 	s.Note = strings.Join(notes, "; ")
 	if r.gold == nil {

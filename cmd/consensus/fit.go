@@ -240,6 +240,7 @@ func newFitCmd() *cobra.Command {
 				printSummary(os.Stderr, est, res, chosen, goldSummary)
 				compare.WriteSharedErrors(os.Stderr, res, 3)
 				compare.WriteUnvotedClasses(os.Stderr, res)
+				compare.WriteAbsentClasses(os.Stderr, res)
 			}
 			return nil
 		},

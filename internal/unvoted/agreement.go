@@ -25,6 +25,24 @@ import (
 // with classes of 90% and 10%, workers of U[0.45, 0.65] (30% of them
 // spammers or none), two labels a task, −0.5 to 1.8.
 func Agreement(d *data.Dataset) float64 {
+	all, _ := agreements(d)
+	return all
+}
+
+// ClassAgreement returns Agreement's z-score of every class y alone, from
+// the pairs that agree on y: s_j(y) = O_j(y) − E_j(y), with E_j(y) the
+// term of y in E_j. A class that workers give its tasks has pairs
+// agreeing on it beyond their workers' shares, however few of the labels
+// it has; a class that noise alone gives has none, but workers who err
+// alike on one class's tasks (on the next class, say) make one.
+func ClassAgreement(d *data.Dataset) []float64 {
+	_, by := agreements(d)
+	return by
+}
+
+// agreements returns Agreement and ClassAgreement, from one pass over the
+// tasks.
+func agreements(d *data.Dataset) (float64, []float64) {
 	k := d.NumClasses()
 	shares := LabelShares(d)
 	count := make([]float64, d.NumWorkers()*k)
@@ -39,6 +57,7 @@ func Agreement(d *data.Dataset) float64 {
 	var own []float64                   // their labels' counts on it, len(seen)×K
 	t, mass, square, m := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	var sum, sq float64
+	sumY, sqY, sy := make([]float64, k), make([]float64, k), make([]float64, k)
 	for j := range d.Tasks {
 		ws, ls := d.TaskLabels(j)
 		seen, own = seen[:0], own[:0]
@@ -63,7 +82,8 @@ func Agreement(d *data.Dataset) float64 {
 		// O_j: pairs of labels that agree, less those of one worker.
 		var s float64
 		for y := range k {
-			s += t[y] * (t[y] - 1) / 2
+			sy[y] = t[y] * (t[y] - 1) / 2
+			s += sy[y]
 		}
 		clear(mass)
 		clear(square)
@@ -72,6 +92,7 @@ func Agreement(d *data.Dataset) float64 {
 			var n float64
 			for y := range k {
 				s -= o[y] * (o[y] - 1) / 2
+				sy[y] -= o[y] * (o[y] - 1) / 2
 				n += o[y]
 			}
 			for y := range k {
@@ -82,13 +103,22 @@ func Agreement(d *data.Dataset) float64 {
 		}
 		// E_j: Σ over pairs of distinct workers of n_a n_b Σ_y m_a(y) m_b(y).
 		for y := range k {
-			s -= (mass[y]*mass[y] - square[y]) / 2
+			e := (mass[y]*mass[y] - square[y]) / 2
+			s -= e
+			sy[y] -= e
+			sumY[y] += sy[y]
+			sqY[y] += sy[y] * sy[y]
 		}
 		sum += s
 		sq += s * s
 	}
-	if sq == 0 {
-		return 0
+	for y := range k {
+		if sqY[y] > 0 {
+			sumY[y] /= math.Sqrt(sqY[y])
+		}
 	}
-	return sum / math.Sqrt(sq)
+	if sq == 0 {
+		return 0, sumY
+	}
+	return sum / math.Sqrt(sq), sumY
 }

@@ -76,3 +76,32 @@ func TestAgreement(t *testing.T) {
 		}
 	}
 }
+
+// TestClassAgreement checks ClassAgreement class by class: where the
+// tasks of one class in ten get all-b labels and the others a label b
+// three times in ten, scattered, b's z-score is beyond 3; where every
+// label is drawn without regard to the task, both classes' are about
+// standard normal.
+func TestClassAgreement(t *testing.T) {
+	src := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		name   string
+		tasksB int     // of every 10 tasks, those whose labels are all b
+		pB     float64 // the probability of b on the other tasks
+	}{{"one class agrees", 1, 0.3}, {"independent", 0, 0.5}} {
+		d := labelSet(t, 1000, 3, func(j, i int) int { return (j*7 + i*11) % 30 }, func(j, _ int) string {
+			if j%10 < tc.tasksB || src.Float64() < tc.pB {
+				return "b"
+			}
+			return "a"
+		})
+		z := ClassAgreement(d)
+		t.Logf("%s: %.3f", tc.name, z)
+		if tc.tasksB > 0 && z[1] < 3 {
+			t.Errorf("%s: ClassAgreement %.3f, want b's at least 3", tc.name, z)
+		}
+		if tc.tasksB == 0 && (math.Abs(z[0]) > 2.5 || math.Abs(z[1]) > 2.5) {
+			t.Errorf("%s: ClassAgreement %.3f, want both in ±2.5", tc.name, z)
+		}
+	}
+}
