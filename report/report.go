@@ -268,8 +268,8 @@ func (r *Report) score(res *model.Result, summary string, reps int) (Score, erro
 			c, 100*u.Share, 100*u.Unvoted, c, 100*u.Labels, c))
 	}
 	for _, a := range compare.AbsentClasses(res) {
-		notes = append(notes, fmt.Sprintf("class %s is %.1f%% of the labels, which agree on it within tasks (z = %.1f), but %.2f%% of this model's consensus (compare.AbsentClasses)",
-			res.Data.Classes[a.Class], 100*a.Labels, a.Agreement, 100*a.Share))
+		notes = append(notes, fmt.Sprintf("class %s is the most frequent label of %.1f%% of the tasks, and its labels agree within tasks (z = %.1f), but it is %.2f%% of this model's consensus (compare.AbsentClasses)",
+			res.Data.Classes[a.Class], 100*a.Votes, a.Agreement, 100*a.Share))
 	}
 	s.Note = strings.Join(notes, "; ")
 	if r.gold == nil {
