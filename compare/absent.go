@@ -16,10 +16,9 @@ type AbsentClass struct {
 	// Class indexes the class (data.Dataset.Classes).
 	Class int
 	// Votes is the share of the tasks on which the class is the most
-	// frequent label (unvoted.VoteShares), Labels its share of the labels
-	// (unvoted.LabelShares), and Share its share of the consensus: the
-	// mean over the tasks of its probability.
-	Votes, Labels, Share float64
+	// frequent label (unvoted.VoteShares), and Share its share of the
+	// consensus: the mean over the tasks of its probability.
+	Votes, Share float64
 	// Agreement is the z-score of the class's agreement within tasks
 	// (unvoted.ClassAgreement).
 	Agreement float64
@@ -60,17 +59,17 @@ func AbsentClasses(r *model.Result) []AbsentClass {
 		return nil
 	}
 	votes, fit := unvoted.VoteShares(r.Data), shared.ClassPrior(r.Data, r.Probs)
-	var agree, labels []float64
+	var agree []float64
 	var out []AbsentClass
 	for z, v := range votes {
 		if v < AbsentBar || fit[z] >= AbsentShare*v {
 			continue
 		}
 		if agree == nil {
-			agree, labels = unvoted.ClassAgreement(r.Data), unvoted.LabelShares(r.Data)
+			agree = unvoted.ClassAgreement(r.Data)
 		}
 		if agree[z] >= AbsentAgreement {
-			out = append(out, AbsentClass{Class: z, Votes: v, Labels: labels[z], Share: fit[z], Agreement: agree[z]})
+			out = append(out, AbsentClass{Class: z, Votes: v, Share: fit[z], Agreement: agree[z]})
 		}
 	}
 	return out

@@ -122,38 +122,3 @@ func agreements(d *data.Dataset) (float64, []float64) {
 	}
 	return sum / math.Sqrt(sq), sumY
 }
-
-// VoteShares returns the share of d's tasks on which every class is the
-// most frequent label, a tie split evenly among its classes; a task
-// without labels counts for none.
-func VoteShares(d *data.Dataset) []float64 {
-	k := d.NumClasses()
-	out, count := make([]float64, k), make([]int, k)
-	for j := range d.Tasks {
-		_, labels := d.TaskLabels(j)
-		clear(count)
-		top := 0
-		for _, y := range labels {
-			count[y]++
-			top = max(top, count[y])
-		}
-		if top == 0 {
-			continue
-		}
-		tied := 0
-		for _, c := range count {
-			if c == top {
-				tied++
-			}
-		}
-		for y, c := range count {
-			if c == top {
-				out[y] += 1 / float64(tied)
-			}
-		}
-	}
-	for y := range out {
-		out[y] /= float64(max(d.NumTasks(), 1))
-	}
-	return out
-}

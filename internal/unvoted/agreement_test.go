@@ -105,14 +105,3 @@ func TestClassAgreement(t *testing.T) {
 		}
 	}
 }
-
-// TestVoteShares checks VoteShares on four tasks of two labels: a, a;
-// a, b (a tie, split); b, b; a, a.
-func TestVoteShares(t *testing.T) {
-	votes := [][]string{{"a", "a"}, {"a", "b"}, {"b", "b"}, {"a", "a"}}
-	d := labelSet(t, 4, 2, func(_, i int) int { return i }, func(j, i int) string { return votes[j][i] })
-	got := VoteShares(d)
-	if want := []float64{2.5 / 4, 1.5 / 4}; math.Abs(got[0]-want[0]) > 1e-12 || math.Abs(got[1]-want[1]) > 1e-12 {
-		t.Errorf("VoteShares %v, want %v", got, want)
-	}
-}

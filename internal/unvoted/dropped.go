@@ -25,6 +25,34 @@ func LabelShares(d *data.Dataset) []float64 {
 	return base
 }
 
+// VoteShares returns the share of d's tasks on which every class is the
+// most frequent label (data.Dataset.TaskCounts), a tie split evenly among
+// its classes; a task without labels counts for none.
+func VoteShares(d *data.Dataset) []float64 {
+	k := d.NumClasses()
+	out, row := make([]float64, k), make([]float64, k)
+	for j := range d.Tasks {
+		d.TaskCounts(j, row)
+		top := floats.Max(row)
+		if top == 0 {
+			continue
+		}
+		tied := 0.0
+		for _, c := range row {
+			if c == top {
+				tied++
+			}
+		}
+		for y, c := range row {
+			if c == top {
+				out[y] += 1 / tied
+			}
+		}
+	}
+	floats.Scale(1/float64(max(d.NumTasks(), 1)), out)
+	return out
+}
+
 // Implied returns the class shares that d's labels imply for workers of a
 // symmetric Dirichlet prior's mean with twice the pseudo-count on the
 // diagonal, P(z | z) = 2/(K + 1) and 1/(K + 1) for every other label:

@@ -1,6 +1,9 @@
 package unvoted
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestDropped checks Dropped on 100 tasks of three labels each: with
 // labels split 50/50 (implied shares 0.5 each) and every task's labels
@@ -37,5 +40,16 @@ func TestDropped(t *testing.T) {
 		if got := Dropped(d, probs); got != tc.want {
 			t.Errorf("labels b on %d tasks (split: %v), fit share of b %v: Dropped %v, want %v (Agreement %.2f)", tc.labelsB, tc.split, tc.fitB, got, tc.want, Agreement(d))
 		}
+	}
+}
+
+// TestVoteShares checks VoteShares on four tasks of two labels: a, a;
+// a, b (a tie, split); b, b; a, a.
+func TestVoteShares(t *testing.T) {
+	votes := [][]string{{"a", "a"}, {"a", "b"}, {"b", "b"}, {"a", "a"}}
+	d := labelSet(t, 4, 2, func(_, i int) int { return i }, func(j, i int) string { return votes[j][i] })
+	got := VoteShares(d)
+	if want := []float64{2.5 / 4, 1.5 / 4}; math.Abs(got[0]-want[0]) > 1e-12 || math.Abs(got[1]-want[1]) > 1e-12 {
+		t.Errorf("VoteShares %v, want %v", got, want)
 	}
 }
