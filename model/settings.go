@@ -190,3 +190,21 @@ func CheckFit(ctx context.Context, d *data.Dataset) error {
 	}
 	return checkData(d)
 }
+
+// CheckGold returns an error if gold, when not nil, does not hold one class
+// index of d, or −1 for none, for every task of d: the gold classes a model
+// is given to train on (such as vb.Bayes.Gold).
+func CheckGold(gold []int, d *data.Dataset) error {
+	if gold == nil {
+		return nil
+	}
+	if len(gold) != d.NumTasks() {
+		return fmt.Errorf("%d gold entries for %d tasks: want one per task (-1 for none)", len(gold), d.NumTasks())
+	}
+	for j, g := range gold {
+		if g < -1 || g >= d.NumClasses() {
+			return fmt.Errorf("task %s has gold class index %d, but there are %d classes", d.Tasks[j], g, d.NumClasses())
+		}
+	}
+	return nil
+}

@@ -19,11 +19,14 @@
 # with 3 or 5 labels a task among 1,000 workers of activity 1/rank^0.5: none bad, 10% spammers and 5%
 # adversaries, or 30% spammers. CROWDS=neighbours scores 12 crowds of imbalanced classes at K = 3 and 5,
 # 3 labels a task among 300 workers (10% spammers) whose errors fall on the next class, on which the
-# first fit all but drops a class and a refit holds the class prior (vb.keepHeld).
+# first fit all but drops a class and a refit holds the class prior (vb.keepHeld). CROWDS=absent scores
+# 16 crowds at K = 5 and 7 of the same kind without spammers (100 or 300 workers of activity 1/rank),
+# on some of which mean field all but drops a class the labels agree on and the default takes
+# gibbs-kinds's answer (gibbs.Challenge).
 #
 # Usage: scripts/light-crowds.sh [SEED...]      (default seeds 1 2 3)
 #   MODELS="default mv vb-la-ds ebcc"          env override of the models
-#   CROWDS=pairs|patterns|kinds|grid           env: other crowds instead (see above)
+#   CROWDS=pairs|patterns|kinds|grid|neighbours|absent   env: other crowds instead (see above)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,6 +75,17 @@ elif [ "${CROWDS:-light}" = neighbours ]; then
     for acc in 0.3:0.8 0.35:0.7 0.4:0.9; do
       for act in 0 1.3; do
         crowds+=("--model la-ds --classes $(($(tr -cd , <<<"$prior" | wc -c) + 1)) --labels-per-object 3 --workers 300 --objects 3000 --activity $act --spammers 0.1 --accuracy $acc --class-prior $prior --error-decay 2")
+      done
+    done
+  done
+elif [ "${CROWDS:-light}" = absent ]; then
+  crowds=()
+  for prior in 0.35,0.25,0.2,0.12,0.08 0.3,0.2,0.15,0.1,0.1,0.1,0.05; do
+    for w in 100 300; do
+      for acc in 0.3:0.8 0.35:0.7; do
+        for decay in 2 3; do
+          crowds+=("--model la-ds --classes $(($(tr -cd , <<<"$prior" | wc -c) + 1)) --labels-per-object 3 --workers $w --objects 3000 --activity 1 --accuracy $acc --class-prior $prior --error-decay $decay")
+        done
       done
     done
   done

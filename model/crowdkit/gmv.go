@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
@@ -47,21 +48,13 @@ func (e GoldMajorityVote) Fit(ctx context.Context, d *data.Dataset, _ *model.Set
 	if err := model.CheckFit(ctx, d); err != nil {
 		return nil, err
 	}
-	if len(e.Gold) != d.NumTasks() {
-		if len(e.Gold) == 0 {
-			return nil, ErrNoTrainingGold
-		}
-		return nil, fmt.Errorf("gmv: %d gold entries for %d tasks: want one per task (-1 for none)", len(e.Gold), d.NumTasks())
+	if len(e.Gold) == 0 {
+		return nil, ErrNoTrainingGold
 	}
-	k := d.NumClasses()
-	any := false
-	for j, t := range e.Gold {
-		if t >= k {
-			return nil, fmt.Errorf("gmv: task %s has gold class index %d, but there are %d classes", d.Tasks[j], t, k)
-		}
-		any = any || t >= 0
+	if err := model.CheckGold(e.Gold, d); err != nil {
+		return nil, fmt.Errorf("gmv: %w", err)
 	}
-	if !any {
+	if !slices.ContainsFunc(e.Gold, func(t int) bool { return t >= 0 }) {
 		return nil, ErrNoTrainingGold
 	}
 	start := time.Now()

@@ -13,6 +13,7 @@ import (
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/ebcc"
+	"github.com/consensuslab/consensus/model/gibbs"
 	"github.com/consensuslab/consensus/model/internal/temper"
 	"github.com/consensuslab/consensus/noise"
 )
@@ -96,7 +97,9 @@ type Bayes struct {
 	Gold []int
 	// Challenge, under LA with Both, puts EBCC's subtypes against the
 	// true class's posterior where workers agree beyond independence, and
-	// takes EBCC's where it wins (ebcc.Challenge); not with Gold or a
+	// takes EBCC's where it wins (ebcc.Challenge), and gibbs-kinds's
+	// where the answer all but drops a class the labels agree on and the
+	// sampler keeps it (gibbs.Challenge); not with Gold or a
 	// Settings.Start. vb-ds, the default model, sets it.
 	Challenge bool
 
@@ -195,7 +198,7 @@ func (b Bayes) Fit(ctx context.Context, d *data.Dataset, s *model.Settings) (*mo
 	if err := noise.CheckClasses(b.Noise, d.NumClasses()); err != nil {
 		return nil, fmt.Errorf("model %s: %w", b.Name(), err)
 	}
-	if err := checkGold(b.Gold, d); err != nil {
+	if err := model.CheckGold(b.Gold, d); err != nil {
 		return nil, fmt.Errorf("model %s: %w", b.Name(), err)
 	}
 	// Runtime covers every stage of the fit: the LA fit and, for the
@@ -437,23 +440,6 @@ func (b Bayes) WithQPrior(a float64, staged bool) (model.Estimator, bool) {
 	return b, true
 }
 
-// checkGold returns an error if gold (when not nil) does not hold one
-// class index or -1 for every object of d.
-func checkGold(gold []int, d *data.Dataset) error {
-	if gold == nil {
-		return nil
-	}
-	if len(gold) != d.NumTasks() {
-		return fmt.Errorf("%d gold entries for %d tasks: want one per task (-1 for none)", len(gold), d.NumTasks())
-	}
-	for j, g := range gold {
-		if g < -1 || g >= d.NumClasses() {
-			return fmt.Errorf("task %s has gold class index %d, but there are %d classes", d.Tasks[j], g, d.NumClasses())
-		}
-	}
-	return nil
-}
-
 // AmbiguousTemper is the temperature below which the default form (Both)
 // takes the labels for those of ambiguous tasks: the held-out labels then
 // ask for a true-class posterior much less sure than independent workers
@@ -475,7 +461,8 @@ const AmbiguousTemper = 0.7
 // the trap model of workers who share mistakes (shared.Truth, with TruthFloor
 // mixed in), whichever beats LA by more net of its price; and with
 // Challenge, where workers agree beyond independence, EBCC's where it
-// wins ebcc.Challenge. A worker fitted
+// wins ebcc.Challenge, and gibbs-kinds's where it wins gibbs.Challenge
+// (the workers of the label distributions then start from it). A worker fitted
 // under LA takes the tasks' ambiguity for its own noise; where the labels are ambiguous by that measure (temperature
 // below AmbiguousTemper) the distributions are those of the joint DA fit
 // (vb-da-ds's, with this form's noise model), started from the LA fit's
@@ -568,6 +555,20 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 			return nil, 0, err
 		} else if p != nil {
 			r.Probs, truth = p, note
+		}
+	}
+	if b.Challenge && b.Gold == nil && set.Start == nil {
+		// A class the labels agree on, all but dropped: the sampler's
+		// answer where it keeps it, and workers that read it as it does.
+		p, note, err := gibbs.Challenge(ctx, d, set, r.Probs, TruthFloor)
+		if err == nil && p != nil {
+			r.Probs, truth = p, note
+			if nv, err = b.posterior(d); err == nil {
+				nv.Start(data.DenseWeights{K: d.NumClasses(), W: p})
+			}
+		}
+		if err != nil {
+			return nil, 0, err
 		}
 	}
 	a := symmetric(d.NumClasses(), JeffreysPrior)

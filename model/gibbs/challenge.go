@@ -1,0 +1,71 @@
+package gibbs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/consensuslab/consensus/data"
+	"github.com/consensuslab/consensus/internal/unvoted"
+	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/ebcc"
+)
+
+// ChallengeVotes is the share of the tasks by which the sampler's labels
+// must be a most frequent vote more often than the challenged answer's
+// for Challenge to take its answer (ebcc.Modal), as for EBCC's challenge.
+const ChallengeVotes = ebcc.ChallengeVotes
+
+// Challenge puts gibbs-kinds (Kinds with its defaults) against a
+// consensus probs (J×K) on d that all but drops a class the labels agree
+// on (unvoted.AbsentClasses): where mean field reads a class's tasks as
+// other classes' and its workers as erring, the sampler, which counts
+// every label once, may not. It returns the sampler's posterior of the
+// true class, mixed with floor of the uniform distribution, and a note for
+// the fit's method where all of these hold, nil otherwise:
+//
+//   - probs leaves at least one class absent;
+//   - the sampler's answer leaves none of those classes absent;
+//   - its labels are a most frequent class of their task's labels on more
+//     tasks than probs's, by ChallengeVotes of the tasks at least.
+//
+// On 13 simulated crowds where the check fires (K = 3, 5 and 7, 3 labels
+// a task, imbalanced classes, weak workers who err on the next class;
+// docs/choosing-a-model.md) the sampler's answer was taken on all 13 and
+// raised mean accuracy from 0.667 to 0.720 (the Bayes limit 0.787) and
+// cut the expected calibration error from 0.15 to 0.03; it was 1.0 and
+// 0.8 points behind on two. Where no class is absent, as on every shipped
+// and public real data set here, nothing is fitted. The sampler's chains
+// are seeded by a constant, so the outcome depends on d alone, and set's
+// Threads is the number of goroutines (the output does not depend on
+// it). Challenge returns the error of the fit.
+func Challenge(ctx context.Context, d *data.Dataset, set model.Settings, probs []float64, floor float64) ([]float64, string, error) {
+	absent := unvoted.AbsentClasses(d, probs)
+	if len(absent) == 0 {
+		return nil, "", nil
+	}
+	g, err := Kinds{}.Fit(ctx, d, &model.Settings{Threads: set.Threads})
+	if err != nil {
+		return nil, "", err
+	}
+	still := unvoted.AbsentClasses(d, g.Probs)
+	was, now := ebcc.Modal(d, probs), ebcc.Modal(d, g.Probs)
+	var names []string
+	for _, a := range absent {
+		for _, b := range still {
+			if a.Class == b.Class {
+				return nil, "", nil
+			}
+		}
+		names = append(names, fmt.Sprintf("class %s %.2f%% of the consensus, though it is the most frequent label of %.1f%% of the tasks", d.Classes[a.Class], 100*a.Share, 100*a.Votes))
+	}
+	if !(now >= was+ChallengeVotes) {
+		return nil, "", nil
+	}
+	out := g.Probs
+	floats.Scale(1-floor, out)
+	floats.AddConst(floor/float64(d.NumClasses()), out)
+	return out, fmt.Sprintf("true class of gibbs-kinds (the fit gave %s; the sampler's labels are a most frequent vote on %.1f%% of the tasks, not %.1f%%)", strings.Join(names, "; "), 100*now, 100*was), nil
+}
