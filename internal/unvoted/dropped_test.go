@@ -1,14 +1,18 @@
 package unvoted
 
 import (
+	"fmt"
 	"math"
 	"testing"
+
+	"github.com/consensuslab/consensus/data"
 )
 
 // TestDropped checks Dropped on 100 tasks of three labels each: with
 // labels split 50/50 (implied shares 0.5 each) and every task's labels
-// alike, a fit that gives class b 8% of the mass drops it, one that gives
-// it 12% or 40% does not; with labels split 60/40 (implied shares 0.8,
+// alike, a fit that gives class b 8% or 20% of the mass drops it (under
+// DroppedShare2 of its implied share, the bar at K = 2), one that gives
+// it 30% or 40% does not; with labels split 60/40 (implied shares 0.8,
 // 0.2: the labels lean to a), a fit that gives b 1% drops it, for the
 // labels agree within tasks far beyond DroppedAgreed; with labels split
 // 80/20 (implied (1, 0): noisy workers' labels overstate a rare class) no
@@ -22,7 +26,7 @@ func TestDropped(t *testing.T) {
 		fitB    float64 // every task's ρ_j(b)
 		split   bool    // instead, the first two workers disagree on every task
 		want    bool
-	}{{50, 0.08, false, true}, {50, 0.12, false, false}, {50, 0.4, false, false}, {40, 0.01, false, true},
+	}{{50, 0.08, false, true}, {50, 0.2, false, true}, {50, 0.3, false, false}, {50, 0.4, false, false}, {40, 0.01, false, true},
 		{20, 0.0, false, false}, {20, 0.01, false, false}, {50, 0.01, true, false}} {
 		d := labelSet(t, 100, 3, func(_, i int) int { return i }, func(j, i int) string {
 			if tc.split {
@@ -39,6 +43,50 @@ func TestDropped(t *testing.T) {
 		}
 		if got := Dropped(d, probs); got != tc.want {
 			t.Errorf("labels b on %d tasks (split: %v), fit share of b %v: Dropped %v, want %v (Agreement %.2f)", tc.labelsB, tc.split, tc.fitB, got, tc.want, Agreement(d))
+		}
+	}
+}
+
+// TestHeldShares checks HeldShares on 100 tasks of three labels, 60
+// tasks' labels all a and 40 all b: at K = 2 the implied shares (0.798,
+// 0.202) with a tenth of the uniform distribution, (0.768, 0.232); with a
+// third class that no label gives, the labels' shares.
+func TestHeldShares(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		b, err := data.NewBuilder([]string{"a", "b", "c"}[:k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range 100 {
+			for i := range 3 {
+				y := "a"
+				if j < 40 {
+					y = "b"
+				}
+				if err := b.Add(fmt.Sprint("t", j), fmt.Sprint("w", i), y); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		d, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := HeldShares(d), LabelShares(d)
+		if k == 2 {
+			want = Implied(d)
+			for z := range want {
+				want[z] = 0.9*want[z] + 0.05
+			}
+			if math.Abs(want[0]-0.768) > 0.001 {
+				t.Errorf("K = 2: held share of a %.4f, want about 0.768", want[0])
+			}
+		}
+		for z := range want {
+			if math.Abs(got[z]-want[z]) > 1e-12 {
+				t.Errorf("K = %d: HeldShares %v, want %v", k, got, want)
+				break
+			}
 		}
 	}
 }

@@ -53,12 +53,12 @@ func newVBLA(d *data.Dataset, gold []int) *vbLA {
 }
 
 // newLA returns the LA side of b's fit on d: newVBLA, its class prior
-// held at the labels' shares (unvoted.LabelShares) also where b.held says
-// why.
+// held at unvoted.HeldShares (the labels' shares; at K = 2 the shares
+// they imply) also where b.held says why.
 func (b Bayes) newLA(d *data.Dataset) *vbLA {
 	la := newVBLA(d, b.Gold)
 	if la.held == "" && b.held != "" {
-		la.held, la.shares = b.held, unvoted.LabelShares(d)
+		la.held, la.shares = b.held, unvoted.HeldShares(d)
 	}
 	return la
 }
@@ -226,7 +226,7 @@ func (v *vbLA) params(dst []float64) []float64 { return append(dst, v.post...) }
 func (v *vbLA) describe() string {
 	switch {
 	case v.shares != nil:
-		return "class prior held at the labels' shares (" + v.held + ")"
+		return "class prior held at " + fitting.FmtVec(v.shares) + " (" + v.held + ")"
 	case v.held != "":
 		return "class prior held uniform (" + v.held + ")"
 	}
