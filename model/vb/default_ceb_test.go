@@ -67,14 +67,18 @@ func checkCavityPriors(t *testing.T, c sim.Settings, overMV, maxECE float64) {
 	}
 }
 
-// TestDefaultCavityPriorsDroppedClass checks that the default rejects
-// cavity priors that drop a class (cebDropped): K = 2 with a class prior
-// of (0.85, 0.15), 2,000 tasks of 3 labels among 200 Dawid-Skene workers,
-// 30% of them spammers, seed 1 (crowd C of sim/unknownkinds_test.go). The
-// rounds take the rare class's share of the tasks from 0.052 to 0.002 and
-// the accuracy from 0.8755 to 0.8555 (vb-la-ds 0.8775, majority vote
-// 0.7485): the default must say that it rejected them, keep the rare
-// class's share at least 0.02, and come within 0.005 of vb-la-ds.
+// TestDefaultCavityPriorsDroppedClass checks that the default keeps a
+// rare class that its learned priors drop: K = 2 with a class prior of
+// (0.85, 0.15), 2,000 tasks of 3 labels among 200 Dawid-Skene workers, 30%
+// of them spammers, seed 1 (crowd C of sim/unknownkinds_test.go). The
+// first fit gives the rare class 0.052 of the tasks, under half its
+// implied share, and is refitted with the class prior held
+// (unvoted.HeldShares): 0.8755, the rare class 0.16 of the consensus
+// (vb-la-ds 0.8775, majority vote 0.7485). Before the drift bar at K = 2
+// (unvoted.DroppedShare2), the cavity rounds took the rare class's share
+// to 0.002 and were rejected (cebDropped), for the same 0.8755. The
+// default must say which it did, keep the rare class's share at least
+// 0.02, and come within 0.005 of vb-la-ds.
 func TestDefaultCavityPriorsDroppedClass(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 6,000 labels five times")
@@ -90,8 +94,8 @@ func TestDefaultCavityPriorsDroppedClass(t *testing.T) {
 		rare += def.Probs[j] / float64(len(def.Probs)/2)
 	}
 	t.Logf("default %.4f, rare class's share %.4f; vb-la-ds %.4f; %s", a, rare, l, def.Method)
-	if !strings.Contains(def.Method, "cavity empirical Bayes rejected") {
-		t.Errorf("method %q: want the cavity priors rejected", def.Method)
+	if !strings.Contains(def.Method, "cavity empirical Bayes rejected") && !strings.Contains(def.Method, "class prior held at [") {
+		t.Errorf("method %q: want the cavity priors rejected or the class prior held", def.Method)
 	}
 	if rare < 0.02 || a < l-0.005 {
 		t.Errorf("default accuracy %.4f, rare class's share %.4f; want at least vb-la-ds's %.4f − 0.005 and 0.02", a, rare, l)

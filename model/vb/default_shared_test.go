@@ -48,12 +48,16 @@ func TestDefaultSharedMistake(t *testing.T) {
 	}
 }
 
-// TestDefaultCEBRejected checks the default where cavity empirical Bayes
-// all but drops the rare class (two classes, prior (0.85, 0.15), light
-// workers of whom 30% are spammers; seeds 1 and 3): the mean-field fit's
-// learned priors had collapsed too (the rare class's share 0.052, ECE
-// 0.085 and 0.105), and the fit with the workers' prior fixed is within
-// 2.5 points of the Bayes limit with an ECE of at most 0.04.
+// TestDefaultCEBRejected checks the default where the learned priors all
+// but drop the rare class (two classes, prior (0.85, 0.15), light workers
+// of whom 30% are spammers; seeds 1 and 3): the mean-field fit's learned
+// priors collapse (the rare class's share 0.052, ECE 0.085 and 0.105).
+// The first fit's drift is now refitted with the class prior held
+// (unvoted.DroppedShare2, unvoted.HeldShares); before that bar, cavity
+// empirical Bayes dropped the class too and was rejected for the workers'
+// prior fixed. Either way the fit must say so and be within 2.5 points of
+// the Bayes limit with an ECE of at most 0.04 (held: 0.8755 and 0.8585,
+// ECE 0.008 and 0.014, against 0.8925 and 0.8825).
 func TestDefaultCEBRejected(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits two simulations")
@@ -66,8 +70,9 @@ func TestDefaultCEBRejected(t *testing.T) {
 		a, lim := must(metrics.Accuracy(def.Probs, 2, gold, 1)), must(metrics.Accuracy(bayes, 2, gold, 1))
 		ece := must(metrics.ECE(def.Probs, 2, gold, 10))
 		t.Logf("seed %d: default %.4f (ECE %.4f), Bayes limit %.4f; %s", seed, a, ece, lim, def.Method)
-		if !strings.Contains(def.Method, "cavity empirical Bayes rejected") || !strings.Contains(def.Method, "the workers' prior fixed") {
-			t.Errorf("seed %d: the cavity priors were not rejected for the fixed prior: %s", seed, def.Method)
+		rejected := strings.Contains(def.Method, "cavity empirical Bayes rejected") && strings.Contains(def.Method, "the workers' prior fixed")
+		if !rejected && !strings.Contains(def.Method, "class prior held at [") {
+			t.Errorf("seed %d: neither the class prior held nor the cavity priors rejected for the fixed prior: %s", seed, def.Method)
 		}
 		if a < lim-0.025 || ece > 0.04 {
 			t.Errorf("seed %d: accuracy %.4f and ECE %.4f, want within 2.5 points of the Bayes limit %.4f and at most 0.04", seed, a, ece, lim)
