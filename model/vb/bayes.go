@@ -37,9 +37,11 @@ import (
 // The priors: every confusion row π_w(z, ·) ~ Dirichlet with
 // noise.DefaultPriorDiag on the diagonal and noise.DefaultPriorOff elsewhere;
 // under LA the class prior p ~ Dirichlet(1, …, 1), held uniform instead
-// where no task has labels of two workers, and at the labels' shares where
-// a fit with it all but drops a class the labels give and agree on
-// (unvoted.Dropped) and the refit's labels are votes as often (keepHeld);
+// where no task has labels of two workers, and at unvoted.HeldShares (the
+// labels' shares; at K = 2 the shares they imply) where a fit with it all
+// but drops a class the labels give and agree on, or at K = 2 drifts to
+// under half its share (unvoted.Dropped), and the refit's labels are votes
+// as often (keepHeld);
 // under DA every q_j ~ Dirichlet(a).
 //
 // The three forms:
@@ -104,7 +106,7 @@ type Bayes struct {
 	Challenge bool
 
 	// held, if not empty, says why the LA fits hold the class prior at
-	// the labels' shares (newLA): set where a learned one all but dropped
+	// unvoted.HeldShares (newLA): set where a learned one all but dropped
 	// a class.
 	held string
 }
@@ -331,7 +333,7 @@ func (b Bayes) unvotedFallback(d *data.Dataset, probs []float64) (noise.Model, s
 
 // fitLA fits the LA side of b with the noise posterior nv and, where the
 // fit all but drops a class (unvoted.Dropped) on crossed data, refits with
-// the class prior held at the labels' shares from a fresh posterior; it
+// the class prior held at unvoted.HeldShares from a fresh posterior; it
 // returns the form, posterior and fit that keepHeld keeps (b's held set
 // when the refit is).
 func (b Bayes) fitLA(ctx context.Context, d *data.Dataset, set model.Settings, nv noise.Variational, weight data.TaskWeights) (Bayes, noise.Variational, *model.Result, error) {
