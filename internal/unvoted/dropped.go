@@ -150,9 +150,9 @@ func HeldShares(d *data.Dataset) []float64 {
 	if d.NumClasses() != 2 {
 		return LabelShares(d)
 	}
+	const uniform = 0.1
 	held := Implied(d)
-	for z := range held {
-		held[z] = 0.9*held[z] + 0.05
-	}
+	floats.Scale(1-uniform, held)
+	floats.AddConst(uniform/2, held)
 	return held
 }

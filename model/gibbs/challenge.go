@@ -3,6 +3,7 @@ package gibbs
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/floats"
@@ -38,15 +39,15 @@ const ChallengeVotes = ebcc.ChallengeVotes
 // cut the expected calibration error from 0.15 to 0.03; it was 1.0 and
 // 0.8 points behind on two. Where no class is absent, as on every shipped
 // and public real data set here, nothing is fitted. The sampler's chains
-// are seeded by a constant, so the outcome depends on d alone, and set's
-// Threads is the number of goroutines (the output does not depend on
-// it). Challenge returns the error of the fit.
-func Challenge(ctx context.Context, d *data.Dataset, set model.Settings, probs []float64, floor float64) ([]float64, string, error) {
+// are seeded by a constant, so the outcome depends on d alone; threads
+// is the number of goroutines (zero: one per core; the output does not
+// depend on it). Challenge returns the error of the fit.
+func Challenge(ctx context.Context, d *data.Dataset, threads int, probs []float64, floor float64) ([]float64, string, error) {
 	absent := unvoted.AbsentClasses(d, probs)
 	if len(absent) == 0 {
 		return nil, "", nil
 	}
-	g, err := Kinds{}.Fit(ctx, d, &model.Settings{Threads: set.Threads})
+	g, err := Kinds{}.Fit(ctx, d, &model.Settings{Threads: threads})
 	if err != nil {
 		return nil, "", err
 	}
@@ -54,10 +55,8 @@ func Challenge(ctx context.Context, d *data.Dataset, set model.Settings, probs [
 	was, now := ebcc.Modal(d, probs), ebcc.Modal(d, g.Probs)
 	var names []string
 	for _, a := range absent {
-		for _, b := range still {
-			if a.Class == b.Class {
-				return nil, "", nil
-			}
+		if slices.ContainsFunc(still, func(b unvoted.Absent) bool { return b.Class == a.Class }) {
+			return nil, "", nil
 		}
 		names = append(names, fmt.Sprintf("class %s %.2f%% of the consensus, though it is the most frequent label of %.1f%% of the tasks", d.Classes[a.Class], 100*a.Share, 100*a.Votes))
 	}

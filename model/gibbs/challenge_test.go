@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/metrics"
-	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/gibbs"
 	"github.com/consensuslab/consensus/sim"
 )
@@ -51,7 +50,7 @@ func TestChallenge(t *testing.T) {
 		{"majority vote", mv.Probs, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, note, err := gibbs.Challenge(context.Background(), d, model.Settings{}, c.probs, 1e-3)
+			p, note, err := gibbs.Challenge(context.Background(), d, 0, c.probs, 1e-3)
 			if err != nil {
 				t.Fatal(err)
 			}

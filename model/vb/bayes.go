@@ -562,15 +562,15 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	if b.Challenge && b.Gold == nil && set.Start == nil {
 		// A class the labels agree on, all but dropped: the sampler's
 		// answer where it keeps it, and workers that read it as it does.
-		p, note, err := gibbs.Challenge(ctx, d, set, r.Probs, TruthFloor)
+		p, note, err := gibbs.Challenge(ctx, d, set.Threads, r.Probs, TruthFloor)
 		if err == nil && p != nil {
-			r.Probs, truth = p, note
-			if nv, err = b.posterior(d); err == nil {
-				nv.Start(data.DenseWeights{K: d.NumClasses(), W: p})
-			}
+			nv, err = b.posterior(d)
 		}
 		if err != nil {
 			return nil, 0, err
+		} else if p != nil {
+			nv.Start(data.DenseWeights{K: d.NumClasses(), W: p})
+			r.Probs, truth = p, note
 		}
 	}
 	a := symmetric(d.NumClasses(), JeffreysPrior)
