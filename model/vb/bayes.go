@@ -26,8 +26,7 @@ import (
 // prior that implements noise.MAPVariational (GLAD) takes part with point
 // estimates of its parameters, the mode of their posterior (variational
 // EM): vb-la-glad, vb-da-glad and vb-hda-glad. Its optimum lies inside the
-// parameter space: fits converge, and no output probability is exactly 0
-// or 1.
+// parameter space: fits converge, and no output is exactly 0 or 1.
 //
 //	Bayes{Noise: noise.DS{}, Latent: latent.LA{}}                     // vb-la-ds: IBCC
 //	Bayes{Noise: noise.DS{}, Latent: latent.DA{}}                     // vb-da-ds
@@ -37,11 +36,9 @@ import (
 // The priors: every confusion row π_w(z, ·) ~ Dirichlet with
 // noise.DefaultPriorDiag on the diagonal and noise.DefaultPriorOff elsewhere;
 // under LA the class prior p ~ Dirichlet(1, …, 1), held uniform instead
-// where no task has labels of two workers, and at unvoted.HeldShares (the
-// labels' shares; at K = 2 the shares they imply) where a fit with it all
-// but drops a class the labels give and agree on, or at K = 2 drifts to
-// under half its share (unvoted.Dropped), and the refit's labels are votes
-// as often (keepHeld);
+// where no task has labels of two workers, and at unvoted.HeldShares where
+// a fit with it all but drops or (K = 2) drifts from a class the labels
+// give and agree on (unvoted.Dropped, Drifted) and keepHeld keeps the refit;
 // under DA every q_j ~ Dirichlet(a).
 //
 // The three forms:
@@ -62,8 +59,7 @@ import (
 //     docs/choosing-a-model.md).
 //   - Hierarchical DA: as DA, with a = α p estimated by empirical Bayes.
 //
-// See docs/models.md for the updates and docs/choosing-a-model.md for how
-// the forms compare on the shipped data sets.
+// docs/models.md has the updates, docs/choosing-a-model.md the evidence.
 type Bayes struct {
 	// Noise is the noise model; it must implement noise.Conjugate or
 	// noise.MAPVariational.
@@ -107,8 +103,9 @@ type Bayes struct {
 
 	// held, if not empty, says why the LA fits hold the class prior at
 	// unvoted.HeldShares (newLA): set where a learned one all but dropped
-	// a class.
-	held string
+	// a class or drifted; dropped is then the first fit's answer, at K > 2.
+	held    string
+	dropped []float64
 }
 
 // WithGold returns b with the known classes class (GoldTrainer).
@@ -272,18 +269,12 @@ const pairsNote = ", the confusion rows' prior fixed (most labels are on tasks o
 // tasks of one or two workers, K > 2, and the LA fit's posterior nv
 // learned no pattern (noise.PatternReporter: every row's errors equal);
 // the fit is then redone with the fixed pattern, whose workers' errors
-// can take the precision of drawn counts (sampledPrecisions). Where the
-// crowd's errors have a pattern, the learned one is kept: the fixed
-// pattern holds every worker's errors around uniform ones, and two labels
-// that agree on a class are then surer than they are where errors fall on
-// neighbouring classes (K = 10, 3,000 tasks of two labels among 100
-// workers of skewed activity, error decay 1, seeds 1-3: ECE 0.10-0.13
-// fixed, 0.009-0.026 learned; TestDefaultPairsPattern). On 16 such crowd
-// seeds (K = 3, 5 and 10, 50 to 2,000 workers, spammers or adversaries)
-// the learned pattern's accuracy is the same on average (0.7713 against
-// 0.7720) and its ECE 0.026 against 0.068; where the learned pattern is
-// uniform, the fixed one with drawn precisions is ahead (two-label crowds
-// of scripts/light-crowds.sh CROWDS=pairs).
+// can take the precision of drawn counts (sampledPrecisions). A learned
+// pattern is kept: the fixed one holds errors around uniform ones, and
+// agreeing labels are then too sure where errors fall on neighbouring
+// classes (K = 10, two labels a task, seeds 1-3: ECE 0.10-0.13 fixed,
+// 0.009-0.026 learned; TestDefaultPairsPattern; on 16 such crowds the same
+// accuracy, ECE 0.026 against 0.068; CROWDS=pairs of light-crowds.sh).
 func (b Bayes) pairsFallback(d *data.Dataset, nv noise.Variational) (noise.Model, string, bool) {
 	pr, ok := nv.(noise.PatternReporter)
 	if !ok || d.NumClasses() < 3 || d.Tripled() || pr.PatternFound() {
@@ -332,17 +323,23 @@ func (b Bayes) unvotedFallback(d *data.Dataset, probs []float64) (noise.Model, s
 }
 
 // fitLA fits the LA side of b with the noise posterior nv and, where the
-// fit all but drops a class (unvoted.Dropped) on crossed data, refits with
-// the class prior held at unvoted.HeldShares from a fresh posterior; it
-// returns the form, posterior and fit that keepHeld keeps (b's held set
-// when the refit is).
+// fit all but drops a class or drifts (unvoted.Dropped, Drifted) on
+// crossed data, refits with the class prior held at unvoted.HeldShares
+// from a fresh posterior; it returns the form, posterior and fit that
+// keepHeld keeps (b's held and dropped set when the refit is).
 func (b Bayes) fitLA(ctx context.Context, d *data.Dataset, set model.Settings, nv noise.Variational, weight data.TaskWeights) (Bayes, noise.Variational, *model.Result, error) {
 	r, err := vbFit(ctx, b.Name(), d, set, nv, b.newLA(d), vbFresh, weight)
-	if err != nil || b.held != "" || !d.Crossed() || !unvoted.Dropped(d, r.Probs) {
+	if err != nil || b.held != "" || !d.Crossed() {
 		return b, nv, r, err
 	}
+	dropped := unvoted.Dropped(d, r.Probs)
+	if !dropped && !unvoted.Drifted(d, r.Probs) {
+		return b, nv, r, nil
+	}
 	held := b
-	held.held = droppedNote
+	if held.held = droppedNote; !dropped {
+		held.held = driftedNote
+	}
 	hnv, err := held.posterior(d)
 	if err != nil {
 		return b, nil, nil, err
@@ -351,24 +348,27 @@ func (b Bayes) fitLA(ctx context.Context, d *data.Dataset, set model.Settings, n
 	if err != nil {
 		return b, nil, nil, err
 	}
-	if !keepHeld(d, r, hr) {
+	if !keepHeld(d, r, hr, !dropped) {
 		return b, nv, r, nil
+	}
+	if dropped && d.NumClasses() > 2 {
+		held.dropped = r.Probs
 	}
 	return held, hnv, hr, nil
 }
 
-// keepHeld reports whether the refit held, its class prior held at the
-// labels' shares after first all but dropped a class (unvoted.Dropped),
-// replaces first: where its labels are a most frequent vote on at least as
-// many tasks (ebcc.Modal). A held prior can send the workers to another
-// optimum, the classes read through each other: on 14 crowds of K = 3
-// and 5, classes of (0.6, 0.3, 0.1) or (0.5, …, 0.05), 3 labels a task,
-// workers of accuracy U[0.3, 0.8], U[0.35, 0.7] or U[0.4, 0.9] whose errors
-// fall on the next class and 10% spammers, a uniform prior gave 0.20-0.55
-// (mean 0.34; the first fit 0.63-0.71, majority vote 0.54-0.72, mean
-// 0.59); with the labels' shares and this check, 0.55-0.76 (mean 0.65).
-func keepHeld(d *data.Dataset, first, held *model.Result) bool {
-	return ebcc.Modal(d, held.Probs) >= ebcc.Modal(d, first.Probs)
+// keepHeld reports whether the refit held replaces first (unvoted.Dropped
+// and unvoted.Drifted give the evidence): where its labels are a most
+// frequent vote (ebcc.Modal) on as many tasks, after a prior that only
+// drifted on ebcc.ChallengeVotes more, its bound on the evidence at most
+// driftNats below first's (a Bayes factor of e² against it).
+func keepHeld(d *data.Dataset, first, held *model.Result, drifted bool) bool {
+	const driftNats = 2
+	gain := ebcc.Modal(d, held.Probs) - ebcc.Modal(d, first.Probs)
+	if drifted {
+		return gain >= ebcc.ChallengeVotes && held.LogLikelihood >= first.LogLikelihood-driftNats
+	}
+	return gain >= 0
 }
 
 // fitWith is fitFrom with b's noise model as it is.
@@ -561,8 +561,13 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	}
 	if b.Challenge && b.Gold == nil && set.Start == nil {
 		// A class the labels agree on, all but dropped: the sampler's
-		// answer where it keeps it, and workers that read it as it does.
-		p, note, err := gibbs.Challenge(ctx, d, set.Threads, r.Probs, TruthFloor)
+		// answer where it keeps it, and workers that read it as it does;
+		// against the first fit where the class prior was then held.
+		challenged := r.Probs
+		if b.dropped != nil {
+			challenged = b.dropped
+		}
+		p, note, err := gibbs.Challenge(ctx, d, set.Threads, challenged, TruthFloor)
 		if err == nil && p != nil {
 			nv, err = b.posterior(d)
 		}

@@ -45,44 +45,37 @@ const (
 // shows none), and the accuracies' Beta priors by cavity empirical Bayes.
 //
 // The precisions: expected counts spread every label's errors over the
-// classes its task might be, so that the workers' errors look uniform: on
-// K = 5 with 2,000 tasks of two labels among 10 Dawid-Skene workers whose
-// errors differ (seed 3) the capped fit held every worker's errors uniform
-// and got 0.7950, against vb-la-ds's 0.8305; with the precision from
-// drawn counts, 0.8265. The precision that maximises the likelihood
-// averaged over drawn counts is the EM step of the precision with the
-// errors integrated out (dsmix.Mix.SampledPrecision); a round takes that
-// step (over-relaxed, sampledRelax) at the cavity posteriors of the last
-// fit's tasks. Every round draws with the same seed, so that two rounds'
-// steps differ by their fits only. On one-coin workers, whose errors are
-// uniform, the drawn counts keep the precisions at their cap and no round
-// is run. With three labels a task and more the learned pattern holds the
-// crowd's errors and the expected counts are sharper: on the shipped data
-// sets whose precisions run to the cap (websearch, trec2010) drawn ones
-// cost accuracy (0.8168 → 0.8081, 0.5185 → 0.5105) and ten rounds.
+// classes its task might be, so that the workers' errors look uniform (K =
+// 5, 2,000 tasks of two labels among 10 Dawid-Skene workers whose errors
+// differ, seed 3: capped 0.7950, vb-la-ds 0.8305, drawn counts 0.8265).
+// The precision that maximises the likelihood averaged over drawn counts is
+// the EM step of the precision with the errors integrated out
+// (dsmix.Mix.SampledPrecision); a round takes that step (over-relaxed,
+// sampledRelax) at the cavity posteriors of the last fit's tasks, drawing
+// with the same seed every round. On one-coin workers the drawn counts keep
+// the precisions at their cap and no round is run. With three labels a
+// task and more the expected counts are sharper: on the shipped sets whose
+// precisions run to the cap (websearch, trec2010) drawn ones cost accuracy
+// (0.8168 → 0.8081, 0.5185 → 0.5105) and ten rounds.
 //
 // The Beta priors: a label on a task of two counts for its own worker's
-// accuracy, in its task's posterior and in its worker's counts, so that a
-// spammer looks as accurate as the crowd and the priors' concentrations
-// run to their cap, every worker then of the crowd's accuracy (K = 3,
-// 3,000 tasks of two labels among 200 workers, 20% spammers: spammers
-// fitted at accuracy 0.65). Each kind's prior maximises the labels'
-// likelihood with each label's class from its cavity posterior and the
-// worker's accuracy integrated out (dsmix.Mix.CavityBetas), with the
-// kinds' shares held: accuracy 0.699, 0.712, 0.686 on seeds 1-3 became
-// 0.737, 0.736, 0.704 (vb-la-ds 0.725, 0.741, 0.722).
+// accuracy twice, in its task's posterior and in its worker's counts, so
+// that a spammer looks as accurate as the crowd and the priors'
+// concentrations run to their cap (K = 3, 3,000 tasks of two labels among
+// 200 workers, 20% spammers: spammers fitted at 0.65). Each kind's prior
+// maximises the labels' likelihood with each label's class from its cavity
+// posterior and the worker's accuracy integrated out
+// (dsmix.Mix.CavityBetas), the kinds' shares held: 0.699, 0.712, 0.686 on
+// seeds 1-3 became 0.737, 0.736, 0.704 (vb-la-ds 0.725, 0.741, 0.722).
 //
 // A round sets both, held in a refit from the last fit's pseudo-counts
 // with the rest of the shared priors learned, until neither moves by more
-// than sampledSettle in its logarithm.
-//
-// On tasks of three labels and more (d.Tripled) only the Beta priors are
-// taken so, and only on crowds of light workers (the median worker at
-// most cebLight labels): the double count of a label is then that of
-// cavityPriors at K = 2, and the priors collapse the same way (K = 3, 3
-// labels a task among 1,000 workers of activity 0.5, 30% spammers, seeds
-// 1, 2: accuracy 0.7392, 0.7345 and ECE 0.044, 0.040 with the collapsed
-// priors; 0.7462, 0.7390 and 0.019, 0.030 with these).
+// than sampledSettle in its logarithm. On tasks of three labels and more
+// (d.Tripled) only the Beta priors are taken so, and only on crowds of
+// light workers (the median worker at most cebLight labels), where they
+// collapse as in cavityPriors at K = 2 (K = 3, 3 labels a task among 1,000
+// workers of activity 0.5, 30% spammers, seeds 1, 2: 0.7392, 0.7345, ECE
+// 0.044, 0.040 collapsed; 0.7462, 0.7390 and 0.019, 0.030 with these).
 func (b Bayes) sampledPrecisions(ctx context.Context, d *data.Dataset, set model.Settings, nv noise.Variational, r *model.Result, weight data.TaskWeights) (*model.Result, noise.Variational, string, error) {
 	ps, ok := nv.(noise.PrecisionSampler)
 	cp, ok2 := nv.(noise.CavityProber)

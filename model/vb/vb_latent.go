@@ -67,6 +67,9 @@ func (b Bayes) newLA(d *data.Dataset) *vbLA {
 // class the labels give and agree on (unvoted.Dropped).
 const droppedNote = "a learned one all but dropped a class the labels give"
 
+// driftedNote is Bayes.held where keepHeld keeps a refit after a drift.
+const driftedNote = "a learned one drifted from the shares the labels imply; held, the consensus sides with the votes on more tasks"
+
 // goldOf returns the known class of object j, or -1.
 func goldOf(gold []int, j int) int {
 	if gold == nil {
