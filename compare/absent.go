@@ -20,8 +20,9 @@ type AbsentClass struct {
 	Votes, Share float64
 	// Agreement is the z-score of the class's agreement within tasks:
 	// how much more often two labels of a task both give it than their
-	// workers' shares of it predict, in standard errors.
-	Agreement float64
+	// workers' shares of it predict, in standard errors; Crowd is the same
+	// for any class.
+	Agreement, Crowd float64
 }
 
 // AbsentBar, AbsentShare and AbsentAgreement are the bars of
@@ -32,16 +33,18 @@ const (
 	AbsentBar       = unvoted.AbsentBar
 	AbsentShare     = unvoted.AbsentShare
 	AbsentAgreement = unvoted.AbsentAgreement
+	AbsentCrowd     = unvoted.AbsentCrowd
 )
 
 // AbsentClasses returns the classes that are the most frequent label of at
 // least AbsentBar of the tasks and that the fit r gives under AbsentShare
 // of that share of its consensus, though their labels agree within tasks
 // beyond what their workers' shares give (z-score at least
-// AbsentAgreement). It is the opposite of UnvotedClasses: the fit reads a
-// class's tasks as other classes', and the workers who give it as erring.
-// That can be right (a rare class whose labels are mostly another class's
-// errors) or wrong, and the labels do not tell which. The default takes
+// AbsentAgreement), or all the labels do (at least AbsentCrowd). It is
+// the opposite of UnvotedClasses: the fit reads a class's tasks as other
+// classes', and the workers who give it as erring. That can be right (a
+// rare class whose labels are mostly another class's errors) or wrong,
+// and the labels do not tell which. The default takes
 // gibbs-kinds's answer where that keeps the class and agrees with the
 // votes more often (gibbs.Challenge); other models are reported as they
 // are. Nothing is reported for a result without probabilities.
@@ -60,8 +63,12 @@ func AbsentClasses(r *model.Result) []AbsentClass {
 // reports for the fit r, and returns w's first write error.
 func WriteAbsentClasses(w io.Writer, r *model.Result) error {
 	for _, c := range AbsentClasses(r) {
-		if _, err := fmt.Fprintf(w, "absent class: class %s is the most frequent label of %.1f%% of the tasks, and its labels agree within tasks (z = %.1f), but it is %.2f%% of the consensus: the fit reads its tasks as other classes; compare --model gibbs-kinds or mv, or gold labels\n",
-			r.Data.Classes[c.Class], 100*c.Votes, c.Agreement, 100*c.Share); err != nil {
+		agree := fmt.Sprintf("its labels agree within tasks (z = %.1f)", c.Agreement)
+		if c.Agreement < AbsentAgreement {
+			agree = fmt.Sprintf("the labels agree within tasks (z = %.1f; its own, %.1f)", c.Crowd, c.Agreement)
+		}
+		if _, err := fmt.Fprintf(w, "absent class: class %s is the most frequent label of %.1f%% of the tasks, and %s, but it is %.2f%% of the consensus: the fit reads its tasks as other classes; compare --model gibbs-kinds or mv, or gold labels\n",
+			r.Data.Classes[c.Class], 100*c.Votes, agree, 100*c.Share); err != nil {
 			return err
 		}
 	}

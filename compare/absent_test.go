@@ -68,7 +68,7 @@ func TestAbsentClasses(t *testing.T) {
 				t.Fatalf("%d classes reported, want %v", len(got), c.want)
 			}
 			for i, a := range got {
-				if a.Class != c.want[i] || !(a.Share < compare.AbsentShare*a.Votes) || a.Agreement < compare.AbsentAgreement {
+				if a.Class != c.want[i] || !(a.Share < compare.AbsentShare*a.Votes) || (a.Agreement < compare.AbsentAgreement && a.Crowd < compare.AbsentCrowd) {
 					t.Errorf("reported %+v, want class %d beyond the bars", a, c.want[i])
 				}
 			}

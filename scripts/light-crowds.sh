@@ -19,12 +19,14 @@
 # with 3 or 5 labels a task among 1,000 workers of activity 1/rank^0.5: none bad, 10% spammers and 5%
 # adversaries, or 30% spammers. CROWDS=neighbours scores 12 crowds of imbalanced classes at K = 3 and 5,
 # 3 labels a task among 300 workers (10% spammers) whose errors fall on the next class, on which the
-# first fit all but drops a class and a refit holds the class prior (vb.keepHeld). CROWDS=absent scores
+# first fit all but drops a class, a refit holds the class prior (vb.keepHeld), and gibbs-kinds
+# challenges the first fit (gibbs.Challenge). CROWDS=absent scores
 # 16 crowds at K = 5 and 7 of the same kind without spammers (100 or 300 workers of activity 1/rank),
 # on some of which mean field all but drops a class the labels agree on and the default takes
 # gibbs-kinds's answer (gibbs.Challenge). CROWDS=weak scores two crowds of balanced classes, 5 labels
 # a task from 100 or 300 Dawid-Skene workers of accuracy U[0.55, 0.7], on which a learned class prior
-# drifts to one class and the default refits it held (unvoted.Dropped, unvoted.HeldShares).
+# drifts to one class and the default refits it held (unvoted.Dropped, unvoted.Drifted,
+# unvoted.HeldShares).
 #
 # Usage: scripts/light-crowds.sh [SEED...]      (default seeds 1 2 3)
 #   MODELS="default mv vb-la-ds ebcc"          env override of the models
