@@ -203,6 +203,20 @@ func (c Settings) withDefaults() Settings {
 	return c
 }
 
+// CheckParams returns an error if c's worker parameters (Params) are
+// drawn for another noise model than c's Noise, or nil when they match
+// or c draws them from its noise model. The error names both models, as
+// "the parameters draw ds workers, not glad ones".
+func (c Settings) CheckParams() error {
+	if c.Params == nil || c.Noise == nil {
+		return nil
+	}
+	if p, n := c.Params.Model().Name(), c.Noise.Name(); p != n {
+		return fmt.Errorf("the parameters draw %s workers, not %s ones", p, n)
+	}
+	return nil
+}
+
 // check returns an error if c, with defaults, is not a valid simulation.
 // sampler returns what draws the true noise parameters: Params where it
 // is set, the noise model's own noise.Sampler otherwise.
@@ -280,10 +294,10 @@ func (c Settings) check() error {
 	if n := c.kindCount(c.Spammers) + c.kindCount(c.Adversaries); n > c.Workers-c.Correlated.Workers {
 		return fmt.Errorf("sim: %d spammers and adversaries, more than the %d workers outside the correlated group", n, c.Workers-c.Correlated.Workers)
 	}
+	if err := c.CheckParams(); err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
 	if c.Params != nil {
-		if c.Params.Model().Name() != c.Noise.Name() {
-			return fmt.Errorf("sim: parameters for noise model %s, not %s", c.Params.Model().Name(), c.Noise.Name())
-		}
 		if err := c.Params.Validate(c.Classes); err != nil {
 			return fmt.Errorf("sim: %w", err)
 		}

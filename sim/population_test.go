@@ -52,6 +52,28 @@ func TestWithPopulation(t *testing.T) {
 	}
 }
 
+func TestCheckParams(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    Settings
+		want string
+	}{
+		{"no parameters", Settings{Noise: noise.GLAD{}}, ""},
+		{"no noise model", Settings{Params: DSParams{}}, ""},
+		{"match", Settings{Noise: noise.DS{}, Params: DSParams{}}, ""},
+		{"mismatch", Settings{Noise: noise.GLAD{}, Params: DSParams{}}, "the parameters draw ds workers, not glad ones"},
+	} {
+		err := tc.c.CheckParams()
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s: CheckParams() = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestCheckGroup(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -69,9 +69,9 @@ func (f *simRegimeFlags) apply(fl *pflag.FlagSet, cfg *sim.Settings) error {
 		if fl.Changed("model") || out.Noise == nil {
 			out.Noise, out.Latent = cfg.Noise, cfg.Latent
 		}
-		if out.Params != nil && out.Params.Model().Name() != out.Noise.Name() {
-			return usagef("--regime %s draws %s workers; --model %s has noise model %s: use a model of noise %s (such as la-%s)",
-				f.regime, out.Params.Model().Name(), fl.Lookup("model").Value, out.Noise.Name(), out.Params.Model().Name(), out.Params.Model().Name())
+		if err := out.CheckParams(); err != nil {
+			p := out.Params.Model().Name()
+			return usagef("--regime %s with --model %s: %v; use a model of noise %s (such as la-%s)", f.regime, fl.Lookup("model").Value, err, p, p)
 		}
 		if out.ClassPrior != nil && len(out.ClassPrior) != out.Classes && !fl.Changed("class-prior") {
 			return usagef("--classes %d: --regime %s has a class prior of %d classes; give --class-prior for %d", out.Classes, f.regime, len(out.ClassPrior), out.Classes)

@@ -204,7 +204,7 @@ func TestSimulateRegimeErrors(t *testing.T) {
 		want string // in the message
 	}{
 		{[]string{"--regime", "nope"}, "--regime nope"},
-		{[]string{"--regime", "sparse", "--model", "la-onecoin"}, "--regime sparse"},
+		{[]string{"--regime", "sparse", "--model", "la-onecoin"}, "--regime sparse with --model la-onecoin: the parameters draw ds workers, not onecoin ones"},
 		{[]string{"--regime", "sparse", "--classes", "3"}, "--classes 3"},
 		{[]string{"--class-prior", "0.5,0.6"}, "--class-prior"},
 		{[]string{"--class-prior", "1"}, "--class-prior"},

@@ -144,13 +144,11 @@ func registry(file string) bool {
 // TestParamsNil checks that no code outside package model asks whether a
 // result's Params is nil (Result.Solved answers that), test files
 // included. sim.Settings has a field Params of its own, the sampler of the
-// workers' parameters, which sim and the regime flags test.
+// workers' parameters, which only sim tests (Settings.CheckParams).
 func TestParamsNil(t *testing.T) {
 	m := load(t)
 	allowed := map[string]string{
-		"sim/sim.go":                 "sim.Settings.Params",
-		"sim/config.go":              "sim.Settings.Params",
-		"cmd/consensus/simregime.go": "sim.Settings.Params",
+		"sim/config.go": "sim.Settings.Params",
 	}
 	outside := func(file string) bool { return pathDir(file) != "model" && allowed[file] == "" }
 	for _, f := range m.NilTests("Params", outside) {
