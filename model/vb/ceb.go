@@ -56,13 +56,11 @@ const (
 // pseudo-counts. Rounds repeat until the priors settle (every parameter
 // within cebSettle of the last round's) or cebRounds have run.
 //
-// Why more than one round: the first round's task posteriors are the
-// collapsed fit's. With five labels a task they are near enough that one
-// round does it (the crowd of seed 31 below: accuracy 0.8770 after one
-// round, 0.8810 settled; calibration error 0.015 and 0.029); with three,
-// the collapsed fit's class prior is far off (0.795 on a crowd whose
-// prior is 0.6), and the first round moves it only part of the way
-// (0.711; settled 0.667, accuracy 0.7757 → 0.8097).
+// More than one round: the first round's task posteriors are the collapsed
+// fit's, near enough with five labels a task (seed 31 below: accuracy
+// 0.8770 after one round, 0.8810 settled); with three the collapsed class
+// prior is far off (0.795 for a true 0.6) and the first round moves it
+// part of the way (0.711; settled 0.667, accuracy 0.7757 → 0.8097).
 //
 // It returns r and nv unchanged, and an empty note, where it does not
 // run; on K > 2 it does not (noise.CavityPriorer.Collapsed). Where the

@@ -52,10 +52,9 @@ const (
 // the EM step of the precision with the errors integrated out
 // (dsmix.Mix.SampledPrecision); a round takes that step (over-relaxed,
 // sampledRelax) at the cavity posteriors of the last fit's tasks, drawing
-// with the same seed every round. On one-coin workers the drawn counts keep
-// the precisions at their cap and no round is run. With three labels a
-// task and more the expected counts are sharper: on the shipped sets whose
-// precisions run to the cap (websearch, trec2010) drawn ones cost accuracy
+// with the same seed every round; none runs on one-coin workers (drawn
+// counts keep them at the cap). From three labels a task the expected
+// counts are sharper: on websearch and trec2010 drawn ones cost accuracy
 // (0.8168 → 0.8081, 0.5185 → 0.5105) and ten rounds.
 //
 // The Beta priors: a label on a task of two counts for its own worker's

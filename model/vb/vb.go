@@ -80,27 +80,23 @@ type vbChunk struct {
 // the E-step over the objects (s.objects) at x, then the closed-form
 // updates of the noise posterior (nv.Update) and of the globals
 // (s.global). The same pass gives the evidence lower bound at x, with every
-// object's factors at their optimum given x. The iterations are
-// accelerated by SQUAREM as EM's are (see squarem), with the bound in the
-// place of the log-likelihood while the passes ascend it. Passes that
-// learn a structure, such as the averaged kinds' shares and the shared
-// priors of the default, or that hold some of them (Settings.Fixed), are
-// not all ascent steps of the bound: once a plain pass has lowered it by
-// more than FunctionTol·|bound|, an extrapolated step is accepted when it
-// leaves a smaller residual ‖F(x′) − x′‖ than the plain step's
-// ‖F(F(x)) − F(x)‖ (the residual as the merit function, as for
-// fixed-point maps without an objective). The bound's check rejected
-// nearly every step there: on a public set of 98,453 relevance labels
-// (K = 4, 766 workers; not shipped) the default took 1,077 passes and
-// 10.2 CPU-s, and takes 498 and 5.4; with --func-tol 1e-12 both reach
-// the same outputs, within 0.001. Fits whose passes all ascend the bound
-// are unchanged. The fit stops when both the relative change of
-// the bound is at most FunctionTol·|bound| and no output probability moved
-// by more than ParamTol, or after MaxIterations passes. With mode vbFrozen
-// the noise posterior is kept as it is (it must have been fitted before)
-// and only the objects' factors and the globals are fitted; otherwise it
-// starts from weight, then from set.Start if given, with the pseudo-counts
-// set.Fixed marks held (see Bayes.Init).
+// object's factors at their optimum given x. SQUAREM accelerates the
+// iterations as EM's (see squarem), with the bound in the place of the
+// log-likelihood while the passes ascend it. Passes that learn a structure
+// (the averaged kinds' shares, the default's shared priors) or hold some
+// of it (Settings.Fixed) do not all ascend the bound: once a plain pass
+// has lowered it by more than FunctionTol·|bound|, an extrapolated step is
+// accepted when its residual ‖F(x′) − x′‖ is below the plain step's
+// ‖F(F(x)) − F(x)‖ (the residual as the merit function). The bound's
+// check rejected nearly every step there: on a public set of 98,453
+// relevance labels (K = 4, 766 workers; not shipped) the default took
+// 1,077 passes and 10.2 CPU-s, and takes 498 and 5.4, the same outputs
+// within 0.001. The fit stops when the relative change of the bound is at
+// most FunctionTol·|bound| and no output probability moved by more than
+// ParamTol, or after MaxIterations passes. With mode vbFrozen the noise
+// posterior is kept (fitted before) and only the objects' factors and the
+// globals are fitted; otherwise it starts from weight, then from set.Start
+// if given, with the pseudo-counts set.Fixed marks held (Bayes.Init).
 func vbFit(ctx context.Context, name string, d *data.Dataset, set model.Settings, nv noise.Variational, s vbSide, mode vbMode, weight data.TaskWeights) (*model.Result, error) {
 	start := time.Now()
 	k := d.NumClasses()

@@ -20,15 +20,13 @@ import (
 //
 // the latent Dirichlet allocation of the design note
 // (docs/models.md), with objects as documents and labels as tokens. With
-// hier set, a is re-estimated after every iteration by empirical Bayes, the
-// maximiser of Σ_j E[log Dirichlet(q_j | a)] (Minka's fixed point);
-// otherwise it stays at its start. The output is the posterior mean
-// γ_j / Σ_z γ_j(z).
+// hier set, a is re-estimated after every iteration by empirical Bayes
+// (Minka's fixed point for Σ_j E[log Dirichlet(q_j | a)]); otherwise it
+// stays at its start. The output is the posterior mean γ_j / Σ_z γ_j(z).
 //
-// Within one E-step every object alternates its φ and γ_j, accelerated by
-// SQUAREM, until γ_j moves by less than innerTol (at most maxInner times):
-// the object's factors then keep up with the workers' in few global
-// iterations, and with the workers frozen (Bayes.Staged) two passes suffice.
+// Within one E-step every object alternates its φ and γ_j (SQUAREM) until
+// γ_j moves by less than innerTol (at most maxInner times): its factors
+// keep up with the workers' in few global iterations (two when frozen).
 type vbDA struct {
 	d     *data.Dataset
 	k     int
