@@ -387,15 +387,15 @@ func (b Bayes) fitWith(ctx context.Context, d *data.Dataset, set model.Settings,
 	case "da":
 		a := symmetric(d.NumClasses(), cmp.Or(b.Prior, JeffreysPrior))
 		if b.Hierarchical {
-			// A learned prior at its bound or dropping a class: the workers'
-			// confusions took the tasks over (see Bayes).
-			h := newVBDA(d, true, nil, b.Gold)
-			r, err := vbFit(ctx, b.Name(), d, set, nv, h, vbFresh, weight)
-			if err != nil || !d.Crossed() || (slices.Max(h.a) < vbMaxA && !unvoted.Dropped(d, r.Probs)) {
-				return bounded(r, err)
+			h := newVBDA(d, true, nil, b.Gold) // at its bound or dropping a class: see Bayes
+			first, err := vbFit(ctx, b.Name(), d, set, nv, h, vbFresh, weight)
+			if err != nil || !d.Crossed() || (slices.Max(h.a) < vbMaxA && !unvoted.Dropped(d, first.Probs)) {
+				return bounded(first, err)
 			}
-			if r, err = vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, symmetric(d.NumClasses(), JeffreysPrior), b.Gold), vbFresh, weight); err == nil {
+			r, err := vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, symmetric(d.NumClasses(), JeffreysPrior), b.Gold), vbFresh, weight)
+			if err == nil {
 				r.Method += "; " + hdaDroppedNote
+				r.Iterations, r.Evaluations, r.Runtime = r.Iterations+first.Iterations, r.Evaluations+first.Evaluations, r.Runtime+first.Runtime
 			}
 			return bounded(r, err)
 		}
