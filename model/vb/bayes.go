@@ -57,7 +57,8 @@ import (
 //     drives a to its bound (every q_j held at p, the workers carrying the
 //     tasks: K = 10, two labels a task, accuracy 0.23 against majority
 //     vote's 0.77) or all but drops a class the labels give and agree on
-//     (unvoted.Dropped), the fit is redone with a = JeffreysPrior.
+//     (unvoted.Dropped), the fit is redone with a = JeffreysPrior, unless
+//     it started from given parameters (Settings.Start).
 //
 // docs/models.md has the updates, docs/choosing-a-model.md the evidence.
 type Bayes struct {
@@ -387,9 +388,9 @@ func (b Bayes) fitWith(ctx context.Context, d *data.Dataset, set model.Settings,
 	case "da":
 		a := symmetric(d.NumClasses(), cmp.Or(b.Prior, JeffreysPrior))
 		if b.Hierarchical {
-			h := newVBDA(d, true, nil, b.Gold) // at its bound or dropping a class: see Bayes
+			h := newVBDA(d, true, nil, b.Gold) // at its bound or dropping a class: see Bayes (not from given workers)
 			first, err := vbFit(ctx, b.Name(), d, set, nv, h, vbFresh, weight)
-			if err != nil || !d.Crossed() || (slices.Max(h.a) < vbMaxA && !unvoted.Dropped(d, first.Probs)) {
+			if err != nil || !d.Crossed() || set.Start != nil || (slices.Max(h.a) < vbMaxA && !unvoted.Dropped(d, first.Probs)) {
 				return bounded(first, err)
 			}
 			r, err := vbFit(ctx, b.Name(), d, set, nv, newVBDA(d, false, symmetric(d.NumClasses(), JeffreysPrior), b.Gold), vbFresh, weight)

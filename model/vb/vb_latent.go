@@ -67,8 +67,7 @@ func (b Bayes) newLA(d *data.Dataset) *vbLA {
 // class the labels give and agree on (unvoted.Dropped).
 const droppedNote = "a learned one all but dropped a class the labels give"
 
-// hdaDroppedNote ends the method of a hierarchical DA fit whose learned
-// prior held every q_j at p or all but dropped a class the labels give.
+// hdaDroppedNote ends the method of a hierarchical fit redone (Bayes).
 const hdaDroppedNote = "the learned prior held every q_j at p or dropped a class the labels give: refitted with q_j ~ Dirichlet(1/2)"
 
 // driftedNote is Bayes.held where keepHeld keeps a refit after a drift.
