@@ -52,50 +52,34 @@ func TestWithPopulation(t *testing.T) {
 	}
 }
 
-func TestCheckParams(t *testing.T) {
+// TestChecks holds the messages of Settings.CheckParams and CheckGroup.
+func TestChecks(t *testing.T) {
+	params, group := Settings.CheckParams, Settings.CheckGroup
 	for _, tc := range []struct {
-		name string
-		c    Settings
-		want string
+		name  string
+		check func(Settings) error
+		c     Settings
+		want  string
 	}{
-		{"no parameters", Settings{Noise: noise.GLAD{}}, ""},
-		{"no noise model", Settings{Params: DSParams{}}, ""},
-		{"match", Settings{Noise: noise.DS{}, Params: DSParams{}}, ""},
-		{"mismatch", Settings{Noise: noise.GLAD{}, Params: DSParams{}}, "the parameters draw ds workers, not glad ones"},
-	} {
-		err := tc.c.CheckParams()
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if got != tc.want {
-			t.Errorf("%s: CheckParams() = %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
-func TestCheckGroup(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		c    Settings
-		want string
-	}{
-		{"no group", Settings{}, ""},
-		{"fits", Settings{Workers: 10, LabelsPerTask: 5, Correlated: Correlated{Workers: 3, Coverage: 1, To: 1}}, ""},
-		{"all the workers", Settings{Workers: 10, Correlated: Correlated{Workers: 10}},
+		{"no parameters", params, Settings{Noise: noise.GLAD{}}, ""},
+		{"no noise model", params, Settings{Params: DSParams{}}, ""},
+		{"match", params, Settings{Noise: noise.DS{}, Params: DSParams{}}, ""},
+		{"mismatch", params, Settings{Noise: noise.GLAD{}, Params: DSParams{}}, "the parameters draw ds workers, not glad ones"},
+		{"no group", group, Settings{}, ""},
+		{"fits", group, Settings{Workers: 10, LabelsPerTask: 5, Correlated: Correlated{Workers: 3, Coverage: 1, To: 1}}, ""},
+		{"all the workers", group, Settings{Workers: 10, Correlated: Correlated{Workers: 10}},
 			"workers=10: the group must leave some of the 10 workers outside it"},
-		{"more than the labels", Settings{Workers: 10, LabelsPerTask: 3, Correlated: Correlated{Workers: 4}},
+		{"more than the labels", group, Settings{Workers: 10, LabelsPerTask: 3, Correlated: Correlated{Workers: 4}},
 			"workers=4: more than the 3 labels of an object"},
-		{"class out of range", Settings{Correlated: Correlated{Workers: 2, From: 0, To: 2}},
+		{"class out of range", group, Settings{Correlated: Correlated{Workers: 2, From: 0, To: 2}},
 			"from=0,to=2: the classes are 0 to 1"},
 	} {
-		err := tc.c.CheckGroup()
 		got := ""
-		if err != nil {
+		if err := tc.check(tc.c); err != nil {
 			got = err.Error()
 		}
 		if got != tc.want {
-			t.Errorf("%s: CheckGroup() = %q, want %q", tc.name, got, tc.want)
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
