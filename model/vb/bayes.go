@@ -534,7 +534,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	// whichever has the stronger evidence, if any; otherwise LA's.
 	cond, probs := nv.Conditional, r.Probs
 	ambNet, amb := b.ambiguousTruth(d, r.Probs, cond, workerOnly)
-	trapNet, trap, flagged := shared.Truth(d, r.Probs, cond, workerOnly, b.Gold, TruthFloor)
+	trapNet, trap, agree := shared.Truth(d, r.Probs, cond, workerOnly, b.Gold, TruthFloor)
 	var truth string
 	tau := 1.0
 	switch {
@@ -550,7 +550,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		tau = temper.Truth(d, probs, b.Gold, cond, workerOnly, TruthFloor)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	}
-	if b.Challenge && b.Gold == nil && set.Start == nil && (flagged || len(shared.OneCoinPairs(d)) > 0) {
+	if b.Challenge && b.Gold == nil && set.Start == nil && agree {
 		// Workers who agree beyond independence, under this fit or one
 		// of one accuracy a worker: do EBCC's subtypes explain them
 		// better? Its splits' fits are not challenged again.
