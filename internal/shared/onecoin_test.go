@@ -38,3 +38,32 @@ func BenchmarkOneCoinPairs(b *testing.B) {
 		shared.OneCoinPairs(d)
 	}
 }
+
+// TestTruthAgree checks Truth's report of workers who agree beyond
+// independence, which decides the default's challenge by EBCC: true on the
+// crowd whose two busiest workers share a mistake, whether the
+// conditionals are read once a worker (the trap model's test runs) or not
+// (it does not, and the one-coin check alone answers), and false on
+// independent workers either way.
+func TestTruthAgree(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		subtype float64
+		group   int
+		want    bool
+	}{
+		{"shared mistake", 0.3, 2, true},
+		{"independent", 0, 0, false},
+	} {
+		d := crowd(t, c.subtype, c.group, 1)
+		rows, prior, _ := start(d)
+		la := shared.Fit(d, rows, prior, nil, nil, false)
+		probs := make([]float64, d.NumTasks()*d.NumClasses())
+		la.Posterior(d, nil, 0, probs)
+		for _, only := range []bool{true, false} {
+			if _, _, got := shared.Truth(d, probs, la.Cond, only, nil, 0); got != c.want {
+				t.Errorf("%s, conditionals read once a worker %v: agree %v, want %v", c.name, only, got, c.want)
+			}
+		}
+	}
+}
