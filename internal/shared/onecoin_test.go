@@ -39,12 +39,13 @@ func BenchmarkOneCoinPairs(b *testing.B) {
 	}
 }
 
-// TestTruthAgree checks Truth's report of workers who agree beyond
-// independence, which decides the default's challenge by EBCC: true on the
-// crowd whose two busiest workers share a mistake, whether the
+// TestTruthAgree checks the default's decision to challenge its answer by
+// EBCC's, a pair flagged by Truth or any pair of the one-coin check: true
+// on the crowd whose two busiest workers share a mistake, whether the
 // conditionals are read once a worker (the trap model's test runs) or not
 // (it does not, and the one-coin check alone answers), and false on
-// independent workers either way.
+// independent workers either way. Where the trap model's test does not
+// run, Truth leaves the check to the caller.
 func TestTruthAgree(t *testing.T) {
 	for _, c := range []struct {
 		name    string
@@ -61,7 +62,13 @@ func TestTruthAgree(t *testing.T) {
 		probs := make([]float64, d.NumTasks()*d.NumClasses())
 		la.Posterior(d, nil, 0, probs)
 		for _, only := range []bool{true, false} {
-			if _, _, got := shared.Truth(d, probs, la.Cond, only, nil, 0); got != c.want {
+			calls := 0
+			oneCoin := func() []shared.Pair { calls++; return shared.OneCoinPairs(d) }
+			_, _, flagged := shared.Truth(d, probs, la.Cond, only, nil, 0, oneCoin)
+			if !only && calls > 0 {
+				t.Errorf("%s: the one-coin check ran %d times without the trap model's test", c.name, calls)
+			}
+			if got := flagged || len(oneCoin()) > 0; got != c.want {
 				t.Errorf("%s, conditionals read once a worker %v: agree %v, want %v", c.name, only, got, c.want)
 			}
 		}

@@ -40,18 +40,17 @@ import (
 // It returns the evidence for the trap model, its gain less its price
 // (taken when positive; −Inf when no pair is flagged or the trap model
 // collapsed), the function that writes its posterior into a J×K slice
-// and returns the method's description, and whether workers agree beyond
-// independence: a pair of two workers is flagged, or OneCoinPairs finds
-// any pair (a worker with itself included), computed once here for the
-// default's challenge of its answer by EBCC's.
-func Truth(d *data.Dataset, probs []float64, cond Cond, workerOnly bool, gold []int, floor float64) (float64, func([]float64) string, bool) {
+// and returns the method's description, and whether any pair is flagged.
+// oneCoin returns OneCoinPairs(d): the caller may memoise it (the default
+// asks it again to decide EBCC's challenge, and the check reads up to
+// 20,000 tasks).
+func Truth(d *data.Dataset, probs []float64, cond Cond, workerOnly bool, gold []int, floor float64, oneCoin func() []Pair) (float64, func([]float64) string, bool) {
 	if !workerOnly || d.NumClasses() < 2 {
-		return math.Inf(-1), nil, len(OneCoinPairs(d)) > 0
+		return math.Inf(-1), nil, false
 	}
 	pairs := Pairs(d, probs, cond, Settings{WorkerOnly: true})
-	oneCoin := len(pairs) == 0
-	if oneCoin {
-		pairs = OneCoinPairs(d)
+	if len(pairs) == 0 {
+		pairs = oneCoin()
 	}
 	var flagged []int32
 	seen := map[int32]bool{}
@@ -64,10 +63,7 @@ func Truth(d *data.Dataset, probs []float64, cond Cond, workerOnly bool, gold []
 		}
 	}
 	if len(flagged) == 0 {
-		if !oneCoin {
-			pairs = OneCoinPairs(d)
-		}
-		return math.Inf(-1), nil, len(pairs) > 0
+		return math.Inf(-1), nil, false
 	}
 	k := d.NumClasses()
 	rows := make([]float64, d.NumWorkers()*k*k)

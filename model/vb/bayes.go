@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/consensuslab/consensus/data"
@@ -521,8 +522,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		return nil, 0, err
 	}
 	_, workerOnly := nv.(noise.WorkerOnly)
-	// With the cavity priors, the temperature reads every label's worker
-	// without the label (heldOut).
+	// With the cavity priors the temperature reads each label's worker without it (heldOut).
 	var held func(w int32, j, z int, p []float64)
 	if cp, ok := nv.(noise.CavityProber); ok {
 		if cebNote != "" {
@@ -530,11 +530,12 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		}
 		r.Probs = cavityTruth(d, r.Probs, cp, b.Gold)
 	}
-	// The true class's posterior under ambiguity or under shared mistakes,
-	// whichever has the stronger evidence, if any; otherwise LA's.
+	// The true class's posterior under ambiguity or shared mistakes, the
+	// stronger evidence, if any, else LA's; the one-coin check runs once.
 	cond, probs := nv.Conditional, r.Probs
 	ambNet, amb := b.ambiguousTruth(d, r.Probs, cond, workerOnly)
-	trapNet, trap, agree := shared.Truth(d, r.Probs, cond, workerOnly, b.Gold, TruthFloor)
+	oneCoin := sync.OnceValue(func() []shared.Pair { return shared.OneCoinPairs(d) })
+	trapNet, trap, flagged := shared.Truth(d, r.Probs, cond, workerOnly, b.Gold, TruthFloor, oneCoin)
 	var truth string
 	tau := 1.0
 	switch {
@@ -550,7 +551,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 		tau = temper.Truth(d, probs, b.Gold, cond, workerOnly, TruthFloor)
 		truth = fmt.Sprintf("true class tempered by %.3g", tau)
 	}
-	if b.Challenge && b.Gold == nil && set.Start == nil && agree {
+	if b.Challenge && b.Gold == nil && set.Start == nil && (flagged || len(oneCoin()) > 0) {
 		// Workers who agree beyond independence, under this fit or one
 		// of one accuracy a worker: do EBCC's subtypes explain them
 		// better? Its splits' fits are not challenged again.
@@ -615,8 +616,7 @@ func (b Bayes) fitTruth(ctx context.Context, d *data.Dataset, set model.Settings
 	return r, r.LogLikelihood, nil
 }
 
-// symmetric returns the pseudo-counts of the symmetric Dirichlet(a, …, a)
-// on K classes.
+// symmetric returns the pseudo-counts of Dirichlet(a, …, a) on K classes.
 func symmetric(k int, a float64) []float64 {
 	v := make([]float64, k)
 	for z := range v {
