@@ -12,6 +12,7 @@ import (
 	"github.com/consensuslab/consensus/data/dataio"
 	"github.com/consensuslab/consensus/latent"
 	"github.com/consensuslab/consensus/model"
+	"github.com/consensuslab/consensus/model/calibrate"
 	"github.com/consensuslab/consensus/model/crowdkit"
 	"github.com/consensuslab/consensus/output"
 	"github.com/spf13/cobra"
@@ -25,6 +26,7 @@ type trainFlags struct {
 	initWorkers   string
 	initFormat    string
 	fixWorkers    bool
+	calibrate     bool
 	// ctx and maxMemory bound the reading of --init-workers.
 	ctx       context.Context
 	maxMemory int64
@@ -33,6 +35,7 @@ type trainFlags struct {
 func (f *trainFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.StringVar(&f.trainGold, "train-gold", "", "gold file (task,label) whose tasks are clamped to their gold class during the fit (LA: the true class; DA: q_j one-hot); evaluation with --gold then uses only the other gold tasks")
+	fl.BoolVar(&f.calibrate, "calibrate-gold", false, "with --train-gold or --train-fraction: temper the output probabilities of the tasks without gold by the temperature that best predicts the training gold, each gold task from a fit without its class (5-fold cross-fitting, 6 fits; see docs/choosing-a-model.md)")
 	fl.Float64Var(&f.trainFraction, "train-fraction", 0, "use this fraction of the --gold tasks, drawn with --seed, as --train-gold and evaluate on the rest")
 	fl.StringVar(&f.initWorkers, "init-workers", "", "start the fit from these worker parameters (a file as written by fit --workers with the same noise model, such as worker,labels,p[a,b],... for Dawid-Skene, with n[a],... for vb-*-ds; CSV, TSV, JSON Lines or Parquet, gzip-compressed or not, by extension or --init-workers-format); workers not in it start from the model's initialisation")
 	fl.StringVar(&f.initFormat, "init-workers-format", "", "format of --init-workers: csv, tsv, jsonl or parquet (default: by extension, CSV for standard input)")
@@ -46,6 +49,9 @@ func (f *trainFlags) check(est model.Estimator, gold string) error {
 	}
 	if f.trainFraction > 0 && (gold == "" && f.trainGold == "") {
 		return usagef("--train-fraction needs --gold (or --dataset) to split")
+	}
+	if f.calibrate && f.trainGold == "" && f.trainFraction == 0 {
+		return usagef("--calibrate-gold needs training gold: give --train-gold FILE, or --train-fraction F with --gold")
 	}
 	if f.trainFraction > 0 && f.trainGold != "" {
 		return usagef("--train-fraction and --train-gold cannot be combined: give one source of training gold")
@@ -97,8 +103,21 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 		}
 		gold = without
 	}
+	var cal *calibrate.Gold // --calibrate-gold's wrapper, of the estimator before its gold
 	if gt, ok := est.(model.GoldTrainer); ok && train != nil {
+		if f.calibrate {
+			if train.Len() < calibrate.DefaultFolds {
+				return nil, nil, fmt.Errorf("--calibrate-gold: %d training gold tasks; at least %d are needed", train.Len(), calibrate.DefaultFolds)
+			}
+			cal = &calibrate.Gold{Base: gt, Class: latent.GoldClasses(d, train), Seed: seed}
+		}
 		est = gt.WithGold(latent.GoldClasses(d, train))
+	}
+	wrap := func(e model.Estimator) model.Estimator {
+		if cal != nil {
+			return *cal
+		}
+		return e
 	}
 	if ws, ok := est.(model.WorkerStarter); ok && f.initWorkers != "" {
 		start, given, err := f.startWorkers(ws, d)
@@ -108,13 +127,13 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 		set.Start = start
 		if !f.fixWorkers {
 			fmt.Fprintf(os.Stderr, "note: %d of %d workers start from %s\n", len(given), d.NumWorkers(), f.initWorkers)
-			return est, gold, nil
+			return wrap(est), gold, nil
 		}
 		set.Fixed = model.FixedWorkers(ws, d, start, given)
 		fmt.Fprintf(os.Stderr, "note: %d of %d workers are held at their parameters in %s, %d are fitted\n",
 			len(given), d.NumWorkers(), f.initWorkers, d.NumWorkers()-len(given))
 	}
-	return est, gold, nil
+	return wrap(est), gold, nil
 }
 
 // startWorkers returns the initial parameter vector of m on d with the

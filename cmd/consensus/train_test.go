@@ -182,3 +182,32 @@ func readCSV(t *testing.T, path string) [][]string {
 	}
 	return rows
 }
+
+// TestCalibrateGold checks that --calibrate-gold needs training gold,
+// names its temperature in the summary, and gives the same output with the
+// same --seed.
+func TestCalibrateGold(t *testing.T) {
+	dir := t.TempDir()
+	r := runIn(t, dir, "", "fit", "--dataset", "temp", "--calibrate-gold", "-o", "none.csv")
+	if r.code != 2 || !strings.Contains(r.stderr, "--calibrate-gold needs training gold") || fileExists(dir, "none.csv") {
+		t.Errorf("without training gold: exit %d, stderr %q", r.code, r.stderr)
+	}
+	var outs []string
+	for _, name := range []string{"a.csv", "b.csv"} {
+		r := runIn(t, dir, "", "fit", "--dataset", "temp", "--train-fraction", "0.5", "--calibrate-gold", "--seed", "2", "-o", name)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		if !strings.Contains(r.stderr, "on 231 gold tasks (5-fold cross-fitting)") {
+			t.Errorf("the summary should name the calibration on the 231 training gold tasks:\n%s", r.stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, string(b))
+	}
+	if outs[0] != outs[1] {
+		t.Error("--calibrate-gold with the same seed gave different outputs")
+	}
+}

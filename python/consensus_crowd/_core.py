@@ -36,6 +36,7 @@ OPTIONS = {
     "max_memory": ("--max-memory", str),
     "random_state": ("--random-state", int),
     "tol": ("--tol", float),
+    "calibrate_gold": ("--calibrate-gold", bool),
 }
 
 # The capabilities of every model, as ``consensus models --format json``

@@ -91,6 +91,24 @@ class TestAgreesWithCLI(unittest.TestCase):
             cc.aggregate(self.rows, "la-ds", train_gold=[(train[0][0], None)])
         self.assertIn("train_gold item 0: label is missing", str(ctx.exception))
 
+    def test_calibrate_gold(self):
+        # The training gold also tempers the probabilities; the CLI agrees.
+        _, gold = read_table(os.path.join(self.tmp.name, "gold.csv"))
+        train = gold[::2]
+        path = os.path.join(self.tmp.name, "train-cal.csv")
+        with open(path, "w") as f:
+            f.write("task,label\n" + "".join("%s,%s\n" % (t, y) for t, y in train))
+        out = os.path.join(self.tmp.name, "cal.csv")
+        cli("fit", "--dataset", "rte", "--model", "la-ds", "--train-gold", path, "--calibrate-gold",
+            "--output", out, "-q")
+        _, rows = read_table(out)
+        r = cc.aggregate(self.rows, "la-ds", train_gold={t: y for t, y in train}, calibrate_gold=True)
+        self.assertEqual({row[0]: [float(x) for x in row[2:]] for row in rows},
+                         {t: [p[c] for c in r.classes] for t, p in r.probas.items()})
+        with self.assertRaises(cc.ConsensusError) as ctx:
+            cc.aggregate(self.rows, "la-ds", calibrate_gold=True)
+        self.assertIn("--calibrate-gold needs training gold", str(ctx.exception))
+
     def test_init_and_fix_workers(self):
         """Workers fitted on half the tasks, held while the other half is
         fitted: the CLI given the same workers file agrees to the last bit."""
