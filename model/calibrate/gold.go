@@ -27,8 +27,9 @@ const (
 )
 
 // Floor is the share of the uniform distribution mixed into every
-// tempered row (a τ of 1 leaves the rows as they are), as in the default's own calibration (vb.TruthFloor): a
-// class the tempered posterior rules out keeps probability Floor/K.
+// tempered row, as in the default's own calibration (vb.TruthFloor): a
+// class the tempered posterior rules out keeps probability Floor/K. A τ of
+// 1 leaves the rows as the fit gave them.
 const Floor = 1e-3
 
 // Gold is an estimator that fits Base with the gold classes Class clamped
@@ -94,11 +95,16 @@ func (g Gold) Fit(ctx context.Context, d *data.Dataset, set *model.Settings) (*m
 // with the gold of one fold left out, predict that fold's gold classes,
 // and τ maximises their likelihood (Temperature). It returns an error if
 // Class does not match d, holds fewer than two gold tasks or fewer than
-// Folds, if Folds is 1 or less (after the zero value's default), or if a
-// fit fails.
+// Folds, if Folds is 1 or less (after the zero value's default), if a
+// class is not one of d's, or if a fit fails.
 func (g Gold) CrossFitted(ctx context.Context, d *data.Dataset, set *model.Settings) (float64, error) {
 	if len(g.Class) != d.NumTasks() {
 		return 0, fmt.Errorf("calibrate: %d gold classes for %d tasks", len(g.Class), d.NumTasks())
+	}
+	for j, c := range g.Class {
+		if c >= d.NumClasses() {
+			return 0, fmt.Errorf("calibrate: task %d has gold class %d of %d classes", j, c, d.NumClasses())
+		}
 	}
 	folds := g.folds()
 	fold, n := g.deal(folds)

@@ -156,7 +156,8 @@ func TestGoldFit(t *testing.T) {
 }
 
 // TestGoldErrors checks Gold's refusals: gold classes that do not match
-// the data set, too few gold tasks, more folds than gold tasks.
+// the data set, too few gold tasks, too few or too many folds, a class out
+// of range.
 func TestGoldErrors(t *testing.T) {
 	d, gold := crowd(t, 0)
 	est, _ := model.ByName(model.DefaultModel)
@@ -168,6 +169,8 @@ func TestGoldErrors(t *testing.T) {
 	few[0] = gold[0]
 	three := append([]int(nil), few...)
 	three[1], three[2] = gold[1], gold[2]
+	bad := append([]int(nil), gold...)
+	bad[0] = 3
 	for _, c := range []struct {
 		name string
 		g    calibrate.Gold
@@ -177,6 +180,7 @@ func TestGoldErrors(t *testing.T) {
 		{"one task", calibrate.Gold{Base: base, Class: few}, "1 gold tasks cannot be dealt into 5 folds"},
 		{"folds", calibrate.Gold{Base: base, Class: three, Folds: 4}, "3 gold tasks cannot be dealt into 4 folds"},
 		{"one fold", calibrate.Gold{Base: base, Class: three, Folds: 1}, "3 gold tasks cannot be dealt into 1 folds"},
+		{"class", calibrate.Gold{Base: base, Class: bad}, "task 0 has gold class 3 of 3 classes"},
 	} {
 		_, err := c.g.Fit(context.Background(), d, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
