@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/consensuslab/consensus/data"
@@ -46,4 +47,41 @@ func GoldLines(r *model.Result, gold *data.Gold, seed uint64) (string, error) {
 			metrics.TieDraws, ll)
 	}
 	return b.String(), nil
+}
+
+// Overconfidence is the gap between the mean confidence of a consensus's
+// labels on the gold tasks (the mean over them of max_z p_j(z)) and its
+// accuracy there above which the command line suggests calibrating on
+// gold (OverconfidentOnGold).
+const Overconfidence = 0.05
+
+// MinHintGold is the number of gold tasks below which
+// OverconfidentOnGold does not judge: on fewer, the gap is noise.
+const MinHintGold = 100
+
+// OverconfidentOnGold reports whether the true-class probabilities of r
+// are more confident than the gold labels support: on at least
+// MinHintGold gold tasks, the mean of the labels' probabilities exceeds
+// the accuracy (the seed breaks ties of the argmax) by more than
+// Overconfidence. It returns the mean confidence and the accuracy beside
+// the answer; false for the frequency baseline, whose probabilities are
+// vote shares.
+func OverconfidentOnGold(r *model.Result, gold *data.Gold, seed uint64) (bool, float64, float64, error) {
+	if r == nil {
+		return false, 0, 0, argErrorf("nil result")
+	}
+	if gold == nil || gold.Len() < MinHintGold || r.Consensus().Baseline() {
+		return false, 0, 0, nil
+	}
+	s, err := r.Consensus().Evaluate(gold, seed)
+	if err != nil {
+		return false, 0, 0, err
+	}
+	k := r.K()
+	var conf float64
+	for _, j := range gold.Task {
+		conf += slices.Max(r.Probs[int(j)*k : int(j+1)*k])
+	}
+	conf /= float64(gold.Len())
+	return conf-s.Accuracy > Overconfidence, conf, s.Accuracy, nil
 }

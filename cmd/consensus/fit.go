@@ -241,6 +241,11 @@ func newFitCmd() *cobra.Command {
 				compare.WriteSharedErrors(os.Stderr, res, 3)
 				compare.WriteUnvotedClasses(os.Stderr, res)
 				compare.WriteAbsentClasses(os.Stderr, res)
+				if _, ok := est.(model.GoldTrainer); ok && !tf.calibrate {
+					if over, conf, acc, err := compare.OverconfidentOnGold(res, gold, ff.seed); err == nil && over {
+						fmt.Fprintf(os.Stderr, "note: the probabilities are more confident than this gold supports (mean %.3f, accuracy %.3f on %d tasks); with training gold (--train-gold FILE or --train-fraction F), --calibrate-gold tempers them to it\n", conf, acc, gold.Len())
+					}
+				}
 			}
 			return nil
 		},

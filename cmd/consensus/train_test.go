@@ -185,9 +185,22 @@ func readCSV(t *testing.T, path string) [][]string {
 
 // TestCalibrateGold checks that --calibrate-gold needs training gold,
 // names its temperature in the summary, and gives the same output with the
-// same --seed.
+// same --seed; and that fit --gold hints at it where the probabilities are
+// more confident than the gold supports (duchenne), not elsewhere (rte).
 func TestCalibrateGold(t *testing.T) {
 	dir := t.TempDir()
+	for _, c := range []struct {
+		set  string
+		hint bool
+	}{{"duchenne", true}, {"rte", false}} {
+		r := runIn(t, dir, "", "fit", "--dataset", c.set, "-o", c.set+".csv")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.set, r.code, r.stderr)
+		}
+		if got := strings.Contains(r.stderr, "note: the probabilities are more confident than this gold supports"); got != c.hint {
+			t.Errorf("%s: hint %v, want %v:\n%s", c.set, got, c.hint, r.stderr)
+		}
+	}
 	r := runIn(t, dir, "", "fit", "--dataset", "temp", "--calibrate-gold", "-o", "none.csv")
 	if r.code != 2 || !strings.Contains(r.stderr, "--calibrate-gold needs training gold") || fileExists(dir, "none.csv") {
 		t.Errorf("without training gold: exit %d, stderr %q", r.code, r.stderr)
