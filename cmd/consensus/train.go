@@ -105,13 +105,14 @@ func (f *trainFlags) apply(est model.Estimator, set *model.Settings, d *data.Dat
 	}
 	var cal *calibrate.Gold // --calibrate-gold's wrapper, of the estimator before its gold
 	if gt, ok := est.(model.GoldTrainer); ok && train != nil {
+		class := latent.GoldClasses(d, train)
 		if f.calibrate {
 			if train.Len() < calibrate.DefaultFolds {
 				return nil, nil, fmt.Errorf("--calibrate-gold: %d training gold tasks; at least %d are needed", train.Len(), calibrate.DefaultFolds)
 			}
-			cal = &calibrate.Gold{Base: gt, Class: latent.GoldClasses(d, train), Seed: seed}
+			cal = &calibrate.Gold{Base: gt, Class: class, Seed: seed}
 		}
-		est = gt.WithGold(latent.GoldClasses(d, train))
+		est = gt.WithGold(class)
 	}
 	wrap := func(e model.Estimator) model.Estimator {
 		if cal != nil {

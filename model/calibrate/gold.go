@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/consensuslab/consensus/data"
-	"github.com/consensuslab/consensus/internal/num"
 	"github.com/consensuslab/consensus/model"
 	"github.com/consensuslab/consensus/model/internal/temper"
 )
@@ -15,16 +14,6 @@ import (
 // DefaultFolds is the number of folds of Gold's cross-fitting when
 // Gold.Folds is zero.
 const DefaultFolds = 5
-
-// The range of the temperature τ that Gold searches. Gold spreads
-// posteriors and never sharpens them: a handful of gold tasks that a
-// moderately confident consensus gets right would otherwise sharpen every
-// row (five of five right at 0.8 gain 1.1 nats at τ = 5, more than the
-// information criterion's price of ½ log 5 = 0.8).
-const (
-	MinTemperature = 0.02
-	MaxTemperature = 1
-)
 
 // Floor is the share of the uniform distribution mixed into every
 // tempered row, as in the default's own calibration (vb.TruthFloor): a
@@ -35,16 +24,21 @@ const Floor = 1e-3
 // Gold is an estimator that fits Base with the gold classes Class clamped
 // (model.GoldTrainer) and tempers its output probabilities on the tasks
 // without gold: every row ρ_j becomes ρ_j^τ / Σ_z ρ_j(z)^τ, mixed with
-// Floor of the uniform distribution, where τ ∈ [MinTemperature,
-// MaxTemperature] maximises the likelihood of the gold classes under
-// cross-fitted posteriors,
+// Floor of the uniform distribution, where τ ∈ [0.02, 1] maximises the
+// likelihood of the gold classes under cross-fitted posteriors,
 //
 //	τ = argmax Σ_{gold tasks j} log softmax(τ·log ρ_j^{−f(j)})(t_j),
 //
 // ρ_j^{−f(j)} being the posterior of task j from the fit with the gold of
 // its fold f(j) left out (the gold tasks are dealt into Folds folds at
-// random with Seed) and t_j its gold class. The gold tasks keep their
-// one-hot rows. The fit costs Folds + 1 fits of Base.
+// random with Seed) and t_j its gold class, held at 1 unless it gains more
+// than ½ log n nats on n gold tasks: the search and the rule of the
+// default's gold-free calibration, with the gold classes in place of the
+// held-out labels. τ is never above 1: a handful of gold tasks that a
+// moderately confident consensus gets right would otherwise sharpen every
+// row (five of five right at 0.8 gain 1.1 nats at τ = 5, more than ½ log 5
+// = 0.8). The gold tasks keep their one-hot rows. The fit costs Folds + 1
+// fits of Base.
 //
 // For a model with a true class (the default vb-ds, la-*, vb-la-*) the
 // rows are the posterior of the true class; for a DA model, its label
@@ -75,7 +69,7 @@ func (g Gold) Name() string { return g.Base.Name() }
 // gold (CrossFitted); the result's Method says τ and the folds. It returns
 // CrossFitted's errors and the final fit's.
 func (g Gold) Fit(ctx context.Context, d *data.Dataset, set *model.Settings) (*model.Result, error) {
-	tau, err := g.CrossFitted(ctx, d, set)
+	tau, n, err := g.crossFit(ctx, d, set)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +77,6 @@ func (g Gold) Fit(ctx context.Context, d *data.Dataset, set *model.Settings) (*m
 	if err != nil {
 		return nil, err
 	}
-	_, n := g.deal(g.folds())
 	if tau != 1 {
 		temper.Rows(r.Probs, d.NumClasses(), g.Class, tau, Floor)
 	}
@@ -93,27 +86,34 @@ func (g Gold) Fit(ctx context.Context, d *data.Dataset, set *model.Settings) (*m
 
 // CrossFitted returns Gold's temperature τ on d: Folds fits of Base, each
 // with the gold of one fold left out, predict that fold's gold classes,
-// and τ maximises their likelihood (Temperature). It returns an error if
+// and τ maximises their likelihood (see Gold). It returns an error if
 // Class does not match d, holds fewer than two gold tasks or fewer than
 // Folds, if Folds is 1 or less (after the zero value's default), if a
 // class is not one of d's, or if a fit fails.
 func (g Gold) CrossFitted(ctx context.Context, d *data.Dataset, set *model.Settings) (float64, error) {
+	tau, _, err := g.crossFit(ctx, d, set)
+	return tau, err
+}
+
+// crossFit is CrossFitted, and it also returns the number of gold tasks.
+func (g Gold) crossFit(ctx context.Context, d *data.Dataset, set *model.Settings) (float64, int, error) {
 	if len(g.Class) != d.NumTasks() {
-		return 0, fmt.Errorf("calibrate: %d gold classes for %d tasks", len(g.Class), d.NumTasks())
+		return 0, 0, fmt.Errorf("calibrate: %d gold classes for %d tasks", len(g.Class), d.NumTasks())
 	}
 	for j, c := range g.Class {
 		if c >= d.NumClasses() {
-			return 0, fmt.Errorf("calibrate: task %d has gold class %d of %d classes", j, c, d.NumClasses())
+			return 0, 0, fmt.Errorf("calibrate: task %d has gold class %d of %d classes", j, c, d.NumClasses())
 		}
 	}
 	folds := g.folds()
 	fold, n := g.deal(folds)
 	if n < 2 || folds < 2 || n < folds {
-		return 0, fmt.Errorf("calibrate: %d gold tasks cannot be dealt into %d folds (at least two tasks and two folds, and no more folds than tasks)", n, folds)
+		return 0, 0, fmt.Errorf("calibrate: %d gold tasks cannot be dealt into %d folds (at least two tasks and two folds, and no more folds than tasks)", n, folds)
 	}
 	k := d.NumClasses()
 	// Every gold task's log-posterior from the fit without its fold's
-	// gold, and its gold class one-hot: Temperature's rows.
+	// gold, and its gold class one-hot: the rows of temper.Best, whose
+	// prediction of a class is then the tempered posterior's.
 	loo, hot := make([]float64, 0, n*k), make([]float64, 0, n*k)
 	class := make([]int, len(g.Class))
 	for f := range folds {
@@ -125,7 +125,7 @@ func (g Gold) CrossFitted(ctx context.Context, d *data.Dataset, set *model.Setti
 		}
 		r, err := g.Base.WithGold(class).Fit(ctx, d, set)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		for j, c := range g.Class {
 			if fold[j] != f {
@@ -138,7 +138,7 @@ func (g Gold) CrossFitted(ctx context.Context, d *data.Dataset, set *model.Setti
 			hot[len(hot)-k+c] = 1
 		}
 	}
-	return Temperature(loo, hot, k), nil
+	return temper.Best(loo, hot, k), n, nil
 }
 
 // folds returns Folds, or DefaultFolds for the zero value.
@@ -147,25 +147,6 @@ func (g Gold) folds() int {
 		return DefaultFolds
 	}
 	return g.Folds
-}
-
-// Temperature returns the τ ∈ [MinTemperature, MaxTemperature] that
-// maximises Σ_i log Σ_z softmax(τ·loo_i)(z) hot_i(z) over the K-long rows
-// of loo (log-posteriors) and hot (one-hot gold classes): the gold's
-// log-likelihood under the tempered posteriors (golden-section search on
-// log τ). It returns 1 unless the best τ's log-likelihood exceeds that of
-// τ = 1 by more than ½ log n for n rows (the Bayesian information
-// criterion's price of one parameter, as the gold-free calibration's):
-// five gold tasks that the consensus gets right do not make it sharper.
-func Temperature(loo, hot []float64, k int) float64 {
-	score := temper.Score(loo, hot, k)
-	_, best, lo, hi := num.GoldenMax(math.Log(MinTemperature), math.Log(MaxTemperature), 30, func(lt float64) float64 {
-		return score(math.Exp(lt))
-	})
-	if n := float64(len(loo) / k); best-score(1) <= 0.5*math.Log(n) {
-		return 1
-	}
-	return math.Exp((lo + hi) / 2)
 }
 
 // deal returns every task's fold (-1 for a task without gold) and the

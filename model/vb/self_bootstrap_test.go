@@ -3,7 +3,6 @@ package vb_test
 import (
 	"context"
 	"flag"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,29 +10,26 @@ import (
 	"github.com/consensuslab/consensus/data"
 	"github.com/consensuslab/consensus/datasets"
 	"github.com/consensuslab/consensus/latent"
+	"github.com/consensuslab/consensus/metrics"
 	"github.com/consensuslab/consensus/model"
 )
 
 var selfBootstrap = flag.Bool("self-bootstrap", false, "run TestSelfBootstrap: the default on labels drawn from its own fit of adult and trec2010")
 
-// goldLogLoss returns the mean log loss (base K) of the true-class
-// posteriors probs (J×K) at the classes truth[i] of the tasks tasks[i], and
-// that of the add-one frequencies (n_jz + 1)/(n_j + K) of d's labels.
-func goldLogLoss(d *data.Dataset, probs []float64, tasks []int32, truth []uint16) (ll, addOne float64) {
+// goldLogLoss returns the log loss (base K, metrics.LogLoss) on gold of
+// the true-class posteriors probs and of the add-one frequencies of d's
+// labels (metrics.AddOne).
+func goldLogLoss(t *testing.T, d *data.Dataset, probs []float64, gold *data.Gold) (ll, addOne float64) {
+	t.Helper()
 	k := d.NumClasses()
-	row := make([]float64, k)
-	for i, j := range tasks {
-		z := int(truth[i])
-		ll -= math.Log(max(probs[int(j)*k+z], 1e-300))
-		d.TaskCounts(int(j), row)
-		var n float64
-		for _, c := range row {
-			n += c
-		}
-		addOne -= math.Log((row[z] + 1) / (n + float64(k)))
+	ll, err := metrics.LogLoss(probs, k, gold)
+	if err == nil {
+		addOne, err = metrics.LogLoss(metrics.AddOne(d.Counts(), k), k, gold)
 	}
-	n := float64(len(tasks)) * math.Log(float64(k))
-	return ll / n, addOne / n
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ll, addOne
 }
 
 // TestSelfBootstrap asks whether the default's true-class log loss above
@@ -65,7 +61,7 @@ func TestSelfBootstrap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ll, a1 := goldLogLoss(d, r.Probs, g.Task, g.Label)
+		ll, a1 := goldLogLoss(t, d, r.Probs, g)
 		t.Logf("%s, real gold: default %.4f, add-one %.4f (%s)", name, ll, a1, r.Method)
 		k := d.NumClasses()
 		for seed := uint64(1); seed <= 2; seed++ {
@@ -89,7 +85,7 @@ func TestSelfBootstrap(t *testing.T) {
 			for i, j := range g.Task {
 				gz[i] = z[j]
 			}
-			ll, a1 := goldLogLoss(&b, rb.Probs, g.Task, gz)
+			ll, a1 := goldLogLoss(t, &b, rb.Probs, &data.Gold{Task: g.Task, Label: gz})
 			t.Logf("%s, drawn from the fit, seed %d: default %.4f, add-one %.4f (%s)", name, seed, ll, a1, rb.Method)
 			if ll >= a1 {
 				t.Errorf("%s, seed %d: on labels drawn from its own fit the default's log loss %.4f is not below add-one's %.4f", name, seed, ll, a1)

@@ -5,5 +5,6 @@
 // held at 1 unless it gains more than the Bayesian information criterion's
 // price of one parameter; Rows applies it. Truth builds the held-out rows
 // of an LA fit and calibrates it; ambiguity.HeldOut builds them under the
-// ambiguity model.
+// ambiguity model. Package calibrate calls Best with gold classes, one-hot,
+// in place of the held-out labels' predictions.
 package temper

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/consensuslab/consensus/internal/num"
+	"github.com/consensuslab/consensus/latent"
 )
 
 // rows returns n rows of K held-out log predictions loo (peaked on
@@ -121,5 +122,54 @@ func TestRows(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestBest checks that Best recovers the temperature τ₀ ≤ 1 at which
+// classes were drawn from posteriors ρ_i, t_i ~ softmax(τ₀ log ρ_i), with
+// one-hot rows pc (the gold classes of calibrate.Gold), at two and three
+// classes.
+func TestBest(t *testing.T) {
+	for _, c := range []struct {
+		k   int
+		tau float64
+	}{
+		{2, 0.3}, {2, 0.6}, {2, 1},
+		{3, 0.3}, {3, 0.6}, {3, 1},
+	} {
+		rng := rand.New(rand.NewPCG(uint64(c.k), uint64(100*c.tau)))
+		const n = 20000
+		loo, hot := make([]float64, n*c.k), make([]float64, n*c.k)
+		p := make([]float64, c.k)
+		for i := range n {
+			row := loo[i*c.k : (i+1)*c.k]
+			var s float64
+			for z := range row {
+				row[z] = 3 * rng.NormFloat64()
+				p[z] = math.Exp(c.tau * row[z])
+				s += p[z]
+			}
+			for z := range p {
+				p[z] /= s
+			}
+			hot[i*c.k+latent.Draw(rng, p)] = 1
+		}
+		if got := Best(loo, hot, c.k); math.Abs(got/c.tau-1) > 0.1 {
+			t.Errorf("K = %d, τ₀ = %g: Best = %.3f", c.k, c.tau, got)
+		}
+	}
+}
+
+// TestBestFewGold checks that a handful of gold tasks on which
+// the consensus is right leaves τ at 1 rather than sharpening every
+// posterior to the search's end.
+func TestBestFewGold(t *testing.T) {
+	loo, hot := make([]float64, 0, 10), make([]float64, 0, 10)
+	for range 5 {
+		loo = append(loo, math.Log(0.8), math.Log(0.2))
+		hot = append(hot, 1, 0)
+	}
+	if got := Best(loo, hot, 2); got != 1 {
+		t.Errorf("five right gold tasks: Best = %g, want 1", got)
 	}
 }
